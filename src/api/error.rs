@@ -1,0 +1,171 @@
+//! The one error type of the API layer.
+
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// An error response from the server: `{"result":"error","msg":…,"code":…}` plus extras.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerError {
+    /// HTTP status of the response.
+    pub status: u16,
+    /// The server's error code (`BAD_REQUEST`, `STREAM_DOES_NOT_EXIST`, …); `BAD_REQUEST` when absent.
+    pub code: String,
+    /// The server's human-readable message.
+    pub msg: String,
+    /// `stream_id` extra field (`STREAM_DOES_NOT_EXIST` when scheduling).
+    pub stream_id: Option<i64>,
+    /// `stream` extra field (`STREAM_DOES_NOT_EXIST` when unsubscribing).
+    pub stream: Option<String>,
+    /// `queue_id` extra field (`BAD_EVENT_QUEUE_ID`).
+    pub queue_id: Option<String>,
+    /// Seconds to wait, from the body's `retry-after` or the `Retry-After` header (HTTP 429).
+    pub retry_after: Option<f64>,
+    /// Every other field of the body, for codes this client does not know.
+    pub extra: Map<String, Value>,
+}
+
+impl ServerError {
+    /// Build from an error body; tolerant of missing or mistyped fields.
+    pub fn from_body(status: u16, body: &Value, retry_after_header: Option<f64>) -> Self {
+        let mut extra = body.as_object().cloned().unwrap_or_default();
+        let code = match extra.remove("code") {
+            Some(Value::String(s)) => s,
+            _ => "BAD_REQUEST".to_owned(),
+        };
+        let msg = match extra.remove("msg") {
+            Some(Value::String(s)) => s,
+            _ => format!("HTTP {status}"),
+        };
+        extra.remove("result");
+        let stream_id = extra.get("stream_id").and_then(Value::as_i64);
+        let stream = extra.get("stream").and_then(Value::as_str).map(str::to_owned);
+        let queue_id = extra.get("queue_id").and_then(Value::as_str).map(str::to_owned);
+        let retry_after = extra
+            .get("retry-after")
+            .or_else(|| extra.get("retry_after"))
+            .and_then(Value::as_f64)
+            .or(retry_after_header);
+        ServerError { status, code, msg, stream_id, stream, queue_id, retry_after, extra }
+    }
+}
+
+/// A request refused on the client before it was sent, naming the rule it breaks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LimitError {
+    #[error("status text is {0} characters; the limit is 60")]
+    StatusTextTooLong(usize),
+    #[error("emoji_name is required when emoji_code or reaction_type is given")]
+    EmojiNameRequired,
+    #[error("report description is {0} characters; the limit is 1000")]
+    ReportDescriptionTooLong(usize),
+    #[error("a report of type 'other' needs a description")]
+    ReportDescriptionRequired,
+    #[error("{0} messages requested; at most 5000 can be fetched at once")]
+    TooManyMessages(u64),
+    #[error("message_ids cannot be combined with anchor, include_anchor, num_before or num_after")]
+    MessageIdsWithRange,
+    #[error("num_before and num_after are required unless message_ids is given")]
+    RangeRequired,
+    #[error("use_first_unread_anchor cannot be combined with anchor")]
+    FirstUnreadWithAnchor,
+    #[error("anchor 'date' needs anchor_date")]
+    AnchorDateRequired,
+    #[error("visibility_policy must be 0, 1, 2 or 3, not {0}")]
+    InvalidVisibilityPolicy(i64),
+    #[error("exactly one of stream_id and stream must be given")]
+    LegacyMuteChannel,
+    #[error("a scheduled channel message needs a topic other than {0:?}")]
+    ScheduledTopicInvalid(String),
+    #[error("changing a scheduled message's type requires 'to'")]
+    ScheduledTypeWithoutTo,
+    #[error("changing a scheduled message to a channel message requires 'topic'")]
+    ScheduledChannelTypeWithoutTopic,
+    #[error("url_template must contain exactly one variable, named 'code'")]
+    PlaygroundTemplate,
+    #[error("message is {len} characters; the server allows {max}")]
+    ContentTooLong { len: usize, max: usize },
+    #[error("topic is {len} characters; the server allows {max}")]
+    TopicTooLong { len: usize, max: usize },
+    #[error("the message is empty")]
+    EmptyContent,
+    #[error("an APNs token must not be empty")]
+    EmptyToken,
+    #[error("a direct message needs at least one recipient")]
+    NoRecipients,
+    #[error("nothing to change")]
+    NothingToChange,
+}
+
+/// Every way an API call can fail.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// The server answered with an error body.
+    #[error("{}", .0.msg)]
+    Server(Box<ServerError>),
+    /// The request never got an answer (DNS, connect, TLS, timeout, broken connection).
+    #[error("network error: {message}")]
+    Transport { message: String, timeout: bool, connect: bool },
+    /// The server answered, but not with what the protocol says.
+    #[error("unexpected response from server (HTTP {status}): {message}")]
+    Decode { status: u16, message: String },
+    /// Refused before sending: the request breaks one of the contract's limits.
+    #[error("{0}")]
+    Limit(#[from] LimitError),
+}
+
+impl ApiError {
+    /// The server's error code, if the server answered with one.
+    pub fn code(&self) -> Option<&str> {
+        match self {
+            ApiError::Server(e) => Some(&e.code),
+            _ => None,
+        }
+    }
+
+    /// The server error, if any.
+    pub fn server(&self) -> Option<&ServerError> {
+        match self {
+            ApiError::Server(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// True for failures worth retrying later: network trouble, 5xx, rate limits.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            ApiError::Transport { .. } => true,
+            ApiError::Server(e) => e.status >= 500 || e.status == 429,
+            ApiError::Decode { status, .. } => *status >= 500,
+            ApiError::Limit(_) => false,
+        }
+    }
+
+    /// True when the credentials are refused (wrong key, deactivated user or realm).
+    pub fn is_auth(&self) -> bool {
+        matches!(self, ApiError::Server(e) if e.status == 401
+            || matches!(e.code.as_str(), "UNAUTHORIZED" | "USER_DEACTIVATED" | "REALM_DEACTIVATED"))
+    }
+}
+
+impl From<reqwest::Error> for ApiError {
+    fn from(e: reqwest::Error) -> Self {
+        // reqwest's Display includes the URL but never the credentials (sent in a header).
+        let mut message = e.to_string();
+        let mut source = std::error::Error::source(&e);
+        while let Some(s) = source {
+            message.push_str(": ");
+            message.push_str(&s.to_string());
+            source = s.source();
+        }
+        ApiError::Transport { message, timeout: e.is_timeout(), connect: e.is_connect() }
+    }
+}
+
+/// Shorthand.
+pub type Result<T, E = ApiError> = std::result::Result<T, E>;
+
+impl fmt::Display for ServerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({}, HTTP {})", self.msg, self.code, self.status)
+    }
+}

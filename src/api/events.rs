@@ -1,0 +1,419 @@
+//! Register response and real-time events.
+//!
+//! Events are decoded one by one from JSON values, so one event of an unknown type or with a
+//! malformed field never loses the rest of the batch: it becomes [`EventKind::Unknown`] or
+//! [`EventKind::Malformed`].
+
+use super::models::*;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// `POST /register` response (the parts a client uses; everything else is ignored).
+#[derive(Debug, Clone, Deserialize, Serialize, Default)]
+pub struct RegisterResponse {
+    #[serde(default)]
+    pub queue_id: Option<String>,
+    #[serde(default)]
+    pub last_event_id: i64,
+    #[serde(default)]
+    pub zulip_feature_level: i64,
+    #[serde(default)]
+    pub zulip_version: String,
+    #[serde(default)]
+    pub max_message_length: Option<usize>,
+    #[serde(default)]
+    pub max_topic_length: Option<usize>,
+    #[serde(default)]
+    pub max_message_id: Option<MessageId>,
+    #[serde(default)]
+    pub realm_empty_topic_display_name: Option<String>,
+    #[serde(default)]
+    pub server_report_message_types: Option<Vec<ReportType>>,
+    /// Channel ID of the moderation request channel; -1 or absent when none is configured.
+    #[serde(default)]
+    pub realm_moderation_request_channel_id: Option<i64>,
+    #[serde(default)]
+    pub realm_allow_edit_history: Option<bool>,
+    #[serde(default)]
+    pub realm_message_edit_history_visibility_policy: Option<String>,
+    #[serde(default)]
+    pub realm_name: Option<String>,
+    #[serde(default)]
+    pub server_presence_ping_interval_seconds: Option<u64>,
+    #[serde(default)]
+    pub server_presence_offline_threshold_seconds: Option<u64>,
+    #[serde(default)]
+    pub event_queue_longpoll_timeout_seconds: Option<u64>,
+    #[serde(default)]
+    pub server_typing_started_wait_period_milliseconds: Option<u64>,
+    #[serde(default)]
+    pub server_typing_stopped_wait_period_milliseconds: Option<u64>,
+    #[serde(default)]
+    pub server_typing_started_expiry_period_milliseconds: Option<u64>,
+    #[serde(default)]
+    pub user_id: Option<UserId>,
+    #[serde(default)]
+    pub email: Option<String>,
+    #[serde(default)]
+    pub full_name: Option<String>,
+    #[serde(default)]
+    pub is_admin: Option<bool>,
+    #[serde(default)]
+    pub is_owner: Option<bool>,
+    #[serde(default)]
+    pub role: Option<i64>,
+    #[serde(default)]
+    pub realm_users: Option<Vec<User>>,
+    #[serde(default)]
+    pub realm_non_active_users: Option<Vec<User>>,
+    #[serde(default)]
+    pub cross_realm_bots: Option<Vec<User>>,
+    #[serde(default)]
+    pub subscriptions: Option<Vec<Subscription>>,
+    #[serde(default)]
+    pub unsubscribed: Option<Vec<Subscription>>,
+    #[serde(default)]
+    pub never_subscribed: Option<Vec<Value>>,
+    #[serde(default)]
+    pub unread_msgs: Option<UnreadMsgs>,
+    #[serde(default)]
+    pub user_topics: Option<Vec<UserTopic>>,
+    #[serde(default)]
+    pub muted_topics: Option<Vec<Value>>,
+    #[serde(default)]
+    pub presences: Option<Presences>,
+    #[serde(default)]
+    pub presence_last_update_id: Option<i64>,
+    #[serde(default)]
+    pub server_timestamp: Option<f64>,
+    #[serde(default)]
+    pub user_status: Option<HashMap<String, UserStatus>>,
+    #[serde(default)]
+    pub realm_emoji: Option<HashMap<String, RealmEmoji>>,
+    #[serde(default)]
+    pub scheduled_messages: Option<Vec<ScheduledMessage>>,
+    #[serde(default)]
+    pub drafts: Option<Vec<Draft>>,
+    #[serde(default)]
+    pub navigation_views: Option<Vec<NavigationView>>,
+    #[serde(default)]
+    pub realm_playgrounds: Option<Vec<Playground>>,
+    #[serde(default)]
+    pub realm_user_groups: Option<Vec<UserGroup>>,
+    #[serde(default)]
+    pub starred_messages: Option<Vec<MessageId>>,
+    #[serde(default)]
+    pub ignored_parameters_unsupported: Vec<String>,
+}
+
+/// `GET /events` response.
+#[derive(Debug, Clone, Deserialize)]
+pub struct EventsResponse {
+    #[serde(default)]
+    pub events: Vec<Value>,
+    #[serde(default)]
+    pub queue_id: Option<String>,
+}
+
+/// One event: its ID and what happened.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    pub id: i64,
+    pub kind: EventKind,
+}
+
+impl Event {
+    /// Decode one event value. Never fails: the worst case is `Malformed`.
+    pub fn decode(value: Value) -> Event {
+        let id = value.get("id").and_then(Value::as_i64).unwrap_or(-1);
+        let ty = value.get("type").and_then(Value::as_str).unwrap_or("").to_owned();
+        let kind = match serde_json::from_value::<EventKind>(value) {
+            Ok(k) => k,
+            Err(e) if KNOWN_EVENT_TYPES.contains(&ty.as_str()) => {
+                EventKind::Malformed { event_type: ty, error: e.to_string() }
+            }
+            Err(_) => EventKind::Unknown { event_type: ty },
+        };
+        Event { id, kind }
+    }
+}
+
+const KNOWN_EVENT_TYPES: &[&str] = &[
+    "heartbeat",
+    "message",
+    "update_message",
+    "delete_message",
+    "reaction",
+    "subscription",
+    "update_message_flags",
+    "typing",
+    "typing_edit_message",
+    "presence",
+    "user_status",
+    "user_topic",
+    "scheduled_messages",
+    "user_group",
+    "navigation_view",
+    "realm_playgrounds",
+    "realm_user",
+    "realm",
+    "restart",
+    "drafts",
+    "stream",
+];
+
+/// The kinds of event this client understands.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EventKind {
+    Heartbeat,
+    Message(Box<MessageEvent>),
+    UpdateMessage(Box<UpdateMessageEvent>),
+    DeleteMessage(DeleteMessageEvent),
+    Reaction(ReactionEvent),
+    Subscription(SubscriptionEvent),
+    UpdateMessageFlags(FlagsEvent),
+    Typing(TypingEvent),
+    TypingEditMessage(TypingEditEvent),
+    Presence(PresenceEvent),
+    UserStatus(UserStatusEvent),
+    UserTopic(UserTopic),
+    ScheduledMessages(ScheduledMessagesEvent),
+    UserGroup(UserGroupEvent),
+    NavigationView(NavigationViewEvent),
+    RealmPlaygrounds {
+        realm_playgrounds: Vec<Playground>,
+    },
+    RealmUser(OpValueEvent),
+    Realm(OpValueEvent),
+    Stream(OpValueEvent),
+    Drafts(OpValueEvent),
+    Restart(OpValueEvent),
+    /// An event type this client does not know.
+    #[serde(skip)]
+    Unknown {
+        event_type: String,
+    },
+    /// A known event type whose fields did not decode.
+    #[serde(skip)]
+    Malformed {
+        event_type: String,
+        error: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct MessageEvent {
+    pub message: Message,
+    #[serde(default)]
+    pub flags: Vec<String>,
+    /// Echo of the sender's `local_id`, present only on the sender's own queue.
+    #[serde(default)]
+    pub local_message_id: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct UpdateMessageEvent {
+    #[serde(default)]
+    pub user_id: Option<UserId>,
+    #[serde(default)]
+    pub rendering_only: bool,
+    pub message_id: MessageId,
+    #[serde(default)]
+    pub message_ids: Vec<MessageId>,
+    #[serde(default)]
+    pub flags: Vec<String>,
+    #[serde(default)]
+    pub edit_timestamp: i64,
+    #[serde(default)]
+    pub stream_name: Option<String>,
+    #[serde(default)]
+    pub stream_id: Option<ChannelId>,
+    #[serde(default)]
+    pub new_stream_id: Option<ChannelId>,
+    #[serde(default)]
+    pub propagate_mode: Option<String>,
+    #[serde(default)]
+    pub orig_subject: Option<String>,
+    #[serde(default)]
+    pub subject: Option<String>,
+    #[serde(default)]
+    pub topic_links: Option<Vec<TopicLink>>,
+    #[serde(default)]
+    pub orig_content: Option<String>,
+    #[serde(default)]
+    pub orig_rendered_content: Option<String>,
+    #[serde(default)]
+    pub content: Option<String>,
+    #[serde(default)]
+    pub rendered_content: Option<String>,
+    #[serde(default)]
+    pub is_me_message: Option<bool>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct DeleteMessageEvent {
+    #[serde(default)]
+    pub message_id: Option<MessageId>,
+    #[serde(default)]
+    pub message_ids: Option<Vec<MessageId>>,
+    #[serde(default)]
+    pub message_type: Option<String>,
+    #[serde(default)]
+    pub stream_id: Option<ChannelId>,
+    #[serde(default)]
+    pub topic: Option<String>,
+}
+
+impl DeleteMessageEvent {
+    /// Every deleted ID, from either form.
+    pub fn ids(&self) -> Vec<MessageId> {
+        let mut ids = self.message_ids.clone().unwrap_or_default();
+        ids.extend(self.message_id);
+        ids
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ReactionEvent {
+    pub op: String,
+    pub message_id: MessageId,
+    pub user_id: UserId,
+    pub emoji_name: String,
+    pub emoji_code: String,
+    pub reaction_type: ReactionType,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct SubscriptionEvent {
+    pub op: String,
+    #[serde(default)]
+    pub subscriptions: Option<Vec<Value>>,
+    #[serde(default)]
+    pub stream_id: Option<ChannelId>,
+    #[serde(default)]
+    pub property: Option<String>,
+    #[serde(default)]
+    pub value: Option<Value>,
+    #[serde(default)]
+    pub stream_ids: Option<Vec<ChannelId>>,
+    #[serde(default)]
+    pub user_ids: Option<Vec<UserId>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct FlagsEvent {
+    #[serde(alias = "operation")]
+    pub op: String,
+    pub flag: String,
+    #[serde(default)]
+    pub messages: Vec<MessageId>,
+    #[serde(default)]
+    pub all: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct TypingUser {
+    pub user_id: UserId,
+    #[serde(default)]
+    pub email: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct TypingEvent {
+    pub op: String,
+    #[serde(default)]
+    pub message_type: Option<String>,
+    pub sender: TypingUser,
+    #[serde(default)]
+    pub recipients: Option<Vec<TypingUser>>,
+    #[serde(default)]
+    pub stream_id: Option<ChannelId>,
+    #[serde(default)]
+    pub topic: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct TypingEditEvent {
+    pub op: String,
+    pub message_id: MessageId,
+    pub sender_id: UserId,
+    #[serde(default)]
+    pub recipient: Option<Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct PresenceEvent {
+    #[serde(default)]
+    pub user_id: Option<UserId>,
+    #[serde(default)]
+    pub email: Option<String>,
+    #[serde(default)]
+    pub server_timestamp: Option<f64>,
+    #[serde(default)]
+    pub presence: Option<HashMap<String, LegacyClientPresence>>,
+    #[serde(default)]
+    pub presences: Option<HashMap<String, ModernPresence>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct UserStatusEvent {
+    pub user_id: UserId,
+    #[serde(default)]
+    pub status_text: Option<String>,
+    #[serde(default)]
+    pub emoji_name: Option<String>,
+    #[serde(default)]
+    pub emoji_code: Option<String>,
+    #[serde(default)]
+    pub reaction_type: Option<String>,
+    #[serde(default)]
+    pub away: Option<bool>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ScheduledMessagesEvent {
+    pub op: String,
+    #[serde(default)]
+    pub scheduled_messages: Option<Vec<ScheduledMessage>>,
+    #[serde(default)]
+    pub scheduled_message: Option<ScheduledMessage>,
+    #[serde(default)]
+    pub scheduled_message_id: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct UserGroupEvent {
+    pub op: String,
+    #[serde(default)]
+    pub group_id: Option<i64>,
+    #[serde(default)]
+    pub group: Option<UserGroup>,
+    #[serde(default)]
+    pub user_ids: Option<Vec<UserId>>,
+    #[serde(default)]
+    pub direct_subgroup_ids: Option<Vec<i64>>,
+    #[serde(default)]
+    pub data: Option<Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct NavigationViewEvent {
+    pub op: String,
+    #[serde(default)]
+    pub fragment: Option<String>,
+    #[serde(default)]
+    pub navigation_view: Option<NavigationView>,
+    #[serde(default)]
+    pub data: Option<Value>,
+}
+
+/// Events whose payload this client keeps as JSON.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct OpValueEvent {
+    #[serde(default)]
+    pub op: Option<String>,
+    #[serde(flatten)]
+    pub fields: HashMap<String, Value>,
+}

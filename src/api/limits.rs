@@ -1,0 +1,174 @@
+//! The contract's limits, checked on the client before any request is sent.
+//!
+//! Each check is a pure function so the same rule can be shown to the user while typing.
+
+use super::error::LimitError;
+
+/// Unicode code points (the unit of every length limit in the contract).
+pub fn code_points(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// Status text: at most 60 code points.
+pub fn check_status_text(text: &str) -> Result<(), LimitError> {
+    let n = code_points(text);
+    if n > 60 { Err(LimitError::StatusTextTooLong(n)) } else { Ok(()) }
+}
+
+/// `emoji_name` is required when `emoji_code` or `reaction_type` is given.
+pub fn check_emoji_triplet(
+    name: Option<&str>,
+    code: Option<&str>,
+    reaction_type: Option<&str>,
+) -> Result<(), LimitError> {
+    if name.is_none() && (code.is_some() || reaction_type.is_some()) {
+        return Err(LimitError::EmojiNameRequired);
+    }
+    Ok(())
+}
+
+/// Report description: at most 1000 code points; required and non-empty for `other`.
+pub fn check_report(report_type: &str, description: Option<&str>) -> Result<(), LimitError> {
+    let desc = description.unwrap_or("");
+    let n = code_points(desc);
+    if n > 1000 {
+        return Err(LimitError::ReportDescriptionTooLong(n));
+    }
+    if report_type == "other" && desc.trim().is_empty() {
+        return Err(LimitError::ReportDescriptionRequired);
+    }
+    Ok(())
+}
+
+/// Visibility policy must be 0..=3.
+pub fn check_visibility_policy(policy: i64) -> Result<(), LimitError> {
+    if (0..=3).contains(&policy) { Ok(()) } else { Err(LimitError::InvalidVisibilityPolicy(policy)) }
+}
+
+/// A scheduled channel message's topic cannot be `(no topic)`, empty, or the realm's
+/// empty-topic display name.
+pub fn check_scheduled_topic(
+    topic: Option<&str>,
+    empty_topic_display_name: Option<&str>,
+) -> Result<(), LimitError> {
+    let t = topic.unwrap_or("");
+    if t.trim().is_empty() || t == "(no topic)" || Some(t) == empty_topic_display_name {
+        return Err(LimitError::ScheduledTopicInvalid(t.to_owned()));
+    }
+    Ok(())
+}
+
+/// An RFC 6570 playground template must contain exactly one variable, named `code`.
+pub fn check_playground_template(template: &str) -> Result<(), LimitError> {
+    let mut vars = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let close = after.find('}').ok_or(LimitError::PlaygroundTemplate)?;
+        let expr = &after[..close];
+        if expr.contains('{') {
+            return Err(LimitError::PlaygroundTemplate);
+        }
+        let expr = expr.trim_start_matches(['+', '#', '.', '/', ';', '?', '&']);
+        for var in expr.split(',') {
+            let name = var.split(':').next().unwrap_or("").trim_end_matches('*');
+            vars.push(name.to_owned());
+        }
+        rest = &after[close + 1..];
+    }
+    if rest.contains('}') || vars.len() != 1 || vars[0] != "code" {
+        return Err(LimitError::PlaygroundTemplate);
+    }
+    Ok(())
+}
+
+/// Message content: non-empty and within `max_message_length` when known.
+pub fn check_content(content: &str, max: Option<usize>) -> Result<(), LimitError> {
+    if content.trim().is_empty() {
+        return Err(LimitError::EmptyContent);
+    }
+    let len = code_points(content);
+    match max {
+        Some(max) if len > max => Err(LimitError::ContentTooLong { len, max }),
+        _ => Ok(()),
+    }
+}
+
+/// Topic within `max_topic_length` when known.
+pub fn check_topic_length(topic: &str, max: Option<usize>) -> Result<(), LimitError> {
+    let len = code_points(topic);
+    match max {
+        Some(max) if len > max => Err(LimitError::TopicTooLong { len, max }),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_text_counts_code_points_not_bytes() {
+        assert!(check_status_text(&"é".repeat(60)).is_ok());
+        assert_eq!(check_status_text(&"é".repeat(61)), Err(LimitError::StatusTextTooLong(61)));
+    }
+
+    #[test]
+    fn report_rules() {
+        assert!(check_report("spam", None).is_ok());
+        assert_eq!(check_report("other", None), Err(LimitError::ReportDescriptionRequired));
+        assert_eq!(check_report("other", Some("  ")), Err(LimitError::ReportDescriptionRequired));
+        assert!(check_report("other", Some(&"x".repeat(1000))).is_ok());
+        assert_eq!(
+            check_report("spam", Some(&"x".repeat(1001))),
+            Err(LimitError::ReportDescriptionTooLong(1001))
+        );
+    }
+
+    #[test]
+    fn scheduled_topic_rules() {
+        let d = Some("general chat");
+        assert!(check_scheduled_topic(Some("plans"), d).is_ok());
+        for bad in ["", "(no topic)", "general chat", "   "] {
+            assert!(check_scheduled_topic(Some(bad), d).is_err(), "{bad:?}");
+        }
+        assert!(check_scheduled_topic(None, d).is_err());
+    }
+
+    #[test]
+    fn playground_templates() {
+        assert!(check_playground_template("https://play.example/?code={code}").is_ok());
+        assert!(check_playground_template("https://play.example/{?code}").is_ok());
+        assert!(check_playground_template("https://play.example/#{+code}").is_ok());
+        for bad in [
+            "https://play.example/",
+            "https://play.example/?c={source}",
+            "https://play.example/?c={code}&l={lang}",
+            "https://play.example/{?code,lang}",
+            "https://play.example/?c={code",
+            "https://play.example/?c=code}",
+            "https://play.example/{code}{code}",
+        ] {
+            assert_eq!(check_playground_template(bad), Err(LimitError::PlaygroundTemplate), "{bad}");
+        }
+    }
+
+    #[test]
+    fn visibility_policy_range() {
+        for p in 0..=3 {
+            assert!(check_visibility_policy(p).is_ok());
+        }
+        assert!(check_visibility_policy(4).is_err());
+        assert!(check_visibility_policy(-1).is_err());
+    }
+
+    #[test]
+    fn content_and_topic_lengths() {
+        assert_eq!(check_content(" \n", None), Err(LimitError::EmptyContent));
+        assert!(check_content("hi", Some(2)).is_ok());
+        assert_eq!(check_content("hey", Some(2)), Err(LimitError::ContentTooLong { len: 3, max: 2 }));
+        assert_eq!(check_topic_length("abc", Some(2)), Err(LimitError::TopicTooLong { len: 3, max: 2 }));
+        assert!(check_emoji_triplet(None, Some("1f600"), None).is_err());
+        assert!(check_emoji_triplet(Some("smile"), Some("1f600"), None).is_ok());
+    }
+}

@@ -1,0 +1,745 @@
+//! serde models of the resources the contract describes.
+//!
+//! Decoding is tolerant: unknown fields are ignored, optional fields are `Option`s or default,
+//! and both spellings of renamed values decode (`private`/`direct`, `stream`/`channel`,
+//! `svc_extra_emoji`/`zulip_extra_emoji`). Encoding uses the contract's spellings.
+
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// A user ID.
+pub type UserId = i64;
+/// A message ID.
+pub type MessageId = i64;
+/// A channel (stream) ID.
+pub type ChannelId = i64;
+
+/// Success body of an operation that returns nothing but `result` and `msg`.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+pub struct Ack {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ignored_parameters_unsupported: Vec<String>,
+}
+
+/// The two kinds of message. Decodes `stream`/`channel` and `private`/`direct`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
+pub enum MessageType {
+    #[serde(rename = "stream", alias = "channel")]
+    Stream,
+    #[serde(rename = "private", alias = "direct")]
+    Private,
+}
+
+/// The message type values a request may carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SendType {
+    Channel,
+    Stream,
+    Direct,
+    Private,
+}
+
+impl SendType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SendType::Channel => "channel",
+            SendType::Stream => "stream",
+            SendType::Direct => "direct",
+            SendType::Private => "private",
+        }
+    }
+    pub fn is_channel(self) -> bool {
+        matches!(self, SendType::Channel | SendType::Stream)
+    }
+    /// Parse any of the four spellings.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "channel" => Some(SendType::Channel),
+            "stream" => Some(SendType::Stream),
+            "direct" => Some(SendType::Direct),
+            "private" => Some(SendType::Private),
+            _ => None,
+        }
+    }
+}
+
+/// The namespace of an emoji code.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(from = "String", into = "String")]
+pub enum ReactionType {
+    UnicodeEmoji,
+    RealmEmoji,
+    /// `svc_extra_emoji`, also spelled `zulip_extra_emoji`.
+    SvcExtraEmoji,
+    Other(String),
+}
+
+impl ReactionType {
+    pub fn as_str(&self) -> &str {
+        match self {
+            ReactionType::UnicodeEmoji => "unicode_emoji",
+            ReactionType::RealmEmoji => "realm_emoji",
+            ReactionType::SvcExtraEmoji => "svc_extra_emoji",
+            ReactionType::Other(s) => s,
+        }
+    }
+}
+
+impl From<String> for ReactionType {
+    fn from(s: String) -> Self {
+        match s.as_str() {
+            "unicode_emoji" => ReactionType::UnicodeEmoji,
+            "realm_emoji" => ReactionType::RealmEmoji,
+            "svc_extra_emoji" | "zulip_extra_emoji" => ReactionType::SvcExtraEmoji,
+            _ => ReactionType::Other(s),
+        }
+    }
+}
+
+impl From<&str> for ReactionType {
+    fn from(s: &str) -> Self {
+        ReactionType::from(s.to_owned())
+    }
+}
+
+impl From<ReactionType> for String {
+    fn from(r: ReactionType) -> String {
+        r.as_str().to_owned()
+    }
+}
+
+/// An emoji as carried by reactions and user statuses.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Deserialize, Serialize)]
+pub struct EmojiRef {
+    pub emoji_name: String,
+    pub emoji_code: String,
+    pub reaction_type: ReactionType,
+}
+
+/// One reaction on a message.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct Reaction {
+    pub emoji_name: String,
+    pub emoji_code: String,
+    pub reaction_type: ReactionType,
+    pub user_id: UserId,
+}
+
+/// A participant of a direct message.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct DmRecipient {
+    pub id: UserId,
+    #[serde(default)]
+    pub email: String,
+    #[serde(default)]
+    pub full_name: String,
+    #[serde(default)]
+    pub is_mirror_dummy: bool,
+}
+
+/// `display_recipient`: a channel name, or the participants of a DM.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum DisplayRecipient {
+    Channel(String),
+    Users(Vec<DmRecipient>),
+}
+
+/// One entry of a message's `edit_history` (newest first).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, Default)]
+pub struct EditHistoryEntry {
+    pub user_id: Option<UserId>,
+    pub timestamp: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prev_content: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prev_rendered_content: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prev_stream: Option<ChannelId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<ChannelId>,
+    #[serde(default, alias = "prev_subject", skip_serializing_if = "Option::is_none")]
+    pub prev_topic: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topic: Option<String>,
+}
+
+/// A submessage (widgets such as polls).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct Submessage {
+    pub msg_type: String,
+    pub content: String,
+    pub message_id: MessageId,
+    pub sender_id: UserId,
+    pub id: i64,
+}
+
+/// A topic link detected by a linkifier.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct TopicLink {
+    pub text: String,
+    pub url: String,
+}
+
+/// A message as returned by get-messages and in events and webhook payloads.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct Message {
+    pub id: MessageId,
+    #[serde(rename = "type")]
+    pub kind: MessageType,
+    #[serde(default)]
+    pub avatar_url: Option<String>,
+    #[serde(default)]
+    pub client: String,
+    pub content: String,
+    #[serde(default)]
+    pub content_type: Option<String>,
+    pub display_recipient: DisplayRecipient,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edit_history: Option<Vec<EditHistoryEntry>>,
+    #[serde(default)]
+    pub is_me_message: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_edit_timestamp: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_moved_timestamp: Option<i64>,
+    #[serde(default)]
+    pub reactions: Vec<Reaction>,
+    #[serde(default)]
+    pub recipient_id: i64,
+    #[serde(default)]
+    pub sender_email: String,
+    #[serde(default)]
+    pub sender_full_name: String,
+    pub sender_id: UserId,
+    #[serde(default)]
+    pub sender_realm_str: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream_id: Option<ChannelId>,
+    /// The topic (legacy name).
+    #[serde(default, alias = "topic")]
+    pub subject: String,
+    #[serde(default)]
+    pub submessages: Vec<Submessage>,
+    pub timestamp: i64,
+    #[serde(default)]
+    pub topic_links: Vec<TopicLink>,
+    /// The requesting user's flags (`read`, `starred`, `mentioned`, …).
+    #[serde(default)]
+    pub flags: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rendered_content: Option<String>,
+}
+
+impl Message {
+    /// The topic name (empty for DMs).
+    pub fn topic(&self) -> &str {
+        &self.subject
+    }
+    pub fn is_dm(&self) -> bool {
+        self.kind == MessageType::Private
+    }
+    pub fn has_flag(&self, flag: &str) -> bool {
+        self.flags.iter().any(|f| f == flag)
+    }
+    /// User IDs of a DM's participants (empty for channel messages).
+    pub fn dm_user_ids(&self) -> Vec<UserId> {
+        match &self.display_recipient {
+            DisplayRecipient::Users(u) => u.iter().map(|r| r.id).collect(),
+            DisplayRecipient::Channel(_) => Vec::new(),
+        }
+    }
+    /// The channel name of a channel message.
+    pub fn channel_name(&self) -> Option<&str> {
+        match &self.display_recipient {
+            DisplayRecipient::Channel(s) => Some(s),
+            DisplayRecipient::Users(_) => None,
+        }
+    }
+}
+
+/// One snapshot of a message's history (oldest first), from the history operation.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, Default)]
+pub struct HistorySnapshot {
+    pub topic: String,
+    pub content: String,
+    pub rendered_content: String,
+    pub user_id: Option<UserId>,
+    pub timestamp: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prev_topic: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<ChannelId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prev_stream: Option<ChannelId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prev_content: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prev_rendered_content: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_html_diff: Option<String>,
+}
+
+/// A group-setting value: a group ID, or an anonymous group of users and subgroups.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum GroupSettingValue {
+    Group(i64),
+    Anonymous { direct_members: Vec<UserId>, direct_subgroups: Vec<i64> },
+}
+
+/// A channel subscription, as returned by get-subscriptions.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct Subscription {
+    pub stream_id: ChannelId,
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub rendered_description: String,
+    #[serde(default)]
+    pub date_created: i64,
+    #[serde(default)]
+    pub creator_id: Option<UserId>,
+    #[serde(default)]
+    pub invite_only: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subscribers: Option<Vec<UserId>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial_subscribers: Option<Vec<UserId>>,
+    #[serde(default)]
+    pub desktop_notifications: Option<bool>,
+    #[serde(default)]
+    pub email_notifications: Option<bool>,
+    #[serde(default)]
+    pub wildcard_mentions_notify: Option<bool>,
+    #[serde(default)]
+    pub push_notifications: Option<bool>,
+    #[serde(default)]
+    pub audible_notifications: Option<bool>,
+    #[serde(default)]
+    pub pin_to_top: bool,
+    #[serde(default)]
+    pub is_muted: bool,
+    #[serde(default = "default_true")]
+    pub in_home_view: bool,
+    #[serde(default)]
+    pub is_announcement_only: bool,
+    #[serde(default)]
+    pub is_web_public: bool,
+    #[serde(default)]
+    pub color: String,
+    #[serde(default)]
+    pub stream_post_policy: Option<i64>,
+    #[serde(default)]
+    pub message_retention_days: Option<i64>,
+    #[serde(default = "default_true")]
+    pub history_public_to_subscribers: bool,
+    #[serde(default)]
+    pub first_message_id: Option<MessageId>,
+    #[serde(default)]
+    pub folder_id: Option<i64>,
+    #[serde(default)]
+    pub topics_policy: Option<String>,
+    #[serde(default)]
+    pub is_recently_active: Option<bool>,
+    #[serde(default)]
+    pub stream_weekly_traffic: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub can_add_subscribers_group: Option<GroupSettingValue>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub can_remove_subscribers_group: Option<GroupSettingValue>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub can_administer_channel_group: Option<GroupSettingValue>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub can_delete_any_message_group: Option<GroupSettingValue>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub can_send_message_group: Option<GroupSettingValue>,
+}
+
+fn default_true() -> bool {
+    true
+}
+
+/// Modern presence entry (keyed by user ID).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+pub struct ModernPresence {
+    pub active_timestamp: i64,
+    pub idle_timestamp: i64,
+}
+
+/// One client's presence in the legacy format.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct LegacyClientPresence {
+    #[serde(default)]
+    pub client: String,
+    pub status: String,
+    pub timestamp: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pushable: Option<bool>,
+}
+
+/// Legacy presence entry (keyed by email): `aggregated` plus one entry per client.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct LegacyPresence {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aggregated: Option<LegacyClientPresence>,
+    #[serde(flatten)]
+    pub clients: HashMap<String, LegacyClientPresence>,
+}
+
+/// The `presences` object in either format.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum Presences {
+    Modern(HashMap<String, ModernPresence>),
+    Legacy(HashMap<String, LegacyPresence>),
+}
+
+impl Presences {
+    /// Modern entries by user ID (empty for the legacy format).
+    pub fn modern(&self) -> HashMap<UserId, ModernPresence> {
+        match self {
+            Presences::Modern(m) => m.iter().filter_map(|(k, v)| Some((k.parse().ok()?, *v))).collect(),
+            Presences::Legacy(_) => HashMap::new(),
+        }
+    }
+}
+
+/// Presence status a client reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PresenceStatus {
+    Active,
+    Idle,
+}
+
+impl PresenceStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PresenceStatus::Active => "active",
+            PresenceStatus::Idle => "idle",
+        }
+    }
+}
+
+/// Response of update-presence.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct PresenceResponse {
+    #[serde(default)]
+    pub presence_last_update_id: Option<i64>,
+    #[serde(default)]
+    pub server_timestamp: Option<f64>,
+    #[serde(default)]
+    pub presences: Option<Presences>,
+    #[serde(default)]
+    pub ignored_parameters_unsupported: Vec<String>,
+}
+
+/// `to` of a scheduled message: a channel ID or a list of user IDs.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum Recipient {
+    Channel(ChannelId),
+    Users(Vec<UserId>),
+}
+
+impl Recipient {
+    /// The JSON text the protocol expects inside the `to` field.
+    pub fn to_param(&self) -> String {
+        match self {
+            Recipient::Channel(id) => id.to_string(),
+            Recipient::Users(ids) => serde_json::to_string(ids).unwrap_or_default(),
+        }
+    }
+}
+
+/// A scheduled message, as listed.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct ScheduledMessage {
+    pub scheduled_message_id: i64,
+    #[serde(rename = "type")]
+    pub kind: MessageType,
+    pub to: Recipient,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topic: Option<String>,
+    pub content: String,
+    #[serde(default)]
+    pub rendered_content: String,
+    pub scheduled_delivery_timestamp: i64,
+    #[serde(default)]
+    pub failed: bool,
+}
+
+/// A topic of a channel.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct TopicEntry {
+    pub name: String,
+    pub max_id: MessageId,
+}
+
+/// A user's status.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, Default)]
+pub struct UserStatus {
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub status_text: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub emoji_name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub emoji_code: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reaction_type: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub away: Option<bool>,
+}
+
+/// A navigation view.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct NavigationView {
+    pub fragment: String,
+    pub is_pinned: bool,
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// A code playground.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct Playground {
+    pub id: i64,
+    pub name: String,
+    pub pygments_language: String,
+    pub url_template: String,
+}
+
+/// A user or bot.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct User {
+    pub user_id: UserId,
+    #[serde(default)]
+    pub email: String,
+    #[serde(default)]
+    pub delivery_email: Option<String>,
+    pub full_name: String,
+    #[serde(default)]
+    pub is_active: bool,
+    #[serde(default)]
+    pub is_bot: bool,
+    #[serde(default)]
+    pub bot_type: Option<i64>,
+    #[serde(default)]
+    pub bot_owner_id: Option<UserId>,
+    #[serde(default)]
+    pub is_admin: bool,
+    #[serde(default)]
+    pub is_owner: bool,
+    #[serde(default)]
+    pub is_guest: bool,
+    /// 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest.
+    #[serde(default)]
+    pub role: Option<i64>,
+    #[serde(default)]
+    pub timezone: String,
+    #[serde(default)]
+    pub avatar_url: Option<String>,
+    #[serde(default)]
+    pub date_joined: String,
+    /// False: the user shares no presence data (invisible); show them offline.
+    #[serde(default = "default_true")]
+    pub presence_enabled: bool,
+}
+
+/// A user group.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct UserGroup {
+    pub id: i64,
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub members: Vec<UserId>,
+    #[serde(default)]
+    pub direct_subgroup_ids: Vec<i64>,
+    #[serde(default)]
+    pub is_system_group: bool,
+    #[serde(default)]
+    pub deactivated: bool,
+}
+
+/// A server-side draft.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct Draft {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<i64>,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub to: Vec<i64>,
+    #[serde(default)]
+    pub topic: String,
+    pub content: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<i64>,
+}
+
+/// A custom emoji of the organization.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct RealmEmoji {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub source_url: String,
+    #[serde(default)]
+    pub deactivated: bool,
+    #[serde(default)]
+    pub author_id: Option<UserId>,
+}
+
+/// Trigger of an outgoing webhook.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WebhookTrigger {
+    #[serde(alias = "private_message")]
+    DirectMessage,
+    Mention,
+    #[serde(other)]
+    Other,
+}
+
+/// What an outgoing-webhook bot's endpoint receives.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct WebhookPayload {
+    pub bot_email: String,
+    pub bot_full_name: String,
+    pub data: String,
+    pub trigger: WebhookTrigger,
+    pub token: String,
+    pub message: Message,
+}
+
+/// One element of a narrow.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct NarrowTerm {
+    pub operator: String,
+    pub operand: serde_json::Value,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub negated: bool,
+}
+
+impl NarrowTerm {
+    pub fn new(operator: &str, operand: impl Into<serde_json::Value>) -> Self {
+        NarrowTerm { operator: operator.to_owned(), operand: operand.into(), negated: false }
+    }
+    pub fn negate(mut self) -> Self {
+        self.negated = true;
+        self
+    }
+}
+
+/// Topic visibility policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(from = "i64", into = "i64")]
+pub enum VisibilityPolicy {
+    None,
+    Muted,
+    Unmuted,
+    Followed,
+    Unknown(i64),
+}
+
+impl From<i64> for VisibilityPolicy {
+    fn from(v: i64) -> Self {
+        match v {
+            0 => VisibilityPolicy::None,
+            1 => VisibilityPolicy::Muted,
+            2 => VisibilityPolicy::Unmuted,
+            3 => VisibilityPolicy::Followed,
+            n => VisibilityPolicy::Unknown(n),
+        }
+    }
+}
+
+impl From<VisibilityPolicy> for i64 {
+    fn from(v: VisibilityPolicy) -> i64 {
+        match v {
+            VisibilityPolicy::None => 0,
+            VisibilityPolicy::Muted => 1,
+            VisibilityPolicy::Unmuted => 2,
+            VisibilityPolicy::Followed => 3,
+            VisibilityPolicy::Unknown(n) => n,
+        }
+    }
+}
+
+/// A topic visibility entry (register's `user_topics`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct UserTopic {
+    pub stream_id: ChannelId,
+    pub topic_name: String,
+    #[serde(default)]
+    pub last_updated: i64,
+    pub visibility_policy: VisibilityPolicy,
+}
+
+/// A report type offered by the server.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct ReportType {
+    pub key: String,
+    pub name: String,
+}
+
+/// Unread message IDs by conversation, from register's `unread_msgs`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, Default)]
+pub struct UnreadMsgs {
+    #[serde(default)]
+    pub count: i64,
+    #[serde(default)]
+    pub dms: Vec<UnreadDm>,
+    /// Legacy name of `dms`; servers may send both.
+    #[serde(default)]
+    pub pms: Vec<UnreadDm>,
+    #[serde(default)]
+    pub streams: Vec<UnreadStream>,
+    #[serde(default)]
+    pub huddles: Vec<UnreadHuddle>,
+    #[serde(default)]
+    pub mentions: Vec<MessageId>,
+    #[serde(default)]
+    pub old_unreads_missing: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct UnreadDm {
+    #[serde(default)]
+    pub other_user_id: Option<UserId>,
+    /// Legacy name of `other_user_id`.
+    #[serde(default)]
+    pub sender_id: Option<UserId>,
+    pub unread_message_ids: Vec<MessageId>,
+}
+
+impl UnreadDm {
+    /// The other participant, from either field.
+    pub fn other(&self) -> Option<UserId> {
+        self.other_user_id.or(self.sender_id)
+    }
+}
+
+impl UnreadMsgs {
+    /// 1:1 DM conversations with unreads, from `dms` or the legacy `pms`.
+    pub fn direct(&self) -> &[UnreadDm] {
+        if self.dms.is_empty() { &self.pms } else { &self.dms }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct UnreadStream {
+    pub stream_id: ChannelId,
+    pub topic: String,
+    pub unread_message_ids: Vec<MessageId>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct UnreadHuddle {
+    pub user_ids_string: String,
+    pub unread_message_ids: Vec<MessageId>,
+}

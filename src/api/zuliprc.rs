@@ -1,0 +1,81 @@
+//! The conventional `zuliprc` credentials file: INI with an `[api]` section holding `email`,
+//! `key` and `site`.
+
+use super::client::Credentials;
+use std::path::Path;
+
+/// Why a zuliprc could not be used. Messages never include the key.
+#[derive(Debug, thiserror::Error)]
+pub enum ZuliprcError {
+    #[error("cannot read {path}: {source}")]
+    Io { path: String, source: std::io::Error },
+    #[error("{path} is not a valid zuliprc: {reason}")]
+    Invalid { path: String, reason: String },
+}
+
+/// Parse zuliprc text.
+pub fn parse(text: &str, path: &str) -> Result<Credentials, ZuliprcError> {
+    let ini = ini::Ini::load_from_str(text)
+        .map_err(|e| ZuliprcError::Invalid { path: path.to_owned(), reason: e.to_string() })?;
+    let section = ini
+        .section(Some("api"))
+        .ok_or_else(|| ZuliprcError::Invalid { path: path.to_owned(), reason: "no [api] section".into() })?;
+    let get = |k: &str| {
+        section.get(k).map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned).ok_or_else(|| {
+            ZuliprcError::Invalid { path: path.to_owned(), reason: format!("[api] has no '{k}'") }
+        })
+    };
+    Ok(Credentials { email: get("email")?, api_key: get("key")?, site: get("site")? })
+}
+
+/// Read a zuliprc file.
+pub fn read(path: &Path) -> Result<Credentials, ZuliprcError> {
+    let shown = path.display().to_string();
+    let text =
+        std::fs::read_to_string(path).map_err(|source| ZuliprcError::Io { path: shown.clone(), source })?;
+    parse(&text, &shown)
+}
+
+/// Render credentials as zuliprc text.
+pub fn render(c: &Credentials) -> String {
+    format!("[api]\nemail={}\nkey={}\nsite={}\n", c.email, c.api_key, c.site)
+}
+
+/// Write a zuliprc with mode 0600 (created with that mode, so it is never readable by others).
+pub fn write(path: &Path, c: &Credentials) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.mode(0o600);
+    }
+    let mut f = opts.open(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    }
+    f.write_all(render(c).as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        let c =
+            Credentials { site: "http://127.0.0.1:9991".into(), email: "a@b.c".into(), api_key: "k1".into() };
+        assert_eq!(parse(&render(&c), "x").unwrap(), c);
+    }
+
+    #[test]
+    fn missing_fields_are_named() {
+        let e = parse("[api]\nemail=a@b\nsite=http://x\n", "rc").unwrap_err().to_string();
+        assert!(e.contains("'key'"), "{e}");
+        let e = parse("[other]\n", "rc").unwrap_err().to_string();
+        assert!(e.contains("[api]"), "{e}");
+    }
+}

@@ -1,0 +1,130 @@
+//! Event queues: `register` creates one, every state change pushes events to the queues of the
+//! users it concerns, and `GET /events` long-polls.
+
+use serde_json::{Value, json};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::Notify;
+
+/// One client's event queue.
+#[derive(Debug)]
+pub struct Queue {
+    pub id: String,
+    pub user_id: i64,
+    /// `None`: every event type.
+    pub event_types: Option<HashSet<String>>,
+    pub events: VecDeque<(i64, Value)>,
+    pub next_id: i64,
+    pub last_access: Instant,
+    pub notify: Arc<Notify>,
+    pub apply_markdown: bool,
+    pub empty_topic_name: bool,
+    /// A poll is waiting on this queue (it is not expired meanwhile).
+    pub polling: bool,
+}
+
+impl Queue {
+    pub fn wants(&self, event_type: &str) -> bool {
+        event_type == "heartbeat" || self.event_types.as_ref().is_none_or(|t| t.contains(event_type))
+    }
+
+    fn push(&mut self, mut event: Value) {
+        let id = self.next_id;
+        self.next_id += 1;
+        if let Some(obj) = event.as_object_mut() {
+            obj.insert("id".into(), json!(id));
+        }
+        self.events.push_back((id, event));
+        self.notify.notify_one();
+    }
+
+    /// Drop events the client acknowledged.
+    pub fn ack(&mut self, last_event_id: i64) {
+        while self.events.front().is_some_and(|(id, _)| *id <= last_event_id) {
+            self.events.pop_front();
+        }
+    }
+}
+
+/// All queues of the server.
+#[derive(Debug)]
+pub struct Queues {
+    pub map: HashMap<String, Queue>,
+    /// Queues not polled for this long are deleted.
+    pub lifetime: Duration,
+}
+
+impl Default for Queues {
+    fn default() -> Self {
+        Queues { map: HashMap::new(), lifetime: Duration::from_secs(600) }
+    }
+}
+
+impl Queues {
+    pub fn create(
+        &mut self,
+        user_id: i64,
+        event_types: Option<HashSet<String>>,
+        apply_markdown: bool,
+        empty_topic_name: bool,
+    ) -> String {
+        let id = format!("{}:{}", super::org::now(), super::org::token(16));
+        self.map.insert(
+            id.clone(),
+            Queue {
+                id: id.clone(),
+                user_id,
+                event_types,
+                events: VecDeque::new(),
+                next_id: 0,
+                last_access: Instant::now(),
+                notify: Arc::new(Notify::new()),
+                apply_markdown,
+                empty_topic_name,
+                polling: false,
+            },
+        );
+        id
+    }
+
+    /// Delete queues nobody polled within their lifetime.
+    pub fn gc(&mut self) {
+        let lifetime = self.lifetime;
+        self.map.retain(|_, q| q.polling || q.last_access.elapsed() < lifetime);
+    }
+
+    /// Push one event to every queue of these users that wants its type.
+    pub fn push(&mut self, users: &[i64], event: &Value) {
+        let ty = event.get("type").and_then(Value::as_str).unwrap_or("");
+        for q in self.map.values_mut() {
+            if users.contains(&q.user_id) && q.wants(ty) {
+                q.push(event.clone());
+            }
+        }
+    }
+
+    /// Push an event built per queue (for events whose shape depends on the client).
+    pub fn push_with(&mut self, users: &[i64], ty: &str, mut build: impl FnMut(&Queue) -> Option<Value>) {
+        for q in self.map.values_mut() {
+            if users.contains(&q.user_id)
+                && q.wants(ty)
+                && let Some(ev) = build(q)
+            {
+                q.push(ev);
+            }
+        }
+    }
+
+    /// Push to one queue (heartbeats).
+    pub fn push_to(&mut self, queue_id: &str, event: Value) {
+        if let Some(q) = self.map.get_mut(queue_id) {
+            q.push(event);
+        }
+    }
+
+    /// Delete every queue of a user (deactivation).
+    pub fn drop_user(&mut self, user_id: i64) {
+        self.map.retain(|_, q| q.user_id != user_id);
+    }
+}

@@ -1,0 +1,378 @@
+//! Register, event queues, navigation views, organization settings.
+
+use super::Res;
+use crate::server::error::{ApiErr, ok, success};
+use crate::server::org::{Org, Role, VERSION};
+use crate::server::{Req, Shared, reply};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde_json::{Map, Value, json};
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Long-poll timeout clients should use (seconds); a heartbeat comes before it.
+pub const LONGPOLL_TIMEOUT: u64 = 90;
+
+/// `POST /register`
+pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let p = &req.p;
+    let event_types: Option<Vec<String>> = p.opt_json("event_types")?;
+    let fetch: Option<Vec<String>> = p.opt_json("fetch_event_types")?;
+    let apply_markdown = p.bool_or("apply_markdown", false)?;
+    let _ = p.opt_bool("client_gravatar")?;
+    let include = p.opt_str("include_subscribers").unwrap_or_else(|| "false".into());
+    let slim = p.bool_or("slim_presence", false)?;
+    let _ = p.opt_bool("all_public_streams")?;
+    let _: Option<Value> = p.opt_json("narrow")?;
+    let _ = p.opt_i64("presence_history_limit_days")?;
+    let caps: Map<String, Value> = p.opt_json("client_capabilities")?.unwrap_or_default();
+    let empty_topic = caps.get("empty_topic_name").and_then(Value::as_bool).unwrap_or(false);
+    let fetch: Option<HashSet<String>> = fetch.or(event_types.clone()).map(|v| v.into_iter().collect());
+    let wants = |t: &str| fetch.as_ref().is_none_or(|f| f.contains(t));
+    let mut org = s.lock();
+    org.queues.gc();
+    let uid = req.user_id;
+    let queue_id =
+        org.queues.create(uid, event_types.map(|v| v.into_iter().collect()), apply_markdown, empty_topic);
+    let me = org.user(uid)?.clone();
+    let mut r = Map::new();
+    let mut put = |k: &str, v: Value| {
+        r.insert(k.to_owned(), v);
+    };
+    put("queue_id", json!(queue_id));
+    put("last_event_id", json!(-1));
+    put("zulip_feature_level", json!(org.settings.feature_level));
+    put("zulip_version", json!(VERSION));
+    put("zulip_merge_base", json!(VERSION));
+    put("event_queue_longpoll_timeout_seconds", json!(LONGPOLL_TIMEOUT));
+    put("max_message_length", json!(org.realm.max_message_length));
+    put("max_topic_length", json!(org.realm.max_topic_length));
+    put("realm_empty_topic_display_name", json!(org.realm.empty_topic_display_name));
+    let types: Vec<Value> = super::report_types(org.settings.feature_level)
+        .iter()
+        .map(|(k, n)| json!({"key": k, "name": n}))
+        .collect();
+    put("server_report_message_types", json!(types));
+    put("realm_moderation_request_channel_id", json!(org.realm.moderation_request_channel_id.unwrap_or(-1)));
+    if wants("realm") {
+        put("realm_name", json!(org.realm.name));
+        put("realm_allow_edit_history", json!(org.realm.allow_edit_history));
+        put(
+            "realm_message_edit_history_visibility_policy",
+            json!(if org.realm.allow_edit_history { "all" } else { "none" }),
+        );
+        put("realm_date_created", json!(org.realm.date_created));
+        put("server_presence_ping_interval_seconds", json!(super::users::PING_INTERVAL));
+        put("server_presence_offline_threshold_seconds", json!(super::users::OFFLINE_THRESHOLD));
+        put("server_typing_started_wait_period_milliseconds", json!(10000));
+        put("server_typing_stopped_wait_period_milliseconds", json!(5000));
+        put("server_typing_started_expiry_period_milliseconds", json!(15000));
+        put("max_stream_name_length", json!(60));
+        put("max_stream_description_length", json!(1024));
+    }
+    if wants("realm_user") {
+        put("user_id", json!(uid));
+        put("email", json!(me.email));
+        put("full_name", json!(me.full_name));
+        put("is_admin", json!(me.is_admin()));
+        put("is_owner", json!(me.role == Role::Owner));
+        put("is_moderator", json!(me.role <= Role::Moderator));
+        put("is_guest", json!(me.role == Role::Guest));
+        put("role", json!(me.role as i64));
+        let active: Vec<Value> = org
+            .users
+            .values()
+            .filter(|u| u.is_active && !u.is_system_bot)
+            .map(|u| org.user_json(u))
+            .collect();
+        let inactive: Vec<Value> =
+            org.users.values().filter(|u| !u.is_active).map(|u| org.user_json(u)).collect();
+        let system: Vec<Value> =
+            org.users.values().filter(|u| u.is_system_bot).map(|u| org.user_json(u)).collect();
+        put("realm_users", json!(active));
+        put("realm_non_active_users", json!(inactive));
+        put("cross_realm_bots", json!(system));
+    }
+    if wants("realm_bot") {
+        let bots: Vec<Value> = org
+            .users
+            .values()
+            .filter(|u| u.is_bot() && !u.is_system_bot && (me.is_admin() || u.bot_owner == Some(uid)))
+            .map(|u| {
+                let services = match &u.webhook_token {
+                    Some(t) => {
+                        json!([{"base_url": org.settings.outgoing_webhook_url, "interface": 1, "token": t}])
+                    }
+                    None => json!([]),
+                };
+                json!({"user_id": u.id, "full_name": u.full_name, "email": u.email, "bot_type": u.bot_type,
+                       "owner_id": u.bot_owner, "is_active": u.is_active, "services": services})
+            })
+            .collect();
+        put("realm_bots", json!(bots));
+    }
+    if wants("subscription") {
+        let subs: Vec<Value> = org
+            .channels
+            .values()
+            .filter_map(|c| c.subs.get(&uid).map(|sub| org.subscription_json(c, sub, &include)))
+            .collect();
+        let never: Vec<Value> = org
+            .channels
+            .values()
+            .filter(|c| !c.subs.contains_key(&uid) && org.can_access_channel(uid, c.id))
+            .map(|c| org.channel_json(c))
+            .collect();
+        put("subscriptions", json!(subs));
+        put("unsubscribed", json!([]));
+        put("never_subscribed", json!(never));
+    }
+    if wants("message") {
+        put("max_message_id", json!(org.messages.keys().next_back().copied().unwrap_or(-1)));
+    }
+    if wants("message") || wants("update_message_flags") {
+        put("unread_msgs", org.unread_msgs(uid, empty_topic));
+    }
+    if wants("starred_messages") || wants("update_message_flags") {
+        let starred: Vec<i64> = org
+            .user_msgs
+            .get(&uid)
+            .map(|m| m.iter().filter(|(_, f)| f.starred).map(|(id, _)| *id).collect())
+            .unwrap_or_default();
+        put("starred_messages", json!(starred));
+    }
+    if wants("presence") {
+        let entries = org.visible_presence(None, 14);
+        put("presences", org.presence_json(&entries, slim || org.settings.feature_level >= 263));
+        put("presence_last_update_id", json!(org.max_presence_id()));
+        put("server_timestamp", json!(crate::server::org::now_f64()));
+    }
+    if wants("user_topic") {
+        let list: Vec<Value> = org
+            .user_topics
+            .iter()
+            .filter(|((u, _, _), _)| *u == uid)
+            .map(|((_, c, _), (t, p, ts))| {
+                json!({"stream_id": c, "topic_name": org.topic_out(t, empty_topic), "visibility_policy": p, "last_updated": ts})
+            })
+            .collect();
+        put("user_topics", json!(list));
+    }
+    if wants("muted_topics") {
+        put("muted_topics", super::subs::muted_topics_json(&org, uid));
+    }
+    if wants("user_status") {
+        let mut m = Map::new();
+        for u in org.users.values().filter(|u| u.is_active) {
+            let st = serde_json::to_value(&u.status).unwrap_or_default();
+            if st.as_object().is_some_and(|o| !o.is_empty()) {
+                m.insert(u.id.to_string(), st);
+            }
+        }
+        put("user_status", Value::Object(m));
+    }
+    if wants("realm_emoji") {
+        let mut m = Map::new();
+        for (id, (name, author)) in &org.realm_emoji {
+            m.insert(
+                id.to_string(),
+                json!({"id": id.to_string(), "name": name, "source_url": format!("/user_avatars/1/emoji/images/{id}.png"),
+                       "deactivated": false, "author_id": author}),
+            );
+        }
+        put("realm_emoji", Value::Object(m));
+    }
+    if wants("scheduled_messages") {
+        let list: Vec<Value> =
+            org.scheduled.values().filter(|m| m.sender_id == uid).map(|m| org.scheduled_json(m)).collect();
+        put("scheduled_messages", json!(list));
+    }
+    if wants("drafts") {
+        put(
+            "drafts",
+            json!(org.drafts.get(&uid).map(|d| d.values().cloned().collect::<Vec<_>>()).unwrap_or_default()),
+        );
+    }
+    if wants("navigation_views") {
+        put("navigation_views", nav_views_json(&org, uid));
+    }
+    if wants("realm_playgrounds") {
+        put("realm_playgrounds", super::users::playgrounds_json(&org));
+    }
+    if wants("realm_user_groups") {
+        let list: Vec<Value> = org.groups.values().map(super::users::group_json).collect();
+        put("realm_user_groups", json!(list));
+    }
+    Ok(reply(p, success(Value::Object(r))))
+}
+
+fn nav_views_json(org: &Org, uid: i64) -> Value {
+    json!(
+        org.nav_views
+            .get(&uid)
+            .map(|v| v
+                .iter()
+                .map(|x| json!({"fragment": x.fragment, "is_pinned": x.is_pinned, "name": x.name}))
+                .collect::<Vec<_>>())
+            .unwrap_or_default()
+    )
+}
+
+fn bad_queue(queue_id: &str) -> ApiErr {
+    ApiErr::new(StatusCode::BAD_REQUEST, "BAD_EVENT_QUEUE_ID", format!("Bad event queue ID: {queue_id}"))
+        .with("queue_id", queue_id)
+}
+
+/// `GET /events`: long-poll.
+pub async fn get_events(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let p = &req.p;
+    let queue_id = p.str("queue_id")?;
+    let last_event_id = p.opt_i64("last_event_id")?.unwrap_or(-1);
+    let dont_block = p.bool_or("dont_block", false)?;
+    let deadline = tokio::time::Instant::now() + s.heartbeat;
+    loop {
+        let notify = {
+            let mut org = s.lock();
+            org.queues.gc();
+            let q = org
+                .queues
+                .map
+                .get_mut(&queue_id)
+                .filter(|q| q.user_id == req.user_id)
+                .ok_or_else(|| bad_queue(&queue_id))?;
+            q.ack(last_event_id);
+            q.last_access = std::time::Instant::now();
+            if !q.events.is_empty() || dont_block {
+                q.polling = false;
+                let events: Vec<Value> = q.events.iter().map(|(_, e)| e.clone()).collect();
+                return Ok(reply(p, success(json!({"events": events, "queue_id": queue_id}))));
+            }
+            q.polling = true;
+            q.notify.clone()
+        };
+        let woke = tokio::time::timeout_at(deadline, notify.notified()).await.is_ok();
+        if !woke {
+            let mut org = s.lock();
+            org.queues.push_to(&queue_id, json!({"type": "heartbeat"}));
+            if let Some(q) = org.queues.map.get_mut(&queue_id) {
+                q.polling = false;
+                q.last_access = std::time::Instant::now();
+            }
+        }
+        // A dropped connection ends this future; `polling` is then cleared by the next poll or
+        // the lifetime check below.
+        let _ = Duration::ZERO;
+    }
+}
+
+/// `DELETE /events`
+pub async fn delete_queue(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let queue_id = req.p.str("queue_id")?;
+    let mut org = s.lock();
+    match org.queues.map.get(&queue_id) {
+        Some(q) if q.user_id == req.user_id => {
+            org.queues.map.remove(&queue_id);
+            Ok(reply(&req.p, ok()))
+        }
+        _ => Err(bad_queue(&queue_id)),
+    }
+}
+
+/// `GET /navigation_views`
+pub async fn nav_views(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let org = s.lock();
+    Ok(reply(&req.p, success(json!({"navigation_views": nav_views_json(&org, req.user_id)}))))
+}
+
+/// `PATCH /navigation_views/{fragment}`
+pub async fn update_nav_view(State(s): State<Arc<Shared>>, Path(fragment): Path<String>, req: Req) -> Res {
+    let p = &req.p;
+    let is_pinned = p.opt_bool("is_pinned")?;
+    let name = p.opt_str("name");
+    if is_pinned.is_none() && name.is_none() {
+        return Err(ApiErr::bad("Nothing to change: give is_pinned or name"));
+    }
+    let mut org = s.lock();
+    let views = org.nav_views.entry(req.user_id).or_default();
+    let v = views
+        .iter_mut()
+        .find(|v| v.fragment == fragment)
+        .ok_or_else(|| ApiErr::new(StatusCode::NOT_FOUND, "NOT_FOUND", "Navigation view does not exist."))?;
+    if v.builtin && name.is_some() {
+        return Err(ApiErr::bad("Built-in views cannot have a custom name."));
+    }
+    if let Some(n) = &name {
+        if n.trim().is_empty() {
+            return Err(ApiErr::bad("Name must not be empty"));
+        }
+        v.name = Some(n.trim().to_owned());
+    }
+    if let Some(pin) = is_pinned {
+        v.is_pinned = pin;
+    }
+    let mut data = Map::new();
+    if let Some(pin) = is_pinned {
+        data.insert("is_pinned".into(), json!(pin));
+    }
+    if let Some(n) = name {
+        data.insert("name".into(), json!(n.trim()));
+    }
+    let ev = json!({"type": "navigation_view", "op": "update", "fragment": fragment, "data": data});
+    org.queues.push(&[req.user_id], &ev);
+    Ok(reply(p, ok()))
+}
+
+/// `PATCH /realm`: the organization settings the contract's rules depend on.
+pub async fn update_realm(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let p = &req.p;
+    let moderation = p.opt_i64("moderation_request_channel_id")?;
+    let allow_history = p.opt_bool("allow_edit_history")?;
+    let history_policy = p.opt_str("message_edit_history_visibility_policy");
+    let name = p.opt_str("name");
+    let mut org = s.lock();
+    if !org.user(req.user_id)?.is_admin() {
+        return Err(ApiErr::admin_required());
+    }
+    let mut changes: Vec<(&str, Value)> = Vec::new();
+    if let Some(id) = moderation {
+        if id == -1 {
+            org.realm.moderation_request_channel_id = None;
+        } else {
+            let c = org.channels.get(&id).ok_or_else(|| ApiErr::bad("Invalid channel ID"))?;
+            if !c.invite_only {
+                return Err(ApiErr::bad("Moderation request channel must be private."));
+            }
+            org.realm.moderation_request_channel_id = Some(id);
+        }
+        changes.push(("moderation_request_channel_id", json!(id)));
+    }
+    let allow = match history_policy.as_deref() {
+        Some("all") | Some("moves") => Some(true),
+        Some("none") => Some(false),
+        Some(other) => {
+            return Err(ApiErr::bad(format!("Invalid message_edit_history_visibility_policy '{other}'")));
+        }
+        None => allow_history,
+    };
+    if let Some(a) = allow {
+        org.realm.allow_edit_history = a;
+        changes.push(("allow_edit_history", json!(a)));
+    }
+    if let Some(n) = name {
+        if n.trim().is_empty() {
+            return Err(ApiErr::bad("Organization name must not be empty"));
+        }
+        org.realm.name = n.clone();
+        changes.push(("name", json!(n)));
+    }
+    if changes.is_empty() {
+        return Err(ApiErr::bad("No setting to change"));
+    }
+    let everyone: Vec<i64> = org.users.keys().copied().collect();
+    for (prop, value) in changes {
+        org.queues
+            .push(&everyone, &json!({"type": "realm", "op": "update", "property": prop, "value": value}));
+    }
+    Ok(reply(p, ok()))
+}

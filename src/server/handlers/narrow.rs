@@ -1,0 +1,237 @@
+//! Narrow filters of get-messages and flags/narrow.
+
+use crate::server::error::{ApiErr, ApiResult};
+use crate::server::org::{MessageRec, Org, Recip, strip_resolved};
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+#[derive(Debug, Clone)]
+enum Term {
+    Channel(i64),
+    Channels,
+    Topic(String),
+    Dm(Vec<i64>),
+    DmWith(i64),
+    Sender(i64),
+    Mentions(i64),
+    Is(String),
+    Has(String),
+    Search(Vec<String>),
+    Id(i64),
+}
+
+/// A parsed narrow for one viewer.
+#[derive(Debug, Clone)]
+pub struct Narrow {
+    terms: Vec<(Term, bool)>,
+    viewer: i64,
+}
+
+fn bad(msg: &str) -> ApiErr {
+    ApiErr::new(axum::http::StatusCode::BAD_REQUEST, "BAD_NARROW", format!("Invalid narrow operator: {msg}"))
+}
+
+fn user_operand(org: &Org, v: &Value, viewer: i64) -> ApiResult<i64> {
+    match v {
+        Value::Number(n) => {
+            n.as_i64().filter(|id| org.users.contains_key(id)).ok_or_else(|| bad("unknown user"))
+        }
+        Value::String(s) if s == "me" => Ok(viewer),
+        Value::String(s) => match s.parse::<i64>() {
+            Ok(id) if org.users.contains_key(&id) => Ok(id),
+            _ => org.user_by_email(s).map(|u| u.id).ok_or_else(|| bad("unknown user")),
+        },
+        _ => Err(bad("invalid user operand")),
+    }
+}
+
+fn user_list(org: &Org, v: &Value, viewer: i64) -> ApiResult<Vec<i64>> {
+    match v {
+        Value::Array(items) => items.iter().map(|i| user_operand(org, i, viewer)).collect(),
+        Value::String(s) if s.contains(',') => {
+            s.split(',').map(|p| user_operand(org, &Value::String(p.trim().to_owned()), viewer)).collect()
+        }
+        other => Ok(vec![user_operand(org, other, viewer)?]),
+    }
+}
+
+impl Narrow {
+    /// Parse the `narrow` parameter: a list of `{operator, operand, negated}` objects or of
+    /// `[operator, operand]` pairs.
+    pub fn parse(org: &Org, viewer: i64, raw: Option<&Value>) -> ApiResult<Narrow> {
+        let mut terms = Vec::new();
+        let empty = Vec::new();
+        let items = match raw {
+            None | Some(Value::Null) => &empty,
+            Some(Value::Array(a)) => a,
+            Some(_) => return Err(ApiErr::bad("narrow is not a list")),
+        };
+        let mut with: Option<i64> = None;
+        for item in items {
+            let (op, operand, negated) = match item {
+                Value::Array(pair) if pair.len() == 2 => {
+                    (pair[0].as_str().unwrap_or("").to_owned(), pair[1].clone(), false)
+                }
+                Value::Object(o) => (
+                    o.get("operator").and_then(Value::as_str).unwrap_or("").to_owned(),
+                    o.get("operand").cloned().unwrap_or(Value::Null),
+                    o.get("negated").and_then(Value::as_bool).unwrap_or(false),
+                ),
+                _ => return Err(ApiErr::bad("narrow elements must be objects or pairs")),
+            };
+            let text = || operand.as_str().map(str::to_owned).unwrap_or_else(|| operand.to_string());
+            let term = match op.as_str() {
+                "channel" | "stream" => {
+                    let id = match &operand {
+                        Value::Number(n) => n.as_i64(),
+                        Value::String(s) => {
+                            s.parse::<i64>().ok().or_else(|| org.channel_named(s).map(|c| c.id))
+                        }
+                        _ => None,
+                    };
+                    let id = id
+                        .filter(|id| org.can_access_channel(viewer, *id))
+                        .ok_or_else(|| bad("unknown channel"))?;
+                    Term::Channel(id)
+                }
+                "channels" | "streams" => match operand.as_str() {
+                    Some("public") | Some("web-public") => Term::Channels,
+                    _ => return Err(bad("invalid channels operand")),
+                },
+                "topic" | "subject" => Term::Topic(org.topic_in(&text()).to_lowercase()),
+                "dm" | "pm-with" => {
+                    let mut users = user_list(org, &operand, viewer)?;
+                    users.push(viewer);
+                    users.sort_unstable();
+                    users.dedup();
+                    Term::Dm(users)
+                }
+                "dm-with" | "dm-including" | "group-pm-with" => {
+                    Term::DmWith(user_operand(org, &operand, viewer)?)
+                }
+                "sender" => Term::Sender(user_operand(org, &operand, viewer)?),
+                "mentions" => Term::Mentions(user_operand(org, &operand, viewer)?),
+                "is" => {
+                    let t = text();
+                    match t.as_str() {
+                        "dm" | "private" | "starred" | "mentioned" | "unread" | "alerted" | "resolved"
+                        | "followed" | "muted" => Term::Is(if t == "private" { "dm".into() } else { t }),
+                        _ => return Err(bad(&format!("unknown 'is' operand {t}"))),
+                    }
+                }
+                "has" => {
+                    let t = text();
+                    match t.as_str() {
+                        "link" | "attachment" | "image" | "reaction" => Term::Has(t),
+                        _ => return Err(bad(&format!("unknown 'has' operand {t}"))),
+                    }
+                }
+                "search" => Term::Search(text().split_whitespace().map(str::to_lowercase).collect()),
+                "id" => Term::Id(
+                    operand.as_i64().or_else(|| text().parse().ok()).ok_or_else(|| bad("invalid id"))?,
+                ),
+                "with" => {
+                    with = Some(
+                        operand
+                            .as_i64()
+                            .or_else(|| text().parse().ok())
+                            .ok_or_else(|| bad("invalid with"))?,
+                    );
+                    continue;
+                }
+                "near" => continue,
+                _ => return Err(bad(&format!("unknown operator {op}"))),
+            };
+            terms.push((term, negated));
+        }
+        if let Some(mid) = with {
+            // Follow the message to its current conversation.
+            if let Some(m) = org.messages.get(&mid).filter(|m| org.can_read(viewer, m)) {
+                terms.retain(|(t, _)| !matches!(t, Term::Channel(_) | Term::Topic(_) | Term::Dm(_)));
+                match &m.recip {
+                    Recip::Channel { id, topic } => {
+                        terms.push((Term::Channel(*id), false));
+                        terms.push((Term::Topic(topic.to_lowercase()), false));
+                    }
+                    Recip::Dm { users } => terms.push((Term::Dm(users.clone()), false)),
+                }
+            }
+        }
+        Ok(Narrow { terms, viewer })
+    }
+
+    /// Does the narrow search shared history (a channel operator) rather than the viewer's own?
+    fn shared_history(&self) -> bool {
+        self.terms.iter().any(|(t, neg)| !neg && matches!(t, Term::Channel(_) | Term::Channels))
+    }
+
+    fn term_matches(&self, org: &Org, m: &MessageRec, term: &Term) -> bool {
+        let flags = org.user_msgs.get(&self.viewer).and_then(|ms| ms.get(&m.id));
+        match term {
+            Term::Channel(id) => m.channel_id() == Some(*id),
+            Term::Channels => {
+                m.channel_id().is_some_and(|c| org.channels.get(&c).is_some_and(|c| !c.invite_only))
+            }
+            Term::Topic(t) => m.channel_id().is_some() && m.topic().to_lowercase() == *t,
+            Term::Dm(users) => matches!(&m.recip, Recip::Dm { users: u } if u == users),
+            Term::DmWith(uid) => matches!(&m.recip, Recip::Dm { users } if users.contains(uid)),
+            Term::Sender(uid) => m.sender_id == *uid,
+            Term::Mentions(uid) => m.rendered.mentioned_user_ids.contains(uid),
+            Term::Is(what) => match what.as_str() {
+                "dm" => matches!(m.recip, Recip::Dm { .. }),
+                "starred" => flags.is_some_and(|f| f.starred),
+                "mentioned" | "alerted" => flags.is_some_and(|f| f.mentioned || f.wildcard_mentioned),
+                "unread" => flags.is_some_and(|f| !f.read),
+                "resolved" => m.channel_id().is_some() && m.topic() != strip_resolved(m.topic()),
+                "followed" => {
+                    m.channel_id().is_some_and(|c| org.topic_policy(self.viewer, c, m.topic()) == 3)
+                }
+                "muted" => m.channel_id().is_some_and(|c| {
+                    let policy = org.topic_policy(self.viewer, c, m.topic());
+                    let channel_muted = org
+                        .channels
+                        .get(&c)
+                        .and_then(|ch| ch.subs.get(&self.viewer))
+                        .is_some_and(|s| s.is_muted);
+                    policy == 1 || (channel_muted && policy != 2 && policy != 3)
+                }),
+                _ => false,
+            },
+            Term::Has(what) => match what.as_str() {
+                "link" => m.rendered.has_link,
+                "image" => m.rendered.has_image,
+                "attachment" => m.rendered.has_attachment,
+                "reaction" => !m.reactions.is_empty(),
+                _ => false,
+            },
+            Term::Search(words) => {
+                let hay = format!("{} {}", m.topic(), m.content).to_lowercase();
+                words.iter().all(|w| hay.contains(w.as_str()))
+            }
+            Term::Id(id) => m.id == *id,
+        }
+    }
+
+    pub fn matches(&self, org: &Org, m: &MessageRec) -> bool {
+        self.terms.iter().all(|(t, neg)| self.term_matches(org, m, t) != *neg)
+    }
+
+    /// IDs of every message the viewer can read that matches, ascending.
+    pub fn matching_ids(&self, org: &Org) -> Vec<i64> {
+        if self.shared_history() {
+            org.messages
+                .values()
+                .filter(|m| org.can_read(self.viewer, m) && self.matches(org, m))
+                .map(|m| m.id)
+                .collect()
+        } else {
+            let own: BTreeSet<i64> =
+                org.user_msgs.get(&self.viewer).map(|m| m.keys().copied().collect()).unwrap_or_default();
+            own.into_iter()
+                .filter_map(|id| org.messages.get(&id))
+                .filter(|m| self.matches(org, m))
+                .map(|m| m.id)
+                .collect()
+        }
+    }
+}

@@ -1,0 +1,559 @@
+//! Channels and subscriptions: list, subscribe, unsubscribe, properties, topics, topic
+//! visibility (modern and legacy), channel email addresses, archiving.
+
+use super::Res;
+use crate::server::error::{ApiErr, ok, success};
+use crate::server::org::{ChannelRec, Org, SubRec, now};
+use crate::server::params::path_id;
+use crate::server::{Req, Shared, reply};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+impl Org {
+    /// A subscription object as `viewer` sees it.
+    pub fn subscription_json(&self, c: &ChannelRec, sub: &SubRec, include: &str) -> Value {
+        let mut v = self.channel_json(c);
+        let o = v.as_object_mut().expect("object");
+        for (k, val) in [
+            ("color", json!(sub.color)),
+            ("pin_to_top", json!(sub.pin_to_top)),
+            ("is_muted", json!(sub.is_muted)),
+            ("in_home_view", json!(!sub.is_muted)),
+            ("desktop_notifications", json!(sub.desktop_notifications)),
+            ("email_notifications", json!(sub.email_notifications)),
+            ("wildcard_mentions_notify", json!(sub.wildcard_mentions_notify)),
+            ("push_notifications", json!(sub.push_notifications)),
+            ("audible_notifications", json!(sub.audible_notifications)),
+        ] {
+            o.insert(k.into(), val);
+        }
+        let subscribers: Vec<i64> =
+            c.subs.keys().copied().filter(|u| self.users.get(u).is_some_and(|u| u.is_active)).collect();
+        match include {
+            "true" => {
+                o.insert("subscribers".into(), json!(subscribers));
+            }
+            "partial" if subscribers.len() >= self.settings.partial_subscribers_threshold => {
+                // All bots plus users active in the last 14 days.
+                let recent = now() - 14 * 86400;
+                let partial: Vec<i64> = subscribers
+                    .iter()
+                    .copied()
+                    .filter(|u| {
+                        self.users.get(u).is_some_and(|x| x.is_bot())
+                            || self.presence.get(u).is_some_and(|p| p.active_ts.max(p.idle_ts) >= recent)
+                    })
+                    .collect();
+                o.insert("partial_subscribers".into(), json!(partial));
+            }
+            "partial" => {
+                o.insert("subscribers".into(), json!(subscribers));
+            }
+            _ => {}
+        }
+        v
+    }
+
+    /// Channel fields shared by subscription and stream objects.
+    pub fn channel_json(&self, c: &ChannelRec) -> Value {
+        let first = self.messages.values().find(|m| m.channel_id() == Some(c.id)).map(|m| m.id);
+        let week_ago = now() - 7 * 86400;
+        let traffic = self
+            .messages
+            .values()
+            .filter(|m| m.channel_id() == Some(c.id) && m.timestamp >= week_ago)
+            .count();
+        let admins = self.system_group("role:administrators");
+        let everyone = self.system_group("role:everyone");
+        let members = self.system_group("role:members");
+        json!({
+            "stream_id": c.id,
+            "name": c.name,
+            "description": c.description,
+            "rendered_description": c.rendered_description,
+            "date_created": c.date_created,
+            "creator_id": c.creator_id,
+            "invite_only": c.invite_only,
+            "is_announcement_only": c.admins_only_post,
+            "is_web_public": c.is_web_public,
+            "stream_post_policy": if c.admins_only_post { 2 } else { 1 },
+            "message_retention_days": null,
+            "history_public_to_subscribers": c.history_public,
+            "first_message_id": first,
+            "folder_id": c.folder_id,
+            "topics_policy": "inherit",
+            "is_recently_active": traffic > 0,
+            "stream_weekly_traffic": if c.date_created > week_ago { Value::Null } else { json!(traffic) },
+            "is_archived": c.is_archived,
+            "can_add_subscribers_group": members,
+            "can_remove_subscribers_group": c.can_remove_group,
+            "can_administer_channel_group": {"direct_members": c.creator_id.into_iter().collect::<Vec<_>>(), "direct_subgroups": [admins]},
+            "can_delete_any_message_group": admins,
+            "can_send_message_group": if c.admins_only_post { admins } else { everyone },
+        })
+    }
+
+    fn sub_event_add(&mut self, user: i64, cid: i64) {
+        let Some(c) = self.channels.get(&cid) else { return };
+        let Some(sub) = c.subs.get(&user) else { return };
+        let json = self.subscription_json(c, sub, "true");
+        self.queues.push(&[user], &json!({"type": "subscription", "op": "add", "subscriptions": [json]}));
+        let others: Vec<i64> = c.subs.keys().copied().filter(|u| *u != user).collect();
+        self.queues.push(
+            &others,
+            &json!({"type": "subscription", "op": "peer_add", "stream_ids": [cid], "user_ids": [user]}),
+        );
+    }
+
+    fn sub_event_remove(&mut self, user: i64, cid: i64) {
+        let Some(c) = self.channels.get(&cid) else { return };
+        let name = c.name.clone();
+        let others: Vec<i64> = c.subs.keys().copied().collect();
+        self.queues.push(&[user], &json!({"type": "subscription", "op": "remove", "subscriptions": [{"stream_id": cid, "name": name}]}));
+        self.queues.push(
+            &others,
+            &json!({"type": "subscription", "op": "peer_remove", "stream_ids": [cid], "user_ids": [user]}),
+        );
+    }
+}
+
+/// `GET /users/me/subscriptions`
+pub async fn list(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let include = req.p.opt_str("include_subscribers").unwrap_or_else(|| "false".into());
+    if !matches!(include.as_str(), "true" | "false" | "partial") {
+        return Err(ApiErr::bad("Invalid include_subscribers: must be true, false or partial"));
+    }
+    let org = s.lock();
+    let subs: Vec<Value> = org
+        .channels
+        .values()
+        .filter_map(|c| c.subs.get(&req.user_id).map(|sub| org.subscription_json(c, sub, &include)))
+        .collect();
+    Ok(reply(&req.p, success(json!({"subscriptions": subs}))))
+}
+
+/// `GET /streams`
+pub async fn streams(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let org = s.lock();
+    let list: Vec<Value> = org
+        .channels
+        .values()
+        .filter(|c| org.can_access_channel(req.user_id, c.id))
+        .map(|c| org.channel_json(c))
+        .collect();
+    Ok(reply(&req.p, success(json!({"streams": list}))))
+}
+
+/// Principals given as IDs or emails.
+fn principals(org: &Org, raw: Option<Value>, caller: i64) -> Result<Vec<i64>, ApiErr> {
+    let Some(raw) = raw else { return Ok(vec![caller]) };
+    let items = raw.as_array().cloned().ok_or_else(|| ApiErr::bad("principals is not a list"))?;
+    let level = org.settings.feature_level;
+    let bad_principal = |what: String| {
+        if level >= 208 {
+            ApiErr::bad(format!("No such user: {what}"))
+        } else {
+            ApiErr::new(
+                StatusCode::FORBIDDEN,
+                "UNAUTHORIZED_PRINCIPAL",
+                format!("User not authorized to execute queries on behalf of '{what}'"),
+            )
+            .with("principal", what)
+        }
+    };
+    let mut ids = Vec::new();
+    for item in items {
+        let user = match &item {
+            Value::Number(n) => n.as_i64().and_then(|id| org.users.get(&id)),
+            Value::String(s) => org.user_by_email(s),
+            _ => None,
+        };
+        match user {
+            Some(u) if u.is_active => ids.push(u.id),
+            _ => {
+                return Err(bad_principal(
+                    item.as_str().map(str::to_owned).unwrap_or_else(|| item.to_string()),
+                ));
+            }
+        }
+    }
+    Ok(ids)
+}
+
+/// `DELETE /users/me/subscriptions`
+pub async fn unsubscribe(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let p = &req.p;
+    let names: Vec<String> = p.json("subscriptions")?;
+    let raw_principals: Option<Value> = p.opt_json("principals")?;
+    let mut org = s.lock();
+    let targets = principals(&org, raw_principals, req.user_id)?;
+    let caller = org.user(req.user_id)?.clone();
+    let mut channel_ids = Vec::new();
+    for n in &names {
+        let c =
+            org.channel_named(n).filter(|c| org.can_access_channel(req.user_id, c.id)).ok_or_else(|| {
+                ApiErr::new(
+                    StatusCode::BAD_REQUEST,
+                    "STREAM_DOES_NOT_EXIST",
+                    format!("Channel '{n}' does not exist"),
+                )
+                .with("stream", n.clone())
+            })?;
+        channel_ids.push(c.id);
+    }
+    for cid in &channel_ids {
+        for t in &targets {
+            if *t == req.user_id {
+                continue;
+            }
+            let owns_bot = org.users.get(t).is_some_and(|u| u.bot_owner == Some(req.user_id));
+            let group = org.channels.get(cid).map_or(0, |c| c.can_remove_group);
+            let permitted = caller.is_admin() || owns_bot || org.in_group(group, req.user_id);
+            if !permitted {
+                return Err(ApiErr::insufficient());
+            }
+        }
+    }
+    let mut removed = Vec::new();
+    let mut not_removed = Vec::new();
+    for cid in channel_ids {
+        for t in &targets {
+            let name = org.channels.get(&cid).map(|c| c.name.clone()).unwrap_or_default();
+            if org.is_subscribed(*t, cid) {
+                org.sub_event_remove(*t, cid);
+                if let Some(c) = org.channels.get_mut(&cid) {
+                    c.subs.remove(t);
+                }
+                removed.push(name);
+            } else {
+                not_removed.push(name);
+            }
+        }
+    }
+    Ok(reply(p, success(json!({"removed": removed, "not_removed": not_removed}))))
+}
+
+/// `POST /users/me/subscriptions`: subscribe (creating missing channels).
+pub async fn subscribe(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let p = &req.p;
+    let subs: Vec<Value> = p.json("subscriptions")?;
+    let raw_principals: Option<Value> = p.opt_json("principals")?;
+    let invite_only = p.bool_or("invite_only", false)?;
+    let mut org = s.lock();
+    let targets = principals(&org, raw_principals, req.user_id)?;
+    let caller = org.user(req.user_id)?.clone();
+    let mut subscribed: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut already: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut unauthorized = Vec::new();
+    for sub in subs {
+        let name = sub.get("name").and_then(Value::as_str).unwrap_or("").trim().to_owned();
+        if name.is_empty() || name.chars().any(char::is_control) || name.chars().count() > 60 {
+            return Err(ApiErr::bad("Invalid channel name"));
+        }
+        let cid = match org.channel_named(&name).map(|c| c.id) {
+            Some(cid) => {
+                if !org.can_access_channel(req.user_id, cid)
+                    || org.channels.get(&cid).is_some_and(|c| c.is_archived)
+                {
+                    unauthorized.push(name.clone());
+                    continue;
+                }
+                cid
+            }
+            None => {
+                if caller.role == crate::server::org::Role::Guest {
+                    return Err(ApiErr::insufficient());
+                }
+                let id = org.alloc();
+                let description = sub.get("description").and_then(Value::as_str).unwrap_or("").to_owned();
+                let rendered_description = crate::server::markdown::render(&description, &*org).html;
+                let admins = org.system_group("role:administrators");
+                org.channels.insert(
+                    id,
+                    ChannelRec {
+                        id,
+                        name: name.clone(),
+                        description,
+                        rendered_description,
+                        invite_only,
+                        history_public: true,
+                        is_web_public: false,
+                        folder_id: None,
+                        admins_only_post: false,
+                        subs: BTreeMap::new(),
+                        date_created: now(),
+                        creator_id: Some(req.user_id),
+                        can_remove_group: admins,
+                        is_archived: false,
+                        email_token: crate::server::org::token(12).to_lowercase(),
+                    },
+                );
+                let json = org.channels.get(&id).map(|c| org.channel_json(c));
+                let everyone: Vec<i64> = org.users.keys().copied().collect();
+                if !invite_only {
+                    org.queues.push(&everyone, &json!({"type": "stream", "op": "create", "streams": [json]}));
+                }
+                id
+            }
+        };
+        let first_visible = org.messages.keys().next_back().map_or(0, |k| k + 1);
+        for t in &targets {
+            let email = org.users.get(t).map(|u| u.email.clone()).unwrap_or_default();
+            if org.is_subscribed(*t, cid) {
+                already.entry(email).or_default().push(name.clone());
+                continue;
+            }
+            let color = ["#76ce90", "#fae589", "#a6c7e5", "#e79ab5"][(cid % 4) as usize].to_owned();
+            if let Some(c) = org.channels.get_mut(&cid) {
+                c.subs.insert(
+                    *t,
+                    SubRec {
+                        color,
+                        pin_to_top: false,
+                        is_muted: false,
+                        desktop_notifications: None,
+                        email_notifications: None,
+                        wildcard_mentions_notify: None,
+                        push_notifications: None,
+                        audible_notifications: None,
+                        first_visible,
+                    },
+                );
+            }
+            org.sub_event_add(*t, cid);
+            subscribed.entry(email).or_default().push(name.clone());
+        }
+    }
+    Ok(reply(
+        p,
+        success(
+            json!({"subscribed": subscribed, "already_subscribed": already, "unauthorized": unauthorized}),
+        ),
+    ))
+}
+
+/// `POST /users/me/subscriptions/properties`
+pub async fn properties(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let p = &req.p;
+    let data: Vec<Value> = p.json("subscription_data")?;
+    let mut org = s.lock();
+    let mut changes = Vec::new();
+    for d in &data {
+        let cid = d.get("stream_id").and_then(Value::as_i64).ok_or_else(|| ApiErr::missing("stream_id"))?;
+        let prop =
+            d.get("property").and_then(Value::as_str).ok_or_else(|| ApiErr::missing("property"))?.to_owned();
+        let value = d.get("value").cloned().ok_or_else(|| ApiErr::missing("value"))?;
+        if !org.is_subscribed(req.user_id, cid) {
+            return Err(ApiErr::bad(format!("Not subscribed to channel ID {cid}")));
+        }
+        let sub = org
+            .channels
+            .get_mut(&cid)
+            .and_then(|c| c.subs.get_mut(&req.user_id))
+            .ok_or_else(|| ApiErr::bad("Invalid channel ID"))?;
+        let as_bool = |v: &Value| {
+            v.as_bool().ok_or_else(|| ApiErr::bad(format!("value for '{prop}' is not a boolean")))
+        };
+        let opt_bool = |v: &Value| if v.is_null() { Ok(None) } else { as_bool(v).map(Some) };
+        match prop.as_str() {
+            "color" => {
+                sub.color = value
+                    .as_str()
+                    .filter(|c| c.starts_with('#'))
+                    .ok_or_else(|| ApiErr::bad("Invalid color"))?
+                    .into()
+            }
+            "is_muted" => sub.is_muted = as_bool(&value)?,
+            "in_home_view" => sub.is_muted = !as_bool(&value)?,
+            "pin_to_top" => sub.pin_to_top = as_bool(&value)?,
+            "desktop_notifications" => sub.desktop_notifications = opt_bool(&value)?,
+            "email_notifications" => sub.email_notifications = opt_bool(&value)?,
+            "push_notifications" => sub.push_notifications = opt_bool(&value)?,
+            "audible_notifications" => sub.audible_notifications = opt_bool(&value)?,
+            "wildcard_mentions_notify" => sub.wildcard_mentions_notify = opt_bool(&value)?,
+            _ => return Err(ApiErr::bad(format!("Unknown subscription property: {prop}"))),
+        }
+        let prop = if prop == "in_home_view" { "is_muted".to_owned() } else { prop };
+        let value = if d.get("property").and_then(Value::as_str) == Some("in_home_view") {
+            json!(sub.is_muted)
+        } else {
+            value
+        };
+        changes.push((cid, prop, value));
+    }
+    for (cid, prop, value) in changes {
+        org.queues.push(&[req.user_id], &json!({"type": "subscription", "op": "update", "stream_id": cid, "property": prop, "value": value}));
+    }
+    Ok(reply(p, ok()))
+}
+
+/// `GET /users/me/{stream_id}/topics`
+pub async fn topics(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
+    let cid = path_id("stream_id", &id)?;
+    let allow_empty = req.p.bool_or("allow_empty_topic_name", false)?;
+    let org = s.lock();
+    org.accessible_channel(req.user_id, cid)?;
+    let mut by_topic: BTreeMap<String, (String, i64)> = BTreeMap::new();
+    for m in org.messages.values().filter(|m| m.channel_id() == Some(cid)) {
+        if !org.can_read(req.user_id, m) {
+            continue;
+        }
+        let e = by_topic.entry(m.topic().to_lowercase()).or_insert_with(|| (m.topic().to_owned(), m.id));
+        if m.id >= e.1 {
+            *e = (m.topic().to_owned(), m.id);
+        }
+    }
+    let mut list: Vec<(String, i64)> = by_topic.into_values().collect();
+    list.sort_by_key(|t| std::cmp::Reverse(t.1));
+    let topics: Vec<Value> = list
+        .into_iter()
+        .map(|(name, max_id)| json!({"name": org.topic_out(&name, allow_empty), "max_id": max_id}))
+        .collect();
+    Ok(reply(&req.p, success(json!({"topics": topics}))))
+}
+
+fn set_policy(org: &mut Org, user: i64, cid: i64, topic: &str, policy: i64) {
+    let key = (user, cid, topic.to_lowercase());
+    let t = now();
+    if policy == 0 {
+        org.user_topics.remove(&key);
+    } else {
+        org.user_topics.insert(key, (topic.to_owned(), policy, t));
+    }
+    let shown = org.topic_out(topic, false);
+    let ev = json!({"type": "user_topic", "stream_id": cid, "topic_name": shown, "last_updated": t, "visibility_policy": policy});
+    org.queues.push(&[user], &ev);
+    let muted = muted_topics_json(org, user);
+    org.queues.push(&[user], &json!({"type": "muted_topics", "muted_topics": muted}));
+}
+
+/// Legacy `muted_topics`: `[channel name, topic, timestamp]` triples.
+pub fn muted_topics_json(org: &Org, user: i64) -> Value {
+    json!(
+        org.user_topics
+            .iter()
+            .filter(|((u, _, _), (_, p, _))| *u == user && *p == 1)
+            .filter_map(|((_, c, _), (t, _, ts))| org.channels.get(c).map(|ch| json!([ch.name, t, ts])))
+            .collect::<Vec<_>>()
+    )
+}
+
+/// `POST /user_topics`
+pub async fn user_topic(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let p = &req.p;
+    let cid = p.i64("stream_id")?;
+    let topic_raw = p.str("topic")?;
+    let policy = p.i64("visibility_policy")?;
+    if !(0..=3).contains(&policy) {
+        return Err(ApiErr::bad("Invalid visibility_policy"));
+    }
+    let mut org = s.lock();
+    if policy == 3 && org.settings.feature_level < 219 {
+        return Err(ApiErr::bad("Invalid visibility_policy"));
+    }
+    org.accessible_channel(req.user_id, cid)?;
+    let topic = org.topic_in(&topic_raw);
+    if topic.chars().count() > org.realm.max_topic_length {
+        return Err(ApiErr::bad("Topic is too long"));
+    }
+    set_policy(&mut org, req.user_id, cid, &topic, policy);
+    Ok(reply(p, ok()))
+}
+
+/// `PATCH /users/me/subscriptions/muted_topics` (legacy).
+pub async fn muted_topics(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let p = &req.p;
+    let cid = p.opt_i64("stream_id")?;
+    let name = p.opt_str("stream");
+    let topic_raw = p.str("topic")?;
+    let op = p.str("op")?;
+    let mut org = s.lock();
+    let cid = match (cid, name) {
+        (Some(id), None) => id,
+        (None, Some(n)) => org.channel_named(&n).map(|c| c.id).ok_or_else(|| {
+            ApiErr::new(
+                StatusCode::BAD_REQUEST,
+                "STREAM_DOES_NOT_EXIST",
+                format!("Channel '{n}' does not exist"),
+            )
+            .with("stream", n.clone())
+        })?,
+        _ => return Err(ApiErr::bad("Please supply exactly one of 'stream' and 'stream_id'.")),
+    };
+    if !org.is_subscribed(req.user_id, cid) {
+        return Err(ApiErr::bad("Invalid channel ID"));
+    }
+    let topic = org.topic_in(&topic_raw);
+    let current = org.topic_policy(req.user_id, cid, &topic);
+    let idempotent = org.settings.feature_level >= 170;
+    match op.as_str() {
+        "add" => {
+            if current == 1 && !idempotent {
+                return Err(ApiErr::bad("Topic already muted"));
+            }
+            set_policy(&mut org, req.user_id, cid, &topic, 1);
+        }
+        "remove" => {
+            if current != 1 && !idempotent {
+                return Err(ApiErr::bad("Topic is not muted"));
+            }
+            if current == 1 {
+                set_policy(&mut org, req.user_id, cid, &topic, 0);
+            }
+        }
+        _ => return Err(ApiErr::bad("Invalid op: must be 'add' or 'remove'")),
+    }
+    Ok(reply(p, ok()))
+}
+
+/// `GET /streams/{id}/email_address`
+pub async fn email_address(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
+    let cid = path_id("stream_id", &id)?;
+    let sender = req.p.opt_i64("sender_id")?;
+    let org = s.lock();
+    let c = org.accessible_channel(req.user_id, cid)?;
+    if org.post_denied(req.user_id, cid).is_some() {
+        return Err(ApiErr::bad("You do not have permission to post in this channel."));
+    }
+    let sender = sender.unwrap_or(org.email_gateway_bot);
+    let allowed = sender == req.user_id
+        || sender == org.email_gateway_bot
+        || org.users.get(&sender).is_some_and(|u| u.bot_owner == Some(req.user_id) && u.is_active);
+    if !allowed {
+        return Err(ApiErr::bad("Invalid sender_id: must be you, the email gateway bot, or a bot you own"));
+    }
+    let slug: String = c
+        .name
+        .chars()
+        .map(|ch| if ch.is_ascii_alphanumeric() { ch.to_ascii_lowercase() } else { '-' })
+        .collect();
+    let email = if sender == org.email_gateway_bot {
+        format!("{slug}.{}@streams.{}", c.email_token, org.realm.email_domain)
+    } else {
+        format!("{slug}.{}.sender-{sender}@streams.{}", c.email_token, org.realm.email_domain)
+    };
+    Ok(reply(&req.p, success(json!({"email": email}))))
+}
+
+/// `DELETE /streams/{id}`: archive a channel (administrators).
+pub async fn archive(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
+    let cid = path_id("stream_id", &id)?;
+    let mut org = s.lock();
+    if !org.user(req.user_id)?.is_admin() {
+        return Err(ApiErr::admin_required());
+    }
+    let c = org
+        .channels
+        .get_mut(&cid)
+        .filter(|c| !c.is_archived)
+        .ok_or_else(|| ApiErr::bad("Invalid channel ID"))?;
+    c.is_archived = true;
+    let json = org.channels.get(&cid).map(|c| org.channel_json(c));
+    let everyone: Vec<i64> = org.users.keys().copied().collect();
+    org.queues
+        .push(&everyone, &json!({"type": "stream", "op": "delete", "streams": [json], "stream_ids": [cid]}));
+    Ok(reply(&req.p, ok()))
+}

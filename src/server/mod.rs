@@ -1,0 +1,270 @@
+//! The embedded demo server: an in-memory organization seeded from `assets/demo_org.json`,
+//! serving the contract's operations plus register/events/send over axum.
+//!
+//! Knows nothing of the client. All state sits in one [`org::Org`] behind a mutex that no
+//! handler holds across an `await`.
+
+pub mod emoji;
+pub mod error;
+pub mod events;
+mod handlers;
+pub mod markdown;
+pub mod org;
+pub mod params;
+pub mod seed;
+
+use crate::api::Credentials;
+use axum::extract::{FromRequest, Request};
+use axum::http::{StatusCode, header};
+use error::{ApiErr, ApiResult};
+use org::Org;
+use params::Params;
+use serde_json::Value;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+/// State shared by every handler.
+pub struct Shared {
+    pub org: Mutex<Org>,
+    /// For POSTing outgoing-webhook payloads.
+    pub http: reqwest::Client,
+    /// A long-poll with nothing to deliver returns a heartbeat after this long.
+    pub heartbeat: Duration,
+    /// Requests received, of any kind (tests use it to prove a request was never sent).
+    pub requests: std::sync::atomic::AtomicU64,
+}
+
+impl Shared {
+    /// Lock the organization. A poisoned lock (a panic elsewhere) is recovered: the data is
+    /// plain records, and refusing every later request would be worse.
+    pub fn lock(&self) -> MutexGuard<'_, Org> {
+        self.org.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// How to start a demo server.
+#[derive(Debug, Clone)]
+pub struct ServerOptions {
+    /// Address to bind; port 0 picks a free one.
+    pub addr: SocketAddr,
+    /// Seed text (JSON); the bundled demo org by default.
+    pub seed: String,
+    pub outgoing_webhook_url: Option<String>,
+    pub feature_level: i64,
+    pub heartbeat: Duration,
+    pub queue_lifetime: Duration,
+    pub partial_subscribers_threshold: usize,
+    /// How often due scheduled messages are delivered.
+    pub scheduler_tick: Duration,
+}
+
+impl Default for ServerOptions {
+    fn default() -> Self {
+        ServerOptions {
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            seed: seed::DEMO_SEED.to_owned(),
+            outgoing_webhook_url: None,
+            feature_level: org::FEATURE_LEVEL,
+            heartbeat: Duration::from_secs(50),
+            queue_lifetime: Duration::from_secs(600),
+            partial_subscribers_threshold: 250,
+            scheduler_tick: Duration::from_millis(500),
+        }
+    }
+}
+
+/// A running demo server.
+pub struct DemoServer {
+    /// Base URL, e.g. `http://127.0.0.1:41234`.
+    pub url: String,
+    pub shared: Arc<Shared>,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl DemoServer {
+    /// Bind, load the seed and start serving in the background.
+    pub async fn start(opts: ServerOptions) -> anyhow::Result<DemoServer> {
+        let seed = seed::parse(&opts.seed).map_err(|e| anyhow::anyhow!("invalid seed: {e}"))?;
+        let settings = org::Settings {
+            feature_level: opts.feature_level,
+            partial_subscribers_threshold: opts.partial_subscribers_threshold,
+            outgoing_webhook_url: opts.outgoing_webhook_url.clone(),
+        };
+        let mut org =
+            Org::from_seed(&seed, settings, org::now()).map_err(|e| anyhow::anyhow!("invalid seed: {e}"))?;
+        org.queues.lifetime = opts.queue_lifetime;
+        let shared = Arc::new(Shared {
+            org: Mutex::new(org),
+            http: reqwest::Client::builder().timeout(Duration::from_secs(10)).build()?,
+            heartbeat: opts.heartbeat,
+            requests: std::sync::atomic::AtomicU64::new(0),
+        });
+        let listener = tokio::net::TcpListener::bind(opts.addr).await?;
+        let addr = listener.local_addr()?;
+        let app = handlers::router(shared.clone());
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let serve = tokio::spawn(async move {
+            let result = axum::serve(listener, app)
+                .with_graceful_shutdown(async {
+                    let _ = rx.await;
+                })
+                .await;
+            if let Err(e) = result {
+                tracing::error!("demo server stopped: {e}");
+            }
+        });
+        let scheduler = tokio::spawn(handlers::scheduler_loop(shared.clone(), opts.scheduler_tick));
+        Ok(DemoServer {
+            url: format!("http://{addr}"),
+            shared,
+            shutdown: Some(tx),
+            tasks: vec![serve, scheduler],
+        })
+    }
+
+    /// Credentials of a seeded user or bot by short name.
+    pub fn credentials(&self, short_name: &str) -> Option<Credentials> {
+        let org = self.shared.lock();
+        org.users.values().find(|u| u.short_name == short_name).map(|u| Credentials {
+            site: self.url.clone(),
+            email: u.email.clone(),
+            api_key: u.api_key.clone(),
+        })
+    }
+
+    /// Short names of every seeded human and bot.
+    pub fn short_names(&self) -> Vec<String> {
+        let org = self.shared.lock();
+        org.users.values().filter(|u| !u.is_system_bot).map(|u| u.short_name.clone()).collect()
+    }
+
+    /// The outgoing-webhook token of a bot.
+    pub fn webhook_token(&self, short_name: &str) -> Option<String> {
+        let org = self.shared.lock();
+        org.users.values().find(|u| u.short_name == short_name).and_then(|u| u.webhook_token.clone())
+    }
+
+    /// Write `{short_name}.zuliprc` (mode 0600) for every seeded human and bot into `dir`.
+    pub fn write_zuliprcs(&self, dir: &Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+        std::fs::create_dir_all(dir)?;
+        let mut written = Vec::new();
+        for name in self.short_names() {
+            if let Some(c) = self.credentials(&name) {
+                let path = dir.join(format!("{name}.zuliprc"));
+                crate::api::zuliprc::write(&path, &c)?;
+                written.push(path);
+            }
+        }
+        Ok(written)
+    }
+
+    /// How many HTTP requests the server has received.
+    pub fn request_count(&self) -> u64 {
+        self.shared.requests.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Stop serving.
+    pub async fn stop(mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        for t in self.tasks.drain(..) {
+            t.abort();
+        }
+    }
+}
+
+impl Drop for DemoServer {
+    fn drop(&mut self) {
+        for t in &self.tasks {
+            t.abort();
+        }
+    }
+}
+
+/// An authenticated request: the caller's user ID and the merged parameters.
+pub struct Req {
+    pub user_id: i64,
+    pub p: Params,
+}
+
+/// An unauthenticated request's parameters.
+pub struct Anon {
+    pub p: Params,
+}
+
+/// Largest request body accepted (messages are limited far below this).
+const MAX_BODY: usize = 32 * 1024 * 1024;
+
+async fn read_params(req: Request) -> ApiResult<(axum::http::request::Parts, Params)> {
+    let (parts, body) = req.into_parts();
+    let mut pairs: Vec<(String, String)> =
+        url::form_urlencoded::parse(parts.uri.query().unwrap_or("").as_bytes()).into_owned().collect();
+    let bytes = axum::body::to_bytes(body, MAX_BODY)
+        .await
+        .map_err(|_| ApiErr::new(StatusCode::PAYLOAD_TOO_LARGE, "BAD_REQUEST", "Request body too large"))?;
+    if !bytes.is_empty() {
+        let ctype = parts.headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+        if ctype.starts_with("multipart/") {
+            return Err(ApiErr::bad(
+                "multipart bodies are not supported; send application/x-www-form-urlencoded",
+            ));
+        }
+        pairs.extend(url::form_urlencoded::parse(&bytes).into_owned());
+    }
+    Ok((parts, Params::from_pairs(pairs)))
+}
+
+impl FromRequest<Arc<Shared>> for Req {
+    type Rejection = ApiErr;
+
+    async fn from_request(req: Request, state: &Arc<Shared>) -> Result<Self, ApiErr> {
+        let (parts, p) = read_params(req).await?;
+        let unauthorized = |code, msg: &str| ApiErr::new(StatusCode::UNAUTHORIZED, code, msg);
+        let header = parts
+            .headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .ok_or_else(|| unauthorized("UNAUTHORIZED", "Missing authorization header"))?;
+        let encoded = header
+            .strip_prefix("Basic ")
+            .ok_or_else(|| unauthorized("UNAUTHORIZED", "Only Basic authentication is supported"))?;
+        use base64::Engine;
+        let decoded = base64::engine::general_purpose::STANDARD
+            .decode(encoded.trim())
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok())
+            .ok_or_else(|| unauthorized("UNAUTHORIZED", "Invalid authorization header"))?;
+        let (email, key) = decoded.split_once(':').unwrap_or((&decoded, ""));
+        let org = state.lock();
+        let user = org.user_by_email(email).filter(|u| u.api_key == key && !key.is_empty());
+        match user {
+            None => Err(unauthorized("INVALID_API_KEY", "Invalid API key")),
+            Some(u) if !u.is_active => Err(unauthorized("USER_DEACTIVATED", "Account is deactivated")),
+            Some(u) => Ok(Req { user_id: u.id, p }),
+        }
+    }
+}
+
+impl FromRequest<Arc<Shared>> for Anon {
+    type Rejection = ApiErr;
+
+    async fn from_request(req: Request, _state: &Arc<Shared>) -> Result<Self, ApiErr> {
+        let (_, p) = read_params(req).await?;
+        Ok(Anon { p })
+    }
+}
+
+/// Finish a success body: report parameters the operation did not read.
+pub fn reply(p: &Params, mut body: Value) -> axum::Json<Value> {
+    let unused = p.unused();
+    if !unused.is_empty()
+        && let Some(obj) = body.as_object_mut()
+    {
+        obj.insert("ignored_parameters_unsupported".into(), serde_json::json!(unused));
+    }
+    axum::Json(body)
+}

@@ -1,0 +1,6 @@
+//! Integration tests: the real API client against the real demo server over loopback HTTP.
+//! One binary (one link step); one module per area.
+
+mod common;
+
+mod smoke;
