@@ -550,14 +550,25 @@ pub struct ServerSettings {
     pub zulip_feature_level: i64,
     #[serde(default)]
     pub realm_name: Option<String>,
-    #[serde(default, alias = "realm_uri")]
+    #[serde(default)]
     pub realm_url: Option<String>,
+    /// Legacy name of `realm_url`. Servers send both, so it cannot be a serde alias (that
+    /// fails as a duplicate field); use [`ServerSettings::url`].
+    #[serde(default)]
+    pub realm_uri: Option<String>,
     #[serde(default)]
     pub authentication_methods: Value,
     #[serde(default)]
     pub require_email_format_usernames: Option<bool>,
     #[serde(default)]
     pub ignored_parameters_unsupported: Vec<String>,
+}
+
+impl ServerSettings {
+    /// The organization's URL, from either spelling.
+    pub fn url(&self) -> Option<&str> {
+        self.realm_url.as_deref().or(self.realm_uri.as_deref())
+    }
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -786,6 +797,7 @@ impl Client {
     ) -> Result<Ack> {
         let value = i64::from(policy);
         limits::check_visibility_policy(value)?;
+        limits::check_topic_length(topic, self.server_info().max_topic_length)?;
         if self.feature_level().is_some_and(|l| l < 170)
             && matches!(policy, VisibilityPolicy::None | VisibilityPolicy::Muted)
         {
@@ -806,6 +818,7 @@ impl Client {
         if m.stream_id.is_some() == m.stream.is_some() {
             return Err(LimitError::LegacyMuteChannel.into());
         }
+        limits::check_topic_length(&m.topic, self.server_info().max_topic_length)?;
         let p = Params::new()
             .opt("stream_id", m.stream_id)
             .opt("stream", m.stream.as_ref())
@@ -1004,12 +1017,19 @@ impl Client {
     // Operation 21 (outgoing webhook) is a payload the server sends: see [`WebhookPayload`] and
     // `crate::webhook`.
 
-    /// Operation 22: `GET /users/me/subscriptions`.
+    /// Operation 22: `GET /users/me/subscriptions`. Servers below feature level 412 do not know
+    /// `partial`; they are asked for the full lists instead (a superset of any partial list).
     pub async fn get_subscriptions(
         &self,
         include_subscribers: Option<IncludeSubscribers>,
     ) -> Result<SubscriptionsResponse> {
-        let p = Params::new().opt("include_subscribers", include_subscribers);
+        let include = match include_subscribers {
+            Some(IncludeSubscribers::Partial) if self.feature_level().is_some_and(|l| l < 412) => {
+                Some(IncludeSubscribers::True)
+            }
+            other => other,
+        };
+        let p = Params::new().opt("include_subscribers", include);
         self.call(Method::GET, "/users/me/subscriptions", p).await
     }
 

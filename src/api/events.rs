@@ -303,14 +303,34 @@ pub struct SubscriptionEvent {
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(try_from = "RawFlagsEvent")]
 pub struct FlagsEvent {
-    #[serde(alias = "operation")]
     pub op: String,
     pub flag: String,
-    #[serde(default)]
     pub messages: Vec<MessageId>,
-    #[serde(default)]
     pub all: bool,
+}
+
+/// Servers send `op`, the deprecated `operation`, or both (a serde alias would reject both).
+#[derive(Deserialize)]
+struct RawFlagsEvent {
+    #[serde(default)]
+    op: Option<String>,
+    #[serde(default)]
+    operation: Option<String>,
+    flag: String,
+    #[serde(default)]
+    messages: Vec<MessageId>,
+    #[serde(default)]
+    all: bool,
+}
+
+impl TryFrom<RawFlagsEvent> for FlagsEvent {
+    type Error = &'static str;
+    fn try_from(r: RawFlagsEvent) -> Result<Self, Self::Error> {
+        let op = r.op.or(r.operation).ok_or("missing field `op`")?;
+        Ok(FlagsEvent { op, flag: r.flag, messages: r.messages, all: r.all })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]

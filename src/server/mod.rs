@@ -28,6 +28,8 @@ use std::time::Duration;
 /// State shared by every handler.
 pub struct Shared {
     pub org: Mutex<Org>,
+    /// Base URL the server is reachable at (the organization's URL).
+    pub url: String,
     /// For POSTing outgoing-webhook payloads.
     pub http: reqwest::Client,
     /// A long-poll with nothing to deliver returns a heartbeat after this long.
@@ -96,14 +98,15 @@ impl DemoServer {
         let mut org =
             Org::from_seed(&seed, settings, org::now()).map_err(|e| anyhow::anyhow!("invalid seed: {e}"))?;
         org.queues.lifetime = opts.queue_lifetime;
+        let listener = tokio::net::TcpListener::bind(opts.addr).await?;
+        let url = format!("http://{}", listener.local_addr()?);
         let shared = Arc::new(Shared {
             org: Mutex::new(org),
+            url: url.clone(),
             http: reqwest::Client::builder().timeout(Duration::from_secs(10)).build()?,
             heartbeat: opts.heartbeat,
             requests: std::sync::atomic::AtomicU64::new(0),
         });
-        let listener = tokio::net::TcpListener::bind(opts.addr).await?;
-        let addr = listener.local_addr()?;
         let app = handlers::router(shared.clone());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let serve = tokio::spawn(async move {
@@ -117,12 +120,7 @@ impl DemoServer {
             }
         });
         let scheduler = tokio::spawn(handlers::scheduler_loop(shared.clone(), opts.scheduler_tick));
-        Ok(DemoServer {
-            url: format!("http://{addr}"),
-            shared,
-            shutdown: Some(tx),
-            tasks: vec![serve, scheduler],
-        })
+        Ok(DemoServer { url, shared, shutdown: Some(tx), tasks: vec![serve, scheduler] })
     }
 
     /// Credentials of a seeded user or bot by short name.

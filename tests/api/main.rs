@@ -3,4 +3,10 @@
 
 mod common;
 
+mod channels;
+mod messages;
+mod org;
+mod protocol;
+mod scheduled;
 mod smoke;
+mod users;

@@ -2,7 +2,7 @@
 //! typing notifications.
 
 use super::narrow::Narrow;
-use super::{Json, Res, dispatch_webhooks};
+use super::{Res, dispatch_webhooks};
 use crate::api::models::{Reaction, ReactionType};
 use crate::server::error::{ApiErr, ApiResult, ok, success};
 use crate::server::org::{LARGER_THAN_MAX_MESSAGE_ID, Org, Recip, Role, now};
@@ -222,7 +222,7 @@ pub async fn get_messages(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let p = &req.p;
     let org = s.lock();
     let apply_markdown = p.bool_or("apply_markdown", true)?;
-    let _ = p.opt_bool("client_gravatar")?;
+    let client_gravatar = p.bool_or("client_gravatar", true)?;
     let allow_empty = p.bool_or("allow_empty_topic_name", false)?;
     let narrow_raw: Option<Value> = p.opt_json("narrow")?;
     let narrow = Narrow::parse(&org, req.user_id, narrow_raw.as_ref())?;
@@ -239,7 +239,13 @@ pub async fn get_messages(State(s): State<Arc<Shared>>, req: Req) -> Res {
             .iter()
             .filter_map(|id| org.messages.get(id))
             .filter(|m| org.can_read(req.user_id, m) && narrow.matches(&org, m))
-            .map(|m| org.message_json(m, req.user_id, apply_markdown, allow_empty))
+            .map(|m| {
+                with_avatar(
+                    &org,
+                    org.message_json(m, req.user_id, apply_markdown, allow_empty),
+                    client_gravatar,
+                )
+            })
             .collect();
         return Ok(reply(
             p,
@@ -303,7 +309,9 @@ pub async fn get_messages(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let msgs: Vec<Value> = window
         .iter()
         .filter_map(|id| org.messages.get(id))
-        .map(|m| org.message_json(m, req.user_id, apply_markdown, allow_empty))
+        .map(|m| {
+            with_avatar(&org, org.message_json(m, req.user_id, apply_markdown, allow_empty), client_gravatar)
+        })
         .collect();
     Ok(reply(
         p,
@@ -316,6 +324,16 @@ pub async fn get_messages(State(s): State<Arc<Shared>>, req: Req) -> Res {
             "messages": msgs,
         })),
     ))
+}
+
+/// Set a message's `avatar_url` for the requester: null (the client computes the gravatar URL
+/// from `sender_email`) only with `client_gravatar` and for a sender without an uploaded avatar.
+fn with_avatar(org: &Org, mut message: Value, client_gravatar: bool) -> Value {
+    let sender = message["sender_id"].as_i64().unwrap_or(0);
+    let uploaded = org.users.get(&sender).is_some_and(|u| !u.avatar_removed);
+    message["avatar_url"] =
+        if client_gravatar && !uploaded { Value::Null } else { json!(format!("/avatar/{sender}")) };
+    message
 }
 
 /// An ISO 8601 date or datetime; date-only means 00:00 UTC; no zone means UTC.
@@ -343,7 +361,8 @@ pub async fn get_message(State(s): State<Arc<Shared>>, Path(id): Path<String>, r
     let allow_empty = p.bool_or("allow_empty_topic_name", false)?;
     let org = s.lock();
     let m = org.readable(req.user_id, id)?;
-    let json = org.message_json(m, req.user_id, apply_markdown, allow_empty);
+    // This operation has no client_gravatar: avatar URLs are always given.
+    let json = with_avatar(&org, org.message_json(m, req.user_id, apply_markdown, allow_empty), false);
     Ok(reply(p, success(json!({"message": json, "raw_content": m.content}))))
 }
 
@@ -454,38 +473,21 @@ pub async fn update_message(State(s): State<Arc<Shared>>, Path(id): Path<String>
         }
     }
     let holders = org.holders(id);
+    // Clients without the empty-topic capability see the realm's display name instead of "".
+    let display = org.realm.empty_topic_display_name.clone();
     org.queues.push_with(&holders, "update_message", |q| {
         let mut e = ev.clone();
         if !q.empty_topic_name {
             for key in ["orig_subject", "subject"] {
                 if e.get(key).and_then(Value::as_str) == Some("") {
-                    e[key] = json!(org_empty_name_placeholder());
+                    e[key] = json!(display);
                 }
             }
         }
         Some(e)
     });
-    // Fix the placeholder with the realm's display name (the closure cannot borrow org).
-    let display = org.realm.empty_topic_display_name.clone();
-    for q in org.queues.map.values_mut() {
-        for (_, e) in q.events.iter_mut() {
-            for key in ["orig_subject", "subject"] {
-                if e.get(key).and_then(Value::as_str) == Some(org_empty_name_placeholder()) {
-                    e[key] = json!(display);
-                }
-            }
-        }
-    }
-    for holder in &holders {
-        let flags = org.flags_for(*holder, id);
-        let _ = flags;
-    }
     drop(org);
     Ok(reply(p, ok()))
-}
-
-fn org_empty_name_placeholder() -> &'static str {
-    "\u{0}empty-topic\u{0}"
 }
 
 /// `GET /messages/{id}/history`
@@ -880,8 +882,8 @@ fn typing_op(p: &Params) -> ApiResult<&'static str> {
 
 fn edit_typing_inner(org: &mut Org, user: i64, id: i64, op: &str) -> ApiResult<()> {
     let msg = org.readable(user, id)?.clone();
-    let role = org.user(user)?.role;
-    if msg.sender_id != user && role > Role::Moderator {
+    // Only a message's sender may edit its content, so only the sender can be typing an edit.
+    if msg.sender_id != user {
         return Err(ApiErr::bad("You don't have permission to edit this message"));
     }
     let recipient = match &msg.recip {
@@ -894,19 +896,32 @@ fn edit_typing_inner(org: &mut Org, user: i64, id: i64, op: &str) -> ApiResult<(
     Ok(())
 }
 
-/// `POST /messages/{id}/typing`
+/// The 404 of a path the configured feature level does not have.
+fn no_such_endpoint() -> ApiErr {
+    ApiErr::new(StatusCode::NOT_FOUND, "NOT_FOUND", "Invalid API endpoint")
+}
+
+/// `POST /messages/{id}/typing` (feature level 361 on).
 pub async fn edit_typing(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
+    let mut org = s.lock();
+    if org.settings.feature_level < 361 {
+        return Err(no_such_endpoint());
+    }
     let id = path_id("message_id", &id)?;
     let op = typing_op(&req.p)?;
-    edit_typing_inner(&mut s.lock(), req.user_id, id, op)?;
+    edit_typing_inner(&mut org, req.user_id, id, op)?;
     Ok(reply(&req.p, ok()))
 }
 
-/// `POST /message_edit_typing` (before feature level 361).
+/// `POST /message_edit_typing`: the same operation's name from feature level 351 to 360.
 pub async fn edit_typing_legacy(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let mut org = s.lock();
+    if !(351..361).contains(&org.settings.feature_level) {
+        return Err(no_such_endpoint());
+    }
     let id = req.p.i64("message_id")?;
     let op = typing_op(&req.p)?;
-    edit_typing_inner(&mut s.lock(), req.user_id, id, op)?;
+    edit_typing_inner(&mut org, req.user_id, id, op)?;
     Ok(reply(&req.p, ok()))
 }
 
@@ -976,6 +991,3 @@ pub async fn mark_topic_read(State(s): State<Arc<Shared>>, req: Req) -> Res {
     org.flags_event(req.user_id, true, "read", &changed);
     Ok(reply(p, ok()))
 }
-
-#[allow(dead_code)]
-fn _assert_json(_: Json) {}

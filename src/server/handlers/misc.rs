@@ -9,7 +9,7 @@ use axum::http::StatusCode;
 use serde_json::{Map, Value, json};
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::Instant;
 
 /// Long-poll timeout clients should use (seconds); a heartbeat comes before it.
 pub const LONGPOLL_TIMEOUT: u64 = 90;
@@ -165,7 +165,7 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
     if wants("user_status") {
         let mut m = Map::new();
         for u in org.users.values().filter(|u| u.is_active) {
-            let st = serde_json::to_value(&u.status).unwrap_or_default();
+            let st = super::users::status_json(u);
             if st.as_object().is_some_and(|o| !o.is_empty()) {
                 m.insert(u.id.to_string(), st);
             }
@@ -184,9 +184,7 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         put("realm_emoji", Value::Object(m));
     }
     if wants("scheduled_messages") {
-        let list: Vec<Value> =
-            org.scheduled.values().filter(|m| m.sender_id == uid).map(|m| org.scheduled_json(m)).collect();
-        put("scheduled_messages", json!(list));
+        put("scheduled_messages", json!(org.scheduled_list_json(uid)));
     }
     if wants("drafts") {
         put(
@@ -224,6 +222,23 @@ fn bad_queue(queue_id: &str) -> ApiErr {
         .with("queue_id", queue_id)
 }
 
+/// Clears a queue's `polling` mark when a long-poll ends, also when the client hangs up and
+/// the handler future is dropped mid-wait: a queue left marked would never expire.
+struct PollGuard {
+    shared: Arc<Shared>,
+    queue_id: String,
+}
+
+impl Drop for PollGuard {
+    fn drop(&mut self) {
+        let mut org = self.shared.lock();
+        if let Some(q) = org.queues.map.get_mut(&self.queue_id) {
+            q.polling = false;
+            q.last_access = Instant::now();
+        }
+    }
+}
+
 /// `GET /events`: long-poll.
 pub async fn get_events(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let p = &req.p;
@@ -231,6 +246,8 @@ pub async fn get_events(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let last_event_id = p.opt_i64("last_event_id")?.unwrap_or(-1);
     let dont_block = p.bool_or("dont_block", false)?;
     let deadline = tokio::time::Instant::now() + s.heartbeat;
+    // Declared before the lock guards below, so it is dropped after them (no self-deadlock).
+    let mut waiting: Option<PollGuard> = None;
     loop {
         let notify = {
             let mut org = s.lock();
@@ -242,27 +259,19 @@ pub async fn get_events(State(s): State<Arc<Shared>>, req: Req) -> Res {
                 .filter(|q| q.user_id == req.user_id)
                 .ok_or_else(|| bad_queue(&queue_id))?;
             q.ack(last_event_id);
-            q.last_access = std::time::Instant::now();
+            q.last_access = Instant::now();
             if !q.events.is_empty() || dont_block {
-                q.polling = false;
                 let events: Vec<Value> = q.events.iter().map(|(_, e)| e.clone()).collect();
                 return Ok(reply(p, success(json!({"events": events, "queue_id": queue_id}))));
             }
             q.polling = true;
             q.notify.clone()
         };
+        waiting.get_or_insert_with(|| PollGuard { shared: s.clone(), queue_id: queue_id.clone() });
         let woke = tokio::time::timeout_at(deadline, notify.notified()).await.is_ok();
         if !woke {
-            let mut org = s.lock();
-            org.queues.push_to(&queue_id, json!({"type": "heartbeat"}));
-            if let Some(q) = org.queues.map.get_mut(&queue_id) {
-                q.polling = false;
-                q.last_access = std::time::Instant::now();
-            }
+            s.lock().queues.push_to(&queue_id, json!({"type": "heartbeat"}));
         }
-        // A dropped connection ends this future; `polling` is then cleared by the next poll or
-        // the lifetime check below.
-        let _ = Duration::ZERO;
     }
 }
 

@@ -27,6 +27,13 @@ impl Org {
         v
     }
 
+    /// A user's undelivered scheduled messages, soonest first (as the protocol orders them).
+    pub fn scheduled_list_json(&self, user: i64) -> Vec<Value> {
+        let mut mine: Vec<&ScheduledRec> = self.scheduled.values().filter(|m| m.sender_id == user).collect();
+        mine.sort_by_key(|m| (m.deliver_at, m.id));
+        mine.into_iter().map(|m| self.scheduled_json(m)).collect()
+    }
+
     fn scheduled_event(&mut self, user: i64, ev: Value) {
         self.queues.push(&[user], &ev);
     }
@@ -125,12 +132,7 @@ fn check_content(org: &Org, content: &str) -> ApiResult<()> {
 /// `GET /scheduled_messages`
 pub async fn list(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let org = s.lock();
-    let list: Vec<Value> = org
-        .scheduled
-        .values()
-        .filter(|m| m.sender_id == req.user_id)
-        .map(|m| org.scheduled_json(m))
-        .collect();
+    let list = org.scheduled_list_json(req.user_id);
     Ok(reply(&req.p, success(json!({"scheduled_messages": list}))))
 }
 

@@ -111,7 +111,7 @@ impl Org {
     fn sub_event_remove(&mut self, user: i64, cid: i64) {
         let Some(c) = self.channels.get(&cid) else { return };
         let name = c.name.clone();
-        let others: Vec<i64> = c.subs.keys().copied().collect();
+        let others: Vec<i64> = c.subs.keys().copied().filter(|u| *u != user).collect();
         self.queues.push(&[user], &json!({"type": "subscription", "op": "remove", "subscriptions": [{"stream_id": cid, "name": name}]}));
         self.queues.push(
             &others,
@@ -123,10 +123,12 @@ impl Org {
 /// `GET /users/me/subscriptions`
 pub async fn list(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let include = req.p.opt_str("include_subscribers").unwrap_or_else(|| "false".into());
-    if !matches!(include.as_str(), "true" | "false" | "partial") {
-        return Err(ApiErr::bad("Invalid include_subscribers: must be true, false or partial"));
-    }
     let org = s.lock();
+    // `partial` is new in feature level 412.
+    let partial_known = org.settings.feature_level >= 412;
+    if !(matches!(include.as_str(), "true" | "false") || (include == "partial" && partial_known)) {
+        return Err(ApiErr::bad("Invalid include_subscribers"));
+    }
     let subs: Vec<Value> = org
         .channels
         .values()
@@ -193,15 +195,20 @@ pub async fn unsubscribe(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let caller = org.user(req.user_id)?.clone();
     let mut channel_ids = Vec::new();
     for n in &names {
-        let c =
-            org.channel_named(n).filter(|c| org.can_access_channel(req.user_id, c.id)).ok_or_else(|| {
-                ApiErr::new(
-                    StatusCode::BAD_REQUEST,
-                    "STREAM_DOES_NOT_EXIST",
-                    format!("Channel '{n}' does not exist"),
-                )
-                .with("stream", n.clone())
-            })?;
+        // Administrators may remove anyone from any channel, private ones included.
+        // Before feature level 362 archived channels' subscriptions could not be modified.
+        let archived_locked = |c: &ChannelRec| c.is_archived && org.settings.feature_level < 362;
+        let visible = |c: &&ChannelRec| {
+            (caller.is_admin() || org.can_access_channel(req.user_id, c.id)) && !archived_locked(c)
+        };
+        let c = org.channel_named(n).filter(visible).ok_or_else(|| {
+            ApiErr::new(
+                StatusCode::BAD_REQUEST,
+                "STREAM_DOES_NOT_EXIST",
+                format!("Channel '{n}' does not exist"),
+            )
+            .with("stream", n.clone())
+        })?;
         channel_ids.push(c.id);
     }
     for cid in &channel_ids {
@@ -395,7 +402,11 @@ pub async fn topics(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: R
     let cid = path_id("stream_id", &id)?;
     let allow_empty = req.p.bool_or("allow_empty_topic_name", false)?;
     let org = s.lock();
-    org.accessible_channel(req.user_id, cid)?;
+    let c = org.accessible_channel(req.user_id, cid)?;
+    // Topics of archived channels are served since feature level 480.
+    if c.is_archived && org.settings.feature_level < 480 {
+        return Err(ApiErr::bad("Invalid channel ID"));
+    }
     let mut by_topic: BTreeMap<String, (String, i64)> = BTreeMap::new();
     for m in org.messages.values().filter(|m| m.channel_id() == Some(cid)) {
         if !org.can_read(req.user_id, m) {
@@ -423,9 +434,13 @@ fn set_policy(org: &mut Org, user: i64, cid: i64, topic: &str, policy: i64) {
     } else {
         org.user_topics.insert(key, (topic.to_owned(), policy, t));
     }
-    let shown = org.topic_out(topic, false);
-    let ev = json!({"type": "user_topic", "stream_id": cid, "topic_name": shown, "last_updated": t, "visibility_policy": policy});
-    org.queues.push(&[user], &ev);
+    // The empty topic is shown as the realm's display name to clients without `empty_topic_name`.
+    let with_empty = json!(topic);
+    let with_display = json!(org.topic_out(topic, false));
+    org.queues.push_with(&[user], "user_topic", |q| {
+        let shown = if q.empty_topic_name { &with_empty } else { &with_display };
+        Some(json!({"type": "user_topic", "stream_id": cid, "topic_name": shown, "last_updated": t, "visibility_policy": policy}))
+    });
     let muted = muted_topics_json(org, user);
     org.queues.push(&[user], &json!({"type": "muted_topics", "muted_topics": muted}));
 }
@@ -444,6 +459,10 @@ pub fn muted_topics_json(org: &Org, user: i64) -> Value {
 /// `POST /user_topics`
 pub async fn user_topic(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let p = &req.p;
+    // The endpoint is new in feature level 170; older servers only have the legacy one.
+    if s.lock().settings.feature_level < 170 {
+        return Err(ApiErr::new(StatusCode::NOT_FOUND, "NOT_FOUND", "Invalid API endpoint"));
+    }
     let cid = p.i64("stream_id")?;
     let topic_raw = p.str("topic")?;
     let policy = p.i64("visibility_policy")?;
@@ -487,6 +506,9 @@ pub async fn muted_topics(State(s): State<Arc<Shared>>, req: Req) -> Res {
         return Err(ApiErr::bad("Invalid channel ID"));
     }
     let topic = org.topic_in(&topic_raw);
+    if topic.chars().count() > org.realm.max_topic_length {
+        return Err(ApiErr::bad("Topic is too long"));
+    }
     let current = org.topic_policy(req.user_id, cid, &topic);
     let idempotent = org.settings.feature_level >= 170;
     match op.as_str() {

@@ -2,8 +2,9 @@
 
 use super::Res;
 use crate::api::limits::check_playground_template;
+use crate::api::models::ReactionType;
 use crate::server::error::{ApiErr, ok, success};
-use crate::server::org::{DEMO_PASSWORD, Org, PresenceRec, Recip, Role, now, now_f64};
+use crate::server::org::{DEMO_PASSWORD, Org, PresenceRec, Recip, Role, UserRec, now, now_f64};
 use crate::server::params::path_id;
 use crate::server::{Anon, Req, Shared, reply};
 use axum::extract::{Path, State};
@@ -15,6 +16,9 @@ use std::sync::Arc;
 pub const OFFLINE_THRESHOLD: i64 = 140;
 /// How often clients should ping.
 pub const PING_INTERVAL: i64 = 60;
+/// A presence timestamp younger than this is not rewritten (the reference server's
+/// `PRESENCE_UPDATE_MIN_FREQ_SECONDS`).
+pub const PRESENCE_UPDATE_MIN_FREQ: i64 = 55;
 
 impl Org {
     /// Presence entries visible to others (invisible and deactivated users are left out).
@@ -80,26 +84,36 @@ pub async fn presence(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let slim = p.bool_or("slim_presence", false)?;
     let mut org = s.lock();
     let t = now();
-    let prev = org.presence.get(&req.user_id).copied().unwrap_or_default();
-    let mut rec = prev;
-    if status == "active" {
-        rec.active_ts = t;
+    let prev = org.presence.get(&req.user_id).copied();
+    let mut rec = prev.unwrap_or_default();
+    // Like the reference server, a report only rewrites timestamps that are stale, so a client
+    // polling with its `last_update_id` does not get its own entry back every time.
+    let mut changed = prev.is_none();
+    if t - rec.idle_ts >= PRESENCE_UPDATE_MIN_FREQ {
+        rec.idle_ts = t;
+        changed = true;
     }
-    rec.idle_ts = t;
-    let came_online = status == "active" && t - prev.active_ts > OFFLINE_THRESHOLD;
-    let changed_state = legacy_status(&prev).0 != status || came_online;
-    org.presence_counter += 1;
-    rec.update_id = org.presence_counter;
-    org.presence.insert(req.user_id, rec);
+    let came_online = status == "active" && t - rec.active_ts > OFFLINE_THRESHOLD;
+    if status == "active" && t - rec.active_ts >= PRESENCE_UPDATE_MIN_FREQ {
+        rec.active_ts = t;
+        changed = true;
+    }
+    if changed {
+        org.presence_counter += 1;
+        rec.update_id = org.presence_counter;
+        org.presence.insert(req.user_id, rec);
+    }
+    let status_changed = prev.is_none_or(|prev| legacy_status(&prev).0 != legacy_status(&rec).0);
     let visible = org.users.get(&req.user_id).is_some_and(|u| u.presence_enabled);
-    if visible && changed_state {
+    if visible && changed && (came_online || status_changed) {
         let email = org.users.get(&req.user_id).map(|u| u.email.clone()).unwrap_or_default();
+        let (now_status, ts) = legacy_status(&rec);
         let ev = json!({
             "type": "presence",
             "user_id": req.user_id,
             "email": email,
             "server_timestamp": now_f64(),
-            "presence": {"website": {"client": "website", "status": status, "timestamp": t, "pushable": false}},
+            "presence": {"website": {"client": "website", "status": now_status, "timestamp": ts, "pushable": false}},
             "presences": {req.user_id.to_string(): {"active_timestamp": rec.active_ts, "idle_timestamp": rec.idle_ts}},
         });
         let everyone: Vec<i64> = org.users.keys().copied().filter(|u| *u != req.user_id).collect();
@@ -160,6 +174,10 @@ pub async fn status(State(s): State<Arc<Shared>>, req: Req) -> Res {
         Some("") => Some((String::new(), String::new(), String::new())),
         Some(n) => {
             let (n, c, t) = super::messages::check_emoji(&org, n, code.as_deref(), rt.as_deref())?;
+            // A valid Unicode code does not make any name valid.
+            if t == ReactionType::UnicodeEmoji && crate::server::emoji::unicode_code(&n).is_none() {
+                return Err(ApiErr::bad("Invalid emoji name."));
+            }
             Some((n, c, t.as_str().to_owned()))
         }
         None => None,
@@ -199,7 +217,18 @@ pub async fn get_status(State(s): State<Arc<Shared>>, Path(id): Path<String>, re
     let id = path_id("user_id", &id)?;
     let org = s.lock();
     let u = org.user(id)?;
-    Ok(reply(&req.p, success(json!({"status": u.status}))))
+    Ok(reply(&req.p, success(json!({"status": status_json(u)}))))
+}
+
+/// A user's status record; `away` is the inverse of `presence_enabled` (deprecated, still sent).
+pub fn status_json(u: &UserRec) -> Value {
+    let mut st = serde_json::to_value(&u.status).unwrap_or_else(|_| json!({}));
+    if !u.presence_enabled
+        && let Some(obj) = st.as_object_mut()
+    {
+        obj.insert("away".into(), json!(true));
+    }
+    st
 }
 
 /// `GET /users`
@@ -328,7 +357,8 @@ pub async fn apns(State(s): State<Arc<Shared>>, req: Req) -> Res {
     if token.is_empty() || token.len() > 255 {
         return Err(ApiErr::bad("Empty or invalid length token"));
     }
-    if !token.chars().all(|c| c.is_ascii_hexdigit()) {
+    // The token is binary data in hex: whole bytes only.
+    if token.len() % 2 != 0 || !token.chars().all(|c| c.is_ascii_hexdigit()) {
         return Err(ApiErr::bad("Invalid APNS token"));
     }
     if let Some(a) = &appid
@@ -397,6 +427,9 @@ pub async fn group_members(State(s): State<Arc<Shared>>, Path(id): Path<String>,
         }
     }
     for u in &delete {
+        if !org.users.get(u).is_some_and(|x| x.is_active) {
+            return Err(ApiErr::bad(format!("Invalid user ID: {u}")));
+        }
         if !group.members.contains(u) {
             return Err(ApiErr::bad(format!("There is no member '{u}' in this user group")));
         }
@@ -514,8 +547,8 @@ pub async fn server_settings(State(s): State<Arc<Shared>>, a: Anon) -> Res {
             "email_auth_enabled": true,
             "require_email_format_usernames": true,
             "realm_name": org.realm.name,
-            "realm_url": "",
-            "realm_uri": "",
+            "realm_url": s.url,
+            "realm_uri": s.url,
             "realm_icon": "",
             "realm_description": "",
             "realm_web_public_access_enabled": false,
