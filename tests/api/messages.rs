@@ -1461,6 +1461,13 @@ async fn adding_a_reaction_twice_or_an_unknown_emoji_fails() {
     assert_err(c.add_reaction(m.id, &tada).await, "REACTION_ALREADY_EXISTS", "");
     let unknown = EmojiSpec { emoji_name: Some("no_such_emoji_anywhere".into()), ..Default::default() };
     assert_err(c.add_reaction(m.id, &unknown).await, "BAD_REQUEST", "");
+    // A valid code does not make a made-up name valid.
+    let made_up = EmojiSpec {
+        emoji_name: Some("not_a_real_name".into()),
+        emoji_code: Some("1f44d".into()),
+        reaction_type: Some("unicode_emoji".into()),
+    };
+    assert_err(c.add_reaction(m.id, &made_up).await, "BAD_REQUEST", "Invalid emoji name");
     assert_eq!(c.get_message(m.id, true).await.unwrap().message.reactions, m.reactions);
 }
 

@@ -685,6 +685,10 @@ fn resolve_emoji(
         (Some(n), Some(c), Some(ReactionType::UnicodeEmoji)) | (Some(n), Some(c), None)
             if emoji::from_code(c).is_some() =>
         {
+            // A valid code does not make any name valid.
+            if emoji::unicode_code(n).is_none() {
+                return Err(ApiErr::bad("Invalid emoji name."));
+            }
             Ok((n.into(), c.into(), ReactionType::UnicodeEmoji))
         }
         (Some(_), Some(_), Some(ReactionType::UnicodeEmoji)) => Err(ApiErr::bad("Invalid emoji code")),

@@ -2,7 +2,6 @@
 
 use super::Res;
 use crate::api::limits::check_playground_template;
-use crate::api::models::ReactionType;
 use crate::server::error::{ApiErr, ok, success};
 use crate::server::org::{DEMO_PASSWORD, Org, PresenceRec, Recip, Role, UserRec, now, now_f64};
 use crate::server::params::path_id;
@@ -174,10 +173,6 @@ pub async fn status(State(s): State<Arc<Shared>>, req: Req) -> Res {
         Some("") => Some((String::new(), String::new(), String::new())),
         Some(n) => {
             let (n, c, t) = super::messages::check_emoji(&org, n, code.as_deref(), rt.as_deref())?;
-            // A valid Unicode code does not make any name valid.
-            if t == ReactionType::UnicodeEmoji && crate::server::emoji::unicode_code(&n).is_none() {
-                return Err(ApiErr::bad("Invalid emoji name."));
-            }
             Some((n, c, t.as_str().to_owned()))
         }
         None => None,
