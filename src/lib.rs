@@ -5,6 +5,15 @@
 //!   and client-side limit checks. Knows nothing of the UI.
 //! - [`server`]: the embedded demo server (axum): an in-memory organization seeded from
 //!   `assets/demo_org.json` that honours the contract's rules. Knows nothing of the client.
+//! - [`app`]: the state store, `Msg`s in, `Effect`s out, and the pure `update` function; the
+//!   keymap; narrows and search parsing. No I/O.
+//! - [`net`]: the dispatcher that runs effects as tasks, and the event long-poller.
+//! - [`ui`]: views as functions of the state, and the content renderer.
+//! - [`run`]: the main loop, generic over the ratatui backend.
 
 pub mod api;
+pub mod app;
+pub mod net;
+pub mod run;
 pub mod server;
+pub mod ui;

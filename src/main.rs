@@ -1,8 +1,10 @@
-//! The `topicterm` binary: command line, logging, and the subcommands.
+//! The `topicterm` binary: command line, logging, terminal setup, and the subcommands.
 
+use anyhow::Context as _;
 use clap::{Parser, Subcommand};
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use topicterm::api::{Client, Credentials, zuliprc};
 use topicterm::server::{DemoServer, ServerOptions};
 
 #[derive(Parser)]
@@ -12,9 +14,15 @@ use topicterm::server::{DemoServer, ServerOptions};
     about = "A fast, keyboard-driven terminal client for Zulip-compatible team chat"
 )]
 struct Cli {
-    /// Start the embedded demo server and log in as the seeded member.
-    #[arg(long)]
+    /// Start the embedded demo server and log in as its seeded member.
+    #[arg(long, conflicts_with = "config")]
     demo: bool,
+    /// The zuliprc to use (default: ~/.zuliprc).
+    #[arg(short = 'c', long = "config", value_name = "PATH")]
+    config: Option<PathBuf>,
+    /// Log debug detail to the log file.
+    #[arg(short = 'd', long)]
+    debug: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -38,26 +46,72 @@ enum Command {
     },
 }
 
+/// Where logs go: never the screen while the interface runs.
+fn log_file() -> Option<PathBuf> {
+    let dirs = directories::ProjectDirs::from("", "", "topicterm")?;
+    let dir = dirs.state_dir().unwrap_or(dirs.cache_dir()).to_path_buf();
+    std::fs::create_dir_all(&dir).ok()?;
+    Some(dir.join("topicterm.log"))
+}
+
+fn init_logging(debug: bool, to_file: bool) {
+    let default = if debug { "topicterm=debug,warn" } else { "warn" };
+    let filter = tracing_subscriber::EnvFilter::try_from_env("TOPICTERM_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_ansi(false);
+    if to_file {
+        if let Some(file) =
+            log_file().and_then(|p| std::fs::OpenOptions::new().create(true).append(true).open(p).ok())
+        {
+            builder.with_writer(std::sync::Mutex::new(file)).init();
+        }
+        // Without a writable log file, log nothing rather than corrupt the screen.
+    } else {
+        builder.with_writer(std::io::stderr).init();
+    }
+}
+
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("TOPICTERM_LOG").unwrap_or_else(|_| "warn".into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    init_logging(cli.debug, cli.command.is_none());
     let rt = tokio::runtime::Runtime::new()?;
     match cli.command {
         Some(Command::DemoServer { addr, zuliprc_dir, outgoing_webhook_url, feature_level }) => {
             rt.block_on(demo_server(addr, zuliprc_dir, outgoing_webhook_url, feature_level))
         }
-        None if cli.demo => {
-            anyhow::bail!(
-                "the terminal interface is not built yet; run `topicterm demo-server --zuliprc-dir DIR` to use the demo server"
-            )
-        }
-        None => anyhow::bail!("the terminal interface is not built yet; see `topicterm --help`"),
+        None => rt.block_on(client_main(cli.demo, cli.config)),
     }
+}
+
+/// Find and read the credentials before touching the terminal, so errors print plainly.
+fn credentials(path: Option<PathBuf>) -> anyhow::Result<Credentials> {
+    let path = match path {
+        Some(p) => p,
+        None => {
+            let home = directories::BaseDirs::new().context("cannot find your home directory")?;
+            home.home_dir().join(".zuliprc")
+        }
+    };
+    zuliprc::read(&path).map_err(|e| {
+        anyhow::anyhow!("{e}\n(use `topicterm --demo` to try the demo organization, or -c PATH)")
+    })
+}
+
+async fn client_main(demo: bool, config: Option<PathBuf>) -> anyhow::Result<()> {
+    // The demo server lives as long as the client.
+    let (_server, creds) = if demo {
+        let server = DemoServer::start(ServerOptions::default()).await?;
+        let creds = server.credentials("member").context("the demo organization has no member")?;
+        (Some(server), creds)
+    } else {
+        (None, credentials(config)?)
+    };
+    let client = Client::new(&creds)?;
+    let mut terminal = ratatui::init();
+    let result =
+        topicterm::run::run_main_loop(&mut terminal, client, crossterm::event::EventStream::new()).await;
+    ratatui::restore();
+    result.map(|_| ())
 }
 
 async fn demo_server(

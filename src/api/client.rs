@@ -327,7 +327,7 @@ pub struct HistoryResponse {
 }
 
 /// An emoji to remove or add; give the server's stored values when removing.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EmojiSpec {
     pub emoji_name: Option<String>,
     pub emoji_code: Option<String>,
@@ -437,7 +437,7 @@ pub struct SubscriptionsResponse {
 }
 
 /// A message to send.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct OutgoingMessage {
     pub kind: SendType,
     pub to: Recipient,

@@ -1,0 +1,246 @@
+//! The application: state, messages in, effects out, and the pure [`update`] function.
+//!
+//! Nothing here does I/O or awaits: `update(&mut State, Msg) -> Vec<Effect>` decides, the `net`
+//! dispatcher performs effects and answers with more `Msg`s.
+
+pub mod keymap;
+pub mod narrow;
+pub mod state;
+mod update;
+
+pub use keymap::{Action, Context};
+pub use narrow::Narrow;
+pub use state::*;
+pub use update::update;
+
+use crate::api::*;
+use crossterm::event::KeyEvent;
+use ratatui_textarea::TextArea;
+use std::collections::HashSet;
+
+/// Which pane has the keyboard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Focus {
+    Sidebar,
+    #[default]
+    Messages,
+}
+
+/// A row of the channels pane.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SidebarRow {
+    AllMessages,
+    AllDms,
+    Starred,
+    Mentions,
+    Channel(ChannelId),
+    Topic(ChannelId, String),
+}
+
+impl SidebarRow {
+    pub fn narrow(&self) -> Narrow {
+        match self {
+            SidebarRow::AllMessages => Narrow::All,
+            SidebarRow::AllDms => Narrow::AllDms,
+            SidebarRow::Starred => Narrow::Starred,
+            SidebarRow::Mentions => Narrow::Mentions,
+            SidebarRow::Channel(c) => Narrow::Channel(*c),
+            SidebarRow::Topic(c, t) => Narrow::Topic(*c, t.clone()),
+        }
+    }
+}
+
+/// Where a message being composed goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    Channel { id: ChannelId, topic: String },
+    Dm(Vec<UserId>),
+}
+
+/// The compose box.
+#[derive(Debug, Clone)]
+pub struct Compose {
+    pub target: Target,
+    pub editor: TextArea<'static>,
+    /// Editing this message instead of sending a new one.
+    pub editing: Option<MessageId>,
+}
+
+impl Compose {
+    pub fn new(target: Target, text: &str, editing: Option<MessageId>) -> Self {
+        let mut editor = TextArea::from(text.lines().map(str::to_owned).collect::<Vec<_>>());
+        editor.move_cursor(ratatui_textarea::CursorMove::Bottom);
+        editor.move_cursor(ratatui_textarea::CursorMove::End);
+        Compose { target, editor, editing }
+    }
+    pub fn text(&self) -> String {
+        self.editor.lines().join("\n")
+    }
+}
+
+/// A one-line prompt at the bottom (search, compose recipient).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prompt {
+    pub kind: PromptKind,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptKind {
+    Search,
+    /// `channel>topic` for a new channel message.
+    ChannelTopic,
+    /// Comma-separated names or emails for a new DM.
+    DmRecipients,
+}
+
+/// A popup over the main screen.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Popup {
+    Help { scroll: u16 },
+    EditHistory { message_id: MessageId, snapshots: Option<Vec<HistorySnapshot>>, scroll: u16 },
+}
+
+/// A line in the status bar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Status {
+    pub text: String,
+    pub error: bool,
+}
+
+/// UI state.
+#[derive(Debug, Default)]
+pub struct Ui {
+    pub focus: Focus,
+    pub narrow: Narrow,
+    /// The selected message in the current narrow.
+    pub selected: Option<MessageId>,
+    pub sidebar: Vec<SidebarRow>,
+    pub sidebar_selected: usize,
+    /// The channel whose topics are shown in the sidebar.
+    pub expanded: Option<ChannelId>,
+    pub compose: Option<Compose>,
+    pub prompt: Option<Prompt>,
+    pub popup: Option<Popup>,
+    pub status: Option<Status>,
+    /// (message, spoiler index) toggled open.
+    pub open_spoilers: HashSet<(MessageId, usize)>,
+    /// True until the first register answer arrives.
+    pub loading: bool,
+    pub quit: bool,
+}
+
+/// Everything the UI task owns.
+#[derive(Debug, Default)]
+pub struct State {
+    pub data: Data,
+    pub ui: Ui,
+    /// Current UNIX time, advanced by `Msg::Tick` (keeps `update` pure).
+    pub now: i64,
+    /// Counter for `local_id`s of sends.
+    pub next_local_id: u64,
+}
+
+/// Inputs of `update`.
+#[derive(Debug)]
+pub enum Msg {
+    Key(KeyEvent),
+    Tick(i64),
+    Registered(Box<RegisterResponse>),
+    RegisterFailed(String),
+    /// A page of a narrow arrived.
+    Messages {
+        narrow: Narrow,
+        resp: Box<MessagesResponse>,
+        older: bool,
+    },
+    MessagesFailed {
+        narrow: Narrow,
+        error: String,
+    },
+    Topics {
+        channel: ChannelId,
+        topics: Vec<TopicEntry>,
+    },
+    Events(Vec<Event>),
+    /// The event queue is gone: register again.
+    QueueLost,
+    Sent {
+        local_id: String,
+        result: Result<MessageId, String>,
+    },
+    History {
+        message_id: MessageId,
+        result: Result<Vec<HistorySnapshot>, String>,
+    },
+    /// A message's Markdown, for quoting or editing.
+    Raw {
+        message_id: MessageId,
+        edit: bool,
+        result: Result<String, String>,
+    },
+    /// A background action finished: `Ok(note)` or `Err(why)`.
+    Done(Result<String, String>),
+    /// An edit was saved (or refused: the compose box stays).
+    Edited(Result<MessageId, String>),
+}
+
+/// What `update` asks the outside world to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    Register,
+    FetchMessages {
+        narrow: Narrow,
+        terms: Vec<NarrowTerm>,
+        anchor: Anchor,
+        before: u64,
+        after: u64,
+        older: bool,
+    },
+    FetchTopics(ChannelId),
+    Send {
+        local_id: String,
+        message: OutgoingMessage,
+    },
+    Edit {
+        message_id: MessageId,
+        content: String,
+    },
+    SetPolicy {
+        channel: ChannelId,
+        topic: String,
+        policy: VisibilityPolicy,
+    },
+    MarkRead(Vec<MessageId>),
+    SetFlag {
+        ids: Vec<MessageId>,
+        flag: &'static str,
+        add: bool,
+    },
+    FetchHistory(MessageId),
+    /// Fetch a message's Markdown to quote it (`edit: false`) or edit it.
+    FetchRaw {
+        message_id: MessageId,
+        edit: bool,
+    },
+    React {
+        message_id: MessageId,
+        emoji: EmojiSpec,
+        add: bool,
+    },
+    MarkTopicRead {
+        channel: ChannelId,
+        topic: String,
+    },
+    /// Tell others this user started or stopped editing a message.
+    EditTyping {
+        message_id: MessageId,
+        start: bool,
+    },
+    PollEvents {
+        queue_id: String,
+        last_event_id: i64,
+        timeout_secs: u64,
+    },
+    Quit,
+}

@@ -1,0 +1,243 @@
+//! Narrows (what the message pane shows) and the web app's search syntax.
+
+use crate::api::{ChannelId, Message, NarrowTerm, UserId};
+use serde_json::json;
+
+/// What the message pane shows.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Narrow {
+    /// The combined feed: everything except muted channels and topics.
+    #[default]
+    All,
+    Channel(ChannelId),
+    Topic(ChannelId, String),
+    /// Every direct message.
+    AllDms,
+    /// One DM conversation: the other participants, sorted (empty = notes to self).
+    Dm(Vec<UserId>),
+    Starred,
+    Mentions,
+    /// A search in the web app's syntax, already turned into terms.
+    Search {
+        query: String,
+        terms: Vec<NarrowTerm>,
+    },
+}
+
+impl std::hash::Hash for Narrow {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        std::mem::discriminant(self).hash(h);
+        match self {
+            Narrow::Channel(c) => c.hash(h),
+            Narrow::Topic(c, t) => (c, t).hash(h),
+            Narrow::Dm(u) => u.hash(h),
+            // Equal searches have equal queries, so hashing the query alone is consistent.
+            Narrow::Search { query, .. } => query.hash(h),
+            Narrow::All | Narrow::AllDms | Narrow::Starred | Narrow::Mentions => {}
+        }
+    }
+}
+
+impl Narrow {
+    /// The `narrow` parameter for get-messages. `dm_with` is the operator the server knows
+    /// (`dm-with` from feature level 456, `dm-including` before).
+    pub fn terms(&self, me: UserId, dm_with: &str) -> Vec<NarrowTerm> {
+        let _ = dm_with;
+        match self {
+            Narrow::All => vec![],
+            Narrow::Channel(c) => vec![NarrowTerm::new("channel", *c)],
+            Narrow::Topic(c, t) => vec![NarrowTerm::new("channel", *c), NarrowTerm::new("topic", t.as_str())],
+            Narrow::AllDms => vec![NarrowTerm::new("is", "dm")],
+            Narrow::Dm(users) => {
+                let ids: Vec<UserId> = if users.is_empty() { vec![me] } else { users.clone() };
+                vec![NarrowTerm::new("dm", json!(ids))]
+            }
+            Narrow::Starred => vec![NarrowTerm::new("is", "starred")],
+            Narrow::Mentions => vec![NarrowTerm::new("is", "mentioned")],
+            Narrow::Search { terms, .. } => terms.clone(),
+        }
+    }
+
+    /// Does a message (arriving live) belong here? Searches are never extended live.
+    pub fn contains(&self, m: &Message, me: UserId) -> bool {
+        match self {
+            Narrow::All => true,
+            Narrow::Channel(c) => m.stream_id == Some(*c),
+            Narrow::Topic(c, t) => m.stream_id == Some(*c) && m.topic().eq_ignore_ascii_case(t),
+            Narrow::AllDms => m.is_dm(),
+            Narrow::Dm(users) => m.is_dm() && dm_key(&m.dm_user_ids(), me) == *users,
+            Narrow::Starred => m.has_flag("starred"),
+            Narrow::Mentions => {
+                m.has_flag("mentioned")
+                    || m.has_flag("stream_wildcard_mentioned")
+                    || m.has_flag("wildcard_mentioned")
+            }
+            Narrow::Search { .. } => false,
+        }
+    }
+
+    pub fn is_conversation(&self) -> bool {
+        matches!(self, Narrow::Topic(..) | Narrow::Dm(_))
+    }
+}
+
+/// The other participants of a DM, sorted, without me.
+pub fn dm_key(participants: &[UserId], me: UserId) -> Vec<UserId> {
+    let mut v: Vec<UserId> = participants.iter().copied().filter(|u| *u != me).collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Name lookups the search parser needs.
+pub trait Resolver {
+    fn channel_id(&self, name: &str) -> Option<ChannelId>;
+    /// A user by ID, email or full name.
+    fn user_id(&self, who: &str) -> Option<UserId>;
+}
+
+/// Split a query into tokens, keeping `"quoted strings"` whole.
+fn tokens(q: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    for c in q.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            c if c.is_whitespace() && !quoted => {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            c => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Parse the web app's search syntax (`channel:x topic:"y z" sender:5 is:unread -sender:7 words`)
+/// into narrow terms with ID operands. Unknown names are errors naming the token.
+pub fn parse_search(query: &str, r: &dyn Resolver) -> Result<Vec<NarrowTerm>, String> {
+    let mut terms = Vec::new();
+    let mut words = Vec::new();
+    for tok in tokens(query) {
+        let (negated, body) = match tok.strip_prefix('-') {
+            Some(rest) if rest.contains(':') => (true, rest.to_owned()),
+            _ => (false, tok.clone()),
+        };
+        let Some((op, value)) = body.split_once(':').filter(|(op, v)| !op.is_empty() && !v.is_empty()) else {
+            words.push(tok);
+            continue;
+        };
+        let op = op.to_lowercase();
+        let term = match op.as_str() {
+            "channel" | "stream" => {
+                let id = r.channel_id(value).ok_or_else(|| format!("no channel named {value:?}"))?;
+                NarrowTerm::new("channel", id)
+            }
+            "channels" | "streams" => NarrowTerm::new("channels", value),
+            "topic" | "subject" => NarrowTerm::new("topic", value),
+            "sender" | "from" => {
+                NarrowTerm::new("sender", r.user_id(value).ok_or_else(|| format!("no user {value:?}"))?)
+            }
+            "dm" | "pm-with" => {
+                let ids: Result<Vec<UserId>, String> = value
+                    .split(',')
+                    .map(|w| r.user_id(w.trim()).ok_or_else(|| format!("no user {w:?}")))
+                    .collect();
+                NarrowTerm::new("dm", json!(ids?))
+            }
+            "dm-with" | "dm-including" => {
+                NarrowTerm::new("dm-with", r.user_id(value).ok_or_else(|| format!("no user {value:?}"))?)
+            }
+            "mentions" => {
+                NarrowTerm::new("mentions", r.user_id(value).ok_or_else(|| format!("no user {value:?}"))?)
+            }
+            "is" => match value {
+                "dm" | "private" | "starred" | "mentioned" | "unread" | "alerted" | "resolved"
+                | "followed" | "muted" => {
+                    NarrowTerm::new("is", if value == "private" { "dm" } else { value })
+                }
+                _ => return Err(format!("unknown is:{value}")),
+            },
+            "has" => match value {
+                "link" | "links" | "attachment" | "attachments" | "image" | "images" | "reaction"
+                | "reactions" => NarrowTerm::new("has", value.trim_end_matches('s')),
+                _ => return Err(format!("unknown has:{value}")),
+            },
+            "id" | "near" | "with" => {
+                let id: i64 = value.parse().map_err(|_| format!("{op}: needs a message ID"))?;
+                NarrowTerm::new(&op, id)
+            }
+            _ => {
+                words.push(tok);
+                continue;
+            }
+        };
+        terms.push(if negated { term.negate() } else { term });
+    }
+    if !words.is_empty() {
+        terms.push(NarrowTerm::new("search", words.join(" ")));
+    }
+    if terms.is_empty() {
+        return Err("empty search".into());
+    }
+    Ok(terms)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct R;
+    impl Resolver for R {
+        fn channel_id(&self, name: &str) -> Option<ChannelId> {
+            (name.eq_ignore_ascii_case("design")).then_some(12)
+        }
+        fn user_id(&self, who: &str) -> Option<UserId> {
+            match who {
+                "5" | "alice@x" | "Alice Okafor" => Some(5),
+                "7" => Some(7),
+                _ => None,
+            }
+        }
+    }
+
+    #[test]
+    fn web_syntax_to_terms() {
+        let t =
+            parse_search(r#"channel:design -sender:7 topic:"q3 plan" is:unread has:links words here"#, &R)
+                .unwrap();
+        let v = serde_json::to_value(&t).unwrap();
+        assert_eq!(
+            v,
+            json!([
+                {"operator": "channel", "operand": 12},
+                {"operator": "sender", "operand": 7, "negated": true},
+                {"operator": "topic", "operand": "q3 plan"},
+                {"operator": "is", "operand": "unread"},
+                {"operator": "has", "operand": "link"},
+                {"operator": "search", "operand": "words here"},
+            ])
+        );
+    }
+
+    #[test]
+    fn unknown_names_are_errors() {
+        assert!(parse_search("channel:nope", &R).unwrap_err().contains("nope"));
+        assert!(parse_search("sender:bob", &R).unwrap_err().contains("bob"));
+        assert!(parse_search("is:weird", &R).is_err());
+        assert!(parse_search("   ", &R).is_err());
+    }
+
+    #[test]
+    fn plain_words_and_colons_in_text() {
+        let t = parse_search("error: timeout -x", &R).unwrap();
+        assert_eq!(t, vec![NarrowTerm::new("search", "error: timeout -x")]);
+        let t = parse_search("dm:5,7", &R).unwrap();
+        assert_eq!(t, vec![NarrowTerm::new("dm", json!([5, 7]))]);
+    }
+}

@@ -1,0 +1,316 @@
+//! The state store: everything the views show, owned by the UI task.
+//!
+//! Built for a large organization: messages live once in a map; each narrow keeps a sorted ID
+//! list; unread and topic indexes are kept incrementally so nothing walks all messages per frame
+//! or per event.
+
+use super::narrow::{Narrow, Resolver, dm_key};
+use crate::api::*;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+/// A user as the client needs them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UserInfo {
+    pub id: UserId,
+    pub full_name: String,
+    pub email: String,
+    pub is_bot: bool,
+    pub is_active: bool,
+    /// False: invisible; always shown offline.
+    pub presence_enabled: bool,
+    pub status: UserStatus,
+}
+
+/// A subscribed channel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChannelInfo {
+    pub id: ChannelId,
+    pub name: String,
+    pub description: String,
+    pub color: String,
+    pub pinned: bool,
+    pub muted: bool,
+    pub invite_only: bool,
+}
+
+/// A topic of a channel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopicInfo {
+    pub name: String,
+    pub max_id: MessageId,
+}
+
+/// Topics of one channel, loaded lazily.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TopicList {
+    pub loaded: bool,
+    pub loading: bool,
+    /// Newest first.
+    pub topics: Vec<TopicInfo>,
+}
+
+impl TopicList {
+    /// Record a message in a topic (keeps newest-first order).
+    pub fn touch(&mut self, name: &str, id: MessageId) {
+        if let Some(pos) = self.topics.iter().position(|t| t.name.eq_ignore_ascii_case(name)) {
+            if self.topics[pos].max_id >= id {
+                return;
+            }
+            self.topics.remove(pos);
+        }
+        let at = self.topics.partition_point(|t| t.max_id > id);
+        self.topics.insert(at, TopicInfo { name: name.to_owned(), max_id: id });
+    }
+}
+
+/// The loaded window of one narrow.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NarrowView {
+    /// Sorted ascending, deduplicated.
+    pub ids: Vec<MessageId>,
+    pub found_oldest: bool,
+    pub found_newest: bool,
+    pub loading_older: bool,
+    pub loading_newer: bool,
+    /// Set once the first page arrived.
+    pub loaded: bool,
+}
+
+impl NarrowView {
+    /// Merge IDs (sorted, deduplicated).
+    pub fn merge(&mut self, ids: impl IntoIterator<Item = MessageId>) {
+        let mut added = false;
+        for id in ids {
+            if let Err(pos) = self.ids.binary_search(&id) {
+                self.ids.insert(pos, id);
+                added = true;
+            }
+        }
+        let _ = added;
+    }
+    pub fn remove(&mut self, id: MessageId) {
+        if let Ok(pos) = self.ids.binary_search(&id) {
+            self.ids.remove(pos);
+        }
+    }
+}
+
+/// Where an unread message lives.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Conv {
+    /// Channel and lowercased topic.
+    Topic(ChannelId, String),
+    /// Other participants.
+    Dm(Vec<UserId>),
+}
+
+/// Unread messages, indexed by conversation.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Unreads {
+    pub by_id: HashMap<MessageId, Conv>,
+    pub by_conv: HashMap<Conv, BTreeSet<MessageId>>,
+    /// Channel → topics (lowercased) with unreads.
+    pub by_channel: HashMap<ChannelId, BTreeSet<String>>,
+    pub mentions: HashSet<MessageId>,
+}
+
+impl Unreads {
+    pub fn add(&mut self, id: MessageId, conv: Conv) {
+        if self.by_id.contains_key(&id) {
+            return;
+        }
+        if let Conv::Topic(c, t) = &conv {
+            self.by_channel.entry(*c).or_default().insert(t.clone());
+        }
+        self.by_conv.entry(conv.clone()).or_default().insert(id);
+        self.by_id.insert(id, conv);
+    }
+
+    pub fn remove(&mut self, id: MessageId) {
+        self.mentions.remove(&id);
+        let Some(conv) = self.by_id.remove(&id) else { return };
+        let now_empty = self.by_conv.get_mut(&conv).is_some_and(|s| {
+            s.remove(&id);
+            s.is_empty()
+        });
+        if now_empty {
+            self.by_conv.remove(&conv);
+            if let Conv::Topic(c, t) = &conv
+                && let Some(set) = self.by_channel.get_mut(c)
+            {
+                set.remove(t);
+            }
+        }
+    }
+
+    pub fn count(&self, conv: &Conv) -> usize {
+        self.by_conv.get(conv).map_or(0, BTreeSet::len)
+    }
+
+    pub fn clear(&mut self) {
+        *self = Unreads::default();
+    }
+}
+
+/// Server facts the client needs.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RealmInfo {
+    pub name: String,
+    pub feature_level: i64,
+    pub empty_topic_name: String,
+    pub max_message_length: Option<usize>,
+    pub max_topic_length: Option<usize>,
+    pub report_types: Vec<ReportType>,
+    pub moderation_channel: Option<ChannelId>,
+    pub allow_edit_history: bool,
+    pub ping_interval: u64,
+    pub offline_threshold: i64,
+    pub longpoll_timeout: u64,
+}
+
+/// All the data the client holds.
+#[derive(Debug, Default)]
+pub struct Data {
+    pub me: UserId,
+    pub realm: RealmInfo,
+    pub users: HashMap<UserId, UserInfo>,
+    pub channels: BTreeMap<ChannelId, ChannelInfo>,
+    pub topics: HashMap<ChannelId, TopicList>,
+    pub messages: HashMap<MessageId, Message>,
+    pub narrows: HashMap<Narrow, NarrowView>,
+    pub unread: Unreads,
+    /// (channel, lowercased topic) → policy.
+    pub user_topics: HashMap<(ChannelId, String), VisibilityPolicy>,
+    pub presence: HashMap<UserId, ModernPresence>,
+    pub presence_last_update_id: i64,
+    pub scheduled: BTreeMap<i64, ScheduledMessage>,
+    pub realm_emoji: HashMap<String, RealmEmoji>,
+    pub queue_id: Option<String>,
+    pub last_event_id: i64,
+}
+
+/// A user's presence as shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Activity {
+    Active,
+    Idle,
+    Offline,
+}
+
+impl Data {
+    pub fn user_name(&self, id: UserId) -> &str {
+        self.users.get(&id).map_or("(unknown user)", |u| u.full_name.as_str())
+    }
+
+    pub fn channel_name(&self, id: ChannelId) -> &str {
+        self.channels.get(&id).map_or("(unknown channel)", |c| c.name.as_str())
+    }
+
+    pub fn policy(&self, channel: ChannelId, topic: &str) -> VisibilityPolicy {
+        self.user_topics.get(&(channel, topic.to_lowercase())).copied().unwrap_or(VisibilityPolicy::None)
+    }
+
+    /// Is this topic hidden from unread counts and the combined feed?
+    pub fn topic_muted(&self, channel: ChannelId, topic: &str) -> bool {
+        let channel_muted = self.channels.get(&channel).is_some_and(|c| c.muted);
+        match self.policy(channel, topic) {
+            VisibilityPolicy::Muted => true,
+            VisibilityPolicy::Unmuted | VisibilityPolicy::Followed => false,
+            _ => channel_muted,
+        }
+    }
+
+    /// Unread count of a channel, without muted topics (cost: topics with unreads).
+    pub fn channel_unread(&self, channel: ChannelId) -> usize {
+        self.unread.by_channel.get(&channel).map_or(0, |topics| {
+            topics
+                .iter()
+                .filter(|t| !self.topic_muted(channel, t))
+                .map(|t| self.unread.count(&Conv::Topic(channel, t.clone())))
+                .sum()
+        })
+    }
+
+    pub fn topic_unread(&self, channel: ChannelId, topic: &str) -> usize {
+        self.unread.count(&Conv::Topic(channel, topic.to_lowercase()))
+    }
+
+    pub fn conv_of(&self, m: &Message) -> Conv {
+        match m.stream_id {
+            Some(c) if !m.is_dm() => Conv::Topic(c, m.topic().to_lowercase()),
+            _ => Conv::Dm(dm_key(&m.dm_user_ids(), self.me)),
+        }
+    }
+
+    /// Does a message show in the combined feed?
+    pub fn in_feed(&self, m: &Message) -> bool {
+        match m.stream_id {
+            Some(c) if !m.is_dm() => !self.topic_muted(c, m.topic()),
+            _ => true,
+        }
+    }
+
+    pub fn activity(&self, user: UserId, now: i64) -> Activity {
+        let Some(u) = self.users.get(&user) else { return Activity::Offline };
+        if !u.presence_enabled {
+            return Activity::Offline;
+        }
+        let Some(p) = self.presence.get(&user) else { return Activity::Offline };
+        let threshold = if self.realm.offline_threshold > 0 { self.realm.offline_threshold } else { 140 };
+        if now - p.active_timestamp <= threshold {
+            Activity::Active
+        } else if now - p.idle_timestamp <= threshold {
+            Activity::Idle
+        } else {
+            Activity::Offline
+        }
+    }
+
+    /// Store a message and index it.
+    pub fn insert_message(&mut self, m: Message) {
+        let unread = !m.has_flag("read");
+        let conv = self.conv_of(&m);
+        if let (Some(c), false) = (m.stream_id, m.is_dm()) {
+            self.topics.entry(c).or_default().touch(m.topic(), m.id);
+        }
+        if unread {
+            if m.has_flag("mentioned") || m.has_flag("stream_wildcard_mentioned") {
+                self.unread.mentions.insert(m.id);
+            }
+            self.unread.add(m.id, conv);
+        } else {
+            self.unread.remove(m.id);
+        }
+        self.messages.insert(m.id, m);
+    }
+
+    /// Reindex a message after its topic or channel changed.
+    pub fn reindex(&mut self, id: MessageId) {
+        let Some(m) = self.messages.get(&id) else { return };
+        let unread = self.unread.by_id.contains_key(&id);
+        let conv = self.conv_of(m);
+        let topic = (m.stream_id, m.topic().to_owned());
+        if unread {
+            self.unread.remove(id);
+            self.unread.add(id, conv);
+        }
+        if let (Some(c), t) = topic {
+            self.topics.entry(c).or_default().touch(&t, id);
+        }
+    }
+}
+
+impl Resolver for Data {
+    fn channel_id(&self, name: &str) -> Option<ChannelId> {
+        self.channels.values().find(|c| c.name.eq_ignore_ascii_case(name)).map(|c| c.id)
+    }
+    fn user_id(&self, who: &str) -> Option<UserId> {
+        if let Ok(id) = who.parse::<UserId>() {
+            return self.users.contains_key(&id).then_some(id);
+        }
+        self.users
+            .values()
+            .find(|u| u.email.eq_ignore_ascii_case(who) || u.full_name.eq_ignore_ascii_case(who))
+            .map(|u| u.id)
+    }
+}

@@ -1,0 +1,1034 @@
+//! `update(&mut State, Msg) -> Vec<Effect>`: all behaviour, no I/O.
+
+use super::keymap::{self, Action, Context};
+use super::narrow::{Narrow, dm_key, parse_search};
+use super::*;
+use crate::api::*;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// Messages fetched around the anchor when a narrow opens, and per page when scrolling back.
+pub const PAGE: u64 = 50;
+
+/// Apply one input; return what must happen outside.
+pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::Key(key) => on_key(st, key),
+        Msg::Tick(now) => {
+            st.now = now;
+            vec![]
+        }
+        Msg::Registered(resp) => on_registered(st, *resp),
+        Msg::RegisterFailed(why) => {
+            st.ui.loading = false;
+            set_error(st, format!("cannot connect: {why}"));
+            vec![]
+        }
+        Msg::Messages { narrow, resp, older } => on_messages(st, narrow, *resp, older),
+        Msg::MessagesFailed { narrow, error } => {
+            if let Some(v) = st.data.narrows.get_mut(&narrow) {
+                v.loading_older = false;
+                v.loading_newer = false;
+            }
+            set_error(st, format!("loading messages failed: {error}"));
+            vec![]
+        }
+        Msg::Topics { channel, topics } => {
+            let list = st.data.topics.entry(channel).or_default();
+            for t in topics {
+                list.touch(&t.name, t.max_id);
+            }
+            list.loaded = true;
+            list.loading = false;
+            rebuild_sidebar(st);
+            vec![]
+        }
+        Msg::Events(events) => {
+            let mut fx = Vec::new();
+            for e in events {
+                st.data.last_event_id = st.data.last_event_id.max(e.id);
+                fx.extend(on_event(st, e.kind));
+            }
+            rebuild_sidebar(st);
+            fx
+        }
+        Msg::QueueLost => {
+            set_status(st, "event queue expired; resynchronising…");
+            vec![Effect::Register]
+        }
+        Msg::Sent { local_id, result } => on_sent(st, &local_id, result),
+        Msg::History { message_id, result } => {
+            match (&mut st.ui.popup, result) {
+                (Some(Popup::EditHistory { message_id: m, snapshots, .. }), Ok(s)) if *m == message_id => {
+                    *snapshots = Some(s);
+                }
+                (_, Err(e)) => {
+                    st.ui.popup = None;
+                    set_error(st, format!("edit history: {e}"));
+                }
+                _ => {}
+            }
+            vec![]
+        }
+        Msg::Raw { message_id, edit, result } => match result {
+            Ok(raw) => {
+                let Some(m) = st.data.messages.get(&message_id) else { return vec![] };
+                let target = target_of(st, m);
+                let text = if edit {
+                    raw
+                } else {
+                    let quoted: String = raw.lines().map(|l| format!("> {l}\n")).collect();
+                    format!("@_**{}|{}** said:\n{quoted}\n", m.sender_full_name, m.sender_id)
+                };
+                st.ui.compose = Some(Compose::new(target, &text, edit.then_some(message_id)));
+                if edit {
+                    return vec![Effect::EditTyping { message_id, start: true }];
+                }
+                vec![]
+            }
+            Err(e) => {
+                set_error(st, e);
+                vec![]
+            }
+        },
+        Msg::Edited(Ok(_)) => {
+            st.ui.compose = None;
+            set_status(st, "saved");
+            vec![]
+        }
+        Msg::Edited(Err(e)) => {
+            set_error(st, format!("not saved: {e}"));
+            vec![]
+        }
+        Msg::Done(Ok(note)) => {
+            if !note.is_empty() {
+                set_status(st, note);
+            }
+            vec![]
+        }
+        Msg::Done(Err(e)) => {
+            set_error(st, e);
+            vec![]
+        }
+    }
+}
+
+fn set_status(st: &mut State, text: impl Into<String>) {
+    st.ui.status = Some(Status { text: text.into(), error: false });
+}
+
+fn set_error(st: &mut State, text: impl Into<String>) {
+    st.ui.status = Some(Status { text: text.into(), error: true });
+}
+
+fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
+    let d = &mut st.data;
+    d.me = r.user_id.unwrap_or(d.me);
+    d.realm = RealmInfo {
+        name: r.realm_name.clone().unwrap_or_default(),
+        feature_level: r.zulip_feature_level,
+        empty_topic_name: r.realm_empty_topic_display_name.clone().unwrap_or_else(|| "general chat".into()),
+        max_message_length: r.max_message_length,
+        max_topic_length: r.max_topic_length,
+        report_types: r.server_report_message_types.clone().unwrap_or_default(),
+        moderation_channel: r.realm_moderation_request_channel_id.filter(|id| *id > 0),
+        allow_edit_history: r.realm_allow_edit_history.unwrap_or(true),
+        ping_interval: r.server_presence_ping_interval_seconds.unwrap_or(60),
+        offline_threshold: r.server_presence_offline_threshold_seconds.unwrap_or(140) as i64,
+        longpoll_timeout: r.event_queue_longpoll_timeout_seconds.unwrap_or(90),
+    };
+    let statuses = r.user_status.clone().unwrap_or_default();
+    for u in r
+        .realm_users
+        .iter()
+        .flatten()
+        .chain(r.realm_non_active_users.iter().flatten())
+        .chain(r.cross_realm_bots.iter().flatten())
+    {
+        let status = statuses.get(&u.user_id.to_string()).cloned().unwrap_or_default();
+        d.users.insert(
+            u.user_id,
+            UserInfo {
+                id: u.user_id,
+                full_name: u.full_name.clone(),
+                email: u.email.clone(),
+                is_bot: u.is_bot,
+                is_active: u.is_active,
+                presence_enabled: u.presence_enabled,
+                status,
+            },
+        );
+    }
+    d.channels.clear();
+    for s in r.subscriptions.iter().flatten() {
+        d.channels.insert(
+            s.stream_id,
+            ChannelInfo {
+                id: s.stream_id,
+                name: s.name.clone(),
+                description: s.description.clone(),
+                color: s.color.clone(),
+                pinned: s.pin_to_top,
+                muted: s.is_muted,
+                invite_only: s.invite_only,
+            },
+        );
+    }
+    d.user_topics.clear();
+    for t in r.user_topics.iter().flatten() {
+        d.user_topics.insert((t.stream_id, t.topic_name.to_lowercase()), t.visibility_policy);
+    }
+    d.unread.clear();
+    if let Some(u) = &r.unread_msgs {
+        for s in &u.streams {
+            for id in &s.unread_message_ids {
+                d.unread.add(*id, Conv::Topic(s.stream_id, s.topic.to_lowercase()));
+                d.topics.entry(s.stream_id).or_default().touch(&s.topic, *id);
+            }
+        }
+        for dm in u.direct() {
+            if let Some(other) = dm.other() {
+                let key = if other == d.me { vec![] } else { vec![other] };
+                for id in &dm.unread_message_ids {
+                    d.unread.add(*id, Conv::Dm(key.clone()));
+                }
+            }
+        }
+        for h in &u.huddles {
+            let users: Vec<UserId> = h.user_ids_string.split(',').filter_map(|x| x.parse().ok()).collect();
+            for id in &h.unread_message_ids {
+                d.unread.add(*id, Conv::Dm(dm_key(&users, d.me)));
+            }
+        }
+        d.unread.mentions.extend(u.mentions.iter().copied());
+    }
+    if let Some(p) = &r.presences {
+        d.presence = p.modern();
+    }
+    d.presence_last_update_id = r.presence_last_update_id.unwrap_or(-1);
+    d.scheduled =
+        r.scheduled_messages.iter().flatten().map(|s| (s.scheduled_message_id, s.clone())).collect();
+    d.realm_emoji = r.realm_emoji.clone().unwrap_or_default();
+    d.queue_id = r.queue_id.clone();
+    d.last_event_id = r.last_event_id;
+    // A (re-)register invalidates loaded windows: refetch what is shown.
+    d.narrows.clear();
+    st.ui.loading = false;
+    rebuild_sidebar(st);
+    let mut fx = open_narrow(st, st.ui.narrow.clone());
+    if let Some(q) = st.data.queue_id.clone() {
+        fx.push(Effect::PollEvents {
+            queue_id: q,
+            last_event_id: st.data.last_event_id,
+            timeout_secs: st.data.realm.longpoll_timeout,
+        });
+    }
+    fx
+}
+
+/// Rebuild the channels pane's rows (on changes only, not per frame).
+pub fn rebuild_sidebar(st: &mut State) {
+    let d = &st.data;
+    let mut chans: Vec<&ChannelInfo> = d.channels.values().collect();
+    chans.sort_by_key(|c| (!c.pinned, c.muted, c.name.to_lowercase()));
+    let mut rows =
+        vec![SidebarRow::AllMessages, SidebarRow::AllDms, SidebarRow::Starred, SidebarRow::Mentions];
+    for c in chans {
+        rows.push(SidebarRow::Channel(c.id));
+        if st.ui.expanded == Some(c.id)
+            && let Some(list) = d.topics.get(&c.id)
+        {
+            rows.extend(list.topics.iter().map(|t| SidebarRow::Topic(c.id, t.name.clone())));
+        }
+    }
+    let prev = st.ui.sidebar.get(st.ui.sidebar_selected).cloned();
+    st.ui.sidebar = rows;
+    if let Some(p) = prev
+        && let Some(i) = st.ui.sidebar.iter().position(|r| *r == p)
+    {
+        st.ui.sidebar_selected = i;
+    }
+    st.ui.sidebar_selected = st.ui.sidebar_selected.min(st.ui.sidebar.len().saturating_sub(1));
+}
+
+fn dm_operator(st: &State) -> &'static str {
+    if st.data.realm.feature_level >= 456 { "dm-with" } else { "dm-including" }
+}
+
+/// Switch to a narrow, fetching its first page if needed.
+pub fn open_narrow(st: &mut State, narrow: Narrow) -> Vec<Effect> {
+    st.ui.narrow = narrow.clone();
+    st.ui.selected = None;
+    st.ui.focus = Focus::Messages;
+    let view = st.data.narrows.entry(narrow.clone()).or_default();
+    if view.loaded || view.loading_newer {
+        select_initial(st);
+        return vec![];
+    }
+    view.loading_newer = true;
+    let terms = narrow.terms(st.data.me, dm_operator(st));
+    vec![Effect::FetchMessages {
+        narrow,
+        terms,
+        anchor: Anchor::FirstUnread,
+        before: PAGE,
+        after: PAGE,
+        older: false,
+    }]
+}
+
+fn select_initial(st: &mut State) {
+    let Some(view) = st.data.narrows.get(&st.ui.narrow) else { return };
+    let first_unread = view.ids.iter().copied().find(|id| st.data.unread.by_id.contains_key(id));
+    st.ui.selected = first_unread.or_else(|| view.ids.last().copied());
+}
+
+fn on_messages(st: &mut State, narrow: Narrow, resp: MessagesResponse, older: bool) -> Vec<Effect> {
+    let ids: Vec<MessageId> = resp.messages.iter().map(|m| m.id).collect();
+    for m in resp.messages {
+        st.data.insert_message(m);
+    }
+    let keep: Vec<MessageId> = if narrow == Narrow::All {
+        ids.into_iter().filter(|id| st.data.messages.get(id).is_some_and(|m| st.data.in_feed(m))).collect()
+    } else {
+        ids
+    };
+    let view = st.data.narrows.entry(narrow.clone()).or_default();
+    view.merge(keep);
+    if older {
+        view.found_oldest = resp.found_oldest;
+        view.loading_older = false;
+    } else {
+        view.found_oldest |= resp.found_oldest;
+        view.found_newest = resp.found_newest;
+        view.loading_newer = false;
+    }
+    view.loaded = true;
+    rebuild_sidebar(st);
+    if narrow == st.ui.narrow && st.ui.selected.is_none() {
+        select_initial(st);
+        return mark_selected_read(st);
+    }
+    vec![]
+}
+
+/// The selected message, if any.
+pub fn selected_message(st: &State) -> Option<&Message> {
+    st.ui.selected.and_then(|id| st.data.messages.get(&id))
+}
+
+fn mark_selected_read(st: &mut State) -> Vec<Effect> {
+    let Some(id) = st.ui.selected else { return vec![] };
+    if !st.data.unread.by_id.contains_key(&id) {
+        return vec![];
+    }
+    st.data.unread.remove(id);
+    if let Some(m) = st.data.messages.get_mut(&id)
+        && !m.has_flag("read")
+    {
+        m.flags.push("read".into());
+    }
+    vec![Effect::MarkRead(vec![id])]
+}
+
+fn move_selection(st: &mut State, delta: isize) -> Vec<Effect> {
+    let Some(view) = st.data.narrows.get(&st.ui.narrow) else { return vec![] };
+    if view.ids.is_empty() {
+        return vec![];
+    }
+    let pos = st.ui.selected.and_then(|id| view.ids.binary_search(&id).ok()).unwrap_or(view.ids.len() - 1);
+    let new = (pos as isize + delta).clamp(0, view.ids.len() as isize - 1) as usize;
+    st.ui.selected = Some(view.ids[new]);
+    let mut fx = mark_selected_read(st);
+    // Near the top: page older history in.
+    let view = st.data.narrows.get_mut(&st.ui.narrow).expect("view exists");
+    if new < 5 && !view.found_oldest && !view.loading_older {
+        view.loading_older = true;
+        let anchor = view.ids[0];
+        let narrow = st.ui.narrow.clone();
+        let terms = narrow.terms(st.data.me, dm_operator(st));
+        fx.push(Effect::FetchMessages {
+            narrow,
+            terms,
+            anchor: Anchor::Id(anchor),
+            before: PAGE,
+            after: 0,
+            older: true,
+        });
+    }
+    fx
+}
+
+fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
+    if st.ui.prompt.is_some() {
+        return on_prompt_key(st, key);
+    }
+    if st.ui.popup.is_some() {
+        return on_popup_key(st, key);
+    }
+    if st.ui.compose.is_some() {
+        return match keymap::lookup(Context::Compose, &key) {
+            Some(Action::Send) => send_compose(st),
+            Some(Action::Cancel) => {
+                let editing = st.ui.compose.take().and_then(|c| c.editing);
+                set_status(st, "draft discarded");
+                editing
+                    .map(|message_id| Effect::EditTyping { message_id, start: false })
+                    .into_iter()
+                    .collect()
+            }
+            _ => {
+                if let Some(c) = &mut st.ui.compose {
+                    c.editor.input(key);
+                }
+                vec![]
+            }
+        };
+    }
+    let ctx = match st.ui.focus {
+        Focus::Sidebar => Context::Sidebar,
+        Focus::Messages => Context::Messages,
+    };
+    match keymap::lookup(ctx, &key) {
+        Some(a) => on_action(st, a),
+        None => vec![],
+    }
+}
+
+fn on_prompt_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
+    let Some(p) = &mut st.ui.prompt else { return vec![] };
+    match key.code {
+        KeyCode::Esc => st.ui.prompt = None,
+        KeyCode::Backspace => {
+            p.text.pop();
+        }
+        KeyCode::Enter => {
+            let p = st.ui.prompt.take().expect("prompt");
+            return submit_prompt(st, p);
+        }
+        KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => p.text.push(c),
+        _ => {}
+    }
+    vec![]
+}
+
+fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
+    match p.kind {
+        PromptKind::Search => match parse_search(&p.text, &st.data) {
+            Ok(terms) => {
+                let narrow = Narrow::Search { query: p.text.clone(), terms };
+                st.data.narrows.remove(&narrow);
+                open_narrow(st, narrow)
+            }
+            Err(e) => {
+                set_error(st, format!("search: {e}"));
+                st.ui.prompt = Some(p);
+                vec![]
+            }
+        },
+        PromptKind::ChannelTopic => {
+            let (chan, topic) = p.text.split_once('>').unwrap_or((p.text.as_str(), ""));
+            let chan = chan.trim().trim_start_matches('#');
+            match super::narrow::Resolver::channel_id(&st.data, chan) {
+                Some(id) => {
+                    st.ui.compose =
+                        Some(Compose::new(Target::Channel { id, topic: topic.trim().to_owned() }, "", None));
+                }
+                None => {
+                    set_error(st, format!("no channel named {chan:?}"));
+                    st.ui.prompt = Some(p);
+                }
+            }
+            vec![]
+        }
+        PromptKind::DmRecipients => {
+            let mut ids = Vec::new();
+            for who in p.text.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+                match super::narrow::Resolver::user_id(&st.data, who) {
+                    Some(id) => ids.push(id),
+                    None => {
+                        set_error(st, format!("no user {who:?}"));
+                        st.ui.prompt = Some(p);
+                        return vec![];
+                    }
+                }
+            }
+            if ids.is_empty() {
+                set_error(st, "name at least one recipient");
+                st.ui.prompt = Some(p);
+                return vec![];
+            }
+            st.ui.compose = Some(Compose::new(Target::Dm(dm_key(&ids, st.data.me)), "", None));
+            vec![]
+        }
+    }
+}
+
+fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
+    let Some(popup) = &mut st.ui.popup else { return vec![] };
+    let scroll = match popup {
+        Popup::Help { scroll } | Popup::EditHistory { scroll, .. } => scroll,
+    };
+    match key.code {
+        KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('?') => st.ui.popup = None,
+        KeyCode::Char('j') | KeyCode::Down => *scroll = scroll.saturating_add(1),
+        KeyCode::Char('k') | KeyCode::Up => *scroll = scroll.saturating_sub(1),
+        KeyCode::PageDown | KeyCode::Char(' ') => *scroll = scroll.saturating_add(10),
+        KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
+        _ => {}
+    }
+    vec![]
+}
+
+/// The conversation of the selected message or sidebar row, as (channel, topic).
+fn current_topic(st: &State) -> Option<(ChannelId, String)> {
+    if st.ui.focus == Focus::Sidebar
+        && let Some(SidebarRow::Topic(c, t)) = st.ui.sidebar.get(st.ui.sidebar_selected)
+    {
+        return Some((*c, t.clone()));
+    }
+    let m = selected_message(st)?;
+    Some((m.stream_id.filter(|_| !m.is_dm())?, m.topic().to_owned()))
+}
+
+fn target_of(st: &State, m: &Message) -> Target {
+    match m.stream_id {
+        Some(id) if !m.is_dm() => Target::Channel { id, topic: m.topic().to_owned() },
+        _ => Target::Dm(dm_key(&m.dm_user_ids(), st.data.me)),
+    }
+}
+
+fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
+    match a {
+        Action::Quit => {
+            st.ui.quit = true;
+            vec![Effect::Quit]
+        }
+        Action::Help => {
+            st.ui.popup = Some(Popup::Help { scroll: 0 });
+            vec![]
+        }
+        Action::Cancel => {
+            st.ui.status = None;
+            vec![]
+        }
+        Action::Up | Action::Down | Action::PageUp | Action::PageDown | Action::Top | Action::Bottom => {
+            let delta: isize = match a {
+                Action::Up => -1,
+                Action::Down => 1,
+                Action::PageUp => -10,
+                Action::PageDown => 10,
+                Action::Top => isize::MIN / 2,
+                _ => isize::MAX / 2,
+            };
+            if st.ui.focus == Focus::Sidebar {
+                let len = st.ui.sidebar.len() as isize;
+                st.ui.sidebar_selected = (st.ui.sidebar_selected as isize)
+                    .saturating_add(delta)
+                    .clamp(0, (len - 1).max(0)) as usize;
+                vec![]
+            } else {
+                move_selection(st, delta)
+            }
+        }
+        Action::FocusSidebar => {
+            st.ui.focus = Focus::Sidebar;
+            vec![]
+        }
+        Action::FocusMessages => {
+            st.ui.focus = Focus::Messages;
+            vec![]
+        }
+        Action::Open => {
+            let Some(row) = st.ui.sidebar.get(st.ui.sidebar_selected).cloned() else { return vec![] };
+            let mut fx = Vec::new();
+            if let SidebarRow::Channel(c) = row {
+                if st.ui.expanded == Some(c) {
+                    st.ui.expanded = None;
+                } else {
+                    st.ui.expanded = Some(c);
+                    let list = st.data.topics.entry(c).or_default();
+                    if !list.loaded && !list.loading {
+                        list.loading = true;
+                        fx.push(Effect::FetchTopics(c));
+                    }
+                }
+                rebuild_sidebar(st);
+            }
+            fx.extend(open_narrow(st, row.narrow()));
+            st.ui.focus = Focus::Sidebar;
+            fx
+        }
+        Action::AllMessages => open_narrow(st, Narrow::All),
+        Action::AllDms => open_narrow(st, Narrow::AllDms),
+        Action::Starred => open_narrow(st, Narrow::Starred),
+        Action::Mentions => open_narrow(st, Narrow::Mentions),
+        Action::Search => {
+            st.ui.prompt = Some(Prompt { kind: PromptKind::Search, text: String::new() });
+            vec![]
+        }
+        Action::NextUnreadTopic => {
+            let order: Vec<ChannelId> = st
+                .ui
+                .sidebar
+                .iter()
+                .filter_map(|r| if let SidebarRow::Channel(c) = r { Some(*c) } else { None })
+                .collect();
+            let current = match &st.ui.narrow {
+                Narrow::Topic(c, t) => Some((*c, t.to_lowercase())),
+                _ => None,
+            };
+            let mut candidates: Vec<(ChannelId, String)> = Vec::new();
+            for c in order {
+                if let Some(topics) = st.data.unread.by_channel.get(&c) {
+                    candidates
+                        .extend(topics.iter().filter(|t| !st.data.topic_muted(c, t)).map(|t| (c, t.clone())));
+                }
+            }
+            let next = match current.and_then(|cur| candidates.iter().position(|x| *x == cur)) {
+                Some(i) => candidates.get(i + 1).or(candidates.first()),
+                None => candidates.first(),
+            }
+            .cloned();
+            match next {
+                Some((c, t)) => {
+                    // Use the topic's display name from any unread message in it.
+                    let name = st
+                        .data
+                        .unread
+                        .by_conv
+                        .get(&Conv::Topic(c, t.clone()))
+                        .and_then(|ids| ids.iter().find_map(|id| st.data.messages.get(id)))
+                        .map(|m| m.topic().to_owned())
+                        .or_else(|| {
+                            st.data
+                                .topics
+                                .get(&c)
+                                .and_then(|l| l.topics.iter().find(|x| x.name.to_lowercase() == t))
+                                .map(|x| x.name.clone())
+                        })
+                        .unwrap_or(t);
+                    open_narrow(st, Narrow::Topic(c, name))
+                }
+                None => {
+                    set_status(st, "no unread topics");
+                    vec![]
+                }
+            }
+        }
+        Action::NextUnreadDm => {
+            let next = st
+                .data
+                .unread
+                .by_conv
+                .keys()
+                .filter_map(|c| if let Conv::Dm(u) = c { Some(u.clone()) } else { None })
+                .min();
+            match next {
+                Some(users) => open_narrow(st, Narrow::Dm(users)),
+                None => {
+                    set_status(st, "no unread direct messages");
+                    vec![]
+                }
+            }
+        }
+        Action::NarrowChannel => match selected_message(st).map(|m| (m.stream_id, m.is_dm())) {
+            Some((Some(c), false)) => open_narrow(st, Narrow::Channel(c)),
+            _ => vec![],
+        },
+        Action::NarrowTopic => match selected_message(st).map(|m| target_of(st, m)) {
+            Some(Target::Channel { id, topic }) => open_narrow(st, Narrow::Topic(id, topic)),
+            Some(Target::Dm(users)) => open_narrow(st, Narrow::Dm(users)),
+            None => vec![],
+        },
+        Action::Reply => {
+            let target = match selected_message(st) {
+                Some(m) => Some(target_of(st, m)),
+                None => match &st.ui.narrow {
+                    Narrow::Topic(c, t) => Some(Target::Channel { id: *c, topic: t.clone() }),
+                    Narrow::Dm(u) => Some(Target::Dm(u.clone())),
+                    _ => None,
+                },
+            };
+            match target {
+                Some(t) => st.ui.compose = Some(Compose::new(t, "", None)),
+                None => set_status(st, "select a message to reply to, or press c / x"),
+            }
+            vec![]
+        }
+        Action::ReplyAuthor => {
+            if let Some(m) = selected_message(st) {
+                let t = Target::Dm(dm_key(&[m.sender_id], st.data.me));
+                st.ui.compose = Some(Compose::new(t, "", None));
+            }
+            vec![]
+        }
+        Action::QuoteReply | Action::Edit => {
+            let Some(m) = selected_message(st) else { return vec![] };
+            if a == Action::Edit && m.sender_id != st.data.me {
+                set_error(st, "you can only edit your own messages");
+                return vec![];
+            }
+            let id = m.id;
+            vec![Effect::FetchRaw { message_id: id, edit: a == Action::Edit }]
+        }
+        Action::NewChannelMessage => {
+            let text = match &st.ui.narrow {
+                Narrow::Topic(c, t) => format!("{}>{}", st.data.channel_name(*c), t),
+                Narrow::Channel(c) => format!("{}>", st.data.channel_name(*c)),
+                _ => String::new(),
+            };
+            st.ui.prompt = Some(Prompt { kind: PromptKind::ChannelTopic, text });
+            vec![]
+        }
+        Action::NewDm => {
+            st.ui.prompt = Some(Prompt { kind: PromptKind::DmRecipients, text: String::new() });
+            vec![]
+        }
+        Action::Star => {
+            let Some(m) = st.ui.selected.and_then(|id| st.data.messages.get_mut(&id)) else { return vec![] };
+            let add = !m.has_flag("starred");
+            if add {
+                m.flags.push("starred".into());
+            } else {
+                m.flags.retain(|f| f != "starred");
+            }
+            vec![Effect::SetFlag { ids: vec![m.id], flag: "starred", add }]
+        }
+        Action::ThumbsUp => {
+            let me = st.data.me;
+            let Some(m) = selected_message(st) else { return vec![] };
+            let mine = m.reactions.iter().find(|r| r.user_id == me && r.emoji_code == "1f44d");
+            let spec = match mine {
+                Some(r) => EmojiSpec::from(r),
+                None => EmojiSpec {
+                    emoji_name: Some("+1".into()),
+                    emoji_code: Some("1f44d".into()),
+                    reaction_type: Some("unicode_emoji".into()),
+                },
+            };
+            vec![Effect::React { message_id: m.id, emoji: spec, add: mine.is_none() }]
+        }
+        Action::EditHistory => {
+            let Some(id) = st.ui.selected else { return vec![] };
+            if !st.data.realm.allow_edit_history {
+                set_error(st, "this organization has disabled edit history");
+                return vec![];
+            }
+            st.ui.popup = Some(Popup::EditHistory { message_id: id, snapshots: None, scroll: 0 });
+            vec![Effect::FetchHistory(id)]
+        }
+        Action::MuteTopic | Action::UnmuteTopic | Action::FollowTopic => {
+            let Some((c, t)) = current_topic(st) else {
+                set_status(st, "select a topic first");
+                return vec![];
+            };
+            let wanted = match a {
+                Action::MuteTopic => VisibilityPolicy::Muted,
+                Action::UnmuteTopic => VisibilityPolicy::Unmuted,
+                _ => VisibilityPolicy::Followed,
+            };
+            let policy = if st.data.policy(c, &t) == wanted { VisibilityPolicy::None } else { wanted };
+            set_policy(st, c, &t, policy);
+            let label = match policy {
+                VisibilityPolicy::Muted => "muted",
+                VisibilityPolicy::Unmuted => "unmuted",
+                VisibilityPolicy::Followed => "followed",
+                _ => "back to default",
+            };
+            set_status(st, format!("#{} > {t}: {label}", st.data.channel_name(c)));
+            vec![Effect::SetPolicy { channel: c, topic: t, policy }]
+        }
+        Action::MarkTopicRead => {
+            let Some((c, t)) = current_topic(st) else { return vec![] };
+            let ids: Vec<MessageId> = st
+                .data
+                .unread
+                .by_conv
+                .get(&Conv::Topic(c, t.to_lowercase()))
+                .map(|s| s.iter().copied().collect())
+                .unwrap_or_default();
+            for id in &ids {
+                st.data.unread.remove(*id);
+            }
+            vec![Effect::MarkTopicRead { channel: c, topic: t }]
+        }
+        Action::ToggleSpoiler => {
+            if let Some(id) = st.ui.selected
+                && !st.ui.open_spoilers.remove(&(id, 0))
+            {
+                st.ui.open_spoilers.insert((id, 0));
+            }
+            vec![]
+        }
+        Action::Send => vec![],
+    }
+}
+
+/// Change a topic's visibility locally (the server's event confirms it).
+fn set_policy(st: &mut State, c: ChannelId, topic: &str, policy: VisibilityPolicy) {
+    let key = (c, topic.to_lowercase());
+    if policy == VisibilityPolicy::None {
+        st.data.user_topics.remove(&key);
+    } else {
+        st.data.user_topics.insert(key, policy);
+    }
+    // The combined feed hides muted topics.
+    let d = &mut st.data;
+    if let Some(view) = d.narrows.get_mut(&Narrow::All) {
+        let msgs = &d.messages;
+        let hide = policy == VisibilityPolicy::Muted
+            || (policy == VisibilityPolicy::None && d.channels.get(&c).is_some_and(|ch| ch.muted));
+        if hide {
+            view.ids.retain(|id| {
+                !msgs.get(id).is_some_and(|m| m.stream_id == Some(c) && m.topic().eq_ignore_ascii_case(topic))
+            });
+        } else {
+            view.loaded = false;
+        }
+    }
+}
+
+fn send_compose(st: &mut State) -> Vec<Effect> {
+    let Some(c) = &st.ui.compose else { return vec![] };
+    let text = c.text();
+    if text.trim().is_empty() {
+        set_error(st, "nothing to send");
+        return vec![];
+    }
+    if let Some(id) = c.editing {
+        set_status(st, "saving…");
+        return vec![
+            Effect::Edit { message_id: id, content: text },
+            Effect::EditTyping { message_id: id, start: false },
+        ];
+    }
+    st.next_local_id += 1;
+    let local_id = format!("{}.{}", st.now, st.next_local_id);
+    let mut message = match &c.target {
+        Target::Channel { id, topic } => OutgoingMessage::channel(*id, topic, &text),
+        Target::Dm(users) => {
+            let ids = if users.is_empty() { vec![st.data.me] } else { users.clone() };
+            OutgoingMessage::direct(ids, &text)
+        }
+    };
+    message.local_id = Some(local_id.clone());
+    message.queue_id = st.data.queue_id.clone();
+    set_status(st, "sending…");
+    vec![Effect::Send { local_id, message }]
+}
+
+fn on_sent(st: &mut State, _local_id: &str, result: Result<MessageId, String>) -> Vec<Effect> {
+    match result {
+        Ok(_) => {
+            st.ui.compose = None;
+            set_status(st, "sent");
+        }
+        // The compose box stays open with the text: nothing typed is lost.
+        Err(e) => set_error(st, format!("not sent: {e}")),
+    }
+    vec![]
+}
+
+fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
+    let me = st.data.me;
+    match kind {
+        EventKind::Message(ev) => {
+            let mut m = ev.message;
+            m.flags = ev.flags;
+            let id = m.id;
+            let narrows: Vec<Narrow> = st.data.narrows.keys().cloned().collect();
+            let mut targets = Vec::new();
+            for n in narrows {
+                let feed_ok = n != Narrow::All || st.data.in_feed(&m);
+                if feed_ok && n.contains(&m, me) && st.data.narrows.get(&n).is_some_and(|v| v.found_newest) {
+                    targets.push(n);
+                }
+            }
+            st.data.insert_message(m);
+            for n in targets {
+                if let Some(v) = st.data.narrows.get_mut(&n) {
+                    v.merge([id]);
+                }
+            }
+        }
+        EventKind::UpdateMessage(ev) => {
+            let ids = if ev.message_ids.is_empty() { vec![ev.message_id] } else { ev.message_ids.clone() };
+            for id in &ids {
+                let Some(m) = st.data.messages.get_mut(id) else { continue };
+                if *id == ev.message_id
+                    && let Some(c) = &ev.rendered_content
+                {
+                    m.content = c.clone();
+                    m.last_edit_timestamp = Some(ev.edit_timestamp);
+                }
+                if let Some(t) = &ev.subject {
+                    m.subject = t.clone();
+                }
+                if let Some(c) = ev.new_stream_id {
+                    m.stream_id = Some(c);
+                    m.display_recipient = DisplayRecipient::Channel(
+                        st.data.channels.get(&c).map(|x| x.name.clone()).unwrap_or_default(),
+                    );
+                }
+                st.data.reindex(*id);
+            }
+            // Views of the old and new conversations are refetched when next opened.
+            if ev.subject.is_some() || ev.new_stream_id.is_some() {
+                st.data.narrows.retain(|n, _| !n.is_conversation());
+            }
+        }
+        EventKind::DeleteMessage(ev) => {
+            for id in ev.ids() {
+                st.data.messages.remove(&id);
+                st.data.unread.remove(id);
+                for v in st.data.narrows.values_mut() {
+                    v.remove(id);
+                }
+                if st.ui.selected == Some(id) {
+                    st.ui.selected = None;
+                }
+            }
+        }
+        EventKind::Reaction(ev) => {
+            if let Some(m) = st.data.messages.get_mut(&ev.message_id) {
+                let r = Reaction {
+                    emoji_name: ev.emoji_name,
+                    emoji_code: ev.emoji_code,
+                    reaction_type: ev.reaction_type,
+                    user_id: ev.user_id,
+                };
+                if ev.op == "add" {
+                    if !m.reactions.contains(&r) {
+                        m.reactions.push(r);
+                    }
+                } else {
+                    m.reactions.retain(|x| {
+                        !(x.user_id == r.user_id
+                            && x.emoji_code == r.emoji_code
+                            && x.reaction_type == r.reaction_type)
+                    });
+                }
+            }
+        }
+        EventKind::UpdateMessageFlags(ev) => {
+            let add = ev.op == "add";
+            if ev.flag == "read" && add && ev.all {
+                st.data.unread.clear();
+            }
+            for id in &ev.messages {
+                if let Some(m) = st.data.messages.get_mut(id) {
+                    if add && !m.has_flag(&ev.flag) {
+                        m.flags.push(ev.flag.clone());
+                    } else if !add {
+                        m.flags.retain(|f| *f != ev.flag);
+                    }
+                }
+                if ev.flag == "read" {
+                    if add {
+                        st.data.unread.remove(*id);
+                    } else if let Some(m) = st.data.messages.get(id) {
+                        let conv = st.data.conv_of(m);
+                        st.data.unread.add(*id, conv);
+                    }
+                }
+            }
+        }
+        EventKind::UserTopic(t) => {
+            let key = (t.stream_id, t.topic_name.to_lowercase());
+            if t.visibility_policy == VisibilityPolicy::None {
+                st.data.user_topics.remove(&key);
+            } else {
+                st.data.user_topics.insert(key, t.visibility_policy);
+            }
+        }
+        EventKind::Subscription(ev) => match ev.op.as_str() {
+            "update" => {
+                if let (Some(id), Some(prop), Some(v)) =
+                    (ev.stream_id, ev.property.as_deref(), ev.value.as_ref())
+                    && let Some(c) = st.data.channels.get_mut(&id)
+                {
+                    match prop {
+                        "is_muted" => c.muted = v.as_bool().unwrap_or(c.muted),
+                        "in_home_view" => c.muted = !v.as_bool().unwrap_or(!c.muted),
+                        "pin_to_top" => c.pinned = v.as_bool().unwrap_or(c.pinned),
+                        "color" => c.color = v.as_str().unwrap_or(&c.color).to_owned(),
+                        _ => {}
+                    }
+                }
+            }
+            "add" => {
+                for s in ev.subscriptions.iter().flatten() {
+                    if let Ok(s) = serde_json::from_value::<Subscription>(s.clone()) {
+                        st.data.channels.insert(
+                            s.stream_id,
+                            ChannelInfo {
+                                id: s.stream_id,
+                                name: s.name,
+                                description: s.description,
+                                color: s.color,
+                                pinned: s.pin_to_top,
+                                muted: s.is_muted,
+                                invite_only: s.invite_only,
+                            },
+                        );
+                    }
+                }
+            }
+            "remove" => {
+                for s in ev.subscriptions.iter().flatten() {
+                    if let Some(id) = s.get("stream_id").and_then(|v| v.as_i64()) {
+                        st.data.channels.remove(&id);
+                    }
+                }
+            }
+            _ => {}
+        },
+        EventKind::Presence(ev) => {
+            for (k, p) in ev.presences.iter().flatten() {
+                if let Ok(id) = k.parse::<UserId>() {
+                    st.data.presence.insert(id, *p);
+                }
+            }
+        }
+        EventKind::UserStatus(ev) => {
+            if let Some(u) = st.data.users.get_mut(&ev.user_id) {
+                if let Some(t) = ev.status_text {
+                    u.status.status_text = t;
+                }
+                if let Some(n) = ev.emoji_name {
+                    u.status.emoji_name = n;
+                    u.status.emoji_code = ev.emoji_code.unwrap_or_default();
+                    u.status.reaction_type = ev.reaction_type.unwrap_or_default();
+                }
+            }
+        }
+        EventKind::ScheduledMessages(ev) => {
+            for s in ev.scheduled_messages.into_iter().flatten().chain(ev.scheduled_message) {
+                st.data.scheduled.insert(s.scheduled_message_id, s);
+            }
+            if ev.op == "remove"
+                && let Some(id) = ev.scheduled_message_id
+            {
+                st.data.scheduled.remove(&id);
+            }
+        }
+        EventKind::RealmUser(ev) => {
+            if let Some(p) = ev.fields.get("person")
+                && let Some(id) = p.get("user_id").and_then(|v| v.as_i64())
+                && let Some(u) = st.data.users.get_mut(&id)
+            {
+                if let Some(n) = p.get("full_name").and_then(|v| v.as_str()) {
+                    u.full_name = n.to_owned();
+                }
+                if let Some(a) = p.get("is_active").and_then(|v| v.as_bool()) {
+                    u.is_active = a;
+                }
+            }
+        }
+        EventKind::Malformed { event_type, error } => {
+            tracing::warn!("ignored a malformed {event_type} event: {error}");
+        }
+        _ => {}
+    }
+    vec![]
+}

@@ -1,0 +1,202 @@
+//! Background work: the dispatcher turns effects into tasks that answer with `Msg`s; the event
+//! poller long-polls the queue. Nothing here touches the state.
+
+use crate::api::*;
+use crate::app::{Effect, Msg, Narrow};
+use std::time::Duration;
+use tokio::sync::mpsc::UnboundedSender;
+use tokio::task::JoinHandle;
+
+/// Runs effects. The UI task calls `run` and never awaits.
+pub struct Dispatcher {
+    client: Client,
+    tx: UnboundedSender<Msg>,
+    poller: Option<JoinHandle<()>>,
+    /// Latest-wins for message fetches of the shown narrow.
+    fetches: Vec<(Narrow, bool, JoinHandle<()>)>,
+}
+
+fn text(e: ApiError) -> String {
+    e.to_string()
+}
+
+impl Dispatcher {
+    pub fn new(client: Client, tx: UnboundedSender<Msg>) -> Self {
+        Dispatcher { client, tx, poller: None, fetches: Vec::new() }
+    }
+
+    /// Spawn a task that sends one `Msg` when `fut` completes.
+    fn spawn<F>(&self, fut: F)
+    where
+        F: std::future::Future<Output = Msg> + Send + 'static,
+    {
+        let tx = self.tx.clone();
+        tokio::spawn(async move {
+            let _ = tx.send(fut.await);
+        });
+    }
+
+    /// Start an effect. Returns false for `Quit`.
+    pub fn run(&mut self, effect: Effect) -> bool {
+        let c = self.client.clone();
+        match effect {
+            Effect::Quit => return false,
+            Effect::Register => {
+                if let Some(p) = self.poller.take() {
+                    p.abort();
+                }
+                self.spawn(async move {
+                    match c.register(&register_params()).await {
+                        Ok(r) => Msg::Registered(Box::new(r)),
+                        Err(e) => Msg::RegisterFailed(text(e)),
+                    }
+                });
+            }
+            Effect::FetchMessages { narrow, terms, anchor, before, after, older } => {
+                self.fetches.retain(|(_, _, h)| !h.is_finished());
+                let tx = self.tx.clone();
+                let n = narrow.clone();
+                let handle = tokio::spawn(async move {
+                    let mut q = GetMessages::around(anchor, before, after).narrow(terms);
+                    q.apply_markdown = Some(true);
+                    q.client_gravatar = Some(true);
+                    let msg = match c.get_messages(&q).await {
+                        Ok(resp) => Msg::Messages { narrow: n, resp: Box::new(resp), older },
+                        Err(e) => Msg::MessagesFailed { narrow: n, error: text(e) },
+                    };
+                    let _ = tx.send(msg);
+                });
+                self.fetches.push((narrow, older, handle));
+            }
+            Effect::FetchTopics(channel) => self.spawn(async move {
+                match c.get_topics(channel, true).await {
+                    Ok(r) => Msg::Topics { channel, topics: r.topics },
+                    Err(e) => Msg::Done(Err(format!("topics: {}", text(e)))),
+                }
+            }),
+            Effect::Send { local_id, message } => self.spawn(async move {
+                let result = c.send_message(&message).await.map(|r| r.id).map_err(text);
+                Msg::Sent { local_id, result }
+            }),
+            Effect::Edit { message_id, content } => self.spawn(async move {
+                let edit = MessageEdit { content: Some(content), ..Default::default() };
+                Msg::Edited(c.update_message(message_id, &edit).await.map(|_| message_id).map_err(text))
+            }),
+            Effect::EditTyping { message_id, start } => self.spawn(async move {
+                let op = if start { TypingOp::Start } else { TypingOp::Stop };
+                // A failed typing notice is not worth the user's attention.
+                if let Err(e) = c.set_edit_typing(message_id, op).await {
+                    tracing::debug!("edit typing notice failed: {e}");
+                }
+                Msg::Done(Ok(String::new()))
+            }),
+            Effect::SetPolicy { channel, topic, policy } => self.spawn(async move {
+                Msg::Done(
+                    c.update_user_topic(channel, &topic, policy).await.map(|_| String::new()).map_err(text),
+                )
+            }),
+            Effect::MarkRead(ids) => self.spawn(async move {
+                Msg::Done(
+                    c.update_message_flags(&ids, true, "read").await.map(|_| String::new()).map_err(text),
+                )
+            }),
+            Effect::SetFlag { ids, flag, add } => self.spawn(async move {
+                Msg::Done(c.update_message_flags(&ids, add, flag).await.map(|_| String::new()).map_err(text))
+            }),
+            Effect::MarkTopicRead { channel, topic } => self.spawn(async move {
+                Msg::Done(
+                    c.mark_topic_as_read(channel, &topic)
+                        .await
+                        .map(|_| "topic marked as read".into())
+                        .map_err(text),
+                )
+            }),
+            Effect::React { message_id, emoji, add } => self.spawn(async move {
+                let r = if add {
+                    c.add_reaction(message_id, &emoji).await
+                } else {
+                    c.remove_reaction(message_id, &emoji).await
+                };
+                Msg::Done(r.map(|_| String::new()).map_err(text))
+            }),
+            Effect::FetchHistory(message_id) => self.spawn(async move {
+                let result =
+                    c.get_message_history(message_id, true).await.map(|r| r.message_history).map_err(text);
+                Msg::History { message_id, result }
+            }),
+            Effect::FetchRaw { message_id, edit } => self.spawn(async move {
+                let result = c
+                    .get_message(message_id, false)
+                    .await
+                    .map(|r| r.raw_content.unwrap_or(r.message.content))
+                    .map_err(text);
+                Msg::Raw { message_id, edit, result }
+            }),
+            Effect::PollEvents { queue_id, last_event_id, timeout_secs } => {
+                if let Some(p) = self.poller.take() {
+                    p.abort();
+                }
+                let tx = self.tx.clone();
+                self.poller = Some(tokio::spawn(poll_events(c, tx, queue_id, last_event_id, timeout_secs)));
+            }
+        }
+        true
+    }
+}
+
+/// What the client registers for.
+pub fn register_params() -> RegisterParams {
+    RegisterParams {
+        apply_markdown: Some(true),
+        client_gravatar: Some(true),
+        include_subscribers: Some(IncludeSubscribers::False),
+        slim_presence: Some(true),
+        client_capabilities: Some(serde_json::json!({
+            "notification_settings_null": true,
+            "bulk_message_deletion": true,
+            "user_avatar_url_field_optional": true,
+            "stream_typing_notifications": true,
+            "user_settings_object": true,
+            "empty_topic_name": true,
+        })),
+        ..Default::default()
+    }
+}
+
+/// Long-poll forever, sending batches of events; `QueueLost` when the queue is gone.
+async fn poll_events(
+    c: Client,
+    tx: UnboundedSender<Msg>,
+    queue_id: String,
+    mut last: i64,
+    timeout_secs: u64,
+) {
+    let timeout = Duration::from_secs(timeout_secs + 10);
+    let mut backoff = Duration::from_millis(500);
+    loop {
+        match c.get_events(&queue_id, last, false, timeout).await {
+            Ok(events) => {
+                backoff = Duration::from_millis(500);
+                if let Some(max) = events.iter().map(|e| e.id).max() {
+                    last = last.max(max);
+                }
+                let events: Vec<Event> = events
+                    .into_iter()
+                    .filter(|e| !matches!(e.kind, crate::api::EventKind::Heartbeat))
+                    .collect();
+                if !events.is_empty() && tx.send(Msg::Events(events)).is_err() {
+                    return;
+                }
+            }
+            Err(e) if e.code() == Some("BAD_EVENT_QUEUE_ID") => {
+                let _ = tx.send(Msg::QueueLost);
+                return;
+            }
+            Err(e) => {
+                tracing::warn!("event poll failed: {e}; retrying in {backoff:?}");
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(Duration::from_secs(30));
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+//! The main loop: one `tokio::select!` over terminal input, background results and a clock.
+//! Generic over the ratatui backend so whole-app tests run on `TestBackend`.
+
+use crate::api::Client;
+use crate::app::{self, Effect, Msg, State};
+use crate::net::Dispatcher;
+use crate::ui::{self, RenderCache};
+use crossterm::event::{Event as TermEvent, KeyEventKind};
+use futures_util::{Stream, StreamExt};
+use ratatui::Terminal;
+use ratatui::backend::Backend;
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// Current UNIX time.
+pub fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+/// Run the client until the user quits. `input` yields terminal events (crossterm's
+/// `EventStream` in the binary, a scripted stream in tests).
+pub async fn run_main_loop<B, S>(
+    terminal: &mut Terminal<B>,
+    client: Client,
+    mut input: S,
+) -> anyhow::Result<State>
+where
+    B: Backend,
+    B::Error: Send + Sync + 'static,
+    S: Stream<Item = std::io::Result<TermEvent>> + Unpin,
+{
+    let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
+    let mut dispatcher = Dispatcher::new(client, tx.clone());
+    let mut st = State { now: now(), ..Default::default() };
+    st.ui.loading = true;
+    let mut cache = RenderCache::default();
+    dispatcher.run(Effect::Register);
+    let mut clock = tokio::time::interval(Duration::from_secs(1));
+    let mut dirty = true;
+    loop {
+        if dirty {
+            terminal.draw(|f| ui::draw(f, &st, &mut cache))?;
+            dirty = false;
+        }
+        let msg = tokio::select! {
+            ev = input.next() => match ev {
+                Some(Ok(TermEvent::Key(k))) if k.kind != KeyEventKind::Release => Msg::Key(k),
+                Some(Ok(TermEvent::Resize(..))) => { dirty = true; continue }
+                Some(Ok(_)) => continue,
+                Some(Err(e)) => return Err(e.into()),
+                None => break,
+            },
+            Some(m) = rx.recv() => m,
+            _ = clock.tick() => Msg::Tick(now()),
+        };
+        let is_tick = matches!(msg, Msg::Tick(_));
+        let mut effects = app::update(&mut st, msg);
+        // Drain whatever else is queued before redrawing (batches bursts of events).
+        while let Ok(m) = rx.try_recv() {
+            effects.extend(app::update(&mut st, m));
+        }
+        for e in effects {
+            if !dispatcher.run(e) {
+                return Ok(st);
+            }
+        }
+        if st.ui.quit {
+            return Ok(st);
+        }
+        dirty |= !is_tick;
+    }
+    Ok(st)
+}

@@ -1,0 +1,561 @@
+//! Views: functions of the state. Only what is visible is laid out; rendered message content
+//! is cached per (message, width, content, spoilers) in a [`RenderCache`] the caller owns.
+
+pub mod content;
+
+use crate::api::{Message, MessageId};
+use crate::app::keymap::{self, Context};
+use crate::app::{Activity, Focus, Narrow, Popup, PromptKind, SidebarRow, State, Target};
+use content::{ContentContext, RenderedContent, display_width, render_html, sanitize};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Cache of rendered message bodies. Bounded; cleared wholesale when full.
+#[derive(Default)]
+pub struct RenderCache {
+    map: HashMap<(MessageId, u16, u64, bool), Rc<RenderedContent>>,
+}
+
+const CACHE_LIMIT: usize = 4000;
+
+struct Ctx {
+    spoilers: bool,
+}
+
+impl ContentContext for Ctx {
+    fn format_time(&self, ts: i64) -> String {
+        local_time(ts, "%a %-d %b %H:%M")
+    }
+    fn spoiler_open(&self, _index: usize) -> bool {
+        self.spoilers
+    }
+}
+
+/// A UNIX time in the local time zone.
+pub fn local_time(ts: i64, fmt: &str) -> String {
+    use chrono::TimeZone;
+    match chrono::Local.timestamp_opt(ts, 0) {
+        chrono::LocalResult::Single(t) => t.format(fmt).to_string(),
+        _ => "?".into(),
+    }
+}
+
+fn hash(s: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    s.hash(&mut h);
+    h.finish()
+}
+
+impl RenderCache {
+    fn get(&mut self, m: &Message, width: u16, spoilers: bool) -> Rc<RenderedContent> {
+        let key = (m.id, width, hash(&m.content), spoilers);
+        if let Some(r) = self.map.get(&key) {
+            return r.clone();
+        }
+        if self.map.len() >= CACHE_LIMIT {
+            self.map.clear();
+        }
+        let r = Rc::new(render_html(&m.content, width, &Ctx { spoilers }));
+        self.map.insert(key, r.clone());
+        r
+    }
+}
+
+const SIDEBAR_WIDTH: u16 = 26;
+const DIM: Style = Style::new().fg(Color::DarkGray);
+const SELECTED: Style = Style::new().add_modifier(Modifier::REVERSED);
+const HEADER: Style = Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD);
+const ERROR: Style = Style::new().fg(Color::Red).add_modifier(Modifier::BOLD);
+
+/// Draw the whole screen.
+pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
+    let area = f.area();
+    let compose_h = if st.ui.compose.is_some() { 7.min(area.height / 2) } else { 0 };
+    let [main, compose, status] =
+        Layout::vertical([Constraint::Min(3), Constraint::Length(compose_h), Constraint::Length(1)])
+            .areas(area);
+    let side_w = if main.width < 60 { main.width / 3 } else { SIDEBAR_WIDTH };
+    let [side, msgs] = Layout::horizontal([Constraint::Length(side_w), Constraint::Min(10)]).areas(main);
+    draw_sidebar(f, st, side);
+    draw_messages(f, st, cache, msgs);
+    if compose_h > 0 {
+        draw_compose(f, st, compose);
+    }
+    draw_status(f, st, status);
+    match &st.ui.popup {
+        Some(Popup::Help { scroll }) => draw_help(f, st, *scroll),
+        Some(Popup::EditHistory { message_id, snapshots, scroll }) => {
+            draw_history(f, st, *message_id, snapshots.as_deref(), *scroll)
+        }
+        None => {}
+    }
+}
+
+fn clip(s: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut w = 0;
+    for g in unicode_segmentation::UnicodeSegmentation::graphemes(s, true) {
+        let gw = display_width(g);
+        if w + gw > width {
+            if !out.is_empty() {
+                out.pop();
+                out.push('…');
+            }
+            break;
+        }
+        out.push_str(g);
+        w += gw;
+    }
+    out
+}
+
+fn draw_sidebar(f: &mut Frame, st: &State, area: Rect) {
+    let focused = st.ui.focus == Focus::Sidebar;
+    let block = Block::default().borders(Borders::RIGHT).border_style(if focused {
+        Style::new().fg(Color::Cyan)
+    } else {
+        DIM
+    });
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let h = inner.height as usize;
+    let sel = st.ui.sidebar_selected;
+    let start = sel.saturating_sub(h.saturating_sub(1));
+    let d = &st.data;
+    let w = inner.width as usize;
+    let mut lines = Vec::new();
+    for (i, row) in st.ui.sidebar.iter().enumerate().skip(start).take(h) {
+        let (label, count, style) = match row {
+            SidebarRow::AllMessages => {
+                ("All messages".to_owned(), 0, Style::new().add_modifier(Modifier::BOLD))
+            }
+            SidebarRow::AllDms => {
+                let n: usize = d
+                    .unread
+                    .by_conv
+                    .iter()
+                    .filter(|(k, _)| matches!(k, crate::app::Conv::Dm(_)))
+                    .map(|(_, v)| v.len())
+                    .sum();
+                ("Direct messages".to_owned(), n, Style::new().add_modifier(Modifier::BOLD))
+            }
+            SidebarRow::Starred => ("Starred".to_owned(), 0, Style::new()),
+            SidebarRow::Mentions => ("Mentions".to_owned(), d.unread.mentions.len(), Style::new()),
+            SidebarRow::Channel(c) => {
+                let Some(ch) = d.channels.get(c) else { continue };
+                let arrow = if st.ui.expanded == Some(*c) { "▾" } else { "▸" };
+                let pin = if ch.pinned { "^" } else { "" };
+                let lock = if ch.invite_only { "🔒" } else { "#" };
+                let style = if ch.muted { DIM } else { Style::new() };
+                (format!("{arrow}{lock}{}{pin}", sanitize(&ch.name)), d.channel_unread(*c), style)
+            }
+            SidebarRow::Topic(c, t) => {
+                let policy = d.policy(*c, t);
+                let muted = d.topic_muted(*c, t);
+                let mark = match policy {
+                    crate::api::VisibilityPolicy::Followed => "★",
+                    crate::api::VisibilityPolicy::Muted => "✕",
+                    crate::api::VisibilityPolicy::Unmuted => "○",
+                    _ => " ",
+                };
+                let name = if t.is_empty() { d.realm.empty_topic_name.clone() } else { sanitize(t) };
+                let n = if muted { 0 } else { d.topic_unread(*c, t) };
+                (format!("  {mark}{name}"), n, if muted { DIM } else { Style::new() })
+            }
+        };
+        let count_s = if count > 0 { format!(" {count}") } else { String::new() };
+        let label = clip(&label, w.saturating_sub(count_s.len()));
+        let pad = w.saturating_sub(display_width(&label) + count_s.len());
+        let mut style = style;
+        if i == sel && focused {
+            style = style.patch(SELECTED);
+        } else if i == sel {
+            style = style.add_modifier(Modifier::UNDERLINED);
+        }
+        lines.push(Line::from(vec![
+            Span::styled(label, style),
+            Span::styled(" ".repeat(pad), style),
+            Span::styled(count_s, style.fg(Color::Yellow)),
+        ]));
+    }
+    f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// The title of a narrow, as the status line shows it.
+pub fn narrow_title(st: &State, n: &Narrow) -> String {
+    let d = &st.data;
+    match n {
+        Narrow::All => "All messages".into(),
+        Narrow::Channel(c) => format!("#{}", d.channel_name(*c)),
+        Narrow::Topic(c, t) => {
+            let t = if t.is_empty() { d.realm.empty_topic_name.as_str() } else { t };
+            format!("#{} > {}", d.channel_name(*c), t)
+        }
+        Narrow::AllDms => "Direct messages".into(),
+        Narrow::Dm(u) if u.is_empty() => "Notes to self".into(),
+        Narrow::Dm(u) => {
+            format!("DM with {}", u.iter().map(|id| d.user_name(*id)).collect::<Vec<_>>().join(", "))
+        }
+        Narrow::Starred => "Starred".into(),
+        Narrow::Mentions => "Mentions".into(),
+        Narrow::Search { query, .. } => format!("Search: {query}"),
+    }
+}
+
+fn conversation_header(st: &State, m: &Message) -> String {
+    let d = &st.data;
+    match m.stream_id {
+        Some(c) if !m.is_dm() => {
+            let t = if m.topic().is_empty() { d.realm.empty_topic_name.as_str() } else { m.topic() };
+            let mark = match d.policy(c, m.topic()) {
+                crate::api::VisibilityPolicy::Followed => " ★",
+                crate::api::VisibilityPolicy::Muted => " ✕",
+                _ => "",
+            };
+            format!("#{} > {}{}", sanitize(d.channel_name(c)), sanitize(t), mark)
+        }
+        _ => {
+            let others = crate::app::narrow::dm_key(&m.dm_user_ids(), d.me);
+            if others.is_empty() {
+                "Notes to self".into()
+            } else {
+                format!(
+                    "DM with {}",
+                    others.iter().map(|u| sanitize(d.user_name(*u))).collect::<Vec<_>>().join(", ")
+                )
+            }
+        }
+    }
+}
+
+/// The lines of one message block: optional conversation header, sender line, body, reactions.
+fn message_block(
+    st: &State,
+    cache: &mut RenderCache,
+    m: &Message,
+    prev: Option<&Message>,
+    width: u16,
+) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    let same_conv = prev.is_some_and(|p| {
+        p.stream_id == m.stream_id
+            && p.topic() == m.topic()
+            && p.is_dm() == m.is_dm()
+            && p.dm_user_ids() == m.dm_user_ids()
+    });
+    if !same_conv {
+        out.push(Line::styled(clip(&conversation_header(st, m), width as usize), HEADER));
+    }
+    let same_sender =
+        same_conv && prev.is_some_and(|p| p.sender_id == m.sender_id && m.timestamp - p.timestamp < 300);
+    if !same_sender {
+        let mut spans = vec![
+            Span::styled(sanitize(&m.sender_full_name), Style::new().add_modifier(Modifier::BOLD)),
+            Span::styled(format!("  {}", local_time(m.timestamp, "%a %-d %b %H:%M")), DIM),
+        ];
+        if m.last_edit_timestamp.is_some() {
+            spans.push(Span::styled(" (edited)", DIM));
+        } else if m.last_moved_timestamp.is_some() {
+            spans.push(Span::styled(" (moved)", DIM));
+        }
+        if m.has_flag("starred") {
+            spans.push(Span::styled(" ★", Style::new().fg(Color::Yellow)));
+        }
+        out.push(Line::from(spans));
+    }
+    let spoilers = st.ui.open_spoilers.contains(&(m.id, 0));
+    let body = cache.get(m, width.saturating_sub(2).max(10), spoilers);
+    for l in &body.lines {
+        let mut spans = vec![Span::raw("  ")];
+        spans.extend(l.spans.iter().cloned());
+        out.push(Line::from(spans));
+    }
+    for (i, link) in body.links.iter().enumerate() {
+        out.push(Line::styled(clip(&format!("  [{}] {}", i + 1, sanitize(&link.url)), width as usize), DIM));
+    }
+    if !m.reactions.is_empty() {
+        let mut counts: Vec<(String, usize, bool)> = Vec::new();
+        for r in &m.reactions {
+            let label = emoji_label(&r.emoji_code, &r.emoji_name, r.reaction_type.as_str());
+            match counts.iter_mut().find(|(l, _, _)| *l == label) {
+                Some(e) => {
+                    e.1 += 1;
+                    e.2 |= r.user_id == st.data.me;
+                }
+                None => counts.push((label, 1, r.user_id == st.data.me)),
+            }
+        }
+        let mut spans = vec![Span::raw("  ")];
+        for (label, n, mine) in counts {
+            let style = if mine { Style::new().fg(Color::Cyan) } else { DIM };
+            spans.push(Span::styled(format!("[{label} {n}] "), style));
+        }
+        out.push(Line::from(spans));
+    }
+    out
+}
+
+/// The glyph for a reaction: the Unicode emoji, or `:name:`.
+pub fn emoji_label(code: &str, name: &str, kind: &str) -> String {
+    if kind == "unicode_emoji" {
+        let s: Option<String> =
+            code.split('-').map(|p| u32::from_str_radix(p, 16).ok().and_then(char::from_u32)).collect();
+        if let Some(s) = s.filter(|s| !s.chars().any(char::is_control)) {
+            return s;
+        }
+    }
+    format!(":{}:", sanitize(name))
+}
+
+fn draw_messages(f: &mut Frame, st: &State, cache: &mut RenderCache, area: Rect) {
+    let width = area.width.saturating_sub(1);
+    let height = area.height as usize;
+    let Some(view) = st.data.narrows.get(&st.ui.narrow) else {
+        f.render_widget(
+            Paragraph::new(Line::styled(if st.ui.loading { "Connecting…" } else { "Loading…" }, DIM)),
+            area,
+        );
+        return;
+    };
+    if view.ids.is_empty() {
+        let text = if view.loading_newer { "Loading…" } else { "No messages here." };
+        f.render_widget(Paragraph::new(Line::styled(text, DIM)), area);
+        return;
+    }
+    let ids = &view.ids;
+    let sel_pos = st.ui.selected.and_then(|id| ids.binary_search(&id).ok()).unwrap_or(ids.len() - 1);
+    let msg = |i: usize| ids.get(i).and_then(|id| st.data.messages.get(id));
+    // Blocks from the selected one downwards, then upwards until the pane is full.
+    let mut below: Vec<(usize, Vec<Line<'static>>)> = Vec::new();
+    let mut used = 0;
+    let mut i = sel_pos;
+    while i < ids.len() && used < height {
+        if let Some(m) = msg(i) {
+            let block = message_block(st, cache, m, if i == 0 { None } else { msg(i - 1) }, width);
+            used += block.len();
+            below.push((i, block));
+        }
+        i += 1;
+    }
+    let mut above: Vec<(usize, Vec<Line<'static>>)> = Vec::new();
+    let mut j = sel_pos;
+    let reserve_below = below.iter().skip(1).map(|(_, b)| b.len()).sum::<usize>().min(height / 3);
+    let mut room = height.saturating_sub(below.first().map_or(0, |(_, b)| b.len()) + reserve_below);
+    while j > 0 && room > 0 {
+        j -= 1;
+        if let Some(m) = msg(j) {
+            let block = message_block(st, cache, m, if j == 0 { None } else { msg(j - 1) }, width);
+            room = room.saturating_sub(block.len());
+            above.push((j, block));
+        }
+    }
+    above.reverse();
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    if j == 0 && view.found_oldest && above.first().is_none_or(|(i, _)| *i == 0) {
+        lines.push(Line::styled("— beginning of the conversation —", DIM));
+    } else if view.loading_older {
+        lines.push(Line::styled("loading older messages…", DIM));
+    }
+    let mut sel_start = 0;
+    for (idx, block) in above.into_iter().chain(below) {
+        let selected = idx == sel_pos;
+        if selected {
+            sel_start = lines.len();
+        }
+        let unread = ids.get(idx).is_some_and(|id| st.data.unread.by_id.contains_key(id));
+        for l in block {
+            let marker = if selected && st.ui.focus == Focus::Messages {
+                Span::styled("▌", Style::new().fg(Color::Cyan))
+            } else if unread {
+                Span::styled("▏", Style::new().fg(Color::Yellow))
+            } else {
+                Span::raw(" ")
+            };
+            let mut spans = vec![marker];
+            spans.extend(l.spans);
+            lines.push(Line::from(spans).style(l.style));
+        }
+    }
+    // Scroll so the selected block starts within the pane, preferring the bottom.
+    let total = lines.len();
+    let mut top = total.saturating_sub(height);
+    if sel_start < top {
+        top = sel_start;
+    }
+    let visible: Vec<Line> = lines.into_iter().skip(top).take(height).collect();
+    f.render_widget(Paragraph::new(visible), area);
+}
+
+fn draw_compose(f: &mut Frame, st: &State, area: Rect) {
+    let Some(c) = &st.ui.compose else { return };
+    let d = &st.data;
+    let to = match &c.target {
+        Target::Channel { id, topic } => {
+            let t = if topic.is_empty() { d.realm.empty_topic_name.as_str() } else { topic };
+            format!("#{} > {}", d.channel_name(*id), t)
+        }
+        Target::Dm(u) if u.is_empty() => "Notes to self".into(),
+        Target::Dm(u) => {
+            format!("DM to {}", u.iter().map(|id| d.user_name(*id)).collect::<Vec<_>>().join(", "))
+        }
+    };
+    let verb = if c.editing.is_some() { "Editing" } else { "To" };
+    let title = format!(" {verb}: {} — ctrl+d send, esc cancel ", sanitize(&to));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(clip(&title, area.width.saturating_sub(2) as usize))
+        .border_style(Style::new().fg(Color::Cyan));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    f.render_widget(&c.editor, inner);
+}
+
+fn draw_status(f: &mut Frame, st: &State, area: Rect) {
+    if let Some(p) = &st.ui.prompt {
+        let label = match p.kind {
+            PromptKind::Search => "Search: ",
+            PromptKind::ChannelTopic => "Channel>topic: ",
+            PromptKind::DmRecipients => "DM to (names or emails, comma-separated): ",
+        };
+        let line = Line::from(vec![
+            Span::styled(label, HEADER),
+            Span::raw(sanitize(&p.text)),
+            Span::styled("█", DIM),
+        ]);
+        f.render_widget(Paragraph::new(line), area);
+        return;
+    }
+    let title = narrow_title(st, &st.ui.narrow);
+    let (text, style) = match &st.ui.status {
+        Some(s) if s.error => (s.text.clone(), ERROR),
+        Some(s) => (s.text.clone(), Style::new()),
+        None => ("? help".to_owned(), DIM),
+    };
+    let left = clip(&sanitize(&title), (area.width as usize) / 2);
+    let right_w = (area.width as usize).saturating_sub(display_width(&left) + 2);
+    let right = clip(&sanitize(&text), right_w);
+    let pad = (area.width as usize).saturating_sub(display_width(&left) + display_width(&right));
+    let line =
+        Line::from(vec![Span::styled(left, HEADER), Span::raw(" ".repeat(pad)), Span::styled(right, style)]);
+    f.render_widget(Paragraph::new(line).style(Style::new().bg(Color::Black)), area);
+}
+
+fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h }
+}
+
+fn draw_help(f: &mut Frame, st: &State, scroll: u16) {
+    let ctx = if st.ui.compose.is_some() {
+        Context::Compose
+    } else if st.ui.focus == Focus::Sidebar {
+        Context::Sidebar
+    } else {
+        Context::Messages
+    };
+    let rows = keymap::help(ctx);
+    let key_w = rows.iter().map(|(k, _)| display_width(k)).max().unwrap_or(4);
+    let lines: Vec<Line> = rows
+        .into_iter()
+        .map(|(k, d)| Line::from(vec![Span::styled(format!("{k:<key_w$}  "), HEADER), Span::raw(d)]))
+        .collect();
+    let area = centered(f.area(), 90, f.area().height.saturating_sub(2));
+    f.render_widget(Clear, area);
+    let block = Block::default().borders(Borders::ALL).title(" Keys (esc to close) ");
+    f.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)).wrap(Wrap { trim: false }), area);
+}
+
+fn draw_history(
+    f: &mut Frame,
+    st: &State,
+    id: MessageId,
+    snaps: Option<&[crate::api::HistorySnapshot]>,
+    scroll: u16,
+) {
+    let area = centered(f.area(), 100, f.area().height.saturating_sub(2));
+    f.render_widget(Clear, area);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(format!(" Edit history of message {id} (esc to close) "));
+    let Some(snaps) = snaps else {
+        f.render_widget(Paragraph::new("Loading…").block(block), area);
+        return;
+    };
+    let d = &st.data;
+    let mut lines: Vec<Line> = Vec::new();
+    for (i, s) in snaps.iter().enumerate() {
+        let who = s.user_id.map_or("(unknown)".to_owned(), |u| d.user_name(u).to_owned());
+        let what = if i == 0 { "Original" } else { "Edited" };
+        lines.push(Line::from(vec![
+            Span::styled(format!("{what} by {}", sanitize(&who)), HEADER),
+            Span::styled(format!("  {}", local_time(s.timestamp, "%Y-%m-%d %H:%M:%S")), DIM),
+        ]));
+        if let Some(pt) = &s.prev_topic {
+            lines.push(Line::from(format!("  topic: {} → {}", sanitize(pt), sanitize(&s.topic))));
+        }
+        if let (Some(ps), Some(ns)) = (s.prev_stream, s.stream) {
+            lines.push(Line::from(format!(
+                "  channel: #{} → #{}",
+                sanitize(d.channel_name(ps)),
+                sanitize(d.channel_name(ns))
+            )));
+        }
+        if i == 0 || s.prev_content.is_some() {
+            let prev = if i == 0 { None } else { snaps.get(i - 1).map(|p| p.content.as_str()) };
+            lines.extend(diff_lines(prev, &s.content));
+        }
+        lines.push(Line::raw(""));
+    }
+    f.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)).wrap(Wrap { trim: false }), area);
+}
+
+/// Word-level diff of Markdown, as lines: insertions green, deletions red and crossed out.
+pub fn diff_lines(old: Option<&str>, new: &str) -> Vec<Line<'static>> {
+    let ins = Style::new().fg(Color::Green).add_modifier(Modifier::BOLD);
+    let del = Style::new().fg(Color::Red).add_modifier(Modifier::CROSSED_OUT);
+    let mut lines = vec![];
+    let mut cur: Vec<Span<'static>> = vec![Span::raw("  ")];
+    let push = |text: &str, style: Style, lines: &mut Vec<Line<'static>>, cur: &mut Vec<Span<'static>>| {
+        let mut parts = text.split('\n').peekable();
+        while let Some(p) = parts.next() {
+            if !p.is_empty() {
+                cur.push(Span::styled(sanitize(p), style));
+            }
+            if parts.peek().is_some() {
+                lines.push(Line::from(std::mem::replace(cur, vec![Span::raw("  ")])));
+            }
+        }
+    };
+    match old {
+        None => push(new, Style::new(), &mut lines, &mut cur),
+        Some(old) => {
+            let diff = similar::TextDiff::from_words(old, new);
+            for ch in diff.iter_all_changes() {
+                let style = match ch.tag() {
+                    similar::ChangeTag::Equal => Style::new(),
+                    similar::ChangeTag::Insert => ins,
+                    similar::ChangeTag::Delete => del,
+                };
+                push(ch.value(), style, &mut lines, &mut cur);
+            }
+        }
+    }
+    lines.push(Line::from(cur));
+    lines
+}
+
+/// Presence dot for the people list.
+pub fn activity_glyph(a: Activity) -> Span<'static> {
+    match a {
+        Activity::Active => Span::styled("●", Style::new().fg(Color::Green)),
+        Activity::Idle => Span::styled("●", Style::new().fg(Color::Yellow)),
+        Activity::Offline => Span::styled("○", DIM),
+    }
+}
