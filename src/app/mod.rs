@@ -125,14 +125,42 @@ pub struct Ui {
     pub status: Option<Status>,
     /// (message, spoiler index) toggled open.
     pub open_spoilers: HashSet<(MessageId, usize)>,
+    /// Select this message as soon as it is in the current view (the user's own sent message).
+    pub jump_to: Option<MessageId>,
     /// True until the first register answer arrives.
     pub loading: bool,
     pub quit: bool,
 }
 
+/// How times are shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TimeZone {
+    /// The system's local time zone.
+    #[default]
+    Local,
+    /// A fixed offset from UTC in seconds (tests; users who want UTC).
+    Fixed(i32),
+}
+
+impl TimeZone {
+    /// Format a UNIX time with a chrono format string.
+    pub fn format(self, ts: i64, fmt: &str) -> String {
+        use chrono::TimeZone as _;
+        let out = match self {
+            TimeZone::Local => chrono::Local.timestamp_opt(ts, 0).single().map(|t| t.format(fmt).to_string()),
+            TimeZone::Fixed(off) => chrono::FixedOffset::east_opt(off)
+                .and_then(|z| z.timestamp_opt(ts, 0).single())
+                .map(|t| t.format(fmt).to_string()),
+        };
+        out.unwrap_or_else(|| "?".into())
+    }
+}
+
 /// Everything the UI task owns.
 #[derive(Debug, Default)]
 pub struct State {
+    /// How times are shown.
+    pub tz: TimeZone,
     pub data: Data,
     pub ui: Ui,
     /// Current UNIX time, advanced by `Msg::Tick` (keeps `update` pure).

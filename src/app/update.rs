@@ -304,6 +304,7 @@ fn on_messages(st: &mut State, narrow: Narrow, resp: MessagesResponse, older: bo
     }
     view.loaded = true;
     rebuild_sidebar(st);
+    apply_jump(st);
     if narrow == st.ui.narrow && st.ui.selected.is_none() {
         select_initial(st);
         return mark_selected_read(st);
@@ -764,6 +765,27 @@ fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
     }
 }
 
+/// Would a message sent to `target` show in `narrow`?
+fn narrow_holds(narrow: &Narrow, target: &Target) -> bool {
+    match (narrow, target) {
+        (Narrow::All, _) => true,
+        (Narrow::Channel(c), Target::Channel { id, .. }) => c == id,
+        (Narrow::Topic(c, t), Target::Channel { id, topic }) => c == id && t.eq_ignore_ascii_case(topic),
+        (Narrow::AllDms, Target::Dm(_)) => true,
+        (Narrow::Dm(a), Target::Dm(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Select the message the user just sent, once the current view holds it.
+fn apply_jump(st: &mut State) {
+    let Some(id) = st.ui.jump_to else { return };
+    if st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.ids.binary_search(&id).is_ok()) {
+        st.ui.selected = Some(id);
+        st.ui.jump_to = None;
+    }
+}
+
 /// Change a topic's visibility locally (the server's event confirms it).
 fn set_policy(st: &mut State, c: ChannelId, topic: &str, policy: VisibilityPolicy) {
     let key = (c, topic.to_lowercase());
@@ -819,9 +841,30 @@ fn send_compose(st: &mut State) -> Vec<Effect> {
 
 fn on_sent(st: &mut State, _local_id: &str, result: Result<MessageId, String>) -> Vec<Effect> {
     match result {
-        Ok(_) => {
-            st.ui.compose = None;
+        Ok(id) => {
+            let target = st.ui.compose.take().map(|c| c.target);
             set_status(st, "sent");
+            let shown_here = target.is_some_and(|t| narrow_holds(&st.ui.narrow, &t));
+            if shown_here {
+                st.ui.jump_to = Some(id);
+                apply_jump(st);
+                // The loaded window does not reach the newest messages: reload around ours.
+                let narrow = st.ui.narrow.clone();
+                if st.ui.jump_to.is_some() && st.data.narrows.get(&narrow).is_some_and(|v| !v.found_newest) {
+                    st.data
+                        .narrows
+                        .insert(narrow.clone(), NarrowView { loading_newer: true, ..Default::default() });
+                    let terms = narrow.terms(st.data.me, dm_operator(st));
+                    return vec![Effect::FetchMessages {
+                        narrow,
+                        terms,
+                        anchor: Anchor::Id(id),
+                        before: PAGE,
+                        after: PAGE,
+                        older: false,
+                    }];
+                }
+            }
         }
         // The compose box stays open with the text: nothing typed is lost.
         Err(e) => set_error(st, format!("not sent: {e}")),
@@ -850,6 +893,7 @@ fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                     v.merge([id]);
                 }
             }
+            apply_jump(st);
         }
         EventKind::UpdateMessage(ev) => {
             let ids = if ev.message_ids.is_empty() { vec![ev.message_id] } else { ev.message_ids.clone() };
@@ -1031,4 +1075,199 @@ fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
         _ => {}
     }
     vec![]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const ME: i64 = 10;
+
+    fn msg(id: i64, channel: i64, topic: &str, flags: &[&str]) -> serde_json::Value {
+        json!({
+            "id": id, "type": "stream", "content": format!("<p>message {id}</p>"), "display_recipient": "eng",
+            "sender_id": 11, "sender_full_name": "Alice", "stream_id": channel, "subject": topic,
+            "timestamp": 1_700_000_000 + id, "flags": flags,
+        })
+    }
+
+    /// A registered state with two channels (2 muted), a followed topic, and unreads.
+    fn registered() -> (State, Vec<Effect>) {
+        let mut st = State::default();
+        let reg: RegisterResponse = serde_json::from_value(json!({
+            "queue_id": "q1", "last_event_id": -1, "zulip_feature_level": 496, "user_id": ME,
+            "realm_users": [
+                {"user_id": ME, "full_name": "Me", "email": "me@x"},
+                {"user_id": 11, "full_name": "Alice", "email": "alice@x"},
+            ],
+            "subscriptions": [
+                {"stream_id": 1, "name": "eng", "color": "#fff", "pin_to_top": true},
+                {"stream_id": 2, "name": "random", "color": "#fff", "is_muted": true},
+            ],
+            "user_topics": [
+                {"stream_id": 1, "topic_name": "Noise", "visibility_policy": 1, "last_updated": 0},
+                {"stream_id": 2, "topic_name": "lunch", "visibility_policy": 2, "last_updated": 0},
+            ],
+            "unread_msgs": {"streams": [
+                {"stream_id": 1, "topic": "plans", "unread_message_ids": [5, 6]},
+                {"stream_id": 1, "topic": "noise", "unread_message_ids": [7]},
+                {"stream_id": 2, "topic": "lunch", "unread_message_ids": [8]},
+                {"stream_id": 2, "topic": "chatter", "unread_message_ids": [9]},
+            ], "pms": [{"sender_id": 11, "unread_message_ids": [4]}], "huddles": [], "mentions": []},
+        }))
+        .unwrap();
+        let fx = update(&mut st, Msg::Registered(Box::new(reg)));
+        (st, fx)
+    }
+
+    fn key(c: char) -> Msg {
+        Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+    }
+
+    #[test]
+    fn register_builds_sidebar_unreads_and_fetches_the_feed() {
+        let (st, fx) = registered();
+        assert_eq!(st.ui.sidebar[4], SidebarRow::Channel(1), "pinned channel first after the views");
+        assert_eq!(st.data.channel_unread(1), 2, "the muted topic does not count");
+        assert_eq!(st.data.channel_unread(2), 1, "in a muted channel only the unmuted topic counts");
+        assert_eq!(st.data.unread.count(&Conv::Dm(vec![11])), 1);
+        assert!(matches!(
+            &fx[0],
+            Effect::FetchMessages { narrow: Narrow::All, anchor: Anchor::FirstUnread, .. }
+        ));
+        assert!(matches!(&fx[1], Effect::PollEvents { queue_id, .. } if queue_id == "q1"));
+    }
+
+    #[test]
+    fn new_messages_join_loaded_views_but_not_muted_ones_in_the_feed() {
+        let (mut st, _) = registered();
+        let resp: MessagesResponse = serde_json::from_value(json!({
+            "messages": [msg(5, 1, "plans", &[]), msg(6, 1, "plans", &[])],
+            "found_newest": true, "found_oldest": true,
+        }))
+        .unwrap();
+        update(&mut st, Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false });
+        assert_eq!(st.ui.selected, Some(5), "starts at the first unread");
+        let event = |id: i64, topic: &str| {
+            Event::decode(
+                json!({"id": id, "type": "message", "message": msg(100 + id, 1, topic, &[]), "flags": []}),
+            )
+        };
+        update(&mut st, Msg::Events(vec![event(1, "plans"), event(2, "noise")]));
+        assert_eq!(st.data.narrows[&Narrow::All].ids, vec![5, 6, 101], "the muted topic's message stays out");
+        // 5 was read when selected; 6 and the new 101 are unread.
+        assert_eq!(st.data.topic_unread(1, "plans"), 2);
+        assert_eq!(st.data.channel_unread(1), 2);
+    }
+
+    #[test]
+    fn mute_key_toggles_the_topic_and_asks_the_server() {
+        let (mut st, _) = registered();
+        let resp: MessagesResponse =
+            serde_json::from_value(json!({"messages": [msg(5, 1, "plans", &[])], "found_newest": true}))
+                .unwrap();
+        update(&mut st, Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false });
+        let fx = update(&mut st, key('M'));
+        assert_eq!(
+            fx,
+            vec![Effect::SetPolicy { channel: 1, topic: "plans".into(), policy: VisibilityPolicy::Muted }]
+        );
+        assert_eq!(st.data.channel_unread(1), 0, "muting hides its unreads at once");
+        assert!(st.data.narrows[&Narrow::All].ids.is_empty(), "and its messages from the feed");
+        let fx = update(&mut st, key('M'));
+        assert_eq!(
+            fx,
+            vec![Effect::SetPolicy { channel: 1, topic: "plans".into(), policy: VisibilityPolicy::None }]
+        );
+        let fx = update(&mut st, key('F'));
+        assert!(matches!(&fx[0], Effect::SetPolicy { policy: VisibilityPolicy::Followed, .. }));
+        assert_eq!(st.data.policy(1, "Plans"), VisibilityPolicy::Followed, "topics match case-insensitively");
+    }
+
+    #[test]
+    fn read_flags_from_the_server_update_unreads_both_ways() {
+        let (mut st, _) = registered();
+        let ev = |op: &str| {
+            Event::decode(json!({"id": 3, "type": "update_message_flags", "op": op, "operation": op,
+                "flag": "read", "messages": [5], "all": false}))
+        };
+        update(&mut st, Msg::Events(vec![ev("add")]));
+        assert_eq!(st.data.topic_unread(1, "plans"), 1);
+        // Marking unread needs the message to know where it lives.
+        let resp: MessagesResponse = serde_json::from_value(
+            json!({"messages": [msg(5, 1, "plans", &["read"])], "found_newest": true}),
+        )
+        .unwrap();
+        update(&mut st, Msg::Messages { narrow: Narrow::Channel(1), resp: Box::new(resp), older: false });
+        update(&mut st, Msg::Events(vec![ev("remove")]));
+        assert_eq!(st.data.topic_unread(1, "plans"), 2);
+    }
+
+    #[test]
+    fn a_failed_send_keeps_the_text_and_says_why() {
+        let (mut st, _) = registered();
+        st.ui.compose =
+            Some(Compose::new(Target::Channel { id: 1, topic: "plans".into() }, "my words", None));
+        let fx = update(&mut st, Msg::Key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL)));
+        let Some(Effect::Send { local_id, message }) = fx.first() else { panic!("{fx:?}") };
+        assert_eq!(message.content, "my words");
+        assert_eq!(message.queue_id.as_deref(), Some("q1"));
+        update(
+            &mut st,
+            Msg::Sent { local_id: local_id.clone(), result: Err("network error: refused".into()) },
+        );
+        assert_eq!(st.ui.compose.as_ref().map(Compose::text).as_deref(), Some("my words"));
+        let status = st.ui.status.clone().unwrap();
+        assert!(status.error && status.text.contains("refused"));
+        update(&mut st, Msg::Sent { local_id: local_id.clone(), result: Ok(99) });
+        assert!(st.ui.compose.is_none());
+    }
+
+    #[test]
+    fn scrolling_to_the_top_pages_older_history() {
+        let (mut st, _) = registered();
+        let msgs: Vec<_> = (20..30).map(|i| msg(i, 1, "plans", &["read"])).collect();
+        let resp: MessagesResponse =
+            serde_json::from_value(json!({"messages": msgs, "found_newest": true, "found_oldest": false}))
+                .unwrap();
+        update(&mut st, Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false });
+        assert_eq!(st.ui.selected, Some(29), "nothing unread: starts at the newest");
+        let fx = update(&mut st, key('k'));
+        assert!(fx.is_empty(), "far from the top: {fx:?}");
+        let fx = update(&mut st, key('g'));
+        assert_eq!(st.ui.selected, Some(20));
+        assert!(
+            fx.iter().any(|e| matches!(
+                e,
+                Effect::FetchMessages { anchor: Anchor::Id(20), older: true, after: 0, .. }
+            )),
+            "{fx:?}"
+        );
+        let again = update(&mut st, key('k'));
+        assert!(
+            !again.iter().any(|e| matches!(e, Effect::FetchMessages { .. })),
+            "one page request at a time"
+        );
+    }
+
+    #[test]
+    fn selecting_an_unread_message_marks_it_read() {
+        let (mut st, _) = registered();
+        let resp: MessagesResponse = serde_json::from_value(
+            json!({"messages": [msg(5, 1, "plans", &[]), msg(6, 1, "plans", &[])], "found_newest": true, "found_oldest": true}),
+        )
+        .unwrap();
+        let fx = update(&mut st, Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false });
+        assert_eq!(fx, vec![Effect::MarkRead(vec![5])]);
+        let fx = update(&mut st, key('j'));
+        assert_eq!(fx, vec![Effect::MarkRead(vec![6])]);
+        assert_eq!(st.data.topic_unread(1, "plans"), 0);
+    }
+
+    #[test]
+    fn queue_loss_registers_again() {
+        let (mut st, _) = registered();
+        assert_eq!(update(&mut st, Msg::QueueLost), vec![Effect::Register]);
+    }
 }

@@ -60,6 +60,9 @@ pub struct ServerOptions {
     pub partial_subscribers_threshold: usize,
     /// How often due scheduled messages are delivered.
     pub scheduler_tick: Duration,
+    /// The moment the seed's relative times count from (default: now). Tests fix it so
+    /// rendered timestamps are stable.
+    pub seed_time: Option<i64>,
 }
 
 impl Default for ServerOptions {
@@ -73,6 +76,7 @@ impl Default for ServerOptions {
             queue_lifetime: Duration::from_secs(600),
             partial_subscribers_threshold: 250,
             scheduler_tick: Duration::from_millis(500),
+            seed_time: None,
         }
     }
 }
@@ -95,8 +99,8 @@ impl DemoServer {
             partial_subscribers_threshold: opts.partial_subscribers_threshold,
             outgoing_webhook_url: opts.outgoing_webhook_url.clone(),
         };
-        let mut org =
-            Org::from_seed(&seed, settings, org::now()).map_err(|e| anyhow::anyhow!("invalid seed: {e}"))?;
+        let mut org = Org::from_seed(&seed, settings, opts.seed_time.unwrap_or_else(org::now))
+            .map_err(|e| anyhow::anyhow!("invalid seed: {e}"))?;
         org.queues.lifetime = opts.queue_lifetime;
         let listener = tokio::net::TcpListener::bind(opts.addr).await?;
         let url = format!("http://{}", listener.local_addr()?);

@@ -25,23 +25,15 @@ const CACHE_LIMIT: usize = 4000;
 
 struct Ctx {
     spoilers: bool,
+    tz: crate::app::TimeZone,
 }
 
 impl ContentContext for Ctx {
     fn format_time(&self, ts: i64) -> String {
-        local_time(ts, "%a %-d %b %H:%M")
+        self.tz.format(ts, "%a %-d %b %H:%M")
     }
     fn spoiler_open(&self, _index: usize) -> bool {
         self.spoilers
-    }
-}
-
-/// A UNIX time in the local time zone.
-pub fn local_time(ts: i64, fmt: &str) -> String {
-    use chrono::TimeZone;
-    match chrono::Local.timestamp_opt(ts, 0) {
-        chrono::LocalResult::Single(t) => t.format(fmt).to_string(),
-        _ => "?".into(),
     }
 }
 
@@ -53,7 +45,13 @@ fn hash(s: &str) -> u64 {
 }
 
 impl RenderCache {
-    fn get(&mut self, m: &Message, width: u16, spoilers: bool) -> Rc<RenderedContent> {
+    fn get(
+        &mut self,
+        m: &Message,
+        width: u16,
+        spoilers: bool,
+        tz: crate::app::TimeZone,
+    ) -> Rc<RenderedContent> {
         let key = (m.id, width, hash(&m.content), spoilers);
         if let Some(r) = self.map.get(&key) {
             return r.clone();
@@ -61,7 +59,7 @@ impl RenderCache {
         if self.map.len() >= CACHE_LIMIT {
             self.map.clear();
         }
-        let r = Rc::new(render_html(&m.content, width, &Ctx { spoilers }));
+        let r = Rc::new(render_html(&m.content, width, &Ctx { spoilers, tz }));
         self.map.insert(key, r.clone());
         r
     }
@@ -257,7 +255,7 @@ fn message_block(
     if !same_sender {
         let mut spans = vec![
             Span::styled(sanitize(&m.sender_full_name), Style::new().add_modifier(Modifier::BOLD)),
-            Span::styled(format!("  {}", local_time(m.timestamp, "%a %-d %b %H:%M")), DIM),
+            Span::styled(format!("  {}", st.tz.format(m.timestamp, "%a %-d %b %H:%M")), DIM),
         ];
         if m.last_edit_timestamp.is_some() {
             spans.push(Span::styled(" (edited)", DIM));
@@ -270,7 +268,7 @@ fn message_block(
         out.push(Line::from(spans));
     }
     let spoilers = st.ui.open_spoilers.contains(&(m.id, 0));
-    let body = cache.get(m, width.saturating_sub(2).max(10), spoilers);
+    let body = cache.get(m, width.saturating_sub(2).max(10), spoilers, st.tz);
     for l in &body.lines {
         let mut spans = vec![Span::raw("  ")];
         spans.extend(l.spans.iter().cloned());
@@ -495,7 +493,7 @@ fn draw_history(
         let what = if i == 0 { "Original" } else { "Edited" };
         lines.push(Line::from(vec![
             Span::styled(format!("{what} by {}", sanitize(&who)), HEADER),
-            Span::styled(format!("  {}", local_time(s.timestamp, "%Y-%m-%d %H:%M:%S")), DIM),
+            Span::styled(format!("  {}", st.tz.format(s.timestamp, "%Y-%m-%d %H:%M:%S")), DIM),
         ]));
         if let Some(pt) = &s.prev_topic {
             lines.push(Line::from(format!("  topic: {} → {}", sanitize(pt), sanitize(&s.topic))));

@@ -1,0 +1,100 @@
+//! End to end: the real binary with `--demo` in tmux, driven with send-keys, read with
+//! capture-pane. Uses its own tmux socket so it never touches a user's sessions.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+struct Tmux {
+    socket: String,
+    session: String,
+}
+
+impl Tmux {
+    fn cmd(&self, args: &[&str]) -> std::process::Output {
+        Command::new("tmux").arg("-L").arg(&self.socket).args(args).output().expect("tmux runs")
+    }
+
+    fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.cmd(&["capture-pane", "-p", "-t", &self.session]).stdout).into_owned()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        for k in keys {
+            self.cmd(&["send-keys", "-t", &self.session, k]);
+        }
+    }
+
+    fn text(&self, text: &str) {
+        self.cmd(&["send-keys", "-t", &self.session, "-l", text]);
+    }
+
+    /// Wait until the screen satisfies `pred`, or fail showing the screen.
+    fn wait_for(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.screen();
+            if pred(&s) {
+                return s;
+            }
+            if start.elapsed() > Duration::from_secs(30) {
+                panic!("timed out waiting for {what}; screen:\n{s}");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        self.cmd(&["kill-server"]);
+    }
+}
+
+#[test]
+fn demo_session_reads_searches_replies_and_quits_cleanly() {
+    assert!(
+        Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success()),
+        "this test needs tmux (apt-get install tmux); .ci/run installs it"
+    );
+    let home = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_topicterm");
+    let t = Tmux { socket: format!("topicterm-e2e-{}", std::process::id()), session: "e2e".into() };
+    let command =
+        format!("HOME={} XDG_STATE_HOME={}/state {bin} --demo", home.path().display(), home.path().display());
+    let out = t.cmd(&["new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", &command]);
+    assert!(out.status.success(), "tmux: {}", String::from_utf8_lossy(&out.stderr));
+    t.cmd(&["set-option", "-t", "e2e", "remain-on-exit", "on"]);
+
+    let s = t.wait_for("the channel list", |s| s.contains("#engineering") && s.contains("All messages"));
+    assert!(s.contains("Direct messages"));
+
+    // Search with the web syntax.
+    t.keys(&["/"]);
+    t.text("channel:engineering flaky");
+    t.keys(&["Enter"]);
+    t.wait_for("search results", |s| s.contains("Search: channel:engineering flaky") && s.contains("arm64"));
+
+    // Back to all messages, reply, and see the message come back from the server.
+    t.keys(&["a", "r"]);
+    t.wait_for("the compose box", |s| s.contains("ctrl+d send"));
+    t.text("hello from the e2e test");
+    t.keys(&["C-d"]);
+    t.wait_for("the sent message", |s| {
+        s.contains("sent") && s.matches("hello from the e2e test").count() == 1
+    });
+
+    // Help, then quit: the terminal is restored (the alternate screen is gone).
+    t.keys(&["?"]);
+    t.wait_for("the help popup", |s| s.contains("Keys (esc to close)"));
+    t.keys(&["Escape", "q"]);
+    t.wait_for("a clean exit", |s| !s.contains("All messages") && !s.contains("#engineering"));
+    let field = |f: &str| {
+        String::from_utf8_lossy(&t.cmd(&["display-message", "-p", "-t", "e2e", f]).stdout).trim().to_owned()
+    };
+    let start = Instant::now();
+    while field("#{pane_dead}") != "1" {
+        assert!(start.elapsed() < Duration::from_secs(10), "the process did not exit");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(field("#{pane_dead_status}"), "0", "exit status");
+}

@@ -1,0 +1,108 @@
+//! Drive the app like the main loop does, but step by step: feed a message, run its effects
+//! through the real dispatcher, and wait until the background work has settled.
+
+#![allow(dead_code)]
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::time::Duration;
+use tokio::sync::mpsc;
+use topicterm::api::Client;
+use topicterm::app::{self, Effect, Msg, State, TimeZone};
+use topicterm::net::Dispatcher;
+use topicterm::server::{DemoServer, ServerOptions};
+use topicterm::ui::{self, RenderCache};
+
+/// 2026-11-21 12:00:00 UTC: the seed's "now" in tests, so timestamps are stable.
+pub const SEED_TIME: i64 = 1_795_262_400;
+
+pub struct App {
+    pub server: DemoServer,
+    pub client: Client,
+    pub st: State,
+    dispatcher: Dispatcher,
+    rx: mpsc::UnboundedReceiver<Msg>,
+    cache: RenderCache,
+}
+
+impl App {
+    /// The demo org, logged in as `who`, registered and showing its first narrow.
+    pub async fn start(who: &str) -> App {
+        let opts = ServerOptions { seed_time: Some(SEED_TIME), ..Default::default() };
+        let server = DemoServer::start(opts).await.expect("demo server");
+        let client = Client::new(&server.credentials(who).expect("user")).expect("client");
+        let (tx, rx) = mpsc::unbounded_channel();
+        let dispatcher = Dispatcher::new(client.clone(), tx);
+        let mut st = State { tz: TimeZone::Fixed(0), now: SEED_TIME, ..Default::default() };
+        st.ui.loading = true;
+        let mut app = App { server, client, st, dispatcher, rx, cache: RenderCache::default() };
+        app.run_effects(vec![Effect::Register]);
+        app.settle().await;
+        app
+    }
+
+    fn run_effects(&mut self, effects: Vec<Effect>) {
+        for e in effects {
+            self.dispatcher.run(e);
+        }
+    }
+
+    /// Apply messages from background tasks until none arrives for a while.
+    pub async fn settle(&mut self) {
+        while let Ok(Some(m)) = tokio::time::timeout(Duration::from_millis(400), self.rx.recv()).await {
+            let fx = app::update(&mut self.st, m);
+            self.run_effects(fx);
+        }
+    }
+
+    /// Feed one message and settle.
+    pub async fn send(&mut self, msg: Msg) {
+        let fx = app::update(&mut self.st, msg);
+        self.run_effects(fx);
+        self.settle().await;
+    }
+
+    pub async fn key(&mut self, code: KeyCode) {
+        self.send(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))).await;
+    }
+
+    pub async fn ctrl(&mut self, c: char) {
+        self.send(Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))).await;
+    }
+
+    /// Type text (each char a key press).
+    pub async fn keys(&mut self, text: &str) {
+        for c in text.chars() {
+            let fx = app::update(&mut self.st, Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
+            self.run_effects(fx);
+        }
+        self.settle().await;
+    }
+
+    /// The screen as text, one line per row (trailing spaces trimmed).
+    pub fn screen(&mut self, width: u16, height: u16) -> String {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+        terminal.draw(|f| ui::draw(f, &self.st, &mut self.cache)).expect("draw");
+        let buf = terminal.backend().buffer();
+        let mut out = String::new();
+        for y in 0..buf.area.height {
+            let mut line = String::new();
+            for x in 0..buf.area.width {
+                line.push_str(buf[(x, y)].symbol());
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Index of a sidebar row.
+    pub fn sidebar_row(&self, pred: impl Fn(&app::SidebarRow) -> bool) -> usize {
+        self.st.ui.sidebar.iter().position(pred).expect("sidebar row")
+    }
+
+    pub fn channel_id(&self, name: &str) -> i64 {
+        self.st.data.channels.values().find(|c| c.name == name).map(|c| c.id).expect("channel")
+    }
+}

@@ -1,0 +1,5 @@
+//! Whole-app tests: the real state, update, dispatcher and views against the demo server,
+//! drawn on ratatui's `TestBackend` and compared with insta snapshots.
+
+mod harness;
+mod screens;

@@ -1,0 +1,101 @@
+//! Every screen and popup at 80×24 and 160×48.
+
+use crate::harness::App;
+use crossterm::event::KeyCode;
+use topicterm::app::{Focus, Narrow, Popup, SidebarRow};
+
+fn both(app: &mut App, name: &str) {
+    insta::assert_snapshot!(format!("{name}_80x24"), app.screen(80, 24));
+    insta::assert_snapshot!(format!("{name}_160x48"), app.screen(160, 48));
+}
+
+#[tokio::test]
+async fn start_screen_shows_channels_and_the_first_unread() {
+    let mut app = App::start("member").await;
+    assert_eq!(app.st.ui.narrow, Narrow::All);
+    assert!(app.st.ui.selected.is_some());
+    both(&mut app, "start");
+}
+
+#[tokio::test]
+async fn opening_a_channel_lists_its_topics_and_a_topic_narrows() {
+    let mut app = App::start("member").await;
+    let eng = app.channel_id("engineering");
+    app.key(KeyCode::Char('h')).await;
+    assert_eq!(app.st.ui.focus, Focus::Sidebar);
+    let row = app.sidebar_row(|r| *r == SidebarRow::Channel(eng));
+    for _ in 0..row {
+        app.key(KeyCode::Char('j')).await;
+    }
+    app.key(KeyCode::Enter).await;
+    assert_eq!(app.st.ui.expanded, Some(eng));
+    assert!(app.st.ui.sidebar.iter().any(|r| matches!(r, SidebarRow::Topic(c, _) if *c == eng)));
+    app.key(KeyCode::Char('j')).await;
+    app.key(KeyCode::Enter).await;
+    assert!(matches!(app.st.ui.narrow, Narrow::Topic(c, _) if c == eng));
+    both(&mut app, "topic");
+}
+
+#[tokio::test]
+async fn compose_box_keeps_typed_text() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('r')).await;
+    app.keys("Sounds good, see you there.").await;
+    assert_eq!(app.st.ui.compose.as_ref().map(|c| c.text()).as_deref(), Some("Sounds good, see you there."));
+    both(&mut app, "compose");
+}
+
+#[tokio::test]
+async fn help_lists_the_keys_of_the_context() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('?')).await;
+    assert!(matches!(app.st.ui.popup, Some(Popup::Help { .. })));
+    both(&mut app, "help");
+}
+
+#[tokio::test]
+async fn edit_history_popup_shows_every_version() {
+    let mut app = App::start("member").await;
+    // The seeded message with three edits (content, topic, content).
+    let id = {
+        let org = app.server.shared.lock();
+        org.messages.values().find(|m| m.edits.len() >= 3).map(|m| m.id).expect("edited message")
+    };
+    app.st.ui.selected = Some(id);
+    app.key(KeyCode::Char('H')).await;
+    match &app.st.ui.popup {
+        Some(Popup::EditHistory { snapshots: Some(s), .. }) => assert!(s.len() >= 4, "{} snapshots", s.len()),
+        other => panic!("no history popup: {other:?}"),
+    }
+    both(&mut app, "history");
+}
+
+#[tokio::test]
+async fn search_narrows_with_web_syntax() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('/')).await;
+    app.keys("channel:engineering flaky").await;
+    app.key(KeyCode::Enter).await;
+    let Narrow::Search { terms, .. } = &app.st.ui.narrow else {
+        panic!("not a search: {:?}", app.st.ui.narrow)
+    };
+    assert_eq!(terms.len(), 2);
+    let view = &app.st.data.narrows[&app.st.ui.narrow];
+    assert!(!view.ids.is_empty());
+    for id in &view.ids {
+        let m = &app.st.data.messages[id];
+        assert!(format!("{} {}", m.subject, m.content).to_lowercase().contains("flaky"));
+    }
+    both(&mut app, "search");
+}
+
+#[tokio::test]
+async fn a_bad_search_says_why_and_keeps_the_query() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('/')).await;
+    app.keys("channel:nosuchchannel").await;
+    app.key(KeyCode::Enter).await;
+    let status = app.st.ui.status.clone().expect("status");
+    assert!(status.error && status.text.contains("nosuchchannel"), "{status:?}");
+    assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.text.as_str()), Some("channel:nosuchchannel"));
+}
