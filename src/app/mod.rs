@@ -97,8 +97,30 @@ pub enum PromptKind {
 /// A popup over the main screen.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Popup {
-    Help { scroll: u16 },
-    EditHistory { message_id: MessageId, snapshots: Option<Vec<HistorySnapshot>>, scroll: u16 },
+    Help {
+        scroll: u16,
+    },
+    EditHistory {
+        message_id: MessageId,
+        snapshots: Option<Vec<HistorySnapshot>>,
+        scroll: u16,
+    },
+    /// Sender, exact time, links and who reacted.
+    MessageInfo {
+        message_id: MessageId,
+        scroll: u16,
+    },
+}
+
+/// Someone typing a message or editing one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Typing {
+    pub user: UserId,
+    /// The conversation (for new messages) …
+    pub conversation: Option<Conv>,
+    /// … or the message being edited.
+    pub editing: Option<MessageId>,
+    pub until: i64,
 }
 
 /// A line in the status bar.
@@ -127,6 +149,12 @@ pub struct Ui {
     pub open_spoilers: HashSet<(MessageId, usize)>,
     /// Select this message as soon as it is in the current view (the user's own sent message).
     pub jump_to: Option<MessageId>,
+    /// Who is typing where, until when (UNIX seconds).
+    pub typing: Vec<Typing>,
+    /// When the user last pressed a key (for active/idle presence).
+    pub last_input: i64,
+    /// When presence was last reported.
+    pub last_ping: i64,
     /// True until the first register answer arrives.
     pub loading: bool,
     pub quit: bool,
@@ -209,6 +237,8 @@ pub enum Msg {
     },
     /// A background action finished: `Ok(note)` or `Err(why)`.
     Done(Result<String, String>),
+    /// Presence changes since the last ping.
+    Presence(Box<PresenceResponse>),
     /// An edit was saved (or refused: the compose box stays).
     Edited(Result<MessageId, String>),
 }
@@ -240,6 +270,11 @@ pub enum Effect {
         policy: VisibilityPolicy,
     },
     MarkRead(Vec<MessageId>),
+    /// Report presence; `last_update_id` asks for changes since then (modern protocol).
+    Ping {
+        active: bool,
+        last_update_id: i64,
+    },
     SetFlag {
         ids: Vec<MessageId>,
         flag: &'static str,

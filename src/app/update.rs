@@ -13,8 +13,14 @@ pub const PAGE: u64 = 50;
 pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Key(key) => on_key(st, key),
-        Msg::Tick(now) => {
-            st.now = now;
+        Msg::Tick(now) => on_tick(st, now),
+        Msg::Presence(resp) => {
+            if let Some(p) = &resp.presences {
+                st.data.presence.extend(p.modern());
+            }
+            if let Some(id) = resp.presence_last_update_id {
+                st.data.presence_last_update_id = st.data.presence_last_update_id.max(id);
+            }
             vec![]
         }
         Msg::Registered(resp) => on_registered(st, *resp),
@@ -359,7 +365,26 @@ fn move_selection(st: &mut State, delta: isize) -> Vec<Effect> {
     fx
 }
 
+/// Seconds without input after which the user counts as idle.
+pub const IDLE_AFTER: i64 = 300;
+
+fn on_tick(st: &mut State, now: i64) -> Vec<Effect> {
+    st.now = now;
+    st.ui.typing.retain(|t| t.until > now);
+    if st.ui.loading || st.data.queue_id.is_none() {
+        return vec![];
+    }
+    let interval = st.data.realm.ping_interval.max(10) as i64;
+    if now - st.ui.last_ping < interval {
+        return vec![];
+    }
+    st.ui.last_ping = now;
+    let active = now - st.ui.last_input < IDLE_AFTER;
+    vec![Effect::Ping { active, last_update_id: st.data.presence_last_update_id }]
+}
+
 fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
+    st.ui.last_input = st.now;
     if st.ui.prompt.is_some() {
         return on_prompt_key(st, key);
     }
@@ -467,7 +492,9 @@ fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
 fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     let Some(popup) = &mut st.ui.popup else { return vec![] };
     let scroll = match popup {
-        Popup::Help { scroll } | Popup::EditHistory { scroll, .. } => scroll,
+        Popup::Help { scroll } | Popup::EditHistory { scroll, .. } | Popup::MessageInfo { scroll, .. } => {
+            scroll
+        }
     };
     match key.code {
         KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('?') => st.ui.popup = None,
@@ -717,6 +744,12 @@ fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             }
             st.ui.popup = Some(Popup::EditHistory { message_id: id, snapshots: None, scroll: 0 });
             vec![Effect::FetchHistory(id)]
+        }
+        Action::MessageInfo => {
+            if let Some(id) = st.ui.selected {
+                st.ui.popup = Some(Popup::MessageInfo { message_id: id, scroll: 0 });
+            }
+            vec![]
         }
         Action::MuteTopic | Action::UnmuteTopic | Action::FollowTopic => {
             let Some((c, t)) = current_topic(st) else {
@@ -1069,6 +1102,31 @@ fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                 }
             }
         }
+        EventKind::Typing(ev) => {
+            let conversation = match (ev.stream_id, &ev.topic, &ev.recipients) {
+                (Some(c), Some(t), _) => Some(Conv::Topic(c, t.to_lowercase())),
+                (_, _, Some(r)) => {
+                    Some(Conv::Dm(dm_key(&r.iter().map(|u| u.user_id).collect::<Vec<_>>(), me)))
+                }
+                _ => None,
+            };
+            let user = ev.sender.user_id;
+            st.ui.typing.retain(|t| !(t.user == user && t.editing.is_none()));
+            if ev.op == "start" && user != me {
+                st.ui.typing.push(Typing { user, conversation, editing: None, until: st.now + 15 });
+            }
+        }
+        EventKind::TypingEditMessage(ev) => {
+            st.ui.typing.retain(|t| !(t.user == ev.sender_id && t.editing == Some(ev.message_id)));
+            if ev.op == "start" && ev.sender_id != me {
+                st.ui.typing.push(Typing {
+                    user: ev.sender_id,
+                    conversation: None,
+                    editing: Some(ev.message_id),
+                    until: st.now + 15,
+                });
+            }
+        }
         EventKind::Malformed { event_type, error } => {
             tracing::warn!("ignored a malformed {event_type} event: {error}");
         }
@@ -1263,6 +1321,48 @@ mod tests {
         let fx = update(&mut st, key('j'));
         assert_eq!(fx, vec![Effect::MarkRead(vec![6])]);
         assert_eq!(st.data.topic_unread(1, "plans"), 0);
+    }
+
+    #[test]
+    fn presence_pings_on_the_interval_and_turns_idle_without_input() {
+        let (mut st, _) = registered();
+        st.data.realm.ping_interval = 60;
+        let t0 = 1_800_000_000;
+        update(&mut st, Msg::Key(KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE)));
+        st.ui.last_input = t0;
+        assert_eq!(update(&mut st, Msg::Tick(t0)), vec![Effect::Ping { active: true, last_update_id: -1 }]);
+        assert_eq!(update(&mut st, Msg::Tick(t0 + 30)), vec![], "not before the interval");
+        let resp: PresenceResponse = serde_json::from_value(json!({
+            "presence_last_update_id": 42,
+            "presences": {"11": {"active_timestamp": t0, "idle_timestamp": t0}},
+        }))
+        .unwrap();
+        update(&mut st, Msg::Presence(Box::new(resp)));
+        assert_eq!(st.data.activity(11, t0 + 10), Activity::Active);
+        let fx = update(&mut st, Msg::Tick(t0 + IDLE_AFTER + 1));
+        assert_eq!(
+            fx,
+            vec![Effect::Ping { active: false, last_update_id: 42 }],
+            "idle after inactivity, newest id"
+        );
+    }
+
+    #[test]
+    fn typing_notices_are_kept_until_they_expire() {
+        let (mut st, _) = registered();
+        st.now = 1000;
+        let ev = Event::decode(json!({"id": 1, "type": "typing", "op": "start", "message_type": "stream",
+            "sender": {"user_id": 11, "email": "alice@x"}, "stream_id": 1, "topic": "Plans"}));
+        update(&mut st, Msg::Events(vec![ev]));
+        assert_eq!(st.ui.typing.len(), 1);
+        assert_eq!(st.ui.typing[0].conversation, Some(Conv::Topic(1, "plans".into())));
+        let edit =
+            Event::decode(json!({"id": 2, "type": "typing_edit_message", "op": "start", "sender_id": 11,
+            "message_id": 5, "recipient": {"type": "channel", "channel_id": 1, "topic": "plans"}}));
+        update(&mut st, Msg::Events(vec![edit]));
+        assert_eq!(st.ui.typing.len(), 2);
+        update(&mut st, Msg::Tick(1016));
+        assert!(st.ui.typing.is_empty(), "expired");
     }
 
     #[test]

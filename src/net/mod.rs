@@ -132,6 +132,20 @@ impl Dispatcher {
                     .map_err(text);
                 Msg::Raw { message_id, edit, result }
             }),
+            Effect::Ping { active, last_update_id } => self.spawn(async move {
+                let mut u =
+                    PresenceUpdate::new(if active { PresenceStatus::Active } else { PresenceStatus::Idle });
+                u.last_update_id = Some(last_update_id);
+                u.new_user_input = Some(active);
+                match c.update_presence(&u).await {
+                    Ok(r) => Msg::Presence(Box::new(r)),
+                    // Presence is best effort; connection trouble shows elsewhere.
+                    Err(e) => {
+                        tracing::debug!("presence ping failed: {e}");
+                        Msg::Done(Ok(String::new()))
+                    }
+                }
+            }),
             Effect::PollEvents { queue_id, last_event_id, timeout_secs } => {
                 if let Some(p) = self.poller.take() {
                     p.abort();

@@ -91,6 +91,7 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
         Some(Popup::EditHistory { message_id, snapshots, scroll }) => {
             draw_history(f, st, *message_id, snapshots.as_deref(), *scroll)
         }
+        Some(Popup::MessageInfo { message_id, scroll }) => draw_info(f, st, cache, *message_id, *scroll),
         None => {}
     }
 }
@@ -430,7 +431,9 @@ fn draw_status(f: &mut Frame, st: &State, area: Rect) {
         return;
     }
     let title = narrow_title(st, &st.ui.narrow);
+    let typing = typing_line(st);
     let (text, style) = match &st.ui.status {
+        _ if !typing.is_empty() => (typing, Style::new().fg(Color::Green)),
         Some(s) if s.error => (s.text.clone(), ERROR),
         Some(s) => (s.text.clone(), Style::new()),
         None => ("? help".to_owned(), DIM),
@@ -442,6 +445,91 @@ fn draw_status(f: &mut Frame, st: &State, area: Rect) {
     let line =
         Line::from(vec![Span::styled(left, HEADER), Span::raw(" ".repeat(pad)), Span::styled(right, style)]);
     f.render_widget(Paragraph::new(line).style(Style::new().bg(Color::Black)), area);
+}
+
+/// "Alice is typing…" / "Bob is editing…" for the shown conversation.
+fn typing_line(st: &State) -> String {
+    let conv = match &st.ui.narrow {
+        Narrow::Topic(c, t) => Some(crate::app::Conv::Topic(*c, t.to_lowercase())),
+        Narrow::Dm(u) => Some(crate::app::Conv::Dm(u.clone())),
+        _ => None,
+    };
+    let view = st.data.narrows.get(&st.ui.narrow);
+    let mut parts = Vec::new();
+    for t in &st.ui.typing {
+        let name = sanitize(st.data.user_name(t.user));
+        if t.conversation.is_some() && t.conversation == conv {
+            parts.push(format!("{name} is typing…"));
+        } else if t.editing.is_some_and(|id| view.is_some_and(|v| v.ids.binary_search(&id).is_ok())) {
+            parts.push(format!("{name} is editing a message…"));
+        }
+    }
+    parts.join("  ")
+}
+
+fn draw_info(f: &mut Frame, st: &State, cache: &mut RenderCache, id: MessageId, scroll: u16) {
+    let area = centered(f.area(), 80, f.area().height.saturating_sub(4));
+    f.render_widget(Clear, area);
+    let block = Block::default().borders(Borders::ALL).title(" Message info (esc to close) ");
+    let Some(m) = st.data.messages.get(&id) else {
+        f.render_widget(Paragraph::new("This message is gone.").block(block), area);
+        return;
+    };
+    let d = &st.data;
+    let mut lines = vec![
+        Line::from(vec![
+            Span::styled("From:  ", HEADER),
+            Span::raw(format!("{} <{}>", sanitize(&m.sender_full_name), sanitize(&m.sender_email))),
+        ]),
+        Line::from(vec![
+            Span::styled("Sent:  ", HEADER),
+            Span::raw(st.tz.format(m.timestamp, "%A %-d %B %Y, %H:%M:%S %Z")),
+        ]),
+        Line::from(vec![Span::styled("Where: ", HEADER), Span::raw(conversation_header(st, m))]),
+        Line::from(vec![Span::styled("ID:    ", HEADER), Span::raw(m.id.to_string())]),
+    ];
+    if let Some(t) = m.last_edit_timestamp {
+        lines.push(Line::from(vec![
+            Span::styled("Edited: ", HEADER),
+            Span::raw(st.tz.format(t, "%Y-%m-%d %H:%M:%S")),
+        ]));
+    }
+    if let Some(t) = m.last_moved_timestamp {
+        lines.push(Line::from(vec![
+            Span::styled("Moved: ", HEADER),
+            Span::raw(st.tz.format(t, "%Y-%m-%d %H:%M:%S")),
+        ]));
+    }
+    let body = cache.get(m, area.width.saturating_sub(4).max(10), false, st.tz);
+    if !body.links.is_empty() {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled("Links", HEADER));
+        for (i, l) in body.links.iter().enumerate() {
+            let kind = if l.is_image { " (image)" } else { "" };
+            lines.push(Line::raw(format!("  [{}] {}{kind}", i + 1, sanitize(&l.url))));
+        }
+    }
+    if !m.reactions.is_empty() {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled("Reactions", HEADER));
+        let mut by: Vec<(String, Vec<String>)> = Vec::new();
+        for r in &m.reactions {
+            let label = format!(
+                "{} :{}:",
+                emoji_label(&r.emoji_code, &r.emoji_name, r.reaction_type.as_str()),
+                sanitize(&r.emoji_name)
+            );
+            let who = sanitize(d.user_name(r.user_id));
+            match by.iter_mut().find(|(l, _)| *l == label) {
+                Some((_, w)) => w.push(who),
+                None => by.push((label, vec![who])),
+            }
+        }
+        for (label, who) in by {
+            lines.push(Line::raw(format!("  {label}  {}", who.join(", "))));
+        }
+    }
+    f.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)).wrap(Wrap { trim: false }), area);
 }
 
 fn centered(area: Rect, w: u16, h: u16) -> Rect {

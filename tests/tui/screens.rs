@@ -99,3 +99,26 @@ async fn a_bad_search_says_why_and_keeps_the_query() {
     assert!(status.error && status.text.contains("nosuchchannel"), "{status:?}");
     assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.text.as_str()), Some("channel:nosuchchannel"));
 }
+
+#[tokio::test]
+async fn message_info_shows_time_links_and_who_reacted() {
+    let mut app = App::start("member").await;
+    // A message with reactions from several users and a link.
+    let id = {
+        let org = app.server.shared.lock();
+        org.messages
+            .values()
+            .filter(|m| m.reactions.len() >= 3 && m.rendered.has_link)
+            .map(|m| m.id)
+            .next()
+            .expect("a reacted message with a link")
+    };
+    let m = app.client.get_message(id, true).await.unwrap().message;
+    app.st.data.insert_message(m);
+    app.st.ui.selected = Some(id);
+    app.key(KeyCode::Char('i')).await;
+    assert!(matches!(app.st.ui.popup, Some(Popup::MessageInfo { .. })));
+    let screen = app.screen(160, 48);
+    assert!(screen.contains("Reactions") && screen.contains("Links"), "{screen}");
+    both(&mut app, "info");
+}
