@@ -218,7 +218,7 @@ pub struct MessagesResponse {
 }
 
 /// A new scheduled message (operation 1).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct NewScheduledMessage {
     pub kind: SendType,
     pub to: Recipient,
@@ -229,7 +229,7 @@ pub struct NewScheduledMessage {
 }
 
 /// Changes to a scheduled message (operation 2); `None` leaves a field as it is.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ScheduledMessageUpdate {
     pub kind: Option<SendType>,
     pub to: Option<Recipient>,
@@ -310,7 +310,7 @@ pub struct SubscribeResponse {
 }
 
 /// Status change (operation 8); only given fields change.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct StatusUpdate {
     pub status_text: Option<String>,
     pub emoji_name: Option<String>,
@@ -365,7 +365,7 @@ pub struct TopicsResponse {
 }
 
 /// Changes to a user group's members and subgroups (operation 16).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct GroupMembersUpdate {
     pub add: Option<Vec<UserId>>,
     pub delete: Option<Vec<UserId>>,

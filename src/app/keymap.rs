@@ -52,6 +52,8 @@ pub enum Action {
     MarkTopicRead,
     ToggleSpoiler,
     Send,
+    Schedule,
+    Palette,
     Cancel,
 }
 
@@ -95,6 +97,8 @@ impl Action {
             Action::MarkTopicRead => "mark the topic as read",
             Action::ToggleSpoiler => "open or close spoilers in the message",
             Action::Send => "send",
+            Action::Schedule => "schedule for later (in 2h, tomorrow 9:00, 17:30, 2026-11-25 15:00)",
+            Action::Palette => "command palette (tab completes; :help lists commands)",
             Action::Cancel => "close / cancel (the draft is kept)",
         }
     }
@@ -121,6 +125,7 @@ const fn code(code: KeyCode) -> Key {
 pub const BINDINGS: &[(Context, Key, Action)] = &[
     (Context::Compose, ctrl('d'), Action::Send),
     (Context::Compose, Key { code: KeyCode::Enter, mods: KeyModifiers::ALT }, Action::Send),
+    (Context::Compose, ctrl('s'), Action::Schedule),
     (Context::Compose, code(KeyCode::Esc), Action::Cancel),
     (Context::Global, ctrl('c'), Action::Quit),
     (Context::Global, k('q'), Action::Quit),
@@ -131,6 +136,7 @@ pub const BINDINGS: &[(Context, Key, Action)] = &[
     (Context::Global, k('f'), Action::Starred),
     (Context::Global, k('#'), Action::Mentions),
     (Context::Global, k('/'), Action::Search),
+    (Context::Global, k(':'), Action::Palette),
     (Context::Global, k('n'), Action::NextUnreadTopic),
     (Context::Global, k('p'), Action::NextUnreadDm),
     (Context::Global, k('c'), Action::NewChannelMessage),

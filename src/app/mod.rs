@@ -3,15 +3,17 @@
 //! Nothing here does I/O or awaits: `update(&mut State, Msg) -> Vec<Effect>` decides, the `net`
 //! dispatcher performs effects and answers with more `Msg`s.
 
+pub mod command;
 pub mod keymap;
 pub mod narrow;
 pub mod state;
 mod update;
+pub mod when;
 
 pub use keymap::{Action, Context};
 pub use narrow::Narrow;
 pub use state::*;
-pub use update::update;
+pub use update::{scheduled_in_order, update};
 
 use crate::api::*;
 use crossterm::event::KeyEvent;
@@ -64,6 +66,8 @@ pub struct Compose {
     pub editor: TextArea<'static>,
     /// Editing this message instead of sending a new one.
     pub editing: Option<MessageId>,
+    /// Editing this scheduled message.
+    pub scheduled: Option<i64>,
 }
 
 impl Compose {
@@ -71,7 +75,7 @@ impl Compose {
         let mut editor = TextArea::from(text.lines().map(str::to_owned).collect::<Vec<_>>());
         editor.move_cursor(ratatui_textarea::CursorMove::Bottom);
         editor.move_cursor(ratatui_textarea::CursorMove::End);
-        Compose { target, editor, editing }
+        Compose { target, editor, editing, scheduled: None }
     }
     pub fn text(&self) -> String {
         self.editor.lines().join("\n")
@@ -92,6 +96,12 @@ pub enum PromptKind {
     ChannelTopic,
     /// Comma-separated names or emails for a new DM.
     DmRecipients,
+    /// A palette command (`:`).
+    Command,
+    /// When to send the composed message.
+    ScheduleTime,
+    /// y/N before `Ui::confirm` runs.
+    Confirm,
 }
 
 /// A popup over the main screen.
@@ -104,6 +114,10 @@ pub enum Popup {
         message_id: MessageId,
         snapshots: Option<Vec<HistorySnapshot>>,
         scroll: u16,
+    },
+    /// Scheduled messages, by delivery time.
+    Scheduled {
+        selected: usize,
     },
     /// Sender, exact time, links and who reacted.
     MessageInfo {
@@ -149,6 +163,8 @@ pub struct Ui {
     pub open_spoilers: HashSet<(MessageId, usize)>,
     /// Select this message as soon as it is in the current view (the user's own sent message).
     pub jump_to: Option<MessageId>,
+    /// What a `Confirm` prompt runs on "y", and the question.
+    pub confirm: Option<(String, Box<Effect>)>,
     /// Who is typing where, until when (UNIX seconds).
     pub typing: Vec<Typing>,
     /// When the user last pressed a key (for active/idle presence).
@@ -237,10 +253,29 @@ pub enum Msg {
     },
     /// A background action finished: `Ok(note)` or `Err(why)`.
     Done(Result<String, String>),
+    /// A message was scheduled or a scheduled message changed: close the compose box.
+    Scheduled(Result<String, String>),
     /// Presence changes since the last ping.
     Presence(Box<PresenceResponse>),
     /// An edit was saved (or refused: the compose box stays).
     Edited(Result<MessageId, String>),
+}
+
+/// Operations run for the palette and popups; each answers `Msg::Done` with a summary.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ApiCall {
+    SetStatus(StatusUpdate),
+    Unsubscribe { channels: Vec<String>, principals: Option<Vec<UserId>> },
+    Deactivate { user: UserId, name: String },
+    GroupMembers { group_id: i64, update: GroupMembersUpdate },
+    NavView { fragment: String, is_pinned: Option<bool>, name: Option<String> },
+    AddPlayground { name: String, language: String, template: String },
+    ChannelEmail { channel: ChannelId, sender: Option<UserId> },
+    Apns { token: String, appid: Option<String> },
+    Report { message_id: MessageId, report_type: String, description: Option<String> },
+    Schedule(NewScheduledMessage),
+    UpdateScheduled { id: i64, update: ScheduledMessageUpdate },
+    DeleteScheduled(i64),
 }
 
 /// What `update` asks the outside world to do.
@@ -270,6 +305,8 @@ pub enum Effect {
         policy: VisibilityPolicy,
     },
     MarkRead(Vec<MessageId>),
+    /// One of the operations behind the palette and popups.
+    Api(ApiCall),
     /// Report presence; `last_update_id` asks for changes since then (modern protocol).
     Ping {
         active: bool,

@@ -97,7 +97,7 @@ pub trait Resolver {
 }
 
 /// Split a query into tokens, keeping `"quoted strings"` whole.
-fn tokens(q: &str) -> Vec<String> {
+pub fn tokens(q: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut quoted = false;

@@ -185,6 +185,7 @@ pub struct Data {
     pub presence_last_update_id: i64,
     pub scheduled: BTreeMap<i64, ScheduledMessage>,
     pub realm_emoji: HashMap<String, RealmEmoji>,
+    pub groups: HashMap<i64, UserGroup>,
     pub queue_id: Option<String>,
     pub last_event_id: i64,
 }
@@ -304,13 +305,30 @@ impl Resolver for Data {
     fn channel_id(&self, name: &str) -> Option<ChannelId> {
         self.channels.values().find(|c| c.name.eq_ignore_ascii_case(name)).map(|c| c.id)
     }
+    /// By ID, email, full name, an email's local part, or a unique prefix of a full name.
     fn user_id(&self, who: &str) -> Option<UserId> {
         if let Ok(id) = who.parse::<UserId>() {
             return self.users.contains_key(&id).then_some(id);
         }
-        self.users
-            .values()
-            .find(|u| u.email.eq_ignore_ascii_case(who) || u.full_name.eq_ignore_ascii_case(who))
+        let active = || self.users.values().filter(|u| u.is_active);
+        let exact =
+            active().find(|u| u.email.eq_ignore_ascii_case(who) || u.full_name.eq_ignore_ascii_case(who));
+        if let Some(u) = exact {
+            return Some(u.id);
+        }
+        let local: Vec<UserId> = active()
+            .filter(|u| u.email.split('@').next().is_some_and(|l| l.eq_ignore_ascii_case(who)))
             .map(|u| u.id)
+            .collect();
+        if let [one] = local.as_slice() {
+            return Some(*one);
+        }
+        let lower = who.to_lowercase();
+        let prefix: Vec<UserId> =
+            active().filter(|u| u.full_name.to_lowercase().starts_with(&lower)).map(|u| u.id).collect();
+        match prefix.as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        }
     }
 }

@@ -14,6 +14,15 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Key(key) => on_key(st, key),
         Msg::Tick(now) => on_tick(st, now),
+        Msg::Scheduled(Ok(note)) => {
+            st.ui.compose = None;
+            set_status(st, note);
+            vec![]
+        }
+        Msg::Scheduled(Err(e)) => {
+            set_error(st, format!("not scheduled: {e}"));
+            vec![]
+        }
         Msg::Presence(resp) => {
             if let Some(p) = &resp.presences {
                 st.data.presence.extend(p.modern());
@@ -214,6 +223,7 @@ fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
     d.scheduled =
         r.scheduled_messages.iter().flatten().map(|s| (s.scheduled_message_id, s.clone())).collect();
     d.realm_emoji = r.realm_emoji.clone().unwrap_or_default();
+    d.groups = r.realm_user_groups.iter().flatten().map(|g| (g.id, g.clone())).collect();
     d.queue_id = r.queue_id.clone();
     d.last_event_id = r.last_event_id;
     // A (re-)register invalidates loaded windows: refetch what is shown.
@@ -394,6 +404,10 @@ fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     if st.ui.compose.is_some() {
         return match keymap::lookup(Context::Compose, &key) {
             Some(Action::Send) => send_compose(st),
+            Some(Action::Schedule) => {
+                st.ui.prompt = Some(Prompt { kind: PromptKind::ScheduleTime, text: String::new() });
+                vec![]
+            }
             Some(Action::Cancel) => {
                 let editing = st.ui.compose.take().and_then(|c| c.editing);
                 set_status(st, "draft discarded");
@@ -422,6 +436,37 @@ fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
 
 fn on_prompt_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     let Some(p) = &mut st.ui.prompt else { return vec![] };
+    if p.kind == PromptKind::Confirm {
+        st.ui.prompt = None;
+        let pending = st.ui.confirm.take();
+        if matches!(key.code, KeyCode::Char('y') | KeyCode::Char('Y')) {
+            return pending.map(|(_, e)| *e).into_iter().collect();
+        }
+        set_status(st, "cancelled");
+        return vec![];
+    }
+    if p.kind == PromptKind::Command && key.code == KeyCode::Tab && !p.text.contains(' ') {
+        let options = super::command::complete(&p.text);
+        match options.as_slice() {
+            [one] => p.text = format!("{one} "),
+            [] => {}
+            many => {
+                // Extend to the longest common prefix and list the rest.
+                let first = many[0];
+                let common = (0..first.len())
+                    .rev()
+                    .map(|n| &first[..=n])
+                    .find(|pre| many.iter().all(|o| o.starts_with(pre)))
+                    .unwrap_or("");
+                if common.len() > p.text.len() {
+                    p.text = common.to_owned();
+                }
+                let list = many.join("  ");
+                set_status(st, list);
+            }
+        }
+        return vec![];
+    }
     match key.code {
         KeyCode::Esc => st.ui.prompt = None,
         KeyCode::Backspace => {
@@ -439,6 +484,30 @@ fn on_prompt_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
 
 fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
     match p.kind {
+        PromptKind::Confirm => vec![],
+        PromptKind::Command => match super::command::parse(&p.text) {
+            Ok(cmd) => match run_command(st, cmd) {
+                Ok(fx) => fx,
+                Err(e) => {
+                    set_error(st, e);
+                    st.ui.prompt = Some(p);
+                    vec![]
+                }
+            },
+            Err(e) => {
+                set_error(st, e);
+                st.ui.prompt = Some(p);
+                vec![]
+            }
+        },
+        PromptKind::ScheduleTime => match super::when::parse_when(&p.text, st.now, st.tz) {
+            Ok(at) => schedule_compose(st, at),
+            Err(e) => {
+                set_error(st, e);
+                st.ui.prompt = Some(p);
+                vec![]
+            }
+        },
         PromptKind::Search => match parse_search(&p.text, &st.data) {
             Ok(terms) => {
                 let narrow = Narrow::Search { query: p.text.clone(), terms };
@@ -490,11 +559,51 @@ fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
 }
 
 fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
+    if matches!(st.ui.popup, Some(Popup::Scheduled { .. })) {
+        let ids: Vec<i64> = scheduled_in_order(st);
+        let Some(Popup::Scheduled { selected }) = &mut st.ui.popup else { return vec![] };
+        *selected = (*selected).min(ids.len().saturating_sub(1));
+        match key.code {
+            KeyCode::Esc | KeyCode::Char('q') => st.ui.popup = None,
+            KeyCode::Char('j') | KeyCode::Down => {
+                *selected = (*selected + 1).min(ids.len().saturating_sub(1))
+            }
+            KeyCode::Char('k') | KeyCode::Up => *selected = selected.saturating_sub(1),
+            KeyCode::Char('d') => {
+                if let Some(id) = ids.get(*selected) {
+                    return vec![Effect::Api(ApiCall::DeleteScheduled(*id))];
+                }
+            }
+            KeyCode::Char('e') | KeyCode::Enter => {
+                if let Some(sm) = ids.get(*selected).and_then(|id| st.data.scheduled.get(id)).cloned() {
+                    let target = match &sm.to {
+                        Recipient::Channel(c) => {
+                            Target::Channel { id: *c, topic: sm.topic.clone().unwrap_or_default() }
+                        }
+                        Recipient::Users(u) => Target::Dm(dm_key(u, st.data.me)),
+                    };
+                    let mut c = Compose::new(target, &sm.content, None);
+                    c.scheduled = Some(sm.scheduled_message_id);
+                    st.ui.compose = Some(c);
+                    st.ui.popup = None;
+                    let hint = if sm.failed {
+                        "this one failed: ctrl+s to pick a new time"
+                    } else {
+                        "ctrl+d saves, ctrl+s changes the time"
+                    };
+                    set_status(st, hint);
+                }
+            }
+            _ => {}
+        }
+        return vec![];
+    }
     let Some(popup) = &mut st.ui.popup else { return vec![] };
     let scroll = match popup {
         Popup::Help { scroll } | Popup::EditHistory { scroll, .. } | Popup::MessageInfo { scroll, .. } => {
             scroll
         }
+        Popup::Scheduled { .. } => return vec![],
     };
     match key.code {
         KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('?') => st.ui.popup = None,
@@ -590,6 +699,10 @@ fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
         Action::AllDms => open_narrow(st, Narrow::AllDms),
         Action::Starred => open_narrow(st, Narrow::Starred),
         Action::Mentions => open_narrow(st, Narrow::Mentions),
+        Action::Palette => {
+            st.ui.prompt = Some(Prompt { kind: PromptKind::Command, text: String::new() });
+            vec![]
+        }
         Action::Search => {
             st.ui.prompt = Some(Prompt { kind: PromptKind::Search, text: String::new() });
             vec![]
@@ -794,7 +907,7 @@ fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             }
             vec![]
         }
-        Action::Send => vec![],
+        Action::Send | Action::Schedule => vec![],
     }
 }
 
@@ -850,6 +963,14 @@ fn send_compose(st: &mut State) -> Vec<Effect> {
         set_error(st, "nothing to send");
         return vec![];
     }
+    if let Some(id) = c.scheduled {
+        if st.data.scheduled.get(&id).is_some_and(|s| s.failed) {
+            set_error(st, "this scheduled message failed to send: press ctrl+s to give it a new time");
+            return vec![];
+        }
+        let update = ScheduledMessageUpdate { content: Some(text), ..Default::default() };
+        return vec![Effect::Api(ApiCall::UpdateScheduled { id, update })];
+    }
     if let Some(id) = c.editing {
         set_status(st, "saving…");
         return vec![
@@ -870,6 +991,167 @@ fn send_compose(st: &mut State) -> Vec<Effect> {
     message.queue_id = st.data.queue_id.clone();
     set_status(st, "sending…");
     vec![Effect::Send { local_id, message }]
+}
+
+/// Scheduled message IDs by delivery time.
+pub fn scheduled_in_order(st: &State) -> Vec<i64> {
+    let mut v: Vec<&ScheduledMessage> = st.data.scheduled.values().collect();
+    v.sort_by_key(|s| (s.scheduled_delivery_timestamp, s.scheduled_message_id));
+    v.into_iter().map(|s| s.scheduled_message_id).collect()
+}
+
+/// Schedule the composed message (or move an edited scheduled message) to `at`.
+fn schedule_compose(st: &mut State, at: i64) -> Vec<Effect> {
+    let Some(c) = &st.ui.compose else { return vec![] };
+    let content = c.text();
+    if content.trim().is_empty() {
+        set_error(st, "nothing to schedule");
+        return vec![];
+    }
+    if let Some(id) = c.scheduled {
+        let update = ScheduledMessageUpdate {
+            content: Some(content),
+            scheduled_delivery_timestamp: Some(at),
+            ..Default::default()
+        };
+        return vec![Effect::Api(ApiCall::UpdateScheduled { id, update })];
+    }
+    let (kind, to, topic) = match &c.target {
+        Target::Channel { id, topic } => (SendType::Channel, Recipient::Channel(*id), Some(topic.clone())),
+        Target::Dm(u) => {
+            let ids = if u.is_empty() { vec![st.data.me] } else { u.clone() };
+            (SendType::Direct, Recipient::Users(ids), None)
+        }
+    };
+    let msg = NewScheduledMessage {
+        kind,
+        to,
+        content,
+        topic,
+        scheduled_delivery_timestamp: at,
+        read_by_sender: None,
+    };
+    vec![Effect::Api(ApiCall::Schedule(msg))]
+}
+
+fn resolve_user(st: &State, who: &str) -> Result<UserId, String> {
+    super::narrow::Resolver::user_id(&st.data, who.trim_start_matches('@'))
+        .ok_or_else(|| format!("no user {who:?}"))
+}
+
+fn resolve_group(st: &State, name: &str) -> Result<i64, String> {
+    st.data
+        .groups
+        .values()
+        .find(|g| g.name.eq_ignore_ascii_case(name.trim_start_matches('@')))
+        .map(|g| g.id)
+        .ok_or_else(|| format!("no user group {name:?}"))
+}
+
+/// The channel a command is about: named, or the one being viewed.
+fn command_channel(st: &State, named: Option<&str>) -> Result<ChannelId, String> {
+    match named {
+        Some(n) => {
+            super::narrow::Resolver::channel_id(&st.data, n).ok_or_else(|| format!("no channel named {n:?}"))
+        }
+        None => match &st.ui.narrow {
+            Narrow::Channel(c) | Narrow::Topic(c, _) => Ok(*c),
+            _ => selected_message(st)
+                .and_then(|m| m.stream_id.filter(|_| !m.is_dm()))
+                .ok_or_else(|| "name a #channel, or open one first".to_owned()),
+        },
+    }
+}
+
+/// Turn a palette command into effects (or say what is wrong).
+fn run_command(st: &mut State, cmd: super::command::Command) -> Result<Vec<Effect>, String> {
+    use super::command::Command as C;
+    Ok(match cmd {
+        C::Scheduled => {
+            st.ui.popup = Some(Popup::Scheduled { selected: 0 });
+            vec![]
+        }
+        C::Status(text) => {
+            let text = text.unwrap_or_default();
+            crate::api::limits::check_status_text(&text).map_err(|e| e.to_string())?;
+            vec![Effect::Api(ApiCall::SetStatus(StatusUpdate {
+                status_text: Some(text),
+                ..Default::default()
+            }))]
+        }
+        C::Mute => on_action(st, Action::MuteTopic),
+        C::Unmute => on_action(st, Action::UnmuteTopic),
+        C::Follow => on_action(st, Action::FollowTopic),
+        C::Help => on_action(st, Action::Help),
+        C::Quit => on_action(st, Action::Quit),
+        C::Unsubscribe { channel, users } => {
+            let c = command_channel(st, channel.as_deref())?;
+            let principals = if users.is_empty() {
+                None
+            } else {
+                Some(users.iter().map(|u| resolve_user(st, u)).collect::<Result<Vec<_>, _>>()?)
+            };
+            let name = st.data.channel_name(c).to_owned();
+            vec![Effect::Api(ApiCall::Unsubscribe { channels: vec![name], principals })]
+        }
+        C::Deactivate(who) => {
+            let user = resolve_user(st, &who)?;
+            let name = st.data.user_name(user).to_owned();
+            let effect = Effect::Api(ApiCall::Deactivate { user, name: name.clone() });
+            st.ui.confirm = Some((format!("Deactivate {name}? Their bots go too. (y/N)"), Box::new(effect)));
+            st.ui.prompt = Some(Prompt { kind: PromptKind::Confirm, text: String::new() });
+            vec![]
+        }
+        C::Group { group, add, subgroups, names } => {
+            let group_id = resolve_group(st, &group)?;
+            let ids: Vec<i64> = if subgroups {
+                names.iter().map(|n| resolve_group(st, n)).collect::<Result<_, _>>()?
+            } else {
+                names.iter().map(|n| resolve_user(st, n)).collect::<Result<_, _>>()?
+            };
+            let mut update = GroupMembersUpdate::default();
+            match (add, subgroups) {
+                (true, false) => update.add = Some(ids),
+                (false, false) => update.delete = Some(ids),
+                (true, true) => update.add_subgroups = Some(ids),
+                (false, true) => update.delete_subgroups = Some(ids),
+            }
+            vec![Effect::Api(ApiCall::GroupMembers { group_id, update })]
+        }
+        C::View { fragment, pinned, name } => {
+            vec![Effect::Api(ApiCall::NavView { fragment, is_pinned: pinned, name })]
+        }
+        C::Playground { name, language, template } => {
+            crate::api::limits::check_playground_template(&template).map_err(|e| e.to_string())?;
+            vec![Effect::Api(ApiCall::AddPlayground { name, language, template })]
+        }
+        C::ChannelEmail { channel, sender } => {
+            let c = command_channel(st, channel.as_deref())?;
+            let sender = match sender.as_deref() {
+                None => None,
+                Some("me") => Some(st.data.me),
+                Some(s) => Some(resolve_user(st, s)?),
+            };
+            vec![Effect::Api(ApiCall::ChannelEmail { channel: c, sender })]
+        }
+        C::Apns { token, appid } => vec![Effect::Api(ApiCall::Apns { token, appid })],
+        C::Report { report_type, description } => {
+            let id = st.ui.selected.ok_or("select the message to report first")?;
+            if st.data.realm.moderation_channel.is_none() {
+                return Err(
+                    "this organization has no moderation channel, so messages cannot be reported".into()
+                );
+            }
+            let types = &st.data.realm.report_types;
+            if !types.is_empty() && !types.iter().any(|t| t.key == report_type) {
+                let keys: Vec<&str> = types.iter().map(|t| t.key.as_str()).collect();
+                return Err(format!("report type must be one of: {}", keys.join(", ")));
+            }
+            crate::api::limits::check_report(&report_type, description.as_deref())
+                .map_err(|e| e.to_string())?;
+            vec![Effect::Api(ApiCall::Report { message_id: id, report_type, description })]
+        }
+    })
 }
 
 fn on_sent(st: &mut State, _local_id: &str, result: Result<MessageId, String>) -> Vec<Effect> {

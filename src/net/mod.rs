@@ -132,6 +132,12 @@ impl Dispatcher {
                     .map_err(text);
                 Msg::Raw { message_id, edit, result }
             }),
+            Effect::Api(call) => {
+                let tx = self.tx.clone();
+                tokio::spawn(async move {
+                    let _ = tx.send(run_api(&c, call).await);
+                });
+            }
             Effect::Ping { active, last_update_id } => self.spawn(async move {
                 let mut u =
                     PresenceUpdate::new(if active { PresenceStatus::Active } else { PresenceStatus::Idle });
@@ -155,6 +161,74 @@ impl Dispatcher {
             }
         }
         true
+    }
+}
+
+/// Run one palette/popup operation and describe the outcome in words.
+async fn run_api(c: &Client, call: crate::app::ApiCall) -> Msg {
+    use crate::app::ApiCall as A;
+    let done = |r: Result<String, ApiError>| Msg::Done(r.map_err(text));
+    match call {
+        A::SetStatus(u) => {
+            let cleared = u.status_text.as_deref() == Some("");
+            done(
+                c.update_status(&u)
+                    .await
+                    .map(|_| if cleared { "status cleared" } else { "status set" }.into()),
+            )
+        }
+        A::Unsubscribe { channels, principals } => {
+            let p = principals.map(Principals::Ids);
+            done(c.unsubscribe(&channels, p.as_ref()).await.map(|r| {
+                let mut parts = Vec::new();
+                if !r.removed.is_empty() {
+                    parts.push(format!("removed from #{}", r.removed.join(", #")));
+                }
+                if !r.not_removed.is_empty() {
+                    parts.push(format!("not subscribed: #{}", r.not_removed.join(", #")));
+                }
+                parts.join("; ")
+            }))
+        }
+        A::Deactivate { user, name } => {
+            done(c.deactivate_user(user, None, None).await.map(|_| format!("{name} deactivated")))
+        }
+        A::GroupMembers { group_id, update } => {
+            done(c.update_user_group_members(group_id, &update).await.map(|_| "group updated".into()))
+        }
+        A::NavView { fragment, is_pinned, name } => done(
+            c.update_navigation_view(&fragment, is_pinned, name.as_deref())
+                .await
+                .map(|_| format!("view {fragment} updated")),
+        ),
+        A::AddPlayground { name, language, template } => done(
+            c.add_playground(&name, &language, &template)
+                .await
+                .map(|r| format!("playground {name} added (id {})", r.id)),
+        ),
+        A::ChannelEmail { channel, sender } => {
+            done(c.get_channel_email(channel, sender).await.map(|r| format!("channel email: {}", r.email)))
+        }
+        A::Apns { token, appid } => {
+            done(c.add_apns_token(&token, appid.as_deref()).await.map(|_| "APNs token registered".into()))
+        }
+        A::Report { message_id, report_type, description } => done(
+            c.report_message(message_id, &report_type, description.as_deref())
+                .await
+                .map(|_| "reported to the moderators".into()),
+        ),
+        A::Schedule(m) => {
+            Msg::Scheduled(c.create_scheduled_message(&m).await.map(|_| "scheduled".into()).map_err(text))
+        }
+        A::UpdateScheduled { id, update } => Msg::Scheduled(
+            c.update_scheduled_message(id, &update)
+                .await
+                .map(|_| "scheduled message updated".into())
+                .map_err(text),
+        ),
+        A::DeleteScheduled(id) => {
+            done(c.delete_scheduled_message(id).await.map(|_| "scheduled message deleted".into()))
+        }
     }
 }
 

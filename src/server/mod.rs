@@ -98,6 +98,7 @@ impl DemoServer {
             feature_level: opts.feature_level,
             partial_subscribers_threshold: opts.partial_subscribers_threshold,
             outgoing_webhook_url: opts.outgoing_webhook_url.clone(),
+            clock_offset: opts.seed_time.map_or(0, |t| t - org::now()),
         };
         let mut org = Org::from_seed(&seed, settings, opts.seed_time.unwrap_or_else(org::now))
             .map_err(|e| anyhow::anyhow!("invalid seed: {e}"))?;

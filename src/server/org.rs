@@ -305,6 +305,9 @@ pub struct Settings {
     pub partial_subscribers_threshold: usize,
     /// Where outgoing-webhook bots' payloads are POSTed.
     pub outgoing_webhook_url: Option<String>,
+    /// Seconds added to the real clock: a server seeded at a fixed past time keeps its own
+    /// "now" consistent with its data (tests).
+    pub clock_offset: i64,
 }
 
 impl Default for Settings {
@@ -313,6 +316,7 @@ impl Default for Settings {
             feature_level: FEATURE_LEVEL,
             partial_subscribers_threshold: 250,
             outgoing_webhook_url: None,
+            clock_offset: 0,
         }
     }
 }
@@ -791,6 +795,15 @@ impl Org {
             });
         }
         Ok(org)
+    }
+
+    /// The server's clock (the real one, shifted by `clock_offset`).
+    pub fn now(&self) -> i64 {
+        now() + self.settings.clock_offset
+    }
+
+    pub fn now_f64(&self) -> f64 {
+        now_f64() + self.settings.clock_offset as f64
     }
 
     /// A fresh ID for anything but messages.

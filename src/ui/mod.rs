@@ -92,6 +92,7 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
             draw_history(f, st, *message_id, snapshots.as_deref(), *scroll)
         }
         Some(Popup::MessageInfo { message_id, scroll }) => draw_info(f, st, cache, *message_id, *scroll),
+        Some(Popup::Scheduled { selected }) => draw_scheduled(f, st, *selected),
         None => {}
     }
 }
@@ -417,10 +418,17 @@ fn draw_compose(f: &mut Frame, st: &State, area: Rect) {
 
 fn draw_status(f: &mut Frame, st: &State, area: Rect) {
     if let Some(p) = &st.ui.prompt {
+        let question;
         let label = match p.kind {
             PromptKind::Search => "Search: ",
             PromptKind::ChannelTopic => "Channel>topic: ",
             PromptKind::DmRecipients => "DM to (names or emails, comma-separated): ",
+            PromptKind::Command => ":",
+            PromptKind::ScheduleTime => "Send at (in 2h, tomorrow 9:00, 17:30, 2026-11-25 15:00): ",
+            PromptKind::Confirm => {
+                question = st.ui.confirm.as_ref().map(|(q, _)| format!("{q} ")).unwrap_or_default();
+                question.as_str()
+            }
         };
         let line = Line::from(vec![
             Span::styled(label, HEADER),
@@ -530,6 +538,48 @@ fn draw_info(f: &mut Frame, st: &State, cache: &mut RenderCache, id: MessageId, 
         }
     }
     f.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)).wrap(Wrap { trim: false }), area);
+}
+
+fn draw_scheduled(f: &mut Frame, st: &State, selected: usize) {
+    let area = centered(f.area(), 100, f.area().height.saturating_sub(4));
+    f.render_widget(Clear, area);
+    let block =
+        Block::default().borders(Borders::ALL).title(" Scheduled messages — e edit, d delete, esc close ");
+    let ids = crate::app::scheduled_in_order(st);
+    if ids.is_empty() {
+        f.render_widget(
+            Paragraph::new(Line::styled("Nothing scheduled. Compose, then ctrl+s.", DIM)).block(block),
+            area,
+        );
+        return;
+    }
+    let d = &st.data;
+    let width = area.width.saturating_sub(2) as usize;
+    let mut lines = Vec::new();
+    for (i, id) in ids.iter().enumerate() {
+        let Some(s) = d.scheduled.get(id) else { continue };
+        let to = match &s.to {
+            crate::api::Recipient::Channel(c) => {
+                format!("#{} > {}", sanitize(d.channel_name(*c)), sanitize(s.topic.as_deref().unwrap_or("")))
+            }
+            crate::api::Recipient::Users(u) => {
+                format!(
+                    "DM to {}",
+                    u.iter().map(|x| sanitize(d.user_name(*x))).collect::<Vec<_>>().join(", ")
+                )
+            }
+        };
+        let when = st.tz.format(s.scheduled_delivery_timestamp, "%a %-d %b %H:%M");
+        let state = if s.failed { Span::styled(" FAILED", ERROR) } else { Span::raw("") };
+        let style = if i == selected { SELECTED } else { Style::new() };
+        lines.push(Line::from(vec![
+            Span::styled(clip(&format!("{when}  {to}"), width.saturating_sub(7)), style.patch(HEADER)),
+            state,
+        ]));
+        let first = s.content.lines().next().unwrap_or("");
+        lines.push(Line::styled(clip(&format!("  {}", sanitize(first)), width), style));
+    }
+    f.render_widget(Paragraph::new(lines).block(block), area);
 }
 
 fn centered(area: Rect, w: u16, h: u16) -> Rect {

@@ -2,4 +2,5 @@
 //! drawn on ratatui's `TestBackend` and compared with insta snapshots.
 
 mod harness;
+mod palette;
 mod screens;

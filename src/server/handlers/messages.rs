@@ -5,7 +5,7 @@ use super::narrow::Narrow;
 use super::{Res, dispatch_webhooks};
 use crate::api::models::{Reaction, ReactionType};
 use crate::server::error::{ApiErr, ApiResult, ok, success};
-use crate::server::org::{LARGER_THAN_MAX_MESSAGE_ID, Org, Recip, Role, now};
+use crate::server::org::{LARGER_THAN_MAX_MESSAGE_ID, Org, Recip, Role};
 use crate::server::params::{Params, path_id};
 use crate::server::{Req, Shared, emoji, reply};
 use axum::extract::{Path, State};
@@ -78,7 +78,7 @@ impl Org {
                 }
             }
         }
-        let id = self.insert_message(sender, recip, content, now(), client, read_by_sender);
+        let id = self.insert_message(sender, recip, content, self.now(), client, read_by_sender);
         self.publish_message(id, local);
         Ok(id)
     }
@@ -436,7 +436,7 @@ pub async fn update_message(State(s): State<Arc<Shared>>, Path(id): Path<String>
             .map(|m| m.id)
             .collect();
     }
-    let ts = now();
+    let ts = org.now();
     let prev_rendered = msg.rendered.html.clone();
     for mid in &ids {
         let c = if *mid == id { content.as_deref() } else { None };

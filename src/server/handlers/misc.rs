@@ -146,7 +146,7 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         let entries = org.visible_presence(None, 14);
         put("presences", org.presence_json(&entries, slim || org.settings.feature_level >= 263));
         put("presence_last_update_id", json!(org.max_presence_id()));
-        put("server_timestamp", json!(crate::server::org::now_f64()));
+        put("server_timestamp", json!(org.now_f64()));
     }
     if wants("user_topic") {
         let list: Vec<Value> = org

@@ -144,7 +144,11 @@ pub async fn scheduler_loop(shared: Arc<Shared>, tick: Duration) {
     let mut interval = tokio::time::interval(tick);
     loop {
         interval.tick().await;
-        let delivered = shared.lock().deliver_due(super::org::now());
+        let delivered = {
+            let mut org = shared.lock();
+            let at = org.now();
+            org.deliver_due(at)
+        };
         if delivered {
             dispatch_webhooks(&shared);
         }

@@ -2,7 +2,7 @@
 
 use super::Res;
 use crate::server::error::{ApiErr, ApiResult, ok, success};
-use crate::server::org::{Org, Recip, ScheduledRec, now};
+use crate::server::org::{Org, Recip, ScheduledRec};
 use crate::server::params::path_id;
 use crate::server::{Req, Shared, markdown, reply};
 use axum::extract::{Path, State};
@@ -149,7 +149,7 @@ pub async fn create(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let (channel_id, user_ids) = org.scheduled_target(is_channel, &to)?;
     let topic = if is_channel { org.scheduled_topic(topic_raw)? } else { String::new() };
     check_content(&org, &content)?;
-    if at <= now() {
+    if at <= org.now() {
         return Err(ApiErr::bad("Scheduled delivery time must be in the future."));
     }
     if is_channel && let Some(why) = org.post_denied(req.user_id, channel_id) {
@@ -227,7 +227,7 @@ pub async fn update(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: R
         rec.content = c;
     }
     if let Some(at) = at {
-        if at <= now() {
+        if at <= org.now() {
             return Err(ApiErr::bad("Scheduled delivery time must be in the future."));
         }
         rec.deliver_at = at;

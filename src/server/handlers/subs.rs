@@ -3,7 +3,7 @@
 
 use super::Res;
 use crate::server::error::{ApiErr, ok, success};
-use crate::server::org::{ChannelRec, Org, SubRec, now};
+use crate::server::org::{ChannelRec, Org, SubRec};
 use crate::server::params::path_id;
 use crate::server::{Req, Shared, reply};
 use axum::extract::{Path, State};
@@ -38,7 +38,7 @@ impl Org {
             }
             "partial" if subscribers.len() >= self.settings.partial_subscribers_threshold => {
                 // All bots plus users active in the last 14 days.
-                let recent = now() - 14 * 86400;
+                let recent = self.now() - 14 * 86400;
                 let partial: Vec<i64> = subscribers
                     .iter()
                     .copied()
@@ -60,7 +60,7 @@ impl Org {
     /// Channel fields shared by subscription and stream objects.
     pub fn channel_json(&self, c: &ChannelRec) -> Value {
         let first = self.messages.values().find(|m| m.channel_id() == Some(c.id)).map(|m| m.id);
-        let week_ago = now() - 7 * 86400;
+        let week_ago = self.now() - 7 * 86400;
         let traffic = self
             .messages
             .values()
@@ -278,6 +278,7 @@ pub async fn subscribe(State(s): State<Arc<Shared>>, req: Req) -> Res {
                 let description = sub.get("description").and_then(Value::as_str).unwrap_or("").to_owned();
                 let rendered_description = crate::server::markdown::render(&description, &*org).html;
                 let admins = org.system_group("role:administrators");
+                let created = org.now();
                 org.channels.insert(
                     id,
                     ChannelRec {
@@ -291,7 +292,7 @@ pub async fn subscribe(State(s): State<Arc<Shared>>, req: Req) -> Res {
                         folder_id: None,
                         admins_only_post: false,
                         subs: BTreeMap::new(),
-                        date_created: now(),
+                        date_created: created,
                         creator_id: Some(req.user_id),
                         can_remove_group: admins,
                         is_archived: false,
@@ -428,7 +429,7 @@ pub async fn topics(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: R
 
 fn set_policy(org: &mut Org, user: i64, cid: i64, topic: &str, policy: i64) {
     let key = (user, cid, topic.to_lowercase());
-    let t = now();
+    let t = org.now();
     if policy == 0 {
         org.user_topics.remove(&key);
     } else {

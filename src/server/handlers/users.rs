@@ -3,7 +3,7 @@
 use super::Res;
 use crate::api::limits::check_playground_template;
 use crate::server::error::{ApiErr, ok, success};
-use crate::server::org::{DEMO_PASSWORD, Org, PresenceRec, Recip, Role, UserRec, now, now_f64};
+use crate::server::org::{DEMO_PASSWORD, Org, PresenceRec, Recip, Role, UserRec};
 use crate::server::params::path_id;
 use crate::server::{Anon, Req, Shared, reply};
 use axum::extract::{Path, State};
@@ -22,7 +22,7 @@ pub const PRESENCE_UPDATE_MIN_FREQ: i64 = 55;
 impl Org {
     /// Presence entries visible to others (invisible and deactivated users are left out).
     pub fn visible_presence(&self, since_update: Option<i64>, history_days: i64) -> Vec<(i64, PresenceRec)> {
-        let oldest = now() - history_days * 86400;
+        let oldest = self.now() - history_days * 86400;
         let mut v: Vec<(i64, PresenceRec)> = self
             .presence
             .iter()
@@ -82,7 +82,7 @@ pub async fn presence(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let _ = p.opt_bool("new_user_input")?;
     let slim = p.bool_or("slim_presence", false)?;
     let mut org = s.lock();
-    let t = now();
+    let t = org.now();
     let prev = org.presence.get(&req.user_id).copied();
     let mut rec = prev.unwrap_or_default();
     // Like the reference server, a report only rewrites timestamps that are stale, so a client
@@ -111,7 +111,7 @@ pub async fn presence(State(s): State<Arc<Shared>>, req: Req) -> Res {
             "type": "presence",
             "user_id": req.user_id,
             "email": email,
-            "server_timestamp": now_f64(),
+            "server_timestamp": org.now_f64(),
             "presence": {"website": {"client": "website", "status": now_status, "timestamp": ts, "pushable": false}},
             "presences": {req.user_id.to_string(): {"active_timestamp": rec.active_ts, "idle_timestamp": rec.idle_ts}},
         });
@@ -131,7 +131,7 @@ pub async fn presence(State(s): State<Arc<Shared>>, req: Req) -> Res {
     };
     let body = json!({
         "presence_last_update_id": last,
-        "server_timestamp": now_f64(),
+        "server_timestamp": org.now_f64(),
         "presences": org.presence_json(&entries, modern),
     });
     Ok(reply(p, success(body)))
@@ -143,7 +143,7 @@ pub async fn realm_presence(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let entries = org.visible_presence(None, 14);
     Ok(reply(
         &req.p,
-        success(json!({"server_timestamp": now_f64(), "presences": org.presence_json(&entries, false)})),
+        success(json!({"server_timestamp": org.now_f64(), "presences": org.presence_json(&entries, false)})),
     ))
 }
 

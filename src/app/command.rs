@@ -1,0 +1,203 @@
+//! The command palette (`:`): every operation, including those without a natural key.
+
+use super::narrow::tokens;
+
+/// A parsed palette command (names are resolved to IDs by `update`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Scheduled,
+    Status(Option<String>),
+    Mute,
+    Unmute,
+    Follow,
+    Unsubscribe { channel: Option<String>, users: Vec<String> },
+    Deactivate(String),
+    Group { group: String, add: bool, subgroups: bool, names: Vec<String> },
+    View { fragment: String, pinned: Option<bool>, name: Option<String> },
+    Playground { name: String, language: String, template: String },
+    ChannelEmail { channel: Option<String>, sender: Option<String> },
+    Apns { token: String, appid: Option<String> },
+    Report { report_type: String, description: Option<String> },
+    Help,
+    Quit,
+}
+
+/// (name, arguments, what it does) — completion and `:help` come from this table.
+pub const COMMANDS: &[(&str, &str, &str)] = &[
+    ("scheduled", "", "list scheduled messages (e edit, d delete)"),
+    ("status", "TEXT | clear", "set or clear your status text"),
+    ("mute", "", "mute the selected topic"),
+    ("unmute", "", "unmute the selected topic"),
+    ("follow", "", "follow the selected topic"),
+    ("unsubscribe", "[#channel] [user …]", "unsubscribe yourself or others"),
+    ("deactivate", "USER", "deactivate a user (administrators; asks to confirm)"),
+    ("group-add", "GROUP USER …", "add members to a user group"),
+    ("group-remove", "GROUP USER …", "remove members from a user group"),
+    ("subgroup-add", "GROUP SUBGROUP …", "add subgroups to a user group"),
+    ("subgroup-remove", "GROUP SUBGROUP …", "remove subgroups from a user group"),
+    ("view-pin", "FRAGMENT", "pin a navigation view"),
+    ("view-hide", "FRAGMENT", "hide a navigation view"),
+    ("view-rename", "FRAGMENT NAME", "rename a custom navigation view"),
+    ("playground", "NAME LANGUAGE URL_TEMPLATE", "add a code playground ({code} in the template)"),
+    ("channel-email", "[#channel] [sender]", "show a channel's email address"),
+    ("apns", "TOKEN [APPID]", "register an APNs device token"),
+    ("report", "TYPE [description]", "report the selected message to moderators"),
+    ("help", "", "show the keys"),
+    ("quit", "", "quit"),
+];
+
+/// Commands starting with what was typed.
+pub fn complete(prefix: &str) -> Vec<&'static str> {
+    let p = prefix.trim_start();
+    COMMANDS.iter().map(|(n, _, _)| *n).filter(|n| n.starts_with(p)).collect()
+}
+
+fn usage(name: &str) -> String {
+    let args = COMMANDS.iter().find(|(n, _, _)| *n == name).map_or("", |(_, a, _)| *a);
+    format!("usage: :{name} {args}")
+}
+
+/// Parse a palette line (without the leading `:`).
+pub fn parse(line: &str) -> Result<Command, String> {
+    let toks = tokens(line);
+    let Some((name, args)) = toks.split_first() else { return Err("type a command; tab completes".into()) };
+    let rest = || args.join(" ");
+    let need = |n: usize| if args.len() < n { Err(usage(name)) } else { Ok(()) };
+    let channel_and_rest = |args: &[String]| -> (Option<String>, Vec<String>) {
+        match args.split_first() {
+            Some((first, rest)) if first.starts_with('#') => {
+                (Some(first.trim_start_matches('#').to_owned()), rest.to_vec())
+            }
+            _ => (None, args.to_vec()),
+        }
+    };
+    Ok(match name.as_str() {
+        "scheduled" => Command::Scheduled,
+        "status" if args.is_empty() => return Err(usage(name)),
+        "status" if rest() == "clear" => Command::Status(None),
+        "status" => Command::Status(Some(rest())),
+        "mute" => Command::Mute,
+        "unmute" => Command::Unmute,
+        "follow" => Command::Follow,
+        "unsubscribe" => {
+            let (channel, users) = channel_and_rest(args);
+            Command::Unsubscribe { channel, users }
+        }
+        "deactivate" => {
+            need(1)?;
+            Command::Deactivate(rest())
+        }
+        "group-add" | "group-remove" | "subgroup-add" | "subgroup-remove" => {
+            need(2)?;
+            Command::Group {
+                group: args[0].clone(),
+                add: name.ends_with("-add"),
+                subgroups: name.starts_with("subgroup"),
+                names: args[1..].to_vec(),
+            }
+        }
+        "view-pin" | "view-hide" => {
+            need(1)?;
+            Command::View { fragment: args[0].clone(), pinned: Some(name == "view-pin"), name: None }
+        }
+        "view-rename" => {
+            need(2)?;
+            Command::View { fragment: args[0].clone(), pinned: None, name: Some(args[1..].join(" ")) }
+        }
+        "playground" => {
+            need(3)?;
+            Command::Playground {
+                name: args[0].clone(),
+                language: args[1].clone(),
+                template: args[2].clone(),
+            }
+        }
+        "channel-email" => {
+            let (channel, rest) = channel_and_rest(args);
+            Command::ChannelEmail { channel, sender: (!rest.is_empty()).then(|| rest.join(" ")) }
+        }
+        "apns" => {
+            need(1)?;
+            Command::Apns { token: args[0].clone(), appid: args.get(1).cloned() }
+        }
+        "report" => {
+            need(1)?;
+            let desc = args[1..].join(" ");
+            Command::Report { report_type: args[0].clone(), description: (!desc.is_empty()).then_some(desc) }
+        }
+        "help" => Command::Help,
+        "quit" | "q" => Command::Quit,
+        other => {
+            let close = complete(other);
+            return Err(if close.is_empty() {
+                format!("no command {other:?}")
+            } else {
+                format!("no command {other:?}; did you mean {}?", close.join(", "))
+            });
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_command_shape() {
+        assert_eq!(parse("status In a meeting"), Ok(Command::Status(Some("In a meeting".into()))));
+        assert_eq!(parse("status clear"), Ok(Command::Status(None)));
+        assert_eq!(
+            parse("unsubscribe #design bob alice@x"),
+            Ok(Command::Unsubscribe {
+                channel: Some("design".into()),
+                users: vec!["bob".into(), "alice@x".into()]
+            })
+        );
+        assert_eq!(parse("unsubscribe"), Ok(Command::Unsubscribe { channel: None, users: vec![] }));
+        assert_eq!(
+            parse(r#"group-add backend "Bob Nakamura""#),
+            Ok(Command::Group {
+                group: "backend".into(),
+                add: true,
+                subgroups: false,
+                names: vec!["Bob Nakamura".into()]
+            })
+        );
+        assert_eq!(
+            parse("subgroup-remove engineers frontend"),
+            Ok(Command::Group {
+                group: "engineers".into(),
+                add: false,
+                subgroups: true,
+                names: vec!["frontend".into()]
+            })
+        );
+        assert_eq!(
+            parse("view-rename narrow/channel/9 My view"),
+            Ok(Command::View {
+                fragment: "narrow/channel/9".into(),
+                pinned: None,
+                name: Some("My view".into())
+            })
+        );
+        assert_eq!(
+            parse("report other it is rude"),
+            Ok(Command::Report { report_type: "other".into(), description: Some("it is rude".into()) })
+        );
+    }
+
+    #[test]
+    fn errors_say_what_to_type() {
+        assert!(parse("deactivate").unwrap_err().contains("usage: :deactivate USER"));
+        assert!(parse("playground a b").unwrap_err().contains("URL_TEMPLATE"));
+        assert!(parse("grup-add x y").unwrap_err().contains("no command"));
+        assert!(parse("group").unwrap_err().contains("did you mean group-add, group-remove"));
+        assert!(parse("").is_err());
+    }
+
+    #[test]
+    fn completion_follows_the_table() {
+        assert_eq!(complete("view"), vec!["view-pin", "view-hide", "view-rename"]);
+        assert_eq!(complete("sch"), vec!["scheduled"]);
+    }
+}

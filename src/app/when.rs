@@ -1,0 +1,124 @@
+//! "When" for scheduled messages: `in 2h`, `in 1h30m`, `tomorrow 9:00`, `17:30`, or ISO 8601.
+
+use super::TimeZone;
+use chrono::{DateTime, Duration, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone as _};
+
+fn offset(tz: TimeZone, now: i64) -> FixedOffset {
+    match tz {
+        TimeZone::Fixed(s) => {
+            FixedOffset::east_opt(s).unwrap_or(FixedOffset::east_opt(0).expect("zero offset"))
+        }
+        TimeZone::Local => chrono::Local
+            .timestamp_opt(now, 0)
+            .single()
+            .map(|t| *t.offset())
+            .unwrap_or(FixedOffset::east_opt(0).expect("zero offset")),
+    }
+}
+
+fn parse_duration(s: &str) -> Option<i64> {
+    let mut total = 0i64;
+    let mut num = String::new();
+    let mut any = false;
+    for c in s.chars().filter(|c| !c.is_whitespace()) {
+        if c.is_ascii_digit() {
+            num.push(c);
+            continue;
+        }
+        let n: i64 = num.parse().ok()?;
+        num.clear();
+        total += n * match c {
+            'd' => 86400,
+            'h' => 3600,
+            'm' => 60,
+            _ => return None,
+        };
+        any = true;
+    }
+    (any && num.is_empty()).then_some(total)
+}
+
+fn parse_clock(s: &str) -> Option<NaiveTime> {
+    NaiveTime::parse_from_str(s, "%H:%M").ok().or_else(|| NaiveTime::parse_from_str(s, "%H:%M:%S").ok())
+}
+
+/// The UNIX time a phrase means, which must be in the future.
+pub fn parse_when(input: &str, now: i64, tz: TimeZone) -> Result<i64, String> {
+    let s = input.trim().to_lowercase();
+    let off = offset(tz, now);
+    let local_now = off.timestamp_opt(now, 0).single().ok_or("bad clock")?;
+    let at = |date: NaiveDate, time: NaiveTime| -> Option<i64> {
+        off.from_local_datetime(&date.and_time(time)).single().map(|t| t.timestamp())
+    };
+    let nine = NaiveTime::from_hms_opt(9, 0, 0).expect("09:00");
+    let ts = if let Some(rest) = s.strip_prefix("in ") {
+        parse_duration(rest).map(|d| now + d)
+    } else if let Some(rest) = s.strip_prefix("tomorrow") {
+        let time = if rest.trim().is_empty() { Some(nine) } else { parse_clock(rest.trim()) };
+        time.and_then(|t| at(local_now.date_naive() + Duration::days(1), t))
+    } else if let Some(rest) = s.strip_prefix("today") {
+        parse_clock(rest.trim()).and_then(|t| at(local_now.date_naive(), t))
+    } else if let Some(t) = parse_clock(&s) {
+        // A bare time: today, or tomorrow if it has passed.
+        at(local_now.date_naive(), t).map(|ts| if ts <= now { ts + 86400 } else { ts })
+    } else if let Ok(dt) = DateTime::parse_from_rfc3339(&input.trim().replace(' ', "T")) {
+        Some(dt.timestamp())
+    } else {
+        let raw = input.trim().replace('T', " ");
+        NaiveDateTime::parse_from_str(&raw, "%Y-%m-%d %H:%M")
+            .or_else(|_| NaiveDateTime::parse_from_str(&raw, "%Y-%m-%d %H:%M:%S"))
+            .ok()
+            .and_then(|dt| off.from_local_datetime(&dt).single())
+            .map(|t| t.timestamp())
+            .or_else(|| NaiveDate::parse_from_str(&raw, "%Y-%m-%d").ok().and_then(|d| at(d, nine)))
+    };
+    let ts = ts.ok_or_else(|| {
+        format!(
+            "cannot read {input:?} as a time; try `in 2h`, `tomorrow 9:00`, `17:30` or `2026-11-25 15:00`"
+        )
+    })?;
+    if ts <= now {
+        return Err(format!("{input:?} is in the past"));
+    }
+    Ok(ts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Saturday 2026-11-21 12:00 UTC.
+    const NOW: i64 = 1_795_262_400;
+
+    #[test]
+    fn relative_and_clock_times() {
+        let utc = TimeZone::Fixed(0);
+        assert_eq!(parse_when("in 2h", NOW, utc), Ok(NOW + 7200));
+        assert_eq!(parse_when("in 1h30m", NOW, utc), Ok(NOW + 5400));
+        assert_eq!(parse_when("in 1d", NOW, utc), Ok(NOW + 86400));
+        assert_eq!(parse_when("tomorrow 9:00", NOW, utc), Ok(NOW + 21 * 3600));
+        assert_eq!(parse_when("tomorrow", NOW, utc), Ok(NOW + 21 * 3600));
+        assert_eq!(parse_when("17:30", NOW, utc), Ok(NOW + 5 * 3600 + 1800));
+        assert_eq!(parse_when("08:00", NOW, utc), Ok(NOW + 20 * 3600), "passed today: tomorrow");
+        assert_eq!(parse_when("today 13:00", NOW, utc), Ok(NOW + 3600));
+    }
+
+    #[test]
+    fn iso_8601_and_zones() {
+        let utc = TimeZone::Fixed(0);
+        assert_eq!(parse_when("2026-11-25T15:00:00Z", NOW, utc), Ok(NOW + 4 * 86400 + 3 * 3600));
+        assert_eq!(parse_when("2026-11-25 15:00", NOW, utc), Ok(NOW + 4 * 86400 + 3 * 3600));
+        let cet = TimeZone::Fixed(3600);
+        assert_eq!(parse_when("2026-11-25 15:00", NOW, cet), Ok(NOW + 4 * 86400 + 2 * 3600), "local time");
+        assert_eq!(parse_when("2026-11-25T15:00:00+01:00", NOW, utc), Ok(NOW + 4 * 86400 + 2 * 3600));
+    }
+
+    #[test]
+    fn past_and_nonsense_are_explained() {
+        let utc = TimeZone::Fixed(0);
+        assert!(parse_when("2020-01-01 10:00", NOW, utc).unwrap_err().contains("past"));
+        assert!(parse_when("today 9:00", NOW, utc).unwrap_err().contains("past"));
+        assert!(parse_when("whenever", NOW, utc).unwrap_err().contains("try"));
+        assert!(parse_when("in 2 fortnights", NOW, utc).is_err());
+    }
+}

@@ -1,0 +1,186 @@
+//! The command palette and scheduling, through the real dispatcher and demo server.
+
+use crate::harness::App;
+use crossterm::event::KeyCode;
+use topicterm::app::{Popup, PromptKind};
+
+/// Type `:command` and press enter.
+async fn palette(app: &mut App, line: &str) {
+    app.key(KeyCode::Char(':')).await;
+    app.keys(line).await;
+    app.key(KeyCode::Enter).await;
+}
+
+fn status(app: &App) -> (bool, String) {
+    let s = app.st.ui.status.clone().expect("a status line");
+    (s.error, s.text)
+}
+
+#[tokio::test]
+async fn status_is_set_and_cleared() {
+    let mut app = App::start("member").await;
+    palette(&mut app, "status Heads down until 3").await;
+    assert_eq!(status(&app), (false, "status set".into()));
+    let me = app.st.data.me;
+    assert_eq!(app.server.shared.lock().users[&me].status.status_text, "Heads down until 3");
+    palette(&mut app, "status clear").await;
+    assert_eq!(app.server.shared.lock().users[&me].status.status_text, "");
+    palette(&mut app, &"x".repeat(61)).await;
+    palette(&mut app, "status").await;
+    assert!(status(&app).0, "a bare :status explains its usage");
+}
+
+#[tokio::test]
+async fn unsubscribe_reports_removed_and_not_removed() {
+    let mut app = App::start("member").await;
+    let design = app.channel_id("design");
+    palette(&mut app, "unsubscribe #design").await;
+    assert_eq!(status(&app), (false, "removed from #design".into()));
+    assert!(!app.st.data.channels.contains_key(&design), "the subscription event removed it");
+    // Owning helperbot lets member unsubscribe it; it is not in #random.
+    palette(&mut app, "unsubscribe #general helperbot@demo.topicterm.test").await;
+    assert_eq!(status(&app), (false, "removed from #general".into()));
+    palette(&mut app, "unsubscribe #general helperbot@demo.topicterm.test").await;
+    assert_eq!(status(&app), (false, "not subscribed: #general".into()));
+    palette(&mut app, "unsubscribe #general bob@demo.topicterm.test").await;
+    let (err, text) = status(&app);
+    assert!(err && text.contains("Insufficient permission"), "{text}");
+}
+
+#[tokio::test]
+async fn deactivation_asks_first_and_only_admins_may() {
+    let mut app = App::start("admin").await;
+    palette(&mut app, "deactivate Bob Nakamura").await;
+    assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.kind), Some(PromptKind::Confirm));
+    insta::assert_snapshot!("confirm_80x24", app.screen(80, 24));
+    app.key(KeyCode::Char('n')).await;
+    let bob = app.server.shared.lock().users.values().find(|u| u.short_name == "bob").map(|u| u.id).unwrap();
+    assert!(app.server.shared.lock().users[&bob].is_active, "n cancels");
+    palette(&mut app, "deactivate Bob Nakamura").await;
+    app.key(KeyCode::Char('y')).await;
+    assert_eq!(status(&app), (false, "Bob Nakamura deactivated".into()));
+    assert!(!app.server.shared.lock().users[&bob].is_active);
+
+    let mut member = App::start("member").await;
+    palette(&mut member, "deactivate alice").await;
+    member.key(KeyCode::Char('y')).await;
+    let (err, text) = status(&member);
+    assert!(err && text.contains("administrator"), "{text}");
+}
+
+#[tokio::test]
+async fn group_view_playground_email_and_apns_commands() {
+    let mut app = App::start("admin").await;
+    palette(&mut app, "group-add backend noa").await;
+    assert_eq!(status(&app), (false, "group updated".into()));
+    let noa = app.server.shared.lock().users.values().find(|u| u.short_name == "noa").map(|u| u.id).unwrap();
+    let backend = app.st.data.groups.values().find(|g| g.name == "backend").map(|g| g.id).unwrap();
+    assert!(app.server.shared.lock().groups[&backend].members.contains(&noa));
+    palette(&mut app, "subgroup-add oncall frontend").await;
+    assert_eq!(status(&app), (false, "group updated".into()));
+
+    palette(&mut app, "view-hide recent").await;
+    assert_eq!(status(&app), (false, "view recent updated".into()));
+    palette(&mut app, "view-rename recent Recent stuff").await;
+    assert!(status(&app).1.contains("Built-in views cannot have a custom name"));
+
+    palette(&mut app, "playground Go Go https://go.dev/play/?code={code}").await;
+    assert!(status(&app).1.starts_with("playground Go added (id "), "{:?}", status(&app));
+    palette(&mut app, "playground Bad Go https://go.dev/play/").await;
+    assert!(status(&app).0, "checked before sending");
+    assert_eq!(
+        app.st.ui.prompt.as_ref().map(|p| p.text.as_str()),
+        Some("playground Bad Go https://go.dev/play/")
+    );
+    app.key(KeyCode::Esc).await;
+
+    palette(&mut app, "channel-email #general").await;
+    let (err, text) = status(&app);
+    assert!(!err && text.starts_with("channel email: general.") && text.contains("@streams."), "{text}");
+
+    palette(&mut app, "apns 0123456789abcdef com.example.app").await;
+    assert_eq!(status(&app), (false, "APNs token registered".into()));
+}
+
+#[tokio::test]
+async fn report_goes_to_the_moderators() {
+    let mut app = App::start("member").await;
+    let id = app.st.ui.selected.expect("a selected message");
+    palette(&mut app, "report other").await;
+    assert!(status(&app).1.contains("description"), "other needs a description: {:?}", status(&app));
+    app.key(KeyCode::Esc).await;
+    palette(&mut app, "report spam buying followers").await;
+    assert_eq!(status(&app), (false, "reported to the moderators".into()));
+    let org = app.server.shared.lock();
+    let channel = org.realm.moderation_request_channel_id.unwrap();
+    let last = org.messages.values().rev().find(|m| m.channel_id() == Some(channel)).unwrap();
+    assert!(last.content.contains(&format!("({id})")) && last.content.contains("buying followers"));
+}
+
+#[tokio::test]
+async fn compose_schedules_for_later_and_the_list_edits_and_deletes() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('r')).await;
+    app.keys("remember the retro").await;
+    app.ctrl('s').await;
+    assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.kind), Some(PromptKind::ScheduleTime));
+    app.keys("yesterday").await;
+    app.key(KeyCode::Enter).await;
+    assert!(status(&app).1.contains("cannot read"), "{:?}", status(&app));
+    app.key(KeyCode::Esc).await;
+    app.ctrl('s').await;
+    app.keys("in 2h").await;
+    app.key(KeyCode::Enter).await;
+    assert_eq!(status(&app), (false, "scheduled".into()));
+    assert!(app.st.ui.compose.is_none());
+    let ours =
+        app.st.data.scheduled.values().find(|s| s.content == "remember the retro").cloned().expect("event");
+    assert!(ours.scheduled_delivery_timestamp > app.st.now + 7000);
+
+    palette(&mut app, "scheduled").await;
+    assert!(matches!(app.st.ui.popup, Some(Popup::Scheduled { .. })));
+    insta::assert_snapshot!("scheduled_80x24", app.screen(80, 24));
+    insta::assert_snapshot!("scheduled_160x48", app.screen(160, 48));
+
+    // The seeded failed message sorts first: editing it needs a new time.
+    let order = topicterm::app::scheduled_in_order(&app.st);
+    let failed_pos = order.iter().position(|id| app.st.data.scheduled[id].failed).expect("a failed one");
+    for _ in 0..failed_pos {
+        app.key(KeyCode::Char('j')).await;
+    }
+    app.key(KeyCode::Char('e')).await;
+    assert!(app.st.ui.compose.as_ref().is_some_and(|c| c.scheduled.is_some()));
+    app.ctrl('d').await;
+    assert!(status(&app).1.contains("new time"), "{:?}", status(&app));
+    app.ctrl('s').await;
+    app.keys("tomorrow 10:00").await;
+    app.key(KeyCode::Enter).await;
+    assert_eq!(status(&app), (false, "scheduled message updated".into()));
+    let failed_id = order[failed_pos];
+    assert!(!app.st.data.scheduled[&failed_id].failed, "pending again");
+
+    palette(&mut app, "scheduled").await;
+    let pos = topicterm::app::scheduled_in_order(&app.st)
+        .iter()
+        .position(|id| *id == ours.scheduled_message_id)
+        .unwrap();
+    for _ in 0..pos {
+        app.key(KeyCode::Char('j')).await;
+    }
+    app.key(KeyCode::Char('d')).await;
+    assert_eq!(status(&app), (false, "scheduled message deleted".into()));
+    assert!(!app.st.data.scheduled.contains_key(&ours.scheduled_message_id));
+}
+
+#[tokio::test]
+async fn palette_completes_and_explains_unknown_commands() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char(':')).await;
+    app.keys("sch").await;
+    app.key(KeyCode::Tab).await;
+    assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.text.as_str()), Some("scheduled "));
+    app.key(KeyCode::Esc).await;
+    palette(&mut app, "view").await;
+    palette(&mut app, "frobnicate").await;
+    assert!(status(&app).1.contains("no command"));
+}
