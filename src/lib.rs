@@ -10,6 +10,7 @@
 //! - [`net`]: the dispatcher that runs effects as tasks, and the event long-poller.
 //! - [`ui`]: views as functions of the state, and the content renderer.
 //! - [`run`]: the main loop, generic over the ratatui backend.
+//! - [`webhook`]: `topicterm webhook-listen`, the receiving end of outgoing webhooks.
 
 pub mod api;
 pub mod app;
@@ -17,3 +18,4 @@ pub mod net;
 pub mod run;
 pub mod server;
 pub mod ui;
+pub mod webhook;

@@ -44,6 +44,15 @@ enum Command {
         #[arg(long)]
         feature_level: Option<i64>,
     },
+    /// Receive outgoing-webhook payloads, refuse a wrong token, and print each message.
+    WebhookListen {
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: SocketAddr,
+        /// The bot's outgoing-webhook token.
+        #[arg(long)]
+        token: String,
+    },
 }
 
 /// Where logs go: never the screen while the interface runs.
@@ -79,6 +88,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::DemoServer { addr, zuliprc_dir, outgoing_webhook_url, feature_level }) => {
             rt.block_on(demo_server(addr, zuliprc_dir, outgoing_webhook_url, feature_level))
         }
+        Some(Command::WebhookListen { addr, token }) => rt.block_on(topicterm::webhook::listen(addr, token)),
         None => rt.block_on(client_main(cli.demo, cli.config)),
     }
 }
