@@ -54,6 +54,7 @@ pub enum Action {
     Send,
     Schedule,
     Palette,
+    TogglePeople,
     Cancel,
 }
 
@@ -98,6 +99,7 @@ impl Action {
             Action::ToggleSpoiler => "open or close spoilers in the message",
             Action::Send => "send",
             Action::Schedule => "schedule for later (in 2h, tomorrow 9:00, 17:30, 2026-11-25 15:00)",
+            Action::TogglePeople => "show or hide the people pane (presence and statuses)",
             Action::Palette => "command palette (tab completes; :help lists commands)",
             Action::Cancel => "close / cancel (the draft is kept)",
         }
@@ -137,6 +139,7 @@ pub const BINDINGS: &[(Context, Key, Action)] = &[
     (Context::Global, k('#'), Action::Mentions),
     (Context::Global, k('/'), Action::Search),
     (Context::Global, k(':'), Action::Palette),
+    (Context::Global, k('w'), Action::TogglePeople),
     (Context::Global, k('n'), Action::NextUnreadTopic),
     (Context::Global, k('p'), Action::NextUnreadDm),
     (Context::Global, k('c'), Action::NewChannelMessage),

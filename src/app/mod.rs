@@ -163,6 +163,10 @@ pub struct Ui {
     pub open_spoilers: HashSet<(MessageId, usize)>,
     /// Select this message as soon as it is in the current view (the user's own sent message).
     pub jump_to: Option<MessageId>,
+    /// Show the people pane.
+    pub show_people: bool,
+    /// People by activity then name (rebuilt on presence and user changes, not per frame).
+    pub people: Vec<UserId>,
     /// What a `Confirm` prompt runs on "y", and the question.
     pub confirm: Option<(String, Box<Effect>)>,
     /// Who is typing where, until when (UNIX seconds).

@@ -30,6 +30,7 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
             if let Some(id) = resp.presence_last_update_id {
                 st.data.presence_last_update_id = st.data.presence_last_update_id.max(id);
             }
+            rebuild_people(st);
             vec![]
         }
         Msg::Registered(resp) => on_registered(st, *resp),
@@ -64,6 +65,7 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
                 fx.extend(on_event(st, e.kind));
             }
             rebuild_sidebar(st);
+            rebuild_people(st);
             fx
         }
         Msg::QueueLost => {
@@ -230,6 +232,7 @@ fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
     d.narrows.clear();
     st.ui.loading = false;
     rebuild_sidebar(st);
+    rebuild_people(st);
     let mut fx = open_narrow(st, st.ui.narrow.clone());
     if let Some(q) = st.data.queue_id.clone() {
         fx.push(Effect::PollEvents {
@@ -239,6 +242,27 @@ fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
         });
     }
     fx
+}
+
+/// Rebuild the people list: active, then idle, then offline; by name within each.
+pub fn rebuild_people(st: &mut State) {
+    let d = &st.data;
+    let now = st.now;
+    let mut people: Vec<(u8, String, UserId)> = d
+        .users
+        .values()
+        .filter(|u| u.is_active && !u.is_bot)
+        .map(|u| {
+            let rank = match d.activity(u.id, now) {
+                Activity::Active => 0,
+                Activity::Idle => 1,
+                Activity::Offline => 2,
+            };
+            (rank, u.full_name.to_lowercase(), u.id)
+        })
+        .collect();
+    people.sort();
+    st.ui.people = people.into_iter().map(|(_, _, id)| id).collect();
 }
 
 /// Rebuild the channels pane's rows (on changes only, not per frame).
@@ -699,6 +723,11 @@ fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
         Action::AllDms => open_narrow(st, Narrow::AllDms),
         Action::Starred => open_narrow(st, Narrow::Starred),
         Action::Mentions => open_narrow(st, Narrow::Mentions),
+        Action::TogglePeople => {
+            st.ui.show_people = !st.ui.show_people;
+            rebuild_people(st);
+            vec![]
+        }
         Action::Palette => {
             st.ui.prompt = Some(Prompt { kind: PromptKind::Command, text: String::new() });
             vec![]

@@ -79,9 +79,15 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
         Layout::vertical([Constraint::Min(3), Constraint::Length(compose_h), Constraint::Length(1)])
             .areas(area);
     let side_w = if main.width < 60 { main.width / 3 } else { SIDEBAR_WIDTH };
-    let [side, msgs] = Layout::horizontal([Constraint::Length(side_w), Constraint::Min(10)]).areas(main);
+    let people_w = if st.ui.show_people { (main.width / 4).clamp(16, 30) } else { 0 };
+    let [side, msgs, people] =
+        Layout::horizontal([Constraint::Length(side_w), Constraint::Min(10), Constraint::Length(people_w)])
+            .areas(main);
     draw_sidebar(f, st, side);
     draw_messages(f, st, cache, msgs);
+    if people_w > 0 {
+        draw_people(f, st, people);
+    }
     if compose_h > 0 {
         draw_compose(f, st, compose);
     }
@@ -685,6 +691,46 @@ pub fn diff_lines(old: Option<&str>, new: &str) -> Vec<Line<'static>> {
     }
     lines.push(Line::from(cur));
     lines
+}
+
+fn draw_people(f: &mut Frame, st: &State, area: Rect) {
+    let block = Block::default().borders(Borders::LEFT).border_style(DIM).title(" People ");
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let w = inner.width as usize;
+    let lines: Vec<Line> = st
+        .ui
+        .people
+        .iter()
+        .take(inner.height as usize)
+        .filter_map(|id| st.data.users.get(id))
+        .map(|u| {
+            let activity = st.data.activity(u.id, st.now);
+            let s = &u.status;
+            let emoji = if s.emoji_name.is_empty() {
+                String::new()
+            } else {
+                format!("{} ", emoji_label(&s.emoji_code, &s.emoji_name, &s.reaction_type))
+            };
+            let status = if s.status_text.is_empty() && emoji.is_empty() {
+                String::new()
+            } else {
+                format!(" {emoji}{}", sanitize(&s.status_text))
+            };
+            let name = sanitize(&u.full_name);
+            let name_style = if activity == Activity::Offline { DIM } else { Style::new() };
+            let room = w.saturating_sub(2);
+            let name = clip(&name, room);
+            let status = clip(&status, room.saturating_sub(display_width(&name)));
+            Line::from(vec![
+                activity_glyph(activity),
+                Span::raw(" "),
+                Span::styled(name, name_style),
+                Span::styled(status, DIM),
+            ])
+        })
+        .collect();
+    f.render_widget(Paragraph::new(lines), inner);
 }
 
 /// Presence dot for the people list.

@@ -122,3 +122,22 @@ async fn message_info_shows_time_links_and_who_reacted() {
     assert!(screen.contains("Reactions") && screen.contains("Links"), "{screen}");
     both(&mut app, "info");
 }
+
+#[tokio::test]
+async fn people_pane_shows_presence_and_statuses() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('w')).await;
+    assert!(app.st.ui.show_people);
+    let d = &app.st.data;
+    let first = app.st.ui.people.first().copied().unwrap();
+    assert_eq!(d.activity(first, app.st.now), topicterm::app::Activity::Active, "active people first");
+    let carol = d.users.values().find(|u| u.full_name == "Carol Dubois").unwrap().id;
+    assert_eq!(
+        d.activity(carol, app.st.now),
+        topicterm::app::Activity::Offline,
+        "invisible users show offline"
+    );
+    let screen = app.screen(160, 48);
+    assert!(screen.contains("Vacationing"), "statuses are shown:\n{screen}");
+    both(&mut app, "people");
+}
