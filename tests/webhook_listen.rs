@@ -45,6 +45,7 @@ async fn listener_prints_mentions_and_refuses_a_wrong_token() {
     member.send_message(&msg).await.unwrap();
     let line = rx.recv_timeout(Duration::from_secs(20)).expect("a printed payload");
     child.kill().unwrap();
+    child.wait().unwrap();
     assert!(
         line.starts_with("[mention] Maya Lindqvist in #general > bots to Echo Bot: @**Echo Bot** status?"),
         "{line}"

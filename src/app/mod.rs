@@ -115,6 +115,14 @@ pub enum Popup {
         snapshots: Option<Vec<HistorySnapshot>>,
         scroll: u16,
     },
+    /// Pick an emoji to react with; typing searches.
+    Emoji {
+        message_id: MessageId,
+        query: String,
+        /// (name, code, reaction type), best first.
+        matches: Vec<(String, String, String)>,
+        selected: usize,
+    },
     /// Scheduled messages, by delivery time.
     Scheduled {
         selected: usize,

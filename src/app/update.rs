@@ -622,12 +622,60 @@ fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         return vec![];
     }
+    if let Some(Popup::Emoji { message_id, query, matches, selected }) = &mut st.ui.popup {
+        match key.code {
+            KeyCode::Esc => st.ui.popup = None,
+            KeyCode::Down => *selected = (*selected + 1).min(matches.len().saturating_sub(1)),
+            KeyCode::Up => *selected = selected.saturating_sub(1),
+            KeyCode::Backspace => {
+                query.pop();
+                *matches = emoji_matches(&st.data, query, 200);
+                *selected = 0;
+            }
+            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+                query.push(c);
+                *matches = emoji_matches(&st.data, query, 200);
+                *selected = 0;
+            }
+            KeyCode::Enter => {
+                let id = *message_id;
+                let Some((name, code, kind)) = matches.get(*selected).cloned() else { return vec![] };
+                st.ui.popup = None;
+                let me = st.data.me;
+                let mine = st
+                    .data
+                    .messages
+                    .get(&id)
+                    .and_then(|m| {
+                        m.reactions.iter().find(|r| {
+                            r.user_id == me && r.emoji_code == code && r.reaction_type.as_str() == kind
+                        })
+                    })
+                    .cloned();
+                // Removal sends the server's stored name, code and type.
+                let (emoji, add) = match mine {
+                    Some(r) => (EmojiSpec::from(&r), false),
+                    None => (
+                        EmojiSpec {
+                            emoji_name: Some(name),
+                            emoji_code: Some(code),
+                            reaction_type: Some(kind),
+                        },
+                        true,
+                    ),
+                };
+                return vec![Effect::React { message_id: id, emoji, add }];
+            }
+            _ => {}
+        }
+        return vec![];
+    }
     let Some(popup) = &mut st.ui.popup else { return vec![] };
     let scroll = match popup {
         Popup::Help { scroll } | Popup::EditHistory { scroll, .. } | Popup::MessageInfo { scroll, .. } => {
             scroll
         }
-        Popup::Scheduled { .. } => return vec![],
+        Popup::Scheduled { .. } | Popup::Emoji { .. } => return vec![],
     };
     match key.code {
         KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('?') => st.ui.popup = None,
@@ -878,6 +926,12 @@ fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             };
             vec![Effect::React { message_id: m.id, emoji: spec, add: mine.is_none() }]
         }
+        Action::EmojiPicker => {
+            let Some(id) = st.ui.selected else { return vec![] };
+            let matches = emoji_matches(&st.data, "", 200);
+            st.ui.popup = Some(Popup::Emoji { message_id: id, query: String::new(), matches, selected: 0 });
+            vec![]
+        }
         Action::EditHistory => {
             let Some(id) = st.ui.selected else { return vec![] };
             if !st.data.realm.allow_edit_history {
@@ -1020,6 +1074,36 @@ fn send_compose(st: &mut State) -> Vec<Effect> {
     message.queue_id = st.data.queue_id.clone();
     set_status(st, "sending…");
     vec![Effect::Send { local_id, message }]
+}
+
+/// Emoji matching a search: custom emoji, the service's own, then Unicode by shortcode.
+/// Names that start with the query come first.
+pub fn emoji_matches(d: &Data, query: &str, limit: usize) -> Vec<(String, String, String)> {
+    let q = query.trim().trim_matches(':').to_lowercase();
+    let mut starts = Vec::new();
+    let mut contains = Vec::new();
+    let mut push = |name: &str, code: String, kind: &str| {
+        let entry = (name.to_owned(), code, kind.to_owned());
+        if name.starts_with(&q) {
+            starts.push(entry);
+        } else if name.contains(&q) {
+            contains.push(entry);
+        }
+    };
+    let mut custom: Vec<&RealmEmoji> = d.realm_emoji.values().filter(|e| !e.deactivated).collect();
+    custom.sort_by(|a, b| a.name.cmp(&b.name));
+    for e in custom {
+        push(&e.name, e.id.clone(), "realm_emoji");
+    }
+    push("zulip", "zulip".into(), "svc_extra_emoji");
+    for e in emojis::iter() {
+        for sc in e.shortcodes() {
+            push(sc, unicode_emoji_code(e.as_str()), "unicode_emoji");
+        }
+    }
+    starts.extend(contains);
+    starts.truncate(limit);
+    starts
 }
 
 /// Scheduled message IDs by delivery time.

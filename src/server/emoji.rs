@@ -8,7 +8,7 @@ pub fn unicode_code(name: &str) -> Option<String> {
 
 /// The hex code of an emoji string.
 pub fn code_of(s: &str) -> String {
-    s.chars().filter(|c| *c != '\u{fe0f}').map(|c| format!("{:04x}", c as u32)).collect::<Vec<_>>().join("-")
+    crate::api::unicode_emoji_code(s)
 }
 
 /// The emoji string of a code, if it is a known Unicode emoji.

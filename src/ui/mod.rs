@@ -99,6 +99,9 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
         }
         Some(Popup::MessageInfo { message_id, scroll }) => draw_info(f, st, cache, *message_id, *scroll),
         Some(Popup::Scheduled { selected }) => draw_scheduled(f, st, *selected),
+        Some(Popup::Emoji { message_id, query, matches, selected }) => {
+            draw_emoji(f, st, *message_id, query, matches, *selected)
+        }
         None => {}
     }
 }
@@ -544,6 +547,51 @@ fn draw_info(f: &mut Frame, st: &State, cache: &mut RenderCache, id: MessageId, 
         }
     }
     f.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)).wrap(Wrap { trim: false }), area);
+}
+
+fn draw_emoji(
+    f: &mut Frame,
+    st: &State,
+    id: MessageId,
+    query: &str,
+    matches: &[(String, String, String)],
+    selected: usize,
+) {
+    let area = centered(f.area(), 50, f.area().height.saturating_sub(6).min(20));
+    f.render_widget(Clear, area);
+    let title = format!(" React: {}█ (enter toggles, esc closes) ", sanitize(query));
+    let block =
+        Block::default().borders(Borders::ALL).title(clip(&title, area.width.saturating_sub(2) as usize));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let me = st.data.me;
+    let mine = |code: &str, kind: &str| {
+        st.data.messages.get(&id).is_some_and(|m| {
+            m.reactions
+                .iter()
+                .any(|r| r.user_id == me && r.emoji_code == code && r.reaction_type.as_str() == kind)
+        })
+    };
+    if matches.is_empty() {
+        f.render_widget(Paragraph::new(Line::styled("No emoji match.", DIM)), inner);
+        return;
+    }
+    let h = inner.height as usize;
+    let start = selected.saturating_sub(h.saturating_sub(1));
+    let lines: Vec<Line> = matches
+        .iter()
+        .enumerate()
+        .skip(start)
+        .take(h)
+        .map(|(i, (name, code, kind))| {
+            // Custom and service emoji have no glyph in a terminal: mark them instead.
+            let glyph = if kind == "unicode_emoji" { emoji_label(code, name, kind) } else { "◆".into() };
+            let check = if mine(code, kind) { "  ✓ yours" } else { "" };
+            let style = if i == selected { SELECTED } else { Style::new() };
+            Line::styled(format!("{glyph}  :{}:{check}", sanitize(name)), style)
+        })
+        .collect();
+    f.render_widget(Paragraph::new(lines), inner);
 }
 
 fn draw_scheduled(f: &mut Frame, st: &State, selected: usize) {

@@ -141,3 +141,42 @@ async fn people_pane_shows_presence_and_statuses() {
     assert!(screen.contains("Vacationing"), "statuses are shown:\n{screen}");
     both(&mut app, "people");
 }
+
+#[tokio::test]
+async fn emoji_picker_searches_adds_and_removes_with_stored_values() {
+    let mut app = App::start("member").await;
+    let id = app.st.ui.selected.unwrap();
+    app.key(KeyCode::Char('E')).await;
+    app.keys("partyp").await;
+    match &app.st.ui.popup {
+        Some(Popup::Emoji { matches, .. }) => {
+            assert_eq!(matches[0].0, "partyparrot", "custom emoji are found")
+        }
+        other => panic!("no picker: {other:?}"),
+    }
+    both(&mut app, "emoji");
+    app.key(KeyCode::Enter).await;
+    let me = app.st.data.me;
+    let has = |app: &App| {
+        app.server.shared.lock().messages[&id].reactions.iter().any(|r| {
+            r.user_id == me && r.emoji_name == "partyparrot" && r.reaction_type.as_str() == "realm_emoji"
+        })
+    };
+    assert!(has(&app), "added on the server");
+    assert!(
+        app.st.data.messages[&id].reactions.iter().any(|r| r.user_id == me),
+        "and shown through the event"
+    );
+    app.key(KeyCode::Char('E')).await;
+    app.keys("partyparrot").await;
+    app.key(KeyCode::Enter).await;
+    assert!(!has(&app), "removed again");
+    app.key(KeyCode::Char('E')).await;
+    app.keys("tada").await;
+    match &app.st.ui.popup {
+        Some(Popup::Emoji { matches, .. }) => {
+            assert_eq!(matches[0], ("tada".into(), "1f389".into(), "unicode_emoji".into()))
+        }
+        other => panic!("no picker: {other:?}"),
+    }
+}
