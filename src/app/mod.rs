@@ -68,6 +68,10 @@ pub struct Compose {
     pub editing: Option<MessageId>,
     /// Editing this scheduled message.
     pub scheduled: Option<i64>,
+    /// Completions for the word before the cursor: (shown, inserted).
+    pub suggestions: Vec<(String, String)>,
+    /// How many characters before the cursor a completion replaces.
+    pub token_len: usize,
 }
 
 impl Compose {
@@ -75,7 +79,7 @@ impl Compose {
         let mut editor = TextArea::from(text.lines().map(str::to_owned).collect::<Vec<_>>());
         editor.move_cursor(ratatui_textarea::CursorMove::Bottom);
         editor.move_cursor(ratatui_textarea::CursorMove::End);
-        Compose { target, editor, editing, scheduled: None }
+        Compose { target, editor, editing, scheduled: None, suggestions: Vec::new(), token_len: 0 }
     }
     pub fn text(&self) -> String {
         self.editor.lines().join("\n")

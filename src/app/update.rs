@@ -56,7 +56,8 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
             list.loaded = true;
             list.loading = false;
             rebuild_sidebar(st);
-            vec![]
+            // A `#channel>topic` completion may be waiting for these.
+            if st.ui.compose.is_some() { suggest(st) } else { vec![] }
         }
         Msg::Events(events) => {
             let mut fx = Vec::new();
@@ -440,11 +441,23 @@ fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
                     .into_iter()
                     .collect()
             }
+            Some(Action::Complete) => {
+                if let Some(c) = &mut st.ui.compose
+                    && let Some((_, insert)) = c.suggestions.first().cloned()
+                {
+                    for _ in 0..c.token_len {
+                        c.editor.delete_char();
+                    }
+                    c.editor.insert_str(format!("{insert} "));
+                    c.suggestions.clear();
+                }
+                vec![]
+            }
             _ => {
                 if let Some(c) = &mut st.ui.compose {
                     c.editor.input(key);
                 }
-                vec![]
+                suggest(st)
             }
         };
     }
@@ -990,7 +1003,7 @@ fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             }
             vec![]
         }
-        Action::Send | Action::Schedule => vec![],
+        Action::Send | Action::Schedule | Action::Complete => vec![],
     }
 }
 
@@ -1074,6 +1087,82 @@ fn send_compose(st: &mut State) -> Vec<Effect> {
     message.queue_id = st.data.queue_id.clone();
     set_status(st, "sending…");
     vec![Effect::Send { local_id, message }]
+}
+
+/// Work out completions for the word before the compose cursor.
+fn suggest(st: &mut State) -> Vec<Effect> {
+    let Some(c) = &st.ui.compose else { return vec![] };
+    let cursor = c.editor.cursor();
+    let (row, col) = (cursor.0, cursor.1);
+    let line = c.editor.lines().get(row).cloned().unwrap_or_default();
+    let before: String = line.chars().take(col).collect();
+    // The token starts at the last sigil that begins a word.
+    let start = before
+        .char_indices()
+        .filter(|(i, ch)| {
+            matches!(ch, '@' | '#' | ':') && (*i == 0 || before[..*i].ends_with(char::is_whitespace))
+        })
+        .map(|(i, _)| i)
+        .next_back();
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut fx = Vec::new();
+    let token = start.map(|i| &before[i..]).unwrap_or("");
+    let d = &st.data;
+    if let Some(q) = token.strip_prefix('@').map(|q| q.trim_start_matches("**").to_lowercase()) {
+        if !q.contains(char::is_whitespace) || q.len() < 30 {
+            let mut users: Vec<&UserInfo> =
+                d.users.values().filter(|u| u.is_active && u.full_name.to_lowercase().contains(&q)).collect();
+            users.sort_by_key(|u| (!u.full_name.to_lowercase().starts_with(&q), u.full_name.to_lowercase()));
+            out.extend(
+                users.into_iter().take(8).map(|u| (u.full_name.clone(), format!("@**{}**", u.full_name))),
+            );
+        }
+    } else if let Some(q) = token.strip_prefix('#').map(|q| q.trim_start_matches("**")) {
+        match q.split_once('>') {
+            Some((chan, topic_q)) => {
+                if let Some(cid) = super::narrow::Resolver::channel_id(d, chan) {
+                    let topic_q = topic_q.to_lowercase();
+                    match d.topics.get(&cid) {
+                        Some(list) if list.loaded => out.extend(
+                            list.topics
+                                .iter()
+                                .filter(|t| t.name.to_lowercase().contains(&topic_q))
+                                .take(8)
+                                .map(|t| {
+                                    (t.name.clone(), format!("#**{}>{}**", d.channel_name(cid), t.name))
+                                }),
+                        ),
+                        Some(list) if list.loading => {}
+                        _ => {
+                            st.data.topics.entry(cid).or_default().loading = true;
+                            fx.push(Effect::FetchTopics(cid));
+                        }
+                    }
+                }
+            }
+            None => {
+                let q = q.to_lowercase();
+                let mut chans: Vec<&ChannelInfo> =
+                    d.channels.values().filter(|c| c.name.to_lowercase().contains(&q)).collect();
+                chans.sort_by_key(|c| (!c.name.to_lowercase().starts_with(&q), c.name.to_lowercase()));
+                out.extend(
+                    chans.into_iter().take(8).map(|c| (format!("#{}", c.name), format!("#**{}**", c.name))),
+                );
+            }
+        }
+    } else if let Some(q) = token.strip_prefix(':').filter(|q| q.chars().count() >= 2 && !q.contains(' ')) {
+        out.extend(
+            emoji_matches(d, q, 8)
+                .into_iter()
+                .map(|(name, code, kind)| (format!(":{name}: {code} {kind}"), format!(":{name}:"))),
+        );
+    }
+    let token_len = token.chars().count();
+    if let Some(c) = &mut st.ui.compose {
+        c.suggestions = out;
+        c.token_len = token_len;
+    }
+    fx
 }
 
 /// Emoji matching a search: custom emoji, the service's own, then Unicode by shortcode.

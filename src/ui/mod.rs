@@ -416,10 +416,17 @@ fn draw_compose(f: &mut Frame, st: &State, area: Rect) {
     };
     let verb = if c.editing.is_some() { "Editing" } else { "To" };
     let title = format!(" {verb}: {} — ctrl+d send, esc cancel ", sanitize(&to));
-    let block = Block::default()
+    let mut block = Block::default()
         .borders(Borders::ALL)
         .title(clip(&title, area.width.saturating_sub(2) as usize))
         .border_style(Style::new().fg(Color::Cyan));
+    if !c.suggestions.is_empty() {
+        let shown: Vec<String> = c.suggestions.iter().map(|(label, _)| sanitize(label)).collect();
+        let text = format!(" tab: {} ", shown.join("  "));
+        let hint =
+            Line::styled(clip(&text, area.width.saturating_sub(2) as usize), Style::new().fg(Color::Yellow));
+        block = block.title_bottom(hint);
+    }
     let inner = block.inner(area);
     f.render_widget(block, area);
     f.render_widget(&c.editor, inner);

@@ -180,3 +180,30 @@ async fn emoji_picker_searches_adds_and_removes_with_stored_values() {
         other => panic!("no picker: {other:?}"),
     }
 }
+
+#[tokio::test]
+async fn compose_completes_users_channels_topics_and_emoji() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('r')).await;
+    app.keys("hey @ali").await;
+    let c = app.st.ui.compose.as_ref().unwrap();
+    assert_eq!(c.suggestions.first().map(|s| s.1.as_str()), Some("@**Alice Okafor**"));
+    insta::assert_snapshot!("complete_80x24", app.screen(80, 24));
+    app.key(KeyCode::Tab).await;
+    app.keys("see #eng").await;
+    app.key(KeyCode::Tab).await;
+    app.keys("and #engineering>release").await;
+    let c = app.st.ui.compose.as_ref().unwrap();
+    assert_eq!(
+        c.suggestions.first().map(|s| s.1.as_str()),
+        Some("#**engineering>release 2.4 planning**"),
+        "topics are fetched"
+    );
+    app.key(KeyCode::Tab).await;
+    app.keys(":tad").await;
+    app.key(KeyCode::Tab).await;
+    assert_eq!(
+        app.st.ui.compose.as_ref().unwrap().text(),
+        "hey @**Alice Okafor** see #**engineering** and #**engineering>release 2.4 planning** :tada: "
+    );
+}
