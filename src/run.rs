@@ -20,6 +20,18 @@ pub fn now() -> i64 {
         .unwrap_or(0)
 }
 
+/// What a mouse event means, given where the last frame drew things.
+fn mouse(cache: &RenderCache, m: crossterm::event::MouseEvent) -> Option<Msg> {
+    use crossterm::event::{MouseButton, MouseEventKind};
+    let sidebar = cache.hits.over_sidebar(m.column, m.row);
+    match m.kind {
+        MouseEventKind::ScrollUp => Some(Msg::Scroll { sidebar, lines: -1 }),
+        MouseEventKind::ScrollDown => Some(Msg::Scroll { sidebar, lines: 1 }),
+        MouseEventKind::Down(MouseButton::Left) => cache.hits.click(m.column, m.row),
+        _ => None,
+    }
+}
+
 /// Run the client until the user quits. `input` yields terminal events (crossterm's
 /// `EventStream` in the binary, a scripted stream in tests).
 pub async fn run_main_loop<B, S>(
@@ -49,6 +61,10 @@ where
             ev = input.next() => match ev {
                 Some(Ok(TermEvent::Key(k))) if k.kind != KeyEventKind::Release => Msg::Key(k),
                 Some(Ok(TermEvent::Resize(..))) => { dirty = true; continue }
+                Some(Ok(TermEvent::Mouse(m))) => match mouse(&cache, m) {
+                    Some(msg) => msg,
+                    None => continue,
+                },
                 Some(Ok(_)) => continue,
                 Some(Err(e)) => return Err(e.into()),
                 None => break,

@@ -233,6 +233,15 @@ pub struct State {
 #[derive(Debug)]
 pub enum Msg {
     Key(KeyEvent),
+    /// The mouse wheel moved over a pane: positive is down.
+    Scroll {
+        sidebar: bool,
+        lines: isize,
+    },
+    /// A click on a sidebar row (by index) …
+    ClickSidebar(usize),
+    /// … or on a message.
+    ClickMessage(MessageId),
     Tick(i64),
     Registered(Box<RegisterResponse>),
     RegisterFailed(String),

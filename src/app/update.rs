@@ -13,6 +13,29 @@ pub const PAGE: u64 = 50;
 pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Key(key) => on_key(st, key),
+        Msg::Scroll { sidebar, lines } => {
+            if st.ui.popup.is_some() || st.ui.prompt.is_some() {
+                return vec![];
+            }
+            st.ui.focus = if sidebar { Focus::Sidebar } else { Focus::Messages };
+            on_action(st, if lines < 0 { Action::Up } else { Action::Down })
+        }
+        Msg::ClickSidebar(row) => {
+            if row >= st.ui.sidebar.len() || st.ui.popup.is_some() || st.ui.prompt.is_some() {
+                return vec![];
+            }
+            st.ui.focus = Focus::Sidebar;
+            st.ui.sidebar_selected = row;
+            on_action(st, Action::Open)
+        }
+        Msg::ClickMessage(id) => {
+            if st.ui.popup.is_some() || st.ui.prompt.is_some() {
+                return vec![];
+            }
+            st.ui.focus = Focus::Messages;
+            st.ui.selected = Some(id);
+            mark_selected_read(st)
+        }
         Msg::Tick(now) => on_tick(st, now),
         Msg::Scheduled(Ok(note)) => {
             st.ui.compose = None;

@@ -19,6 +19,40 @@ use std::rc::Rc;
 #[derive(Default)]
 pub struct RenderCache {
     map: HashMap<(MessageId, u16, u64, bool), Rc<RenderedContent>>,
+    /// Where the last frame put things, for mouse clicks.
+    pub hits: HitMap,
+}
+
+/// Screen regions of the last frame.
+#[derive(Debug, Default, Clone)]
+pub struct HitMap {
+    pub sidebar: Rect,
+    /// Sidebar row index shown on the sidebar's first line.
+    pub sidebar_start: usize,
+    pub messages: Rect,
+    /// The message on each line of the messages pane (top to bottom).
+    pub message_rows: Vec<Option<MessageId>>,
+}
+
+impl HitMap {
+    /// What a click at (column, row) means.
+    pub fn click(&self, x: u16, y: u16) -> Option<crate::app::Msg> {
+        let inside = |r: Rect| x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height;
+        if inside(self.sidebar) {
+            return Some(crate::app::Msg::ClickSidebar(self.sidebar_start + (y - self.sidebar.y) as usize));
+        }
+        if inside(self.messages) {
+            let id = self.message_rows.get((y - self.messages.y) as usize).copied().flatten()?;
+            return Some(crate::app::Msg::ClickMessage(id));
+        }
+        None
+    }
+
+    /// Is (column, row) over the channels pane?
+    pub fn over_sidebar(&self, x: u16, y: u16) -> bool {
+        let r = self.sidebar;
+        x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height
+    }
 }
 
 const CACHE_LIMIT: usize = 4000;
@@ -83,7 +117,7 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
     let [side, msgs, people] =
         Layout::horizontal([Constraint::Length(side_w), Constraint::Min(10), Constraint::Length(people_w)])
             .areas(main);
-    draw_sidebar(f, st, side);
+    draw_sidebar(f, st, side, &mut cache.hits);
     draw_messages(f, st, cache, msgs);
     if people_w > 0 {
         draw_people(f, st, people);
@@ -124,7 +158,7 @@ fn clip(s: &str, width: usize) -> String {
     out
 }
 
-fn draw_sidebar(f: &mut Frame, st: &State, area: Rect) {
+fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut HitMap) {
     let focused = st.ui.focus == Focus::Sidebar;
     let block = Block::default().borders(Borders::RIGHT).border_style(if focused {
         Style::new().fg(Color::Cyan)
@@ -136,6 +170,8 @@ fn draw_sidebar(f: &mut Frame, st: &State, area: Rect) {
     let h = inner.height as usize;
     let sel = st.ui.sidebar_selected;
     let start = sel.saturating_sub(h.saturating_sub(1));
+    hits.sidebar = inner;
+    hits.sidebar_start = start;
     let d = &st.data;
     let w = inner.width as usize;
     let mut lines = Vec::new();
@@ -323,6 +359,8 @@ pub fn emoji_label(code: &str, name: &str, kind: &str) -> String {
 }
 
 fn draw_messages(f: &mut Frame, st: &State, cache: &mut RenderCache, area: Rect) {
+    cache.hits.messages = area;
+    cache.hits.message_rows.clear();
     let width = area.width.saturating_sub(1);
     let height = area.height as usize;
     let Some(view) = st.data.narrows.get(&st.ui.narrow) else {
@@ -366,10 +404,13 @@ fn draw_messages(f: &mut Frame, st: &State, cache: &mut RenderCache, area: Rect)
     }
     above.reverse();
     let mut lines: Vec<Line<'static>> = Vec::new();
+    let mut owners: Vec<Option<MessageId>> = Vec::new();
     if j == 0 && view.found_oldest && above.first().is_none_or(|(i, _)| *i == 0) {
         lines.push(Line::styled("— beginning of the conversation —", DIM));
+        owners.push(None);
     } else if view.loading_older {
         lines.push(Line::styled("loading older messages…", DIM));
+        owners.push(None);
     }
     let mut sel_start = 0;
     for (idx, block) in above.into_iter().chain(below) {
@@ -389,6 +430,7 @@ fn draw_messages(f: &mut Frame, st: &State, cache: &mut RenderCache, area: Rect)
             let mut spans = vec![marker];
             spans.extend(l.spans);
             lines.push(Line::from(spans).style(l.style));
+            owners.push(ids.get(idx).copied());
         }
     }
     // Scroll so the selected block starts within the pane, preferring the bottom.
@@ -398,6 +440,7 @@ fn draw_messages(f: &mut Frame, st: &State, cache: &mut RenderCache, area: Rect)
         top = sel_start;
     }
     let visible: Vec<Line> = lines.into_iter().skip(top).take(height).collect();
+    cache.hits.message_rows = owners.into_iter().skip(top).take(height).collect();
     f.render_widget(Paragraph::new(visible), area);
 }
 

@@ -97,6 +97,13 @@ impl App {
         out
     }
 
+    /// Click at a screen position of the last frame drawn at `size`.
+    pub async fn click(&mut self, x: u16, y: u16) {
+        if let Some(msg) = self.cache.hits.click(x, y) {
+            self.send(msg).await;
+        }
+    }
+
     /// Index of a sidebar row.
     pub fn sidebar_row(&self, pred: impl Fn(&app::SidebarRow) -> bool) -> usize {
         self.st.ui.sidebar.iter().position(pred).expect("sidebar row")

@@ -207,3 +207,24 @@ async fn compose_completes_users_channels_topics_and_emoji() {
         "hey @**Alice Okafor** see #**engineering** and #**engineering>release 2.4 planning** :tada: "
     );
 }
+
+#[tokio::test]
+async fn the_mouse_opens_channels_and_selects_messages() {
+    let mut app = App::start("member").await;
+    let screen = app.screen(80, 24);
+    let y = screen.lines().position(|l| l.contains("#design")).expect("design in the sidebar") as u16;
+    app.click(3, y).await;
+    let design = app.channel_id("design");
+    assert_eq!(app.st.ui.narrow, Narrow::Channel(design));
+    let screen = app.screen(80, 24);
+    // Click the line of the first sender name shown in the pane.
+    let y = screen.lines().position(|l| l.contains("│ ") && l.contains("  ") && l.contains(':')).unwrap_or(3)
+        as u16;
+    app.click(40, y).await;
+    assert_eq!(app.st.ui.focus, Focus::Messages);
+    let clicked = app.st.ui.selected.expect("a selected message");
+    app.send(topicterm::app::Msg::Scroll { sidebar: false, lines: 1 }).await;
+    let view = &app.st.data.narrows[&app.st.ui.narrow];
+    let pos = |id| view.ids.iter().position(|x| *x == id).unwrap();
+    assert!(pos(app.st.ui.selected.unwrap()) >= pos(clicked), "the wheel moves down");
+}
