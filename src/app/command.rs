@@ -10,14 +10,44 @@ pub enum Command {
     Mute,
     Unmute,
     Follow,
-    Unsubscribe { channel: Option<String>, users: Vec<String> },
-    Deactivate(String),
-    Group { group: String, add: bool, subgroups: bool, names: Vec<String> },
-    View { fragment: String, pinned: Option<bool>, name: Option<String> },
-    Playground { name: String, language: String, template: String },
-    ChannelEmail { channel: Option<String>, sender: Option<String> },
-    Apns { token: String, appid: Option<String> },
-    Report { report_type: String, description: Option<String> },
+    Unsubscribe {
+        channel: Option<String>,
+        users: Vec<String>,
+    },
+    Deactivate {
+        user: String,
+        actions: Vec<String>,
+    },
+    /// Jump to the first message on or after a date in the current narrow.
+    Date(String),
+    Group {
+        group: String,
+        add: bool,
+        subgroups: bool,
+        names: Vec<String>,
+    },
+    View {
+        fragment: String,
+        pinned: Option<bool>,
+        name: Option<String>,
+    },
+    Playground {
+        name: String,
+        language: String,
+        template: String,
+    },
+    ChannelEmail {
+        channel: Option<String>,
+        sender: Option<String>,
+    },
+    Apns {
+        token: String,
+        appid: Option<String>,
+    },
+    Report {
+        report_type: String,
+        description: Option<String>,
+    },
     Help,
     Quit,
 }
@@ -25,12 +55,17 @@ pub enum Command {
 /// (name, arguments, what it does) — completion and `:help` come from this table.
 pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("scheduled", "", "list scheduled messages (e edit, d delete)"),
-    ("status", "TEXT | clear", "set or clear your status text"),
+    ("status", "[:emoji:] TEXT | clear", "set or clear your status (text and emoji)"),
+    ("date", "YYYY-MM-DD[ HH:MM]", "jump to the first message on or after a date"),
     ("mute", "", "mute the selected topic"),
     ("unmute", "", "unmute the selected topic"),
     ("follow", "", "follow the selected topic"),
     ("unsubscribe", "[#channel] [user …]", "unsubscribe yourself or others"),
-    ("deactivate", "USER", "deactivate a user (administrators; asks to confirm)"),
+    (
+        "deactivate",
+        "USER [--delete-profile] [--delete-public] [--delete-private] [--delete-dms]",
+        "deactivate a user and their bots (administrators; asks to confirm)",
+    ),
     ("group-add", "GROUP USER …", "add members to a user group"),
     ("group-remove", "GROUP USER …", "remove members from a user group"),
     ("subgroup-add", "GROUP SUBGROUP …", "add subgroups to a user group"),
@@ -84,8 +119,24 @@ pub fn parse(line: &str) -> Result<Command, String> {
             Command::Unsubscribe { channel, users }
         }
         "deactivate" => {
+            let (flags, words): (Vec<String>, Vec<String>) =
+                args.iter().cloned().partition(|a| a.starts_with("--"));
+            if words.is_empty() {
+                return Err(usage(name));
+            }
+            for f in &flags {
+                if !matches!(
+                    f.as_str(),
+                    "--delete-profile" | "--delete-public" | "--delete-private" | "--delete-dms"
+                ) {
+                    return Err(format!("unknown flag {f}; {}", usage(name)));
+                }
+            }
+            Command::Deactivate { user: words.join(" "), actions: flags }
+        }
+        "date" => {
             need(1)?;
-            Command::Deactivate(rest())
+            Command::Date(rest())
         }
         "group-add" | "group-remove" | "subgroup-add" | "subgroup-remove" => {
             need(2)?;
@@ -189,6 +240,11 @@ mod tests {
     #[test]
     fn errors_say_what_to_type() {
         assert!(parse("deactivate").unwrap_err().contains("usage: :deactivate USER"));
+        assert!(parse("deactivate bob --delete-all").unwrap_err().contains("unknown flag"));
+        assert_eq!(
+            parse("deactivate Bob Nakamura --delete-dms"),
+            Ok(Command::Deactivate { user: "Bob Nakamura".into(), actions: vec!["--delete-dms".into()] })
+        );
         assert!(parse("playground a b").unwrap_err().contains("URL_TEMPLATE"));
         assert!(parse("grup-add x y").unwrap_err().contains("no command"));
         assert!(parse("group").unwrap_err().contains("did you mean group-add, group-remove"));

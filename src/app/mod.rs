@@ -175,6 +175,8 @@ pub struct Ui {
     pub open_spoilers: HashSet<(MessageId, usize)>,
     /// Select this message as soon as it is in the current view (the user's own sent message).
     pub jump_to: Option<MessageId>,
+    /// The next page of the current narrow answers a jump to a date: select its anchor.
+    pub date_jump: bool,
     /// Show the people pane.
     pub show_people: bool,
     /// People by activity then name (rebuilt on presence and user changes, not per frame).
@@ -291,7 +293,7 @@ pub enum Msg {
 pub enum ApiCall {
     SetStatus(StatusUpdate),
     Unsubscribe { channels: Vec<String>, principals: Option<Vec<UserId>> },
-    Deactivate { user: UserId, name: String },
+    Deactivate { user: UserId, name: String, actions: Option<DeactivationActions> },
     GroupMembers { group_id: i64, update: GroupMembersUpdate },
     NavView { fragment: String, is_pinned: Option<bool>, name: Option<String> },
     AddPlayground { name: String, language: String, template: String },
@@ -356,6 +358,12 @@ pub enum Effect {
     MarkTopicRead {
         channel: ChannelId,
         topic: String,
+    },
+    /// Load the current narrow around the first message on or after a date (anchor `date`).
+    JumpToDate {
+        narrow: Narrow,
+        terms: Vec<NarrowTerm>,
+        date: String,
     },
     /// Tell others this user started or stopped editing a message.
     EditTyping {

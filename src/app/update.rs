@@ -348,6 +348,13 @@ fn select_initial(st: &mut State) {
 
 fn on_messages(st: &mut State, narrow: Narrow, resp: MessagesResponse, older: bool) -> Vec<Effect> {
     let ids: Vec<MessageId> = resp.messages.iter().map(|m| m.id).collect();
+    // The server's computed anchor is the first message on or after the date.
+    let date_anchor = if narrow == st.ui.narrow && st.ui.date_jump && !older {
+        st.ui.date_jump = false;
+        resp.anchor
+    } else {
+        None
+    };
     for m in resp.messages {
         st.data.insert_message(m);
     }
@@ -367,6 +374,10 @@ fn on_messages(st: &mut State, narrow: Narrow, resp: MessagesResponse, older: bo
         view.loading_newer = false;
     }
     view.loaded = true;
+    if let Some(anchor) = date_anchor {
+        // The anchor itself may be hidden (a muted topic in the feed): take the next shown one.
+        st.ui.selected = view.ids.iter().copied().find(|id| *id >= anchor).or(view.ids.last().copied());
+    }
     rebuild_sidebar(st);
     apply_jump(st);
     if narrow == st.ui.narrow && st.ui.selected.is_none() {
@@ -1296,13 +1307,45 @@ fn run_command(st: &mut State, cmd: super::command::Command) -> Result<Vec<Effec
             st.ui.popup = Some(Popup::Scheduled { selected: 0 });
             vec![]
         }
-        C::Status(text) => {
-            let text = text.unwrap_or_default();
+        C::Status(None) => vec![Effect::Api(ApiCall::SetStatus(StatusUpdate {
+            status_text: Some(String::new()),
+            emoji_name: Some(String::new()),
+            ..Default::default()
+        }))],
+        C::Status(Some(text)) => {
+            // A leading :emoji: sets the status emoji.
+            let mut update = StatusUpdate::default();
+            let mut text = text.trim().to_owned();
+            if let Some(rest) = text.strip_prefix(':')
+                && let Some((name, after)) = rest.split_once(':')
+                && !name.contains(' ')
+            {
+                let (n, code, kind) = emoji_matches(&st.data, name, 1000)
+                    .into_iter()
+                    .find(|(n, _, _)| n == name)
+                    .ok_or_else(|| format!("no emoji :{name}:"))?;
+                update.emoji_name = Some(n);
+                update.emoji_code = Some(code);
+                update.reaction_type = Some(kind);
+                text = after.trim().to_owned();
+            }
             crate::api::limits::check_status_text(&text).map_err(|e| e.to_string())?;
-            vec![Effect::Api(ApiCall::SetStatus(StatusUpdate {
-                status_text: Some(text),
-                ..Default::default()
-            }))]
+            update.status_text = Some(text);
+            vec![Effect::Api(ApiCall::SetStatus(update))]
+        }
+        C::Date(date) => {
+            let date = date.trim().to_owned();
+            let valid = chrono::NaiveDate::parse_from_str(&date, "%Y-%m-%d").is_ok()
+                || chrono::NaiveDateTime::parse_from_str(&date.replace(' ', "T"), "%Y-%m-%dT%H:%M").is_ok();
+            if !valid {
+                return Err(format!("{date:?} is not a date; use YYYY-MM-DD or YYYY-MM-DD HH:MM"));
+            }
+            let narrow = st.ui.narrow.clone();
+            st.data.narrows.insert(narrow.clone(), NarrowView { loading_newer: true, ..Default::default() });
+            st.ui.selected = None;
+            st.ui.date_jump = true;
+            let terms = narrow.terms(st.data.me, dm_operator(st));
+            vec![Effect::JumpToDate { narrow, terms, date: date.replace(' ', "T") }]
         }
         C::Mute => on_action(st, Action::MuteTopic),
         C::Unmute => on_action(st, Action::UnmuteTopic),
@@ -1319,10 +1362,17 @@ fn run_command(st: &mut State, cmd: super::command::Command) -> Result<Vec<Effec
             let name = st.data.channel_name(c).to_owned();
             vec![Effect::Api(ApiCall::Unsubscribe { channels: vec![name], principals })]
         }
-        C::Deactivate(who) => {
+        C::Deactivate { user: who, actions } => {
             let user = resolve_user(st, &who)?;
             let name = st.data.user_name(user).to_owned();
-            let effect = Effect::Api(ApiCall::Deactivate { user, name: name.clone() });
+            let has = |f: &str| actions.iter().any(|a| a == f);
+            let actions = (!actions.is_empty()).then(|| DeactivationActions {
+                delete_profile: has("--delete-profile"),
+                delete_public_channel_messages: has("--delete-public"),
+                delete_private_channel_messages: has("--delete-private"),
+                delete_direct_messages: has("--delete-dms"),
+            });
+            let effect = Effect::Api(ApiCall::Deactivate { user, name: name.clone(), actions });
             st.ui.confirm = Some((format!("Deactivate {name}? Their bots go too. (y/N)"), Box::new(effect)));
             st.ui.prompt = Some(Prompt { kind: PromptKind::Confirm, text: String::new() });
             vec![]

@@ -16,6 +16,9 @@ pub struct Dispatcher {
     fetches: Vec<(Narrow, bool, JoinHandle<()>)>,
 }
 
+/// Messages fetched on each side of a date anchor.
+const PAGE_AROUND: u64 = 50;
+
 fn text(e: ApiError) -> String {
     e.to_string()
 }
@@ -68,6 +71,15 @@ impl Dispatcher {
                 });
                 self.fetches.push((narrow, older, handle));
             }
+            Effect::JumpToDate { narrow, terms, date } => self.spawn(async move {
+                let mut q = GetMessages::around(Anchor::Date, PAGE_AROUND, PAGE_AROUND).narrow(terms);
+                q.anchor_date = Some(date);
+                q.apply_markdown = Some(true);
+                match c.get_messages(&q).await {
+                    Ok(resp) => Msg::Messages { narrow, resp: Box::new(resp), older: false },
+                    Err(e) => Msg::MessagesFailed { narrow, error: text(e) },
+                }
+            }),
             Effect::FetchTopics(channel) => self.spawn(async move {
                 match c.get_topics(channel, true).await {
                     Ok(r) => Msg::Topics { channel, topics: r.topics },
@@ -190,8 +202,8 @@ async fn run_api(c: &Client, call: crate::app::ApiCall) -> Msg {
                 parts.join("; ")
             }))
         }
-        A::Deactivate { user, name } => {
-            done(c.deactivate_user(user, None, None).await.map(|_| format!("{name} deactivated")))
+        A::Deactivate { user, name, actions } => {
+            done(c.deactivate_user(user, actions.as_ref(), None).await.map(|_| format!("{name} deactivated")))
         }
         A::GroupMembers { group_id, update } => {
             done(c.update_user_group_members(group_id, &update).await.map(|_| "group updated".into()))

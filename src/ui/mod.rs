@@ -702,10 +702,19 @@ fn draw_help(f: &mut Frame, st: &State, scroll: u16) {
     };
     let rows = keymap::help(ctx);
     let key_w = rows.iter().map(|(k, _)| display_width(k)).max().unwrap_or(4);
-    let lines: Vec<Line> = rows
+    let mut lines: Vec<Line> = rows
         .into_iter()
         .map(|(k, d)| Line::from(vec![Span::styled(format!("{k:<key_w$}  "), HEADER), Span::raw(d)]))
         .collect();
+    // The palette's commands, from the same table that completes them.
+    lines.push(Line::raw(""));
+    lines.push(Line::styled("Commands (press : then tab to complete)", HEADER));
+    for (name, args, what) in crate::app::command::COMMANDS {
+        lines.push(Line::from(vec![
+            Span::styled(format!(":{name} {args}"), HEADER),
+            Span::raw(format!("  {what}")),
+        ]));
+    }
     let area = centered(f.area(), 90, f.area().height.saturating_sub(2));
     f.render_widget(Clear, area);
     let block = Block::default().borders(Borders::ALL).title(" Keys (esc to close) ");

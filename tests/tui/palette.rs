@@ -184,3 +184,41 @@ async fn palette_completes_and_explains_unknown_commands() {
     palette(&mut app, "frobnicate").await;
     assert!(status(&app).1.contains("no command"));
 }
+
+#[tokio::test]
+async fn date_jumps_to_the_first_message_of_the_day() {
+    let mut app = App::start("member").await;
+    palette(&mut app, "date 2026-11-19").await;
+    let day = 1_795_046_400; // 2026-11-19 00:00 UTC
+    let sel = app.st.ui.selected.expect("a selected message");
+    let view = &app.st.data.narrows[&app.st.ui.narrow];
+    let pos = view.ids.iter().position(|id| *id == sel).unwrap();
+    assert!(app.st.data.messages[&sel].timestamp >= day);
+    assert!(pos > 0 && app.st.data.messages[&view.ids[pos - 1]].timestamp < day, "the one before is older");
+    palette(&mut app, "date yesterday-ish").await;
+    assert!(status(&app).1.contains("not a date"));
+}
+
+#[tokio::test]
+async fn status_takes_an_emoji_and_deactivation_takes_actions() {
+    let mut app = App::start("admin").await;
+    palette(&mut app, "status :coffee: Coffee time").await;
+    assert_eq!(status(&app), (false, "status set".into()));
+    let me = app.st.data.me;
+    let st = app.server.shared.lock().users[&me].status.clone();
+    assert_eq!(
+        (st.emoji_name.as_str(), st.emoji_code.as_str(), st.status_text.as_str()),
+        ("coffee", "2615", "Coffee time")
+    );
+
+    let bob = app.server.shared.lock().users.values().find(|u| u.short_name == "bob").map(|u| u.id).unwrap();
+    let dms_of_bob = |app: &App| {
+        let org = app.server.shared.lock();
+        org.messages.values().filter(|m| m.sender_id == bob && m.channel_id().is_none()).count()
+    };
+    assert!(dms_of_bob(&app) > 0, "the seed has DMs from bob");
+    palette(&mut app, "deactivate bob --delete-dms").await;
+    app.key(KeyCode::Char('y')).await;
+    assert_eq!(status(&app), (false, "Bob Nakamura deactivated".into()));
+    assert_eq!(dms_of_bob(&app), 0, "his direct messages are deleted");
+}
