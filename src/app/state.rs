@@ -112,6 +112,8 @@ pub struct Unreads {
     /// Channel → topics (lowercased) with unreads.
     pub by_channel: HashMap<ChannelId, BTreeSet<String>>,
     pub mentions: HashSet<MessageId>,
+    /// Unread direct messages in all conversations (kept with every change).
+    pub dm_total: usize,
 }
 
 impl Unreads {
@@ -119,8 +121,11 @@ impl Unreads {
         if self.by_id.contains_key(&id) {
             return;
         }
-        if let Conv::Topic(c, t) = &conv {
-            self.by_channel.entry(*c).or_default().insert(t.clone());
+        match &conv {
+            Conv::Topic(c, t) => {
+                self.by_channel.entry(*c).or_default().insert(t.clone());
+            }
+            Conv::Dm(_) => self.dm_total += 1,
         }
         self.by_conv.entry(conv.clone()).or_default().insert(id);
         self.by_id.insert(id, conv);
@@ -129,6 +134,9 @@ impl Unreads {
     pub fn remove(&mut self, id: MessageId) {
         self.mentions.remove(&id);
         let Some(conv) = self.by_id.remove(&id) else { return };
+        if matches!(conv, Conv::Dm(_)) {
+            self.dm_total -= 1;
+        }
         let now_empty = self.by_conv.get_mut(&conv).is_some_and(|s| {
             s.remove(&id);
             s.is_empty()

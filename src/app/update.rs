@@ -84,12 +84,31 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::Events(events) => {
             let mut fx = Vec::new();
+            let (mut sidebar, mut people) = (false, false);
             for e in events {
                 st.data.last_event_id = st.data.last_event_id.max(e.id);
+                // Rows and the people list change only for some events; rebuilding them for
+                // every typing notice would be O(channels + users) per event.
+                let expanded = st.ui.expanded;
+                sidebar |= match &e.kind {
+                    EventKind::Subscription(_) => true,
+                    // Rows list topics only for the expanded channel.
+                    EventKind::Message(m) => expanded.is_some() && m.message.stream_id == expanded,
+                    EventKind::UpdateMessage(_) | EventKind::DeleteMessage(_) => expanded.is_some(),
+                    _ => false,
+                };
+                people |= matches!(
+                    e.kind,
+                    EventKind::Presence(_) | EventKind::UserStatus(_) | EventKind::RealmUser(_)
+                );
                 fx.extend(on_event(st, e.kind));
             }
-            rebuild_sidebar(st);
-            rebuild_people(st);
+            if sidebar {
+                rebuild_sidebar(st);
+            }
+            if people {
+                rebuild_people(st);
+            }
             fx
         }
         Msg::QueueLost => {
@@ -269,7 +288,11 @@ fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
 }
 
 /// Rebuild the people list: active, then idle, then offline; by name within each.
+/// Only while the pane is shown: it sorts every user.
 pub fn rebuild_people(st: &mut State) {
+    if !st.ui.show_people {
+        return;
+    }
     let d = &st.data;
     let now = st.now;
     let mut people: Vec<(u8, String, UserId)> = d
@@ -1747,6 +1770,7 @@ mod tests {
         assert_eq!(st.data.channel_unread(1), 2, "the muted topic does not count");
         assert_eq!(st.data.channel_unread(2), 1, "in a muted channel only the unmuted topic counts");
         assert_eq!(st.data.unread.count(&Conv::Dm(vec![11])), 1);
+        assert_eq!(st.data.unread.dm_total, 1, "the DM total is kept with the index");
         assert!(matches!(
             &fx[0],
             Effect::FetchMessages { narrow: Narrow::All, anchor: Anchor::FirstUnread, .. }
@@ -1809,6 +1833,11 @@ mod tests {
         };
         update(&mut st, Msg::Events(vec![ev("add")]));
         assert_eq!(st.data.topic_unread(1, "plans"), 1);
+        let dm_read =
+            Event::decode(json!({"id": 4, "type": "update_message_flags", "op": "add", "operation": "add",
+            "flag": "read", "messages": [4], "all": false}));
+        update(&mut st, Msg::Events(vec![dm_read]));
+        assert_eq!(st.data.unread.dm_total, 0);
         // Marking unread needs the message to know where it lives.
         let resp: MessagesResponse = serde_json::from_value(
             json!({"messages": [msg(5, 1, "plans", &["read"])], "found_newest": true}),

@@ -181,14 +181,7 @@ fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut HitMap) {
                 ("All messages".to_owned(), 0, Style::new().add_modifier(Modifier::BOLD))
             }
             SidebarRow::AllDms => {
-                let n: usize = d
-                    .unread
-                    .by_conv
-                    .iter()
-                    .filter(|(k, _)| matches!(k, crate::app::Conv::Dm(_)))
-                    .map(|(_, v)| v.len())
-                    .sum();
-                ("Direct messages".to_owned(), n, Style::new().add_modifier(Modifier::BOLD))
+                ("Direct messages".to_owned(), d.unread.dm_total, Style::new().add_modifier(Modifier::BOLD))
             }
             SidebarRow::Starred => ("Starred".to_owned(), 0, Style::new()),
             SidebarRow::Mentions => ("Mentions".to_owned(), d.unread.mentions.len(), Style::new()),

@@ -1,0 +1,131 @@
+//! Client hot paths at the scale the brief designs for: 20,000 users, 2,000 channels,
+//! 200,000 cached messages. Run with `cargo bench --bench client`.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::json;
+use std::hint::black_box;
+use topicterm::api::{Event, Message};
+use topicterm::app::{self, ChannelInfo, Msg, Narrow, NarrowView, State, TimeZone, UserInfo};
+use topicterm::ui::content::{ContentContext, render_html};
+use topicterm::ui::{self, RenderCache};
+
+const USERS: i64 = 20_000;
+const CHANNELS: i64 = 2_000;
+const MESSAGES: i64 = 200_000;
+
+struct Ctx;
+impl ContentContext for Ctx {
+    fn format_time(&self, _ts: i64) -> String {
+        "Tue 25 Nov 15:00".into()
+    }
+    fn spoiler_open(&self, _index: usize) -> bool {
+        false
+    }
+}
+
+const TYPICAL: &str = r#"<p>Heads-up: the <strong>branch cut</strong> is <time datetime="2026-11-24T12:00:00Z">x</time>. <span class="user-mention" data-user-id="9">@Maya Lindqvist</span> see <a href="https://example.com/pull/1902">the fix</a> and <a class="stream-topic" data-stream-id="3" href="/x">#engineering &gt; release</a> <span aria-label="tada" class="emoji emoji-1f389" role="img" title="tada">:tada:</span></p>
+<div class="codehilite" data-code-language="Rust"><pre><span></span><code>fn main() {
+    println!("hello");
+}
+</code></pre></div>
+<ul><li>one</li><li>two<ul><li>nested</li></ul></li></ul>
+<blockquote><p>quoted text that is long enough to wrap a couple of times at eighty columns, surely</p></blockquote>"#;
+
+fn message(id: i64, channel: i64, read: bool) -> Message {
+    serde_json::from_value(json!({
+        "id": id, "type": "stream", "content": format!("<p>message {id} with some <strong>text</strong></p>"),
+        "display_recipient": format!("channel-{channel}"), "sender_id": 1 + id % USERS,
+        "sender_full_name": format!("User {}", id % USERS), "stream_id": channel,
+        "subject": format!("topic {}", id % 37), "timestamp": 1_700_000_000 + id,
+        "flags": if read { json!(["read"]) } else { json!([]) },
+    }))
+    .expect("message")
+}
+
+/// A state holding the whole large organization, showing the combined feed.
+fn big_state() -> State {
+    let mut st = State { tz: TimeZone::Fixed(0), now: 1_800_000_000, ..Default::default() };
+    st.data.me = 1;
+    for id in 1..=USERS {
+        st.data.users.insert(
+            id,
+            UserInfo {
+                id,
+                full_name: format!("User {id}"),
+                email: format!("u{id}@x"),
+                is_bot: false,
+                is_active: true,
+                presence_enabled: true,
+                status: Default::default(),
+            },
+        );
+    }
+    for id in 1..=CHANNELS {
+        st.data.channels.insert(
+            id,
+            ChannelInfo {
+                id,
+                name: format!("channel-{id}"),
+                description: String::new(),
+                color: "#fff".into(),
+                pinned: id % 100 == 0,
+                muted: id % 50 == 0,
+                invite_only: false,
+            },
+        );
+    }
+    let mut view = NarrowView { found_newest: true, found_oldest: true, loaded: true, ..Default::default() };
+    for id in 1..=MESSAGES {
+        st.data.insert_message(message(id, 1 + id % CHANNELS, id % 10 != 0));
+        view.ids.push(id);
+    }
+    st.data.narrows.insert(Narrow::All, view);
+    st.ui.narrow = Narrow::All;
+    st.ui.selected = Some(MESSAGES / 2);
+    app::update(&mut st, Msg::Tick(1_800_000_000));
+    st
+}
+
+fn benches(c: &mut Criterion) {
+    c.bench_function("render typical message at 80 columns", |b| {
+        b.iter(|| black_box(render_html(black_box(TYPICAL), 80, &Ctx)))
+    });
+    let big = TYPICAL.repeat(1_000_000 / TYPICAL.len());
+    c.bench_function("render a 1 MB message", |b| {
+        b.iter(|| black_box(render_html(black_box(&big), 80, &Ctx)))
+    });
+
+    let mut st = big_state();
+    let mut next = MESSAGES + 1;
+    c.bench_function("apply one message event with 200k cached", |b| {
+        b.iter(|| {
+            let m = serde_json::to_value(message(next, 1 + next % CHANNELS, false)).expect("json");
+            let ev = Event::decode(json!({"id": next, "type": "message", "message": m, "flags": []}));
+            next += 1;
+            black_box(app::update(&mut st, Msg::Events(vec![ev])))
+        })
+    });
+    let mut terminal = Terminal::new(TestBackend::new(160, 48)).expect("terminal");
+    let mut cache = RenderCache::default();
+    c.bench_function("draw a 160x48 frame with 200k cached (warm cache)", |b| {
+        b.iter(|| terminal.draw(|f| ui::draw(f, &st, &mut cache)).map(|_| ()).expect("draw"))
+    });
+    c.bench_function("move the selection and draw (cold neighbours)", |b| {
+        b.iter(|| {
+            app::update(
+                &mut st,
+                Msg::Key(crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char('k'))),
+            );
+            terminal.draw(|f| ui::draw(f, &st, &mut cache)).map(|_| ()).expect("draw")
+        })
+    });
+}
+
+criterion_group! {
+    name = client;
+    config = Criterion::default().sample_size(20).measurement_time(std::time::Duration::from_secs(3));
+    targets = benches
+}
+criterion_main!(client);
