@@ -61,6 +61,8 @@ where
             ev = input.next() => match ev {
                 Some(Ok(TermEvent::Key(k))) if k.kind != KeyEventKind::Release => Msg::Key(k),
                 Some(Ok(TermEvent::Resize(..))) => { dirty = true; continue }
+                Some(Ok(TermEvent::FocusGained)) => Msg::Focus(true),
+                Some(Ok(TermEvent::FocusLost)) => Msg::Focus(false),
                 Some(Ok(TermEvent::Mouse(m))) => match mouse(&cache, m) {
                     Some(msg) => msg,
                     None => continue,

@@ -189,6 +189,8 @@ pub struct Ui {
     pub last_input: i64,
     /// When presence was last reported.
     pub last_ping: i64,
+    /// The terminal has lost focus (the user is elsewhere: report idle).
+    pub unfocused: bool,
     /// True until the first register answer arrives.
     pub loading: bool,
     pub quit: bool,
@@ -235,6 +237,8 @@ pub struct State {
 #[derive(Debug)]
 pub enum Msg {
     Key(KeyEvent),
+    /// The terminal gained (true) or lost (false) focus.
+    Focus(bool),
     /// The mouse wheel moved over a pane: positive is down.
     Scroll {
         sidebar: bool,

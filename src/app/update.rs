@@ -13,6 +13,19 @@ pub const PAGE: u64 = 50;
 pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Key(key) => on_key(st, key),
+        Msg::Focus(focused) => {
+            st.ui.unfocused = !focused;
+            // Report the change now rather than at the next interval.
+            let active = focused && st.now - st.ui.last_input < IDLE_AFTER;
+            if st.data.queue_id.is_none() {
+                return vec![];
+            }
+            if focused {
+                st.ui.last_input = st.now;
+            }
+            st.ui.last_ping = st.now;
+            vec![Effect::Ping { active: active || focused, last_update_id: st.data.presence_last_update_id }]
+        }
         Msg::Scroll { sidebar, lines } => {
             if st.ui.popup.is_some() || st.ui.prompt.is_some() {
                 return vec![];
@@ -471,7 +484,7 @@ fn on_tick(st: &mut State, now: i64) -> Vec<Effect> {
         return vec![];
     }
     st.ui.last_ping = now;
-    let active = now - st.ui.last_input < IDLE_AFTER;
+    let active = !st.ui.unfocused && now - st.ui.last_input < IDLE_AFTER;
     vec![Effect::Ping { active, last_update_id: st.data.presence_last_update_id }]
 }
 
@@ -1949,6 +1962,26 @@ mod tests {
         assert_eq!(st.ui.typing.len(), 2);
         update(&mut st, Msg::Tick(1016));
         assert!(st.ui.typing.is_empty(), "expired");
+    }
+
+    #[test]
+    fn losing_terminal_focus_reports_idle_at_once() {
+        let (mut st, _) = registered();
+        st.now = 5_000;
+        st.ui.last_input = 4_990;
+        assert_eq!(
+            update(&mut st, Msg::Focus(false)),
+            vec![Effect::Ping { active: false, last_update_id: -1 }]
+        );
+        st.data.realm.ping_interval = 60;
+        assert_eq!(
+            update(&mut st, Msg::Tick(5_061)),
+            vec![Effect::Ping { active: false, last_update_id: -1 }]
+        );
+        assert_eq!(
+            update(&mut st, Msg::Focus(true)),
+            vec![Effect::Ping { active: true, last_update_id: -1 }]
+        );
     }
 
     #[test]

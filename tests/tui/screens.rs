@@ -228,3 +228,49 @@ async fn the_mouse_opens_channels_and_selects_messages() {
     let pos = |id| view.ids.iter().position(|x| *x == id).unwrap();
     assert!(pos(app.st.ui.selected.unwrap()) >= pos(clicked), "the wheel moves down");
 }
+
+#[tokio::test]
+async fn quote_reply_and_editing_own_messages() {
+    let mut app = App::start("member").await;
+    // Quote: the compose box gets the raw Markdown, quoted, in the same conversation.
+    let id = app.st.ui.selected.unwrap();
+    let raw = app.client.get_message(id, false).await.unwrap().raw_content.unwrap();
+    app.key(KeyCode::Char('>')).await;
+    let text = app.st.ui.compose.as_ref().map(|c| c.text()).unwrap();
+    assert!(text.contains("said:") && text.contains(&format!("> {}", raw.lines().next().unwrap())), "{text}");
+    app.key(KeyCode::Esc).await;
+
+    // Send one, then edit it: the server has the new content, others saw the editing notice.
+    let observer = app.server.credentials("alice").unwrap();
+    let alice = topicterm::api::Client::new(&observer).unwrap();
+    let queue = alice.register(&Default::default()).await.unwrap().queue_id.unwrap();
+    app.key(KeyCode::Char('r')).await;
+    app.keys("first draft").await;
+    app.ctrl('d').await;
+    let mine = app.st.ui.selected.unwrap();
+    assert_eq!(app.st.data.messages[&mine].sender_id, app.st.data.me, "the view jumped to the sent message");
+    app.key(KeyCode::Char('e')).await;
+    assert_eq!(app.st.ui.compose.as_ref().map(|c| c.text()).as_deref(), Some("first draft"));
+    for _ in 0.."draft".len() {
+        app.send(topicterm::app::Msg::Key(crossterm::event::KeyEvent::from(KeyCode::Backspace))).await;
+    }
+    app.keys("version").await;
+    app.ctrl('d').await;
+    assert!(app.st.ui.compose.is_none(), "{:?}", app.st.ui.status);
+    let m = app.client.get_message(mine, false).await.unwrap();
+    assert_eq!(m.raw_content.as_deref(), Some("first version"));
+    let events = alice.get_events(&queue, -1, true, std::time::Duration::from_secs(5)).await.unwrap();
+    let ops: Vec<String> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            topicterm::api::EventKind::TypingEditMessage(t) if t.message_id == mine => Some(t.op.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ops, vec!["start", "stop"], "editing notices");
+    // Someone else's message cannot be edited.
+    app.st.ui.selected = Some(id);
+    app.key(KeyCode::Char('e')).await;
+    assert!(app.st.ui.compose.is_none());
+    assert!(app.st.ui.status.as_ref().is_some_and(|s| s.error));
+}

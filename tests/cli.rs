@@ -1,0 +1,37 @@
+//! The binary's command line: bad input gets a clear message and a non-zero exit, never a panic.
+
+use std::process::Command;
+
+fn run(args: &[&str], home: &std::path::Path) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_topicterm"))
+        .args(args)
+        .env("HOME", home)
+        .env("XDG_STATE_HOME", home.join("state"))
+        .output()
+        .expect("runs");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out.status.code().unwrap_or(-1), text)
+}
+
+#[test]
+fn a_missing_zuliprc_is_explained() {
+    let home = tempfile::tempdir().unwrap();
+    let (code, text) = run(&["-c", "/nonexistent/zuliprc"], home.path());
+    assert_ne!(code, 0);
+    assert!(text.contains("cannot read /nonexistent/zuliprc"), "{text}");
+    assert!(text.contains("--demo"), "points to the demo: {text}");
+    assert!(!text.contains("panicked"), "{text}");
+    let (code, text) = run(&[], home.path());
+    assert_ne!(code, 0);
+    assert!(text.contains(".zuliprc"), "the default path is named: {text}");
+}
+
+#[test]
+fn a_broken_zuliprc_names_what_is_missing() {
+    let home = tempfile::tempdir().unwrap();
+    let rc = home.path().join("rc");
+    std::fs::write(&rc, "[api]\nemail=a@b.c\nsite=http://127.0.0.1:1\n").unwrap();
+    let (code, text) = run(&["-c", rc.to_str().unwrap()], home.path());
+    assert_ne!(code, 0);
+    assert!(text.contains("'key'"), "{text}");
+}
