@@ -265,6 +265,8 @@ pub enum Msg {
         channel: ChannelId,
         topics: Vec<TopicEntry>,
     },
+    /// The subscribed channels.
+    Subscriptions(Vec<Subscription>),
     Events(Vec<Event>),
     /// The event queue is gone: register again.
     QueueLost,
@@ -322,6 +324,8 @@ pub enum Effect {
         older: bool,
     },
     FetchTopics(ChannelId),
+    /// The subscribed channels (`include_subscribers=partial`), alongside register.
+    FetchSubscriptions,
     Send {
         local_id: String,
         message: OutgoingMessage,

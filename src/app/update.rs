@@ -84,6 +84,11 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
             set_error(st, format!("loading messages failed: {error}"));
             vec![]
         }
+        Msg::Subscriptions(subs) => {
+            st.data.channels = subs.iter().map(|s| (s.stream_id, channel_info(s))).collect();
+            rebuild_sidebar(st);
+            vec![]
+        }
         Msg::Topics { channel, topics } => {
             let list = st.data.topics.entry(channel).or_default();
             for t in topics {
@@ -290,6 +295,7 @@ fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
     rebuild_sidebar(st);
     rebuild_people(st);
     let mut fx = open_narrow(st, st.ui.narrow.clone());
+    fx.push(Effect::FetchSubscriptions);
     if let Some(q) = st.data.queue_id.clone() {
         fx.push(Effect::PollEvents {
             queue_id: q,
@@ -298,6 +304,18 @@ fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
         });
     }
     fx
+}
+
+fn channel_info(s: &Subscription) -> ChannelInfo {
+    ChannelInfo {
+        id: s.stream_id,
+        name: s.name.clone(),
+        description: s.description.clone(),
+        color: s.color.clone(),
+        pinned: s.pin_to_top,
+        muted: s.is_muted,
+        invite_only: s.invite_only,
+    }
 }
 
 /// Rebuild the people list: active, then idle, then offline; by name within each.
@@ -1629,18 +1647,7 @@ fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
             "add" => {
                 for s in ev.subscriptions.iter().flatten() {
                     if let Ok(s) = serde_json::from_value::<Subscription>(s.clone()) {
-                        st.data.channels.insert(
-                            s.stream_id,
-                            ChannelInfo {
-                                id: s.stream_id,
-                                name: s.name,
-                                description: s.description,
-                                color: s.color,
-                                pinned: s.pin_to_top,
-                                muted: s.is_muted,
-                                invite_only: s.invite_only,
-                            },
-                        );
+                        st.data.channels.insert(s.stream_id, channel_info(&s));
                     }
                 }
             }
@@ -1788,7 +1795,8 @@ mod tests {
             &fx[0],
             Effect::FetchMessages { narrow: Narrow::All, anchor: Anchor::FirstUnread, .. }
         ));
-        assert!(matches!(&fx[1], Effect::PollEvents { queue_id, .. } if queue_id == "q1"));
+        assert_eq!(fx[1], Effect::FetchSubscriptions, "channels are fetched alongside");
+        assert!(matches!(&fx[2], Effect::PollEvents { queue_id, .. } if queue_id == "q1"));
     }
 
     #[test]

@@ -71,6 +71,12 @@ impl Dispatcher {
                 });
                 self.fetches.push((narrow, older, handle));
             }
+            Effect::FetchSubscriptions => self.spawn(async move {
+                match c.get_subscriptions(Some(IncludeSubscribers::Partial)).await {
+                    Ok(r) => Msg::Subscriptions(r.subscriptions),
+                    Err(e) => Msg::Done(Err(format!("channels: {}", text(e)))),
+                }
+            }),
             Effect::JumpToDate { narrow, terms, date } => self.spawn(async move {
                 let mut q = GetMessages::around(Anchor::Date, PAGE_AROUND, PAGE_AROUND).narrow(terms);
                 q.anchor_date = Some(date);
