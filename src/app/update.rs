@@ -236,21 +236,7 @@ fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
             },
         );
     }
-    d.channels.clear();
-    for s in r.subscriptions.iter().flatten() {
-        d.channels.insert(
-            s.stream_id,
-            ChannelInfo {
-                id: s.stream_id,
-                name: s.name.clone(),
-                description: s.description.clone(),
-                color: s.color.clone(),
-                pinned: s.pin_to_top,
-                muted: s.is_muted,
-                invite_only: s.invite_only,
-            },
-        );
-    }
+    d.channels = r.subscriptions.iter().flatten().map(|s| (s.stream_id, channel_info(s))).collect();
     d.user_topics.clear();
     for t in r.user_topics.iter().flatten() {
         d.user_topics.insert((t.stream_id, t.topic_name.to_lowercase()), t.visibility_policy);

@@ -274,39 +274,11 @@ pub async fn get_messages(State(s): State<Arc<Shared>>, req: Req) -> Res {
     } else {
         anchor_raw.unwrap_or_else(|| "newest".into())
     };
-    let anchor = match anchor_str.as_str() {
-        "newest" => LARGER_THAN_MAX_MESSAGE_ID,
-        "oldest" => 0,
-        "first_unread" => {
-            let flags = org.user_msgs.get(&req.user_id);
-            ids.iter()
-                .copied()
-                .find(|id| flags.and_then(|f| f.get(id)).is_some_and(|f| !f.read))
-                .unwrap_or(LARGER_THAN_MAX_MESSAGE_ID)
-        }
-        "date" => {
-            let date = p.str("anchor_date")?;
-            let ts = parse_anchor_date(&date).ok_or_else(|| ApiErr::bad("Invalid anchor_date"))?;
-            ids.iter()
-                .copied()
-                .find(|id| org.messages.get(id).is_some_and(|m| m.timestamp >= ts))
-                .unwrap_or(LARGER_THAN_MAX_MESSAGE_ID)
-        }
-        other => other.parse::<i64>().map_err(|_| ApiErr::bad("Invalid anchor"))?,
-    };
-    let split = ids.partition_point(|id| *id < anchor);
-    let anchor_present = ids.get(split) == Some(&anchor);
-    let before_start = split.saturating_sub(num_before as usize);
-    let mut window: Vec<i64> = ids[before_start..split].to_vec();
-    let after_from = if anchor_present { split + 1 } else { split };
-    if anchor_present && include_anchor {
-        window.push(anchor);
-    }
-    let after_end = (after_from + num_after as usize).min(ids.len());
-    window.extend_from_slice(&ids[after_from.min(after_end)..after_end]);
-    let found_oldest = before_start == 0 && (num_before > 0 || split == 0 || anchor == 0);
-    let found_newest = after_end == ids.len();
-    let msgs: Vec<Value> = window
+    let anchor_date = if anchor_str == "date" { Some(p.str("anchor_date")?) } else { None };
+    let anchor = resolve_anchor(&org, req.user_id, &ids, &anchor_str, anchor_date.as_deref())?;
+    let w = window(&ids, anchor, num_before as usize, num_after as usize, include_anchor);
+    let msgs: Vec<Value> = w
+        .ids
         .iter()
         .filter_map(|id| org.messages.get(id))
         .map(|m| {
@@ -317,9 +289,9 @@ pub async fn get_messages(State(s): State<Arc<Shared>>, req: Req) -> Res {
         p,
         success(json!({
             "anchor": anchor,
-            "found_anchor": anchor_present && include_anchor,
-            "found_oldest": found_oldest,
-            "found_newest": found_newest,
+            "found_anchor": w.found_anchor,
+            "found_oldest": w.found_oldest,
+            "found_newest": w.found_newest,
             "history_limited": false,
             "messages": msgs,
         })),
@@ -334,6 +306,63 @@ fn with_avatar(org: &Org, mut message: Value, client_gravatar: bool) -> Value {
     message["avatar_url"] =
         if client_gravatar && !uploaded { Value::Null } else { json!(format!("/avatar/{sender}")) };
     message
+}
+
+/// An anchor name or ID as the message ID it means for these matching `ids` (ascending).
+fn resolve_anchor(
+    org: &Org,
+    user: i64,
+    ids: &[i64],
+    anchor: &str,
+    anchor_date: Option<&str>,
+) -> ApiResult<i64> {
+    Ok(match anchor {
+        "newest" => LARGER_THAN_MAX_MESSAGE_ID,
+        "oldest" => 0,
+        "first_unread" => {
+            let flags = org.user_msgs.get(&user);
+            ids.iter()
+                .copied()
+                .find(|id| flags.and_then(|f| f.get(id)).is_some_and(|f| !f.read))
+                .unwrap_or(LARGER_THAN_MAX_MESSAGE_ID)
+        }
+        "date" => {
+            let date = anchor_date.ok_or_else(|| ApiErr::missing("anchor_date"))?;
+            let ts = parse_anchor_date(date).ok_or_else(|| ApiErr::bad("Invalid anchor_date"))?;
+            ids.iter()
+                .copied()
+                .find(|id| org.messages.get(id).is_some_and(|m| m.timestamp >= ts))
+                .unwrap_or(LARGER_THAN_MAX_MESSAGE_ID)
+        }
+        other => other.parse::<i64>().map_err(|_| ApiErr::bad("Invalid anchor"))?,
+    })
+}
+
+/// The messages around an anchor, and whether they reach either end.
+struct Window {
+    ids: Vec<i64>,
+    found_anchor: bool,
+    found_oldest: bool,
+    found_newest: bool,
+}
+
+fn window(ids: &[i64], anchor: i64, num_before: usize, num_after: usize, include_anchor: bool) -> Window {
+    let split = ids.partition_point(|id| *id < anchor);
+    let anchor_present = ids.get(split) == Some(&anchor);
+    let before_start = split.saturating_sub(num_before);
+    let mut out: Vec<i64> = ids[before_start..split].to_vec();
+    if anchor_present && include_anchor {
+        out.push(anchor);
+    }
+    let after_from = if anchor_present { split + 1 } else { split };
+    let after_end = (after_from + num_after).min(ids.len());
+    out.extend_from_slice(&ids[after_from.min(after_end)..after_end]);
+    Window {
+        ids: out,
+        found_anchor: anchor_present && include_anchor,
+        found_oldest: before_start == 0 && (num_before > 0 || split == 0 || anchor == 0),
+        found_newest: after_end == ids.len(),
+    }
 }
 
 /// An ISO 8601 date or datetime; date-only means 00:00 UTC; no zone means UTC.
@@ -635,39 +664,19 @@ pub async fn flags_narrow(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let mut org = s.lock();
     let narrow = Narrow::parse(&org, req.user_id, narrow_raw.as_ref())?;
     let ids = narrow.matching_ids(&org);
-    let anchor = match anchor_raw.as_str() {
-        "newest" => LARGER_THAN_MAX_MESSAGE_ID,
-        "oldest" => 0,
-        "first_unread" => {
-            let f = org.user_msgs.get(&req.user_id);
-            ids.iter()
-                .copied()
-                .find(|id| f.and_then(|f| f.get(id)).is_some_and(|f| !f.read))
-                .unwrap_or(LARGER_THAN_MAX_MESSAGE_ID)
-        }
-        other => other.parse().map_err(|_| ApiErr::bad("Invalid anchor"))?,
-    };
-    let split = ids.partition_point(|id| *id < anchor);
-    let present = ids.get(split) == Some(&anchor);
-    let start = split.saturating_sub(num_before);
-    let mut window: Vec<i64> = ids[start..split].to_vec();
-    if present && include_anchor {
-        window.push(anchor);
-    }
-    let after = if present { split + 1 } else { split };
-    let end = (after + num_after).min(ids.len());
-    window.extend_from_slice(&ids[after.min(end)..end]);
-    let changed = set_flags(&mut org, req.user_id, &window, add, &flag)?;
+    let anchor = resolve_anchor(&org, req.user_id, &ids, &anchor_raw, p.opt_str("anchor_date").as_deref())?;
+    let w = window(&ids, anchor, num_before, num_after, include_anchor);
+    let changed = set_flags(&mut org, req.user_id, &w.ids, add, &flag)?;
     org.flags_event(req.user_id, add, &flag, &changed);
     Ok(reply(
         p,
         success(json!({
-            "processed_count": window.len(),
+            "processed_count": w.ids.len(),
             "updated_count": changed.len(),
-            "first_processed_id": window.first(),
-            "last_processed_id": window.last(),
-            "found_oldest": start == 0,
-            "found_newest": end == ids.len(),
+            "first_processed_id": w.ids.first(),
+            "last_processed_id": w.ids.last(),
+            "found_oldest": w.found_oldest,
+            "found_newest": w.found_newest,
         })),
     ))
 }
