@@ -117,9 +117,39 @@ async fn client_main(demo: bool, config: Option<PathBuf>) -> anyhow::Result<()> 
         (None, credentials(config)?)
     };
     let client = Client::new(&creds)?;
+    // Drafts are kept per account; the demo org's account is the same on every run.
+    let site = if demo { "demo".to_owned() } else { creds.site.clone() };
+    let account: String = format!("{}@{}", creds.email, site)
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '@' || c == '.' { c } else { '_' })
+        .collect();
+    let drafts_dir = directories::ProjectDirs::from("", "", "topicterm")
+        .map(|d| d.data_dir().join("drafts").join(account));
     let mut terminal = ratatui::init();
-    let result =
-        topicterm::run::run_main_loop(&mut terminal, client, crossterm::event::EventStream::new()).await;
+    // The mouse scrolls and selects, and focus changes drive idle presence. Both are switched
+    // off again on every exit path below and by the panic hook (ratatui's own hook, chained,
+    // restores the rest of the terminal).
+    let _ = crossterm::execute!(
+        std::io::stdout(),
+        crossterm::event::EnableMouseCapture,
+        crossterm::event::EnableFocusChange
+    );
+    let restore = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = crossterm::execute!(
+            std::io::stdout(),
+            crossterm::event::DisableMouseCapture,
+            crossterm::event::DisableFocusChange
+        );
+        restore(info);
+    }));
+    let input = crossterm::event::EventStream::new();
+    let result = topicterm::run::run_main_loop(&mut terminal, client, input, drafts_dir).await;
+    let _ = crossterm::execute!(
+        std::io::stdout(),
+        crossterm::event::DisableMouseCapture,
+        crossterm::event::DisableFocusChange
+    );
     ratatui::restore();
     result.map(|_| ())
 }

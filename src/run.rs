@@ -38,6 +38,7 @@ pub async fn run_main_loop<B, S>(
     terminal: &mut Terminal<B>,
     client: Client,
     mut input: S,
+    drafts_dir: Option<std::path::PathBuf>,
 ) -> anyhow::Result<State>
 where
     B: Backend,
@@ -46,6 +47,9 @@ where
 {
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
     let mut dispatcher = Dispatcher::new(client, tx.clone());
+    if let Some(dir) = drafts_dir {
+        dispatcher = dispatcher.with_drafts(dir);
+    }
     let mut st = State { now: now(), ..Default::default() };
     st.ui.loading = true;
     let mut cache = RenderCache::default();

@@ -71,6 +71,9 @@ fn demo_session_reads_searches_replies_and_quits_cleanly() {
 
     let s = t.wait_for("the channel list", |s| s.contains("#engineering") && s.contains("All messages"));
     assert!(s.contains("Direct messages"));
+    // The binary asked the terminal for mouse reports.
+    let flag = t.cmd(&["display-message", "-p", "-t", "e2e", "#{mouse_any_flag}#{mouse_button_flag}"]);
+    assert!(String::from_utf8_lossy(&flag.stdout).contains('1'), "mouse reporting is on");
 
     // Search with the web syntax.
     t.keys(&["/"]);
@@ -101,4 +104,36 @@ fn demo_session_reads_searches_replies_and_quits_cleanly() {
         std::thread::sleep(Duration::from_millis(100));
     };
     assert_eq!(status.trim(), "0", "exit status");
+}
+
+#[test]
+fn a_draft_survives_kill_9() {
+    let home = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_topicterm");
+    let t = Tmux { socket: format!("topicterm-e2e-k9-{}", std::process::id()), session: "k9".into() };
+    let command = format!(
+        "HOME={h} XDG_DATA_HOME={h}/data XDG_STATE_HOME={h}/state {bin} --demo",
+        h = home.path().display()
+    );
+    assert!(t.cmd(&["new-session", "-d", "-s", "k9", "-x", "100", "-y", "30", &command]).status.success());
+    t.wait_for("the channel list", |s| s.contains("#engineering"));
+    t.keys(&["r"]);
+    t.wait_for("the compose box", |s| s.contains("ctrl+d send"));
+    t.text("do not lose me");
+    // Within a second of typing the draft is on disk; give it two.
+    std::thread::sleep(Duration::from_secs(2));
+    let pid = String::from_utf8_lossy(&t.cmd(&["display-message", "-p", "-t", "k9", "#{pane_pid}"]).stdout)
+        .trim()
+        .to_owned();
+    // The pane runs a shell that runs the binary; kill the binary itself.
+    let killed = Command::new("pkill").args(["-9", "-P", &pid]).status().unwrap().success()
+        || Command::new("kill").args(["-9", &pid]).status().unwrap().success();
+    assert!(killed);
+    std::thread::sleep(Duration::from_millis(300));
+    t.cmd(&["kill-session", "-t", "k9"]);
+    assert!(t.cmd(&["new-session", "-d", "-s", "k9", "-x", "100", "-y", "30", &command]).status.success());
+    t.wait_for("the channel list again", |s| s.contains("#engineering"));
+    t.keys(&["r"]);
+    t.wait_for("the restored draft", |s| s.contains("do not lose me") && s.contains("draft restored"));
+    t.keys(&["Escape", "q"]);
 }

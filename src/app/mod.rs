@@ -84,6 +84,27 @@ impl Compose {
     pub fn text(&self) -> String {
         self.editor.lines().join("\n")
     }
+    /// Where this compose box's draft is kept: per conversation, per edited message, per
+    /// scheduled message.
+    pub fn draft_key(&self) -> String {
+        match (self.editing, self.scheduled) {
+            (Some(id), _) => format!("edit-{id}"),
+            (_, Some(id)) => format!("scheduled-{id}"),
+            _ => self.target.key(),
+        }
+    }
+}
+
+impl Target {
+    /// A stable name for the conversation (topics compare case-insensitively).
+    pub fn key(&self) -> String {
+        match self {
+            Target::Channel { id, topic } => format!("channel-{id}-{}", topic.to_lowercase()),
+            Target::Dm(users) => {
+                format!("dm-{}", users.iter().map(i64::to_string).collect::<Vec<_>>().join("-"))
+            }
+        }
+    }
 }
 
 /// A one-line prompt at the bottom (search, compose recipient).
@@ -191,6 +212,8 @@ pub struct Ui {
     pub last_ping: i64,
     /// The terminal has lost focus (the user is elsewhere: report idle).
     pub unfocused: bool,
+    /// The compose text changed since the draft was last saved.
+    pub draft_dirty: bool,
     /// True until the first register answer arrives.
     pub loading: bool,
     pub quit: bool,
@@ -231,6 +254,8 @@ pub struct State {
     pub now: i64,
     /// Counter for `local_id`s of sends.
     pub next_local_id: u64,
+    /// Unsent compose text by draft key (mirrors the drafts on disk).
+    pub drafts: std::collections::HashMap<String, String>,
 }
 
 /// Inputs of `update`.
@@ -267,6 +292,8 @@ pub enum Msg {
     },
     /// The subscribed channels.
     Subscriptions(Vec<Subscription>),
+    /// Drafts found on disk at start-up, by key.
+    DraftsLoaded(std::collections::HashMap<String, String>),
     Events(Vec<Event>),
     /// The event queue is gone: register again.
     QueueLost,
@@ -326,6 +353,11 @@ pub enum Effect {
     FetchTopics(ChannelId),
     /// The subscribed channels (`include_subscribers=partial`), alongside register.
     FetchSubscriptions,
+    /// Write a draft to disk atomically (empty text deletes it).
+    SaveDraft {
+        key: String,
+        text: String,
+    },
     Send {
         local_id: String,
         message: OutgoingMessage,

@@ -51,9 +51,10 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::Tick(now) => on_tick(st, now),
         Msg::Scheduled(Ok(note)) => {
-            st.ui.compose = None;
+            let fx: Vec<Effect> =
+                st.ui.compose.take().map(|c| drop_draft(st, c.draft_key())).into_iter().collect();
             set_status(st, note);
-            vec![]
+            fx
         }
         Msg::Scheduled(Err(e)) => {
             set_error(st, format!("not scheduled: {e}"));
@@ -82,6 +83,12 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
                 v.loading_newer = false;
             }
             set_error(st, format!("loading messages failed: {error}"));
+            vec![]
+        }
+        Msg::DraftsLoaded(drafts) => {
+            for (k, v) in drafts {
+                st.drafts.entry(k).or_insert(v);
+            }
             vec![]
         }
         Msg::Subscriptions(subs) => {
@@ -157,7 +164,7 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
                     let quoted: String = raw.lines().map(|l| format!("> {l}\n")).collect();
                     format!("@_**{}|{}** said:\n{quoted}\n", m.sender_full_name, m.sender_id)
                 };
-                st.ui.compose = Some(Compose::new(target, &text, edit.then_some(message_id)));
+                open_compose(st, target, &text, edit.then_some(message_id));
                 if edit {
                     return vec![Effect::EditTyping { message_id, start: true }];
                 }
@@ -169,9 +176,10 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
             }
         },
         Msg::Edited(Ok(_)) => {
-            st.ui.compose = None;
+            let fx: Vec<Effect> =
+                st.ui.compose.take().map(|c| drop_draft(st, c.draft_key())).into_iter().collect();
             set_status(st, "saved");
-            vec![]
+            fx
         }
         Msg::Edited(Err(e)) => {
             set_error(st, format!("not saved: {e}"));
@@ -480,6 +488,21 @@ pub const IDLE_AFTER: i64 = 300;
 fn on_tick(st: &mut State, now: i64) -> Vec<Effect> {
     st.now = now;
     st.ui.typing.retain(|t| t.until > now);
+    // Drafts reach the disk within a tick of typing.
+    let mut fx = Vec::new();
+    if st.ui.draft_dirty
+        && let Some(c) = &st.ui.compose
+    {
+        st.ui.draft_dirty = false;
+        let (key, text) = (c.draft_key(), c.text());
+        st.drafts.insert(key.clone(), text.clone());
+        fx.push(Effect::SaveDraft { key, text });
+    }
+    fx.extend(ping_if_due(st, now));
+    fx
+}
+
+fn ping_if_due(st: &mut State, now: i64) -> Vec<Effect> {
     if st.ui.loading || st.data.queue_id.is_none() {
         return vec![];
     }
@@ -508,12 +531,24 @@ fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
                 vec![]
             }
             Some(Action::Cancel) => {
-                let editing = st.ui.compose.take().and_then(|c| c.editing);
-                set_status(st, "draft discarded");
-                editing
+                let Some(c) = st.ui.compose.take() else { return vec![] };
+                let text = c.text();
+                let key = c.draft_key();
+                let mut fx: Vec<Effect> = c
+                    .editing
                     .map(|message_id| Effect::EditTyping { message_id, start: false })
                     .into_iter()
-                    .collect()
+                    .collect();
+                st.ui.draft_dirty = false;
+                if text.trim().is_empty() {
+                    st.drafts.remove(&key);
+                    set_status(st, "closed");
+                } else {
+                    st.drafts.insert(key.clone(), text.clone());
+                    set_status(st, "draft kept: reopen the conversation's compose box to continue");
+                }
+                fx.push(Effect::SaveDraft { key, text });
+                fx
             }
             Some(Action::Complete) => {
                 if let Some(c) = &mut st.ui.compose
@@ -530,6 +565,7 @@ fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
             _ => {
                 if let Some(c) = &mut st.ui.compose {
                     c.editor.input(key);
+                    st.ui.draft_dirty = true;
                 }
                 suggest(st)
             }
@@ -636,8 +672,7 @@ fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
             let chan = chan.trim().trim_start_matches('#');
             match super::narrow::Resolver::channel_id(&st.data, chan) {
                 Some(id) => {
-                    st.ui.compose =
-                        Some(Compose::new(Target::Channel { id, topic: topic.trim().to_owned() }, "", None));
+                    open_compose(st, Target::Channel { id, topic: topic.trim().to_owned() }, "", None);
                 }
                 None => {
                     set_error(st, format!("no channel named {chan:?}"));
@@ -663,7 +698,7 @@ fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
                 st.ui.prompt = Some(p);
                 return vec![];
             }
-            st.ui.compose = Some(Compose::new(Target::Dm(dm_key(&ids, st.data.me)), "", None));
+            open_compose(st, Target::Dm(dm_key(&ids, st.data.me)), "", None);
             vec![]
         }
     }
@@ -955,7 +990,7 @@ fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
                 },
             };
             match target {
-                Some(t) => st.ui.compose = Some(Compose::new(t, "", None)),
+                Some(t) => open_compose(st, t, "", None),
                 None => set_status(st, "select a message to reply to, or press c / x"),
             }
             vec![]
@@ -963,7 +998,7 @@ fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
         Action::ReplyAuthor => {
             if let Some(m) = selected_message(st) {
                 let t = Target::Dm(dm_key(&[m.sender_id], st.data.me));
-                st.ui.compose = Some(Compose::new(t, "", None));
+                open_compose(st, t, "", None);
             }
             vec![]
         }
@@ -1269,6 +1304,25 @@ pub fn emoji_matches(d: &Data, query: &str, limit: usize) -> Vec<(String, String
     starts
 }
 
+/// Open the compose box, continuing the conversation's saved draft if there is one.
+fn open_compose(st: &mut State, target: Target, text: &str, editing: Option<MessageId>) {
+    let mut c = Compose::new(target, text, editing);
+    if let Some(draft) = st.drafts.get(&c.draft_key()).filter(|d| !d.trim().is_empty()) {
+        let merged =
+            if text.is_empty() || editing.is_some() { draft.clone() } else { format!("{draft}\n{text}") };
+        c = Compose::new(c.target.clone(), &merged, editing);
+        set_status(st, "draft restored");
+    }
+    st.ui.compose = Some(c);
+}
+
+/// Forget a sent (or saved) compose box's draft.
+fn drop_draft(st: &mut State, key: String) -> Effect {
+    st.drafts.remove(&key);
+    st.ui.draft_dirty = false;
+    Effect::SaveDraft { key, text: String::new() }
+}
+
 /// Scheduled message IDs by delivery time.
 pub fn scheduled_in_order(st: &State) -> Vec<i64> {
     let mut v: Vec<&ScheduledMessage> = st.data.scheduled.values().collect();
@@ -1470,36 +1524,37 @@ fn run_command(st: &mut State, cmd: super::command::Command) -> Result<Vec<Effec
 }
 
 fn on_sent(st: &mut State, _local_id: &str, result: Result<MessageId, String>) -> Vec<Effect> {
-    match result {
-        Ok(id) => {
-            let target = st.ui.compose.take().map(|c| c.target);
-            set_status(st, "sent");
-            let shown_here = target.is_some_and(|t| narrow_holds(&st.ui.narrow, &t));
-            if shown_here {
-                st.ui.jump_to = Some(id);
-                apply_jump(st);
-                // The loaded window does not reach the newest messages: reload around ours.
-                let narrow = st.ui.narrow.clone();
-                if st.ui.jump_to.is_some() && st.data.narrows.get(&narrow).is_some_and(|v| !v.found_newest) {
-                    st.data
-                        .narrows
-                        .insert(narrow.clone(), NarrowView { loading_newer: true, ..Default::default() });
-                    let terms = narrow.terms(st.data.me, dm_operator(st));
-                    return vec![Effect::FetchMessages {
-                        narrow,
-                        terms,
-                        anchor: Anchor::Id(id),
-                        before: PAGE,
-                        after: PAGE,
-                        older: false,
-                    }];
-                }
-            }
-        }
+    let id = match result {
+        Ok(id) => id,
         // The compose box stays open with the text: nothing typed is lost.
-        Err(e) => set_error(st, format!("not sent: {e}")),
+        Err(e) => {
+            set_error(st, format!("not sent: {e}"));
+            return vec![];
+        }
+    };
+    let compose = st.ui.compose.take();
+    let mut fx: Vec<Effect> = compose.as_ref().map(|c| drop_draft(st, c.draft_key())).into_iter().collect();
+    set_status(st, "sent");
+    let shown_here = compose.is_some_and(|c| narrow_holds(&st.ui.narrow, &c.target));
+    if shown_here {
+        st.ui.jump_to = Some(id);
+        apply_jump(st);
+        // The loaded window does not reach the newest messages: reload around ours.
+        let narrow = st.ui.narrow.clone();
+        if st.ui.jump_to.is_some() && st.data.narrows.get(&narrow).is_some_and(|v| !v.found_newest) {
+            st.data.narrows.insert(narrow.clone(), NarrowView { loading_newer: true, ..Default::default() });
+            let terms = narrow.terms(st.data.me, dm_operator(st));
+            fx.push(Effect::FetchMessages {
+                narrow,
+                terms,
+                anchor: Anchor::Id(id),
+                before: PAGE,
+                after: PAGE,
+                older: false,
+            });
+        }
     }
-    vec![]
+    fx
 }
 
 fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
@@ -1976,6 +2031,26 @@ mod tests {
             update(&mut st, Msg::Focus(true)),
             vec![Effect::Ping { active: true, last_update_id: -1 }]
         );
+    }
+
+    #[test]
+    fn drafts_are_saved_on_the_next_tick_and_restored_on_reopen() {
+        let (mut st, _) = registered();
+        st.ui.compose = Some(Compose::new(Target::Channel { id: 1, topic: "Plans".into() }, "", None));
+        update(&mut st, key('h'));
+        update(&mut st, key('i'));
+        let fx = update(&mut st, Msg::Tick(1));
+        assert!(
+            fx.contains(&Effect::SaveDraft { key: "channel-1-plans".into(), text: "hi".into() }),
+            "{fx:?}"
+        );
+        assert!(
+            !update(&mut st, Msg::Tick(2)).iter().any(|e| matches!(e, Effect::SaveDraft { .. })),
+            "only when changed"
+        );
+        st.ui.compose = None;
+        open_compose(&mut st, Target::Channel { id: 1, topic: "plans".into() }, "", None);
+        assert_eq!(st.ui.compose.as_ref().map(Compose::text).as_deref(), Some("hi"), "same topic, any case");
     }
 
     #[test]

@@ -11,6 +11,8 @@ use tokio::task::JoinHandle;
 pub struct Dispatcher {
     client: Client,
     tx: UnboundedSender<Msg>,
+    /// Where drafts are kept; `None` keeps them in memory only.
+    drafts: Option<std::path::PathBuf>,
     poller: Option<JoinHandle<()>>,
     /// Latest-wins for message fetches of the shown narrow.
     fetches: Vec<(Narrow, bool, JoinHandle<()>)>,
@@ -25,7 +27,18 @@ fn text(e: ApiError) -> String {
 
 impl Dispatcher {
     pub fn new(client: Client, tx: UnboundedSender<Msg>) -> Self {
-        Dispatcher { client, tx, poller: None, fetches: Vec::new() }
+        Dispatcher { client, tx, drafts: None, poller: None, fetches: Vec::new() }
+    }
+
+    /// Keep drafts in this directory, and load the ones already there.
+    pub fn with_drafts(mut self, dir: std::path::PathBuf) -> Self {
+        let tx = self.tx.clone();
+        let d = dir.clone();
+        tokio::task::spawn_blocking(move || {
+            let _ = tx.send(Msg::DraftsLoaded(drafts::load(&d)));
+        });
+        self.drafts = Some(dir);
+        self
     }
 
     /// Spawn a task that sends one `Msg` when `fut` completes.
@@ -70,6 +83,16 @@ impl Dispatcher {
                     let _ = tx.send(msg);
                 });
                 self.fetches.push((narrow, older, handle));
+            }
+            Effect::SaveDraft { key, text } => {
+                if let Some(dir) = self.drafts.clone() {
+                    let tx = self.tx.clone();
+                    tokio::task::spawn_blocking(move || {
+                        if let Err(e) = drafts::save(&dir, &key, &text) {
+                            let _ = tx.send(Msg::Done(Err(format!("could not save the draft: {e}"))));
+                        }
+                    });
+                }
             }
             Effect::FetchSubscriptions => self.spawn(async move {
                 match c.get_subscriptions(Some(IncludeSubscribers::Partial)).await {
@@ -247,6 +270,55 @@ async fn run_api(c: &Client, call: crate::app::ApiCall) -> Msg {
         A::DeleteScheduled(id) => {
             done(c.delete_scheduled_message(id).await.map(|_| "scheduled message deleted".into()))
         }
+    }
+}
+
+/// Drafts on disk: one JSON file per draft key, written atomically (temp file + rename) so a
+/// crash or `kill -9` leaves either the old or the new text, never a torn file.
+pub mod drafts {
+    use serde::{Deserialize, Serialize};
+    use std::collections::HashMap;
+    use std::path::{Path, PathBuf};
+
+    #[derive(Serialize, Deserialize)]
+    struct Stored {
+        key: String,
+        text: String,
+    }
+
+    fn file(dir: &Path, key: &str) -> PathBuf {
+        let name: String = key.bytes().map(|b| format!("{b:02x}")).collect();
+        dir.join(format!("{name}.json"))
+    }
+
+    /// Save a draft; empty text removes it.
+    pub fn save(dir: &Path, key: &str, text: &str) -> std::io::Result<()> {
+        let path = file(dir, key);
+        if text.trim().is_empty() {
+            return match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+                _ => Ok(()),
+            };
+        }
+        std::fs::create_dir_all(dir)?;
+        let body = serde_json::to_vec(&Stored { key: key.to_owned(), text: text.to_owned() })?;
+        let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+        std::io::Write::write_all(&mut tmp, &body)?;
+        tmp.as_file().sync_all()?;
+        tmp.persist(&path).map_err(|e| e.error)?;
+        Ok(())
+    }
+
+    /// Every readable draft in the directory (unreadable files are skipped, not fatal).
+    pub fn load(dir: &Path) -> HashMap<String, String> {
+        let Ok(entries) = std::fs::read_dir(dir) else { return HashMap::new() };
+        entries
+            .flatten()
+            .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+            .filter_map(|e| std::fs::read(e.path()).ok())
+            .filter_map(|b| serde_json::from_slice::<Stored>(&b).ok())
+            .map(|s| (s.key, s.text))
+            .collect()
     }
 }
 

@@ -29,11 +29,19 @@ pub struct App {
 impl App {
     /// The demo org, logged in as `who`, registered and showing its first narrow.
     pub async fn start(who: &str) -> App {
+        Self::start_with_drafts(who, None).await
+    }
+
+    /// The same, keeping drafts in `drafts` (as the binary does in its data directory).
+    pub async fn start_with_drafts(who: &str, drafts: Option<std::path::PathBuf>) -> App {
         let opts = ServerOptions { seed_time: Some(SEED_TIME), ..Default::default() };
         let server = DemoServer::start(opts).await.expect("demo server");
         let client = Client::new(&server.credentials(who).expect("user")).expect("client");
         let (tx, rx) = mpsc::unbounded_channel();
-        let dispatcher = Dispatcher::new(client.clone(), tx);
+        let mut dispatcher = Dispatcher::new(client.clone(), tx);
+        if let Some(dir) = drafts {
+            dispatcher = dispatcher.with_drafts(dir);
+        }
         let mut st = State { tz: TimeZone::Fixed(0), now: SEED_TIME, ..Default::default() };
         st.ui.loading = true;
         let mut app = App { server, client, st, dispatcher, rx, cache: RenderCache::default() };
