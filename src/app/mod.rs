@@ -13,7 +13,7 @@ pub mod when;
 pub use keymap::{Action, Context};
 pub use narrow::Narrow;
 pub use state::*;
-pub use update::{scheduled_in_order, update};
+pub use update::{rebuild_people, rebuild_sidebar, scheduled_in_order, update};
 
 use crate::api::*;
 use crossterm::event::KeyEvent;

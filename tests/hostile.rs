@@ -1,0 +1,133 @@
+//! Server text is untrusted: escape sequences, C0/C1 controls and bidirectional overrides in
+//! any field must never reach the terminal. This draws hostile data through the real views on
+//! a crossterm backend writing into memory, and inspects the bytes it would send.
+//!
+//! Two layers stand between server text and the terminal: our `sanitize` (unit-tested in
+//! `ui::content`) on every server string, and ratatui's buffer, which drops control characters
+//! and standalone zero-width graphemes. This test checks the outcome of the whole pipeline, so
+//! it also guards anything that writes to the terminal outside ratatui's buffer.
+
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use serde_json::json;
+use topicterm::api::{Event, MessagesResponse, RegisterResponse};
+use topicterm::app::{self, Msg, Narrow, State, TimeZone};
+use topicterm::ui::{self, RenderCache};
+
+const EVIL: &str =
+    "\u{1b}]0;pwned\u{7}\u{1b}[2J\u{1b}[31mred\u{9b}31m\u{202e}reversed\u{2066}iso\u{8}\u{7f}\r";
+
+/// The payloads that must not appear in the output, as bytes.
+fn forbidden() -> Vec<(&'static str, Vec<u8>)> {
+    vec![
+        // What is left of the payload once ESC and BEL are gone is harmless visible text; the
+        // sequences themselves (ESC ] …, ESC [ 2 J) must not appear. ratatui's own output
+        // uses ESC [ for cursor moves and colours, never these.
+        ("OSC", b"\x1b]".to_vec()),
+        ("clear screen", b"\x1b[2J".to_vec()),
+        ("server's colour change", b"\x1b[31mred".to_vec()),
+        ("BEL", vec![0x07]),
+        ("C1 CSI", "\u{9b}".as_bytes().to_vec()),
+        ("RLO", "\u{202e}".as_bytes().to_vec()),
+        ("LRI", "\u{2066}".as_bytes().to_vec()),
+        ("backspace", vec![0x08]),
+        ("DEL", vec![0x7f]),
+        ("carriage return", vec![b'\r']),
+    ]
+}
+
+fn hostile_state() -> State {
+    let mut st = State { tz: TimeZone::Fixed(0), now: 1_800_000_000, ..Default::default() };
+    let reg: RegisterResponse = serde_json::from_value(json!({
+        "queue_id": "q", "last_event_id": -1, "zulip_feature_level": 496, "user_id": 1,
+        "realm_empty_topic_display_name": format!("empty{EVIL}"),
+        "realm_users": [
+            {"user_id": 1, "full_name": "Me", "email": "me@x"},
+            {"user_id": 2, "full_name": format!("Mallory{EVIL}"), "email": format!("m{EVIL}@x")},
+        ],
+        "subscriptions": [{"stream_id": 7, "name": format!("chan{EVIL}"), "color": "#fff", "description": EVIL}],
+        "user_status": {"2": {"status_text": format!("away{EVIL}"), "emoji_name": format!("x{EVIL}"), "emoji_code": "1b", "reaction_type": "unicode_emoji"}},
+        "unread_msgs": {"streams": [{"stream_id": 7, "topic": format!("topic{EVIL}"), "unread_message_ids": [10]}]},
+    }))
+    .unwrap();
+    app::update(&mut st, Msg::Registered(Box::new(reg)));
+    let content = format!(
+        "<p>{e}<strong>{e}</strong><a href=\"https://x/{e}\">{e}</a></p><div class=\"codehilite\"><pre><code>{e}</code></pre></div><span class=\"user-mention\" data-user-id=\"2\">@{e}</span><time datetime=\"{e}\">{e}</time><table><tr><td>{e}</td></tr></table>",
+        e = EVIL
+    );
+    let resp: MessagesResponse = serde_json::from_value(json!({
+        "found_newest": true, "found_oldest": true,
+        "messages": [{
+            "id": 10, "type": "stream", "content": content, "display_recipient": format!("chan{EVIL}"),
+            "sender_id": 2, "sender_full_name": format!("Mallory{EVIL}"), "sender_email": format!("m{EVIL}@x"),
+            "stream_id": 7, "subject": format!("topic{EVIL}"), "timestamp": 1_799_999_000, "flags": [],
+            "reactions": [{"emoji_name": format!("e{EVIL}"), "emoji_code": "1b-5b-32-4a", "reaction_type": "unicode_emoji", "user_id": 2},
+                          {"emoji_name": format!("r{EVIL}"), "emoji_code": EVIL, "reaction_type": "realm_emoji", "user_id": 2}],
+        }],
+    }))
+    .unwrap();
+    app::update(&mut st, Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false });
+    let typing = Event::decode(json!({"id": 1, "type": "typing", "op": "start", "message_type": "stream",
+        "sender": {"user_id": 2, "email": "m@x"}, "stream_id": 7, "topic": format!("topic{EVIL}")}));
+    app::update(&mut st, Msg::Events(vec![typing]));
+    st
+}
+
+/// A writer whose bytes the test can read after the terminal is done with them.
+#[derive(Clone, Default)]
+struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn bytes_written(st: &State, width: u16, height: u16) -> Vec<u8> {
+    let out = Shared::default();
+    let backend = CrosstermBackend::new(out.clone());
+    let mut terminal = Terminal::with_options(
+        backend,
+        ratatui::TerminalOptions {
+            viewport: ratatui::Viewport::Fixed(ratatui::layout::Rect::new(0, 0, width, height)),
+        },
+    )
+    .unwrap();
+    let mut cache = RenderCache::default();
+    terminal.draw(|f| ui::draw(f, st, &mut cache)).unwrap();
+    drop(terminal);
+    out.0.lock().unwrap().clone()
+}
+
+#[test]
+fn hostile_server_text_never_reaches_the_terminal() {
+    let mut st = hostile_state();
+    for (w, h) in [(80, 24), (160, 48), (40, 12)] {
+        // The main screen, then every popup that shows server text.
+        let mut screens = vec![bytes_written(&st, w, h)];
+        st.ui.show_people = true;
+        app::rebuild_people(&mut st);
+        screens.push(bytes_written(&st, w, h));
+        st.ui.popup = Some(app::Popup::MessageInfo { message_id: 10, scroll: 0 });
+        screens.push(bytes_written(&st, w, h));
+        st.ui.popup = None;
+        st.ui.expanded = Some(7);
+        st.data.topics.entry(7).or_default().loaded = true;
+        app::rebuild_sidebar(&mut st);
+        screens.push(bytes_written(&st, w, h));
+        for out in screens {
+            for (what, needle) in forbidden() {
+                assert!(
+                    !out.windows(needle.len()).any(|win| win == needle.as_slice()),
+                    "{what} reached the terminal at {w}x{h}"
+                );
+            }
+            let text = String::from_utf8_lossy(&out);
+            assert!(text.contains("Mallory"), "the sender is still shown");
+        }
+    }
+}
