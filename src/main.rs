@@ -43,6 +43,12 @@ enum Command {
         /// Pretend to be a server of this feature level.
         #[arg(long)]
         feature_level: Option<i64>,
+        /// Delete event queues not polled for this many seconds (fault testing).
+        #[arg(long, default_value_t = 600)]
+        queue_lifetime: u64,
+        /// Answer an idle long-poll with a heartbeat after this many seconds.
+        #[arg(long, default_value_t = 50)]
+        heartbeat: u64,
     },
     /// Receive outgoing-webhook payloads, refuse a wrong token, and print each message.
     WebhookListen {
@@ -85,8 +91,23 @@ fn main() -> anyhow::Result<()> {
     init_logging(cli.debug, cli.command.is_none());
     let rt = tokio::runtime::Runtime::new()?;
     match cli.command {
-        Some(Command::DemoServer { addr, zuliprc_dir, outgoing_webhook_url, feature_level }) => {
-            rt.block_on(demo_server(addr, zuliprc_dir, outgoing_webhook_url, feature_level))
+        Some(Command::DemoServer {
+            addr,
+            zuliprc_dir,
+            outgoing_webhook_url,
+            feature_level,
+            queue_lifetime,
+            heartbeat,
+        }) => {
+            let opts = ServerOptions {
+                addr,
+                outgoing_webhook_url,
+                feature_level: feature_level.unwrap_or(topicterm::server::org::FEATURE_LEVEL),
+                queue_lifetime: std::time::Duration::from_secs(queue_lifetime),
+                heartbeat: std::time::Duration::from_secs(heartbeat.max(1)),
+                ..Default::default()
+            };
+            rt.block_on(demo_server(opts, zuliprc_dir))
         }
         Some(Command::WebhookListen { addr, token }) => rt.block_on(topicterm::webhook::listen(addr, token)),
         None => rt.block_on(client_main(cli.demo, cli.config)),
@@ -151,19 +172,14 @@ async fn client_main(demo: bool, config: Option<PathBuf>) -> anyhow::Result<()> 
         crossterm::event::DisableFocusChange
     );
     ratatui::restore();
-    result.map(|_| ())
+    let state = result?;
+    if let Some(why) = state.ui.fatal {
+        anyhow::bail!(why);
+    }
+    Ok(())
 }
 
-async fn demo_server(
-    addr: SocketAddr,
-    zuliprc_dir: Option<PathBuf>,
-    outgoing_webhook_url: Option<String>,
-    feature_level: Option<i64>,
-) -> anyhow::Result<()> {
-    let mut opts = ServerOptions { addr, outgoing_webhook_url, ..Default::default() };
-    if let Some(level) = feature_level {
-        opts.feature_level = level;
-    }
+async fn demo_server(opts: ServerOptions, zuliprc_dir: Option<PathBuf>) -> anyhow::Result<()> {
     let server = DemoServer::start(opts).await?;
     println!("demo server listening on {}", server.url);
     if let Some(dir) = zuliprc_dir {

@@ -217,6 +217,8 @@ pub struct Ui {
     /// True until the first register answer arrives.
     pub loading: bool,
     pub quit: bool,
+    /// Why the client stopped, printed after the terminal is restored.
+    pub fatal: Option<String>,
 }
 
 /// How times are shown.
@@ -297,6 +299,8 @@ pub enum Msg {
     Events(Vec<Event>),
     /// The event queue is gone: register again.
     QueueLost,
+    /// The server refused our credentials (wrong key, deactivated user or organization).
+    AuthLost(String),
     Sent {
         local_id: String,
         result: Result<MessageId, String>,

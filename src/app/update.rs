@@ -136,6 +136,11 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
             }
             fx
         }
+        Msg::AuthLost(why) => {
+            st.ui.fatal = Some(format!("the server refused this account: {why}"));
+            st.ui.quit = true;
+            vec![Effect::Quit]
+        }
         Msg::QueueLost => {
             set_status(st, "event queue expired; resynchronising…");
             vec![Effect::Register]

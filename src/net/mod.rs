@@ -64,6 +64,7 @@ impl Dispatcher {
                 self.spawn(async move {
                     match c.register(&register_params()).await {
                         Ok(r) => Msg::Registered(Box::new(r)),
+                        Err(e) if e.is_auth() => Msg::AuthLost(text(e)),
                         Err(e) => Msg::RegisterFailed(text(e)),
                     }
                 });
@@ -369,6 +370,16 @@ async fn poll_events(
             Err(e) if e.code() == Some("BAD_EVENT_QUEUE_ID") => {
                 let _ = tx.send(Msg::QueueLost);
                 return;
+            }
+            Err(e) if e.is_auth() => {
+                let _ = tx.send(Msg::AuthLost(text(e)));
+                return;
+            }
+            // Rate limited: wait as long as the server asks, then go on.
+            Err(e) if e.server().is_some_and(|s| s.status == 429) => {
+                let wait = e.server().and_then(|s| s.retry_after).unwrap_or(1.0).clamp(0.1, 300.0);
+                tracing::warn!("rate limited; waiting {wait}s");
+                tokio::time::sleep(Duration::from_secs_f64(wait)).await;
             }
             Err(e) => {
                 tracing::warn!("event poll failed: {e}; retrying in {backoff:?}");

@@ -123,8 +123,22 @@ impl Queues {
         }
     }
 
+    /// Delete the queues matching `doomed`, waking any poll waiting on them so it answers
+    /// `BAD_EVENT_QUEUE_ID` now rather than at the next heartbeat. Returns how many went.
+    pub fn remove_where(&mut self, mut doomed: impl FnMut(&Queue) -> bool) -> usize {
+        let before = self.map.len();
+        self.map.retain(|_, q| {
+            let go = doomed(q);
+            if go {
+                q.notify.notify_one();
+            }
+            !go
+        });
+        before - self.map.len()
+    }
+
     /// Delete every queue of a user (deactivation).
     pub fn drop_user(&mut self, user_id: i64) {
-        self.map.retain(|_, q| q.user_id != user_id);
+        self.remove_where(|q| q.user_id == user_id);
     }
 }

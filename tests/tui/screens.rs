@@ -317,3 +317,51 @@ async fn drafts_survive_a_restart_and_go_when_sent() {
     app.key(KeyCode::Char('r')).await;
     assert_eq!(app.st.ui.compose.as_ref().map(|c| c.text()).as_deref(), Some("for later"));
 }
+
+#[tokio::test]
+async fn an_expired_queue_is_replaced_and_missed_messages_appear() {
+    let mut app = App::start("member").await;
+    let general = app.channel_id("general");
+    // Show a topic whose view reaches the newest message.
+    let narrow = Narrow::Topic(general, "office wifi".into());
+    app.st.ui.narrow = narrow.clone();
+    app.send(topicterm::app::Msg::QueueLost).await;
+    assert!(app.st.data.narrows.get(&narrow).is_some_and(|v| v.found_newest));
+    let old_queue = app.st.data.queue_id.clone().unwrap();
+    // The server forgets the queue, then someone writes while the client is not listening.
+    let expired: topicterm::api::Ack = app
+        .client
+        .call(reqwest::Method::POST, "/demo/expire_queues", topicterm::api::Params::new())
+        .await
+        .unwrap();
+    assert!(expired.ignored_parameters_unsupported.is_empty());
+    let alice = topicterm::api::Client::new(&app.server.credentials("alice").unwrap()).unwrap();
+    let msg = topicterm::api::OutgoingMessage::channel(general, "office wifi", "sent while you were away");
+    let id = alice.send_message(&msg).await.unwrap().id;
+    // The poller hits BAD_EVENT_QUEUE_ID, the client registers again and refetches.
+    for _ in 0..50 {
+        app.settle().await;
+        if app.st.data.narrows.get(&narrow).is_some_and(|v| v.ids.contains(&id)) {
+            break;
+        }
+    }
+    assert_ne!(app.st.data.queue_id.as_deref(), Some(old_queue.as_str()), "a new queue");
+    let view = &app.st.data.narrows[&narrow];
+    assert_eq!(view.ids.iter().filter(|x| **x == id).count(), 1, "the missed message, once");
+}
+
+#[tokio::test]
+async fn a_deactivated_account_stops_the_client_with_a_reason() {
+    let mut app = App::start("bob").await;
+    let admin = topicterm::api::Client::new(&app.server.credentials("admin").unwrap()).unwrap();
+    let bob = app.st.data.me;
+    admin.deactivate_user(bob, None, None).await.unwrap();
+    for _ in 0..20 {
+        app.settle().await;
+        if app.st.ui.quit {
+            break;
+        }
+    }
+    assert!(app.st.ui.quit);
+    assert!(app.st.ui.fatal.as_deref().is_some_and(|f| f.contains("deactivated")), "{:?}", app.st.ui.fatal);
+}

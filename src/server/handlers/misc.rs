@@ -281,11 +281,21 @@ pub async fn delete_queue(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let mut org = s.lock();
     match org.queues.map.get(&queue_id) {
         Some(q) if q.user_id == req.user_id => {
-            org.queues.map.remove(&queue_id);
+            org.queues.remove_where(|q| q.id == queue_id);
             Ok(reply(&req.p, ok()))
         }
         _ => Err(bad_queue(&queue_id)),
     }
+}
+
+/// `POST /demo/expire_queues` (demo server only): delete the caller's event queues, or one of
+/// them (`queue_id`), as an expired or restarted server would. For fault-injection tests.
+pub async fn expire_queues(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let only = req.p.opt_str("queue_id");
+    let mut org = s.lock();
+    let expired =
+        org.queues.remove_where(|q| q.user_id == req.user_id && only.as_ref().is_none_or(|o| *o == q.id));
+    Ok(reply(&req.p, success(json!({"expired": expired}))))
 }
 
 /// `GET /navigation_views`

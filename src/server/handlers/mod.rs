@@ -71,6 +71,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/realm/playgrounds", post(users::add_playground))
         .route("/server_settings", get(users::server_settings))
         .route("/fetch_api_key", post(users::fetch_api_key))
+        .route("/demo/expire_queues", post(misc::expire_queues))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed);
     let counter = shared.clone();
