@@ -170,6 +170,18 @@ pub struct Typing {
     pub until: i64,
 }
 
+/// The connection is down.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Offline {
+    pub why: String,
+    /// When the next attempt happens (UNIX seconds).
+    pub retry_at: i64,
+    /// Failed register attempts in a row (drives the backoff).
+    pub attempts: u32,
+    /// A register is due at `retry_at` (the poller retries by itself).
+    pub register_due: bool,
+}
+
 /// A line in the status bar.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Status {
@@ -219,6 +231,8 @@ pub struct Ui {
     pub quit: bool,
     /// Why the client stopped, printed after the terminal is restored.
     pub fatal: Option<String>,
+    /// Set while the server cannot be reached.
+    pub offline: Option<Offline>,
 }
 
 /// How times are shown.
@@ -301,6 +315,13 @@ pub enum Msg {
     QueueLost,
     /// The server refused our credentials (wrong key, deactivated user or organization).
     AuthLost(String),
+    /// The event poll failed for a network reason; it tries again in `retry_in` seconds.
+    Offline {
+        why: String,
+        retry_in: u64,
+    },
+    /// A poll succeeded after failures.
+    Online,
     Sent {
         local_id: String,
         result: Result<MessageId, String>,

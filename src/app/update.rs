@@ -73,7 +73,25 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::Registered(resp) => on_registered(st, *resp),
         Msg::RegisterFailed(why) => {
             st.ui.loading = false;
-            set_error(st, format!("cannot connect: {why}"));
+            // Back off exponentially up to a minute, with jitter so that many clients of a
+            // restarted server do not come back in step.
+            let attempts = st.ui.offline.as_ref().map_or(0, |o| o.attempts) + 1;
+            let base = 1i64 << attempts.min(6);
+            let jitter = (st.now + attempts as i64 * 7919) % (base / 2 + 1);
+            let retry_at = st.now + base.min(60) + jitter;
+            st.ui.offline = Some(Offline { why, retry_at, attempts, register_due: true });
+            vec![]
+        }
+        Msg::Offline { why, retry_in } => {
+            let attempts = st.ui.offline.as_ref().map_or(0, |o| o.attempts);
+            st.ui.offline =
+                Some(Offline { why, retry_at: st.now + retry_in as i64, attempts, register_due: false });
+            vec![]
+        }
+        Msg::Online => {
+            if st.ui.offline.take().is_some() {
+                set_status(st, "back online");
+            }
             vec![]
         }
         Msg::Messages { narrow, resp, older } => on_messages(st, narrow, *resp, older),
@@ -212,6 +230,9 @@ fn set_error(st: &mut State, text: impl Into<String>) {
 }
 
 fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
+    if st.ui.offline.take().is_some() {
+        set_status(st, "back online");
+    }
     let d = &mut st.data;
     d.me = r.user_id.unwrap_or(d.me);
     d.realm = RealmInfo {
@@ -493,6 +514,13 @@ pub const IDLE_AFTER: i64 = 300;
 fn on_tick(st: &mut State, now: i64) -> Vec<Effect> {
     st.now = now;
     st.ui.typing.retain(|t| t.until > now);
+    if let Some(o) = &mut st.ui.offline
+        && o.register_due
+        && now >= o.retry_at
+    {
+        o.register_due = false;
+        return vec![Effect::Register];
+    }
     // Drafts reach the disk within a tick of typing.
     let mut fx = Vec::new();
     if st.ui.draft_dirty
@@ -2056,6 +2084,25 @@ mod tests {
         st.ui.compose = None;
         open_compose(&mut st, Target::Channel { id: 1, topic: "plans".into() }, "", None);
         assert_eq!(st.ui.compose.as_ref().map(Compose::text).as_deref(), Some("hi"), "same topic, any case");
+    }
+
+    #[test]
+    fn a_failed_register_is_retried_with_growing_backoff() {
+        let mut st = State { now: 1_000, ..Default::default() };
+        update(&mut st, Msg::RegisterFailed("connection refused".into()));
+        let first = st.ui.offline.clone().expect("offline");
+        assert!(first.retry_at > 1_000 && first.retry_at <= 1_000 + 3, "{first:?}");
+        assert_eq!(update(&mut st, Msg::Tick(first.retry_at - 1)), vec![], "not before its time");
+        assert_eq!(update(&mut st, Msg::Tick(first.retry_at)), vec![Effect::Register]);
+        assert_eq!(update(&mut st, Msg::Tick(first.retry_at + 1)), vec![], "one attempt at a time");
+        update(&mut st, Msg::RegisterFailed("connection refused".into()));
+        let second = st.ui.offline.clone().unwrap();
+        assert!(second.retry_at - st.now >= 4, "backs off: {second:?}");
+        let (mut ok, _) = registered();
+        ok.ui.offline = Some(second);
+        let reg: RegisterResponse = serde_json::from_value(json!({"queue_id": "q2", "user_id": ME})).unwrap();
+        update(&mut ok, Msg::Registered(Box::new(reg)));
+        assert!(ok.ui.offline.is_none());
     }
 
     #[test]

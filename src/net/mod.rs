@@ -352,10 +352,14 @@ async fn poll_events(
 ) {
     let timeout = Duration::from_secs(timeout_secs + 10);
     let mut backoff = Duration::from_millis(500);
+    let mut failing = false;
     loop {
         match c.get_events(&queue_id, last, false, timeout).await {
             Ok(events) => {
                 backoff = Duration::from_millis(500);
+                if std::mem::take(&mut failing) && tx.send(Msg::Online).is_err() {
+                    return;
+                }
                 if let Some(max) = events.iter().map(|e| e.id).max() {
                     last = last.max(max);
                 }
@@ -382,8 +386,16 @@ async fn poll_events(
                 tokio::time::sleep(Duration::from_secs_f64(wait)).await;
             }
             Err(e) => {
-                tracing::warn!("event poll failed: {e}; retrying in {backoff:?}");
-                tokio::time::sleep(backoff).await;
+                // Jitter keeps a crowd of clients from retrying in step.
+                let jitter =
+                    Duration::from_millis(rand::random::<u64>() % (backoff.as_millis() as u64 / 2 + 1));
+                let wait = backoff + jitter;
+                tracing::warn!("event poll failed: {e}; retrying in {wait:?}");
+                failing = true;
+                if tx.send(Msg::Offline { why: text(e), retry_in: wait.as_secs().max(1) }).is_err() {
+                    return;
+                }
+                tokio::time::sleep(wait).await;
                 backoff = (backoff * 2).min(Duration::from_secs(30));
             }
         }

@@ -169,8 +169,10 @@ impl DemoServer {
         self.shared.requests.load(std::sync::atomic::Ordering::SeqCst)
     }
 
-    /// Stop serving.
+    /// Stop serving. Like a real restart, the event queues are lost: waiting polls answer
+    /// `BAD_EVENT_QUEUE_ID` at once instead of holding their connections open.
     pub async fn stop(mut self) {
+        self.shared.lock().queues.remove_where(|_| true);
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
         }

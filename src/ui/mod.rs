@@ -493,6 +493,11 @@ fn draw_status(f: &mut Frame, st: &State, area: Rect) {
     let title = narrow_title(st, &st.ui.narrow);
     let typing = typing_line(st);
     let (text, style) = match &st.ui.status {
+        _ if st.ui.offline.is_some() => {
+            let o = st.ui.offline.as_ref().expect("checked");
+            let secs = (o.retry_at - st.now).max(0);
+            (format!("offline ({}) — retrying in {secs}s; your drafts are kept", o.why), ERROR)
+        }
         _ if !typing.is_empty() => (typing, Style::new().fg(Color::Green)),
         Some(s) if s.error => (s.text.clone(), ERROR),
         Some(s) => (s.text.clone(), Style::new()),

@@ -365,3 +365,25 @@ async fn a_deactivated_account_stops_the_client_with_a_reason() {
     assert!(app.st.ui.quit);
     assert!(app.st.ui.fatal.as_deref().is_some_and(|f| f.contains("deactivated")), "{:?}", app.st.ui.fatal);
 }
+
+#[tokio::test]
+async fn losing_the_server_shows_offline_and_keeps_the_compose_text() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('r')).await;
+    app.keys("typed before the outage").await;
+    let server = std::mem::replace(
+        &mut app.server,
+        topicterm::server::DemoServer::start(Default::default()).await.unwrap(),
+    );
+    server.stop().await;
+    for _ in 0..30 {
+        app.settle().await;
+        if app.st.ui.offline.is_some() {
+            break;
+        }
+    }
+    assert!(app.st.ui.offline.is_some(), "the poller reported the outage");
+    let screen = app.screen(100, 24);
+    assert!(screen.contains("offline"), "{screen}");
+    assert_eq!(app.st.ui.compose.as_ref().map(|c| c.text()).as_deref(), Some("typed before the outage"));
+}
