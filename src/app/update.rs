@@ -1763,6 +1763,60 @@ fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                 st.data.scheduled.remove(&id);
             }
         }
+        EventKind::Realm(ev) if ev.op.as_deref() == Some("update") => {
+            let value = ev.fields.get("value");
+            match ev.fields.get("property").and_then(|p| p.as_str()) {
+                Some("moderation_request_channel_id") => {
+                    st.data.realm.moderation_channel = value.and_then(|v| v.as_i64()).filter(|id| *id > 0);
+                }
+                Some("allow_edit_history") => {
+                    st.data.realm.allow_edit_history = value.and_then(|v| v.as_bool()).unwrap_or(true);
+                }
+                Some("name") => {
+                    st.data.realm.name = value.and_then(|v| v.as_str()).unwrap_or_default().to_owned();
+                }
+                _ => {}
+            }
+        }
+        EventKind::UserGroup(ev) => {
+            let ids = || ev.user_ids.clone().unwrap_or_default();
+            let subs = || ev.direct_subgroup_ids.clone().unwrap_or_default();
+            match (ev.op.as_str(), ev.group_id.and_then(|g| st.data.groups.get_mut(&g))) {
+                ("add", _) => {
+                    if let Some(g) = ev.group.clone() {
+                        st.data.groups.insert(g.id, g);
+                    }
+                }
+                ("remove", _) => {
+                    if let Some(g) = ev.group_id {
+                        st.data.groups.remove(&g);
+                    }
+                }
+                ("add_members", Some(g)) => g.members.extend(ids()),
+                ("remove_members", Some(g)) => g.members.retain(|m| !ids().contains(m)),
+                ("add_subgroups", Some(g)) => g.direct_subgroup_ids.extend(subs()),
+                ("remove_subgroups", Some(g)) => g.direct_subgroup_ids.retain(|m| !subs().contains(m)),
+                _ => {}
+            }
+        }
+        EventKind::RealmUser(ev) if ev.op.as_deref() == Some("add") => {
+            if let Some(u) =
+                ev.fields.get("person").and_then(|p| serde_json::from_value::<User>(p.clone()).ok())
+            {
+                st.data.users.insert(
+                    u.user_id,
+                    UserInfo {
+                        id: u.user_id,
+                        full_name: u.full_name,
+                        email: u.email,
+                        is_bot: u.is_bot,
+                        is_active: true,
+                        presence_enabled: u.presence_enabled,
+                        status: UserStatus::default(),
+                    },
+                );
+            }
+        }
         EventKind::RealmUser(ev) => {
             if let Some(p) = ev.fields.get("person")
                 && let Some(id) = p.get("user_id").and_then(|v| v.as_i64())
@@ -2103,6 +2157,40 @@ mod tests {
         let reg: RegisterResponse = serde_json::from_value(json!({"queue_id": "q2", "user_id": ME})).unwrap();
         update(&mut ok, Msg::Registered(Box::new(reg)));
         assert!(ok.ui.offline.is_none());
+    }
+
+    #[test]
+    fn organization_events_update_what_the_ui_relies_on() {
+        let (mut st, _) = registered();
+        st.data
+            .groups
+            .insert(5, serde_json::from_value(json!({"id": 5, "name": "backend", "members": [10]})).unwrap());
+        let evs = vec![
+            Event::decode(
+                json!({"id": 1, "type": "realm", "op": "update", "property": "moderation_request_channel_id", "value": 9}),
+            ),
+            Event::decode(
+                json!({"id": 2, "type": "realm", "op": "update", "property": "allow_edit_history", "value": false}),
+            ),
+            Event::decode(
+                json!({"id": 3, "type": "user_group", "op": "add_members", "group_id": 5, "user_ids": [11]}),
+            ),
+            Event::decode(
+                json!({"id": 4, "type": "user_group", "op": "remove_members", "group_id": 5, "user_ids": [10]}),
+            ),
+            Event::decode(
+                json!({"id": 5, "type": "realm_user", "op": "add", "person": {"user_id": 12, "full_name": "New Person", "email": "n@x"}}),
+            ),
+        ];
+        update(&mut st, Msg::Events(evs));
+        assert_eq!(st.data.realm.moderation_channel, Some(9));
+        assert!(!st.data.realm.allow_edit_history);
+        assert_eq!(st.data.groups[&5].members, vec![11]);
+        assert_eq!(st.data.users[&12].full_name, "New Person");
+        // The edit-history key now explains instead of asking the server.
+        st.ui.selected = Some(5);
+        assert_eq!(update(&mut st, key('H')), vec![]);
+        assert!(st.ui.status.as_ref().is_some_and(|s| s.error && s.text.contains("disabled")));
     }
 
     #[test]
