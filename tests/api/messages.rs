@@ -50,49 +50,29 @@ async fn events(c: &Client, queue_id: &str) -> Vec<EventKind> {
     evs.into_iter().map(|e| e.kind).filter(|k| *k != EventKind::Heartbeat).collect()
 }
 
+/// The events of one kind, in order.
+fn pick<T>(evs: &[EventKind], f: impl Fn(&EventKind) -> Option<T>) -> Vec<T> {
+    evs.iter().filter_map(f).collect()
+}
+
 fn typing_edits(evs: &[EventKind]) -> Vec<TypingEditEvent> {
-    evs.iter()
-        .filter_map(|e| match e {
-            EventKind::TypingEditMessage(t) => Some(t.clone()),
-            _ => None,
-        })
-        .collect()
+    pick(evs, |e| if let EventKind::TypingEditMessage(t) = e { Some(t.clone()) } else { None })
 }
 
 fn reaction_events(evs: &[EventKind]) -> Vec<ReactionEvent> {
-    evs.iter()
-        .filter_map(|e| match e {
-            EventKind::Reaction(r) => Some(r.clone()),
-            _ => None,
-        })
-        .collect()
+    pick(evs, |e| if let EventKind::Reaction(r) = e { Some(r.clone()) } else { None })
 }
 
 fn flag_events(evs: &[EventKind]) -> Vec<FlagsEvent> {
-    evs.iter()
-        .filter_map(|e| match e {
-            EventKind::UpdateMessageFlags(f) => Some(f.clone()),
-            _ => None,
-        })
-        .collect()
+    pick(evs, |e| if let EventKind::UpdateMessageFlags(f) = e { Some(f.clone()) } else { None })
 }
 
 fn message_events(evs: &[EventKind]) -> Vec<MessageEvent> {
-    evs.iter()
-        .filter_map(|e| match e {
-            EventKind::Message(m) => Some((**m).clone()),
-            _ => None,
-        })
-        .collect()
+    pick(evs, |e| if let EventKind::Message(m) = e { Some((**m).clone()) } else { None })
 }
 
 fn update_events(evs: &[EventKind]) -> Vec<UpdateMessageEvent> {
-    evs.iter()
-        .filter_map(|e| match e {
-            EventKind::UpdateMessage(m) => Some((**m).clone()),
-            _ => None,
-        })
-        .collect()
+    pick(evs, |e| if let EventKind::UpdateMessage(m) = e { Some((**m).clone()) } else { None })
 }
 
 /// Assert a client-side refusal that never reached the server.
