@@ -1194,13 +1194,19 @@ fn set_policy(st: &mut State, c: ChannelId, topic: &str, policy: VisibilityPolic
     }
 }
 
-fn send_compose(st: &mut State) -> Vec<Effect> {
-    let Some(c) = &st.ui.compose else { return vec![] };
-    let text = c.text();
+/// The compose box's text, unless there is nothing to `what` (said in the status line).
+fn compose_text(st: &mut State, what: &str) -> Option<String> {
+    let text = st.ui.compose.as_ref()?.text();
     if text.trim().is_empty() {
-        set_error(st, "nothing to send");
-        return vec![];
+        set_error(st, format!("nothing to {what}"));
+        return None;
     }
+    Some(text)
+}
+
+fn send_compose(st: &mut State) -> Vec<Effect> {
+    let Some(text) = compose_text(st, "send") else { return vec![] };
+    let Some(c) = &st.ui.compose else { return vec![] };
     if let Some(id) = c.scheduled {
         if st.data.scheduled.get(&id).is_some_and(|s| s.failed) {
             set_error(st, "this scheduled message failed to send: press ctrl+s to give it a new time");
@@ -1365,12 +1371,8 @@ pub fn scheduled_in_order(st: &State) -> Vec<i64> {
 
 /// Schedule the composed message (or move an edited scheduled message) to `at`.
 fn schedule_compose(st: &mut State, at: i64) -> Vec<Effect> {
+    let Some(content) = compose_text(st, "schedule") else { return vec![] };
     let Some(c) = &st.ui.compose else { return vec![] };
-    let content = c.text();
-    if content.trim().is_empty() {
-        set_error(st, "nothing to schedule");
-        return vec![];
-    }
     if let Some(id) = c.scheduled {
         let update = ScheduledMessageUpdate {
             content: Some(content),
