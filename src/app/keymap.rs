@@ -57,6 +57,8 @@ pub enum Action {
     Schedule,
     Palette,
     TogglePeople,
+    RetrySend,
+    TakeBackUnsent,
     Cancel,
 }
 
@@ -105,6 +107,8 @@ impl Action {
             Action::Schedule => "schedule for later (in 2h, tomorrow 9:00, 17:30, 2026-11-25 15:00)",
             Action::TogglePeople => "show or hide the people pane (presence and statuses)",
             Action::Palette => "command palette (tab completes; :help lists commands)",
+            Action::RetrySend => "send unsent messages again now",
+            Action::TakeBackUnsent => "take the last unsent message back into the compose box",
             Action::Cancel => "close / cancel (the draft is kept)",
         }
     }
@@ -145,6 +149,8 @@ pub const BINDINGS: &[(Context, Key, Action)] = &[
     (Context::Global, k('/'), Action::Search),
     (Context::Global, k(':'), Action::Palette),
     (Context::Global, k('w'), Action::TogglePeople),
+    (Context::Global, ctrl('r'), Action::RetrySend),
+    (Context::Global, ctrl('u'), Action::TakeBackUnsent),
     (Context::Global, k('n'), Action::NextUnreadTopic),
     (Context::Global, k('p'), Action::NextUnreadDm),
     (Context::Global, k('c'), Action::NewChannelMessage),

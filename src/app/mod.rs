@@ -13,7 +13,7 @@ pub mod when;
 pub use keymap::{Action, Context};
 pub use narrow::Narrow;
 pub use state::*;
-pub use update::{rebuild_people, rebuild_sidebar, scheduled_in_order, update};
+pub use update::{open_narrow, pending_in, rebuild_people, rebuild_sidebar, scheduled_in_order, update};
 
 use crate::api::*;
 use crossterm::event::KeyEvent;
@@ -105,6 +105,70 @@ impl Target {
             }
         }
     }
+}
+
+impl Target {
+    /// The narrow of this conversation.
+    pub fn narrow(&self) -> Narrow {
+        match self {
+            Target::Channel { id, topic } => Narrow::Topic(*id, topic.clone()),
+            Target::Dm(users) => Narrow::Dm(users.clone()),
+        }
+    }
+}
+
+/// A message on its way to the server: shown at once as pending, sent in order, one at a time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outgoing {
+    /// Our `local_id`; the server echoes it as `local_message_id` on the message event.
+    pub local_id: String,
+    pub target: Target,
+    pub content: String,
+    /// When it was written (UNIX seconds).
+    pub created: i64,
+    /// The newest message ID known when it was written: a copy of it on the server has a higher ID.
+    pub after_id: MessageId,
+    /// An attempt may have reached the server: look for it there before sending again.
+    pub maybe_sent: bool,
+    /// Failed attempts in a row (drives the backoff).
+    pub attempts: u32,
+    pub state: OutState,
+}
+
+/// Where an outgoing message is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OutState {
+    /// Waiting for its turn or for the connection.
+    Queued,
+    /// The request is in flight.
+    Sending,
+    /// The network failed: try again at `at`.
+    Retry { at: i64, why: String },
+    /// The server accepted it as this message; waiting for it to arrive.
+    Sent(MessageId),
+    /// The server refused it; it stays, marked, until retried or taken back into the compose box.
+    Failed(String),
+}
+
+/// Why a send did not go through.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SendFailure {
+    pub why: String,
+    /// A network or server fault: worth trying again.
+    pub retry: bool,
+    /// The request may have reached the server (timeout, broken connection, 5xx).
+    pub maybe_sent: bool,
+}
+
+/// Look for an earlier attempt of a send on the server before sending it again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verify {
+    /// The conversation, plus `sender:me`.
+    pub terms: Vec<NarrowTerm>,
+    /// Only messages with a higher ID can be ours.
+    pub after_id: MessageId,
+    /// Messages already matched to other sends.
+    pub skip: Vec<MessageId>,
 }
 
 /// A one-line prompt at the bottom (search, compose recipient).
@@ -272,6 +336,8 @@ pub struct State {
     pub next_local_id: u64,
     /// Unsent compose text by draft key (mirrors the drafts on disk).
     pub drafts: std::collections::HashMap<String, String>,
+    /// Messages sent but not yet seen back from the server, in the order written.
+    pub outbox: Vec<Outgoing>,
 }
 
 /// Inputs of `update`.
@@ -324,7 +390,7 @@ pub enum Msg {
     Online,
     Sent {
         local_id: String,
-        result: Result<MessageId, String>,
+        result: Result<MessageId, SendFailure>,
     },
     History {
         message_id: MessageId,
@@ -386,6 +452,8 @@ pub enum Effect {
     Send {
         local_id: String,
         message: OutgoingMessage,
+        /// An earlier attempt may have arrived: look before sending.
+        verify: Option<Verify>,
     },
     Edit {
         message_id: MessageId,

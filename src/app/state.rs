@@ -196,6 +196,8 @@ pub struct Data {
     pub groups: HashMap<i64, UserGroup>,
     pub queue_id: Option<String>,
     pub last_event_id: i64,
+    /// The highest message ID seen.
+    pub newest_id: MessageId,
 }
 
 /// A user's presence as shown.
@@ -290,6 +292,7 @@ impl Data {
         } else {
             self.unread.remove(m.id);
         }
+        self.newest_id = self.newest_id.max(m.id);
         self.messages.insert(m.id, m);
     }
 

@@ -6,6 +6,9 @@ use super::*;
 use crate::api::*;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+mod outbox;
+pub use outbox::pending_in;
+
 /// Messages fetched around the anchor when a narrow opens, and per page when scrolling back.
 pub const PAGE: u64 = 50;
 
@@ -92,9 +95,13 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
             if st.ui.offline.take().is_some() {
                 set_status(st, "back online");
             }
-            vec![]
+            outbox::pump(st)
         }
-        Msg::Messages { narrow, resp, older } => on_messages(st, narrow, *resp, older),
+        Msg::Messages { narrow, resp, older } => {
+            let mut fx = on_messages(st, narrow, *resp, older);
+            fx.extend(outbox::reap(st));
+            fx
+        }
         Msg::MessagesFailed { narrow, error } => {
             if let Some(v) = st.data.narrows.get_mut(&narrow) {
                 v.loading_older = false;
@@ -104,10 +111,12 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
             vec![]
         }
         Msg::DraftsLoaded(drafts) => {
+            let (unsent, drafts): (Vec<_>, Vec<_>) =
+                drafts.into_iter().partition(|(k, _)| k.starts_with("outbox-"));
             for (k, v) in drafts {
                 st.drafts.entry(k).or_insert(v);
             }
-            vec![]
+            unsent.into_iter().flat_map(|(k, v)| outbox::restore(st, &k, &v)).collect()
         }
         Msg::Subscriptions(subs) => {
             st.data.channels = subs.iter().map(|s| (s.stream_id, channel_info(s))).collect();
@@ -163,7 +172,7 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
             set_status(st, "event queue expired; resynchronising…");
             vec![Effect::Register]
         }
-        Msg::Sent { local_id, result } => on_sent(st, &local_id, result),
+        Msg::Sent { local_id, result } => outbox::on_sent(st, &local_id, result),
         Msg::History { message_id, result } => {
             match (&mut st.ui.popup, result) {
                 (Some(Popup::EditHistory { message_id: m, snapshots, .. }), Ok(s)) if *m == message_id => {
@@ -309,13 +318,21 @@ fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
     d.groups = r.realm_user_groups.iter().flatten().map(|g| (g.id, g.clone())).collect();
     d.queue_id = r.queue_id.clone();
     d.last_event_id = r.last_event_id;
-    // A (re-)register invalidates loaded windows: refetch what is shown.
-    d.narrows.clear();
     st.ui.loading = false;
     rebuild_sidebar(st);
     rebuild_people(st);
-    let mut fx = open_narrow(st, st.ui.narrow.clone());
+    // After a lost queue, every loaded window may have missed messages, edits and deletions:
+    // refetch each from its newest loaded message on (a page back refreshes what is shown);
+    // the answers replace what they cover, so nothing is doubled or kept after deletion.
+    let mut fx = resync_narrows(st);
+    // The shown narrow keeps its selection when it is being resynchronised.
+    if !st.data.narrows.contains_key(&st.ui.narrow) {
+        let focus = st.ui.focus;
+        fx.extend(open_narrow(st, st.ui.narrow.clone()));
+        st.ui.focus = focus;
+    }
     fx.push(Effect::FetchSubscriptions);
+    fx.extend(outbox::pump(st));
     if let Some(q) = st.data.queue_id.clone() {
         fx.push(Effect::PollEvents {
             queue_id: q,
@@ -323,6 +340,35 @@ fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
             timeout_secs: st.data.realm.longpoll_timeout,
         });
     }
+    fx
+}
+
+/// Messages fetched after the newest loaded one when resynchronising a window.
+const RESYNC_AFTER: u64 = 4 * PAGE;
+
+fn resync_narrows(st: &mut State) -> Vec<Effect> {
+    let me = st.data.me;
+    let op = dm_operator(st);
+    let mut fx = Vec::new();
+    st.data.narrows.retain(|_, v| v.loaded);
+    for (narrow, view) in st.data.narrows.iter_mut() {
+        let Some(&newest) = view.ids.last() else {
+            // Empty: load as if opened anew.
+            *view = NarrowView::default();
+            continue;
+        };
+        view.loading_newer = true;
+        view.loading_older = false;
+        fx.push(Effect::FetchMessages {
+            narrow: narrow.clone(),
+            terms: narrow.terms(me, op),
+            anchor: Anchor::Id(newest),
+            before: PAGE,
+            after: RESYNC_AFTER,
+            older: false,
+        });
+    }
+    st.data.narrows.retain(|_, v| v.loading_newer);
     fx
 }
 
@@ -422,6 +468,8 @@ fn select_initial(st: &mut State) {
 
 fn on_messages(st: &mut State, narrow: Narrow, resp: MessagesResponse, older: bool) -> Vec<Effect> {
     let ids: Vec<MessageId> = resp.messages.iter().map(|m| m.id).collect();
+    let mut ids_sorted = ids.clone();
+    ids_sorted.sort_unstable();
     // The server's computed anchor is the first message on or after the date.
     let date_anchor = if narrow == st.ui.narrow && st.ui.date_jump && !older {
         st.ui.date_jump = false;
@@ -438,6 +486,11 @@ fn on_messages(st: &mut State, narrow: Narrow, resp: MessagesResponse, older: bo
         ids
     };
     let view = st.data.narrows.entry(narrow.clone()).or_default();
+    // A page is the truth for the range it covers: drop what is no longer there (deleted or
+    // moved away while the queue was lost).
+    if let (Some(lo), Some(hi)) = (ids_sorted.first(), ids_sorted.last()) {
+        view.ids.retain(|id| id < lo || id > hi || ids_sorted.binary_search(id).is_ok());
+    }
     view.merge(keep);
     if older {
         view.found_oldest = resp.found_oldest;
@@ -489,6 +542,22 @@ fn move_selection(st: &mut State, delta: isize) -> Vec<Effect> {
     let new = (pos as isize + delta).clamp(0, view.ids.len() as isize - 1) as usize;
     st.ui.selected = Some(view.ids[new]);
     let mut fx = mark_selected_read(st);
+    // Near the bottom of a window that does not reach the newest messages: page newer ones in.
+    let view = st.data.narrows.get_mut(&st.ui.narrow).expect("view exists");
+    if new + 5 >= view.ids.len() && !view.found_newest && !view.loading_newer {
+        view.loading_newer = true;
+        let anchor = view.ids[view.ids.len() - 1];
+        let narrow = st.ui.narrow.clone();
+        let terms = narrow.terms(st.data.me, dm_operator(st));
+        fx.push(Effect::FetchMessages {
+            narrow,
+            terms,
+            anchor: Anchor::Id(anchor),
+            before: 0,
+            after: PAGE,
+            older: false,
+        });
+    }
     // Near the top: page older history in.
     let view = st.data.narrows.get_mut(&st.ui.narrow).expect("view exists");
     if new < 5 && !view.found_oldest && !view.loading_older {
@@ -532,6 +601,10 @@ fn on_tick(st: &mut State, now: i64) -> Vec<Effect> {
         fx.push(Effect::SaveDraft { key, text });
     }
     fx.extend(ping_if_due(st, now));
+    // A send waiting out its backoff.
+    if st.outbox.iter().any(|o| matches!(o.state, OutState::Retry { at, .. } if at <= now)) {
+        fx.extend(outbox::pump(st));
+    }
     fx
 }
 
@@ -926,6 +999,8 @@ fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
         Action::AllDms => open_narrow(st, Narrow::AllDms),
         Action::Starred => open_narrow(st, Narrow::Starred),
         Action::Mentions => open_narrow(st, Narrow::Mentions),
+        Action::RetrySend => outbox::retry_now(st),
+        Action::TakeBackUnsent => outbox::take_back(st),
         Action::TogglePeople => {
             st.ui.show_people = !st.ui.show_people;
             rebuild_people(st);
@@ -1222,19 +1297,15 @@ fn send_compose(st: &mut State) -> Vec<Effect> {
             Effect::EditTyping { message_id: id, start: false },
         ];
     }
-    st.next_local_id += 1;
-    let local_id = format!("{}.{}", st.now, st.next_local_id);
-    let mut message = match &c.target {
-        Target::Channel { id, topic } => OutgoingMessage::channel(*id, topic, &text),
-        Target::Dm(users) => {
-            let ids = if users.is_empty() { vec![st.data.me] } else { users.clone() };
-            OutgoingMessage::direct(ids, &text)
-        }
-    };
-    message.local_id = Some(local_id.clone());
-    message.queue_id = st.data.queue_id.clone();
-    set_status(st, "sending…");
-    vec![Effect::Send { local_id, message }]
+    let target = c.target.clone();
+    st.ui.compose = None;
+    st.ui.draft_dirty = false;
+    if st.ui.offline.is_some() {
+        set_status(st, "offline: the message will go when the connection is back");
+    } else {
+        set_status(st, "sending…");
+    }
+    outbox::enqueue(st, target, text)
 }
 
 /// Work out completions for the word before the compose cursor.
@@ -1558,40 +1629,6 @@ fn run_command(st: &mut State, cmd: super::command::Command) -> Result<Vec<Effec
     })
 }
 
-fn on_sent(st: &mut State, _local_id: &str, result: Result<MessageId, String>) -> Vec<Effect> {
-    let id = match result {
-        Ok(id) => id,
-        // The compose box stays open with the text: nothing typed is lost.
-        Err(e) => {
-            set_error(st, format!("not sent: {e}"));
-            return vec![];
-        }
-    };
-    let compose = st.ui.compose.take();
-    let mut fx: Vec<Effect> = compose.as_ref().map(|c| drop_draft(st, c.draft_key())).into_iter().collect();
-    set_status(st, "sent");
-    let shown_here = compose.is_some_and(|c| narrow_holds(&st.ui.narrow, &c.target));
-    if shown_here {
-        st.ui.jump_to = Some(id);
-        apply_jump(st);
-        // The loaded window does not reach the newest messages: reload around ours.
-        let narrow = st.ui.narrow.clone();
-        if st.ui.jump_to.is_some() && st.data.narrows.get(&narrow).is_some_and(|v| !v.found_newest) {
-            st.data.narrows.insert(narrow.clone(), NarrowView { loading_newer: true, ..Default::default() });
-            let terms = narrow.terms(st.data.me, dm_operator(st));
-            fx.push(Effect::FetchMessages {
-                narrow,
-                terms,
-                anchor: Anchor::Id(id),
-                before: PAGE,
-                after: PAGE,
-                older: false,
-            });
-        }
-    }
-    fx
-}
-
 fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
     let me = st.data.me;
     match kind {
@@ -1614,6 +1651,7 @@ fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                 }
             }
             apply_jump(st);
+            return outbox::on_message_event(st, ev.local_message_id.as_deref(), id);
         }
         EventKind::UpdateMessage(ev) => {
             let ids = if ev.message_ids.is_empty() { vec![ev.message_id] } else { ev.message_ids.clone() };
@@ -1870,9 +1908,9 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    const ME: i64 = 10;
+    pub(super) const ME: i64 = 10;
 
-    fn msg(id: i64, channel: i64, topic: &str, flags: &[&str]) -> serde_json::Value {
+    pub(super) fn msg(id: i64, channel: i64, topic: &str, flags: &[&str]) -> serde_json::Value {
         json!({
             "id": id, "type": "stream", "content": format!("<p>message {id}</p>"), "display_recipient": "eng",
             "sender_id": 11, "sender_full_name": "Alice", "stream_id": channel, "subject": topic,
@@ -1881,7 +1919,7 @@ mod tests {
     }
 
     /// A registered state with two channels (2 muted), a followed topic, and unreads.
-    fn registered() -> (State, Vec<Effect>) {
+    pub(super) fn registered() -> (State, Vec<Effect>) {
         let mut st = State::default();
         let reg: RegisterResponse = serde_json::from_value(json!({
             "queue_id": "q1", "last_event_id": -1, "zulip_feature_level": 496, "user_id": ME,
@@ -1997,26 +2035,6 @@ mod tests {
         update(&mut st, Msg::Messages { narrow: Narrow::Channel(1), resp: Box::new(resp), older: false });
         update(&mut st, Msg::Events(vec![ev("remove")]));
         assert_eq!(st.data.topic_unread(1, "plans"), 2);
-    }
-
-    #[test]
-    fn a_failed_send_keeps_the_text_and_says_why() {
-        let (mut st, _) = registered();
-        st.ui.compose =
-            Some(Compose::new(Target::Channel { id: 1, topic: "plans".into() }, "my words", None));
-        let fx = update(&mut st, Msg::Key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL)));
-        let Some(Effect::Send { local_id, message }) = fx.first() else { panic!("{fx:?}") };
-        assert_eq!(message.content, "my words");
-        assert_eq!(message.queue_id.as_deref(), Some("q1"));
-        update(
-            &mut st,
-            Msg::Sent { local_id: local_id.clone(), result: Err("network error: refused".into()) },
-        );
-        assert_eq!(st.ui.compose.as_ref().map(Compose::text).as_deref(), Some("my words"));
-        let status = st.ui.status.clone().unwrap();
-        assert!(status.error && status.text.contains("refused"));
-        update(&mut st, Msg::Sent { local_id: local_id.clone(), result: Ok(99) });
-        assert!(st.ui.compose.is_none());
     }
 
     #[test]
@@ -2199,5 +2217,102 @@ mod tests {
     fn queue_loss_registers_again() {
         let (mut st, _) = registered();
         assert_eq!(update(&mut st, Msg::QueueLost), vec![Effect::Register]);
+    }
+
+    fn page(ids: &[i64], topic: &str, found_newest: bool) -> Box<MessagesResponse> {
+        let msgs: Vec<_> = ids.iter().map(|i| msg(*i, 1, topic, &["read"])).collect();
+        Box::new(
+            serde_json::from_value(
+                json!({"messages": msgs, "found_newest": found_newest, "found_oldest": true}),
+            )
+            .unwrap(),
+        )
+    }
+
+    #[test]
+    fn a_new_register_resyncs_every_loaded_narrow_from_its_newest_message() {
+        let (mut st, _) = registered();
+        let topic = Narrow::Topic(1, "plans".into());
+        update(
+            &mut st,
+            Msg::Messages {
+                narrow: Narrow::Channel(1),
+                resp: page(&[20, 21, 22], "plans", true),
+                older: false,
+            },
+        );
+        update(
+            &mut st,
+            Msg::Messages { narrow: topic.clone(), resp: page(&[20, 22], "plans", true), older: false },
+        );
+        st.ui.narrow = topic.clone();
+        let reg: RegisterResponse = serde_json::from_value(
+            json!({"queue_id": "q2", "last_event_id": 5, "zulip_feature_level": 496, "user_id": ME}),
+        )
+        .unwrap();
+        let fx = update(&mut st, Msg::Registered(Box::new(reg)));
+        let mut fetched: Vec<(Narrow, Anchor, u64)> = fx
+            .iter()
+            .filter_map(|e| match e {
+                Effect::FetchMessages { narrow, anchor, after, .. } => {
+                    Some((narrow.clone(), anchor.clone(), *after))
+                }
+                _ => None,
+            })
+            .collect();
+        fetched.sort_by_key(|(n, ..)| format!("{n:?}"));
+        assert_eq!(
+            fetched,
+            vec![
+                (Narrow::Channel(1), Anchor::Id(22), RESYNC_AFTER),
+                (topic.clone(), Anchor::Id(22), RESYNC_AFTER)
+            ],
+            "every open narrow, once each (the shown one too)"
+        );
+        assert!(fx.iter().any(|e| matches!(e, Effect::PollEvents { queue_id, .. } if queue_id == "q2")));
+        // While away, 21 was deleted and 23, 24 arrived: the answer replaces the range it covers.
+        update(
+            &mut st,
+            Msg::Messages {
+                narrow: Narrow::Channel(1),
+                resp: page(&[20, 22, 23, 24], "plans", true),
+                older: false,
+            },
+        );
+        let v = &st.data.narrows[&Narrow::Channel(1)];
+        assert_eq!(v.ids, vec![20, 22, 23, 24]);
+        assert!(v.found_newest && !v.loading_newer);
+    }
+
+    #[test]
+    fn moving_down_a_window_that_stops_short_of_the_newest_pages_newer_messages_in() {
+        let (mut st, _) = registered();
+        st.ui.narrow = Narrow::Channel(1);
+        update(
+            &mut st,
+            Msg::Messages {
+                narrow: Narrow::Channel(1),
+                resp: page(&[30, 31, 32], "plans", false),
+                older: false,
+            },
+        );
+        st.ui.selected = Some(30);
+        let fx = update(&mut st, key('j'));
+        assert!(
+            fx.iter().any(|e| matches!(
+                e,
+                Effect::FetchMessages { anchor: Anchor::Id(32), before: 0, after: PAGE, older: false, .. }
+            )),
+            "{fx:?}"
+        );
+        assert!(
+            update(&mut st, key('j')).iter().all(|e| !matches!(e, Effect::FetchMessages { .. })),
+            "one page at a time"
+        );
+        update(
+            &mut st,
+            Msg::Messages { narrow: Narrow::Channel(1), resp: page(&[32, 33], "plans", true), older: false },
+        );
+        assert_eq!(st.data.narrows[&Narrow::Channel(1)].ids, vec![30, 31, 32, 33]);
     }
 }

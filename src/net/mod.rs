@@ -2,7 +2,7 @@
 //! poller long-polls the queue. Nothing here touches the state.
 
 use crate::api::*;
-use crate::app::{Effect, Msg, Narrow};
+use crate::app::{Effect, Msg, Narrow, SendFailure, Verify};
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
@@ -11,11 +11,23 @@ use tokio::task::JoinHandle;
 pub struct Dispatcher {
     client: Client,
     tx: UnboundedSender<Msg>,
-    /// Where drafts are kept; `None` keeps them in memory only.
-    drafts: Option<std::path::PathBuf>,
+    /// Writes drafts to disk in the order asked (a save then a removal of the same key must
+    /// not swap); `None` keeps them in memory only.
+    drafts: Option<std::sync::mpsc::Sender<(String, String)>>,
+    drafts_writer: Option<std::thread::JoinHandle<()>>,
     poller: Option<JoinHandle<()>>,
     /// Latest-wins for message fetches of the shown narrow.
     fetches: Vec<(Narrow, bool, JoinHandle<()>)>,
+}
+
+impl Drop for Dispatcher {
+    /// Drafts asked for reach the disk before the process goes.
+    fn drop(&mut self) {
+        self.drafts = None;
+        if let Some(w) = self.drafts_writer.take() {
+            let _ = w.join();
+        }
+    }
 }
 
 /// Messages fetched on each side of a date anchor.
@@ -27,17 +39,22 @@ fn text(e: ApiError) -> String {
 
 impl Dispatcher {
     pub fn new(client: Client, tx: UnboundedSender<Msg>) -> Self {
-        Dispatcher { client, tx, drafts: None, poller: None, fetches: Vec::new() }
+        Dispatcher { client, tx, drafts: None, drafts_writer: None, poller: None, fetches: Vec::new() }
     }
 
     /// Keep drafts in this directory, and load the ones already there.
     pub fn with_drafts(mut self, dir: std::path::PathBuf) -> Self {
         let tx = self.tx.clone();
-        let d = dir.clone();
-        tokio::task::spawn_blocking(move || {
-            let _ = tx.send(Msg::DraftsLoaded(drafts::load(&d)));
-        });
-        self.drafts = Some(dir);
+        let (writes, queue) = std::sync::mpsc::channel::<(String, String)>();
+        self.drafts_writer = Some(std::thread::spawn(move || {
+            let _ = tx.send(Msg::DraftsLoaded(drafts::load(&dir)));
+            for (key, text) in queue {
+                if let Err(e) = drafts::save(&dir, &key, &text) {
+                    let _ = tx.send(Msg::Done(Err(format!("could not save the draft: {e}"))));
+                }
+            }
+        }));
+        self.drafts = Some(writes);
         self
     }
 
@@ -86,13 +103,8 @@ impl Dispatcher {
                 self.fetches.push((narrow, older, handle));
             }
             Effect::SaveDraft { key, text } => {
-                if let Some(dir) = self.drafts.clone() {
-                    let tx = self.tx.clone();
-                    tokio::task::spawn_blocking(move || {
-                        if let Err(e) = drafts::save(&dir, &key, &text) {
-                            let _ = tx.send(Msg::Done(Err(format!("could not save the draft: {e}"))));
-                        }
-                    });
+                if let Some(w) = &self.drafts {
+                    let _ = w.send((key, text));
                 }
             }
             Effect::FetchSubscriptions => self.spawn(async move {
@@ -116,8 +128,16 @@ impl Dispatcher {
                     Err(e) => Msg::Done(Err(format!("topics: {}", text(e)))),
                 }
             }),
-            Effect::Send { local_id, message } => self.spawn(async move {
-                let result = c.send_message(&message).await.map(|r| r.id).map_err(text);
+            Effect::Send { local_id, message, verify } => self.spawn(async move {
+                if let Some(v) = verify {
+                    match find_earlier_send(&c, &message.content, &v).await {
+                        Ok(Some(id)) => return Msg::Sent { local_id, result: Ok(id) },
+                        Ok(None) => {}
+                        // Not knowing whether it arrived, do not send it again yet.
+                        Err(e) => return Msg::Sent { local_id, result: Err(send_failure(e, true)) },
+                    }
+                }
+                let result = c.send_message(&message).await.map(|r| r.id).map_err(|e| send_failure(e, false));
                 Msg::Sent { local_id, result }
             }),
             Effect::Edit { message_id, content } => self.spawn(async move {
@@ -323,6 +343,40 @@ pub mod drafts {
     }
 }
 
+/// Classify a failed send: network and server faults are retried; refusals are final.
+/// `checking`: the failure came from looking for an earlier attempt, which must be done again.
+fn send_failure(e: ApiError, checking: bool) -> SendFailure {
+    let (retry, maybe_sent) = match &e {
+        // A refused connection never reached the server; a timeout or a cut one may have.
+        ApiError::Transport { connect, .. } => (true, !connect),
+        ApiError::Server(s) if s.status == 429 => (true, false),
+        ApiError::Server(s) if s.status >= 500 => (true, true),
+        ApiError::Server(_) | ApiError::Limit(_) => (false, false),
+        // An answer that is not the protocol's (a proxy's error page): the server may have it.
+        ApiError::Decode { .. } => (true, true),
+    };
+    if checking && !retry {
+        // The search was refused (e.g. the conversation became inaccessible): send, and let
+        // the server say what is wrong with the message itself.
+        return SendFailure { why: text(e), retry: true, maybe_sent: false };
+    }
+    SendFailure { why: text(e), retry, maybe_sent: maybe_sent || checking }
+}
+
+/// An earlier attempt of this send that reached the server: our newest messages in the
+/// conversation with the same Markdown, newer than the send and not matched to another send.
+async fn find_earlier_send(c: &Client, content: &str, v: &Verify) -> Result<Option<MessageId>, ApiError> {
+    let mut q = GetMessages::around(Anchor::Newest, 20, 0).narrow(v.terms.clone());
+    q.apply_markdown = Some(false);
+    let resp = c.get_messages(&q).await?;
+    Ok(resp
+        .messages
+        .iter()
+        .filter(|m| m.id > v.after_id && !v.skip.contains(&m.id))
+        .find(|m| m.content.trim_end() == content.trim_end())
+        .map(|m| m.id))
+}
+
 /// What the client registers for.
 pub fn register_params() -> RegisterParams {
     RegisterParams {
@@ -354,7 +408,9 @@ async fn poll_events(
     let mut backoff = Duration::from_millis(500);
     let mut failing = false;
     loop {
-        match c.get_events(&queue_id, last, false, timeout).await {
+        // After a failure, ask without waiting: a long poll that connects would otherwise hold
+        // the news that the server is back until the next event or heartbeat.
+        match c.get_events(&queue_id, last, failing, timeout).await {
             Ok(events) => {
                 backoff = Duration::from_millis(500);
                 if std::mem::take(&mut failing) && tx.send(Msg::Online).is_err() {

@@ -11,6 +11,7 @@ mod handlers;
 pub mod markdown;
 pub mod org;
 pub mod params;
+pub mod proxy;
 pub mod seed;
 
 use crate::api::Credentials;

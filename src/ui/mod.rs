@@ -351,21 +351,90 @@ pub fn emoji_label(code: &str, name: &str, kind: &str) -> String {
     format!(":{}:", sanitize(name))
 }
 
+/// A message on its way: the sender line says where it is, the text is shown as typed.
+fn pending_block(st: &State, o: &crate::app::Outgoing, width: u16) -> Vec<Line<'static>> {
+    use crate::app::OutState;
+    let warn = Style::new().fg(Color::Yellow);
+    let (note, style, detail) = match &o.state {
+        OutState::Queued if st.ui.offline.is_some() => ("waiting for the connection", DIM, None),
+        OutState::Queued => ("waiting to send", DIM, None),
+        OutState::Sending => ("sending…", DIM, None),
+        OutState::Sent(_) => ("sent", DIM, None),
+        OutState::Retry { at, why } => (
+            "not sent yet",
+            warn,
+            Some((
+                sanitize(why),
+                format!("retrying at {} · ctrl+r now · ctrl+u edit", st.tz.format(*at, "%H:%M:%S")),
+            )),
+        ),
+        OutState::Failed(why) => {
+            ("✗ not sent", ERROR, Some((sanitize(why), "ctrl+r retry · ctrl+u edit".into())))
+        }
+    };
+    let mut out = Vec::new();
+    if !matches!(st.ui.narrow, Narrow::Topic(..) | Narrow::Dm(_)) {
+        let header = match &o.target {
+            crate::app::Target::Channel { id, topic } => {
+                let t = if topic.is_empty() { st.data.realm.empty_topic_name.as_str() } else { topic };
+                format!("#{} > {}", sanitize(st.data.channel_name(*id)), sanitize(t))
+            }
+            crate::app::Target::Dm(users) if users.is_empty() => "Notes to self".into(),
+            crate::app::Target::Dm(users) => format!(
+                "DM with {}",
+                users.iter().map(|u| sanitize(st.data.user_name(*u))).collect::<Vec<_>>().join(", ")
+            ),
+        };
+        out.push(Line::styled(clip(&header, width as usize), HEADER));
+    }
+    out.push(Line::from(vec![
+        Span::styled(sanitize(st.data.user_name(st.data.me)), Style::new().add_modifier(Modifier::BOLD)),
+        Span::styled(format!("  {note}"), style),
+    ]));
+    let html: String = o
+        .content
+        .lines()
+        .map(|l| l.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;"))
+        .collect::<Vec<_>>()
+        .join("<br>");
+    let body = render_html(
+        &format!("<p>{html}</p>"),
+        width.saturating_sub(2).max(10),
+        &Ctx { spoilers: false, tz: st.tz },
+    );
+    for l in body.lines {
+        let mut spans = vec![Span::raw("  ")];
+        spans.extend(l.spans.into_iter().map(|s| s.patch_style(DIM)));
+        out.push(Line::from(spans));
+    }
+    if let Some((why, keys)) = detail {
+        out.push(Line::styled(clip(&format!("  {why}"), width as usize), style));
+        out.push(Line::styled(clip(&format!("  {keys}"), width as usize), DIM));
+    }
+    out
+}
+
 fn draw_messages(f: &mut Frame, st: &State, cache: &mut RenderCache, area: Rect) {
     cache.hits.messages = area;
     cache.hits.message_rows.clear();
     let width = area.width.saturating_sub(1);
     let height = area.height as usize;
     let Some(view) = st.data.narrows.get(&st.ui.narrow) else {
-        f.render_widget(
-            Paragraph::new(Line::styled(if st.ui.loading { "Connecting…" } else { "Loading…" }, DIM)),
-            area,
-        );
+        let mut lines = vec![Line::styled(if st.ui.loading { "Connecting…" } else { "Loading…" }, DIM)];
+        lines.extend(crate::app::pending_in(st, &st.ui.narrow).flat_map(|o| pending_block(st, o, width)));
+        f.render_widget(Paragraph::new(lines), area);
         return;
+    };
+    let pending: Vec<Line<'static>> = if view.found_newest || view.ids.is_empty() {
+        crate::app::pending_in(st, &st.ui.narrow).flat_map(|o| pending_block(st, o, width)).collect()
+    } else {
+        Vec::new()
     };
     if view.ids.is_empty() {
         let text = if view.loading_newer { "Loading…" } else { "No messages here." };
-        f.render_widget(Paragraph::new(Line::styled(text, DIM)), area);
+        let mut lines = vec![Line::styled(text, DIM)];
+        lines.extend(pending);
+        f.render_widget(Paragraph::new(lines), area);
         return;
     }
     let ids = &view.ids;
@@ -425,6 +494,10 @@ fn draw_messages(f: &mut Frame, st: &State, cache: &mut RenderCache, area: Rect)
             lines.push(Line::from(spans).style(l.style));
             owners.push(ids.get(idx).copied());
         }
+    }
+    if i >= ids.len() {
+        owners.extend(pending.iter().map(|_| None));
+        lines.extend(pending);
     }
     // Scroll so the selected block starts within the pane, preferring the bottom.
     let total = lines.len();

@@ -11,6 +11,7 @@ use tokio::sync::mpsc;
 use topicterm::api::Client;
 use topicterm::app::{self, Effect, Msg, State, TimeZone};
 use topicterm::net::Dispatcher;
+use topicterm::server::proxy::FaultProxy;
 use topicterm::server::{DemoServer, ServerOptions};
 use topicterm::ui::{self, RenderCache};
 
@@ -34,9 +35,31 @@ impl App {
 
     /// The same, keeping drafts in `drafts` (as the binary does in its data directory).
     pub async fn start_with_drafts(who: &str, drafts: Option<std::path::PathBuf>) -> App {
+        Self::start_full(who, drafts, false).await.0
+    }
+
+    /// The same, talking to the server through a fault-injecting proxy.
+    pub async fn start_behind_proxy(who: &str) -> (App, FaultProxy) {
+        let (app, proxy) = Self::start_full(who, None, true).await;
+        (app, proxy.expect("proxy"))
+    }
+
+    async fn start_full(
+        who: &str,
+        drafts: Option<std::path::PathBuf>,
+        proxied: bool,
+    ) -> (App, Option<FaultProxy>) {
         let opts = ServerOptions { seed_time: Some(SEED_TIME), ..Default::default() };
         let server = DemoServer::start(opts).await.expect("demo server");
-        let client = Client::new(&server.credentials(who).expect("user")).expect("client");
+        let mut creds = server.credentials(who).expect("user");
+        let mut proxy = None;
+        if proxied {
+            let upstream = server.url.trim_start_matches("http://").parse().expect("server address");
+            let p = FaultProxy::start(upstream).await.expect("proxy");
+            creds.site = p.url();
+            proxy = Some(p);
+        }
+        let client = Client::new(&creds).expect("client");
         let (tx, rx) = mpsc::unbounded_channel();
         let mut dispatcher = Dispatcher::new(client.clone(), tx);
         if let Some(dir) = drafts {
@@ -47,7 +70,7 @@ impl App {
         let mut app = App { server, client, st, dispatcher, rx, cache: RenderCache::default() };
         app.run_effects(vec![Effect::Register]);
         app.settle().await;
-        app
+        (app, proxy)
     }
 
     fn run_effects(&mut self, effects: Vec<Effect>) {
@@ -67,6 +90,13 @@ impl App {
     /// Feed one message and settle.
     pub async fn send(&mut self, msg: Msg) {
         let fx = app::update(&mut self.st, msg);
+        self.run_effects(fx);
+        self.settle().await;
+    }
+
+    /// Show a narrow, as choosing it in the sidebar does.
+    pub async fn open(&mut self, narrow: app::Narrow) {
+        let fx = app::open_narrow(&mut self.st, narrow);
         self.run_effects(fx);
         self.settle().await;
     }

@@ -2,5 +2,6 @@
 //! drawn on ratatui's `TestBackend` and compared with insta snapshots.
 
 mod harness;
+mod outbox;
 mod palette;
 mod screens;

@@ -1,0 +1,455 @@
+//! Optimistic sending: the outbox.
+//!
+//! A sent message is shown at once as pending and kept on disk until the server has it. Sends go
+//! out in the order written, one at a time, and wait while the connection is down. A network
+//! failure retries with backoff; when the request may have reached the server (a timeout, a broken
+//! connection, a 5xx), the server is asked first whether it has the message, so a retry never
+//! posts it twice. The server's copy is recognised by `local_message_id` on its event, or by the
+//! ID the send returned, whichever comes first; the pending copy then disappears, so the message is
+//! never shown twice. A refused send stays, marked, until retried or taken back into the compose box.
+
+use super::{PAGE, drop_draft, set_error, set_status};
+use crate::api::*;
+use crate::app::*;
+
+/// Where an outgoing message waits on disk (in the drafts directory).
+pub(super) fn disk_key(local_id: &str) -> String {
+    format!("outbox-{local_id}")
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct OnDisk {
+    /// The compose draft key of its conversation.
+    draft: String,
+    content: String,
+}
+
+/// Queue the compose box's text; the box closes at once.
+pub(super) fn enqueue(st: &mut State, target: Target, content: String) -> Vec<Effect> {
+    st.next_local_id += 1;
+    let local_id = format!("{}.{}", st.now, st.next_local_id);
+    let draft = target.key();
+    let stored = serde_json::to_string(&OnDisk { draft: draft.clone(), content: content.clone() })
+        .expect("strings serialize");
+    let mut fx = vec![drop_draft(st, draft), Effect::SaveDraft { key: disk_key(&local_id), text: stored }];
+    // Show the bottom of the conversation, where the pending copy is.
+    if super::narrow_holds(&st.ui.narrow, &target)
+        && let Some(v) = st.data.narrows.get(&st.ui.narrow)
+        && v.found_newest
+    {
+        st.ui.selected = v.ids.last().copied().or(st.ui.selected);
+    }
+    st.outbox.push(Outgoing {
+        local_id,
+        target,
+        content,
+        created: st.now,
+        after_id: st.data.newest_id,
+        maybe_sent: false,
+        attempts: 0,
+        state: OutState::Queued,
+    });
+    fx.extend(pump(st));
+    fx
+}
+
+/// Start the next send if none is in flight and the connection is up.
+pub(super) fn pump(st: &mut State) -> Vec<Effect> {
+    if st.ui.offline.is_some() || st.data.queue_id.is_none() {
+        return vec![];
+    }
+    if st.outbox.iter().any(|o| o.state == OutState::Sending) {
+        return vec![];
+    }
+    // Order is kept: a message waiting to retry holds back the ones written after it.
+    let Some(pos) =
+        st.outbox.iter().position(|o| matches!(o.state, OutState::Queued | OutState::Retry { .. }))
+    else {
+        return vec![];
+    };
+    let verify = match &st.outbox[pos].state {
+        OutState::Retry { at, .. } if *at > st.now => return vec![],
+        OutState::Retry { .. } if st.outbox[pos].maybe_sent => {
+            let o = &st.outbox[pos];
+            let mut terms = o.target.narrow().terms(st.data.me, super::dm_operator(st));
+            terms.push(NarrowTerm::new("sender", st.data.me));
+            let skip = st
+                .outbox
+                .iter()
+                .filter_map(|x| if let OutState::Sent(id) = x.state { Some(id) } else { None })
+                .collect();
+            Some(Verify { terms, after_id: o.after_id, skip })
+        }
+        _ => None,
+    };
+    let me = st.data.me;
+    let queue_id = st.data.queue_id.clone();
+    let o = &mut st.outbox[pos];
+    o.state = OutState::Sending;
+    let mut message = match &o.target {
+        Target::Channel { id, topic } => OutgoingMessage::channel(*id, topic, &o.content),
+        Target::Dm(users) => {
+            let ids = if users.is_empty() { vec![me] } else { users.clone() };
+            OutgoingMessage::direct(ids, &o.content)
+        }
+    };
+    message.local_id = Some(o.local_id.clone());
+    message.queue_id = queue_id;
+    vec![Effect::Send { local_id: o.local_id.clone(), message, verify }]
+}
+
+/// The answer to a send.
+pub(super) fn on_sent(st: &mut State, local_id: &str, result: Result<MessageId, SendFailure>) -> Vec<Effect> {
+    let Some(pos) = st.outbox.iter().position(|o| o.local_id == local_id) else {
+        // Already seen arriving through the event queue.
+        return pump(st);
+    };
+    let mut fx = Vec::new();
+    match result {
+        Ok(id) => {
+            st.outbox[pos].state = OutState::Sent(id);
+            set_status(st, "sent");
+            fx.extend(jump_to_sent(st, &st.outbox[pos].target.clone(), id));
+            fx.extend(reap(st));
+        }
+        Err(f) if f.retry => {
+            st.outbox[pos].attempts += 1;
+            let attempts = st.outbox[pos].attempts;
+            // Back off up to a minute, with jitter; the connection coming back retries at once.
+            let base = 1i64 << attempts.min(6);
+            let jitter = (st.now + attempts as i64 * 7919) % (base / 2 + 1);
+            let at = st.now + base.min(60) + jitter;
+            // Once an attempt may have reached the server, every later one looks first.
+            st.outbox[pos].maybe_sent |= f.maybe_sent;
+            st.outbox[pos].state = OutState::Retry { at, why: f.why.clone() };
+            set_error(st, format!("not sent yet ({}): trying again in {}s", f.why, at - st.now));
+        }
+        Err(f) => {
+            st.outbox[pos].state = OutState::Failed(f.why.clone());
+            set_error(st, format!("not sent: {} (ctrl+r retries, ctrl+u takes it back to edit)", f.why));
+        }
+    }
+    fx.extend(pump(st));
+    fx
+}
+
+/// Select the sent message once the shown view holds it; reload around it if the loaded window
+/// does not reach the newest messages.
+fn jump_to_sent(st: &mut State, target: &Target, id: MessageId) -> Vec<Effect> {
+    if !super::narrow_holds(&st.ui.narrow, target) {
+        return vec![];
+    }
+    st.ui.jump_to = Some(id);
+    super::apply_jump(st);
+    let narrow = st.ui.narrow.clone();
+    if st.ui.jump_to.is_none() || st.data.narrows.get(&narrow).is_none_or(|v| v.found_newest) {
+        return vec![];
+    }
+    st.data.narrows.insert(narrow.clone(), NarrowView { loading_newer: true, ..Default::default() });
+    let terms = narrow.terms(st.data.me, super::dm_operator(st));
+    vec![Effect::FetchMessages {
+        narrow,
+        terms,
+        anchor: Anchor::Id(id),
+        before: PAGE,
+        after: PAGE,
+        older: false,
+    }]
+}
+
+/// A message arrived through the event queue: if it is one of ours, it is no longer pending.
+pub(super) fn on_message_event(st: &mut State, local_id: Option<&str>, id: MessageId) -> Vec<Effect> {
+    let Some(pos) = st
+        .outbox
+        .iter()
+        .position(|o| local_id.is_some_and(|l| l == o.local_id) || o.state == OutState::Sent(id))
+    else {
+        return vec![];
+    };
+    let o = st.outbox.remove(pos);
+    let mut fx = vec![Effect::SaveDraft { key: disk_key(&o.local_id), text: String::new() }];
+    // Unless the send's answer already did, say so and show it.
+    if !matches!(o.state, OutState::Sent(_)) {
+        set_status(st, "sent");
+        fx.extend(jump_to_sent(st, &o.target, id));
+    }
+    // The send's own answer may still be on its way; the next one need not wait for it.
+    if o.state == OutState::Sending {
+        fx.extend(pump(st));
+    }
+    fx
+}
+
+/// Drop pending copies whose message the store now holds (however it arrived: event or fetch).
+pub(super) fn reap(st: &mut State) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    st.outbox.retain(|o| {
+        let arrived = matches!(o.state, OutState::Sent(id) if st.data.messages.contains_key(&id));
+        if arrived {
+            fx.push(Effect::SaveDraft { key: disk_key(&o.local_id), text: String::new() });
+        }
+        !arrived
+    });
+    fx
+}
+
+/// Try every waiting or refused message again now.
+pub(super) fn retry_now(st: &mut State) -> Vec<Effect> {
+    let mut n = 0;
+    for o in &mut st.outbox {
+        match &o.state {
+            OutState::Failed(_) => o.state = OutState::Queued,
+            OutState::Retry { at, .. } if *at > st.now => {
+                if let OutState::Retry { at, .. } = &mut o.state {
+                    *at = st.now;
+                }
+            }
+            _ => continue,
+        }
+        n += 1;
+    }
+    if n == 0 {
+        set_status(st, "nothing to retry");
+        return vec![];
+    }
+    if st.ui.offline.is_some() {
+        set_status(st, format!("{n} message(s) will go when the connection is back"));
+    } else {
+        set_status(st, format!("retrying {n} message(s)"));
+    }
+    pump(st)
+}
+
+/// Take the newest refused (or waiting) message back into its compose box, out of the outbox.
+pub(super) fn take_back(st: &mut State) -> Vec<Effect> {
+    let Some(pos) =
+        st.outbox.iter().rposition(|o| matches!(o.state, OutState::Failed(_) | OutState::Retry { .. }))
+    else {
+        set_status(st, "no unsent message to take back");
+        return vec![];
+    };
+    let o = st.outbox.remove(pos);
+    super::open_compose(st, o.target.clone(), &o.content, None);
+    st.ui.draft_dirty = true;
+    set_status(st, "the unsent message is back in the compose box");
+    vec![Effect::SaveDraft { key: disk_key(&o.local_id), text: String::new() }]
+}
+
+/// Messages left in the outbox by an earlier run go back into their conversations' drafts (they
+/// may or may not have reached the server: the user decides).
+pub(super) fn restore(st: &mut State, key: &str, text: &str) -> Vec<Effect> {
+    let Ok(o) = serde_json::from_str::<OnDisk>(text) else {
+        return vec![];
+    };
+    let merged = match st.drafts.get(&o.draft) {
+        Some(d) if !d.trim().is_empty() => format!("{d}\n\n{}", o.content),
+        _ => o.content,
+    };
+    st.drafts.insert(o.draft.clone(), merged.clone());
+    set_status(st, "a message not confirmed sent last time is back in its draft: check before sending");
+    vec![
+        Effect::SaveDraft { key: o.draft, text: merged },
+        Effect::SaveDraft { key: key.into(), text: String::new() },
+    ]
+}
+
+/// Pending messages of a narrow, for the message pane.
+pub fn pending_in<'a>(st: &'a State, narrow: &'a Narrow) -> impl Iterator<Item = &'a Outgoing> + 'a {
+    st.outbox.iter().filter(move |o| super::narrow_holds(narrow, &o.target))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{ME, msg, registered};
+    use super::*;
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use serde_json::json;
+
+    fn ctrl(c: char) -> Msg {
+        Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
+    }
+
+    /// Type `text` to `plans` in channel 1 and send it; returns the effects.
+    fn send(st: &mut State, text: &str) -> Vec<Effect> {
+        st.ui.compose = Some(Compose::new(Target::Channel { id: 1, topic: "plans".into() }, text, None));
+        update(st, ctrl('d'))
+    }
+
+    fn sends(fx: &[Effect]) -> Vec<(String, String, bool)> {
+        fx.iter()
+            .filter_map(|e| match e {
+                Effect::Send { local_id, message, verify } => {
+                    Some((local_id.clone(), message.content.clone(), verify.is_some()))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn own_message_event(id: MessageId, text: &str, local_id: Option<&str>) -> Msg {
+        let mut m = msg(id, 1, "plans", &["read"]);
+        m["sender_id"] = json!(ME);
+        m["content"] = json!(format!("<p>{text}</p>"));
+        let ev = json!({"id": id, "type": "message", "message": m, "flags": ["read"], "local_message_id": local_id});
+        Msg::Events(vec![Event::decode(ev)])
+    }
+
+    fn failure(why: &str, retry: bool, maybe_sent: bool) -> SendFailure {
+        SendFailure { why: why.into(), retry, maybe_sent }
+    }
+
+    #[test]
+    fn a_send_shows_at_once_as_pending_and_its_event_replaces_it() {
+        let (mut st, _) = registered();
+        let fx = send(&mut st, "my words");
+        assert!(st.ui.compose.is_none(), "the compose box closes at once");
+        let out = sends(&fx);
+        assert_eq!(out.len(), 1, "{fx:?}");
+        let (local_id, content, verify) = out[0].clone();
+        assert_eq!((content.as_str(), verify), ("my words", false));
+        let Some(Effect::Send { message, .. }) = fx.iter().find(|e| matches!(e, Effect::Send { .. })) else {
+            unreachable!()
+        };
+        assert_eq!(
+            (message.local_id.as_deref(), message.queue_id.as_deref()),
+            (Some(&*local_id), Some("q1"))
+        );
+        // The text moves from the conversation's draft to the outbox file on disk.
+        assert!(fx.contains(&Effect::SaveDraft { key: "channel-1-plans".into(), text: String::new() }));
+        assert!(fx.iter().any(|e| matches!(e, Effect::SaveDraft { key, text } if *key == disk_key(&local_id) && text.contains("my words"))));
+        assert_eq!(pending_in(&st, &Narrow::Topic(1, "plans".into())).count(), 1);
+        assert_eq!(pending_in(&st, &Narrow::Channel(2)).count(), 0);
+
+        // The event (matched by local id) arrives before the send's own answer.
+        let fx = update(&mut st, own_message_event(500, "my words", Some(&local_id)));
+        assert!(st.outbox.is_empty(), "not shown twice");
+        assert!(fx.contains(&Effect::SaveDraft { key: disk_key(&local_id), text: String::new() }));
+        assert!(st.data.messages.contains_key(&500));
+        let fx = update(&mut st, Msg::Sent { local_id, result: Ok(500) });
+        assert!(st.outbox.is_empty() && sends(&fx).is_empty());
+    }
+
+    #[test]
+    fn the_answer_first_then_an_event_without_local_id_also_matches() {
+        let (mut st, _) = registered();
+        let fx = send(&mut st, "hello");
+        let local_id = sends(&fx)[0].0.clone();
+        update(&mut st, Msg::Sent { local_id, result: Ok(77) });
+        assert_eq!(st.outbox[0].state, OutState::Sent(77), "still shown until the message itself arrives");
+        // After a re-register the event comes from another queue: no local id, matched by ID.
+        update(&mut st, own_message_event(77, "hello", None));
+        assert!(st.outbox.is_empty());
+        assert_eq!(st.data.messages.values().filter(|m| m.id == 77).count(), 1);
+    }
+
+    #[test]
+    fn sends_wait_while_offline_and_go_in_order_when_back() {
+        let (mut st, _) = registered();
+        update(&mut st, Msg::Offline { why: "connection refused".into(), retry_in: 4 });
+        assert!(sends(&send(&mut st, "first")).is_empty(), "nothing goes out while offline");
+        assert!(sends(&send(&mut st, "second")).is_empty());
+        assert!(st.ui.status.as_ref().unwrap().text.contains("offline"));
+        assert_eq!(st.outbox.len(), 2);
+        let fx = update(&mut st, Msg::Online);
+        let out = sends(&fx);
+        assert_eq!(out.len(), 1, "one at a time, to keep the order");
+        assert_eq!(out[0].1, "first");
+        let fx = update(&mut st, Msg::Sent { local_id: out[0].0.clone(), result: Ok(600) });
+        assert_eq!(sends(&fx)[0].1, "second", "the next goes once the first is accepted");
+    }
+
+    #[test]
+    fn a_network_failure_retries_with_backoff_and_looks_before_resending() {
+        let (mut st, _) = registered();
+        st.now = 1000;
+        let first = sends(&send(&mut st, "one"))[0].0.clone();
+        let fx = send(&mut st, "two");
+        assert!(sends(&fx).is_empty(), "waits behind the one in flight");
+        // The connection broke after the request went out: the server may have it.
+        update(&mut st, Msg::Sent { local_id: first.clone(), result: Err(failure("timed out", true, true)) });
+        let OutState::Retry { at, .. } = st.outbox[0].state.clone() else { panic!("{:?}", st.outbox) };
+        assert!(at > 1000 && at <= 1000 + 3, "first retry within a few seconds: {at}");
+        assert!(st.ui.status.as_ref().unwrap().error);
+        assert!(
+            sends(&update(&mut st, Msg::Tick(at - 1))).is_empty(),
+            "not before its time; 'two' waits too"
+        );
+        let fx = update(&mut st, Msg::Tick(at));
+        let Some(Effect::Send { verify: Some(v), local_id, .. }) =
+            fx.iter().find(|e| matches!(e, Effect::Send { .. }))
+        else {
+            panic!("{fx:?}")
+        };
+        assert_eq!(*local_id, first);
+        assert!(v.terms.iter().any(|t| t.operator == "sender" && t.operand == json!(ME)));
+        assert!(v.terms.iter().any(|t| t.operator == "topic"));
+        // A refused connection cannot have reached the server, but the earlier attempt might have.
+        update(&mut st, Msg::Sent { local_id: first.clone(), result: Err(failure("refused", true, false)) });
+        assert!(st.outbox[0].maybe_sent, "still looks first");
+        assert_eq!(st.outbox[0].attempts, 2);
+        let OutState::Retry { at: at2, .. } = st.outbox[0].state.clone() else { panic!() };
+        assert!(at2 - st.now >= 4, "backs off: {}", at2 - st.now);
+        // ctrl+r skips the wait.
+        let fx = update(&mut st, ctrl('r'));
+        assert_eq!(sends(&fx).len(), 1);
+        let fx = update(&mut st, Msg::Sent { local_id: first, result: Ok(700) });
+        assert_eq!(sends(&fx)[0].1, "two");
+    }
+
+    #[test]
+    fn a_refused_send_stays_marked_and_can_be_retried_or_taken_back() {
+        let (mut st, _) = registered();
+        let id = sends(&send(&mut st, "not allowed"))[0].0.clone();
+        update(
+            &mut st,
+            Msg::Sent {
+                local_id: id.clone(),
+                result: Err(failure("You do not have permission", false, false)),
+            },
+        );
+        assert!(matches!(&st.outbox[0].state, OutState::Failed(why) if why.contains("permission")));
+        assert!(st.ui.status.as_ref().unwrap().text.contains("ctrl+r"));
+        // Later sends are not held back by a refused one.
+        assert_eq!(sends(&send(&mut st, "fine")).len(), 1);
+        let (mut st2, _) = registered();
+        let id2 = sends(&send(&mut st2, "again")).remove(0).0;
+        update(&mut st2, Msg::Sent { local_id: id2, result: Err(failure("no", false, false)) });
+        let fx = update(&mut st2, ctrl('r'));
+        assert_eq!(sends(&fx).len(), 1, "retry sends it again");
+        // Taken back: the compose box opens with the text and the outbox file goes.
+        let fx = update(&mut st, ctrl('u'));
+        assert_eq!(st.ui.compose.as_ref().map(Compose::text).as_deref(), Some("not allowed"));
+        assert!(fx.contains(&Effect::SaveDraft { key: disk_key(&id), text: String::new() }));
+        assert_eq!(st.outbox.len(), 1, "only 'fine' is left");
+    }
+
+    #[test]
+    fn a_fetched_page_that_holds_the_sent_message_ends_the_pending_copy() {
+        let (mut st, _) = registered();
+        let id = sends(&send(&mut st, "x"))[0].0.clone();
+        update(&mut st, Msg::Sent { local_id: id, result: Ok(42) });
+        let mut m = msg(42, 1, "plans", &["read"]);
+        m["sender_id"] = json!(ME);
+        let resp: MessagesResponse =
+            serde_json::from_value(json!({"messages": [m], "found_newest": true})).unwrap();
+        update(
+            &mut st,
+            Msg::Messages { narrow: Narrow::Topic(1, "plans".into()), resp: Box::new(resp), older: false },
+        );
+        assert!(st.outbox.is_empty());
+    }
+
+    #[test]
+    fn messages_left_unsent_by_a_crash_come_back_as_drafts() {
+        let (mut st, _) = registered();
+        let stored = json!({"draft": "channel-1-plans", "content": "lost?"}).to_string();
+        let mut found = std::collections::HashMap::new();
+        found.insert("channel-1-plans".to_owned(), "half typed".to_owned());
+        found.insert(disk_key("9.1"), stored);
+        found.insert(disk_key("9.2"), "not json".to_owned());
+        let fx = update(&mut st, Msg::DraftsLoaded(found));
+        assert_eq!(st.drafts["channel-1-plans"], "half typed\n\nlost?");
+        assert!(fx.contains(&Effect::SaveDraft { key: disk_key("9.1"), text: String::new() }));
+        assert!(st.outbox.is_empty(), "not sent again on its own: the user decides");
+    }
+}
