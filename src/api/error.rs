@@ -94,6 +94,14 @@ pub enum LimitError {
     NoRecipients,
     #[error("nothing to change")]
     NothingToChange,
+    #[error("a channel draft needs exactly one channel ID, not {0}")]
+    DraftChannelCount(usize),
+    #[error("the {0} must not contain null bytes")]
+    NullByte(&'static str),
+    #[error("a draft's timestamp must not be negative")]
+    NegativeDraftTimestamp,
+    #[error("the draft's type is not one this client can send")]
+    UnknownDraftType,
 }
 
 /// Every way an API call can fail.

@@ -93,8 +93,12 @@ pub struct RegisterResponse {
     pub realm_emoji: Option<HashMap<String, RealmEmoji>>,
     #[serde(default)]
     pub scheduled_messages: Option<Vec<ScheduledMessage>>,
+    /// The user's server-side drafts, most recently edited first (empty when
+    /// `enable_drafts_synchronization` is off).
     #[serde(default)]
     pub drafts: Option<Vec<Draft>>,
+    #[serde(default)]
+    pub user_settings: Option<UserSettings>,
     #[serde(default)]
     pub navigation_views: Option<Vec<NavigationView>>,
     #[serde(default)]
@@ -161,6 +165,7 @@ const KNOWN_EVENT_TYPES: &[&str] = &[
     "restart",
     "drafts",
     "stream",
+    "user_settings",
 ];
 
 /// The kinds of event this client understands.
@@ -188,7 +193,8 @@ pub enum EventKind {
     RealmUser(OpValueEvent),
     Realm(OpValueEvent),
     Stream(OpValueEvent),
-    Drafts(OpValueEvent),
+    Drafts(DraftsEvent),
+    UserSettings(UserSettingsEvent),
     Restart(OpValueEvent),
     /// An event type this client does not know.
     #[serde(skip)]
@@ -427,6 +433,48 @@ pub struct NavigationViewEvent {
     pub navigation_view: Option<NavigationView>,
     #[serde(default)]
     pub data: Option<Value>,
+}
+
+/// A server-side draft was created, edited or deleted (sent only to its owner).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(try_from = "RawDraftsEvent")]
+pub enum DraftsEvent {
+    Add(Vec<Draft>),
+    Update(Draft),
+    Remove(i64),
+}
+
+#[derive(Deserialize)]
+struct RawDraftsEvent {
+    op: String,
+    #[serde(default)]
+    drafts: Option<Vec<Draft>>,
+    #[serde(default)]
+    draft: Option<Draft>,
+    #[serde(default)]
+    draft_id: Option<i64>,
+}
+
+impl TryFrom<RawDraftsEvent> for DraftsEvent {
+    type Error = String;
+    fn try_from(r: RawDraftsEvent) -> Result<Self, Self::Error> {
+        match r.op.as_str() {
+            "add" => r.drafts.map(DraftsEvent::Add).ok_or_else(|| "missing field `drafts`".into()),
+            "update" => r.draft.map(DraftsEvent::Update).ok_or_else(|| "missing field `draft`".into()),
+            "remove" => r.draft_id.map(DraftsEvent::Remove).ok_or_else(|| "missing field `draft_id`".into()),
+            other => Err(format!("unknown drafts op `{other}`")),
+        }
+    }
+}
+
+/// One of the user's own settings changed (`op` "update": `property` now has `value`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct UserSettingsEvent {
+    pub op: String,
+    #[serde(default)]
+    pub property: Option<String>,
+    #[serde(default)]
+    pub value: Option<Value>,
 }
 
 /// Events whose payload this client keeps as JSON.

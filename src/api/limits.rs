@@ -3,6 +3,7 @@
 //! Each check is a pure function so the same rule can be shown to the user while typing.
 
 use super::error::LimitError;
+use super::models::{Draft, DraftType};
 
 /// Unicode code points (the unit of every length limit in the contract).
 pub fn code_points(s: &str) -> usize {
@@ -103,6 +104,35 @@ pub fn check_topic_length(topic: &str, max: Option<usize>) -> Result<(), LimitEr
     }
 }
 
+/// A draft to create or edit: content as for a message (and no null bytes); a channel draft
+/// names exactly one channel and its topic fits `max_topic_length`; no negative timestamp.
+pub fn check_draft(
+    draft: &Draft,
+    max_message_length: Option<usize>,
+    max_topic_length: Option<usize>,
+) -> Result<(), LimitError> {
+    check_content(&draft.content, max_message_length)?;
+    if draft.content.contains('\0') {
+        return Err(LimitError::NullByte("content"));
+    }
+    if draft.timestamp.is_some_and(|t| t < 0) {
+        return Err(LimitError::NegativeDraftTimestamp);
+    }
+    match draft.kind {
+        DraftType::Stream => {
+            if draft.to.len() != 1 {
+                return Err(LimitError::DraftChannelCount(draft.to.len()));
+            }
+            if draft.topic.contains('\0') {
+                return Err(LimitError::NullByte("topic"));
+            }
+            check_topic_length(&draft.topic, max_topic_length)
+        }
+        DraftType::Private | DraftType::Unaddressed => Ok(()),
+        DraftType::Other => Err(LimitError::UnknownDraftType),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,5 +200,35 @@ mod tests {
         assert_eq!(check_topic_length("abc", Some(2)), Err(LimitError::TopicTooLong { len: 3, max: 2 }));
         assert!(check_emoji_triplet(None, Some("1f600"), None).is_err());
         assert!(check_emoji_triplet(Some("smile"), Some("1f600"), None).is_ok());
+    }
+
+    #[test]
+    fn draft_rules() {
+        let ok = Draft::channel(3, "plans", "hello");
+        assert_eq!(check_draft(&ok, Some(10), Some(5)), Ok(()));
+        assert_eq!(check_draft(&Draft::unaddressed("  "), None, None), Err(LimitError::EmptyContent));
+        assert_eq!(
+            check_draft(&Draft::unaddressed("hello!"), Some(5), None),
+            Err(LimitError::ContentTooLong { len: 6, max: 5 })
+        );
+        assert_eq!(
+            check_draft(&Draft::unaddressed("a\0b"), None, None),
+            Err(LimitError::NullByte("content"))
+        );
+        let two = Draft { to: vec![3, 4], ..ok.clone() };
+        assert_eq!(check_draft(&two, None, None), Err(LimitError::DraftChannelCount(2)));
+        let none = Draft { to: vec![], ..ok.clone() };
+        assert_eq!(check_draft(&none, None, None), Err(LimitError::DraftChannelCount(0)));
+        let long_topic = Draft { topic: "topics".into(), ..ok.clone() };
+        assert_eq!(check_draft(&long_topic, None, Some(5)), Err(LimitError::TopicTooLong { len: 6, max: 5 }));
+        let nul_topic = Draft { topic: "a\0".into(), ..ok.clone() };
+        assert_eq!(check_draft(&nul_topic, None, None), Err(LimitError::NullByte("topic")));
+        // The topic of a direct draft is ignored by the server, so it is not checked.
+        let dm = Draft { topic: "x".repeat(100), ..Draft::direct(vec![8], "hi") };
+        assert_eq!(check_draft(&dm, None, Some(5)), Ok(()));
+        let past = Draft { timestamp: Some(-1), ..ok.clone() };
+        assert_eq!(check_draft(&past, None, None), Err(LimitError::NegativeDraftTimestamp));
+        let odd = Draft { kind: DraftType::Other, ..Draft::unaddressed("x") };
+        assert_eq!(check_draft(&odd, None, None), Err(LimitError::UnknownDraftType));
     }
 }

@@ -577,19 +577,110 @@ pub struct UserGroup {
     pub deactivated: bool,
 }
 
-/// A server-side draft.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+/// What a server-side draft is addressed to. Decodes the `channel` and `direct` spellings
+/// too; a type this client does not know decodes as [`DraftType::Other`] (never sent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Deserialize, Serialize)]
+pub enum DraftType {
+    /// A channel message: `to` holds exactly one channel ID.
+    #[serde(rename = "stream", alias = "channel")]
+    Stream,
+    /// A direct message: `to` holds the recipients' user IDs.
+    #[serde(rename = "private", alias = "direct")]
+    Private,
+    /// Not addressed yet: `to` is empty.
+    #[default]
+    #[serde(rename = "")]
+    Unaddressed,
+    #[serde(rename = "unknown", other)]
+    Other,
+}
+
+impl DraftType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DraftType::Stream => "stream",
+            DraftType::Private => "private",
+            DraftType::Unaddressed => "",
+            DraftType::Other => "unknown",
+        }
+    }
+}
+
+/// A draft kept on the server (synchronized between a user's clients). `id` and `timestamp`
+/// are filled in by the server; they are never sent when creating or editing.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize, Serialize)]
 pub struct Draft {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<i64>,
-    #[serde(rename = "type")]
-    pub kind: String,
+    #[serde(rename = "type", default)]
+    pub kind: DraftType,
+    #[serde(default)]
     pub to: Vec<i64>,
+    /// The topic of a channel draft; empty otherwise.
     #[serde(default)]
     pub topic: String,
     pub content: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Last edit, seconds since the epoch. When creating or editing, `None` means now.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "int_or_float")]
     pub timestamp: Option<i64>,
+}
+
+impl Draft {
+    /// A draft of a channel message.
+    pub fn channel(stream_id: ChannelId, topic: &str, content: &str) -> Self {
+        Draft {
+            kind: DraftType::Stream,
+            to: vec![stream_id],
+            topic: topic.into(),
+            content: content.into(),
+            ..Default::default()
+        }
+    }
+    /// A draft of a direct message to these users.
+    pub fn direct(user_ids: Vec<UserId>, content: &str) -> Self {
+        Draft { kind: DraftType::Private, to: user_ids, content: content.into(), ..Default::default() }
+    }
+    /// A draft not addressed to anyone yet.
+    pub fn unaddressed(content: &str) -> Self {
+        Draft { content: content.into(), ..Default::default() }
+    }
+    /// The object sent on create and edit: everything but the server-assigned `id`.
+    pub fn to_request(&self) -> Draft {
+        Draft { id: None, ..self.clone() }
+    }
+}
+
+/// An optional integer that a server may send as a float (seconds with a fraction).
+fn int_or_float<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    let v: Option<f64> = Option::deserialize(d)?;
+    Ok(v.filter(|f| f.is_finite()).map(|f| f.trunc() as i64))
+}
+
+/// `GET /drafts` response: the user's drafts, most recently edited first.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct DraftsResponse {
+    #[serde(default)]
+    pub count: usize,
+    #[serde(default)]
+    pub drafts: Vec<Draft>,
+    #[serde(default)]
+    pub ignored_parameters_unsupported: Vec<String>,
+}
+
+/// `POST /drafts` response: the new drafts' IDs, in the order they were sent.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct DraftsCreated {
+    pub ids: Vec<i64>,
+    #[serde(default)]
+    pub ignored_parameters_unsupported: Vec<String>,
+}
+
+/// The user's personal settings this client reads (from `register`'s `user_settings`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize, Serialize)]
+pub struct UserSettings {
+    /// Whether drafts are kept on the server (`None`: the server did not say; assume on).
+    #[serde(default)]
+    pub enable_drafts_synchronization: Option<bool>,
 }
 
 /// A custom emoji of the organization.

@@ -9,7 +9,7 @@ use super::seed::{self, Seed};
 use crate::api::models::{Reaction, ReactionType, UserStatus};
 use rand::Rng;
 use serde_json::{Value, json};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// The feature level the demo server reports unless told otherwise.
 pub const FEATURE_LEVEL: i64 = 496;
@@ -276,6 +276,30 @@ pub struct ScheduledRec {
     pub read_by_sender: Option<bool>,
 }
 
+/// Who a server-side draft is addressed to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DraftTo {
+    /// Not addressed yet (`type` "").
+    Nobody,
+    Channel(i64),
+    /// The other participants, sorted; only the owner's ID for a draft to themselves.
+    Users(Vec<i64>),
+}
+
+/// A draft kept on the server for its owner (the key it is stored under).
+#[derive(Debug, Clone)]
+pub struct DraftRec {
+    pub id: i64,
+    pub to: DraftTo,
+    /// Empty unless addressed to a channel.
+    pub topic: String,
+    pub content: String,
+    /// Last edit, seconds (fractional, as the client may send it).
+    pub timestamp: f64,
+    /// Write order: breaks ties between drafts edited within the same timestamp.
+    pub seq: i64,
+}
+
 #[derive(Debug, Clone)]
 pub struct PlaygroundRec {
     pub id: i64,
@@ -350,7 +374,10 @@ pub struct Org {
     /// id → (name, author)
     pub realm_emoji: BTreeMap<i64, (String, i64)>,
     pub apns_tokens: Vec<(i64, String, Option<String>)>,
-    pub drafts: HashMap<i64, BTreeMap<i64, crate::api::models::Draft>>,
+    /// owner → draft ID → draft.
+    pub drafts: HashMap<i64, BTreeMap<i64, DraftRec>>,
+    /// Users who turned `enable_drafts_synchronization` off (it is on by default).
+    pub drafts_sync_off: HashSet<i64>,
     pub dm_recipient_ids: HashMap<Vec<i64>, i64>,
     pub queues: Queues,
     pub webhook_jobs: Vec<WebhookJob>,
@@ -437,6 +464,7 @@ impl Org {
             realm_emoji: BTreeMap::new(),
             apns_tokens: Vec::new(),
             drafts: HashMap::new(),
+            drafts_sync_off: HashSet::new(),
             dm_recipient_ids: HashMap::new(),
             queues: Queues::default(),
             webhook_jobs: Vec::new(),

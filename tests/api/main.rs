@@ -4,6 +4,7 @@
 mod common;
 
 mod channels;
+mod drafts;
 mod messages;
 mod org;
 mod protocol;

@@ -187,10 +187,13 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         put("scheduled_messages", json!(org.scheduled_list_json(uid)));
     }
     if wants("drafts") {
-        put(
-            "drafts",
-            json!(org.drafts.get(&uid).map(|d| d.values().cloned().collect::<Vec<_>>()).unwrap_or_default()),
-        );
+        // Empty when synchronization is off: turning it off deleted them.
+        let mut drafts = org.drafts_json(uid);
+        drafts.truncate(super::drafts::MAX_DRAFTS_IN_REGISTER);
+        put("drafts", json!(drafts));
+    }
+    if wants("user_settings") {
+        put("user_settings", json!({"enable_drafts_synchronization": org.drafts_sync_enabled(uid)}));
     }
     if wants("navigation_views") {
         put("navigation_views", nav_views_json(&org, uid));

@@ -1,5 +1,6 @@
 //! The routes of the demo server.
 
+mod drafts;
 mod messages;
 mod misc;
 mod narrow;
@@ -47,6 +48,9 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/mark_topic_as_read", post(messages::mark_topic_read))
         .route("/scheduled_messages", get(scheduled::list).post(scheduled::create))
         .route("/scheduled_messages/{id}", patch(scheduled::update).delete(scheduled::delete))
+        .route("/drafts", get(drafts::list).post(drafts::create))
+        .route("/drafts/{id}", patch(drafts::edit).delete(drafts::delete))
+        .route("/settings", patch(drafts::update_settings))
         .route("/user_topics", post(subs::user_topic))
         .route("/users/me/subscriptions", get(subs::list).post(subs::subscribe).delete(subs::unsubscribe))
         .route("/users/me/subscriptions/muted_topics", patch(subs::muted_topics))
