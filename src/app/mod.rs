@@ -376,6 +376,12 @@ pub enum Msg {
     Subscriptions(Vec<Subscription>),
     /// Drafts found on disk at start-up, by key.
     DraftsLoaded(std::collections::HashMap<String, String>),
+    /// A draft was pushed to the server: its ID there.
+    DraftPushed {
+        key: String,
+        content: String,
+        result: Result<i64, String>,
+    },
     Events(Vec<Event>),
     /// The event queue is gone: register again.
     QueueLost,
@@ -449,6 +455,13 @@ pub enum Effect {
         key: String,
         text: String,
     },
+    /// Create (`id: None`) or update a draft on the server.
+    PushDraft {
+        key: String,
+        id: Option<i64>,
+        draft: Draft,
+    },
+    DeleteServerDraft(i64),
     Send {
         local_id: String,
         message: OutgoingMessage,

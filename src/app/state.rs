@@ -198,6 +198,8 @@ pub struct Data {
     pub last_event_id: i64,
     /// The highest message ID seen.
     pub newest_id: MessageId,
+    /// The server's drafts, when it keeps them for this user.
+    pub server_drafts: Option<super::update::ServerDrafts>,
 }
 
 /// A user's presence as shown.

@@ -7,13 +7,22 @@ use crate::api::*;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 mod outbox;
+mod server_drafts;
 pub use outbox::pending_in;
+pub use server_drafts::ServerDrafts;
 
 /// Messages fetched around the anchor when a narrow opens, and per page when scrolling back.
 pub const PAGE: u64 = 50;
 
 /// Apply one input; return what must happen outside.
 pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
+    let mut fx = apply(st, msg);
+    // Every local draft save is followed on the server.
+    server_drafts::follow(st, &mut fx);
+    fx
+}
+
+fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Key(key) => on_key(st, key),
         Msg::Focus(focused) => {
@@ -114,7 +123,13 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
             let (unsent, drafts): (Vec<_>, Vec<_>) =
                 drafts.into_iter().partition(|(k, _)| k.starts_with("outbox-"));
             for (k, v) in drafts {
-                st.drafts.entry(k).or_insert(v);
+                // What is on this machine wins over a copy from the server; text typed since
+                // start-up wins over both.
+                let from_server =
+                    st.data.server_drafts.as_ref().and_then(|sd| sd.by_key.get(&k)).map(|(_, c)| c);
+                if st.drafts.get(&k).is_none_or(|cur| Some(cur) == from_server) {
+                    st.drafts.insert(k, v);
+                }
             }
             unsent.into_iter().flat_map(|(k, v)| outbox::restore(st, &k, &v)).collect()
         }
@@ -173,6 +188,7 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
             vec![Effect::Register]
         }
         Msg::Sent { local_id, result } => outbox::on_sent(st, &local_id, result),
+        Msg::DraftPushed { key, content, result } => server_drafts::on_pushed(st, key, content, result),
         Msg::History { message_id, result } => {
             match (&mut st.ui.popup, result) {
                 (Some(Popup::EditHistory { message_id: m, snapshots, .. }), Ok(s)) if *m == message_id => {
@@ -319,6 +335,7 @@ fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
     d.queue_id = r.queue_id.clone();
     d.last_event_id = r.last_event_id;
     st.ui.loading = false;
+    server_drafts::on_register(st, r.drafts.clone(), r.user_settings.as_ref());
     rebuild_sidebar(st);
     rebuild_people(st);
     // After a lost queue, every loaded window may have missed messages, edits and deletions:
@@ -601,6 +618,7 @@ fn on_tick(st: &mut State, now: i64) -> Vec<Effect> {
         fx.push(Effect::SaveDraft { key, text });
     }
     fx.extend(ping_if_due(st, now));
+    fx.extend(server_drafts::flush(st));
     // A send waiting out its backoff.
     if st.outbox.iter().any(|o| matches!(o.state, OutState::Retry { at, .. } if at <= now)) {
         fx.extend(outbox::pump(st));
@@ -1895,6 +1913,7 @@ fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                 });
             }
         }
+        EventKind::Drafts(ev) => return server_drafts::on_event(st, ev),
         EventKind::Malformed { event_type, error } => {
             tracing::warn!("ignored a malformed {event_type} event: {error}");
         }

@@ -128,6 +128,16 @@ impl Dispatcher {
                     Err(e) => Msg::Done(Err(format!("topics: {}", text(e)))),
                 }
             }),
+            Effect::PushDraft { key, id, draft } => self.spawn(async move {
+                let content = draft.content.clone();
+                Msg::DraftPushed { key, content, result: push_draft(&c, id, &draft).await.map_err(text) }
+            }),
+            Effect::DeleteServerDraft(id) => self.spawn(async move {
+                if let Err(e) = c.delete_draft(id).await {
+                    tracing::debug!("server draft {id} not deleted: {e}");
+                }
+                Msg::Done(Ok(String::new()))
+            }),
             Effect::Send { local_id, message, verify } => self.spawn(async move {
                 if let Some(v) = verify {
                     match find_earlier_send(&c, &message.content, &v).await {
@@ -341,6 +351,21 @@ pub mod drafts {
             .map(|s| (s.key, s.text))
             .collect()
     }
+}
+
+/// Update a server draft (making it again if it was deleted elsewhere meanwhile) or create one.
+async fn push_draft(c: &Client, id: Option<i64>, draft: &Draft) -> Result<i64, ApiError> {
+    if let Some(id) = id {
+        match c.edit_draft(id, draft).await {
+            Ok(_) => return Ok(id),
+            Err(e) if e.server().is_some_and(|s| s.status == 404) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let ids = c.create_drafts(std::slice::from_ref(draft)).await?;
+    ids.first()
+        .copied()
+        .ok_or_else(|| ApiError::Decode { status: 200, message: "no draft ID returned".into() })
 }
 
 /// Classify a failed send: network and server faults are retried; refusals are final.

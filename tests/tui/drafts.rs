@@ -1,0 +1,95 @@
+//! Drafts kept on the server: what is typed here reaches `/drafts`, what other clients write
+//! arrives as events, a sent message deletes its draft there too.
+
+use crate::harness::{App, SEED_TIME};
+use crossterm::event::KeyCode;
+use topicterm::api::Draft;
+use topicterm::app::Msg;
+
+async fn server_drafts(app: &App) -> Vec<Draft> {
+    app.client.get_drafts().await.expect("drafts").drafts
+}
+
+#[tokio::test]
+async fn drafts_follow_the_typing_to_the_server_and_back() {
+    let mut app = App::start("member").await;
+    assert!(app.st.data.server_drafts.is_some(), "the demo server keeps drafts");
+    assert!(server_drafts(&app).await.is_empty());
+
+    // Typing: the first save goes to the server at once.
+    app.key(KeyCode::Char('r')).await;
+    let target = app.st.ui.compose.as_ref().unwrap().target.clone();
+    app.keys("kept on the server").await;
+    app.send(Msg::Tick(SEED_TIME + 1)).await;
+    let d = server_drafts(&app).await;
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].content, "kept on the server");
+    let id = d[0].id;
+    if let topicterm::app::Target::Channel { id: channel, topic } = &target {
+        assert_eq!(
+            (d[0].to.as_slice(), d[0].topic.as_str()),
+            (std::slice::from_ref(channel), topic.as_str())
+        );
+    }
+
+    // Still typing: held back a few seconds, then the same draft is updated.
+    app.keys(", and more").await;
+    app.send(Msg::Tick(SEED_TIME + 2)).await;
+    assert_eq!(server_drafts(&app).await[0].content, "kept on the server");
+    app.send(Msg::Tick(SEED_TIME + 8)).await;
+    let d = server_drafts(&app).await;
+    assert_eq!((d.len(), d[0].content.as_str(), d[0].id), (1, "kept on the server, and more", id));
+
+    // Sent: gone from the server too.
+    app.ctrl('d').await;
+    assert!(app.st.ui.compose.is_none());
+    assert!(server_drafts(&app).await.is_empty());
+}
+
+#[tokio::test]
+async fn a_draft_written_in_another_client_opens_here_and_goes_when_deleted_there() {
+    let mut app = App::start("member").await;
+    let general = app.channel_id("general");
+    // The web app (same account, same server) saves a draft.
+    let ids = app
+        .client
+        .create_drafts(&[Draft::channel(general, "From the web", "written elsewhere")])
+        .await
+        .unwrap();
+    app.settle().await;
+    assert_eq!(
+        app.st
+            .drafts
+            .get("channel-{general}-from the web".replace("{general}", &general.to_string()).as_str())
+            .map(String::as_str),
+        Some("written elsewhere")
+    );
+
+    app.key(KeyCode::Char('c')).await;
+    app.keys("general>From the web").await;
+    app.key(KeyCode::Enter).await;
+    assert_eq!(app.st.ui.compose.as_ref().map(|c| c.text()).as_deref(), Some("written elsewhere"));
+    assert!(app.st.ui.status.as_ref().is_some_and(|s| s.text.contains("draft restored")));
+    app.key(KeyCode::Esc).await;
+    assert_eq!(server_drafts(&app).await.len(), 1, "closing with the same text changes nothing there");
+
+    // Deleted (or sent) in the other client: the copy here goes too.
+    app.client.delete_draft(ids[0]).await.unwrap();
+    app.settle().await;
+    assert!(!app.st.drafts.values().any(|t| t == "written elsewhere"), "{:?}", app.st.drafts);
+}
+
+#[tokio::test]
+async fn no_sync_when_the_user_turned_it_off() {
+    let mut app = App::start("member").await;
+    app.client.set_drafts_sync(false).await.unwrap();
+    app.send(Msg::QueueLost).await;
+    assert!(app.st.data.server_drafts.is_none());
+    app.key(KeyCode::Char('r')).await;
+    app.keys("only on this machine").await;
+    app.send(Msg::Tick(SEED_TIME + 1)).await;
+    app.key(KeyCode::Esc).await;
+    assert!(app.st.drafts.values().any(|t| t == "only on this machine"));
+    app.client.set_drafts_sync(true).await.unwrap();
+    assert!(server_drafts(&app).await.is_empty(), "nothing was pushed while sync was off");
+}
