@@ -198,6 +198,10 @@ pub struct Data {
     pub last_event_id: i64,
     /// The highest message ID seen.
     pub newest_id: MessageId,
+    /// Saved views (built-in and custom), as the server lists them.
+    pub nav_views: Vec<NavigationView>,
+    /// Code playgrounds of the organization (links for code blocks by language).
+    pub playgrounds: Vec<Playground>,
     /// The server's drafts, when it keeps them for this user.
     pub server_drafts: Option<super::update::ServerDrafts>,
 }

@@ -336,6 +336,8 @@ fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
     d.last_event_id = r.last_event_id;
     st.ui.loading = false;
     server_drafts::on_register(st, r.drafts.clone(), r.user_settings.as_ref());
+    st.data.nav_views = r.navigation_views.clone().unwrap_or_default();
+    st.data.playgrounds = r.realm_playgrounds.clone().unwrap_or_default();
     rebuild_sidebar(st);
     rebuild_people(st);
     // After a lost queue, every loaded window may have missed messages, edits and deletions:
@@ -387,6 +389,50 @@ fn resync_narrows(st: &mut State) -> Vec<Effect> {
     }
     st.data.narrows.retain(|_, v| v.loading_newer);
     fx
+}
+
+/// Channels deleted, archived or changed (name, description) while subscribed.
+fn on_stream_event(st: &mut State, ev: OpValueEvent) {
+    let id_of = |v: &serde_json::Value| v.get("stream_id").and_then(|i| i.as_i64());
+    let gone: Vec<ChannelId> = match ev.op.as_deref() {
+        Some("delete") => {
+            let mut ids: Vec<ChannelId> = ev
+                .fields
+                .get("stream_ids")
+                .and_then(|v| v.as_array())
+                .map(|a| a.iter().filter_map(|i| i.as_i64()).collect())
+                .unwrap_or_default();
+            if let Some(streams) = ev.fields.get("streams").and_then(|v| v.as_array()) {
+                ids.extend(streams.iter().filter_map(id_of));
+            }
+            ids
+        }
+        Some("update") => {
+            let Some(id) = ev.fields.get("stream_id").and_then(|i| i.as_i64()) else { return };
+            let prop = ev.fields.get("property").and_then(|p| p.as_str()).unwrap_or_default();
+            let value = ev.fields.get("value");
+            let Some(c) = st.data.channels.get_mut(&id) else { return };
+            match (prop, value) {
+                ("name", Some(serde_json::Value::String(n))) => c.name = n.clone(),
+                ("description", Some(serde_json::Value::String(d))) => c.description = d.clone(),
+                ("is_archived", Some(serde_json::Value::Bool(true))) => {}
+                _ => return,
+            }
+            if prop == "is_archived" { vec![id] } else { vec![] }
+        }
+        _ => vec![],
+    };
+    let mut any = false;
+    for id in gone {
+        any |= st.data.channels.remove(&id).is_some();
+        if st.ui.expanded == Some(id) {
+            st.ui.expanded = None;
+        }
+    }
+    if any {
+        set_status(st, "a channel you were subscribed to was archived");
+    }
+    rebuild_sidebar(st);
 }
 
 fn channel_info(s: &Subscription) -> ChannelInfo {
@@ -1914,6 +1960,29 @@ fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
             }
         }
         EventKind::Drafts(ev) => return server_drafts::on_event(st, ev),
+        EventKind::NavigationView(ev) => {
+            let views = &mut st.data.nav_views;
+            match (ev.op.as_str(), ev.navigation_view, ev.fragment) {
+                ("add", Some(v), _) => {
+                    views.retain(|x| x.fragment != v.fragment);
+                    views.push(v);
+                }
+                ("update", _, Some(f)) => {
+                    if let (Some(v), Some(data)) = (views.iter_mut().find(|x| x.fragment == f), ev.data) {
+                        if let Some(p) = data.get("is_pinned").and_then(|p| p.as_bool()) {
+                            v.is_pinned = p;
+                        }
+                        if let Some(n) = data.get("name") {
+                            v.name = n.as_str().map(str::to_owned);
+                        }
+                    }
+                }
+                ("remove", _, Some(f)) => views.retain(|x| x.fragment != f),
+                _ => {}
+            }
+        }
+        EventKind::RealmPlaygrounds { realm_playgrounds } => st.data.playgrounds = realm_playgrounds,
+        EventKind::Stream(ev) => on_stream_event(st, ev),
         EventKind::Malformed { event_type, error } => {
             tracing::warn!("ignored a malformed {event_type} event: {error}");
         }

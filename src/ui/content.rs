@@ -51,6 +51,8 @@ pub struct RenderedContent {
     pub spoilers: usize,
     /// Code blocks' raw text, in order (for copy actions).
     pub code_blocks: Vec<String>,
+    /// Each code block's language (lowercase), in the same order.
+    pub code_languages: Vec<Option<String>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -209,6 +211,7 @@ pub fn render_html_with_theme(
         link_ids: HashMap::new(),
         spoilers: 0,
         code_blocks: Vec::new(),
+        code_languages: Vec::new(),
         list_depth: 0,
         capture: None,
     };
@@ -222,6 +225,7 @@ pub fn render_html_with_theme(
         links: renderer.links,
         spoilers: renderer.spoilers,
         code_blocks: renderer.code_blocks,
+        code_languages: renderer.code_languages,
     }
 }
 
@@ -951,6 +955,7 @@ struct Renderer<'a> {
     link_ids: HashMap<String, usize>,
     spoilers: usize,
     code_blocks: Vec<String>,
+    code_languages: Vec<Option<String>>,
     list_depth: usize,
     /// Text emitted inside the current link (its `LinkRef::text`).
     capture: Option<String>,
@@ -1440,6 +1445,7 @@ impl<'a> Renderer<'a> {
             raw.pop();
         }
         self.code_blocks.push(raw);
+        self.code_languages.push(lang.clone());
 
         // Split into logical lines.
         let mut logical: Vec<Vec<(&str, Style)>> = vec![Vec::new()];

@@ -647,6 +647,32 @@ fn draw_info(f: &mut Frame, st: &State, cache: &mut RenderCache, id: MessageId, 
             lines.push(Line::raw(format!("  [{}] {}{kind}", i + 1, sanitize(&l.url))));
         }
     }
+    let playgrounds: Vec<String> = body
+        .code_blocks
+        .iter()
+        .zip(&body.code_languages)
+        .enumerate()
+        .flat_map(|(i, (code, lang))| {
+            let lang = lang.clone().unwrap_or_default();
+            st.data
+                .playgrounds
+                .iter()
+                .filter(move |p| !lang.is_empty() && p.pygments_language.eq_ignore_ascii_case(&lang))
+                .map(move |p| {
+                    let code: String = url::form_urlencoded::byte_serialize(code.as_bytes()).collect();
+                    [
+                        format!("  code block {} in {}:", i + 1, sanitize(&p.name)),
+                        format!("    {}", sanitize(&p.url_template.replace("{code}", &code))),
+                    ]
+                })
+        })
+        .flatten()
+        .collect();
+    if !playgrounds.is_empty() {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled("Code playgrounds", HEADER));
+        lines.extend(playgrounds.into_iter().map(Line::raw));
+    }
     if !m.reactions.is_empty() {
         lines.push(Line::raw(""));
         lines.push(Line::styled("Reactions", HEADER));
