@@ -48,6 +48,8 @@ pub enum Command {
         report_type: String,
         description: Option<String>,
     },
+    /// Write what the client holds to a JSON file (bug reports, the chaos test).
+    DumpState(Option<String>),
     Help,
     Quit,
 }
@@ -77,6 +79,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("channel-email", "[#channel] [sender]", "show a channel's email address"),
     ("apns", "TOKEN [APPID]", "register an APNs device token"),
     ("report", "TYPE [description]", "report the selected message to moderators"),
+    ("dump-state", "[PATH]", "write what the client holds to a JSON file (for bug reports)"),
     ("help", "", "show the keys"),
     ("quit", "", "quit"),
 ];
@@ -108,6 +111,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
     };
     Ok(match name.as_str() {
         "scheduled" => Command::Scheduled,
+        "dump-state" => Command::DumpState(args.first().cloned()),
         "status" if args.is_empty() => return Err(usage(name)),
         "status" if rest() == "clear" => Command::Status(None),
         "status" => Command::Status(Some(rest())),

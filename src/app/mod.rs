@@ -516,10 +516,64 @@ pub enum Effect {
         message_id: MessageId,
         start: bool,
     },
+    /// Write what the client holds (`state_dump`) to a file; `None`: the default place.
+    DumpState {
+        path: Option<String>,
+        contents: String,
+    },
     PollEvents {
         queue_id: String,
         last_event_id: i64,
         timeout_secs: u64,
     },
     Quit,
+}
+
+/// What the client holds, as JSON: loaded windows with the terms that select them on the server,
+/// unread messages, the outbox, the connection. Compared with the server's truth by the chaos
+/// test; attached to bug reports.
+pub fn state_dump(st: &State) -> serde_json::Value {
+    use serde_json::json;
+    let me = st.data.me;
+    let op = if st.data.realm.feature_level >= 456 { "dm-with" } else { "dm-including" };
+    let mut narrows: Vec<serde_json::Value> = st
+        .data
+        .narrows
+        .iter()
+        .map(|(n, v)| {
+            let mut terms = n.terms(me, op);
+            // The combined feed leaves muted topics out.
+            if *n == Narrow::All {
+                terms.push(NarrowTerm::new("is", "muted").negate());
+            }
+            json!({
+                "narrow": format!("{n:?}"),
+                "terms": terms,
+                "ids": v.ids,
+                "found_newest": v.found_newest,
+                "found_oldest": v.found_oldest,
+                "loading": v.loading_newer || v.loading_older,
+            })
+        })
+        .collect();
+    narrows.sort_by_key(|n| n["narrow"].to_string());
+    let mut unread: Vec<MessageId> = st.data.unread.by_id.keys().copied().collect();
+    unread.sort_unstable();
+    let outbox: Vec<serde_json::Value> = st
+        .outbox
+        .iter()
+        .map(|o| json!({"local_id": o.local_id, "content": o.content, "state": format!("{:?}", o.state)}))
+        .collect();
+    json!({
+        "me": me,
+        "now": st.now,
+        "queue_id": st.data.queue_id,
+        "last_event_id": st.data.last_event_id,
+        "offline": st.ui.offline.as_ref().map(|o| o.why.clone()),
+        "messages": st.data.messages.len(),
+        "narrows": narrows,
+        "unread": unread,
+        "outbox": outbox,
+        "drafts": st.drafts.len(),
+    })
 }

@@ -1660,6 +1660,10 @@ fn run_command(st: &mut State, cmd: super::command::Command) -> Result<Vec<Effec
         C::View { fragment, pinned, name } => {
             vec![Effect::Api(ApiCall::NavView { fragment, is_pinned: pinned, name })]
         }
+        C::DumpState(path) => {
+            let contents = serde_json::to_string_pretty(&state_dump(st)).unwrap_or_default();
+            vec![Effect::DumpState { path, contents }]
+        }
         C::Playground { name, language, template } => {
             crate::api::limits::check_playground_template(&template).map_err(|e| e.to_string())?;
             vec![Effect::Api(ApiCall::AddPlayground { name, language, template })]

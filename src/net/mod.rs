@@ -128,6 +128,27 @@ impl Dispatcher {
                     Err(e) => Msg::Done(Err(format!("topics: {}", text(e)))),
                 }
             }),
+            Effect::DumpState { path, contents } => {
+                let path = path.map(std::path::PathBuf::from).unwrap_or_else(|| {
+                    std::env::temp_dir().join(format!("topicterm-state-{}.json", std::process::id()))
+                });
+                let tx = self.tx.clone();
+                tokio::task::spawn_blocking(move || {
+                    let written = tempfile::NamedTempFile::new_in(
+                        path.parent()
+                            .filter(|p| !p.as_os_str().is_empty())
+                            .unwrap_or(std::path::Path::new(".")),
+                    )
+                    .and_then(|mut f| {
+                        std::io::Write::write_all(&mut f, contents.as_bytes())?;
+                        f.persist(&path).map_err(|e| e.error)
+                    });
+                    let _ = tx.send(Msg::Done(match written {
+                        Ok(_) => Ok(format!("state written to {}", path.display())),
+                        Err(e) => Err(format!("could not write {}: {e}", path.display())),
+                    }));
+                });
+            }
             Effect::PushDraft { key, id, draft } => self.spawn(async move {
                 let content = draft.content.clone();
                 Msg::DraftPushed { key, content, result: push_draft(&c, id, &draft).await.map_err(text) }
@@ -167,13 +188,17 @@ impl Dispatcher {
                     c.update_user_topic(channel, &topic, policy).await.map(|_| String::new()).map_err(text),
                 )
             }),
+            // Flag changes are idempotent: through a flaky network they are retried until the
+            // server has them, so what the client shows as read is read on the server too.
             Effect::MarkRead(ids) => self.spawn(async move {
                 Msg::Done(
-                    c.update_message_flags(&ids, true, "read").await.map(|_| String::new()).map_err(text),
+                    with_retries(|| c.update_message_flags(&ids, true, "read")).await.map(|_| String::new()),
                 )
             }),
             Effect::SetFlag { ids, flag, add } => self.spawn(async move {
-                Msg::Done(c.update_message_flags(&ids, add, flag).await.map(|_| String::new()).map_err(text))
+                Msg::Done(
+                    with_retries(|| c.update_message_flags(&ids, add, flag)).await.map(|_| String::new()),
+                )
             }),
             Effect::MarkTopicRead { channel, topic } => self.spawn(async move {
                 Msg::Done(
@@ -353,6 +378,30 @@ pub mod drafts {
     }
 }
 
+/// Run an idempotent request until it succeeds, backing off (with jitter) through network and
+/// server faults for up to about ten minutes; refusals end it at once.
+async fn with_retries<T, F, Fut>(mut call: F) -> Result<T, String>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, ApiError>>,
+{
+    let mut wait = Duration::from_millis(500);
+    let mut waited = Duration::ZERO;
+    loop {
+        match call().await {
+            Ok(v) => return Ok(v),
+            Err(e) if fault_kind(&e).0 && waited < Duration::from_secs(600) => {
+                let jitter = Duration::from_millis(rand::random::<u64>() % (wait.as_millis() as u64 / 2 + 1));
+                tracing::debug!("retrying in {:?}: {e}", wait + jitter);
+                tokio::time::sleep(wait + jitter).await;
+                waited += wait + jitter;
+                wait = (wait * 2).min(Duration::from_secs(30));
+            }
+            Err(e) => return Err(text(e)),
+        }
+    }
+}
+
 /// Update a server draft (making it again if it was deleted elsewhere meanwhile) or create one.
 async fn push_draft(c: &Client, id: Option<i64>, draft: &Draft) -> Result<i64, ApiError> {
     if let Some(id) = id {
@@ -371,7 +420,18 @@ async fn push_draft(c: &Client, id: Option<i64>, draft: &Draft) -> Result<i64, A
 /// Classify a failed send: network and server faults are retried; refusals are final.
 /// `checking`: the failure came from looking for an earlier attempt, which must be done again.
 fn send_failure(e: ApiError, checking: bool) -> SendFailure {
-    let (retry, maybe_sent) = match &e {
+    let (retry, maybe_sent) = fault_kind(&e);
+    if checking && !retry {
+        // The search was refused (e.g. the conversation became inaccessible): send, and let
+        // the server say what is wrong with the message itself.
+        return SendFailure { why: text(e), retry: true, maybe_sent: false };
+    }
+    SendFailure { why: text(e), retry, maybe_sent: maybe_sent || checking }
+}
+
+/// (worth retrying, the request may have reached the server).
+fn fault_kind(e: &ApiError) -> (bool, bool) {
+    match e {
         // A refused connection never reached the server; a timeout or a cut one may have.
         ApiError::Transport { connect, .. } => (true, !connect),
         ApiError::Server(s) if s.status == 429 => (true, false),
@@ -379,13 +439,7 @@ fn send_failure(e: ApiError, checking: bool) -> SendFailure {
         ApiError::Server(_) | ApiError::Limit(_) => (false, false),
         // An answer that is not the protocol's (a proxy's error page): the server may have it.
         ApiError::Decode { .. } => (true, true),
-    };
-    if checking && !retry {
-        // The search was refused (e.g. the conversation became inaccessible): send, and let
-        // the server say what is wrong with the message itself.
-        return SendFailure { why: text(e), retry: true, maybe_sent: false };
     }
-    SendFailure { why: text(e), retry, maybe_sent: maybe_sent || checking }
 }
 
 /// An earlier attempt of this send that reached the server: our newest messages in the

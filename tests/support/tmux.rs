@@ -1,0 +1,52 @@
+//! A tmux session on its own socket, driven with send-keys and read with capture-pane.
+
+#![allow(dead_code)]
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+pub struct Tmux {
+    pub socket: String,
+    pub session: String,
+}
+
+impl Tmux {
+    pub fn cmd(&self, args: &[&str]) -> std::process::Output {
+        Command::new("tmux").arg("-L").arg(&self.socket).args(args).output().expect("tmux runs")
+    }
+
+    pub fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.cmd(&["capture-pane", "-p", "-t", &self.session]).stdout).into_owned()
+    }
+
+    pub fn keys(&self, keys: &[&str]) {
+        for k in keys {
+            self.cmd(&["send-keys", "-t", &self.session, k]);
+        }
+    }
+
+    pub fn text(&self, text: &str) {
+        self.cmd(&["send-keys", "-t", &self.session, "-l", text]);
+    }
+
+    /// Wait until the screen satisfies `pred`, or fail showing the screen.
+    pub fn wait_for(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.screen();
+            if pred(&s) {
+                return s;
+            }
+            if start.elapsed() > Duration::from_secs(30) {
+                panic!("timed out waiting for {what}; screen:\n{s}");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        self.cmd(&["kill-server"]);
+    }
+}
