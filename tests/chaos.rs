@@ -18,8 +18,11 @@ use topicterm::api::{Anchor, Client, GetMessages, MessageEdit, NarrowTerm, Outgo
 use topicterm::server::proxy::FaultProxy;
 use topicterm::server::{DemoServer, ServerOptions};
 
-/// Rounds of faults (each with other people writing and the user writing).
-const ROUNDS: usize = 16;
+/// Rounds of faults (each with other people writing and the user writing); a longer run:
+/// `TOPICTERM_CHAOS_ROUNDS=200 cargo test --release --test chaos -- --nocapture`.
+fn rounds() -> usize {
+    std::env::var("TOPICTERM_CHAOS_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(16)
+}
 
 struct World {
     rt: tokio::runtime::Runtime,
@@ -113,7 +116,8 @@ fn the_client_survives_cuts_outages_and_lost_queues_without_losing_or_doubling_a
     let (mut cuts, mut outages, mut expiries) = (0, 0, 0);
     let mut typed: Vec<String> = Vec::new();
     let mut theirs: Vec<(usize, i64)> = Vec::new();
-    for round in 0..ROUNDS {
+    let rounds = rounds();
+    for round in 0..rounds {
         // Other people write: channel messages and DMs to the user, and edit earlier ones.
         for (i, (name, c)) in others.iter().enumerate() {
             let text = format!("chaos round {round} from {name}");
@@ -249,7 +253,7 @@ fn the_client_survives_cuts_outages_and_lost_queues_without_losing_or_doubling_a
 
     let faults = w.proxy.faults();
     eprintln!(
-        "chaos: {ROUNDS} rounds; {cuts} cuts, {outages} outages, {expiries} queue expiries; {faults} connections \
+        "chaos: {rounds} rounds; {cuts} cuts, {outages} outages, {expiries} queue expiries; {faults} connections \
          cut or refused by the proxy ({} relayed); {} messages written by the user, {} by others; {windows} \
          windows and {} unread checked",
         w.proxy.relayed(),
@@ -257,7 +261,7 @@ fn the_client_survives_cuts_outages_and_lost_queues_without_losing_or_doubling_a
         theirs.len() + 1,
         held.len()
     );
-    assert!(faults as usize >= ROUNDS, "faults really happened: {faults}");
+    assert!(faults as usize >= rounds, "faults really happened: {faults}");
     t.keys(&["Escape"]);
     std::thread::sleep(Duration::from_millis(200));
     t.keys(&["q"]);
