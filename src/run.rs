@@ -84,12 +84,16 @@ where
         while let Ok(m) = rx.try_recv() {
             effects.extend(app::update(&mut st, m));
         }
+        let mut quit = st.ui.quit;
         for e in effects {
-            if !dispatcher.run(e) {
-                return Ok(st);
-            }
+            quit |= !dispatcher.run(e);
         }
-        if st.ui.quit {
+        if quit {
+            // A clean exit gives the server its event queue back (not when the server has
+            // just refused us).
+            if st.ui.fatal.is_none() {
+                dispatcher.shutdown(st.data.queue_id.as_deref()).await;
+            }
             return Ok(st);
         }
         dirty |= !is_tick;

@@ -58,6 +58,20 @@ impl Dispatcher {
         self
     }
 
+    /// Stop polling and delete the event queue (waiting at most two seconds for the server).
+    pub async fn shutdown(&mut self, queue_id: Option<&str>) {
+        if let Some(p) = self.poller.take() {
+            p.abort();
+        }
+        if let Some(q) = queue_id {
+            match tokio::time::timeout(Duration::from_secs(2), self.client.delete_queue(q)).await {
+                Ok(Ok(_)) => tracing::debug!("event queue {q} deleted"),
+                Ok(Err(e)) => tracing::debug!("event queue not deleted: {e}"),
+                Err(_) => tracing::debug!("event queue not deleted: no answer in 2 s"),
+            }
+        }
+    }
+
     /// Spawn a task that sends one `Msg` when `fut` completes.
     fn spawn<F>(&self, fut: F)
     where

@@ -80,3 +80,34 @@ async fn an_archived_channel_leaves_the_sidebar() {
     assert!(!screen.contains("#design"), "{screen}");
     assert!(app.st.ui.status.as_ref().is_some_and(|s| s.text.contains("archived")), "{:?}", app.st.ui.status);
 }
+
+/// The real main loop on a `TestBackend`: quitting deletes the event queue on the server.
+#[tokio::test]
+async fn a_clean_exit_deletes_the_event_queue() {
+    use crossterm::event::{Event, KeyEvent, KeyModifiers};
+    use topicterm::server::{DemoServer, ServerOptions};
+    let server = DemoServer::start(ServerOptions::default()).await.unwrap();
+    let client = Client::new(&server.credentials("member").unwrap()).unwrap();
+    let (keys, rx) = tokio::sync::mpsc::unbounded_channel::<std::io::Result<Event>>();
+    let input = futures_util::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) });
+    let run = async move {
+        let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 30)).unwrap();
+        topicterm::run::run_main_loop(&mut terminal, client, Box::pin(input), None)
+            .await
+            .map(|st| st.data.queue_id)
+    };
+    let queues = |s: &DemoServer| s.shared.lock().queues.map.len();
+    let drive = async {
+        for _ in 0..100 {
+            if queues(&server) > 0 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        assert_eq!(queues(&server), 1, "registered");
+        keys.send(Ok(Event::Key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE)))).unwrap();
+    };
+    let (queue_id, ()) = tokio::join!(run, drive);
+    assert!(queue_id.unwrap().is_some());
+    assert_eq!(queues(&server), 0, "deleted on the way out");
+}
