@@ -42,7 +42,6 @@ impl Narrow {
     /// The `narrow` parameter for get-messages. `dm_with` is the operator the server knows
     /// (`dm-with` from feature level 456, `dm-including` before).
     pub fn terms(&self, me: UserId, dm_with: &str) -> Vec<NarrowTerm> {
-        let _ = dm_with;
         match self {
             Narrow::All => vec![],
             Narrow::Channel(c) => vec![NarrowTerm::new("channel", *c)],
@@ -54,7 +53,14 @@ impl Narrow {
             }
             Narrow::Starred => vec![NarrowTerm::new("is", "starred")],
             Narrow::Mentions => vec![NarrowTerm::new("is", "mentioned")],
-            Narrow::Search { terms, .. } => terms.clone(),
+            // Searches are parsed with the modern operator; older servers know `dm-including`.
+            Narrow::Search { terms, .. } => terms
+                .iter()
+                .map(|t| match t.operator.as_str() {
+                    "dm-with" => NarrowTerm { operator: dm_with.to_owned(), ..t.clone() },
+                    _ => t.clone(),
+                })
+                .collect(),
         }
     }
 

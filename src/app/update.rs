@@ -266,7 +266,19 @@ fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
         empty_topic_name: r.realm_empty_topic_display_name.clone().unwrap_or_else(|| "general chat".into()),
         max_message_length: r.max_message_length,
         max_topic_length: r.max_topic_length,
-        report_types: r.server_report_message_types.clone().unwrap_or_default(),
+        // Before level 435 the server does not list them: the five fixed ones.
+        report_types: r.server_report_message_types.clone().unwrap_or_else(|| {
+            [
+                ("spam", "Spam"),
+                ("harassment", "Harassment"),
+                ("inappropriate", "Inappropriate content"),
+                ("norms", "Violates community norms"),
+                ("other", "Other reason"),
+            ]
+            .iter()
+            .map(|(k, n)| ReportType { key: (*k).into(), name: (*n).into() })
+            .collect()
+        }),
         moderation_channel: r.realm_moderation_request_channel_id.filter(|id| *id > 0),
         allow_edit_history: r.realm_allow_edit_history.unwrap_or(true),
         ping_interval: r.server_presence_ping_interval_seconds.unwrap_or(60),

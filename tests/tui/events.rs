@@ -111,3 +111,42 @@ async fn a_clean_exit_deletes_the_event_queue() {
     assert!(queue_id.unwrap().is_some());
     assert_eq!(queues(&server), 0, "deleted on the way out");
 }
+
+/// An old server gets the old protocol from the same keys: legacy muting (below 170), `stream`
+/// message types (below 248), the fixed report types (below 435), `dm-including` (below 456).
+#[tokio::test]
+async fn an_old_server_gets_the_old_protocol() {
+    for level in [160, 300, 440] {
+        let mut app = App::start_at_level("member", level).await;
+        assert_eq!(app.st.data.realm.feature_level, level);
+        // Search by DM participant.
+        app.key(KeyCode::Char('/')).await;
+        app.keys("dm-with:alice").await;
+        app.key(KeyCode::Enter).await;
+        let found = app.st.data.narrows.get(&app.st.ui.narrow).map_or(0, |v| v.ids.len());
+        assert!(found > 0, "level {level}: {:?}", app.st.ui.status);
+        // Report the selected message with a type the old server knows.
+        assert!(app.st.data.realm.report_types.iter().any(|t| t.key == "norms"), "level {level}");
+        app.key(KeyCode::Char(':')).await;
+        app.keys("report spam looks like spam").await;
+        app.key(KeyCode::Enter).await;
+        assert!(app.st.ui.status.as_ref().is_some_and(|s| !s.error), "level {level}: {:?}", app.st.ui.status);
+        // Send and mute from the keyboard.
+        app.key(KeyCode::Char('a')).await;
+        app.key(KeyCode::Char('r')).await;
+        app.keys(&format!("hello level {level}")).await;
+        app.ctrl('d').await;
+        assert!(app.st.outbox.is_empty(), "level {level}: {:?}", app.st.outbox);
+        assert!(app.st.data.messages.values().any(|m| m.content.contains(&format!("hello level {level}"))));
+        let m = app.st.data.messages[&app.st.ui.selected.unwrap()].clone();
+        if let Some(channel) = m.stream_id {
+            app.key(KeyCode::Char('M')).await;
+            assert_eq!(
+                app.st.data.policy(channel, m.topic()),
+                topicterm::api::VisibilityPolicy::Muted,
+                "level {level}: {:?}",
+                app.st.ui.status
+            );
+        }
+    }
+}

@@ -44,12 +44,27 @@ impl App {
         (app, proxy.expect("proxy"))
     }
 
+    /// The same, against a server pretending to be of an older feature level.
+    pub async fn start_at_level(who: &str, feature_level: i64) -> App {
+        let opts = ServerOptions { seed_time: Some(SEED_TIME), feature_level, ..Default::default() };
+        Self::start_with(who, None, false, opts).await.0
+    }
+
     async fn start_full(
         who: &str,
         drafts: Option<std::path::PathBuf>,
         proxied: bool,
     ) -> (App, Option<FaultProxy>) {
         let opts = ServerOptions { seed_time: Some(SEED_TIME), ..Default::default() };
+        Self::start_with(who, drafts, proxied, opts).await
+    }
+
+    async fn start_with(
+        who: &str,
+        drafts: Option<std::path::PathBuf>,
+        proxied: bool,
+        opts: ServerOptions,
+    ) -> (App, Option<FaultProxy>) {
         let server = DemoServer::start(opts).await.expect("demo server");
         let mut creds = server.credentials(who).expect("user");
         let mut proxy = None;

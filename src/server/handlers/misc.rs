@@ -53,7 +53,10 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         .iter()
         .map(|(k, n)| json!({"key": k, "name": n}))
         .collect();
-    put("server_report_message_types", json!(types));
+    // Servers before level 435 do not list report types (clients use the five fixed ones).
+    if org.settings.feature_level >= 435 {
+        put("server_report_message_types", json!(types));
+    }
     put("realm_moderation_request_channel_id", json!(org.realm.moderation_request_channel_id.unwrap_or(-1)));
     if wants("realm") {
         put("realm_name", json!(org.realm.name));

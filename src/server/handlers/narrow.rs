@@ -106,6 +106,10 @@ impl Narrow {
                     users.dedup();
                     Term::Dm(users)
                 }
+                // `dm-with` is new at level 456.
+                "dm-with" if org.settings.feature_level < 456 => {
+                    return Err(bad("unknown operator dm-with"));
+                }
                 "dm-with" | "dm-including" | "group-pm-with" => {
                     Term::DmWith(user_operand(org, &operand, viewer)?)
                 }
