@@ -10,11 +10,14 @@
 //! - [`net`]: the dispatcher that runs effects as tasks, and the event long-poller.
 //! - [`ui`]: views as functions of the state, and the content renderer.
 //! - [`run`]: the main loop, generic over the ratatui backend.
+//! - [`outside`]: what the main loop does beyond the screen (bell, clipboard, notifications,
+//!   `$EDITOR`), with a recording stand-in for tests.
 //! - [`webhook`]: `topicterm webhook-listen`, the receiving end of outgoing webhooks.
 
 pub mod api;
 pub mod app;
 pub mod net;
+pub mod outside;
 pub mod run;
 pub mod server;
 pub mod ui;

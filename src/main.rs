@@ -165,7 +165,8 @@ async fn client_main(demo: bool, config: Option<PathBuf>) -> anyhow::Result<()> 
         restore(info);
     }));
     let input = crossterm::event::EventStream::new();
-    let result = topicterm::run::run_main_loop(&mut terminal, client, input, drafts_dir).await;
+    let mut outside = topicterm::outside::Terminal::default();
+    let result = topicterm::run::run_main_loop(&mut terminal, client, input, drafts_dir, &mut outside).await;
     let _ = crossterm::execute!(
         std::io::stdout(),
         crossterm::event::DisableMouseCapture,

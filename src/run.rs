@@ -39,6 +39,7 @@ pub async fn run_main_loop<B, S>(
     client: Client,
     mut input: S,
     drafts_dir: Option<std::path::PathBuf>,
+    outside: &mut dyn crate::outside::Outside,
 ) -> anyhow::Result<State>
 where
     B: Backend,
@@ -46,11 +47,11 @@ where
     S: Stream<Item = std::io::Result<TermEvent>> + Unpin,
 {
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
-    let mut dispatcher = Dispatcher::new(client, tx.clone());
+    let mut dispatcher = Dispatcher::new(client.clone(), tx.clone());
     if let Some(dir) = drafts_dir {
         dispatcher = dispatcher.with_drafts(dir);
     }
-    let mut st = State { now: now(), ..Default::default() };
+    let mut st = State { now: now(), site: client.site().to_owned(), ..Default::default() };
     st.ui.loading = true;
     let mut cache = RenderCache::default();
     dispatcher.run(Effect::Register);
@@ -86,7 +87,18 @@ where
         }
         let mut quit = st.ui.quit;
         for e in effects {
-            quit |= !dispatcher.run(e);
+            match e {
+                // What needs the terminal runs here, between frames.
+                Effect::Notify { title, body } => outside.notify(&title, &body),
+                Effect::Copy(text) => outside.copy(&text),
+                Effect::ExternalEdit { text } => {
+                    let result = outside.edit(&text);
+                    terminal.clear()?;
+                    dirty = true;
+                    let _ = tx.send(Msg::EditorDone(result));
+                }
+                e => quit |= !dispatcher.run(e),
+            }
         }
         if quit {
             // A clean exit gives the server its event queue back (not when the server has

@@ -136,7 +136,7 @@ fn the_client_survives_cuts_outages_and_lost_queues_without_losing_or_doubling_a
         }
         // The user writes (whatever the network is doing).
         if round % 2 == 0 {
-            let token = format!("user writes in round {round}");
+            let token = format!("user writes in round {round}!");
             t.keys(&["Escape"]);
             std::thread::sleep(Duration::from_millis(200));
             t.keys(&["c"]);

@@ -55,6 +55,13 @@ pub struct Client {
     info: Arc<RwLock<ServerInfo>>,
 }
 
+impl Client {
+    /// The server's base URL (without `/api/v1`).
+    pub fn site(&self) -> &str {
+        self.base.strip_suffix("/api/v1").unwrap_or(&self.base)
+    }
+}
+
 impl fmt::Debug for Client {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Client").field("base", &self.base).field("email", &self.email).finish()
@@ -680,6 +687,38 @@ impl Client {
         }
         serde_json::from_value(value)
             .map_err(|e| ApiError::Decode { status: 200, message: format!("{path}: {e}") })
+    }
+
+    /// Fetch an uploaded file (`/user_uploads/…`, relative or on this server) with the user's
+    /// credentials; other hosts never see them. At most 200 MB.
+    pub async fn download(&self, url: &str) -> Result<Vec<u8>> {
+        const MAX: usize = 200 << 20;
+        let site = self.site().trim_end_matches('/');
+        let (full, ours) = if url.starts_with('/') {
+            (format!("{site}{url}"), true)
+        } else {
+            (url.to_owned(), url.starts_with(&format!("{site}/")))
+        };
+        let mut req = self.http.get(&full).timeout(Duration::from_secs(300));
+        if ours && !self.email.is_empty() {
+            req = req.basic_auth(&self.email, Some(&self.api_key));
+        }
+        let mut resp = req.send().await?;
+        let status = resp.status().as_u16();
+        if !resp.status().is_success() {
+            return Err(ApiError::Decode {
+                status,
+                message: format!("download of {url} answered HTTP {status}"),
+            });
+        }
+        let mut body = Vec::new();
+        while let Some(chunk) = resp.chunk().await? {
+            if body.len() + chunk.len() > MAX {
+                return Err(ApiError::Decode { status, message: format!("{url} is larger than 200 MB") });
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(body)
     }
 
     /// Send a request and return the raw JSON of a success body; error bodies become

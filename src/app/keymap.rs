@@ -59,6 +59,10 @@ pub enum Action {
     TogglePeople,
     RetrySend,
     TakeBackUnsent,
+    OpenLink,
+    CopyLink,
+    CopyCode,
+    ExternalEditor,
     Cancel,
 }
 
@@ -108,6 +112,10 @@ impl Action {
             Action::TogglePeople => "show or hide the people pane (presence and statuses)",
             Action::Palette => "command palette (tab completes; :help lists commands)",
             Action::RetrySend => "send unsent messages again now",
+            Action::OpenLink => "open a link of the message (uploads are downloaded with your login)",
+            Action::CopyLink => "copy a link to the message (OSC 52 clipboard, works over SSH)",
+            Action::CopyCode => "copy a code block of the message",
+            Action::ExternalEditor => "edit the text in $EDITOR",
             Action::TakeBackUnsent => "take the last unsent message back into the compose box",
             Action::Cancel => "close / cancel (the draft is kept)",
         }
@@ -137,6 +145,7 @@ pub const BINDINGS: &[(Context, Key, Action)] = &[
     (Context::Compose, Key { code: KeyCode::Enter, mods: KeyModifiers::ALT }, Action::Send),
     (Context::Compose, ctrl('s'), Action::Schedule),
     (Context::Compose, code(KeyCode::Tab), Action::Complete),
+    (Context::Compose, ctrl('o'), Action::ExternalEditor),
     (Context::Compose, code(KeyCode::Esc), Action::Cancel),
     (Context::Global, ctrl('c'), Action::Quit),
     (Context::Global, k('q'), Action::Quit),
@@ -191,6 +200,9 @@ pub const BINDINGS: &[(Context, Key, Action)] = &[
     (Context::Messages, k('F'), Action::FollowTopic),
     (Context::Messages, k('T'), Action::MarkTopicRead),
     (Context::Messages, k('z'), Action::ToggleSpoiler),
+    (Context::Messages, k('o'), Action::OpenLink),
+    (Context::Messages, k('y'), Action::CopyLink),
+    (Context::Messages, k('Y'), Action::CopyCode),
 ];
 
 /// The action of a key in a context (falling back to global keys outside the compose box).

@@ -13,7 +13,10 @@ pub mod when;
 pub use keymap::{Action, Context};
 pub use narrow::Narrow;
 pub use state::*;
-pub use update::{open_narrow, pending_in, rebuild_people, rebuild_sidebar, scheduled_in_order, update};
+pub use update::{
+    NotifyPrefs, message_link, open_narrow, pending_in, plain_text, rebuild_people, rebuild_sidebar,
+    scheduled_in_order, update,
+};
 
 use crate::api::*;
 use crossterm::event::KeyEvent;
@@ -191,6 +194,10 @@ pub enum PromptKind {
     ScheduleTime,
     /// y/N before `Ui::confirm` runs.
     Confirm,
+    /// Which of the selected message's links to open.
+    OpenLink,
+    /// Which of the selected message's code blocks to copy.
+    CopyCode,
 }
 
 /// A popup over the main screen.
@@ -338,6 +345,10 @@ pub struct State {
     pub drafts: std::collections::HashMap<String, String>,
     /// Messages sent but not yet seen back from the server, in the order written.
     pub outbox: Vec<Outgoing>,
+    /// The server's base URL (message links, attachments).
+    pub site: String,
+    /// Which new messages notify.
+    pub notify: NotifyPrefs,
 }
 
 /// Inputs of `update`.
@@ -416,6 +427,8 @@ pub enum Msg {
     Presence(Box<PresenceResponse>),
     /// An edit was saved (or refused: the compose box stays).
     Edited(Result<MessageId, String>),
+    /// `$EDITOR` returned the compose text (or failed).
+    EditorDone(Result<String, String>),
 }
 
 /// Operations run for the palette and popups; each answers `Msg::Done` with a summary.
@@ -520,6 +533,23 @@ pub enum Effect {
     DumpState {
         path: Option<String>,
         contents: String,
+    },
+    /// Open a link in the browser; `download`: an uploaded file, fetched with the user's
+    /// credentials and opened from disk.
+    OpenUrl {
+        url: String,
+        download: bool,
+    },
+    /// Put text on the clipboard (OSC 52: works over SSH).
+    Copy(String),
+    /// Tell the user about a new message (desktop notification or bell).
+    Notify {
+        title: String,
+        body: String,
+    },
+    /// Edit the compose text in `$EDITOR`.
+    ExternalEdit {
+        text: String,
     },
     PollEvents {
         queue_id: String,

@@ -7,8 +7,10 @@ use crate::api::*;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 mod outbox;
+mod outside;
 mod server_drafts;
 pub use outbox::pending_in;
+pub use outside::{NotifyPrefs, message_link, plain_text};
 pub use server_drafts::ServerDrafts;
 
 /// Messages fetched around the anchor when a narrow opens, and per page when scrolling back.
@@ -229,6 +231,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             set_status(st, "saved");
             fx
         }
+        Msg::EditorDone(result) => outside::editor_done(st, result),
         Msg::Edited(Err(e)) => {
             set_error(st, format!("not saved: {e}"));
             vec![]
@@ -708,6 +711,7 @@ fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     if st.ui.compose.is_some() {
         return match keymap::lookup(Context::Compose, &key) {
             Some(Action::Send) => send_compose(st),
+            Some(Action::ExternalEditor) => outside::external_edit(st),
             Some(Action::Schedule) => {
                 st.ui.prompt = Some(Prompt { kind: PromptKind::ScheduleTime, text: String::new() });
                 vec![]
@@ -814,6 +818,15 @@ fn on_prompt_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
 fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
     match p.kind {
         PromptKind::Confirm => vec![],
+        PromptKind::OpenLink | PromptKind::CopyCode => match p.text.trim().parse::<usize>() {
+            Ok(n) if p.kind == PromptKind::OpenLink => outside::open_link(st, Some(n)),
+            Ok(n) => outside::copy_code(st, Some(n)),
+            Err(_) => {
+                set_error(st, "type a number");
+                st.ui.prompt = Some(p);
+                vec![]
+            }
+        },
         PromptKind::Command => match super::command::parse(&p.text) {
             Ok(cmd) => match run_command(st, cmd) {
                 Ok(fx) => fx,
@@ -1076,6 +1089,11 @@ fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
         Action::Starred => open_narrow(st, Narrow::Starred),
         Action::Mentions => open_narrow(st, Narrow::Mentions),
         Action::RetrySend => outbox::retry_now(st),
+        Action::OpenLink => outside::open_link(st, None),
+        // Only in the compose box.
+        Action::ExternalEditor => vec![],
+        Action::CopyLink => outside::copy_link(st),
+        Action::CopyCode => outside::copy_code(st, None),
         Action::TakeBackUnsent => outbox::take_back(st),
         Action::TogglePeople => {
             st.ui.show_people = !st.ui.show_people;
@@ -1716,6 +1734,7 @@ fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
             let mut m = ev.message;
             m.flags = ev.flags;
             let id = m.id;
+            let notice = outside::notify(st, &m, &m.flags);
             let narrows: Vec<Narrow> = st.data.narrows.keys().cloned().collect();
             let mut targets = Vec::new();
             for n in narrows {
@@ -1731,7 +1750,9 @@ fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                 }
             }
             apply_jump(st);
-            return outbox::on_message_event(st, ev.local_message_id.as_deref(), id);
+            let mut fx: Vec<Effect> = notice.into_iter().collect();
+            fx.extend(outbox::on_message_event(st, ev.local_message_id.as_deref(), id));
+            return fx;
         }
         EventKind::UpdateMessage(ev) => {
             let ids = if ev.message_ids.is_empty() { vec![ev.message_id] } else { ev.message_ids.clone() };

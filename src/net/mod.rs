@@ -15,6 +15,8 @@ pub struct Dispatcher {
     /// not swap); `None` keeps them in memory only.
     drafts: Option<std::sync::mpsc::Sender<(String, String)>>,
     drafts_writer: Option<std::thread::JoinHandle<()>>,
+    /// Where downloaded attachments go (default: the system's temporary directory).
+    downloads: Option<std::path::PathBuf>,
     poller: Option<JoinHandle<()>>,
     /// Latest-wins for message fetches of the shown narrow.
     fetches: Vec<(Narrow, bool, JoinHandle<()>)>,
@@ -39,7 +41,15 @@ fn text(e: ApiError) -> String {
 
 impl Dispatcher {
     pub fn new(client: Client, tx: UnboundedSender<Msg>) -> Self {
-        Dispatcher { client, tx, drafts: None, drafts_writer: None, poller: None, fetches: Vec::new() }
+        Dispatcher {
+            client,
+            tx,
+            drafts: None,
+            drafts_writer: None,
+            downloads: None,
+            poller: None,
+            fetches: Vec::new(),
+        }
     }
 
     /// Keep drafts in this directory, and load the ones already there.
@@ -55,6 +65,12 @@ impl Dispatcher {
             }
         }));
         self.drafts = Some(writes);
+        self
+    }
+
+    /// Save downloaded attachments in this directory.
+    pub fn with_downloads(mut self, dir: std::path::PathBuf) -> Self {
+        self.downloads = Some(dir);
         self
     }
 
@@ -142,6 +158,16 @@ impl Dispatcher {
                     Err(e) => Msg::Done(Err(format!("topics: {}", text(e)))),
                 }
             }),
+            // The main loop runs these on the terminal; elsewhere (whole-app tests) they go nowhere.
+            Effect::Copy(_) | Effect::Notify { .. } | Effect::ExternalEdit { .. } => {}
+            Effect::OpenUrl { url, download } => {
+                let tx = self.tx.clone();
+                let dir = self.downloads.clone();
+                tokio::spawn(async move {
+                    let result = open_url(&c, &url, download, dir).await;
+                    let _ = tx.send(Msg::Done(result));
+                });
+            }
             Effect::DumpState { path, contents } => {
                 let path = path.map(std::path::PathBuf::from).unwrap_or_else(|| {
                     std::env::temp_dir().join(format!("topicterm-state-{}.json", std::process::id()))
@@ -390,6 +416,71 @@ pub mod drafts {
             .map(|s| (s.key, s.text))
             .collect()
     }
+}
+
+/// Open a link with the user's browser (`$BROWSER`, else the system's opener). An uploaded file
+/// is first downloaded with the user's credentials and the file is opened instead.
+async fn open_url(
+    c: &Client,
+    url: &str,
+    download: bool,
+    dir: Option<std::path::PathBuf>,
+) -> Result<String, String> {
+    let target = if download {
+        let bytes = c.download(url).await.map_err(|e| format!("download failed: {e}"))?;
+        let name = url.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or("attachment");
+        // Only a file name from the URL: no path components, no hidden files.
+        let name: String = percent_decode(name)
+            .chars()
+            .map(|ch| if ch.is_alphanumeric() || "-_.".contains(ch) { ch } else { '_' })
+            .collect();
+        let name = name.trim_start_matches('.').to_owned();
+        let dir = dir.unwrap_or_else(std::env::temp_dir);
+        let path = tokio::task::spawn_blocking(move || -> std::io::Result<std::path::PathBuf> {
+            std::fs::create_dir_all(&dir)?;
+            let path = dir.join(if name.is_empty() { "attachment".into() } else { name });
+            std::fs::write(&path, bytes)?;
+            Ok(path)
+        })
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| format!("cannot save the file: {e}"))?;
+        path.display().to_string()
+    } else {
+        url.to_owned()
+    };
+    let opened = tokio::task::spawn_blocking({
+        let target = target.clone();
+        move || match std::env::var("BROWSER").ok().filter(|b| !b.trim().is_empty()) {
+            Some(browser) => std::process::Command::new("sh")
+                .arg("-c")
+                .arg(format!("{browser} \"$1\""))
+                .arg("sh")
+                .arg(&target)
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status()
+                .map_err(|e| e.to_string())
+                .and_then(|s| if s.success() { Ok(()) } else { Err(format!("{browser} exited with {s}")) }),
+            None => opener::open(&target).map_err(|e| e.to_string()),
+        }
+    })
+    .await
+    .map_err(|e| e.to_string())?;
+    match opened {
+        Ok(()) if download => Ok(format!("saved and opened {target}")),
+        Ok(()) => Ok(format!("opened {target}")),
+        Err(e) if download => Ok(format!("saved {target} (could not open it: {e})")),
+        Err(e) => Err(format!("could not open {target}: {e}")),
+    }
+}
+
+fn percent_decode(s: &str) -> String {
+    url::form_urlencoded::parse(format!("x={}", s.replace('+', "%2B")).as_bytes())
+        .next()
+        .map(|(_, v)| v.into_owned())
+        .unwrap_or_default()
 }
 
 /// Run an idempotent request until it succeeds, backing off (with jitter) through network and

@@ -546,6 +546,8 @@ fn draw_status(f: &mut Frame, st: &State, area: Rect) {
         let question;
         let label = match p.kind {
             PromptKind::Search => "Search: ",
+            PromptKind::OpenLink => "Open link number: ",
+            PromptKind::CopyCode => "Copy code block number: ",
             PromptKind::ChannelTopic => "Channel>topic: ",
             PromptKind::DmRecipients => "DM to (names or emails, comma-separated): ",
             PromptKind::Command => ":",

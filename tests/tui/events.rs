@@ -33,28 +33,12 @@ async fn a_new_playground_links_matching_code_blocks_in_message_info() {
         .unwrap();
     app.settle().await;
     assert!(app.st.data.playgrounds.iter().any(|p| p.name == "Python tutor"));
-    let id = app
-        .st
-        .data
-        .messages
-        .values()
-        .find(|m| {
-            m.content.contains("data-code-language=\"Python\"")
-                || m.content.contains("data-code-language=\"python\"")
-        })
-        .map(|m| m.id);
-    let id = match id {
-        Some(id) => id,
-        None => {
-            // Not in the loaded window: search for it.
-            app.key(KeyCode::Char('/')).await;
-            app.keys("has:code python").await;
-            app.key(KeyCode::Enter).await;
-            let found =
-                app.st.data.messages.values().find(|m| m.content.contains("data-code-language=\"Python\""));
-            found.expect("a python code block in the demo org").id
-        }
-    };
+    let general = app.channel_id("general");
+    let code = "```python\nprint('hi')\n```";
+    let alice = Client::new(&app.server.credentials("alice").unwrap()).unwrap();
+    let id =
+        alice.send_message(&topicterm::api::OutgoingMessage::channel(general, "py", code)).await.unwrap().id;
+    app.settle().await;
     app.st.ui.selected = Some(id);
     app.st.ui.popup = Some(Popup::MessageInfo { message_id: id, scroll: 0 });
     let screen = app.screen(160, 48);
@@ -92,7 +76,8 @@ async fn a_clean_exit_deletes_the_event_queue() {
     let input = futures_util::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) });
     let run = async move {
         let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 30)).unwrap();
-        topicterm::run::run_main_loop(&mut terminal, client, Box::pin(input), None)
+        let mut outside = topicterm::outside::Recorder::default();
+        topicterm::run::run_main_loop(&mut terminal, client, Box::pin(input), None, &mut outside)
             .await
             .map(|st| st.data.queue_id)
     };

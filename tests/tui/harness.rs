@@ -25,6 +25,9 @@ pub struct App {
     dispatcher: Dispatcher,
     rx: mpsc::UnboundedReceiver<Msg>,
     cache: RenderCache,
+    /// What reached the terminal side (notifications, clipboard, editor), as the main loop
+    /// would run it.
+    pub outside: topicterm::outside::Recorder,
 }
 
 impl App {
@@ -80,17 +83,38 @@ impl App {
         if let Some(dir) = drafts {
             dispatcher = dispatcher.with_drafts(dir);
         }
-        let mut st = State { tz: TimeZone::Fixed(0), now: SEED_TIME, ..Default::default() };
+        let site = client.site().to_owned();
+        let mut st = State { tz: TimeZone::Fixed(0), now: SEED_TIME, site, ..Default::default() };
         st.ui.loading = true;
-        let mut app = App { server, client, st, dispatcher, rx, cache: RenderCache::default() };
+        let mut app = App {
+            server,
+            client,
+            st,
+            dispatcher,
+            rx,
+            cache: RenderCache::default(),
+            outside: Default::default(),
+        };
         app.run_effects(vec![Effect::Register]);
         app.settle().await;
         (app, proxy)
     }
 
     fn run_effects(&mut self, effects: Vec<Effect>) {
+        use topicterm::outside::Outside as _;
         for e in effects {
-            self.dispatcher.run(e);
+            match e {
+                Effect::Notify { title, body } => self.outside.notify(&title, &body),
+                Effect::Copy(text) => self.outside.copy(&text),
+                Effect::ExternalEdit { text } => {
+                    let result = self.outside.edit(&text);
+                    let fx = app::update(&mut self.st, Msg::EditorDone(result));
+                    self.run_effects(fx);
+                }
+                e => {
+                    self.dispatcher.run(e);
+                }
+            }
         }
     }
 

@@ -5,5 +5,6 @@ mod drafts;
 mod events;
 mod harness;
 mod outbox;
+mod outside;
 mod palette;
 mod screens;

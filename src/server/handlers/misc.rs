@@ -401,3 +401,22 @@ pub async fn update_realm(State(s): State<Arc<Shared>>, req: Req) -> Res {
     }
     Ok(reply(p, ok()))
 }
+
+/// Files in the demo organization's uploads (fixed: the seed has no binary assets).
+pub const DEMO_UPLOADS: &[(&str, &str)] =
+    &[("2/ab/release-checklist.txt", "Release checklist\n- tag\n- changelog\n- announce\n")];
+
+/// `GET /user_uploads/{path}`: an uploaded file, for logged-in users only.
+pub async fn upload(
+    axum::extract::Path(path): axum::extract::Path<String>,
+    req: super::super::Req,
+) -> Result<axum::response::Response, ApiErr> {
+    let _ = req.user_id;
+    let Some((_, body)) = DEMO_UPLOADS.iter().find(|(p, _)| *p == path) else {
+        return Err(ApiErr::new(axum::http::StatusCode::NOT_FOUND, "NOT_FOUND", "File not found"));
+    };
+    Ok(axum::response::IntoResponse::into_response((
+        [(axum::http::header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        body.to_string(),
+    )))
+}

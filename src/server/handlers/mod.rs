@@ -81,6 +81,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
     let counter = shared.clone();
     Router::new()
         .nest("/api/v1", api)
+        .route("/user_uploads/{*path}", get(misc::upload))
         .fallback(not_found)
         .layer(axum::middleware::from_fn(move |req: axum::extract::Request, next: axum::middleware::Next| {
             counter.requests.fetch_add(1, std::sync::atomic::Ordering::SeqCst);

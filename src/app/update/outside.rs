@@ -1,0 +1,232 @@
+//! Reaching outside the terminal: opening links and attachments, copying to the clipboard,
+//! editing in `$EDITOR`, notifications. `update` only decides; the effects do the work.
+
+use super::{set_error, set_status};
+use crate::api::*;
+use crate::app::*;
+
+/// A message's links and code blocks, as the message pane numbers them.
+fn parts(m: &Message) -> crate::ui::content::RenderedContent {
+    struct Ctx;
+    impl crate::ui::content::ContentContext for Ctx {
+        fn format_time(&self, _: i64) -> String {
+            String::new()
+        }
+        fn spoiler_open(&self, _: usize) -> bool {
+            true
+        }
+    }
+    crate::ui::content::render_html(&m.content, 200, &Ctx)
+}
+
+/// An absolute URL for a link in a message (server-relative ones resolve against the site).
+pub fn absolute(site: &str, url: &str) -> String {
+    if url.starts_with('/') { format!("{}{url}", site.trim_end_matches('/')) } else { url.to_owned() }
+}
+
+/// Is this an uploaded file on the user's own server (fetched with their credentials)?
+pub fn is_upload(site: &str, url: &str) -> bool {
+    let site = site.trim_end_matches('/');
+    url.starts_with("/user_uploads/")
+        || (!site.is_empty() && url.starts_with(&format!("{site}/user_uploads/")))
+}
+
+/// `o`: open the selected message's link (asks which when there are several).
+pub(super) fn open_link(st: &mut State, number: Option<usize>) -> Vec<Effect> {
+    let Some(m) = super::selected_message(st) else { return vec![] };
+    let links = parts(m).links;
+    let n = match (number, links.len()) {
+        (_, 0) => {
+            set_error(st, "this message has no links");
+            return vec![];
+        }
+        (None, 1) => 1,
+        (None, count) => {
+            st.ui.prompt = Some(Prompt { kind: PromptKind::OpenLink, text: String::new() });
+            set_status(st, format!("which link? 1–{count}"));
+            return vec![];
+        }
+        (Some(n), count) if n == 0 || n > count => {
+            set_error(st, format!("no link [{n}]: the message has {count}"));
+            return vec![];
+        }
+        (Some(n), _) => n,
+    };
+    let url = links[n - 1].url.clone();
+    let download = is_upload(&st.site, &url);
+    set_status(st, if download { format!("downloading [{n}]…") } else { format!("opening [{n}]…") });
+    vec![Effect::OpenUrl { url: absolute(&st.site, &url), download }]
+}
+
+/// The web app's hash encoding of a narrow component.
+fn hash_encode(s: &str) -> String {
+    url::form_urlencoded::byte_serialize(s.as_bytes())
+        .collect::<String>()
+        .replace('+', "%20")
+        .replace('.', "%2E")
+        .replace('%', ".")
+}
+
+/// A link to a message that opens it in the web app.
+pub fn message_link(st: &State, m: &Message) -> String {
+    let site = st.site.trim_end_matches('/');
+    match m.stream_id {
+        Some(c) if !m.is_dm() => {
+            let name = st.data.channel_name(c).replace(' ', "-");
+            format!(
+                "{site}/#narrow/channel/{c}-{}/topic/{}/near/{}",
+                hash_encode(&name),
+                hash_encode(m.topic()),
+                m.id
+            )
+        }
+        _ => {
+            let mut ids = m.dm_user_ids();
+            ids.sort_unstable();
+            let ids: Vec<String> = ids.iter().map(i64::to_string).collect();
+            format!("{site}/#narrow/dm/{}/near/{}", ids.join(","), m.id)
+        }
+    }
+}
+
+/// `y`: copy a link to the selected message.
+pub(super) fn copy_link(st: &mut State) -> Vec<Effect> {
+    let Some(m) = super::selected_message(st) else { return vec![] };
+    let link = message_link(st, m);
+    set_status(st, "link to the message copied");
+    vec![Effect::Copy(link)]
+}
+
+/// `Y`: copy a code block of the selected message (asks which when there are several).
+pub(super) fn copy_code(st: &mut State, number: Option<usize>) -> Vec<Effect> {
+    let Some(m) = super::selected_message(st) else { return vec![] };
+    let blocks = parts(m).code_blocks;
+    let n = match (number, blocks.len()) {
+        (_, 0) => {
+            set_error(st, "this message has no code blocks");
+            return vec![];
+        }
+        (None, 1) => 1,
+        (None, count) => {
+            st.ui.prompt = Some(Prompt { kind: PromptKind::CopyCode, text: String::new() });
+            set_status(st, format!("which code block? 1–{count}"));
+            return vec![];
+        }
+        (Some(n), count) if n == 0 || n > count => {
+            set_error(st, format!("no code block {n}: the message has {count}"));
+            return vec![];
+        }
+        (Some(n), _) => n,
+    };
+    set_status(st, format!("code block {n} copied"));
+    vec![Effect::Copy(blocks[n - 1].clone())]
+}
+
+/// `ctrl+o` in the compose box: edit the text in `$EDITOR`.
+pub(super) fn external_edit(st: &mut State) -> Vec<Effect> {
+    let Some(c) = &st.ui.compose else { return vec![] };
+    vec![Effect::ExternalEdit { text: c.text() }]
+}
+
+/// The editor returned: its text replaces the compose box's (nothing is lost on failure).
+pub(super) fn editor_done(st: &mut State, result: Result<String, String>) -> Vec<Effect> {
+    match (result, &st.ui.compose) {
+        (Ok(text), Some(c)) => {
+            let text = text.trim_end_matches('\n');
+            let mut new = Compose::new(c.target.clone(), text, c.editing);
+            new.scheduled = c.scheduled;
+            st.ui.compose = Some(new);
+            st.ui.draft_dirty = true;
+            set_status(st, "text taken back from the editor");
+        }
+        (Ok(_), None) => {}
+        (Err(e), _) => set_error(st, format!("editor: {e} (the text is unchanged)")),
+    }
+    vec![]
+}
+
+/// Which messages notify.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotifyPrefs {
+    pub dm: bool,
+    pub mention: bool,
+    pub followed: bool,
+}
+
+impl Default for NotifyPrefs {
+    fn default() -> Self {
+        NotifyPrefs { dm: true, mention: true, followed: true }
+    }
+}
+
+/// Text of a message's HTML for a notification: tags dropped, entities decoded, controls out.
+pub fn plain_text(html: &str, max_chars: usize) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for ch in html.chars() {
+        match ch {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                out.push(' ');
+            }
+            _ if !in_tag => out.push(ch),
+            _ => {}
+        }
+    }
+    let decoded = out
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&#x27;", "'")
+        .replace("&amp;", "&");
+    let words: Vec<&str> = decoded.split_whitespace().collect();
+    let text = crate::ui::content::sanitize(&words.join(" "));
+    match text.char_indices().nth(max_chars) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text,
+    }
+}
+
+/// A new message: notify for direct messages, mentions and followed topics — never for the
+/// user's own, never in muted topics, not for the conversation on screen while the terminal has
+/// focus.
+pub(super) fn notify(st: &State, m: &Message, flags: &[String]) -> Option<Effect> {
+    let d = &st.data;
+    if m.sender_id == d.me {
+        return None;
+    }
+    let flag = |f: &str| flags.iter().any(|x| x == f);
+    let prefs = st.notify;
+    let why = if m.is_dm() {
+        prefs.dm.then_some("")
+    } else {
+        let c = m.stream_id?;
+        if d.topic_muted(c, m.topic()) {
+            return None;
+        }
+        let mentioned = flag("mentioned") || flag("wildcard_mentioned") || flag("stream_wildcard_mentioned");
+        if mentioned && prefs.mention {
+            Some(" (mention)")
+        } else if prefs.followed && d.policy(c, m.topic()) == VisibilityPolicy::Followed {
+            Some(" (followed)")
+        } else {
+            None
+        }
+    }?;
+    let shown = !st.ui.unfocused && st.ui.narrow.contains(m, d.me) && st.ui.narrow != Narrow::All;
+    if shown {
+        return None;
+    }
+    let sender = crate::ui::content::sanitize(&m.sender_full_name);
+    let title = match m.stream_id {
+        Some(c) if !m.is_dm() => format!(
+            "{sender} in #{} > {}{why}",
+            crate::ui::content::sanitize(d.channel_name(c)),
+            crate::ui::content::sanitize(m.topic())
+        ),
+        _ => format!("{sender} (direct message)"),
+    };
+    Some(Effect::Notify { title, body: plain_text(&m.content, 200) })
+}

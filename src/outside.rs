@@ -1,0 +1,155 @@
+//! What the main loop does beyond the screen: the bell, the clipboard, desktop notifications,
+//! `$EDITOR`. They run on the UI task between frames, so nothing interleaves with drawing.
+//! The binary uses [`Terminal`]; tests use [`Recorder`].
+
+use base64::Engine as _;
+use std::io::Write;
+
+/// How new messages are announced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NotifyMethod {
+    /// A desktop notification where a notification service answers, else the bell.
+    #[default]
+    Desktop,
+    Bell,
+    None,
+}
+
+pub trait Outside {
+    /// Announce a new message.
+    fn notify(&mut self, title: &str, body: &str);
+    /// Put text on the clipboard.
+    fn copy(&mut self, text: &str);
+    /// Leave the screen, edit `text` in the user's editor, come back with the result.
+    fn edit(&mut self, text: &str) -> Result<String, String>;
+}
+
+/// The real terminal on stdout.
+#[derive(Debug, Default)]
+pub struct Terminal {
+    pub notify: NotifyMethod,
+}
+
+/// OSC 52: the terminal (or tmux, or the terminal at the other end of SSH) sets its clipboard.
+pub fn osc52(text: &str) -> String {
+    format!("\x1b]52;c;{}\x07", base64::engine::general_purpose::STANDARD.encode(text))
+}
+
+/// The editor the user chose: `$VISUAL`, then `$EDITOR`, then `vi`.
+pub fn editor_command() -> String {
+    std::env::var("VISUAL")
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+        .or_else(|| std::env::var("EDITOR").ok().filter(|v| !v.trim().is_empty()))
+        .unwrap_or_else(|| "vi".into())
+}
+
+/// Write `text` to a private temporary file, run `editor` on it (through `sh`, so it may carry
+/// arguments), and read the file back.
+pub fn edit_with(editor: &str, text: &str) -> Result<String, String> {
+    let mut file = tempfile::Builder::new()
+        .prefix("topicterm-")
+        .suffix(".md")
+        .tempfile()
+        .map_err(|e| format!("cannot make a temporary file: {e}"))?;
+    file.write_all(text.as_bytes()).and_then(|_| file.flush()).map_err(|e| e.to_string())?;
+    let path = file.path().to_owned();
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{editor} \"$1\""))
+        .arg("sh")
+        .arg(&path)
+        .status()
+        .map_err(|e| format!("cannot run {editor}: {e}"))?;
+    if !status.success() {
+        return Err(format!("{editor} exited with {status}"));
+    }
+    std::fs::read_to_string(&path).map_err(|e| format!("cannot read the edited text: {e}"))
+}
+
+impl Terminal {
+    fn write(&self, s: &str) {
+        let mut out = std::io::stdout();
+        let _ = out.write_all(s.as_bytes()).and_then(|_| out.flush());
+    }
+}
+
+impl Outside for Terminal {
+    fn notify(&mut self, title: &str, body: &str) {
+        match self.notify {
+            NotifyMethod::None => {}
+            NotifyMethod::Bell => self.write("\x07"),
+            NotifyMethod::Desktop => {
+                let shown = std::process::Command::new("notify-send")
+                    .args(["--app-name=topicterm", title, body])
+                    .stdin(std::process::Stdio::null())
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::null())
+                    .status()
+                    .is_ok_and(|s| s.success());
+                if !shown {
+                    // No notification service here (a server, SSH, a bare console).
+                    self.notify = NotifyMethod::Bell;
+                    self.write("\x07");
+                }
+            }
+        }
+    }
+
+    fn copy(&mut self, text: &str) {
+        self.write(&osc52(text));
+    }
+
+    fn edit(&mut self, text: &str) -> Result<String, String> {
+        use crossterm::{event, execute, terminal};
+        let mut out = std::io::stdout();
+        let _ = execute!(out, event::DisableMouseCapture, terminal::LeaveAlternateScreen);
+        let _ = terminal::disable_raw_mode();
+        let result = edit_with(&editor_command(), text);
+        let _ = terminal::enable_raw_mode();
+        let _ = execute!(out, terminal::EnterAlternateScreen, event::EnableMouseCapture);
+        result
+    }
+}
+
+/// Records what would have gone outside (tests).
+#[derive(Debug, Default)]
+pub struct Recorder {
+    pub notifications: Vec<(String, String)>,
+    pub copied: Vec<String>,
+    /// What the "editor" returns: a fixed text, or an error.
+    pub editor_result: Option<Result<String, String>>,
+    pub edited: Vec<String>,
+}
+
+impl Outside for Recorder {
+    fn notify(&mut self, title: &str, body: &str) {
+        self.notifications.push((title.into(), body.into()));
+    }
+    fn copy(&mut self, text: &str) {
+        self.copied.push(text.into());
+    }
+    fn edit(&mut self, text: &str) -> Result<String, String> {
+        self.edited.push(text.into());
+        self.editor_result.clone().unwrap_or_else(|| Ok(text.into()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn osc52_carries_the_text_in_base64() {
+        assert_eq!(osc52("hi ✓"), "\x1b]52;c;aGkg4pyT\x07");
+    }
+
+    #[test]
+    fn the_editor_edits_a_file_and_its_text_comes_back() {
+        // A scripted "editor": appends a line to the file it is given.
+        let out = edit_with("sh -c 'printf \"\\nadded\" >> \"$0\"'", "typed").unwrap();
+        assert_eq!(out, "typed\nadded");
+        let err = edit_with("false", "typed").unwrap_err();
+        assert!(err.contains("exited"), "{err}");
+    }
+}

@@ -1,0 +1,158 @@
+//! Beyond the screen: notifications, the clipboard, links and attachments, `$EDITOR`.
+
+use crate::harness::App;
+use crossterm::event::KeyCode;
+use topicterm::api::{Client, OutgoingMessage, VisibilityPolicy};
+use topicterm::app::Narrow;
+
+fn as_user(app: &App, who: &str) -> Client {
+    Client::new(&app.server.credentials(who).unwrap()).unwrap()
+}
+
+#[tokio::test]
+async fn dms_mentions_and_followed_topics_notify_muted_topics_never() {
+    let mut app = App::start("member").await;
+    let me = app.st.data.me;
+    let alice = as_user(&app, "alice");
+    let general = app.channel_id("general");
+    app.st.ui.unfocused = true; // the user is in another window
+    alice.send_message(&OutgoingMessage::direct(vec![me], "are you there?")).await.unwrap();
+    app.settle().await;
+    let n = &app.outside.notifications;
+    assert_eq!(n.len(), 1, "{n:?}");
+    assert!(
+        n[0].0.contains("Alice") && n[0].0.contains("direct message") && n[0].1 == "are you there?",
+        "{n:?}"
+    );
+
+    // A mention notifies; an ordinary message in an ordinary topic does not.
+    let name = app.st.data.user_name(me).to_owned();
+    alice
+        .send_message(&OutgoingMessage::channel(general, "plans", &format!("@**{name}** look")))
+        .await
+        .unwrap();
+    alice.send_message(&OutgoingMessage::channel(general, "plans", "nothing special")).await.unwrap();
+    app.settle().await;
+    assert_eq!(app.outside.notifications.len(), 2);
+    assert!(app.outside.notifications[1].0.contains("#general > plans (mention)"));
+
+    // Followed topics notify; muted ones never, not even for a mention.
+    app.client.update_user_topic(general, "followed one", VisibilityPolicy::Followed).await.unwrap();
+    app.client.update_user_topic(general, "muted one", VisibilityPolicy::Muted).await.unwrap();
+    app.settle().await;
+    alice.send_message(&OutgoingMessage::channel(general, "followed one", "news")).await.unwrap();
+    alice
+        .send_message(&OutgoingMessage::channel(general, "muted one", &format!("@**{name}** psst")))
+        .await
+        .unwrap();
+    app.settle().await;
+    let titles: Vec<&str> = app.outside.notifications.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(titles.len(), 3, "{titles:?}");
+    assert!(titles[2].contains("followed one (followed)"));
+
+    // The user's own messages never notify.
+    app.client.send_message(&OutgoingMessage::direct(vec![as_id(&app, "alice")], "mine")).await.unwrap();
+    app.settle().await;
+    assert_eq!(app.outside.notifications.len(), 3);
+}
+
+fn as_id(app: &App, short: &str) -> i64 {
+    let email = app.server.credentials(short).unwrap().email;
+    app.st.data.users.values().find(|u| u.email == email).unwrap().id
+}
+
+#[tokio::test]
+async fn copy_a_link_to_the_message_and_a_code_block() {
+    let mut app = App::start("member").await;
+    let general = app.channel_id("general");
+    let alice = as_user(&app, "alice");
+    let id = alice
+        .send_message(&OutgoingMessage::channel(
+            general,
+            "copy me.now",
+            "see:\n```rust\nfn main() {}\n```\nand\n```\nls -l\n```",
+        ))
+        .await
+        .unwrap()
+        .id;
+    app.open(Narrow::Topic(general, "copy me.now".into())).await;
+    app.st.ui.selected = Some(id);
+    app.key(KeyCode::Char('y')).await;
+    let site = app.client.site().to_owned();
+    assert_eq!(
+        app.outside.copied,
+        vec![format!("{site}/#narrow/channel/{general}-general/topic/copy.20me.2Enow/near/{id}")]
+    );
+    // Two code blocks: asks which.
+    app.key(KeyCode::Char('Y')).await;
+    assert!(app.st.ui.prompt.is_some());
+    app.keys("2").await;
+    app.key(KeyCode::Enter).await;
+    assert_eq!(app.outside.copied.last().map(String::as_str), Some("ls -l"));
+}
+
+#[tokio::test]
+async fn an_attachment_is_downloaded_with_the_users_login_and_opened() {
+    let mut app = App::start("member").await;
+    let dir = tempfile::tempdir().unwrap();
+    // A stand-in browser that records what it was asked to open.
+    let log = dir.path().join("opened");
+    let browser = dir.path().join("browser.sh");
+    std::fs::write(&browser, format!("#!/bin/sh\necho \"$1\" >> {}\n", log.display())).unwrap();
+    std::process::Command::new("chmod").arg("+x").arg(&browser).status().unwrap();
+    // SAFETY: only this test in the binary reads BROWSER.
+    unsafe { std::env::set_var("BROWSER", &browser) };
+    let general = app.channel_id("general");
+    let alice = as_user(&app, "alice");
+    let text = "[checklist](/user_uploads/2/ab/release-checklist.txt) and [docs](https://docs.example/x)";
+    let id = alice.send_message(&OutgoingMessage::channel(general, "files", text)).await.unwrap().id;
+    app.open(Narrow::Topic(general, "files".into())).await;
+    app.st.ui.selected = Some(id);
+    app.key(KeyCode::Char('o')).await;
+    app.keys("1").await;
+    app.key(KeyCode::Enter).await;
+    for _ in 0..20 {
+        if log.exists() {
+            break;
+        }
+        app.settle().await;
+    }
+    let opened = std::fs::read_to_string(&log).expect("the browser was asked");
+    let file = opened.lines().next().unwrap();
+    assert_eq!(std::fs::read_to_string(file).unwrap(), "Release checklist\n- tag\n- changelog\n- announce\n");
+    assert!(
+        app.st.ui.status.as_ref().is_some_and(|s| s.text.contains("saved and opened")),
+        "{:?}",
+        app.st.ui.status
+    );
+    // An ordinary link goes to the browser as it is.
+    app.key(KeyCode::Char('o')).await;
+    app.keys("2").await;
+    app.key(KeyCode::Enter).await;
+    app.settle().await;
+    let opened = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(opened.lines().nth(1), Some("https://docs.example/x"));
+    // Without a login the file is not served.
+    let mut stranger = app.server.credentials("member").unwrap();
+    stranger.api_key = "wrong".into();
+    assert!(
+        Client::new(&stranger).unwrap().download("/user_uploads/2/ab/release-checklist.txt").await.is_err()
+    );
+    unsafe { std::env::remove_var("BROWSER") };
+}
+
+#[tokio::test]
+async fn the_compose_text_goes_through_the_editor_and_comes_back() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('r')).await;
+    app.keys("first draft").await;
+    app.outside.editor_result = Some(Ok("rewritten in vim\n".into()));
+    app.ctrl('o').await;
+    assert_eq!(app.outside.edited, vec!["first draft".to_owned()]);
+    assert_eq!(app.st.ui.compose.as_ref().map(|c| c.text()).as_deref(), Some("rewritten in vim"));
+    // A failing editor changes nothing.
+    app.outside.editor_result = Some(Err("vim exited with 1".into()));
+    app.ctrl('o').await;
+    assert_eq!(app.st.ui.compose.as_ref().map(|c| c.text()).as_deref(), Some("rewritten in vim"));
+    assert!(app.st.ui.status.as_ref().is_some_and(|s| s.error && s.text.contains("unchanged")));
+}
