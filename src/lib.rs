@@ -14,6 +14,7 @@
 
 pub mod api;
 pub mod app;
+pub mod config;
 pub mod net;
 pub mod run;
 pub mod server;

@@ -6,6 +6,7 @@
 pub mod command;
 pub mod keymap;
 pub mod narrow;
+pub mod settings;
 pub mod state;
 mod update;
 pub mod when;
@@ -272,6 +273,8 @@ pub struct State {
     pub next_local_id: u64,
     /// Unsent compose text by draft key (mirrors the drafts on disk).
     pub drafts: std::collections::HashMap<String, String>,
+    /// The user's settings (config file): keys, colours, clock, first view.
+    pub settings: settings::Settings,
 }
 
 /// Inputs of `update`.

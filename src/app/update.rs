@@ -1,6 +1,6 @@
 //! `update(&mut State, Msg) -> Vec<Effect>`: all behaviour, no I/O.
 
-use super::keymap::{self, Action, Context};
+use super::keymap::{Action, Context};
 use super::narrow::{Narrow, dm_key, parse_search};
 use super::*;
 use crate::api::*;
@@ -314,6 +314,7 @@ fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
     st.ui.loading = false;
     rebuild_sidebar(st);
     rebuild_people(st);
+    super::settings::apply_start(st);
     let mut fx = open_narrow(st, st.ui.narrow.clone());
     fx.push(Effect::FetchSubscriptions);
     if let Some(q) = st.data.queue_id.clone() {
@@ -557,7 +558,7 @@ fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         return on_popup_key(st, key);
     }
     if st.ui.compose.is_some() {
-        return match keymap::lookup(Context::Compose, &key) {
+        return match st.settings.keymap.lookup(Context::Compose, &key) {
             Some(Action::Send) => send_compose(st),
             Some(Action::Schedule) => {
                 st.ui.prompt = Some(Prompt { kind: PromptKind::ScheduleTime, text: String::new() });
@@ -608,7 +609,7 @@ fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         Focus::Sidebar => Context::Sidebar,
         Focus::Messages => Context::Messages,
     };
-    match keymap::lookup(ctx, &key) {
+    match st.settings.keymap.lookup(ctx, &key) {
         Some(a) => on_action(st, a),
         None => vec![],
     }
