@@ -12,6 +12,7 @@
 //! - [`run`]: the main loop, generic over the ratatui backend.
 //! - [`webhook`]: `topicterm webhook-listen`, the receiving end of outgoing webhooks.
 
+pub mod account;
 pub mod api;
 pub mod app;
 pub mod config;
