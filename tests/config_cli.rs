@@ -5,6 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use topicterm::app::settings::Settings;
 use topicterm::server::{DemoServer, ServerOptions, org::DEMO_PASSWORD};
 
 const BIN: &str = env!("CARGO_BIN_EXE_topicterm");
@@ -408,15 +409,12 @@ async fn login_in_a_terminal_hides_the_password_then_the_account_just_works() {
 /// crossterm also drops colours when NO_COLOR is set in the environment, so the binary's output
 /// cannot tell whether the theme did its part. Here the views draw through a crossterm backend
 /// into memory, in a process without NO_COLOR: only the theme can remove the colours.
-#[test]
-fn the_no_colour_theme_writes_no_colour_through_crossterm() {
-    use ratatui::Terminal;
-    use ratatui::backend::CrosstermBackend;
+/// Registered with two channels, one unread starred message with a link, a mention, code and
+/// a reaction, and the people pane open; `settings` as a config file would give them.
+fn sample_state(settings: Settings) -> topicterm::app::State {
     use serde_json::json;
-    use topicterm::app::{self, Msg, Narrow, State, TimeZone};
-    use topicterm::ui::theme::{Theme, ThemeName};
-
-    let mut st = State { tz: TimeZone::Fixed(0), now: 1_800_000_000, ..Default::default() };
+    use topicterm::app::{self, Msg, State, TimeZone};
+    let mut st = State { tz: TimeZone::Fixed(0), now: 1_800_000_000, settings, ..Default::default() };
     let reg: topicterm::api::RegisterResponse = serde_json::from_value(json!({
         "queue_id": "q", "last_event_id": -1, "zulip_feature_level": 496, "user_id": 1,
         "realm_users": [{"user_id": 1, "full_name": "Me", "email": "me@x"}, {"user_id": 2, "full_name": "Ann", "email": "ann@x"}],
@@ -438,10 +436,57 @@ fn the_no_colour_theme_writes_no_colour_through_crossterm() {
         }],
     }))
     .unwrap();
-    app::update(&mut st, Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false });
+    let narrow = st.ui.narrow.clone();
+    app::update(&mut st, Msg::Messages { narrow, resp: Box::new(resp), older: false });
     st.ui.show_people = true;
     app::rebuild_people(&mut st);
 
+    st
+}
+
+/// The screen as text.
+fn screen_of(st: &topicterm::app::State) -> String {
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 30)).unwrap();
+    let mut cache = topicterm::ui::RenderCache::default();
+    terminal.draw(|f| topicterm::ui::draw(f, st, &mut cache)).unwrap();
+    let buf = terminal.backend().buffer();
+    (0..buf.area.height)
+        .map(|y| (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn config_settings_reach_the_screen() {
+    use topicterm::app::{Focus, Narrow};
+    let cfg = topicterm::config::parse(
+        "time_format = 12\nstart = \"channel:design topic:plans\"\n[panels]\nchannels = false\npeople = true\n",
+        "x",
+    )
+    .unwrap();
+    let mut st = sample_state(cfg.settings(false));
+    assert_eq!(st.ui.narrow, Narrow::Topic(7, "plans".into()), "the first view, resolved at register");
+    assert_eq!(st.settings.start, None, "taken once: a re-register keeps the user's view");
+    let s = screen_of(&st);
+    assert!(s.contains("Ann  Fri 15 Jan 7:43 AM"), "12-hour clock: {s}");
+    assert!(!s.contains("All messages"), "the channels pane is hidden: {s}");
+    st.ui.focus = Focus::Sidebar;
+    assert!(screen_of(&st).contains("All messages"), "and shows while it has the focus");
+    // A first view naming a channel that does not exist: all messages, and the reason.
+    let cfg = topicterm::config::parse("start = \"channel:nope\"", "x").unwrap();
+    let st = sample_state(cfg.settings(false));
+    assert_eq!(st.ui.narrow, Narrow::All);
+    assert!(screen_of(&st).contains("config: start = \"channel:nope\": no channel named \"nope\""));
+}
+
+#[test]
+fn the_no_colour_theme_writes_no_colour_through_crossterm() {
+    use ratatui::Terminal;
+    use ratatui::backend::CrosstermBackend;
+    use topicterm::app::State;
+    use topicterm::ui::theme::{Theme, ThemeName};
+
+    let mut st = sample_state(Settings::default());
     #[derive(Clone, Default)]
     struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
     impl std::io::Write for Shared {
