@@ -507,8 +507,7 @@ fn the_no_colour_theme_writes_no_colour_through_crossterm() {
         let mut cache = topicterm::ui::RenderCache::default();
         terminal.draw(|f| topicterm::ui::draw(f, st, &mut cache)).unwrap();
         drop(terminal);
-        let bytes = out.0.lock().unwrap().clone();
-        bytes
+        out.0.lock().unwrap().clone()
     };
     let env_allows_colour = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     for (_, name) in ThemeName::ALL {
