@@ -6,16 +6,20 @@
 //! - [`server`]: the embedded demo server (axum): an in-memory organization seeded from
 //!   `assets/demo_org.json` that honours the contract's rules. Knows nothing of the client.
 //! - [`app`]: the state store, `Msg`s in, `Effect`s out, and the pure `update` function; the
-//!   keymap; narrows and search parsing. No I/O.
+//!   keymap; narrows and search parsing; the settings the config file decides. No I/O.
 //! - [`net`]: the dispatcher that runs effects as tasks, and the event long-poller.
-//! - [`ui`]: views as functions of the state, and the content renderer.
+//! - [`ui`]: views as functions of the state, the content renderer, and the colour themes.
+//! - [`config`]: the TOML config file, its defaults and its error messages.
+//! - [`account`]: `topicterm login`, accounts, and where API keys live (keyring or private file).
 //! - [`run`]: the main loop, generic over the ratatui backend.
 //! - [`outside`]: what the main loop does beyond the screen (bell, clipboard, notifications,
 //!   `$EDITOR`), with a recording stand-in for tests.
 //! - [`webhook`]: `topicterm webhook-listen`, the receiving end of outgoing webhooks.
 
+pub mod account;
 pub mod api;
 pub mod app;
+pub mod config;
 pub mod net;
 pub mod outside;
 pub mod run;

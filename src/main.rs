@@ -1,25 +1,43 @@
 //! The `topicterm` binary: command line, logging, terminal setup, and the subcommands.
 
 use anyhow::Context as _;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use topicterm::api::{Client, Credentials, zuliprc};
+use topicterm::account::{self, AccountStore, LoginOptions, TerminalPrompter};
+use topicterm::api::{Client, Credentials};
+use topicterm::app::settings::Settings;
 use topicterm::server::{DemoServer, ServerOptions};
 
 #[derive(Parser)]
 #[command(
     name = "topicterm",
     version,
-    about = "A fast, keyboard-driven terminal client for Zulip-compatible team chat"
+    about = "A fast, keyboard-driven terminal client for Zulip-compatible team chat",
+    long_about = "A fast, keyboard-driven terminal client for Zulip-compatible team chat.\n\n\
+        Without a command it starts the client: on the account chosen with --account (else the \
+        default account; add accounts with `topicterm login`), on the zuliprc given with -c, else \
+        on ~/.zuliprc. `topicterm --demo` runs it on an embedded demo organization.\n\n\
+        Settings are read from $XDG_CONFIG_HOME/topicterm/config.toml (or --config PATH); \
+        `topicterm --print-default-config` prints every setting with its default. NO_COLOR turns \
+        colours off. Logs go to $XDG_STATE_HOME/topicterm/topicterm.log."
 )]
 struct Cli {
     /// Start the embedded demo server and log in as its seeded member.
-    #[arg(long, conflicts_with = "config")]
+    #[arg(long, conflicts_with_all = ["zuliprc", "account"])]
     demo: bool,
-    /// The zuliprc to use (default: ~/.zuliprc).
-    #[arg(short = 'c', long = "config", value_name = "PATH")]
+    /// Use this zuliprc (INI [api] with email, key, site; it must be private: chmod 600).
+    #[arg(short = 'c', long = "zuliprc", value_name = "PATH", conflicts_with = "account")]
+    zuliprc: Option<PathBuf>,
+    /// Use this account (see `topicterm accounts`) instead of the default one.
+    #[arg(short = 'a', long, value_name = "NAME")]
+    account: Option<String>,
+    /// Read settings from this TOML file instead of $XDG_CONFIG_HOME/topicterm/config.toml.
+    #[arg(long = "config", value_name = "PATH")]
     config: Option<PathBuf>,
+    /// Print a commented config file with every setting at its default, and exit.
+    #[arg(long)]
+    print_default_config: bool,
     /// Log debug detail to the log file.
     #[arg(short = 'd', long)]
     debug: bool,
@@ -29,6 +47,34 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Log in to a server with email and password; the API key goes to the OS keyring (or, where
+    /// there is none, to a private zuliprc in the config directory).
+    Login {
+        /// Name the account (default: the server's host name).
+        #[arg(short = 'a', long, value_name = "NAME")]
+        account: Option<String>,
+        /// Make it the default account (the first account always is).
+        #[arg(long)]
+        default: bool,
+        /// Keep the API key in a zuliprc (mode 0600) even where a keyring exists.
+        #[arg(long)]
+        no_keyring: bool,
+    },
+    /// Forget an account and delete its API key.
+    Logout {
+        /// The account (default: the default account).
+        #[arg(short = 'a', long, value_name = "NAME")]
+        account: Option<String>,
+    },
+    /// List the accounts: server, email, and where each API key is.
+    Accounts,
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff).
+    Man,
     /// Run the embedded demo server in the foreground until killed.
     DemoServer {
         /// Address to listen on.
@@ -86,11 +132,55 @@ fn init_logging(debug: bool, to_file: bool) {
     }
 }
 
+/// Write generated text to stdout; a reader that stops early (`| head`) is not an error.
+fn emit(bytes: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
+/// The command line's definition (for completions and the man page).
+fn cli_command() -> clap::Command {
+    Cli::command()
+}
+
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
+    if cli.print_default_config {
+        return emit(topicterm::config::default_text().as_bytes());
+    }
+    match &cli.command {
+        Some(Command::Completions { shell }) => {
+            let mut out = Vec::new();
+            clap_complete::generate(*shell, &mut cli_command(), "topicterm", &mut out);
+            return emit(&out);
+        }
+        Some(Command::Man) => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(cli_command()).render(&mut out)?;
+            return emit(&out);
+        }
+        _ => {}
+    }
     init_logging(cli.debug, cli.command.is_none());
     let rt = tokio::runtime::Runtime::new()?;
     match cli.command {
+        Some(Command::Login { account, default, no_keyring }) => {
+            let store = AccountStore::open_default()?;
+            let opts = LoginOptions { account, make_default: default, no_keyring };
+            rt.block_on(account::login(&store, &mut TerminalPrompter, &opts)).map(|_| ())
+        }
+        Some(Command::Logout { account }) => {
+            let store = AccountStore::open_default()?;
+            let (name, acct) = store.remove(account.as_deref())?;
+            println!("Logged out of {name} ({} on {}); its API key is deleted.", acct.email, acct.site);
+            Ok(())
+        }
+        Some(Command::Accounts) => list_accounts(),
+        Some(Command::Completions { .. } | Command::Man) => Ok(()),
         Some(Command::DemoServer {
             addr,
             zuliprc_dir,
@@ -110,32 +200,61 @@ fn main() -> anyhow::Result<()> {
             rt.block_on(demo_server(opts, zuliprc_dir))
         }
         Some(Command::WebhookListen { addr, token }) => rt.block_on(topicterm::webhook::listen(addr, token)),
-        None => rt.block_on(client_main(cli.demo, cli.config)),
+        None => {
+            // Settings and credentials come before the terminal is touched, so errors print plainly.
+            let config = topicterm::config::load(cli.config.as_deref())?;
+            let no_color = topicterm::ui::theme::no_color_requested(std::env::var_os("NO_COLOR"));
+            let settings = config.settings(no_color);
+            rt.block_on(client_main(cli.demo, cli.zuliprc, cli.account, settings))
+        }
     }
 }
 
-/// Find and read the credentials before touching the terminal, so errors print plainly.
-fn credentials(path: Option<PathBuf>) -> anyhow::Result<Credentials> {
-    let path = match path {
-        Some(p) => p,
-        None => {
-            let home = directories::BaseDirs::new().context("cannot find your home directory")?;
-            home.home_dir().join(".zuliprc")
-        }
-    };
-    zuliprc::read(&path).map_err(|e| {
-        anyhow::anyhow!("{e}\n(use `topicterm --demo` to try the demo organization, or -c PATH)")
-    })
+fn list_accounts() -> anyhow::Result<()> {
+    let store = AccountStore::open_default()?;
+    let accounts = store.load()?;
+    if accounts.accounts.is_empty() {
+        println!("No accounts yet: add one with `topicterm login`.");
+    }
+    let width = accounts.accounts.keys().map(|n| n.chars().count()).max().unwrap_or(0);
+    for (name, a) in &accounts.accounts {
+        let mark = if accounts.default.as_deref() == Some(name.as_str()) { "*" } else { " " };
+        println!("{mark} {name:<width$}  {} on {}  (key: {})", a.email, a.site, a.key_location());
+    }
+    Ok(())
 }
 
-async fn client_main(demo: bool, config: Option<PathBuf>) -> anyhow::Result<()> {
+/// The credentials to use: -c's zuliprc, else the chosen account, else ~/.zuliprc.
+fn credentials(zuliprc: Option<PathBuf>, account: Option<String>) -> anyhow::Result<Credentials> {
+    let hint = "(use `topicterm --demo` to try the demo organization, `topicterm login` to add an account, \
+                or -c PATH for a zuliprc)";
+    if let Some(path) = zuliprc {
+        return account::read_zuliprc(&path).map_err(|e| anyhow::anyhow!("{e}\n{hint}"));
+    }
+    if let Some((_, creds)) = AccountStore::open_default()?.credentials(account.as_deref())? {
+        return Ok(creds);
+    }
+    let home = directories::BaseDirs::new().context("cannot find your home directory")?;
+    let path = home.home_dir().join(".zuliprc");
+    if !path.exists() {
+        anyhow::bail!("no account yet, and no ~/.zuliprc\n{hint}");
+    }
+    account::read_zuliprc(&path).map_err(|e| anyhow::anyhow!("{e}\n{hint}"))
+}
+
+async fn client_main(
+    demo: bool,
+    zuliprc: Option<PathBuf>,
+    account: Option<String>,
+    settings: Settings,
+) -> anyhow::Result<()> {
     // The demo server lives as long as the client.
     let (_server, creds) = if demo {
         let server = DemoServer::start(ServerOptions::default()).await?;
         let creds = server.credentials("member").context("the demo organization has no member")?;
         (Some(server), creds)
     } else {
-        (None, credentials(config)?)
+        (None, credentials(zuliprc, account)?)
     };
     let client = Client::new(&creds)?;
     // Drafts are kept per account; the demo org's account is the same on every run.
@@ -165,8 +284,9 @@ async fn client_main(demo: bool, config: Option<PathBuf>) -> anyhow::Result<()> 
         restore(info);
     }));
     let input = crossterm::event::EventStream::new();
-    let mut outside = topicterm::outside::Terminal::default();
-    let result = topicterm::run::run_main_loop(&mut terminal, client, input, drafts_dir, &mut outside).await;
+    let mut outside = topicterm::outside::Terminal { notify: settings.notifications.method };
+    let result =
+        topicterm::run::run_main_loop(&mut terminal, client, input, drafts_dir, settings, &mut outside).await;
     let _ = crossterm::execute!(
         std::io::stdout(),
         crossterm::event::DisableMouseCapture,

@@ -5,15 +5,7 @@
 use base64::Engine as _;
 use std::io::Write;
 
-/// How new messages are announced.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum NotifyMethod {
-    /// A desktop notification where a notification service answers, else the bell.
-    #[default]
-    Desktop,
-    Bell,
-    None,
-}
+pub use crate::app::settings::NotifyMethod;
 
 pub trait Outside {
     /// Announce a new message.

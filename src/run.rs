@@ -39,6 +39,7 @@ pub async fn run_main_loop<B, S>(
     client: Client,
     mut input: S,
     drafts_dir: Option<std::path::PathBuf>,
+    settings: app::settings::Settings,
     outside: &mut dyn crate::outside::Outside,
 ) -> anyhow::Result<State>
 where
@@ -52,6 +53,8 @@ where
         dispatcher = dispatcher.with_drafts(dir);
     }
     let mut st = State { now: now(), site: client.site().to_owned(), ..Default::default() };
+    st.ui.show_people = settings.show_people;
+    st.settings = settings;
     st.ui.loading = true;
     let mut cache = RenderCache::default();
     dispatcher.run(Effect::Register);

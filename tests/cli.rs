@@ -13,6 +13,15 @@ fn run(args: &[&str], home: &std::path::Path) -> (i32, String) {
     (out.status.code().unwrap_or(-1), text)
 }
 
+/// Make a file readable by its owner only.
+fn private(path: &std::path::Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+}
+
 #[test]
 fn a_missing_zuliprc_is_explained() {
     let home = tempfile::tempdir().unwrap();
@@ -31,6 +40,7 @@ fn a_broken_zuliprc_names_what_is_missing() {
     let home = tempfile::tempdir().unwrap();
     let rc = home.path().join("rc");
     std::fs::write(&rc, "[api]\nemail=a@b.c\nsite=http://127.0.0.1:1\n").unwrap();
+    private(&rc);
     let (code, text) = run(&["-c", rc.to_str().unwrap()], home.path());
     assert_ne!(code, 0);
     assert!(text.contains("'key'"), "{text}");

@@ -578,12 +578,23 @@ impl ServerSettings {
     }
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+/// `Debug` never shows the key.
+#[derive(Clone, Deserialize, Serialize)]
 pub struct ApiKeyResponse {
     pub api_key: String,
     pub email: String,
     #[serde(default)]
     pub user_id: Option<UserId>,
+}
+
+impl fmt::Debug for ApiKeyResponse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ApiKeyResponse")
+            .field("api_key", &"<redacted>")
+            .field("email", &self.email)
+            .field("user_id", &self.user_id)
+            .finish()
+    }
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]

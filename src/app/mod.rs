@@ -6,6 +6,7 @@
 pub mod command;
 pub mod keymap;
 pub mod narrow;
+pub mod settings;
 pub mod state;
 mod update;
 pub mod when;
@@ -14,8 +15,8 @@ pub use keymap::{Action, Context};
 pub use narrow::Narrow;
 pub use state::*;
 pub use update::{
-    NotifyPrefs, message_link, open_narrow, pending_in, plain_text, rebuild_people, rebuild_sidebar,
-    scheduled_in_order, update,
+    message_link, open_narrow, pending_in, plain_text, rebuild_people, rebuild_sidebar, scheduled_in_order,
+    update,
 };
 
 use crate::api::*;
@@ -347,8 +348,8 @@ pub struct State {
     pub outbox: Vec<Outgoing>,
     /// The server's base URL (message links, attachments).
     pub site: String,
-    /// Which new messages notify.
-    pub notify: NotifyPrefs,
+    /// The user's settings (config file): keys, colours, clock, first view.
+    pub settings: settings::Settings,
 }
 
 /// Inputs of `update`.

@@ -1,6 +1,6 @@
 //! `update(&mut State, Msg) -> Vec<Effect>`: all behaviour, no I/O.
 
-use super::keymap::{self, Action, Context};
+use super::keymap::{Action, Context};
 use super::narrow::{Narrow, dm_key, parse_search};
 use super::*;
 use crate::api::*;
@@ -10,7 +10,7 @@ mod outbox;
 mod outside;
 mod server_drafts;
 pub use outbox::pending_in;
-pub use outside::{NotifyPrefs, message_link, plain_text};
+pub use outside::{message_link, plain_text};
 pub use server_drafts::ServerDrafts;
 
 /// Messages fetched around the anchor when a narrow opens, and per page when scrolling back.
@@ -355,6 +355,7 @@ fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
     st.data.playgrounds = r.realm_playgrounds.clone().unwrap_or_default();
     rebuild_sidebar(st);
     rebuild_people(st);
+    super::settings::apply_start(st);
     // After a lost queue, every loaded window may have missed messages, edits and deletions:
     // refetch each from its newest loaded message on (a page back refreshes what is shown);
     // the answers replace what they cover, so nothing is doubled or kept after deletion.
@@ -709,7 +710,7 @@ fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         return on_popup_key(st, key);
     }
     if st.ui.compose.is_some() {
-        return match keymap::lookup(Context::Compose, &key) {
+        return match st.settings.keymap.lookup(Context::Compose, &key) {
             Some(Action::Send) => send_compose(st),
             Some(Action::ExternalEditor) => outside::external_edit(st),
             Some(Action::Schedule) => {
@@ -761,7 +762,7 @@ fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         Focus::Sidebar => Context::Sidebar,
         Focus::Messages => Context::Messages,
     };
-    match keymap::lookup(ctx, &key) {
+    match st.settings.keymap.lookup(ctx, &key) {
         Some(a) => on_action(st, a),
         None => vec![],
     }

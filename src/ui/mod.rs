@@ -2,14 +2,15 @@
 //! is cached per (message, width, content, spoilers) in a [`RenderCache`] the caller owns.
 
 pub mod content;
+pub mod theme;
 
 use crate::api::{Message, MessageId};
-use crate::app::keymap::{self, Context};
+use crate::app::keymap::{Action, Context};
 use crate::app::{Activity, Focus, Narrow, Popup, PromptKind, SidebarRow, State, Target};
-use content::{ContentContext, RenderedContent, display_width, render_html, sanitize};
+use content::{ContentContext, RenderedContent, display_width, render_html_with_theme, sanitize};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use std::collections::HashMap;
@@ -60,11 +61,12 @@ const CACHE_LIMIT: usize = 4000;
 struct Ctx {
     spoilers: bool,
     tz: crate::app::TimeZone,
+    clock: crate::app::settings::Clock,
 }
 
 impl ContentContext for Ctx {
     fn format_time(&self, ts: i64) -> String {
-        self.tz.format(ts, "%a %-d %b %H:%M")
+        self.tz.format(ts, self.clock.short())
     }
     fn spoiler_open(&self, _index: usize) -> bool {
         self.spoilers
@@ -85,6 +87,7 @@ impl RenderCache {
         width: u16,
         spoilers: bool,
         tz: crate::app::TimeZone,
+        settings: &crate::app::settings::Settings,
     ) -> Rc<RenderedContent> {
         let key = (m.id, width, hash(&m.content), spoilers);
         if let Some(r) = self.map.get(&key) {
@@ -93,17 +96,14 @@ impl RenderCache {
         if self.map.len() >= CACHE_LIMIT {
             self.map.clear();
         }
-        let r = Rc::new(render_html(&m.content, width, &Ctx { spoilers, tz }));
+        let ctx = Ctx { spoilers, tz, clock: settings.clock };
+        let r = Rc::new(render_html_with_theme(&m.content, width, &ctx, &settings.theme.content));
         self.map.insert(key, r.clone());
         r
     }
 }
 
 const SIDEBAR_WIDTH: u16 = 26;
-const DIM: Style = Style::new().fg(Color::DarkGray);
-const SELECTED: Style = Style::new().add_modifier(Modifier::REVERSED);
-const HEADER: Style = Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD);
-const ERROR: Style = Style::new().fg(Color::Red).add_modifier(Modifier::BOLD);
 
 /// Draw the whole screen.
 pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
@@ -112,7 +112,13 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
     let [main, compose, status] =
         Layout::vertical([Constraint::Min(3), Constraint::Length(compose_h), Constraint::Length(1)])
             .areas(area);
-    let side_w = if main.width < 60 { main.width / 3 } else { SIDEBAR_WIDTH };
+    let side_w = if !st.settings.show_channels && st.ui.focus != Focus::Sidebar {
+        0
+    } else if main.width < 60 {
+        main.width / 3
+    } else {
+        SIDEBAR_WIDTH
+    };
     let people_w = if st.ui.show_people { (main.width / 4).clamp(16, 30) } else { 0 };
     let [side, msgs, people] =
         Layout::horizontal([Constraint::Length(side_w), Constraint::Min(10), Constraint::Length(people_w)])
@@ -159,12 +165,10 @@ fn clip(s: &str, width: usize) -> String {
 }
 
 fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut HitMap) {
+    let th = &st.settings.theme;
     let focused = st.ui.focus == Focus::Sidebar;
-    let block = Block::default().borders(Borders::RIGHT).border_style(if focused {
-        Style::new().fg(Color::Cyan)
-    } else {
-        DIM
-    });
+    let block =
+        Block::default().borders(Borders::RIGHT).border_style(if focused { th.accent } else { th.dim });
     let inner = block.inner(area);
     f.render_widget(block, area);
     let h = inner.height as usize;
@@ -177,12 +181,8 @@ fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut HitMap) {
     let mut lines = Vec::new();
     for (i, row) in st.ui.sidebar.iter().enumerate().skip(start).take(h) {
         let (label, count, style) = match row {
-            SidebarRow::AllMessages => {
-                ("All messages".to_owned(), 0, Style::new().add_modifier(Modifier::BOLD))
-            }
-            SidebarRow::AllDms => {
-                ("Direct messages".to_owned(), d.unread.dm_total, Style::new().add_modifier(Modifier::BOLD))
-            }
+            SidebarRow::AllMessages => ("All messages".to_owned(), 0, th.bold),
+            SidebarRow::AllDms => ("Direct messages".to_owned(), d.unread.dm_total, th.bold),
             SidebarRow::Starred => ("Starred".to_owned(), 0, Style::new()),
             SidebarRow::Mentions => ("Mentions".to_owned(), d.unread.mentions.len(), Style::new()),
             SidebarRow::Channel(c) => {
@@ -190,7 +190,7 @@ fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut HitMap) {
                 let arrow = if st.ui.expanded == Some(*c) { "▾" } else { "▸" };
                 let pin = if ch.pinned { "^" } else { "" };
                 let lock = if ch.invite_only { "🔒" } else { "#" };
-                let style = if ch.muted { DIM } else { Style::new() };
+                let style = if ch.muted { th.dim } else { Style::new() };
                 (format!("{arrow}{lock}{}{pin}", sanitize(&ch.name)), d.channel_unread(*c), style)
             }
             SidebarRow::Topic(c, t) => {
@@ -204,7 +204,7 @@ fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut HitMap) {
                 };
                 let name = if t.is_empty() { d.realm.empty_topic_name.clone() } else { sanitize(t) };
                 let n = if muted { 0 } else { d.topic_unread(*c, t) };
-                (format!("  {mark}{name}"), n, if muted { DIM } else { Style::new() })
+                (format!("  {mark}{name}"), n, if muted { th.dim } else { Style::new() })
             }
         };
         let count_s = if count > 0 { format!(" {count}") } else { String::new() };
@@ -212,14 +212,14 @@ fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut HitMap) {
         let pad = w.saturating_sub(display_width(&label) + count_s.len());
         let mut style = style;
         if i == sel && focused {
-            style = style.patch(SELECTED);
+            style = style.patch(th.selected);
         } else if i == sel {
             style = style.add_modifier(Modifier::UNDERLINED);
         }
         lines.push(Line::from(vec![
             Span::styled(label, style),
             Span::styled(" ".repeat(pad), style),
-            Span::styled(count_s, style.fg(Color::Yellow)),
+            Span::styled(count_s, style.patch(th.highlight)),
         ]));
     }
     f.render_widget(Paragraph::new(lines), inner);
@@ -280,6 +280,7 @@ fn message_block(
     prev: Option<&Message>,
     width: u16,
 ) -> Vec<Line<'static>> {
+    let t = &st.settings.theme;
     let mut out = Vec::new();
     let same_conv = prev.is_some_and(|p| {
         p.stream_id == m.stream_id
@@ -288,34 +289,37 @@ fn message_block(
             && p.dm_user_ids() == m.dm_user_ids()
     });
     if !same_conv {
-        out.push(Line::styled(clip(&conversation_header(st, m), width as usize), HEADER));
+        out.push(Line::styled(clip(&conversation_header(st, m), width as usize), t.header));
     }
     let same_sender =
         same_conv && prev.is_some_and(|p| p.sender_id == m.sender_id && m.timestamp - p.timestamp < 300);
     if !same_sender {
         let mut spans = vec![
-            Span::styled(sanitize(&m.sender_full_name), Style::new().add_modifier(Modifier::BOLD)),
-            Span::styled(format!("  {}", st.tz.format(m.timestamp, "%a %-d %b %H:%M")), DIM),
+            Span::styled(sanitize(&m.sender_full_name), t.bold),
+            Span::styled(format!("  {}", st.tz.format(m.timestamp, st.settings.clock.short())), t.dim),
         ];
         if m.last_edit_timestamp.is_some() {
-            spans.push(Span::styled(" (edited)", DIM));
+            spans.push(Span::styled(" (edited)", t.dim));
         } else if m.last_moved_timestamp.is_some() {
-            spans.push(Span::styled(" (moved)", DIM));
+            spans.push(Span::styled(" (moved)", t.dim));
         }
         if m.has_flag("starred") {
-            spans.push(Span::styled(" ★", Style::new().fg(Color::Yellow)));
+            spans.push(Span::styled(" ★", t.highlight));
         }
         out.push(Line::from(spans));
     }
     let spoilers = st.ui.open_spoilers.contains(&(m.id, 0));
-    let body = cache.get(m, width.saturating_sub(2).max(10), spoilers, st.tz);
+    let body = cache.get(m, width.saturating_sub(2).max(10), spoilers, st.tz, &st.settings);
     for l in &body.lines {
         let mut spans = vec![Span::raw("  ")];
         spans.extend(l.spans.iter().cloned());
         out.push(Line::from(spans));
     }
     for (i, link) in body.links.iter().enumerate() {
-        out.push(Line::styled(clip(&format!("  [{}] {}", i + 1, sanitize(&link.url)), width as usize), DIM));
+        out.push(Line::styled(
+            clip(&format!("  [{}] {}", i + 1, sanitize(&link.url)), width as usize),
+            t.dim,
+        ));
     }
     if !m.reactions.is_empty() {
         let mut counts: Vec<(String, usize, bool)> = Vec::new();
@@ -331,7 +335,7 @@ fn message_block(
         }
         let mut spans = vec![Span::raw("  ")];
         for (label, n, mine) in counts {
-            let style = if mine { Style::new().fg(Color::Cyan) } else { DIM };
+            let style = if mine { t.accent } else { t.dim };
             spans.push(Span::styled(format!("[{label} {n}] "), style));
         }
         out.push(Line::from(spans));
@@ -354,12 +358,13 @@ pub fn emoji_label(code: &str, name: &str, kind: &str) -> String {
 /// A message on its way: the sender line says where it is, the text is shown as typed.
 fn pending_block(st: &State, o: &crate::app::Outgoing, width: u16) -> Vec<Line<'static>> {
     use crate::app::OutState;
-    let warn = Style::new().fg(Color::Yellow);
+    let th = &st.settings.theme;
+    let (dim, warn) = (th.dim, th.highlight);
     let (note, style, detail) = match &o.state {
-        OutState::Queued if st.ui.offline.is_some() => ("waiting for the connection", DIM, None),
-        OutState::Queued => ("waiting to send", DIM, None),
-        OutState::Sending => ("sending…", DIM, None),
-        OutState::Sent(_) => ("sent", DIM, None),
+        OutState::Queued if st.ui.offline.is_some() => ("waiting for the connection", dim, None),
+        OutState::Queued => ("waiting to send", dim, None),
+        OutState::Sending => ("sending…", dim, None),
+        OutState::Sent(_) => ("sent", dim, None),
         OutState::Retry { at, why } => (
             "not sent yet",
             warn,
@@ -369,7 +374,7 @@ fn pending_block(st: &State, o: &crate::app::Outgoing, width: u16) -> Vec<Line<'
             )),
         ),
         OutState::Failed(why) => {
-            ("✗ not sent", ERROR, Some((sanitize(why), "ctrl+r retry · ctrl+u edit".into())))
+            ("✗ not sent", th.error, Some((sanitize(why), "ctrl+r retry · ctrl+u edit".into())))
         }
     };
     let mut out = Vec::new();
@@ -385,10 +390,10 @@ fn pending_block(st: &State, o: &crate::app::Outgoing, width: u16) -> Vec<Line<'
                 users.iter().map(|u| sanitize(st.data.user_name(*u))).collect::<Vec<_>>().join(", ")
             ),
         };
-        out.push(Line::styled(clip(&header, width as usize), HEADER));
+        out.push(Line::styled(clip(&header, width as usize), th.header));
     }
     out.push(Line::from(vec![
-        Span::styled(sanitize(st.data.user_name(st.data.me)), Style::new().add_modifier(Modifier::BOLD)),
+        Span::styled(sanitize(st.data.user_name(st.data.me)), th.bold),
         Span::styled(format!("  {note}"), style),
     ]));
     let html: String = o
@@ -397,30 +402,32 @@ fn pending_block(st: &State, o: &crate::app::Outgoing, width: u16) -> Vec<Line<'
         .map(|l| l.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;"))
         .collect::<Vec<_>>()
         .join("<br>");
-    let body = render_html(
+    let body = render_html_with_theme(
         &format!("<p>{html}</p>"),
         width.saturating_sub(2).max(10),
-        &Ctx { spoilers: false, tz: st.tz },
+        &Ctx { spoilers: false, tz: st.tz, clock: st.settings.clock },
+        &th.content,
     );
     for l in body.lines {
         let mut spans = vec![Span::raw("  ")];
-        spans.extend(l.spans.into_iter().map(|s| s.patch_style(DIM)));
+        spans.extend(l.spans.into_iter().map(|s| s.patch_style(dim)));
         out.push(Line::from(spans));
     }
     if let Some((why, keys)) = detail {
         out.push(Line::styled(clip(&format!("  {why}"), width as usize), style));
-        out.push(Line::styled(clip(&format!("  {keys}"), width as usize), DIM));
+        out.push(Line::styled(clip(&format!("  {keys}"), width as usize), dim));
     }
     out
 }
 
 fn draw_messages(f: &mut Frame, st: &State, cache: &mut RenderCache, area: Rect) {
+    let t = &st.settings.theme;
     cache.hits.messages = area;
     cache.hits.message_rows.clear();
     let width = area.width.saturating_sub(1);
     let height = area.height as usize;
     let Some(view) = st.data.narrows.get(&st.ui.narrow) else {
-        let mut lines = vec![Line::styled(if st.ui.loading { "Connecting…" } else { "Loading…" }, DIM)];
+        let mut lines = vec![Line::styled(if st.ui.loading { "Connecting…" } else { "Loading…" }, t.dim)];
         lines.extend(crate::app::pending_in(st, &st.ui.narrow).flat_map(|o| pending_block(st, o, width)));
         f.render_widget(Paragraph::new(lines), area);
         return;
@@ -432,7 +439,7 @@ fn draw_messages(f: &mut Frame, st: &State, cache: &mut RenderCache, area: Rect)
     };
     if view.ids.is_empty() {
         let text = if view.loading_newer { "Loading…" } else { "No messages here." };
-        let mut lines = vec![Line::styled(text, DIM)];
+        let mut lines = vec![Line::styled(text, t.dim)];
         lines.extend(pending);
         f.render_widget(Paragraph::new(lines), area);
         return;
@@ -468,10 +475,10 @@ fn draw_messages(f: &mut Frame, st: &State, cache: &mut RenderCache, area: Rect)
     let mut lines: Vec<Line<'static>> = Vec::new();
     let mut owners: Vec<Option<MessageId>> = Vec::new();
     if j == 0 && view.found_oldest && above.first().is_none_or(|(i, _)| *i == 0) {
-        lines.push(Line::styled("— beginning of the conversation —", DIM));
+        lines.push(Line::styled("— beginning of the conversation —", t.dim));
         owners.push(None);
     } else if view.loading_older {
-        lines.push(Line::styled("loading older messages…", DIM));
+        lines.push(Line::styled("loading older messages…", t.dim));
         owners.push(None);
     }
     let mut sel_start = 0;
@@ -483,9 +490,9 @@ fn draw_messages(f: &mut Frame, st: &State, cache: &mut RenderCache, area: Rect)
         let unread = ids.get(idx).is_some_and(|id| st.data.unread.by_id.contains_key(id));
         for l in block {
             let marker = if selected && st.ui.focus == Focus::Messages {
-                Span::styled("▌", Style::new().fg(Color::Cyan))
+                Span::styled("▌", t.accent)
             } else if unread {
-                Span::styled("▏", Style::new().fg(Color::Yellow))
+                Span::styled("▏", t.highlight)
             } else {
                 Span::raw(" ")
             };
@@ -524,16 +531,19 @@ fn draw_compose(f: &mut Frame, st: &State, area: Rect) {
         }
     };
     let verb = if c.editing.is_some() { "Editing" } else { "To" };
-    let title = format!(" {verb}: {} — ctrl+d send, esc cancel ", sanitize(&to));
+    let t = &st.settings.theme;
+    let key =
+        |a: Action| st.settings.keymap.keys_for(Context::Compose, a).into_iter().next().unwrap_or_default();
+    let title =
+        format!(" {verb}: {} — {} send, {} cancel ", sanitize(&to), key(Action::Send), key(Action::Cancel));
     let mut block = Block::default()
         .borders(Borders::ALL)
         .title(clip(&title, area.width.saturating_sub(2) as usize))
-        .border_style(Style::new().fg(Color::Cyan));
+        .border_style(t.accent);
     if !c.suggestions.is_empty() {
         let shown: Vec<String> = c.suggestions.iter().map(|(label, _)| sanitize(label)).collect();
         let text = format!(" tab: {} ", shown.join("  "));
-        let hint =
-            Line::styled(clip(&text, area.width.saturating_sub(2) as usize), Style::new().fg(Color::Yellow));
+        let hint = Line::styled(clip(&text, area.width.saturating_sub(2) as usize), t.highlight);
         block = block.title_bottom(hint);
     }
     let inner = block.inner(area);
@@ -542,6 +552,7 @@ fn draw_compose(f: &mut Frame, st: &State, area: Rect) {
 }
 
 fn draw_status(f: &mut Frame, st: &State, area: Rect) {
+    let t = &st.settings.theme;
     if let Some(p) = &st.ui.prompt {
         let question;
         let label = match p.kind {
@@ -558,9 +569,9 @@ fn draw_status(f: &mut Frame, st: &State, area: Rect) {
             }
         };
         let line = Line::from(vec![
-            Span::styled(label, HEADER),
+            Span::styled(label, t.header),
             Span::raw(sanitize(&p.text)),
-            Span::styled("█", DIM),
+            Span::styled("█", t.dim),
         ]);
         f.render_widget(Paragraph::new(line), area);
         return;
@@ -571,20 +582,23 @@ fn draw_status(f: &mut Frame, st: &State, area: Rect) {
         _ if st.ui.offline.is_some() => {
             let o = st.ui.offline.as_ref().expect("checked");
             let secs = (o.retry_at - st.now).max(0);
-            (format!("offline ({}) — retrying in {secs}s; your drafts are kept", o.why), ERROR)
+            (format!("offline ({}) — retrying in {secs}s; your drafts are kept", o.why), t.error)
         }
-        _ if !typing.is_empty() => (typing, Style::new().fg(Color::Green)),
-        Some(s) if s.error => (s.text.clone(), ERROR),
+        _ if !typing.is_empty() => (typing, t.ok),
+        Some(s) if s.error => (s.text.clone(), t.error),
         Some(s) => (s.text.clone(), Style::new()),
-        None => ("? help".to_owned(), DIM),
+        None => ("? help".to_owned(), t.dim),
     };
     let left = clip(&sanitize(&title), (area.width as usize) / 2);
     let right_w = (area.width as usize).saturating_sub(display_width(&left) + 2);
     let right = clip(&sanitize(&text), right_w);
     let pad = (area.width as usize).saturating_sub(display_width(&left) + display_width(&right));
-    let line =
-        Line::from(vec![Span::styled(left, HEADER), Span::raw(" ".repeat(pad)), Span::styled(right, style)]);
-    f.render_widget(Paragraph::new(line).style(Style::new().bg(Color::Black)), area);
+    let line = Line::from(vec![
+        Span::styled(left, t.header),
+        Span::raw(" ".repeat(pad)),
+        Span::styled(right, style),
+    ]);
+    f.render_widget(Paragraph::new(line).style(t.status_bar), area);
 }
 
 /// "Alice is typing…" / "Bob is editing…" for the shown conversation.
@@ -608,6 +622,7 @@ fn typing_line(st: &State) -> String {
 }
 
 fn draw_info(f: &mut Frame, st: &State, cache: &mut RenderCache, id: MessageId, scroll: u16) {
+    let (t, clock) = (&st.settings.theme, st.settings.clock);
     let area = centered(f.area(), 80, f.area().height.saturating_sub(4));
     f.render_widget(Clear, area);
     let block = Block::default().borders(Borders::ALL).title(" Message info (esc to close) ");
@@ -618,32 +633,32 @@ fn draw_info(f: &mut Frame, st: &State, cache: &mut RenderCache, id: MessageId, 
     let d = &st.data;
     let mut lines = vec![
         Line::from(vec![
-            Span::styled("From:  ", HEADER),
+            Span::styled("From:  ", t.header),
             Span::raw(format!("{} <{}>", sanitize(&m.sender_full_name), sanitize(&m.sender_email))),
         ]),
         Line::from(vec![
-            Span::styled("Sent:  ", HEADER),
-            Span::raw(st.tz.format(m.timestamp, "%A %-d %B %Y, %H:%M:%S %Z")),
+            Span::styled("Sent:  ", t.header),
+            Span::raw(st.tz.format(m.timestamp, clock.full())),
         ]),
-        Line::from(vec![Span::styled("Where: ", HEADER), Span::raw(conversation_header(st, m))]),
-        Line::from(vec![Span::styled("ID:    ", HEADER), Span::raw(m.id.to_string())]),
+        Line::from(vec![Span::styled("Where: ", t.header), Span::raw(conversation_header(st, m))]),
+        Line::from(vec![Span::styled("ID:    ", t.header), Span::raw(m.id.to_string())]),
     ];
-    if let Some(t) = m.last_edit_timestamp {
+    if let Some(ts) = m.last_edit_timestamp {
         lines.push(Line::from(vec![
-            Span::styled("Edited: ", HEADER),
-            Span::raw(st.tz.format(t, "%Y-%m-%d %H:%M:%S")),
+            Span::styled("Edited: ", t.header),
+            Span::raw(st.tz.format(ts, clock.stamp())),
         ]));
     }
-    if let Some(t) = m.last_moved_timestamp {
+    if let Some(ts) = m.last_moved_timestamp {
         lines.push(Line::from(vec![
-            Span::styled("Moved: ", HEADER),
-            Span::raw(st.tz.format(t, "%Y-%m-%d %H:%M:%S")),
+            Span::styled("Moved: ", t.header),
+            Span::raw(st.tz.format(ts, clock.stamp())),
         ]));
     }
-    let body = cache.get(m, area.width.saturating_sub(4).max(10), false, st.tz);
+    let body = cache.get(m, area.width.saturating_sub(4).max(10), false, st.tz, &st.settings);
     if !body.links.is_empty() {
         lines.push(Line::raw(""));
-        lines.push(Line::styled("Links", HEADER));
+        lines.push(Line::styled("Links", t.header));
         for (i, l) in body.links.iter().enumerate() {
             let kind = if l.is_image { " (image)" } else { "" };
             lines.push(Line::raw(format!("  [{}] {}{kind}", i + 1, sanitize(&l.url))));
@@ -672,12 +687,12 @@ fn draw_info(f: &mut Frame, st: &State, cache: &mut RenderCache, id: MessageId, 
         .collect();
     if !playgrounds.is_empty() {
         lines.push(Line::raw(""));
-        lines.push(Line::styled("Code playgrounds", HEADER));
+        lines.push(Line::styled("Code playgrounds", t.header));
         lines.extend(playgrounds.into_iter().map(Line::raw));
     }
     if !m.reactions.is_empty() {
         lines.push(Line::raw(""));
-        lines.push(Line::styled("Reactions", HEADER));
+        lines.push(Line::styled("Reactions", t.header));
         let mut by: Vec<(String, Vec<String>)> = Vec::new();
         for r in &m.reactions {
             let label = format!(
@@ -722,7 +737,7 @@ fn draw_emoji(
         })
     };
     if matches.is_empty() {
-        f.render_widget(Paragraph::new(Line::styled("No emoji match.", DIM)), inner);
+        f.render_widget(Paragraph::new(Line::styled("No emoji match.", st.settings.theme.dim)), inner);
         return;
     }
     let h = inner.height as usize;
@@ -736,7 +751,7 @@ fn draw_emoji(
             // Custom and service emoji have no glyph in a terminal: mark them instead.
             let glyph = if kind == "unicode_emoji" { emoji_label(code, name, kind) } else { "◆".into() };
             let check = if mine(code, kind) { "  ✓ yours" } else { "" };
-            let style = if i == selected { SELECTED } else { Style::new() };
+            let style = if i == selected { st.settings.theme.selected } else { Style::new() };
             Line::styled(format!("{glyph}  :{}:{check}", sanitize(name)), style)
         })
         .collect();
@@ -744,6 +759,7 @@ fn draw_emoji(
 }
 
 fn draw_scheduled(f: &mut Frame, st: &State, selected: usize) {
+    let t = &st.settings.theme;
     let area = centered(f.area(), 100, f.area().height.saturating_sub(4));
     f.render_widget(Clear, area);
     let block =
@@ -751,7 +767,7 @@ fn draw_scheduled(f: &mut Frame, st: &State, selected: usize) {
     let ids = crate::app::scheduled_in_order(st);
     if ids.is_empty() {
         f.render_widget(
-            Paragraph::new(Line::styled("Nothing scheduled. Compose, then ctrl+s.", DIM)).block(block),
+            Paragraph::new(Line::styled("Nothing scheduled. Compose, then ctrl+s.", t.dim)).block(block),
             area,
         );
         return;
@@ -772,11 +788,11 @@ fn draw_scheduled(f: &mut Frame, st: &State, selected: usize) {
                 )
             }
         };
-        let when = st.tz.format(s.scheduled_delivery_timestamp, "%a %-d %b %H:%M");
-        let state = if s.failed { Span::styled(" FAILED", ERROR) } else { Span::raw("") };
-        let style = if i == selected { SELECTED } else { Style::new() };
+        let when = st.tz.format(s.scheduled_delivery_timestamp, st.settings.clock.short());
+        let state = if s.failed { Span::styled(" FAILED", t.error) } else { Span::raw("") };
+        let style = if i == selected { t.selected } else { Style::new() };
         lines.push(Line::from(vec![
-            Span::styled(clip(&format!("{when}  {to}"), width.saturating_sub(7)), style.patch(HEADER)),
+            Span::styled(clip(&format!("{when}  {to}"), width.saturating_sub(7)), style.patch(t.header)),
             state,
         ]));
         let first = s.content.lines().next().unwrap_or("");
@@ -799,18 +815,19 @@ fn draw_help(f: &mut Frame, st: &State, scroll: u16) {
     } else {
         Context::Messages
     };
-    let rows = keymap::help(ctx);
+    let t = &st.settings.theme;
+    let rows = st.settings.keymap.help(ctx);
     let key_w = rows.iter().map(|(k, _)| display_width(k)).max().unwrap_or(4);
     let mut lines: Vec<Line> = rows
         .into_iter()
-        .map(|(k, d)| Line::from(vec![Span::styled(format!("{k:<key_w$}  "), HEADER), Span::raw(d)]))
+        .map(|(k, d)| Line::from(vec![Span::styled(format!("{k:<key_w$}  "), t.header), Span::raw(d)]))
         .collect();
     // The palette's commands, from the same table that completes them.
     lines.push(Line::raw(""));
-    lines.push(Line::styled("Commands (press : then tab to complete)", HEADER));
+    lines.push(Line::styled("Commands (press : then tab to complete)", t.header));
     for (name, args, what) in crate::app::command::COMMANDS {
         lines.push(Line::from(vec![
-            Span::styled(format!(":{name} {args}"), HEADER),
+            Span::styled(format!(":{name} {args}"), t.header),
             Span::raw(format!("  {what}")),
         ]));
     }
@@ -837,13 +854,14 @@ fn draw_history(
         return;
     };
     let d = &st.data;
+    let t = &st.settings.theme;
     let mut lines: Vec<Line> = Vec::new();
     for (i, s) in snaps.iter().enumerate() {
         let who = s.user_id.map_or("(unknown)".to_owned(), |u| d.user_name(u).to_owned());
         let what = if i == 0 { "Original" } else { "Edited" };
         lines.push(Line::from(vec![
-            Span::styled(format!("{what} by {}", sanitize(&who)), HEADER),
-            Span::styled(format!("  {}", st.tz.format(s.timestamp, "%Y-%m-%d %H:%M:%S")), DIM),
+            Span::styled(format!("{what} by {}", sanitize(&who)), t.header),
+            Span::styled(format!("  {}", st.tz.format(s.timestamp, st.settings.clock.stamp())), t.dim),
         ]));
         if let Some(pt) = &s.prev_topic {
             lines.push(Line::from(format!("  topic: {} → {}", sanitize(pt), sanitize(&s.topic))));
@@ -857,7 +875,7 @@ fn draw_history(
         }
         if i == 0 || s.prev_content.is_some() {
             let prev = if i == 0 { None } else { snaps.get(i - 1).map(|p| p.content.as_str()) };
-            lines.extend(diff_lines(prev, &s.content));
+            lines.extend(diff_lines(prev, &s.content, t));
         }
         lines.push(Line::raw(""));
     }
@@ -865,9 +883,8 @@ fn draw_history(
 }
 
 /// Word-level diff of Markdown, as lines: insertions green, deletions red and crossed out.
-pub fn diff_lines(old: Option<&str>, new: &str) -> Vec<Line<'static>> {
-    let ins = Style::new().fg(Color::Green).add_modifier(Modifier::BOLD);
-    let del = Style::new().fg(Color::Red).add_modifier(Modifier::CROSSED_OUT);
+pub fn diff_lines(old: Option<&str>, new: &str, theme: &theme::Theme) -> Vec<Line<'static>> {
+    let (ins, del) = (theme.diff_insert, theme.diff_delete);
     let mut lines = vec![];
     let mut cur: Vec<Span<'static>> = vec![Span::raw("  ")];
     let push = |text: &str, style: Style, lines: &mut Vec<Line<'static>>, cur: &mut Vec<Span<'static>>| {
@@ -900,7 +917,8 @@ pub fn diff_lines(old: Option<&str>, new: &str) -> Vec<Line<'static>> {
 }
 
 fn draw_people(f: &mut Frame, st: &State, area: Rect) {
-    let block = Block::default().borders(Borders::LEFT).border_style(DIM).title(" People ");
+    let t = &st.settings.theme;
+    let block = Block::default().borders(Borders::LEFT).border_style(t.dim).title(" People ");
     let inner = block.inner(area);
     f.render_widget(block, area);
     let w = inner.width as usize;
@@ -924,15 +942,15 @@ fn draw_people(f: &mut Frame, st: &State, area: Rect) {
                 format!(" {emoji}{}", sanitize(&s.status_text))
             };
             let name = sanitize(&u.full_name);
-            let name_style = if activity == Activity::Offline { DIM } else { Style::new() };
+            let name_style = if activity == Activity::Offline { t.dim } else { Style::new() };
             let room = w.saturating_sub(2);
             let name = clip(&name, room);
             let status = clip(&status, room.saturating_sub(display_width(&name)));
             Line::from(vec![
-                activity_glyph(activity),
+                activity_glyph(activity, t),
                 Span::raw(" "),
                 Span::styled(name, name_style),
-                Span::styled(status, DIM),
+                Span::styled(status, t.dim),
             ])
         })
         .collect();
@@ -940,10 +958,10 @@ fn draw_people(f: &mut Frame, st: &State, area: Rect) {
 }
 
 /// Presence dot for the people list.
-pub fn activity_glyph(a: Activity) -> Span<'static> {
+pub fn activity_glyph(a: Activity, theme: &theme::Theme) -> Span<'static> {
     match a {
-        Activity::Active => Span::styled("●", Style::new().fg(Color::Green)),
-        Activity::Idle => Span::styled("●", Style::new().fg(Color::Yellow)),
-        Activity::Offline => Span::styled("○", DIM),
+        Activity::Active => Span::styled("●", theme.ok),
+        Activity::Idle => Span::styled("●", theme.idle),
+        Activity::Offline => Span::styled("○", theme.dim),
     }
 }

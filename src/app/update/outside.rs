@@ -145,20 +145,6 @@ pub(super) fn editor_done(st: &mut State, result: Result<String, String>) -> Vec
     vec![]
 }
 
-/// Which messages notify.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NotifyPrefs {
-    pub dm: bool,
-    pub mention: bool,
-    pub followed: bool,
-}
-
-impl Default for NotifyPrefs {
-    fn default() -> Self {
-        NotifyPrefs { dm: true, mention: true, followed: true }
-    }
-}
-
 /// Text of a message's HTML for a notification: tags dropped, entities decoded, controls out.
 pub fn plain_text(html: &str, max_chars: usize) -> String {
     let mut out = String::new();
@@ -198,7 +184,7 @@ pub(super) fn notify(st: &State, m: &Message, flags: &[String]) -> Option<Effect
         return None;
     }
     let flag = |f: &str| flags.iter().any(|x| x == f);
-    let prefs = st.notify;
+    let prefs = st.settings.notifications;
     let why = if m.is_dm() {
         prefs.dm.then_some("")
     } else {

@@ -1,0 +1,239 @@
+//! The user's settings as the app uses them. `crate::config` reads them from the config file;
+//! everything here is plain data with defaults, so tests build a `State` without a file.
+
+use super::keymap::Keymap;
+use super::narrow::{Narrow, Resolver, dm_key, parse_search};
+use super::{State, Status};
+use crate::api::{ChannelId, NarrowTerm, UserId};
+use crate::ui::theme::Theme;
+
+/// 24-hour or 12-hour times.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Clock {
+    #[default]
+    H24,
+    H12,
+}
+
+impl Clock {
+    /// Day and time, as message headers show it.
+    pub fn short(self) -> &'static str {
+        match self {
+            Clock::H24 => "%a %-d %b %H:%M",
+            Clock::H12 => "%a %-d %b %-I:%M %p",
+        }
+    }
+    /// Date and time with seconds.
+    pub fn stamp(self) -> &'static str {
+        match self {
+            Clock::H24 => "%Y-%m-%d %H:%M:%S",
+            Clock::H12 => "%Y-%m-%d %-I:%M:%S %p",
+        }
+    }
+    /// Everything, for message info.
+    pub fn full(self) -> &'static str {
+        match self {
+            Clock::H24 => "%A %-d %B %Y, %H:%M:%S %Z",
+            Clock::H12 => "%A %-d %B %Y, %-I:%M:%S %p %Z",
+        }
+    }
+}
+
+/// The view shown first.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum StartNarrow {
+    #[default]
+    All,
+    AllDms,
+    Starred,
+    Mentions,
+    /// A search in the web app's syntax, resolved once the organization's names are known.
+    Search(String),
+}
+
+/// Accepts any name: checks a search's syntax before the organization is known.
+struct AnyName;
+
+impl Resolver for AnyName {
+    fn channel_id(&self, _: &str) -> Option<ChannelId> {
+        Some(0)
+    }
+    fn user_id(&self, _: &str) -> Option<UserId> {
+        Some(0)
+    }
+}
+
+impl StartNarrow {
+    /// The names a config file may give instead of a search.
+    pub const NAMES: &[(&str, StartNarrow)] = &[
+        ("all", StartNarrow::All),
+        ("dms", StartNarrow::AllDms),
+        ("starred", StartNarrow::Starred),
+        ("mentions", StartNarrow::Mentions),
+    ];
+
+    /// `all`, `dms`, `starred`, `mentions`, or a search (`channel:design topic:"q3 plan"`), whose
+    /// syntax is checked now and names later.
+    pub fn parse(s: &str) -> Result<StartNarrow, String> {
+        let s = s.trim();
+        if let Some((_, n)) = Self::NAMES.iter().find(|(name, _)| name.eq_ignore_ascii_case(s)) {
+            return Ok(n.clone());
+        }
+        parse_search(s, &AnyName).map(|_| StartNarrow::Search(s.to_owned()))
+    }
+
+    pub fn as_config(&self) -> String {
+        match self {
+            StartNarrow::Search(q) => q.clone(),
+            other => Self::NAMES.iter().find(|(_, n)| n == other).map_or("all", |(name, _)| name).to_owned(),
+        }
+    }
+}
+
+/// Notifications are on or off per kind, delivered one way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Notifications {
+    pub dm: bool,
+    pub mention: bool,
+    pub followed: bool,
+    pub method: NotifyMethod,
+}
+
+impl Default for Notifications {
+    fn default() -> Self {
+        Notifications { dm: true, mention: true, followed: true, method: NotifyMethod::Desktop }
+    }
+}
+
+/// How a notification reaches the user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NotifyMethod {
+    /// A desktop notification where a notification service exists, the bell otherwise.
+    #[default]
+    Desktop,
+    /// The terminal bell.
+    Bell,
+    None,
+}
+
+impl NotifyMethod {
+    pub const ALL: &[(&str, NotifyMethod)] =
+        &[("desktop", NotifyMethod::Desktop), ("bell", NotifyMethod::Bell), ("none", NotifyMethod::None)];
+
+    pub fn as_str(self) -> &'static str {
+        Self::ALL.iter().find(|(_, m)| *m == self).map_or("desktop", |(n, _)| n)
+    }
+}
+
+/// Everything the config file decides.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub keymap: Keymap,
+    pub clock: Clock,
+    pub theme: Theme,
+    /// The first view; taken by the first register.
+    pub start: Option<StartNarrow>,
+    /// Show the channels pane (hidden, it still appears while it has the focus).
+    pub show_channels: bool,
+    /// Show the people pane at start (`w` toggles it).
+    pub show_people: bool,
+    pub notifications: Notifications,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            keymap: Keymap::default(),
+            clock: Clock::default(),
+            theme: Theme::default(),
+            start: None,
+            show_channels: true,
+            show_people: false,
+            notifications: Notifications::default(),
+        }
+    }
+}
+
+/// The narrow a search's terms describe, as a live view where there is one (so new messages
+/// arrive in it), else as a search.
+fn narrow_of(query: &str, terms: Vec<NarrowTerm>, me: UserId) -> Narrow {
+    let op = |t: &NarrowTerm, name: &str| t.operator == name && !t.negated;
+    match terms.as_slice() {
+        [c] if op(c, "channel") => c.operand.as_i64().map(Narrow::Channel),
+        [c, t] if op(c, "channel") && op(t, "topic") => {
+            c.operand.as_i64().zip(t.operand.as_str()).map(|(c, t)| Narrow::Topic(c, t.to_owned()))
+        }
+        [d] if op(d, "dm") => d
+            .operand
+            .as_array()
+            .map(|ids| Narrow::Dm(dm_key(&ids.iter().filter_map(|v| v.as_i64()).collect::<Vec<_>>(), me))),
+        [i] if op(i, "is") => match i.operand.as_str() {
+            Some("dm") => Some(Narrow::AllDms),
+            Some("starred") => Some(Narrow::Starred),
+            Some("mentioned") => Some(Narrow::Mentions),
+            _ => None,
+        },
+        _ => None,
+    }
+    .unwrap_or_else(|| Narrow::Search { query: query.to_owned(), terms })
+}
+
+/// Open the configured first view, once the organization is known (called on register).
+/// A search naming an unknown channel or user stays on all messages and says why.
+pub fn apply_start(st: &mut State) {
+    let Some(start) = st.settings.start.take() else { return };
+    st.ui.narrow = match start {
+        StartNarrow::All => Narrow::All,
+        StartNarrow::AllDms => Narrow::AllDms,
+        StartNarrow::Starred => Narrow::Starred,
+        StartNarrow::Mentions => Narrow::Mentions,
+        StartNarrow::Search(q) => match parse_search(&q, &st.data) {
+            Ok(terms) => narrow_of(&q, terms, st.data.me),
+            Err(e) => {
+                st.ui.status = Some(Status { text: format!("config: start = {q:?}: {e}"), error: true });
+                Narrow::All
+            }
+        },
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_names_and_searches() {
+        assert_eq!(StartNarrow::parse("all"), Ok(StartNarrow::All));
+        assert_eq!(StartNarrow::parse("DMs"), Ok(StartNarrow::AllDms));
+        assert_eq!(StartNarrow::parse("channel:design"), Ok(StartNarrow::Search("channel:design".into())));
+        assert!(StartNarrow::parse("is:weird").unwrap_err().contains("is:weird"));
+        assert!(StartNarrow::parse("  ").is_err());
+        for (name, n) in StartNarrow::NAMES {
+            assert_eq!(n.as_config(), *name);
+        }
+    }
+
+    #[test]
+    fn simple_searches_become_live_views() {
+        let t = |op: &str, v: serde_json::Value| NarrowTerm::new(op, v);
+        assert_eq!(narrow_of("q", vec![t("channel", 5.into())], 1), Narrow::Channel(5));
+        assert_eq!(
+            narrow_of("q", vec![t("channel", 5.into()), t("topic", "x".into())], 1),
+            Narrow::Topic(5, "x".into())
+        );
+        assert_eq!(narrow_of("q", vec![t("dm", serde_json::json!([1, 7]))], 1), Narrow::Dm(vec![7]));
+        assert_eq!(narrow_of("q", vec![t("is", "starred".into())], 1), Narrow::Starred);
+        let other = vec![t("channel", 5.into()), t("search", "x".into())];
+        assert_eq!(narrow_of("q", other.clone(), 1), Narrow::Search { query: "q".into(), terms: other });
+        let negated = vec![t("channel", 5.into()).negate()];
+        assert!(matches!(narrow_of("q", negated, 1), Narrow::Search { .. }));
+    }
+
+    #[test]
+    fn twelve_hour_formats() {
+        let tz = super::super::TimeZone::Fixed(0);
+        assert_eq!(tz.format(1_795_266_000, Clock::H12.short()), "Sat 21 Nov 1:00 PM");
+        assert_eq!(tz.format(1_795_266_000, Clock::H24.short()), "Sat 21 Nov 13:00");
+        assert_eq!(tz.format(1_795_266_000, Clock::H12.stamp()), "2026-11-21 1:00:00 PM");
+    }
+}
