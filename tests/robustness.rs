@@ -535,6 +535,37 @@ async fn a_megabyte_without_a_space_is_broken_at_the_pane_edge() {
     rig.control().await;
 }
 
+/// Wide characters, a grapheme of 100,000 combining marks and emoji sequences, each a
+/// megabyte without a space, through the server.
+#[tokio::test]
+async fn wide_and_combining_text_without_spaces_stays_within_the_pane() {
+    let _w = Watchdog::new("wide_and_combining_text_without_spaces_stays_within_the_pane");
+    let mut rig = Rig::start(big_server(), vec![]).await;
+    let wide = "界".repeat(MB / 3);
+    let zalgo = format!("Z{}end", "\u{301}".repeat(100_000));
+    let family = "👩\u{200d}👩\u{200d}👧\u{200d}👦".repeat(MB / 25);
+    for (what, text) in [("wide", &wide), ("combining", &zalgo), ("emoji sequences", &family)] {
+        let id = rig.post("alice", what, text).await;
+        rig.show(id).await;
+        for (w, h) in [(80, 24), (200, 60), (57, 20)] {
+            let s = check_frame(&mut rig, w, h);
+            let body = s.body_of(id);
+            assert!(!body.is_empty(), "{what}: shown at {w}x{h}:\n{}", s.text());
+            if what == "wide" {
+                // Each wide character takes two cells (the second drawn blank).
+                let max = s.body_width() / 2;
+                for row in &body {
+                    let n = row.chars().filter(|c| *c == '界').count();
+                    assert!(n <= max && n + 1 >= max, "{what}: {n} of {max} per row at {w}x{h}: {row}");
+                }
+                let shown: String = body.concat().chars().filter(|c| *c == '界').collect();
+                assert!(text.starts_with(&shown), "{what}: in order at {w}x{h}");
+            }
+        }
+    }
+    rig.control().await;
+}
+
 #[tokio::test]
 async fn ten_thousand_nested_quotes_in_markdown_are_shown_or_refused_with_a_notice() {
     let _w = Watchdog::new("ten_thousand_nested_quotes_in_markdown_are_shown_or_refused_with_a_notice");
@@ -603,6 +634,56 @@ async fn deeply_nested_html_in_events_is_shown_or_refused_with_a_notice() {
                 assert!(row.chars().count() <= s.body_width(), "{what}: row wider than the pane: {row}");
             }
         }
+    }
+    rig.control().await;
+}
+
+/// A server that sends a megabyte where a name or topic goes: every place that shows one
+/// (headers, the sidebar's topics, the info popup, the typing line) stays within the screen.
+#[tokio::test]
+async fn megabyte_names_and_topics_are_clipped_everywhere_they_show() {
+    let _w = Watchdog::new("megabyte_names_and_topics_are_clipped_everywhere_they_show");
+    let mut rig = Rig::start(ServerOptions::default(), vec![]).await;
+    let base = rig.post("alice", "names", "a message to copy").await;
+    rig.show(base).await;
+    let general = rig.channel_id("general");
+    rig.open(Narrow::Channel(general)).await;
+    assert!(rig.st.data.narrows[&Narrow::Channel(general)].found_newest);
+    let topic = format!("t{}", "界".repeat(MB / 3));
+    let name = "N".repeat(MB);
+    let mut m = rig.message_json(base);
+    let id = base + 1;
+    m["id"] = json!(id);
+    m["subject"] = json!(topic);
+    m["sender_full_name"] = json!(name);
+    m["sender_email"] = json!(format!("{name}@example.com"));
+    let last = rig.st.data.last_event_id;
+    let alice = m["sender_id"].clone();
+    rig.inject(vec![
+        json!({"id": last, "type": "message", "message": m, "flags": []}),
+        json!({"id": last, "type": "typing", "op": "start", "message_type": "stream",
+               "sender": {"user_id": alice, "email": "a@x"}, "stream_id": general, "topic": topic}),
+    ])
+    .await;
+    rig.select(id);
+    rig.st.ui.expanded = Some(general);
+    app::rebuild_sidebar(&mut rig.st);
+    for (w, h) in [(80, 24), (200, 60)] {
+        let s = check_frame(&mut rig, w, h);
+        let rows = s.rows_of(id);
+        assert!(rows[0].starts_with("#general > t界") && rows[0].ends_with('…'), "{}", s.text());
+        let sender = &rows[1];
+        assert!(sender.starts_with("NNNN") && sender.contains("N…  "), "the sender, shortened: {sender}");
+        let time: Vec<char> = sender.chars().rev().take(5).collect();
+        assert!(
+            time[2] == ':' && time.iter().filter(|c| c.is_ascii_digit()).count() == 4,
+            "the time shows: {sender}"
+        );
+        assert!(s.text().contains("a message to copy"), "{}", s.text());
+        rig.key(KeyCode::Char('i')).await;
+        let s = rig.draw(w, h).text();
+        assert!(s.contains("Message info"), "{s}");
+        rig.key(KeyCode::Esc).await;
     }
     rig.control().await;
 }

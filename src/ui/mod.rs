@@ -293,10 +293,8 @@ fn message_block(
     let same_sender =
         same_conv && prev.is_some_and(|p| p.sender_id == m.sender_id && m.timestamp - p.timestamp < 300);
     if !same_sender {
-        let mut spans = vec![
-            Span::styled(sanitize(&m.sender_full_name), Style::new().add_modifier(Modifier::BOLD)),
-            Span::styled(format!("  {}", st.tz.format(m.timestamp, "%a %-d %b %H:%M")), DIM),
-        ];
+        let mut spans =
+            vec![Span::styled(format!("  {}", st.tz.format(m.timestamp, "%a %-d %b %H:%M")), DIM)];
         if m.last_edit_timestamp.is_some() {
             spans.push(Span::styled(" (edited)", DIM));
         } else if m.last_moved_timestamp.is_some() {
@@ -305,6 +303,15 @@ fn message_block(
         if m.has_flag("starred") {
             spans.push(Span::styled(" ★", Style::new().fg(Color::Yellow)));
         }
+        // A name too long for the line is shortened so the time stays in sight; in a pane too
+        // narrow for both, the name comes first.
+        let rest: usize = spans.iter().map(|s| display_width(&s.content)).sum();
+        let room = match (width as usize).saturating_sub(rest) {
+            r if r >= 10 => r,
+            _ => (width as usize).max(1),
+        };
+        let name = clip(&sanitize(&m.sender_full_name), room);
+        spans.insert(0, Span::styled(name, Style::new().add_modifier(Modifier::BOLD)));
         out.push(Line::from(spans));
     }
     let spoilers = st.ui.open_spoilers.contains(&(m.id, 0));
