@@ -222,7 +222,14 @@ fn the_client_survives_cuts_outages_and_lost_queues_without_losing_or_doubling_a
         }
         let uniq: BTreeSet<i64> = ids.iter().copied().collect();
         assert_eq!(uniq.len(), ids.len(), "{}: an ID twice", n["narrow"]);
-        assert_eq!(ids, truth, "{}: the client's window differs from the server", n["narrow"]);
+        if ids != truth {
+            let missing: Vec<i64> = truth.iter().filter(|i| !uniq.contains(i)).copied().collect();
+            let extra: Vec<i64> = ids.iter().filter(|i| !truth.contains(i)).copied().collect();
+            panic!(
+                "{}: the client's window differs from the server: missing {missing:?}, extra {extra:?}\n{state:#}",
+                n["narrow"]
+            );
+        }
         windows += 1;
     }
     assert!(windows >= 2, "{state:#}");

@@ -591,12 +591,16 @@ async fn poll_events(
     let timeout = Duration::from_secs(timeout_secs + 10);
     let mut backoff = Duration::from_millis(500);
     let mut failing = false;
+    // Answers in a row that arrived but could not be read: a queue holding an event this
+    // client cannot parse would otherwise be asked for again forever.
+    let mut unreadable = 0;
     loop {
         // After a failure, ask without waiting: a long poll that connects would otherwise hold
         // the news that the server is back until the next event or heartbeat.
         match c.get_events(&queue_id, last, failing, timeout).await {
             Ok(events) => {
                 backoff = Duration::from_millis(500);
+                unreadable = 0;
                 if std::mem::take(&mut failing) && tx.send(Msg::Online).is_err() {
                     return;
                 }
@@ -607,9 +611,26 @@ async fn poll_events(
                     .into_iter()
                     .filter(|e| !matches!(e.kind, crate::api::EventKind::Heartbeat))
                     .collect();
+                let malformed: Vec<String> = events
+                    .iter()
+                    .filter_map(|e| match &e.kind {
+                        EventKind::Malformed { event_type, error } => Some(format!("{event_type}: {error}")),
+                        _ => None,
+                    })
+                    .collect();
                 if !events.is_empty() && tx.send(Msg::Events(events)).is_err() {
                     return;
                 }
+                if let Some(first) = malformed.first() {
+                    let why =
+                        format!("ignored {} unreadable event(s) from the server ({first})", malformed.len());
+                    let _ = tx.send(Msg::Done(Err(why)));
+                }
+            }
+            Err(ApiError::Decode { status: 200, .. }) if unreadable >= 2 => {
+                tracing::warn!("the event queue keeps answering what cannot be read; registering again");
+                let _ = tx.send(Msg::QueueLost);
+                return;
             }
             Err(e) if e.code() == Some("BAD_EVENT_QUEUE_ID") => {
                 let _ = tx.send(Msg::QueueLost);
@@ -632,6 +653,9 @@ async fn poll_events(
                 let wait = backoff + jitter;
                 tracing::warn!("event poll failed: {e}; retrying in {wait:?}");
                 failing = true;
+                if matches!(e, ApiError::Decode { status: 200, .. }) {
+                    unreadable += 1;
+                }
                 if tx.send(Msg::Offline { why: text(e), retry_in: wait.as_secs().max(1) }).is_err() {
                     return;
                 }

@@ -294,10 +294,8 @@ fn message_block(
     let same_sender =
         same_conv && prev.is_some_and(|p| p.sender_id == m.sender_id && m.timestamp - p.timestamp < 300);
     if !same_sender {
-        let mut spans = vec![
-            Span::styled(sanitize(&m.sender_full_name), t.bold),
-            Span::styled(format!("  {}", st.tz.format(m.timestamp, st.settings.clock.short())), t.dim),
-        ];
+        let mut spans =
+            vec![Span::styled(format!("  {}", st.tz.format(m.timestamp, st.settings.clock.short())), t.dim)];
         if m.last_edit_timestamp.is_some() {
             spans.push(Span::styled(" (edited)", t.dim));
         } else if m.last_moved_timestamp.is_some() {
@@ -306,6 +304,15 @@ fn message_block(
         if m.has_flag("starred") {
             spans.push(Span::styled(" ★", t.highlight));
         }
+        // A name too long for the line is shortened so the time stays in sight; in a pane too
+        // narrow for both, the name comes first.
+        let rest: usize = spans.iter().map(|s| display_width(&s.content)).sum();
+        let room = match (width as usize).saturating_sub(rest) {
+            r if r >= 10 => r,
+            _ => (width as usize).max(1),
+        };
+        let name = clip(&sanitize(&m.sender_full_name), room);
+        spans.insert(0, Span::styled(name, t.bold));
         out.push(Line::from(spans));
     }
     let spoilers = st.ui.open_spoilers.contains(&(m.id, 0));
@@ -321,26 +328,97 @@ fn message_block(
             t.dim,
         ));
     }
-    if !m.reactions.is_empty() {
-        let mut counts: Vec<(String, usize, bool)> = Vec::new();
-        for r in &m.reactions {
-            let label = emoji_label(&r.emoji_code, &r.emoji_name, r.reaction_type.as_str());
-            match counts.iter_mut().find(|(l, _, _)| *l == label) {
-                Some(e) => {
-                    e.1 += 1;
-                    e.2 |= r.user_id == st.data.me;
-                }
-                None => counts.push((label, 1, r.user_id == st.data.me)),
+    out.extend(reaction_lines(st, m, width));
+    out
+}
+
+/// Reaction chip lines at most this many; the info popup lists every reaction.
+const MAX_REACTION_LINES: usize = 3;
+
+/// A message's reactions as "[emoji n]" chips, wrapped to `width` and at most
+/// [`MAX_REACTION_LINES`] lines, the last ending in "+N more" when not all fit.
+fn reaction_lines(st: &State, m: &Message, width: u16) -> Vec<Line<'static>> {
+    if m.reactions.is_empty() {
+        return Vec::new();
+    }
+    // (label, count, mine) in order of first appearance; the index keeps this linear in the
+    // number of reactions (a message may carry thousands).
+    let mut counts: Vec<(String, usize, bool)> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    for r in &m.reactions {
+        let label = emoji_label(&r.emoji_code, &r.emoji_name, r.reaction_type.as_str());
+        let mine = r.user_id == st.data.me;
+        match index.get(&label) {
+            Some(&i) => {
+                counts[i].1 += 1;
+                counts[i].2 |= mine;
+            }
+            None => {
+                index.insert(label.clone(), counts.len());
+                counts.push((label, 1, mine));
             }
         }
-        let mut spans = vec![Span::raw("  ")];
-        for (label, n, mine) in counts {
-            let style = if mine { t.accent } else { t.dim };
-            spans.push(Span::styled(format!("[{label} {n}] "), style));
-        }
-        out.push(Line::from(spans));
     }
-    out
+    let room = (width as usize).saturating_sub(2).max(1);
+    let chips: Vec<(String, usize, Style)> = counts
+        .into_iter()
+        .map(|(label, n, mine)| {
+            // A name too long for the pane is shortened, keeping the brackets and the count.
+            let tail = format!(" {n}]");
+            let label = clip(&label, room.saturating_sub(1 + display_width(&tail)));
+            let chip = clip(&format!("[{label}{tail}"), room);
+            let w = display_width(&chip);
+            (chip, w, if mine { st.settings.theme.accent } else { st.settings.theme.dim })
+        })
+        .collect();
+    // Greedy rows of chip indices, one space apart.
+    let mut rows: Vec<Vec<usize>> = Vec::new();
+    let mut used = 0;
+    for (i, (_, w, _)) in chips.iter().enumerate() {
+        if let Some(row) = rows.last_mut()
+            && used + 1 + w <= room
+        {
+            row.push(i);
+            used += 1 + w;
+        } else if rows.len() == MAX_REACTION_LINES {
+            break;
+        } else {
+            rows.push(vec![i]);
+            used = *w;
+        }
+    }
+    let shown: usize = rows.iter().map(Vec::len).sum();
+    let mut more = chips.len() - shown;
+    if more > 0 {
+        // Make room for the note on the last row.
+        let last = rows.last_mut().expect("a row");
+        loop {
+            let note = display_width(&format!(" +{more} more"));
+            let width: usize = last.iter().map(|&i| chips[i].1 + 1).sum::<usize>().saturating_sub(1);
+            if last.len() <= 1 || width + note <= room {
+                break;
+            }
+            last.pop();
+            more += 1;
+        }
+    }
+    let n_rows = rows.len();
+    rows.into_iter()
+        .enumerate()
+        .map(|(r, row)| {
+            let mut spans = vec![Span::raw("  ")];
+            for (k, &i) in row.iter().enumerate() {
+                if k > 0 {
+                    spans.push(Span::raw(" "));
+                }
+                spans.push(Span::styled(chips[i].0.clone(), chips[i].2));
+            }
+            if more > 0 && r + 1 == n_rows {
+                spans.push(Span::styled(format!(" +{more} more"), st.settings.theme.dim));
+            }
+            Line::from(spans)
+        })
+        .collect()
 }
 
 /// The glyph for a reaction: the Unicode emoji, or `:name:`.
@@ -354,6 +432,10 @@ pub fn emoji_label(code: &str, name: &str, kind: &str) -> String {
     }
     format!(":{}:", sanitize(name))
 }
+
+/// How much of a pending message's text is shown, in lines and characters.
+const PENDING_PREVIEW_LINES: usize = 12;
+const PENDING_PREVIEW_CHARS: usize = 2000;
 
 /// A message on its way: the sender line says where it is, the text is shown as typed.
 fn pending_block(st: &State, o: &crate::app::Outgoing, width: u16) -> Vec<Line<'static>> {
@@ -396,9 +478,15 @@ fn pending_block(st: &State, o: &crate::app::Outgoing, width: u16) -> Vec<Line<'
         Span::styled(sanitize(st.data.user_name(st.data.me)), th.bold),
         Span::styled(format!("  {note}"), style),
     ]));
-    let html: String = o
-        .content
+    // Only the start of a long text: a pasted megabyte would bury the reason and the keys
+    // below, and cost a full render every frame.
+    let preview = match o.content.char_indices().nth(PENDING_PREVIEW_CHARS) {
+        Some((cut, _)) => &o.content[..cut],
+        None => o.content.as_str(),
+    };
+    let html: String = preview
         .lines()
+        .take(PENDING_PREVIEW_LINES)
         .map(|l| l.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;"))
         .collect::<Vec<_>>()
         .join("<br>");
@@ -408,10 +496,18 @@ fn pending_block(st: &State, o: &crate::app::Outgoing, width: u16) -> Vec<Line<'
         &Ctx { spoilers: false, tz: st.tz, clock: st.settings.clock },
         &th.content,
     );
-    for l in body.lines {
+    let shown = body.lines.len().min(PENDING_PREVIEW_LINES);
+    let cut = shown < body.lines.len()
+        || preview.len() < o.content.len()
+        || o.content.lines().nth(PENDING_PREVIEW_LINES).is_some();
+    for l in body.lines.into_iter().take(shown) {
         let mut spans = vec![Span::raw("  ")];
         spans.extend(l.spans.into_iter().map(|s| s.patch_style(dim)));
         out.push(Line::from(spans));
+    }
+    if cut {
+        let more = format!("  … ({} characters in all)", o.content.chars().count());
+        out.push(Line::styled(clip(&more, width as usize), dim));
     }
     if let Some((why, keys)) = detail {
         out.push(Line::styled(clip(&format!("  {why}"), width as usize), style));
@@ -694,6 +790,7 @@ fn draw_info(f: &mut Frame, st: &State, cache: &mut RenderCache, id: MessageId, 
         lines.push(Line::raw(""));
         lines.push(Line::styled("Reactions", t.header));
         let mut by: Vec<(String, Vec<String>)> = Vec::new();
+        let mut index: HashMap<String, usize> = HashMap::new();
         for r in &m.reactions {
             let label = format!(
                 "{} :{}:",
@@ -701,9 +798,12 @@ fn draw_info(f: &mut Frame, st: &State, cache: &mut RenderCache, id: MessageId, 
                 sanitize(&r.emoji_name)
             );
             let who = sanitize(d.user_name(r.user_id));
-            match by.iter_mut().find(|(l, _)| *l == label) {
-                Some((_, w)) => w.push(who),
-                None => by.push((label, vec![who])),
+            match index.get(&label) {
+                Some(&i) => by[i].1.push(who),
+                None => {
+                    index.insert(label.clone(), by.len());
+                    by.push((label, vec![who]));
+                }
             }
         }
         for (label, who) in by {

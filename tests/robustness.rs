@@ -1,0 +1,1264 @@
+//! Hostile and broken input through the real parts: the demo server, the API client, the
+//! event poller, the state update and the views, drawn on a TestBackend.
+//!
+//! Huge messages (1 MB of words, 1 MB without a space), deeply nested HTML, 10,000 reactions,
+//! answers that are not JSON, truncated or cut short, and known fields with the wrong types
+//! must each be rendered or refused with a message: never a panic, never a hang, never a lost
+//! batch of events. Every test ends by sending an ordinary message through the same client
+//! and seeing it, so a test also fails if the client was left broken.
+//!
+//! Broken answers come from [`Rewriter`], a small HTTP proxy between the client and the demo
+//! server that relays everything and, when a rule matches, replaces the server's answer.
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State as AxState};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::Response;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+use serde_json::{Value, json};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc;
+use topicterm::api::{Anchor, Client, EmojiSpec, Event, GetMessages, OutgoingMessage};
+use topicterm::app::{self, Effect, Msg, Narrow, Popup, State};
+use topicterm::net::Dispatcher;
+use topicterm::server::{DemoServer, ServerOptions};
+use topicterm::ui::{self, RenderCache};
+
+/// How long any one test may take before it counts as hung.
+const HANG: Duration = Duration::from_secs(300);
+/// How long to wait for one expected change.
+const WAIT: Duration = Duration::from_secs(60);
+/// One mebibyte.
+const MB: usize = 1 << 20;
+
+// -------------------------------------------------------------------------------------------
+// A watchdog: a hang in synchronous code (a renderer looping forever) never yields to an async
+// timeout, so a thread of its own ends the process when a test runs too long.
+// -------------------------------------------------------------------------------------------
+
+struct Watchdog(Option<std::sync::mpsc::Sender<()>>);
+
+impl Watchdog {
+    fn new(test: &'static str) -> Watchdog {
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        std::thread::spawn(move || {
+            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(HANG) {
+                eprintln!("robustness: {test} hung for more than {HANG:?}");
+                std::process::exit(101);
+            }
+        });
+        Watchdog(Some(tx))
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        if let Some(tx) = self.0.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+// -------------------------------------------------------------------------------------------
+// The rewriting proxy.
+// -------------------------------------------------------------------------------------------
+
+/// What went through the proxy: the request and the server's real answer.
+struct Exchange {
+    method: String,
+    /// Path without the query, e.g. `/api/v1/events`.
+    path: String,
+    status: u16,
+    body: Vec<u8>,
+}
+
+impl Exchange {
+    fn json(&self) -> Option<Value> {
+        serde_json::from_slice(&self.body).ok()
+    }
+    fn is(&self, method: &str, path: &str) -> bool {
+        self.method == method && self.path == format!("/api/v1{path}")
+    }
+    /// A GET /events answer holding at least one `message` event.
+    fn has_message_event(&self) -> bool {
+        self.is("GET", "/events")
+            && self
+                .json()
+                .and_then(|v| v["events"].as_array().cloned())
+                .is_some_and(|evs| evs.iter().any(|e| e["type"] == "message"))
+    }
+}
+
+/// What the client gets instead.
+enum Reply {
+    /// This status and body (as JSON content).
+    Body(u16, Vec<u8>),
+    /// Headers announcing the whole body, then only `sent` bytes of it, then the connection drops.
+    CutAfter(Vec<u8>, usize),
+}
+
+/// A rule: `Some` replaces the answer, `None` lets it through.
+type Rule = Box<dyn FnMut(&Exchange) -> Option<Reply> + Send>;
+
+struct ProxyState {
+    upstream: String,
+    http: reqwest::Client,
+    /// Rules in order, each with whether it is used up by the first answer it replaces.
+    rules: Mutex<Vec<(Rule, bool)>>,
+    /// Answers replaced so far.
+    rewritten: Mutex<usize>,
+}
+
+struct Rewriter {
+    url: String,
+    state: Arc<ProxyState>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Rewriter {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl Rewriter {
+    async fn start(upstream: &str, rules: Vec<Rule>) -> Rewriter {
+        let state = Arc::new(ProxyState {
+            upstream: upstream.to_owned(),
+            http: reqwest::Client::new(),
+            rules: Mutex::new(rules.into_iter().map(|r| (r, true)).collect()),
+            rewritten: Mutex::new(0),
+        });
+        let router = axum::Router::new().fallback(relay).with_state(state.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let url = format!("http://{}", listener.local_addr().expect("address"));
+        let task = tokio::spawn(async move {
+            let _ = axum::serve(listener, router).await;
+        });
+        Rewriter { url, state, task }
+    }
+
+    /// Add a rule for the next answer it matches, from now on.
+    fn arm(&self, rule: Rule) {
+        self.state.rules.lock().unwrap().push((rule, true));
+    }
+
+    /// Add a rule for every answer it matches, from now on.
+    fn arm_always(&self, rule: Rule) {
+        self.state.rules.lock().unwrap().push((rule, false));
+    }
+
+    fn rewritten(&self) -> usize {
+        *self.state.rewritten.lock().unwrap()
+    }
+}
+
+async fn relay(AxState(p): AxState<Arc<ProxyState>>, req: Request) -> Response {
+    let (parts, body) = req.into_parts();
+    let body = axum::body::to_bytes(body, usize::MAX).await.unwrap_or_default();
+    let path_query = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+    let mut up = p.http.request(parts.method.clone(), format!("{}{path_query}", p.upstream)).body(body);
+    for (k, v) in &parts.headers {
+        if ![header::HOST, header::CONTENT_LENGTH, header::CONNECTION, header::TRANSFER_ENCODING].contains(k)
+        {
+            up = up.header(k, v);
+        }
+    }
+    let answer = match up.send().await {
+        Ok(a) => a,
+        Err(e) => return plain(StatusCode::BAD_GATEWAY, format!("proxy: {e}").into_bytes()),
+    };
+    let status = answer.status().as_u16();
+    let retry_after = answer.headers().get(header::RETRY_AFTER).cloned();
+    let bytes = answer.bytes().await.map(|b| b.to_vec()).unwrap_or_default();
+    let ex =
+        Exchange { method: parts.method.to_string(), path: parts.uri.path().to_owned(), status, body: bytes };
+    let reply = {
+        let mut rules = p.rules.lock().unwrap();
+        let mut found = None;
+        for i in 0..rules.len() {
+            if let Some(r) = rules[i].0(&ex) {
+                if rules[i].1 {
+                    drop(rules.remove(i));
+                }
+                found = Some(r);
+                break;
+            }
+        }
+        found
+    };
+    match reply {
+        None => {
+            let mut resp = plain(StatusCode::from_u16(ex.status).unwrap_or(StatusCode::OK), ex.body);
+            if let Some(v) = retry_after {
+                resp.headers_mut().insert(header::RETRY_AFTER, v);
+            }
+            resp
+        }
+        Some(r) => {
+            *p.rewritten.lock().unwrap() += 1;
+            match r {
+                Reply::Body(status, body) => {
+                    plain(StatusCode::from_u16(status).unwrap_or(StatusCode::OK), body)
+                }
+                Reply::CutAfter(body, sent) => {
+                    let full = body.len();
+                    let part = Bytes::from(body[..sent.min(full)].to_vec());
+                    let chunks: Vec<Result<Bytes, std::io::Error>> =
+                        vec![Ok(part), Err(std::io::Error::other("connection cut by the test"))];
+                    let mut resp = Response::new(Body::from_stream(futures_util::stream::iter(chunks)));
+                    resp.headers_mut()
+                        .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+                    resp.headers_mut().insert(header::CONTENT_LENGTH, HeaderValue::from(full));
+                    resp
+                }
+            }
+        }
+    }
+}
+
+fn plain(status: StatusCode, body: Vec<u8>) -> Response {
+    let mut resp = Response::new(Body::from(body));
+    *resp.status_mut() = status;
+    resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    resp
+}
+
+// -------------------------------------------------------------------------------------------
+// The client, driven like the main loop drives it.
+// -------------------------------------------------------------------------------------------
+
+struct Rig {
+    server: DemoServer,
+    proxy: Rewriter,
+    st: State,
+    dispatcher: Dispatcher,
+    rx: mpsc::UnboundedReceiver<Msg>,
+    cache: RenderCache,
+}
+
+/// The drawn screen.
+struct Screen {
+    /// Each row's cells, as text (a wide character's second cell included as drawn).
+    rows: Vec<String>,
+    /// The messages pane.
+    pane: Rect,
+    /// The message shown on each row of the pane.
+    owners: Vec<Option<i64>>,
+}
+
+impl Screen {
+    fn text(&self) -> String {
+        self.rows.iter().map(|r| r.trim_end()).collect::<Vec<_>>().join("\n")
+    }
+    /// The pane's part of each row showing message `id`, without the one-column marker.
+    fn rows_of(&self, id: i64) -> Vec<String> {
+        self.owners
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| **o == Some(id))
+            .map(|(i, _)| {
+                let row = &self.rows[self.pane.y as usize + i];
+                row.chars().skip(self.pane.x as usize + 1).collect::<String>().trim_end().to_owned()
+            })
+            .collect()
+    }
+    /// Body rows of message `id` (indented by two columns), without the indent.
+    fn body_of(&self, id: i64) -> Vec<String> {
+        self.rows_of(id).into_iter().filter_map(|r| r.strip_prefix("  ").map(str::to_owned)).collect()
+    }
+    /// Columns a body row may fill: the pane less the marker and the indent.
+    fn body_width(&self) -> usize {
+        self.pane.width as usize - 3
+    }
+}
+
+/// A server whose messages may be longer than 1 MB (the bundled seed allows 10,000 characters).
+fn big_server() -> ServerOptions {
+    let mut seed: Value = serde_json::from_str(topicterm::server::seed::DEMO_SEED).expect("seed");
+    seed["realm"]["max_message_length"] = json!(4 * MB);
+    ServerOptions { seed: seed.to_string(), ..Default::default() }
+}
+
+impl Rig {
+    async fn start(opts: ServerOptions, rules: Vec<Rule>) -> Rig {
+        let server = DemoServer::start(opts).await.expect("demo server");
+        let proxy = Rewriter::start(&server.url, rules).await;
+        let mut creds = server.credentials("member").expect("user");
+        creds.site = proxy.url.clone();
+        let client = Client::new(&creds).expect("client");
+        let (tx, rx) = mpsc::unbounded_channel();
+        let dispatcher = Dispatcher::new(client, tx);
+        let mut st = State { now: chrono::Utc::now().timestamp(), ..Default::default() };
+        st.ui.loading = true;
+        let mut rig = Rig { server, proxy, st, dispatcher, rx, cache: RenderCache::default() };
+        rig.run(vec![Effect::Register]);
+        rig.settle().await;
+        rig
+    }
+
+    fn run(&mut self, effects: Vec<Effect>) {
+        for e in effects {
+            self.dispatcher.run(e);
+        }
+    }
+
+    fn apply(&mut self, m: Msg) {
+        let fx = app::update(&mut self.st, m);
+        self.run(fx);
+    }
+
+    /// Apply messages from background tasks until none arrives for a while.
+    async fn settle(&mut self) {
+        while let Ok(Some(m)) = tokio::time::timeout(Duration::from_millis(400), self.rx.recv()).await {
+            self.apply(m);
+        }
+    }
+
+    async fn send(&mut self, m: Msg) {
+        self.apply(m);
+        self.settle().await;
+    }
+
+    async fn key(&mut self, code: KeyCode) {
+        self.send(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))).await;
+    }
+
+    async fn keys(&mut self, text: &str) {
+        for c in text.chars() {
+            self.apply(Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
+        }
+        self.settle().await;
+    }
+
+    /// Apply background messages one at a time until `pred` holds (checked before each), so
+    /// passing states such as "offline" are seen.
+    async fn until(&mut self, what: &str, pred: impl Fn(&State) -> bool) {
+        let end = Instant::now() + WAIT;
+        while !pred(&self.st) {
+            let left = end.saturating_duration_since(Instant::now());
+            match tokio::time::timeout(left, self.rx.recv()).await {
+                Ok(Some(m)) => self.apply(m),
+                Ok(None) => panic!("the background tasks are gone while waiting for {what}"),
+                Err(_) => panic!(
+                    "timed out waiting for {what}; status {:?}, offline {:?}",
+                    self.st.ui.status, self.st.ui.offline
+                ),
+            }
+        }
+    }
+
+    fn draw(&mut self, width: u16, height: u16) -> Screen {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+        terminal.draw(|f| ui::draw(f, &self.st, &mut self.cache)).expect("draw");
+        let buf = terminal.backend().buffer();
+        let rows = (0..buf.area.height)
+            .map(|y| (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect::<String>())
+            .collect();
+        Screen { rows, pane: self.cache.hits.messages, owners: self.cache.hits.message_rows.clone() }
+    }
+
+    /// Show a narrow, as choosing it in the sidebar does.
+    async fn open(&mut self, narrow: Narrow) {
+        let fx = app::open_narrow(&mut self.st, narrow);
+        self.run(fx);
+        self.settle().await;
+    }
+
+    /// Show #general > `topic`.
+    async fn open_topic(&mut self, topic: &str) {
+        self.open(Narrow::Topic(self.channel_id("general"), topic.into())).await;
+    }
+
+    fn channel_id(&self, name: &str) -> i64 {
+        self.st.data.channels.values().find(|c| c.name == name).map(|c| c.id).expect("channel")
+    }
+
+    /// A client of another user, straight to the server.
+    fn other(&self, who: &str) -> Client {
+        Client::new(&self.server.credentials(who).expect("user")).expect("client")
+    }
+
+    /// `who` posts `content` to #general > `topic` (registered first, so the client knows the
+    /// server's limits); returns the message ID.
+    async fn post(&self, who: &str, topic: &str, content: &str) -> i64 {
+        let c = self.other(who);
+        c.register(&Default::default()).await.expect("register");
+        let general = self.server.shared.lock().channel_named("general").expect("general").id;
+        c.send_message(&OutgoingMessage::channel(general, topic, content)).await.expect("sent").id
+    }
+
+    /// Wait until the message arrived through the event queue, open its topic and select it.
+    async fn show(&mut self, id: i64) {
+        self.until("the message to arrive", |st| st.data.messages.contains_key(&id)).await;
+        let m = &self.st.data.messages[&id];
+        let narrow = Narrow::Topic(m.stream_id.expect("a channel message"), m.topic().to_owned());
+        self.open(narrow).await;
+        self.select(id);
+    }
+
+    /// Select a message of the shown narrow, as moving to it does.
+    fn select(&mut self, id: i64) {
+        let view = &self.st.data.narrows[&self.st.ui.narrow];
+        assert!(view.ids.contains(&id), "message {id} is in the shown narrow");
+        self.st.ui.selected = Some(id);
+        self.st.ui.focus = app::Focus::Messages;
+    }
+
+    /// A real message of the store as JSON, to build injected events from.
+    fn message_json(&self, id: i64) -> Value {
+        serde_json::to_value(&self.st.data.messages[&id]).expect("message JSON")
+    }
+
+    /// Feed events as the poller would.
+    async fn inject(&mut self, events: Vec<Value>) {
+        let events = events.into_iter().map(Event::decode).collect();
+        self.send(Msg::Events(events)).await;
+    }
+
+    /// Normal operation still works: write a message in the compose box, send it, see it.
+    async fn control(&mut self) {
+        self.st.ui.popup = None;
+        let text = "control message after the hostile input";
+        self.open(Narrow::All).await;
+        self.key(KeyCode::Char('c')).await;
+        self.keys("general>control").await;
+        self.key(KeyCode::Enter).await;
+        assert!(self.st.ui.compose.is_some(), "compose box open; status {:?}", self.st.ui.status);
+        self.keys(text).await;
+        self.send(Msg::Key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL))).await;
+        self.until("the control message to be sent and echoed", |st| {
+            st.outbox.is_empty() && st.data.messages.values().any(|m| m.content.contains(text))
+        })
+        .await;
+        self.open_topic("control").await;
+        let screen = self.draw(100, 30).text();
+        assert_eq!(screen.matches(text).count(), 1, "shown once:\n{screen}");
+        assert!(self.st.ui.offline.is_none(), "{:?}", self.st.ui.offline);
+    }
+}
+
+/// Rows joined without quote bars and spaces, to find text however it was wrapped.
+fn flat(rows: &[String]) -> String {
+    rows.concat().chars().filter(|c| !c.is_whitespace() && *c != '▎').collect()
+}
+
+/// Draw at both sizes and check the pane stays whole (the sidebar separator on every row).
+fn check_frame(rig: &mut Rig, width: u16, height: u16) -> Screen {
+    let s = rig.draw(width, height);
+    assert!(s.pane.width > 3 && s.pane.x > 0, "a messages pane at {width}x{height}");
+    let sep = s.pane.x as usize - 1;
+    for row in &s.rows[s.pane.y as usize..(s.pane.y + s.pane.height) as usize] {
+        assert_eq!(
+            row.chars().nth(sep),
+            Some('│'),
+            "the pane's border is intact at {width}x{height}:\n{}",
+            s.text()
+        );
+    }
+    s
+}
+
+// -------------------------------------------------------------------------------------------
+// 1. Huge messages and deep nesting.
+// -------------------------------------------------------------------------------------------
+
+/// `word0 word1 …` up to 1 MB.
+fn megabyte_of_words() -> String {
+    let mut s = String::with_capacity(MB + 16);
+    let mut i = 0;
+    while s.len() < MB {
+        if i > 0 {
+            s.push(' ');
+        }
+        s.push_str(&format!("word{i}"));
+        i += 1;
+    }
+    s
+}
+
+#[tokio::test]
+async fn a_megabyte_of_words_is_wrapped_whole_in_the_pane() {
+    let _w = Watchdog::new("a_megabyte_of_words_is_wrapped_whole_in_the_pane");
+    let mut rig = Rig::start(big_server(), vec![]).await;
+    let text = megabyte_of_words();
+    let words: Vec<&str> = text.split(' ').collect();
+    let id = rig.post("alice", "huge", &text).await;
+    rig.show(id).await;
+    assert!(rig.st.data.messages[&id].content.len() > MB, "the whole megabyte arrived");
+
+    for (w, h) in [(80, 24), (200, 60)] {
+        let s = check_frame(&mut rig, w, h);
+        let body = s.body_of(id);
+        assert!(body.len() >= h as usize - 6, "the message fills the pane at {w}x{h}:\n{}", s.text());
+        let shown: Vec<&str> = body.iter().flat_map(|r| r.split_whitespace()).collect();
+        assert_eq!(shown, words[..shown.len()], "no word lost or cut at {w}x{h}:\n{}", s.text());
+        for (i, row) in body.iter().enumerate() {
+            assert!(row.chars().count() <= s.body_width(), "row {i} wider than the pane at {w}x{h}: {row}");
+            // Greedy wrapping: the next word would not have fitted on this row.
+            if i + 1 < body.len() {
+                let next = body[i + 1].split(' ').next().unwrap_or("");
+                assert!(row.len() + 1 + next.len() > s.body_width(), "row {i} broke early: {row}");
+            }
+        }
+        // The info popup on the same message.
+        rig.key(KeyCode::Char('i')).await;
+        assert!(matches!(rig.st.ui.popup, Some(Popup::MessageInfo { message_id, .. }) if message_id == id));
+        let s = rig.draw(w, h);
+        assert!(s.text().contains("Message info") && s.text().contains("Alice Okafor"), "{}", s.text());
+        rig.key(KeyCode::Esc).await;
+    }
+    rig.control().await;
+}
+
+#[tokio::test]
+async fn a_megabyte_without_a_space_is_broken_at_the_pane_edge() {
+    let _w = Watchdog::new("a_megabyte_without_a_space_is_broken_at_the_pane_edge");
+    let mut rig = Rig::start(big_server(), vec![]).await;
+    let unit = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    let text = unit.repeat(MB / unit.len() + 1);
+    let id = rig.post("alice", "huge", &text).await;
+    rig.show(id).await;
+    for (w, h) in [(80, 24), (200, 60)] {
+        let s = check_frame(&mut rig, w, h);
+        let body = s.body_of(id);
+        assert!(body.len() >= h as usize - 6, "the message fills the pane at {w}x{h}:\n{}", s.text());
+        for (i, row) in body.iter().enumerate() {
+            assert_eq!(row.len(), s.body_width(), "row {i} is filled to the edge at {w}x{h}: {row}");
+        }
+        assert!(text.starts_with(&body.concat()), "the rows are the text in order at {w}x{h}:\n{}", s.text());
+    }
+    rig.control().await;
+}
+
+/// Wide characters, a grapheme of 100,000 combining marks and emoji sequences, each a
+/// megabyte without a space, through the server.
+#[tokio::test]
+async fn wide_and_combining_text_without_spaces_stays_within_the_pane() {
+    let _w = Watchdog::new("wide_and_combining_text_without_spaces_stays_within_the_pane");
+    let mut rig = Rig::start(big_server(), vec![]).await;
+    let wide = "界".repeat(MB / 3);
+    let zalgo = format!("Z{}end", "\u{301}".repeat(100_000));
+    let family = "👩\u{200d}👩\u{200d}👧\u{200d}👦".repeat(MB / 25);
+    for (what, text) in [("wide", &wide), ("combining", &zalgo), ("emoji sequences", &family)] {
+        let id = rig.post("alice", what, text).await;
+        rig.show(id).await;
+        for (w, h) in [(80, 24), (200, 60), (57, 20)] {
+            let s = check_frame(&mut rig, w, h);
+            let body = s.body_of(id);
+            assert!(!body.is_empty(), "{what}: shown at {w}x{h}:\n{}", s.text());
+            if what == "wide" {
+                // Each wide character takes two cells (the second drawn blank).
+                let max = s.body_width() / 2;
+                for row in &body {
+                    let n = row.chars().filter(|c| *c == '界').count();
+                    assert!(n <= max && n + 1 >= max, "{what}: {n} of {max} per row at {w}x{h}: {row}");
+                }
+                let shown: String = body.concat().chars().filter(|c| *c == '界').collect();
+                assert!(text.starts_with(&shown), "{what}: in order at {w}x{h}");
+            }
+        }
+    }
+    rig.control().await;
+}
+
+#[tokio::test]
+async fn ten_thousand_nested_quotes_in_markdown_are_shown_or_refused_with_a_notice() {
+    let _w = Watchdog::new("ten_thousand_nested_quotes_in_markdown_are_shown_or_refused_with_a_notice");
+    let mut rig = Rig::start(big_server(), vec![]).await;
+    let text = format!("{} at the bottom of the well", ">".repeat(10_000));
+    let id = rig.post("alice", "deep", &text).await;
+    rig.show(id).await;
+    let html = &rig.st.data.messages[&id].content;
+    assert!(html.matches("<blockquote>").count() >= 1000, "the server nested the quotes");
+    for (w, h) in [(80, 24), (200, 60)] {
+        let s = check_frame(&mut rig, w, h);
+        let body = flat(&s.body_of(id));
+        assert!(
+            body.contains("atthebottomofthewell") || body.contains("toodeeplynested"),
+            "the text or a notice at {w}x{h}:\n{}",
+            s.text()
+        );
+    }
+    rig.control().await;
+}
+
+/// Hostile server HTML in a `message` event built from a real message.
+#[tokio::test]
+async fn deeply_nested_html_in_events_is_shown_or_refused_with_a_notice() {
+    let _w = Watchdog::new("deeply_nested_html_in_events_is_shown_or_refused_with_a_notice");
+    let mut rig = Rig::start(ServerOptions::default(), vec![]).await;
+    let base = rig.post("alice", "deep html", "a message to copy").await;
+    rig.show(base).await;
+    let n = 10_000;
+    let nest = |open: &str, close: &str| format!("{}deep text{}", open.repeat(n), close.repeat(n));
+    let cases = [
+        ("quotes", nest("<blockquote>", "</blockquote>")),
+        ("lists", nest("<ul><li>", "</li></ul>")),
+        ("ordered lists", nest("<ol start=\"99999999999999999999\"><li>", "</li></ol>")),
+        ("divs", nest("<div>", "</div>")),
+        ("inline", nest("<strong><em><del><code>", "</code></del></em></strong>")),
+        (
+            "spoilers",
+            nest(
+                "<div class=\"spoiler-block\"><div class=\"spoiler-header\">h</div><div class=\"spoiler-content\">",
+                "</div></div>",
+            ),
+        ),
+        ("tables", nest("<table><tr><td>", "</td></tr></table>")),
+        ("unclosed", format!("{}deep text", "<ul><li><blockquote><p>".repeat(n))),
+        ("a megabyte of unclosed spans", format!("{}deep text", "<span>".repeat(MB / 6))),
+    ];
+    for (next_id, (what, html)) in (base + 1000..).zip(cases) {
+        let mut m = rig.message_json(base);
+        m["id"] = json!(next_id);
+        m["content"] = json!(html);
+        let ev = json!({"id": rig.st.data.last_event_id, "type": "message", "message": m, "flags": []});
+        rig.inject(vec![ev]).await;
+        assert!(rig.st.data.messages.contains_key(&next_id), "{what}: the message is stored");
+        rig.select(next_id);
+        for (w, h) in [(80, 24), (200, 60)] {
+            let s = check_frame(&mut rig, w, h);
+            let body = s.body_of(next_id);
+            assert!(!body.is_empty(), "{what}: the message shows at {w}x{h}:\n{}", s.text());
+            assert!(
+                flat(&body).contains("deeptext") || flat(&body).contains("toodeeplynested"),
+                "{what}: the text or a notice at {w}x{h}:\n{}",
+                s.text()
+            );
+            for row in &body {
+                assert!(row.chars().count() <= s.body_width(), "{what}: row wider than the pane: {row}");
+            }
+        }
+    }
+    rig.control().await;
+}
+
+/// A server that sends a megabyte where a name or topic goes: every place that shows one
+/// (headers, the sidebar's topics, the info popup, the typing line) stays within the screen.
+#[tokio::test]
+async fn megabyte_names_and_topics_are_clipped_everywhere_they_show() {
+    let _w = Watchdog::new("megabyte_names_and_topics_are_clipped_everywhere_they_show");
+    let mut rig = Rig::start(ServerOptions::default(), vec![]).await;
+    let base = rig.post("alice", "names", "a message to copy").await;
+    rig.show(base).await;
+    let general = rig.channel_id("general");
+    rig.open(Narrow::Channel(general)).await;
+    assert!(rig.st.data.narrows[&Narrow::Channel(general)].found_newest);
+    let topic = format!("t{}", "界".repeat(MB / 3));
+    let name = "N".repeat(MB);
+    let mut m = rig.message_json(base);
+    let id = base + 1;
+    m["id"] = json!(id);
+    m["subject"] = json!(topic);
+    m["sender_full_name"] = json!(name);
+    m["sender_email"] = json!(format!("{name}@example.com"));
+    let last = rig.st.data.last_event_id;
+    let alice = m["sender_id"].clone();
+    rig.inject(vec![
+        json!({"id": last, "type": "message", "message": m, "flags": []}),
+        json!({"id": last, "type": "typing", "op": "start", "message_type": "stream",
+               "sender": {"user_id": alice, "email": "a@x"}, "stream_id": general, "topic": topic}),
+    ])
+    .await;
+    rig.select(id);
+    rig.st.ui.expanded = Some(general);
+    app::rebuild_sidebar(&mut rig.st);
+    for (w, h) in [(80, 24), (200, 60)] {
+        let s = check_frame(&mut rig, w, h);
+        let rows = s.rows_of(id);
+        assert!(rows[0].starts_with("#general > t界") && rows[0].ends_with('…'), "{}", s.text());
+        let sender = &rows[1];
+        assert!(sender.starts_with("NNNN") && sender.contains("N…  "), "the sender, shortened: {sender}");
+        let time: Vec<char> = sender.chars().rev().take(5).collect();
+        assert!(
+            time[2] == ':' && time.iter().filter(|c| c.is_ascii_digit()).count() == 4,
+            "the time shows: {sender}"
+        );
+        assert!(s.text().contains("a message to copy"), "{}", s.text());
+        rig.key(KeyCode::Char('i')).await;
+        let s = rig.draw(w, h).text();
+        assert!(s.contains("Message info"), "{s}");
+        rig.key(KeyCode::Esc).await;
+    }
+    rig.control().await;
+}
+
+#[tokio::test]
+async fn a_megabyte_message_is_refused_with_a_clear_message_where_the_limit_is_lower() {
+    let _w = Watchdog::new("a_megabyte_message_is_refused_with_a_clear_message_where_the_limit_is_lower");
+    let mut rig = Rig::start(ServerOptions::default(), vec![]).await;
+    let text = megabyte_of_words();
+    let general = rig.channel_id("general");
+    let msg = OutgoingMessage::channel(general, "huge", &text);
+
+    // The client knows the limit from register and refuses before sending.
+    let alice = rig.other("alice");
+    alice.register(&Default::default()).await.expect("register");
+    let before = rig.server.request_count();
+    let err = alice.send_message(&msg).await.expect_err("refused");
+    assert_eq!(rig.server.request_count(), before, "nothing was sent");
+    assert!(err.to_string().contains("10000"), "the limit is named: {err}");
+
+    // A client that does not know the limit: the server refuses, and says why.
+    let unregistered = rig.other("alice");
+    let err = unregistered.send_message(&msg).await.expect_err("refused by the server");
+    let server = err.server().unwrap_or_else(|| panic!("a server error: {err}"));
+    assert_eq!(server.status, 400);
+    assert!(err.to_string().contains("10000"), "the limit is named: {err}");
+
+    // Through the app: pasted into the compose box, sent, refused, kept and marked.
+    rig.key(KeyCode::Char('c')).await;
+    rig.keys("general>huge").await;
+    rig.key(KeyCode::Enter).await;
+    rig.st.ui.compose.as_mut().expect("compose box").editor.insert_str(&text);
+    rig.send(Msg::Key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL))).await;
+    rig.until("the refusal", |st| {
+        st.ui.status.as_ref().is_some_and(|s| s.error)
+            || st.outbox.iter().any(|o| matches!(o.state, app::OutState::Failed(_)))
+    })
+    .await;
+    rig.open(Narrow::Topic(general, "huge".into())).await;
+    for (w, h) in [(80, 24), (200, 60)] {
+        let started = Instant::now();
+        let s = check_frame(&mut rig, w, h);
+        eprintln!("{w}x{h}: a frame with the refused megabyte in {:?}", started.elapsed());
+        let status = s.rows.last().expect("status line");
+        assert!(
+            status.contains("not sent: message is 1048586 characters"),
+            "the reason is shown at {w}x{h}:\n{}",
+            s.text()
+        );
+        assert!(s.text().contains("✗ not sent"), "the message is marked at {w}x{h}:\n{}", s.text());
+        assert!(s.text().contains("… (1048586 characters in all)"), "{}", s.text());
+        assert!(
+            s.text().contains("ctrl+r retry · ctrl+u edit"),
+            "the keys are in sight at {w}x{h}:\n{}",
+            s.text()
+        );
+    }
+    // Out of the way for the control message.
+    rig.st.outbox.clear();
+    rig.st.ui.compose = None;
+    rig.control().await;
+}
+
+// -------------------------------------------------------------------------------------------
+// 2. 10,000 reactions.
+// -------------------------------------------------------------------------------------------
+
+/// Reaction rows of a message on screen: the rows after the body that hold chips.
+fn chip_rows(s: &Screen, id: i64) -> Vec<String> {
+    s.body_of(id).into_iter().filter(|r| r.starts_with('[')).collect()
+}
+
+/// Check chip rows: whole chips only (none cut at the edge), within the pane; returns the
+/// chips shown and the "+N more" count.
+fn check_chips(s: &Screen, id: i64, what: &str) -> (Vec<String>, usize) {
+    let rows = chip_rows(s, id);
+    assert!(!rows.is_empty(), "{what}: reactions are shown:\n{}", s.text());
+    let mut chips = Vec::new();
+    let mut more = 0;
+    for row in &rows {
+        let mut rest = row.as_str();
+        if let Some(p) = rest.rfind(" +")
+            && let Some(n) = rest[p + 2..].strip_suffix(" more")
+        {
+            more += n.parse::<usize>().unwrap_or_else(|_| panic!("{what}: a count in {row}"));
+            rest = &rest[..p];
+        }
+        assert!(rest.ends_with(']'), "{what}: no chip cut at the pane's edge: {row}\n{}", s.text());
+        chips.extend(rest.split("] ").map(|c| c.trim_end_matches(']').trim_start_matches('[').to_owned()));
+    }
+    (chips, more)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ten_thousand_reactions_from_the_server_render_and_still_change() {
+    let _w = Watchdog::new("ten_thousand_reactions_from_the_server_render_and_still_change");
+    let mut rig = Rig::start(ServerOptions::default(), vec![]).await;
+    let id = rig.post("alice", "popular", "react to this").await;
+    rig.show(id).await;
+    let users: Vec<String> = rig.server.shared.lock().users.values().map(|u| u.short_name.clone()).collect();
+    let names: Vec<&str> = emojis::iter().filter_map(|e| e.shortcode()).collect();
+    let total: usize = 10_000;
+    let per_user = total.div_ceil(users.len());
+    assert!(names.len() >= per_user, "{} emoji names for {per_user} each", names.len());
+    // Every user reacts with its share of distinct emoji, all users at once.
+    let mut tasks = Vec::new();
+    for (u, who) in users.iter().enumerate() {
+        let c = rig.other(who);
+        let mine: Vec<String> =
+            (0..total).filter(|k| k % users.len() == u).map(|k| names[k / users.len()].to_owned()).collect();
+        let who = who.clone();
+        tasks.push(tokio::spawn(async move {
+            for name in mine {
+                let e = EmojiSpec { emoji_name: Some(name.clone()), ..Default::default() };
+                c.add_reaction(id, &e).await.unwrap_or_else(|e| panic!("{who} reacts with {name}: {e}"));
+            }
+        }));
+    }
+    for t in tasks {
+        t.await.expect("reactions added");
+    }
+    assert_eq!(rig.server.shared.lock().messages[&id].reactions.len(), total);
+    rig.until("every reaction event applied", |st| st.data.messages[&id].reactions.len() == total).await;
+    let kinds = total.div_ceil(users.len());
+
+    for (w, h) in [(80, 24), (200, 60)] {
+        let s = check_frame(&mut rig, w, h);
+        let (chips, more) = check_chips(&s, id, &format!("{w}x{h}"));
+        assert_eq!(chips.len() + more, kinds, "every kind of reaction counted:\n{}", s.text());
+        assert!(chips[0].ends_with(&format!(" {}", users.len())), "counts per emoji: {chips:?}");
+        rig.key(KeyCode::Char('i')).await;
+        let s = rig.draw(w, h).text();
+        assert!(s.contains("Message info") && s.contains("Reactions"), "{s}");
+        assert!(s.contains("Alice Okafor, "), "who reacted is listed:\n{s}");
+        rig.key(KeyCode::Esc).await;
+    }
+
+    // Reaction events against the message still apply, both ways.
+    let member = rig.other("member");
+    let first = EmojiSpec { emoji_name: Some(names[0].to_owned()), ..Default::default() };
+    member.remove_reaction(id, &first).await.expect("removed");
+    rig.until("the removal", |st| st.data.messages[&id].reactions.len() == total - 1).await;
+    let s = rig.draw(80, 24);
+    let (chips, _) = check_chips(&s, id, "after removal");
+    assert!(chips[0].ends_with(&format!(" {}", users.len() - 1)), "{chips:?}");
+    member.add_reaction(id, &first).await.expect("added");
+    rig.until("the addition", |st| st.data.messages[&id].reactions.len() == total).await;
+    rig.control().await;
+}
+
+#[tokio::test]
+async fn ten_thousand_distinct_reactions_in_an_event_render_and_still_change() {
+    let _w = Watchdog::new("ten_thousand_distinct_reactions_in_an_event_render_and_still_change");
+    let mut rig = Rig::start(ServerOptions::default(), vec![]).await;
+    let base = rig.post("alice", "popular", "a message to copy").await;
+    rig.show(base).await;
+    let users: Vec<i64> = rig.server.shared.lock().users.keys().copied().collect();
+    let reaction = |i: usize| {
+        json!({"emoji_name": format!("custom_{i}"), "emoji_code": i.to_string(),
+               "reaction_type": "realm_emoji", "user_id": users[i % users.len()]})
+    };
+    let total = 10_000;
+    let mut m = rig.message_json(base);
+    let id = base + 1;
+    m["id"] = json!(id);
+    m["reactions"] = Value::Array((0..total).map(reaction).collect());
+    let last = rig.st.data.last_event_id;
+    rig.inject(vec![json!({"id": last, "type": "message", "message": m, "flags": []})]).await;
+    rig.select(id);
+    assert_eq!(rig.st.data.messages[&id].reactions.len(), total);
+
+    for (w, h) in [(80, 24), (200, 60)] {
+        let started = Instant::now();
+        let s = check_frame(&mut rig, w, h);
+        let frame = started.elapsed();
+        let (chips, more) = check_chips(&s, id, &format!("{w}x{h}"));
+        assert_eq!(chips.len() + more, total, "every kind of reaction counted:\n{}", s.text());
+        assert_eq!(chips[0], ":custom_0: 1");
+        rig.key(KeyCode::Char('i')).await;
+        let started = Instant::now();
+        let s = rig.draw(w, h).text();
+        eprintln!("{w}x{h}: a frame in {frame:?}, with the info popup in {:?}", started.elapsed());
+        assert!(s.contains("Message info") && s.contains("Reactions"), "{s}");
+        rig.key(KeyCode::Esc).await;
+    }
+
+    let ev = |op: &str, r: Value| {
+        let mut e = r;
+        e["id"] = json!(last);
+        e["type"] = json!("reaction");
+        e["op"] = json!(op);
+        e["message_id"] = json!(id);
+        e
+    };
+    rig.inject(vec![ev("add", reaction(total)), ev("remove", reaction(0)), ev("remove", reaction(1))]).await;
+    assert_eq!(rig.st.data.messages[&id].reactions.len(), total - 1);
+    let s = rig.draw(80, 24);
+    let (chips, more) = check_chips(&s, id, "after the events");
+    assert_eq!(chips[0], ":custom_2: 1", "{chips:?}");
+    assert_eq!(chips.len() + more, total - 1);
+    rig.control().await;
+}
+
+/// Reaction names as long and as wide as a server cares to send, at many pane widths.
+#[tokio::test]
+async fn reactions_with_huge_and_wide_names_fit_every_pane_width() {
+    let _w = Watchdog::new("reactions_with_huge_and_wide_names_fit_every_pane_width");
+    let mut rig = Rig::start(ServerOptions::default(), vec![]).await;
+    let base = rig.post("alice", "names", "a message to copy").await;
+    rig.show(base).await;
+    let me = rig.st.data.me;
+    let mut reactions = vec![
+        json!({"emoji_name": "x".repeat(5000), "emoji_code": "1", "reaction_type": "realm_emoji", "user_id": me}),
+        json!({"emoji_name": "界".repeat(3000), "emoji_code": "2", "reaction_type": "realm_emoji", "user_id": me}),
+        json!({"emoji_name": "family", "emoji_code": "1f469-200d-1f469-200d-1f467-200d-1f466",
+               "reaction_type": "unicode_emoji", "user_id": me}),
+    ];
+    reactions.extend((0..60).map(|i| {
+        json!({"emoji_name": format!("e{i}"), "emoji_code": (100 + i).to_string(), "reaction_type": "realm_emoji", "user_id": me})
+    }));
+    let kinds = reactions.len();
+    let mut m = rig.message_json(base);
+    let id = base + 1;
+    m["id"] = json!(id);
+    m["reactions"] = Value::Array(reactions);
+    let last = rig.st.data.last_event_id;
+    rig.inject(vec![json!({"id": last, "type": "message", "message": m, "flags": []})]).await;
+    rig.select(id);
+    for w in [40, 57, 64, 80, 101, 123, 160, 200] {
+        let s = check_frame(&mut rig, w, 30);
+        let (chips, more) = check_chips(&s, id, &format!("width {w}"));
+        assert_eq!(chips.len() + more, kinds, "every kind counted at width {w}:\n{}", s.text());
+        assert!(
+            chips[0].starts_with(":xxx") && chips[0].ends_with("… 1"),
+            "shortened, count kept: {chips:?}"
+        );
+        assert!(chip_rows(&s, id).len() <= 3, "at most three rows of reactions:\n{}", s.text());
+        rig.key(KeyCode::Char('i')).await;
+        let s = rig.draw(w, 30).text();
+        assert!(s.contains("Message info") && s.contains("Reactions"), "{s}");
+        rig.key(KeyCode::Esc).await;
+    }
+    rig.control().await;
+}
+
+// -------------------------------------------------------------------------------------------
+// 3. Broken answers.
+// -------------------------------------------------------------------------------------------
+
+/// A change made to a JSON answer.
+type Mangle = fn(&mut Value);
+
+/// The first GET /events answer carrying a message becomes `reply(real answer)`.
+fn on_message_batch(reply: impl Fn(&Exchange) -> Reply + Send + 'static) -> Rule {
+    Box::new(move |ex: &Exchange| ex.has_message_event().then(|| reply(ex)))
+}
+
+/// An answer to GET /events that cannot be decoded: the client shows that it is offline and
+/// why, keeps running, and when the server answers properly again gets the same events (none
+/// is lost: the queue was not acknowledged) and says it is back.
+async fn undecodable_events_answer(rule: Rule, why: &str) {
+    let mut rig = Rig::start(ServerOptions::default(), vec![]).await;
+    rig.proxy.arm(rule);
+    let text = "sent while the answers were broken";
+    let id = rig.post("alice", "broken", text).await;
+    rig.until("the client to notice the broken answer", |st| st.ui.offline.is_some()).await;
+    let s = rig.draw(200, 24).text();
+    assert!(s.contains(&format!("offline ({why}")), "the banner says why:\n{s}");
+    assert_eq!(rig.proxy.rewritten(), 1);
+    assert!(!rig.st.data.messages.contains_key(&id));
+    rig.until("the client to recover", |st| st.ui.offline.is_none() && st.data.messages.contains_key(&id))
+        .await;
+    let s = rig.draw(200, 24).text();
+    assert!(s.contains("back online"), "{s}");
+    rig.open_topic("broken").await;
+    let s = rig.draw(100, 24).text();
+    assert_eq!(s.matches(text).count(), 1, "delivered once:\n{s}");
+    rig.control().await;
+}
+
+#[tokio::test]
+async fn an_events_answer_that_is_not_json_puts_the_client_offline_until_it_recovers() {
+    let _w = Watchdog::new("an_events_answer_that_is_not_json_puts_the_client_offline_until_it_recovers");
+    let rule = on_message_batch(|_| Reply::Body(200, b"<html><body>502 Bad Gateway</body></html>".to_vec()));
+    undecodable_events_answer(rule, "unexpected response from server (HTTP 200): /events: not JSON").await;
+}
+
+#[tokio::test]
+async fn an_events_answer_whose_events_are_not_a_list_puts_the_client_offline_until_it_recovers() {
+    let _w = Watchdog::new("an_events_answer_whose_events_are_not_a_list");
+    let rule = on_message_batch(|ex| {
+        let mut v = ex.json().expect("JSON");
+        let events = v["events"].take();
+        v["events"] = json!({"0": events[0]});
+        Reply::Body(200, v.to_string().into_bytes())
+    });
+    undecodable_events_answer(rule, "unexpected response from server (HTTP 200): /events: invalid type")
+        .await;
+}
+
+#[tokio::test]
+async fn a_truncated_events_answer_puts_the_client_offline_until_it_recovers() {
+    let _w = Watchdog::new("a_truncated_events_answer_puts_the_client_offline_until_it_recovers");
+    let rule = on_message_batch(|ex| Reply::Body(200, ex.body[..ex.body.len() / 2].to_vec()));
+    undecodable_events_answer(rule, "unexpected response from server (HTTP 200): /events: not JSON").await;
+}
+
+#[tokio::test]
+async fn an_events_answer_cut_mid_body_puts_the_client_offline_until_it_recovers() {
+    let _w = Watchdog::new("an_events_answer_cut_mid_body_puts_the_client_offline_until_it_recovers");
+    let rule = on_message_batch(|ex| Reply::CutAfter(ex.body.clone(), ex.body.len() / 2));
+    undecodable_events_answer(rule, "network error").await;
+}
+
+#[tokio::test]
+async fn an_events_answer_with_a_server_error_page_puts_the_client_offline_until_it_recovers() {
+    let _w = Watchdog::new("an_events_answer_with_a_server_error_page");
+    let rule = on_message_batch(|_| Reply::Body(502, b"Bad Gateway".to_vec()));
+    undecodable_events_answer(rule, "unexpected response from server (HTTP 502)").await;
+}
+
+#[tokio::test]
+async fn wrong_types_in_events_lose_only_those_events_not_the_batch() {
+    let _w = Watchdog::new("wrong_types_in_events_lose_only_those_events_not_the_batch");
+    let mut rig = Rig::start(ServerOptions::default(), vec![]).await;
+    let general = rig.channel_id("general");
+    let alice = rig.server.shared.lock().users.values().find(|u| u.short_name == "alice").map(|u| u.id);
+    let alice = alice.expect("alice");
+    // The real batch (a message event) arrives with hostile events around it, under the same
+    // event ID so the queue position stays the server's.
+    rig.proxy.arm(on_message_batch(move |ex| {
+        let mut v = ex.json().expect("JSON");
+        let good = v["events"].as_array().expect("events").iter().find(|e| e["type"] == "message").cloned();
+        let good = good.expect("a message event");
+        let eid = good["id"].clone();
+        let mid = good["message"]["id"].as_i64().expect("message id");
+        let with = |path: &[&str], value: Value| {
+            let mut e = good.clone();
+            let mut at = &mut e;
+            for p in &path[..path.len() - 1] {
+                at = &mut at[*p];
+            }
+            at[path[path.len() - 1]] = value;
+            e
+        };
+        let reaction = |user: Value| {
+            json!({"id": eid, "type": "reaction", "op": "add", "message_id": mid, "user_id": user,
+                   "emoji_name": "tada", "emoji_code": "1f389", "reaction_type": "unicode_emoji"})
+        };
+        let events = vec![
+            with(&["message", "id"], json!(mid.to_string())),
+            with(&["message", "reactions"], json!({"tada": 1})),
+            with(&["message", "content"], json!(42)),
+            with(&["message", "sender_id"], Value::Null),
+            with(&["message", "timestamp"], json!("yesterday")),
+            with(&["flags"], json!("read")),
+            reaction(Value::Null),
+            reaction(json!("alice")),
+            json!({"id": eid, "type": "update_message", "message_id": "x", "content": 1}),
+            json!({"id": eid, "type": "delete_message", "message_ids": {"a": 1}}),
+            json!({"id": eid, "type": "subscription", "op": 7}),
+            json!({"id": eid, "type": "update_message_flags", "op": "add", "flag": "read", "messages": "all"}),
+            json!({"id": eid, "type": "presence", "presence": []}),
+            json!({"id": eid, "type": "typing", "op": "start", "sender": "alice"}),
+            json!({"id": eid, "type": "realm_user", "op": "update", "person": 5}),
+            json!({"id": eid, "type": "a_future_event", "payload": {"deep": [1, 2, 3]}}),
+            json!({"id": eid, "type": 17}),
+            json!(42),
+            json!("an event"),
+            Value::Null,
+            json!([]),
+            good,
+            reaction(json!(alice)),
+        ];
+        v["events"] = Value::Array(events);
+        Reply::Body(200, v.to_string().into_bytes())
+    }));
+    let text = "the good event in a bad batch";
+    let id = rig.post("alice", "mixed", text).await;
+    rig.until("the good events", |st| st.data.messages.get(&id).is_some_and(|m| !m.reactions.is_empty()))
+        .await;
+    assert_eq!(rig.proxy.rewritten(), 1);
+    assert!(rig.st.ui.offline.is_none(), "a batch with bad events is not an outage");
+    let m = &rig.st.data.messages[&id];
+    assert!(m.content.contains(text));
+    assert_eq!(m.reactions.len(), 1, "only the well-formed reaction applied: {:?}", m.reactions);
+    assert_eq!(m.reactions[0].user_id, alice);
+    rig.until("the user to be told", |st| st.ui.status.is_some()).await;
+    let status = rig.st.ui.status.clone().expect("a status");
+    assert!(status.error, "{status:?}");
+    assert!(
+        status.text.starts_with("ignored ")
+            && status.text.contains(" unreadable event(s) from the server (message: invalid type: string \""),
+        "the user is told what was skipped: {status:?}"
+    );
+    let s = rig.draw(200, 24).text();
+    assert!(s.contains("unreadable event(s) from the server (message: invalid type"), "{s}");
+    rig.open(Narrow::Topic(general, "mixed".into())).await;
+    let s = check_frame(&mut rig, 80, 24).text();
+    assert_eq!(s.matches(text).count(), 1, "shown once:\n{s}");
+    assert!(!s.contains("42"), "{s}");
+
+    // The queue goes on from the server's position: the next event arrives normally.
+    let next = rig.post("alice", "mixed", "the next one").await;
+    rig.until("the next message", |st| st.data.messages.contains_key(&next)).await;
+    rig.control().await;
+}
+
+/// An event ID the client cannot read is not acknowledged: the server sends the batch again,
+/// and applying it twice shows nothing twice.
+#[tokio::test]
+async fn events_with_unreadable_ids_are_delivered_again_and_applied_once() {
+    let _w = Watchdog::new("events_with_unreadable_ids_are_delivered_again_and_applied_once");
+    let mut rig = Rig::start(ServerOptions::default(), vec![]).await;
+    rig.proxy.arm(on_message_batch(|ex| {
+        let mut v = ex.json().expect("JSON");
+        for e in v["events"].as_array_mut().expect("events") {
+            e["id"] = json!(format!("#{}", e["id"]));
+        }
+        Reply::Body(200, v.to_string().into_bytes())
+    }));
+    let text = "delivered twice";
+    let id = rig.post("alice", "again", text).await;
+    let before = rig.st.data.last_event_id;
+    rig.until("the message", |st| st.data.messages.contains_key(&id)).await;
+    rig.until("the events acknowledged", |st| st.data.last_event_id > before).await;
+    rig.settle().await;
+    assert_eq!(rig.proxy.rewritten(), 1);
+    rig.show(id).await;
+    let s = check_frame(&mut rig, 80, 24).text();
+    assert_eq!(s.matches(text).count(), 1, "shown once:\n{s}");
+    rig.control().await;
+}
+
+/// A queue that answers only what cannot be read (an event this client cannot parse sits in
+/// it) is given up after a few tries: the client registers again and fetches what it missed.
+#[tokio::test]
+async fn a_queue_that_stays_unreadable_is_replaced_and_nothing_is_lost() {
+    let _w = Watchdog::new("a_queue_that_stays_unreadable_is_replaced_and_nothing_is_lost");
+    let mut rig = Rig::start(ServerOptions::default(), vec![]).await;
+    let text = "poison in the queue";
+    rig.proxy.arm_always(Box::new(move |ex: &Exchange| {
+        (ex.is("GET", "/events") && String::from_utf8_lossy(&ex.body).contains(text))
+            .then(|| Reply::Body(200, br#"{"result": "success", "events": 5}"#.to_vec()))
+    }));
+    let registers = Arc::new(Mutex::new(0));
+    let count = registers.clone();
+    rig.proxy.arm_always(Box::new(move |ex: &Exchange| {
+        *count.lock().unwrap() += ex.is("POST", "/register") as usize;
+        None
+    }));
+    let id = rig.post("alice", "poison", text).await;
+    rig.until("the client to notice", |st| st.ui.offline.is_some()).await;
+    rig.until("a new queue", |st| st.ui.status.as_ref().is_some_and(|s| s.text.contains("resynchronising")))
+        .await;
+    rig.until("the client to recover", |st| st.ui.offline.is_none() && st.data.queue_id.is_some()).await;
+    rig.settle().await;
+    assert_eq!(*registers.lock().unwrap(), 1, "registered again once");
+    assert!(rig.proxy.rewritten() >= 3);
+    rig.show(id).await;
+    let s = check_frame(&mut rig, 80, 24).text();
+    assert_eq!(s.matches(text).count(), 1, "fetched after all, once:\n{s}");
+    // The new queue works.
+    let next = rig.post("alice", "poison", "after the poison").await;
+    rig.until("the next message", |st| st.data.messages.contains_key(&next)).await;
+    rig.control().await;
+}
+
+#[tokio::test]
+async fn wrong_types_in_a_messages_answer_are_refused_with_a_message() {
+    let _w = Watchdog::new("wrong_types_in_a_messages_answer_are_refused_with_a_message");
+    let mut rig = Rig::start(ServerOptions::default(), vec![]).await;
+    let random = rig.channel_id("random");
+    let mangles: Vec<(&str, Mangle)> = vec![
+        ("id as a string", |v| v["messages"][0]["id"] = json!("12")),
+        ("reactions as an object", |v| v["messages"][0]["reactions"] = json!({"a": 1})),
+        ("content as a number", |v| v["messages"][0]["content"] = json!(12)),
+        ("messages not a list", |v| v["messages"] = json!("none")),
+        ("a truncated answer", |v| *v = json!(v.to_string()[..40].to_owned())),
+    ];
+    for (what, mangle) in mangles {
+        rig.proxy.arm(Box::new(move |ex: &Exchange| {
+            ex.is("GET", "/messages").then(|| {
+                let mut v = ex.json().expect("JSON");
+                mangle(&mut v);
+                // The truncated case sends the prefix itself, not as a JSON string.
+                let body = match v.as_str() {
+                    Some(prefix) => prefix.as_bytes().to_vec(),
+                    None => v.to_string().into_bytes(),
+                };
+                Reply::Body(200, body)
+            })
+        }));
+        rig.st.data.narrows.remove(&Narrow::Channel(random));
+        rig.st.ui.status = None;
+        let fx = app::open_narrow(&mut rig.st, Narrow::Channel(random));
+        rig.run(fx);
+        rig.until(what, |st| st.ui.status.is_some()).await;
+        let status = rig.st.ui.status.clone().expect("status");
+        assert!(status.error, "{what}: {status:?}");
+        assert!(
+            status.text.starts_with(
+                "loading messages failed: unexpected response from server (HTTP 200): /messages"
+            ),
+            "{what}: {status:?}"
+        );
+        let s = check_frame(&mut rig, 200, 24).text();
+        assert!(s.contains("loading messages failed: unexpected response"), "{what}:\n{s}");
+    }
+    // Asking again works.
+    rig.st.data.narrows.remove(&Narrow::Channel(random));
+    rig.open(Narrow::Channel(random)).await;
+    assert!(rig.st.data.narrows[&Narrow::Channel(random)].ids.len() > 1);
+    rig.control().await;
+}
+
+#[tokio::test]
+async fn wrong_types_in_the_register_answer_are_refused_with_a_message_and_retried() {
+    let _w = Watchdog::new("wrong_types_in_the_register_answer_are_refused_with_a_message_and_retried");
+    let mangles: Vec<(&str, Mangle)> = vec![
+        ("queue_id as a number", |v| v["queue_id"] = json!(7)),
+        ("realm_users as a string", |v| v["realm_users"] = json!("everyone")),
+        ("a subscription's ID as a string", |v| v["subscriptions"][0]["stream_id"] = json!("9")),
+        ("unread_msgs as a string", |v| v["unread_msgs"] = json!("none")),
+    ];
+    let rules: Vec<Rule> = mangles
+        .iter()
+        .map(|&(_, mangle)| -> Rule {
+            Box::new(move |ex: &Exchange| {
+                ex.is("POST", "/register").then(|| {
+                    let mut v = ex.json().expect("JSON");
+                    mangle(&mut v);
+                    Reply::Body(200, v.to_string().into_bytes())
+                })
+            })
+        })
+        .collect();
+    let mut rig = Rig::start(ServerOptions::default(), rules).await;
+    for (what, _) in &mangles {
+        rig.until(what, |st| st.ui.offline.as_ref().is_some_and(|o| o.register_due)).await;
+        let o = rig.st.ui.offline.clone().expect("offline");
+        assert!(
+            o.why.starts_with("unexpected response from server (HTTP 200): /register: "),
+            "{what}: {o:?}"
+        );
+        let s = rig.draw(200, 24).text();
+        assert!(s.contains("offline (unexpected response from server"), "{what}:\n{s}");
+        // Time passes until the retry.
+        rig.send(Msg::Tick(o.retry_at)).await;
+    }
+    rig.until("registered", |st| st.ui.offline.is_none() && st.data.queue_id.is_some()).await;
+    assert_eq!(rig.proxy.rewritten(), mangles.len());
+    let s = check_frame(&mut rig, 80, 24).text();
+    assert!(s.contains("back online"), "{s}");
+    rig.control().await;
+}
+
+/// Messages fetched through the API client directly: a page with one bad message is refused
+/// as a whole with an error naming the field, and the same client goes on working.
+#[tokio::test]
+async fn the_api_client_names_the_bad_field() {
+    let _w = Watchdog::new("the_api_client_names_the_bad_field");
+    let rig = Rig::start(ServerOptions::default(), vec![]).await;
+    rig.proxy.arm(Box::new(|ex: &Exchange| {
+        ex.is("GET", "/messages").then(|| {
+            let mut v = ex.json().expect("JSON");
+            v["messages"][0]["timestamp"] = json!("yesterday");
+            Reply::Body(200, v.to_string().into_bytes())
+        })
+    }));
+    let mut creds = rig.server.credentials("member").expect("member");
+    creds.site = rig.proxy.url.clone();
+    let c = Client::new(&creds).expect("client");
+    let q = GetMessages::around(Anchor::Newest, 5, 0);
+    let err = c.get_messages(&q).await.expect_err("refused");
+    assert!(err.to_string().contains("/messages: invalid type: string \"yesterday\", expected i64"), "{err}");
+    assert_eq!(c.get_messages(&q).await.expect("the next answer is fine").messages.len(), 5);
+}
