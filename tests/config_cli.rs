@@ -437,7 +437,7 @@ fn sample_state(settings: Settings) -> topicterm::app::State {
     }))
     .unwrap();
     let narrow = st.ui.narrow.clone();
-    app::update(&mut st, Msg::Messages { narrow, resp: Box::new(resp), older: false });
+    app::update(&mut st, Msg::Messages { narrow, resp: Box::new(resp), older: false, epoch: 0 });
     st.ui.show_people = true;
     app::rebuild_people(&mut st);
 

@@ -66,7 +66,7 @@ fn hostile_state() -> State {
         }],
     }))
     .unwrap();
-    app::update(&mut st, Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false });
+    app::update(&mut st, Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false, epoch: 0 });
     let typing = Event::decode(json!({"id": 1, "type": "typing", "op": "start", "message_type": "stream",
         "sender": {"user_id": 2, "email": "m@x"}, "stream_id": 7, "topic": format!("topic{EVIL}")}));
     app::update(&mut st, Msg::Events(vec![typing]));

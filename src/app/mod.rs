@@ -375,6 +375,8 @@ pub enum Msg {
         narrow: Narrow,
         resp: Box<MessagesResponse>,
         older: bool,
+        /// The window's epoch when it was asked for (0: whatever window there is).
+        epoch: u64,
     },
     MessagesFailed {
         narrow: Narrow,
@@ -460,6 +462,8 @@ pub enum Effect {
         before: u64,
         after: u64,
         older: bool,
+        /// The window's epoch, echoed in the answer.
+        epoch: u64,
     },
     FetchTopics(ChannelId),
     /// The subscribed channels (`include_subscribers=partial`), alongside register.
@@ -524,6 +528,7 @@ pub enum Effect {
         narrow: Narrow,
         terms: Vec<NarrowTerm>,
         date: String,
+        epoch: u64,
     },
     /// Tell others this user started or stopped editing a message.
     EditTyping {

@@ -74,6 +74,9 @@ pub struct NarrowView {
     pub loading_newer: bool,
     /// Set once the first page arrived.
     pub loaded: bool,
+    /// Which incarnation of the window this is: pages asked for an earlier one (before it was
+    /// reset by a jump or a resync) are dropped, so they cannot leave a gap.
+    pub epoch: u64,
 }
 
 impl NarrowView {
@@ -202,6 +205,8 @@ pub struct Data {
     pub nav_views: Vec<NavigationView>,
     /// Code playgrounds of the organization (links for code blocks by language).
     pub playgrounds: Vec<Playground>,
+    /// The last window epoch handed out.
+    pub epochs: u64,
     /// The server's drafts, when it keeps them for this user.
     pub server_drafts: Option<super::update::ServerDrafts>,
 }
@@ -347,5 +352,20 @@ impl Resolver for Data {
             [one] => Some(*one),
             _ => None,
         }
+    }
+}
+
+impl Data {
+    /// A fresh, loading window for `narrow` (replacing any); returns its epoch.
+    pub fn reset_view(&mut self, narrow: &Narrow) -> u64 {
+        self.epochs += 1;
+        let view = NarrowView { loading_newer: true, epoch: self.epochs, ..Default::default() };
+        self.narrows.insert(narrow.clone(), view);
+        self.epochs
+    }
+
+    /// The epoch of a narrow's window (0: none).
+    pub fn epoch(&self, narrow: &Narrow) -> u64 {
+        self.narrows.get(narrow).map_or(0, |v| v.epoch)
     }
 }

@@ -108,7 +108,11 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             }
             outbox::pump(st)
         }
-        Msg::Messages { narrow, resp, older } => {
+        Msg::Messages { narrow, resp, older, epoch } => {
+            // A page asked for an earlier incarnation of the window would leave a gap.
+            if epoch != 0 && st.data.epoch(&narrow) != epoch {
+                return vec![];
+            }
             let mut fx = on_messages(st, narrow, *resp, older);
             fx.extend(outbox::reap(st));
             fx
@@ -386,6 +390,7 @@ fn resync_narrows(st: &mut State) -> Vec<Effect> {
     let op = dm_operator(st);
     let mut fx = Vec::new();
     st.data.narrows.retain(|_, v| v.loaded);
+    let epochs = &mut st.data.epochs;
     for (narrow, view) in st.data.narrows.iter_mut() {
         let Some(&newest) = view.ids.last() else {
             // Empty: load as if opened anew.
@@ -394,6 +399,9 @@ fn resync_narrows(st: &mut State) -> Vec<Effect> {
         };
         view.loading_newer = true;
         view.loading_older = false;
+        // Pages asked for before the loss are dropped: this one replaces them.
+        *epochs += 1;
+        view.epoch = *epochs;
         fx.push(Effect::FetchMessages {
             narrow: narrow.clone(),
             terms: narrow.terms(me, op),
@@ -401,6 +409,7 @@ fn resync_narrows(st: &mut State) -> Vec<Effect> {
             before: PAGE,
             after: RESYNC_AFTER,
             older: false,
+            epoch: view.epoch,
         });
     }
     st.data.narrows.retain(|_, v| v.loading_newer);
@@ -522,12 +531,11 @@ pub fn open_narrow(st: &mut State, narrow: Narrow) -> Vec<Effect> {
     st.ui.narrow = narrow.clone();
     st.ui.selected = None;
     st.ui.focus = Focus::Messages;
-    let view = st.data.narrows.entry(narrow.clone()).or_default();
-    if view.loaded || view.loading_newer {
+    if st.data.narrows.get(&narrow).is_some_and(|v| v.loaded || v.loading_newer) {
         select_initial(st);
         return vec![];
     }
-    view.loading_newer = true;
+    let epoch = st.data.reset_view(&narrow);
     let terms = narrow.terms(st.data.me, dm_operator(st));
     vec![Effect::FetchMessages {
         narrow,
@@ -536,6 +544,7 @@ pub fn open_narrow(st: &mut State, narrow: Narrow) -> Vec<Effect> {
         before: PAGE,
         after: PAGE,
         older: false,
+        epoch,
     }]
 }
 
@@ -625,7 +634,7 @@ fn move_selection(st: &mut State, delta: isize) -> Vec<Effect> {
     let view = st.data.narrows.get_mut(&st.ui.narrow).expect("view exists");
     if new + 5 >= view.ids.len() && !view.found_newest && !view.loading_newer {
         view.loading_newer = true;
-        let anchor = view.ids[view.ids.len() - 1];
+        let (anchor, epoch) = (view.ids[view.ids.len() - 1], view.epoch);
         let narrow = st.ui.narrow.clone();
         let terms = narrow.terms(st.data.me, dm_operator(st));
         fx.push(Effect::FetchMessages {
@@ -635,13 +644,14 @@ fn move_selection(st: &mut State, delta: isize) -> Vec<Effect> {
             before: 0,
             after: PAGE,
             older: false,
+            epoch,
         });
     }
     // Near the top: page older history in.
     let view = st.data.narrows.get_mut(&st.ui.narrow).expect("view exists");
     if new < 5 && !view.found_oldest && !view.loading_older {
         view.loading_older = true;
-        let anchor = view.ids[0];
+        let (anchor, epoch) = (view.ids[0], view.epoch);
         let narrow = st.ui.narrow.clone();
         let terms = narrow.terms(st.data.me, dm_operator(st));
         fx.push(Effect::FetchMessages {
@@ -651,6 +661,7 @@ fn move_selection(st: &mut State, delta: isize) -> Vec<Effect> {
             before: PAGE,
             after: 0,
             older: true,
+            epoch,
         });
     }
     fx
@@ -1636,11 +1647,11 @@ fn run_command(st: &mut State, cmd: super::command::Command) -> Result<Vec<Effec
                 return Err(format!("{date:?} is not a date; use YYYY-MM-DD or YYYY-MM-DD HH:MM"));
             }
             let narrow = st.ui.narrow.clone();
-            st.data.narrows.insert(narrow.clone(), NarrowView { loading_newer: true, ..Default::default() });
+            let epoch = st.data.reset_view(&narrow);
             st.ui.selected = None;
             st.ui.date_jump = true;
             let terms = narrow.terms(st.data.me, dm_operator(st));
-            vec![Effect::JumpToDate { narrow, terms, date: date.replace(' ', "T") }]
+            vec![Effect::JumpToDate { narrow, terms, date: date.replace(' ', "T"), epoch }]
         }
         C::Mute => on_action(st, Action::MuteTopic),
         C::Unmute => on_action(st, Action::UnmuteTopic),
@@ -2101,7 +2112,7 @@ mod tests {
             "found_newest": true, "found_oldest": true,
         }))
         .unwrap();
-        update(&mut st, Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false });
+        update(&mut st, Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false, epoch: 0 });
         assert_eq!(st.ui.selected, Some(5), "starts at the first unread");
         let event = |id: i64, topic: &str| {
             Event::decode(
@@ -2121,7 +2132,7 @@ mod tests {
         let resp: MessagesResponse =
             serde_json::from_value(json!({"messages": [msg(5, 1, "plans", &[])], "found_newest": true}))
                 .unwrap();
-        update(&mut st, Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false });
+        update(&mut st, Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false, epoch: 0 });
         let fx = update(&mut st, key('M'));
         assert_eq!(
             fx,
@@ -2158,7 +2169,10 @@ mod tests {
             json!({"messages": [msg(5, 1, "plans", &["read"])], "found_newest": true}),
         )
         .unwrap();
-        update(&mut st, Msg::Messages { narrow: Narrow::Channel(1), resp: Box::new(resp), older: false });
+        update(
+            &mut st,
+            Msg::Messages { narrow: Narrow::Channel(1), resp: Box::new(resp), older: false, epoch: 0 },
+        );
         update(&mut st, Msg::Events(vec![ev("remove")]));
         assert_eq!(st.data.topic_unread(1, "plans"), 2);
     }
@@ -2170,7 +2184,7 @@ mod tests {
         let resp: MessagesResponse =
             serde_json::from_value(json!({"messages": msgs, "found_newest": true, "found_oldest": false}))
                 .unwrap();
-        update(&mut st, Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false });
+        update(&mut st, Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false, epoch: 0 });
         assert_eq!(st.ui.selected, Some(29), "nothing unread: starts at the newest");
         let fx = update(&mut st, key('k'));
         assert!(fx.is_empty(), "far from the top: {fx:?}");
@@ -2197,7 +2211,10 @@ mod tests {
             json!({"messages": [msg(5, 1, "plans", &[]), msg(6, 1, "plans", &[])], "found_newest": true, "found_oldest": true}),
         )
         .unwrap();
-        let fx = update(&mut st, Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false });
+        let fx = update(
+            &mut st,
+            Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false, epoch: 0 },
+        );
         assert_eq!(fx, vec![Effect::MarkRead(vec![5])]);
         let fx = update(&mut st, key('j'));
         assert_eq!(fx, vec![Effect::MarkRead(vec![6])]);
@@ -2365,11 +2382,17 @@ mod tests {
                 narrow: Narrow::Channel(1),
                 resp: page(&[20, 21, 22], "plans", true),
                 older: false,
+                epoch: 0,
             },
         );
         update(
             &mut st,
-            Msg::Messages { narrow: topic.clone(), resp: page(&[20, 22], "plans", true), older: false },
+            Msg::Messages {
+                narrow: topic.clone(),
+                resp: page(&[20, 22], "plans", true),
+                older: false,
+                epoch: 0,
+            },
         );
         st.ui.narrow = topic.clone();
         let reg: RegisterResponse = serde_json::from_value(
@@ -2403,11 +2426,38 @@ mod tests {
                 narrow: Narrow::Channel(1),
                 resp: page(&[20, 22, 23, 24], "plans", true),
                 older: false,
+                epoch: 0,
             },
         );
         let v = &st.data.narrows[&Narrow::Channel(1)];
         assert_eq!(v.ids, vec![20, 22, 23, 24]);
         assert!(v.found_newest && !v.loading_newer);
+    }
+
+    #[test]
+    fn a_page_asked_for_before_the_window_was_reset_is_dropped() {
+        let (mut st, _) = registered();
+        let fx = open_narrow(&mut st, Narrow::Channel(1));
+        let Some(Effect::FetchMessages { epoch: first, .. }) = fx.first().cloned() else { panic!("{fx:?}") };
+        // The window is reset (a jump to a sent message, a date, a resync) before the page comes.
+        let second = st.data.reset_view(&Narrow::Channel(1));
+        assert_ne!(first, second);
+        let stale = Msg::Messages {
+            narrow: Narrow::Channel(1),
+            resp: page(&[1, 2, 3], "plans", true),
+            older: false,
+            epoch: first,
+        };
+        update(&mut st, stale);
+        assert!(st.data.narrows[&Narrow::Channel(1)].ids.is_empty(), "an old page would leave a gap");
+        let fresh = Msg::Messages {
+            narrow: Narrow::Channel(1),
+            resp: page(&[40, 41], "plans", true),
+            older: false,
+            epoch: second,
+        };
+        update(&mut st, fresh);
+        assert_eq!(st.data.narrows[&Narrow::Channel(1)].ids, vec![40, 41]);
     }
 
     #[test]
@@ -2420,6 +2470,7 @@ mod tests {
                 narrow: Narrow::Channel(1),
                 resp: page(&[30, 31, 32], "plans", false),
                 older: false,
+                epoch: 0,
             },
         );
         st.ui.selected = Some(30);
@@ -2437,7 +2488,12 @@ mod tests {
         );
         update(
             &mut st,
-            Msg::Messages { narrow: Narrow::Channel(1), resp: page(&[32, 33], "plans", true), older: false },
+            Msg::Messages {
+                narrow: Narrow::Channel(1),
+                resp: page(&[32, 33], "plans", true),
+                older: false,
+                epoch: 0,
+            },
         );
         assert_eq!(st.data.narrows[&Narrow::Channel(1)].ids, vec![30, 31, 32, 33]);
     }

@@ -116,7 +116,7 @@ impl Dispatcher {
                     }
                 });
             }
-            Effect::FetchMessages { narrow, terms, anchor, before, after, older } => {
+            Effect::FetchMessages { narrow, terms, anchor, before, after, older, epoch } => {
                 self.fetches.retain(|(_, _, h)| !h.is_finished());
                 let tx = self.tx.clone();
                 let n = narrow.clone();
@@ -125,7 +125,7 @@ impl Dispatcher {
                     q.apply_markdown = Some(true);
                     q.client_gravatar = Some(true);
                     let msg = match c.get_messages(&q).await {
-                        Ok(resp) => Msg::Messages { narrow: n, resp: Box::new(resp), older },
+                        Ok(resp) => Msg::Messages { narrow: n, resp: Box::new(resp), older, epoch },
                         Err(e) => Msg::MessagesFailed { narrow: n, error: text(e) },
                     };
                     let _ = tx.send(msg);
@@ -143,12 +143,12 @@ impl Dispatcher {
                     Err(e) => Msg::Done(Err(format!("channels: {}", text(e)))),
                 }
             }),
-            Effect::JumpToDate { narrow, terms, date } => self.spawn(async move {
+            Effect::JumpToDate { narrow, terms, date, epoch } => self.spawn(async move {
                 let mut q = GetMessages::around(Anchor::Date, PAGE_AROUND, PAGE_AROUND).narrow(terms);
                 q.anchor_date = Some(date);
                 q.apply_markdown = Some(true);
                 match c.get_messages(&q).await {
-                    Ok(resp) => Msg::Messages { narrow, resp: Box::new(resp), older: false },
+                    Ok(resp) => Msg::Messages { narrow, resp: Box::new(resp), older: false, epoch },
                     Err(e) => Msg::MessagesFailed { narrow, error: text(e) },
                 }
             }),

@@ -145,7 +145,7 @@ fn jump_to_sent(st: &mut State, target: &Target, id: MessageId) -> Vec<Effect> {
     if st.ui.jump_to.is_none() || st.data.narrows.get(&narrow).is_none_or(|v| v.found_newest) {
         return vec![];
     }
-    st.data.narrows.insert(narrow.clone(), NarrowView { loading_newer: true, ..Default::default() });
+    let epoch = st.data.reset_view(&narrow);
     let terms = narrow.terms(st.data.me, super::dm_operator(st));
     vec![Effect::FetchMessages {
         narrow,
@@ -154,6 +154,7 @@ fn jump_to_sent(st: &mut State, target: &Target, id: MessageId) -> Vec<Effect> {
         before: PAGE,
         after: PAGE,
         older: false,
+        epoch,
     }]
 }
 
@@ -434,7 +435,12 @@ mod tests {
             serde_json::from_value(json!({"messages": [m], "found_newest": true})).unwrap();
         update(
             &mut st,
-            Msg::Messages { narrow: Narrow::Topic(1, "plans".into()), resp: Box::new(resp), older: false },
+            Msg::Messages {
+                narrow: Narrow::Topic(1, "plans".into()),
+                resp: Box::new(resp),
+                older: false,
+                epoch: 0,
+            },
         );
         assert!(st.outbox.is_empty());
     }
