@@ -71,44 +71,65 @@ pub struct RegisterResponse {
     pub cross_realm_bots: Option<Vec<User>>,
     #[serde(default)]
     pub subscriptions: Option<Vec<Subscription>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub unsubscribed: Option<Vec<Subscription>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub never_subscribed: Option<Vec<Value>>,
     #[serde(default)]
     pub unread_msgs: Option<UnreadMsgs>,
     #[serde(default)]
     pub user_topics: Option<Vec<UserTopic>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub muted_topics: Option<Vec<Value>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub presences: Option<Presences>,
     #[serde(default)]
     pub presence_last_update_id: Option<i64>,
     #[serde(default)]
     pub server_timestamp: Option<f64>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub user_status: Option<HashMap<String, UserStatus>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub realm_emoji: Option<HashMap<String, RealmEmoji>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub scheduled_messages: Option<Vec<ScheduledMessage>>,
     /// The user's server-side drafts, most recently edited first (empty when
     /// `enable_drafts_synchronization` is off).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub drafts: Option<Vec<Draft>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub user_settings: Option<UserSettings>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub navigation_views: Option<Vec<NavigationView>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub realm_playgrounds: Option<Vec<Playground>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub realm_user_groups: Option<Vec<UserGroup>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub starred_messages: Option<Vec<MessageId>>,
     #[serde(default)]
     pub ignored_parameters_unsupported: Vec<String>,
+}
+
+/// An optional section of the register answer that the client can do without: if the server
+/// sends it in a shape this client cannot read, it is left out (and logged) rather than making
+/// the whole registration fail.
+fn lenient<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::de::DeserializeOwned,
+{
+    let v = Value::deserialize(d)?;
+    if v.is_null() {
+        return Ok(None);
+    }
+    match serde_json::from_value(v) {
+        Ok(t) => Ok(Some(t)),
+        Err(e) => {
+            tracing::warn!("left out an unreadable part of the register answer: {e}");
+            Ok(None)
+        }
+    }
 }
 
 /// `GET /events` response.
@@ -484,4 +505,27 @@ pub struct OpValueEvent {
     pub op: Option<String>,
     #[serde(flatten)]
     pub fields: HashMap<String, Value>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_unreadable_optional_section_of_register_is_left_out_not_fatal() {
+        let r: RegisterResponse = serde_json::from_value(json!({
+            "queue_id": "q", "last_event_id": -1, "zulip_feature_level": 496,
+            "realm_emoji": "not a map", "navigation_views": [{"fragment": 5}],
+            "realm_playgrounds": [{"id": 1, "name": "P", "pygments_language": "py", "url_template": "x{code}"}],
+        }))
+        .expect("still decodes");
+        assert!(r.realm_emoji.is_none() && r.navigation_views.is_none());
+        assert_eq!(r.realm_playgrounds.map(|p| p.len()), Some(1), "readable sections are kept");
+        // Essential sections stay strict: the registration is refused with a message.
+        let bad = serde_json::from_value::<RegisterResponse>(json!({
+            "queue_id": "q", "last_event_id": -1, "zulip_feature_level": 496, "realm_users": "everyone",
+        }));
+        assert!(bad.is_err());
+    }
 }

@@ -2034,6 +2034,10 @@ fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
         EventKind::Stream(ev) => on_stream_event(st, ev),
         EventKind::Malformed { event_type, error } => {
             tracing::warn!("ignored a malformed {event_type} event: {error}");
+            // What such an event carried is fetched again: the loaded windows are refreshed.
+            if matches!(event_type.as_str(), "message" | "update_message" | "delete_message") {
+                return resync_narrows(st);
+            }
         }
         _ => {}
     }

@@ -280,11 +280,32 @@ fn is_unsafe_char(c: char) -> bool {
 }
 
 fn clean(s: &str) -> Cow<'_, str> {
-    if s.chars().any(is_unsafe_char) {
-        Cow::Owned(s.chars().filter(|&c| !is_unsafe_char(c)).collect())
+    if s.chars().any(is_unsafe_char) || (!s.is_ascii() && has_long_zero_width_run(s)) {
+        let mut run = 0;
+        Cow::Owned(
+            s.chars()
+                .filter(|&c| !is_unsafe_char(c))
+                .filter(|&c| {
+                    // Stacked combining marks ("Zalgo" text) are cut to a few per character.
+                    run = if unicode_width::UnicodeWidthChar::width(c) == Some(0) { run + 1 } else { 0 };
+                    run <= MAX_ZERO_WIDTH_RUN
+                })
+                .collect(),
+        )
     } else {
         Cow::Borrowed(s)
     }
+}
+
+/// Zero-width characters (combining marks, joiners, selectors) kept in a row.
+const MAX_ZERO_WIDTH_RUN: usize = 8;
+
+fn has_long_zero_width_run(s: &str) -> bool {
+    let mut run = 0;
+    s.chars().any(|c| {
+        run = if unicode_width::UnicodeWidthChar::width(c) == Some(0) { run + 1 } else { 0 };
+        run > MAX_ZERO_WIDTH_RUN
+    })
 }
 
 /// Like [`sanitize`] but keeps `\n` and `\t` (code block text for copying).

@@ -839,3 +839,11 @@ fn normal_content_is_not_refused() {
     let html = format!("<script>{}</script><!--{}-->", "<div>".repeat(100_000), "<div>".repeat(100_000));
     assert!(!parse_too_costly(&html));
 }
+
+#[test]
+fn sanitize_cuts_stacked_combining_marks() {
+    let zalgo = format!("Z{}a", "\u{301}".repeat(100_001));
+    let clean = sanitize(&zalgo);
+    assert_eq!(clean, format!("Z{}a", "\u{301}".repeat(8)));
+    assert_eq!(display_width(&clean), 2);
+}
