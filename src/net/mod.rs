@@ -123,6 +123,10 @@ impl Dispatcher {
                 let handle = tokio::spawn(async move {
                     let mut q = GetMessages::around(anchor, before, after).narrow(terms);
                     q.apply_markdown = Some(true);
+                    q.allow_empty_topic_name = Some(true);
+                    // Messages in the empty topic come with "" (not its display name), as in
+                    // register, events and topic lists.
+                    q.allow_empty_topic_name = Some(true);
                     q.client_gravatar = Some(true);
                     let msg = match c.get_messages(&q).await {
                         Ok(resp) => Msg::Messages { narrow: n, resp: Box::new(resp), older, epoch },
