@@ -95,3 +95,51 @@ fn a_draft_survives_kill_9() {
     t.wait_for("the restored draft", |s| s.contains("do not lose me") && s.contains("draft restored"));
     t.keys(&["Escape", "q"]);
 }
+
+/// `y` puts a link to the selected message on the clipboard with OSC 52; tmux (with
+/// `set-clipboard on`, as a terminal would) takes it into its paste buffer. `ctrl+o` runs
+/// `$EDITOR` on the compose text and the edited text comes back.
+#[test]
+fn copy_reaches_the_terminal_clipboard_and_the_editor_round_trips() {
+    let home = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_topicterm");
+    let t = Tmux { socket: format!("topicterm-e2e-clip-{}", std::process::id()), session: "clip".into() };
+    // A scripted editor: replaces the text.
+    let editor = home.path().join("editor.sh");
+    std::fs::write(&editor, "#!/bin/sh\nprintf 'written in the editor' > \"$1\"\n").unwrap();
+    Command::new("chmod").arg("+x").arg(&editor).status().unwrap();
+    let command = format!(
+        "HOME={h} XDG_DATA_HOME={h}/data XDG_STATE_HOME={h}/state XDG_CONFIG_HOME={h}/config EDITOR={e} {bin} --demo",
+        h = home.path().display(),
+        e = editor.display()
+    );
+    assert!(t.cmd(&["new-session", "-d", "-s", "clip", "-x", "100", "-y", "30", &command]).status.success());
+    t.cmd(&["set-option", "-g", "set-clipboard", "on"]);
+    t.wait_for("the channel list", |s| s.contains("#engineering"));
+    t.keys(&["y"]);
+    t.wait_for("the copy notice", |s| s.contains("link to the message copied"));
+    let start = Instant::now();
+    let buffer = loop {
+        let out = t.cmd(&["show-buffer"]);
+        let b = String::from_utf8_lossy(&out.stdout).into_owned();
+        if b.contains("/#narrow/") || start.elapsed() > Duration::from_secs(10) {
+            break b;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(
+        buffer.starts_with("http://127.0.0.1:") && buffer.contains("/#narrow/") && buffer.contains("/near/"),
+        "{buffer:?}"
+    );
+
+    t.keys(&["r"]);
+    t.wait_for("the compose box", |s| s.contains("ctrl+d send"));
+    t.text("typed here");
+    t.keys(&["C-o"]);
+    t.wait_for("the edited text", |s| {
+        s.contains("written in the editor") && s.contains("taken back from the editor")
+    });
+    t.keys(&["Escape"]);
+    std::thread::sleep(Duration::from_millis(200));
+    t.keys(&["q"]);
+}
