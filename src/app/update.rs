@@ -319,6 +319,19 @@ fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
     for t in r.user_topics.iter().flatten() {
         d.user_topics.insert((t.stream_id, t.topic_name.to_lowercase()), t.visibility_policy);
     }
+    // Servers before level 170 list muted topics as [channel name, topic, time].
+    if r.user_topics.is_none() {
+        for m in r.muted_topics.iter().flatten() {
+            let (Some(name), Some(topic)) =
+                (m.get(0).and_then(|v| v.as_str()), m.get(1).and_then(|v| v.as_str()))
+            else {
+                continue;
+            };
+            if let Some(c) = d.channels.values().find(|c| c.name == name) {
+                d.user_topics.insert((c.id, topic.to_lowercase()), VisibilityPolicy::Muted);
+            }
+        }
+    }
     d.unread.clear();
     if let Some(u) = &r.unread_msgs {
         for s in &u.streams {

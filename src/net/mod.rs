@@ -580,9 +580,57 @@ pub fn register_params() -> RegisterParams {
             "user_settings_object": true,
             "empty_topic_name": true,
         })),
+        event_types: Some(EVENT_TYPES.iter().map(|s| s.to_string()).collect()),
+        fetch_event_types: Some(FETCH_TYPES.iter().map(|s| s.to_string()).collect()),
         ..Default::default()
     }
 }
+
+/// The events the screens apply (`heartbeat` always comes).
+pub const EVENT_TYPES: &[&str] = &[
+    "message",
+    "update_message",
+    "delete_message",
+    "reaction",
+    "update_message_flags",
+    "typing",
+    "typing_edit_message",
+    "subscription",
+    "stream",
+    "user_topic",
+    "presence",
+    "user_status",
+    "realm",
+    "realm_user",
+    "realm_emoji",
+    "user_group",
+    "scheduled_messages",
+    "navigation_view",
+    "realm_playgrounds",
+    "drafts",
+    "user_settings",
+    "restart",
+];
+
+/// The state the register answer carries (legacy `muted_topics` for servers before 170).
+pub const FETCH_TYPES: &[&str] = &[
+    "message",
+    "update_message_flags",
+    "realm",
+    "realm_user",
+    "realm_emoji",
+    "realm_user_groups",
+    "subscription",
+    "user_topic",
+    "muted_topics",
+    "presence",
+    "user_status",
+    "scheduled_messages",
+    "navigation_views",
+    "realm_playgrounds",
+    "drafts",
+    "user_settings",
+];
 
 /// Long-poll forever, sending batches of events; `QueueLost` when the queue is gone.
 async fn poll_events(

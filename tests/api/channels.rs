@@ -35,14 +35,34 @@ fn server_at(feature_level: i64) -> ServerOptions {
 }
 
 /// The user's topic visibility entries, as `register` reports them: (channel, topic) → policy.
+/// Servers before level 170 only list muted topics, as `[channel name, topic, time]`.
 async fn user_topics(c: &Client, empty_topic_name: bool) -> Vec<UserTopic> {
     let params = RegisterParams {
-        fetch_event_types: Some(vec!["user_topic".into()]),
+        fetch_event_types: Some(vec!["user_topic".into(), "muted_topics".into()]),
         event_types: Some(vec!["user_topic".into()]),
         client_capabilities: Some(json!({"empty_topic_name": empty_topic_name})),
         ..Default::default()
     };
-    c.register(&params).await.unwrap().user_topics.expect("user_topics")
+    let r = c.register(&params).await.unwrap();
+    if let Some(t) = r.user_topics {
+        return t;
+    }
+    let subs = c.get_subscriptions(None).await.unwrap().subscriptions;
+    r.muted_topics
+        .expect("muted_topics before 170")
+        .iter()
+        .filter_map(|m| {
+            let name = m.get(0)?.as_str()?;
+            let stream_id = subs.iter().find(|s| s.name == name)?.stream_id;
+            let topic_name = m.get(1)?.as_str()?.to_owned();
+            Some(UserTopic {
+                stream_id,
+                topic_name,
+                last_updated: 0,
+                visibility_policy: VisibilityPolicy::Muted,
+            })
+        })
+        .collect()
 }
 
 async fn policy_of(c: &Client, stream_id: i64, topic: &str) -> Option<VisibilityPolicy> {

@@ -133,6 +133,13 @@ async fn an_old_server_gets_the_old_protocol() {
                 "level {level}: {:?}",
                 app.st.ui.status
             );
+            // Registering again (legacy `muted_topics` below 170) keeps it muted.
+            app.send(topicterm::app::Msg::QueueLost).await;
+            assert_eq!(
+                app.st.data.policy(channel, m.topic()),
+                topicterm::api::VisibilityPolicy::Muted,
+                "level {level}"
+            );
         }
     }
 }

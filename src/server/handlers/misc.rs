@@ -151,7 +151,8 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         put("presence_last_update_id", json!(org.max_presence_id()));
         put("server_timestamp", json!(org.now_f64()));
     }
-    if wants("user_topic") {
+    // `user_topics` is new at level 170; older servers only list muted topics.
+    if wants("user_topic") && org.settings.feature_level >= 170 {
         let list: Vec<Value> = org
             .user_topics
             .iter()
