@@ -216,56 +216,9 @@ async fn login_from_a_pipe_without_a_keyring_writes_a_private_zuliprc() {
 // In tmux
 // ------------------------------------------------------------------------------------------
 
-struct Tmux {
-    socket: String,
-    session: String,
-}
-
-impl Tmux {
-    fn new(name: &str) -> Tmux {
-        assert!(
-            Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success()),
-            "this test needs tmux (apt-get install tmux); .ci/run installs it"
-        );
-        Tmux { socket: format!("topicterm-{name}-{}", std::process::id()), session: name.into() }
-    }
-    fn cmd(&self, args: &[&str]) -> std::process::Output {
-        Command::new("tmux").arg("-L").arg(&self.socket).args(args).output().expect("tmux runs")
-    }
-    fn start(&self, command: &str) {
-        let out = self.cmd(&["new-session", "-d", "-s", &self.session, "-x", "100", "-y", "30", command]);
-        assert!(out.status.success(), "tmux: {}", String::from_utf8_lossy(&out.stderr));
-    }
-    fn screen(&self) -> String {
-        String::from_utf8_lossy(&self.cmd(&["capture-pane", "-p", "-t", &self.session]).stdout).into_owned()
-    }
-    fn keys(&self, keys: &[&str]) {
-        for k in keys {
-            self.cmd(&["send-keys", "-t", &self.session, k]);
-        }
-    }
-    fn line(&self, text: &str) {
-        self.cmd(&["send-keys", "-t", &self.session, "-l", text]);
-        self.keys(&["Enter"]);
-    }
-    fn wait_for(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
-        let start = Instant::now();
-        loop {
-            let s = self.screen();
-            if pred(&s) {
-                return s;
-            }
-            assert!(start.elapsed() < Duration::from_secs(30), "timed out waiting for {what}; screen:\n{s}");
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        self.cmd(&["kill-server"]);
-    }
-}
+#[path = "support/tmux.rs"]
+mod tmux;
+use tmux::Tmux;
 
 fn wait_for_file(path: &Path) -> String {
     let start = Instant::now();

@@ -11,6 +11,27 @@ pub struct Tmux {
 }
 
 impl Tmux {
+    /// A session named `name` on a socket of its own.
+    pub fn new(name: &str) -> Tmux {
+        assert!(
+            Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success()),
+            "this test needs tmux (apt-get install tmux); .ci/run installs it"
+        );
+        Tmux { socket: format!("topicterm-{name}-{}", std::process::id()), session: name.into() }
+    }
+
+    /// Run `command` in the session, 100×30.
+    pub fn start(&self, command: &str) {
+        let out = self.cmd(&["new-session", "-d", "-s", &self.session, "-x", "100", "-y", "30", command]);
+        assert!(out.status.success(), "tmux: {}", String::from_utf8_lossy(&out.stderr));
+    }
+
+    /// Type a line and press enter.
+    pub fn line(&self, text: &str) {
+        self.text(text);
+        self.keys(&["Enter"]);
+    }
+
     pub fn cmd(&self, args: &[&str]) -> std::process::Output {
         Command::new("tmux").arg("-L").arg(&self.socket).args(args).output().expect("tmux runs")
     }
