@@ -643,39 +643,30 @@ fn move_selection(st: &mut State, delta: isize) -> Vec<Effect> {
     let new = (pos as isize + delta).clamp(0, view.ids.len() as isize - 1) as usize;
     st.ui.selected = Some(view.ids[new]);
     let mut fx = mark_selected_read(st);
-    // Near the bottom of a window that does not reach the newest messages: page newer ones in.
+    // Near the bottom of a window that does not reach the newest messages: page newer ones in;
+    // near the top, older history.
     let view = st.data.narrows.get_mut(&st.ui.narrow).expect("view exists");
-    if new + 5 >= view.ids.len() && !view.found_newest && !view.loading_newer {
-        view.loading_newer = true;
-        let (anchor, epoch) = (view.ids[view.ids.len() - 1], view.epoch);
-        let narrow = st.ui.narrow.clone();
-        let terms = narrow.terms(st.data.me, dm_operator(st));
-        fx.push(Effect::FetchMessages {
-            narrow,
-            terms,
-            anchor: Anchor::Id(anchor),
-            before: 0,
-            after: PAGE,
-            older: false,
-            epoch,
-        });
+    let newer = new + 5 >= view.ids.len() && !view.found_newest && !view.loading_newer;
+    let older = new < 5 && !view.found_oldest && !view.loading_older;
+    view.loading_newer |= newer;
+    view.loading_older |= older;
+    let (first, last, epoch) = (view.ids[0], view.ids[view.ids.len() - 1], view.epoch);
+    let narrow = st.ui.narrow.clone();
+    let terms = narrow.terms(st.data.me, dm_operator(st));
+    let page = |anchor, before, after, older| Effect::FetchMessages {
+        narrow: narrow.clone(),
+        terms: terms.clone(),
+        anchor: Anchor::Id(anchor),
+        before,
+        after,
+        older,
+        epoch,
+    };
+    if newer {
+        fx.push(page(last, 0, PAGE, false));
     }
-    // Near the top: page older history in.
-    let view = st.data.narrows.get_mut(&st.ui.narrow).expect("view exists");
-    if new < 5 && !view.found_oldest && !view.loading_older {
-        view.loading_older = true;
-        let (anchor, epoch) = (view.ids[0], view.epoch);
-        let narrow = st.ui.narrow.clone();
-        let terms = narrow.terms(st.data.me, dm_operator(st));
-        fx.push(Effect::FetchMessages {
-            narrow,
-            terms,
-            anchor: Anchor::Id(anchor),
-            before: PAGE,
-            after: 0,
-            older: true,
-            epoch,
-        });
+    if older {
+        fx.push(page(first, PAGE, 0, true));
     }
     fx
 }

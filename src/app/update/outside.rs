@@ -31,27 +31,33 @@ pub fn is_upload(site: &str, url: &str) -> bool {
         || (!site.is_empty() && url.starts_with(&format!("{site}/user_uploads/")))
 }
 
+/// Which of `count` things (links, code blocks) the user means: the only one, the number
+/// given, or `None` after asking (a prompt) or saying there is none.
+fn pick(st: &mut State, what: &str, count: usize, number: Option<usize>, ask: PromptKind) -> Option<usize> {
+    match (number, count) {
+        (_, 0) => {
+            set_error(st, format!("this message has no {what}s"));
+            None
+        }
+        (None, 1) => Some(1),
+        (None, count) => {
+            st.ui.prompt = Some(Prompt { kind: ask, text: String::new() });
+            set_status(st, format!("which {what}? 1–{count}"));
+            None
+        }
+        (Some(n), count) if n == 0 || n > count => {
+            set_error(st, format!("no {what} {n}: the message has {count}"));
+            None
+        }
+        (Some(n), _) => Some(n),
+    }
+}
+
 /// `o`: open the selected message's link (asks which when there are several).
 pub(super) fn open_link(st: &mut State, number: Option<usize>) -> Vec<Effect> {
     let Some(m) = super::selected_message(st) else { return vec![] };
     let links = parts(m).links;
-    let n = match (number, links.len()) {
-        (_, 0) => {
-            set_error(st, "this message has no links");
-            return vec![];
-        }
-        (None, 1) => 1,
-        (None, count) => {
-            st.ui.prompt = Some(Prompt { kind: PromptKind::OpenLink, text: String::new() });
-            set_status(st, format!("which link? 1–{count}"));
-            return vec![];
-        }
-        (Some(n), count) if n == 0 || n > count => {
-            set_error(st, format!("no link [{n}]: the message has {count}"));
-            return vec![];
-        }
-        (Some(n), _) => n,
-    };
+    let Some(n) = pick(st, "link", links.len(), number, PromptKind::OpenLink) else { return vec![] };
     let url = links[n - 1].url.clone();
     let download = is_upload(&st.site, &url);
     set_status(st, if download { format!("downloading [{n}]…") } else { format!("opening [{n}]…") });
@@ -101,23 +107,7 @@ pub(super) fn copy_link(st: &mut State) -> Vec<Effect> {
 pub(super) fn copy_code(st: &mut State, number: Option<usize>) -> Vec<Effect> {
     let Some(m) = super::selected_message(st) else { return vec![] };
     let blocks = parts(m).code_blocks;
-    let n = match (number, blocks.len()) {
-        (_, 0) => {
-            set_error(st, "this message has no code blocks");
-            return vec![];
-        }
-        (None, 1) => 1,
-        (None, count) => {
-            st.ui.prompt = Some(Prompt { kind: PromptKind::CopyCode, text: String::new() });
-            set_status(st, format!("which code block? 1–{count}"));
-            return vec![];
-        }
-        (Some(n), count) if n == 0 || n > count => {
-            set_error(st, format!("no code block {n}: the message has {count}"));
-            return vec![];
-        }
-        (Some(n), _) => n,
-    };
+    let Some(n) = pick(st, "code block", blocks.len(), number, PromptKind::CopyCode) else { return vec![] };
     set_status(st, format!("code block {n} copied"));
     vec![Effect::Copy(blocks[n - 1].clone())]
 }
