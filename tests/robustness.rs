@@ -22,8 +22,8 @@ use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
-use topicterm::api::{Anchor, Client, EmojiSpec, Event, GetMessages, OutgoingMessage};
-use topicterm::app::{self, Effect, Msg, Narrow, Popup, State};
+use topicterm::api::{Anchor, Client, EmojiSpec, Event, GetMessages, OutgoingMessage, Params};
+use topicterm::app::{self, Effect, Msg, Narrow, OutState, Popup, State};
 use topicterm::net::Dispatcher;
 use topicterm::server::{DemoServer, ServerOptions};
 use topicterm::ui::{self, RenderCache};
@@ -1261,4 +1261,48 @@ async fn the_api_client_names_the_bad_field() {
     let err = c.get_messages(&q).await.expect_err("refused");
     assert!(err.to_string().contains("/messages: invalid type: string \"yesterday\", expected i64"), "{err}");
     assert_eq!(c.get_messages(&q).await.expect("the next answer is fine").messages.len(), 5);
+}
+
+/// The server takes a message but its answer is lost, and so is its event (the queue is gone
+/// before it is delivered). The client cannot know whether the message arrived: before sending
+/// it again it looks for it on the server, finds it, and does not post it twice.
+#[tokio::test]
+async fn a_send_whose_answer_is_lost_is_looked_for_before_it_is_sent_again() {
+    let _w = Watchdog::new("a_send_whose_answer_is_lost_is_looked_for_before_it_is_sent_again");
+    let mut rig = Rig::start(ServerOptions::default(), vec![]).await;
+    rig.open_topic("lost answers").await;
+    let text = "did this arrive?";
+    // The answer to the send is cut after the server handled it …
+    rig.proxy.arm(Box::new(|ex: &Exchange| {
+        ex.is("POST", "/messages").then(|| Reply::CutAfter(ex.body.clone(), 3))
+    }));
+    // … and so is every event batch carrying it, until its queue is gone.
+    rig.proxy.arm_always(Box::new(move |ex: &Exchange| {
+        (ex.is("GET", "/events") && String::from_utf8_lossy(&ex.body).contains(text))
+            .then(|| Reply::CutAfter(ex.body.clone(), 5))
+    }));
+    rig.apply(Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::NONE)));
+    rig.keys("general>lost answers").await;
+    rig.key(KeyCode::Enter).await;
+    rig.keys(text).await;
+    rig.apply(Msg::Key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL)));
+    rig.until("the send to fail", |st| st.outbox.iter().any(|o| matches!(o.state, OutState::Retry { .. })))
+        .await;
+    assert!(rig.st.outbox[0].maybe_sent, "a cut answer may hide a message that arrived");
+    // The queue expires (as after a server restart); the client registers again.
+    let member = rig.server.credentials("member").unwrap();
+    let direct = Client::new(&member).unwrap();
+    direct
+        .raw(reqwest::Method::POST, "/demo/expire_queues", Params::new(), Duration::from_secs(5))
+        .await
+        .unwrap();
+    rig.until("a new queue", |st| st.ui.offline.is_none() && st.data.queue_id.is_some()).await;
+    // Time for the retry: it looks first, finds the message and does not send it again.
+    let later = rig.st.now + 120;
+    rig.send(Msg::Tick(later)).await;
+    rig.until("the outbox to empty", |st| st.outbox.is_empty()).await;
+    let q = GetMessages::around(Anchor::Newest, 50, 0);
+    let copies =
+        direct.get_messages(&q).await.unwrap().messages.iter().filter(|m| m.content.contains(text)).count();
+    assert_eq!(copies, 1, "posted once");
 }
