@@ -108,6 +108,8 @@ pub(super) fn on_sent(st: &mut State, local_id: &str, result: Result<MessageId, 
     match result {
         Ok(id) => {
             st.outbox[pos].state = OutState::Sent(id);
+            // The server has it: nothing to bring back after a crash.
+            fx.push(Effect::SaveDraft { key: disk_key(local_id), text: String::new() });
             set_status(st, "sent");
             fx.extend(jump_to_sent(st, &st.outbox[pos].target.clone(), id));
             fx.extend(reap(st));
@@ -335,8 +337,12 @@ mod tests {
         let (mut st, _) = registered();
         let fx = send(&mut st, "hello");
         let local_id = sends(&fx)[0].0.clone();
-        update(&mut st, Msg::Sent { local_id, result: Ok(77) });
+        let fx = update(&mut st, Msg::Sent { local_id: local_id.clone(), result: Ok(77) });
         assert_eq!(st.outbox[0].state, OutState::Sent(77), "still shown until the message itself arrives");
+        assert!(
+            fx.contains(&Effect::SaveDraft { key: disk_key(&local_id), text: String::new() }),
+            "off the disk"
+        );
         // After a re-register the event comes from another queue: no local id, matched by ID.
         update(&mut st, own_message_event(77, "hello", None));
         assert!(st.outbox.is_empty());
