@@ -8,6 +8,8 @@
 
 use std::sync::OnceLock;
 
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use serde_json::Value;
@@ -17,6 +19,7 @@ use topicterm::api::{
 use topicterm::app::narrow::{Resolver, parse_search, tokens};
 use topicterm::app::{Msg, Narrow, State, update};
 use topicterm::ui::content::{ContentContext, RenderedContent, display_width, render_html, sanitize};
+use topicterm::ui::{RenderCache, draw};
 
 // ---------------------------------------------------------------------------------------------
 // content: server HTML → terminal lines
@@ -45,13 +48,50 @@ fn is_blank(line: &ratatui::text::Line<'_>) -> bool {
 /// Checks what `src/ui/content.rs` promises: every line fits the width (clamped to at least 10),
 /// both as measured by `display_width` and as ratatui actually places it into a buffer; no
 /// leading or trailing blank line; no span, link or code block carries a control, bidi or other
-/// unsafe character (`sanitize` is the identity on them).
+/// unsafe character (`sanitize` is the identity on them); nothing of a closed spoiler's content
+/// reaches the lines or links (checked with a sentinel character, see [`SENTINEL`]); the number
+/// of spoilers (which numbers them) does not depend on which are open.
 pub fn content(data: &[u8]) {
     let Some((&first, rest)) = data.split_first() else { return };
     let width = u16::from(first & 0x7F);
     let html = String::from_utf8_lossy(rest);
-    let r = render_html(&html, width, &ContentCtx { spoilers_open: first & 0x80 != 0 });
+    let open = first & 0x80 != 0;
+    let r = render_html(&html, width, &ContentCtx { spoilers_open: open });
     check_rendered(&r, width);
+    if !open && shows_sentinel(&r) && !sentinel_outside_spoilers(&html) {
+        panic!("the content of a closed spoiler is shown: {r:?}");
+    }
+    if html.contains("spoiler") {
+        let other = render_html(&html, width, &ContentCtx { spoilers_open: !open });
+        assert_eq!(r.spoilers, other.spoilers, "the spoiler count depends on which spoilers are open");
+    }
+}
+
+/// A private-use character the renderer never produces by itself: if it is on screen while
+/// spoilers are closed, the input must have it somewhere outside a spoiler's content.
+const SENTINEL: char = '\u{E000}';
+
+fn shows_sentinel(r: &RenderedContent) -> bool {
+    r.lines.iter().flat_map(|l| &l.spans).any(|s| s.content.contains(SENTINEL))
+        || r.links.iter().any(|l| l.url.contains(SENTINEL) || l.text.contains(SENTINEL))
+}
+
+/// Whether the sentinel is in the document outside every `spoiler-content` element, in text or
+/// in an attribute, literally or as an emoji code ("emoji-e000" renders as U+E000).
+pub fn sentinel_outside_spoilers(html: &str) -> bool {
+    let is_source = |s: &str| s.contains(SENTINEL) || s.to_ascii_lowercase().contains("e000");
+    let doc = scraper::Html::parse_fragment(html);
+    doc.tree.root().descendants().any(|node| {
+        let hidden = std::iter::once(node)
+            .chain(node.ancestors())
+            .any(|a| a.value().as_element().is_some_and(|e| e.classes().any(|c| c == "spoiler-content")));
+        !hidden
+            && match node.value() {
+                scraper::Node::Text(t) => is_source(t),
+                scraper::Node::Element(e) => e.attrs().any(|(_, v)| is_source(v)),
+                _ => false,
+            }
+    })
 }
 
 /// The renderer's promises about its output at `width`.
@@ -299,7 +339,7 @@ fn base() -> &'static (RegisterResponse, MessagesResponse) {
 /// get-events response and as a register response (none of which may panic), and then applied
 /// to a state store that registered and loaded the feed from the demo server's data: the value
 /// as a register response if it has a `queue_id`, as a page of messages if it has `messages`,
-/// and its events (or itself as one event), followed by a tick.
+/// and its events (or itself as one event), followed by a tick; then the screen is drawn.
 pub fn events(data: &[u8]) {
     let Ok(value) = serde_json::from_slice::<Value>(data) else { return };
     let single = decode_checked(value.clone());
@@ -324,4 +364,7 @@ pub fn events(data: &[u8]) {
     }
     update(&mut st, Msg::Events(events));
     update(&mut st, Msg::Tick(1_800_000_000));
+    // And what the user would see of it.
+    let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("test terminal");
+    terminal.draw(|f| draw(f, &st, &mut RenderCache::default())).expect("draw");
 }

@@ -86,6 +86,15 @@ fn checks_reject_violations() {
     assert!(fails(|| checks::check_rendered(&rendered(vec![Line::from(" "), Line::from("x")]), 40)));
     assert!(fails(|| checks::check_rendered(&rendered(vec![Line::from("x"), Line::from("")]), 40)));
     assert!(!fails(|| checks::check_rendered(&rendered(vec![Line::from("x".repeat(10))]), 3)));
+    // The spoiler-leak oracle: where the sentinel may legitimately come from.
+    let hidden = "<div class=\"spoiler-block\"><div class=\"spoiler-content\"><p>\u{E000}</p></div></div>";
+    assert!(!checks::sentinel_outside_spoilers(hidden));
+    assert!(!checks::sentinel_outside_spoilers("<p class=\"spoiler-content\" title=\"&#xE000;\">x</p>"));
+    assert!(checks::sentinel_outside_spoilers(&format!("{hidden}<p>&#57344;</p>")));
+    assert!(checks::sentinel_outside_spoilers(
+        "<div class=\"spoiler-header\"><a href=\"/\u{E000}\">x</a></div>"
+    ));
+    assert!(checks::sentinel_outside_spoilers("<span class=\"emoji emoji-E000\">:x:</span>"));
 
     assert!(fails(|| checks::check_term(&NarrowTerm::new("bogus", 1), "q")));
     assert!(fails(|| checks::check_term(&NarrowTerm::new("sender", "alice"), "q")));

@@ -207,7 +207,7 @@ pub fn render_html_with_theme(
         theme,
         links: Vec::new(),
         link_ids: HashMap::new(),
-        spoilers: 0,
+        spoilers: spoiler_indices(&doc),
         code_blocks: Vec::new(),
         list_depth: 0,
         capture: None,
@@ -220,7 +220,7 @@ pub fn render_html_with_theme(
     RenderedContent {
         lines,
         links: renderer.links,
-        spoilers: renderer.spoilers,
+        spoilers: renderer.spoilers.len(),
         code_blocks: renderer.code_blocks,
     }
 }
@@ -468,13 +468,17 @@ fn is_stray_spoiler_content(el: ElementRef<'_>) -> bool {
     has_class(el, "spoiler-content") && !parent_element(el).is_some_and(is_spoiler_block)
 }
 
-/// Number of spoilers inside a hidden subtree, so that indices of later spoilers do not depend
-/// on whether earlier ones are open.
-fn count_spoilers(el: ElementRef<'_>, include_self: bool) -> usize {
-    el.descendent_elements()
-        .skip(usize::from(!include_self))
+/// Every spoiler (block or stray content) numbered in document order, keyed by its element's
+/// address in the tree. Numbering up front keeps an index independent of which spoilers are
+/// open and of whether the renderer walks the subtree a spoiler is in (it skips math, code,
+/// media, table debris…).
+fn spoiler_indices(doc: &Html) -> HashMap<*const scraper::node::Element, usize> {
+    doc.root_element()
+        .descendent_elements()
         .filter(|d| is_spoiler_block(*d) || is_stray_spoiler_content(*d))
-        .count()
+        .enumerate()
+        .map(|(i, d)| (d.value() as *const _, i))
+        .collect()
 }
 
 /// Elements whose content is never shown.
@@ -949,7 +953,8 @@ struct Renderer<'a> {
     theme: &'a Theme,
     links: Vec<LinkRef>,
     link_ids: HashMap<String, usize>,
-    spoilers: usize,
+    /// See [`spoiler_indices`].
+    spoilers: HashMap<*const scraper::node::Element, usize>,
     code_blocks: Vec<String>,
     list_depth: usize,
     /// Text emitted inside the current link (its `LinkRef::text`).
@@ -957,6 +962,11 @@ struct Renderer<'a> {
 }
 
 impl<'a> Renderer<'a> {
+    /// Whether the user opened this spoiler. One the numbering missed stays closed.
+    fn spoiler_open(&self, el: ElementRef<'_>) -> bool {
+        self.spoilers.get(&(el.value() as *const _)).is_some_and(|&i| self.ctx.spoiler_open(i))
+    }
+
     /// Emit visible text (also recorded as link text inside a link).
     fn emit(&mut self, flow: &mut Flow, text: &str, inh: Inherit) {
         if let Some(c) = self.capture.as_mut() {
@@ -1331,9 +1341,7 @@ impl<'a> Renderer<'a> {
 
     fn spoiler<'d>(&mut self, el: ElementRef<'d>, stray: bool, flow: &mut Flow, inh: Inherit, depth: usize) {
         let t = self.theme;
-        let index = self.spoilers;
-        self.spoilers += 1;
-        let open = self.ctx.spoiler_open(index);
+        let open = self.spoiler_open(el);
         let header = if stray { None } else { el.child_elements().find(|c| has_class(*c, "spoiler-header")) };
         let indented = inner_width(flow.width, 2);
         let w = indented.unwrap_or(flow.width);
@@ -1390,13 +1398,6 @@ impl<'a> Renderer<'a> {
                 lines.extend(prefix_lines(body, "┊ ", "┊ ", t.spoiler));
             } else {
                 lines.extend(body);
-            }
-        } else {
-            // Hidden: nothing of it is walked, but nested spoilers keep their indices stable.
-            for c in el.child_elements() {
-                if Some(c) != header {
-                    self.spoilers += count_spoilers(c, true);
-                }
             }
         }
         flow.block(lines, Kind::Block);
@@ -1692,13 +1693,10 @@ impl<'a> Renderer<'a> {
                     && parent == Some(*block)
                     && !has_class(el, "spoiler-header")
                 {
-                    self.spoilers += count_spoilers(el, true);
                     return false;
                 }
                 if is_spoiler_block(el) {
-                    let index = self.spoilers;
-                    self.spoilers += 1;
-                    let open = self.ctx.spoiler_open(index);
+                    let open = self.spoiler_open(el);
                     flow.soft_break();
                     flow.text(if open { "▼ " } else { "▶ " }, t.spoiler, true);
                     if !el.child_elements().any(|c| has_class(c, "spoiler-header")) {
@@ -1711,18 +1709,13 @@ impl<'a> Renderer<'a> {
                     return true;
                 }
                 if is_stray_spoiler_content(el) {
-                    let index = self.spoilers;
-                    self.spoilers += 1;
-                    let open = self.ctx.spoiler_open(index);
+                    let open = self.spoiler_open(el);
                     flow.soft_break();
                     flow.text(if open { "▼ " } else { "▶ " }, t.spoiler, true);
                     flow.text("Spoiler", cur.style.patch(t.spoiler), true);
                     flow.space(t.dim);
                     flow.text("(spoiler)", t.dim, true);
                     flow.soft_break();
-                    if !open {
-                        self.spoilers += count_spoilers(el, false);
-                    }
                     return open;
                 }
                 if has_class(el, "spoiler-header") && spoilers.last().is_some_and(|(b, _)| parent == Some(*b))

@@ -839,3 +839,17 @@ fn normal_content_is_not_refused() {
     let html = format!("<script>{}</script><!--{}-->", "<div>".repeat(100_000), "<div>".repeat(100_000));
     assert!(!parse_too_costly(&html));
 }
+
+#[test]
+fn spoiler_numbering_ignores_what_is_not_walked() {
+    // A spoiler inside math (whose content is never walked) still takes its index, so the last
+    // spoiler is number 2 whether or not the first is open (found by fuzzing).
+    let html = "<div class=\"spoiler-block\"><div class=\"spoiler-content\"><span class=\"katex\">\
+        <div class=\"spoiler-block\"></div></span></div></div>\
+        <div class=\"spoiler-block\"><div class=\"spoiler-header\"><p>last</p></div>\
+        <div class=\"spoiler-content\"><p>LAST</p></div></div>";
+    assert_eq!(render(html, 40).spoilers, 3);
+    assert_eq!(render_open(html, 40, &[0]).spoilers, 3);
+    assert!(all_text(&render_open(html, 40, &[0, 2])).contains("LAST"));
+    assert!(!all_text(&render_open(html, 40, &[0, 1])).contains("LAST"));
+}
