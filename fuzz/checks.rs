@@ -81,10 +81,13 @@ fn shows_sentinel(r: &RenderedContent) -> bool {
 pub fn sentinel_outside_spoilers(html: &str) -> bool {
     let is_source = |s: &str| s.contains(SENTINEL) || s.to_ascii_lowercase().contains("e000");
     let doc = scraper::Html::parse_fragment(html);
+    // The renderer starts below the root element, which `<html class=…>` can give attributes.
+    let root = doc.root_element().id();
     doc.tree.root().descendants().any(|node| {
-        let hidden = std::iter::once(node)
-            .chain(node.ancestors())
-            .any(|a| a.value().as_element().is_some_and(|e| e.classes().any(|c| c == "spoiler-content")));
+        let hidden = std::iter::once(node).chain(node.ancestors()).any(|a| {
+            a.id() != root
+                && a.value().as_element().is_some_and(|e| e.classes().any(|c| c == "spoiler-content"))
+        });
         !hidden
             && match node.value() {
                 scraper::Node::Text(t) => is_source(t),

@@ -95,6 +95,7 @@ fn checks_reject_violations() {
         "<div class=\"spoiler-header\"><a href=\"/\u{E000}\">x</a></div>"
     ));
     assert!(checks::sentinel_outside_spoilers("<span class=\"emoji emoji-E000\">:x:</span>"));
+    assert!(checks::sentinel_outside_spoilers("<html class=\"spoiler-content\">\u{E000}"));
 
     assert!(fails(|| checks::check_term(&NarrowTerm::new("bogus", 1), "q")));
     assert!(fails(|| checks::check_term(&NarrowTerm::new("sender", "alice"), "q")));

@@ -473,8 +473,10 @@ fn is_stray_spoiler_content(el: ElementRef<'_>) -> bool {
 /// open and of whether the renderer walks the subtree a spoiler is in (it skips math, code,
 /// media, table debris…).
 fn spoiler_indices(doc: &Html) -> HashMap<*const scraper::node::Element, usize> {
+    // The root is not content (an `<html class=…>` tag only adds attributes to it).
     doc.root_element()
         .descendent_elements()
+        .skip(1)
         .filter(|d| is_spoiler_block(*d) || is_stray_spoiler_content(*d))
         .enumerate()
         .map(|(i, d)| (d.value() as *const _, i))

@@ -852,4 +852,7 @@ fn spoiler_numbering_ignores_what_is_not_walked() {
     assert_eq!(render_open(html, 40, &[0]).spoilers, 3);
     assert!(all_text(&render_open(html, 40, &[0, 2])).contains("LAST"));
     assert!(!all_text(&render_open(html, 40, &[0, 1])).contains("LAST"));
+    // An `<html>` tag only gives the root attributes: not a spoiler, nothing hidden.
+    let r = render("<html class=\"spoiler-content\"><p>shown</p>", 40);
+    assert_eq!((plain(&r).as_str(), r.spoilers), ("shown", 0));
 }
