@@ -468,6 +468,10 @@ fn is_stray_spoiler_content(el: ElementRef<'_>) -> bool {
     has_class(el, "spoiler-content") && !parent_element(el).is_some_and(is_spoiler_block)
 }
 
+fn is_spoiler_part(el: ElementRef<'_>) -> bool {
+    is_spoiler_block(el) || has_class(el, "spoiler-content")
+}
+
 /// Every spoiler (block or stray content) numbered in document order, keyed by its element's
 /// address in the tree. Numbering up front keeps an index independent of which spoilers are
 /// open and of whether the renderer walks the subtree a spoiler is in (it skips math, code,
@@ -603,6 +607,23 @@ fn cell_align(el: ElementRef<'_>) -> Align {
 // ---------------------------------------------------------------------------------------------
 // Iterative tree walk (used where recursion depth must not depend on the input)
 // ---------------------------------------------------------------------------------------------
+
+/// `atom` and its descendant elements in document order, except spoilers and what is in them.
+/// For elements rendered without walking them (code, math, media): what they show of their
+/// descendants must not come from a spoiler, which is never opened there.
+fn shown_elements(atom: ElementRef<'_>) -> Vec<ElementRef<'_>> {
+    let mut out = Vec::new();
+    walk_tree(atom, |v| {
+        if let Visit::Open(e) = v {
+            if e != atom && is_spoiler_part(e) {
+                return false;
+            }
+            out.push(e);
+        }
+        true
+    });
+    out
+}
 
 enum Visit<'a> {
     /// An element is entered; the callback returns whether to descend into it.
@@ -1149,7 +1170,9 @@ impl<'a> Renderer<'a> {
         let src = el
             .attr("src")
             .or_else(|| {
-                el.child_elements().find(|c| c.value().name() == "source").and_then(|c| c.attr("src"))
+                el.child_elements()
+                    .find(|c| c.value().name() == "source" && !is_spoiler_part(*c))
+                    .and_then(|c| c.attr("src"))
             })
             .map(str::trim)
             .filter(|s| !s.is_empty());
@@ -1165,9 +1188,11 @@ impl<'a> Renderer<'a> {
 
     fn media(&mut self, el: ElementRef<'_>, flow: &mut Flow) {
         let t = self.theme;
-        let find = |tag: &str| el.descendent_elements().find(|d| d.value().name() == tag);
-        let anchor = el
-            .descendent_elements()
+        let shown = shown_elements(el);
+        let find = |tag: &str| shown.iter().copied().find(|d| d.value().name() == tag);
+        let anchor = shown
+            .iter()
+            .copied()
             .find(|d| d.value().name() == "a" && d.attr("href").is_some_and(|h| !h.trim().is_empty()));
         let img = find("img");
         let video = find("video");
@@ -1222,13 +1247,24 @@ impl<'a> Renderer<'a> {
     }
 
     fn math(&mut self, el: ElementRef<'_>, flow: &mut Flow, inh: Inherit, display: bool) {
-        let tex = el
-            .descendent_elements()
+        let tex = shown_elements(el)
+            .into_iter()
             .find(|d| {
                 d.value().name() == "annotation"
                     && d.attr("encoding").is_some_and(|e| e.trim().eq_ignore_ascii_case("application/x-tex"))
             })
-            .map(|a| collapse_ws(&a.text().collect::<String>()));
+            .map(|a| {
+                let mut tex = String::new();
+                walk_tree(a, |v| match v {
+                    Visit::Open(e) => e == a || !is_spoiler_part(e),
+                    Visit::Text(t, _) => {
+                        tex.push_str(t);
+                        true
+                    }
+                    Visit::Close(_) => true,
+                });
+                collapse_ws(&tex)
+            });
         let text = match tex {
             Some(tex) => format!("$${tex}$$"),
             None => "[math]".to_owned(),
@@ -1415,7 +1451,7 @@ impl<'a> Renderer<'a> {
         walk_tree(pre, |v| match v {
             Visit::Open(e) => {
                 let name = e.value().name();
-                if is_skipped(name) {
+                if is_skipped(name) || (e != pre && is_spoiler_part(e)) {
                     return false;
                 }
                 if name == "br" {
@@ -1808,7 +1844,7 @@ fn code_language(pre: ElementRef<'_>) -> Option<String> {
         Some(a) => a.to_owned(),
         None => pre
             .child_elements()
-            .find(|c| c.value().name() == "code")
+            .find(|c| c.value().name() == "code" && !is_spoiler_part(*c))
             .and_then(|c| c.value().classes().find_map(|x| x.strip_prefix("language-")).map(str::to_owned))?,
     };
     let lang = attr_text(&lang).to_lowercase();

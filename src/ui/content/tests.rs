@@ -856,3 +856,24 @@ fn spoiler_numbering_ignores_what_is_not_walked() {
     let r = render("<html class=\"spoiler-content\"><p>shown</p>", 40);
     assert_eq!((plain(&r).as_str(), r.spoilers), ("shown", 0));
 }
+
+#[test]
+fn spoilers_inside_code_math_and_media_stay_hidden() {
+    // Never Zulip's markup, but elements rendered without walking them must not show what a
+    // spoiler in them hides (found by fuzzing).
+    let hide = |x: &str| format!("<span class=\"spoiler-content\">{x}</span>");
+    let html = format!(
+        "<pre><code class=\"spoiler-content language-LANGX\">CODEX</code>{}</pre>\
+         <p><span class=\"katex\"><annotation encoding=\"application/x-tex\">y{}</annotation></span></p>\
+         <div class=\"message_inline_image\"><a class=\"spoiler-content\" href=\"https://hidden.example\">i</a>\
+         <a href=\"https://shown.example\">s</a></div>",
+        hide("SECRET1"),
+        hide("SECRET2")
+    );
+    let r = render(&html, 60);
+    let text = all_text(&r);
+    for word in ["langx", "CODEX", "SECRET1", "SECRET2", "hidden.example"] {
+        assert!(!text.contains(word), "{word} leaked: {text}");
+    }
+    assert!(text.contains("$$y$$") && text.contains("shown.example"), "{text}");
+}
