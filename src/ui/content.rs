@@ -209,7 +209,7 @@ pub fn render_html_with_theme(
         theme,
         links: Vec::new(),
         link_ids: HashMap::new(),
-        spoilers: 0,
+        spoilers: spoiler_indices(&doc),
         code_blocks: Vec::new(),
         code_languages: Vec::new(),
         list_depth: 0,
@@ -223,7 +223,7 @@ pub fn render_html_with_theme(
     RenderedContent {
         lines,
         links: renderer.links,
-        spoilers: renderer.spoilers,
+        spoilers: renderer.spoilers.len(),
         code_blocks: renderer.code_blocks,
         code_languages: renderer.code_languages,
     }
@@ -493,13 +493,23 @@ fn is_stray_spoiler_content(el: ElementRef<'_>) -> bool {
     has_class(el, "spoiler-content") && !parent_element(el).is_some_and(is_spoiler_block)
 }
 
-/// Number of spoilers inside a hidden subtree, so that indices of later spoilers do not depend
-/// on whether earlier ones are open.
-fn count_spoilers(el: ElementRef<'_>, include_self: bool) -> usize {
-    el.descendent_elements()
-        .skip(usize::from(!include_self))
+fn is_spoiler_part(el: ElementRef<'_>) -> bool {
+    is_spoiler_block(el) || has_class(el, "spoiler-content")
+}
+
+/// Every spoiler (block or stray content) numbered in document order, keyed by its element's
+/// address in the tree. Numbering up front keeps an index independent of which spoilers are
+/// open and of whether the renderer walks the subtree a spoiler is in (it skips math, code,
+/// media, table debris…).
+fn spoiler_indices(doc: &Html) -> HashMap<*const scraper::node::Element, usize> {
+    // The root is not content (an `<html class=…>` tag only adds attributes to it).
+    doc.root_element()
+        .descendent_elements()
+        .skip(1)
         .filter(|d| is_spoiler_block(*d) || is_stray_spoiler_content(*d))
-        .count()
+        .enumerate()
+        .map(|(i, d)| (d.value() as *const _, i))
+        .collect()
 }
 
 /// Elements whose content is never shown.
@@ -622,6 +632,23 @@ fn cell_align(el: ElementRef<'_>) -> Align {
 // ---------------------------------------------------------------------------------------------
 // Iterative tree walk (used where recursion depth must not depend on the input)
 // ---------------------------------------------------------------------------------------------
+
+/// `atom` and its descendant elements in document order, except spoilers and what is in them.
+/// For elements rendered without walking them (code, math, media): what they show of their
+/// descendants must not come from a spoiler, which is never opened there.
+fn shown_elements(atom: ElementRef<'_>) -> Vec<ElementRef<'_>> {
+    let mut out = Vec::new();
+    walk_tree(atom, |v| {
+        if let Visit::Open(e) = v {
+            if e != atom && is_spoiler_part(e) {
+                return false;
+            }
+            out.push(e);
+        }
+        true
+    });
+    out
+}
 
 enum Visit<'a> {
     /// An element is entered; the callback returns whether to descend into it.
@@ -974,7 +1001,8 @@ struct Renderer<'a> {
     theme: &'a Theme,
     links: Vec<LinkRef>,
     link_ids: HashMap<String, usize>,
-    spoilers: usize,
+    /// See [`spoiler_indices`].
+    spoilers: HashMap<*const scraper::node::Element, usize>,
     code_blocks: Vec<String>,
     code_languages: Vec<Option<String>>,
     list_depth: usize,
@@ -983,6 +1011,11 @@ struct Renderer<'a> {
 }
 
 impl<'a> Renderer<'a> {
+    /// Whether the user opened this spoiler. One the numbering missed stays closed.
+    fn spoiler_open(&self, el: ElementRef<'_>) -> bool {
+        self.spoilers.get(&(el.value() as *const _)).is_some_and(|&i| self.ctx.spoiler_open(i))
+    }
+
     /// Emit visible text (also recorded as link text inside a link).
     fn emit(&mut self, flow: &mut Flow, text: &str, inh: Inherit) {
         if let Some(c) = self.capture.as_mut() {
@@ -1163,7 +1196,9 @@ impl<'a> Renderer<'a> {
         let src = el
             .attr("src")
             .or_else(|| {
-                el.child_elements().find(|c| c.value().name() == "source").and_then(|c| c.attr("src"))
+                el.child_elements()
+                    .find(|c| c.value().name() == "source" && !is_spoiler_part(*c))
+                    .and_then(|c| c.attr("src"))
             })
             .map(str::trim)
             .filter(|s| !s.is_empty());
@@ -1179,9 +1214,11 @@ impl<'a> Renderer<'a> {
 
     fn media(&mut self, el: ElementRef<'_>, flow: &mut Flow) {
         let t = self.theme;
-        let find = |tag: &str| el.descendent_elements().find(|d| d.value().name() == tag);
-        let anchor = el
-            .descendent_elements()
+        let shown = shown_elements(el);
+        let find = |tag: &str| shown.iter().copied().find(|d| d.value().name() == tag);
+        let anchor = shown
+            .iter()
+            .copied()
             .find(|d| d.value().name() == "a" && d.attr("href").is_some_and(|h| !h.trim().is_empty()));
         let img = find("img");
         let video = find("video");
@@ -1236,13 +1273,24 @@ impl<'a> Renderer<'a> {
     }
 
     fn math(&mut self, el: ElementRef<'_>, flow: &mut Flow, inh: Inherit, display: bool) {
-        let tex = el
-            .descendent_elements()
+        let tex = shown_elements(el)
+            .into_iter()
             .find(|d| {
                 d.value().name() == "annotation"
                     && d.attr("encoding").is_some_and(|e| e.trim().eq_ignore_ascii_case("application/x-tex"))
             })
-            .map(|a| collapse_ws(&a.text().collect::<String>()));
+            .map(|a| {
+                let mut tex = String::new();
+                walk_tree(a, |v| match v {
+                    Visit::Open(e) => e == a || !is_spoiler_part(e),
+                    Visit::Text(t, _) => {
+                        tex.push_str(t);
+                        true
+                    }
+                    Visit::Close(_) => true,
+                });
+                collapse_ws(&tex)
+            });
         let text = match tex {
             Some(tex) => format!("$${tex}$$"),
             None => "[math]".to_owned(),
@@ -1357,9 +1405,7 @@ impl<'a> Renderer<'a> {
 
     fn spoiler<'d>(&mut self, el: ElementRef<'d>, stray: bool, flow: &mut Flow, inh: Inherit, depth: usize) {
         let t = self.theme;
-        let index = self.spoilers;
-        self.spoilers += 1;
-        let open = self.ctx.spoiler_open(index);
+        let open = self.spoiler_open(el);
         let header = if stray { None } else { el.child_elements().find(|c| has_class(*c, "spoiler-header")) };
         let indented = inner_width(flow.width, 2);
         let w = indented.unwrap_or(flow.width);
@@ -1417,13 +1463,6 @@ impl<'a> Renderer<'a> {
             } else {
                 lines.extend(body);
             }
-        } else {
-            // Hidden: nothing of it is walked, but nested spoilers keep their indices stable.
-            for c in el.child_elements() {
-                if Some(c) != header {
-                    self.spoilers += count_spoilers(c, true);
-                }
-            }
         }
         flow.block(lines, Kind::Block);
     }
@@ -1438,7 +1477,7 @@ impl<'a> Renderer<'a> {
         walk_tree(pre, |v| match v {
             Visit::Open(e) => {
                 let name = e.value().name();
-                if is_skipped(name) {
+                if is_skipped(name) || (e != pre && is_spoiler_part(e)) {
                     return false;
                 }
                 if name == "br" {
@@ -1719,13 +1758,10 @@ impl<'a> Renderer<'a> {
                     && parent == Some(*block)
                     && !has_class(el, "spoiler-header")
                 {
-                    self.spoilers += count_spoilers(el, true);
                     return false;
                 }
                 if is_spoiler_block(el) {
-                    let index = self.spoilers;
-                    self.spoilers += 1;
-                    let open = self.ctx.spoiler_open(index);
+                    let open = self.spoiler_open(el);
                     flow.soft_break();
                     flow.text(if open { "▼ " } else { "▶ " }, t.spoiler, true);
                     if !el.child_elements().any(|c| has_class(c, "spoiler-header")) {
@@ -1738,18 +1774,13 @@ impl<'a> Renderer<'a> {
                     return true;
                 }
                 if is_stray_spoiler_content(el) {
-                    let index = self.spoilers;
-                    self.spoilers += 1;
-                    let open = self.ctx.spoiler_open(index);
+                    let open = self.spoiler_open(el);
                     flow.soft_break();
                     flow.text(if open { "▼ " } else { "▶ " }, t.spoiler, true);
                     flow.text("Spoiler", cur.style.patch(t.spoiler), true);
                     flow.space(t.dim);
                     flow.text("(spoiler)", t.dim, true);
                     flow.soft_break();
-                    if !open {
-                        self.spoilers += count_spoilers(el, false);
-                    }
                     return open;
                 }
                 if has_class(el, "spoiler-header") && spoilers.last().is_some_and(|(b, _)| parent == Some(*b))
@@ -1840,7 +1871,7 @@ fn code_language(pre: ElementRef<'_>) -> Option<String> {
         Some(a) => a.to_owned(),
         None => pre
             .child_elements()
-            .find(|c| c.value().name() == "code")
+            .find(|c| c.value().name() == "code" && !is_spoiler_part(*c))
             .and_then(|c| c.value().classes().find_map(|x| x.strip_prefix("language-")).map(str::to_owned))?,
     };
     let lang = attr_text(&lang).to_lowercase();

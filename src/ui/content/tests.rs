@@ -847,3 +847,41 @@ fn sanitize_cuts_stacked_combining_marks() {
     assert_eq!(clean, format!("Z{}a", "\u{301}".repeat(8)));
     assert_eq!(display_width(&clean), 2);
 }
+
+#[test]
+fn spoiler_numbering_ignores_what_is_not_walked() {
+    // A spoiler inside math (whose content is never walked) still takes its index, so the last
+    // spoiler is number 2 whether or not the first is open (found by fuzzing).
+    let html = "<div class=\"spoiler-block\"><div class=\"spoiler-content\"><span class=\"katex\">\
+        <div class=\"spoiler-block\"></div></span></div></div>\
+        <div class=\"spoiler-block\"><div class=\"spoiler-header\"><p>last</p></div>\
+        <div class=\"spoiler-content\"><p>LAST</p></div></div>";
+    assert_eq!(render(html, 40).spoilers, 3);
+    assert_eq!(render_open(html, 40, &[0]).spoilers, 3);
+    assert!(all_text(&render_open(html, 40, &[0, 2])).contains("LAST"));
+    assert!(!all_text(&render_open(html, 40, &[0, 1])).contains("LAST"));
+    // An `<html>` tag only gives the root attributes: not a spoiler, nothing hidden.
+    let r = render("<html class=\"spoiler-content\"><p>shown</p>", 40);
+    assert_eq!((plain(&r).as_str(), r.spoilers), ("shown", 0));
+}
+
+#[test]
+fn spoilers_inside_code_math_and_media_stay_hidden() {
+    // Never Zulip's markup, but elements rendered without walking them must not show what a
+    // spoiler in them hides (found by fuzzing).
+    let hide = |x: &str| format!("<span class=\"spoiler-content\">{x}</span>");
+    let html = format!(
+        "<pre><code class=\"spoiler-content language-LANGX\">CODEX</code>{}</pre>\
+         <p><span class=\"katex\"><annotation encoding=\"application/x-tex\">y{}</annotation></span></p>\
+         <div class=\"message_inline_image\"><a class=\"spoiler-content\" href=\"https://hidden.example\">i</a>\
+         <a href=\"https://shown.example\">s</a></div>",
+        hide("SECRET1"),
+        hide("SECRET2")
+    );
+    let r = render(&html, 60);
+    let text = all_text(&r);
+    for word in ["langx", "CODEX", "SECRET1", "SECRET2", "hidden.example"] {
+        assert!(!text.contains(word), "{word} leaked: {text}");
+    }
+    assert!(text.contains("$$y$$") && text.contains("shown.example"), "{text}");
+}
