@@ -1137,8 +1137,10 @@ async fn a_queue_that_stays_unreadable_is_replaced_and_nothing_is_lost() {
     }));
     let id = rig.post("alice", "poison", text).await;
     rig.until("the client to notice", |st| st.ui.offline.is_some()).await;
-    rig.until("a new queue", |st| st.ui.status.as_ref().is_some_and(|s| s.text.contains("resynchronising")))
-        .await;
+    rig.until("a new queue", |st| {
+        st.ui.status.as_ref().is_some_and(|s| s.text.contains("cannot read; resynchronising"))
+    })
+    .await;
     rig.until("the client to recover", |st| st.ui.offline.is_none() && st.data.queue_id.is_some()).await;
     rig.settle().await;
     assert_eq!(*registers.lock().unwrap(), 1, "registered again once");

@@ -399,6 +399,8 @@ pub enum Msg {
     Events(Vec<Event>),
     /// The event queue is gone: register again.
     QueueLost,
+    /// The event queue keeps answering what cannot be read: replace it.
+    QueueUnreadable,
     /// The server refused our credentials (wrong key, deactivated user or organization).
     AuthLost(String),
     /// The event poll failed for a network reason; it tries again in `retry_in` seconds.

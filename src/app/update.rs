@@ -193,6 +193,10 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             set_status(st, "event queue expired; resynchronising…");
             vec![Effect::Register]
         }
+        Msg::QueueUnreadable => {
+            set_error(st, "the server kept sending events this client cannot read; resynchronising…");
+            vec![Effect::Register]
+        }
         Msg::Sent { local_id, result } => outbox::on_sent(st, &local_id, result),
         Msg::DraftPushed { key, content, result } => server_drafts::on_pushed(st, key, content, result),
         Msg::History { message_id, result } => {
@@ -2368,6 +2372,9 @@ mod tests {
     fn queue_loss_registers_again() {
         let (mut st, _) = registered();
         assert_eq!(update(&mut st, Msg::QueueLost), vec![Effect::Register]);
+        assert!(st.ui.status.as_ref().is_some_and(|s| s.text.contains("expired")));
+        assert_eq!(update(&mut st, Msg::QueueUnreadable), vec![Effect::Register]);
+        assert!(st.ui.status.as_ref().is_some_and(|s| s.error && s.text.contains("cannot read")));
     }
 
     fn page(ids: &[i64], topic: &str, found_newest: bool) -> Box<MessagesResponse> {

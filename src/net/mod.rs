@@ -681,7 +681,7 @@ async fn poll_events(
             }
             Err(ApiError::Decode { status: 200, .. }) if unreadable >= 2 => {
                 tracing::warn!("the event queue keeps answering what cannot be read; registering again");
-                let _ = tx.send(Msg::QueueLost);
+                let _ = tx.send(Msg::QueueUnreadable);
                 return;
             }
             Err(e) if e.code() == Some("BAD_EVENT_QUEUE_ID") => {
