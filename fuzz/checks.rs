@@ -275,29 +275,8 @@ fn kind_tag(k: &EventKind) -> Option<&'static str> {
     })
 }
 
-const KNOWN_TAGS: &[&str] = &[
-    "heartbeat",
-    "message",
-    "update_message",
-    "delete_message",
-    "reaction",
-    "subscription",
-    "update_message_flags",
-    "typing",
-    "typing_edit_message",
-    "presence",
-    "user_status",
-    "user_topic",
-    "scheduled_messages",
-    "user_group",
-    "navigation_view",
-    "realm_playgrounds",
-    "realm_user",
-    "realm",
-    "stream",
-    "drafts",
-    "restart",
-];
+/// The decoder's own list of the types it understands.
+const KNOWN_TAGS: &[&str] = topicterm::api::KNOWN_EVENT_TYPES;
 
 /// `Event::decode` with its contract checked: the ID is the value's `id` (or -1); an understood
 /// event has the value's `type`; a known type that did not decode is `Malformed` with a reason;

@@ -216,6 +216,8 @@ async fn login_from_a_pipe_without_a_keyring_writes_a_private_zuliprc() {
 // In tmux
 // ------------------------------------------------------------------------------------------
 
+#[path = "support/capture.rs"]
+mod capture;
 #[path = "support/tmux.rs"]
 mod tmux;
 use tmux::Tmux;
@@ -440,17 +442,7 @@ fn the_no_colour_theme_writes_no_colour_through_crossterm() {
     use topicterm::ui::theme::{Theme, ThemeName};
 
     let mut st = sample_state(Settings::default());
-    #[derive(Clone, Default)]
-    struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
-    impl std::io::Write for Shared {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
+    use capture::Shared;
     let draw = |st: &State| {
         let out = Shared::default();
         let viewport = ratatui::Viewport::Fixed(ratatui::layout::Rect::new(0, 0, 120, 30));

@@ -73,19 +73,9 @@ fn hostile_state() -> State {
     st
 }
 
-/// A writer whose bytes the test can read after the terminal is done with them.
-#[derive(Clone, Default)]
-struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
-
-impl std::io::Write for Shared {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
+#[path = "support/capture.rs"]
+mod capture;
+use capture::Shared;
 
 fn bytes_written(st: &State, width: u16, height: u16) -> Vec<u8> {
     let out = Shared::default();

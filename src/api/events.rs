@@ -164,7 +164,8 @@ impl Event {
     }
 }
 
-const KNOWN_EVENT_TYPES: &[&str] = &[
+/// Event types this client decodes (anything else is `EventKind::Unknown`).
+pub const KNOWN_EVENT_TYPES: &[&str] = &[
     "heartbeat",
     "message",
     "update_message",
