@@ -573,7 +573,7 @@ pub enum Effect {
 pub fn state_dump(st: &State) -> serde_json::Value {
     use serde_json::json;
     let me = st.data.me;
-    let op = if st.data.realm.feature_level >= 456 { "dm-with" } else { "dm-including" };
+    let op = st.data.realm.dm_operator();
     let mut narrows: Vec<serde_json::Value> = st
         .data
         .narrows

@@ -406,14 +406,11 @@ fn resync_narrows(st: &mut State) -> Vec<Effect> {
     let me = st.data.me;
     let op = dm_operator(st);
     let mut fx = Vec::new();
-    st.data.narrows.retain(|_, v| v.loaded);
+    // Windows still loading or empty are loaded anew when shown.
+    st.data.narrows.retain(|_, v| v.loaded && !v.ids.is_empty());
     let epochs = &mut st.data.epochs;
     for (narrow, view) in st.data.narrows.iter_mut() {
-        let Some(&newest) = view.ids.last() else {
-            // Empty: load as if opened anew.
-            *view = NarrowView::default();
-            continue;
-        };
+        let newest = view.ids[view.ids.len() - 1];
         view.loading_newer = true;
         view.loading_older = false;
         // Pages asked for before the loss are dropped: this one replaces them.
@@ -429,7 +426,6 @@ fn resync_narrows(st: &mut State) -> Vec<Effect> {
             epoch: view.epoch,
         });
     }
-    st.data.narrows.retain(|_, v| v.loading_newer);
     fx
 }
 
@@ -540,7 +536,7 @@ pub fn rebuild_sidebar(st: &mut State) {
 }
 
 fn dm_operator(st: &State) -> &'static str {
-    if st.data.realm.feature_level >= 456 { "dm-with" } else { "dm-including" }
+    st.data.realm.dm_operator()
 }
 
 /// Switch to a narrow, fetching its first page if needed.

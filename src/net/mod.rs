@@ -434,7 +434,8 @@ async fn open_url(
         let bytes = c.download(url).await.map_err(|e| format!("download failed: {e}"))?;
         let name = url.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or("attachment");
         // Only a file name from the URL: no path components, no hidden files.
-        let name: String = percent_decode(name)
+        let name: String = percent_encoding::percent_decode_str(name)
+            .decode_utf8_lossy()
             .chars()
             .map(|ch| if ch.is_alphanumeric() || "-_.".contains(ch) { ch } else { '_' })
             .collect();
@@ -478,13 +479,6 @@ async fn open_url(
         Err(e) if download => Ok(format!("saved {target} (could not open it: {e})")),
         Err(e) => Err(format!("could not open {target}: {e}")),
     }
-}
-
-fn percent_decode(s: &str) -> String {
-    url::form_urlencoded::parse(format!("x={}", s.replace('+', "%2B")).as_bytes())
-        .next()
-        .map(|(_, v)| v.into_owned())
-        .unwrap_or_default()
 }
 
 /// Run an idempotent request until it succeeds, backing off (with jitter) through network and

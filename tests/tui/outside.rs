@@ -86,9 +86,18 @@ async fn copy_a_link_to_the_message_and_a_code_block() {
     // Two code blocks: asks which.
     app.key(KeyCode::Char('Y')).await;
     assert!(app.st.ui.prompt.is_some());
+    assert_eq!(app.st.ui.status.as_ref().map(|s| s.text.as_str()), Some("which code block? 1–2"));
     app.keys("2").await;
     app.key(KeyCode::Enter).await;
     assert_eq!(app.outside.copied.last().map(String::as_str), Some("ls -l"));
+    let plain =
+        alice.send_message(&OutgoingMessage::channel(general, "copy me.now", "no code")).await.unwrap().id;
+    app.settle().await;
+    app.st.ui.selected = Some(plain);
+    app.key(KeyCode::Char('Y')).await;
+    assert!(
+        app.st.ui.status.as_ref().is_some_and(|s| s.error && s.text == "this message has no code blocks")
+    );
 }
 
 #[tokio::test]
@@ -132,6 +141,18 @@ async fn an_attachment_is_downloaded_with_the_users_login_and_opened() {
     app.settle().await;
     let opened = std::fs::read_to_string(&log).unwrap();
     assert_eq!(opened.lines().nth(1), Some("https://docs.example/x"));
+    // A number that is not a link, then a browser that fails: said, nothing else happens.
+    app.key(KeyCode::Char('o')).await;
+    app.keys("7").await;
+    app.key(KeyCode::Enter).await;
+    assert!(app.st.ui.status.as_ref().is_some_and(|s| s.error && s.text == "no link 7: the message has 2"));
+    unsafe { std::env::set_var("BROWSER", "false") };
+    app.key(KeyCode::Char('o')).await;
+    app.keys("2").await;
+    app.key(KeyCode::Enter).await;
+    app.settle().await;
+    let status = app.st.ui.status.clone().unwrap();
+    assert!(status.error && status.text.contains("could not open https://docs.example/x"), "{status:?}");
     // Without a login the file is not served.
     let mut stranger = app.server.credentials("member").unwrap();
     stranger.api_key = "wrong".into();
@@ -155,4 +176,27 @@ async fn the_compose_text_goes_through_the_editor_and_comes_back() {
     app.ctrl('o').await;
     assert_eq!(app.st.ui.compose.as_ref().map(|c| c.text()).as_deref(), Some("rewritten in vim"));
     assert!(app.st.ui.status.as_ref().is_some_and(|s| s.error && s.text.contains("unchanged")));
+}
+
+#[tokio::test]
+async fn the_state_dump_is_written_or_the_reason_is_said() {
+    let mut app = App::start("member").await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state.json");
+    app.key(KeyCode::Char(':')).await;
+    app.keys(&format!("dump-state {}", path.display())).await;
+    app.key(KeyCode::Enter).await;
+    app.settle().await;
+    let dump: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(dump["me"], app.st.data.me);
+    assert!(app.st.ui.status.as_ref().is_some_and(|s| s.text.starts_with("state written to")));
+    app.key(KeyCode::Char(':')).await;
+    app.keys("dump-state /nonexistent-dir/state.json").await;
+    app.key(KeyCode::Enter).await;
+    app.settle().await;
+    let status = app.st.ui.status.clone().unwrap();
+    assert!(
+        status.error && status.text.starts_with("could not write /nonexistent-dir/state.json"),
+        "{status:?}"
+    );
 }

@@ -452,6 +452,15 @@ mod tests {
     }
 
     #[test]
+    fn retry_and_take_back_say_when_there_is_nothing_to_do() {
+        let (mut st, _) = registered();
+        assert!(update(&mut st, ctrl('r')).is_empty());
+        assert_eq!(st.ui.status.as_ref().map(|s| s.text.as_str()), Some("nothing to retry"));
+        assert!(update(&mut st, ctrl('u')).is_empty());
+        assert_eq!(st.ui.status.as_ref().map(|s| s.text.as_str()), Some("no unsent message to take back"));
+    }
+
+    #[test]
     fn messages_left_unsent_by_a_crash_come_back_as_drafts() {
         let (mut st, _) = registered();
         let stored = json!({"draft": "channel-1-plans", "content": "lost?"}).to_string();

@@ -66,11 +66,18 @@ pub(super) fn open_link(st: &mut State, number: Option<usize>) -> Vec<Effect> {
 
 /// The web app's hash encoding of a narrow component.
 fn hash_encode(s: &str) -> String {
-    url::form_urlencoded::byte_serialize(s.as_bytes())
-        .collect::<String>()
-        .replace('+', "%20")
-        .replace('.', "%2E")
-        .replace('%', ".")
+    use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
+    // JavaScript's encodeURIComponent, as the web app uses, keeps these unescaped.
+    const URI_COMPONENT: &percent_encoding::AsciiSet = &NON_ALPHANUMERIC
+        .remove(b'-')
+        .remove(b'_')
+        .remove(b'!')
+        .remove(b'~')
+        .remove(b'*')
+        .remove(b'\'')
+        .remove(b'(')
+        .remove(b')');
+    utf8_percent_encode(s, URI_COMPONENT).to_string().replace('.', "%2E").replace('%', ".")
 }
 
 /// A link to a message that opens it in the web app.
@@ -135,30 +142,22 @@ pub(super) fn editor_done(st: &mut State, result: Result<String, String>) -> Vec
     vec![]
 }
 
-/// Text of a message's HTML for a notification: tags dropped, entities decoded, controls out.
+/// Text of a message's HTML for a notification, as the message pane renders it (closed
+/// spoilers stay hidden, entities decoded, controls out), on one line.
 pub fn plain_text(html: &str, max_chars: usize) -> String {
-    let mut out = String::new();
-    let mut in_tag = false;
-    for ch in html.chars() {
-        match ch {
-            '<' => in_tag = true,
-            '>' if in_tag => {
-                in_tag = false;
-                out.push(' ');
-            }
-            _ if !in_tag => out.push(ch),
-            _ => {}
+    struct Closed;
+    impl crate::ui::content::ContentContext for Closed {
+        fn format_time(&self, _: i64) -> String {
+            String::new()
+        }
+        fn spoiler_open(&self, _: usize) -> bool {
+            false
         }
     }
-    let decoded = out
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&#x27;", "'")
-        .replace("&amp;", "&");
-    let words: Vec<&str> = decoded.split_whitespace().collect();
-    let text = crate::ui::content::sanitize(&words.join(" "));
+    let r = crate::ui::content::render_html(html, u16::MAX, &Closed);
+    let lines: Vec<String> =
+        r.lines.iter().map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect::<String>()).collect();
+    let text = lines.join(" ").split_whitespace().collect::<Vec<_>>().join(" ");
     match text.char_indices().nth(max_chars) {
         Some((i, _)) => format!("{}…", &text[..i]),
         None => text,
@@ -205,4 +204,25 @@ pub(super) fn notify(st: &State, m: &Message, flags: &[String]) -> Option<Effect
         _ => format!("{sender} (direct message)"),
     };
     Some(Effect::Notify { title, body: plain_text(&m.content, 200) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notification_text_is_the_rendered_text_without_closed_spoilers() {
+        let html = "<p>a &amp; b <strong>bold</strong></p><div class=\"spoiler-block\">\
+            <div class=\"spoiler-header\"><p>ending</p></div><div class=\"spoiler-content\"><p>he dies</p></div></div>";
+        let text = plain_text(html, 200);
+        assert!(text.starts_with("a & b bold") && text.contains("ending"), "{text}");
+        assert!(!text.contains("he dies"), "a spoiler leaked: {text}");
+        assert_eq!(plain_text("<p>abcdef</p>", 3), "abc…");
+    }
+
+    #[test]
+    fn hash_encoding_matches_the_web_app() {
+        assert_eq!(hash_encode("copy me.now"), "copy.20me.2Enow");
+        assert_eq!(hash_encode("a(b)!~*'c/d"), "a(b)!~*'c.2Fd");
+    }
 }
