@@ -80,7 +80,9 @@ pub struct Compose {
 
 impl Compose {
     pub fn new(target: Target, text: &str, editing: Option<MessageId>) -> Self {
-        let mut editor = TextArea::from(text.lines().map(str::to_owned).collect::<Vec<_>>());
+        // `split`, not `lines`: a text ending in a newline leaves the cursor on a fresh line.
+        let lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l).to_owned());
+        let mut editor = TextArea::from(lines.collect::<Vec<_>>());
         editor.move_cursor(ratatui_textarea::CursorMove::Bottom);
         editor.move_cursor(ratatui_textarea::CursorMove::End);
         Compose { target, editor, editing, scheduled: None, suggestions: Vec::new(), token_len: 0 }

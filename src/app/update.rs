@@ -5,6 +5,7 @@ use super::narrow::{Narrow, dm_key, parse_search};
 use super::*;
 use crate::api::*;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use std::collections::HashMap;
 
 mod outbox;
 mod outside;
@@ -216,12 +217,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             Ok(raw) => {
                 let Some(m) = st.data.messages.get(&message_id) else { return vec![] };
                 let target = target_of(st, m);
-                let text = if edit {
-                    raw
-                } else {
-                    let quoted: String = raw.lines().map(|l| format!("> {l}\n")).collect();
-                    format!("@_**{}|{}** said:\n{quoted}\n", m.sender_full_name, m.sender_id)
-                };
+                let text = if edit { raw } else { quote_reply(st, m, &raw) };
                 open_compose(st, target, &text, edit.then_some(message_id));
                 if edit {
                     return vec![Effect::EditTyping { message_id, start: true }];
@@ -255,6 +251,29 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             vec![]
         }
     }
+}
+
+/// The web app's quote-and-reply text: a silent mention linking to the message, then the raw
+/// Markdown in a `quote` fence longer than any fence inside it, and a fresh line for the reply
+/// (a `> ` quote would swallow the reply as a lazy continuation line).
+fn quote_reply(st: &State, m: &Message, raw: &str) -> String {
+    let longest = raw
+        .lines()
+        .filter_map(|l| {
+            let t = l.trim_start();
+            let n = t.chars().take_while(|c| *c == '`').count();
+            (n >= 3).then_some(n)
+        })
+        .max()
+        .unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    let link = outside::message_link(st, m);
+    format!(
+        "@_**{}|{}** [said]({link}):\n{fence}quote\n{}\n{fence}\n",
+        m.sender_full_name,
+        m.sender_id,
+        raw.trim_end_matches('\n')
+    )
 }
 
 fn set_status(st: &mut State, text: impl Into<String>) {
@@ -546,7 +565,8 @@ pub fn open_narrow(st: &mut State, narrow: Narrow) -> Vec<Effect> {
     st.ui.focus = Focus::Messages;
     if st.data.narrows.get(&narrow).is_some_and(|v| v.loaded || v.loading_newer) {
         select_initial(st);
-        return vec![];
+        // Reopening a conversation reads its first unread message, as the first opening did.
+        return mark_selected_read(st);
     }
     let epoch = st.data.reset_view(&narrow);
     let terms = narrow.terms(st.data.me, dm_operator(st));
@@ -1131,22 +1151,32 @@ fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
                 .iter()
                 .filter_map(|r| if let SidebarRow::Channel(c) = r { Some(*c) } else { None })
                 .collect();
+            // Unread topics in sidebar order: channels as listed, topics by name. The next one
+            // is the first after the current topic in that order (whether or not the current
+            // one is still unread), wrapping around: never back to an earlier one first.
+            let rank: HashMap<ChannelId, usize> = order.iter().enumerate().map(|(i, c)| (*c, i)).collect();
             let current = match &st.ui.narrow {
-                Narrow::Topic(c, t) => Some((*c, t.to_lowercase())),
+                Narrow::Topic(c, t) => rank.get(c).map(|r| (*r, t.to_lowercase())),
+                Narrow::Channel(c) => rank.get(c).map(|r| (*r, String::new())),
                 _ => None,
             };
-            let mut candidates: Vec<(ChannelId, String)> = Vec::new();
-            for c in order {
-                if let Some(topics) = st.data.unread.by_channel.get(&c) {
-                    candidates
-                        .extend(topics.iter().filter(|t| !st.data.topic_muted(c, t)).map(|t| (c, t.clone())));
+            let mut candidates: Vec<(usize, ChannelId, String)> = Vec::new();
+            for (r, c) in order.iter().enumerate() {
+                if let Some(topics) = st.data.unread.by_channel.get(c) {
+                    candidates.extend(
+                        topics.iter().filter(|t| !st.data.topic_muted(*c, t)).map(|t| (r, *c, t.clone())),
+                    );
                 }
             }
-            let next = match current.and_then(|cur| candidates.iter().position(|x| *x == cur)) {
-                Some(i) => candidates.get(i + 1).or(candidates.first()),
+            let next = match &current {
+                Some((r, t)) => candidates
+                    .iter()
+                    .find(|(cr, _, ct)| (cr, ct) > (r, t))
+                    .or(candidates.iter().find(|(cr, _, ct)| (cr, ct) != (r, t)))
+                    .or(candidates.first()),
                 None => candidates.first(),
             }
-            .cloned();
+            .map(|(_, c, t)| (*c, t.clone()));
             match next {
                 Some((c, t)) => {
                     // Use the topic's display name from any unread message in it.

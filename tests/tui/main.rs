@@ -4,6 +4,7 @@
 mod drafts;
 mod events;
 mod harness;
+mod keys;
 mod outbox;
 mod outside;
 mod palette;

@@ -237,12 +237,15 @@ async fn quote_reply_and_editing_own_messages() {
     let raw = app.client.get_message(id, false).await.unwrap().raw_content.unwrap();
     app.key(KeyCode::Char('>')).await;
     let text = app.st.ui.compose.as_ref().map(|c| c.text()).unwrap();
-    assert!(text.contains("said:") && text.contains(&format!("> {}", raw.lines().next().unwrap())), "{text}");
+    // The web app's format: a silent mention linking to the message, the raw text in a quote fence.
+    let head = format!("@_**{}|", app.st.data.messages[&id].sender_full_name);
+    assert!(text.starts_with(&head) && text.contains(&format!("/near/{id}):")), "{text}");
+    assert!(text.contains(&format!("```quote\n{}\n```\n", raw.trim_end())), "{text}");
     // Esc keeps the quote as the conversation's draft; the next reply continues it.
     app.key(KeyCode::Esc).await;
     assert!(app.st.ui.status.as_ref().is_some_and(|s| s.text.contains("draft kept")));
     app.key(KeyCode::Char('r')).await;
-    assert_eq!(app.st.ui.compose.as_ref().map(|c| c.text()).as_deref(), Some(text.trim_end()));
+    assert_eq!(app.st.ui.compose.as_ref().map(|c| c.text()), Some(text.clone()));
     app.key(KeyCode::Esc).await;
 
     // Send one, then edit it: the server has the new content, others saw the editing notice.

@@ -1,0 +1,83 @@
+//! Keys and commands doing what they say (issue 14): each test drives the real state, update,
+//! dispatcher and views against the demo server, and reads the server's truth back.
+
+use crate::harness::App;
+use crossterm::event::KeyCode;
+use topicterm::app::{Narrow, SidebarRow};
+
+fn status(app: &App) -> (bool, String) {
+    let s = app.st.ui.status.clone().expect("a status line");
+    (s.error, s.text)
+}
+
+#[tokio::test]
+async fn a_quote_reply_leaves_the_reply_outside_the_quote() {
+    let mut app = App::start("member").await;
+    let quoted = app.st.ui.selected.expect("a selected message");
+    app.key(KeyCode::Char('>')).await;
+    assert!(app.st.ui.compose.is_some(), "{:?}", app.st.ui.status);
+    app.keys("my answer").await;
+    app.ctrl('d').await;
+    let mine = app.st.ui.selected.expect("the view jumped to the sent message");
+    assert_ne!(mine, quoted);
+    let html = app.client.get_message(mine, true).await.unwrap().message.content;
+    let (quote, after) = html.rsplit_once("</blockquote>").expect("a blockquote");
+    assert!(after.contains("<p>my answer</p>"), "the reply follows the quote: {html}");
+    assert!(!quote.contains("my answer"), "the quote holds only the quoted text: {html}");
+    assert!(html.contains("class=\"user-mention silent\""), "a silent mention of the author: {html}");
+}
+
+/// (channel, lowercased topic) of the shown narrow.
+fn shown_topic(app: &App) -> Option<(i64, String)> {
+    match &app.st.ui.narrow {
+        Narrow::Topic(c, t) => Some((*c, t.to_lowercase())),
+        _ => None,
+    }
+}
+
+#[tokio::test]
+async fn next_unread_topic_moves_on_and_reopening_reads_the_first_unread() {
+    let mut app = App::start("member").await;
+    let unread_topics: usize = app
+        .st
+        .data
+        .unread
+        .by_channel
+        .iter()
+        .map(|(c, ts)| ts.iter().filter(|t| !app.st.data.topic_muted(*c, t)).count())
+        .sum();
+    assert!(unread_topics >= 3, "the demo org gives member several unread topics");
+    // `n` visits every unread topic once before coming back to any.
+    let mut seen = Vec::new();
+    for _ in 0..unread_topics {
+        app.key(KeyCode::Char('n')).await;
+        let t = shown_topic(&app).expect("n opens a topic");
+        assert!(!seen.contains(&t), "n came back to {t:?} after {seen:?}");
+        let selected = app.st.ui.selected.expect("a selected message");
+        assert!(!app.st.data.unread.by_id.contains_key(&selected), "the first unread is read on opening");
+        seen.push(t);
+    }
+
+    // A topic with unread messages left, opened again from the sidebar: its (new) first unread
+    // message is selected and read, locally and on the server.
+    let mut app = App::start("member").await;
+    let (conv, ids) = app
+        .st
+        .data
+        .unread
+        .by_conv
+        .iter()
+        .find(|(c, ids)| matches!(c, topicterm::app::Conv::Topic(..)) && ids.len() >= 3)
+        .map(|(c, ids)| (c.clone(), ids.iter().copied().collect::<Vec<_>>()))
+        .expect("a topic with three unread messages");
+    let topicterm::app::Conv::Topic(channel, _) = conv else { unreachable!() };
+    let topic = app.client.get_message(ids[0], false).await.unwrap().message.topic().to_owned();
+    app.open(Narrow::Topic(channel, topic.clone())).await;
+    assert_eq!(app.st.ui.selected, Some(ids[0]));
+    app.open(Narrow::All).await;
+    app.open(Narrow::Topic(channel, topic)).await;
+    assert_eq!(app.st.ui.selected, Some(ids[1]), "the next unread message is selected");
+    assert!(!app.st.data.unread.by_id.contains_key(&ids[1]), "and read");
+    let on_server = app.client.get_message(ids[1], false).await.unwrap().message;
+    assert!(on_server.flags.iter().any(|f| f == "read"), "the server has it read: {:?}", on_server.flags);
+}
