@@ -564,6 +564,13 @@ pub fn open_narrow(st: &mut State, narrow: Narrow) -> Vec<Effect> {
     st.ui.selected = None;
     st.ui.focus = Focus::Messages;
     if st.data.narrows.get(&narrow).is_some_and(|v| v.loaded || v.loading_newer) {
+        if narrow == Narrow::Starred {
+            // Messages unstarred while the view was on screen leave it now.
+            let msgs = &st.data.messages;
+            if let Some(v) = st.data.narrows.get_mut(&narrow) {
+                v.ids.retain(|id| msgs.get(id).is_none_or(|m| m.has_flag("starred")));
+            }
+        }
         select_initial(st);
         // Reopening a conversation reads its first unread message, as the first opening did.
         return mark_selected_read(st);
@@ -1280,7 +1287,9 @@ fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             } else {
                 m.flags.retain(|f| f != "starred");
             }
-            vec![Effect::SetFlag { ids: vec![m.id], flag: "starred", add }]
+            let id = m.id;
+            starred_changed(st, id, add);
+            vec![Effect::SetFlag { ids: vec![id], flag: "starred", add }]
         }
         Action::ThumbsUp => {
             let me = st.data.me;
@@ -1361,6 +1370,31 @@ fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             vec![]
         }
         Action::Send | Action::Schedule | Action::Complete => vec![],
+    }
+}
+
+/// Keep the starred view's window true to the flags: a newly starred message joins it where the
+/// window covers its place; an unstarred one leaves it, except while the view is on screen (it
+/// stays under the cursor until the view is opened again, as in the web app). A message this
+/// client does not hold makes the window stale: it is fetched again when next opened.
+fn starred_changed(st: &mut State, id: MessageId, add: bool) {
+    let shown = st.ui.narrow == Narrow::Starred;
+    let held = st.data.messages.contains_key(&id);
+    let Some(view) = st.data.narrows.get_mut(&Narrow::Starred) else { return };
+    if !held {
+        if !shown {
+            st.data.narrows.remove(&Narrow::Starred);
+        }
+        return;
+    }
+    if add {
+        let after_first = view.found_oldest || view.ids.first().is_some_and(|f| *f <= id);
+        let before_last = view.found_newest || view.ids.last().is_some_and(|l| id <= *l);
+        if view.loaded && after_first && before_last {
+            view.merge([id]);
+        }
+    } else if !shown {
+        view.remove(id);
     }
 }
 
@@ -1871,6 +1905,9 @@ fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                     } else if !add {
                         m.flags.retain(|f| *f != ev.flag);
                     }
+                }
+                if ev.flag == "starred" {
+                    starred_changed(st, *id, add);
                 }
                 if ev.flag == "read" {
                     if add {
