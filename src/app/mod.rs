@@ -527,6 +527,17 @@ pub enum Effect {
         channel: ChannelId,
         topic: String,
     },
+    /// Mark every message of a channel read (`POST /messages/flags/narrow`, page by page).
+    MarkChannelRead {
+        channel: ChannelId,
+        name: String,
+    },
+    /// Mute or unmute a channel (the subscription's `is_muted`).
+    SetChannelMuted {
+        channel: ChannelId,
+        name: String,
+        muted: bool,
+    },
     /// Load the current narrow around the first message on or after a date (anchor `date`).
     JumpToDate {
         narrow: Narrow,

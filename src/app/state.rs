@@ -150,6 +150,9 @@ impl Unreads {
                 && let Some(set) = self.by_channel.get_mut(c)
             {
                 set.remove(t);
+                if set.is_empty() {
+                    self.by_channel.remove(c);
+                }
             }
         }
     }

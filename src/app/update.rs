@@ -1048,6 +1048,72 @@ fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     vec![]
 }
 
+/// The channel of the selected sidebar row, when the sidebar has the focus and a channel row
+/// (not one of its topics) is selected.
+fn sidebar_channel(st: &State) -> Option<ChannelId> {
+    match st.ui.sidebar.get(st.ui.sidebar_selected) {
+        Some(SidebarRow::Channel(c)) if st.ui.focus == Focus::Sidebar => Some(*c),
+        _ => None,
+    }
+}
+
+/// `M` / `U` / `F` / `R` on a channel row act on the channel, as in the web app's channel menu.
+fn channel_row_action(st: &mut State, a: Action) -> Vec<Effect> {
+    let Some(c) = sidebar_channel(st) else { return vec![] };
+    let name = st.data.channel_name(c).to_owned();
+    match a {
+        Action::MuteTopic | Action::UnmuteTopic => {
+            let Some(ch) = st.data.channels.get_mut(&c) else { return vec![] };
+            let muted = a == Action::MuteTopic && !ch.muted;
+            if ch.muted == muted {
+                set_status(st, format!("#{name} is not muted"));
+                return vec![];
+            }
+            ch.muted = muted;
+            // The combined feed leaves out muted channels' topics (those not unmuted or followed).
+            let d = &st.data;
+            let keep: Option<Vec<MessageId>> = d.narrows.get(&Narrow::All).map(|v| {
+                v.ids.iter().copied().filter(|id| d.messages.get(id).is_none_or(|m| d.in_feed(m))).collect()
+            });
+            if let (Some(keep), Some(view)) = (keep, st.data.narrows.get_mut(&Narrow::All)) {
+                // Unmuted: what was left out comes back with the next fetch.
+                view.loaded &= muted;
+                view.ids = keep;
+            }
+            rebuild_sidebar(st);
+            set_status(st, format!("#{name}: {}…", if muted { "muting" } else { "unmuting" }));
+            vec![Effect::SetChannelMuted { channel: c, name, muted }]
+        }
+        Action::MarkTopicRead => {
+            let topics: Vec<String> =
+                st.data.unread.by_channel.get(&c).map(|t| t.iter().cloned().collect()).unwrap_or_default();
+            if topics.is_empty() {
+                set_status(st, format!("#{name} has no unread messages"));
+                return vec![];
+            }
+            for t in topics {
+                let ids: Vec<MessageId> = st
+                    .data
+                    .unread
+                    .by_conv
+                    .get(&Conv::Topic(c, t))
+                    .map(|s| s.iter().copied().collect())
+                    .unwrap_or_default();
+                for id in ids {
+                    st.data.unread.remove(id);
+                }
+            }
+            rebuild_sidebar(st);
+            set_status(st, format!("marking #{name} as read…"));
+            vec![Effect::MarkChannelRead { channel: c, name }]
+        }
+        _ => {
+            set_status(st, "following is for topics: open the channel and pick one");
+            vec![]
+        }
+    }
+}
+
 /// The conversation of the selected message or sidebar row, as (channel, topic).
 fn current_topic(st: &State) -> Option<(ChannelId, String)> {
     if st.ui.focus == Focus::Sidebar
@@ -1325,6 +1391,11 @@ fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
                 st.ui.popup = Some(Popup::MessageInfo { message_id: id, scroll: 0 });
             }
             vec![]
+        }
+        Action::MuteTopic | Action::UnmuteTopic | Action::FollowTopic | Action::MarkTopicRead
+            if sidebar_channel(st).is_some() =>
+        {
+            channel_row_action(st, a)
         }
         Action::MuteTopic | Action::UnmuteTopic | Action::FollowTopic => {
             let Some((c, t)) = current_topic(st) else {

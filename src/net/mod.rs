@@ -252,6 +252,30 @@ impl Dispatcher {
                         .map_err(text),
                 )
             }),
+            Effect::MarkChannelRead { channel, name } => self.spawn(async move {
+                let narrow = [NarrowTerm::new("channel", channel), NarrowTerm::new("is", "unread")];
+                let mut anchor = Anchor::Oldest;
+                // The server takes at most 5,000 messages a call: go on from the last one done.
+                let result = loop {
+                    match with_retries(|| {
+                        c.update_message_flags_for_narrow(&anchor, 0, 5000, &narrow, true, "read")
+                    })
+                    .await
+                    {
+                        Ok(r) if !r.found_newest && r.last_processed_id.is_some() => {
+                            anchor = Anchor::Id(r.last_processed_id.unwrap_or_default());
+                        }
+                        Ok(_) => break Ok(format!("#{name} marked as read")),
+                        Err(e) => break Err(e),
+                    }
+                };
+                Msg::Done(result)
+            }),
+            Effect::SetChannelMuted { channel, name, muted } => self.spawn(async move {
+                let r = c.update_subscription_settings(&[(channel, "is_muted", muted.into())]).await;
+                let done = if muted { "muted" } else { "unmuted" };
+                Msg::Done(r.map(|_| format!("#{name} {done}")).map_err(text))
+            }),
             Effect::React { message_id, emoji, add } => self.spawn(async move {
                 let r = if add {
                     c.add_reaction(message_id, &emoji).await

@@ -115,3 +115,55 @@ async fn the_starred_view_follows_stars_made_here_and_elsewhere() {
     app.key(KeyCode::Char('f')).await;
     assert!(app.st.data.narrows[&Narrow::Starred].ids.contains(&other), "starred elsewhere: in the view");
 }
+
+#[tokio::test]
+async fn mute_and_mark_read_on_a_channel_row_act_on_the_channel() {
+    use topicterm::api::{Anchor, GetMessages, NarrowTerm};
+    let mut app = App::start("member").await;
+    // A channel with unread messages in more than one topic.
+    let (channel, _) = app
+        .st
+        .data
+        .unread
+        .by_channel
+        .iter()
+        .filter(|(c, ts)| ts.len() >= 2 && !app.st.data.channels[*c].muted)
+        .map(|(c, ts)| (*c, ts.len()))
+        .next()
+        .expect("a channel with two unread topics");
+    // Open some other topic first: the keys must not act on it.
+    app.key(KeyCode::Char('n')).await;
+    let open_before = app.st.ui.narrow.clone();
+    let policy_of = |app: &App| match &open_before {
+        Narrow::Topic(c, t) => Some(app.st.data.policy(*c, t)),
+        _ => None,
+    };
+    let policy_before = policy_of(&app);
+    app.key(KeyCode::Char('h')).await;
+    app.st.ui.sidebar_selected = app.sidebar_row(|r| *r == SidebarRow::Channel(channel));
+
+    app.key(KeyCode::Char('R')).await;
+    assert!(!app.st.data.unread.by_channel.contains_key(&channel), "no unread topics left in the channel");
+    let still_unread = app
+        .client
+        .get_messages(
+            &GetMessages::around(Anchor::Oldest, 0, 1000)
+                .narrow(vec![NarrowTerm::new("channel", channel), NarrowTerm::new("is", "unread")]),
+        )
+        .await
+        .unwrap()
+        .messages;
+    assert!(still_unread.is_empty(), "the server has the whole channel read: {}", still_unread.len());
+    assert!(status(&app).1.contains("marked as read"), "{:?}", status(&app));
+
+    app.key(KeyCode::Char('M')).await;
+    let subs = app.client.get_subscriptions(None).await.unwrap().subscriptions;
+    assert!(subs.iter().find(|s| s.stream_id == channel).unwrap().is_muted, "the channel is muted");
+    assert!(app.st.data.channels[&channel].muted);
+    assert!(status(&app).1.ends_with("muted"), "{:?}", status(&app));
+    app.key(KeyCode::Char('U')).await;
+    let subs = app.client.get_subscriptions(None).await.unwrap().subscriptions;
+    assert!(!subs.iter().find(|s| s.stream_id == channel).unwrap().is_muted, "and unmuted again");
+    assert_eq!(app.st.ui.narrow, open_before, "the open topic was left alone");
+    assert_eq!(policy_of(&app), policy_before, "its topic too");
+}
