@@ -59,6 +59,7 @@ fn big_state() -> State {
                 is_active: true,
                 presence_enabled: true,
                 status: Default::default(),
+                role: 400,
             },
         );
     }

@@ -19,6 +19,27 @@ pub struct UserInfo {
     /// False: invisible; always shown offline.
     pub presence_enabled: bool,
     pub status: UserStatus,
+    /// 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest.
+    pub role: i64,
+}
+
+impl UserInfo {
+    pub fn is_admin(&self) -> bool {
+        self.role <= 200
+    }
+}
+
+/// A user's role from the fields servers send (`role` since level 59, else the booleans).
+pub fn role_of(role: Option<i64>, is_owner: bool, is_admin: bool, is_guest: bool) -> i64 {
+    role.unwrap_or(if is_owner {
+        100
+    } else if is_admin {
+        200
+    } else if is_guest {
+        600
+    } else {
+        400
+    })
 }
 
 /// A subscribed channel.

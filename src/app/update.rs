@@ -334,6 +334,7 @@ fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
                 is_active: u.is_active,
                 presence_enabled: u.presence_enabled,
                 status,
+                role: role_of(u.role, u.is_owner, u.is_admin, u.is_guest),
             },
         );
     }
@@ -954,8 +955,10 @@ fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
             }
             KeyCode::Char('k') | KeyCode::Up => *selected = selected.saturating_sub(1),
             KeyCode::Char('d') => {
-                if let Some(id) = ids.get(*selected) {
-                    return vec![Effect::Api(ApiCall::DeleteScheduled(*id))];
+                if let Some(sm) = ids.get(*selected).and_then(|id| st.data.scheduled.get(id)) {
+                    let question = format!("Delete the scheduled message {}? (y/N)", scheduled_label(st, sm));
+                    let effect = Effect::Api(ApiCall::DeleteScheduled(sm.scheduled_message_id));
+                    confirm(st, question, effect);
                 }
             }
             KeyCode::Char('e') | KeyCode::Enter => {
@@ -966,14 +969,21 @@ fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
                         }
                         Recipient::Users(u) => Target::Dm(dm_key(u, st.data.me)),
                     };
-                    let mut c = Compose::new(target, &sm.content, None);
+                    let mut c = Compose::new(target.clone(), &sm.content, None);
                     c.scheduled = Some(sm.scheduled_message_id);
+                    // An edit cancelled earlier was kept as a draft: continue it.
+                    let draft = st.drafts.get(&c.draft_key()).filter(|d| !d.trim().is_empty());
+                    let restored = draft.is_some_and(|d| *d != sm.content);
+                    if let Some(d) = draft {
+                        c = Compose::new(target, d, None);
+                        c.scheduled = Some(sm.scheduled_message_id);
+                    }
                     st.ui.compose = Some(c);
                     st.ui.popup = None;
-                    let hint = if sm.failed {
-                        "this one failed: ctrl+s to pick a new time"
-                    } else {
-                        "ctrl+d saves, ctrl+s changes the time"
+                    let hint = match (sm.failed, restored) {
+                        (true, _) => "this one failed: ctrl+s to pick a new time",
+                        (false, true) => "draft restored: ctrl+d saves, ctrl+s changes the time",
+                        (false, false) => "ctrl+d saves, ctrl+s changes the time",
                     };
                     set_status(st, hint);
                 }
@@ -1744,6 +1754,27 @@ fn command_channel(st: &State, named: Option<&str>) -> Result<ChannelId, String>
     }
 }
 
+/// Ask "(y/N)" before `effect`: only `y` runs it.
+fn confirm(st: &mut State, question: String, effect: Effect) {
+    st.ui.confirm = Some((question, Box::new(effect)));
+    st.ui.prompt = Some(Prompt { kind: PromptKind::Confirm, text: String::new() });
+}
+
+/// "to #channel > topic at Tue 25 Nov 10:00", for questions about a scheduled message.
+fn scheduled_label(st: &State, sm: &ScheduledMessage) -> String {
+    let to = match &sm.to {
+        Recipient::Channel(c) => {
+            format!("to #{} > {}", st.data.channel_name(*c), sm.topic.as_deref().unwrap_or_default())
+        }
+        Recipient::Users(u) => {
+            let names: Vec<&str> = u.iter().map(|id| st.data.user_name(*id)).collect();
+            format!("to {}", names.join(", "))
+        }
+    };
+    let at = st.tz.format(sm.scheduled_delivery_timestamp, "%a %-d %b %H:%M");
+    format!("{to} at {at}")
+}
+
 /// Turn a palette command into effects (or say what is wrong).
 fn run_command(st: &mut State, cmd: super::command::Command) -> Result<Vec<Effect>, String> {
     use super::command::Command as C;
@@ -1798,14 +1829,27 @@ fn run_command(st: &mut State, cmd: super::command::Command) -> Result<Vec<Effec
         C::Help => on_action(st, Action::Help),
         C::Quit => on_action(st, Action::Quit),
         C::Unsubscribe { channel, users } => {
-            let c = command_channel(st, channel.as_deref())?;
-            let principals = if users.is_empty() {
-                None
-            } else {
-                Some(users.iter().map(|u| resolve_user(st, u)).collect::<Result<Vec<_>, _>>()?)
+            // Only a named channel or the one on screen: never the channel of whatever message
+            // happens to be selected in a combined view.
+            let c = match (channel.as_deref(), &st.ui.narrow) {
+                (Some(_), _) => command_channel(st, channel.as_deref())?,
+                (None, Narrow::Channel(c) | Narrow::Topic(c, _)) => *c,
+                (None, _) => return Err("name the channel: unsubscribe #channel [user…]".into()),
             };
+            let ids = users.iter().map(|u| resolve_user(st, u)).collect::<Result<Vec<_>, _>>()?;
             let name = st.data.channel_name(c).to_owned();
-            vec![Effect::Api(ApiCall::Unsubscribe { channels: vec![name], principals })]
+            let me = st.data.me;
+            let question = match ids.as_slice() {
+                [] => format!("Leave #{name}? (y/N)"),
+                [one] if *one == me => format!("Leave #{name}? (y/N)"),
+                _ => {
+                    let names: Vec<&str> = ids.iter().map(|u| st.data.user_name(*u)).collect();
+                    format!("Remove {} from #{name}? (y/N)", names.join(", "))
+                }
+            };
+            let principals = (!ids.is_empty()).then_some(ids);
+            confirm(st, question, Effect::Api(ApiCall::Unsubscribe { channels: vec![name], principals }));
+            vec![]
         }
         C::Deactivate { user: who, actions } => {
             let user = resolve_user(st, &who)?;
@@ -1817,9 +1861,29 @@ fn run_command(st: &mut State, cmd: super::command::Command) -> Result<Vec<Effec
                 delete_private_channel_messages: has("--delete-private"),
                 delete_direct_messages: has("--delete-dms"),
             });
+            if !st.data.users.get(&st.data.me).is_some_and(UserInfo::is_admin) {
+                return Err("only organization administrators can deactivate users".into());
+            }
+            let mut also = Vec::new();
+            if let Some(a) = &actions {
+                for (on, what) in [
+                    (a.delete_profile, "their profile data"),
+                    (a.delete_public_channel_messages, "their messages in public channels"),
+                    (a.delete_private_channel_messages, "their messages in private channels"),
+                    (a.delete_direct_messages, "their direct messages"),
+                ] {
+                    if on {
+                        also.push(what);
+                    }
+                }
+            }
+            let deletes = if also.is_empty() {
+                "Their messages stay.".to_owned()
+            } else {
+                format!("This also deletes {}: it cannot be undone.", also.join(", "))
+            };
             let effect = Effect::Api(ApiCall::Deactivate { user, name: name.clone(), actions });
-            st.ui.confirm = Some((format!("Deactivate {name}? Their bots go too. (y/N)"), Box::new(effect)));
-            st.ui.prompt = Some(Prompt { kind: PromptKind::Confirm, text: String::new() });
+            confirm(st, format!("Deactivate {name}? Their bots go too. {deletes} (y/N)"), effect);
             vec![]
         }
         C::Group { group, add, subgroups, names } => {
@@ -2108,6 +2172,7 @@ fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                         is_active: true,
                         presence_enabled: u.presence_enabled,
                         status: UserStatus::default(),
+                        role: role_of(u.role, u.is_owner, u.is_admin, u.is_guest),
                     },
                 );
             }
@@ -2122,6 +2187,9 @@ fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                 }
                 if let Some(a) = p.get("is_active").and_then(|v| v.as_bool()) {
                     u.is_active = a;
+                }
+                if let Some(r) = p.get("role").and_then(|v| v.as_i64()) {
+                    u.role = r;
                 }
             }
         }

@@ -167,3 +167,74 @@ async fn mute_and_mark_read_on_a_channel_row_act_on_the_channel() {
     assert_eq!(app.st.ui.narrow, open_before, "the open topic was left alone");
     assert_eq!(policy_of(&app), policy_before, "its topic too");
 }
+
+/// Type `:command` and press enter.
+async fn palette(app: &mut App, line: &str) {
+    app.key(KeyCode::Char(':')).await;
+    app.keys(line).await;
+    app.key(KeyCode::Enter).await;
+}
+
+#[tokio::test]
+async fn leaving_a_channel_needs_it_named_or_open_and_a_yes() {
+    let mut app = App::start("member").await;
+    // From All messages, a bare :unsubscribe names no channel: nothing happens but a hint.
+    app.key(KeyCode::Char('a')).await;
+    let subscribed = app.st.data.channels.len();
+    palette(&mut app, "unsubscribe").await;
+    let (err, text) = status(&app);
+    assert!(err && text.contains("name the channel"), "{text}");
+    assert!(app.st.ui.confirm.is_none());
+    app.key(KeyCode::Esc).await;
+    // In a channel: it asks, and n keeps the subscription.
+    let design = app.channel_id("design");
+    app.open(Narrow::Channel(design)).await;
+    palette(&mut app, "unsubscribe").await;
+    assert_eq!(app.st.ui.confirm.as_ref().map(|(q, _)| q.as_str()), Some("Leave #design? (y/N)"));
+    app.key(KeyCode::Char('n')).await;
+    assert_eq!(app.st.data.channels.len(), subscribed);
+    let subs = app.client.get_subscriptions(None).await.unwrap().subscriptions;
+    assert!(subs.iter().any(|s| s.stream_id == design), "still subscribed on the server");
+}
+
+#[tokio::test]
+async fn the_deactivate_question_says_what_goes() {
+    let mut app = App::start("admin").await;
+    palette(&mut app, "deactivate Bob Nakamura --delete-public --delete-dms").await;
+    let q = app.st.ui.confirm.as_ref().map(|(q, _)| q.clone()).expect("a question");
+    assert!(
+        q.contains("messages in public channels") && q.contains("direct messages") && !q.contains("private"),
+        "{q}"
+    );
+    assert!(app.screen(160, 48).contains("Deactivate Bob Nakamura?"));
+    app.key(KeyCode::Char('n')).await;
+}
+
+#[tokio::test]
+async fn a_cancelled_edit_of_a_scheduled_message_is_kept() {
+    let mut app = App::start("member").await;
+    palette(&mut app, "scheduled").await;
+    let order = topicterm::app::scheduled_in_order(&app.st);
+    let pos = order.iter().position(|id| !app.st.data.scheduled[id].failed).expect("a pending one");
+    for _ in 0..pos {
+        app.key(KeyCode::Char('j')).await;
+    }
+    app.key(KeyCode::Char('e')).await;
+    let original = app.st.ui.compose.as_ref().map(|c| c.text()).expect("the compose box");
+    app.keys(" and more").await;
+    app.key(KeyCode::Esc).await;
+    assert!(status(&app).1.contains("draft kept"), "{:?}", status(&app));
+    palette(&mut app, "scheduled").await;
+    for _ in 0..pos {
+        app.key(KeyCode::Char('j')).await;
+    }
+    app.key(KeyCode::Char('e')).await;
+    let text = app.st.ui.compose.as_ref().map(|c| c.text()).expect("the compose box");
+    assert_eq!(text, format!("{original} and more"), "the edit was kept");
+    assert!(status(&app).1.contains("draft restored"), "{:?}", status(&app));
+    // Saving it sends the kept text, and the draft goes.
+    app.ctrl('d').await;
+    let id = order[pos];
+    assert_eq!(app.st.data.scheduled[&id].content, format!("{original} and more"));
+    assert!(!app.st.drafts.contains_key(&format!("scheduled-{id}")));
+}

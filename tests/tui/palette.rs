@@ -35,14 +35,19 @@ async fn unsubscribe_reports_removed_and_not_removed() {
     let mut app = App::start("member").await;
     let design = app.channel_id("design");
     palette(&mut app, "unsubscribe #design").await;
+    assert_eq!(app.st.ui.confirm.as_ref().map(|(q, _)| q.as_str()), Some("Leave #design? (y/N)"));
+    app.key(KeyCode::Char('y')).await;
     assert_eq!(status(&app), (false, "removed from #design".into()));
     assert!(!app.st.data.channels.contains_key(&design), "the subscription event removed it");
     // Owning helperbot lets member unsubscribe it; it is not in #random.
     palette(&mut app, "unsubscribe #general helperbot@demo.topicterm.test").await;
+    app.key(KeyCode::Char('y')).await;
     assert_eq!(status(&app), (false, "removed from #general".into()));
     palette(&mut app, "unsubscribe #general helperbot@demo.topicterm.test").await;
+    app.key(KeyCode::Char('y')).await;
     assert_eq!(status(&app), (false, "not subscribed: #general".into()));
     palette(&mut app, "unsubscribe #general bob@demo.topicterm.test").await;
+    app.key(KeyCode::Char('y')).await;
     let (err, text) = status(&app);
     assert!(err && text.contains("Insufficient permission"), "{text}");
 }
@@ -63,9 +68,9 @@ async fn deactivation_asks_first_and_only_admins_may() {
 
     let mut member = App::start("member").await;
     palette(&mut member, "deactivate alice").await;
-    member.key(KeyCode::Char('y')).await;
     let (err, text) = status(&member);
     assert!(err && text.contains("administrator"), "{text}");
+    assert!(member.st.ui.confirm.is_none(), "a member is told before being asked to confirm");
 }
 
 #[tokio::test]
@@ -168,6 +173,12 @@ async fn compose_schedules_for_later_and_the_list_edits_and_deletes() {
         app.key(KeyCode::Char('j')).await;
     }
     app.key(KeyCode::Char('d')).await;
+    let question = app.st.ui.confirm.as_ref().map(|(q, _)| q.clone()).expect("d asks first");
+    assert!(
+        question.starts_with("Delete the scheduled message to #") && question.contains(" at "),
+        "{question}"
+    );
+    app.key(KeyCode::Char('y')).await;
     assert_eq!(status(&app), (false, "scheduled message deleted".into()));
     assert!(!app.st.data.scheduled.contains_key(&ours.scheduled_message_id));
 }
