@@ -443,7 +443,9 @@ fn pending_block(st: &State, o: &crate::app::Outgoing, width: u16) -> Vec<Line<'
     let th = &st.settings.theme;
     let (dim, warn) = (th.dim, th.highlight);
     let (note, style, detail) = match &o.state {
-        OutState::Queued if st.ui.offline.is_some() => ("waiting for the connection", dim, None),
+        OutState::Queued if st.ui.offline.is_some() => {
+            ("waiting for the connection", dim, Some((String::new(), "ctrl+u edit".into())))
+        }
         OutState::Queued => ("waiting to send", dim, None),
         OutState::Sending => ("sending…", dim, None),
         OutState::Sent(_) => ("sent", dim, None),

@@ -89,3 +89,25 @@ async fn a_refused_message_stays_marked_and_comes_back_to_the_compose_box() {
     assert!(app.st.outbox.is_empty());
     assert_eq!(on_server(&app, "this will be refused").await, 0);
 }
+
+#[tokio::test]
+async fn a_message_queued_offline_can_be_taken_back() {
+    let (mut app, proxy): (App, FaultProxy) = App::start_behind_proxy("member").await;
+    proxy.set_down(true);
+    until(&mut app, "the outage to be noticed", |a| a.st.ui.offline.is_some()).await;
+    compose_to(&mut app, "general", "outbox test").await;
+    app.keys("second thoughts").await;
+    app.ctrl('d').await;
+    assert!(app.st.outbox.iter().all(|o| o.state == OutState::Queued), "{:?}", app.st.outbox);
+    app.open(Narrow::Topic(app.channel_id("general"), "outbox test".into())).await;
+    assert!(app.screen(100, 24).contains("ctrl+u edit"), "the key is offered");
+
+    app.ctrl('u').await;
+    assert_eq!(app.st.ui.compose.as_ref().map(|c| c.text()).as_deref(), Some("second thoughts"));
+    assert!(app.st.outbox.is_empty(), "{:?}", app.st.outbox);
+    // Back online, nothing goes out by itself.
+    proxy.set_down(false);
+    until(&mut app, "the connection", |a| a.st.ui.offline.is_none()).await;
+    app.settle().await;
+    assert_eq!(on_server(&app, "second thoughts").await, 0);
+}

@@ -223,10 +223,13 @@ pub(super) fn retry_now(st: &mut State) -> Vec<Effect> {
     pump(st)
 }
 
-/// Take the newest refused (or waiting) message back into its compose box, out of the outbox.
+/// Take the newest unsent message (refused, waiting out a retry, or queued while offline) back
+/// into its compose box, out of the outbox. One in flight is left alone: it may arrive.
 pub(super) fn take_back(st: &mut State) -> Vec<Effect> {
-    let Some(pos) =
-        st.outbox.iter().rposition(|o| matches!(o.state, OutState::Failed(_) | OutState::Retry { .. }))
+    let Some(pos) = st
+        .outbox
+        .iter()
+        .rposition(|o| matches!(o.state, OutState::Failed(_) | OutState::Retry { .. } | OutState::Queued))
     else {
         set_status(st, "no unsent message to take back");
         return vec![];
