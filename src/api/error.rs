@@ -148,6 +148,22 @@ impl ApiError {
         }
     }
 
+    /// What went wrong with the connection, in a few words for a status line (the full error,
+    /// with URLs and queue ids, belongs in the log).
+    pub fn outage(&self) -> String {
+        match self {
+            ApiError::Transport { connect: true, .. } => "server unreachable".into(),
+            ApiError::Transport { timeout: true, .. } => "the server stopped answering".into(),
+            ApiError::Transport { .. } => "connection lost".into(),
+            ApiError::Server(e) if e.status == 429 => "too many requests: the server asked to wait".into(),
+            ApiError::Server(e) if e.status >= 500 => format!("server error (HTTP {})", e.status),
+            ApiError::Server(e) => e.msg.clone(),
+            ApiError::Decode { status, .. } if *status >= 500 => format!("server error (HTTP {status})"),
+            ApiError::Decode { .. } => "the server's answer could not be read".into(),
+            ApiError::Limit(l) => l.to_string(),
+        }
+    }
+
     /// True when the credentials are refused (wrong key, deactivated user or realm).
     pub fn is_auth(&self) -> bool {
         matches!(self, ApiError::Server(e) if e.status == 401

@@ -261,6 +261,15 @@ pub struct Offline {
 pub struct Status {
     pub text: String,
     pub error: bool,
+    /// When it was said (UNIX seconds): it goes after `Status::LASTS` (errors twice as long).
+    pub at: i64,
+}
+
+impl Status {
+    pub const LASTS: i64 = 6;
+    pub fn expired(&self, now: i64) -> bool {
+        now - self.at >= if self.error { 2 * Self::LASTS } else { Self::LASTS }
+    }
 }
 
 /// UI state.

@@ -190,7 +190,8 @@ pub fn apply_start(st: &mut State) {
         StartNarrow::Search(q) => match parse_search(&q, &st.data) {
             Ok(terms) => narrow_of(&q, terms, st.data.me),
             Err(e) => {
-                st.ui.status = Some(Status { text: format!("config: start = {q:?}: {e}"), error: true });
+                st.ui.status =
+                    Some(Status { text: format!("config: start = {q:?}: {e}"), error: true, at: st.now });
                 Narrow::All
             }
         },

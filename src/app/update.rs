@@ -19,7 +19,12 @@ pub const PAGE: u64 = 50;
 
 /// Apply one input; return what must happen outside.
 pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
+    let (prompt_before, status_before) = (st.ui.prompt.is_some(), st.ui.status.clone());
     let mut fx = apply(st, msg);
+    // A prompt opens on a clean line: what was said before it does not linger there.
+    if !prompt_before && st.ui.prompt.is_some() && st.ui.status == status_before {
+        st.ui.status = None;
+    }
     // Every local draft save is followed on the server.
     server_drafts::follow(st, &mut fx);
     fx
@@ -277,11 +282,11 @@ fn quote_reply(st: &State, m: &Message, raw: &str) -> String {
 }
 
 fn set_status(st: &mut State, text: impl Into<String>) {
-    st.ui.status = Some(Status { text: text.into(), error: false });
+    st.ui.status = Some(Status { text: text.into(), error: false, at: st.now });
 }
 
 fn set_error(st: &mut State, text: impl Into<String>) {
-    st.ui.status = Some(Status { text: text.into(), error: true });
+    st.ui.status = Some(Status { text: text.into(), error: true, at: st.now });
 }
 
 fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
@@ -704,6 +709,10 @@ pub const IDLE_AFTER: i64 = 300;
 
 fn on_tick(st: &mut State, now: i64) -> Vec<Effect> {
     st.now = now;
+    // Feedback expires, so an old remark is never taken for the answer to a later action.
+    if st.ui.status.as_ref().is_some_and(|s| s.expired(now)) {
+        st.ui.status = None;
+    }
     st.ui.typing.retain(|t| t.until > now);
     if let Some(o) = &mut st.ui.offline
         && o.register_due

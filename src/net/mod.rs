@@ -112,7 +112,10 @@ impl Dispatcher {
                     match c.register(&register_params()).await {
                         Ok(r) => Msg::Registered(Box::new(r)),
                         Err(e) if e.is_auth() => Msg::AuthLost(text(e)),
-                        Err(e) => Msg::RegisterFailed(text(e)),
+                        Err(e) => {
+                            tracing::warn!("register failed: {e}");
+                            Msg::RegisterFailed(e.outage())
+                        }
                     }
                 });
             }
@@ -726,7 +729,7 @@ async fn poll_events(
                 if matches!(e, ApiError::Decode { status: 200, .. }) {
                     unreadable += 1;
                 }
-                if tx.send(Msg::Offline { why: text(e), retry_in: wait.as_secs().max(1) }).is_err() {
+                if tx.send(Msg::Offline { why: e.outage(), retry_in: wait.as_secs().max(1) }).is_err() {
                     return;
                 }
                 tokio::time::sleep(wait).await;

@@ -666,12 +666,20 @@ fn draw_status(f: &mut Frame, st: &State, area: Rect) {
                 question.as_str()
             }
         };
-        let line = Line::from(vec![
-            Span::styled(label, t.header),
-            Span::raw(sanitize(&p.text)),
-            Span::styled("█", t.dim),
-        ]);
-        f.render_widget(Paragraph::new(line), area);
+        let mut spans =
+            vec![Span::styled(label, t.header), Span::raw(sanitize(&p.text)), Span::styled("█", t.dim)];
+        // What the last key said (an error, the completions) shows at once, beside the input.
+        if let Some(s) = &st.ui.status {
+            let used: usize = spans.iter().map(|s| display_width(&s.content)).sum();
+            let room = (area.width as usize).saturating_sub(used + 3);
+            if room > 0 {
+                let text = clip(&sanitize(&s.text), room);
+                let pad = (area.width as usize).saturating_sub(used + display_width(&text));
+                spans.push(Span::raw(" ".repeat(pad)));
+                spans.push(Span::styled(text, if s.error { t.error } else { t.dim }));
+            }
+        }
+        f.render_widget(Paragraph::new(Line::from(spans)), area);
         return;
     }
     let title = narrow_title(st, &st.ui.narrow);
@@ -680,11 +688,11 @@ fn draw_status(f: &mut Frame, st: &State, area: Rect) {
         _ if st.ui.offline.is_some() => {
             let o = st.ui.offline.as_ref().expect("checked");
             let secs = (o.retry_at - st.now).max(0);
-            (format!("offline ({}) — retrying in {secs}s; your drafts are kept", o.why), t.error)
+            (format!("offline: {} — retrying in {secs} s · drafts are kept", o.why), t.error)
         }
-        _ if !typing.is_empty() => (typing, t.ok),
         Some(s) if s.error => (s.text.clone(), t.error),
         Some(s) => (s.text.clone(), Style::new()),
+        _ if !typing.is_empty() => (typing, t.ok),
         None => ("? help".to_owned(), t.dim),
     };
     let left = clip(&sanitize(&title), (area.width as usize) / 2);

@@ -238,3 +238,57 @@ async fn a_cancelled_edit_of_a_scheduled_message_is_kept() {
     assert_eq!(app.st.data.scheduled[&id].content, format!("{original} and more"));
     assert!(!app.st.drafts.contains_key(&format!("scheduled-{id}")));
 }
+
+/// The bottom row of the screen.
+fn status_row(app: &mut App) -> String {
+    app.screen(100, 24).lines().last().unwrap_or_default().to_owned()
+}
+
+#[tokio::test]
+async fn feedback_shows_at_once_beside_the_prompt_and_then_expires() {
+    let mut app = App::start("member").await;
+    // A palette error shows while the prompt is still open for correction.
+    palette(&mut app, "frobnicate").await;
+    assert!(app.st.ui.prompt.is_some(), "the prompt stays open to correct it");
+    let row = status_row(&mut app);
+    assert!(row.starts_with(":frobnicate") && row.contains("no command \"frobnicate\""), "{row}");
+    app.key(KeyCode::Esc).await;
+    // A search error and a bad schedule time likewise.
+    app.key(KeyCode::Char('/')).await;
+    app.keys("sender:nobody-at-all").await;
+    app.key(KeyCode::Enter).await;
+    let row = status_row(&mut app);
+    assert!(row.starts_with("Search: sender:nobody") && row.contains("nobody-at-all"), "{row}");
+    app.key(KeyCode::Esc).await;
+    app.key(KeyCode::Char('r')).await;
+    app.keys("later").await;
+    app.ctrl('s').await;
+    app.keys("when pigs fly").await;
+    app.key(KeyCode::Enter).await;
+    let row = status_row(&mut app);
+    assert!(row.contains("cannot read"), "{row}");
+    app.key(KeyCode::Esc).await;
+    app.key(KeyCode::Esc).await;
+
+    // Something said before a prompt opens is not shown in it.
+    app.key(KeyCode::Char('y')).await;
+    assert!(status_row(&mut app).contains("link to the message copied"));
+    app.key(KeyCode::Char(':')).await;
+    assert!(!status_row(&mut app).contains("copied"), "{}", status_row(&mut app));
+    app.key(KeyCode::Esc).await;
+
+    // And it expires: errors after twice as long as other remarks.
+    app.key(KeyCode::Char('y')).await;
+    let now = app.st.now;
+    app.send(topicterm::app::Msg::Tick(now + 3)).await;
+    assert!(status_row(&mut app).contains("copied"), "still there after 3 s");
+    app.send(topicterm::app::Msg::Tick(now + 6)).await;
+    assert!(!status_row(&mut app).contains("copied"), "gone after 6 s");
+    palette(&mut app, "frobnicate").await;
+    app.key(KeyCode::Esc).await;
+    let now = app.st.now;
+    app.send(topicterm::app::Msg::Tick(now + 6)).await;
+    assert!(status_row(&mut app).contains("no command"), "an error stays longer");
+    app.send(topicterm::app::Msg::Tick(now + 12)).await;
+    assert!(status_row(&mut app).contains("? help"), "{}", status_row(&mut app));
+}
