@@ -292,7 +292,7 @@ pub struct Ui {
     /// Select this message as soon as it is in the current view (the user's own sent message).
     pub jump_to: Option<MessageId>,
     /// The next page of the current narrow answers a jump to a date: select its anchor.
-    pub date_jump: bool,
+    pub date_jump: Option<String>,
     /// Show the people pane.
     pub show_people: bool,
     /// People by activity then name (rebuilt on presence and user changes, not per frame).
@@ -437,6 +437,8 @@ pub enum Msg {
     },
     /// A background action finished: `Ok(note)` or `Err(why)`.
     Done(Result<String, String>),
+    /// A channel's email address (`:channel-email`), to show and copy.
+    ChannelEmail(Result<String, String>),
     /// A message was scheduled or a scheduled message changed: close the compose box.
     Scheduled(Result<String, String>),
     /// Presence changes since the last ping.

@@ -251,6 +251,14 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             }
             vec![]
         }
+        Msg::ChannelEmail(Ok(email)) => {
+            set_status(st, format!("channel email copied: {email}"));
+            vec![Effect::Copy(email)]
+        }
+        Msg::ChannelEmail(Err(e)) => {
+            set_error(st, format!("channel email: {e}"));
+            vec![]
+        }
         Msg::Done(Err(e)) => {
             set_error(st, e);
             vec![]
@@ -605,11 +613,12 @@ fn on_messages(st: &mut State, narrow: Narrow, resp: MessagesResponse, older: bo
     let mut ids_sorted = ids.clone();
     ids_sorted.sort_unstable();
     // The server's computed anchor is the first message on or after the date.
-    let date_anchor = if narrow == st.ui.narrow && st.ui.date_jump && !older {
-        st.ui.date_jump = false;
-        resp.anchor
-    } else {
-        None
+    let date_anchor = match st.ui.date_jump.take() {
+        Some(date) if narrow == st.ui.narrow && !older => resp.anchor.map(|a| (a, date)),
+        other => {
+            st.ui.date_jump = other;
+            None
+        }
     };
     for m in resp.messages {
         st.data.insert_message(m);
@@ -635,9 +644,13 @@ fn on_messages(st: &mut State, narrow: Narrow, resp: MessagesResponse, older: bo
         view.loading_newer = false;
     }
     view.loaded = true;
-    if let Some(anchor) = date_anchor {
+    if let Some((anchor, date)) = date_anchor {
         // The anchor itself may be hidden (a muted topic in the feed): take the next shown one.
-        st.ui.selected = view.ids.iter().copied().find(|id| *id >= anchor).or(view.ids.last().copied());
+        let on_or_after = view.ids.iter().copied().find(|id| *id >= anchor);
+        st.ui.selected = on_or_after.or(view.ids.last().copied());
+        if on_or_after.is_none() {
+            set_status(st, format!("nothing here on or after {date}: showing the newest message"));
+        }
     }
     rebuild_sidebar(st);
     apply_jump(st);
@@ -1452,9 +1465,14 @@ fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             vec![Effect::MarkTopicRead { channel: c, topic: t }]
         }
         Action::ToggleSpoiler => {
-            if let Some(id) = st.ui.selected
-                && !st.ui.open_spoilers.remove(&(id, 0))
-            {
+            let Some(m) = selected_message(st) else { return vec![] };
+            // Zulip renders every spoiler as a `spoiler-block`.
+            if !m.content.contains("spoiler-block") {
+                set_status(st, "this message has no spoilers");
+                return vec![];
+            }
+            let id = m.id;
+            if !st.ui.open_spoilers.remove(&(id, 0)) {
                 st.ui.open_spoilers.insert((id, 0));
             }
             vec![]
@@ -1828,7 +1846,7 @@ fn run_command(st: &mut State, cmd: super::command::Command) -> Result<Vec<Effec
             let narrow = st.ui.narrow.clone();
             let epoch = st.data.reset_view(&narrow);
             st.ui.selected = None;
-            st.ui.date_jump = true;
+            st.ui.date_jump = Some(date.clone());
             let terms = narrow.terms(st.data.me, dm_operator(st));
             vec![Effect::JumpToDate { narrow, terms, date: date.replace(' ', "T"), epoch }]
         }

@@ -375,7 +375,7 @@ async fn run_api(c: &Client, call: crate::app::ApiCall) -> Msg {
                 .map(|r| format!("playground {name} added (id {})", r.id)),
         ),
         A::ChannelEmail { channel, sender } => {
-            done(c.get_channel_email(channel, sender).await.map(|r| format!("channel email: {}", r.email)))
+            Msg::ChannelEmail(c.get_channel_email(channel, sender).await.map(|r| r.email).map_err(text))
         }
         A::Apns { token, appid } => {
             done(c.add_apns_token(&token, appid.as_deref()).await.map(|_| "APNs token registered".into()))

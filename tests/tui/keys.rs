@@ -292,3 +292,28 @@ async fn feedback_shows_at_once_beside_the_prompt_and_then_expires() {
     app.send(topicterm::app::Msg::Tick(now + 12)).await;
     assert!(status_row(&mut app).contains("? help"), "{}", status_row(&mut app));
 }
+
+#[tokio::test]
+async fn keys_with_nothing_to_act_on_say_so() {
+    let mut app = App::start("member").await;
+    // z on a message without spoilers.
+    let plain = app.st.data.narrows[&app.st.ui.narrow]
+        .ids
+        .iter()
+        .copied()
+        .find(|id| !app.st.data.messages[id].content.contains("spoiler"))
+        .expect("a message without spoilers");
+    app.st.ui.selected = Some(plain);
+    app.key(KeyCode::Char('z')).await;
+    assert_eq!(status(&app), (false, "this message has no spoilers".into()));
+    assert!(app.st.ui.open_spoilers.is_empty());
+
+    // :date after the last message: the newest is selected, and the user is told.
+    palette(&mut app, "date 2030-01-01").await;
+    let view = &app.st.data.narrows[&app.st.ui.narrow];
+    assert_eq!(app.st.ui.selected, view.ids.last().copied());
+    assert_eq!(
+        status(&app),
+        (false, "nothing here on or after 2030-01-01: showing the newest message".into())
+    );
+}

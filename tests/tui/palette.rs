@@ -101,7 +101,12 @@ async fn group_view_playground_email_and_apns_commands() {
 
     palette(&mut app, "channel-email #general").await;
     let (err, text) = status(&app);
-    assert!(!err && text.starts_with("channel email: general.") && text.contains("@streams."), "{text}");
+    assert!(
+        !err && text.starts_with("channel email copied: general.") && text.contains("@streams."),
+        "{text}"
+    );
+    let copied = app.outside.copied.last().cloned().expect("the address reached the clipboard");
+    assert!(text.ends_with(&copied) && copied.starts_with("general."), "{copied}");
 
     palette(&mut app, "apns 0123456789abcdef com.example.app").await;
     assert_eq!(status(&app), (false, "APNs token registered".into()));
