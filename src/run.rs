@@ -32,6 +32,11 @@ fn mouse(cache: &RenderCache, m: crossterm::event::MouseEvent) -> Option<Msg> {
     }
 }
 
+/// What a clock tick can change on screen without any other message.
+fn on_a_tick(st: &State) -> (Option<i64>, usize) {
+    (st.ui.status.as_ref().map(|s| s.at), st.ui.typing.len())
+}
+
 /// Run the client until the user quits. `input` yields terminal events (crossterm's
 /// `EventStream` in the binary, a scripted stream in tests).
 pub async fn run_main_loop<B, S>(
@@ -83,6 +88,7 @@ where
             _ = clock.tick() => Msg::Tick(now()),
         };
         let is_tick = matches!(msg, Msg::Tick(_));
+        let seen_before = is_tick.then(|| on_a_tick(&st));
         let mut effects = app::update(&mut st, msg);
         // Drain whatever else is queued before redrawing (batches bursts of events).
         while let Ok(m) = rx.try_recv() {
@@ -111,7 +117,9 @@ where
             }
             return Ok(st);
         }
-        dirty |= !is_tick;
+        // A tick redraws only when time changed what is shown: an expired remark, a typing
+        // notice gone, the offline countdown.
+        dirty |= !is_tick || seen_before != Some(on_a_tick(&st)) || st.ui.offline.is_some();
     }
     Ok(st)
 }
