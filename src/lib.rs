@@ -14,6 +14,7 @@
 //! - [`run`]: the main loop, generic over the ratatui backend.
 //! - [`outside`]: what the main loop does beyond the screen (bell, clipboard, notifications,
 //!   `$EDITOR`), with a recording stand-in for tests.
+//! - [`urls`]: the one home for URL encoding (paths, URI components, the web app's hash encoding).
 //! - [`webhook`]: `topicterm webhook-listen`, the receiving end of outgoing webhooks.
 
 pub mod account;
@@ -25,4 +26,5 @@ pub mod outside;
 pub mod run;
 pub mod server;
 pub mod ui;
+pub mod urls;
 pub mod webhook;

@@ -1,16 +1,34 @@
 //! Typed client for the team-chat API (the Zulip REST API).
 //!
-//! Knows nothing of the UI. See `client` for the operations, `models` for the resources,
-//! `events` for register and real-time events, `limits` for client-side checks.
+//! Knows nothing of the UI. `transport` holds the client and the one request path; each resource
+//! has a file with its operations and their parameter and answer types (`messages`, `channels`,
+//! `users`, `presence`, `scheduled`, `drafts`, `realm`, `queue`); `models` holds the resources
+//! shared between them, `events` register's answer and the real-time events, `limits` the checks
+//! made before a request is sent, `error` the one error type.
 
-pub mod client;
+pub mod channels;
+pub mod drafts;
 pub mod error;
 pub mod events;
 pub mod limits;
+pub mod messages;
 pub mod models;
+pub mod presence;
+pub mod queue;
+pub mod realm;
+pub mod scheduled;
+pub mod transport;
+pub mod users;
 pub mod zuliprc;
 
-pub use client::*;
+pub use channels::*;
 pub use error::{ApiError, LimitError, Result, ServerError};
 pub use events::*;
+pub use messages::*;
 pub use models::*;
+pub use presence::*;
+pub use queue::*;
+pub use realm::*;
+pub use scheduled::*;
+pub use transport::*;
+pub use users::*;

@@ -1,7 +1,7 @@
 //! The conventional `zuliprc` credentials file: INI with an `[api]` section holding `email`,
 //! `key` and `site`.
 
-use super::client::Credentials;
+use super::transport::Credentials;
 use std::path::Path;
 
 /// Why a zuliprc could not be used. Messages never include the key.

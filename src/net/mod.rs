@@ -461,8 +461,7 @@ async fn open_url(
         let bytes = c.download(url).await.map_err(|e| format!("download failed: {e}"))?;
         let name = url.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or("attachment");
         // Only a file name from the URL: no path components, no hidden files.
-        let name: String = percent_encoding::percent_decode_str(name)
-            .decode_utf8_lossy()
+        let name: String = crate::urls::decode(name)
             .chars()
             .map(|ch| if ch.is_alphanumeric() || "-_.".contains(ch) { ch } else { '_' })
             .collect();

@@ -782,7 +782,7 @@ fn draw_info(f: &mut Frame, st: &State, cache: &mut RenderCache, id: MessageId, 
                 .iter()
                 .filter(move |p| !lang.is_empty() && p.pygments_language.eq_ignore_ascii_case(&lang))
                 .map(move |p| {
-                    let code: String = url::form_urlencoded::byte_serialize(code.as_bytes()).collect();
+                    let code = crate::urls::uri_component(code);
                     [
                         format!("  code block {} in {}:", i + 1, sanitize(&p.name)),
                         format!("    {}", sanitize(&p.url_template.replace("{code}", &code))),

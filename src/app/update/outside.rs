@@ -64,22 +64,6 @@ pub(super) fn open_link(st: &mut State, number: Option<usize>) -> Vec<Effect> {
     vec![Effect::OpenUrl { url: absolute(&st.site, &url), download }]
 }
 
-/// The web app's hash encoding of a narrow component.
-fn hash_encode(s: &str) -> String {
-    use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
-    // JavaScript's encodeURIComponent, as the web app uses, keeps these unescaped.
-    const URI_COMPONENT: &percent_encoding::AsciiSet = &NON_ALPHANUMERIC
-        .remove(b'-')
-        .remove(b'_')
-        .remove(b'!')
-        .remove(b'~')
-        .remove(b'*')
-        .remove(b'\'')
-        .remove(b'(')
-        .remove(b')');
-    utf8_percent_encode(s, URI_COMPONENT).to_string().replace('.', "%2E").replace('%', ".")
-}
-
 /// A link to a message that opens it in the web app.
 pub fn message_link(st: &State, m: &Message) -> String {
     let site = st.site.trim_end_matches('/');
@@ -88,8 +72,8 @@ pub fn message_link(st: &State, m: &Message) -> String {
             let name = st.data.channel_name(c).replace(' ', "-");
             format!(
                 "{site}/#narrow/channel/{c}-{}/topic/{}/near/{}",
-                hash_encode(&name),
-                hash_encode(m.topic()),
+                crate::urls::hash_component(&name),
+                crate::urls::hash_component(m.topic()),
                 m.id
             )
         }
@@ -222,7 +206,7 @@ mod tests {
 
     #[test]
     fn hash_encoding_matches_the_web_app() {
-        assert_eq!(hash_encode("copy me.now"), "copy.20me.2Enow");
-        assert_eq!(hash_encode("a(b)!~*'c/d"), "a(b)!~*'c.2Fd");
+        assert_eq!(crate::urls::hash_component("copy me.now"), "copy.20me.2Enow");
+        assert_eq!(crate::urls::hash_component("a(b)!~*'c/d"), "a(b)!~*'c.2Fd");
     }
 }

@@ -1,0 +1,200 @@
+//! Channels: subscriptions, topics, topic visibility (and legacy muting), channel email.
+
+use super::error::{LimitError, Result};
+use super::limits;
+use super::models::*;
+use super::transport::*;
+
+use reqwest::Method;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::fmt;
+
+/// Channel by ID or by name (legacy muting).
+#[derive(Debug, Clone, Default)]
+pub struct LegacyMute {
+    pub stream_id: Option<ChannelId>,
+    pub stream: Option<String>,
+    pub topic: String,
+    /// `true` mutes (`op=add`), `false` unmutes (`op=remove`).
+    pub mute: bool,
+}
+
+/// Who to unsubscribe (operation 7).
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum Principals {
+    Ids(Vec<UserId>),
+    Emails(Vec<String>),
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct UnsubscribeResponse {
+    #[serde(default)]
+    pub removed: Vec<String>,
+    #[serde(default)]
+    pub not_removed: Vec<String>,
+    #[serde(default)]
+    pub ignored_parameters_unsupported: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct SubscribeResponse {
+    #[serde(default)]
+    pub subscribed: Value,
+    #[serde(default)]
+    pub already_subscribed: Value,
+    #[serde(default)]
+    pub unauthorized: Vec<String>,
+    #[serde(default)]
+    pub ignored_parameters_unsupported: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct TopicsResponse {
+    pub topics: Vec<TopicEntry>,
+    #[serde(default)]
+    pub ignored_parameters_unsupported: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct EmailResponse {
+    pub email: String,
+    #[serde(default)]
+    pub ignored_parameters_unsupported: Vec<String>,
+}
+
+/// `include_subscribers` of get-subscriptions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IncludeSubscribers {
+    True,
+    False,
+    /// Feature level 412.
+    Partial,
+}
+
+impl fmt::Display for IncludeSubscribers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            IncludeSubscribers::True => "true",
+            IncludeSubscribers::False => "false",
+            IncludeSubscribers::Partial => "partial",
+        })
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct SubscriptionsResponse {
+    pub subscriptions: Vec<Subscription>,
+    #[serde(default)]
+    pub ignored_parameters_unsupported: Vec<String>,
+}
+
+impl Client {
+    /// Operation 3: `POST /user_topics`. Below feature level 170 muting falls back to the legacy
+    /// operation (only none and muted exist there).
+    pub async fn update_user_topic(
+        &self,
+        stream_id: ChannelId,
+        topic: &str,
+        policy: VisibilityPolicy,
+    ) -> Result<Ack> {
+        let value = i64::from(policy);
+        limits::check_visibility_policy(value)?;
+        limits::check_topic_length(topic, self.server_info().max_topic_length)?;
+        if self.feature_level().is_some_and(|l| l < 170)
+            && matches!(policy, VisibilityPolicy::None | VisibilityPolicy::Muted)
+        {
+            let legacy = LegacyMute {
+                stream_id: Some(stream_id),
+                stream: None,
+                topic: topic.to_owned(),
+                mute: policy == VisibilityPolicy::Muted,
+            };
+            return self.mute_topic_legacy(&legacy).await;
+        }
+        let p = Params::new().add("stream_id", stream_id).add("topic", topic).add("visibility_policy", value);
+        self.call(Method::POST, "/user_topics", p).await
+    }
+
+    /// Operation 4: `PATCH /users/me/subscriptions/muted_topics` (deprecated since 170).
+    pub async fn mute_topic_legacy(&self, m: &LegacyMute) -> Result<Ack> {
+        if m.stream_id.is_some() == m.stream.is_some() {
+            return Err(LimitError::LegacyMuteChannel.into());
+        }
+        limits::check_topic_length(&m.topic, self.server_info().max_topic_length)?;
+        let p = Params::new()
+            .opt("stream_id", m.stream_id)
+            .opt("stream", m.stream.as_ref())
+            .add("topic", &m.topic)
+            .add("op", if m.mute { "add" } else { "remove" });
+        self.call(Method::PATCH, "/users/me/subscriptions/muted_topics", p).await
+    }
+
+    /// Operation 7: `DELETE /users/me/subscriptions`.
+    pub async fn unsubscribe(
+        &self,
+        subscriptions: &[String],
+        principals: Option<&Principals>,
+    ) -> Result<UnsubscribeResponse> {
+        let p = Params::new().json("subscriptions", &subscriptions).opt_json("principals", principals);
+        self.call(Method::DELETE, "/users/me/subscriptions", p).await
+    }
+
+    /// Operation 15: `GET /users/me/{stream_id}/topics`.
+    pub async fn get_topics(
+        &self,
+        stream_id: ChannelId,
+        allow_empty_topic_name: bool,
+    ) -> Result<TopicsResponse> {
+        let p = Params::new().add("allow_empty_topic_name", allow_empty_topic_name);
+        self.call(Method::GET, &format!("/users/me/{stream_id}/topics"), p).await
+    }
+
+    /// Operation 20: `GET /streams/{id}/email_address`.
+    pub async fn get_channel_email(
+        &self,
+        stream_id: ChannelId,
+        sender_id: Option<UserId>,
+    ) -> Result<EmailResponse> {
+        let p = Params::new().opt("sender_id", sender_id);
+        self.call(Method::GET, &format!("/streams/{stream_id}/email_address"), p).await
+    }
+
+    /// Operation 22: `GET /users/me/subscriptions`. Servers below feature level 412 do not know
+    /// `partial`; they are asked for the full lists instead (a superset of any partial list).
+    pub async fn get_subscriptions(
+        &self,
+        include_subscribers: Option<IncludeSubscribers>,
+    ) -> Result<SubscriptionsResponse> {
+        let include = match include_subscribers {
+            Some(IncludeSubscribers::Partial) if self.feature_level().is_some_and(|l| l < 412) => {
+                Some(IncludeSubscribers::True)
+            }
+            other => other,
+        };
+        let p = Params::new().opt("include_subscribers", include);
+        self.call(Method::GET, "/users/me/subscriptions", p).await
+    }
+
+    /// `POST /users/me/subscriptions/properties`: `(stream_id, property, value)` triples.
+    pub async fn update_subscription_settings(&self, changes: &[(ChannelId, &str, Value)]) -> Result<Ack> {
+        let data: Vec<Value> = changes
+            .iter()
+            .map(|(id, prop, v)| serde_json::json!({"stream_id": id, "property": prop, "value": v}))
+            .collect();
+        let p = Params::new().json("subscription_data", &data);
+        self.call(Method::POST, "/users/me/subscriptions/properties", p).await
+    }
+
+    /// `POST /users/me/subscriptions`: subscribe to channels by name (created if missing).
+    pub async fn subscribe(
+        &self,
+        names: &[&str],
+        principals: Option<&Principals>,
+    ) -> Result<SubscribeResponse> {
+        let subs: Vec<Value> = names.iter().map(|n| serde_json::json!({"name": n})).collect();
+        let p = Params::new().json("subscriptions", &subs).opt_json("principals", principals);
+        self.call(Method::POST, "/users/me/subscriptions", p).await
+    }
+}

@@ -1,0 +1,45 @@
+//! Presence: reporting this client's presence and reading others'.
+
+use super::error::Result;
+use super::models::*;
+use super::transport::*;
+
+use reqwest::Method;
+
+/// Presence report (operation 5).
+#[derive(Debug, Clone)]
+pub struct PresenceUpdate {
+    pub status: PresenceStatus,
+    pub last_update_id: Option<i64>,
+    pub history_limit_days: Option<u32>,
+    pub ping_only: Option<bool>,
+    pub new_user_input: Option<bool>,
+    pub slim_presence: Option<bool>,
+}
+
+impl PresenceUpdate {
+    pub fn new(status: PresenceStatus) -> Self {
+        PresenceUpdate {
+            status,
+            last_update_id: None,
+            history_limit_days: None,
+            ping_only: None,
+            new_user_input: None,
+            slim_presence: None,
+        }
+    }
+}
+
+impl Client {
+    /// Operation 5: `POST /users/me/presence`.
+    pub async fn update_presence(&self, u: &PresenceUpdate) -> Result<PresenceResponse> {
+        let p = Params::new()
+            .add("status", u.status.as_str())
+            .opt("last_update_id", u.last_update_id)
+            .opt("history_limit_days", u.history_limit_days)
+            .opt("ping_only", u.ping_only)
+            .opt("new_user_input", u.new_user_input)
+            .opt("slim_presence", u.slim_presence);
+        self.call(Method::POST, "/users/me/presence", p).await
+    }
+}

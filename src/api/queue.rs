@@ -1,0 +1,72 @@
+//! The event queue: register, long-poll for events, delete.
+
+use super::error::Result;
+use super::events::{Event, EventsResponse, RegisterResponse};
+use super::models::*;
+use super::transport::*;
+use super::*;
+
+use reqwest::Method;
+use serde_json::Value;
+use std::time::Duration;
+
+/// Parameters of `POST /register`.
+#[derive(Debug, Clone, Default)]
+pub struct RegisterParams {
+    pub event_types: Option<Vec<String>>,
+    pub fetch_event_types: Option<Vec<String>>,
+    pub apply_markdown: Option<bool>,
+    pub client_gravatar: Option<bool>,
+    pub include_subscribers: Option<IncludeSubscribers>,
+    pub slim_presence: Option<bool>,
+    pub all_public_streams: Option<bool>,
+    pub narrow: Option<Vec<(String, String)>>,
+    pub client_capabilities: Option<Value>,
+}
+
+impl Client {
+    /// `POST /register`. Records the server's feature level and limits in this client.
+    pub async fn register(&self, r: &RegisterParams) -> Result<RegisterResponse> {
+        let p = Params::new()
+            .opt_json("event_types", r.event_types.as_ref())
+            .opt_json("fetch_event_types", r.fetch_event_types.as_ref())
+            .opt("apply_markdown", r.apply_markdown)
+            .opt("client_gravatar", r.client_gravatar)
+            .opt("include_subscribers", r.include_subscribers)
+            .opt("slim_presence", r.slim_presence)
+            .opt("all_public_streams", r.all_public_streams)
+            .opt_json("narrow", r.narrow.as_ref())
+            .opt_json("client_capabilities", r.client_capabilities.as_ref());
+        let resp: RegisterResponse = self.call(Method::POST, "/register", p).await?;
+        let mut info = self.server_info();
+        info.feature_level = Some(resp.zulip_feature_level);
+        info.max_message_length = resp.max_message_length.or(info.max_message_length);
+        info.max_topic_length = resp.max_topic_length.or(info.max_topic_length);
+        info.empty_topic_display_name =
+            resp.realm_empty_topic_display_name.clone().or(info.empty_topic_display_name);
+        self.set_server_info(info);
+        Ok(resp)
+    }
+
+    /// `GET /events`: long-polls up to `timeout` (use the server's
+    /// `event_queue_longpoll_timeout_seconds` plus a margin). Events are decoded one by one.
+    pub async fn get_events(
+        &self,
+        queue_id: &str,
+        last_event_id: i64,
+        dont_block: bool,
+        timeout: Duration,
+    ) -> Result<Vec<Event>> {
+        let p = Params::new()
+            .add("queue_id", queue_id)
+            .add("last_event_id", last_event_id)
+            .add("dont_block", dont_block);
+        let resp: EventsResponse = self.call_with_timeout(Method::GET, "/events", p, timeout).await?;
+        Ok(resp.events.into_iter().map(Event::decode).collect())
+    }
+
+    /// `DELETE /events`.
+    pub async fn delete_queue(&self, queue_id: &str) -> Result<Ack> {
+        self.call(Method::DELETE, "/events", Params::new().add("queue_id", queue_id)).await
+    }
+}

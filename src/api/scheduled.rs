@@ -1,0 +1,120 @@
+//! Scheduled messages.
+
+use super::error::{LimitError, Result};
+use super::limits;
+use super::models::*;
+use super::transport::*;
+
+use reqwest::Method;
+use serde::{Deserialize, Serialize};
+
+/// A new scheduled message (operation 1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewScheduledMessage {
+    pub kind: SendType,
+    pub to: Recipient,
+    pub content: String,
+    pub topic: Option<String>,
+    pub scheduled_delivery_timestamp: i64,
+    pub read_by_sender: Option<bool>,
+}
+
+/// Changes to a scheduled message (operation 2); `None` leaves a field as it is.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ScheduledMessageUpdate {
+    pub kind: Option<SendType>,
+    pub to: Option<Recipient>,
+    pub content: Option<String>,
+    pub topic: Option<String>,
+    pub scheduled_delivery_timestamp: Option<i64>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct ScheduledMessageCreated {
+    pub scheduled_message_id: i64,
+    #[serde(default)]
+    pub ignored_parameters_unsupported: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct ScheduledMessagesResponse {
+    pub scheduled_messages: Vec<ScheduledMessage>,
+    #[serde(default)]
+    pub ignored_parameters_unsupported: Vec<String>,
+}
+
+impl Client {
+    /// Operation 1: `POST /scheduled_messages`.
+    pub async fn create_scheduled_message(
+        &self,
+        msg: &NewScheduledMessage,
+    ) -> Result<ScheduledMessageCreated> {
+        let info = self.server_info();
+        if msg.kind.is_channel() {
+            limits::check_scheduled_topic(msg.topic.as_deref(), info.empty_topic_display_name.as_deref())?;
+            limits::check_topic_length(msg.topic.as_deref().unwrap_or(""), info.max_topic_length)?;
+        }
+        limits::check_content(&msg.content, info.max_message_length)?;
+        if matches!(&msg.to, Recipient::Users(u) if u.is_empty()) {
+            return Err(LimitError::NoRecipients.into());
+        }
+        let p = Params::new()
+            .add("type", msg.kind.as_str())
+            .add("to", msg.to.to_param())
+            .add("content", &msg.content)
+            .opt("topic", msg.topic.as_ref().filter(|_| msg.kind.is_channel()))
+            .add("scheduled_delivery_timestamp", msg.scheduled_delivery_timestamp)
+            .opt("read_by_sender", msg.read_by_sender);
+        self.call(Method::POST, "/scheduled_messages", p).await
+    }
+
+    /// Operation 2: `PATCH /scheduled_messages/{id}`.
+    pub async fn update_scheduled_message(&self, id: i64, upd: &ScheduledMessageUpdate) -> Result<Ack> {
+        let info = self.server_info();
+        if let Some(kind) = upd.kind {
+            if upd.to.is_none() {
+                return Err(LimitError::ScheduledTypeWithoutTo.into());
+            }
+            if kind.is_channel() {
+                if upd.topic.is_none() {
+                    return Err(LimitError::ScheduledChannelTypeWithoutTopic.into());
+                }
+                limits::check_scheduled_topic(
+                    upd.topic.as_deref(),
+                    info.empty_topic_display_name.as_deref(),
+                )?;
+            }
+        }
+        if let Some(c) = &upd.content {
+            limits::check_content(c, info.max_message_length)?;
+        }
+        if let Some(t) = &upd.topic {
+            limits::check_topic_length(t, info.max_topic_length)?;
+        }
+        if upd.kind.is_none()
+            && upd.to.is_none()
+            && upd.content.is_none()
+            && upd.topic.is_none()
+            && upd.scheduled_delivery_timestamp.is_none()
+        {
+            return Err(LimitError::NothingToChange.into());
+        }
+        let p = Params::new()
+            .opt("type", upd.kind.map(SendType::as_str))
+            .opt("to", upd.to.as_ref().map(Recipient::to_param))
+            .opt("content", upd.content.as_ref())
+            .opt("topic", upd.topic.as_ref())
+            .opt("scheduled_delivery_timestamp", upd.scheduled_delivery_timestamp);
+        self.call(Method::PATCH, &format!("/scheduled_messages/{id}"), p).await
+    }
+
+    /// `GET /scheduled_messages`.
+    pub async fn get_scheduled_messages(&self) -> Result<ScheduledMessagesResponse> {
+        self.call(Method::GET, "/scheduled_messages", Params::new()).await
+    }
+
+    /// `DELETE /scheduled_messages/{id}`.
+    pub async fn delete_scheduled_message(&self, id: i64) -> Result<Ack> {
+        self.call(Method::DELETE, &format!("/scheduled_messages/{id}"), Params::new()).await
+    }
+}

@@ -1,0 +1,267 @@
+//! The HTTP transport: credentials, the client, form parameters, and the one request path every
+//! operation goes through (limits checked before sending, `ignored_parameters_unsupported` logged,
+//! error bodies turned into [`ApiError::Server`]).
+
+use super::error::{ApiError, Result, ServerError};
+
+use reqwest::Method;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::fmt;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+/// Account credentials (a zuliprc's `[api]` section). `Debug` never shows the key.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Credentials {
+    /// Base URL of the server, e.g. `https://chat.example.com`.
+    pub site: String,
+    pub email: String,
+    pub api_key: String,
+}
+
+impl fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Credentials")
+            .field("site", &self.site)
+            .field("email", &self.email)
+            .field("api_key", &"<redacted>")
+            .finish()
+    }
+}
+
+/// What the client learns from the server and uses for limit checks and fallbacks.
+#[derive(Debug, Clone, Default)]
+pub struct ServerInfo {
+    pub feature_level: Option<i64>,
+    pub max_message_length: Option<usize>,
+    pub max_topic_length: Option<usize>,
+    pub empty_topic_display_name: Option<String>,
+}
+
+/// The typed API client. Cheap to clone; clones share the connection pool and server info.
+#[derive(Clone)]
+pub struct Client {
+    http: reqwest::Client,
+    /// `{site}/api/v1`
+    base: String,
+    email: String,
+    api_key: String,
+    info: Arc<RwLock<ServerInfo>>,
+}
+
+impl Client {
+    /// The server's base URL (without `/api/v1`).
+    pub fn site(&self) -> &str {
+        self.base.strip_suffix("/api/v1").unwrap_or(&self.base)
+    }
+}
+
+impl fmt::Debug for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Client").field("base", &self.base).field("email", &self.email).finish()
+    }
+}
+
+/// Parameters of one request, in order.
+#[derive(Debug, Default, Clone)]
+pub struct Params(Vec<(String, String)>);
+
+impl Params {
+    pub fn new() -> Self {
+        Params(Vec::new())
+    }
+    /// A plain value (strings, numbers, booleans as `true`/`false`).
+    pub fn add(mut self, key: &str, value: impl ToString) -> Self {
+        self.0.push((key.to_owned(), value.to_string()));
+        self
+    }
+    /// An optional plain value.
+    pub fn opt(self, key: &str, value: Option<impl ToString>) -> Self {
+        match value {
+            Some(v) => self.add(key, v),
+            None => self,
+        }
+    }
+    /// A list or object, as JSON text.
+    pub fn json(self, key: &str, value: &impl Serialize) -> Self {
+        let text = serde_json::to_string(value).unwrap_or_else(|_| "null".into());
+        self.add(key, text)
+    }
+    /// An optional list or object, as JSON text.
+    pub fn opt_json(self, key: &str, value: Option<&impl Serialize>) -> Self {
+        match value {
+            Some(v) => self.json(key, v),
+            None => self,
+        }
+    }
+    pub fn pairs(&self) -> &[(String, String)] {
+        &self.0
+    }
+}
+
+/// Timeout for ordinary requests; long-polls set their own.
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+impl Client {
+    /// A client with credentials. The site may be given with or without a trailing slash.
+    pub fn new(creds: &Credentials) -> Result<Self> {
+        Self::build(&creds.site, &creds.email, &creds.api_key)
+    }
+
+    /// A client without credentials, for `server_settings` and `fetch_api_key`.
+    pub fn anonymous(site: &str) -> Result<Self> {
+        Self::build(site, "", "")
+    }
+
+    fn build(site: &str, email: &str, api_key: &str) -> Result<Self> {
+        let site = site.trim().trim_end_matches('/');
+        let parsed = url::Url::parse(site).map_err(|e| ApiError::Transport {
+            message: format!("invalid server URL {site:?}: {e}"),
+            timeout: false,
+            connect: false,
+        })?;
+        if !matches!(parsed.scheme(), "http" | "https") {
+            return Err(ApiError::Transport {
+                message: format!("invalid server URL {site:?}: use http:// or https://"),
+                timeout: false,
+                connect: false,
+            });
+        }
+        let http = reqwest::Client::builder()
+            .user_agent(concat!("topicterm/", env!("CARGO_PKG_VERSION")))
+            .connect_timeout(Duration::from_secs(10))
+            .build()?;
+        Ok(Client {
+            http,
+            base: format!("{site}/api/v1"),
+            email: email.to_owned(),
+            api_key: api_key.to_owned(),
+            info: Arc::new(RwLock::new(ServerInfo::default())),
+        })
+    }
+
+    /// The account's email.
+    pub fn email(&self) -> &str {
+        &self.email
+    }
+
+    /// What the client knows about the server (feature level, limits).
+    pub fn server_info(&self) -> ServerInfo {
+        self.info.read().map(|i| i.clone()).unwrap_or_default()
+    }
+
+    /// Record what the server said about itself (done by `register` automatically).
+    pub fn set_server_info(&self, info: ServerInfo) {
+        if let Ok(mut guard) = self.info.write() {
+            *guard = info;
+        }
+    }
+
+    pub(super) fn feature_level(&self) -> Option<i64> {
+        self.server_info().feature_level
+    }
+
+    /// Send a request and return the decoded success body.
+    pub async fn call<T: DeserializeOwned>(&self, method: Method, path: &str, params: Params) -> Result<T> {
+        self.call_with_timeout(method, path, params, DEFAULT_TIMEOUT).await
+    }
+
+    pub(super) async fn call_with_timeout<T: DeserializeOwned>(
+        &self,
+        method: Method,
+        path: &str,
+        params: Params,
+        timeout: Duration,
+    ) -> Result<T> {
+        let value = self.raw(method, path, params, timeout).await?;
+        if let Some(ignored) = value.get("ignored_parameters_unsupported").and_then(Value::as_array)
+            && !ignored.is_empty()
+        {
+            tracing::warn!(path, ?ignored, "server ignored unsupported parameters");
+        }
+        serde_json::from_value(value)
+            .map_err(|e| ApiError::Decode { status: 200, message: format!("{path}: {e}") })
+    }
+
+    /// Fetch an uploaded file (`/user_uploads/…`, relative or on this server) with the user's
+    /// credentials; other hosts never see them. At most 200 MB.
+    pub async fn download(&self, url: &str) -> Result<Vec<u8>> {
+        const MAX: usize = 200 << 20;
+        let site = self.site().trim_end_matches('/');
+        let (full, ours) = if url.starts_with('/') {
+            (format!("{site}{url}"), true)
+        } else {
+            (url.to_owned(), url.starts_with(&format!("{site}/")))
+        };
+        let mut req = self.http.get(&full).timeout(Duration::from_secs(300));
+        if ours && !self.email.is_empty() {
+            req = req.basic_auth(&self.email, Some(&self.api_key));
+        }
+        let mut resp = req.send().await?;
+        let status = resp.status().as_u16();
+        if !resp.status().is_success() {
+            return Err(ApiError::Decode {
+                status,
+                message: format!("download of {url} answered HTTP {status}"),
+            });
+        }
+        let mut body = Vec::new();
+        while let Some(chunk) = resp.chunk().await? {
+            if body.len() + chunk.len() > MAX {
+                return Err(ApiError::Decode { status, message: format!("{url} is larger than 200 MB") });
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(body)
+    }
+
+    /// Send a request and return the raw JSON of a success body; error bodies become
+    /// [`ApiError::Server`]. Used for operations this client has no type for.
+    pub async fn raw(&self, method: Method, path: &str, params: Params, timeout: Duration) -> Result<Value> {
+        let url = format!("{}{}", self.base, path);
+        let mut req = self.http.request(method.clone(), &url).timeout(timeout);
+        if !self.email.is_empty() {
+            req = req.basic_auth(&self.email, Some(&self.api_key));
+        }
+        req = if method == Method::GET { req.query(params.pairs()) } else { req.form(params.pairs()) };
+        let resp = req.send().await?;
+        let status = resp.status().as_u16();
+        let retry_header = resp
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<f64>().ok());
+        let bytes = resp.bytes().await?;
+        let body: Value = match serde_json::from_slice(&bytes) {
+            Ok(v) => v,
+            Err(e) => {
+                let snippet: String = String::from_utf8_lossy(&bytes[..bytes.len().min(200)])
+                    .chars()
+                    .filter(|c| !c.is_control())
+                    .collect();
+                return Err(ApiError::Decode {
+                    status,
+                    message: format!("{path}: not JSON ({e}): {snippet}"),
+                });
+            }
+        };
+        let is_error = body.get("result").and_then(Value::as_str) == Some("error");
+        if !(200..300).contains(&status) || is_error {
+            return Err(ApiError::Server(Box::new(ServerError::from_body(status, &body, retry_header))));
+        }
+        Ok(body)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credentials_debug_hides_key() {
+        let c = Credentials { site: "http://x".into(), email: "a@b".into(), api_key: "SECRET".into() };
+        assert!(!format!("{c:?}").contains("SECRET"));
+    }
+}
