@@ -265,6 +265,7 @@ fn kind_tag(k: &EventKind) -> Option<&'static str> {
         EventKind::UserGroup(_) => "user_group",
         EventKind::NavigationView(_) => "navigation_view",
         EventKind::RealmPlaygrounds { .. } => "realm_playgrounds",
+        EventKind::RealmEmoji { .. } => "realm_emoji",
         EventKind::RealmUser(_) => "realm_user",
         EventKind::Realm(_) => "realm",
         EventKind::Stream(_) => "stream",

@@ -9,6 +9,7 @@
 //!   keymap; narrows and search parsing; the settings the config file decides. No I/O.
 //! - [`net`]: the dispatcher that runs effects as tasks, and the event long-poller.
 //! - [`ui`]: views as functions of the state, the content renderer, and the colour themes.
+//! - [`backoff`]: retry timing (exponential backoff with jitter), the one home for it.
 //! - [`config`]: the TOML config file, its defaults and its error messages.
 //! - [`account`]: `topicterm login`, accounts, and where API keys live (keyring or private file).
 //! - [`run`]: the main loop, generic over the ratatui backend.
@@ -20,6 +21,7 @@
 pub mod account;
 pub mod api;
 pub mod app;
+pub mod backoff;
 pub mod config;
 pub mod net;
 pub mod outside;

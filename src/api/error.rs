@@ -138,12 +138,24 @@ impl ApiError {
         }
     }
 
-    /// True for failures worth retrying later: network trouble, 5xx, rate limits.
+    /// True for failures worth retrying later: network trouble, 5xx, rate limits, and answers
+    /// that are not the protocol's (a proxy's error page). The one notion of "transient".
     pub fn is_transient(&self) -> bool {
         match self {
-            ApiError::Transport { .. } => true,
+            ApiError::Transport { .. } | ApiError::Decode { .. } => true,
             ApiError::Server(e) => e.status >= 500 || e.status == 429,
-            ApiError::Decode { status, .. } => *status >= 500,
+            ApiError::Limit(_) => false,
+        }
+    }
+
+    /// Whether the request may have reached the server and been acted on although this failed:
+    /// a timeout or a cut connection, a 5xx, an unreadable answer. A refused connection, a rate
+    /// limit or a refusal never was.
+    pub fn may_have_arrived(&self) -> bool {
+        match self {
+            ApiError::Transport { connect, .. } => !connect,
+            ApiError::Server(e) => e.status >= 500,
+            ApiError::Decode { .. } => true,
             ApiError::Limit(_) => false,
         }
     }

@@ -182,6 +182,7 @@ pub const KNOWN_EVENT_TYPES: &[&str] = &[
     "user_group",
     "navigation_view",
     "realm_playgrounds",
+    "realm_emoji",
     "realm_user",
     "realm",
     "restart",
@@ -211,6 +212,10 @@ pub enum EventKind {
     NavigationView(NavigationViewEvent),
     RealmPlaygrounds {
         realm_playgrounds: Vec<Playground>,
+    },
+    /// Every custom emoji of the organization (not only the changed one).
+    RealmEmoji {
+        realm_emoji: HashMap<String, RealmEmoji>,
     },
     RealmUser(OpValueEvent),
     Realm(OpValueEvent),

@@ -4,6 +4,7 @@ use super::keymap::{Action, Context};
 use super::narrow::{Narrow, dm_key, parse_search};
 use super::*;
 use crate::api::*;
+use crate::backoff::{Backoff, pseudo_random};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::HashMap;
 
@@ -96,9 +97,8 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             // Back off exponentially up to a minute, with jitter so that many clients of a
             // restarted server do not come back in step.
             let attempts = st.ui.offline.as_ref().map_or(0, |o| o.attempts) + 1;
-            let base = 1i64 << attempts.min(6);
-            let jitter = (st.now + attempts as i64 * 7919) % (base / 2 + 1);
-            let retry_at = st.now + base.min(60) + jitter;
+            let wait = Backoff::CLIENT.delay_secs(attempts, pseudo_random(st.now, attempts));
+            let retry_at = st.now + wait;
             st.ui.offline = Some(Offline { why, retry_at, attempts, register_due: true });
             vec![]
         }
@@ -2268,6 +2268,7 @@ fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
             }
         }
         EventKind::RealmPlaygrounds { realm_playgrounds } => st.data.playgrounds = realm_playgrounds,
+        EventKind::RealmEmoji { realm_emoji } => st.data.realm_emoji = realm_emoji,
         EventKind::Stream(ev) => on_stream_event(st, ev),
         EventKind::Malformed { event_type, error } => {
             tracing::warn!("ignored a malformed {event_type} event: {error}");
@@ -2585,12 +2586,17 @@ mod tests {
             Event::decode(
                 json!({"id": 5, "type": "realm_user", "op": "add", "person": {"user_id": 12, "full_name": "New Person", "email": "n@x"}}),
             ),
+            Event::decode(
+                json!({"id": 6, "type": "realm_emoji", "op": "update", "realm_emoji": {"7": {"id": "7", "name": "shipit", "source_url": "/e/7.png", "deactivated": false, "author_id": 11}}}),
+            ),
         ];
         update(&mut st, Msg::Events(evs));
         assert_eq!(st.data.realm.moderation_channel, Some(9));
         assert!(!st.data.realm.allow_edit_history);
         assert_eq!(st.data.groups[&5].members, vec![11]);
         assert_eq!(st.data.users[&12].full_name, "New Person");
+        // A new custom emoji is offered by the picker at once.
+        assert!(emoji_matches(&st.data, "shipit", 5).iter().any(|(n, code, _)| n == "shipit" && code == "7"));
         // The edit-history key now explains instead of asking the server.
         st.ui.selected = Some(5);
         assert_eq!(update(&mut st, key('H')), vec![]);

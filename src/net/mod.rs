@@ -3,6 +3,7 @@
 
 use crate::api::*;
 use crate::app::{Effect, Msg, Narrow, SendFailure, Verify};
+use crate::backoff::Backoff;
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
@@ -514,17 +515,17 @@ where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = Result<T, ApiError>>,
 {
-    let mut wait = Duration::from_millis(500);
+    let mut attempt = 0;
     let mut waited = Duration::ZERO;
     loop {
         match call().await {
             Ok(v) => return Ok(v),
-            Err(e) if fault_kind(&e).0 && waited < Duration::from_secs(600) => {
-                let jitter = Duration::from_millis(rand::random::<u64>() % (wait.as_millis() as u64 / 2 + 1));
-                tracing::debug!("retrying in {:?}: {e}", wait + jitter);
-                tokio::time::sleep(wait + jitter).await;
-                waited += wait + jitter;
-                wait = (wait * 2).min(Duration::from_secs(30));
+            Err(e) if e.is_transient() && waited < Duration::from_secs(600) => {
+                attempt += 1;
+                let wait = Backoff::NETWORK.delay(attempt, rand::random());
+                tracing::debug!("retrying in {wait:?}: {e}");
+                tokio::time::sleep(wait).await;
+                waited += wait;
             }
             Err(e) => return Err(text(e)),
         }
@@ -549,26 +550,13 @@ async fn push_draft(c: &Client, id: Option<i64>, draft: &Draft) -> Result<i64, A
 /// Classify a failed send: network and server faults are retried; refusals are final.
 /// `checking`: the failure came from looking for an earlier attempt, which must be done again.
 fn send_failure(e: ApiError, checking: bool) -> SendFailure {
-    let (retry, maybe_sent) = fault_kind(&e);
+    let (retry, maybe_sent) = (e.is_transient(), e.may_have_arrived());
     if checking && !retry {
         // The search was refused (e.g. the conversation became inaccessible): send, and let
         // the server say what is wrong with the message itself.
         return SendFailure { why: text(e), retry: true, maybe_sent: false };
     }
     SendFailure { why: text(e), retry, maybe_sent: maybe_sent || checking }
-}
-
-/// (worth retrying, the request may have reached the server).
-fn fault_kind(e: &ApiError) -> (bool, bool) {
-    match e {
-        // A refused connection never reached the server; a timeout or a cut one may have.
-        ApiError::Transport { connect, .. } => (true, !connect),
-        ApiError::Server(s) if s.status == 429 => (true, false),
-        ApiError::Server(s) if s.status >= 500 => (true, true),
-        ApiError::Server(_) | ApiError::Limit(_) => (false, false),
-        // An answer that is not the protocol's (a proxy's error page): the server may have it.
-        ApiError::Decode { .. } => (true, true),
-    }
 }
 
 /// An earlier attempt of this send that reached the server: our newest messages in the
@@ -661,7 +649,7 @@ async fn poll_events(
     timeout_secs: u64,
 ) {
     let timeout = Duration::from_secs(timeout_secs + 10);
-    let mut backoff = Duration::from_millis(500);
+    let mut attempt = 0;
     let mut failing = false;
     // Answers in a row that arrived but could not be read: a queue holding an event this
     // client cannot parse would otherwise be asked for again forever.
@@ -671,7 +659,7 @@ async fn poll_events(
         // the news that the server is back until the next event or heartbeat.
         match c.get_events(&queue_id, last, failing, timeout).await {
             Ok(events) => {
-                backoff = Duration::from_millis(500);
+                attempt = 0;
                 unreadable = 0;
                 if std::mem::take(&mut failing) && tx.send(Msg::Online).is_err() {
                     return;
@@ -719,10 +707,8 @@ async fn poll_events(
                 tokio::time::sleep(Duration::from_secs_f64(wait)).await;
             }
             Err(e) => {
-                // Jitter keeps a crowd of clients from retrying in step.
-                let jitter =
-                    Duration::from_millis(rand::random::<u64>() % (backoff.as_millis() as u64 / 2 + 1));
-                let wait = backoff + jitter;
+                attempt += 1;
+                let wait = Backoff::NETWORK.delay(attempt, rand::random());
                 tracing::warn!("event poll failed: {e}; retrying in {wait:?}");
                 failing = true;
                 if matches!(e, ApiError::Decode { status: 200, .. }) {
@@ -732,8 +718,21 @@ async fn poll_events(
                     return;
                 }
                 tokio::time::sleep(wait).await;
-                backoff = (backoff * 2).min(Duration::from_secs(30));
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Registering for an event type the decoder does not know would turn every such event into
+    /// `Unknown`, silently: the two lists must agree.
+    #[test]
+    fn every_registered_event_type_is_one_the_decoder_knows() {
+        for t in EVENT_TYPES {
+            assert!(KNOWN_EVENT_TYPES.contains(t), "{t} is registered for but not decoded");
         }
     }
 }

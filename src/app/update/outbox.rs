@@ -11,6 +11,7 @@
 use super::{PAGE, drop_draft, set_error, set_status};
 use crate::api::*;
 use crate::app::*;
+use crate::backoff::{Backoff, pseudo_random};
 
 /// Where an outgoing message waits on disk (in the drafts directory).
 pub(super) fn disk_key(local_id: &str) -> String {
@@ -118,9 +119,7 @@ pub(super) fn on_sent(st: &mut State, local_id: &str, result: Result<MessageId, 
             st.outbox[pos].attempts += 1;
             let attempts = st.outbox[pos].attempts;
             // Back off up to a minute, with jitter; the connection coming back retries at once.
-            let base = 1i64 << attempts.min(6);
-            let jitter = (st.now + attempts as i64 * 7919) % (base / 2 + 1);
-            let at = st.now + base.min(60) + jitter;
+            let at = st.now + Backoff::CLIENT.delay_secs(attempts, pseudo_random(st.now, attempts));
             // Once an attempt may have reached the server, every later one looks first.
             st.outbox[pos].maybe_sent |= f.maybe_sent;
             st.outbox[pos].state = OutState::Retry { at, why: f.why.clone() };
