@@ -2,7 +2,7 @@
 //!
 //! `login` asks for the server URL, checks it (`GET /server_settings`), asks for the email and
 //! the password (no echo), fetches the API key (`POST /fetch_api_key`) and keeps it in the OS
-//! keyring (the Secret Service, through keyring-core). Where no keyring is available (headless
+//! keyring (the `keyring` crate: Keychain, Credential Manager or the Secret Service). Where no keyring is available (headless
 //! machines, no D-Bus) the key goes to a zuliprc with mode 0600 in the config directory instead,
 //! and login says so. `accounts.toml` beside it records each account's server, email and where
 //! its key is; one account is the default, `--account NAME` picks another.
@@ -172,7 +172,7 @@ impl Accounts {
 
 /// Which keyring keys go to.
 pub enum Keyring {
-    /// The OS keyring (Secret Service over D-Bus), connected on first use.
+    /// The OS keyring (Keychain, Credential Manager or the Secret Service), connected on first use.
     Os(OnceLock<Result<Arc<CredentialStore>, String>>),
     /// This store (tests give keyring-core's mock), or none at all.
     Given(Option<Arc<CredentialStore>>),
@@ -188,11 +188,11 @@ impl Keyring {
         match self {
             Keyring::Given(Some(s)) => Ok(s.clone()),
             Keyring::Given(None) => Err("no keyring was given".into()),
+            // The keyring crate picks the platform's store and makes it keyring-core's default.
             Keyring::Os(cell) => cell
-                .get_or_init(|| {
-                    zbus_secret_service_keyring_store::Store::new()
-                        .map(|s| s as Arc<CredentialStore>)
-                        .map_err(|e| e.to_string())
+                .get_or_init(|| match keyring::Entry::store_status() {
+                    Ok(()) => keyring_core::get_default_store().ok_or_else(|| "no credential store".into()),
+                    Err(e) => Err(e.to_string()),
                 })
                 .clone(),
         }
