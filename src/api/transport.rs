@@ -5,8 +5,8 @@
 use super::error::{ApiError, Result, ServerError};
 
 use reqwest::Method;
-use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
 use std::sync::{Arc, RwLock};
@@ -175,13 +175,28 @@ impl Client {
         params: Params,
         timeout: Duration,
     ) -> Result<T> {
-        let value = self.raw(method, path, params, timeout).await?;
-        if let Some(ignored) = value.get("ignored_parameters_unsupported").and_then(Value::as_array)
-            && !ignored.is_empty()
-        {
+        let (status, retry_header, bytes) = self.send(method, path, params, timeout).await?;
+        let bytes = bytes.as_ref();
+        // A success body is decoded straight into its type: a large register answer is never
+        // held twice (once as a JSON tree, once typed). Errors are small: they go through a tree.
+        #[derive(Deserialize)]
+        struct Envelope {
+            #[serde(default)]
+            result: Option<String>,
+            #[serde(default)]
+            ignored_parameters_unsupported: Option<Vec<Value>>,
+        }
+        let envelope = match serde_json::from_slice::<Envelope>(bytes) {
+            Ok(e) if (200..300).contains(&status) => e,
+            _ => return Err(error_body(path, status, retry_header, bytes)),
+        };
+        if envelope.result.as_deref() == Some("error") {
+            return Err(error_body(path, status, retry_header, bytes));
+        }
+        if let Some(ignored) = envelope.ignored_parameters_unsupported.filter(|i| !i.is_empty()) {
             tracing::warn!(path, ?ignored, "server ignored unsupported parameters");
         }
-        serde_json::from_value(value)
+        serde_json::from_slice(bytes)
             .map_err(|e| ApiError::Decode { status: 200, message: format!("{path}: {e}") })
     }
 
@@ -220,6 +235,27 @@ impl Client {
     /// Send a request and return the raw JSON of a success body; error bodies become
     /// [`ApiError::Server`]. Used for operations this client has no type for.
     pub async fn raw(&self, method: Method, path: &str, params: Params, timeout: Duration) -> Result<Value> {
+        let (status, retry_header, bytes) = self.send(method, path, params, timeout).await?;
+        let bytes = bytes.as_ref();
+        match serde_json::from_slice::<Value>(bytes) {
+            Ok(body)
+                if (200..300).contains(&status)
+                    && body.get("result").and_then(Value::as_str) != Some("error") =>
+            {
+                Ok(body)
+            }
+            _ => Err(error_body(path, status, retry_header, bytes)),
+        }
+    }
+
+    /// Send a request: the status, the `Retry-After` header, and the body.
+    async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        params: Params,
+        timeout: Duration,
+    ) -> Result<(u16, Option<f64>, impl AsRef<[u8]>)> {
         let url = format!("{}{}", self.base, path);
         let mut req = self.http.request(method.clone(), &url).timeout(timeout);
         if !self.email.is_empty() {
@@ -233,25 +269,22 @@ impl Client {
             .get(reqwest::header::RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<f64>().ok());
-        let bytes = resp.bytes().await?;
-        let body: Value = match serde_json::from_slice(&bytes) {
-            Ok(v) => v,
-            Err(e) => {
-                let snippet: String = String::from_utf8_lossy(&bytes[..bytes.len().min(200)])
-                    .chars()
-                    .filter(|c| !c.is_control())
-                    .collect();
-                return Err(ApiError::Decode {
-                    status,
-                    message: format!("{path}: not JSON ({e}): {snippet}"),
-                });
-            }
-        };
-        let is_error = body.get("result").and_then(Value::as_str) == Some("error");
-        if !(200..300).contains(&status) || is_error {
-            return Err(ApiError::Server(Box::new(ServerError::from_body(status, &body, retry_header))));
+        Ok((status, retry_header, resp.bytes().await?))
+    }
+}
+
+/// The error an unsuccessful answer stands for: the server's error body, or (not JSON at all)
+/// an answer that is not the protocol's.
+fn error_body(path: &str, status: u16, retry_header: Option<f64>, bytes: &[u8]) -> ApiError {
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(body) => ApiError::Server(Box::new(ServerError::from_body(status, &body, retry_header))),
+        Err(e) => {
+            let snippet: String = String::from_utf8_lossy(&bytes[..bytes.len().min(200)])
+                .chars()
+                .filter(|c| !c.is_control())
+                .collect();
+            ApiError::Decode { status, message: format!("{path}: not JSON ({e}): {snippet}") }
         }
-        Ok(body)
     }
 }
 
