@@ -8,3 +8,4 @@ mod outbox;
 mod outside;
 mod palette;
 mod screens;
+mod search_complete;

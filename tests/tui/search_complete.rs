@@ -1,0 +1,55 @@
+//! Search, the palette's wording and tab completion, through the real dispatcher and demo server.
+
+use crate::harness::App;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use topicterm::app::{Msg, Narrow};
+
+/// Type `:command` and press enter.
+async fn palette(app: &mut App, line: &str) {
+    app.key(KeyCode::Char(':')).await;
+    app.keys(line).await;
+    app.key(KeyCode::Enter).await;
+}
+
+/// Search with `/` and return the IDs found.
+async fn search(app: &mut App, query: &str) -> Vec<i64> {
+    app.key(KeyCode::Char('/')).await;
+    app.keys(query).await;
+    app.key(KeyCode::Enter).await;
+    assert!(
+        matches!(&app.st.ui.narrow, Narrow::Search { query: q, .. } if q == query),
+        "{:?}",
+        app.st.ui.status
+    );
+    app.st.data.narrows[&app.st.ui.narrow].ids.clone()
+}
+
+fn status(app: &App) -> (bool, String) {
+    let s = app.st.ui.status.clone().expect("a status line");
+    (s.error, s.text)
+}
+
+#[tokio::test]
+async fn sender_me_searches_my_own_messages() {
+    let mut app = App::start("member").await;
+    let me = app.st.data.me;
+    let mine = search(&mut app, "sender:me").await;
+    assert!(!mine.is_empty());
+    assert!(mine.iter().all(|id| app.st.data.messages[id].sender_id == me));
+    let not_mine = search(&mut app, "-sender:me channel:engineering").await;
+    assert!(!not_mine.is_empty());
+    assert!(not_mine.iter().all(|id| app.st.data.messages[id].sender_id != me));
+}
+
+#[tokio::test]
+async fn quoted_phrases_are_searched_as_phrases() {
+    let mut app = App::start("member").await;
+    let words = search(&mut app, "topics muted").await;
+    assert_eq!(words.len(), 3, "the words appear in three messages");
+    assert!(search(&mut app, r#""topics muted""#).await.is_empty(), "but never as that phrase");
+    let phrase = search(&mut app, r#""Muted topics""#).await;
+    assert_eq!(phrase, words);
+    let one = search(&mut app, r#""muted topics" reappear"#).await;
+    assert_eq!(one.len(), 1);
+    assert!(app.st.data.messages[&one[0]].content.contains("reappear after a reconnect"));
+}
