@@ -1620,11 +1620,19 @@ fn run_command(st: &mut State, cmd: super::command::Command) -> Result<Vec<Effec
         C::Status(None) => vec![Effect::Api(ApiCall::SetStatus(StatusUpdate {
             status_text: Some(String::new()),
             emoji_name: Some(String::new()),
+            emoji_code: Some(String::new()),
+            reaction_type: Some(String::new()),
             ..Default::default()
         }))],
         C::Status(Some(text)) => {
-            // A leading :emoji: sets the status emoji.
-            let mut update = StatusUpdate::default();
+            // A leading :emoji: sets the status emoji; without one the emoji is cleared, as the
+            // web app does (the server keeps fields that are not sent).
+            let mut update = StatusUpdate {
+                emoji_name: Some(String::new()),
+                emoji_code: Some(String::new()),
+                reaction_type: Some(String::new()),
+                ..Default::default()
+            };
             let mut text = text.trim().to_owned();
             if let Some(rest) = text.strip_prefix(':')
                 && let Some((name, after)) = rest.split_once(':')

@@ -53,3 +53,24 @@ async fn quoted_phrases_are_searched_as_phrases() {
     assert_eq!(one.len(), 1);
     assert!(app.st.data.messages[&one[0]].content.contains("reappear after a reconnect"));
 }
+
+#[tokio::test]
+async fn a_status_with_text_only_clears_the_earlier_emoji() {
+    let mut app = App::start("member").await;
+    let me = app.st.data.me;
+    let server_status = |app: &App| {
+        let s = app.server.shared.lock().users[&me].status.clone();
+        (s.status_text, s.emoji_name, s.emoji_code, s.reaction_type)
+    };
+    palette(&mut app, "status :coffee: Coffee time").await;
+    assert_eq!(
+        server_status(&app),
+        ("Coffee time".into(), "coffee".into(), "2615".into(), "unicode_emoji".into())
+    );
+    palette(&mut app, "status Just text").await;
+    assert_eq!(status(&app), (false, "status set".into()));
+    assert_eq!(server_status(&app), ("Just text".into(), String::new(), String::new(), String::new()));
+    palette(&mut app, "status :coffee: Back to coffee").await;
+    palette(&mut app, "status clear").await;
+    assert_eq!(server_status(&app), (String::new(), String::new(), String::new(), String::new()));
+}
