@@ -843,7 +843,7 @@ fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
                 vec![]
             }
         },
-        PromptKind::Command => match super::command::parse(&p.text) {
+        PromptKind::Command => match super::command::parse(&p.text, st.data.realm.feature_level) {
             Ok(cmd) => match run_command(st, cmd) {
                 Ok(fx) => fx,
                 Err(e) => {

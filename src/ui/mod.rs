@@ -925,7 +925,8 @@ fn draw_help(f: &mut Frame, st: &State, scroll: u16) {
     // The palette's commands, from the same table that completes them.
     lines.push(Line::raw(""));
     lines.push(Line::styled("Commands (press : then tab to complete)", t.header));
-    for (name, args, what) in crate::app::command::COMMANDS {
+    for (name, _, what) in crate::app::command::COMMANDS {
+        let args = crate::app::command::args(name, st.data.realm.feature_level);
         lines.push(Line::from(vec![
             Span::styled(format!(":{name} {args}"), t.header),
             Span::raw(format!("  {what}")),

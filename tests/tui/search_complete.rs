@@ -74,3 +74,31 @@ async fn a_status_with_text_only_clears_the_earlier_emoji() {
     palette(&mut app, "status clear").await;
     assert_eq!(server_status(&app), (String::new(), String::new(), String::new(), String::new()));
 }
+
+#[tokio::test]
+async fn apns_needs_an_app_id_from_the_level_that_requires_it() {
+    // The demo server announces a level where `appid` is required (223 and later).
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('?')).await;
+    let help = app.screen(120, 90);
+    assert!(help.contains(":apns TOKEN APPID "), "{help}");
+    app.key(KeyCode::Esc).await;
+    palette(&mut app, "apns 0123456789abcdef").await;
+    let (err, text) = status(&app);
+    assert!(err && text.contains("needs the app ID") && text.contains(":apns TOKEN APPID"), "{text}");
+    assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.text.as_str()), Some("apns 0123456789abcdef"));
+    assert!(app.server.shared.lock().apns_tokens.is_empty(), "refused before any request");
+    app.key(KeyCode::Esc).await;
+    palette(&mut app, "apns 0123456789abcdef com.example.app").await;
+    assert_eq!(status(&app), (false, "APNs token registered".into()));
+
+    // Older servers default the app ID: it is optional there.
+    let mut old = App::start_at_level("member", 222).await;
+    old.key(KeyCode::Char('?')).await;
+    let help = old.screen(120, 90);
+    assert!(help.contains(":apns TOKEN [APPID] "), "{help}");
+    old.key(KeyCode::Esc).await;
+    palette(&mut old, "apns 0123456789abcdef").await;
+    assert_eq!(status(&old), (false, "APNs token registered".into()));
+    assert_eq!(old.server.shared.lock().apns_tokens.len(), 1);
+}
