@@ -440,16 +440,55 @@ pub enum Msg {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ApiCall {
     SetStatus(StatusUpdate),
-    Unsubscribe { channels: Vec<String>, principals: Option<Vec<UserId>> },
-    Deactivate { user: UserId, name: String, actions: Option<DeactivationActions> },
-    GroupMembers { group_id: i64, update: GroupMembersUpdate },
-    NavView { fragment: String, is_pinned: Option<bool>, name: Option<String> },
-    AddPlayground { name: String, language: String, template: String },
-    ChannelEmail { channel: ChannelId, sender: Option<UserId> },
-    Apns { token: String, appid: Option<String> },
-    Report { message_id: MessageId, report_type: String, description: Option<String> },
+    /// `names`: what to call each principal in the answer ("you" for oneself; one entry,
+    /// "you", without principals).
+    Unsubscribe {
+        channels: Vec<String>,
+        principals: Option<Vec<UserId>>,
+        names: Vec<String>,
+    },
+    Deactivate {
+        user: UserId,
+        name: String,
+        actions: Option<DeactivationActions>,
+    },
+    /// `done`: the summary on success; `group` and `names` (user names, `@group` names by ID)
+    /// word the server's refusals, which name IDs.
+    GroupMembers {
+        group_id: i64,
+        update: GroupMembersUpdate,
+        done: String,
+        group: String,
+        names: Vec<(i64, String)>,
+    },
+    NavView {
+        fragment: String,
+        is_pinned: Option<bool>,
+        name: Option<String>,
+    },
+    AddPlayground {
+        name: String,
+        language: String,
+        template: String,
+    },
+    ChannelEmail {
+        channel: ChannelId,
+        sender: Option<UserId>,
+    },
+    Apns {
+        token: String,
+        appid: Option<String>,
+    },
+    Report {
+        message_id: MessageId,
+        report_type: String,
+        description: Option<String>,
+    },
     Schedule(NewScheduledMessage),
-    UpdateScheduled { id: i64, update: ScheduledMessageUpdate },
+    UpdateScheduled {
+        id: i64,
+        update: ScheduledMessageUpdate,
+    },
     DeleteScheduled(i64),
 }
 

@@ -1609,6 +1609,15 @@ fn command_channel(st: &State, named: Option<&str>) -> Result<ChannelId, String>
     }
 }
 
+/// "A", "A and B", "A, B and C".
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// Turn a palette command into effects (or say what is wrong).
 fn run_command(st: &mut State, cmd: super::command::Command) -> Result<Vec<Effect>, String> {
     use super::command::Command as C;
@@ -1678,7 +1687,11 @@ fn run_command(st: &mut State, cmd: super::command::Command) -> Result<Vec<Effec
                 Some(users.iter().map(|u| resolve_user(st, u)).collect::<Result<Vec<_>, _>>()?)
             };
             let name = st.data.channel_name(c).to_owned();
-            vec![Effect::Api(ApiCall::Unsubscribe { channels: vec![name], principals })]
+            let me = st.data.me;
+            let who = |u: &UserId| if *u == me { "you".to_owned() } else { st.data.user_name(*u).to_owned() };
+            let names =
+                principals.as_ref().map_or_else(|| vec!["you".to_owned()], |p| p.iter().map(who).collect());
+            vec![Effect::Api(ApiCall::Unsubscribe { channels: vec![name], principals, names })]
         }
         C::Deactivate { user: who, actions } => {
             let user = resolve_user(st, &who)?;
@@ -1702,6 +1715,41 @@ fn run_command(st: &mut State, cmd: super::command::Command) -> Result<Vec<Effec
             } else {
                 names.iter().map(|n| resolve_user(st, n)).collect::<Result<_, _>>()?
             };
+            let d = &st.data;
+            let g = &d.groups[&group_id];
+            let gname = format!("@{}", g.name);
+            let name = |id: &i64| {
+                if subgroups {
+                    d.groups.get(id).map_or_else(|| "(unknown group)".to_owned(), |g| format!("@{}", g.name))
+                } else {
+                    d.user_name(*id).to_owned()
+                }
+            };
+            let listed: Vec<String> = ids.iter().map(name).collect();
+            let list = and_list(&listed);
+            // Say what the server would refuse, by name (its refusals name IDs).
+            for id in &ids {
+                let n = name(id);
+                let present =
+                    if subgroups { g.direct_subgroup_ids.contains(id) } else { g.members.contains(id) };
+                match (add, subgroups, present) {
+                    (true, false, true) => return Err(format!("{n} is already in {gname}")),
+                    (false, false, false) => return Err(format!("{n} is not in {gname}")),
+                    (true, true, true) => return Err(format!("{n} is already a subgroup of {gname}")),
+                    (false, true, false) => return Err(format!("{n} is not a subgroup of {gname}")),
+                    _ => {}
+                }
+            }
+            let many = ids.len() > 1;
+            let done = match (add, subgroups) {
+                (true, false) => format!("{list} added to {gname}"),
+                (false, false) => format!("{list} removed from {gname}"),
+                (true, true) if many => format!("{list} are now subgroups of {gname}"),
+                (true, true) => format!("{list} is now a subgroup of {gname}"),
+                (false, true) if many => format!("{list} are no longer subgroups of {gname}"),
+                (false, true) => format!("{list} is no longer a subgroup of {gname}"),
+            };
+            let names = ids.iter().copied().zip(listed).collect();
             let mut update = GroupMembersUpdate::default();
             match (add, subgroups) {
                 (true, false) => update.add = Some(ids),
@@ -1709,7 +1757,7 @@ fn run_command(st: &mut State, cmd: super::command::Command) -> Result<Vec<Effec
                 (true, true) => update.add_subgroups = Some(ids),
                 (false, true) => update.delete_subgroups = Some(ids),
             }
-            vec![Effect::Api(ApiCall::GroupMembers { group_id, update })]
+            vec![Effect::Api(ApiCall::GroupMembers { group_id, update, done, group: gname, names })]
         }
         C::View { fragment, pinned, name } => {
             vec![Effect::Api(ApiCall::NavView { fragment, is_pinned: pinned, name })]

@@ -1,8 +1,8 @@
 //! Search, the palette's wording and tab completion, through the real dispatcher and demo server.
 
 use crate::harness::App;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use topicterm::app::{Msg, Narrow};
+use crossterm::event::KeyCode;
+use topicterm::app::Narrow;
 
 /// Type `:command` and press enter.
 async fn palette(app: &mut App, line: &str) {
@@ -101,4 +101,54 @@ async fn apns_needs_an_app_id_from_the_level_that_requires_it() {
     palette(&mut old, "apns 0123456789abcdef").await;
     assert_eq!(status(&old), (false, "APNs token registered".into()));
     assert_eq!(old.server.shared.lock().apns_tokens.len(), 1);
+}
+
+#[tokio::test]
+async fn group_commands_name_people_and_groups() {
+    let mut app = App::start("admin").await;
+    palette(&mut app, "group-add backend dave").await;
+    assert_eq!(status(&app), (true, "Dave Kowalski is already in @backend".into()));
+    assert!(app.st.ui.prompt.is_some(), "refused before any request; the line stays to fix");
+    app.key(KeyCode::Esc).await;
+    palette(&mut app, "group-add backend noa erin").await;
+    assert_eq!(status(&app), (false, "Noa Peretz and Erin Byrne added to @backend".into()));
+    palette(&mut app, "group-remove backend noa").await;
+    assert_eq!(status(&app), (false, "Noa Peretz removed from @backend".into()));
+    palette(&mut app, "group-remove backend noa").await;
+    assert_eq!(status(&app), (true, "Noa Peretz is not in @backend".into()));
+    app.key(KeyCode::Esc).await;
+    palette(&mut app, "subgroup-add oncall frontend").await;
+    assert_eq!(status(&app), (false, "@frontend is now a subgroup of @oncall".into()));
+    palette(&mut app, "subgroup-add oncall frontend").await;
+    assert_eq!(status(&app), (true, "@frontend is already a subgroup of @oncall".into()));
+    app.key(KeyCode::Esc).await;
+    palette(&mut app, "subgroup-remove oncall frontend").await;
+    assert_eq!(status(&app), (false, "@frontend is no longer a subgroup of @oncall".into()));
+    palette(&mut app, "playground Go Go https://go.dev/play/?code={code}").await;
+    assert_eq!(status(&app), (false, "playground Go added".into()));
+}
+
+#[tokio::test]
+async fn unsubscribe_says_who_was_removed() {
+    let mut app = App::start("admin").await;
+    palette(&mut app, "unsubscribe #builds dave").await;
+    assert_eq!(status(&app), (false, "Dave Kowalski removed from #builds".into()));
+    palette(&mut app, "unsubscribe #builds dave").await;
+    assert_eq!(status(&app), (false, "Dave Kowalski was not subscribed to #builds".into()));
+    palette(&mut app, "unsubscribe #builds bob dave").await;
+    assert_eq!(
+        status(&app),
+        (false, "Bob Nakamura removed from #builds; Dave Kowalski was not subscribed to #builds".into())
+    );
+    palette(&mut app, "unsubscribe #builds").await;
+    assert_eq!(status(&app), (false, "you left #builds".into()));
+}
+
+#[tokio::test]
+async fn a_failed_state_dump_says_why_without_temporary_paths() {
+    let mut app = App::start("member").await;
+    palette(&mut app, "dump-state /nonexistent-dir/state.json").await;
+    let (err, text) = status(&app);
+    assert!(err, "{text}");
+    assert_eq!(text, "could not write /nonexistent-dir/state.json: there is no folder /nonexistent-dir");
 }
