@@ -76,6 +76,8 @@ pub struct Compose {
     pub suggestions: Vec<(String, String)>,
     /// How many characters before the cursor a completion replaces.
     pub token_len: usize,
+    /// Repeated tab: (index of the completion inserted, characters it inserted).
+    pub cycle: Option<(usize, usize)>,
 }
 
 impl Compose {
@@ -83,7 +85,15 @@ impl Compose {
         let mut editor = TextArea::from(text.lines().map(str::to_owned).collect::<Vec<_>>());
         editor.move_cursor(ratatui_textarea::CursorMove::Bottom);
         editor.move_cursor(ratatui_textarea::CursorMove::End);
-        Compose { target, editor, editing, scheduled: None, suggestions: Vec::new(), token_len: 0 }
+        Compose {
+            target,
+            editor,
+            editing,
+            scheduled: None,
+            suggestions: Vec::new(),
+            token_len: 0,
+            cycle: None,
+        }
     }
     pub fn text(&self) -> String {
         self.editor.lines().join("\n")
@@ -173,6 +183,17 @@ pub struct Verify {
     pub after_id: MessageId,
     /// Messages already matched to other sends.
     pub skip: Vec<MessageId>,
+}
+
+/// Completions of the word at the end of a prompt, cycled by repeated tab.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Completion {
+    /// (shown, inserted).
+    pub suggestions: Vec<(String, String)>,
+    /// How many characters at the end of the text a completion replaces.
+    pub token_len: usize,
+    /// (index of the completion inserted, characters it inserted).
+    pub cycle: Option<(usize, usize)>,
 }
 
 /// A one-line prompt at the bottom (search, compose recipient).
@@ -274,6 +295,8 @@ pub struct Ui {
     pub expanded: Option<ChannelId>,
     pub compose: Option<Compose>,
     pub prompt: Option<Prompt>,
+    /// Tab completion in the channel>topic and DM prompts.
+    pub completion: Completion,
     pub popup: Option<Popup>,
     pub status: Option<Status>,
     /// (message, spoiler index) toggled open.

@@ -6,6 +6,7 @@ use super::*;
 use crate::api::*;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+mod complete;
 mod outbox;
 mod outside;
 mod server_drafts;
@@ -153,7 +154,15 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             list.loading = false;
             rebuild_sidebar(st);
             // A `#channel>topic` completion may be waiting for these.
-            if st.ui.compose.is_some() { suggest(st) } else { vec![] }
+            if st.ui.compose.is_some() {
+                suggest(st)
+            } else if st.ui.prompt.as_ref().is_some_and(|p| complete::completes(p.kind))
+                && st.ui.completion.cycle.is_none()
+            {
+                complete::suggest(st)
+            } else {
+                vec![]
+            }
         }
         Msg::Events(events) => {
             let mut fx = Vec::new();
@@ -752,16 +761,8 @@ fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
                 fx.push(Effect::SaveDraft { key, text });
                 fx
             }
-            Some(Action::Complete) => {
-                if let Some(c) = &mut st.ui.compose
-                    && let Some((_, insert)) = c.suggestions.first().cloned()
-                {
-                    for _ in 0..c.token_len {
-                        c.editor.delete_char();
-                    }
-                    c.editor.insert_str(format!("{insert} "));
-                    c.suggestions.clear();
-                }
+            Some(a @ (Action::Complete | Action::CompleteBack)) => {
+                complete::compose(st, a == Action::CompleteBack);
                 vec![]
             }
             _ => {
@@ -816,6 +817,10 @@ fn on_prompt_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         return vec![];
     }
+    let completes = complete::completes(p.kind);
+    if completes && matches!(key.code, KeyCode::Tab | KeyCode::BackTab) {
+        return complete::prompt(st, key.code == KeyCode::BackTab);
+    }
     match key.code {
         KeyCode::Esc => st.ui.prompt = None,
         KeyCode::Backspace => {
@@ -823,12 +828,18 @@ fn on_prompt_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         KeyCode::Enter => {
             let p = st.ui.prompt.take().expect("prompt");
+            st.ui.completion = Completion::default();
             return submit_prompt(st, p);
         }
         KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => p.text.push(c),
-        _ => {}
+        _ => return vec![],
     }
-    vec![]
+    if st.ui.prompt.is_none() {
+        st.ui.completion = Completion::default();
+        return vec![];
+    }
+    // The candidates follow what is typed.
+    if completes { complete::suggest(st) } else { vec![] }
 }
 
 fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
@@ -1330,7 +1341,7 @@ fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             }
             vec![]
         }
-        Action::Send | Action::Schedule | Action::Complete => vec![],
+        Action::Send | Action::Schedule | Action::Complete | Action::CompleteBack => vec![],
     }
 }
 
@@ -1490,6 +1501,7 @@ fn suggest(st: &mut State) -> Vec<Effect> {
     if let Some(c) = &mut st.ui.compose {
         c.suggestions = out;
         c.token_len = token_len;
+        c.cycle = None;
     }
     fx
 }

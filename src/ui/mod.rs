@@ -637,14 +637,26 @@ fn draw_compose(f: &mut Frame, st: &State, area: Rect) {
         .title(clip(&title, area.width.saturating_sub(2) as usize))
         .border_style(t.accent);
     if !c.suggestions.is_empty() {
-        let shown: Vec<String> = c.suggestions.iter().map(|(label, _)| sanitize(label)).collect();
-        let text = format!(" tab: {} ", shown.join("  "));
+        let text = format!(" tab: {} ", candidates(&c.suggestions, c.cycle));
         let hint = Line::styled(clip(&text, area.width.saturating_sub(2) as usize), t.highlight);
         block = block.title_bottom(hint);
     }
     let inner = block.inner(area);
     f.render_widget(block, area);
     f.render_widget(&c.editor, inner);
+}
+
+/// Completion candidates, the one inserted by the last tab in brackets.
+fn candidates(suggestions: &[(String, String)], cycle: Option<(usize, usize)>) -> String {
+    let shown: Vec<String> = suggestions
+        .iter()
+        .enumerate()
+        .map(|(i, (label, _))| {
+            let label = sanitize(label);
+            if cycle.is_some_and(|(at, _)| at == i) { format!("[{label}]") } else { label }
+        })
+        .collect();
+    shown.join("  ")
 }
 
 fn draw_status(f: &mut Frame, st: &State, area: Rect) {
@@ -664,12 +676,19 @@ fn draw_status(f: &mut Frame, st: &State, area: Rect) {
                 question.as_str()
             }
         };
-        let line = Line::from(vec![
-            Span::styled(label, t.header),
-            Span::raw(sanitize(&p.text)),
-            Span::styled("█", t.dim),
-        ]);
-        f.render_widget(Paragraph::new(line), area);
+        let mut spans =
+            vec![Span::styled(label, t.header), Span::raw(sanitize(&p.text)), Span::styled("█", t.dim)];
+        // Completions of the channel>topic and DM prompts, as the compose box shows them.
+        let c = &st.ui.completion;
+        if matches!(p.kind, PromptKind::ChannelTopic | PromptKind::DmRecipients) && !c.suggestions.is_empty()
+        {
+            let used: usize = spans.iter().map(|s| display_width(&s.content)).sum();
+            let room = (area.width as usize).saturating_sub(used + 2);
+            let text = clip(&format!("tab: {}", candidates(&c.suggestions, c.cycle)), room);
+            spans.push(Span::raw("  "));
+            spans.push(Span::styled(text, t.highlight));
+        }
+        f.render_widget(Paragraph::new(Line::from(spans)), area);
         return;
     }
     let title = narrow_title(st, &st.ui.narrow);

@@ -1,8 +1,8 @@
 //! Search, the palette's wording and tab completion, through the real dispatcher and demo server.
 
 use crate::harness::App;
-use crossterm::event::KeyCode;
-use topicterm::app::Narrow;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use topicterm::app::{Msg, Narrow, PromptKind, Target};
 
 /// Type `:command` and press enter.
 async fn palette(app: &mut App, line: &str) {
@@ -151,4 +151,98 @@ async fn a_failed_state_dump_says_why_without_temporary_paths() {
     let (err, text) = status(&app);
     assert!(err, "{text}");
     assert_eq!(text, "could not write /nonexistent-dir/state.json: there is no folder /nonexistent-dir");
+}
+
+async fn shift_tab(app: &mut App) {
+    app.send(Msg::Key(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT))).await;
+}
+
+fn compose_text(app: &App) -> String {
+    app.st.ui.compose.as_ref().expect("compose box").text()
+}
+
+fn prompt_text(app: &App) -> String {
+    app.st.ui.prompt.as_ref().expect("a prompt").text.clone()
+}
+
+#[tokio::test]
+async fn repeated_tab_cycles_through_the_matches_in_the_compose_box() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('r')).await;
+    app.keys("thanks @D").await;
+    let screen = app.screen(80, 24);
+    assert!(screen.contains("tab: Dave Kowalski  Diego Alvarez"), "{screen}");
+    app.key(KeyCode::Tab).await;
+    assert!(compose_text(&app).ends_with("thanks @**Dave Kowalski** "), "{}", compose_text(&app));
+    app.key(KeyCode::Tab).await;
+    assert!(compose_text(&app).ends_with("thanks @**Diego Alvarez** "), "{}", compose_text(&app));
+    assert!(app.screen(80, 24).contains("[Diego Alvarez]"), "the inserted one is marked");
+    shift_tab(&mut app).await;
+    assert!(compose_text(&app).ends_with("thanks @**Dave Kowalski** "), "{}", compose_text(&app));
+    shift_tab(&mut app).await;
+    let (_, last) = app.st.ui.compose.as_ref().and_then(|c| c.suggestions.last().cloned()).expect("matches");
+    assert!(
+        compose_text(&app).ends_with(&format!("thanks {last} ")),
+        "wraps to the last: {}",
+        compose_text(&app)
+    );
+    app.key(KeyCode::Tab).await;
+    assert!(compose_text(&app).ends_with("thanks @**Dave Kowalski** "), "wraps to the first");
+    // Typing ends the cycle: the next tab completes the new word.
+    app.keys("and #desi").await;
+    app.key(KeyCode::Tab).await;
+    assert!(
+        compose_text(&app).ends_with("thanks @**Dave Kowalski** and #**design** "),
+        "{}",
+        compose_text(&app)
+    );
+}
+
+#[tokio::test]
+async fn the_channel_topic_prompt_completes_channels_then_topics() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('a')).await;
+    app.key(KeyCode::Char('c')).await;
+    assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.kind), Some(PromptKind::ChannelTopic));
+    app.keys("eng").await;
+    assert!(app.screen(100, 24).contains("tab: #engineering"));
+    app.key(KeyCode::Tab).await;
+    assert_eq!(prompt_text(&app), "engineering>");
+    // The topics are fetched as the topic is typed; names that start with it come first.
+    app.keys("co").await;
+    let shown: Vec<String> = app.st.ui.completion.suggestions.iter().map(|(s, _)| s.clone()).collect();
+    assert_eq!(shown[..2], ["code review etiquette", "bikeshed: config file format"], "{shown:?}");
+    let screen = app.screen(100, 24);
+    assert!(screen.contains("tab: code review etiquette  bikeshed: config file format"), "{screen}");
+    app.key(KeyCode::Tab).await;
+    assert_eq!(prompt_text(&app), "engineering>code review etiquette");
+    app.key(KeyCode::Tab).await;
+    assert_eq!(prompt_text(&app), "engineering>bikeshed: config file format");
+    shift_tab(&mut app).await;
+    assert_eq!(prompt_text(&app), "engineering>code review etiquette");
+    app.key(KeyCode::Enter).await;
+    let eng = app.channel_id("engineering");
+    let target = app.st.ui.compose.as_ref().map(|c| c.target.clone());
+    assert_eq!(target, Some(Target::Channel { id: eng, topic: "code review etiquette".into() }));
+}
+
+#[tokio::test]
+async fn the_dm_prompt_completes_each_name() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('x')).await;
+    assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.kind), Some(PromptKind::DmRecipients));
+    app.keys("ali").await;
+    app.key(KeyCode::Tab).await;
+    assert_eq!(prompt_text(&app), "Alice Okafor, ");
+    app.keys("D").await;
+    assert!(app.screen(100, 24).contains("tab: Dave Kowalski  Diego Alvarez"));
+    app.key(KeyCode::Tab).await;
+    assert_eq!(prompt_text(&app), "Alice Okafor, Dave Kowalski, ");
+    app.key(KeyCode::Tab).await;
+    assert_eq!(prompt_text(&app), "Alice Okafor, Diego Alvarez, ");
+    app.key(KeyCode::Enter).await;
+    let id = |name: &str| app.st.data.users.values().find(|u| u.full_name == name).map(|u| u.id).unwrap();
+    let mut want = vec![id("Alice Okafor"), id("Diego Alvarez")];
+    want.sort_unstable();
+    assert_eq!(app.st.ui.compose.as_ref().map(|c| c.target.clone()), Some(Target::Dm(want)));
 }
