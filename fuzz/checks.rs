@@ -169,6 +169,9 @@ impl Resolver for DemoNames {
             })
             .map(|u| u.2)
     }
+    fn me(&self) -> UserId {
+        10
+    }
 }
 
 /// Operators `parse_search` may produce, and whether their operand is an ID (else a string;

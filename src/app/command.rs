@@ -77,7 +77,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("view-rename", "FRAGMENT NAME", "rename a custom navigation view"),
     ("playground", "NAME LANGUAGE URL_TEMPLATE", "add a code playground ({code} in the template)"),
     ("channel-email", "[#channel] [sender]", "show a channel's email address"),
-    ("apns", "TOKEN [APPID]", "register an APNs device token"),
+    ("apns", "TOKEN APPID", "register an APNs device token for an iOS app (its bundle ID)"),
     ("report", "TYPE [description]", "report the selected message to moderators"),
     ("dump-state", "[PATH]", "write what the client holds to a JSON file (for bug reports)"),
     ("help", "", "show the keys"),
@@ -90,16 +90,27 @@ pub fn complete(prefix: &str) -> Vec<&'static str> {
     COMMANDS.iter().map(|(n, _, _)| *n).filter(|n| n.starts_with(p)).collect()
 }
 
-fn usage(name: &str) -> String {
-    let args = COMMANDS.iter().find(|(n, _, _)| *n == name).map_or("", |(_, a, _)| *a);
-    format!("usage: :{name} {args}")
+/// The feature level from which `:apns` needs the app ID (older servers defaulted it).
+pub const APNS_APPID_REQUIRED: i64 = 223;
+
+/// A command's arguments as the server of `feature_level` takes them.
+pub fn args(name: &str, feature_level: i64) -> &'static str {
+    match name {
+        "apns" if feature_level < APNS_APPID_REQUIRED => "TOKEN [APPID]",
+        _ => COMMANDS.iter().find(|(n, _, _)| *n == name).map_or("", |(_, a, _)| *a),
+    }
 }
 
-/// Parse a palette line (without the leading `:`).
-pub fn parse(line: &str) -> Result<Command, String> {
+fn usage(name: &str, feature_level: i64) -> String {
+    format!("usage: :{name} {}", args(name, feature_level))
+}
+
+/// Parse a palette line (without the leading `:`) for a server of `feature_level`.
+pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
     let toks = tokens(line);
     let Some((name, args)) = toks.split_first() else { return Err("type a command; tab completes".into()) };
     let rest = || args.join(" ");
+    let usage = |name: &str| usage(name, feature_level);
     let need = |n: usize| if args.len() < n { Err(usage(name)) } else { Ok(()) };
     let channel_and_rest = |args: &[String]| -> (Option<String>, Vec<String>) {
         match args.split_first() {
@@ -173,6 +184,9 @@ pub fn parse(line: &str) -> Result<Command, String> {
         }
         "apns" => {
             need(1)?;
+            if args.len() < 2 && feature_level >= APNS_APPID_REQUIRED {
+                return Err(format!("this server needs the app ID too; {}", usage(name)));
+            }
             Command::Apns { token: args[0].clone(), appid: args.get(1).cloned() }
         }
         "report" => {
@@ -199,18 +213,18 @@ mod tests {
 
     #[test]
     fn parses_every_command_shape() {
-        assert_eq!(parse("status In a meeting"), Ok(Command::Status(Some("In a meeting".into()))));
-        assert_eq!(parse("status clear"), Ok(Command::Status(None)));
+        assert_eq!(parse("status In a meeting", 496), Ok(Command::Status(Some("In a meeting".into()))));
+        assert_eq!(parse("status clear", 496), Ok(Command::Status(None)));
         assert_eq!(
-            parse("unsubscribe #design bob alice@x"),
+            parse("unsubscribe #design bob alice@x", 496),
             Ok(Command::Unsubscribe {
                 channel: Some("design".into()),
                 users: vec!["bob".into(), "alice@x".into()]
             })
         );
-        assert_eq!(parse("unsubscribe"), Ok(Command::Unsubscribe { channel: None, users: vec![] }));
+        assert_eq!(parse("unsubscribe", 496), Ok(Command::Unsubscribe { channel: None, users: vec![] }));
         assert_eq!(
-            parse(r#"group-add backend "Bob Nakamura""#),
+            parse(r#"group-add backend "Bob Nakamura""#, 496),
             Ok(Command::Group {
                 group: "backend".into(),
                 add: true,
@@ -219,7 +233,7 @@ mod tests {
             })
         );
         assert_eq!(
-            parse("subgroup-remove engineers frontend"),
+            parse("subgroup-remove engineers frontend", 496),
             Ok(Command::Group {
                 group: "engineers".into(),
                 add: false,
@@ -228,7 +242,7 @@ mod tests {
             })
         );
         assert_eq!(
-            parse("view-rename narrow/channel/9 My view"),
+            parse("view-rename narrow/channel/9 My view", 496),
             Ok(Command::View {
                 fragment: "narrow/channel/9".into(),
                 pinned: None,
@@ -236,23 +250,36 @@ mod tests {
             })
         );
         assert_eq!(
-            parse("report other it is rude"),
+            parse("report other it is rude", 496),
             Ok(Command::Report { report_type: "other".into(), description: Some("it is rude".into()) })
         );
     }
 
     #[test]
     fn errors_say_what_to_type() {
-        assert!(parse("deactivate").unwrap_err().contains("usage: :deactivate USER"));
-        assert!(parse("deactivate bob --delete-all").unwrap_err().contains("unknown flag"));
+        assert!(parse("deactivate", 496).unwrap_err().contains("usage: :deactivate USER"));
+        assert!(parse("deactivate bob --delete-all", 496).unwrap_err().contains("unknown flag"));
         assert_eq!(
-            parse("deactivate Bob Nakamura --delete-dms"),
+            parse("deactivate Bob Nakamura --delete-dms", 496),
             Ok(Command::Deactivate { user: "Bob Nakamura".into(), actions: vec!["--delete-dms".into()] })
         );
-        assert!(parse("playground a b").unwrap_err().contains("URL_TEMPLATE"));
-        assert!(parse("grup-add x y").unwrap_err().contains("no command"));
-        assert!(parse("group").unwrap_err().contains("did you mean group-add, group-remove"));
-        assert!(parse("").is_err());
+        assert!(parse("playground a b", 496).unwrap_err().contains("URL_TEMPLATE"));
+        assert!(parse("grup-add x y", 496).unwrap_err().contains("no command"));
+        assert!(parse("group", 496).unwrap_err().contains("did you mean group-add, group-remove"));
+        assert!(parse("", 496).is_err());
+    }
+
+    #[test]
+    fn apns_needs_the_app_id_from_level_223() {
+        let err = parse("apns 0a1b", 496).unwrap_err();
+        assert!(err.contains("needs the app ID") && err.contains("usage: :apns TOKEN APPID"), "{err}");
+        assert_eq!(
+            parse("apns 0a1b org.example", 223),
+            Ok(Command::Apns { token: "0a1b".into(), appid: Some("org.example".into()) })
+        );
+        assert_eq!(parse("apns 0a1b", 222), Ok(Command::Apns { token: "0a1b".into(), appid: None }));
+        assert_eq!(parse("apns", 222).unwrap_err(), "usage: :apns TOKEN [APPID]");
+        assert_eq!(args("apns", 496), "TOKEN APPID");
     }
 
     #[test]

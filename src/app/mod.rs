@@ -76,6 +76,8 @@ pub struct Compose {
     pub suggestions: Vec<(String, String)>,
     /// How many characters before the cursor a completion replaces.
     pub token_len: usize,
+    /// Repeated tab: (index of the completion inserted, characters it inserted).
+    pub cycle: Option<(usize, usize)>,
 }
 
 impl Compose {
@@ -85,7 +87,15 @@ impl Compose {
         let mut editor = TextArea::from(lines.collect::<Vec<_>>());
         editor.move_cursor(ratatui_textarea::CursorMove::Bottom);
         editor.move_cursor(ratatui_textarea::CursorMove::End);
-        Compose { target, editor, editing, scheduled: None, suggestions: Vec::new(), token_len: 0 }
+        Compose {
+            target,
+            editor,
+            editing,
+            scheduled: None,
+            suggestions: Vec::new(),
+            token_len: 0,
+            cycle: None,
+        }
     }
     pub fn text(&self) -> String {
         self.editor.lines().join("\n")
@@ -175,6 +185,17 @@ pub struct Verify {
     pub after_id: MessageId,
     /// Messages already matched to other sends.
     pub skip: Vec<MessageId>,
+}
+
+/// Completions of the word at the end of a prompt, cycled by repeated tab.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Completion {
+    /// (shown, inserted).
+    pub suggestions: Vec<(String, String)>,
+    /// How many characters at the end of the text a completion replaces.
+    pub token_len: usize,
+    /// (index of the completion inserted, characters it inserted).
+    pub cycle: Option<(usize, usize)>,
 }
 
 /// A one-line prompt at the bottom (search, compose recipient).
@@ -285,6 +306,8 @@ pub struct Ui {
     pub expanded: Option<ChannelId>,
     pub compose: Option<Compose>,
     pub prompt: Option<Prompt>,
+    /// Tab completion in the channel>topic and DM prompts.
+    pub completion: Completion,
     pub popup: Option<Popup>,
     pub status: Option<Status>,
     /// (message, spoiler index) toggled open.
@@ -453,16 +476,55 @@ pub enum Msg {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ApiCall {
     SetStatus(StatusUpdate),
-    Unsubscribe { channels: Vec<String>, principals: Option<Vec<UserId>> },
-    Deactivate { user: UserId, name: String, actions: Option<DeactivationActions> },
-    GroupMembers { group_id: i64, update: GroupMembersUpdate },
-    NavView { fragment: String, is_pinned: Option<bool>, name: Option<String> },
-    AddPlayground { name: String, language: String, template: String },
-    ChannelEmail { channel: ChannelId, sender: Option<UserId> },
-    Apns { token: String, appid: Option<String> },
-    Report { message_id: MessageId, report_type: String, description: Option<String> },
+    /// `names`: what to call each principal in the answer ("you" for oneself; one entry,
+    /// "you", without principals).
+    Unsubscribe {
+        channels: Vec<String>,
+        principals: Option<Vec<UserId>>,
+        names: Vec<String>,
+    },
+    Deactivate {
+        user: UserId,
+        name: String,
+        actions: Option<DeactivationActions>,
+    },
+    /// `done`: the summary on success; `group` and `names` (user names, `@group` names by ID)
+    /// word the server's refusals, which name IDs.
+    GroupMembers {
+        group_id: i64,
+        update: GroupMembersUpdate,
+        done: String,
+        group: String,
+        names: Vec<(i64, String)>,
+    },
+    NavView {
+        fragment: String,
+        is_pinned: Option<bool>,
+        name: Option<String>,
+    },
+    AddPlayground {
+        name: String,
+        language: String,
+        template: String,
+    },
+    ChannelEmail {
+        channel: ChannelId,
+        sender: Option<UserId>,
+    },
+    Apns {
+        token: String,
+        appid: Option<String>,
+    },
+    Report {
+        message_id: MessageId,
+        report_type: String,
+        description: Option<String>,
+    },
     Schedule(NewScheduledMessage),
-    UpdateScheduled { id: i64, update: ScheduledMessageUpdate },
+    UpdateScheduled {
+        id: i64,
+        update: ScheduledMessageUpdate,
+    },
     DeleteScheduled(i64),
 }
 

@@ -100,16 +100,31 @@ pub trait Resolver {
     fn channel_id(&self, name: &str) -> Option<ChannelId>;
     /// A user by ID, email or full name.
     fn user_id(&self, who: &str) -> Option<UserId>;
+    /// The current user, whom `me` names in searches (`sender:me`, `dm:me`).
+    fn me(&self) -> UserId;
 }
 
-/// Split a query into tokens, keeping `"quoted strings"` whole.
-pub fn tokens(q: &str) -> Vec<String> {
+/// A user operand: `me` (any case) is the current user, as in the web app; the server only
+/// takes IDs and emails, so it is resolved here.
+fn search_user(r: &dyn Resolver, who: &str) -> Result<UserId, String> {
+    if who.eq_ignore_ascii_case("me") {
+        return Ok(r.me());
+    }
+    r.user_id(who).ok_or_else(|| format!("no user {who:?}"))
+}
+
+/// Split a query into tokens as typed, keeping `"quoted strings"` whole and with their quotes.
+/// An unclosed quote runs to the end of the query and is closed there.
+pub fn raw_tokens(q: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut quoted = false;
     for c in q.chars() {
         match c {
-            '"' => quoted = !quoted,
+            '"' => {
+                quoted = !quoted;
+                cur.push(c);
+            }
             c if c.is_whitespace() && !quoted => {
                 if !cur.is_empty() {
                     out.push(std::mem::take(&mut cur));
@@ -118,10 +133,18 @@ pub fn tokens(q: &str) -> Vec<String> {
             c => cur.push(c),
         }
     }
+    if quoted {
+        cur.push('"');
+    }
     if !cur.is_empty() {
         out.push(cur);
     }
     out
+}
+
+/// Split a query into tokens, keeping `"quoted strings"` whole (without the quotes).
+pub fn tokens(q: &str) -> Vec<String> {
+    raw_tokens(q).into_iter().map(|t| t.replace('"', "")).filter(|t| !t.is_empty()).collect()
 }
 
 /// Parse the web app's search syntax (`channel:x topic:"y z" sender:5 is:unread -sender:7 words`)
@@ -129,15 +152,21 @@ pub fn tokens(q: &str) -> Vec<String> {
 pub fn parse_search(query: &str, r: &dyn Resolver) -> Result<Vec<NarrowTerm>, String> {
     let mut terms = Vec::new();
     let mut words = Vec::new();
-    for tok in tokens(query) {
+    for tok in raw_tokens(query) {
         let (negated, body) = match tok.strip_prefix('-') {
-            Some(rest) if rest.contains(':') => (true, rest.to_owned()),
-            _ => (false, tok.clone()),
+            Some(rest) if rest.contains(':') => (true, rest),
+            _ => (false, tok.as_str()),
         };
-        let Some((op, value)) = body.split_once(':').filter(|(op, v)| !op.is_empty() && !v.is_empty()) else {
+        // `op:value` or `op:"quoted value"`; a quoted phrase that holds a colon is a phrase.
+        let Some((op, value)) = body
+            .split_once(':')
+            .map(|(op, v)| (op, v.replace('"', "")))
+            .filter(|(op, v)| !op.is_empty() && !op.contains('"') && !v.is_empty())
+        else {
             words.push(tok);
             continue;
         };
+        let value = value.as_str();
         let op = op.to_lowercase();
         let term = match op.as_str() {
             "channel" | "stream" => {
@@ -146,22 +175,14 @@ pub fn parse_search(query: &str, r: &dyn Resolver) -> Result<Vec<NarrowTerm>, St
             }
             "channels" | "streams" => NarrowTerm::new("channels", value),
             "topic" | "subject" => NarrowTerm::new("topic", value),
-            "sender" | "from" => {
-                NarrowTerm::new("sender", r.user_id(value).ok_or_else(|| format!("no user {value:?}"))?)
-            }
+            "sender" | "from" => NarrowTerm::new("sender", search_user(r, value)?),
             "dm" | "pm-with" => {
-                let ids: Result<Vec<UserId>, String> = value
-                    .split(',')
-                    .map(|w| r.user_id(w.trim()).ok_or_else(|| format!("no user {w:?}")))
-                    .collect();
+                let ids: Result<Vec<UserId>, String> =
+                    value.split(',').map(|w| search_user(r, w.trim())).collect();
                 NarrowTerm::new("dm", json!(ids?))
             }
-            "dm-with" | "dm-including" => {
-                NarrowTerm::new("dm-with", r.user_id(value).ok_or_else(|| format!("no user {value:?}"))?)
-            }
-            "mentions" => {
-                NarrowTerm::new("mentions", r.user_id(value).ok_or_else(|| format!("no user {value:?}"))?)
-            }
+            "dm-with" | "dm-including" => NarrowTerm::new("dm-with", search_user(r, value)?),
+            "mentions" => NarrowTerm::new("mentions", search_user(r, value)?),
             "is" => match value {
                 "dm" | "private" | "starred" | "mentioned" | "unread" | "alerted" | "resolved"
                 | "followed" | "muted" => {
@@ -185,6 +206,7 @@ pub fn parse_search(query: &str, r: &dyn Resolver) -> Result<Vec<NarrowTerm>, St
         };
         terms.push(if negated { term.negate() } else { term });
     }
+    // Quoted phrases keep their quotes: the server matches them as phrases.
     if !words.is_empty() {
         terms.push(NarrowTerm::new("search", words.join(" ")));
     }
@@ -209,6 +231,9 @@ mod tests {
                 "7" => Some(7),
                 _ => None,
             }
+        }
+        fn me(&self) -> UserId {
+            7
         }
     }
 
@@ -237,6 +262,38 @@ mod tests {
         assert!(parse_search("sender:bob", &R).unwrap_err().contains("bob"));
         assert!(parse_search("is:weird", &R).is_err());
         assert!(parse_search("   ", &R).is_err());
+    }
+
+    #[test]
+    fn me_is_the_current_user() {
+        let t = parse_search("sender:me", &R).unwrap();
+        assert_eq!(t, vec![NarrowTerm::new("sender", 7)]);
+        let t = parse_search("-sender:ME dm:me,5 mentions:me", &R).unwrap();
+        assert_eq!(
+            t,
+            vec![
+                NarrowTerm::new("sender", 7).negate(),
+                NarrowTerm::new("dm", json!([7, 5])),
+                NarrowTerm::new("mentions", 7),
+            ]
+        );
+    }
+
+    #[test]
+    fn quoted_phrases_keep_their_quotes_in_the_search_operand() {
+        let t = parse_search(r#""topics muted""#, &R).unwrap();
+        assert_eq!(t, vec![NarrowTerm::new("search", r#""topics muted""#)]);
+        let t = parse_search(r#"inbox "muted  topics" topic:"q3 plan" bug"#, &R).unwrap();
+        assert_eq!(
+            t,
+            vec![
+                NarrowTerm::new("topic", "q3 plan"),
+                NarrowTerm::new("search", r#"inbox "muted  topics" bug"#)
+            ]
+        );
+        // An unclosed quote runs to the end and is closed for the server.
+        let t = parse_search(r#"say "hello there"#, &R).unwrap();
+        assert_eq!(t, vec![NarrowTerm::new("search", r#"say "hello there""#)]);
     }
 
     #[test]

@@ -61,6 +61,9 @@ impl Resolver for AnyName {
     fn user_id(&self, _: &str) -> Option<UserId> {
         Some(0)
     }
+    fn me(&self) -> UserId {
+        0
+    }
 }
 
 impl StartNarrow {

@@ -377,6 +377,9 @@ impl Resolver for Data {
             _ => None,
         }
     }
+    fn me(&self) -> UserId {
+        self.me
+    }
 }
 
 impl RealmInfo {

@@ -8,6 +8,7 @@ use crate::backoff::{Backoff, pseudo_random};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::HashMap;
 
+mod complete;
 mod outbox;
 mod outside;
 mod server_drafts;
@@ -159,7 +160,15 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             list.loading = false;
             rebuild_sidebar(st);
             // A `#channel>topic` completion may be waiting for these.
-            if st.ui.compose.is_some() { suggest(st) } else { vec![] }
+            if st.ui.compose.is_some() {
+                suggest(st)
+            } else if st.ui.prompt.as_ref().is_some_and(|p| complete::completes(p.kind))
+                && st.ui.completion.cycle.is_none()
+            {
+                complete::suggest(st)
+            } else {
+                vec![]
+            }
         }
         Msg::Events(events) => {
             let mut fx = Vec::new();
@@ -802,16 +811,8 @@ fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
                 fx.push(Effect::SaveDraft { key, text });
                 fx
             }
-            Some(Action::Complete) => {
-                if let Some(c) = &mut st.ui.compose
-                    && let Some((_, insert)) = c.suggestions.first().cloned()
-                {
-                    for _ in 0..c.token_len {
-                        c.editor.delete_char();
-                    }
-                    c.editor.insert_str(format!("{insert} "));
-                    c.suggestions.clear();
-                }
+            Some(a @ (Action::Complete | Action::CompleteBack)) => {
+                complete::compose(st, a == Action::CompleteBack);
                 vec![]
             }
             _ => {
@@ -866,6 +867,10 @@ fn on_prompt_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         return vec![];
     }
+    let completes = complete::completes(p.kind);
+    if completes && matches!(key.code, KeyCode::Tab | KeyCode::BackTab) {
+        return complete::prompt(st, key.code == KeyCode::BackTab);
+    }
     match key.code {
         KeyCode::Esc => st.ui.prompt = None,
         KeyCode::Backspace => {
@@ -873,12 +878,18 @@ fn on_prompt_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         KeyCode::Enter => {
             let p = st.ui.prompt.take().expect("prompt");
+            st.ui.completion = Completion::default();
             return submit_prompt(st, p);
         }
         KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => p.text.push(c),
-        _ => {}
+        _ => return vec![],
     }
-    vec![]
+    if st.ui.prompt.is_none() {
+        st.ui.completion = Completion::default();
+        return vec![];
+    }
+    // The candidates follow what is typed.
+    if completes { complete::suggest(st) } else { vec![] }
 }
 
 fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
@@ -893,7 +904,7 @@ fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
                 vec![]
             }
         },
-        PromptKind::Command => match super::command::parse(&p.text) {
+        PromptKind::Command => match super::command::parse(&p.text, st.data.realm.feature_level) {
             Ok(cmd) => match run_command(st, cmd) {
                 Ok(fx) => fx,
                 Err(e) => {
@@ -1477,7 +1488,7 @@ fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             }
             vec![]
         }
-        Action::Send | Action::Schedule | Action::Complete => vec![],
+        Action::Send | Action::Schedule | Action::Complete | Action::CompleteBack => vec![],
     }
 }
 
@@ -1662,6 +1673,7 @@ fn suggest(st: &mut State) -> Vec<Effect> {
     if let Some(c) = &mut st.ui.compose {
         c.suggestions = out;
         c.token_len = token_len;
+        c.cycle = None;
     }
     fx
 }
@@ -1802,6 +1814,15 @@ fn scheduled_label(st: &State, sm: &ScheduledMessage) -> String {
     format!("{to} at {at}")
 }
 
+/// "A", "A and B", "A, B and C".
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// Turn a palette command into effects (or say what is wrong).
 fn run_command(st: &mut State, cmd: super::command::Command) -> Result<Vec<Effect>, String> {
     use super::command::Command as C;
@@ -1813,11 +1834,19 @@ fn run_command(st: &mut State, cmd: super::command::Command) -> Result<Vec<Effec
         C::Status(None) => vec![Effect::Api(ApiCall::SetStatus(StatusUpdate {
             status_text: Some(String::new()),
             emoji_name: Some(String::new()),
+            emoji_code: Some(String::new()),
+            reaction_type: Some(String::new()),
             ..Default::default()
         }))],
         C::Status(Some(text)) => {
-            // A leading :emoji: sets the status emoji.
-            let mut update = StatusUpdate::default();
+            // A leading :emoji: sets the status emoji; without one the emoji is cleared, as the
+            // web app does (the server keeps fields that are not sent).
+            let mut update = StatusUpdate {
+                emoji_name: Some(String::new()),
+                emoji_code: Some(String::new()),
+                reaction_type: Some(String::new()),
+                ..Default::default()
+            };
             let mut text = text.trim().to_owned();
             if let Some(rest) = text.strip_prefix(':')
                 && let Some((name, after)) = rest.split_once(':')
@@ -1866,16 +1895,22 @@ fn run_command(st: &mut State, cmd: super::command::Command) -> Result<Vec<Effec
             let ids = users.iter().map(|u| resolve_user(st, u)).collect::<Result<Vec<_>, _>>()?;
             let name = st.data.channel_name(c).to_owned();
             let me = st.data.me;
+            let who = |u: &UserId| if *u == me { "you".to_owned() } else { st.data.user_name(*u).to_owned() };
             let question = match ids.as_slice() {
                 [] => format!("Leave #{name}? (y/N)"),
                 [one] if *one == me => format!("Leave #{name}? (y/N)"),
                 _ => {
-                    let names: Vec<&str> = ids.iter().map(|u| st.data.user_name(*u)).collect();
-                    format!("Remove {} from #{name}? (y/N)", names.join(", "))
+                    let names: Vec<String> = ids.iter().map(who).collect();
+                    format!("Remove {} from #{name}? (y/N)", and_list(&names))
                 }
             };
+            let names = if ids.is_empty() { vec!["you".to_owned()] } else { ids.iter().map(who).collect() };
             let principals = (!ids.is_empty()).then_some(ids);
-            confirm(st, question, Effect::Api(ApiCall::Unsubscribe { channels: vec![name], principals }));
+            confirm(
+                st,
+                question,
+                Effect::Api(ApiCall::Unsubscribe { channels: vec![name], principals, names }),
+            );
             vec![]
         }
         C::Deactivate { user: who, actions } => {
@@ -1920,6 +1955,41 @@ fn run_command(st: &mut State, cmd: super::command::Command) -> Result<Vec<Effec
             } else {
                 names.iter().map(|n| resolve_user(st, n)).collect::<Result<_, _>>()?
             };
+            let d = &st.data;
+            let g = &d.groups[&group_id];
+            let gname = format!("@{}", g.name);
+            let name = |id: &i64| {
+                if subgroups {
+                    d.groups.get(id).map_or_else(|| "(unknown group)".to_owned(), |g| format!("@{}", g.name))
+                } else {
+                    d.user_name(*id).to_owned()
+                }
+            };
+            let listed: Vec<String> = ids.iter().map(name).collect();
+            let list = and_list(&listed);
+            // Say what the server would refuse, by name (its refusals name IDs).
+            for id in &ids {
+                let n = name(id);
+                let present =
+                    if subgroups { g.direct_subgroup_ids.contains(id) } else { g.members.contains(id) };
+                match (add, subgroups, present) {
+                    (true, false, true) => return Err(format!("{n} is already in {gname}")),
+                    (false, false, false) => return Err(format!("{n} is not in {gname}")),
+                    (true, true, true) => return Err(format!("{n} is already a subgroup of {gname}")),
+                    (false, true, false) => return Err(format!("{n} is not a subgroup of {gname}")),
+                    _ => {}
+                }
+            }
+            let many = ids.len() > 1;
+            let done = match (add, subgroups) {
+                (true, false) => format!("{list} added to {gname}"),
+                (false, false) => format!("{list} removed from {gname}"),
+                (true, true) if many => format!("{list} are now subgroups of {gname}"),
+                (true, true) => format!("{list} is now a subgroup of {gname}"),
+                (false, true) if many => format!("{list} are no longer subgroups of {gname}"),
+                (false, true) => format!("{list} is no longer a subgroup of {gname}"),
+            };
+            let names = ids.iter().copied().zip(listed).collect();
             let mut update = GroupMembersUpdate::default();
             match (add, subgroups) {
                 (true, false) => update.add = Some(ids),
@@ -1927,7 +1997,7 @@ fn run_command(st: &mut State, cmd: super::command::Command) -> Result<Vec<Effec
                 (true, true) => update.add_subgroups = Some(ids),
                 (false, true) => update.delete_subgroups = Some(ids),
             }
-            vec![Effect::Api(ApiCall::GroupMembers { group_id, update })]
+            vec![Effect::Api(ApiCall::GroupMembers { group_id, update, done, group: gname, names })]
         }
         C::View { fragment, pinned, name } => {
             vec![Effect::Api(ApiCall::NavView { fragment, is_pinned: pinned, name })]

@@ -193,7 +193,9 @@ impl Dispatcher {
                     });
                     let _ = tx.send(Msg::Done(match written {
                         Ok(_) => Ok(format!("state written to {}", path.display())),
-                        Err(e) => Err(format!("could not write {}: {e}", path.display())),
+                        Err(e) => {
+                            Err(format!("could not write {}: {}", path.display(), write_failure(&e, &path)))
+                        }
                     }));
                 });
             }
@@ -346,24 +348,37 @@ async fn run_api(c: &Client, call: crate::app::ApiCall) -> Msg {
                     .map(|_| if cleared { "status cleared" } else { "status set" }.into()),
             )
         }
-        A::Unsubscribe { channels, principals } => {
-            let p = principals.map(Principals::Ids);
-            done(c.unsubscribe(&channels, p.as_ref()).await.map(|r| {
-                let mut parts = Vec::new();
-                if !r.removed.is_empty() {
-                    parts.push(format!("removed from #{}", r.removed.join(", #")));
+        A::Unsubscribe { channels, principals, names } => {
+            // One request per person: the answer lists channels, not who left them.
+            let who: Vec<(Option<UserId>, String)> = match principals {
+                None => vec![(None, names.into_iter().next().unwrap_or_else(|| "you".into()))],
+                Some(ids) => ids
+                    .into_iter()
+                    .map(Some)
+                    .zip(names.into_iter().chain(std::iter::repeat_with(String::new)))
+                    .collect(),
+            };
+            let mut parts = Vec::new();
+            for (id, name) in who {
+                let p = id.map(|id| Principals::Ids(vec![id]));
+                match c.unsubscribe(&channels, p.as_ref()).await {
+                    Ok(r) => parts.extend(unsubscribed(&name, &r.removed, &r.not_removed)),
+                    Err(e) => {
+                        parts.push(text(e));
+                        return Msg::Done(Err(parts.join("; ")));
+                    }
                 }
-                if !r.not_removed.is_empty() {
-                    parts.push(format!("not subscribed: #{}", r.not_removed.join(", #")));
-                }
-                parts.join("; ")
-            }))
+            }
+            Msg::Done(Ok(parts.join("; ")))
         }
         A::Deactivate { user, name, actions } => {
             done(c.deactivate_user(user, actions.as_ref(), None).await.map(|_| format!("{name} deactivated")))
         }
-        A::GroupMembers { group_id, update } => {
-            done(c.update_user_group_members(group_id, &update).await.map(|_| "group updated".into()))
+        A::GroupMembers { group_id, update, done: summary, group, names } => {
+            match c.update_user_group_members(group_id, &update).await {
+                Ok(_) => Msg::Done(Ok(summary)),
+                Err(e) => Msg::Done(Err(group_refusal(&text(e), &group, &names))),
+            }
         }
         A::NavView { fragment, is_pinned, name } => done(
             c.update_navigation_view(&fragment, is_pinned, name.as_deref())
@@ -371,9 +386,7 @@ async fn run_api(c: &Client, call: crate::app::ApiCall) -> Msg {
                 .map(|_| format!("view {fragment} updated")),
         ),
         A::AddPlayground { name, language, template } => done(
-            c.add_playground(&name, &language, &template)
-                .await
-                .map(|r| format!("playground {name} added (id {})", r.id)),
+            c.add_playground(&name, &language, &template).await.map(|_| format!("playground {name} added")),
         ),
         A::ChannelEmail { channel, sender } => {
             Msg::ChannelEmail(c.get_channel_email(channel, sender).await.map(|r| r.email).map_err(text))
@@ -398,6 +411,67 @@ async fn run_api(c: &Client, call: crate::app::ApiCall) -> Msg {
         A::DeleteScheduled(id) => {
             done(c.delete_scheduled_message(id).await.map(|_| "scheduled message deleted".into()))
         }
+    }
+}
+
+/// Why a file could not be written, in words (the I/O error's own text names the temporary
+/// file it was written through).
+fn write_failure(e: &std::io::Error, path: &std::path::Path) -> String {
+    use std::io::ErrorKind as K;
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    match e.kind() {
+        K::NotFound => format!("there is no folder {}", dir.display()),
+        K::PermissionDenied => format!("no permission to write in {}", dir.display()),
+        K::IsADirectory => "that is a folder".into(),
+        K::NotADirectory => format!("{} is not a folder", dir.display()),
+        K::ReadOnlyFilesystem => "the file system is read-only".into(),
+        K::StorageFull => "the disk is full".into(),
+        other => other.to_string(),
+    }
+}
+
+/// What an unsubscription did, naming who ("you" for oneself).
+fn unsubscribed(name: &str, removed: &[String], not_removed: &[String]) -> Vec<String> {
+    let list = |chans: &[String]| format!("#{}", chans.join(", #"));
+    let mut parts = Vec::new();
+    if !removed.is_empty() {
+        parts.push(if name == "you" {
+            format!("you left {}", list(removed))
+        } else {
+            format!("{name} removed from {}", list(removed))
+        });
+    }
+    if !not_removed.is_empty() {
+        let was = if name == "you" { "you were" } else { "was" };
+        let who = if name == "you" { String::new() } else { format!("{name} ") };
+        parts.push(format!("{who}{was} not subscribed to {}", list(not_removed)));
+    }
+    parts
+}
+
+/// A refusal of a group change in names: the server's messages name users and groups by ID
+/// ("User 14 is already a member of this group"), so the client words the known ones itself.
+fn group_refusal(msg: &str, group: &str, names: &[(i64, String)]) -> String {
+    let numbers: Vec<i64> = msg.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
+    let Some(name) = names.iter().find(|(id, _)| numbers.contains(id)).map(|(_, n)| n.as_str()) else {
+        return if msg.contains("cycle") {
+            format!("{group} cannot take a subgroup that contains it")
+        } else {
+            msg.to_owned()
+        };
+    };
+    if msg.contains("already a member") {
+        format!("{name} is already in {group}")
+    } else if msg.contains("no member") {
+        format!("{name} is not in {group}")
+    } else if msg.contains("already a subgroup") {
+        format!("{name} is already a subgroup of {group}")
+    } else if msg.contains("not a subgroup") {
+        format!("{name} is not a subgroup of {group}")
+    } else if msg.starts_with("Invalid") {
+        format!("{name} is deactivated or unknown")
+    } else {
+        msg.to_owned()
     }
 }
 
@@ -734,5 +808,55 @@ mod tests {
         for t in EVENT_TYPES {
             assert!(KNOWN_EVENT_TYPES.contains(t), "{t} is registered for but not decoded");
         }
+    }
+}
+
+#[cfg(test)]
+mod wording_tests {
+    use super::*;
+
+    #[test]
+    fn group_refusals_name_people_and_groups_not_ids() {
+        let names = vec![(14, "Dave Kowalski".to_owned()), (3, "@frontend".to_owned())];
+        let say = |msg: &str, group: &str| group_refusal(msg, group, &names);
+        assert_eq!(
+            say("User 14 is already a member of this group", "@backend"),
+            "Dave Kowalski is already in @backend"
+        );
+        assert_eq!(
+            say("There is no member '14' in this user group", "@backend"),
+            "Dave Kowalski is not in @backend"
+        );
+        assert_eq!(
+            say("User group 3 is not a subgroup of this group.", "@oncall"),
+            "@frontend is not a subgroup of @oncall"
+        );
+        assert_eq!(
+            say("User group 3 is already a subgroup of this group.", "@oncall"),
+            "@frontend is already a subgroup of @oncall"
+        );
+        assert_eq!(say("Invalid user ID: 14", "@backend"), "Dave Kowalski is deactivated or unknown");
+        assert_eq!(
+            say("User group cycle detected", "@leads"),
+            "@leads cannot take a subgroup that contains it"
+        );
+        assert_eq!(say("Insufficient permission", "@backend"), "Insufficient permission");
+    }
+
+    #[test]
+    fn unsubscriptions_say_who() {
+        let c = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(unsubscribed("you", &c(&["builds"]), &[]), vec!["you left #builds"]);
+        assert_eq!(unsubscribed("you", &[], &c(&["builds"])), vec!["you were not subscribed to #builds"]);
+        assert_eq!(
+            unsubscribed("Dave Kowalski", &c(&["a", "b"]), &c(&["c"])),
+            vec!["Dave Kowalski removed from #a, #b", "Dave Kowalski was not subscribed to #c"]
+        );
+    }
+
+    #[test]
+    fn write_failures_do_not_show_temporary_files() {
+        let e = std::io::Error::new(std::io::ErrorKind::NotFound, "at path \"/x/.tmpAb12\"");
+        assert_eq!(write_failure(&e, std::path::Path::new("/x/state.json")), "there is no folder /x");
     }
 }

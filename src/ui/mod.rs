@@ -639,14 +639,26 @@ fn draw_compose(f: &mut Frame, st: &State, area: Rect) {
         .title(clip(&title, area.width.saturating_sub(2) as usize))
         .border_style(t.accent);
     if !c.suggestions.is_empty() {
-        let shown: Vec<String> = c.suggestions.iter().map(|(label, _)| sanitize(label)).collect();
-        let text = format!(" tab: {} ", shown.join("  "));
+        let text = format!(" tab: {} ", candidates(&c.suggestions, c.cycle));
         let hint = Line::styled(clip(&text, area.width.saturating_sub(2) as usize), t.highlight);
         block = block.title_bottom(hint);
     }
     let inner = block.inner(area);
     f.render_widget(block, area);
     f.render_widget(&c.editor, inner);
+}
+
+/// Completion candidates, the one inserted by the last tab in brackets.
+fn candidates(suggestions: &[(String, String)], cycle: Option<(usize, usize)>) -> String {
+    let shown: Vec<String> = suggestions
+        .iter()
+        .enumerate()
+        .map(|(i, (label, _))| {
+            let label = sanitize(label);
+            if cycle.is_some_and(|(at, _)| at == i) { format!("[{label}]") } else { label }
+        })
+        .collect();
+    shown.join("  ")
 }
 
 fn draw_status(f: &mut Frame, st: &State, area: Rect) {
@@ -668,9 +680,17 @@ fn draw_status(f: &mut Frame, st: &State, area: Rect) {
         };
         let mut spans =
             vec![Span::styled(label, t.header), Span::raw(sanitize(&p.text)), Span::styled("█", t.dim)];
-        // What the last key said (an error, the completions) shows at once, beside the input.
-        if let Some(s) = &st.ui.status {
-            let used: usize = spans.iter().map(|s| display_width(&s.content)).sum();
+        // Completions of the channel>topic and DM prompts, as the compose box shows them; else
+        // what the last key said (an error, the palette's completions), at once, beside the input.
+        let c = &st.ui.completion;
+        let used: usize = spans.iter().map(|s| display_width(&s.content)).sum();
+        if matches!(p.kind, PromptKind::ChannelTopic | PromptKind::DmRecipients) && !c.suggestions.is_empty()
+        {
+            let room = (area.width as usize).saturating_sub(used + 2);
+            let text = clip(&format!("tab: {}", candidates(&c.suggestions, c.cycle)), room);
+            spans.push(Span::raw("  "));
+            spans.push(Span::styled(text, t.highlight));
+        } else if let Some(s) = &st.ui.status {
             let room = (area.width as usize).saturating_sub(used + 3);
             if room > 0 {
                 let text = clip(&sanitize(&s.text), room);
@@ -935,7 +955,8 @@ fn draw_help(f: &mut Frame, st: &State, scroll: u16) {
     // The palette's commands, from the same table that completes them.
     lines.push(Line::raw(""));
     lines.push(Line::styled("Commands (press : then tab to complete)", t.header));
-    for (name, args, what) in crate::app::command::COMMANDS {
+    for (name, _, what) in crate::app::command::COMMANDS {
+        let args = crate::app::command::args(name, st.data.realm.feature_level);
         lines.push(Line::from(vec![
             Span::styled(format!(":{name} {args}"), t.header),
             Span::raw(format!("  {what}")),

@@ -616,6 +616,36 @@ async fn narrow_search_matches_every_word() {
 }
 
 #[tokio::test]
+async fn narrow_search_quoted_phrase_matches_adjacent_words_in_order() {
+    let env = Env::start().await;
+    let c = env.client("member");
+    // Unquoted words match anywhere, in any order.
+    let words = all(&c, vec![t("search", "topics muted")]).await;
+    assert_eq!(words.len(), 3, "{:?}", ids(&words));
+    // A quoted phrase is matched as a phrase: adjacent, in order, any case.
+    let phrase = all(&c, vec![t("search", r#""MUTED Topics""#)]).await;
+    assert_eq!(ids(&phrase), ids(&words));
+    assert!(all(&c, vec![t("search", r#""topics muted""#)]).await.is_empty());
+    assert!(all(&c, vec![t("search", r#""hide topics""#)]).await.is_empty(), "words must be adjacent");
+    // Phrases and words combine; each must match.
+    let one = all(&c, vec![t("search", r#"reappear "muted topics""#)]).await;
+    assert_eq!(one.len(), 1);
+    assert!(one[0].content.contains("reappear after a reconnect"));
+    assert!(all(&c, vec![t("search", r#"xylophone "muted topics""#)]).await.is_empty());
+}
+
+#[tokio::test]
+async fn narrow_user_operands_are_ids_or_emails_not_me() {
+    // The reference server has no `me` operand: clients resolve it to the user's ID.
+    let env = Env::start().await;
+    let c = env.client("member");
+    let q = GetMessages::around(Anchor::Newest, 10, 0).narrow(vec![t("sender", "me")]);
+    assert_err(c.get_messages(&q).await, "BAD_NARROW", "Invalid narrow operator");
+    let q = GetMessages::around(Anchor::Newest, 10, 0).narrow(vec![t("dm", json!(["me"]))]);
+    assert_err(c.get_messages(&q).await, "BAD_NARROW", "Invalid narrow operator");
+}
+
+#[tokio::test]
 async fn negated_terms_exclude_matches() {
     let env = Env::start().await;
     let c = env.client("member");

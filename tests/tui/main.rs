@@ -9,3 +9,4 @@ mod outbox;
 mod outside;
 mod palette;
 mod screens;
+mod search_complete;

@@ -16,8 +16,39 @@ enum Term {
     Mentions(i64),
     Is(String),
     Has(String),
-    Search(Vec<String>),
+    /// Full-text search: lowercased words (each anywhere) and `"quoted phrases"` (as word lists).
+    Search {
+        words: Vec<String>,
+        phrases: Vec<Vec<String>>,
+    },
     Id(i64),
+}
+
+/// Words of a text for phrase matching: lowercased runs of letters and digits.
+fn phrase_words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
+}
+
+/// Split a `search` operand into plain words and `"quoted phrases"` (an unclosed quote runs to
+/// the end), as the reference server does.
+fn search_term(operand: &str) -> Term {
+    let (mut words, mut phrases) = (Vec::new(), Vec::new());
+    for (i, part) in operand.split('"').enumerate() {
+        if i % 2 == 1 {
+            let phrase = phrase_words(part);
+            if !phrase.is_empty() {
+                phrases.push(phrase);
+            }
+        } else {
+            words.extend(part.split_whitespace().map(str::to_lowercase));
+        }
+    }
+    Term::Search { words, phrases }
+}
+
+/// Do the phrase's words appear in `text` next to each other and in order (any case)?
+fn has_phrase(text: &str, phrase: &[String]) -> bool {
+    phrase_words(text).windows(phrase.len()).any(|w| w == phrase)
 }
 
 /// A parsed narrow for one viewer.
@@ -31,12 +62,12 @@ fn bad(msg: &str) -> ApiErr {
     ApiErr::new(axum::http::StatusCode::BAD_REQUEST, "BAD_NARROW", format!("Invalid narrow operator: {msg}"))
 }
 
-fn user_operand(org: &Org, v: &Value, viewer: i64) -> ApiResult<i64> {
+/// A user ID or email (the reference server has no `me`: clients resolve it).
+fn user_operand(org: &Org, v: &Value) -> ApiResult<i64> {
     match v {
         Value::Number(n) => {
             n.as_i64().filter(|id| org.users.contains_key(id)).ok_or_else(|| bad("unknown user"))
         }
-        Value::String(s) if s == "me" => Ok(viewer),
         Value::String(s) => match s.parse::<i64>() {
             Ok(id) if org.users.contains_key(&id) => Ok(id),
             _ => org.user_by_email(s).map(|u| u.id).ok_or_else(|| bad("unknown user")),
@@ -45,13 +76,13 @@ fn user_operand(org: &Org, v: &Value, viewer: i64) -> ApiResult<i64> {
     }
 }
 
-fn user_list(org: &Org, v: &Value, viewer: i64) -> ApiResult<Vec<i64>> {
+fn user_list(org: &Org, v: &Value) -> ApiResult<Vec<i64>> {
     match v {
-        Value::Array(items) => items.iter().map(|i| user_operand(org, i, viewer)).collect(),
+        Value::Array(items) => items.iter().map(|i| user_operand(org, i)).collect(),
         Value::String(s) if s.contains(',') => {
-            s.split(',').map(|p| user_operand(org, &Value::String(p.trim().to_owned()), viewer)).collect()
+            s.split(',').map(|p| user_operand(org, &Value::String(p.trim().to_owned()))).collect()
         }
-        other => Ok(vec![user_operand(org, other, viewer)?]),
+        other => Ok(vec![user_operand(org, other)?]),
     }
 }
 
@@ -100,7 +131,7 @@ impl Narrow {
                 },
                 "topic" | "subject" => Term::Topic(org.topic_in(&text()).to_lowercase()),
                 "dm" | "pm-with" => {
-                    let mut users = user_list(org, &operand, viewer)?;
+                    let mut users = user_list(org, &operand)?;
                     users.push(viewer);
                     users.sort_unstable();
                     users.dedup();
@@ -110,11 +141,9 @@ impl Narrow {
                 "dm-with" if org.settings.feature_level < 456 => {
                     return Err(bad("unknown operator dm-with"));
                 }
-                "dm-with" | "dm-including" | "group-pm-with" => {
-                    Term::DmWith(user_operand(org, &operand, viewer)?)
-                }
-                "sender" => Term::Sender(user_operand(org, &operand, viewer)?),
-                "mentions" => Term::Mentions(user_operand(org, &operand, viewer)?),
+                "dm-with" | "dm-including" | "group-pm-with" => Term::DmWith(user_operand(org, &operand)?),
+                "sender" => Term::Sender(user_operand(org, &operand)?),
+                "mentions" => Term::Mentions(user_operand(org, &operand)?),
                 "is" => {
                     let t = text();
                     match t.as_str() {
@@ -130,7 +159,7 @@ impl Narrow {
                         _ => return Err(bad(&format!("unknown 'has' operand {t}"))),
                     }
                 }
-                "search" => Term::Search(text().split_whitespace().map(str::to_lowercase).collect()),
+                "search" => search_term(&text()),
                 "id" => Term::Id(
                     operand.as_i64().or_else(|| text().parse().ok()).ok_or_else(|| bad("invalid id"))?,
                 ),
@@ -208,9 +237,10 @@ impl Narrow {
                 "reaction" => !m.reactions.is_empty(),
                 _ => false,
             },
-            Term::Search(words) => {
+            Term::Search { words, phrases } => {
                 let hay = format!("{} {}", m.topic(), m.content).to_lowercase();
                 words.iter().all(|w| hay.contains(w.as_str()))
+                    && phrases.iter().all(|p| has_phrase(m.topic(), p) || has_phrase(&m.content, p))
             }
             Term::Id(id) => m.id == *id,
         }
