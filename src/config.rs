@@ -5,7 +5,7 @@
 //! A wrong key or value is an error that names the file, the line and column, and the valid
 //! choices: `config.toml:3:9: theme = "blue" is not one of dark, light, high-contrast`.
 
-use crate::app::keymap::{Action, BINDINGS, Context, KEY_SYNTAX, Key, KeyConflict, Keymap, Override};
+use crate::app::keymap::{Action, Context, KEY_SYNTAX, Key, KeyConflict, Keymap, Override};
 use crate::app::settings::{Clock, Notifications, NotifyMethod, Settings, StartNarrow};
 use crate::ui::theme::{Theme, ThemeName};
 use serde::Deserialize;
@@ -444,7 +444,7 @@ method = {method}
         syntax = comment(&format!("Keys: action = [keys]. A key is {KEY_SYNTAX}.")),
     ));
     let keys_in = |ctx: Context, a: Action| -> Vec<Key> {
-        BINDINGS.iter().filter(|(c, _, b)| *c == ctx && *b == a).map(|(_, k, _)| *k).collect()
+        a.default_keys().iter().filter(|(c, _)| *c == ctx).map(|(_, k)| *k).collect()
     };
     // Actions whose keys are the same wherever they live go in [keys]; the others per place.
     let mut per_place: Vec<(Context, Action)> = Vec::new();
