@@ -1,13 +1,14 @@
 //! The in-memory organization: users, channels, messages, and every per-user record, plus the
 //! rules shared by several operations (access, posting, sending, editing, event fan-out).
 
+use super::clock::{now, now_f64};
 use super::emoji;
 use super::error::{ApiErr, ApiResult};
 use super::events::Queues;
 use super::markdown::{self, RenderContext, Rendered};
 use super::seed::{self, Seed};
+use super::token::token;
 use crate::api::models::{Reaction, ReactionType, UserStatus};
-use rand::Rng;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -19,24 +20,6 @@ pub const VERSION: &str = "11.0-topicterm-demo";
 pub const LARGER_THAN_MAX_MESSAGE_ID: i64 = 10_000_000_000_000_000;
 /// Password of every seeded human, for `fetch_api_key`.
 pub const DEMO_PASSWORD: &str = "topicterm-demo";
-
-/// Seconds since the epoch.
-pub fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0)
-}
-
-/// Seconds since the epoch, fractional.
-pub fn now_f64() -> f64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0)
-}
-
-/// A random alphanumeric token.
-pub fn token(len: usize) -> String {
-    rand::rng().sample_iter(rand::distr::Alphanumeric).take(len).map(char::from).collect()
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Role {

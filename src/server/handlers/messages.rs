@@ -1,13 +1,15 @@
 //! Messages: get (narrows, anchors), send, edit and move, history, flags, reactions, reports,
 //! typing notifications.
 
+use super::background::dispatch_webhooks;
+use super::common::Res;
 use super::narrow::Narrow;
-use super::{Res, dispatch_webhooks};
 use crate::api::models::{Reaction, ReactionType};
+use crate::server::emoji;
 use crate::server::error::{ApiErr, ApiResult, ok, success};
 use crate::server::org::{LARGER_THAN_MAX_MESSAGE_ID, Org, Recip, Role};
 use crate::server::params::{Params, path_id};
-use crate::server::{Req, Shared, emoji, reply};
+use crate::server::shared::{Req, Shared, reply};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
@@ -846,7 +848,7 @@ pub async fn report(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: R
                 "Moderation request channel must be specified to enable message reporting.",
             ));
         };
-        let types = super::report_types(org.settings.feature_level);
+        let types = super::common::report_types(org.settings.feature_level);
         let Some((_, type_name)) = types.iter().find(|(k, _)| *k == report_type) else {
             return Err(ApiErr::bad(format!("Invalid report_type '{report_type}'")));
         };

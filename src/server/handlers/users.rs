@@ -1,11 +1,11 @@
 //! Users: presence, status, deactivation, push tokens, user groups, credentials.
 
-use super::Res;
+use super::common::Res;
 use crate::api::limits::check_playground_template;
 use crate::server::error::{ApiErr, ok, success};
 use crate::server::org::{DEMO_PASSWORD, Org, PresenceRec, Recip, Role, UserRec};
 use crate::server::params::path_id;
-use crate::server::{Anon, Req, Shared, reply};
+use crate::server::shared::{Anon, Req, Shared, reply};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde_json::{Map, Value, json};
