@@ -2,13 +2,9 @@
 //! rules shared by several operations (access, posting, sending, editing, event fan-out).
 
 use super::clock::{now, now_f64};
-use super::emoji;
 use super::error::{ApiErr, ApiResult};
 use super::events::Queues;
-use super::markdown::{self, RenderContext};
-use super::seed::{self, Seed};
-use super::token::token;
-use crate::api::models::{Reaction, ReactionType, UserStatus};
+use super::markdown::RenderContext;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 mod access;
@@ -27,18 +23,6 @@ pub const VERSION: &str = "11.0-topicterm-demo";
 pub const LARGER_THAN_MAX_MESSAGE_ID: i64 = 10_000_000_000_000_000;
 /// Password of every seeded human, for `fetch_api_key`.
 pub const DEMO_PASSWORD: &str = "topicterm-demo";
-
-impl From<seed::SeedRole> for Role {
-    fn from(r: seed::SeedRole) -> Self {
-        match r {
-            seed::SeedRole::Owner => Role::Owner,
-            seed::SeedRole::Admin => Role::Admin,
-            seed::SeedRole::Moderator => Role::Moderator,
-            seed::SeedRole::Member => Role::Member,
-            seed::SeedRole::Guest => Role::Guest,
-        }
-    }
-}
 
 /// Server-wide behaviour that tests can change.
 #[derive(Debug, Clone)]
@@ -101,21 +85,6 @@ pub struct Org {
 pub const BUILTIN_VIEWS: &[&str] =
     &["inbox", "recent", "feed", "starred", "mentions", "reactions", "my_dms", "drafts", "scheduled"];
 
-/// System groups, created first (IDs 1..).
-const SYSTEM_GROUPS: &[&str] = &[
-    "role:nobody",
-    "role:owners",
-    "role:administrators",
-    "role:moderators",
-    "role:fullmembers",
-    "role:members",
-    "role:everyone",
-    "role:internet",
-];
-
-const COLORS: &[&str] =
-    &["#76ce90", "#fae589", "#a6c7e5", "#e79ab5", "#bfd56f", "#f4ae55", "#b0a5fd", "#addfe5"];
-
 impl RenderContext for Org {
     fn user_by_name(&self, full_name: &str) -> Option<(i64, String)> {
         self.users
@@ -144,22 +113,11 @@ impl RenderContext for Org {
 }
 
 impl Org {
-    /// Build the organization from a seed, with times relative to `start`.
-    pub fn from_seed(seed: &Seed, settings: Settings, start: i64) -> Result<Org, String> {
-        let r = &seed.realm;
-        let mut org = Org {
+    /// An organization with nothing in it yet but its realm (see `Org::from_seed`).
+    pub fn new(settings: Settings, realm: RealmRec) -> Org {
+        Org {
             settings,
-            realm: RealmRec {
-                name: r.name.clone(),
-                string_id: r.string_id.clone(),
-                email_domain: r.email_domain.clone(),
-                empty_topic_display_name: r.empty_topic_display_name.clone(),
-                moderation_request_channel_id: None,
-                allow_edit_history: r.allow_edit_history,
-                max_message_length: r.max_message_length,
-                max_topic_length: r.max_topic_length,
-                date_created: start - 400 * 86400,
-            },
+            realm,
             users: BTreeMap::new(),
             channels: BTreeMap::new(),
             folders: BTreeMap::new(),
@@ -182,358 +140,7 @@ impl Org {
             next_id: 1,
             notification_bot: 0,
             email_gateway_bot: 0,
-        };
-        for name in SYSTEM_GROUPS {
-            let id = org.alloc();
-            org.groups.insert(
-                id,
-                GroupRec {
-                    id,
-                    name: (*name).into(),
-                    description: String::new(),
-                    members: BTreeSet::new(),
-                    subgroups: BTreeSet::new(),
-                    is_system: true,
-                    deactivated: false,
-                    creator_id: None,
-                    date_created: org.realm.date_created,
-                },
-            );
         }
-        let mut by_short: HashMap<String, i64> = HashMap::new();
-        for (i, u) in seed.users.iter().enumerate() {
-            let id = 8 + i as i64;
-            if by_short.insert(u.short_name.clone(), id).is_some() {
-                return Err(format!("duplicate user {}", u.short_name));
-            }
-            let status = u.status.as_ref().map(|s| UserStatus {
-                status_text: s.status_text.clone(),
-                emoji_name: s.emoji_name.clone(),
-                emoji_code: s.emoji_code.clone(),
-                reaction_type: s.reaction_type.clone(),
-                away: None,
-            });
-            org.users.insert(
-                id,
-                UserRec {
-                    id,
-                    short_name: u.short_name.clone(),
-                    email: format!("{}@{}", u.short_name, r.email_domain),
-                    full_name: u.full_name.clone(),
-                    role: u.role.into(),
-                    bot_type: u.bot_type,
-                    bot_owner: None,
-                    is_active: true,
-                    api_key: token(32),
-                    presence_enabled: u.presence_enabled,
-                    timezone: u.timezone.clone(),
-                    date_joined: org.realm.date_created + i as i64 * 3600,
-                    webhook_token: (u.bot_type == Some(3)).then(|| token(32)),
-                    is_system_bot: false,
-                    status: status.unwrap_or_default(),
-                    avatar_removed: false,
-                },
-            );
-        }
-        org.next_id = org.next_id.max(8 + seed.users.len() as i64);
-        let lookup =
-            |m: &HashMap<String, i64>, s: &str| m.get(s).copied().ok_or_else(|| format!("unknown user {s}"));
-        for u in &seed.users {
-            if let Some(owner) = &u.owner {
-                let oid = lookup(&by_short, owner)?;
-                let id = by_short[&u.short_name];
-                if let Some(rec) = org.users.get_mut(&id) {
-                    rec.bot_owner = Some(oid);
-                }
-            }
-        }
-        org.notification_bot = org.add_system_bot("notification-bot", "Notification Bot");
-        org.email_gateway_bot = org.add_system_bot("emailgateway", "Email Gateway");
-        org.refresh_system_groups();
-
-        for f in &seed.channel_folders {
-            let id = org.alloc();
-            org.folders.insert(id, (f.name.clone(), f.description.clone()));
-        }
-        let admins_group = org.system_group("role:administrators");
-        let groups_first_id = org.next_id;
-        // Groups first (channels may name one), in file order.
-        let mut group_ids: HashMap<String, i64> = HashMap::new();
-        for g in &seed.user_groups {
-            let id = org.alloc();
-            let mut members = BTreeSet::new();
-            for m in &g.members {
-                members.insert(lookup(&by_short, m)?);
-            }
-            let mut subgroups = BTreeSet::new();
-            for s in &g.subgroups {
-                subgroups.insert(*group_ids.get(s).ok_or_else(|| format!("unknown subgroup {s}"))?);
-            }
-            group_ids.insert(g.name.clone(), id);
-            org.groups.insert(
-                id,
-                GroupRec {
-                    id,
-                    name: g.name.clone(),
-                    description: g.description.clone(),
-                    members,
-                    subgroups,
-                    is_system: false,
-                    deactivated: false,
-                    creator_id: None,
-                    date_created: start - 300 * 86400,
-                },
-            );
-        }
-        debug_assert!(groups_first_id <= org.next_id);
-        for (i, c) in seed.channels.iter().enumerate() {
-            let id = org.alloc();
-            let folder_id = match &c.folder {
-                Some(f) => Some(
-                    *org.folders
-                        .iter()
-                        .find(|(_, (n, _))| n == f)
-                        .ok_or_else(|| format!("unknown folder {f}"))?
-                        .0,
-                ),
-                None => None,
-            };
-            let mut subs = BTreeMap::new();
-            let everyone: Vec<String> = if c.subscribers.iter().any(|s| s == "*") {
-                seed.users.iter().map(|u| u.short_name.clone()).collect()
-            } else {
-                c.subscribers.clone()
-            };
-            for s in &everyone {
-                let uid = lookup(&by_short, s)?;
-                subs.insert(
-                    uid,
-                    SubRec {
-                        color: c.color.clone().unwrap_or_else(|| COLORS[i % COLORS.len()].into()),
-                        pin_to_top: c.pinned_by.contains(s),
-                        is_muted: c.muted_by.contains(s),
-                        desktop_notifications: None,
-                        email_notifications: None,
-                        wildcard_mentions_notify: None,
-                        push_notifications: None,
-                        audible_notifications: None,
-                        first_visible: 0,
-                    },
-                );
-            }
-            let can_remove_group = match &c.can_remove_subscribers_group {
-                Some(g) => *group_ids.get(g).ok_or_else(|| format!("unknown group {g}"))?,
-                None => admins_group,
-            };
-            let creator_id = match &c.creator {
-                Some(s) => Some(lookup(&by_short, s)?),
-                None => None,
-            };
-            let rendered_description = markdown::render(&c.description, &org).html;
-            org.channels.insert(
-                id,
-                ChannelRec {
-                    id,
-                    name: c.name.clone(),
-                    description: c.description.clone(),
-                    rendered_description,
-                    invite_only: c.invite_only,
-                    history_public: c.history_public_to_subscribers,
-                    is_web_public: false,
-                    folder_id,
-                    admins_only_post: c.posting == seed::SeedPosting::Admins,
-                    subs,
-                    date_created: start - c.created_days_ago as i64 * 86400,
-                    creator_id,
-                    can_remove_group,
-                    is_archived: false,
-                    email_token: token(12).to_lowercase(),
-                },
-            );
-        }
-        if let Some(name) = &r.moderation_request_channel {
-            let id = org.channel_named(name).ok_or_else(|| format!("unknown channel {name}"))?.id;
-            org.realm.moderation_request_channel_id = Some(id);
-        }
-        for e in &seed.custom_emoji {
-            let id = org.alloc();
-            org.realm_emoji.insert(id, (e.name.clone(), lookup(&by_short, &e.author)?));
-        }
-        // Statuses naming a custom emoji get its ID as the code.
-        let emoji_ids: HashMap<String, i64> =
-            org.realm_emoji.iter().map(|(id, (n, _))| (n.clone(), *id)).collect();
-        for u in org.users.values_mut() {
-            let st = &mut u.status;
-            if st.reaction_type == "realm_emoji" && st.emoji_code.is_empty() {
-                let id = emoji_ids
-                    .get(&st.emoji_name)
-                    .ok_or_else(|| format!("unknown custom emoji {}", st.emoji_name))?;
-                st.emoji_code = id.to_string();
-            } else if st.reaction_type == "unicode_emoji" && st.emoji_code.is_empty() {
-                st.emoji_code = emoji::unicode_code(&st.emoji_name).unwrap_or_default();
-            }
-        }
-        // Messages. IDs follow file order, which is time order.
-        for m in &seed.messages {
-            let sender = lookup(&by_short, &m.sender)?;
-            let ts = start - m.minutes_ago as i64 * 60;
-            let recip = match (&m.channel, &m.to) {
-                (Some(c), None) => {
-                    let cid = org.channel_named(c).ok_or_else(|| format!("unknown channel {c}"))?.id;
-                    Recip::Channel { id: cid, topic: m.topic.clone().unwrap_or_default() }
-                }
-                (None, Some(to)) => {
-                    let mut users = vec![sender];
-                    for t in to {
-                        users.push(lookup(&by_short, t)?);
-                    }
-                    users.sort_unstable();
-                    users.dedup();
-                    Recip::Dm { users }
-                }
-                _ => return Err(format!("message needs a channel or a recipient list: {:?}", m.content)),
-            };
-            let client = m.client.clone().unwrap_or_else(|| "website".into());
-            let id = org.insert_message(sender, recip, &m.content, ts, &client, None);
-            let recipients: Vec<i64> =
-                org.user_msgs.iter().filter(|(_, ms)| ms.contains_key(&id)).map(|(u, _)| *u).collect();
-            for uid in recipients {
-                let unread = m.unread_for.iter().any(|s| by_short.get(s) == Some(&uid));
-                let starred = m.starred_by.iter().any(|s| by_short.get(s) == Some(&uid));
-                if let Some(f) = org.user_msgs.get_mut(&uid).and_then(|ms| ms.get_mut(&id)) {
-                    f.read = !unread;
-                    f.starred = starred;
-                }
-            }
-            for r in &m.reactions {
-                let uid = lookup(&by_short, &r.user)?;
-                let rt =
-                    ReactionType::from(r.reaction_type.clone().unwrap_or_else(|| "unicode_emoji".into()));
-                let code = match (&r.emoji_code, &rt) {
-                    (Some(c), _) => c.clone(),
-                    (None, ReactionType::UnicodeEmoji) => emoji::unicode_code(&r.emoji_name)
-                        .ok_or_else(|| format!("unknown emoji {}", r.emoji_name))?,
-                    (None, ReactionType::RealmEmoji) => org
-                        .realm_emoji
-                        .iter()
-                        .find(|(_, (n, _))| *n == r.emoji_name)
-                        .map(|(id, _)| id.to_string())
-                        .ok_or_else(|| format!("unknown custom emoji {}", r.emoji_name))?,
-                    (None, _) => r.emoji_name.clone(),
-                };
-                if let Some(msg) = org.messages.get_mut(&id) {
-                    msg.reactions.push(Reaction {
-                        emoji_name: r.emoji_name.clone(),
-                        emoji_code: code,
-                        reaction_type: rt,
-                        user_id: uid,
-                    });
-                }
-            }
-            for e in &m.edits {
-                let by = lookup(&by_short, &e.by)?;
-                let new_channel = match &e.channel {
-                    Some(c) => Some(org.channel_named(c).ok_or_else(|| format!("unknown channel {c}"))?.id),
-                    None => None,
-                };
-                org.apply_edit(
-                    id,
-                    by,
-                    ts + e.minutes_later as i64 * 60,
-                    e.content.as_deref(),
-                    e.topic.as_deref(),
-                    new_channel,
-                    false,
-                );
-            }
-        }
-        for t in &seed.user_topics {
-            let uid = lookup(&by_short, &t.user)?;
-            let cid =
-                org.channel_named(&t.channel).ok_or_else(|| format!("unknown channel {}", t.channel))?.id;
-            let policy = match t.policy {
-                seed::SeedPolicy::Muted => 1,
-                seed::SeedPolicy::Unmuted => 2,
-                seed::SeedPolicy::Followed => 3,
-            };
-            org.user_topics
-                .insert((uid, cid, t.topic.to_lowercase()), (t.topic.clone(), policy, start - 3600));
-        }
-        let humans: Vec<i64> = org.users.values().filter(|u| !u.is_system_bot).map(|u| u.id).collect();
-        for uid in humans {
-            let views = BUILTIN_VIEWS
-                .iter()
-                .map(|f| NavViewRec { fragment: (*f).into(), name: None, is_pinned: true, builtin: true })
-                .collect();
-            org.nav_views.insert(uid, views);
-        }
-        for v in &seed.navigation_views {
-            let uid = lookup(&by_short, &v.user)?;
-            let views = org.nav_views.entry(uid).or_default();
-            if let Some(existing) = views.iter_mut().find(|x| x.fragment == v.fragment) {
-                existing.is_pinned = v.is_pinned;
-            } else {
-                views.push(NavViewRec {
-                    fragment: v.fragment.clone(),
-                    name: v.name.clone(),
-                    is_pinned: v.is_pinned,
-                    builtin: false,
-                });
-            }
-        }
-        for s in &seed.scheduled_messages {
-            let sender = lookup(&by_short, &s.sender)?;
-            let id = org.alloc();
-            let (is_channel, channel_id, user_ids) = match (&s.channel, &s.to) {
-                (Some(c), _) => {
-                    (true, org.channel_named(c).ok_or_else(|| format!("unknown channel {c}"))?.id, vec![])
-                }
-                (None, Some(to)) => {
-                    let mut ids = Vec::new();
-                    for t in to {
-                        ids.push(lookup(&by_short, t)?);
-                    }
-                    (false, 0, ids)
-                }
-                (None, None) => return Err("scheduled message needs a channel or recipients".into()),
-            };
-            org.scheduled.insert(
-                id,
-                ScheduledRec {
-                    id,
-                    sender_id: sender,
-                    is_channel,
-                    channel_id,
-                    user_ids,
-                    topic: s.topic.clone().unwrap_or_default(),
-                    content: s.content.clone(),
-                    deliver_at: start + s.minutes_from_now * 60,
-                    failed: s.failed,
-                    read_by_sender: None,
-                },
-            );
-        }
-        for p in &seed.presence {
-            let uid = lookup(&by_short, &p.user)?;
-            let at = start - p.seconds_ago as i64;
-            org.presence_counter += 1;
-            let rec = PresenceRec {
-                active_ts: if p.status == seed::SeedPresenceStatus::Active { at } else { at - 600 },
-                idle_ts: at,
-                update_id: org.presence_counter,
-            };
-            org.presence.insert(uid, rec);
-        }
-        for p in &seed.playgrounds {
-            let id = org.alloc();
-            org.playgrounds.push(PlaygroundRec {
-                id,
-                name: p.name.clone(),
-                pygments_language: p.pygments_language.clone(),
-                url_template: p.url_template.clone(),
-            });
-        }
-        Ok(org)
     }
 
     /// The server's clock (the real one, shifted by `clock_offset`).
@@ -552,30 +159,9 @@ impl Org {
         id
     }
 
-    fn add_system_bot(&mut self, short: &str, full: &str) -> i64 {
-        let id = 1000 + self.users.len() as i64;
-        self.users.insert(
-            id,
-            UserRec {
-                id,
-                short_name: short.into(),
-                email: format!("{short}@{}", self.realm.email_domain),
-                full_name: full.into(),
-                role: Role::Member,
-                bot_type: Some(1),
-                bot_owner: None,
-                is_active: true,
-                api_key: token(32),
-                presence_enabled: false,
-                timezone: "UTC".into(),
-                date_joined: self.realm.date_created,
-                webhook_token: None,
-                is_system_bot: true,
-                status: UserStatus::default(),
-                avatar_removed: false,
-            },
-        );
-        id
+    /// Make [`alloc`](Org::alloc) hand out IDs from `id` on (for IDs assigned by hand).
+    pub fn skip_ids_below(&mut self, id: i64) {
+        self.next_id = self.next_id.max(id);
     }
 
     pub fn system_group(&self, name: &str) -> i64 {
