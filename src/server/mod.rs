@@ -1,8 +1,15 @@
 //! The embedded demo server: an in-memory organization seeded from `assets/demo_org.json`,
 //! serving the contract's operations plus register/events/send over axum.
 //!
-//! Knows nothing of the client. All state sits in one [`org::Org`] behind a mutex that no
-//! handler holds across an `await`.
+//! Knows nothing of the client: nothing here names `app`, `ui`, `net` or the client's models.
+//! The one seam is the hand-over to a client in this file: [`DemoServer::credentials`] returns
+//! the client's plain email/key/site [`Credentials`], and [`DemoServer::write_zuliprcs`] writes
+//! them with the client's zuliprc writer (`tests/server_layout.rs` checks both rules). Helpers
+//! both sides need (an emoji's code, the playground-template check) are kept here in the
+//! server's own copy, checked against the client's by the same test.
+//!
+//! All state sits in one [`org::Org`] behind a mutex that no handler holds across an `await`.
+//! Built only with the `demo` feature (on by default).
 
 pub mod clock;
 pub mod emoji;
@@ -16,6 +23,7 @@ pub mod proxy;
 pub mod seed;
 pub mod shared;
 pub mod token;
+pub mod validate;
 
 use crate::api::Credentials;
 use org::Org;

@@ -4,10 +4,9 @@
 use super::background::dispatch_webhooks;
 use super::common::Res;
 use super::narrow::Narrow;
-use crate::api::models::{Reaction, ReactionType};
 use crate::server::emoji;
 use crate::server::error::{ApiErr, ApiResult, ok, success};
-use crate::server::org::{LARGER_THAN_MAX_MESSAGE_ID, Org, Recip, Role};
+use crate::server::org::{LARGER_THAN_MAX_MESSAGE_ID, Org, Reaction, ReactionType, Recip, Role};
 use crate::server::params::{Params, path_id};
 use crate::server::shared::{Req, Shared, reply};
 use axum::extract::{Path, State};

@@ -1,8 +1,8 @@
 //! The organization's records: one plain type per thing the server keeps (users, channels,
 //! groups, messages and their edits, flags, drafts, scheduled messages, …).
 
-use crate::api::models::{Reaction, UserStatus};
 use crate::server::markdown::Rendered;
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -283,4 +283,72 @@ pub struct WebhookJob {
     pub url: String,
     pub bot_id: i64,
     pub payload: Value,
+}
+
+/// The namespace of an emoji code, as the API spells it in `reaction_type`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReactionType {
+    UnicodeEmoji,
+    RealmEmoji,
+    /// `svc_extra_emoji`, also spelled `zulip_extra_emoji`.
+    SvcExtraEmoji,
+    Other(String),
+}
+
+impl ReactionType {
+    pub fn as_str(&self) -> &str {
+        match self {
+            ReactionType::UnicodeEmoji => "unicode_emoji",
+            ReactionType::RealmEmoji => "realm_emoji",
+            ReactionType::SvcExtraEmoji => "svc_extra_emoji",
+            ReactionType::Other(s) => s,
+        }
+    }
+}
+
+impl From<String> for ReactionType {
+    fn from(s: String) -> Self {
+        match s.as_str() {
+            "unicode_emoji" => ReactionType::UnicodeEmoji,
+            "realm_emoji" => ReactionType::RealmEmoji,
+            "svc_extra_emoji" | "zulip_extra_emoji" => ReactionType::SvcExtraEmoji,
+            _ => ReactionType::Other(s),
+        }
+    }
+}
+
+impl From<&str> for ReactionType {
+    fn from(s: &str) -> Self {
+        ReactionType::from(s.to_owned())
+    }
+}
+
+impl Serialize for ReactionType {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// One reaction on a message, serialized as the API's `reactions` entries.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Reaction {
+    pub emoji_name: String,
+    pub emoji_code: String,
+    pub reaction_type: ReactionType,
+    pub user_id: i64,
+}
+
+/// A user's status, serialized as the API's status objects (empty fields left out).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct UserStatus {
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub status_text: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub emoji_name: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub emoji_code: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub reaction_type: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub away: Option<bool>,
 }

@@ -5,12 +5,11 @@
 use super::{
     Seed, SeedChannel, SeedMessage, SeedPolicy, SeedPosting, SeedPresenceStatus, SeedRole, SeedUser,
 };
-use crate::api::models::{Reaction, ReactionType, UserStatus};
 use crate::server::emoji;
 use crate::server::markdown;
 use crate::server::org::{
-    BUILTIN_VIEWS, ChannelRec, GroupRec, NavViewRec, Org, PlaygroundRec, PresenceRec, RealmRec, Recip, Role,
-    ScheduledRec, Settings, SubRec, UserRec,
+    BUILTIN_VIEWS, ChannelRec, GroupRec, NavViewRec, Org, PlaygroundRec, PresenceRec, Reaction, ReactionType,
+    RealmRec, Recip, Role, ScheduledRec, Settings, SubRec, UserRec, UserStatus,
 };
 use crate::server::token::token;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
