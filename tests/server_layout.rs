@@ -193,6 +193,14 @@ fn no_server_files_import_each_other() {
 }
 
 #[test]
+fn no_server_source_file_is_over_1000_lines() {
+    for (module, code) in server_files() {
+        let lines = code.lines().count();
+        assert!(lines <= 1000, "{} has {lines} lines of non-test code", module.join("::"));
+    }
+}
+
+#[test]
 fn the_servers_own_helpers_agree_with_the_clients() {
     for e in emojis::iter() {
         assert_eq!(

@@ -3,11 +3,15 @@
 pub mod background;
 mod common;
 mod drafts;
+mod flags;
 mod messages;
 mod misc;
 mod narrow;
+mod reactions;
+mod reading;
 mod scheduled;
 mod subs;
+mod typing;
 mod users;
 
 use super::error::ApiErr;
@@ -21,17 +25,17 @@ pub fn router(shared: Arc<Shared>) -> Router {
     let api = Router::new()
         .route("/register", post(misc::register))
         .route("/events", get(misc::get_events).delete(misc::delete_queue))
-        .route("/messages", get(messages::get_messages).post(messages::send))
-        .route("/messages/flags", post(messages::flags))
-        .route("/messages/flags/narrow", post(messages::flags_narrow))
-        .route("/messages/{id}", get(messages::get_message).patch(messages::update_message))
-        .route("/messages/{id}/history", get(messages::history))
-        .route("/messages/{id}/reactions", post(messages::add_reaction).delete(messages::remove_reaction))
+        .route("/messages", get(reading::get_messages).post(messages::send))
+        .route("/messages/flags", post(flags::flags))
+        .route("/messages/flags/narrow", post(flags::flags_narrow))
+        .route("/messages/{id}", get(reading::get_message).patch(messages::update_message))
+        .route("/messages/{id}/history", get(reading::history))
+        .route("/messages/{id}/reactions", post(reactions::add_reaction).delete(reactions::remove_reaction))
         .route("/messages/{id}/report", post(messages::report))
-        .route("/messages/{id}/typing", post(messages::edit_typing))
-        .route("/message_edit_typing", post(messages::edit_typing_legacy))
-        .route("/typing", post(messages::typing))
-        .route("/mark_topic_as_read", post(messages::mark_topic_read))
+        .route("/messages/{id}/typing", post(typing::edit_typing))
+        .route("/message_edit_typing", post(typing::edit_typing_legacy))
+        .route("/typing", post(typing::typing))
+        .route("/mark_topic_as_read", post(flags::mark_topic_read))
         .route("/scheduled_messages", get(scheduled::list).post(scheduled::create))
         .route("/scheduled_messages/{id}", patch(scheduled::update).delete(scheduled::delete))
         .route("/drafts", get(drafts::list).post(drafts::create))

@@ -172,7 +172,7 @@ pub async fn status(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let emoji = match name.as_deref() {
         Some("") => Some((String::new(), String::new(), String::new())),
         Some(n) => {
-            let (n, c, t) = super::messages::check_emoji(&org, n, code.as_deref(), rt.as_deref())?;
+            let (n, c, t) = super::reactions::check_emoji(&org, n, code.as_deref(), rt.as_deref())?;
             Some((n, c, t.as_str().to_owned()))
         }
         None => None,
