@@ -26,6 +26,7 @@ pub mod config;
 pub mod net;
 pub mod outside;
 pub mod run;
+#[cfg(feature = "demo")]
 pub mod server;
 pub mod ui;
 pub mod urls;

@@ -7,24 +7,52 @@ use std::path::PathBuf;
 use topicterm::account::{self, AccountStore, LoginOptions, TerminalPrompter};
 use topicterm::api::{Client, Credentials};
 use topicterm::app::settings::Settings;
+#[cfg(feature = "demo")]
 use topicterm::server::{DemoServer, ServerOptions};
+
+/// The long help, with or without the demo organization (the `demo` feature).
+macro_rules! long_about {
+    ($demo:literal) => {
+        concat!(
+            "A fast, keyboard-driven terminal client for Zulip-compatible team chat.\n\n\
+            Without a command it starts the client: on the account chosen with --account (else the \
+            default account; add accounts with `topicterm login`), on the zuliprc given with -c, else \
+            on ~/.zuliprc.",
+            $demo,
+            "\n\n\
+            Settings are read from $XDG_CONFIG_HOME/topicterm/config.toml (or --config PATH); \
+            `topicterm --print-default-config` prints every setting with its default. NO_COLOR turns \
+            colours off. Logs go to $XDG_STATE_HOME/topicterm/topicterm.log."
+        )
+    };
+}
+#[cfg(feature = "demo")]
+const LONG_ABOUT: &str = long_about!(" `topicterm --demo` runs it on an embedded demo organization.");
+#[cfg(not(feature = "demo"))]
+const LONG_ABOUT: &str = long_about!("");
+
+/// What to do when there are no credentials.
+#[cfg(feature = "demo")]
+const NO_CREDENTIALS_HINT: &str = "(use `topicterm --demo` to try the demo organization, `topicterm login` to add an \
+    account, or -c PATH for a zuliprc)";
+#[cfg(not(feature = "demo"))]
+const NO_CREDENTIALS_HINT: &str = "(use `topicterm login` to add an account, or -c PATH for a zuliprc)";
 
 #[derive(Parser)]
 #[command(
     name = "topicterm",
     version,
     about = "A fast, keyboard-driven terminal client for Zulip-compatible team chat",
-    long_about = "A fast, keyboard-driven terminal client for Zulip-compatible team chat.\n\n\
-        Without a command it starts the client: on the account chosen with --account (else the \
-        default account; add accounts with `topicterm login`), on the zuliprc given with -c, else \
-        on ~/.zuliprc. `topicterm --demo` runs it on an embedded demo organization.\n\n\
-        Settings are read from $XDG_CONFIG_HOME/topicterm/config.toml (or --config PATH); \
-        `topicterm --print-default-config` prints every setting with its default. NO_COLOR turns \
-        colours off. Logs go to $XDG_STATE_HOME/topicterm/topicterm.log."
+    long_about = LONG_ABOUT
 )]
 struct Cli {
     /// Start the embedded demo server and log in as its seeded member.
+    #[cfg(feature = "demo")]
     #[arg(long, conflicts_with_all = ["zuliprc", "account"])]
+    demo: bool,
+    /// Without the demo server, `--demo` is refused with a reason rather than unknown.
+    #[cfg(not(feature = "demo"))]
+    #[arg(long, hide = true)]
     demo: bool,
     /// Use this zuliprc (INI [api] with email, key, site; it must be private: chmod 600).
     #[arg(short = 'c', long = "zuliprc", value_name = "PATH", conflicts_with = "account")]
@@ -76,6 +104,7 @@ enum Command {
     /// Print the man page (roff).
     Man,
     /// Run the embedded demo server in the foreground until killed.
+    #[cfg(feature = "demo")]
     DemoServer {
         /// Address to listen on.
         #[arg(long, default_value = "127.0.0.1:9991")]
@@ -181,6 +210,7 @@ fn main() -> anyhow::Result<()> {
         }
         Some(Command::Accounts) => list_accounts(),
         Some(Command::Completions { .. } | Command::Man) => Ok(()),
+        #[cfg(feature = "demo")]
         Some(Command::DemoServer {
             addr,
             zuliprc_dir,
@@ -226,8 +256,7 @@ fn list_accounts() -> anyhow::Result<()> {
 
 /// The credentials to use: -c's zuliprc, else the chosen account, else ~/.zuliprc.
 fn credentials(zuliprc: Option<PathBuf>, account: Option<String>) -> anyhow::Result<Credentials> {
-    let hint = "(use `topicterm --demo` to try the demo organization, `topicterm login` to add an account, \
-                or -c PATH for a zuliprc)";
+    let hint = NO_CREDENTIALS_HINT;
     if let Some(path) = zuliprc {
         return account::read_zuliprc(&path).map_err(|e| anyhow::anyhow!("{e}\n{hint}"));
     }
@@ -249,12 +278,19 @@ async fn client_main(
     settings: Settings,
 ) -> anyhow::Result<()> {
     // The demo server lives as long as the client.
+    #[cfg(feature = "demo")]
     let (_server, creds) = if demo {
         let server = DemoServer::start(ServerOptions::default()).await?;
         let creds = server.credentials("member").context("the demo organization has no member")?;
         (Some(server), creds)
     } else {
         (None, credentials(zuliprc, account)?)
+    };
+    #[cfg(not(feature = "demo"))]
+    let creds = if demo {
+        anyhow::bail!("this build of topicterm has no demo server (it was built without the `demo` feature)");
+    } else {
+        credentials(zuliprc, account)?
     };
     let client = Client::new(&creds)?;
     // Drafts are kept per account; the demo org's account is the same on every run.
@@ -300,6 +336,7 @@ async fn client_main(
     Ok(())
 }
 
+#[cfg(feature = "demo")]
 async fn demo_server(opts: ServerOptions, zuliprc_dir: Option<PathBuf>) -> anyhow::Result<()> {
     let server = DemoServer::start(opts).await?;
     println!("demo server listening on {}", server.url);

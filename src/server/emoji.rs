@@ -6,9 +6,13 @@ pub fn unicode_code(name: &str) -> Option<String> {
     emojis::get_by_shortcode(name).map(|e| code_of(e.as_str()))
 }
 
-/// The hex code of an emoji string.
+/// The hex code of an emoji string: its code points in lowercase hex, at least four digits,
+/// joined by dashes, without variation selectors (`👍` → `1f44d`, `©` → `00a9`).
+///
+/// The client has the same function (`api::unicode_emoji_code`); the server keeps its own
+/// because it knows nothing of the client, and `tests/server_layout.rs` checks they agree.
 pub fn code_of(s: &str) -> String {
-    crate::api::unicode_emoji_code(s)
+    s.chars().filter(|c| *c != '\u{fe0f}').map(|c| format!("{:04x}", c as u32)).collect::<Vec<_>>().join("-")
 }
 
 /// The emoji string of a code, if it is a known Unicode emoji.

@@ -69,7 +69,7 @@ impl Queues {
         apply_markdown: bool,
         empty_topic_name: bool,
     ) -> String {
-        let id = format!("{}:{}", super::org::now(), super::org::token(16));
+        let id = format!("{}:{}", super::clock::now(), super::token::token(16));
         self.map.insert(
             id.clone(),
             Queue {

@@ -1,9 +1,17 @@
 //! The embedded demo server: an in-memory organization seeded from `assets/demo_org.json`,
 //! serving the contract's operations plus register/events/send over axum.
 //!
-//! Knows nothing of the client. All state sits in one [`org::Org`] behind a mutex that no
-//! handler holds across an `await`.
+//! Knows nothing of the client: nothing here names `app`, `ui`, `net` or the client's models.
+//! The one seam is the hand-over to a client in this file: [`DemoServer::credentials`] returns
+//! the client's plain email/key/site [`Credentials`], and [`DemoServer::write_zuliprcs`] writes
+//! them with the client's zuliprc writer (`tests/server_layout.rs` checks both rules). Helpers
+//! both sides need (an emoji's code, the playground-template check) are kept here in the
+//! server's own copy, checked against the client's by the same test.
+//!
+//! All state sits in one [`org::Org`] behind a mutex that no handler holds across an `await`.
+//! Built only with the `demo` feature (on by default).
 
+pub mod clock;
 pub mod emoji;
 pub mod error;
 pub mod events;
@@ -13,39 +21,17 @@ pub mod org;
 pub mod params;
 pub mod proxy;
 pub mod seed;
+pub mod shared;
+pub mod token;
+pub mod validate;
 
 use crate::api::Credentials;
-use axum::extract::{FromRequest, Request};
-use axum::http::{StatusCode, header};
-use error::{ApiErr, ApiResult};
 use org::Org;
-use params::Params;
-use serde_json::Value;
+use shared::Shared;
 use std::net::SocketAddr;
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
-
-/// State shared by every handler.
-pub struct Shared {
-    pub org: Mutex<Org>,
-    /// Base URL the server is reachable at (the organization's URL).
-    pub url: String,
-    /// For POSTing outgoing-webhook payloads.
-    pub http: reqwest::Client,
-    /// A long-poll with nothing to deliver returns a heartbeat after this long.
-    pub heartbeat: Duration,
-    /// Requests received, of any kind (tests use it to prove a request was never sent).
-    pub requests: std::sync::atomic::AtomicU64,
-}
-
-impl Shared {
-    /// Lock the organization. A poisoned lock (a panic elsewhere) is recovered: the data is
-    /// plain records, and refusing every later request would be worse.
-    pub fn lock(&self) -> MutexGuard<'_, Org> {
-        self.org.lock().unwrap_or_else(|p| p.into_inner())
-    }
-}
 
 /// How to start a demo server.
 #[derive(Debug, Clone)]
@@ -99,9 +85,9 @@ impl DemoServer {
             feature_level: opts.feature_level,
             partial_subscribers_threshold: opts.partial_subscribers_threshold,
             outgoing_webhook_url: opts.outgoing_webhook_url.clone(),
-            clock_offset: opts.seed_time.map_or(0, |t| t - org::now()),
+            clock_offset: opts.seed_time.map_or(0, |t| t - clock::now()),
         };
-        let mut org = Org::from_seed(&seed, settings, opts.seed_time.unwrap_or_else(org::now))
+        let mut org = Org::from_seed(&seed, settings, opts.seed_time.unwrap_or_else(clock::now))
             .map_err(|e| anyhow::anyhow!("invalid seed: {e}"))?;
         org.queues.lifetime = opts.queue_lifetime;
         let listener = tokio::net::TcpListener::bind(opts.addr).await?;
@@ -125,7 +111,8 @@ impl DemoServer {
                 tracing::error!("demo server stopped: {e}");
             }
         });
-        let scheduler = tokio::spawn(handlers::scheduler_loop(shared.clone(), opts.scheduler_tick));
+        let scheduler =
+            tokio::spawn(handlers::background::scheduler_loop(shared.clone(), opts.scheduler_tick));
         Ok(DemoServer { url, shared, shutdown: Some(tx), tasks: vec![serve, scheduler] })
     }
 
@@ -189,88 +176,4 @@ impl Drop for DemoServer {
             t.abort();
         }
     }
-}
-
-/// An authenticated request: the caller's user ID and the merged parameters.
-pub struct Req {
-    pub user_id: i64,
-    pub p: Params,
-}
-
-/// An unauthenticated request's parameters.
-pub struct Anon {
-    pub p: Params,
-}
-
-/// Largest request body accepted (messages are limited far below this).
-const MAX_BODY: usize = 32 * 1024 * 1024;
-
-async fn read_params(req: Request) -> ApiResult<(axum::http::request::Parts, Params)> {
-    let (parts, body) = req.into_parts();
-    let mut pairs: Vec<(String, String)> =
-        url::form_urlencoded::parse(parts.uri.query().unwrap_or("").as_bytes()).into_owned().collect();
-    let bytes = axum::body::to_bytes(body, MAX_BODY)
-        .await
-        .map_err(|_| ApiErr::new(StatusCode::PAYLOAD_TOO_LARGE, "BAD_REQUEST", "Request body too large"))?;
-    if !bytes.is_empty() {
-        let ctype = parts.headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
-        if ctype.starts_with("multipart/") {
-            return Err(ApiErr::bad(
-                "multipart bodies are not supported; send application/x-www-form-urlencoded",
-            ));
-        }
-        pairs.extend(url::form_urlencoded::parse(&bytes).into_owned());
-    }
-    Ok((parts, Params::from_pairs(pairs)))
-}
-
-impl FromRequest<Arc<Shared>> for Req {
-    type Rejection = ApiErr;
-
-    async fn from_request(req: Request, state: &Arc<Shared>) -> Result<Self, ApiErr> {
-        let (parts, p) = read_params(req).await?;
-        let unauthorized = |code, msg: &str| ApiErr::new(StatusCode::UNAUTHORIZED, code, msg);
-        let header = parts
-            .headers
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .ok_or_else(|| unauthorized("UNAUTHORIZED", "Missing authorization header"))?;
-        let encoded = header
-            .strip_prefix("Basic ")
-            .ok_or_else(|| unauthorized("UNAUTHORIZED", "Only Basic authentication is supported"))?;
-        use base64::Engine;
-        let decoded = base64::engine::general_purpose::STANDARD
-            .decode(encoded.trim())
-            .ok()
-            .and_then(|b| String::from_utf8(b).ok())
-            .ok_or_else(|| unauthorized("UNAUTHORIZED", "Invalid authorization header"))?;
-        let (email, key) = decoded.split_once(':').unwrap_or((&decoded, ""));
-        let org = state.lock();
-        let user = org.user_by_email(email).filter(|u| u.api_key == key && !key.is_empty());
-        match user {
-            None => Err(unauthorized("INVALID_API_KEY", "Invalid API key")),
-            Some(u) if !u.is_active => Err(unauthorized("USER_DEACTIVATED", "Account is deactivated")),
-            Some(u) => Ok(Req { user_id: u.id, p }),
-        }
-    }
-}
-
-impl FromRequest<Arc<Shared>> for Anon {
-    type Rejection = ApiErr;
-
-    async fn from_request(req: Request, _state: &Arc<Shared>) -> Result<Self, ApiErr> {
-        let (_, p) = read_params(req).await?;
-        Ok(Anon { p })
-    }
-}
-
-/// Finish a success body: report parameters the operation did not read.
-pub fn reply(p: &Params, mut body: Value) -> axum::Json<Value> {
-    let unused = p.unused();
-    if !unused.is_empty()
-        && let Some(obj) = body.as_object_mut()
-    {
-        obj.insert("ignored_parameters_unsupported".into(), serde_json::json!(unused));
-    }
-    axum::Json(body)
 }

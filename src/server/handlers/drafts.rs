@@ -5,11 +5,11 @@
 //! organization's limits are refused (as everywhere else in the demo server) rather than
 //! silently truncated.
 
-use super::Res;
+use super::common::Res;
 use crate::server::error::{ApiErr, ApiResult, ok, success};
 use crate::server::org::{DraftRec, DraftTo, Org};
 use crate::server::params::path_id;
-use crate::server::{Req, Shared, reply};
+use crate::server::shared::{Req, Shared, reply};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde_json::{Map, Value, json};

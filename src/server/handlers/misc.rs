@@ -1,9 +1,9 @@
 //! Register, event queues, navigation views, organization settings.
 
-use super::Res;
+use super::common::Res;
 use crate::server::error::{ApiErr, ok, success};
 use crate::server::org::{Org, Role, VERSION};
-use crate::server::{Req, Shared, reply};
+use crate::server::shared::{Req, Shared, reply};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde_json::{Map, Value, json};
@@ -49,7 +49,7 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
     put("max_message_length", json!(org.realm.max_message_length));
     put("max_topic_length", json!(org.realm.max_topic_length));
     put("realm_empty_topic_display_name", json!(org.realm.empty_topic_display_name));
-    let types: Vec<Value> = super::report_types(org.settings.feature_level)
+    let types: Vec<Value> = super::common::report_types(org.settings.feature_level)
         .iter()
         .map(|(k, n)| json!({"key": k, "name": n}))
         .collect();
@@ -410,7 +410,7 @@ pub const DEMO_UPLOADS: &[(&str, &str)] =
 /// `GET /user_uploads/{path}`: an uploaded file, for logged-in users only.
 pub async fn upload(
     axum::extract::Path(path): axum::extract::Path<String>,
-    req: super::super::Req,
+    req: crate::server::shared::Req,
 ) -> Result<axum::response::Response, ApiErr> {
     let _ = req.user_id;
     let Some((_, body)) = DEMO_UPLOADS.iter().find(|(p, _)| *p == path) else {

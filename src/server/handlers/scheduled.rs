@@ -1,10 +1,11 @@
 //! Scheduled messages: create, edit (including failed ones), list, delete, and delivery.
 
-use super::Res;
+use super::common::Res;
 use crate::server::error::{ApiErr, ApiResult, ok, success};
+use crate::server::markdown;
 use crate::server::org::{Org, Recip, ScheduledRec};
 use crate::server::params::path_id;
-use crate::server::{Req, Shared, markdown, reply};
+use crate::server::shared::{Req, Shared, reply};
 use axum::extract::{Path, State};
 use serde_json::{Value, json};
 use std::sync::Arc;

@@ -1,11 +1,11 @@
 //! Channels and subscriptions: list, subscribe, unsubscribe, properties, topics, topic
 //! visibility (modern and legacy), channel email addresses, archiving.
 
-use super::Res;
+use super::common::Res;
 use crate::server::error::{ApiErr, ok, success};
 use crate::server::org::{ChannelRec, Org, SubRec};
 use crate::server::params::path_id;
-use crate::server::{Req, Shared, reply};
+use crate::server::shared::{Req, Shared, reply};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
@@ -296,7 +296,7 @@ pub async fn subscribe(State(s): State<Arc<Shared>>, req: Req) -> Res {
                         creator_id: Some(req.user_id),
                         can_remove_group: admins,
                         is_archived: false,
-                        email_token: crate::server::org::token(12).to_lowercase(),
+                        email_token: crate::server::token::token(12).to_lowercase(),
                     },
                 );
                 let json = org.channels.get(&id).map(|c| org.channel_json(c));

@@ -1,11 +1,11 @@
 //! Users: presence, status, deactivation, push tokens, user groups, credentials.
 
-use super::Res;
-use crate::api::limits::check_playground_template;
+use super::common::Res;
 use crate::server::error::{ApiErr, ok, success};
 use crate::server::org::{DEMO_PASSWORD, Org, PresenceRec, Recip, Role, UserRec};
 use crate::server::params::path_id;
-use crate::server::{Anon, Req, Shared, reply};
+use crate::server::shared::{Anon, Req, Shared, reply};
+use crate::server::validate;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde_json::{Map, Value, json};
@@ -172,7 +172,7 @@ pub async fn status(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let emoji = match name.as_deref() {
         Some("") => Some((String::new(), String::new(), String::new())),
         Some(n) => {
-            let (n, c, t) = super::messages::check_emoji(&org, n, code.as_deref(), rt.as_deref())?;
+            let (n, c, t) = super::reactions::check_emoji(&org, n, code.as_deref(), rt.as_deref())?;
             Some((n, c, t.as_str().to_owned()))
         }
         None => None,
@@ -496,7 +496,7 @@ pub async fn add_playground(State(s): State<Arc<Shared>>, req: Req) -> Res {
     if lang.trim().is_empty() || !lang.chars().all(|c| c.is_alphanumeric() || " _+-#.".contains(c)) {
         return Err(ApiErr::bad("Invalid characters in pygments language"));
     }
-    if check_playground_template(&template).is_err() {
+    if !validate::playground_template_ok(&template) {
         return Err(ApiErr::bad("url_template must contain exactly one variable named 'code'."));
     }
     let mut org = s.lock();

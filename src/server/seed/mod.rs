@@ -4,10 +4,12 @@
 //! `name`) so the file stays readable; the server assigns IDs in file order. Times are relative
 //! to the moment the server starts, so the demo always looks fresh.
 
+mod build;
+
 use serde::Deserialize;
 
 /// The seed shipped with the binary.
-pub const DEMO_SEED: &str = include_str!("../../assets/demo_org.json");
+pub const DEMO_SEED: &str = include_str!("../../../assets/demo_org.json");
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]

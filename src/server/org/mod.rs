@@ -1,0 +1,233 @@
+//! The in-memory organization: users, channels, messages, and every per-user record, plus the
+//! rules shared by several operations (access, posting, sending, editing, event fan-out).
+
+use super::clock::{now, now_f64};
+use super::error::{ApiErr, ApiResult};
+use super::events::Queues;
+use super::markdown::RenderContext;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+mod access;
+mod json;
+mod records;
+mod store;
+mod webhooks;
+
+pub use records::*;
+
+/// The feature level the demo server reports unless told otherwise.
+pub const FEATURE_LEVEL: i64 = 496;
+/// The version string it reports.
+pub const VERSION: &str = "11.0-topicterm-demo";
+/// Anchor returned for `newest` (as the reference server does).
+pub const LARGER_THAN_MAX_MESSAGE_ID: i64 = 10_000_000_000_000_000;
+/// Password of every seeded human, for `fetch_api_key`.
+pub const DEMO_PASSWORD: &str = "topicterm-demo";
+
+/// Server-wide behaviour that tests can change.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub feature_level: i64,
+    /// Channels with at least this many subscribers get `partial_subscribers`.
+    pub partial_subscribers_threshold: usize,
+    /// Where outgoing-webhook bots' payloads are POSTed.
+    pub outgoing_webhook_url: Option<String>,
+    /// Seconds added to the real clock: a server seeded at a fixed past time keeps its own
+    /// "now" consistent with its data (tests).
+    pub clock_offset: i64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            feature_level: FEATURE_LEVEL,
+            partial_subscribers_threshold: 250,
+            outgoing_webhook_url: None,
+            clock_offset: 0,
+        }
+    }
+}
+
+/// The whole organization.
+pub struct Org {
+    pub settings: Settings,
+    pub realm: RealmRec,
+    pub users: BTreeMap<i64, UserRec>,
+    pub channels: BTreeMap<i64, ChannelRec>,
+    pub folders: BTreeMap<i64, (String, String)>,
+    pub groups: BTreeMap<i64, GroupRec>,
+    pub messages: BTreeMap<i64, MessageRec>,
+    /// user → message → flags: the user's personal message history.
+    pub user_msgs: HashMap<i64, BTreeMap<i64, Flags>>,
+    /// (user, channel, lowercased topic) → (topic as set, policy, last_updated).
+    pub user_topics: BTreeMap<(i64, i64, String), (String, i64, i64)>,
+    pub presence: HashMap<i64, PresenceRec>,
+    pub presence_counter: i64,
+    pub nav_views: HashMap<i64, Vec<NavViewRec>>,
+    pub scheduled: BTreeMap<i64, ScheduledRec>,
+    pub playgrounds: Vec<PlaygroundRec>,
+    /// id → (name, author)
+    pub realm_emoji: BTreeMap<i64, (String, i64)>,
+    pub apns_tokens: Vec<(i64, String, Option<String>)>,
+    /// owner → draft ID → draft.
+    pub drafts: HashMap<i64, BTreeMap<i64, DraftRec>>,
+    /// Users who turned `enable_drafts_synchronization` off (it is on by default).
+    pub drafts_sync_off: HashSet<i64>,
+    pub dm_recipient_ids: HashMap<Vec<i64>, i64>,
+    pub queues: Queues,
+    pub webhook_jobs: Vec<WebhookJob>,
+    next_id: i64,
+    pub notification_bot: i64,
+    pub email_gateway_bot: i64,
+}
+
+/// Built-in navigation views every user has.
+pub const BUILTIN_VIEWS: &[&str] =
+    &["inbox", "recent", "feed", "starred", "mentions", "reactions", "my_dms", "drafts", "scheduled"];
+
+impl RenderContext for Org {
+    fn user_by_name(&self, full_name: &str) -> Option<(i64, String)> {
+        self.users
+            .values()
+            .find(|u| u.is_active && u.full_name.eq_ignore_ascii_case(full_name))
+            .map(|u| (u.id, u.full_name.clone()))
+    }
+    fn user_by_id(&self, id: i64) -> Option<String> {
+        self.users.get(&id).map(|u| u.full_name.clone())
+    }
+    fn group_by_name(&self, name: &str) -> Option<(i64, String)> {
+        self.groups
+            .values()
+            .find(|g| !g.is_system && !g.deactivated && g.name.eq_ignore_ascii_case(name))
+            .map(|g| (g.id, g.name.clone()))
+    }
+    fn channel_by_name(&self, name: &str) -> Option<(i64, String)> {
+        self.channel_named(name).map(|c| (c.id, c.name.clone()))
+    }
+    fn realm_emoji(&self, name: &str) -> Option<(String, String)> {
+        self.realm_emoji
+            .iter()
+            .find(|(_, (n, _))| n == name)
+            .map(|(id, _)| (id.to_string(), format!("/user_avatars/1/emoji/images/{id}.png")))
+    }
+}
+
+impl Org {
+    /// An organization with nothing in it yet but its realm (see `Org::from_seed`).
+    pub fn new(settings: Settings, realm: RealmRec) -> Org {
+        Org {
+            settings,
+            realm,
+            users: BTreeMap::new(),
+            channels: BTreeMap::new(),
+            folders: BTreeMap::new(),
+            groups: BTreeMap::new(),
+            messages: BTreeMap::new(),
+            user_msgs: HashMap::new(),
+            user_topics: BTreeMap::new(),
+            presence: HashMap::new(),
+            presence_counter: 0,
+            nav_views: HashMap::new(),
+            scheduled: BTreeMap::new(),
+            playgrounds: Vec::new(),
+            realm_emoji: BTreeMap::new(),
+            apns_tokens: Vec::new(),
+            drafts: HashMap::new(),
+            drafts_sync_off: HashSet::new(),
+            dm_recipient_ids: HashMap::new(),
+            queues: Queues::default(),
+            webhook_jobs: Vec::new(),
+            next_id: 1,
+            notification_bot: 0,
+            email_gateway_bot: 0,
+        }
+    }
+
+    /// The server's clock (the real one, shifted by `clock_offset`).
+    pub fn now(&self) -> i64 {
+        now() + self.settings.clock_offset
+    }
+
+    pub fn now_f64(&self) -> f64 {
+        now_f64() + self.settings.clock_offset as f64
+    }
+
+    /// A fresh ID for anything but messages.
+    pub fn alloc(&mut self) -> i64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    /// Make [`alloc`](Org::alloc) hand out IDs from `id` on (for IDs assigned by hand).
+    pub fn skip_ids_below(&mut self, id: i64) {
+        self.next_id = self.next_id.max(id);
+    }
+
+    pub fn system_group(&self, name: &str) -> i64 {
+        self.groups.values().find(|g| g.is_system && g.name == name).map(|g| g.id).unwrap_or(0)
+    }
+
+    /// Recompute the role groups' members from users' roles.
+    pub fn refresh_system_groups(&mut self) {
+        let users: Vec<(i64, Role, bool)> = self
+            .users
+            .values()
+            .filter(|u| u.is_active && !u.is_system_bot)
+            .map(|u| (u.id, u.role, u.is_bot()))
+            .collect();
+        for g in self.groups.values_mut().filter(|g| g.is_system) {
+            let max_role = match g.name.as_str() {
+                "role:owners" => Some(Role::Owner),
+                "role:administrators" => Some(Role::Admin),
+                "role:moderators" => Some(Role::Moderator),
+                "role:fullmembers" | "role:members" => Some(Role::Member),
+                "role:everyone" | "role:internet" => Some(Role::Guest),
+                _ => None,
+            };
+            g.members = match max_role {
+                Some(max) => users.iter().filter(|(_, r, _)| *r <= max).map(|(id, _, _)| *id).collect(),
+                None => BTreeSet::new(),
+            };
+        }
+    }
+
+    pub fn channel_named(&self, name: &str) -> Option<&ChannelRec> {
+        self.channels.values().find(|c| c.name.eq_ignore_ascii_case(name))
+    }
+
+    pub fn user(&self, id: i64) -> ApiResult<&UserRec> {
+        self.users.get(&id).ok_or_else(|| ApiErr::bad(format!("Invalid user ID: {id}")))
+    }
+
+    pub fn active_user(&self, id: i64) -> ApiResult<&UserRec> {
+        self.users
+            .get(&id)
+            .filter(|u| u.is_active)
+            .ok_or_else(|| ApiErr::bad(format!("Invalid user ID: {id}")))
+    }
+
+    pub fn user_by_email(&self, email: &str) -> Option<&UserRec> {
+        self.users.values().find(|u| u.email.eq_ignore_ascii_case(email))
+    }
+
+    /// A topic given by a client: `(no topic)` and the empty-topic display name mean "".
+    pub fn topic_in(&self, topic: &str) -> String {
+        let t = topic.trim();
+        if t == "(no topic)" || t == self.realm.empty_topic_display_name {
+            String::new()
+        } else {
+            t.to_owned()
+        }
+    }
+
+    /// The topic visibility policy of a user for a topic (0 = none).
+    pub fn topic_policy(&self, user_id: i64, channel_id: i64, topic: &str) -> i64 {
+        self.user_topics.get(&(user_id, channel_id, topic.to_lowercase())).map_or(0, |(_, p, _)| *p)
+    }
+}
+
+/// A topic name without the resolved-topic prefix.
+pub fn strip_resolved(topic: &str) -> &str {
+    topic.strip_prefix("✔ ").unwrap_or(topic)
+}

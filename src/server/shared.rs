@@ -1,0 +1,116 @@
+//! What every handler gets: the state shared by all of them, the request extractors
+//! (authenticated [`Req`] and anonymous [`Anon`]), and [`reply`], which finishes a success body.
+
+use super::error::{ApiErr, ApiResult};
+use super::org::Org;
+use super::params::Params;
+use axum::extract::{FromRequest, Request};
+use axum::http::{StatusCode, header};
+use serde_json::Value;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+/// State shared by every handler.
+pub struct Shared {
+    pub org: Mutex<Org>,
+    /// Base URL the server is reachable at (the organization's URL).
+    pub url: String,
+    /// For POSTing outgoing-webhook payloads.
+    pub http: reqwest::Client,
+    /// A long-poll with nothing to deliver returns a heartbeat after this long.
+    pub heartbeat: Duration,
+    /// Requests received, of any kind (tests use it to prove a request was never sent).
+    pub requests: std::sync::atomic::AtomicU64,
+}
+
+impl Shared {
+    /// Lock the organization. A poisoned lock (a panic elsewhere) is recovered: the data is
+    /// plain records, and refusing every later request would be worse.
+    pub fn lock(&self) -> MutexGuard<'_, Org> {
+        self.org.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// An authenticated request: the caller's user ID and the merged parameters.
+pub struct Req {
+    pub user_id: i64,
+    pub p: Params,
+}
+
+/// An unauthenticated request's parameters.
+pub struct Anon {
+    pub p: Params,
+}
+
+/// Largest request body accepted (messages are limited far below this).
+const MAX_BODY: usize = 32 * 1024 * 1024;
+
+async fn read_params(req: Request) -> ApiResult<(axum::http::request::Parts, Params)> {
+    let (parts, body) = req.into_parts();
+    let mut pairs: Vec<(String, String)> =
+        url::form_urlencoded::parse(parts.uri.query().unwrap_or("").as_bytes()).into_owned().collect();
+    let bytes = axum::body::to_bytes(body, MAX_BODY)
+        .await
+        .map_err(|_| ApiErr::new(StatusCode::PAYLOAD_TOO_LARGE, "BAD_REQUEST", "Request body too large"))?;
+    if !bytes.is_empty() {
+        let ctype = parts.headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+        if ctype.starts_with("multipart/") {
+            return Err(ApiErr::bad(
+                "multipart bodies are not supported; send application/x-www-form-urlencoded",
+            ));
+        }
+        pairs.extend(url::form_urlencoded::parse(&bytes).into_owned());
+    }
+    Ok((parts, Params::from_pairs(pairs)))
+}
+
+impl FromRequest<Arc<Shared>> for Req {
+    type Rejection = ApiErr;
+
+    async fn from_request(req: Request, state: &Arc<Shared>) -> Result<Self, ApiErr> {
+        let (parts, p) = read_params(req).await?;
+        let unauthorized = |code, msg: &str| ApiErr::new(StatusCode::UNAUTHORIZED, code, msg);
+        let header = parts
+            .headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .ok_or_else(|| unauthorized("UNAUTHORIZED", "Missing authorization header"))?;
+        let encoded = header
+            .strip_prefix("Basic ")
+            .ok_or_else(|| unauthorized("UNAUTHORIZED", "Only Basic authentication is supported"))?;
+        use base64::Engine;
+        let decoded = base64::engine::general_purpose::STANDARD
+            .decode(encoded.trim())
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok())
+            .ok_or_else(|| unauthorized("UNAUTHORIZED", "Invalid authorization header"))?;
+        let (email, key) = decoded.split_once(':').unwrap_or((&decoded, ""));
+        let org = state.lock();
+        let user = org.user_by_email(email).filter(|u| u.api_key == key && !key.is_empty());
+        match user {
+            None => Err(unauthorized("INVALID_API_KEY", "Invalid API key")),
+            Some(u) if !u.is_active => Err(unauthorized("USER_DEACTIVATED", "Account is deactivated")),
+            Some(u) => Ok(Req { user_id: u.id, p }),
+        }
+    }
+}
+
+impl FromRequest<Arc<Shared>> for Anon {
+    type Rejection = ApiErr;
+
+    async fn from_request(req: Request, _state: &Arc<Shared>) -> Result<Self, ApiErr> {
+        let (_, p) = read_params(req).await?;
+        Ok(Anon { p })
+    }
+}
+
+/// Finish a success body: report parameters the operation did not read.
+pub fn reply(p: &Params, mut body: Value) -> axum::Json<Value> {
+    let unused = p.unused();
+    if !unused.is_empty()
+        && let Some(obj) = body.as_object_mut()
+    {
+        obj.insert("ignored_parameters_unsupported".into(), serde_json::json!(unused));
+    }
+    axum::Json(body)
+}
