@@ -356,6 +356,8 @@ pub struct State {
 #[derive(Debug)]
 pub enum Msg {
     Key(KeyEvent),
+    /// Text pasted into the terminal (bracketed paste): it goes in whole, not as keys.
+    Paste(String),
     /// The terminal gained (true) or lost (false) focus.
     Focus(bool),
     /// The mouse wheel moved over a pane: positive is down.

@@ -27,6 +27,7 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
 fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Key(key) => on_key(st, key),
+        Msg::Paste(text) => on_paste(st, &text),
         Msg::Focus(focused) => {
             st.ui.unfocused = !focused;
             // Report the change now rather than at the next interval.
@@ -781,6 +782,29 @@ fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         Some(a) => on_action(st, a),
         None => vec![],
     }
+}
+
+/// A paste goes whole into the open prompt line (newlines become spaces: a paste never submits
+/// it), else into the compose box; anywhere else it is ignored, so pasted text cannot run keys.
+fn on_paste(st: &mut State, text: &str) -> Vec<Effect> {
+    st.ui.last_input = st.now;
+    // Terminals send a pasted line break as CR.
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    if let Some(p) = &mut st.ui.prompt {
+        if p.kind != PromptKind::Confirm {
+            let line = text.replace('\n', " ");
+            p.text.extend(line.chars().filter(|c| !c.is_control()));
+        }
+        return vec![];
+    }
+    if st.ui.popup.is_some() {
+        return vec![];
+    }
+    let Some(c) = &mut st.ui.compose else { return vec![] };
+    let text: String = text.chars().filter(|&c| c == '\n' || c == '\t' || !c.is_control()).collect();
+    c.editor.insert_str(text);
+    st.ui.draft_dirty = true;
+    suggest(st)
 }
 
 fn on_prompt_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {

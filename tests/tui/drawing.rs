@@ -1,0 +1,133 @@
+//! Terminal input and drawing: pastes, bursts of input, and how messages and popups are drawn.
+
+use crate::harness::App;
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::backend::{Backend, ClearType, TestBackend, WindowSize};
+use ratatui::buffer::Cell;
+use ratatui::layout::{Position, Size};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use topicterm::api::Client;
+use topicterm::app::{Msg, PromptKind};
+
+/// A `TestBackend` that counts the frames drawn.
+struct Counting {
+    inner: TestBackend,
+    frames: Arc<AtomicUsize>,
+}
+
+impl Backend for Counting {
+    type Error = <TestBackend as Backend>::Error;
+    fn draw<'a, I: Iterator<Item = (u16, u16, &'a Cell)>>(&mut self, content: I) -> Result<(), Self::Error> {
+        self.inner.draw(content)
+    }
+    fn hide_cursor(&mut self) -> Result<(), Self::Error> {
+        self.inner.hide_cursor()
+    }
+    fn show_cursor(&mut self) -> Result<(), Self::Error> {
+        self.inner.show_cursor()
+    }
+    fn get_cursor_position(&mut self) -> Result<Position, Self::Error> {
+        self.inner.get_cursor_position()
+    }
+    fn set_cursor_position<P: Into<Position>>(&mut self, position: P) -> Result<(), Self::Error> {
+        self.inner.set_cursor_position(position)
+    }
+    fn clear(&mut self) -> Result<(), Self::Error> {
+        self.inner.clear()
+    }
+    fn clear_region(&mut self, clear_type: ClearType) -> Result<(), Self::Error> {
+        self.inner.clear_region(clear_type)
+    }
+    fn size(&self) -> Result<Size, Self::Error> {
+        self.inner.size()
+    }
+    fn window_size(&mut self) -> Result<WindowSize, Self::Error> {
+        self.inner.window_size()
+    }
+    fn flush(&mut self) -> Result<(), Self::Error> {
+        self.frames.fetch_add(1, Ordering::SeqCst);
+        self.inner.flush()
+    }
+}
+
+fn key(c: char) -> std::io::Result<Event> {
+    Ok(Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)))
+}
+
+/// The real main loop takes a burst of input in one go: 5,000 keys already waiting are applied
+/// in two frames (at most `MAX_INPUT_PER_FRAME` events a frame), not one frame per key.
+#[tokio::test]
+async fn a_burst_of_keys_is_drawn_in_few_frames() {
+    use topicterm::server::{DemoServer, ServerOptions};
+    let server = DemoServer::start(ServerOptions::default()).await.unwrap();
+    let client = Client::new(&server.credentials("member").unwrap()).unwrap();
+    let (keys, rx) = tokio::sync::mpsc::unbounded_channel::<std::io::Result<Event>>();
+    let input = futures_util::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) });
+    let frames = Arc::new(AtomicUsize::new(0));
+    let backend = Counting { inner: TestBackend::new(100, 30), frames: frames.clone() };
+    let run = async move {
+        let mut terminal = ratatui::Terminal::new(backend).unwrap();
+        let mut outside = topicterm::outside::Recorder::default();
+        let settings = topicterm::app::settings::Settings::default();
+        topicterm::run::run_main_loop(&mut terminal, client, Box::pin(input), None, settings, &mut outside)
+            .await
+    };
+    let text: String = (0..5000).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+    let drive = async {
+        // Registered and settled: no more frames come by themselves.
+        let mut last = usize::MAX;
+        loop {
+            tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+            let now = frames.load(Ordering::SeqCst);
+            if now == last && server.shared.lock().queues.map.len() == 1 {
+                break;
+            }
+            last = now;
+        }
+        keys.send(key('r')).unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+        let before = frames.load(Ordering::SeqCst);
+        for c in text.chars() {
+            keys.send(key(c)).unwrap();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+        let during = frames.load(Ordering::SeqCst) - before;
+        keys.send(Ok(Event::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)))).unwrap();
+        keys.send(key('q')).unwrap();
+        during
+    };
+    let (st, during) = tokio::join!(run, drive);
+    let st = st.unwrap();
+    assert!(st.drafts.values().any(|d| *d == text), "every key reached the compose box");
+    assert!((2..=6).contains(&during), "5,000 keys drawn in {during} frames");
+}
+
+/// A paste goes into the compose box whole (lines and all) and marks the draft for saving; in
+/// a prompt line its line breaks become spaces and it does not submit; elsewhere it does nothing.
+#[tokio::test]
+async fn a_paste_goes_whole_into_the_compose_box_or_the_prompt_line() {
+    let mut app = App::start("member").await;
+    // Nowhere to go: nothing happens (no key of it runs).
+    let selected = app.st.ui.selected;
+    app.send(Msg::Paste("qqq jjj".into())).await;
+    assert!(!app.st.ui.quit && app.st.ui.selected == selected && app.st.ui.compose.is_none());
+
+    app.key(KeyCode::Char('r')).await;
+    app.keys("before ").await;
+    app.st.ui.draft_dirty = false;
+    app.send(Msg::Paste("first line\r\nsecond\rthird\x1b[31m".into())).await;
+    let c = app.st.ui.compose.as_ref().expect("compose box");
+    assert_eq!(c.text(), "before first line\nsecond\nthird[31m");
+    assert!(app.st.ui.draft_dirty, "the draft is saved like typed text");
+
+    // A prompt over the compose box takes the paste instead, on one line.
+    app.key(KeyCode::Esc).await;
+    app.key(KeyCode::Char('/')).await;
+    assert!(app.st.ui.prompt.as_ref().is_some_and(|p| p.kind == PromptKind::Search));
+    app.send(Msg::Paste("channel:engineering\nflaky".into())).await;
+    let p = app.st.ui.prompt.as_ref().expect("still open: a paste does not submit");
+    assert_eq!(p.text, "channel:engineering flaky");
+    let screen = app.screen(100, 30);
+    assert!(screen.contains("channel:engineering flaky"), "{screen}");
+}
