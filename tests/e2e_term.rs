@@ -111,3 +111,34 @@ fn a_bracketed_paste_arrives_whole() {
     paste(&text);
     wait_for_draft(home.path(), "the paste in the draft", |d| d == text);
 }
+
+/// A regional-indicator pair is one grapheme to ratatui (two cells) but two characters to
+/// terminals such as tmux: when the flag leaves the screen both of its cells must be cleared,
+/// or a lone "🇴" stays behind (also under the compose box drawn over it).
+#[test]
+fn a_flag_is_cleared_as_one() {
+    let (t, _home) = launch("flag");
+    t.keys(&["/"]);
+    t.line("channel:engineering");
+    t.wait_for("the channel", |s| s.contains("Search: channel:engineering"));
+    t.keys(&["G"]);
+    t.wait_for("the flag", |s| s.contains("Norway problem"));
+    t.keys(&["/"]);
+    t.line("topic:\"deprecating v1 API\"");
+    t.wait_for("the topic", |s| s.contains("Search: topic:\"deprecating v1 API\""));
+    std::thread::sleep(Duration::from_millis(300));
+    let s = t.screen();
+    assert!(!s.contains('\u{1F1F4}') && !s.contains('\u{1F1F3}'), "a stray regional indicator:\n{s}");
+    // Back to the flag, then a compose box over it.
+    t.keys(&["/"]);
+    t.line("channel:engineering");
+    t.wait_for("the channel again", |s| s.contains("Search: channel:engineering"));
+    t.keys(&["G"]);
+    t.wait_for("the flag again", |s| s.contains("Norway problem") && s.contains('\u{1F1F4}'));
+    t.keys(&["r"]);
+    t.wait_for("the compose box", |s| s.contains("ctrl+d send"));
+    std::thread::sleep(Duration::from_millis(300));
+    let s = t.screen();
+    let lone = s.lines().filter(|l| l.contains('\u{1F1F4}') && !l.contains("Norway")).count();
+    assert_eq!(lone, 0, "a stray regional indicator:\n{s}");
+}

@@ -22,6 +22,9 @@ pub struct RenderCache {
     map: HashMap<(MessageId, u16, u64, bool), Rc<RenderedContent>>,
     /// Where the last frame put things, for mouse clicks.
     pub hits: HitMap,
+    /// Where the last frame drew graphemes that terminals may draw differently (see
+    /// [`guard_clusters`]).
+    clusters: Vec<(u16, u16, String)>,
 }
 
 /// Screen regions of the last frame.
@@ -144,6 +147,54 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
         }
         None => {}
     }
+    guard_clusters(f.buffer_mut(), &mut cache.clusters);
+}
+
+/// The most cells a terminal may give a grapheme: each of its characters drawn on its own.
+fn widest_drawing(g: &str) -> u16 {
+    g.chars().map(|c| unicode_width::UnicodeWidthChar::width(c).unwrap_or(0) as u16).sum()
+}
+
+/// Wide graphemes of several characters (flags made of two regional indicators, ZWJ sequences,
+/// keycaps, skin tones, VS16 emoji) are one cell pair to ratatui, which then writes only the
+/// first cell when such a grapheme is replaced and leaves the second alone. Many terminals
+/// (tmux, xterm) keep them as separate characters instead, so writing the first cell clears only
+/// the first character: a lone "🇴" stays behind, also under a popup or the compose box. Drawing
+/// one can also spill over the following cells. So: when a grapheme of that kind leaves a
+/// position, every cell it may have covered is written again, and when one is drawn, the cells it
+/// may have spilled onto are too.
+fn guard_clusters(buf: &mut ratatui::buffer::Buffer, last: &mut Vec<(u16, u16, String)>) {
+    use ratatui::buffer::CellDiffOption;
+    use unicode_width::UnicodeWidthStr;
+    let area = buf.area;
+    let mut now = Vec::new();
+    for y in area.top()..area.bottom() {
+        for x in area.left()..area.right() {
+            let g = buf[(x, y)].symbol();
+            if g.chars().nth(1).is_some() && g.width() > 1 {
+                now.push((x, y, g.to_owned()));
+            }
+        }
+    }
+    let rewrite = |buf: &mut ratatui::buffer::Buffer, x: u16, y: u16, from: u16, to: u16| {
+        for cx in x.saturating_add(from)..x.saturating_add(to).min(area.right()) {
+            let cell = &mut buf[(cx, y)];
+            if cell.diff_option == CellDiffOption::None {
+                cell.diff_option = CellDiffOption::AlwaysUpdate;
+            }
+        }
+    };
+    for (x, y, g) in last.iter() {
+        if area.contains((*x, *y).into()) && buf[(*x, *y)].symbol() != g {
+            rewrite(buf, *x, *y, 0, widest_drawing(g).max(g.width() as u16));
+        }
+    }
+    for (x, y, g) in &now {
+        if !last.contains(&(*x, *y, g.clone())) {
+            rewrite(buf, *x, *y, g.width() as u16, widest_drawing(g));
+        }
+    }
+    *last = now;
 }
 
 fn clip(s: &str, width: usize) -> String {

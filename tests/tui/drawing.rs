@@ -10,16 +10,25 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use topicterm::api::Client;
 use topicterm::app::{Msg, PromptKind};
 
-/// A `TestBackend` that counts the frames drawn.
+/// A `TestBackend` that counts the frames drawn and records the cells written.
 struct Counting {
     inner: TestBackend,
     frames: Arc<AtomicUsize>,
+    writes: Vec<(u16, u16, String)>,
+}
+
+impl Counting {
+    fn new(width: u16, height: u16) -> Counting {
+        Counting { inner: TestBackend::new(width, height), frames: Default::default(), writes: Vec::new() }
+    }
 }
 
 impl Backend for Counting {
     type Error = <TestBackend as Backend>::Error;
     fn draw<'a, I: Iterator<Item = (u16, u16, &'a Cell)>>(&mut self, content: I) -> Result<(), Self::Error> {
-        self.inner.draw(content)
+        let content: Vec<_> = content.collect();
+        self.writes.extend(content.iter().map(|(x, y, c)| (*x, *y, c.symbol().to_owned())));
+        self.inner.draw(content.into_iter())
     }
     fn hide_cursor(&mut self) -> Result<(), Self::Error> {
         self.inner.hide_cursor()
@@ -64,8 +73,8 @@ async fn a_burst_of_keys_is_drawn_in_few_frames() {
     let client = Client::new(&server.credentials("member").unwrap()).unwrap();
     let (keys, rx) = tokio::sync::mpsc::unbounded_channel::<std::io::Result<Event>>();
     let input = futures_util::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) });
-    let frames = Arc::new(AtomicUsize::new(0));
-    let backend = Counting { inner: TestBackend::new(100, 30), frames: frames.clone() };
+    let backend = Counting::new(100, 30);
+    let frames = backend.frames.clone();
     let run = async move {
         let mut terminal = ratatui::Terminal::new(backend).unwrap();
         let mut outside = topicterm::outside::Recorder::default();
@@ -130,4 +139,41 @@ async fn a_paste_goes_whole_into_the_compose_box_or_the_prompt_line() {
     assert_eq!(p.text, "channel:engineering flaky");
     let screen = app.screen(100, 30);
     assert!(screen.contains("channel:engineering flaky"), "{screen}");
+}
+
+/// A flag (two regional indicators, one grapheme of two cells) that leaves the screen gets both
+/// of its cells written again: terminals that keep the indicators apart would otherwise show a
+/// lone "🇴" in the second cell.
+#[tokio::test]
+async fn both_cells_of_a_flag_are_written_when_it_goes() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('/')).await;
+    app.keys("channel:engineering").await;
+    app.key(KeyCode::Enter).await;
+    app.key(KeyCode::Char('G')).await;
+    let mut terminal = ratatui::Terminal::new(Counting::new(100, 30)).unwrap();
+    let mut cache = topicterm::ui::RenderCache::default();
+    terminal.draw(|f| topicterm::ui::draw(f, &app.st, &mut cache)).unwrap();
+    let flag = terminal
+        .backend()
+        .writes
+        .iter()
+        .find(|(_, _, s)| s == "\u{1F1F3}\u{1F1F4}")
+        .cloned()
+        .expect("the flag is drawn as one grapheme");
+    terminal.backend_mut().writes.clear();
+
+    app.key(KeyCode::Char('/')).await;
+    app.keys("topic:\"deprecating v1 API\"").await;
+    app.key(KeyCode::Enter).await;
+    terminal.draw(|f| topicterm::ui::draw(f, &app.st, &mut cache)).unwrap();
+    let writes = &terminal.backend().writes;
+    for x in [flag.0, flag.0 + 1] {
+        assert!(
+            writes.iter().any(|(wx, wy, s)| (*wx, *wy) == (x, flag.1) && s == " "),
+            "cell ({x}, {}) is not cleared: {:?}",
+            flag.1,
+            writes.iter().filter(|w| w.1 == flag.1).collect::<Vec<_>>()
+        );
+    }
 }
