@@ -344,17 +344,21 @@ fn message_block(
     }
     let same_sender =
         same_conv && prev.is_some_and(|p| p.sender_id == m.sender_id && m.timestamp - p.timestamp < 300);
+    // "(edited)" or "(moved)", and ★ when starred: on the sender line, or for a message drawn
+    // under the previous one's, after its first line (on a line of their own when that is full).
+    let mut marks = Vec::new();
+    if m.last_edit_timestamp.is_some() {
+        marks.push(Span::styled(" (edited)", t.dim));
+    } else if m.last_moved_timestamp.is_some() {
+        marks.push(Span::styled(" (moved)", t.dim));
+    }
+    if m.has_flag("starred") {
+        marks.push(Span::styled(" ★", t.highlight));
+    }
     if !same_sender {
         let mut spans =
             vec![Span::styled(format!("  {}", st.tz.format(m.timestamp, st.settings.clock.short())), t.dim)];
-        if m.last_edit_timestamp.is_some() {
-            spans.push(Span::styled(" (edited)", t.dim));
-        } else if m.last_moved_timestamp.is_some() {
-            spans.push(Span::styled(" (moved)", t.dim));
-        }
-        if m.has_flag("starred") {
-            spans.push(Span::styled(" ★", t.highlight));
-        }
+        spans.append(&mut marks);
         // A name too long for the line is shortened so the time stays in sight; in a pane too
         // narrow for both, the name comes first.
         let rest: usize = spans.iter().map(|s| display_width(&s.content)).sum();
@@ -368,10 +372,24 @@ fn message_block(
     }
     let spoilers = st.ui.open_spoilers.contains(&(m.id, 0));
     let body = cache.get(m, width.saturating_sub(2).max(10), spoilers, st.tz, &st.settings);
+    let marks_width: usize = marks.iter().map(|s| display_width(&s.content)).sum();
     for l in &body.lines {
         let mut spans = vec![Span::raw("  ")];
         spans.extend(l.spans.iter().cloned());
+        if !marks.is_empty() {
+            let used: usize = spans.iter().map(|s| display_width(&s.content)).sum();
+            if used + marks_width > width as usize {
+                out.push(Line::from(
+                    vec![Span::raw(" ")].into_iter().chain(marks.drain(..)).collect::<Vec<_>>(),
+                ));
+            } else {
+                spans.append(&mut marks);
+            }
+        }
         out.push(Line::from(spans));
+    }
+    if !marks.is_empty() {
+        out.push(Line::from(vec![Span::raw(" ")].into_iter().chain(marks).collect::<Vec<_>>()));
     }
     for (i, link) in body.links.iter().enumerate() {
         out.push(Line::styled(

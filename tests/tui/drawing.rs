@@ -177,3 +177,37 @@ async fn both_cells_of_a_flag_are_written_when_it_goes() {
         );
     }
 }
+
+/// A message drawn under the previous one's sender line (same sender, same conversation) still
+/// shows that it was edited and that it is starred.
+#[tokio::test]
+async fn a_follow_on_message_shows_edited_and_starred() {
+    use topicterm::api::MessageEdit;
+    use topicterm::app::Narrow;
+    let mut app = App::start("member").await;
+    let general = app.channel_id("general");
+    let author = Client::new(&app.server.credentials("alice").unwrap()).unwrap();
+    let send = |text: &'static str| {
+        let author = author.clone();
+        async move {
+            author
+                .send_message(&topicterm::api::OutgoingMessage::channel(general, "follow-on", text))
+                .await
+                .unwrap()
+                .id
+        }
+    };
+    send("first, with the sender line").await;
+    let id = send("second, drawn under it").await;
+    let narrow = Narrow::Topic(general, "follow-on".into());
+    let edit = MessageEdit { content: Some("fixed it".into()), ..Default::default() };
+    author.update_message(id, &edit).await.unwrap();
+    app.client.update_message_flags(&[id], true, "starred").await.unwrap();
+    app.settle().await;
+    app.open(narrow).await;
+    app.st.ui.selected = Some(id);
+    let screen = app.screen(100, 30);
+    let line = screen.lines().find(|l| l.contains("fixed it")).expect("the edited message");
+    assert!(line.contains("(edited)") && line.contains('★'), "{screen}");
+    insta::assert_snapshot!("follow_on_marks_100x30", screen);
+}
