@@ -83,6 +83,8 @@ impl Compose {
         let mut editor = TextArea::from(text.lines().map(str::to_owned).collect::<Vec<_>>());
         editor.move_cursor(ratatui_textarea::CursorMove::Bottom);
         editor.move_cursor(ratatui_textarea::CursorMove::End);
+        // Long lines wrap at words (long words at graphemes) rather than scroll sideways.
+        editor.set_wrap_mode(ratatui_textarea::WrapMode::WordOrGlyph);
         Compose { target, editor, editing, scheduled: None, suggestions: Vec::new(), token_len: 0 }
     }
     pub fn text(&self) -> String {

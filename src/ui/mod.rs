@@ -699,8 +699,15 @@ fn draw_compose(f: &mut Frame, st: &State, area: Rect) {
     let t = &st.settings.theme;
     let key =
         |a: Action| st.settings.keymap.keys_for(Context::Compose, a).into_iter().next().unwrap_or_default();
-    let title =
-        format!(" {verb}: {} — {} send, {} cancel ", sanitize(&to), key(Action::Send), key(Action::Cancel));
+    // What the send key does here: a sent message being edited, or a scheduled one, is saved.
+    let does = if c.scheduled.is_some() {
+        format!("{} save, {} new time", key(Action::Send), key(Action::Schedule))
+    } else if c.editing.is_some() {
+        format!("{} save", key(Action::Send))
+    } else {
+        format!("{} send", key(Action::Send))
+    };
+    let title = format!(" {verb}: {} — {does}, {} cancel ", sanitize(&to), key(Action::Cancel));
     let mut block = Block::default()
         .borders(Borders::ALL)
         .title(clip(&title, area.width.saturating_sub(2) as usize))

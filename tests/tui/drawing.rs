@@ -211,3 +211,46 @@ async fn a_follow_on_message_shows_edited_and_starred() {
     assert!(line.contains("(edited)") && line.contains('★'), "{screen}");
     insta::assert_snapshot!("follow_on_marks_100x30", screen);
 }
+
+/// A line longer than the compose box wraps (at words) instead of scrolling sideways, and the
+/// cursor at its end stays in sight.
+#[tokio::test]
+async fn the_compose_box_wraps_long_lines() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('r')).await;
+    let words = "the quick brown fox jumps over the lazy dog and keeps running past the end of the box";
+    app.keys(&format!("{words} {words} END")).await;
+    let screen = app.screen(80, 24);
+    assert!(screen.contains("the quick brown fox"), "the start stays in sight:\n{screen}");
+    assert!(screen.contains("END"), "and the end too:\n{screen}");
+    insta::assert_snapshot!("compose_wraps_80x24", screen);
+}
+
+/// The compose box's title says what ctrl+d does: send a new message, save an edited one, save
+/// a scheduled one (ctrl+s picks its new time).
+#[tokio::test]
+async fn the_compose_title_says_what_ctrl_d_does() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('r')).await;
+    app.keys("mine").await;
+    app.ctrl('d').await;
+    let screen = app.screen(100, 30);
+    assert!(!screen.contains("ctrl+d send"), "{screen}");
+    // Edit the message just sent.
+    let mine = app.st.data.messages.values().filter(|m| m.sender_id == app.st.data.me).map(|m| m.id).max();
+    app.st.ui.selected = mine;
+    app.key(KeyCode::Char('e')).await;
+    assert!(app.st.ui.compose.as_ref().is_some_and(|c| c.editing.is_some()));
+    let screen = app.screen(100, 30);
+    assert!(screen.contains("ctrl+d save, esc cancel"), "{screen}");
+    assert!(!screen.contains("send"), "{screen}");
+    app.key(KeyCode::Esc).await;
+
+    app.key(KeyCode::Char(':')).await;
+    app.keys("scheduled").await;
+    app.key(KeyCode::Enter).await;
+    app.key(KeyCode::Char('e')).await;
+    assert!(app.st.ui.compose.as_ref().is_some_and(|c| c.scheduled.is_some()));
+    let screen = app.screen(100, 30);
+    assert!(screen.contains("ctrl+d save, ctrl+s new time"), "{screen}");
+}
