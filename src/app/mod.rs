@@ -277,6 +277,9 @@ pub struct Ui {
     pub compose: Option<Compose>,
     pub prompt: Option<Prompt>,
     pub popup: Option<Popup>,
+    /// The largest useful scroll of the popup as last drawn (the view knows the wrapped text
+    /// and the screen): scrolling stops there, and `G`/End go there.
+    pub popup_bottom: std::cell::Cell<Option<u16>>,
     pub status: Option<Status>,
     /// (message, spoiler index) toggled open.
     pub open_spoilers: HashSet<(MessageId, usize)>,

@@ -1034,12 +1034,17 @@ fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         Popup::Scheduled { .. } | Popup::Emoji { .. } => return vec![],
     };
+    // Never past the end as last drawn (`G` asks for "the end" before the view knows it).
+    let bottom = st.ui.popup_bottom.get().unwrap_or(u16::MAX);
+    *scroll = (*scroll).min(bottom);
     match key.code {
         KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('?') => st.ui.popup = None,
-        KeyCode::Char('j') | KeyCode::Down => *scroll = scroll.saturating_add(1),
+        KeyCode::Char('j') | KeyCode::Down => *scroll = scroll.saturating_add(1).min(bottom),
         KeyCode::Char('k') | KeyCode::Up => *scroll = scroll.saturating_sub(1),
-        KeyCode::PageDown | KeyCode::Char(' ') => *scroll = scroll.saturating_add(10),
+        KeyCode::PageDown | KeyCode::Char(' ') => *scroll = scroll.saturating_add(10).min(bottom),
         KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
+        KeyCode::Char('g') | KeyCode::Home => *scroll = 0,
+        KeyCode::Char('G') | KeyCode::End => *scroll = bottom,
         _ => {}
     }
     vec![]

@@ -111,6 +111,8 @@ const SIDEBAR_WIDTH: u16 = 26;
 /// Draw the whole screen.
 pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
     let area = f.area();
+    // Set again below by a scrolled popup.
+    st.ui.popup_bottom.set(None);
     let compose_h = if st.ui.compose.is_some() { 7.min(area.height / 2) } else { 0 };
     let [main, compose, status] =
         Layout::vertical([Constraint::Min(3), Constraint::Length(compose_h), Constraint::Length(1)])
@@ -886,7 +888,7 @@ fn draw_info(f: &mut Frame, st: &State, cache: &mut RenderCache, id: MessageId, 
             lines.push(Line::raw(format!("  {label}  {}", who.join(", "))));
         }
     }
-    f.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)).wrap(Wrap { trim: false }), area);
+    scrolled_popup(f, st, lines, block, area, scroll);
 }
 
 fn draw_emoji(
@@ -998,6 +1000,17 @@ fn draw_help(f: &mut Frame, st: &State, scroll: u16) {
         .into_iter()
         .map(|(k, d)| Line::from(vec![Span::styled(format!("{k:<key_w$}  "), t.header), Span::raw(d)]))
         .collect();
+    // The palette's commands come after the keys: say so at the top.
+    let mut head = vec![
+        Line::from(vec![
+            Span::styled("Commands: ", t.header),
+            Span::raw("press : for the command palette (tab completes); they are listed after the keys."),
+        ]),
+        Line::styled("g/home top, G/end the end (the commands), j/k and space/pgup scroll", t.dim),
+        Line::raw(""),
+    ];
+    head.append(&mut lines);
+    let mut lines = head;
     // The palette's commands, from the same table that completes them.
     lines.push(Line::raw(""));
     lines.push(Line::styled("Commands (press : then tab to complete)", t.header));
@@ -1010,7 +1023,18 @@ fn draw_help(f: &mut Frame, st: &State, scroll: u16) {
     let area = centered(f.area(), 90, f.area().height.saturating_sub(2));
     f.render_widget(Clear, area);
     let block = Block::default().borders(Borders::ALL).title(" Keys (esc to close) ");
-    f.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)).wrap(Wrap { trim: false }), area);
+    scrolled_popup(f, st, lines, block, area, scroll);
+}
+
+/// A popup's text, scrolled: no further than its last line at the bottom. That largest useful
+/// scroll is left in the state for the keys (`G`/End go there, `j` stops there).
+fn scrolled_popup(f: &mut Frame, st: &State, lines: Vec<Line>, block: Block, area: Rect, scroll: u16) {
+    let text = Paragraph::new(lines).wrap(Wrap { trim: false });
+    let inner = block.inner(area);
+    let total = text.line_count(inner.width);
+    let bottom = u16::try_from(total.saturating_sub(inner.height as usize)).unwrap_or(u16::MAX);
+    st.ui.popup_bottom.set(Some(bottom));
+    f.render_widget(text.block(block).scroll((scroll.min(bottom), 0)), area);
 }
 
 fn draw_history(
@@ -1055,7 +1079,7 @@ fn draw_history(
         }
         lines.push(Line::raw(""));
     }
-    f.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)).wrap(Wrap { trim: false }), area);
+    scrolled_popup(f, st, lines, block, area, scroll);
 }
 
 /// Word-level diff of Markdown, as lines: insertions green, deletions red and crossed out.

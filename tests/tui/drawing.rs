@@ -254,3 +254,30 @@ async fn the_compose_title_says_what_ctrl_d_does() {
     let screen = app.screen(100, 30);
     assert!(screen.contains("ctrl+d save, ctrl+s new time"), "{screen}");
 }
+
+/// The help popup says near its top that the command palette exists; `G`/End go to its end
+/// (the palette's commands), no further, so that `k` moves up at once; `g`/Home go back.
+#[tokio::test]
+async fn help_jumps_to_the_end_and_back_and_points_at_the_commands() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('?')).await;
+    let top = app.screen(80, 24);
+    assert!(top.contains("press :"), "{top}");
+    let (last, _, _) = topicterm::app::command::COMMANDS.last().unwrap();
+    let last = format!(":{last}");
+    assert!(!top.contains(&last), "{top}");
+    app.key(KeyCode::Char('G')).await;
+    let end = app.screen(80, 24);
+    assert!(end.contains(&last), "the last command is on screen:\n{end}");
+    app.key(KeyCode::Char('k')).await;
+    let up = app.screen(80, 24);
+    assert!(up != end, "k after G scrolls up at once");
+    app.key(KeyCode::Char('g')).await;
+    assert_eq!(app.screen(80, 24), top);
+    app.key(KeyCode::End).await;
+    assert_eq!(app.screen(80, 24), end);
+    app.key(KeyCode::Home).await;
+    assert_eq!(app.screen(80, 24), top);
+    app.key(KeyCode::Char('G')).await;
+    insta::assert_snapshot!("help_end_80x24", app.screen(80, 24));
+}
