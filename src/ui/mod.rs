@@ -870,11 +870,11 @@ fn draw_info(f: &mut Frame, st: &State, cache: &mut RenderCache, id: MessageId, 
         let mut by: Vec<(String, Vec<String>)> = Vec::new();
         let mut index: HashMap<String, usize> = HashMap::new();
         for r in &m.reactions {
-            let label = format!(
-                "{} :{}:",
-                emoji_label(&r.emoji_code, &r.emoji_name, r.reaction_type.as_str()),
-                sanitize(&r.emoji_name)
-            );
+            // A Unicode emoji and its name; an emoji without a character here (custom,
+            // zulip_extra) is drawn as its name, once.
+            let glyph = emoji_label(&r.emoji_code, &r.emoji_name, r.reaction_type.as_str());
+            let name = format!(":{}:", sanitize(&r.emoji_name));
+            let label = if glyph == name { name } else { format!("{glyph} {name}") };
             let who = sanitize(d.user_name(r.user_id));
             match index.get(&label) {
                 Some(&i) => by[i].1.push(who),

@@ -281,3 +281,33 @@ async fn help_jumps_to_the_end_and_back_and_points_at_the_commands() {
     app.key(KeyCode::Char('G')).await;
     insta::assert_snapshot!("help_end_80x24", app.screen(80, 24));
 }
+
+/// Message info lists each reaction once, custom emoji by their name once (not ":lgtm: :lgtm:"),
+/// with the names of who reacted.
+#[tokio::test]
+async fn message_info_shows_each_reaction_once_with_names() {
+    use topicterm::app::Popup;
+    let mut app = App::start("member").await;
+    let m = app
+        .st
+        .data
+        .messages
+        .values()
+        .filter(|m| m.reactions.iter().any(|r| r.emoji_name == "lgtm"))
+        .min_by_key(|m| m.id)
+        .cloned()
+        .expect("a message with a custom emoji reaction in the seed");
+    app.st.ui.selected = Some(m.id);
+    app.key(KeyCode::Char('i')).await;
+    assert!(matches!(app.st.ui.popup, Some(Popup::MessageInfo { .. })));
+    let screen = app.screen(120, 48);
+    assert!(!screen.contains(":lgtm: :lgtm:"), "{screen}");
+    let lines: Vec<&str> = screen.lines().filter(|l| l.contains(":lgtm:")).collect();
+    assert_eq!(lines.len(), 1, "one line for the reaction:\n{screen}");
+    for r in m.reactions.iter().filter(|r| r.emoji_name == "lgtm") {
+        let name = app.st.data.user_name(r.user_id);
+        assert!(lines[0].contains(name), "{name} reacted:\n{screen}");
+    }
+    assert!(screen.contains("Reactions"), "{screen}");
+    insta::assert_snapshot!("info_reactions_120x48", screen);
+}
