@@ -302,31 +302,35 @@ async fn client_main(
     let drafts_dir = directories::ProjectDirs::from("", "", "topicterm")
         .map(|d| d.data_dir().join("drafts").join(account));
     let mut terminal = ratatui::init();
-    // The mouse scrolls and selects, and focus changes drive idle presence. Both are switched
-    // off again on every exit path below and by the panic hook (ratatui's own hook, chained,
-    // restores the rest of the terminal).
+    // The mouse scrolls and selects, focus changes drive idle presence, and bracketed paste
+    // delivers a paste as one piece of text rather than as keys. All are switched off again on
+    // every exit path below and by the panic hook (ratatui's own hook, chained, restores the
+    // rest of the terminal).
     let _ = crossterm::execute!(
         std::io::stdout(),
         crossterm::event::EnableMouseCapture,
-        crossterm::event::EnableFocusChange
+        crossterm::event::EnableFocusChange,
+        crossterm::event::EnableBracketedPaste
     );
     let restore = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let _ = crossterm::execute!(
             std::io::stdout(),
             crossterm::event::DisableMouseCapture,
-            crossterm::event::DisableFocusChange
+            crossterm::event::DisableFocusChange,
+            crossterm::event::DisableBracketedPaste
         );
         restore(info);
     }));
-    let input = crossterm::event::EventStream::new();
+    let input = topicterm::run::terminal_events();
     let mut outside = topicterm::outside::Terminal { notify: settings.notifications.method };
     let result =
         topicterm::run::run_main_loop(&mut terminal, client, input, drafts_dir, settings, &mut outside).await;
     let _ = crossterm::execute!(
         std::io::stdout(),
         crossterm::event::DisableMouseCapture,
-        crossterm::event::DisableFocusChange
+        crossterm::event::DisableFocusChange,
+        crossterm::event::DisableBracketedPaste
     );
     ratatui::restore();
     let state = result?;

@@ -95,11 +95,25 @@ impl Outside for Terminal {
     fn edit(&mut self, text: &str) -> Result<String, String> {
         use crossterm::{event, execute, terminal};
         let mut out = std::io::stdout();
-        let _ = execute!(out, event::DisableMouseCapture, terminal::LeaveAlternateScreen);
+        // The editor owns the terminal's input until it exits: our reader takes none of it.
+        crate::run::pause_terminal_input(true);
+        let _ = execute!(
+            out,
+            event::DisableMouseCapture,
+            event::DisableBracketedPaste,
+            terminal::LeaveAlternateScreen
+        );
         let _ = terminal::disable_raw_mode();
         let result = edit_with(&editor_command(), text);
         let _ = terminal::enable_raw_mode();
-        let _ = execute!(out, terminal::EnterAlternateScreen, event::EnableMouseCapture);
+        // Editors switch bracketed paste off as they exit: switch it on again.
+        let _ = execute!(
+            out,
+            terminal::EnterAlternateScreen,
+            event::EnableMouseCapture,
+            event::EnableBracketedPaste
+        );
+        crate::run::pause_terminal_input(false);
         result
     }
 }

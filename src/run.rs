@@ -9,6 +9,7 @@ use crossterm::event::{Event as TermEvent, KeyEventKind};
 use futures_util::{Stream, StreamExt};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -32,13 +33,106 @@ fn mouse(cache: &RenderCache, m: crossterm::event::MouseEvent) -> Option<Msg> {
     }
 }
 
+/// Set while an outside program (the editor) has the terminal, so that the reader thread takes
+/// none of its keys.
+static INPUT_PAUSED: AtomicBool = AtomicBool::new(false);
+
+/// Stop (true) or resume (false) reading the terminal.
+pub fn pause_terminal_input(paused: bool) {
+    INPUT_PAUSED.store(paused, Ordering::SeqCst);
+}
+
+/// The terminal's events, read by a thread of its own with crossterm's blocking `poll`/`read`.
+/// Not crossterm's `EventStream`: with the level-triggered reader (the `use-dev-tty` feature)
+/// its zero-timeout poll never sees bytes already waiting, so every event costs a round trip
+/// through its wake thread and a burst could not be taken in one go. Here everything read is
+/// queued at once, and the main loop drains the queue before it draws.
+pub fn terminal_events() -> impl Stream<Item = std::io::Result<TermEvent>> + Unpin {
+    let (tx, mut rx) = mpsc::channel(MAX_INPUT_PER_FRAME);
+    std::thread::spawn(move || {
+        loop {
+            if INPUT_PAUSED.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(20));
+                continue;
+            }
+            // A short poll, so that a pause takes effect soon and the reader's lock is let go.
+            let ev = match crossterm::event::poll(Duration::from_millis(50)) {
+                Ok(false) => continue,
+                Ok(true) => crossterm::event::read(),
+                Err(e) => Err(e),
+            };
+            let failed = ev.is_err();
+            if tx.blocking_send(ev).is_err() || failed {
+                break;
+            }
+        }
+    });
+    futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx))
+}
+
 /// What a clock tick can change on screen without any other message.
 fn on_a_tick(st: &State) -> (Option<i64>, usize) {
     (st.ui.status.as_ref().map(|s| s.at), st.ui.typing.len())
 }
 
-/// Run the client until the user quits. `input` yields terminal events (crossterm's
-/// `EventStream` in the binary, a scripted stream in tests).
+/// At most this many terminal events are applied between two frames.
+pub const MAX_INPUT_PER_FRAME: usize = 4096;
+
+/// What a terminal event asks of the main loop.
+enum Input {
+    Msg(Msg),
+    /// Nothing for the app, but the screen must be drawn again (a resize).
+    Redraw,
+    Nothing,
+}
+
+fn translate(cache: &RenderCache, ev: TermEvent) -> Input {
+    match ev {
+        TermEvent::Key(k) if k.kind != KeyEventKind::Release => Input::Msg(Msg::Key(k)),
+        TermEvent::Paste(text) => Input::Msg(Msg::Paste(text)),
+        TermEvent::Resize(..) => Input::Redraw,
+        TermEvent::FocusGained => Input::Msg(Msg::Focus(true)),
+        TermEvent::FocusLost => Input::Msg(Msg::Focus(false)),
+        TermEvent::Mouse(m) => mouse(cache, m).map_or(Input::Nothing, Input::Msg),
+        _ => Input::Nothing,
+    }
+}
+
+/// Run one message's effects; what needs the terminal runs here, between frames. True when
+/// the client must stop.
+fn run_effects<B>(
+    terminal: &mut Terminal<B>,
+    st: &mut State,
+    dispatcher: &mut Dispatcher,
+    outside: &mut dyn crate::outside::Outside,
+    effects: Vec<Effect>,
+    dirty: &mut bool,
+) -> anyhow::Result<bool>
+where
+    B: Backend,
+    B::Error: Send + Sync + 'static,
+{
+    let mut quit = false;
+    for e in effects {
+        match e {
+            Effect::Notify { title, body } => outside.notify(&title, &body),
+            Effect::Copy(text) => outside.copy(&text),
+            Effect::ExternalEdit { text } => {
+                let result = outside.edit(&text);
+                terminal.clear()?;
+                *dirty = true;
+                // Taken back at once, before any later input of the same batch.
+                let more = app::update(st, Msg::EditorDone(result));
+                quit |= run_effects(terminal, st, dispatcher, outside, more, dirty)?;
+            }
+            e => quit |= !dispatcher.run(e),
+        }
+    }
+    Ok(quit)
+}
+
+/// Run the client until the user quits. `input` yields terminal events ([`terminal_events`]
+/// in the binary, a scripted stream in tests).
 pub async fn run_main_loop<B, S>(
     terminal: &mut Terminal<B>,
     client: Client,
@@ -70,56 +164,73 @@ where
             terminal.draw(|f| ui::draw(f, &st, &mut cache))?;
             dirty = false;
         }
-        let msg = tokio::select! {
+        let mut batch = Vec::new();
+        let mut ended = false;
+        tokio::select! {
             ev = input.next() => match ev {
-                Some(Ok(TermEvent::Key(k))) if k.kind != KeyEventKind::Release => Msg::Key(k),
-                Some(Ok(TermEvent::Resize(..))) => { dirty = true; continue }
-                Some(Ok(TermEvent::FocusGained)) => Msg::Focus(true),
-                Some(Ok(TermEvent::FocusLost)) => Msg::Focus(false),
-                Some(Ok(TermEvent::Mouse(m))) => match mouse(&cache, m) {
-                    Some(msg) => msg,
-                    None => continue,
+                Some(Ok(ev)) => match translate(&cache, ev) {
+                    Input::Msg(m) => batch.push(m),
+                    Input::Redraw => dirty = true,
+                    Input::Nothing => {}
                 },
-                Some(Ok(_)) => continue,
                 Some(Err(e)) => return Err(e.into()),
-                None => break,
+                None => ended = true,
             },
-            Some(m) = rx.recv() => m,
-            _ = clock.tick() => Msg::Tick(now()),
+            Some(m) = rx.recv() => batch.push(m),
+            _ = clock.tick() => batch.push(Msg::Tick(now())),
         };
-        let is_tick = matches!(msg, Msg::Tick(_));
-        let seen_before = is_tick.then(|| on_a_tick(&st));
-        let mut effects = app::update(&mut st, msg);
-        // Drain whatever else is queued before redrawing (batches bursts of events).
-        while let Ok(m) = rx.try_recv() {
-            effects.extend(app::update(&mut st, m));
-        }
-        let mut quit = st.ui.quit;
-        for e in effects {
-            match e {
-                // What needs the terminal runs here, between frames.
-                Effect::Notify { title, body } => outside.notify(&title, &body),
-                Effect::Copy(text) => outside.copy(&text),
-                Effect::ExternalEdit { text } => {
-                    let result = outside.edit(&text);
-                    terminal.clear()?;
-                    dirty = true;
-                    let _ = tx.send(Msg::EditorDone(result));
-                }
-                e => quit |= !dispatcher.run(e),
+        // Everything the terminal has already delivered is applied before the next frame: a
+        // burst of typing or a paste is one redraw, not one per key. Bounded, so that a flood
+        // of input cannot keep the frame, the clock or the network waiting for ever.
+        let mut taken = 1;
+        while !ended && taken < MAX_INPUT_PER_FRAME {
+            taken += 1;
+            // Polled with this task's own waker, so that a stream which is not ready yet
+            // (crossterm's `EventStream`, say) still wakes the loop when it is; outside tokio's
+            // cooperative budget, which would otherwise cut the burst every 128 events (the
+            // bound above keeps the loop from starving instead).
+            match futures_util::poll!(tokio::task::unconstrained(input.next())) {
+                std::task::Poll::Ready(Some(Ok(ev))) => match translate(&cache, ev) {
+                    Input::Msg(m) => batch.push(m),
+                    Input::Redraw => dirty = true,
+                    Input::Nothing => {}
+                },
+                std::task::Poll::Ready(Some(Err(e))) => return Err(e.into()),
+                std::task::Poll::Ready(None) => ended = true,
+                std::task::Poll::Pending => break,
             }
         }
-        if quit {
+        if ended && batch.is_empty() {
+            break;
+        }
+        let only_ticks = batch.iter().all(|m| matches!(m, Msg::Tick(_)));
+        let seen_before = on_a_tick(&st);
+        let mut quit = false;
+        for msg in batch {
+            let effects = app::update(&mut st, msg);
+            quit |=
+                st.ui.quit | run_effects(terminal, &mut st, &mut dispatcher, outside, effects, &mut dirty)?;
+            if quit {
+                break;
+            }
+        }
+        // Drain whatever else is queued before redrawing (batches bursts of events).
+        while !quit && let Ok(m) = rx.try_recv() {
+            let effects = app::update(&mut st, m);
+            quit |=
+                st.ui.quit | run_effects(terminal, &mut st, &mut dispatcher, outside, effects, &mut dirty)?;
+        }
+        if quit || ended {
             // A clean exit gives the server its event queue back (not when the server has
             // just refused us).
-            if st.ui.fatal.is_none() {
+            if quit && st.ui.fatal.is_none() {
                 dispatcher.shutdown(st.data.queue_id.as_deref()).await;
             }
             return Ok(st);
         }
         // A tick redraws only when time changed what is shown: an expired remark, a typing
         // notice gone, the offline countdown.
-        dirty |= !is_tick || seen_before != Some(on_a_tick(&st)) || st.ui.offline.is_some();
+        dirty |= !only_ticks || seen_before != on_a_tick(&st) || st.ui.offline.is_some();
     }
     Ok(st)
 }

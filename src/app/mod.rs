@@ -87,6 +87,8 @@ impl Compose {
         let mut editor = TextArea::from(lines.collect::<Vec<_>>());
         editor.move_cursor(ratatui_textarea::CursorMove::Bottom);
         editor.move_cursor(ratatui_textarea::CursorMove::End);
+        // Long lines wrap at words (long words at graphemes) rather than scroll sideways.
+        editor.set_wrap_mode(ratatui_textarea::WrapMode::WordOrGlyph);
         Compose {
             target,
             editor,
@@ -309,6 +311,9 @@ pub struct Ui {
     /// Tab completion in the channel>topic and DM prompts.
     pub completion: Completion,
     pub popup: Option<Popup>,
+    /// The largest useful scroll of the popup as last drawn (the view knows the wrapped text
+    /// and the screen): scrolling stops there, and `G`/End go there.
+    pub popup_bottom: std::cell::Cell<Option<u16>>,
     pub status: Option<Status>,
     /// (message, spoiler index) toggled open.
     pub open_spoilers: HashSet<(MessageId, usize)>,
@@ -390,6 +395,8 @@ pub struct State {
 #[derive(Debug)]
 pub enum Msg {
     Key(KeyEvent),
+    /// Text pasted into the terminal (bracketed paste): it goes in whole, not as keys.
+    Paste(String),
     /// The terminal gained (true) or lost (false) focus.
     Focus(bool),
     /// The mouse wheel moved over a pane: positive is down.

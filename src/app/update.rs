@@ -35,6 +35,7 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
 fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Key(key) => on_key(st, key),
+        Msg::Paste(text) => on_paste(st, &text),
         Msg::Focus(focused) => {
             st.ui.unfocused = !focused;
             // Report the change now rather than at the next interval.
@@ -834,6 +835,29 @@ fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     }
 }
 
+/// A paste goes whole into the open prompt line (newlines become spaces: a paste never submits
+/// it), else into the compose box; anywhere else it is ignored, so pasted text cannot run keys.
+fn on_paste(st: &mut State, text: &str) -> Vec<Effect> {
+    st.ui.last_input = st.now;
+    // Terminals send a pasted line break as CR.
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    if let Some(p) = &mut st.ui.prompt {
+        if p.kind != PromptKind::Confirm {
+            let line = text.replace('\n', " ");
+            p.text.extend(line.chars().filter(|c| !c.is_control()));
+        }
+        return vec![];
+    }
+    if st.ui.popup.is_some() {
+        return vec![];
+    }
+    let Some(c) = &mut st.ui.compose else { return vec![] };
+    let text: String = text.chars().filter(|&c| c == '\n' || c == '\t' || !c.is_control()).collect();
+    c.editor.insert_str(text);
+    st.ui.draft_dirty = true;
+    suggest(st)
+}
+
 fn on_prompt_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     let Some(p) = &mut st.ui.prompt else { return vec![] };
     if p.kind == PromptKind::Confirm {
@@ -1080,12 +1104,17 @@ fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         Popup::Scheduled { .. } | Popup::Emoji { .. } => return vec![],
     };
+    // Never past the end as last drawn (`G` asks for "the end" before the view knows it).
+    let bottom = st.ui.popup_bottom.get().unwrap_or(u16::MAX);
+    *scroll = (*scroll).min(bottom);
     match key.code {
         KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('?') => st.ui.popup = None,
-        KeyCode::Char('j') | KeyCode::Down => *scroll = scroll.saturating_add(1),
+        KeyCode::Char('j') | KeyCode::Down => *scroll = scroll.saturating_add(1).min(bottom),
         KeyCode::Char('k') | KeyCode::Up => *scroll = scroll.saturating_sub(1),
-        KeyCode::PageDown | KeyCode::Char(' ') => *scroll = scroll.saturating_add(10),
+        KeyCode::PageDown | KeyCode::Char(' ') => *scroll = scroll.saturating_add(10).min(bottom),
         KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
+        KeyCode::Char('g') | KeyCode::Home => *scroll = 0,
+        KeyCode::Char('G') | KeyCode::End => *scroll = bottom,
         _ => {}
     }
     vec![]

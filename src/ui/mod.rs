@@ -22,6 +22,9 @@ pub struct RenderCache {
     map: HashMap<(MessageId, u16, u64, bool), Rc<RenderedContent>>,
     /// Where the last frame put things, for mouse clicks.
     pub hits: HitMap,
+    /// Where the last frame drew graphemes that terminals may draw differently (see
+    /// [`guard_clusters`]).
+    clusters: Vec<(u16, u16, String)>,
 }
 
 /// Screen regions of the last frame.
@@ -108,6 +111,8 @@ const SIDEBAR_WIDTH: u16 = 26;
 /// Draw the whole screen.
 pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
     let area = f.area();
+    // Set again below by a scrolled popup.
+    st.ui.popup_bottom.set(None);
     let compose_h = if st.ui.compose.is_some() { 7.min(area.height / 2) } else { 0 };
     let [main, compose, status] =
         Layout::vertical([Constraint::Min(3), Constraint::Length(compose_h), Constraint::Length(1)])
@@ -144,6 +149,54 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
         }
         None => {}
     }
+    guard_clusters(f.buffer_mut(), &mut cache.clusters);
+}
+
+/// The most cells a terminal may give a grapheme: each of its characters drawn on its own.
+fn widest_drawing(g: &str) -> u16 {
+    g.chars().map(|c| unicode_width::UnicodeWidthChar::width(c).unwrap_or(0) as u16).sum()
+}
+
+/// Wide graphemes of several characters (flags made of two regional indicators, ZWJ sequences,
+/// keycaps, skin tones, VS16 emoji) are one cell pair to ratatui, which then writes only the
+/// first cell when such a grapheme is replaced and leaves the second alone. Many terminals
+/// (tmux, xterm) keep them as separate characters instead, so writing the first cell clears only
+/// the first character: a lone "🇴" stays behind, also under a popup or the compose box. Drawing
+/// one can also spill over the following cells. So: when a grapheme of that kind leaves a
+/// position, every cell it may have covered is written again, and when one is drawn, the cells it
+/// may have spilled onto are too.
+fn guard_clusters(buf: &mut ratatui::buffer::Buffer, last: &mut Vec<(u16, u16, String)>) {
+    use ratatui::buffer::CellDiffOption;
+    use unicode_width::UnicodeWidthStr;
+    let area = buf.area;
+    let mut now = Vec::new();
+    for y in area.top()..area.bottom() {
+        for x in area.left()..area.right() {
+            let g = buf[(x, y)].symbol();
+            if g.chars().nth(1).is_some() && g.width() > 1 {
+                now.push((x, y, g.to_owned()));
+            }
+        }
+    }
+    let rewrite = |buf: &mut ratatui::buffer::Buffer, x: u16, y: u16, from: u16, to: u16| {
+        for cx in x.saturating_add(from)..x.saturating_add(to).min(area.right()) {
+            let cell = &mut buf[(cx, y)];
+            if cell.diff_option == CellDiffOption::None {
+                cell.diff_option = CellDiffOption::AlwaysUpdate;
+            }
+        }
+    };
+    for (x, y, g) in last.iter() {
+        if area.contains((*x, *y).into()) && buf[(*x, *y)].symbol() != g {
+            rewrite(buf, *x, *y, 0, widest_drawing(g).max(g.width() as u16));
+        }
+    }
+    for (x, y, g) in &now {
+        if !last.contains(&(*x, *y, g.clone())) {
+            rewrite(buf, *x, *y, g.width() as u16, widest_drawing(g));
+        }
+    }
+    *last = now;
 }
 
 fn clip(s: &str, width: usize) -> String {
@@ -293,17 +346,21 @@ fn message_block(
     }
     let same_sender =
         same_conv && prev.is_some_and(|p| p.sender_id == m.sender_id && m.timestamp - p.timestamp < 300);
+    // "(edited)" or "(moved)", and ★ when starred: on the sender line, or for a message drawn
+    // under the previous one's, after its first line (on a line of their own when that is full).
+    let mut marks = Vec::new();
+    if m.last_edit_timestamp.is_some() {
+        marks.push(Span::styled(" (edited)", t.dim));
+    } else if m.last_moved_timestamp.is_some() {
+        marks.push(Span::styled(" (moved)", t.dim));
+    }
+    if m.has_flag("starred") {
+        marks.push(Span::styled(" ★", t.highlight));
+    }
     if !same_sender {
         let mut spans =
             vec![Span::styled(format!("  {}", st.tz.format(m.timestamp, st.settings.clock.short())), t.dim)];
-        if m.last_edit_timestamp.is_some() {
-            spans.push(Span::styled(" (edited)", t.dim));
-        } else if m.last_moved_timestamp.is_some() {
-            spans.push(Span::styled(" (moved)", t.dim));
-        }
-        if m.has_flag("starred") {
-            spans.push(Span::styled(" ★", t.highlight));
-        }
+        spans.append(&mut marks);
         // A name too long for the line is shortened so the time stays in sight; in a pane too
         // narrow for both, the name comes first.
         let rest: usize = spans.iter().map(|s| display_width(&s.content)).sum();
@@ -317,10 +374,24 @@ fn message_block(
     }
     let spoilers = st.ui.open_spoilers.contains(&(m.id, 0));
     let body = cache.get(m, width.saturating_sub(2).max(10), spoilers, st.tz, &st.settings);
+    let marks_width: usize = marks.iter().map(|s| display_width(&s.content)).sum();
     for l in &body.lines {
         let mut spans = vec![Span::raw("  ")];
         spans.extend(l.spans.iter().cloned());
+        if !marks.is_empty() {
+            let used: usize = spans.iter().map(|s| display_width(&s.content)).sum();
+            if used + marks_width > width as usize {
+                out.push(Line::from(
+                    vec![Span::raw(" ")].into_iter().chain(marks.drain(..)).collect::<Vec<_>>(),
+                ));
+            } else {
+                spans.append(&mut marks);
+            }
+        }
         out.push(Line::from(spans));
+    }
+    if !marks.is_empty() {
+        out.push(Line::from(vec![Span::raw(" ")].into_iter().chain(marks).collect::<Vec<_>>()));
     }
     for (i, link) in body.links.iter().enumerate() {
         out.push(Line::styled(
@@ -632,8 +703,15 @@ fn draw_compose(f: &mut Frame, st: &State, area: Rect) {
     let t = &st.settings.theme;
     let key =
         |a: Action| st.settings.keymap.keys_for(Context::Compose, a).into_iter().next().unwrap_or_default();
-    let title =
-        format!(" {verb}: {} — {} send, {} cancel ", sanitize(&to), key(Action::Send), key(Action::Cancel));
+    // What the send key does here: a sent message being edited, or a scheduled one, is saved.
+    let does = if c.scheduled.is_some() {
+        format!("{} save, {} new time", key(Action::Send), key(Action::Schedule))
+    } else if c.editing.is_some() {
+        format!("{} save", key(Action::Send))
+    } else {
+        format!("{} send", key(Action::Send))
+    };
+    let title = format!(" {verb}: {} — {does}, {} cancel ", sanitize(&to), key(Action::Cancel));
     let mut block = Block::default()
         .borders(Borders::ALL)
         .title(clip(&title, area.width.saturating_sub(2) as usize))
@@ -822,11 +900,11 @@ fn draw_info(f: &mut Frame, st: &State, cache: &mut RenderCache, id: MessageId, 
         let mut by: Vec<(String, Vec<String>)> = Vec::new();
         let mut index: HashMap<String, usize> = HashMap::new();
         for r in &m.reactions {
-            let label = format!(
-                "{} :{}:",
-                emoji_label(&r.emoji_code, &r.emoji_name, r.reaction_type.as_str()),
-                sanitize(&r.emoji_name)
-            );
+            // A Unicode emoji and its name; an emoji without a character here (custom,
+            // zulip_extra) is drawn as its name, once.
+            let glyph = emoji_label(&r.emoji_code, &r.emoji_name, r.reaction_type.as_str());
+            let name = format!(":{}:", sanitize(&r.emoji_name));
+            let label = if glyph == name { name } else { format!("{glyph} {name}") };
             let who = sanitize(d.user_name(r.user_id));
             match index.get(&label) {
                 Some(&i) => by[i].1.push(who),
@@ -840,7 +918,7 @@ fn draw_info(f: &mut Frame, st: &State, cache: &mut RenderCache, id: MessageId, 
             lines.push(Line::raw(format!("  {label}  {}", who.join(", "))));
         }
     }
-    f.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)).wrap(Wrap { trim: false }), area);
+    scrolled_popup(f, st, lines, block, area, scroll);
 }
 
 fn draw_emoji(
@@ -952,6 +1030,17 @@ fn draw_help(f: &mut Frame, st: &State, scroll: u16) {
         .into_iter()
         .map(|(k, d)| Line::from(vec![Span::styled(format!("{k:<key_w$}  "), t.header), Span::raw(d)]))
         .collect();
+    // The palette's commands come after the keys: say so at the top.
+    let mut head = vec![
+        Line::from(vec![
+            Span::styled("Commands: ", t.header),
+            Span::raw("press : for the command palette (tab completes); they are listed after the keys."),
+        ]),
+        Line::styled("g/home top, G/end the end (the commands), j/k and space/pgup scroll", t.dim),
+        Line::raw(""),
+    ];
+    head.append(&mut lines);
+    let mut lines = head;
     // The palette's commands, from the same table that completes them.
     lines.push(Line::raw(""));
     lines.push(Line::styled("Commands (press : then tab to complete)", t.header));
@@ -965,7 +1054,18 @@ fn draw_help(f: &mut Frame, st: &State, scroll: u16) {
     let area = centered(f.area(), 90, f.area().height.saturating_sub(2));
     f.render_widget(Clear, area);
     let block = Block::default().borders(Borders::ALL).title(" Keys (esc to close) ");
-    f.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)).wrap(Wrap { trim: false }), area);
+    scrolled_popup(f, st, lines, block, area, scroll);
+}
+
+/// A popup's text, scrolled: no further than its last line at the bottom. That largest useful
+/// scroll is left in the state for the keys (`G`/End go there, `j` stops there).
+fn scrolled_popup(f: &mut Frame, st: &State, lines: Vec<Line>, block: Block, area: Rect, scroll: u16) {
+    let text = Paragraph::new(lines).wrap(Wrap { trim: false });
+    let inner = block.inner(area);
+    let total = text.line_count(inner.width);
+    let bottom = u16::try_from(total.saturating_sub(inner.height as usize)).unwrap_or(u16::MAX);
+    st.ui.popup_bottom.set(Some(bottom));
+    f.render_widget(text.block(block).scroll((scroll.min(bottom), 0)), area);
 }
 
 fn draw_history(
@@ -1010,7 +1110,7 @@ fn draw_history(
         }
         lines.push(Line::raw(""));
     }
-    f.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)).wrap(Wrap { trim: false }), area);
+    scrolled_popup(f, st, lines, block, area, scroll);
 }
 
 /// Word-level diff of Markdown, as lines: insertions green, deletions red and crossed out.

@@ -2,6 +2,7 @@
 //! drawn on ratatui's `TestBackend` and compared with insta snapshots.
 
 mod drafts;
+mod drawing;
 mod events;
 mod harness;
 mod keys;
