@@ -191,8 +191,11 @@ fn guard_clusters(buf: &mut ratatui::buffer::Buffer, last: &mut Vec<(u16, u16, S
             rewrite(buf, *x, *y, 0, widest_drawing(g).max(g.width() as u16));
         }
     }
+    // A set: a hostile message can put thousands of these on screen.
+    let before: std::collections::HashSet<(u16, u16, &str)> =
+        last.iter().map(|(x, y, g)| (*x, *y, g.as_str())).collect();
     for (x, y, g) in &now {
-        if !last.contains(&(*x, *y, g.clone())) {
+        if !before.contains(&(*x, *y, g.as_str())) {
             rewrite(buf, *x, *y, g.width() as u16, widest_drawing(g));
         }
     }
@@ -1194,5 +1197,48 @@ pub fn activity_glyph(a: Activity, theme: &theme::Theme) -> Span<'static> {
         Activity::Active => Span::styled("●", theme.ok),
         Activity::Idle => Span::styled("●", theme.idle),
         Activity::Offline => Span::styled("○", theme.dim),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::guard_clusters;
+    use ratatui::buffer::{Buffer, CellDiffOption};
+    use ratatui::layout::Rect;
+
+    fn forced(buf: &Buffer) -> Vec<u16> {
+        (0..buf.area.width).filter(|&x| buf[(x, 0)].diff_option == CellDiffOption::AlwaysUpdate).collect()
+    }
+
+    /// Each kind of multi-character grapheme is cleared as one when it goes, over every cell a
+    /// terminal may have drawn it on, and when it comes, the cells it may spill onto are redrawn.
+    #[test]
+    fn multi_character_graphemes_are_drawn_and_cleared_as_one() {
+        let area = Rect::new(0, 0, 12, 1);
+        for (g, widest) in [
+            ("\u{1F1F3}\u{1F1F4}", 2),                          // a flag: two regional indicators
+            ("\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}", 6), // a ZWJ family
+            ("1\u{FE0F}\u{20E3}", 2),                           // a keycap
+            ("\u{1F44D}\u{1F3FD}", 4),                          // a skin tone
+            ("\u{2764}\u{FE0F}", 2),                            // VS16
+        ] {
+            let mut last = Vec::new();
+            let mut buf = Buffer::empty(area);
+            buf.set_string(2, 0, g, ratatui::style::Style::default());
+            guard_clusters(&mut buf, &mut last);
+            let spill: Vec<u16> = (4..2 + widest).collect();
+            assert_eq!(forced(&buf), spill, "{g:?} drawn");
+            let mut buf = Buffer::empty(area);
+            guard_clusters(&mut buf, &mut last);
+            let covered: Vec<u16> = (2..2 + widest.max(2)).collect();
+            assert_eq!(forced(&buf), covered, "{g:?} gone");
+            assert!(last.is_empty());
+        }
+        // A plain wide character needs none of this.
+        let mut last = Vec::new();
+        let mut buf = Buffer::empty(area);
+        buf.set_string(2, 0, "コ", ratatui::style::Style::default());
+        guard_clusters(&mut buf, &mut last);
+        assert!(forced(&buf).is_empty() && last.is_empty());
     }
 }
