@@ -1,0 +1,404 @@
+//! The actions keys are bound to (see `keymap`).
+
+use super::*;
+
+/// The channel of the selected sidebar row, when the sidebar has the focus and a channel row
+/// (not one of its topics) is selected.
+pub(super) fn sidebar_channel(st: &State) -> Option<ChannelId> {
+    match st.ui.sidebar.get(st.ui.sidebar_selected) {
+        Some(SidebarRow::Channel(c)) if st.ui.focus == Focus::Sidebar => Some(*c),
+        _ => None,
+    }
+}
+
+/// `M` / `U` / `F` / `R` on a channel row act on the channel, as in the web app's channel menu.
+pub(super) fn channel_row_action(st: &mut State, a: Action) -> Vec<Effect> {
+    let Some(c) = sidebar_channel(st) else { return vec![] };
+    let name = st.data.channel_name(c).to_owned();
+    match a {
+        Action::MuteTopic | Action::UnmuteTopic => {
+            let Some(ch) = st.data.channels.get_mut(&c) else { return vec![] };
+            let muted = a == Action::MuteTopic && !ch.muted;
+            if ch.muted == muted {
+                set_status(st, format!("#{name} is not muted"));
+                return vec![];
+            }
+            ch.muted = muted;
+            // The combined feed leaves out muted channels' topics (those not unmuted or followed).
+            let d = &st.data;
+            let keep: Option<Vec<MessageId>> = d.narrows.get(&Narrow::All).map(|v| {
+                v.ids.iter().copied().filter(|id| d.messages.get(id).is_none_or(|m| d.in_feed(m))).collect()
+            });
+            if let (Some(keep), Some(view)) = (keep, st.data.narrows.get_mut(&Narrow::All)) {
+                // Unmuted: what was left out comes back with the next fetch.
+                view.loaded &= muted;
+                view.ids = keep;
+            }
+            rebuild_sidebar(st);
+            set_status(st, format!("#{name}: {}…", if muted { "muting" } else { "unmuting" }));
+            vec![Effect::SetChannelMuted { channel: c, name, muted }]
+        }
+        Action::MarkTopicRead => {
+            let topics: Vec<String> =
+                st.data.unread.by_channel.get(&c).map(|t| t.iter().cloned().collect()).unwrap_or_default();
+            if topics.is_empty() {
+                set_status(st, format!("#{name} has no unread messages"));
+                return vec![];
+            }
+            for t in topics {
+                let ids: Vec<MessageId> = st
+                    .data
+                    .unread
+                    .by_conv
+                    .get(&Conv::Topic(c, t))
+                    .map(|s| s.iter().copied().collect())
+                    .unwrap_or_default();
+                for id in ids {
+                    st.data.unread.remove(id);
+                }
+            }
+            rebuild_sidebar(st);
+            set_status(st, format!("marking #{name} as read…"));
+            vec![Effect::MarkChannelRead { channel: c, name }]
+        }
+        _ => {
+            set_status(st, "following is for topics: open the channel and pick one");
+            vec![]
+        }
+    }
+}
+
+/// The conversation of the selected message or sidebar row, as (channel, topic).
+pub(super) fn current_topic(st: &State) -> Option<(ChannelId, String)> {
+    if st.ui.focus == Focus::Sidebar
+        && let Some(SidebarRow::Topic(c, t)) = st.ui.sidebar.get(st.ui.sidebar_selected)
+    {
+        return Some((*c, t.clone()));
+    }
+    let m = selected_message(st)?;
+    Some((m.stream_id.filter(|_| !m.is_dm())?, m.topic().to_owned()))
+}
+
+pub(super) fn target_of(st: &State, m: &Message) -> Target {
+    match m.stream_id {
+        Some(id) if !m.is_dm() => Target::Channel { id, topic: m.topic().to_owned() },
+        _ => Target::Dm(dm_key(&m.dm_user_ids(), st.data.me)),
+    }
+}
+
+pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
+    match a {
+        Action::Quit => {
+            st.ui.quit = true;
+            vec![Effect::Quit]
+        }
+        Action::Help => {
+            st.ui.popup = Some(Popup::Help { scroll: 0 });
+            vec![]
+        }
+        Action::Cancel => {
+            st.ui.status = None;
+            vec![]
+        }
+        Action::Up | Action::Down | Action::PageUp | Action::PageDown | Action::Top | Action::Bottom => {
+            let delta: isize = match a {
+                Action::Up => -1,
+                Action::Down => 1,
+                Action::PageUp => -10,
+                Action::PageDown => 10,
+                Action::Top => isize::MIN / 2,
+                _ => isize::MAX / 2,
+            };
+            if st.ui.focus == Focus::Sidebar {
+                let len = st.ui.sidebar.len() as isize;
+                st.ui.sidebar_selected = (st.ui.sidebar_selected as isize)
+                    .saturating_add(delta)
+                    .clamp(0, (len - 1).max(0)) as usize;
+                vec![]
+            } else {
+                move_selection(st, delta)
+            }
+        }
+        Action::FocusSidebar => {
+            st.ui.focus = Focus::Sidebar;
+            vec![]
+        }
+        Action::FocusMessages => {
+            st.ui.focus = Focus::Messages;
+            vec![]
+        }
+        Action::Open => {
+            let Some(row) = st.ui.sidebar.get(st.ui.sidebar_selected).cloned() else { return vec![] };
+            let mut fx = Vec::new();
+            if let SidebarRow::Channel(c) = row {
+                if st.ui.expanded == Some(c) {
+                    st.ui.expanded = None;
+                } else {
+                    st.ui.expanded = Some(c);
+                    let list = st.data.topics.entry(c).or_default();
+                    if !list.loaded && !list.loading {
+                        list.loading = true;
+                        fx.push(Effect::FetchTopics(c));
+                    }
+                }
+                rebuild_sidebar(st);
+            }
+            fx.extend(open_narrow(st, row.narrow()));
+            st.ui.focus = Focus::Sidebar;
+            fx
+        }
+        Action::AllMessages => open_narrow(st, Narrow::All),
+        Action::AllDms => open_narrow(st, Narrow::AllDms),
+        Action::Starred => open_narrow(st, Narrow::Starred),
+        Action::Mentions => open_narrow(st, Narrow::Mentions),
+        Action::RetrySend => outbox::retry_now(st),
+        Action::OpenLink => outside::open_link(st, None),
+        // Only in the compose box.
+        Action::ExternalEditor => vec![],
+        Action::CopyLink => outside::copy_link(st),
+        Action::CopyCode => outside::copy_code(st, None),
+        Action::TakeBackUnsent => outbox::take_back(st),
+        Action::TogglePeople => {
+            st.ui.show_people = !st.ui.show_people;
+            rebuild_people(st);
+            vec![]
+        }
+        Action::Palette => {
+            st.ui.prompt = Some(Prompt { kind: PromptKind::Command, text: String::new() });
+            vec![]
+        }
+        Action::Search => {
+            st.ui.prompt = Some(Prompt { kind: PromptKind::Search, text: String::new() });
+            vec![]
+        }
+        Action::NextUnreadTopic => {
+            let order: Vec<ChannelId> = st
+                .ui
+                .sidebar
+                .iter()
+                .filter_map(|r| if let SidebarRow::Channel(c) = r { Some(*c) } else { None })
+                .collect();
+            // Unread topics in sidebar order: channels as listed, topics by name. The next one
+            // is the first after the current topic in that order (whether or not the current
+            // one is still unread), wrapping around: never back to an earlier one first.
+            let rank: HashMap<ChannelId, usize> = order.iter().enumerate().map(|(i, c)| (*c, i)).collect();
+            let current = match &st.ui.narrow {
+                Narrow::Topic(c, t) => rank.get(c).map(|r| (*r, t.to_lowercase())),
+                Narrow::Channel(c) => rank.get(c).map(|r| (*r, String::new())),
+                _ => None,
+            };
+            let mut candidates: Vec<(usize, ChannelId, String)> = Vec::new();
+            for (r, c) in order.iter().enumerate() {
+                if let Some(topics) = st.data.unread.by_channel.get(c) {
+                    candidates.extend(
+                        topics.iter().filter(|t| !st.data.topic_muted(*c, t)).map(|t| (r, *c, t.clone())),
+                    );
+                }
+            }
+            let next = match &current {
+                Some((r, t)) => candidates
+                    .iter()
+                    .find(|(cr, _, ct)| (cr, ct) > (r, t))
+                    .or(candidates.iter().find(|(cr, _, ct)| (cr, ct) != (r, t)))
+                    .or(candidates.first()),
+                None => candidates.first(),
+            }
+            .map(|(_, c, t)| (*c, t.clone()));
+            match next {
+                Some((c, t)) => {
+                    // Use the topic's display name from any unread message in it.
+                    let name = st
+                        .data
+                        .unread
+                        .by_conv
+                        .get(&Conv::Topic(c, t.clone()))
+                        .and_then(|ids| ids.iter().find_map(|id| st.data.messages.get(id)))
+                        .map(|m| m.topic().to_owned())
+                        .or_else(|| {
+                            st.data
+                                .topics
+                                .get(&c)
+                                .and_then(|l| l.topics.iter().find(|x| x.name.to_lowercase() == t))
+                                .map(|x| x.name.clone())
+                        })
+                        .unwrap_or(t);
+                    open_narrow(st, Narrow::Topic(c, name))
+                }
+                None => {
+                    set_status(st, "no unread topics");
+                    vec![]
+                }
+            }
+        }
+        Action::NextUnreadDm => {
+            let next = st
+                .data
+                .unread
+                .by_conv
+                .keys()
+                .filter_map(|c| if let Conv::Dm(u) = c { Some(u.clone()) } else { None })
+                .min();
+            match next {
+                Some(users) => open_narrow(st, Narrow::Dm(users)),
+                None => {
+                    set_status(st, "no unread direct messages");
+                    vec![]
+                }
+            }
+        }
+        Action::NarrowChannel => match selected_message(st).map(|m| (m.stream_id, m.is_dm())) {
+            Some((Some(c), false)) => open_narrow(st, Narrow::Channel(c)),
+            _ => vec![],
+        },
+        Action::NarrowTopic => match selected_message(st).map(|m| target_of(st, m)) {
+            Some(Target::Channel { id, topic }) => open_narrow(st, Narrow::Topic(id, topic)),
+            Some(Target::Dm(users)) => open_narrow(st, Narrow::Dm(users)),
+            None => vec![],
+        },
+        Action::Reply => {
+            let target = match selected_message(st) {
+                Some(m) => Some(target_of(st, m)),
+                None => match &st.ui.narrow {
+                    Narrow::Topic(c, t) => Some(Target::Channel { id: *c, topic: t.clone() }),
+                    Narrow::Dm(u) => Some(Target::Dm(u.clone())),
+                    _ => None,
+                },
+            };
+            match target {
+                Some(t) => open_compose(st, t, "", None),
+                None => set_status(st, "select a message to reply to, or press c / x"),
+            }
+            vec![]
+        }
+        Action::ReplyAuthor => {
+            if let Some(m) = selected_message(st) {
+                let t = Target::Dm(dm_key(&[m.sender_id], st.data.me));
+                open_compose(st, t, "", None);
+            }
+            vec![]
+        }
+        Action::QuoteReply | Action::Edit => {
+            let Some(m) = selected_message(st) else { return vec![] };
+            if a == Action::Edit && m.sender_id != st.data.me {
+                set_error(st, "you can only edit your own messages");
+                return vec![];
+            }
+            let id = m.id;
+            vec![Effect::FetchRaw { message_id: id, edit: a == Action::Edit }]
+        }
+        Action::NewChannelMessage => {
+            let text = match &st.ui.narrow {
+                Narrow::Topic(c, t) => format!("{}>{}", st.data.channel_name(*c), t),
+                Narrow::Channel(c) => format!("{}>", st.data.channel_name(*c)),
+                _ => String::new(),
+            };
+            st.ui.prompt = Some(Prompt { kind: PromptKind::ChannelTopic, text });
+            vec![]
+        }
+        Action::NewDm => {
+            st.ui.prompt = Some(Prompt { kind: PromptKind::DmRecipients, text: String::new() });
+            vec![]
+        }
+        Action::Star => {
+            let Some(m) = st.ui.selected.and_then(|id| st.data.messages.get_mut(&id)) else { return vec![] };
+            let add = !m.has_flag("starred");
+            if add {
+                m.flags.push("starred".into());
+            } else {
+                m.flags.retain(|f| f != "starred");
+            }
+            let id = m.id;
+            starred_changed(st, id, add);
+            vec![Effect::SetFlag { ids: vec![id], flag: "starred", add }]
+        }
+        Action::ThumbsUp => {
+            let me = st.data.me;
+            let Some(m) = selected_message(st) else { return vec![] };
+            let mine = m.reactions.iter().find(|r| r.user_id == me && r.emoji_code == "1f44d");
+            let spec = match mine {
+                Some(r) => EmojiSpec::from(r),
+                None => EmojiSpec {
+                    emoji_name: Some("+1".into()),
+                    emoji_code: Some("1f44d".into()),
+                    reaction_type: Some("unicode_emoji".into()),
+                },
+            };
+            vec![Effect::React { message_id: m.id, emoji: spec, add: mine.is_none() }]
+        }
+        Action::EmojiPicker => {
+            let Some(id) = st.ui.selected else { return vec![] };
+            let matches = emoji_matches(&st.data, "", 200);
+            st.ui.popup = Some(Popup::Emoji { message_id: id, query: String::new(), matches, selected: 0 });
+            vec![]
+        }
+        Action::EditHistory => {
+            let Some(id) = st.ui.selected else { return vec![] };
+            if !st.data.realm.allow_edit_history {
+                set_error(st, "this organization has disabled edit history");
+                return vec![];
+            }
+            st.ui.popup = Some(Popup::EditHistory { message_id: id, snapshots: None, scroll: 0 });
+            vec![Effect::FetchHistory(id)]
+        }
+        Action::MessageInfo => {
+            if let Some(id) = st.ui.selected {
+                st.ui.popup = Some(Popup::MessageInfo { message_id: id, scroll: 0 });
+            }
+            vec![]
+        }
+        Action::MuteTopic | Action::UnmuteTopic | Action::FollowTopic | Action::MarkTopicRead
+            if sidebar_channel(st).is_some() =>
+        {
+            channel_row_action(st, a)
+        }
+        Action::MuteTopic | Action::UnmuteTopic | Action::FollowTopic => {
+            let Some((c, t)) = current_topic(st) else {
+                set_status(st, "select a topic first");
+                return vec![];
+            };
+            let wanted = match a {
+                Action::MuteTopic => VisibilityPolicy::Muted,
+                Action::UnmuteTopic => VisibilityPolicy::Unmuted,
+                _ => VisibilityPolicy::Followed,
+            };
+            let policy = if st.data.policy(c, &t) == wanted { VisibilityPolicy::None } else { wanted };
+            set_policy(st, c, &t, policy);
+            let label = match policy {
+                VisibilityPolicy::Muted => "muted",
+                VisibilityPolicy::Unmuted => "unmuted",
+                VisibilityPolicy::Followed => "followed",
+                _ => "back to default",
+            };
+            set_status(st, format!("#{} > {t}: {label}", st.data.channel_name(c)));
+            vec![Effect::SetPolicy { channel: c, topic: t, policy }]
+        }
+        Action::MarkTopicRead => {
+            let Some((c, t)) = current_topic(st) else { return vec![] };
+            let ids: Vec<MessageId> = st
+                .data
+                .unread
+                .by_conv
+                .get(&Conv::Topic(c, t.to_lowercase()))
+                .map(|s| s.iter().copied().collect())
+                .unwrap_or_default();
+            for id in &ids {
+                st.data.unread.remove(*id);
+            }
+            vec![Effect::MarkTopicRead { channel: c, topic: t }]
+        }
+        Action::ToggleSpoiler => {
+            let Some(m) = selected_message(st) else { return vec![] };
+            // Zulip renders every spoiler as a `spoiler-block`.
+            if !m.content.contains("spoiler-block") {
+                set_status(st, "this message has no spoilers");
+                return vec![];
+            }
+            let id = m.id;
+            if !st.ui.open_spoilers.remove(&(id, 0)) {
+                st.ui.open_spoilers.insert((id, 0));
+            }
+            vec![]
+        }
+        Action::Send | Action::Schedule | Action::Complete | Action::CompleteBack => vec![],
+    }
+}

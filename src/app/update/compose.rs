@@ -1,0 +1,228 @@
+//! The compose box: opening it (with drafts), quoting, sending, scheduling.
+
+use super::*;
+
+/// The web app's quote-and-reply text: a silent mention linking to the message, then the raw
+/// Markdown in a `quote` fence longer than any fence inside it, and a fresh line for the reply
+/// (a `> ` quote would swallow the reply as a lazy continuation line).
+pub(super) fn quote_reply(st: &State, m: &Message, raw: &str) -> String {
+    let longest = raw
+        .lines()
+        .filter_map(|l| {
+            let t = l.trim_start();
+            let n = t.chars().take_while(|c| *c == '`').count();
+            (n >= 3).then_some(n)
+        })
+        .max()
+        .unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    let link = outside::message_link(st, m);
+    format!(
+        "@_**{}|{}** [said]({link}):\n{fence}quote\n{}\n{fence}\n",
+        m.sender_full_name,
+        m.sender_id,
+        raw.trim_end_matches('\n')
+    )
+}
+
+/// The compose box's text, unless there is nothing to `what` (said in the status line).
+pub(super) fn compose_text(st: &mut State, what: &str) -> Option<String> {
+    let text = st.ui.compose.as_ref()?.text();
+    if text.trim().is_empty() {
+        set_error(st, format!("nothing to {what}"));
+        return None;
+    }
+    Some(text)
+}
+
+pub(super) fn send_compose(st: &mut State) -> Vec<Effect> {
+    let Some(text) = compose_text(st, "send") else { return vec![] };
+    let Some(c) = &st.ui.compose else { return vec![] };
+    if let Some(id) = c.scheduled {
+        if st.data.scheduled.get(&id).is_some_and(|s| s.failed) {
+            set_error(st, "this scheduled message failed to send: press ctrl+s to give it a new time");
+            return vec![];
+        }
+        let update = ScheduledMessageUpdate { content: Some(text), ..Default::default() };
+        return vec![Effect::Api(ApiCall::UpdateScheduled { id, update })];
+    }
+    if let Some(id) = c.editing {
+        set_status(st, "saving…");
+        return vec![
+            Effect::Edit { message_id: id, content: text },
+            Effect::EditTyping { message_id: id, start: false },
+        ];
+    }
+    let target = c.target.clone();
+    st.ui.compose = None;
+    st.ui.draft_dirty = false;
+    if st.ui.offline.is_some() {
+        set_status(st, "offline: the message will go when the connection is back");
+    } else {
+        set_status(st, "sending…");
+    }
+    outbox::enqueue(st, target, text)
+}
+
+/// Open the compose box, continuing the conversation's saved draft if there is one.
+pub(super) fn open_compose(st: &mut State, target: Target, text: &str, editing: Option<MessageId>) {
+    let mut c = Compose::new(target, text, editing);
+    if let Some(draft) = st.drafts.get(&c.draft_key()).filter(|d| !d.trim().is_empty()) {
+        let merged =
+            if text.is_empty() || editing.is_some() { draft.clone() } else { format!("{draft}\n{text}") };
+        c = Compose::new(c.target.clone(), &merged, editing);
+        set_status(st, "draft restored");
+    }
+    st.ui.compose = Some(c);
+}
+
+/// Forget a sent (or saved) compose box's draft.
+pub(super) fn drop_draft(st: &mut State, key: String) -> Effect {
+    st.drafts.remove(&key);
+    st.ui.draft_dirty = false;
+    Effect::SaveDraft { key, text: String::new() }
+}
+
+/// Scheduled message IDs by delivery time.
+pub fn scheduled_in_order(st: &State) -> Vec<i64> {
+    let mut v: Vec<&ScheduledMessage> = st.data.scheduled.values().collect();
+    v.sort_by_key(|s| (s.scheduled_delivery_timestamp, s.scheduled_message_id));
+    v.into_iter().map(|s| s.scheduled_message_id).collect()
+}
+
+/// Schedule the composed message (or move an edited scheduled message) to `at`.
+pub(super) fn schedule_compose(st: &mut State, at: i64) -> Vec<Effect> {
+    let Some(content) = compose_text(st, "schedule") else { return vec![] };
+    let Some(c) = &st.ui.compose else { return vec![] };
+    if let Some(id) = c.scheduled {
+        let update = ScheduledMessageUpdate {
+            content: Some(content),
+            scheduled_delivery_timestamp: Some(at),
+            ..Default::default()
+        };
+        return vec![Effect::Api(ApiCall::UpdateScheduled { id, update })];
+    }
+    let (kind, to, topic) = match &c.target {
+        Target::Channel { id, topic } => (SendType::Channel, Recipient::Channel(*id), Some(topic.clone())),
+        Target::Dm(u) => {
+            let ids = if u.is_empty() { vec![st.data.me] } else { u.clone() };
+            (SendType::Direct, Recipient::Users(ids), None)
+        }
+    };
+    let msg = NewScheduledMessage {
+        kind,
+        to,
+        content,
+        topic,
+        scheduled_delivery_timestamp: at,
+        read_by_sender: None,
+    };
+    vec![Effect::Api(ApiCall::Schedule(msg))]
+}
+
+/// Work out completions for the word before the compose cursor.
+pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
+    let Some(c) = &st.ui.compose else { return vec![] };
+    let cursor = c.editor.cursor();
+    let (row, col) = (cursor.0, cursor.1);
+    let line = c.editor.lines().get(row).cloned().unwrap_or_default();
+    let before: String = line.chars().take(col).collect();
+    // The token starts at the last sigil that begins a word.
+    let start = before
+        .char_indices()
+        .filter(|(i, ch)| {
+            matches!(ch, '@' | '#' | ':') && (*i == 0 || before[..*i].ends_with(char::is_whitespace))
+        })
+        .map(|(i, _)| i)
+        .next_back();
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut fx = Vec::new();
+    let token = start.map(|i| &before[i..]).unwrap_or("");
+    let d = &st.data;
+    if let Some(q) = token.strip_prefix('@').map(|q| q.trim_start_matches("**").to_lowercase()) {
+        if !q.contains(char::is_whitespace) || q.len() < 30 {
+            let mut users: Vec<&UserInfo> =
+                d.users.values().filter(|u| u.is_active && u.full_name.to_lowercase().contains(&q)).collect();
+            users.sort_by_key(|u| (!u.full_name.to_lowercase().starts_with(&q), u.full_name.to_lowercase()));
+            out.extend(
+                users.into_iter().take(8).map(|u| (u.full_name.clone(), format!("@**{}**", u.full_name))),
+            );
+        }
+    } else if let Some(q) = token.strip_prefix('#').map(|q| q.trim_start_matches("**")) {
+        match q.split_once('>') {
+            Some((chan, topic_q)) => {
+                if let Some(cid) = super::narrow::Resolver::channel_id(d, chan) {
+                    let topic_q = topic_q.to_lowercase();
+                    match d.topics.get(&cid) {
+                        Some(list) if list.loaded => out.extend(
+                            list.topics
+                                .iter()
+                                .filter(|t| t.name.to_lowercase().contains(&topic_q))
+                                .take(8)
+                                .map(|t| {
+                                    (t.name.clone(), format!("#**{}>{}**", d.channel_name(cid), t.name))
+                                }),
+                        ),
+                        Some(list) if list.loading => {}
+                        _ => {
+                            st.data.topics.entry(cid).or_default().loading = true;
+                            fx.push(Effect::FetchTopics(cid));
+                        }
+                    }
+                }
+            }
+            None => {
+                let q = q.to_lowercase();
+                let mut chans: Vec<&ChannelInfo> =
+                    d.channels.values().filter(|c| c.name.to_lowercase().contains(&q)).collect();
+                chans.sort_by_key(|c| (!c.name.to_lowercase().starts_with(&q), c.name.to_lowercase()));
+                out.extend(
+                    chans.into_iter().take(8).map(|c| (format!("#{}", c.name), format!("#**{}**", c.name))),
+                );
+            }
+        }
+    } else if let Some(q) = token.strip_prefix(':').filter(|q| q.chars().count() >= 2 && !q.contains(' ')) {
+        out.extend(
+            emoji_matches(d, q, 8)
+                .into_iter()
+                .map(|(name, code, kind)| (format!(":{name}: {code} {kind}"), format!(":{name}:"))),
+        );
+    }
+    let token_len = token.chars().count();
+    if let Some(c) = &mut st.ui.compose {
+        c.suggestions = out;
+        c.token_len = token_len;
+        c.cycle = None;
+    }
+    fx
+}
+
+/// Emoji matching a search: custom emoji, the service's own, then Unicode by shortcode.
+/// Names that start with the query come first.
+pub fn emoji_matches(d: &Data, query: &str, limit: usize) -> Vec<(String, String, String)> {
+    let q = query.trim().trim_matches(':').to_lowercase();
+    let mut starts = Vec::new();
+    let mut contains = Vec::new();
+    let mut push = |name: &str, code: String, kind: &str| {
+        let entry = (name.to_owned(), code, kind.to_owned());
+        if name.starts_with(&q) {
+            starts.push(entry);
+        } else if name.contains(&q) {
+            contains.push(entry);
+        }
+    };
+    let mut custom: Vec<&RealmEmoji> = d.realm_emoji.values().filter(|e| !e.deactivated).collect();
+    custom.sort_by(|a, b| a.name.cmp(&b.name));
+    for e in custom {
+        push(&e.name, e.id.clone(), "realm_emoji");
+    }
+    push("zulip", "zulip".into(), "svc_extra_emoji");
+    for e in emojis::iter() {
+        for sc in e.shortcodes() {
+            push(sc, unicode_emoji_code(e.as_str()), "unicode_emoji");
+        }
+    }
+    starts.extend(contains);
+    starts.truncate(limit);
+    starts
+}

@@ -1,0 +1,318 @@
+//! `update(&mut State, Msg) -> Vec<Effect>`: all behaviour, no I/O.
+//!
+//! `apply` routes each message by what arrived; the work is split the same way: `register`
+//! (a register answer and resyncs), `events` (real-time events), `keys` (keys and pastes),
+//! `actions` (what keys are bound to), `navigation` (narrows, pages, selection, reading),
+//! `compose` and `complete` (the compose box and tab completion), `outbox` (optimistic sending),
+//! `palette` (`:commands`), `tick` (the clock and presence pings), `server_drafts`, and
+//! `outside` (links, clipboard, editor, notifications).
+
+use super::keymap::{Action, Context};
+use super::narrow::{Narrow, dm_key, parse_search};
+use super::*;
+use crate::api::*;
+use crate::backoff::{Backoff, pseudo_random};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use std::collections::HashMap;
+
+mod actions;
+mod complete;
+mod compose;
+mod events;
+mod keys;
+mod navigation;
+mod outbox;
+mod outside;
+mod palette;
+mod register;
+mod server_drafts;
+#[cfg(test)]
+mod tests;
+mod tick;
+
+use actions::*;
+use compose::*;
+pub use compose::{emoji_matches, scheduled_in_order};
+use events::*;
+use keys::*;
+use navigation::*;
+pub use navigation::{open_narrow, selected_message};
+pub use outbox::pending_in;
+pub use outside::{message_link, plain_text};
+use palette::*;
+use register::*;
+pub use register::{rebuild_people, rebuild_sidebar};
+pub use server_drafts::ServerDrafts;
+use tick::*;
+
+/// Messages fetched around the anchor when a narrow opens, and per page when scrolling back.
+pub const PAGE: u64 = 50;
+
+/// Apply one input; return what must happen outside.
+pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
+    let (prompt_before, status_before) = (st.ui.prompt.is_some(), st.ui.status.clone());
+    let mut fx = apply(st, msg);
+    // A prompt opens on a clean line: what was said before it does not linger there.
+    if !prompt_before && st.ui.prompt.is_some() && st.ui.status == status_before {
+        st.ui.status = None;
+    }
+    // Every local draft save is followed on the server.
+    server_drafts::follow(st, &mut fx);
+    fx
+}
+
+fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::Key(key) => on_key(st, key),
+        Msg::Paste(text) => on_paste(st, &text),
+        Msg::Focus(focused) => {
+            st.ui.unfocused = !focused;
+            // Report the change now rather than at the next interval.
+            let active = focused && st.now - st.ui.last_input < IDLE_AFTER;
+            if st.data.queue_id.is_none() {
+                return vec![];
+            }
+            if focused {
+                st.ui.last_input = st.now;
+            }
+            st.ui.last_ping = st.now;
+            vec![Effect::Ping { active: active || focused, last_update_id: st.data.presence_last_update_id }]
+        }
+        Msg::Scroll { sidebar, lines } => {
+            if st.ui.popup.is_some() || st.ui.prompt.is_some() {
+                return vec![];
+            }
+            st.ui.focus = if sidebar { Focus::Sidebar } else { Focus::Messages };
+            on_action(st, if lines < 0 { Action::Up } else { Action::Down })
+        }
+        Msg::ClickSidebar(row) => {
+            if row >= st.ui.sidebar.len() || st.ui.popup.is_some() || st.ui.prompt.is_some() {
+                return vec![];
+            }
+            st.ui.focus = Focus::Sidebar;
+            st.ui.sidebar_selected = row;
+            on_action(st, Action::Open)
+        }
+        Msg::ClickMessage(id) => {
+            if st.ui.popup.is_some() || st.ui.prompt.is_some() {
+                return vec![];
+            }
+            st.ui.focus = Focus::Messages;
+            st.ui.selected = Some(id);
+            mark_selected_read(st)
+        }
+        Msg::Tick(now) => on_tick(st, now),
+        Msg::Scheduled(Ok(note)) => {
+            let fx: Vec<Effect> =
+                st.ui.compose.take().map(|c| drop_draft(st, c.draft_key())).into_iter().collect();
+            set_status(st, note);
+            fx
+        }
+        Msg::Scheduled(Err(e)) => {
+            set_error(st, format!("not scheduled: {e}"));
+            vec![]
+        }
+        Msg::Presence(resp) => {
+            if let Some(p) = &resp.presences {
+                st.data.presence.extend(p.modern());
+            }
+            if let Some(id) = resp.presence_last_update_id {
+                st.data.presence_last_update_id = st.data.presence_last_update_id.max(id);
+            }
+            rebuild_people(st);
+            vec![]
+        }
+        Msg::Registered(resp) => on_registered(st, *resp),
+        Msg::RegisterFailed(why) => {
+            st.ui.loading = false;
+            // Back off exponentially up to a minute, with jitter so that many clients of a
+            // restarted server do not come back in step.
+            let attempts = st.ui.offline.as_ref().map_or(0, |o| o.attempts) + 1;
+            let wait = Backoff::CLIENT.delay_secs(attempts, pseudo_random(st.now, attempts));
+            let retry_at = st.now + wait;
+            st.ui.offline = Some(Offline { why, retry_at, attempts, register_due: true });
+            vec![]
+        }
+        Msg::Offline { why, retry_in } => {
+            let attempts = st.ui.offline.as_ref().map_or(0, |o| o.attempts);
+            st.ui.offline =
+                Some(Offline { why, retry_at: st.now + retry_in as i64, attempts, register_due: false });
+            vec![]
+        }
+        Msg::Online => {
+            if st.ui.offline.take().is_some() {
+                set_status(st, "back online");
+            }
+            outbox::pump(st)
+        }
+        Msg::Messages { narrow, resp, older, epoch } => {
+            // A page asked for an earlier incarnation of the window would leave a gap.
+            if epoch != 0 && st.data.epoch(&narrow) != epoch {
+                return vec![];
+            }
+            let mut fx = on_messages(st, narrow, *resp, older);
+            fx.extend(outbox::reap(st));
+            fx
+        }
+        Msg::MessagesFailed { narrow, error } => {
+            if let Some(v) = st.data.narrows.get_mut(&narrow) {
+                v.loading_older = false;
+                v.loading_newer = false;
+            }
+            set_error(st, format!("loading messages failed: {error}"));
+            vec![]
+        }
+        Msg::DraftsLoaded(drafts) => {
+            let (unsent, drafts): (Vec<_>, Vec<_>) =
+                drafts.into_iter().partition(|(k, _)| k.starts_with("outbox-"));
+            for (k, v) in drafts {
+                // What is on this machine wins over a copy from the server; text typed since
+                // start-up wins over both.
+                let from_server =
+                    st.data.server_drafts.as_ref().and_then(|sd| sd.by_key.get(&k)).map(|(_, c)| c);
+                if st.drafts.get(&k).is_none_or(|cur| Some(cur) == from_server) {
+                    st.drafts.insert(k, v);
+                }
+            }
+            unsent.into_iter().flat_map(|(k, v)| outbox::restore(st, &k, &v)).collect()
+        }
+        Msg::Subscriptions(subs) => {
+            st.data.channels = subs.iter().map(|s| (s.stream_id, channel_info(s))).collect();
+            rebuild_sidebar(st);
+            vec![]
+        }
+        Msg::Topics { channel, topics } => {
+            let list = st.data.topics.entry(channel).or_default();
+            for t in topics {
+                list.touch(&t.name, t.max_id);
+            }
+            list.loaded = true;
+            list.loading = false;
+            rebuild_sidebar(st);
+            // A `#channel>topic` completion may be waiting for these.
+            if st.ui.compose.is_some() {
+                suggest(st)
+            } else if st.ui.prompt.as_ref().is_some_and(|p| complete::completes(p.kind))
+                && st.ui.completion.cycle.is_none()
+            {
+                complete::suggest(st)
+            } else {
+                vec![]
+            }
+        }
+        Msg::Events(events) => {
+            let mut fx = Vec::new();
+            let (mut sidebar, mut people) = (false, false);
+            for e in events {
+                st.data.last_event_id = st.data.last_event_id.max(e.id);
+                // Rows and the people list change only for some events; rebuilding them for
+                // every typing notice would be O(channels + users) per event.
+                let expanded = st.ui.expanded;
+                sidebar |= match &e.kind {
+                    EventKind::Subscription(_) => true,
+                    // Rows list topics only for the expanded channel.
+                    EventKind::Message(m) => expanded.is_some() && m.message.stream_id == expanded,
+                    EventKind::UpdateMessage(_) | EventKind::DeleteMessage(_) => expanded.is_some(),
+                    _ => false,
+                };
+                people |= matches!(
+                    e.kind,
+                    EventKind::Presence(_) | EventKind::UserStatus(_) | EventKind::RealmUser(_)
+                );
+                fx.extend(on_event(st, e.kind));
+            }
+            if sidebar {
+                rebuild_sidebar(st);
+            }
+            if people {
+                rebuild_people(st);
+            }
+            fx
+        }
+        Msg::AuthLost(why) => {
+            st.ui.fatal = Some(format!("the server refused this account: {why}"));
+            st.ui.quit = true;
+            vec![Effect::Quit]
+        }
+        Msg::QueueLost => {
+            set_status(st, "event queue expired; resynchronising…");
+            vec![Effect::Register]
+        }
+        Msg::QueueUnreadable => {
+            set_error(st, "the server kept sending events this client cannot read; resynchronising…");
+            vec![Effect::Register]
+        }
+        Msg::Sent { local_id, result } => outbox::on_sent(st, &local_id, result),
+        Msg::DraftPushed { key, content, result } => server_drafts::on_pushed(st, key, content, result),
+        Msg::History { message_id, result } => {
+            match (&mut st.ui.popup, result) {
+                (Some(Popup::EditHistory { message_id: m, snapshots, .. }), Ok(s)) if *m == message_id => {
+                    *snapshots = Some(s);
+                }
+                (_, Err(e)) => {
+                    st.ui.popup = None;
+                    set_error(st, format!("edit history: {e}"));
+                }
+                _ => {}
+            }
+            vec![]
+        }
+        Msg::Raw { message_id, edit, result } => match result {
+            Ok(raw) => {
+                let Some(m) = st.data.messages.get(&message_id) else { return vec![] };
+                let target = target_of(st, m);
+                let text = if edit { raw } else { quote_reply(st, m, &raw) };
+                open_compose(st, target, &text, edit.then_some(message_id));
+                if edit {
+                    return vec![Effect::EditTyping { message_id, start: true }];
+                }
+                vec![]
+            }
+            Err(e) => {
+                set_error(st, e);
+                vec![]
+            }
+        },
+        Msg::Edited(Ok(_)) => {
+            let fx: Vec<Effect> =
+                st.ui.compose.take().map(|c| drop_draft(st, c.draft_key())).into_iter().collect();
+            set_status(st, "saved");
+            fx
+        }
+        Msg::EditorDone(result) => outside::editor_done(st, result),
+        Msg::Edited(Err(e)) => {
+            set_error(st, format!("not saved: {e}"));
+            vec![]
+        }
+        Msg::Done(Ok(note)) => {
+            if !note.is_empty() {
+                set_status(st, note);
+            }
+            vec![]
+        }
+        Msg::ChannelEmail(Ok(email)) => {
+            set_status(st, format!("channel email copied: {email}"));
+            vec![Effect::Copy(email)]
+        }
+        Msg::ChannelEmail(Err(e)) => {
+            set_error(st, format!("channel email: {e}"));
+            vec![]
+        }
+        Msg::Done(Err(e)) => {
+            set_error(st, e);
+            vec![]
+        }
+    }
+}
+
+fn set_status(st: &mut State, text: impl Into<String>) {
+    st.ui.status = Some(Status { text: text.into(), error: false, at: st.now });
+}
+
+fn set_error(st: &mut State, text: impl Into<String>) {
+    st.ui.status = Some(Status { text: text.into(), error: true, at: st.now });
+}
+
+fn dm_operator(st: &State) -> &'static str {
+    st.data.realm.dm_operator()
+}

@@ -1,0 +1,198 @@
+//! Narrows: opening one, pages of messages arriving, moving the selection, reading.
+
+use super::*;
+
+/// Switch to a narrow, fetching its first page if needed.
+pub fn open_narrow(st: &mut State, narrow: Narrow) -> Vec<Effect> {
+    st.ui.narrow = narrow.clone();
+    st.ui.selected = None;
+    st.ui.focus = Focus::Messages;
+    if st.data.narrows.get(&narrow).is_some_and(|v| v.loaded || v.loading_newer) {
+        if narrow == Narrow::Starred {
+            // Messages unstarred while the view was on screen leave it now.
+            let msgs = &st.data.messages;
+            if let Some(v) = st.data.narrows.get_mut(&narrow) {
+                v.ids.retain(|id| msgs.get(id).is_none_or(|m| m.has_flag("starred")));
+            }
+        }
+        select_initial(st);
+        // Reopening a conversation reads its first unread message, as the first opening did.
+        return mark_selected_read(st);
+    }
+    let epoch = st.data.reset_view(&narrow);
+    let terms = narrow.terms(st.data.me, dm_operator(st));
+    vec![Effect::FetchMessages {
+        narrow,
+        terms,
+        anchor: Anchor::FirstUnread,
+        before: PAGE,
+        after: PAGE,
+        older: false,
+        epoch,
+    }]
+}
+
+pub(super) fn select_initial(st: &mut State) {
+    let Some(view) = st.data.narrows.get(&st.ui.narrow) else { return };
+    let first_unread = view.ids.iter().copied().find(|id| st.data.unread.by_id.contains_key(id));
+    st.ui.selected = first_unread.or_else(|| view.ids.last().copied());
+}
+
+pub(super) fn on_messages(
+    st: &mut State,
+    narrow: Narrow,
+    resp: MessagesResponse,
+    older: bool,
+) -> Vec<Effect> {
+    let ids: Vec<MessageId> = resp.messages.iter().map(|m| m.id).collect();
+    let mut ids_sorted = ids.clone();
+    ids_sorted.sort_unstable();
+    // The server's computed anchor is the first message on or after the date.
+    let date_anchor = match st.ui.date_jump.take() {
+        Some(date) if narrow == st.ui.narrow && !older => resp.anchor.map(|a| (a, date)),
+        other => {
+            st.ui.date_jump = other;
+            None
+        }
+    };
+    for m in resp.messages {
+        st.data.insert_message(m);
+    }
+    let keep: Vec<MessageId> = if narrow == Narrow::All {
+        ids.into_iter().filter(|id| st.data.messages.get(id).is_some_and(|m| st.data.in_feed(m))).collect()
+    } else {
+        ids
+    };
+    let view = st.data.narrows.entry(narrow.clone()).or_default();
+    // A page is the truth for the range it covers: drop what is no longer there (deleted or
+    // moved away while the queue was lost).
+    if let (Some(lo), Some(hi)) = (ids_sorted.first(), ids_sorted.last()) {
+        view.ids.retain(|id| id < lo || id > hi || ids_sorted.binary_search(id).is_ok());
+    }
+    view.merge(keep);
+    if older {
+        view.found_oldest = resp.found_oldest;
+        view.loading_older = false;
+    } else {
+        view.found_oldest |= resp.found_oldest;
+        view.found_newest = resp.found_newest;
+        view.loading_newer = false;
+    }
+    view.loaded = true;
+    if let Some((anchor, date)) = date_anchor {
+        // The anchor itself may be hidden (a muted topic in the feed): take the next shown one.
+        let on_or_after = view.ids.iter().copied().find(|id| *id >= anchor);
+        st.ui.selected = on_or_after.or(view.ids.last().copied());
+        if on_or_after.is_none() {
+            set_status(st, format!("nothing here on or after {date}: showing the newest message"));
+        }
+    }
+    rebuild_sidebar(st);
+    apply_jump(st);
+    if narrow == st.ui.narrow && st.ui.selected.is_none() {
+        select_initial(st);
+        return mark_selected_read(st);
+    }
+    vec![]
+}
+
+/// The selected message, if any.
+pub fn selected_message(st: &State) -> Option<&Message> {
+    st.ui.selected.and_then(|id| st.data.messages.get(&id))
+}
+
+pub(super) fn mark_selected_read(st: &mut State) -> Vec<Effect> {
+    let Some(id) = st.ui.selected else { return vec![] };
+    if !st.data.unread.by_id.contains_key(&id) {
+        return vec![];
+    }
+    st.data.unread.remove(id);
+    if let Some(m) = st.data.messages.get_mut(&id)
+        && !m.has_flag("read")
+    {
+        m.flags.push("read".into());
+    }
+    vec![Effect::MarkRead(vec![id])]
+}
+
+pub(super) fn move_selection(st: &mut State, delta: isize) -> Vec<Effect> {
+    let Some(view) = st.data.narrows.get(&st.ui.narrow) else { return vec![] };
+    if view.ids.is_empty() {
+        return vec![];
+    }
+    let pos = st.ui.selected.and_then(|id| view.ids.binary_search(&id).ok()).unwrap_or(view.ids.len() - 1);
+    let new = (pos as isize + delta).clamp(0, view.ids.len() as isize - 1) as usize;
+    st.ui.selected = Some(view.ids[new]);
+    let mut fx = mark_selected_read(st);
+    // Near the bottom of a window that does not reach the newest messages: page newer ones in;
+    // near the top, older history.
+    let view = st.data.narrows.get_mut(&st.ui.narrow).expect("view exists");
+    let newer = new + 5 >= view.ids.len() && !view.found_newest && !view.loading_newer;
+    let older = new < 5 && !view.found_oldest && !view.loading_older;
+    view.loading_newer |= newer;
+    view.loading_older |= older;
+    let (first, last, epoch) = (view.ids[0], view.ids[view.ids.len() - 1], view.epoch);
+    let narrow = st.ui.narrow.clone();
+    let terms = narrow.terms(st.data.me, dm_operator(st));
+    let page = |anchor, before, after, older| Effect::FetchMessages {
+        narrow: narrow.clone(),
+        terms: terms.clone(),
+        anchor: Anchor::Id(anchor),
+        before,
+        after,
+        older,
+        epoch,
+    };
+    if newer {
+        fx.push(page(last, 0, PAGE, false));
+    }
+    if older {
+        fx.push(page(first, PAGE, 0, true));
+    }
+    fx
+}
+
+/// Would a message sent to `target` show in `narrow`?
+pub(super) fn narrow_holds(narrow: &Narrow, target: &Target) -> bool {
+    match (narrow, target) {
+        (Narrow::All, _) => true,
+        (Narrow::Channel(c), Target::Channel { id, .. }) => c == id,
+        (Narrow::Topic(c, t), Target::Channel { id, topic }) => c == id && t.eq_ignore_ascii_case(topic),
+        (Narrow::AllDms, Target::Dm(_)) => true,
+        (Narrow::Dm(a), Target::Dm(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Select the message the user just sent, once the current view holds it.
+pub(super) fn apply_jump(st: &mut State) {
+    let Some(id) = st.ui.jump_to else { return };
+    if st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.ids.binary_search(&id).is_ok()) {
+        st.ui.selected = Some(id);
+        st.ui.jump_to = None;
+    }
+}
+
+/// Change a topic's visibility locally (the server's event confirms it).
+pub(super) fn set_policy(st: &mut State, c: ChannelId, topic: &str, policy: VisibilityPolicy) {
+    let key = (c, topic.to_lowercase());
+    if policy == VisibilityPolicy::None {
+        st.data.user_topics.remove(&key);
+    } else {
+        st.data.user_topics.insert(key, policy);
+    }
+    // The combined feed hides muted topics.
+    let d = &mut st.data;
+    if let Some(view) = d.narrows.get_mut(&Narrow::All) {
+        let msgs = &d.messages;
+        let hide = policy == VisibilityPolicy::Muted
+            || (policy == VisibilityPolicy::None && d.channels.get(&c).is_some_and(|ch| ch.muted));
+        if hide {
+            view.ids.retain(|id| {
+                !msgs.get(id).is_some_and(|m| m.stream_id == Some(c) && m.topic().eq_ignore_ascii_case(topic))
+            });
+        } else {
+            view.loaded = false;
+        }
+    }
+}

@@ -1,0 +1,278 @@
+//! The command palette: `:command` lines turned into effects.
+
+use super::*;
+
+pub(super) fn resolve_user(st: &State, who: &str) -> Result<UserId, String> {
+    super::narrow::Resolver::user_id(&st.data, who.trim_start_matches('@'))
+        .ok_or_else(|| format!("no user {who:?}"))
+}
+
+pub(super) fn resolve_group(st: &State, name: &str) -> Result<i64, String> {
+    st.data
+        .groups
+        .values()
+        .find(|g| g.name.eq_ignore_ascii_case(name.trim_start_matches('@')))
+        .map(|g| g.id)
+        .ok_or_else(|| format!("no user group {name:?}"))
+}
+
+/// The channel a command is about: named, or the one being viewed.
+pub(super) fn command_channel(st: &State, named: Option<&str>) -> Result<ChannelId, String> {
+    match named {
+        Some(n) => {
+            super::narrow::Resolver::channel_id(&st.data, n).ok_or_else(|| format!("no channel named {n:?}"))
+        }
+        None => match &st.ui.narrow {
+            Narrow::Channel(c) | Narrow::Topic(c, _) => Ok(*c),
+            _ => selected_message(st)
+                .and_then(|m| m.stream_id.filter(|_| !m.is_dm()))
+                .ok_or_else(|| "name a #channel, or open one first".to_owned()),
+        },
+    }
+}
+
+/// Ask "(y/N)" before `effect`: only `y` runs it.
+pub(super) fn confirm(st: &mut State, question: String, effect: Effect) {
+    st.ui.confirm = Some((question, Box::new(effect)));
+    st.ui.prompt = Some(Prompt { kind: PromptKind::Confirm, text: String::new() });
+}
+
+/// "to #channel > topic at Tue 25 Nov 10:00", for questions about a scheduled message.
+pub(super) fn scheduled_label(st: &State, sm: &ScheduledMessage) -> String {
+    let to = match &sm.to {
+        Recipient::Channel(c) => {
+            format!("to #{} > {}", st.data.channel_name(*c), sm.topic.as_deref().unwrap_or_default())
+        }
+        Recipient::Users(u) => {
+            let names: Vec<&str> = u.iter().map(|id| st.data.user_name(*id)).collect();
+            format!("to {}", names.join(", "))
+        }
+    };
+    let at = st.tz.format(sm.scheduled_delivery_timestamp, "%a %-d %b %H:%M");
+    format!("{to} at {at}")
+}
+
+/// "A", "A and B", "A, B and C".
+pub(super) fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// Turn a palette command into effects (or say what is wrong).
+pub(super) fn run_command(st: &mut State, cmd: super::command::Command) -> Result<Vec<Effect>, String> {
+    use super::command::Command as C;
+    Ok(match cmd {
+        C::Scheduled => {
+            st.ui.popup = Some(Popup::Scheduled { selected: 0 });
+            vec![]
+        }
+        C::Status(None) => vec![Effect::Api(ApiCall::SetStatus(StatusUpdate {
+            status_text: Some(String::new()),
+            emoji_name: Some(String::new()),
+            emoji_code: Some(String::new()),
+            reaction_type: Some(String::new()),
+            ..Default::default()
+        }))],
+        C::Status(Some(text)) => {
+            // A leading :emoji: sets the status emoji; without one the emoji is cleared, as the
+            // web app does (the server keeps fields that are not sent).
+            let mut update = StatusUpdate {
+                emoji_name: Some(String::new()),
+                emoji_code: Some(String::new()),
+                reaction_type: Some(String::new()),
+                ..Default::default()
+            };
+            let mut text = text.trim().to_owned();
+            if let Some(rest) = text.strip_prefix(':')
+                && let Some((name, after)) = rest.split_once(':')
+                && !name.contains(' ')
+            {
+                let (n, code, kind) = emoji_matches(&st.data, name, 1000)
+                    .into_iter()
+                    .find(|(n, _, _)| n == name)
+                    .ok_or_else(|| format!("no emoji :{name}:"))?;
+                update.emoji_name = Some(n);
+                update.emoji_code = Some(code);
+                update.reaction_type = Some(kind);
+                text = after.trim().to_owned();
+            }
+            crate::api::limits::check_status_text(&text).map_err(|e| e.to_string())?;
+            update.status_text = Some(text);
+            vec![Effect::Api(ApiCall::SetStatus(update))]
+        }
+        C::Date(date) => {
+            let date = date.trim().to_owned();
+            let valid = chrono::NaiveDate::parse_from_str(&date, "%Y-%m-%d").is_ok()
+                || chrono::NaiveDateTime::parse_from_str(&date.replace(' ', "T"), "%Y-%m-%dT%H:%M").is_ok();
+            if !valid {
+                return Err(format!("{date:?} is not a date; use YYYY-MM-DD or YYYY-MM-DD HH:MM"));
+            }
+            let narrow = st.ui.narrow.clone();
+            let epoch = st.data.reset_view(&narrow);
+            st.ui.selected = None;
+            st.ui.date_jump = Some(date.clone());
+            let terms = narrow.terms(st.data.me, dm_operator(st));
+            vec![Effect::JumpToDate { narrow, terms, date: date.replace(' ', "T"), epoch }]
+        }
+        C::Mute => on_action(st, Action::MuteTopic),
+        C::Unmute => on_action(st, Action::UnmuteTopic),
+        C::Follow => on_action(st, Action::FollowTopic),
+        C::Help => on_action(st, Action::Help),
+        C::Quit => on_action(st, Action::Quit),
+        C::Unsubscribe { channel, users } => {
+            // Only a named channel or the one on screen: never the channel of whatever message
+            // happens to be selected in a combined view.
+            let c = match (channel.as_deref(), &st.ui.narrow) {
+                (Some(_), _) => command_channel(st, channel.as_deref())?,
+                (None, Narrow::Channel(c) | Narrow::Topic(c, _)) => *c,
+                (None, _) => return Err("name the channel: unsubscribe #channel [user…]".into()),
+            };
+            let ids = users.iter().map(|u| resolve_user(st, u)).collect::<Result<Vec<_>, _>>()?;
+            let name = st.data.channel_name(c).to_owned();
+            let me = st.data.me;
+            let who = |u: &UserId| if *u == me { "you".to_owned() } else { st.data.user_name(*u).to_owned() };
+            let question = match ids.as_slice() {
+                [] => format!("Leave #{name}? (y/N)"),
+                [one] if *one == me => format!("Leave #{name}? (y/N)"),
+                _ => {
+                    let names: Vec<String> = ids.iter().map(who).collect();
+                    format!("Remove {} from #{name}? (y/N)", and_list(&names))
+                }
+            };
+            let names = if ids.is_empty() { vec!["you".to_owned()] } else { ids.iter().map(who).collect() };
+            let principals = (!ids.is_empty()).then_some(ids);
+            confirm(
+                st,
+                question,
+                Effect::Api(ApiCall::Unsubscribe { channels: vec![name], principals, names }),
+            );
+            vec![]
+        }
+        C::Deactivate { user: who, actions } => {
+            let user = resolve_user(st, &who)?;
+            let name = st.data.user_name(user).to_owned();
+            let has = |f: &str| actions.iter().any(|a| a == f);
+            let actions = (!actions.is_empty()).then(|| DeactivationActions {
+                delete_profile: has("--delete-profile"),
+                delete_public_channel_messages: has("--delete-public"),
+                delete_private_channel_messages: has("--delete-private"),
+                delete_direct_messages: has("--delete-dms"),
+            });
+            if !st.data.users.get(&st.data.me).is_some_and(UserInfo::is_admin) {
+                return Err("only organization administrators can deactivate users".into());
+            }
+            let mut also = Vec::new();
+            if let Some(a) = &actions {
+                for (on, what) in [
+                    (a.delete_profile, "their profile data"),
+                    (a.delete_public_channel_messages, "their messages in public channels"),
+                    (a.delete_private_channel_messages, "their messages in private channels"),
+                    (a.delete_direct_messages, "their direct messages"),
+                ] {
+                    if on {
+                        also.push(what);
+                    }
+                }
+            }
+            let deletes = if also.is_empty() {
+                "Their messages stay.".to_owned()
+            } else {
+                format!("This also deletes {}: it cannot be undone.", also.join(", "))
+            };
+            let effect = Effect::Api(ApiCall::Deactivate { user, name: name.clone(), actions });
+            confirm(st, format!("Deactivate {name}? Their bots go too. {deletes} (y/N)"), effect);
+            vec![]
+        }
+        C::Group { group, add, subgroups, names } => {
+            let group_id = resolve_group(st, &group)?;
+            let ids: Vec<i64> = if subgroups {
+                names.iter().map(|n| resolve_group(st, n)).collect::<Result<_, _>>()?
+            } else {
+                names.iter().map(|n| resolve_user(st, n)).collect::<Result<_, _>>()?
+            };
+            let d = &st.data;
+            let g = &d.groups[&group_id];
+            let gname = format!("@{}", g.name);
+            let name = |id: &i64| {
+                if subgroups {
+                    d.groups.get(id).map_or_else(|| "(unknown group)".to_owned(), |g| format!("@{}", g.name))
+                } else {
+                    d.user_name(*id).to_owned()
+                }
+            };
+            let listed: Vec<String> = ids.iter().map(name).collect();
+            let list = and_list(&listed);
+            // Say what the server would refuse, by name (its refusals name IDs).
+            for id in &ids {
+                let n = name(id);
+                let present =
+                    if subgroups { g.direct_subgroup_ids.contains(id) } else { g.members.contains(id) };
+                match (add, subgroups, present) {
+                    (true, false, true) => return Err(format!("{n} is already in {gname}")),
+                    (false, false, false) => return Err(format!("{n} is not in {gname}")),
+                    (true, true, true) => return Err(format!("{n} is already a subgroup of {gname}")),
+                    (false, true, false) => return Err(format!("{n} is not a subgroup of {gname}")),
+                    _ => {}
+                }
+            }
+            let many = ids.len() > 1;
+            let done = match (add, subgroups) {
+                (true, false) => format!("{list} added to {gname}"),
+                (false, false) => format!("{list} removed from {gname}"),
+                (true, true) if many => format!("{list} are now subgroups of {gname}"),
+                (true, true) => format!("{list} is now a subgroup of {gname}"),
+                (false, true) if many => format!("{list} are no longer subgroups of {gname}"),
+                (false, true) => format!("{list} is no longer a subgroup of {gname}"),
+            };
+            let names = ids.iter().copied().zip(listed).collect();
+            let mut update = GroupMembersUpdate::default();
+            match (add, subgroups) {
+                (true, false) => update.add = Some(ids),
+                (false, false) => update.delete = Some(ids),
+                (true, true) => update.add_subgroups = Some(ids),
+                (false, true) => update.delete_subgroups = Some(ids),
+            }
+            vec![Effect::Api(ApiCall::GroupMembers { group_id, update, done, group: gname, names })]
+        }
+        C::View { fragment, pinned, name } => {
+            vec![Effect::Api(ApiCall::NavView { fragment, is_pinned: pinned, name })]
+        }
+        C::DumpState(path) => {
+            let contents = serde_json::to_string_pretty(&state_dump(st)).unwrap_or_default();
+            vec![Effect::DumpState { path, contents }]
+        }
+        C::Playground { name, language, template } => {
+            crate::api::limits::check_playground_template(&template).map_err(|e| e.to_string())?;
+            vec![Effect::Api(ApiCall::AddPlayground { name, language, template })]
+        }
+        C::ChannelEmail { channel, sender } => {
+            let c = command_channel(st, channel.as_deref())?;
+            let sender = match sender.as_deref() {
+                None => None,
+                Some("me") => Some(st.data.me),
+                Some(s) => Some(resolve_user(st, s)?),
+            };
+            vec![Effect::Api(ApiCall::ChannelEmail { channel: c, sender })]
+        }
+        C::Apns { token, appid } => vec![Effect::Api(ApiCall::Apns { token, appid })],
+        C::Report { report_type, description } => {
+            let id = st.ui.selected.ok_or("select the message to report first")?;
+            if st.data.realm.moderation_channel.is_none() {
+                return Err(
+                    "this organization has no moderation channel, so messages cannot be reported".into()
+                );
+            }
+            let types = &st.data.realm.report_types;
+            if !types.is_empty() && !types.iter().any(|t| t.key == report_type) {
+                let keys: Vec<&str> = types.iter().map(|t| t.key.as_str()).collect();
+                return Err(format!("report type must be one of: {}", keys.join(", ")));
+            }
+            crate::api::limits::check_report(&report_type, description.as_deref())
+                .map_err(|e| e.to_string())?;
+            vec![Effect::Api(ApiCall::Report { message_id: id, report_type, description })]
+        }
+    })
+}

@@ -1,0 +1,231 @@
+//! What a register answer changes: the whole store, a resync of every loaded window, and the
+//! derived rows of the channels and people panes.
+
+use super::*;
+
+pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
+    if st.ui.offline.take().is_some() {
+        set_status(st, "back online");
+    }
+    let d = &mut st.data;
+    d.me = r.user_id.unwrap_or(d.me);
+    d.realm = RealmInfo {
+        name: r.realm_name.clone().unwrap_or_default(),
+        feature_level: r.zulip_feature_level,
+        empty_topic_name: r.realm_empty_topic_display_name.clone().unwrap_or_else(|| "general chat".into()),
+        max_message_length: r.max_message_length,
+        max_topic_length: r.max_topic_length,
+        // Before level 435 the server does not list them: the five fixed ones.
+        report_types: r.server_report_message_types.clone().unwrap_or_else(|| {
+            [
+                ("spam", "Spam"),
+                ("harassment", "Harassment"),
+                ("inappropriate", "Inappropriate content"),
+                ("norms", "Violates community norms"),
+                ("other", "Other reason"),
+            ]
+            .iter()
+            .map(|(k, n)| ReportType { key: (*k).into(), name: (*n).into() })
+            .collect()
+        }),
+        moderation_channel: r.realm_moderation_request_channel_id.filter(|id| *id > 0),
+        allow_edit_history: r.realm_allow_edit_history.unwrap_or(true),
+        ping_interval: r.server_presence_ping_interval_seconds.unwrap_or(60),
+        offline_threshold: r.server_presence_offline_threshold_seconds.unwrap_or(140) as i64,
+        longpoll_timeout: r.event_queue_longpoll_timeout_seconds.unwrap_or(90),
+    };
+    let statuses = r.user_status.clone().unwrap_or_default();
+    for u in r
+        .realm_users
+        .iter()
+        .flatten()
+        .chain(r.realm_non_active_users.iter().flatten())
+        .chain(r.cross_realm_bots.iter().flatten())
+    {
+        let status = statuses.get(&u.user_id.to_string()).cloned().unwrap_or_default();
+        d.users.insert(
+            u.user_id,
+            UserInfo {
+                id: u.user_id,
+                full_name: u.full_name.clone(),
+                email: u.email.clone(),
+                is_bot: u.is_bot,
+                is_active: u.is_active,
+                presence_enabled: u.presence_enabled,
+                status,
+                role: role_of(u.role, u.is_owner, u.is_admin, u.is_guest),
+            },
+        );
+    }
+    d.channels = r.subscriptions.iter().flatten().map(|s| (s.stream_id, channel_info(s))).collect();
+    d.user_topics.clear();
+    for t in r.user_topics.iter().flatten() {
+        d.user_topics.insert((t.stream_id, t.topic_name.to_lowercase()), t.visibility_policy);
+    }
+    // Servers before level 170 list muted topics as [channel name, topic, time].
+    if r.user_topics.is_none() {
+        for m in r.muted_topics.iter().flatten() {
+            let (Some(name), Some(topic)) =
+                (m.get(0).and_then(|v| v.as_str()), m.get(1).and_then(|v| v.as_str()))
+            else {
+                continue;
+            };
+            if let Some(c) = d.channels.values().find(|c| c.name == name) {
+                d.user_topics.insert((c.id, topic.to_lowercase()), VisibilityPolicy::Muted);
+            }
+        }
+    }
+    d.unread.clear();
+    if let Some(u) = &r.unread_msgs {
+        for s in &u.streams {
+            for id in &s.unread_message_ids {
+                d.unread.add(*id, Conv::Topic(s.stream_id, s.topic.to_lowercase()));
+                d.topics.entry(s.stream_id).or_default().touch(&s.topic, *id);
+            }
+        }
+        for dm in u.direct() {
+            if let Some(other) = dm.other() {
+                let key = if other == d.me { vec![] } else { vec![other] };
+                for id in &dm.unread_message_ids {
+                    d.unread.add(*id, Conv::Dm(key.clone()));
+                }
+            }
+        }
+        for h in &u.huddles {
+            let users: Vec<UserId> = h.user_ids_string.split(',').filter_map(|x| x.parse().ok()).collect();
+            for id in &h.unread_message_ids {
+                d.unread.add(*id, Conv::Dm(dm_key(&users, d.me)));
+            }
+        }
+        d.unread.mentions.extend(u.mentions.iter().copied());
+    }
+    if let Some(p) = &r.presences {
+        d.presence = p.modern();
+    }
+    d.presence_last_update_id = r.presence_last_update_id.unwrap_or(-1);
+    d.scheduled =
+        r.scheduled_messages.iter().flatten().map(|s| (s.scheduled_message_id, s.clone())).collect();
+    d.realm_emoji = r.realm_emoji.clone().unwrap_or_default();
+    d.groups = r.realm_user_groups.iter().flatten().map(|g| (g.id, g.clone())).collect();
+    d.queue_id = r.queue_id.clone();
+    d.last_event_id = r.last_event_id;
+    st.ui.loading = false;
+    server_drafts::on_register(st, r.drafts.clone(), r.user_settings.as_ref());
+    st.data.nav_views = r.navigation_views.clone().unwrap_or_default();
+    st.data.playgrounds = r.realm_playgrounds.clone().unwrap_or_default();
+    rebuild_sidebar(st);
+    rebuild_people(st);
+    super::settings::apply_start(st);
+    // After a lost queue, every loaded window may have missed messages, edits and deletions:
+    // refetch each from its newest loaded message on (a page back refreshes what is shown);
+    // the answers replace what they cover, so nothing is doubled or kept after deletion.
+    let mut fx = resync_narrows(st);
+    // The shown narrow keeps its selection when it is being resynchronised.
+    if !st.data.narrows.contains_key(&st.ui.narrow) {
+        let focus = st.ui.focus;
+        fx.extend(open_narrow(st, st.ui.narrow.clone()));
+        st.ui.focus = focus;
+    }
+    fx.push(Effect::FetchSubscriptions);
+    fx.extend(outbox::pump(st));
+    if let Some(q) = st.data.queue_id.clone() {
+        fx.push(Effect::PollEvents {
+            queue_id: q,
+            last_event_id: st.data.last_event_id,
+            timeout_secs: st.data.realm.longpoll_timeout,
+        });
+    }
+    fx
+}
+
+/// Messages fetched after the newest loaded one when resynchronising a window.
+pub(super) const RESYNC_AFTER: u64 = 4 * PAGE;
+
+pub(super) fn resync_narrows(st: &mut State) -> Vec<Effect> {
+    let me = st.data.me;
+    let op = dm_operator(st);
+    let mut fx = Vec::new();
+    // Windows still loading or empty are loaded anew when shown.
+    st.data.narrows.retain(|_, v| v.loaded && !v.ids.is_empty());
+    let epochs = &mut st.data.epochs;
+    for (narrow, view) in st.data.narrows.iter_mut() {
+        let newest = view.ids[view.ids.len() - 1];
+        view.loading_newer = true;
+        view.loading_older = false;
+        // Pages asked for before the loss are dropped: this one replaces them.
+        *epochs += 1;
+        view.epoch = *epochs;
+        fx.push(Effect::FetchMessages {
+            narrow: narrow.clone(),
+            terms: narrow.terms(me, op),
+            anchor: Anchor::Id(newest),
+            before: PAGE,
+            after: RESYNC_AFTER,
+            older: false,
+            epoch: view.epoch,
+        });
+    }
+    fx
+}
+
+pub(super) fn channel_info(s: &Subscription) -> ChannelInfo {
+    ChannelInfo {
+        id: s.stream_id,
+        name: s.name.clone(),
+        description: s.description.clone(),
+        color: s.color.clone(),
+        pinned: s.pin_to_top,
+        muted: s.is_muted,
+        invite_only: s.invite_only,
+    }
+}
+
+/// Rebuild the people list: active, then idle, then offline; by name within each.
+/// Only while the pane is shown: it sorts every user.
+pub fn rebuild_people(st: &mut State) {
+    if !st.ui.show_people {
+        return;
+    }
+    let d = &st.data;
+    let now = st.now;
+    let mut people: Vec<(u8, String, UserId)> = d
+        .users
+        .values()
+        .filter(|u| u.is_active && !u.is_bot)
+        .map(|u| {
+            let rank = match d.activity(u.id, now) {
+                Activity::Active => 0,
+                Activity::Idle => 1,
+                Activity::Offline => 2,
+            };
+            (rank, u.full_name.to_lowercase(), u.id)
+        })
+        .collect();
+    people.sort();
+    st.ui.people = people.into_iter().map(|(_, _, id)| id).collect();
+}
+
+/// Rebuild the channels pane's rows (on changes only, not per frame).
+pub fn rebuild_sidebar(st: &mut State) {
+    let d = &st.data;
+    let mut chans: Vec<&ChannelInfo> = d.channels.values().collect();
+    chans.sort_by_key(|c| (!c.pinned, c.muted, c.name.to_lowercase()));
+    let mut rows =
+        vec![SidebarRow::AllMessages, SidebarRow::AllDms, SidebarRow::Starred, SidebarRow::Mentions];
+    for c in chans {
+        rows.push(SidebarRow::Channel(c.id));
+        if st.ui.expanded == Some(c.id)
+            && let Some(list) = d.topics.get(&c.id)
+        {
+            rows.extend(list.topics.iter().map(|t| SidebarRow::Topic(c.id, t.name.clone())));
+        }
+    }
+    let prev = st.ui.sidebar.get(st.ui.sidebar_selected).cloned();
+    st.ui.sidebar = rows;
+    if let Some(p) = prev
+        && let Some(i) = st.ui.sidebar.iter().position(|r| *r == p)
+    {
+        st.ui.sidebar_selected = i;
+    }
+    st.ui.sidebar_selected = st.ui.sidebar_selected.min(st.ui.sidebar.len().saturating_sub(1));
+}

@@ -1,0 +1,435 @@
+//! Unit tests of `update`: each message kind on a registered state, no network.
+
+use super::*;
+use serde_json::json;
+
+pub(super) const ME: i64 = 10;
+
+pub(super) fn msg(id: i64, channel: i64, topic: &str, flags: &[&str]) -> serde_json::Value {
+    json!({
+        "id": id, "type": "stream", "content": format!("<p>message {id}</p>"), "display_recipient": "eng",
+        "sender_id": 11, "sender_full_name": "Alice", "stream_id": channel, "subject": topic,
+        "timestamp": 1_700_000_000 + id, "flags": flags,
+    })
+}
+
+/// A registered state with two channels (2 muted), a followed topic, and unreads.
+pub(super) fn registered() -> (State, Vec<Effect>) {
+    let mut st = State::default();
+    let reg: RegisterResponse = serde_json::from_value(json!({
+        "queue_id": "q1", "last_event_id": -1, "zulip_feature_level": 496, "user_id": ME,
+        "realm_users": [
+            {"user_id": ME, "full_name": "Me", "email": "me@x"},
+            {"user_id": 11, "full_name": "Alice", "email": "alice@x"},
+        ],
+        "subscriptions": [
+            {"stream_id": 1, "name": "eng", "color": "#fff", "pin_to_top": true},
+            {"stream_id": 2, "name": "random", "color": "#fff", "is_muted": true},
+        ],
+        "user_topics": [
+            {"stream_id": 1, "topic_name": "Noise", "visibility_policy": 1, "last_updated": 0},
+            {"stream_id": 2, "topic_name": "lunch", "visibility_policy": 2, "last_updated": 0},
+        ],
+        "unread_msgs": {"streams": [
+            {"stream_id": 1, "topic": "plans", "unread_message_ids": [5, 6]},
+            {"stream_id": 1, "topic": "noise", "unread_message_ids": [7]},
+            {"stream_id": 2, "topic": "lunch", "unread_message_ids": [8]},
+            {"stream_id": 2, "topic": "chatter", "unread_message_ids": [9]},
+        ], "pms": [{"sender_id": 11, "unread_message_ids": [4]}], "huddles": [], "mentions": []},
+    }))
+    .unwrap();
+    let fx = update(&mut st, Msg::Registered(Box::new(reg)));
+    (st, fx)
+}
+
+fn key(c: char) -> Msg {
+    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+}
+
+#[test]
+fn register_builds_sidebar_unreads_and_fetches_the_feed() {
+    let (st, fx) = registered();
+    assert_eq!(st.ui.sidebar[4], SidebarRow::Channel(1), "pinned channel first after the views");
+    assert_eq!(st.data.channel_unread(1), 2, "the muted topic does not count");
+    assert_eq!(st.data.channel_unread(2), 1, "in a muted channel only the unmuted topic counts");
+    assert_eq!(st.data.unread.count(&Conv::Dm(vec![11])), 1);
+    assert_eq!(st.data.unread.dm_total, 1, "the DM total is kept with the index");
+    assert!(matches!(&fx[0], Effect::FetchMessages { narrow: Narrow::All, anchor: Anchor::FirstUnread, .. }));
+    assert_eq!(fx[1], Effect::FetchSubscriptions, "channels are fetched alongside");
+    assert!(matches!(&fx[2], Effect::PollEvents { queue_id, .. } if queue_id == "q1"));
+}
+
+#[test]
+fn new_messages_join_loaded_views_but_not_muted_ones_in_the_feed() {
+    let (mut st, _) = registered();
+    let resp: MessagesResponse = serde_json::from_value(json!({
+        "messages": [msg(5, 1, "plans", &[]), msg(6, 1, "plans", &[])],
+        "found_newest": true, "found_oldest": true,
+    }))
+    .unwrap();
+    update(&mut st, Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false, epoch: 0 });
+    assert_eq!(st.ui.selected, Some(5), "starts at the first unread");
+    let event = |id: i64, topic: &str| {
+        Event::decode(
+            json!({"id": id, "type": "message", "message": msg(100 + id, 1, topic, &[]), "flags": []}),
+        )
+    };
+    update(&mut st, Msg::Events(vec![event(1, "plans"), event(2, "noise")]));
+    assert_eq!(st.data.narrows[&Narrow::All].ids, vec![5, 6, 101], "the muted topic's message stays out");
+    // 5 was read when selected; 6 and the new 101 are unread.
+    assert_eq!(st.data.topic_unread(1, "plans"), 2);
+    assert_eq!(st.data.channel_unread(1), 2);
+}
+
+#[test]
+fn mute_key_toggles_the_topic_and_asks_the_server() {
+    let (mut st, _) = registered();
+    let resp: MessagesResponse =
+        serde_json::from_value(json!({"messages": [msg(5, 1, "plans", &[])], "found_newest": true})).unwrap();
+    update(&mut st, Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false, epoch: 0 });
+    let fx = update(&mut st, key('M'));
+    assert_eq!(
+        fx,
+        vec![Effect::SetPolicy { channel: 1, topic: "plans".into(), policy: VisibilityPolicy::Muted }]
+    );
+    assert_eq!(st.data.channel_unread(1), 0, "muting hides its unreads at once");
+    assert!(st.data.narrows[&Narrow::All].ids.is_empty(), "and its messages from the feed");
+    let fx = update(&mut st, key('M'));
+    assert_eq!(
+        fx,
+        vec![Effect::SetPolicy { channel: 1, topic: "plans".into(), policy: VisibilityPolicy::None }]
+    );
+    let fx = update(&mut st, key('F'));
+    assert!(matches!(&fx[0], Effect::SetPolicy { policy: VisibilityPolicy::Followed, .. }));
+    assert_eq!(st.data.policy(1, "Plans"), VisibilityPolicy::Followed, "topics match case-insensitively");
+}
+
+#[test]
+fn read_flags_from_the_server_update_unreads_both_ways() {
+    let (mut st, _) = registered();
+    let ev = |op: &str| {
+        Event::decode(json!({"id": 3, "type": "update_message_flags", "op": op, "operation": op,
+            "flag": "read", "messages": [5], "all": false}))
+    };
+    update(&mut st, Msg::Events(vec![ev("add")]));
+    assert_eq!(st.data.topic_unread(1, "plans"), 1);
+    let dm_read =
+        Event::decode(json!({"id": 4, "type": "update_message_flags", "op": "add", "operation": "add",
+        "flag": "read", "messages": [4], "all": false}));
+    update(&mut st, Msg::Events(vec![dm_read]));
+    assert_eq!(st.data.unread.dm_total, 0);
+    // Marking unread needs the message to know where it lives.
+    let resp: MessagesResponse =
+        serde_json::from_value(json!({"messages": [msg(5, 1, "plans", &["read"])], "found_newest": true}))
+            .unwrap();
+    update(
+        &mut st,
+        Msg::Messages { narrow: Narrow::Channel(1), resp: Box::new(resp), older: false, epoch: 0 },
+    );
+    update(&mut st, Msg::Events(vec![ev("remove")]));
+    assert_eq!(st.data.topic_unread(1, "plans"), 2);
+}
+
+#[test]
+fn scrolling_to_the_top_pages_older_history() {
+    let (mut st, _) = registered();
+    let msgs: Vec<_> = (20..30).map(|i| msg(i, 1, "plans", &["read"])).collect();
+    let resp: MessagesResponse =
+        serde_json::from_value(json!({"messages": msgs, "found_newest": true, "found_oldest": false}))
+            .unwrap();
+    update(&mut st, Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false, epoch: 0 });
+    assert_eq!(st.ui.selected, Some(29), "nothing unread: starts at the newest");
+    let fx = update(&mut st, key('k'));
+    assert!(fx.is_empty(), "far from the top: {fx:?}");
+    let fx = update(&mut st, key('g'));
+    assert_eq!(st.ui.selected, Some(20));
+    assert!(
+        fx.iter().any(|e| matches!(
+            e,
+            Effect::FetchMessages { anchor: Anchor::Id(20), older: true, after: 0, .. }
+        )),
+        "{fx:?}"
+    );
+    let again = update(&mut st, key('k'));
+    assert!(!again.iter().any(|e| matches!(e, Effect::FetchMessages { .. })), "one page request at a time");
+}
+
+#[test]
+fn selecting_an_unread_message_marks_it_read() {
+    let (mut st, _) = registered();
+    let resp: MessagesResponse = serde_json::from_value(
+        json!({"messages": [msg(5, 1, "plans", &[]), msg(6, 1, "plans", &[])], "found_newest": true, "found_oldest": true}),
+    )
+    .unwrap();
+    let fx =
+        update(&mut st, Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false, epoch: 0 });
+    assert_eq!(fx, vec![Effect::MarkRead(vec![5])]);
+    let fx = update(&mut st, key('j'));
+    assert_eq!(fx, vec![Effect::MarkRead(vec![6])]);
+    assert_eq!(st.data.topic_unread(1, "plans"), 0);
+}
+
+#[test]
+fn presence_pings_on_the_interval_and_turns_idle_without_input() {
+    let (mut st, _) = registered();
+    st.data.realm.ping_interval = 60;
+    let t0 = 1_800_000_000;
+    update(&mut st, Msg::Key(KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE)));
+    st.ui.last_input = t0;
+    assert_eq!(update(&mut st, Msg::Tick(t0)), vec![Effect::Ping { active: true, last_update_id: -1 }]);
+    assert_eq!(update(&mut st, Msg::Tick(t0 + 30)), vec![], "not before the interval");
+    let resp: PresenceResponse = serde_json::from_value(json!({
+        "presence_last_update_id": 42,
+        "presences": {"11": {"active_timestamp": t0, "idle_timestamp": t0}},
+    }))
+    .unwrap();
+    update(&mut st, Msg::Presence(Box::new(resp)));
+    assert_eq!(st.data.activity(11, t0 + 10), Activity::Active);
+    let fx = update(&mut st, Msg::Tick(t0 + IDLE_AFTER + 1));
+    assert_eq!(
+        fx,
+        vec![Effect::Ping { active: false, last_update_id: 42 }],
+        "idle after inactivity, newest id"
+    );
+}
+
+#[test]
+fn typing_notices_are_kept_until_they_expire() {
+    let (mut st, _) = registered();
+    st.now = 1000;
+    let ev = Event::decode(json!({"id": 1, "type": "typing", "op": "start", "message_type": "stream",
+        "sender": {"user_id": 11, "email": "alice@x"}, "stream_id": 1, "topic": "Plans"}));
+    update(&mut st, Msg::Events(vec![ev]));
+    assert_eq!(st.ui.typing.len(), 1);
+    assert_eq!(st.ui.typing[0].conversation, Some(Conv::Topic(1, "plans".into())));
+    let edit = Event::decode(json!({"id": 2, "type": "typing_edit_message", "op": "start", "sender_id": 11,
+        "message_id": 5, "recipient": {"type": "channel", "channel_id": 1, "topic": "plans"}}));
+    update(&mut st, Msg::Events(vec![edit]));
+    assert_eq!(st.ui.typing.len(), 2);
+    update(&mut st, Msg::Tick(1016));
+    assert!(st.ui.typing.is_empty(), "expired");
+}
+
+#[test]
+fn losing_terminal_focus_reports_idle_at_once() {
+    let (mut st, _) = registered();
+    st.now = 5_000;
+    st.ui.last_input = 4_990;
+    assert_eq!(update(&mut st, Msg::Focus(false)), vec![Effect::Ping { active: false, last_update_id: -1 }]);
+    st.data.realm.ping_interval = 60;
+    assert_eq!(update(&mut st, Msg::Tick(5_061)), vec![Effect::Ping { active: false, last_update_id: -1 }]);
+    assert_eq!(update(&mut st, Msg::Focus(true)), vec![Effect::Ping { active: true, last_update_id: -1 }]);
+}
+
+#[test]
+fn drafts_are_saved_on_the_next_tick_and_restored_on_reopen() {
+    let (mut st, _) = registered();
+    st.ui.compose = Some(Compose::new(Target::Channel { id: 1, topic: "Plans".into() }, "", None));
+    update(&mut st, key('h'));
+    update(&mut st, key('i'));
+    let fx = update(&mut st, Msg::Tick(1));
+    assert!(fx.contains(&Effect::SaveDraft { key: "channel-1-plans".into(), text: "hi".into() }), "{fx:?}");
+    assert!(
+        !update(&mut st, Msg::Tick(2)).iter().any(|e| matches!(e, Effect::SaveDraft { .. })),
+        "only when changed"
+    );
+    st.ui.compose = None;
+    open_compose(&mut st, Target::Channel { id: 1, topic: "plans".into() }, "", None);
+    assert_eq!(st.ui.compose.as_ref().map(Compose::text).as_deref(), Some("hi"), "same topic, any case");
+}
+
+#[test]
+fn a_failed_register_is_retried_with_growing_backoff() {
+    let mut st = State { now: 1_000, ..Default::default() };
+    update(&mut st, Msg::RegisterFailed("connection refused".into()));
+    let first = st.ui.offline.clone().expect("offline");
+    assert!(first.retry_at > 1_000 && first.retry_at <= 1_000 + 3, "{first:?}");
+    assert_eq!(update(&mut st, Msg::Tick(first.retry_at - 1)), vec![], "not before its time");
+    assert_eq!(update(&mut st, Msg::Tick(first.retry_at)), vec![Effect::Register]);
+    assert_eq!(update(&mut st, Msg::Tick(first.retry_at + 1)), vec![], "one attempt at a time");
+    update(&mut st, Msg::RegisterFailed("connection refused".into()));
+    let second = st.ui.offline.clone().unwrap();
+    assert!(second.retry_at - st.now >= 4, "backs off: {second:?}");
+    let (mut ok, _) = registered();
+    ok.ui.offline = Some(second);
+    let reg: RegisterResponse = serde_json::from_value(json!({"queue_id": "q2", "user_id": ME})).unwrap();
+    update(&mut ok, Msg::Registered(Box::new(reg)));
+    assert!(ok.ui.offline.is_none());
+}
+
+#[test]
+fn organization_events_update_what_the_ui_relies_on() {
+    let (mut st, _) = registered();
+    st.data
+        .groups
+        .insert(5, serde_json::from_value(json!({"id": 5, "name": "backend", "members": [10]})).unwrap());
+    let evs = vec![
+        Event::decode(
+            json!({"id": 1, "type": "realm", "op": "update", "property": "moderation_request_channel_id", "value": 9}),
+        ),
+        Event::decode(
+            json!({"id": 2, "type": "realm", "op": "update", "property": "allow_edit_history", "value": false}),
+        ),
+        Event::decode(
+            json!({"id": 3, "type": "user_group", "op": "add_members", "group_id": 5, "user_ids": [11]}),
+        ),
+        Event::decode(
+            json!({"id": 4, "type": "user_group", "op": "remove_members", "group_id": 5, "user_ids": [10]}),
+        ),
+        Event::decode(
+            json!({"id": 5, "type": "realm_user", "op": "add", "person": {"user_id": 12, "full_name": "New Person", "email": "n@x"}}),
+        ),
+        Event::decode(
+            json!({"id": 6, "type": "realm_emoji", "op": "update", "realm_emoji": {"7": {"id": "7", "name": "shipit", "source_url": "/e/7.png", "deactivated": false, "author_id": 11}}}),
+        ),
+    ];
+    update(&mut st, Msg::Events(evs));
+    assert_eq!(st.data.realm.moderation_channel, Some(9));
+    assert!(!st.data.realm.allow_edit_history);
+    assert_eq!(st.data.groups[&5].members, vec![11]);
+    assert_eq!(st.data.users[&12].full_name, "New Person");
+    // A new custom emoji is offered by the picker at once.
+    assert!(emoji_matches(&st.data, "shipit", 5).iter().any(|(n, code, _)| n == "shipit" && code == "7"));
+    // The edit-history key now explains instead of asking the server.
+    st.ui.selected = Some(5);
+    assert_eq!(update(&mut st, key('H')), vec![]);
+    assert!(st.ui.status.as_ref().is_some_and(|s| s.error && s.text.contains("disabled")));
+}
+
+#[test]
+fn queue_loss_registers_again() {
+    let (mut st, _) = registered();
+    assert_eq!(update(&mut st, Msg::QueueLost), vec![Effect::Register]);
+    assert!(st.ui.status.as_ref().is_some_and(|s| s.text.contains("expired")));
+    assert_eq!(update(&mut st, Msg::QueueUnreadable), vec![Effect::Register]);
+    assert!(st.ui.status.as_ref().is_some_and(|s| s.error && s.text.contains("cannot read")));
+}
+
+fn page(ids: &[i64], topic: &str, found_newest: bool) -> Box<MessagesResponse> {
+    let msgs: Vec<_> = ids.iter().map(|i| msg(*i, 1, topic, &["read"])).collect();
+    Box::new(
+        serde_json::from_value(json!({"messages": msgs, "found_newest": found_newest, "found_oldest": true}))
+            .unwrap(),
+    )
+}
+
+#[test]
+fn a_new_register_resyncs_every_loaded_narrow_from_its_newest_message() {
+    let (mut st, _) = registered();
+    let topic = Narrow::Topic(1, "plans".into());
+    update(
+        &mut st,
+        Msg::Messages {
+            narrow: Narrow::Channel(1),
+            resp: page(&[20, 21, 22], "plans", true),
+            older: false,
+            epoch: 0,
+        },
+    );
+    update(
+        &mut st,
+        Msg::Messages { narrow: topic.clone(), resp: page(&[20, 22], "plans", true), older: false, epoch: 0 },
+    );
+    st.ui.narrow = topic.clone();
+    let reg: RegisterResponse = serde_json::from_value(
+        json!({"queue_id": "q2", "last_event_id": 5, "zulip_feature_level": 496, "user_id": ME}),
+    )
+    .unwrap();
+    let fx = update(&mut st, Msg::Registered(Box::new(reg)));
+    let mut fetched: Vec<(Narrow, Anchor, u64)> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::FetchMessages { narrow, anchor, after, .. } => {
+                Some((narrow.clone(), anchor.clone(), *after))
+            }
+            _ => None,
+        })
+        .collect();
+    fetched.sort_by_key(|(n, ..)| format!("{n:?}"));
+    assert_eq!(
+        fetched,
+        vec![
+            (Narrow::Channel(1), Anchor::Id(22), RESYNC_AFTER),
+            (topic.clone(), Anchor::Id(22), RESYNC_AFTER)
+        ],
+        "every open narrow, once each (the shown one too)"
+    );
+    assert!(fx.iter().any(|e| matches!(e, Effect::PollEvents { queue_id, .. } if queue_id == "q2")));
+    // While away, 21 was deleted and 23, 24 arrived: the answer replaces the range it covers.
+    update(
+        &mut st,
+        Msg::Messages {
+            narrow: Narrow::Channel(1),
+            resp: page(&[20, 22, 23, 24], "plans", true),
+            older: false,
+            epoch: 0,
+        },
+    );
+    let v = &st.data.narrows[&Narrow::Channel(1)];
+    assert_eq!(v.ids, vec![20, 22, 23, 24]);
+    assert!(v.found_newest && !v.loading_newer);
+}
+
+#[test]
+fn a_page_asked_for_before_the_window_was_reset_is_dropped() {
+    let (mut st, _) = registered();
+    let fx = open_narrow(&mut st, Narrow::Channel(1));
+    let Some(Effect::FetchMessages { epoch: first, .. }) = fx.first().cloned() else { panic!("{fx:?}") };
+    // The window is reset (a jump to a sent message, a date, a resync) before the page comes.
+    let second = st.data.reset_view(&Narrow::Channel(1));
+    assert_ne!(first, second);
+    let stale = Msg::Messages {
+        narrow: Narrow::Channel(1),
+        resp: page(&[1, 2, 3], "plans", true),
+        older: false,
+        epoch: first,
+    };
+    update(&mut st, stale);
+    assert!(st.data.narrows[&Narrow::Channel(1)].ids.is_empty(), "an old page would leave a gap");
+    let fresh = Msg::Messages {
+        narrow: Narrow::Channel(1),
+        resp: page(&[40, 41], "plans", true),
+        older: false,
+        epoch: second,
+    };
+    update(&mut st, fresh);
+    assert_eq!(st.data.narrows[&Narrow::Channel(1)].ids, vec![40, 41]);
+}
+
+#[test]
+fn moving_down_a_window_that_stops_short_of_the_newest_pages_newer_messages_in() {
+    let (mut st, _) = registered();
+    st.ui.narrow = Narrow::Channel(1);
+    update(
+        &mut st,
+        Msg::Messages {
+            narrow: Narrow::Channel(1),
+            resp: page(&[30, 31, 32], "plans", false),
+            older: false,
+            epoch: 0,
+        },
+    );
+    st.ui.selected = Some(30);
+    let fx = update(&mut st, key('j'));
+    assert!(
+        fx.iter().any(|e| matches!(
+            e,
+            Effect::FetchMessages { anchor: Anchor::Id(32), before: 0, after: PAGE, older: false, .. }
+        )),
+        "{fx:?}"
+    );
+    assert!(
+        update(&mut st, key('j')).iter().all(|e| !matches!(e, Effect::FetchMessages { .. })),
+        "one page at a time"
+    );
+    update(
+        &mut st,
+        Msg::Messages {
+            narrow: Narrow::Channel(1),
+            resp: page(&[32, 33], "plans", true),
+            older: false,
+            epoch: 0,
+        },
+    );
+    assert_eq!(st.data.narrows[&Narrow::Channel(1)].ids, vec![30, 31, 32, 33]);
+}
