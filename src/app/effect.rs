@@ -1,0 +1,185 @@
+//! What `update` asks of the outside world: requests for the network tasks (`net`) and work
+//! for the terminal side of the main loop (`run`).
+
+use super::*;
+
+/// Operations run for the palette and popups; each answers `Msg::Done` with a summary.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ApiCall {
+    SetStatus(StatusUpdate),
+    /// `names`: what to call each principal in the answer ("you" for oneself; one entry,
+    /// "you", without principals).
+    Unsubscribe {
+        channels: Vec<String>,
+        principals: Option<Vec<UserId>>,
+        names: Vec<String>,
+    },
+    Deactivate {
+        user: UserId,
+        name: String,
+        actions: Option<DeactivationActions>,
+    },
+    /// `done`: the summary on success; `group` and `names` (user names, `@group` names by ID)
+    /// word the server's refusals, which name IDs.
+    GroupMembers {
+        group_id: i64,
+        update: GroupMembersUpdate,
+        done: String,
+        group: String,
+        names: Vec<(i64, String)>,
+    },
+    NavView {
+        fragment: String,
+        is_pinned: Option<bool>,
+        name: Option<String>,
+    },
+    AddPlayground {
+        name: String,
+        language: String,
+        template: String,
+    },
+    ChannelEmail {
+        channel: ChannelId,
+        sender: Option<UserId>,
+    },
+    Apns {
+        token: String,
+        appid: Option<String>,
+    },
+    Report {
+        message_id: MessageId,
+        report_type: String,
+        description: Option<String>,
+    },
+    Schedule(NewScheduledMessage),
+    UpdateScheduled {
+        id: i64,
+        update: ScheduledMessageUpdate,
+    },
+    DeleteScheduled(i64),
+}
+
+/// What `update` asks the outside world to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    Register,
+    FetchMessages {
+        narrow: Narrow,
+        terms: Vec<NarrowTerm>,
+        anchor: Anchor,
+        before: u64,
+        after: u64,
+        older: bool,
+        /// The window's epoch, echoed in the answer.
+        epoch: u64,
+    },
+    FetchTopics(ChannelId),
+    /// The subscribed channels (`include_subscribers=partial`), alongside register.
+    FetchSubscriptions,
+    /// Write a draft to disk atomically (empty text deletes it).
+    SaveDraft {
+        key: String,
+        text: String,
+    },
+    /// Create (`id: None`) or update a draft on the server.
+    PushDraft {
+        key: String,
+        id: Option<i64>,
+        draft: Draft,
+    },
+    DeleteServerDraft(i64),
+    Send {
+        local_id: String,
+        message: OutgoingMessage,
+        /// An earlier attempt may have arrived: look before sending.
+        verify: Option<Verify>,
+    },
+    Edit {
+        message_id: MessageId,
+        content: String,
+    },
+    SetPolicy {
+        channel: ChannelId,
+        topic: String,
+        policy: VisibilityPolicy,
+    },
+    MarkRead(Vec<MessageId>),
+    /// One of the operations behind the palette and popups.
+    Api(ApiCall),
+    /// Report presence; `last_update_id` asks for changes since then (modern protocol).
+    Ping {
+        active: bool,
+        last_update_id: i64,
+    },
+    SetFlag {
+        ids: Vec<MessageId>,
+        flag: &'static str,
+        add: bool,
+    },
+    FetchHistory(MessageId),
+    /// Fetch a message's Markdown to quote it (`edit: false`) or edit it.
+    FetchRaw {
+        message_id: MessageId,
+        edit: bool,
+    },
+    React {
+        message_id: MessageId,
+        emoji: EmojiSpec,
+        add: bool,
+    },
+    MarkTopicRead {
+        channel: ChannelId,
+        topic: String,
+    },
+    /// Mark every message of a channel read (`POST /messages/flags/narrow`, page by page).
+    MarkChannelRead {
+        channel: ChannelId,
+        name: String,
+    },
+    /// Mute or unmute a channel (the subscription's `is_muted`).
+    SetChannelMuted {
+        channel: ChannelId,
+        name: String,
+        muted: bool,
+    },
+    /// Load the current narrow around the first message on or after a date (anchor `date`).
+    JumpToDate {
+        narrow: Narrow,
+        terms: Vec<NarrowTerm>,
+        date: String,
+        epoch: u64,
+    },
+    /// Tell others this user started or stopped editing a message.
+    EditTyping {
+        message_id: MessageId,
+        start: bool,
+    },
+    /// Write what the client holds (`state_dump`) to a file; `None`: the default place.
+    DumpState {
+        path: Option<String>,
+        contents: String,
+    },
+    /// Open a link in the browser; `download`: an uploaded file, fetched with the user's
+    /// credentials and opened from disk.
+    OpenUrl {
+        url: String,
+        download: bool,
+    },
+    /// Put text on the clipboard (OSC 52: works over SSH).
+    Copy(String),
+    /// Tell the user about a new message (desktop notification or bell).
+    Notify {
+        title: String,
+        body: String,
+    },
+    /// Edit the compose text in `$EDITOR`.
+    ExternalEdit {
+        text: String,
+    },
+    PollEvents {
+        queue_id: String,
+        last_event_id: i64,
+        timeout_secs: u64,
+    },
+    Quit,
+}
