@@ -2,7 +2,7 @@
 //! Generic over the ratatui backend so whole-app tests run on `TestBackend`.
 
 use crate::api::Client;
-use crate::app::{self, Effect, Msg, State};
+use crate::app::{self, Effect, Msg, State, TermEffect};
 use crate::net::Dispatcher;
 use crate::ui::{self, RenderCache};
 use crossterm::event::{Event as TermEvent, KeyEventKind};
@@ -115,9 +115,9 @@ where
     let mut quit = false;
     for e in effects {
         match e {
-            Effect::Notify { title, body } => outside.notify(&title, &body),
-            Effect::Copy(text) => outside.copy(&text),
-            Effect::ExternalEdit { text } => {
+            Effect::Term(TermEffect::Notify { title, body }) => outside.notify(&title, &body),
+            Effect::Term(TermEffect::Copy(text)) => outside.copy(&text),
+            Effect::Term(TermEffect::ExternalEdit { text }) => {
                 let result = outside.edit(&text);
                 terminal.clear()?;
                 *dirty = true;

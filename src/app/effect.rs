@@ -165,21 +165,24 @@ pub enum Effect {
         url: String,
         download: bool,
     },
-    /// Put text on the clipboard (OSC 52: works over SSH).
-    Copy(String),
-    /// Tell the user about a new message (desktop notification or bell).
-    Notify {
-        title: String,
-        body: String,
-    },
-    /// Edit the compose text in `$EDITOR`.
-    ExternalEdit {
-        text: String,
-    },
+    /// Work for the terminal side of the main loop; the network tasks never see it.
+    Term(TermEffect),
     PollEvents {
         queue_id: String,
         last_event_id: i64,
         timeout_secs: u64,
     },
     Quit,
+}
+
+/// What needs the terminal itself, so the main loop runs it between two frames: never sent to
+/// the network tasks.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TermEffect {
+    /// Put text on the clipboard (OSC 52: works over SSH).
+    Copy(String),
+    /// Tell the user about a new message (desktop notification or bell).
+    Notify { title: String, body: String },
+    /// Edit the compose text in `$EDITOR`.
+    ExternalEdit { text: String },
 }

@@ -4,16 +4,16 @@
 //! dispatcher performs effects and answers with more `Msg`s.
 
 pub mod command;
+mod effect;
 pub mod keymap;
+mod msg;
 pub mod narrow;
 pub mod settings;
 pub mod state;
-mod effect;
-mod msg;
 mod update;
 pub mod when;
 
-pub use effect::{ApiCall, Effect};
+pub use effect::{ApiCall, Effect, TermEffect};
 pub use keymap::{Action, Context};
 pub use msg::Msg;
 pub use narrow::Narrow;

@@ -167,7 +167,7 @@ impl Dispatcher {
                 }
             }),
             // The main loop runs these on the terminal; elsewhere (whole-app tests) they go nowhere.
-            Effect::Copy(_) | Effect::Notify { .. } | Effect::ExternalEdit { .. } => {}
+            Effect::Term(_) => {}
             Effect::OpenUrl { url, download } => {
                 let tx = self.tx.clone();
                 let dir = self.downloads.clone();

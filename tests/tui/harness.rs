@@ -9,7 +9,7 @@ use ratatui::backend::TestBackend;
 use std::time::Duration;
 use tokio::sync::mpsc;
 use topicterm::api::Client;
-use topicterm::app::{self, Effect, Msg, State, TimeZone};
+use topicterm::app::{self, Effect, Msg, State, TermEffect, TimeZone};
 use topicterm::net::Dispatcher;
 use topicterm::server::proxy::FaultProxy;
 use topicterm::server::{DemoServer, ServerOptions};
@@ -104,9 +104,9 @@ impl App {
         use topicterm::outside::Outside as _;
         for e in effects {
             match e {
-                Effect::Notify { title, body } => self.outside.notify(&title, &body),
-                Effect::Copy(text) => self.outside.copy(&text),
-                Effect::ExternalEdit { text } => {
+                Effect::Term(TermEffect::Notify { title, body }) => self.outside.notify(&title, &body),
+                Effect::Term(TermEffect::Copy(text)) => self.outside.copy(&text),
+                Effect::Term(TermEffect::ExternalEdit { text }) => {
                     let result = self.outside.edit(&text);
                     let fx = app::update(&mut self.st, Msg::EditorDone(result));
                     self.run_effects(fx);

@@ -292,7 +292,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::ChannelEmail(Ok(email)) => {
             set_status(st, format!("channel email copied: {email}"));
-            vec![Effect::Copy(email)]
+            vec![Effect::Term(TermEffect::Copy(email))]
         }
         Msg::ChannelEmail(Err(e)) => {
             set_error(st, format!("channel email: {e}"));

@@ -91,7 +91,7 @@ pub(super) fn copy_link(st: &mut State) -> Vec<Effect> {
     let Some(m) = super::selected_message(st) else { return vec![] };
     let link = message_link(st, m);
     set_status(st, "link to the message copied");
-    vec![Effect::Copy(link)]
+    vec![Effect::Term(TermEffect::Copy(link))]
 }
 
 /// `Y`: copy a code block of the selected message (asks which when there are several).
@@ -100,13 +100,13 @@ pub(super) fn copy_code(st: &mut State, number: Option<usize>) -> Vec<Effect> {
     let blocks = parts(m).code_blocks;
     let Some(n) = pick(st, "code block", blocks.len(), number, PromptKind::CopyCode) else { return vec![] };
     set_status(st, format!("code block {n} copied"));
-    vec![Effect::Copy(blocks[n - 1].clone())]
+    vec![Effect::Term(TermEffect::Copy(blocks[n - 1].clone()))]
 }
 
 /// `ctrl+o` in the compose box: edit the text in `$EDITOR`.
 pub(super) fn external_edit(st: &mut State) -> Vec<Effect> {
     let Some(c) = &st.ui.compose else { return vec![] };
-    vec![Effect::ExternalEdit { text: c.text() }]
+    vec![Effect::Term(TermEffect::ExternalEdit { text: c.text() })]
 }
 
 /// The editor returned: its text replaces the compose box's (nothing is lost on failure).
@@ -187,7 +187,7 @@ pub(super) fn notify(st: &State, m: &Message, flags: &[String]) -> Option<Effect
         ),
         _ => format!("{sender} (direct message)"),
     };
-    Some(Effect::Notify { title, body: plain_text(&m.content, 200) })
+    Some(Effect::Term(TermEffect::Notify { title, body: plain_text(&m.content, 200) }))
 }
 
 #[cfg(test)]
