@@ -7,6 +7,7 @@
 //!   `assets/demo_org.json` that honours the contract's rules. Knows nothing of the client.
 //! - [`app`]: the state store, `Msg`s in, `Effect`s out, and the pure `update` function; the
 //!   keymap; narrows and search parsing; the settings the config file decides. No I/O.
+//! - [`editor`]: the compose box's text editor (ratatui-textarea behind a small interface).
 //! - [`net`]: the dispatcher that runs effects as tasks, and the event long-poller.
 //! - [`ui`]: views as functions of the state, the content renderer, and the colour themes.
 //! - [`backoff`]: retry timing (exponential backoff with jitter), the one home for it.
@@ -23,6 +24,7 @@ pub mod api;
 pub mod app;
 pub mod backoff;
 pub mod config;
+pub mod editor;
 pub mod net;
 pub mod outside;
 pub mod run;

@@ -24,8 +24,8 @@ pub use update::{
 };
 
 use crate::api::*;
+use crate::editor::Editor;
 use crossterm::event::KeyEvent;
-use ratatui_textarea::TextArea;
 use std::collections::HashSet;
 
 /// Which pane has the keyboard.
@@ -71,7 +71,7 @@ pub enum Target {
 #[derive(Debug, Clone)]
 pub struct Compose {
     pub target: Target,
-    pub editor: TextArea<'static>,
+    pub editor: Editor,
     /// Editing this message instead of sending a new one.
     pub editing: Option<MessageId>,
     /// Editing this scheduled message.
@@ -86,13 +86,7 @@ pub struct Compose {
 
 impl Compose {
     pub fn new(target: Target, text: &str, editing: Option<MessageId>) -> Self {
-        // `split`, not `lines`: a text ending in a newline leaves the cursor on a fresh line.
-        let lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l).to_owned());
-        let mut editor = TextArea::from(lines.collect::<Vec<_>>());
-        editor.move_cursor(ratatui_textarea::CursorMove::Bottom);
-        editor.move_cursor(ratatui_textarea::CursorMove::End);
-        // Long lines wrap at words (long words at graphemes) rather than scroll sideways.
-        editor.set_wrap_mode(ratatui_textarea::WrapMode::WordOrGlyph);
+        let editor = Editor::new(text);
         Compose {
             target,
             editor,
@@ -104,7 +98,7 @@ impl Compose {
         }
     }
     pub fn text(&self) -> String {
-        self.editor.lines().join("\n")
+        self.editor.text()
     }
     /// Where this compose box's draft is kept: per conversation, per edited message, per
     /// scheduled message.

@@ -726,7 +726,7 @@ fn draw_compose(f: &mut Frame, st: &State, area: Rect) {
     }
     let inner = block.inner(area);
     f.render_widget(block, area);
-    f.render_widget(&c.editor, inner);
+    f.render_widget(c.editor.widget(), inner);
 }
 
 /// Completion candidates, the one inserted by the last tab in brackets.
