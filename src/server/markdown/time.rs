@@ -48,14 +48,11 @@ pub(super) fn time_tag(
 pub(super) fn parse_time(value: &str) -> Option<String> {
     let value = value.trim();
     let (seconds, micros) = parse_unix_timestamp(value).or_else(|| parse_iso8601(value))?;
-    let days = seconds.div_euclid(86_400);
-    let time = seconds.rem_euclid(86_400);
-    let (year, month, day) = civil_from_days(days);
-    if !(1..=9999).contains(&year) {
+    let at = chrono::DateTime::from_timestamp(seconds, 0)?;
+    if !(1..=9999).contains(&chrono::Datelike::year(&at)) {
         return None;
     }
-    let mut out =
-        format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}", time / 3600, time / 60 % 60, time % 60);
+    let mut out = at.format("%Y-%m-%dT%H:%M:%S").to_string();
     if micros > 0 {
         let _ = write!(out, ".{micros:06}");
     }
@@ -91,9 +88,8 @@ pub(super) fn parse_iso8601(value: &str) -> Option<(i64, u32)> {
     let month = p.number(2)?;
     p.expect("-")?;
     let day = p.number(2)?;
-    if year == 0 || !(1..=12).contains(&month) || day == 0 || day > days_in_month(year, month) {
-        return None;
-    }
+    let date = chrono::NaiveDate::from_ymd_opt(i32::try_from(year).ok()?, month as u32, day as u32)
+        .filter(|_| year != 0)?;
     let (mut hour, mut minute, mut second, mut micros) = (0, 0, 0, 0);
     if p.eat("T") || p.eat("t") || p.eat(" ") {
         hour = p.number(2)?;
@@ -113,7 +109,8 @@ pub(super) fn parse_iso8601(value: &str) -> Option<(i64, u32)> {
     if !p.rest.is_empty() {
         return None;
     }
-    let seconds = days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset;
+    let time = chrono::NaiveTime::from_hms_opt(hour as u32, minute as u32, second as u32)?;
+    let seconds = date.and_time(time).and_utc().timestamp() - offset;
     Some((seconds, micros))
 }
 
@@ -176,51 +173,19 @@ impl Cursor<'_> {
     }
 }
 
-pub(super) fn days_in_month(year: i64, month: i64) -> i64 {
-    match month {
-        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
-/// algorithm).
-pub(super) fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let year_of_era = year - era * 400;
-    let day_of_year = (153 * ((month + 9) % 12) + 2) / 5 + day - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
-}
-
-/// The inverse of [`days_from_civil`].
-pub(super) fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let days = days + 719_468;
-    let era = days.div_euclid(146_097);
-    let day_of_era = days - era * 146_097;
-    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let shifted_month = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
-    let month = if shifted_month < 10 { shifted_month + 3 } else { shifted_month - 9 };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn date_arithmetic_round_trips() {
-        for days in (-800_000..3_000_000).step_by(997) {
-            let (y, m, d) = civil_from_days(days);
-            assert_eq!(days_from_civil(y, m, d), days);
-        }
-        assert_eq!(days_from_civil(1970, 1, 1), 0);
-        assert_eq!(days_from_civil(2000, 3, 1), 11_017);
+    fn times_are_read_as_zulip_reads_them() {
+        assert_eq!(parse_time("0").as_deref(), Some("1970-01-01T00:00:00Z"));
+        assert_eq!(parse_time("1795262400.5").as_deref(), Some("2026-11-21T12:00:00.500000Z"));
+        assert_eq!(parse_time("2024-02-29T23:30+01:00").as_deref(), Some("2024-02-29T22:30:00Z"));
+        assert_eq!(parse_time("2000-03-01 00:00:00,25 UTC").as_deref(), Some("2000-03-01T00:00:00.250000Z"));
+        assert_eq!(parse_time("2023-02-29"), None, "not a leap year");
+        assert_eq!(parse_time("0000-01-01"), None);
+        assert_eq!(parse_time("2024-13-01"), None);
+        assert_eq!(parse_time("2024-01-01T24:00"), None);
     }
 }
