@@ -4,6 +4,21 @@
 
 use base64::Engine as _;
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set while an outside program (the editor) has the terminal, so that the main loop's reader
+/// thread takes none of its keys.
+static INPUT_PAUSED: AtomicBool = AtomicBool::new(false);
+
+/// Stop (true) or resume (false) reading the terminal.
+pub fn pause_terminal_input(paused: bool) {
+    INPUT_PAUSED.store(paused, Ordering::SeqCst);
+}
+
+/// Whether the terminal is lent to an outside program.
+pub fn terminal_input_paused() -> bool {
+    INPUT_PAUSED.load(Ordering::SeqCst)
+}
 
 pub use crate::app::settings::NotifyMethod;
 
@@ -96,7 +111,7 @@ impl Outside for Terminal {
         use crossterm::{event, execute, terminal};
         let mut out = std::io::stdout();
         // The editor owns the terminal's input until it exits: our reader takes none of it.
-        crate::run::pause_terminal_input(true);
+        pause_terminal_input(true);
         let _ = execute!(
             out,
             event::DisableMouseCapture,
@@ -113,7 +128,7 @@ impl Outside for Terminal {
             event::EnableMouseCapture,
             event::EnableBracketedPaste
         );
-        crate::run::pause_terminal_input(false);
+        pause_terminal_input(false);
         result
     }
 }

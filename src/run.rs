@@ -9,7 +9,6 @@ use crossterm::event::{Event as TermEvent, KeyEventKind};
 use futures_util::{Stream, StreamExt};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -33,15 +32,6 @@ fn mouse(cache: &RenderCache, m: crossterm::event::MouseEvent) -> Option<Msg> {
     }
 }
 
-/// Set while an outside program (the editor) has the terminal, so that the reader thread takes
-/// none of its keys.
-static INPUT_PAUSED: AtomicBool = AtomicBool::new(false);
-
-/// Stop (true) or resume (false) reading the terminal.
-pub fn pause_terminal_input(paused: bool) {
-    INPUT_PAUSED.store(paused, Ordering::SeqCst);
-}
-
 /// The terminal's events, read by a thread of its own with crossterm's blocking `poll`/`read`.
 /// Not crossterm's `EventStream`: with the level-triggered reader (the `use-dev-tty` feature)
 /// its zero-timeout poll never sees bytes already waiting, so every event costs a round trip
@@ -51,7 +41,7 @@ pub fn terminal_events() -> impl Stream<Item = std::io::Result<TermEvent>> + Unp
     let (tx, mut rx) = mpsc::channel(MAX_INPUT_PER_FRAME);
     std::thread::spawn(move || {
         loop {
-            if INPUT_PAUSED.load(Ordering::SeqCst) {
+            if crate::outside::terminal_input_paused() {
                 std::thread::sleep(Duration::from_millis(20));
                 continue;
             }

@@ -1,10 +1,10 @@
 //! The event queue: register, long-poll for events, delete.
 
+use super::channels::IncludeSubscribers;
 use super::error::Result;
 use super::events::{Event, EventsResponse, RegisterResponse};
 use super::models::*;
 use super::transport::*;
-use super::*;
 
 use reqwest::Method;
 use serde_json::Value;
