@@ -1,6 +1,7 @@
-//! The demo server's layout rules (issue 9): it knows nothing of the client, no two of its
-//! files import each other, no source file is over 1,000 lines, and the helpers it keeps its
-//! own copy of (because it may not import the client's) agree with the client's.
+//! Layout rules (issue 9). The demo server knows nothing of the client, none of its files is
+//! part of an import cycle, none is over 1,000 lines, and the helpers it keeps its own copy of
+//! (because it may not import the client's) agree with the client's. In the whole crate, no two
+//! source files import each other.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -26,20 +27,24 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
 /// Every server source file: its module path (`["server", "org", "json"]`) and its code
 /// without the `#[cfg(test)] mod tests` at the end and without `//` comments.
 fn server_files() -> BTreeMap<Vec<String>, String> {
+    files_under(&root())
+}
+
+/// Every source file under `root` (a folder of `src/`), as [`server_files`] reads them.
+fn files_under(root: &Path) -> BTreeMap<Vec<String>, String> {
     let mut paths = Vec::new();
-    let root = root();
-    sources(&root, &mut paths);
-    let src = root.parent().unwrap();
+    sources(root, &mut paths);
+    let src = if root.ends_with("src") { root } else { root.parent().unwrap() };
     paths
         .into_iter()
         .map(|p| {
             let rel = p.strip_prefix(src).unwrap().with_extension("");
             let mut module: Vec<String> = rel.iter().map(|s| s.to_string_lossy().into_owned()).collect();
-            if module.last().is_some_and(|m| m == "mod") {
+            if module.last().is_some_and(|m| m == "mod" || m == "lib" || m == "main") {
                 module.pop();
             }
             let text = std::fs::read_to_string(&p).unwrap();
-            let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or("");
+            let code = text.split("#[cfg(test)]\nmod tests {").next().unwrap_or("");
             let code: String =
                 code.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
             (module, code)
@@ -82,12 +87,16 @@ fn path_at(s: &str) -> (Vec<String>, Vec<String>) {
 /// Which server files each server file refers to (`crate::server::…`, `super::…`, or a child
 /// module by name).
 fn import_graph() -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
-    let files = server_files();
+    graph_of(&server_files())
+}
+
+/// Which of `files` each file refers to.
+fn graph_of(files: &BTreeMap<Vec<String>, String>) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
     let resolve = |path: &[String]| -> Option<Vec<String>> {
         (1..=path.len()).rev().map(|n| path[..n].to_vec()).find(|p| files.contains_key(p))
     };
     let mut graph = BTreeMap::new();
-    for (me, code) in &files {
+    for (me, code) in files {
         let mut deps = BTreeSet::new();
         let mut add = |path: Vec<String>, heads: Vec<String>| {
             let mut targets = vec![path.clone()];
@@ -231,4 +240,26 @@ fn the_servers_own_helpers_agree_with_the_clients() {
             "{template}"
         );
     }
+}
+
+#[test]
+fn no_two_source_files_of_the_crate_import_each_other() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let files = files_under(&src);
+    let graph = graph_of(&files);
+    let update = vec!["app".to_owned(), "update".to_owned()];
+    assert!(
+        graph[&update].contains(&vec!["app".to_owned(), "update".to_owned(), "keys".to_owned()]),
+        "the scan sees a parent naming its child: {:?}",
+        graph[&update]
+    );
+    let mut pairs = Vec::new();
+    for (a, deps) in &graph {
+        for b in deps {
+            if a < b && graph.get(b).is_some_and(|d| d.contains(a)) {
+                pairs.push(format!("{} ⇄ {}", a.join("::"), b.join("::")));
+            }
+        }
+    }
+    assert!(pairs.is_empty(), "files that import each other: {pairs:#?}");
 }

@@ -1,7 +1,9 @@
 //! What `update` asks of the outside world: requests for the network tasks (`net`) and work
 //! for the terminal side of the main loop (`run`).
 
-use super::*;
+use super::narrow::Narrow;
+use super::outgoing::Verify;
+use crate::api::*;
 
 /// Operations run for the palette and popups; each answers `Msg::Done` with a summary.
 #[derive(Debug, Clone, PartialEq)]

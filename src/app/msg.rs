@@ -1,6 +1,9 @@
 //! What `update` takes in: keys, pastes, the clock, and every answer of the network tasks.
 
-use super::*;
+use super::narrow::Narrow;
+use super::outgoing::SendFailure;
+use crate::api::*;
+use crossterm::event::KeyEvent;
 
 /// Inputs of `update`.
 #[derive(Debug)]

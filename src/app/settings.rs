@@ -3,7 +3,6 @@
 
 use super::keymap::Keymap;
 use super::narrow::{Narrow, Resolver, dm_key, parse_search};
-use super::{State, Status};
 use crate::api::{ChannelId, NarrowTerm, UserId};
 use crate::ui::theme::Theme;
 
@@ -159,7 +158,7 @@ impl Default for Settings {
 
 /// The narrow a search's terms describe, as a live view where there is one (so new messages
 /// arrive in it), else as a search.
-fn narrow_of(query: &str, terms: Vec<NarrowTerm>, me: UserId) -> Narrow {
+pub(super) fn narrow_of(query: &str, terms: Vec<NarrowTerm>, me: UserId) -> Narrow {
     let op = |t: &NarrowTerm, name: &str| t.operator == name && !t.negated;
     match terms.as_slice() {
         [c] if op(c, "channel") => c.operand.as_i64().map(Narrow::Channel),
@@ -179,26 +178,6 @@ fn narrow_of(query: &str, terms: Vec<NarrowTerm>, me: UserId) -> Narrow {
         _ => None,
     }
     .unwrap_or_else(|| Narrow::Search { query: query.to_owned(), terms })
-}
-
-/// Open the configured first view, once the organization is known (called on register).
-/// A search naming an unknown channel or user stays on all messages and says why.
-pub fn apply_start(st: &mut State) {
-    let Some(start) = st.settings.start.take() else { return };
-    st.ui.narrow = match start {
-        StartNarrow::All => Narrow::All,
-        StartNarrow::AllDms => Narrow::AllDms,
-        StartNarrow::Starred => Narrow::Starred,
-        StartNarrow::Mentions => Narrow::Mentions,
-        StartNarrow::Search(q) => match parse_search(&q, &st.data) {
-            Ok(terms) => narrow_of(&q, terms, st.data.me),
-            Err(e) => {
-                st.ui.status =
-                    Some(Status { text: format!("config: start = {q:?}: {e}"), error: true, at: st.now });
-                Narrow::All
-            }
-        },
-    };
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! "When" for scheduled messages: `in 2h`, `in 1h30m`, `tomorrow 9:00`, `17:30`, or ISO 8601.
 
-use super::TimeZone;
+use super::model::TimeZone;
 use chrono::{DateTime, Duration, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone as _};
 
 fn offset(tz: TimeZone, now: i64) -> FixedOffset {

@@ -1,6 +1,10 @@
 //! The actions keys are bound to (see `keymap`).
 
-use super::*;
+use super::common::*;
+use super::compose::*;
+use super::events::*;
+use super::navigation::*;
+use super::prelude::*;
 
 /// The channel of the selected sidebar row, when the sidebar has the focus and a channel row
 /// (not one of its topics) is selected.
@@ -151,13 +155,13 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
         Action::AllDms => open_narrow(st, Narrow::AllDms),
         Action::Starred => open_narrow(st, Narrow::Starred),
         Action::Mentions => open_narrow(st, Narrow::Mentions),
-        Action::RetrySend => outbox::retry_now(st),
-        Action::OpenLink => outside::open_link(st, None),
+        Action::RetrySend => super::outbox::retry_now(st),
+        Action::OpenLink => super::outside::open_link(st, None),
         // Only in the compose box.
         Action::ExternalEditor => vec![],
-        Action::CopyLink => outside::copy_link(st),
-        Action::CopyCode => outside::copy_code(st, None),
-        Action::TakeBackUnsent => outbox::take_back(st),
+        Action::CopyLink => super::outside::copy_link(st),
+        Action::CopyCode => super::outside::copy_code(st, None),
+        Action::TakeBackUnsent => super::outbox::take_back(st),
         Action::TogglePeople => {
             st.ui.show_people = !st.ui.show_people;
             rebuild_people(st);

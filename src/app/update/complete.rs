@@ -1,7 +1,7 @@
 //! Tab completion: cycling through the matches (tab forwards, shift+tab backwards), and the
 //! candidates of the channel>topic and DM prompts.
 
-use super::*;
+use super::prelude::*;
 
 /// Replace the last inserted completion (or the typed token) with the next or previous match.
 /// `remove` deletes that many characters before the cursor, `insert` inserts text there.
@@ -104,7 +104,7 @@ pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
             Some((chan, topic)) => {
                 token = topic.to_owned();
                 let chan = chan.trim().trim_start_matches('#');
-                if let Some(cid) = super::super::narrow::Resolver::channel_id(d, chan) {
+                if let Some(cid) = crate::app::narrow::Resolver::channel_id(d, chan) {
                     let q = topic.trim_start().to_lowercase();
                     match d.topics.get(&cid) {
                         Some(list) if list.loaded => {

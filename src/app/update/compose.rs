@@ -1,6 +1,7 @@
 //! The compose box: opening it (with drafts), quoting, sending, scheduling.
 
-use super::*;
+use super::common::*;
+use super::prelude::*;
 
 /// The web app's quote-and-reply text: a silent mention linking to the message, then the raw
 /// Markdown in a `quote` fence longer than any fence inside it, and a fresh line for the reply
@@ -16,7 +17,7 @@ pub(super) fn quote_reply(st: &State, m: &Message, raw: &str) -> String {
         .max()
         .unwrap_or(0);
     let fence = "`".repeat(longest.max(2) + 1);
-    let link = outside::message_link(st, m);
+    let link = super::outside::message_link(st, m);
     format!(
         "@_**{}|{}** [said]({link}):\n{fence}quote\n{}\n{fence}\n",
         m.sender_full_name,
@@ -61,26 +62,7 @@ pub(super) fn send_compose(st: &mut State) -> Vec<Effect> {
     } else {
         set_status(st, "sending…");
     }
-    outbox::enqueue(st, target, text)
-}
-
-/// Open the compose box, continuing the conversation's saved draft if there is one.
-pub(super) fn open_compose(st: &mut State, target: Target, text: &str, editing: Option<MessageId>) {
-    let mut c = Compose::new(target, text, editing);
-    if let Some(draft) = st.drafts.get(&c.draft_key()).filter(|d| !d.trim().is_empty()) {
-        let merged =
-            if text.is_empty() || editing.is_some() { draft.clone() } else { format!("{draft}\n{text}") };
-        c = Compose::new(c.target.clone(), &merged, editing);
-        set_status(st, "draft restored");
-    }
-    st.ui.compose = Some(c);
-}
-
-/// Forget a sent (or saved) compose box's draft.
-pub(super) fn drop_draft(st: &mut State, key: String) -> Effect {
-    st.drafts.remove(&key);
-    st.ui.draft_dirty = false;
-    Effect::SaveDraft { key, text: String::new() }
+    super::outbox::enqueue(st, target, text)
 }
 
 /// Scheduled message IDs by delivery time.
@@ -151,7 +133,7 @@ pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
     } else if let Some(q) = token.strip_prefix('#').map(|q| q.trim_start_matches("**")) {
         match q.split_once('>') {
             Some((chan, topic_q)) => {
-                if let Some(cid) = super::narrow::Resolver::channel_id(d, chan) {
+                if let Some(cid) = crate::app::narrow::Resolver::channel_id(d, chan) {
                     let topic_q = topic_q.to_lowercase();
                     match d.topics.get(&cid) {
                         Some(list) if list.loaded => out.extend(

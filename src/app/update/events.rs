@@ -1,6 +1,8 @@
 //! Real-time events from the server, applied to the store.
 
-use super::*;
+use super::common::*;
+use super::prelude::*;
+use super::register::*;
 
 /// Channels deleted, archived or changed (name, description) while subscribed.
 pub(super) fn on_stream_event(st: &mut State, ev: OpValueEvent) {
@@ -78,7 +80,7 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
             let mut m = ev.message;
             m.flags = ev.flags;
             let id = m.id;
-            let notice = outside::notify(st, &m, &m.flags);
+            let notice = super::outside::notify(st, &m, &m.flags);
             let narrows: Vec<Narrow> = st.data.narrows.keys().cloned().collect();
             let mut targets = Vec::new();
             for n in narrows {
@@ -95,7 +97,7 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
             }
             apply_jump(st);
             let mut fx: Vec<Effect> = notice.into_iter().collect();
-            fx.extend(outbox::on_message_event(st, ev.local_message_id.as_deref(), id));
+            fx.extend(super::outbox::on_message_event(st, ev.local_message_id.as_deref(), id));
             return fx;
         }
         EventKind::UpdateMessage(ev) => {
@@ -347,7 +349,7 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                 });
             }
         }
-        EventKind::Drafts(ev) => return server_drafts::on_event(st, ev),
+        EventKind::Drafts(ev) => return super::server_drafts::on_event(st, ev),
         EventKind::NavigationView(ev) => {
             let views = &mut st.data.nav_views;
             match (ev.op.as_str(), ev.navigation_view, ev.fragment) {

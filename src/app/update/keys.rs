@@ -1,6 +1,11 @@
 //! Keys and pastes: routed to the prompt, popup, compose box or the pane's actions.
 
-use super::*;
+use super::actions::*;
+use super::common::*;
+use super::compose::*;
+use super::navigation::*;
+use super::palette::*;
+use super::prelude::*;
 
 pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     st.ui.last_input = st.now;
@@ -13,7 +18,7 @@ pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     if st.ui.compose.is_some() {
         return match st.settings.keymap.lookup(Context::Compose, &key) {
             Some(Action::Send) => send_compose(st),
-            Some(Action::ExternalEditor) => outside::external_edit(st),
+            Some(Action::ExternalEditor) => super::outside::external_edit(st),
             Some(Action::Schedule) => {
                 st.ui.prompt = Some(Prompt { kind: PromptKind::ScheduleTime, text: String::new() });
                 vec![]
@@ -39,7 +44,7 @@ pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
                 fx
             }
             Some(a @ (Action::Complete | Action::CompleteBack)) => {
-                complete::compose(st, a == Action::CompleteBack);
+                super::complete::compose(st, a == Action::CompleteBack);
                 vec![]
             }
             _ => {
@@ -96,7 +101,7 @@ pub(super) fn on_prompt_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         return vec![];
     }
     if p.kind == PromptKind::Command && key.code == KeyCode::Tab && !p.text.contains(' ') {
-        let options = super::command::complete(&p.text);
+        let options = crate::app::command::complete(&p.text);
         match options.as_slice() {
             [one] => p.text = format!("{one} "),
             [] => {}
@@ -117,9 +122,9 @@ pub(super) fn on_prompt_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         return vec![];
     }
-    let completes = complete::completes(p.kind);
+    let completes = super::complete::completes(p.kind);
     if completes && matches!(key.code, KeyCode::Tab | KeyCode::BackTab) {
-        return complete::prompt(st, key.code == KeyCode::BackTab);
+        return super::complete::prompt(st, key.code == KeyCode::BackTab);
     }
     match key.code {
         KeyCode::Esc => st.ui.prompt = None,
@@ -139,22 +144,22 @@ pub(super) fn on_prompt_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         return vec![];
     }
     // The candidates follow what is typed.
-    if completes { complete::suggest(st) } else { vec![] }
+    if completes { super::complete::suggest(st) } else { vec![] }
 }
 
 pub(super) fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
     match p.kind {
         PromptKind::Confirm => vec![],
         PromptKind::OpenLink | PromptKind::CopyCode => match p.text.trim().parse::<usize>() {
-            Ok(n) if p.kind == PromptKind::OpenLink => outside::open_link(st, Some(n)),
-            Ok(n) => outside::copy_code(st, Some(n)),
+            Ok(n) if p.kind == PromptKind::OpenLink => super::outside::open_link(st, Some(n)),
+            Ok(n) => super::outside::copy_code(st, Some(n)),
             Err(_) => {
                 set_error(st, "type a number");
                 st.ui.prompt = Some(p);
                 vec![]
             }
         },
-        PromptKind::Command => match super::command::parse(&p.text, st.data.realm.feature_level) {
+        PromptKind::Command => match crate::app::command::parse(&p.text, st.data.realm.feature_level) {
             Ok(cmd) => match run_command(st, cmd) {
                 Ok(fx) => fx,
                 Err(e) => {
@@ -169,7 +174,7 @@ pub(super) fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
                 vec![]
             }
         },
-        PromptKind::ScheduleTime => match super::when::parse_when(&p.text, st.now, st.tz) {
+        PromptKind::ScheduleTime => match crate::app::when::parse_when(&p.text, st.now, st.tz) {
             Ok(at) => schedule_compose(st, at),
             Err(e) => {
                 set_error(st, e);
@@ -192,7 +197,7 @@ pub(super) fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
         PromptKind::ChannelTopic => {
             let (chan, topic) = p.text.split_once('>').unwrap_or((p.text.as_str(), ""));
             let chan = chan.trim().trim_start_matches('#');
-            match super::narrow::Resolver::channel_id(&st.data, chan) {
+            match crate::app::narrow::Resolver::channel_id(&st.data, chan) {
                 Some(id) => {
                     open_compose(st, Target::Channel { id, topic: topic.trim().to_owned() }, "", None);
                 }
@@ -206,7 +211,7 @@ pub(super) fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
         PromptKind::DmRecipients => {
             let mut ids = Vec::new();
             for who in p.text.split(',').map(str::trim).filter(|w| !w.is_empty()) {
-                match super::narrow::Resolver::user_id(&st.data, who) {
+                match crate::app::narrow::Resolver::user_id(&st.data, who) {
                     Some(id) => ids.push(id),
                     None => {
                         set_error(st, format!("no user {who:?}"));

@@ -7,15 +7,8 @@
 //! `palette` (`:commands`), `tick` (the clock and presence pings), `server_drafts`, and
 //! `outside` (links, clipboard, editor, notifications).
 
-use super::keymap::{Action, Context};
-use super::narrow::{Narrow, dm_key, parse_search};
-use super::*;
-use crate::api::*;
-use crate::backoff::{Backoff, pseudo_random};
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use std::collections::HashMap;
-
 mod actions;
+mod common;
 mod complete;
 mod compose;
 mod events;
@@ -24,6 +17,7 @@ mod navigation;
 mod outbox;
 mod outside;
 mod palette;
+mod prelude;
 mod register;
 mod server_drafts;
 #[cfg(test)]
@@ -31,22 +25,20 @@ mod tests;
 mod tick;
 
 use actions::*;
+use common::*;
+pub use common::{rebuild_people, rebuild_sidebar};
+pub use compose::scheduled_in_order;
 use compose::*;
-pub use compose::{emoji_matches, scheduled_in_order};
 use events::*;
 use keys::*;
+pub use navigation::open_narrow;
 use navigation::*;
-pub use navigation::{open_narrow, selected_message};
 pub use outbox::pending_in;
 pub use outside::{message_link, plain_text};
-use palette::*;
+use prelude::*;
 use register::*;
-pub use register::{rebuild_people, rebuild_sidebar};
 pub use server_drafts::ServerDrafts;
 use tick::*;
-
-/// Messages fetched around the anchor when a narrow opens, and per page when scrolling back.
-pub const PAGE: u64 = 50;
 
 /// Apply one input; return what must happen outside.
 pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
@@ -303,16 +295,4 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             vec![]
         }
     }
-}
-
-fn set_status(st: &mut State, text: impl Into<String>) {
-    st.ui.status = Some(Status { text: text.into(), error: false, at: st.now });
-}
-
-fn set_error(st: &mut State, text: impl Into<String>) {
-    st.ui.status = Some(Status { text: text.into(), error: true, at: st.now });
-}
-
-fn dm_operator(st: &State) -> &'static str {
-    st.data.realm.dm_operator()
 }

@@ -1,6 +1,7 @@
 //! Narrows: opening one, pages of messages arriving, moving the selection, reading.
 
-use super::*;
+use super::common::*;
+use super::prelude::*;
 
 /// Switch to a narrow, fetching its first page if needed.
 pub fn open_narrow(st: &mut State, narrow: Narrow) -> Vec<Effect> {
@@ -96,11 +97,6 @@ pub(super) fn on_messages(
     vec![]
 }
 
-/// The selected message, if any.
-pub fn selected_message(st: &State) -> Option<&Message> {
-    st.ui.selected.and_then(|id| st.data.messages.get(&id))
-}
-
 pub(super) fn mark_selected_read(st: &mut State) -> Vec<Effect> {
     let Some(id) = st.ui.selected else { return vec![] };
     if !st.data.unread.by_id.contains_key(&id) {
@@ -150,27 +146,6 @@ pub(super) fn move_selection(st: &mut State, delta: isize) -> Vec<Effect> {
         fx.push(page(first, PAGE, 0, true));
     }
     fx
-}
-
-/// Would a message sent to `target` show in `narrow`?
-pub(super) fn narrow_holds(narrow: &Narrow, target: &Target) -> bool {
-    match (narrow, target) {
-        (Narrow::All, _) => true,
-        (Narrow::Channel(c), Target::Channel { id, .. }) => c == id,
-        (Narrow::Topic(c, t), Target::Channel { id, topic }) => c == id && t.eq_ignore_ascii_case(topic),
-        (Narrow::AllDms, Target::Dm(_)) => true,
-        (Narrow::Dm(a), Target::Dm(b)) => a == b,
-        _ => false,
-    }
-}
-
-/// Select the message the user just sent, once the current view holds it.
-pub(super) fn apply_jump(st: &mut State) {
-    let Some(id) = st.ui.jump_to else { return };
-    if st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.ids.binary_search(&id).is_ok()) {
-        st.ui.selected = Some(id);
-        st.ui.jump_to = None;
-    }
 }
 
 /// Change a topic's visibility locally (the server's event confirms it).

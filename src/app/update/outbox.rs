@@ -8,10 +8,8 @@
 //! ID the send returned, whichever comes first; the pending copy then disappears, so the message is
 //! never shown twice. A refused send stays, marked, until retried or taken back into the compose box.
 
-use super::{PAGE, drop_draft, set_error, set_status};
-use crate::api::*;
-use crate::app::*;
-use crate::backoff::{Backoff, pseudo_random};
+use super::common::*;
+use super::prelude::*;
 
 /// Where an outgoing message waits on disk (in the drafts directory).
 pub(super) fn disk_key(local_id: &str) -> String {
@@ -34,7 +32,7 @@ pub(super) fn enqueue(st: &mut State, target: Target, content: String) -> Vec<Ef
         .expect("strings serialize");
     let mut fx = vec![drop_draft(st, draft), Effect::SaveDraft { key: disk_key(&local_id), text: stored }];
     // Show the bottom of the conversation, where the pending copy is.
-    if super::narrow_holds(&st.ui.narrow, &target)
+    if narrow_holds(&st.ui.narrow, &target)
         && let Some(v) = st.data.narrows.get(&st.ui.narrow)
         && v.found_newest
     {
@@ -72,7 +70,7 @@ pub(super) fn pump(st: &mut State) -> Vec<Effect> {
         OutState::Retry { at, .. } if *at > st.now => return vec![],
         OutState::Retry { .. } if st.outbox[pos].maybe_sent => {
             let o = &st.outbox[pos];
-            let mut terms = o.target.narrow().terms(st.data.me, super::dm_operator(st));
+            let mut terms = o.target.narrow().terms(st.data.me, dm_operator(st));
             terms.push(NarrowTerm::new("sender", st.data.me));
             let skip = st
                 .outbox
@@ -137,17 +135,17 @@ pub(super) fn on_sent(st: &mut State, local_id: &str, result: Result<MessageId, 
 /// Select the sent message once the shown view holds it; reload around it if the loaded window
 /// does not reach the newest messages.
 fn jump_to_sent(st: &mut State, target: &Target, id: MessageId) -> Vec<Effect> {
-    if !super::narrow_holds(&st.ui.narrow, target) {
+    if !narrow_holds(&st.ui.narrow, target) {
         return vec![];
     }
     st.ui.jump_to = Some(id);
-    super::apply_jump(st);
+    apply_jump(st);
     let narrow = st.ui.narrow.clone();
     if st.ui.jump_to.is_none() || st.data.narrows.get(&narrow).is_none_or(|v| v.found_newest) {
         return vec![];
     }
     let epoch = st.data.reset_view(&narrow);
-    let terms = narrow.terms(st.data.me, super::dm_operator(st));
+    let terms = narrow.terms(st.data.me, dm_operator(st));
     vec![Effect::FetchMessages {
         narrow,
         terms,
@@ -234,7 +232,7 @@ pub(super) fn take_back(st: &mut State) -> Vec<Effect> {
         return vec![];
     };
     let o = st.outbox.remove(pos);
-    super::open_compose(st, o.target.clone(), &o.content, None);
+    open_compose(st, o.target.clone(), &o.content, None);
     st.ui.draft_dirty = true;
     set_status(st, "the unsent message is back in the compose box");
     vec![Effect::SaveDraft { key: disk_key(&o.local_id), text: String::new() }]
@@ -260,13 +258,17 @@ pub(super) fn restore(st: &mut State, key: &str, text: &str) -> Vec<Effect> {
 
 /// Pending messages of a narrow, for the message pane.
 pub fn pending_in<'a>(st: &'a State, narrow: &'a Narrow) -> impl Iterator<Item = &'a Outgoing> + 'a {
-    st.outbox.iter().filter(move |o| super::narrow_holds(narrow, &o.target))
+    st.outbox.iter().filter(move |o| narrow_holds(narrow, &o.target))
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::tests::{ME, msg, registered};
     use super::*;
+    #[allow(unused_imports)]
+    use crate::app::update::*;
+    #[allow(unused_imports)]
+    use crate::app::update;
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use serde_json::json;
 

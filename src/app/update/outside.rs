@@ -1,9 +1,8 @@
 //! Reaching outside the terminal: opening links and attachments, copying to the clipboard,
 //! editing in `$EDITOR`, notifications. `update` only decides; the effects do the work.
 
-use super::{set_error, set_status};
-use crate::api::*;
-use crate::app::*;
+use super::common::*;
+use super::prelude::*;
 
 /// A message's links and code blocks, as the message pane numbers them.
 fn parts(m: &Message) -> crate::ui::content::RenderedContent {
@@ -55,7 +54,7 @@ fn pick(st: &mut State, what: &str, count: usize, number: Option<usize>, ask: Pr
 
 /// `o`: open the selected message's link (asks which when there are several).
 pub(super) fn open_link(st: &mut State, number: Option<usize>) -> Vec<Effect> {
-    let Some(m) = super::selected_message(st) else { return vec![] };
+    let Some(m) = selected_message(st) else { return vec![] };
     let links = parts(m).links;
     let Some(n) = pick(st, "link", links.len(), number, PromptKind::OpenLink) else { return vec![] };
     let url = links[n - 1].url.clone();
@@ -88,7 +87,7 @@ pub fn message_link(st: &State, m: &Message) -> String {
 
 /// `y`: copy a link to the selected message.
 pub(super) fn copy_link(st: &mut State) -> Vec<Effect> {
-    let Some(m) = super::selected_message(st) else { return vec![] };
+    let Some(m) = selected_message(st) else { return vec![] };
     let link = message_link(st, m);
     set_status(st, "link to the message copied");
     vec![Effect::Term(TermEffect::Copy(link))]
@@ -96,7 +95,7 @@ pub(super) fn copy_link(st: &mut State) -> Vec<Effect> {
 
 /// `Y`: copy a code block of the selected message (asks which when there are several).
 pub(super) fn copy_code(st: &mut State, number: Option<usize>) -> Vec<Effect> {
-    let Some(m) = super::selected_message(st) else { return vec![] };
+    let Some(m) = selected_message(st) else { return vec![] };
     let blocks = parts(m).code_blocks;
     let Some(n) = pick(st, "code block", blocks.len(), number, PromptKind::CopyCode) else { return vec![] };
     set_status(st, format!("code block {n} copied"));
@@ -193,6 +192,10 @@ pub(super) fn notify(st: &State, m: &Message, flags: &[String]) -> Option<Effect
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[allow(unused_imports)]
+    use crate::app::update::*;
+    #[allow(unused_imports)]
+    use crate::app::update;
 
     #[test]
     fn notification_text_is_the_rendered_text_without_closed_spoilers() {

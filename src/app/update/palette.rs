@@ -1,9 +1,12 @@
 //! The command palette: `:command` lines turned into effects.
 
-use super::*;
+use super::actions::*;
+use super::common::*;
+use super::compose::*;
+use super::prelude::*;
 
 pub(super) fn resolve_user(st: &State, who: &str) -> Result<UserId, String> {
-    super::narrow::Resolver::user_id(&st.data, who.trim_start_matches('@'))
+    crate::app::narrow::Resolver::user_id(&st.data, who.trim_start_matches('@'))
         .ok_or_else(|| format!("no user {who:?}"))
 }
 
@@ -19,9 +22,8 @@ pub(super) fn resolve_group(st: &State, name: &str) -> Result<i64, String> {
 /// The channel a command is about: named, or the one being viewed.
 pub(super) fn command_channel(st: &State, named: Option<&str>) -> Result<ChannelId, String> {
     match named {
-        Some(n) => {
-            super::narrow::Resolver::channel_id(&st.data, n).ok_or_else(|| format!("no channel named {n:?}"))
-        }
+        Some(n) => crate::app::narrow::Resolver::channel_id(&st.data, n)
+            .ok_or_else(|| format!("no channel named {n:?}")),
         None => match &st.ui.narrow {
             Narrow::Channel(c) | Narrow::Topic(c, _) => Ok(*c),
             _ => selected_message(st)
@@ -62,8 +64,8 @@ pub(super) fn and_list(items: &[String]) -> String {
 }
 
 /// Turn a palette command into effects (or say what is wrong).
-pub(super) fn run_command(st: &mut State, cmd: super::command::Command) -> Result<Vec<Effect>, String> {
-    use super::command::Command as C;
+pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> Result<Vec<Effect>, String> {
+    use crate::app::command::Command as C;
     Ok(match cmd {
         C::Scheduled => {
             st.ui.popup = Some(Popup::Scheduled { selected: 0 });

@@ -1,7 +1,9 @@
 //! What a register answer changes: the whole store, a resync of every loaded window, and the
 //! derived rows of the channels and people panes.
 
-use super::*;
+use super::common::*;
+use super::navigation::*;
+use super::prelude::*;
 
 pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
     if st.ui.offline.take().is_some() {
@@ -110,12 +112,12 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
     d.queue_id = r.queue_id.clone();
     d.last_event_id = r.last_event_id;
     st.ui.loading = false;
-    server_drafts::on_register(st, r.drafts.clone(), r.user_settings.as_ref());
+    super::server_drafts::on_register(st, r.drafts.clone(), r.user_settings.as_ref());
     st.data.nav_views = r.navigation_views.clone().unwrap_or_default();
     st.data.playgrounds = r.realm_playgrounds.clone().unwrap_or_default();
     rebuild_sidebar(st);
     rebuild_people(st);
-    super::settings::apply_start(st);
+    apply_start(st);
     // After a lost queue, every loaded window may have missed messages, edits and deletions:
     // refetch each from its newest loaded message on (a page back refreshes what is shown);
     // the answers replace what they cover, so nothing is doubled or kept after deletion.
@@ -127,7 +129,7 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
         st.ui.focus = focus;
     }
     fx.push(Effect::FetchSubscriptions);
-    fx.extend(outbox::pump(st));
+    fx.extend(super::outbox::pump(st));
     if let Some(q) = st.data.queue_id.clone() {
         fx.push(Effect::PollEvents {
             queue_id: q,
@@ -168,64 +170,22 @@ pub(super) fn resync_narrows(st: &mut State) -> Vec<Effect> {
     fx
 }
 
-pub(super) fn channel_info(s: &Subscription) -> ChannelInfo {
-    ChannelInfo {
-        id: s.stream_id,
-        name: s.name.clone(),
-        description: s.description.clone(),
-        color: s.color.clone(),
-        pinned: s.pin_to_top,
-        muted: s.is_muted,
-        invite_only: s.invite_only,
-    }
-}
-
-/// Rebuild the people list: active, then idle, then offline; by name within each.
-/// Only while the pane is shown: it sorts every user.
-pub fn rebuild_people(st: &mut State) {
-    if !st.ui.show_people {
-        return;
-    }
-    let d = &st.data;
-    let now = st.now;
-    let mut people: Vec<(u8, String, UserId)> = d
-        .users
-        .values()
-        .filter(|u| u.is_active && !u.is_bot)
-        .map(|u| {
-            let rank = match d.activity(u.id, now) {
-                Activity::Active => 0,
-                Activity::Idle => 1,
-                Activity::Offline => 2,
-            };
-            (rank, u.full_name.to_lowercase(), u.id)
-        })
-        .collect();
-    people.sort();
-    st.ui.people = people.into_iter().map(|(_, _, id)| id).collect();
-}
-
-/// Rebuild the channels pane's rows (on changes only, not per frame).
-pub fn rebuild_sidebar(st: &mut State) {
-    let d = &st.data;
-    let mut chans: Vec<&ChannelInfo> = d.channels.values().collect();
-    chans.sort_by_key(|c| (!c.pinned, c.muted, c.name.to_lowercase()));
-    let mut rows =
-        vec![SidebarRow::AllMessages, SidebarRow::AllDms, SidebarRow::Starred, SidebarRow::Mentions];
-    for c in chans {
-        rows.push(SidebarRow::Channel(c.id));
-        if st.ui.expanded == Some(c.id)
-            && let Some(list) = d.topics.get(&c.id)
-        {
-            rows.extend(list.topics.iter().map(|t| SidebarRow::Topic(c.id, t.name.clone())));
-        }
-    }
-    let prev = st.ui.sidebar.get(st.ui.sidebar_selected).cloned();
-    st.ui.sidebar = rows;
-    if let Some(p) = prev
-        && let Some(i) = st.ui.sidebar.iter().position(|r| *r == p)
-    {
-        st.ui.sidebar_selected = i;
-    }
-    st.ui.sidebar_selected = st.ui.sidebar_selected.min(st.ui.sidebar.len().saturating_sub(1));
+/// Open the configured first view, once the organization is known (called on register).
+/// A search naming an unknown channel or user stays on all messages and says why.
+pub(super) fn apply_start(st: &mut State) {
+    let Some(start) = st.settings.start.take() else { return };
+    st.ui.narrow = match start {
+        crate::app::settings::StartNarrow::All => Narrow::All,
+        crate::app::settings::StartNarrow::AllDms => Narrow::AllDms,
+        crate::app::settings::StartNarrow::Starred => Narrow::Starred,
+        crate::app::settings::StartNarrow::Mentions => Narrow::Mentions,
+        crate::app::settings::StartNarrow::Search(q) => match parse_search(&q, &st.data) {
+            Ok(terms) => crate::app::settings::narrow_of(&q, terms, st.data.me),
+            Err(e) => {
+                st.ui.status =
+                    Some(Status { text: format!("config: start = {q:?}: {e}"), error: true, at: st.now });
+                Narrow::All
+            }
+        },
+    };
 }

@@ -7,9 +7,9 @@
 //! events and fill in conversations that have no local draft; a draft being edited here is never
 //! overwritten from outside.
 
-use crate::api::*;
+use super::prelude::*;
+
 use crate::app::narrow::dm_key;
-use crate::app::*;
 use std::collections::{HashMap, HashSet};
 
 /// Seconds between pushes of a draft that is still being typed.

@@ -1,6 +1,6 @@
 //! The clock: expiring notices, retries that are due, draft saves, presence pings.
 
-use super::*;
+use super::prelude::*;
 
 /// Seconds without input after which the user counts as idle.
 pub const IDLE_AFTER: i64 = 300;
@@ -30,10 +30,10 @@ pub(super) fn on_tick(st: &mut State, now: i64) -> Vec<Effect> {
         fx.push(Effect::SaveDraft { key, text });
     }
     fx.extend(ping_if_due(st, now));
-    fx.extend(server_drafts::flush(st));
+    fx.extend(super::server_drafts::flush(st));
     // A send waiting out its backoff.
     if st.outbox.iter().any(|o| matches!(o.state, OutState::Retry { at, .. } if at <= now)) {
-        fx.extend(outbox::pump(st));
+        fx.extend(super::outbox::pump(st));
     }
     fx
 }

@@ -1,0 +1,338 @@
+//! The state's types: the UI state (focus, sidebar rows, the compose box, prompts, popups,
+//! notices), the time zone, and [`State`], everything the UI task owns.
+
+use super::effect::Effect;
+use super::narrow::Narrow;
+use super::outgoing::*;
+use super::settings::Settings;
+use super::state::*;
+use crate::api::*;
+use crate::editor::Editor;
+use std::collections::HashSet;
+
+/// Which pane has the keyboard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Focus {
+    Sidebar,
+    #[default]
+    Messages,
+}
+
+/// A row of the channels pane.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SidebarRow {
+    AllMessages,
+    AllDms,
+    Starred,
+    Mentions,
+    Channel(ChannelId),
+    Topic(ChannelId, String),
+}
+
+impl SidebarRow {
+    pub fn narrow(&self) -> Narrow {
+        match self {
+            SidebarRow::AllMessages => Narrow::All,
+            SidebarRow::AllDms => Narrow::AllDms,
+            SidebarRow::Starred => Narrow::Starred,
+            SidebarRow::Mentions => Narrow::Mentions,
+            SidebarRow::Channel(c) => Narrow::Channel(*c),
+            SidebarRow::Topic(c, t) => Narrow::Topic(*c, t.clone()),
+        }
+    }
+}
+
+/// The compose box.
+#[derive(Debug, Clone)]
+pub struct Compose {
+    pub target: Target,
+    pub editor: Editor,
+    /// Editing this message instead of sending a new one.
+    pub editing: Option<MessageId>,
+    /// Editing this scheduled message.
+    pub scheduled: Option<i64>,
+    /// Completions for the word before the cursor: (shown, inserted).
+    pub suggestions: Vec<(String, String)>,
+    /// How many characters before the cursor a completion replaces.
+    pub token_len: usize,
+    /// Repeated tab: (index of the completion inserted, characters it inserted).
+    pub cycle: Option<(usize, usize)>,
+}
+
+impl Compose {
+    pub fn new(target: Target, text: &str, editing: Option<MessageId>) -> Self {
+        let editor = Editor::new(text);
+        Compose {
+            target,
+            editor,
+            editing,
+            scheduled: None,
+            suggestions: Vec::new(),
+            token_len: 0,
+            cycle: None,
+        }
+    }
+    pub fn text(&self) -> String {
+        self.editor.text()
+    }
+    /// Where this compose box's draft is kept: per conversation, per edited message, per
+    /// scheduled message.
+    pub fn draft_key(&self) -> String {
+        match (self.editing, self.scheduled) {
+            (Some(id), _) => format!("edit-{id}"),
+            (_, Some(id)) => format!("scheduled-{id}"),
+            _ => self.target.key(),
+        }
+    }
+}
+
+/// Completions of the word at the end of a prompt, cycled by repeated tab.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Completion {
+    /// (shown, inserted).
+    pub suggestions: Vec<(String, String)>,
+    /// How many characters at the end of the text a completion replaces.
+    pub token_len: usize,
+    /// (index of the completion inserted, characters it inserted).
+    pub cycle: Option<(usize, usize)>,
+}
+
+/// A one-line prompt at the bottom (search, compose recipient).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prompt {
+    pub kind: PromptKind,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptKind {
+    Search,
+    /// `channel>topic` for a new channel message.
+    ChannelTopic,
+    /// Comma-separated names or emails for a new DM.
+    DmRecipients,
+    /// A palette command (`:`).
+    Command,
+    /// When to send the composed message.
+    ScheduleTime,
+    /// y/N before `Ui::confirm` runs.
+    Confirm,
+    /// Which of the selected message's links to open.
+    OpenLink,
+    /// Which of the selected message's code blocks to copy.
+    CopyCode,
+}
+
+/// A popup over the main screen.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Popup {
+    Help {
+        scroll: u16,
+    },
+    EditHistory {
+        message_id: MessageId,
+        snapshots: Option<Vec<HistorySnapshot>>,
+        scroll: u16,
+    },
+    /// Pick an emoji to react with; typing searches.
+    Emoji {
+        message_id: MessageId,
+        query: String,
+        /// (name, code, reaction type), best first.
+        matches: Vec<(String, String, String)>,
+        selected: usize,
+    },
+    /// Scheduled messages, by delivery time.
+    Scheduled {
+        selected: usize,
+    },
+    /// Sender, exact time, links and who reacted.
+    MessageInfo {
+        message_id: MessageId,
+        scroll: u16,
+    },
+}
+
+/// Someone typing a message or editing one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Typing {
+    pub user: UserId,
+    /// The conversation (for new messages) …
+    pub conversation: Option<Conv>,
+    /// … or the message being edited.
+    pub editing: Option<MessageId>,
+    pub until: i64,
+}
+
+/// The connection is down.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Offline {
+    pub why: String,
+    /// When the next attempt happens (UNIX seconds).
+    pub retry_at: i64,
+    /// Failed register attempts in a row (drives the backoff).
+    pub attempts: u32,
+    /// A register is due at `retry_at` (the poller retries by itself).
+    pub register_due: bool,
+}
+
+/// A line in the status bar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Status {
+    pub text: String,
+    pub error: bool,
+    /// When it was said (UNIX seconds): it goes after `Status::LASTS` (errors twice as long).
+    pub at: i64,
+}
+
+impl Status {
+    pub const LASTS: i64 = 6;
+    pub fn expired(&self, now: i64) -> bool {
+        now - self.at >= if self.error { 2 * Self::LASTS } else { Self::LASTS }
+    }
+}
+
+/// UI state.
+#[derive(Debug, Default)]
+pub struct Ui {
+    pub focus: Focus,
+    pub narrow: Narrow,
+    /// The selected message in the current narrow.
+    pub selected: Option<MessageId>,
+    pub sidebar: Vec<SidebarRow>,
+    pub sidebar_selected: usize,
+    /// The channel whose topics are shown in the sidebar.
+    pub expanded: Option<ChannelId>,
+    pub compose: Option<Compose>,
+    pub prompt: Option<Prompt>,
+    /// Tab completion in the channel>topic and DM prompts.
+    pub completion: Completion,
+    pub popup: Option<Popup>,
+    /// The largest useful scroll of the popup as last drawn (the view knows the wrapped text
+    /// and the screen): scrolling stops there, and `G`/End go there.
+    pub popup_bottom: std::cell::Cell<Option<u16>>,
+    pub status: Option<Status>,
+    /// (message, spoiler index) toggled open.
+    pub open_spoilers: HashSet<(MessageId, usize)>,
+    /// Select this message as soon as it is in the current view (the user's own sent message).
+    pub jump_to: Option<MessageId>,
+    /// The next page of the current narrow answers a jump to a date: select its anchor.
+    pub date_jump: Option<String>,
+    /// Show the people pane.
+    pub show_people: bool,
+    /// People by activity then name (rebuilt on presence and user changes, not per frame).
+    pub people: Vec<UserId>,
+    /// What a `Confirm` prompt runs on "y", and the question.
+    pub confirm: Option<(String, Box<Effect>)>,
+    /// Who is typing where, until when (UNIX seconds).
+    pub typing: Vec<Typing>,
+    /// When the user last pressed a key (for active/idle presence).
+    pub last_input: i64,
+    /// When presence was last reported.
+    pub last_ping: i64,
+    /// The terminal has lost focus (the user is elsewhere: report idle).
+    pub unfocused: bool,
+    /// The compose text changed since the draft was last saved.
+    pub draft_dirty: bool,
+    /// True until the first register answer arrives.
+    pub loading: bool,
+    pub quit: bool,
+    /// Why the client stopped, printed after the terminal is restored.
+    pub fatal: Option<String>,
+    /// Set while the server cannot be reached.
+    pub offline: Option<Offline>,
+}
+
+/// How times are shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TimeZone {
+    /// The system's local time zone.
+    #[default]
+    Local,
+    /// A fixed offset from UTC in seconds (tests; users who want UTC).
+    Fixed(i32),
+}
+
+impl TimeZone {
+    /// Format a UNIX time with a chrono format string.
+    pub fn format(self, ts: i64, fmt: &str) -> String {
+        use chrono::TimeZone as _;
+        let out = match self {
+            TimeZone::Local => chrono::Local.timestamp_opt(ts, 0).single().map(|t| t.format(fmt).to_string()),
+            TimeZone::Fixed(off) => chrono::FixedOffset::east_opt(off)
+                .and_then(|z| z.timestamp_opt(ts, 0).single())
+                .map(|t| t.format(fmt).to_string()),
+        };
+        out.unwrap_or_else(|| "?".into())
+    }
+}
+
+/// Everything the UI task owns.
+#[derive(Debug, Default)]
+pub struct State {
+    /// How times are shown.
+    pub tz: TimeZone,
+    pub data: Data,
+    pub ui: Ui,
+    /// Current UNIX time, advanced by `Msg::Tick` (keeps `update` pure).
+    pub now: i64,
+    /// Counter for `local_id`s of sends.
+    pub next_local_id: u64,
+    /// Unsent compose text by draft key (mirrors the drafts on disk).
+    pub drafts: std::collections::HashMap<String, String>,
+    /// Messages sent but not yet seen back from the server, in the order written.
+    pub outbox: Vec<Outgoing>,
+    /// The server's base URL (message links, attachments).
+    pub site: String,
+    /// The user's settings (config file): keys, colours, clock, first view.
+    pub settings: Settings,
+}
+
+/// What the client holds, as JSON: loaded windows with the terms that select them on the server,
+/// unread messages, the outbox, the connection. Compared with the server's truth by the chaos
+/// test; attached to bug reports.
+pub fn state_dump(st: &State) -> serde_json::Value {
+    use serde_json::json;
+    let me = st.data.me;
+    let op = st.data.realm.dm_operator();
+    let mut narrows: Vec<serde_json::Value> = st
+        .data
+        .narrows
+        .iter()
+        .map(|(n, v)| {
+            let mut terms = n.terms(me, op);
+            // The combined feed leaves muted topics out.
+            if *n == Narrow::All {
+                terms.push(NarrowTerm::new("is", "muted").negate());
+            }
+            json!({
+                "narrow": format!("{n:?}"),
+                "terms": terms,
+                "ids": v.ids,
+                "found_newest": v.found_newest,
+                "found_oldest": v.found_oldest,
+                "loading": v.loading_newer || v.loading_older,
+            })
+        })
+        .collect();
+    narrows.sort_by_key(|n| n["narrow"].to_string());
+    let mut unread: Vec<MessageId> = st.data.unread.by_id.keys().copied().collect();
+    unread.sort_unstable();
+    let outbox: Vec<serde_json::Value> = st
+        .outbox
+        .iter()
+        .map(|o| json!({"local_id": o.local_id, "content": o.content, "state": format!("{:?}", o.state)}))
+        .collect();
+    json!({
+        "me": me,
+        "now": st.now,
+        "queue_id": st.data.queue_id,
+        "last_event_id": st.data.last_event_id,
+        "offline": st.ui.offline.as_ref().map(|o| o.why.clone()),
+        "messages": st.data.messages.len(),
+        "narrows": narrows,
+        "unread": unread,
+        "outbox": outbox,
+        "drafts": st.drafts.len(),
+    })
+}

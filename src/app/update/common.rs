@@ -1,0 +1,126 @@
+//! Helpers every part of `update` shares: the status line, the page size, derived sidebar and
+//! people rows, opening the compose box, the selected message.
+
+use super::prelude::*;
+
+/// Messages fetched around the anchor when a narrow opens, and per page when scrolling back.
+pub const PAGE: u64 = 50;
+
+pub(super) fn set_status(st: &mut State, text: impl Into<String>) {
+    st.ui.status = Some(Status { text: text.into(), error: false, at: st.now });
+}
+
+pub(super) fn set_error(st: &mut State, text: impl Into<String>) {
+    st.ui.status = Some(Status { text: text.into(), error: true, at: st.now });
+}
+
+pub(super) fn dm_operator(st: &State) -> &'static str {
+    st.data.realm.dm_operator()
+}
+
+/// Open the compose box, continuing the conversation's saved draft if there is one.
+pub(super) fn open_compose(st: &mut State, target: Target, text: &str, editing: Option<MessageId>) {
+    let mut c = Compose::new(target, text, editing);
+    if let Some(draft) = st.drafts.get(&c.draft_key()).filter(|d| !d.trim().is_empty()) {
+        let merged =
+            if text.is_empty() || editing.is_some() { draft.clone() } else { format!("{draft}\n{text}") };
+        c = Compose::new(c.target.clone(), &merged, editing);
+        set_status(st, "draft restored");
+    }
+    st.ui.compose = Some(c);
+}
+
+/// Forget a sent (or saved) compose box's draft.
+pub(super) fn drop_draft(st: &mut State, key: String) -> Effect {
+    st.drafts.remove(&key);
+    st.ui.draft_dirty = false;
+    Effect::SaveDraft { key, text: String::new() }
+}
+
+/// The selected message, if any.
+pub fn selected_message(st: &State) -> Option<&Message> {
+    st.ui.selected.and_then(|id| st.data.messages.get(&id))
+}
+
+/// Would a message sent to `target` show in `narrow`?
+pub(super) fn narrow_holds(narrow: &Narrow, target: &Target) -> bool {
+    match (narrow, target) {
+        (Narrow::All, _) => true,
+        (Narrow::Channel(c), Target::Channel { id, .. }) => c == id,
+        (Narrow::Topic(c, t), Target::Channel { id, topic }) => c == id && t.eq_ignore_ascii_case(topic),
+        (Narrow::AllDms, Target::Dm(_)) => true,
+        (Narrow::Dm(a), Target::Dm(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Select the message the user just sent, once the current view holds it.
+pub(super) fn apply_jump(st: &mut State) {
+    let Some(id) = st.ui.jump_to else { return };
+    if st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.ids.binary_search(&id).is_ok()) {
+        st.ui.selected = Some(id);
+        st.ui.jump_to = None;
+    }
+}
+
+pub(super) fn channel_info(s: &Subscription) -> ChannelInfo {
+    ChannelInfo {
+        id: s.stream_id,
+        name: s.name.clone(),
+        description: s.description.clone(),
+        color: s.color.clone(),
+        pinned: s.pin_to_top,
+        muted: s.is_muted,
+        invite_only: s.invite_only,
+    }
+}
+
+/// Rebuild the people list: active, then idle, then offline; by name within each.
+/// Only while the pane is shown: it sorts every user.
+pub fn rebuild_people(st: &mut State) {
+    if !st.ui.show_people {
+        return;
+    }
+    let d = &st.data;
+    let now = st.now;
+    let mut people: Vec<(u8, String, UserId)> = d
+        .users
+        .values()
+        .filter(|u| u.is_active && !u.is_bot)
+        .map(|u| {
+            let rank = match d.activity(u.id, now) {
+                Activity::Active => 0,
+                Activity::Idle => 1,
+                Activity::Offline => 2,
+            };
+            (rank, u.full_name.to_lowercase(), u.id)
+        })
+        .collect();
+    people.sort();
+    st.ui.people = people.into_iter().map(|(_, _, id)| id).collect();
+}
+
+/// Rebuild the channels pane's rows (on changes only, not per frame).
+pub fn rebuild_sidebar(st: &mut State) {
+    let d = &st.data;
+    let mut chans: Vec<&ChannelInfo> = d.channels.values().collect();
+    chans.sort_by_key(|c| (!c.pinned, c.muted, c.name.to_lowercase()));
+    let mut rows =
+        vec![SidebarRow::AllMessages, SidebarRow::AllDms, SidebarRow::Starred, SidebarRow::Mentions];
+    for c in chans {
+        rows.push(SidebarRow::Channel(c.id));
+        if st.ui.expanded == Some(c.id)
+            && let Some(list) = d.topics.get(&c.id)
+        {
+            rows.extend(list.topics.iter().map(|t| SidebarRow::Topic(c.id, t.name.clone())));
+        }
+    }
+    let prev = st.ui.sidebar.get(st.ui.sidebar_selected).cloned();
+    st.ui.sidebar = rows;
+    if let Some(p) = prev
+        && let Some(i) = st.ui.sidebar.iter().position(|r| *r == p)
+    {
+        st.ui.sidebar_selected = i;
+    }
+    st.ui.sidebar_selected = st.ui.sidebar_selected.min(st.ui.sidebar.len().saturating_sub(1));
+}

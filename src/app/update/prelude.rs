@@ -1,0 +1,13 @@
+//! What every part of `update` uses from outside it: the app's types, the API's, keys.
+
+pub(super) use crate::api::*;
+pub(super) use crate::app::effect::*;
+pub(super) use crate::app::keymap::{Action, Context};
+pub(super) use crate::app::model::*;
+pub(super) use crate::app::msg::Msg;
+pub(super) use crate::app::narrow::{Narrow, dm_key, parse_search};
+pub(super) use crate::app::outgoing::*;
+pub(super) use crate::app::state::*;
+pub(super) use crate::backoff::{Backoff, pseudo_random};
+pub(super) use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+pub(super) use std::collections::HashMap;
