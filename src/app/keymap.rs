@@ -113,13 +113,13 @@ actions! {
         [Messages k('H')];
     MessageInfo => "message_info", "message info: sender, exact time, links, reactions",
         [Messages k('i')];
-    MuteTopic => "mute_topic", "mute the topic (again: back to default)",
+    MuteTopic => "mute_topic", "mute the topic, or on a channel row the channel (again: undo)",
         [Sidebar k('M'), Messages k('M')];
-    UnmuteTopic => "unmute_topic", "unmute the topic in a muted channel (again: back to default)",
+    UnmuteTopic => "unmute_topic", "unmute the topic in a muted channel, or on a channel row the channel",
         [Sidebar k('U'), Messages k('U')];
     FollowTopic => "follow_topic", "follow the topic (again: back to default)",
         [Sidebar k('F'), Messages k('F')];
-    MarkTopicRead => "mark_topic_read", "mark the topic as read",
+    MarkTopicRead => "mark_topic_read", "mark the topic as read, or on a channel row the whole channel",
         [Sidebar k('R'), Messages k('T')];
     ToggleSpoiler => "toggle_spoilers", "open or close spoilers in the message",
         [Messages k('z')];

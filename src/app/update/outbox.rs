@@ -266,9 +266,9 @@ mod tests {
     use super::super::tests::{ME, msg, registered};
     use super::*;
     #[allow(unused_imports)]
-    use crate::app::update::*;
-    #[allow(unused_imports)]
     use crate::app::update;
+    #[allow(unused_imports)]
+    use crate::app::update::*;
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use serde_json::json;
 

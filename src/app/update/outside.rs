@@ -193,9 +193,9 @@ pub(super) fn notify(st: &State, m: &Message, flags: &[String]) -> Option<Effect
 mod tests {
     use super::*;
     #[allow(unused_imports)]
-    use crate::app::update::*;
-    #[allow(unused_imports)]
     use crate::app::update;
+    #[allow(unused_imports)]
+    use crate::app::update::*;
 
     #[test]
     fn notification_text_is_the_rendered_text_without_closed_spoilers() {
