@@ -6,6 +6,8 @@
 //! unread messages are the same, everything the user wrote is on the server exactly once and
 //! nothing is left pending.
 
+#[path = "support/app.rs"]
+mod harness;
 #[path = "support/tmux.rs"]
 mod tmux;
 
@@ -24,6 +26,7 @@ fn rounds() -> usize {
     std::env::var("TOPICTERM_CHAOS_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(16)
 }
 
+/// The demo server and the fault-injecting proxy the client talks through.
 struct World {
     rt: tokio::runtime::Runtime,
     server: DemoServer,
@@ -31,8 +34,9 @@ struct World {
 }
 
 impl World {
+    /// A client of `who` straight to the server.
     fn client(&self, who: &str) -> Client {
-        Client::new(&self.server.credentials(who).expect("user")).expect("client")
+        harness::client_of(&self.server, who)
     }
 }
 
@@ -66,18 +70,13 @@ fn server_ids(w: &World, who: &Client, terms: &[NarrowTerm], first: Option<i64>)
 
 #[test]
 fn the_client_survives_cuts_outages_and_lost_queues_without_losing_or_doubling_anything() {
-    assert!(
-        std::process::Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success()),
-        "needs tmux"
-    );
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let (server, proxy) = rt.block_on(async {
         let server =
             DemoServer::start(ServerOptions { heartbeat: Duration::from_secs(5), ..Default::default() })
                 .await
                 .expect("demo server");
-        let upstream = server.url.trim_start_matches("http://").parse().unwrap();
-        let proxy = FaultProxy::start(upstream).await.expect("proxy");
+        let proxy = harness::fault_proxy(&server).await;
         (server, proxy)
     });
     let w = World { rt, server, proxy };
@@ -89,13 +88,13 @@ fn the_client_survives_cuts_outages_and_lost_queues_without_losing_or_doubling_a
     let rc = home.path().join("member.zuliprc");
     topicterm::api::zuliprc::write(&rc, &creds).unwrap();
     let bin = env!("CARGO_BIN_EXE_topicterm");
-    let t = Tmux { socket: format!("topicterm-chaos-{}", std::process::id()), session: "chaos".into() };
+    let t = Tmux::new("chaos");
     let command = format!(
         "HOME={h} XDG_DATA_HOME={h}/data XDG_STATE_HOME={h}/state XDG_CONFIG_HOME={h}/config {bin} -c {rc}",
         h = home.path().display(),
         rc = rc.display()
     );
-    assert!(t.cmd(&["new-session", "-d", "-s", "chaos", "-x", "120", "-y", "40", &command]).status.success());
+    t.start_sized(&command, 120, 40);
     t.wait_for("the channel list", |s| s.contains("#general") && s.contains("All messages"));
     // Two windows loaded: direct messages, then the combined feed (shown).
     t.keys(&["P"]);

@@ -30,14 +30,14 @@ fn launch(server: &DemoServer, name: &str, exit: i32) -> (Tmux, tempfile::TempDi
     let rc = home.path().join("member.zuliprc");
     topicterm::api::zuliprc::write(&rc, &server.credentials("member").unwrap()).unwrap();
     let bin = env!("CARGO_BIN_EXE_topicterm");
-    let t = Tmux { socket: format!("topicterm-notify-{name}-{}", std::process::id()), session: name.into() };
+    let t = Tmux::new(name);
     let command = format!(
         "PATH={b}:$PATH HOME={h} XDG_DATA_HOME={h}/data XDG_STATE_HOME={h}/state XDG_CONFIG_HOME={h}/config {bin} -c {rc}",
         b = bin_dir.display(),
         h = home.path().display(),
         rc = rc.display()
     );
-    assert!(t.cmd(&["new-session", "-d", "-s", name, "-x", "100", "-y", "30", &command]).status.success());
+    t.start(&command);
     t.cmd(&["set-option", "-g", "bell-action", "any"]);
     t.cmd(&["set-option", "-g", "monitor-bell", "on"]);
     t.wait_for("the channel list", |s| s.contains("#general"));

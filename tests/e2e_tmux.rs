@@ -10,13 +10,9 @@ use tmux::Tmux;
 
 #[test]
 fn demo_session_reads_searches_replies_and_quits_cleanly() {
-    assert!(
-        Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success()),
-        "this test needs tmux (apt-get install tmux); .ci/run installs it"
-    );
+    let t = Tmux::new("e2e");
     let home = tempfile::tempdir().unwrap();
     let bin = env!("CARGO_BIN_EXE_topicterm");
-    let t = Tmux { socket: format!("topicterm-e2e-{}", std::process::id()), session: "e2e".into() };
     // The shell records the exit code: tmux's own pane_dead_status is sometimes left empty.
     let status_file = home.path().join("exit-status");
     let command = format!(
@@ -24,8 +20,7 @@ fn demo_session_reads_searches_replies_and_quits_cleanly() {
         h = home.path().display(),
         f = status_file.display()
     );
-    let out = t.cmd(&["new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", &command]);
-    assert!(out.status.success(), "tmux: {}", String::from_utf8_lossy(&out.stderr));
+    t.start(&command);
 
     let s = t.wait_for("the channel list", |s| s.contains("#engineering") && s.contains("All messages"));
     assert!(s.contains("Direct messages"));
@@ -68,12 +63,12 @@ fn demo_session_reads_searches_replies_and_quits_cleanly() {
 fn a_draft_survives_kill_9() {
     let home = tempfile::tempdir().unwrap();
     let bin = env!("CARGO_BIN_EXE_topicterm");
-    let t = Tmux { socket: format!("topicterm-e2e-k9-{}", std::process::id()), session: "k9".into() };
+    let t = Tmux::new("k9");
     let command = format!(
         "HOME={h} XDG_DATA_HOME={h}/data XDG_STATE_HOME={h}/state {bin} --demo",
         h = home.path().display()
     );
-    assert!(t.cmd(&["new-session", "-d", "-s", "k9", "-x", "100", "-y", "30", &command]).status.success());
+    t.start(&command);
     t.wait_for("the channel list", |s| s.contains("#engineering"));
     t.keys(&["r"]);
     t.wait_for("the compose box", |s| s.contains("ctrl+d send"));
@@ -89,7 +84,7 @@ fn a_draft_survives_kill_9() {
     assert!(killed);
     std::thread::sleep(Duration::from_millis(300));
     t.cmd(&["kill-session", "-t", "k9"]);
-    assert!(t.cmd(&["new-session", "-d", "-s", "k9", "-x", "100", "-y", "30", &command]).status.success());
+    t.start(&command);
     t.wait_for("the channel list again", |s| s.contains("#engineering"));
     t.keys(&["r"]);
     t.wait_for("the restored draft", |s| s.contains("do not lose me") && s.contains("draft restored"));
@@ -103,7 +98,7 @@ fn a_draft_survives_kill_9() {
 fn copy_reaches_the_terminal_clipboard_and_the_editor_round_trips() {
     let home = tempfile::tempdir().unwrap();
     let bin = env!("CARGO_BIN_EXE_topicterm");
-    let t = Tmux { socket: format!("topicterm-e2e-clip-{}", std::process::id()), session: "clip".into() };
+    let t = Tmux::new("clip");
     // A scripted editor: replaces the text.
     let editor = home.path().join("editor.sh");
     std::fs::write(&editor, "#!/bin/sh\nprintf 'written in the editor' > \"$1\"\n").unwrap();
@@ -113,7 +108,7 @@ fn copy_reaches_the_terminal_clipboard_and_the_editor_round_trips() {
         h = home.path().display(),
         e = editor.display()
     );
-    assert!(t.cmd(&["new-session", "-d", "-s", "clip", "-x", "100", "-y", "30", &command]).status.success());
+    t.start(&command);
     t.cmd(&["set-option", "-g", "set-clipboard", "on"]);
     t.wait_for("the channel list", |s| s.contains("#engineering"));
     t.keys(&["y"]);

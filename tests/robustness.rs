@@ -10,28 +10,24 @@
 //! Broken answers come from [`Rewriter`], a small HTTP proxy between the client and the demo
 //! server that relays everything and, when a rule matches, replaces the server's answer.
 
+#[path = "support/app.rs"]
+mod harness;
+
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State as AxState};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::layout::Rect;
+use harness::{App, Screen, Setup};
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::sync::mpsc;
-use topicterm::api::{Anchor, Client, EmojiSpec, Event, GetMessages, OutgoingMessage, Params};
-use topicterm::app::{self, Effect, Msg, Narrow, OutState, Popup, State};
-use topicterm::net::Dispatcher;
+use topicterm::api::{Anchor, Client, EmojiSpec, GetMessages, OutgoingMessage, Params};
+use topicterm::app::{self, Msg, Narrow, OutState, Popup};
 use topicterm::server::{DemoServer, ServerOptions};
-use topicterm::ui::{self, RenderCache};
 
 /// How long any one test may take before it counts as hung.
 const HANG: Duration = Duration::from_secs(300);
-/// How long to wait for one expected change.
-const WAIT: Duration = Duration::from_secs(60);
 /// One mebibyte.
 const MB: usize = 1 << 20;
 
@@ -229,51 +225,25 @@ fn plain(status: StatusCode, body: Vec<u8>) -> Response {
 }
 
 // -------------------------------------------------------------------------------------------
-// The client, driven like the main loop drives it.
+// The client, driven like the main loop drives it: the shared harness behind the rewriting
+// proxy, and what only these tests need.
 // -------------------------------------------------------------------------------------------
 
 struct Rig {
-    server: DemoServer,
+    app: App,
     proxy: Rewriter,
-    st: State,
-    dispatcher: Dispatcher,
-    rx: mpsc::UnboundedReceiver<Msg>,
-    cache: RenderCache,
 }
 
-/// The drawn screen.
-struct Screen {
-    /// Each row's cells, as text (a wide character's second cell included as drawn).
-    rows: Vec<String>,
-    /// The messages pane.
-    pane: Rect,
-    /// The message shown on each row of the pane.
-    owners: Vec<Option<i64>>,
+impl std::ops::Deref for Rig {
+    type Target = App;
+    fn deref(&self) -> &App {
+        &self.app
+    }
 }
 
-impl Screen {
-    fn text(&self) -> String {
-        self.rows.iter().map(|r| r.trim_end()).collect::<Vec<_>>().join("\n")
-    }
-    /// The pane's part of each row showing message `id`, without the one-column marker.
-    fn rows_of(&self, id: i64) -> Vec<String> {
-        self.owners
-            .iter()
-            .enumerate()
-            .filter(|(_, o)| **o == Some(id))
-            .map(|(i, _)| {
-                let row = &self.rows[self.pane.y as usize + i];
-                row.chars().skip(self.pane.x as usize + 1).collect::<String>().trim_end().to_owned()
-            })
-            .collect()
-    }
-    /// Body rows of message `id` (indented by two columns), without the indent.
-    fn body_of(&self, id: i64) -> Vec<String> {
-        self.rows_of(id).into_iter().filter_map(|r| r.strip_prefix("  ").map(str::to_owned)).collect()
-    }
-    /// Columns a body row may fill: the pane less the marker and the indent.
-    fn body_width(&self) -> usize {
-        self.pane.width as usize - 3
+impl std::ops::DerefMut for Rig {
+    fn deref_mut(&mut self) -> &mut App {
+        &mut self.app
     }
 }
 
@@ -285,102 +255,24 @@ fn big_server() -> ServerOptions {
 }
 
 impl Rig {
+    /// The member, on the real clock, talking to a server started with `opts` through a
+    /// [`Rewriter`] holding `rules` from the first request on.
     async fn start(opts: ServerOptions, rules: Vec<Rule>) -> Rig {
-        let server = DemoServer::start(opts).await.expect("demo server");
-        let proxy = Rewriter::start(&server.url, rules).await;
-        let mut creds = server.credentials("member").expect("user");
-        creds.site = proxy.url.clone();
-        let client = Client::new(&creds).expect("client");
-        let (tx, rx) = mpsc::unbounded_channel();
-        let dispatcher = Dispatcher::new(client, tx);
-        let mut st = State { now: chrono::Utc::now().timestamp(), ..Default::default() };
-        st.ui.loading = true;
-        let mut rig = Rig { server, proxy, st, dispatcher, rx, cache: RenderCache::default() };
-        rig.run(vec![Effect::Register]);
-        rig.settle().await;
-        rig
-    }
-
-    fn run(&mut self, effects: Vec<Effect>) {
-        for e in effects {
-            self.dispatcher.run(e);
-        }
-    }
-
-    fn apply(&mut self, m: Msg) {
-        let fx = app::update(&mut self.st, m);
-        self.run(fx);
-    }
-
-    /// Apply messages from background tasks until none arrives for a while.
-    async fn settle(&mut self) {
-        while let Ok(Some(m)) = tokio::time::timeout(Duration::from_millis(400), self.rx.recv()).await {
-            self.apply(m);
-        }
-    }
-
-    async fn send(&mut self, m: Msg) {
-        self.apply(m);
-        self.settle().await;
-    }
-
-    async fn key(&mut self, code: KeyCode) {
-        self.send(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))).await;
-    }
-
-    async fn keys(&mut self, text: &str) {
-        for c in text.chars() {
-            self.apply(Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
-        }
-        self.settle().await;
-    }
-
-    /// Apply background messages one at a time until `pred` holds (checked before each), so
-    /// passing states such as "offline" are seen.
-    async fn until(&mut self, what: &str, pred: impl Fn(&State) -> bool) {
-        let end = Instant::now() + WAIT;
-        while !pred(&self.st) {
-            let left = end.saturating_duration_since(Instant::now());
-            match tokio::time::timeout(left, self.rx.recv()).await {
-                Ok(Some(m)) => self.apply(m),
-                Ok(None) => panic!("the background tasks are gone while waiting for {what}"),
-                Err(_) => panic!(
-                    "timed out waiting for {what}; status {:?}, offline {:?}",
-                    self.st.ui.status, self.st.ui.offline
-                ),
-            }
-        }
-    }
-
-    fn draw(&mut self, width: u16, height: u16) -> Screen {
-        let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
-        terminal.draw(|f| ui::draw(f, &self.st, &mut self.cache)).expect("draw");
-        let buf = terminal.backend().buffer();
-        let rows = (0..buf.area.height)
-            .map(|y| (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect::<String>())
-            .collect();
-        Screen { rows, pane: self.cache.hits.messages, owners: self.cache.hits.message_rows.clone() }
-    }
-
-    /// Show a narrow, as choosing it in the sidebar does.
-    async fn open(&mut self, narrow: Narrow) {
-        let fx = app::open_narrow(&mut self.st, narrow);
-        self.run(fx);
-        self.settle().await;
+        let (app, proxy) = Setup::new("member")
+            .server(opts)
+            .start_through(async move |s: &DemoServer| {
+                let p = Rewriter::start(&s.url, rules).await;
+                let url = p.url.clone();
+                (p, url)
+            })
+            .await;
+        Rig { app, proxy }
     }
 
     /// Show #general > `topic`.
     async fn open_topic(&mut self, topic: &str) {
-        self.open(Narrow::Topic(self.channel_id("general"), topic.into())).await;
-    }
-
-    fn channel_id(&self, name: &str) -> i64 {
-        self.st.data.channels.values().find(|c| c.name == name).map(|c| c.id).expect("channel")
-    }
-
-    /// A client of another user, straight to the server.
-    fn other(&self, who: &str) -> Client {
-        Client::new(&self.server.credentials(who).expect("user")).expect("client")
+        let general = self.channel_id("general");
+        self.open(Narrow::Topic(general, topic.into())).await;
     }
 
     /// `who` posts `content` to #general > `topic` (registered first, so the client knows the
@@ -401,23 +293,9 @@ impl Rig {
         self.select(id);
     }
 
-    /// Select a message of the shown narrow, as moving to it does.
-    fn select(&mut self, id: i64) {
-        let view = &self.st.data.narrows[&self.st.ui.narrow];
-        assert!(view.ids.contains(&id), "message {id} is in the shown narrow");
-        self.st.ui.selected = Some(id);
-        self.st.ui.focus = app::Focus::Messages;
-    }
-
     /// A real message of the store as JSON, to build injected events from.
     fn message_json(&self, id: i64) -> Value {
         serde_json::to_value(&self.st.data.messages[&id]).expect("message JSON")
-    }
-
-    /// Feed events as the poller would.
-    async fn inject(&mut self, events: Vec<Value>) {
-        let events = events.into_iter().map(Event::decode).collect();
-        self.send(Msg::Events(events)).await;
     }
 
     /// Normal operation still works: write a message in the compose box, send it, see it.

@@ -22,7 +22,13 @@ impl Tmux {
 
     /// Run `command` in the session, 100×30.
     pub fn start(&self, command: &str) {
-        let out = self.cmd(&["new-session", "-d", "-s", &self.session, "-x", "100", "-y", "30", command]);
+        self.start_sized(command, 100, 30);
+    }
+
+    /// Run `command` in the session, `width`×`height`.
+    pub fn start_sized(&self, command: &str, width: u16, height: u16) {
+        let (w, h) = (width.to_string(), height.to_string());
+        let out = self.cmd(&["new-session", "-d", "-s", &self.session, "-x", &w, "-y", &h, command]);
         assert!(out.status.success(), "tmux: {}", String::from_utf8_lossy(&out.stderr));
     }
 

@@ -1,0 +1,356 @@
+//! The whole-app harness shared by the test crates: the real state, update, dispatcher and
+//! views against the demo server, driven step by step as the main loop drives them (feed a
+//! message, run its effects, wait until the background work has settled) and drawn on
+//! ratatui's `TestBackend`.
+//!
+//! Effects run as in `run::run_main_loop`: notifications, the clipboard and the external
+//! editor through [`topicterm::outside::Recorder`], everything else through the real
+//! [`Dispatcher`].
+//!
+//! Start one with [`App::start`] (the demo org at [`SEED_TIME`], logged in as a demo user) or
+//! with a [`Setup`]: who logs in, the server's options (its feature level, its seed, its
+//! clock), a drafts directory, and whatever stands between the client and the server (a
+//! [`FaultProxy`], or any proxy of a test's own that the client reaches through a URL).
+//!
+//! Included by `tests/tui` (as `crate::harness`), `tests/robustness.rs` and `tests/chaos.rs`.
+
+#![allow(dead_code)]
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc;
+use topicterm::api::{Client, Event};
+use topicterm::app::{self, Effect, Msg, State, TermEffect, TimeZone};
+use topicterm::net::Dispatcher;
+use topicterm::server::proxy::FaultProxy;
+use topicterm::server::{DemoServer, ServerOptions};
+use topicterm::ui::{self, RenderCache};
+
+/// 2026-11-21 12:00:00 UTC: the seed's "now" in tests, so timestamps are stable.
+pub const SEED_TIME: i64 = 1_795_262_400;
+
+/// How long [`App::until`] waits for one expected change.
+pub const WAIT: Duration = Duration::from_secs(60);
+
+/// How long without a message from the background tasks counts as settled.
+const QUIET: Duration = Duration::from_millis(400);
+
+// -------------------------------------------------------------------------------------------
+// The server side: the demo server and what may stand in front of it.
+// -------------------------------------------------------------------------------------------
+
+/// A fault-injecting proxy in front of `server` (cut connections, outages).
+pub async fn fault_proxy(server: &DemoServer) -> FaultProxy {
+    let upstream = server.url.trim_start_matches("http://").parse().expect("server address");
+    FaultProxy::start(upstream).await.expect("proxy")
+}
+
+/// A client of `who` straight to the server, past any proxy.
+pub fn client_of(server: &DemoServer, who: &str) -> Client {
+    Client::new(&server.credentials(who).expect("user")).expect("client")
+}
+
+/// How to start an [`App`].
+pub struct Setup {
+    /// Who logs in: a demo user's short name.
+    pub who: String,
+    /// The server to start. Its `seed_time` is also the app's clock (the real clock when
+    /// `None`); times are shown in UTC.
+    pub server: ServerOptions,
+    /// Where drafts are kept (as the binary keeps them in its data directory), if anywhere.
+    pub drafts: Option<PathBuf>,
+}
+
+impl Setup {
+    /// The demo org at [`SEED_TIME`], logged in as `who`, no drafts directory.
+    pub fn new(who: &str) -> Setup {
+        Setup {
+            who: who.to_owned(),
+            server: ServerOptions { seed_time: Some(SEED_TIME), ..Default::default() },
+            drafts: None,
+        }
+    }
+
+    /// Start the server with these options instead.
+    pub fn server(mut self, opts: ServerOptions) -> Setup {
+        self.server = opts;
+        self
+    }
+
+    /// A server pretending to be of an older feature level.
+    pub fn feature_level(mut self, level: i64) -> Setup {
+        self.server.feature_level = level;
+        self
+    }
+
+    /// Keep drafts in `dir`.
+    pub fn drafts(mut self, dir: Option<PathBuf>) -> Setup {
+        self.drafts = dir;
+        self
+    }
+
+    /// Start the server and the app talking to it directly.
+    pub async fn start(self) -> App {
+        self.start_through(async |s: &DemoServer| ((), s.url.clone())).await.0
+    }
+
+    /// Start the server and the app talking to it through a [`FaultProxy`].
+    pub async fn start_behind_fault_proxy(self) -> (App, FaultProxy) {
+        self.start_through(async |s: &DemoServer| {
+            let p = fault_proxy(s).await;
+            let url = p.url();
+            (p, url)
+        })
+        .await
+    }
+
+    /// Start the server, then `proxy` in front of it (given the server, it returns the proxy
+    /// and the URL the client is to talk to), then the app through that URL: logged in,
+    /// registered and showing its first narrow.
+    pub async fn start_through<P>(self, proxy: impl AsyncFnOnce(&DemoServer) -> (P, String)) -> (App, P) {
+        let now = self.server.seed_time.unwrap_or_else(|| chrono::Utc::now().timestamp());
+        let server = DemoServer::start(self.server).await.expect("demo server");
+        let (proxy, site) = proxy(&server).await;
+        let mut creds = server.credentials(&self.who).expect("user");
+        creds.site = site;
+        let client = Client::new(&creds).expect("client");
+        let (tx, rx) = mpsc::unbounded_channel();
+        let mut dispatcher = Dispatcher::new(client.clone(), tx);
+        if let Some(dir) = self.drafts {
+            dispatcher = dispatcher.with_drafts(dir);
+        }
+        // As `run::run_main_loop` starts.
+        let site = client.site().to_owned();
+        let mut st = State { tz: TimeZone::Fixed(0), now, site, ..Default::default() };
+        st.ui.loading = true;
+        let mut app = App {
+            server,
+            client,
+            st,
+            dispatcher,
+            rx,
+            cache: RenderCache::default(),
+            outside: Default::default(),
+        };
+        app.run(vec![Effect::Register]);
+        app.settle().await;
+        (app, proxy)
+    }
+}
+
+// -------------------------------------------------------------------------------------------
+// The app, driven like the main loop drives it.
+// -------------------------------------------------------------------------------------------
+
+pub struct App {
+    pub server: DemoServer,
+    /// The app's own client (through the proxy, if any).
+    pub client: Client,
+    pub st: State,
+    dispatcher: Dispatcher,
+    rx: mpsc::UnboundedReceiver<Msg>,
+    cache: RenderCache,
+    /// What reached the terminal side (notifications, clipboard, editor), as the main loop
+    /// would run it.
+    pub outside: topicterm::outside::Recorder,
+}
+
+impl App {
+    /// The demo org, logged in as `who`, registered and showing its first narrow.
+    pub async fn start(who: &str) -> App {
+        Setup::new(who).start().await
+    }
+
+    /// The same, keeping drafts in `drafts` (as the binary does in its data directory).
+    pub async fn start_with_drafts(who: &str, drafts: Option<PathBuf>) -> App {
+        Setup::new(who).drafts(drafts).start().await
+    }
+
+    /// The same, talking to the server through a fault-injecting proxy.
+    pub async fn start_behind_proxy(who: &str) -> (App, FaultProxy) {
+        Setup::new(who).start_behind_fault_proxy().await
+    }
+
+    /// The same, against a server pretending to be of an older feature level.
+    pub async fn start_at_level(who: &str, feature_level: i64) -> App {
+        Setup::new(who).feature_level(feature_level).start().await
+    }
+
+    /// Run effects as the main loop does: what needs the terminal through the recorder, the
+    /// rest through the dispatcher.
+    pub fn run(&mut self, effects: Vec<Effect>) {
+        use topicterm::outside::Outside as _;
+        for e in effects {
+            match e {
+                Effect::Term(TermEffect::Notify { title, body }) => self.outside.notify(&title, &body),
+                Effect::Term(TermEffect::Copy(text)) => self.outside.copy(&text),
+                Effect::Term(TermEffect::ExternalEdit { text }) => {
+                    let result = self.outside.edit(&text);
+                    let fx = app::update(&mut self.st, Msg::EditorDone(result));
+                    self.run(fx);
+                }
+                e => {
+                    self.dispatcher.run(e);
+                }
+            }
+        }
+    }
+
+    /// Feed one message and run its effects, without waiting for what they start.
+    pub fn apply(&mut self, msg: Msg) {
+        let fx = app::update(&mut self.st, msg);
+        self.run(fx);
+    }
+
+    /// Apply messages from background tasks until none arrives for a while.
+    pub async fn settle(&mut self) {
+        while let Ok(Some(m)) = tokio::time::timeout(QUIET, self.rx.recv()).await {
+            self.apply(m);
+        }
+    }
+
+    /// Apply background messages one at a time until `pred` holds (checked before each), so
+    /// passing states such as "offline" are seen; fail after [`WAIT`].
+    pub async fn until(&mut self, what: &str, pred: impl Fn(&State) -> bool) {
+        let end = Instant::now() + WAIT;
+        while !pred(&self.st) {
+            let left = end.saturating_duration_since(Instant::now());
+            match tokio::time::timeout(left, self.rx.recv()).await {
+                Ok(Some(m)) => self.apply(m),
+                Ok(None) => panic!("the background tasks are gone while waiting for {what}"),
+                Err(_) => panic!(
+                    "timed out waiting for {what}; status {:?}, offline {:?}",
+                    self.st.ui.status, self.st.ui.offline
+                ),
+            }
+        }
+    }
+
+    /// Feed one message and settle.
+    pub async fn send(&mut self, msg: Msg) {
+        self.apply(msg);
+        self.settle().await;
+    }
+
+    /// Show a narrow, as choosing it in the sidebar does.
+    pub async fn open(&mut self, narrow: app::Narrow) {
+        let fx = app::open_narrow(&mut self.st, narrow);
+        self.run(fx);
+        self.settle().await;
+    }
+
+    pub async fn key(&mut self, code: KeyCode) {
+        self.send(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))).await;
+    }
+
+    pub async fn ctrl(&mut self, c: char) {
+        self.send(Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))).await;
+    }
+
+    /// Type text (each char a key press).
+    pub async fn keys(&mut self, text: &str) {
+        for c in text.chars() {
+            self.apply(Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
+        }
+        self.settle().await;
+    }
+
+    /// Feed events as the poller would, and settle.
+    pub async fn inject(&mut self, events: Vec<serde_json::Value>) {
+        let events = events.into_iter().map(Event::decode).collect();
+        self.send(Msg::Events(events)).await;
+    }
+
+    /// Select a message of the shown narrow, as moving to it does.
+    pub fn select(&mut self, id: i64) {
+        let view = &self.st.data.narrows[&self.st.ui.narrow];
+        assert!(view.ids.contains(&id), "message {id} is in the shown narrow");
+        self.st.ui.selected = Some(id);
+        self.st.ui.focus = app::Focus::Messages;
+    }
+
+    /// Draw a frame at `width`×`height`.
+    pub fn draw(&mut self, width: u16, height: u16) -> Screen {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+        terminal.draw(|f| ui::draw(f, &self.st, &mut self.cache)).expect("draw");
+        let buf = terminal.backend().buffer();
+        let rows = (0..buf.area.height)
+            .map(|y| (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect::<String>())
+            .collect();
+        Screen { rows, pane: self.cache.hits.messages, owners: self.cache.hits.message_rows.clone() }
+    }
+
+    /// The screen as text, one line per row (trailing spaces trimmed).
+    pub fn screen(&mut self, width: u16, height: u16) -> String {
+        self.draw(width, height).text() + "\n"
+    }
+
+    /// Click at a screen position of the last frame drawn.
+    pub async fn click(&mut self, x: u16, y: u16) {
+        if let Some(msg) = self.cache.hits.click(x, y) {
+            self.send(msg).await;
+        }
+    }
+
+    /// Index of a sidebar row.
+    pub fn sidebar_row(&self, pred: impl Fn(&app::SidebarRow) -> bool) -> usize {
+        self.st.ui.sidebar.iter().position(pred).expect("sidebar row")
+    }
+
+    pub fn channel_id(&self, name: &str) -> i64 {
+        self.st.data.channels.values().find(|c| c.name == name).map(|c| c.id).expect("channel")
+    }
+
+    /// A client of another user (or of the same one elsewhere), straight to the server.
+    pub fn other(&self, who: &str) -> Client {
+        client_of(&self.server, who)
+    }
+}
+
+// -------------------------------------------------------------------------------------------
+// The drawn screen.
+// -------------------------------------------------------------------------------------------
+
+/// A drawn frame.
+pub struct Screen {
+    /// Each row's cells, as text (a wide character's second cell included as drawn).
+    pub rows: Vec<String>,
+    /// The messages pane.
+    pub pane: Rect,
+    /// The message shown on each row of the pane.
+    pub owners: Vec<Option<i64>>,
+}
+
+impl Screen {
+    /// The rows, trailing spaces trimmed, joined by newlines.
+    pub fn text(&self) -> String {
+        self.rows.iter().map(|r| r.trim_end()).collect::<Vec<_>>().join("\n")
+    }
+
+    /// The pane's part of each row showing message `id`, without the one-column marker.
+    pub fn rows_of(&self, id: i64) -> Vec<String> {
+        self.owners
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| **o == Some(id))
+            .map(|(i, _)| {
+                let row = &self.rows[self.pane.y as usize + i];
+                row.chars().skip(self.pane.x as usize + 1).collect::<String>().trim_end().to_owned()
+            })
+            .collect()
+    }
+
+    /// Body rows of message `id` (indented by two columns), without the indent.
+    pub fn body_of(&self, id: i64) -> Vec<String> {
+        self.rows_of(id).into_iter().filter_map(|r| r.strip_prefix("  ").map(str::to_owned)).collect()
+    }
+
+    /// Columns a body row may fill: the pane less the marker and the indent.
+    pub fn body_width(&self) -> usize {
+        self.pane.width as usize - 3
+    }
+}
