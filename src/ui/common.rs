@@ -1,0 +1,156 @@
+//! What the panes and popups share: the render cache, the hit map for clicks, clipping,
+//! popup placement and scrolling, emoji labels.
+
+use super::content::{ContentContext, RenderedContent, display_width, render_html_with_theme, sanitize};
+use crate::api::{Message, MessageId};
+use crate::app::State;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Paragraph, Wrap};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Cache of rendered message bodies. Bounded; cleared wholesale when full.
+#[derive(Default)]
+pub struct RenderCache {
+    map: HashMap<(MessageId, u16, u64, bool), Rc<RenderedContent>>,
+    /// Where the last frame put things, for mouse clicks.
+    pub hits: HitMap,
+    /// Where the last frame drew graphemes that terminals may draw differently (see
+    /// [`clusters::guard_clusters`]).
+    pub(super) clusters: Vec<(u16, u16, String)>,
+}
+
+/// Screen regions of the last frame.
+#[derive(Debug, Default, Clone)]
+pub struct HitMap {
+    pub sidebar: Rect,
+    /// Sidebar row index shown on the sidebar's first line.
+    pub sidebar_start: usize,
+    pub messages: Rect,
+    /// The message on each line of the messages pane (top to bottom).
+    pub message_rows: Vec<Option<MessageId>>,
+}
+
+impl HitMap {
+    /// What a click at (column, row) means.
+    pub fn click(&self, x: u16, y: u16) -> Option<crate::app::Msg> {
+        let inside = |r: Rect| x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height;
+        if inside(self.sidebar) {
+            return Some(crate::app::Msg::ClickSidebar(self.sidebar_start + (y - self.sidebar.y) as usize));
+        }
+        if inside(self.messages) {
+            let id = self.message_rows.get((y - self.messages.y) as usize).copied().flatten()?;
+            return Some(crate::app::Msg::ClickMessage(id));
+        }
+        None
+    }
+
+    /// Is (column, row) over the channels pane?
+    pub fn over_sidebar(&self, x: u16, y: u16) -> bool {
+        let r = self.sidebar;
+        x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height
+    }
+}
+
+pub(super) const CACHE_LIMIT: usize = 4000;
+
+pub(super) struct Ctx {
+    pub(super) spoilers: bool,
+    pub(super) tz: crate::app::TimeZone,
+    pub(super) clock: crate::app::settings::Clock,
+}
+
+impl ContentContext for Ctx {
+    fn format_time(&self, ts: i64) -> String {
+        self.tz.format(ts, self.clock.short())
+    }
+    fn spoiler_open(&self, _index: usize) -> bool {
+        self.spoilers
+    }
+}
+
+pub(super) fn hash(s: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    s.hash(&mut h);
+    h.finish()
+}
+
+impl RenderCache {
+    pub(super) fn get(
+        &mut self,
+        m: &Message,
+        width: u16,
+        spoilers: bool,
+        tz: crate::app::TimeZone,
+        settings: &crate::app::settings::Settings,
+    ) -> Rc<RenderedContent> {
+        let key = (m.id, width, hash(&m.content), spoilers);
+        if let Some(r) = self.map.get(&key) {
+            return r.clone();
+        }
+        if self.map.len() >= CACHE_LIMIT {
+            self.map.clear();
+        }
+        let ctx = Ctx { spoilers, tz, clock: settings.clock };
+        let r = Rc::new(render_html_with_theme(&m.content, width, &ctx, &settings.theme.content));
+        self.map.insert(key, r.clone());
+        r
+    }
+}
+
+pub(super) fn clip(s: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut w = 0;
+    for g in unicode_segmentation::UnicodeSegmentation::graphemes(s, true) {
+        let gw = display_width(g);
+        if w + gw > width {
+            if !out.is_empty() {
+                out.pop();
+                out.push('…');
+            }
+            break;
+        }
+        out.push_str(g);
+        w += gw;
+    }
+    out
+}
+
+/// The glyph for a reaction: the Unicode emoji, or `:name:`.
+pub fn emoji_label(code: &str, name: &str, kind: &str) -> String {
+    if kind == "unicode_emoji" {
+        let s: Option<String> =
+            code.split('-').map(|p| u32::from_str_radix(p, 16).ok().and_then(char::from_u32)).collect();
+        if let Some(s) = s.filter(|s| !s.chars().any(char::is_control)) {
+            return s;
+        }
+    }
+    format!(":{}:", sanitize(name))
+}
+
+pub(super) fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h }
+}
+
+/// A popup's text, scrolled: no further than its last line at the bottom. That largest useful
+/// scroll is left in the state for the keys (`G`/End go there, `j` stops there).
+pub(super) fn scrolled_popup(
+    f: &mut Frame,
+    st: &State,
+    lines: Vec<Line>,
+    block: Block,
+    area: Rect,
+    scroll: u16,
+) {
+    let text = Paragraph::new(lines).wrap(Wrap { trim: false });
+    let inner = block.inner(area);
+    let total = text.line_count(inner.width);
+    let bottom = u16::try_from(total.saturating_sub(inner.height as usize)).unwrap_or(u16::MAX);
+    st.ui.popup_bottom.set(Some(bottom));
+    f.render_widget(text.block(block).scroll((scroll.min(bottom), 0)), area);
+}

@@ -1,0 +1,63 @@
+//! The compose box: where the message goes, what the keys do, completions.
+
+use super::common::clip;
+use super::content::sanitize;
+use crate::app::keymap::{Action, Context};
+use crate::app::{State, Target};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Borders};
+
+pub(super) fn draw_compose(f: &mut Frame, st: &State, area: Rect) {
+    let Some(c) = &st.ui.compose else { return };
+    let d = &st.data;
+    let to = match &c.target {
+        Target::Channel { id, topic } => {
+            let t = if topic.is_empty() { d.realm.empty_topic_name.as_str() } else { topic };
+            format!("#{} > {}", d.channel_name(*id), t)
+        }
+        Target::Dm(u) if u.is_empty() => "Notes to self".into(),
+        Target::Dm(u) => {
+            format!("DM to {}", u.iter().map(|id| d.user_name(*id)).collect::<Vec<_>>().join(", "))
+        }
+    };
+    let verb = if c.editing.is_some() { "Editing" } else { "To" };
+    let t = &st.settings.theme;
+    let key =
+        |a: Action| st.settings.keymap.keys_for(Context::Compose, a).into_iter().next().unwrap_or_default();
+    // What the send key does here: a sent message being edited, or a scheduled one, is saved.
+    let does = if c.scheduled.is_some() {
+        format!("{} save, {} new time", key(Action::Send), key(Action::Schedule))
+    } else if c.editing.is_some() {
+        format!("{} save", key(Action::Send))
+    } else {
+        format!("{} send", key(Action::Send))
+    };
+    let title = format!(" {verb}: {} — {does}, {} cancel ", sanitize(&to), key(Action::Cancel));
+    let mut block = Block::default()
+        .borders(Borders::ALL)
+        .title(clip(&title, area.width.saturating_sub(2) as usize))
+        .border_style(t.accent);
+    if !c.suggestions.is_empty() {
+        let text = format!(" tab: {} ", candidates(&c.suggestions, c.cycle));
+        let hint = Line::styled(clip(&text, area.width.saturating_sub(2) as usize), t.highlight);
+        block = block.title_bottom(hint);
+    }
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    f.render_widget(c.editor.widget(), inner);
+}
+
+/// Completion candidates, the one inserted by the last tab in brackets.
+pub(super) fn candidates(suggestions: &[(String, String)], cycle: Option<(usize, usize)>) -> String {
+    let shown: Vec<String> = suggestions
+        .iter()
+        .enumerate()
+        .map(|(i, (label, _))| {
+            let label = sanitize(label);
+            if cycle.is_some_and(|(at, _)| at == i) { format!("[{label}]") } else { label }
+        })
+        .collect();
+    shown.join("  ")
+}

@@ -1,0 +1,55 @@
+//! The emoji picker popup.
+
+use super::common::{centered, clip, emoji_label};
+use super::content::sanitize;
+use crate::api::MessageId;
+use crate::app::State;
+use ratatui::Frame;
+use ratatui::style::Style;
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+pub(super) fn draw_emoji(
+    f: &mut Frame,
+    st: &State,
+    id: MessageId,
+    query: &str,
+    matches: &[(String, String, String)],
+    selected: usize,
+) {
+    let area = centered(f.area(), 50, f.area().height.saturating_sub(6).min(20));
+    f.render_widget(Clear, area);
+    let title = format!(" React: {}█ (enter toggles, esc closes) ", sanitize(query));
+    let block =
+        Block::default().borders(Borders::ALL).title(clip(&title, area.width.saturating_sub(2) as usize));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let me = st.data.me;
+    let mine = |code: &str, kind: &str| {
+        st.data.messages.get(&id).is_some_and(|m| {
+            m.reactions
+                .iter()
+                .any(|r| r.user_id == me && r.emoji_code == code && r.reaction_type.as_str() == kind)
+        })
+    };
+    if matches.is_empty() {
+        f.render_widget(Paragraph::new(Line::styled("No emoji match.", st.settings.theme.dim)), inner);
+        return;
+    }
+    let h = inner.height as usize;
+    let start = selected.saturating_sub(h.saturating_sub(1));
+    let lines: Vec<Line> = matches
+        .iter()
+        .enumerate()
+        .skip(start)
+        .take(h)
+        .map(|(i, (name, code, kind))| {
+            // Custom and service emoji have no glyph in a terminal: mark them instead.
+            let glyph = if kind == "unicode_emoji" { emoji_label(code, name, kind) } else { "◆".into() };
+            let check = if mine(code, kind) { "  ✓ yours" } else { "" };
+            let style = if i == selected { st.settings.theme.selected } else { Style::new() };
+            Line::styled(format!("{glyph}  :{}:{check}", sanitize(name)), style)
+        })
+        .collect();
+    f.render_widget(Paragraph::new(lines), inner);
+}

@@ -1,0 +1,51 @@
+//! The help popup: the keys of the current context, then the palette's commands.
+
+use super::common::{centered, scrolled_popup};
+use super::content::display_width;
+use crate::app::keymap::Context;
+use crate::app::{Focus, State};
+use ratatui::Frame;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear};
+
+pub(super) fn draw_help(f: &mut Frame, st: &State, scroll: u16) {
+    let ctx = if st.ui.compose.is_some() {
+        Context::Compose
+    } else if st.ui.focus == Focus::Sidebar {
+        Context::Sidebar
+    } else {
+        Context::Messages
+    };
+    let t = &st.settings.theme;
+    let rows = st.settings.keymap.help(ctx);
+    let key_w = rows.iter().map(|(k, _)| display_width(k)).max().unwrap_or(4);
+    let mut lines: Vec<Line> = rows
+        .into_iter()
+        .map(|(k, d)| Line::from(vec![Span::styled(format!("{k:<key_w$}  "), t.header), Span::raw(d)]))
+        .collect();
+    // The palette's commands come after the keys: say so at the top.
+    let mut head = vec![
+        Line::from(vec![
+            Span::styled("Commands: ", t.header),
+            Span::raw("press : for the command palette (tab completes); they are listed after the keys."),
+        ]),
+        Line::styled("g/home top, G/end the end (the commands), j/k and space/pgup scroll", t.dim),
+        Line::raw(""),
+    ];
+    head.append(&mut lines);
+    let mut lines = head;
+    // The palette's commands, from the same table that completes them.
+    lines.push(Line::raw(""));
+    lines.push(Line::styled("Commands (press : then tab to complete)", t.header));
+    for (name, _, what) in crate::app::command::COMMANDS {
+        let args = crate::app::command::args(name, st.data.realm.feature_level);
+        lines.push(Line::from(vec![
+            Span::styled(format!(":{name} {args}"), t.header),
+            Span::raw(format!("  {what}")),
+        ]));
+    }
+    let area = centered(f.area(), 90, f.area().height.saturating_sub(2));
+    f.render_widget(Clear, area);
+    let block = Block::default().borders(Borders::ALL).title(" Keys (esc to close) ");
+    scrolled_popup(f, st, lines, block, area, scroll);
+}

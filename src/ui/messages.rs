@@ -1,0 +1,388 @@
+//! The messages pane: message blocks (conversation header, sender line, body, links,
+//! reactions) around the selected one, and messages still on their way.
+
+use super::common::{Ctx, RenderCache, clip, emoji_label};
+use super::content::{display_width, render_html_with_theme, sanitize};
+use crate::api::{Message, MessageId};
+use crate::app::{Focus, Narrow, State};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use std::collections::HashMap;
+
+pub(super) fn conversation_header(st: &State, m: &Message) -> String {
+    let d = &st.data;
+    match m.stream_id {
+        Some(c) if !m.is_dm() => {
+            let t = if m.topic().is_empty() { d.realm.empty_topic_name.as_str() } else { m.topic() };
+            let mark = match d.policy(c, m.topic()) {
+                crate::api::VisibilityPolicy::Followed => " ★",
+                crate::api::VisibilityPolicy::Muted => " ✕",
+                _ => "",
+            };
+            format!("#{} > {}{}", sanitize(d.channel_name(c)), sanitize(t), mark)
+        }
+        _ => {
+            let others = crate::app::narrow::dm_key(&m.dm_user_ids(), d.me);
+            if others.is_empty() {
+                "Notes to self".into()
+            } else {
+                format!(
+                    "DM with {}",
+                    others.iter().map(|u| sanitize(d.user_name(*u))).collect::<Vec<_>>().join(", ")
+                )
+            }
+        }
+    }
+}
+
+/// The lines of one message block: optional conversation header, sender line, body, reactions.
+fn message_block(
+    st: &State,
+    cache: &mut RenderCache,
+    m: &Message,
+    prev: Option<&Message>,
+    width: u16,
+) -> Vec<Line<'static>> {
+    let t = &st.settings.theme;
+    let mut out = Vec::new();
+    let same_conv = prev.is_some_and(|p| {
+        p.stream_id == m.stream_id
+            && p.topic() == m.topic()
+            && p.is_dm() == m.is_dm()
+            && p.dm_user_ids() == m.dm_user_ids()
+    });
+    if !same_conv {
+        out.push(Line::styled(clip(&conversation_header(st, m), width as usize), t.header));
+    }
+    let same_sender =
+        same_conv && prev.is_some_and(|p| p.sender_id == m.sender_id && m.timestamp - p.timestamp < 300);
+    // "(edited)" or "(moved)", and ★ when starred: on the sender line, or for a message drawn
+    // under the previous one's, after its first line (on a line of their own when that is full).
+    let mut marks = Vec::new();
+    if m.last_edit_timestamp.is_some() {
+        marks.push(Span::styled(" (edited)", t.dim));
+    } else if m.last_moved_timestamp.is_some() {
+        marks.push(Span::styled(" (moved)", t.dim));
+    }
+    if m.has_flag("starred") {
+        marks.push(Span::styled(" ★", t.highlight));
+    }
+    if !same_sender {
+        let mut spans =
+            vec![Span::styled(format!("  {}", st.tz.format(m.timestamp, st.settings.clock.short())), t.dim)];
+        spans.append(&mut marks);
+        // A name too long for the line is shortened so the time stays in sight; in a pane too
+        // narrow for both, the name comes first.
+        let rest: usize = spans.iter().map(|s| display_width(&s.content)).sum();
+        let room = match (width as usize).saturating_sub(rest) {
+            r if r >= 10 => r,
+            _ => (width as usize).max(1),
+        };
+        let name = clip(&sanitize(&m.sender_full_name), room);
+        spans.insert(0, Span::styled(name, t.bold));
+        out.push(Line::from(spans));
+    }
+    let spoilers = st.ui.open_spoilers.contains(&(m.id, 0));
+    let body = cache.get(m, width.saturating_sub(2).max(10), spoilers, st.tz, &st.settings);
+    let marks_width: usize = marks.iter().map(|s| display_width(&s.content)).sum();
+    for l in &body.lines {
+        let mut spans = vec![Span::raw("  ")];
+        spans.extend(l.spans.iter().cloned());
+        if !marks.is_empty() {
+            let used: usize = spans.iter().map(|s| display_width(&s.content)).sum();
+            if used + marks_width > width as usize {
+                out.push(Line::from(
+                    vec![Span::raw(" ")].into_iter().chain(marks.drain(..)).collect::<Vec<_>>(),
+                ));
+            } else {
+                spans.append(&mut marks);
+            }
+        }
+        out.push(Line::from(spans));
+    }
+    if !marks.is_empty() {
+        out.push(Line::from(vec![Span::raw(" ")].into_iter().chain(marks).collect::<Vec<_>>()));
+    }
+    for (i, link) in body.links.iter().enumerate() {
+        out.push(Line::styled(
+            clip(&format!("  [{}] {}", i + 1, sanitize(&link.url)), width as usize),
+            t.dim,
+        ));
+    }
+    out.extend(reaction_lines(st, m, width));
+    out
+}
+
+/// Reaction chip lines at most this many; the info popup lists every reaction.
+const MAX_REACTION_LINES: usize = 3;
+
+/// A message's reactions as "[emoji n]" chips, wrapped to `width` and at most
+/// [`MAX_REACTION_LINES`] lines, the last ending in "+N more" when not all fit.
+fn reaction_lines(st: &State, m: &Message, width: u16) -> Vec<Line<'static>> {
+    if m.reactions.is_empty() {
+        return Vec::new();
+    }
+    // (label, count, mine) in order of first appearance; the index keeps this linear in the
+    // number of reactions (a message may carry thousands).
+    let mut counts: Vec<(String, usize, bool)> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    for r in &m.reactions {
+        let label = emoji_label(&r.emoji_code, &r.emoji_name, r.reaction_type.as_str());
+        let mine = r.user_id == st.data.me;
+        match index.get(&label) {
+            Some(&i) => {
+                counts[i].1 += 1;
+                counts[i].2 |= mine;
+            }
+            None => {
+                index.insert(label.clone(), counts.len());
+                counts.push((label, 1, mine));
+            }
+        }
+    }
+    let room = (width as usize).saturating_sub(2).max(1);
+    let chips: Vec<(String, usize, Style)> = counts
+        .into_iter()
+        .map(|(label, n, mine)| {
+            // A name too long for the pane is shortened, keeping the brackets and the count.
+            let tail = format!(" {n}]");
+            let label = clip(&label, room.saturating_sub(1 + display_width(&tail)));
+            let chip = clip(&format!("[{label}{tail}"), room);
+            let w = display_width(&chip);
+            (chip, w, if mine { st.settings.theme.accent } else { st.settings.theme.dim })
+        })
+        .collect();
+    // Greedy rows of chip indices, one space apart.
+    let mut rows: Vec<Vec<usize>> = Vec::new();
+    let mut used = 0;
+    for (i, (_, w, _)) in chips.iter().enumerate() {
+        if let Some(row) = rows.last_mut()
+            && used + 1 + w <= room
+        {
+            row.push(i);
+            used += 1 + w;
+        } else if rows.len() == MAX_REACTION_LINES {
+            break;
+        } else {
+            rows.push(vec![i]);
+            used = *w;
+        }
+    }
+    let shown: usize = rows.iter().map(Vec::len).sum();
+    let mut more = chips.len() - shown;
+    if more > 0 {
+        // Make room for the note on the last row.
+        let last = rows.last_mut().expect("a row");
+        loop {
+            let note = display_width(&format!(" +{more} more"));
+            let width: usize = last.iter().map(|&i| chips[i].1 + 1).sum::<usize>().saturating_sub(1);
+            if last.len() <= 1 || width + note <= room {
+                break;
+            }
+            last.pop();
+            more += 1;
+        }
+    }
+    let n_rows = rows.len();
+    rows.into_iter()
+        .enumerate()
+        .map(|(r, row)| {
+            let mut spans = vec![Span::raw("  ")];
+            for (k, &i) in row.iter().enumerate() {
+                if k > 0 {
+                    spans.push(Span::raw(" "));
+                }
+                spans.push(Span::styled(chips[i].0.clone(), chips[i].2));
+            }
+            if more > 0 && r + 1 == n_rows {
+                spans.push(Span::styled(format!(" +{more} more"), st.settings.theme.dim));
+            }
+            Line::from(spans)
+        })
+        .collect()
+}
+
+/// How much of a pending message's text is shown, in lines and characters.
+const PENDING_PREVIEW_LINES: usize = 12;
+const PENDING_PREVIEW_CHARS: usize = 2000;
+
+/// A message on its way: the sender line says where it is, the text is shown as typed.
+fn pending_block(st: &State, o: &crate::app::Outgoing, width: u16) -> Vec<Line<'static>> {
+    use crate::app::OutState;
+    let th = &st.settings.theme;
+    let (dim, warn) = (th.dim, th.highlight);
+    let (note, style, detail) = match &o.state {
+        OutState::Queued if st.ui.offline.is_some() => {
+            ("waiting for the connection", dim, Some((String::new(), "ctrl+u edit".into())))
+        }
+        OutState::Queued => ("waiting to send", dim, None),
+        OutState::Sending => ("sending…", dim, None),
+        OutState::Sent(_) => ("sent", dim, None),
+        OutState::Retry { at, why } => (
+            "not sent yet",
+            warn,
+            Some((
+                sanitize(why),
+                format!("retrying at {} · ctrl+r now · ctrl+u edit", st.tz.format(*at, "%H:%M:%S")),
+            )),
+        ),
+        OutState::Failed(why) => {
+            ("✗ not sent", th.error, Some((sanitize(why), "ctrl+r retry · ctrl+u edit".into())))
+        }
+    };
+    let mut out = Vec::new();
+    if !matches!(st.ui.narrow, Narrow::Topic(..) | Narrow::Dm(_)) {
+        let header = match &o.target {
+            crate::app::Target::Channel { id, topic } => {
+                let t = if topic.is_empty() { st.data.realm.empty_topic_name.as_str() } else { topic };
+                format!("#{} > {}", sanitize(st.data.channel_name(*id)), sanitize(t))
+            }
+            crate::app::Target::Dm(users) if users.is_empty() => "Notes to self".into(),
+            crate::app::Target::Dm(users) => format!(
+                "DM with {}",
+                users.iter().map(|u| sanitize(st.data.user_name(*u))).collect::<Vec<_>>().join(", ")
+            ),
+        };
+        out.push(Line::styled(clip(&header, width as usize), th.header));
+    }
+    out.push(Line::from(vec![
+        Span::styled(sanitize(st.data.user_name(st.data.me)), th.bold),
+        Span::styled(format!("  {note}"), style),
+    ]));
+    // Only the start of a long text: a pasted megabyte would bury the reason and the keys
+    // below, and cost a full render every frame.
+    let preview = match o.content.char_indices().nth(PENDING_PREVIEW_CHARS) {
+        Some((cut, _)) => &o.content[..cut],
+        None => o.content.as_str(),
+    };
+    let html: String = preview
+        .lines()
+        .take(PENDING_PREVIEW_LINES)
+        .map(|l| l.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;"))
+        .collect::<Vec<_>>()
+        .join("<br>");
+    let body = render_html_with_theme(
+        &format!("<p>{html}</p>"),
+        width.saturating_sub(2).max(10),
+        &Ctx { spoilers: false, tz: st.tz, clock: st.settings.clock },
+        &th.content,
+    );
+    let shown = body.lines.len().min(PENDING_PREVIEW_LINES);
+    let cut = shown < body.lines.len()
+        || preview.len() < o.content.len()
+        || o.content.lines().nth(PENDING_PREVIEW_LINES).is_some();
+    for l in body.lines.into_iter().take(shown) {
+        let mut spans = vec![Span::raw("  ")];
+        spans.extend(l.spans.into_iter().map(|s| s.patch_style(dim)));
+        out.push(Line::from(spans));
+    }
+    if cut {
+        let more = format!("  … ({} characters in all)", o.content.chars().count());
+        out.push(Line::styled(clip(&more, width as usize), dim));
+    }
+    if let Some((why, keys)) = detail {
+        out.push(Line::styled(clip(&format!("  {why}"), width as usize), style));
+        out.push(Line::styled(clip(&format!("  {keys}"), width as usize), dim));
+    }
+    out
+}
+
+pub(super) fn draw_messages(f: &mut Frame, st: &State, cache: &mut RenderCache, area: Rect) {
+    let t = &st.settings.theme;
+    cache.hits.messages = area;
+    cache.hits.message_rows.clear();
+    let width = area.width.saturating_sub(1);
+    let height = area.height as usize;
+    let Some(view) = st.data.narrows.get(&st.ui.narrow) else {
+        let mut lines = vec![Line::styled(if st.ui.loading { "Connecting…" } else { "Loading…" }, t.dim)];
+        lines.extend(crate::app::pending_in(st, &st.ui.narrow).flat_map(|o| pending_block(st, o, width)));
+        f.render_widget(Paragraph::new(lines), area);
+        return;
+    };
+    let pending: Vec<Line<'static>> = if view.found_newest || view.ids.is_empty() {
+        crate::app::pending_in(st, &st.ui.narrow).flat_map(|o| pending_block(st, o, width)).collect()
+    } else {
+        Vec::new()
+    };
+    if view.ids.is_empty() {
+        let text = if view.loading_newer { "Loading…" } else { "No messages here." };
+        let mut lines = vec![Line::styled(text, t.dim)];
+        lines.extend(pending);
+        f.render_widget(Paragraph::new(lines), area);
+        return;
+    }
+    let ids = &view.ids;
+    let sel_pos = st.ui.selected.and_then(|id| ids.binary_search(&id).ok()).unwrap_or(ids.len() - 1);
+    let msg = |i: usize| ids.get(i).and_then(|id| st.data.messages.get(id));
+    // Blocks from the selected one downwards, then upwards until the pane is full.
+    let mut below: Vec<(usize, Vec<Line<'static>>)> = Vec::new();
+    let mut used = 0;
+    let mut i = sel_pos;
+    while i < ids.len() && used < height {
+        if let Some(m) = msg(i) {
+            let block = message_block(st, cache, m, if i == 0 { None } else { msg(i - 1) }, width);
+            used += block.len();
+            below.push((i, block));
+        }
+        i += 1;
+    }
+    let mut above: Vec<(usize, Vec<Line<'static>>)> = Vec::new();
+    let mut j = sel_pos;
+    let reserve_below = below.iter().skip(1).map(|(_, b)| b.len()).sum::<usize>().min(height / 3);
+    let mut room = height.saturating_sub(below.first().map_or(0, |(_, b)| b.len()) + reserve_below);
+    while j > 0 && room > 0 {
+        j -= 1;
+        if let Some(m) = msg(j) {
+            let block = message_block(st, cache, m, if j == 0 { None } else { msg(j - 1) }, width);
+            room = room.saturating_sub(block.len());
+            above.push((j, block));
+        }
+    }
+    above.reverse();
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    let mut owners: Vec<Option<MessageId>> = Vec::new();
+    if j == 0 && view.found_oldest && above.first().is_none_or(|(i, _)| *i == 0) {
+        lines.push(Line::styled("— beginning of the conversation —", t.dim));
+        owners.push(None);
+    } else if view.loading_older {
+        lines.push(Line::styled("loading older messages…", t.dim));
+        owners.push(None);
+    }
+    let mut sel_start = 0;
+    for (idx, block) in above.into_iter().chain(below) {
+        let selected = idx == sel_pos;
+        if selected {
+            sel_start = lines.len();
+        }
+        let unread = ids.get(idx).is_some_and(|id| st.data.unread.by_id.contains_key(id));
+        for l in block {
+            let marker = if selected && st.ui.focus == Focus::Messages {
+                Span::styled("▌", t.accent)
+            } else if unread {
+                Span::styled("▏", t.highlight)
+            } else {
+                Span::raw(" ")
+            };
+            let mut spans = vec![marker];
+            spans.extend(l.spans);
+            lines.push(Line::from(spans).style(l.style));
+            owners.push(ids.get(idx).copied());
+        }
+    }
+    if i >= ids.len() {
+        owners.extend(pending.iter().map(|_| None));
+        lines.extend(pending);
+    }
+    // Scroll so the selected block starts within the pane, preferring the bottom.
+    let total = lines.len();
+    let mut top = total.saturating_sub(height);
+    if sel_start < top {
+        top = sel_start;
+    }
+    let visible: Vec<Line> = lines.into_iter().skip(top).take(height).collect();
+    cache.hits.message_rows = owners.into_iter().skip(top).take(height).collect();
+    f.render_widget(Paragraph::new(visible), area);
+}

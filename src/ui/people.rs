@@ -1,0 +1,61 @@
+//! The people pane: presence, names and status.
+
+use super::common::{clip, emoji_label};
+use super::content::{display_width, sanitize};
+use super::theme::Theme;
+use crate::app::{Activity, State};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+pub(super) fn draw_people(f: &mut Frame, st: &State, area: Rect) {
+    let t = &st.settings.theme;
+    let block = Block::default().borders(Borders::LEFT).border_style(t.dim).title(" People ");
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let w = inner.width as usize;
+    let lines: Vec<Line> = st
+        .ui
+        .people
+        .iter()
+        .take(inner.height as usize)
+        .filter_map(|id| st.data.users.get(id))
+        .map(|u| {
+            let activity = st.data.activity(u.id, st.now);
+            let s = &u.status;
+            let emoji = if s.emoji_name.is_empty() {
+                String::new()
+            } else {
+                format!("{} ", emoji_label(&s.emoji_code, &s.emoji_name, &s.reaction_type))
+            };
+            let status = if s.status_text.is_empty() && emoji.is_empty() {
+                String::new()
+            } else {
+                format!(" {emoji}{}", sanitize(&s.status_text))
+            };
+            let name = sanitize(&u.full_name);
+            let name_style = if activity == Activity::Offline { t.dim } else { Style::new() };
+            let room = w.saturating_sub(2);
+            let name = clip(&name, room);
+            let status = clip(&status, room.saturating_sub(display_width(&name)));
+            Line::from(vec![
+                activity_glyph(activity, t),
+                Span::raw(" "),
+                Span::styled(name, name_style),
+                Span::styled(status, t.dim),
+            ])
+        })
+        .collect();
+    f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// Presence dot for the people list.
+pub fn activity_glyph(a: Activity, theme: &Theme) -> Span<'static> {
+    match a {
+        Activity::Active => Span::styled("●", theme.ok),
+        Activity::Idle => Span::styled("●", theme.idle),
+        Activity::Offline => Span::styled("○", theme.dim),
+    }
+}

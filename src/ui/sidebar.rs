@@ -1,0 +1,71 @@
+//! The channels pane: channels, their topics when expanded, and the views above them.
+
+use super::common::{HitMap, clip};
+use super::content::{display_width, sanitize};
+use crate::app::{Focus, SidebarRow, State};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut HitMap) {
+    let th = &st.settings.theme;
+    let focused = st.ui.focus == Focus::Sidebar;
+    let block =
+        Block::default().borders(Borders::RIGHT).border_style(if focused { th.accent } else { th.dim });
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let h = inner.height as usize;
+    let sel = st.ui.sidebar_selected;
+    let start = sel.saturating_sub(h.saturating_sub(1));
+    hits.sidebar = inner;
+    hits.sidebar_start = start;
+    let d = &st.data;
+    let w = inner.width as usize;
+    let mut lines = Vec::new();
+    for (i, row) in st.ui.sidebar.iter().enumerate().skip(start).take(h) {
+        let (label, count, style) = match row {
+            SidebarRow::AllMessages => ("All messages".to_owned(), 0, th.bold),
+            SidebarRow::AllDms => ("Direct messages".to_owned(), d.unread.dm_total, th.bold),
+            SidebarRow::Starred => ("Starred".to_owned(), 0, Style::new()),
+            SidebarRow::Mentions => ("Mentions".to_owned(), d.unread.mentions.len(), Style::new()),
+            SidebarRow::Channel(c) => {
+                let Some(ch) = d.channels.get(c) else { continue };
+                let arrow = if st.ui.expanded == Some(*c) { "▾" } else { "▸" };
+                let pin = if ch.pinned { "^" } else { "" };
+                let lock = if ch.invite_only { "🔒" } else { "#" };
+                let style = if ch.muted { th.dim } else { Style::new() };
+                (format!("{arrow}{lock}{}{pin}", sanitize(&ch.name)), d.channel_unread(*c), style)
+            }
+            SidebarRow::Topic(c, t) => {
+                let policy = d.policy(*c, t);
+                let muted = d.topic_muted(*c, t);
+                let mark = match policy {
+                    crate::api::VisibilityPolicy::Followed => "★",
+                    crate::api::VisibilityPolicy::Muted => "✕",
+                    crate::api::VisibilityPolicy::Unmuted => "○",
+                    _ => " ",
+                };
+                let name = if t.is_empty() { d.realm.empty_topic_name.clone() } else { sanitize(t) };
+                let n = if muted { 0 } else { d.topic_unread(*c, t) };
+                (format!("  {mark}{name}"), n, if muted { th.dim } else { Style::new() })
+            }
+        };
+        let count_s = if count > 0 { format!(" {count}") } else { String::new() };
+        let label = clip(&label, w.saturating_sub(count_s.len()));
+        let pad = w.saturating_sub(display_width(&label) + count_s.len());
+        let mut style = style;
+        if i == sel && focused {
+            style = style.patch(th.selected);
+        } else if i == sel {
+            style = style.add_modifier(Modifier::UNDERLINED);
+        }
+        lines.push(Line::from(vec![
+            Span::styled(label, style),
+            Span::styled(" ".repeat(pad), style),
+            Span::styled(count_s, style.patch(th.highlight)),
+        ]));
+    }
+    f.render_widget(Paragraph::new(lines), inner);
+}
