@@ -20,6 +20,7 @@ pub use people::activity_glyph;
 pub use status::narrow_title;
 
 use crate::api::{Message, MessageId};
+use crate::app::settings::ThemeChoice;
 use crate::app::{Focus, Popup, State};
 use content::{ContentContext, RenderedContent, display_width, render_html_with_theme, sanitize};
 use ratatui::Frame;
@@ -28,6 +29,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph, Wrap};
 use std::collections::HashMap;
 use std::rc::Rc;
+use theme::Theme;
 
 /// Cache of rendered message bodies. Bounded; cleared wholesale when full.
 #[derive(Default)]
@@ -38,6 +40,8 @@ pub struct RenderCache {
     /// Where the last frame drew graphemes that terminals may draw differently (see
     /// [`clusters::guard_clusters`]).
     clusters: Vec<(u16, u16, String)>,
+    /// The styles of the theme the settings name, built when that name changes.
+    theme: Option<(ThemeChoice, Rc<Theme>)>,
 }
 
 /// Screen regions of the last frame.
@@ -97,6 +101,22 @@ fn hash(s: &str) -> u64 {
 }
 
 impl RenderCache {
+    /// The styles for the settings' theme choice; built once, again only when the choice
+    /// changes (which also drops bodies rendered in the old colours).
+    fn theme(&mut self, choice: ThemeChoice) -> Rc<Theme> {
+        match &self.theme {
+            Some((c, t)) if *c == choice => t.clone(),
+            _ => {
+                let t = Rc::new(Theme::of(choice));
+                if self.theme.is_some() {
+                    self.map.clear();
+                }
+                self.theme = Some((choice, t.clone()));
+                t
+            }
+        }
+    }
+
     fn get(
         &mut self,
         m: &Message,
@@ -105,6 +125,7 @@ impl RenderCache {
         tz: crate::app::TimeZone,
         settings: &crate::app::settings::Settings,
     ) -> Rc<RenderedContent> {
+        let theme = self.theme(settings.theme);
         let key = (m.id, width, hash(&m.content), spoilers);
         if let Some(r) = self.map.get(&key) {
             return r.clone();
@@ -113,7 +134,7 @@ impl RenderCache {
             self.map.clear();
         }
         let ctx = Ctx { spoilers, tz, clock: settings.clock };
-        let r = Rc::new(render_html_with_theme(&m.content, width, &ctx, &settings.theme.content));
+        let r = Rc::new(render_html_with_theme(&m.content, width, &ctx, &theme.content));
         self.map.insert(key, r.clone());
         r
     }
@@ -141,26 +162,28 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
     let [side, msgs, people] =
         Layout::horizontal([Constraint::Length(side_w), Constraint::Min(10), Constraint::Length(people_w)])
             .areas(main);
-    sidebar::draw_sidebar(f, st, side, &mut cache.hits);
-    messages::draw_messages(f, st, cache, msgs);
+    let theme = cache.theme(st.settings.theme);
+    let t = &*theme;
+    sidebar::draw_sidebar(f, st, side, &mut cache.hits, t);
+    messages::draw_messages(f, st, t, cache, msgs);
     if people_w > 0 {
-        people::draw_people(f, st, people);
+        people::draw_people(f, st, t, people);
     }
     if compose_h > 0 {
-        compose::draw_compose(f, st, compose);
+        compose::draw_compose(f, st, t, compose);
     }
-    status::draw_status(f, st, status);
+    status::draw_status(f, st, t, status);
     match &st.ui.popup {
-        Some(Popup::Help { scroll }) => help::draw_help(f, st, *scroll),
+        Some(Popup::Help { scroll }) => help::draw_help(f, st, t, *scroll),
         Some(Popup::EditHistory { message_id, snapshots, scroll }) => {
-            history::draw_history(f, st, *message_id, snapshots.as_deref(), *scroll)
+            history::draw_history(f, st, t, *message_id, snapshots.as_deref(), *scroll)
         }
         Some(Popup::MessageInfo { message_id, scroll }) => {
-            info::draw_info(f, st, cache, *message_id, *scroll)
+            info::draw_info(f, st, t, cache, *message_id, *scroll)
         }
-        Some(Popup::Scheduled { selected }) => scheduled::draw_scheduled(f, st, *selected),
+        Some(Popup::Scheduled { selected }) => scheduled::draw_scheduled(f, st, t, *selected),
         Some(Popup::Emoji { message_id, query, matches, selected }) => {
-            emoji::draw_emoji(f, st, *message_id, query, matches, *selected)
+            emoji::draw_emoji(f, st, t, *message_id, query, matches, *selected)
         }
         None => {}
     }

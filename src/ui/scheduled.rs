@@ -1,6 +1,7 @@
 //! The scheduled messages popup.
 
 use super::content::sanitize;
+use super::theme::Theme;
 use super::{centered, clip};
 use crate::app::State;
 use ratatui::Frame;
@@ -8,8 +9,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
-pub(super) fn draw_scheduled(f: &mut Frame, st: &State, selected: usize) {
-    let t = &st.settings.theme;
+pub(super) fn draw_scheduled(f: &mut Frame, st: &State, t: &Theme, selected: usize) {
     let area = centered(f.area(), 100, f.area().height.saturating_sub(4));
     f.render_widget(Clear, area);
     let block =
