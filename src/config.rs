@@ -7,7 +7,7 @@
 
 use crate::app::keymap::{Action, Context, KEY_SYNTAX, Key, KeyConflict, Keymap, Override};
 use crate::app::settings::{Clock, Notifications, NotifyMethod, Settings, StartNarrow};
-use crate::ui::theme::{Theme, ThemeName};
+use crate::app::settings::{ThemeChoice, ThemeName};
 use serde::Deserialize;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -49,7 +49,7 @@ impl Config {
         Settings {
             keymap: self.keymap.clone(),
             clock: self.clock,
-            theme: Theme::new(self.theme, no_color),
+            theme: ThemeChoice::new(self.theme, no_color),
             start: Some(self.start.clone()),
             show_channels: self.show_channels,
             show_people: self.show_people,
@@ -473,6 +473,7 @@ method = {method}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ui::theme::Theme;
 
     fn err(text: &str) -> String {
         parse(text, "/home/me/.config/topicterm/config.toml").unwrap_err().to_string()
@@ -536,8 +537,8 @@ mark_topic_read = ["ctrl+t"]
         assert_eq!(cfg.keymap.keys_for(Context::Messages, Action::MarkTopicRead), vec!["T"]);
         assert_eq!(parse("time_format = \"24h\"", "x").unwrap().clock, Clock::H24);
         let s = cfg.settings(false);
-        assert_eq!(s.theme, Theme::high_contrast());
-        assert_eq!(cfg.settings(true).theme, Theme::high_contrast().without_colour());
+        assert_eq!(Theme::of(s.theme), Theme::high_contrast());
+        assert_eq!(Theme::of(cfg.settings(true).theme), Theme::high_contrast().without_colour());
     }
 
     #[test]

@@ -233,7 +233,7 @@ fn main() -> anyhow::Result<()> {
         None => {
             // Settings and credentials come before the terminal is touched, so errors print plainly.
             let config = topicterm::config::load(cli.config.as_deref())?;
-            let no_color = topicterm::ui::theme::no_color_requested(std::env::var_os("NO_COLOR"));
+            let no_color = topicterm::app::settings::no_color_requested(std::env::var_os("NO_COLOR"));
             let settings = config.settings(no_color);
             rt.block_on(client_main(cli.demo, cli.zuliprc, cli.account, settings))
         }

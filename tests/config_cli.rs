@@ -439,7 +439,7 @@ fn the_no_colour_theme_writes_no_colour_through_crossterm() {
     use ratatui::Terminal;
     use ratatui::backend::CrosstermBackend;
     use topicterm::app::State;
-    use topicterm::ui::theme::{Theme, ThemeName};
+    use topicterm::app::settings::{ThemeChoice, ThemeName};
 
     let mut st = sample_state(Settings::default());
     use capture::Shared;
@@ -456,13 +456,13 @@ fn the_no_colour_theme_writes_no_colour_through_crossterm() {
     };
     let env_allows_colour = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     for (_, name) in ThemeName::ALL {
-        st.settings.theme = Theme::new(*name, false);
+        st.settings.theme = ThemeChoice::new(*name, false);
         let coloured = draw(&st);
         assert!(String::from_utf8_lossy(&coloured).contains("Ann"));
         if env_allows_colour {
             assert!(!colour_sequences(&coloured).is_empty(), "{name:?} has colours");
         }
-        st.settings.theme = Theme::new(*name, true);
+        st.settings.theme = ThemeChoice::new(*name, true);
         let plain = draw(&st);
         assert!(String::from_utf8_lossy(&plain).contains("Ann"));
         assert_eq!(colour_sequences(&plain), Vec::<String>::new(), "{name:?} without colour");

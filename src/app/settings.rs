@@ -4,7 +4,51 @@
 use super::keymap::Keymap;
 use super::narrow::{Narrow, Resolver, dm_key, parse_search};
 use crate::api::{ChannelId, NarrowTerm, UserId};
-use crate::ui::theme::Theme;
+
+/// The palettes a config file can name; `ui::theme` builds their styles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ThemeName {
+    /// For dark terminal backgrounds (16 basic ANSI colours).
+    #[default]
+    Dark,
+    /// For light terminal backgrounds.
+    Light,
+    /// Bold, bright colours and no dim text.
+    HighContrast,
+}
+
+impl ThemeName {
+    /// Every name, as config files write them.
+    pub const ALL: &[(&str, ThemeName)] =
+        &[("dark", ThemeName::Dark), ("light", ThemeName::Light), ("high-contrast", ThemeName::HighContrast)];
+
+    pub fn as_str(self) -> &'static str {
+        Self::ALL.iter().find(|(_, t)| *t == self).map_or("dark", |(n, _)| n)
+    }
+
+    pub fn parse(s: &str) -> Option<ThemeName> {
+        Self::ALL.iter().find(|(n, _)| *n == s).map(|(_, t)| *t)
+    }
+}
+
+/// The colours the views use: a palette, and whether `NO_COLOR` removed every colour (bold,
+/// reverse, underline and the rest stay). `ui::theme::Theme::of` builds the styles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ThemeChoice {
+    pub name: ThemeName,
+    pub no_color: bool,
+}
+
+impl ThemeChoice {
+    pub fn new(name: ThemeName, no_color: bool) -> ThemeChoice {
+        ThemeChoice { name, no_color }
+    }
+}
+
+/// Does `NO_COLOR` ask for no colour? (Set and not empty, per no-color.org.)
+pub fn no_color_requested(value: Option<std::ffi::OsString>) -> bool {
+    value.is_some_and(|v| !v.is_empty())
+}
 
 /// 24-hour or 12-hour times.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -132,7 +176,7 @@ impl NotifyMethod {
 pub struct Settings {
     pub keymap: Keymap,
     pub clock: Clock,
-    pub theme: Theme,
+    pub theme: ThemeChoice,
     /// The first view; taken by the first register.
     pub start: Option<StartNarrow>,
     /// Show the channels pane (hidden, it still appears while it has the focus).
@@ -147,7 +191,7 @@ impl Default for Settings {
         Settings {
             keymap: Keymap::default(),
             clock: Clock::default(),
-            theme: Theme::default(),
+            theme: ThemeChoice::default(),
             start: None,
             show_channels: true,
             show_people: false,
@@ -210,6 +254,23 @@ mod tests {
         assert_eq!(narrow_of("q", other.clone(), 1), Narrow::Search { query: "q".into(), terms: other });
         let negated = vec![t("channel", 5.into()).negate()];
         assert!(matches!(narrow_of("q", negated, 1), Narrow::Search { .. }));
+    }
+
+    #[test]
+    fn theme_names_round_trip() {
+        for (n, t) in ThemeName::ALL {
+            assert_eq!(ThemeName::parse(n), Some(*t));
+            assert_eq!(t.as_str(), *n);
+        }
+        assert_eq!(ThemeName::parse("blue"), None);
+    }
+
+    #[test]
+    fn no_color_means_set_and_not_empty() {
+        assert!(!no_color_requested(None));
+        assert!(!no_color_requested(Some("".into())));
+        assert!(no_color_requested(Some("1".into())));
+        assert!(no_color_requested(Some("0".into())), "any value counts, even 0");
     }
 
     #[test]

@@ -2,8 +2,10 @@
 //! popup placement and scrolling, emoji labels.
 
 use super::content::{ContentContext, RenderedContent, display_width, render_html_with_theme, sanitize};
+use super::theme::Theme;
 use crate::api::{Message, MessageId};
 use crate::app::State;
+use crate::app::settings::ThemeChoice;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
@@ -20,6 +22,8 @@ pub struct RenderCache {
     /// Where the last frame drew graphemes that terminals may draw differently (see
     /// [`clusters::guard_clusters`]).
     pub(super) clusters: Vec<(u16, u16, String)>,
+    /// The styles of the theme the settings name, built when that name changes.
+    theme: Option<(ThemeChoice, Rc<Theme>)>,
 }
 
 /// Screen regions of the last frame.
@@ -79,6 +83,22 @@ pub(super) fn hash(s: &str) -> u64 {
 }
 
 impl RenderCache {
+    /// The styles for the settings' theme choice; built once, again only when the choice
+    /// changes (which also drops bodies rendered in the old colours).
+    pub(super) fn theme(&mut self, choice: ThemeChoice) -> Rc<Theme> {
+        match &self.theme {
+            Some((c, t)) if *c == choice => t.clone(),
+            _ => {
+                let t = Rc::new(Theme::of(choice));
+                if self.theme.is_some() {
+                    self.map.clear();
+                }
+                self.theme = Some((choice, t.clone()));
+                t
+            }
+        }
+    }
+
     pub(super) fn get(
         &mut self,
         m: &Message,
@@ -87,6 +107,7 @@ impl RenderCache {
         tz: crate::app::TimeZone,
         settings: &crate::app::settings::Settings,
     ) -> Rc<RenderedContent> {
+        let theme = self.theme(settings.theme);
         let key = (m.id, width, hash(&m.content), spoilers);
         if let Some(r) = self.map.get(&key) {
             return r.clone();
@@ -95,7 +116,7 @@ impl RenderCache {
             self.map.clear();
         }
         let ctx = Ctx { spoilers, tz, clock: settings.clock };
-        let r = Rc::new(render_html_with_theme(&m.content, width, &ctx, &settings.theme.content));
+        let r = Rc::new(render_html_with_theme(&m.content, width, &ctx, &theme.content));
         self.map.insert(key, r.clone());
         r
     }

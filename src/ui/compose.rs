@@ -2,6 +2,7 @@
 
 use super::common::clip;
 use super::content::sanitize;
+use super::theme::Theme;
 use crate::app::keymap::{Action, Context};
 use crate::app::{State, Target};
 use ratatui::Frame;
@@ -9,7 +10,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders};
 
-pub(super) fn draw_compose(f: &mut Frame, st: &State, area: Rect) {
+pub(super) fn draw_compose(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
     let Some(c) = &st.ui.compose else { return };
     let d = &st.data;
     let to = match &c.target {
@@ -23,7 +24,6 @@ pub(super) fn draw_compose(f: &mut Frame, st: &State, area: Rect) {
         }
     };
     let verb = if c.editing.is_some() { "Editing" } else { "To" };
-    let t = &st.settings.theme;
     let key =
         |a: Action| st.settings.keymap.keys_for(Context::Compose, a).into_iter().next().unwrap_or_default();
     // What the send key does here: a sent message being edited, or a scheduled one, is saved.

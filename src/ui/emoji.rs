@@ -2,6 +2,7 @@
 
 use super::common::{centered, clip, emoji_label};
 use super::content::sanitize;
+use super::theme::Theme;
 use crate::api::MessageId;
 use crate::app::State;
 use ratatui::Frame;
@@ -12,6 +13,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 pub(super) fn draw_emoji(
     f: &mut Frame,
     st: &State,
+    t: &Theme,
     id: MessageId,
     query: &str,
     matches: &[(String, String, String)],
@@ -33,7 +35,7 @@ pub(super) fn draw_emoji(
         })
     };
     if matches.is_empty() {
-        f.render_widget(Paragraph::new(Line::styled("No emoji match.", st.settings.theme.dim)), inner);
+        f.render_widget(Paragraph::new(Line::styled("No emoji match.", t.dim)), inner);
         return;
     }
     let h = inner.height as usize;
@@ -47,7 +49,7 @@ pub(super) fn draw_emoji(
             // Custom and service emoji have no glyph in a terminal: mark them instead.
             let glyph = if kind == "unicode_emoji" { emoji_label(code, name, kind) } else { "◆".into() };
             let check = if mine(code, kind) { "  ✓ yours" } else { "" };
-            let style = if i == selected { st.settings.theme.selected } else { Style::new() };
+            let style = if i == selected { t.selected } else { Style::new() };
             Line::styled(format!("{glyph}  :{}:{check}", sanitize(name)), style)
         })
         .collect();

@@ -2,13 +2,14 @@
 
 use super::common::{centered, scrolled_popup};
 use super::content::display_width;
+use super::theme::Theme;
 use crate::app::keymap::Context;
 use crate::app::{Focus, State};
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear};
 
-pub(super) fn draw_help(f: &mut Frame, st: &State, scroll: u16) {
+pub(super) fn draw_help(f: &mut Frame, st: &State, t: &Theme, scroll: u16) {
     let ctx = if st.ui.compose.is_some() {
         Context::Compose
     } else if st.ui.focus == Focus::Sidebar {
@@ -16,7 +17,6 @@ pub(super) fn draw_help(f: &mut Frame, st: &State, scroll: u16) {
     } else {
         Context::Messages
     };
-    let t = &st.settings.theme;
     let rows = st.settings.keymap.help(ctx);
     let key_w = rows.iter().map(|(k, _)| display_width(k)).max().unwrap_or(4);
     let mut lines: Vec<Line> = rows

@@ -13,6 +13,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 pub(super) fn draw_history(
     f: &mut Frame,
     st: &State,
+    t: &Theme,
     id: MessageId,
     snaps: Option<&[crate::api::HistorySnapshot]>,
     scroll: u16,
@@ -27,7 +28,6 @@ pub(super) fn draw_history(
         return;
     };
     let d = &st.data;
-    let t = &st.settings.theme;
     let mut lines: Vec<Line> = Vec::new();
     for (i, s) in snaps.iter().enumerate() {
         let who = s.user_id.map_or("(unknown)".to_owned(), |u| d.user_name(u).to_owned());

@@ -3,6 +3,7 @@
 use super::common::{RenderCache, centered, emoji_label, scrolled_popup};
 use super::content::sanitize;
 use super::messages::conversation_header;
+use super::theme::Theme;
 use crate::api::MessageId;
 use crate::app::State;
 use ratatui::Frame;
@@ -10,8 +11,15 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use std::collections::HashMap;
 
-pub(super) fn draw_info(f: &mut Frame, st: &State, cache: &mut RenderCache, id: MessageId, scroll: u16) {
-    let (t, clock) = (&st.settings.theme, st.settings.clock);
+pub(super) fn draw_info(
+    f: &mut Frame,
+    st: &State,
+    t: &Theme,
+    cache: &mut RenderCache,
+    id: MessageId,
+    scroll: u16,
+) {
+    let clock = st.settings.clock;
     let area = centered(f.area(), 80, f.area().height.saturating_sub(4));
     f.render_widget(Clear, area);
     let block = Block::default().borders(Borders::ALL).title(" Message info (esc to close) ");

@@ -3,6 +3,7 @@
 
 use super::common::{Ctx, RenderCache, clip, emoji_label};
 use super::content::{display_width, render_html_with_theme, sanitize};
+use super::theme::Theme;
 use crate::api::{Message, MessageId};
 use crate::app::{Focus, Narrow, State};
 use ratatui::Frame;
@@ -41,12 +42,12 @@ pub(super) fn conversation_header(st: &State, m: &Message) -> String {
 /// The lines of one message block: optional conversation header, sender line, body, reactions.
 fn message_block(
     st: &State,
+    t: &Theme,
     cache: &mut RenderCache,
     m: &Message,
     prev: Option<&Message>,
     width: u16,
 ) -> Vec<Line<'static>> {
-    let t = &st.settings.theme;
     let mut out = Vec::new();
     let same_conv = prev.is_some_and(|p| {
         p.stream_id == m.stream_id
@@ -112,7 +113,7 @@ fn message_block(
             t.dim,
         ));
     }
-    out.extend(reaction_lines(st, m, width));
+    out.extend(reaction_lines(st, t, m, width));
     out
 }
 
@@ -121,7 +122,7 @@ const MAX_REACTION_LINES: usize = 3;
 
 /// A message's reactions as "[emoji n]" chips, wrapped to `width` and at most
 /// [`MAX_REACTION_LINES`] lines, the last ending in "+N more" when not all fit.
-fn reaction_lines(st: &State, m: &Message, width: u16) -> Vec<Line<'static>> {
+fn reaction_lines(st: &State, t: &Theme, m: &Message, width: u16) -> Vec<Line<'static>> {
     if m.reactions.is_empty() {
         return Vec::new();
     }
@@ -152,7 +153,7 @@ fn reaction_lines(st: &State, m: &Message, width: u16) -> Vec<Line<'static>> {
             let label = clip(&label, room.saturating_sub(1 + display_width(&tail)));
             let chip = clip(&format!("[{label}{tail}"), room);
             let w = display_width(&chip);
-            (chip, w, if mine { st.settings.theme.accent } else { st.settings.theme.dim })
+            (chip, w, if mine { t.accent } else { t.dim })
         })
         .collect();
     // Greedy rows of chip indices, one space apart.
@@ -198,7 +199,7 @@ fn reaction_lines(st: &State, m: &Message, width: u16) -> Vec<Line<'static>> {
                 spans.push(Span::styled(chips[i].0.clone(), chips[i].2));
             }
             if more > 0 && r + 1 == n_rows {
-                spans.push(Span::styled(format!(" +{more} more"), st.settings.theme.dim));
+                spans.push(Span::styled(format!(" +{more} more"), t.dim));
             }
             Line::from(spans)
         })
@@ -210,9 +211,8 @@ const PENDING_PREVIEW_LINES: usize = 12;
 const PENDING_PREVIEW_CHARS: usize = 2000;
 
 /// A message on its way: the sender line says where it is, the text is shown as typed.
-fn pending_block(st: &State, o: &crate::app::Outgoing, width: u16) -> Vec<Line<'static>> {
+fn pending_block(st: &State, th: &Theme, o: &crate::app::Outgoing, width: u16) -> Vec<Line<'static>> {
     use crate::app::OutState;
-    let th = &st.settings.theme;
     let (dim, warn) = (th.dim, th.highlight);
     let (note, style, detail) = match &o.state {
         OutState::Queued if st.ui.offline.is_some() => {
@@ -290,20 +290,19 @@ fn pending_block(st: &State, o: &crate::app::Outgoing, width: u16) -> Vec<Line<'
     out
 }
 
-pub(super) fn draw_messages(f: &mut Frame, st: &State, cache: &mut RenderCache, area: Rect) {
-    let t = &st.settings.theme;
+pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut RenderCache, area: Rect) {
     cache.hits.messages = area;
     cache.hits.message_rows.clear();
     let width = area.width.saturating_sub(1);
     let height = area.height as usize;
     let Some(view) = st.data.narrows.get(&st.ui.narrow) else {
         let mut lines = vec![Line::styled(if st.ui.loading { "Connecting…" } else { "Loading…" }, t.dim)];
-        lines.extend(crate::app::pending_in(st, &st.ui.narrow).flat_map(|o| pending_block(st, o, width)));
+        lines.extend(crate::app::pending_in(st, &st.ui.narrow).flat_map(|o| pending_block(st, t, o, width)));
         f.render_widget(Paragraph::new(lines), area);
         return;
     };
     let pending: Vec<Line<'static>> = if view.found_newest || view.ids.is_empty() {
-        crate::app::pending_in(st, &st.ui.narrow).flat_map(|o| pending_block(st, o, width)).collect()
+        crate::app::pending_in(st, &st.ui.narrow).flat_map(|o| pending_block(st, t, o, width)).collect()
     } else {
         Vec::new()
     };
@@ -323,7 +322,7 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, cache: &mut RenderCache, 
     let mut i = sel_pos;
     while i < ids.len() && used < height {
         if let Some(m) = msg(i) {
-            let block = message_block(st, cache, m, if i == 0 { None } else { msg(i - 1) }, width);
+            let block = message_block(st, t, cache, m, if i == 0 { None } else { msg(i - 1) }, width);
             used += block.len();
             below.push((i, block));
         }
@@ -336,7 +335,7 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, cache: &mut RenderCache, 
     while j > 0 && room > 0 {
         j -= 1;
         if let Some(m) = msg(j) {
-            let block = message_block(st, cache, m, if j == 0 { None } else { msg(j - 1) }, width);
+            let block = message_block(st, t, cache, m, if j == 0 { None } else { msg(j - 1) }, width);
             room = room.saturating_sub(block.len());
             above.push((j, block));
         }

@@ -47,26 +47,28 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
     let [side, msgs, people] =
         Layout::horizontal([Constraint::Length(side_w), Constraint::Min(10), Constraint::Length(people_w)])
             .areas(main);
-    sidebar::draw_sidebar(f, st, side, &mut cache.hits);
-    messages::draw_messages(f, st, cache, msgs);
+    let theme = cache.theme(st.settings.theme);
+    let t = &*theme;
+    sidebar::draw_sidebar(f, st, side, &mut cache.hits, t);
+    messages::draw_messages(f, st, t, cache, msgs);
     if people_w > 0 {
-        people::draw_people(f, st, people);
+        people::draw_people(f, st, t, people);
     }
     if compose_h > 0 {
-        compose::draw_compose(f, st, compose);
+        compose::draw_compose(f, st, t, compose);
     }
-    status::draw_status(f, st, status);
+    status::draw_status(f, st, t, status);
     match &st.ui.popup {
-        Some(Popup::Help { scroll }) => help::draw_help(f, st, *scroll),
+        Some(Popup::Help { scroll }) => help::draw_help(f, st, t, *scroll),
         Some(Popup::EditHistory { message_id, snapshots, scroll }) => {
-            history::draw_history(f, st, *message_id, snapshots.as_deref(), *scroll)
+            history::draw_history(f, st, t, *message_id, snapshots.as_deref(), *scroll)
         }
         Some(Popup::MessageInfo { message_id, scroll }) => {
-            info::draw_info(f, st, cache, *message_id, *scroll)
+            info::draw_info(f, st, t, cache, *message_id, *scroll)
         }
-        Some(Popup::Scheduled { selected }) => scheduled::draw_scheduled(f, st, *selected),
+        Some(Popup::Scheduled { selected }) => scheduled::draw_scheduled(f, st, t, *selected),
         Some(Popup::Emoji { message_id, query, matches, selected }) => {
-            emoji::draw_emoji(f, st, *message_id, query, matches, *selected)
+            emoji::draw_emoji(f, st, t, *message_id, query, matches, *selected)
         }
         None => {}
     }

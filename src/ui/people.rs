@@ -10,8 +10,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-pub(super) fn draw_people(f: &mut Frame, st: &State, area: Rect) {
-    let t = &st.settings.theme;
+pub(super) fn draw_people(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
     let block = Block::default().borders(Borders::LEFT).border_style(t.dim).title(" People ");
     let inner = block.inner(area);
     f.render_widget(block, area);

@@ -2,14 +2,14 @@
 
 use super::common::{centered, clip};
 use super::content::sanitize;
+use super::theme::Theme;
 use crate::app::State;
 use ratatui::Frame;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
-pub(super) fn draw_scheduled(f: &mut Frame, st: &State, selected: usize) {
-    let t = &st.settings.theme;
+pub(super) fn draw_scheduled(f: &mut Frame, st: &State, t: &Theme, selected: usize) {
     let area = centered(f.area(), 100, f.area().height.saturating_sub(4));
     f.render_widget(Clear, area);
     let block =

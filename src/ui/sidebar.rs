@@ -2,6 +2,7 @@
 
 use super::common::{HitMap, clip};
 use super::content::{display_width, sanitize};
+use super::theme::Theme;
 use crate::app::{Focus, SidebarRow, State};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -9,8 +10,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut HitMap) {
-    let th = &st.settings.theme;
+pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut HitMap, th: &Theme) {
     let focused = st.ui.focus == Focus::Sidebar;
     let block =
         Block::default().borders(Borders::RIGHT).border_style(if focused { th.accent } else { th.dim });

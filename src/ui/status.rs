@@ -3,6 +3,7 @@
 use super::common::clip;
 use super::compose::candidates;
 use super::content::{display_width, sanitize};
+use super::theme::Theme;
 use crate::app::{Narrow, PromptKind, State};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -31,8 +32,7 @@ pub fn narrow_title(st: &State, n: &Narrow) -> String {
     }
 }
 
-pub(super) fn draw_status(f: &mut Frame, st: &State, area: Rect) {
-    let t = &st.settings.theme;
+pub(super) fn draw_status(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
     if let Some(p) = &st.ui.prompt {
         let question;
         let label = match p.kind {

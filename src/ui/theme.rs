@@ -3,33 +3,8 @@
 //! just different values.
 
 use super::content;
+use crate::app::settings::{ThemeChoice, ThemeName};
 use ratatui::style::{Color, Modifier, Style};
-
-/// The palettes a config file can name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ThemeName {
-    /// For dark terminal backgrounds (16 basic ANSI colours).
-    #[default]
-    Dark,
-    /// For light terminal backgrounds.
-    Light,
-    /// Bold, bright colours and no dim text.
-    HighContrast,
-}
-
-impl ThemeName {
-    /// Every name, as config files write them.
-    pub const ALL: &[(&str, ThemeName)] =
-        &[("dark", ThemeName::Dark), ("light", ThemeName::Light), ("high-contrast", ThemeName::HighContrast)];
-
-    pub fn as_str(self) -> &'static str {
-        Self::ALL.iter().find(|(_, t)| *t == self).map_or("dark", |(n, _)| n)
-    }
-
-    pub fn parse(s: &str) -> Option<ThemeName> {
-        Self::ALL.iter().find(|(n, _)| *n == s).map(|(_, t)| *t)
-    }
-}
 
 /// Every style of the interface.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,6 +67,11 @@ impl Theme {
             ThemeName::HighContrast => Theme::high_contrast(),
         };
         if no_color { t.without_colour() } else { t }
+    }
+
+    /// The styles for what the settings chose.
+    pub fn of(choice: ThemeChoice) -> Theme {
+        Theme::new(choice.name, choice.no_color)
     }
 
     /// For light backgrounds: no yellow or light colours on white, dim text in dark grey.
@@ -239,11 +219,6 @@ fn strip(s: Style) -> Style {
     Style { fg: None, bg: None, underline_color: None, ..s }
 }
 
-/// Does `NO_COLOR` ask for no colour? (Set and not empty, per no-color.org.)
-pub fn no_color_requested(value: Option<std::ffi::OsString>) -> bool {
-    value.is_some_and(|v| !v.is_empty())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -285,22 +260,11 @@ mod tests {
     }
 
     #[test]
-    fn names_round_trip_and_the_palettes_differ() {
-        for (n, t) in ThemeName::ALL {
-            assert_eq!(ThemeName::parse(n), Some(*t));
-            assert_eq!(t.as_str(), *n);
-        }
-        assert_eq!(ThemeName::parse("blue"), None);
+    fn the_palettes_differ() {
         assert_ne!(Theme::light(), Theme::default());
         assert_ne!(Theme::high_contrast(), Theme::default());
         assert_eq!(Theme::new(ThemeName::Dark, false), Theme::default());
-    }
-
-    #[test]
-    fn no_color_means_set_and_not_empty() {
-        assert!(!no_color_requested(None));
-        assert!(!no_color_requested(Some("".into())));
-        assert!(no_color_requested(Some("1".into())));
-        assert!(no_color_requested(Some("0".into())), "any value counts, even 0");
+        assert_eq!(Theme::of(ThemeChoice::default()), Theme::default());
+        assert_eq!(Theme::of(ThemeChoice::new(ThemeName::Light, true)), Theme::light().without_colour());
     }
 }
