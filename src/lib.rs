@@ -23,6 +23,7 @@ pub mod api;
 pub mod app;
 pub mod backoff;
 pub mod config;
+pub mod content;
 pub mod net;
 pub mod outside;
 pub mod run;

@@ -1,11 +1,12 @@
 //! The messages pane: message blocks (conversation header, sender line, body, links,
 //! reactions) around the selected one, and messages still on their way.
 
-use super::content::{display_width, render_html_with_theme, sanitize};
+use super::content::render_html_with_theme;
 use super::theme::Theme;
 use super::{Ctx, RenderCache, clip, emoji_label};
 use crate::api::{Message, MessageId};
 use crate::app::{Focus, Narrow, State};
+use crate::content::{display_width, sanitize};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;

@@ -1,9 +1,9 @@
 //! The scheduled messages popup.
 
-use super::content::sanitize;
 use super::theme::Theme;
 use super::{centered, clip};
 use crate::app::State;
+use crate::content::sanitize;
 use ratatui::Frame;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
