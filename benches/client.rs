@@ -8,7 +8,8 @@ use serde_json::json;
 use std::hint::black_box;
 use topicterm::api::{Event, Message};
 use topicterm::app::{self, ChannelInfo, Msg, Narrow, NarrowView, State, TimeZone, UserInfo};
-use topicterm::ui::content::{ContentContext, render_html};
+use topicterm::content::ContentContext;
+use topicterm::ui::content::render_html;
 use topicterm::ui::{self, RenderCache};
 
 const USERS: i64 = 20_000;

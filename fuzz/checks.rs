@@ -18,7 +18,8 @@ use topicterm::api::{
 };
 use topicterm::app::narrow::{Resolver, parse_search, tokens};
 use topicterm::app::{Msg, Narrow, State, update};
-use topicterm::ui::content::{ContentContext, RenderedContent, display_width, render_html, sanitize};
+use topicterm::content::{ContentContext, Document, display_width, sanitize};
+use topicterm::ui::content::{RenderedContent, render_html};
 use topicterm::ui::{RenderCache, draw};
 
 // ---------------------------------------------------------------------------------------------
@@ -50,14 +51,30 @@ fn is_blank(line: &ratatui::text::Line<'_>) -> bool {
 /// leading or trailing blank line; no span, link or code block carries a control, bidi or other
 /// unsafe character (`sanitize` is the identity on them); nothing of a closed spoiler's content
 /// reaches the lines or links (checked with a sentinel character, see [`SENTINEL`]); the number
-/// of spoilers (which numbers them) does not depend on which are open.
+/// of spoilers (which numbers them) does not depend on which are open; the document model
+/// (`src/content/`) finds the links and code blocks the layout numbers, as the app opens and
+/// copies them by those numbers.
 pub fn content(data: &[u8]) {
     let Some((&first, rest)) = data.split_first() else { return };
     let width = u16::from(first & 0x7F);
     let html = String::from_utf8_lossy(rest);
     let open = first & 0x80 != 0;
-    let r = render_html(&html, width, &ContentCtx { spoilers_open: open });
+    let ctx = ContentCtx { spoilers_open: open };
+    let r = render_html(&html, width, &ctx);
     check_rendered(&r, width);
+    let doc = Document::parse(&html);
+    let s = doc.summary(&ctx);
+    assert_eq!(s.links, r.links, "the document model and the layout number links differently");
+    let code: Vec<(&str, Option<&str>)> =
+        s.code_blocks.iter().map(|c| (c.code.as_str(), c.language.as_deref())).collect();
+    let shown: Vec<(&str, Option<&str>)> =
+        r.code_blocks.iter().map(String::as_str).zip(r.code_languages.iter().map(Option::as_deref)).collect();
+    assert_eq!(code, shown, "the document model and the layout find different code blocks");
+    assert_eq!(doc.spoiler_count(), r.spoilers);
+    assert_eq!(sanitize(&s.text), s.text, "unsafe characters in the document's text");
+    if !open && s.text.contains(SENTINEL) && !sentinel_outside_spoilers(&html) {
+        panic!("the content of a closed spoiler is in the document's text: {:?}", s.text);
+    }
     if !open && shows_sentinel(&r) && !sentinel_outside_spoilers(&html) {
         panic!("the content of a closed spoiler is shown: {r:?}");
     }

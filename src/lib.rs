@@ -24,6 +24,7 @@ pub mod api;
 pub mod app;
 pub mod backoff;
 pub mod config;
+pub mod content;
 pub mod editor;
 pub mod net;
 pub mod outside;

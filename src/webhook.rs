@@ -2,7 +2,7 @@
 //! (operation 21), refuse a wrong token, and print each message.
 
 use crate::api::WebhookPayload;
-use crate::ui::content::sanitize;
+use crate::content::sanitize;
 use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;

@@ -1,11 +1,12 @@
 //! What the panes and popups share: the render cache, the hit map for clicks, clipping,
 //! popup placement and scrolling, emoji labels.
 
-use super::content::{ContentContext, RenderedContent, display_width, render_html_with_theme, sanitize};
+use super::content::{RenderedContent, render_html_with_theme};
 use super::theme::Theme;
 use crate::api::{Message, MessageId};
 use crate::app::State;
 use crate::app::settings::ThemeChoice;
+use crate::content::{ContentContext, display_width, sanitize};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;

@@ -1,10 +1,10 @@
 //! The compose box: where the message goes, what the keys do, completions.
 
 use super::common::clip;
-use super::content::sanitize;
 use super::theme::Theme;
 use crate::app::keymap::{Action, Context};
 use crate::app::{State, Target};
+use crate::content::sanitize;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;

@@ -18,28 +18,24 @@
 //! [`display_width`], which matches how ratatui lays out cells); there are no leading or trailing
 //! blank lines; the content of a closed spoiler never reaches `lines` or `links`.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use scraper::{ElementRef, Html, Node};
+use scraper::{ElementRef, Node};
 use unicode_segmentation::UnicodeSegmentation;
-use unicode_width::UnicodeWidthStr;
 
-use guard::{TOO_COMPLEX, parse_too_costly};
+use crate::content::guard::TOO_COMPLEX;
+use crate::content::html::{
+    Visit, code_language, emoji_from_code, has_class, is_block, is_skipped, is_spoiler_block,
+    is_spoiler_part, is_stray_spoiler_content, parent_element, shown_elements, walk_tree,
+};
+use crate::content::text::{attr_text, clean, grapheme_width, is_html_space, sanitize_code};
+use crate::content::{ContentContext, LinkRef, display_width};
+use crate::content::{Document, MAX_DEPTH, code_text, math_text};
 
-mod guard;
 #[cfg(test)]
 mod tests;
-
-/// What the renderer needs from the application.
-pub trait ContentContext {
-    /// Format a UNIX timestamp (UTC seconds) in the user's local time, e.g. "Tue 25 Nov 15:00".
-    fn format_time(&self, ts: i64) -> String;
-    /// Whether the spoiler with this index (0-based, in document order) is expanded.
-    fn spoiler_open(&self, index: usize) -> bool;
-}
 
 /// The result of rendering one message's content.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -53,13 +49,6 @@ pub struct RenderedContent {
     pub code_blocks: Vec<String>,
     /// Each code block's language (lowercase), in the same order.
     pub code_languages: Vec<Option<String>>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LinkRef {
-    pub url: String,
-    pub text: String,
-    pub is_image: bool,
 }
 
 /// The palette used by the renderer. Every style the renderer emits comes from here, so a
@@ -197,19 +186,28 @@ pub fn render_html_with_theme(
     ctx: &dyn ContentContext,
     theme: &Theme,
 ) -> RenderedContent {
+    render_document(&Document::parse(html), width, ctx, theme)
+}
+
+/// Lay a parsed document out at `width` columns (at least 10).
+pub fn render_document(
+    doc: &Document,
+    width: u16,
+    ctx: &dyn ContentContext,
+    theme: &Theme,
+) -> RenderedContent {
     let width = usize::from(width).max(MIN_WIDTH);
-    if parse_too_costly(html) {
+    let Some(html) = doc.html() else {
         let mut flow = Flow::new(width);
         flow.text(TOO_COMPLEX, theme.dim, false);
         return RenderedContent { lines: flow.finish(), ..RenderedContent::default() };
-    }
-    let doc = Html::parse_fragment(html);
+    };
     let mut renderer = Renderer {
         ctx,
         theme,
         links: Vec::new(),
         link_ids: HashMap::new(),
-        spoilers: spoiler_indices(&doc),
+        doc,
         code_blocks: Vec::new(),
         code_languages: Vec::new(),
         list_depth: 0,
@@ -217,133 +215,26 @@ pub fn render_html_with_theme(
     };
     let mut flow = Flow::new(width);
     let base = Inherit { style: theme.text, nowrap: false };
-    renderer.children(doc.root_element(), &mut flow, base, 0);
+    renderer.children(html.root_element(), &mut flow, base, 0);
     let mut lines = flow.finish();
     enforce_width(&mut lines, width);
     RenderedContent {
         lines,
         links: renderer.links,
-        spoilers: renderer.spoilers.len(),
+        spoilers: doc.spoiler_count(),
         code_blocks: renderer.code_blocks,
         code_languages: renderer.code_languages,
     }
 }
 
-/// Remove everything that could reach the terminal as control: C0 and C1 control characters
-/// (except that the renderer turns \n into line breaks and \t into spaces before calling this),
-/// DEL, bidirectional overrides/isolates/embeddings (U+202A–U+202E, U+2066–U+2069, U+200E/F are fine to drop too),
-/// and other format characters that can reorder or hide text (U+061C). Escape sequences die with their ESC.
-pub fn sanitize(s: &str) -> String {
-    clean(s).into_owned()
-}
-
-/// Display width of a string in terminal columns (grapheme-aware; zero-width joiners, combining
-/// marks and variation selectors count 0; wide CJK/emoji count 2).
-///
-/// This agrees with how ratatui places graphemes into buffer cells (graphemes containing control
-/// characters are dropped by ratatui and count 0 here).
-pub fn display_width(s: &str) -> usize {
-    if s.is_ascii() {
-        return s.bytes().filter(|b| !b.is_ascii_control()).count();
-    }
-    s.graphemes(true).map(grapheme_width).sum()
-}
-
-// ---------------------------------------------------------------------------------------------
-// Constants and small text helpers
-// ---------------------------------------------------------------------------------------------
-
 /// Narrowest layout width; smaller requested widths are clamped to this.
 const MIN_WIDTH: usize = 10;
-/// Maximum element nesting handled by the structured (recursive) walker.
-const MAX_DEPTH: usize = 32;
 /// Indentation (quotes, lists, spoilers) is only applied if at least this much width remains.
 const MIN_INNER: usize = 6;
 /// A word too long for any line starts on the current line if at least this much room is left.
 const LONG_WORD_MIN: usize = 6;
 /// Tab stops in code blocks.
 const TAB_WIDTH: usize = 4;
-
-fn is_unsafe_char(c: char) -> bool {
-    matches!(c,
-        '\u{0}'..='\u{1F}'            // C0 controls (incl. ESC, \n, \t)
-        | '\u{7F}'..='\u{9F}'         // DEL, C1 controls (incl. CSI U+009B)
-        | '\u{061C}'                  // Arabic letter mark
-        | '\u{200E}' | '\u{200F}'     // LRM, RLM
-        | '\u{202A}'..='\u{202E}'     // embeddings and overrides
-        | '\u{2066}'..='\u{2069}'     // isolates
-        | '\u{206A}'..='\u{206F}'     // deprecated shaping/swapping format characters
-        | '\u{2028}' | '\u{2029}'     // line/paragraph separators
-        | '\u{FEFF}'                  // BOM / zero width no-break space
-        | '\u{FFF9}'..='\u{FFFB}' // interlinear annotation (hides text)
-    )
-}
-
-fn clean(s: &str) -> Cow<'_, str> {
-    if s.chars().any(is_unsafe_char) || (!s.is_ascii() && has_long_zero_width_run(s)) {
-        let mut run = 0;
-        Cow::Owned(
-            s.chars()
-                .filter(|&c| !is_unsafe_char(c))
-                .filter(|&c| {
-                    // Stacked combining marks ("Zalgo" text) are cut to a few per character.
-                    run = if unicode_width::UnicodeWidthChar::width(c) == Some(0) { run + 1 } else { 0 };
-                    run <= MAX_ZERO_WIDTH_RUN
-                })
-                .collect(),
-        )
-    } else {
-        Cow::Borrowed(s)
-    }
-}
-
-/// Zero-width characters (combining marks, joiners, selectors) kept in a row.
-const MAX_ZERO_WIDTH_RUN: usize = 8;
-
-fn has_long_zero_width_run(s: &str) -> bool {
-    let mut run = 0;
-    s.chars().any(|c| {
-        run = if unicode_width::UnicodeWidthChar::width(c) == Some(0) { run + 1 } else { 0 };
-        run > MAX_ZERO_WIDTH_RUN
-    })
-}
-
-/// Like [`sanitize`] but keeps `\n` and `\t` (code block text for copying).
-fn sanitize_code(s: &str) -> String {
-    s.chars().filter(|&c| c == '\n' || c == '\t' || !is_unsafe_char(c)).collect()
-}
-
-fn grapheme_width(g: &str) -> usize {
-    if g.len() == 1 {
-        return usize::from(!g.as_bytes()[0].is_ascii_control());
-    }
-    if g.chars().any(char::is_control) {
-        return 0;
-    }
-    // ratatui counts the halfwidth (han)dakuten as a cell of their own.
-    g.width() + g.chars().filter(|&c| matches!(c, '\u{FF9E}' | '\u{FF9F}')).count()
-}
-
-fn is_html_space(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0C')
-}
-
-/// Collapse HTML whitespace runs into single spaces and trim.
-fn collapse_ws(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for word in s.split(is_html_space).filter(|w| !w.is_empty()) {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(word);
-    }
-    out
-}
-
-/// Clean text from an attribute: whitespace collapsed, control characters removed.
-fn attr_text(s: &str) -> String {
-    sanitize(&collapse_ws(s))
-}
 
 fn truncate_to_width(s: &str, max: usize) -> String {
     let mut out = String::new();
@@ -475,127 +366,6 @@ fn inner_width(width: usize, indent: usize) -> Option<usize> {
     (width >= indent + MIN_INNER).then(|| width - indent)
 }
 
-fn has_class(el: ElementRef<'_>, class: &str) -> bool {
-    el.value().classes().any(|c| c == class)
-}
-
-fn parent_element(el: ElementRef<'_>) -> Option<ElementRef<'_>> {
-    el.parent().and_then(ElementRef::wrap)
-}
-
-fn is_spoiler_block(el: ElementRef<'_>) -> bool {
-    has_class(el, "spoiler-block")
-}
-
-/// A `spoiler-content` that is not the direct child of a `spoiler-block`: treated as a spoiler
-/// of its own (hidden unless opened), so malformed markup cannot leak hidden text.
-fn is_stray_spoiler_content(el: ElementRef<'_>) -> bool {
-    has_class(el, "spoiler-content") && !parent_element(el).is_some_and(is_spoiler_block)
-}
-
-fn is_spoiler_part(el: ElementRef<'_>) -> bool {
-    is_spoiler_block(el) || has_class(el, "spoiler-content")
-}
-
-/// Every spoiler (block or stray content) numbered in document order, keyed by its element's
-/// address in the tree. Numbering up front keeps an index independent of which spoilers are
-/// open and of whether the renderer walks the subtree a spoiler is in (it skips math, code,
-/// media, table debris…).
-fn spoiler_indices(doc: &Html) -> HashMap<*const scraper::node::Element, usize> {
-    // The root is not content (an `<html class=…>` tag only adds attributes to it).
-    doc.root_element()
-        .descendent_elements()
-        .skip(1)
-        .filter(|d| is_spoiler_block(*d) || is_stray_spoiler_content(*d))
-        .enumerate()
-        .map(|(i, d)| (d.value() as *const _, i))
-        .collect()
-}
-
-/// Elements whose content is never shown.
-fn is_skipped(name: &str) -> bool {
-    const SKIPPED: &[&str] = &[
-        "script", "style", "template", "head", "title", "meta", "link", "base", "noscript", "noembed",
-        "noframes", "iframe", "frame", "frameset", "object", "embed", "param", "input", "select", "textarea",
-        "button", "svg", "canvas", "source", "track", "map", "area",
-    ];
-    SKIPPED.contains(&name)
-}
-
-/// Elements that start and end a block (paragraph-like separation).
-fn is_block(name: &str) -> bool {
-    const BLOCKS: &[&str] = &[
-        "p",
-        "div",
-        "section",
-        "article",
-        "header",
-        "footer",
-        "nav",
-        "aside",
-        "main",
-        "figure",
-        "figcaption",
-        "details",
-        "summary",
-        "dl",
-        "dt",
-        "dd",
-        "address",
-        "center",
-        "form",
-        "fieldset",
-        "legend",
-        "li",
-        "ul",
-        "ol",
-        "menu",
-        "blockquote",
-        "pre",
-        "table",
-        "caption",
-        "thead",
-        "tbody",
-        "tfoot",
-        "tr",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "hr",
-        "body",
-        "html",
-        "hgroup",
-    ];
-    BLOCKS.contains(&name)
-}
-
-fn emoji_from_code(code: &str) -> Option<String> {
-    let mut s = String::new();
-    for part in code.split('-') {
-        if part.is_empty() || part.len() > 6 {
-            return None;
-        }
-        let cp = u32::from_str_radix(part, 16).ok()?;
-        s.push(char::from_u32(cp)?);
-    }
-    let mut s = sanitize(&s);
-    if s.is_empty() {
-        return None;
-    }
-    let mut chars = s.chars();
-    if let (Some(c), None) = (chars.next(), chars.next())
-        && !c.is_ascii()
-        && display_width(&s) == 1
-    {
-        // Single code points with text presentation by default (☺, ❤, ©): ask for the emoji.
-        s.push('\u{FE0F}');
-    }
-    Some(s)
-}
-
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Align {
     Left,
@@ -629,85 +399,6 @@ fn cell_align(el: ElementRef<'_>) -> Align {
     el.attr("align").and_then(from).unwrap_or(Align::Left)
 }
 
-// ---------------------------------------------------------------------------------------------
-// Iterative tree walk (used where recursion depth must not depend on the input)
-// ---------------------------------------------------------------------------------------------
-
-/// `atom` and its descendant elements in document order, except spoilers and what is in them.
-/// For elements rendered without walking them (code, math, media): what they show of their
-/// descendants must not come from a spoiler, which is never opened there.
-fn shown_elements(atom: ElementRef<'_>) -> Vec<ElementRef<'_>> {
-    let mut out = Vec::new();
-    walk_tree(atom, |v| {
-        if let Visit::Open(e) = v {
-            if e != atom && is_spoiler_part(e) {
-                return false;
-            }
-            out.push(e);
-        }
-        true
-    });
-    out
-}
-
-enum Visit<'a> {
-    /// An element is entered; the callback returns whether to descend into it.
-    Open(ElementRef<'a>),
-    /// An element that was descended into is left.
-    Close(ElementRef<'a>),
-    /// A text node and its parent element.
-    Text(&'a str, Option<ElementRef<'a>>),
-}
-
-/// Pre/post-order walk over `root` (included) without recursion.
-fn walk_tree<'a>(root: ElementRef<'a>, mut f: impl FnMut(Visit<'a>) -> bool) {
-    let root_id = root.id();
-    let mut node = *root;
-    loop {
-        match node.value() {
-            Node::Text(t) => {
-                let text: &'a str = &t.text;
-                f(Visit::Text(text, node.parent().and_then(ElementRef::wrap)));
-            }
-            Node::Element(_) => {
-                if let Some(el) = ElementRef::wrap(node)
-                    && f(Visit::Open(el))
-                {
-                    if let Some(child) = node.first_child() {
-                        node = child;
-                        continue;
-                    }
-                    f(Visit::Close(el));
-                }
-            }
-            _ => {}
-        }
-        loop {
-            if node.id() == root_id {
-                return;
-            }
-            if let Some(next) = node.next_sibling() {
-                node = next;
-                break;
-            }
-            match node.parent() {
-                Some(parent) => {
-                    if let Some(pe) = ElementRef::wrap(parent) {
-                        f(Visit::Close(pe));
-                    }
-                    node = parent;
-                }
-                None => return,
-            }
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Word wrapping
-// ---------------------------------------------------------------------------------------------
-
-/// Greedy word wrapper fed with styled text. Break opportunities are HTML whitespace and the
 /// boundaries of wide (CJK, emoji) graphemes; words wider than the line are hard-broken.
 struct Wrapper {
     width: usize,
@@ -1001,8 +692,8 @@ struct Renderer<'a> {
     theme: &'a Theme,
     links: Vec<LinkRef>,
     link_ids: HashMap<String, usize>,
-    /// See [`spoiler_indices`].
-    spoilers: HashMap<*const scraper::node::Element, usize>,
+    /// The document laid out; it numbers the spoilers.
+    doc: &'a Document,
     code_blocks: Vec<String>,
     code_languages: Vec<Option<String>>,
     list_depth: usize,
@@ -1013,7 +704,7 @@ struct Renderer<'a> {
 impl<'a> Renderer<'a> {
     /// Whether the user opened this spoiler. One the numbering missed stays closed.
     fn spoiler_open(&self, el: ElementRef<'_>) -> bool {
-        self.spoilers.get(&(el.value() as *const _)).is_some_and(|&i| self.ctx.spoiler_open(i))
+        self.doc.spoiler_index(el).is_some_and(|i| self.ctx.spoiler_open(i))
     }
 
     /// Emit visible text (also recorded as link text inside a link).
@@ -1273,28 +964,7 @@ impl<'a> Renderer<'a> {
     }
 
     fn math(&mut self, el: ElementRef<'_>, flow: &mut Flow, inh: Inherit, display: bool) {
-        let tex = shown_elements(el)
-            .into_iter()
-            .find(|d| {
-                d.value().name() == "annotation"
-                    && d.attr("encoding").is_some_and(|e| e.trim().eq_ignore_ascii_case("application/x-tex"))
-            })
-            .map(|a| {
-                let mut tex = String::new();
-                walk_tree(a, |v| match v {
-                    Visit::Open(e) => e == a || !is_spoiler_part(e),
-                    Visit::Text(t, _) => {
-                        tex.push_str(t);
-                        true
-                    }
-                    Visit::Close(_) => true,
-                });
-                collapse_ws(&tex)
-            });
-        let text = match tex {
-            Some(tex) => format!("$${tex}$$"),
-            None => "[math]".to_owned(),
-        };
+        let text = math_text(el);
         let inh = inh.patch(self.theme.math);
         if display {
             flow.soft_break();
@@ -1500,11 +1170,8 @@ impl<'a> Renderer<'a> {
                 true
             }
         });
-        let mut raw: String = segs.iter().map(|(s, _)| s.as_str()).collect();
-        if raw.ends_with('\n') {
-            raw.pop();
-        }
-        self.code_blocks.push(raw);
+        // The text to copy, as the document model has it (the same text, unstyled).
+        self.code_blocks.push(code_text(pre));
         self.code_languages.push(lang.clone());
 
         // Split into logical lines.
@@ -1861,21 +1528,6 @@ impl<'a> Renderer<'a> {
             }
         });
     }
-}
-
-fn code_language(pre: ElementRef<'_>) -> Option<String> {
-    let attr = pre.attr("data-code-language").or_else(|| {
-        parent_element(pre).filter(|p| has_class(*p, "codehilite")).and_then(|p| p.attr("data-code-language"))
-    });
-    let lang = match attr {
-        Some(a) => a.to_owned(),
-        None => pre
-            .child_elements()
-            .find(|c| c.value().name() == "code" && !is_spoiler_part(*c))
-            .and_then(|c| c.value().classes().find_map(|x| x.strip_prefix("language-")).map(str::to_owned))?,
-    };
-    let lang = attr_text(&lang).to_lowercase();
-    (!lang.is_empty()).then_some(lang)
 }
 
 /// Style of a Pygments token `<span class="…">` inside a code block.

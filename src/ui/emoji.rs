@@ -1,10 +1,10 @@
 //! The emoji picker popup.
 
 use super::common::{centered, clip, emoji_label};
-use super::content::sanitize;
 use super::theme::Theme;
 use crate::api::MessageId;
 use crate::app::State;
+use crate::content::sanitize;
 use ratatui::Frame;
 use ratatui::style::Style;
 use ratatui::text::Line;

@@ -1,10 +1,10 @@
 //! The help popup: the keys of the current context, then the palette's commands.
 
 use super::common::{centered, scrolled_popup};
-use super::content::display_width;
 use super::theme::Theme;
 use crate::app::keymap::Context;
 use crate::app::{Focus, State};
+use crate::content::display_width;
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear};

@@ -1,10 +1,10 @@
 //! The edit history popup: each version of a message, as a word diff of the one before.
 
 use super::common::{centered, scrolled_popup};
-use super::content::sanitize;
 use super::theme::Theme;
 use crate::api::MessageId;
 use crate::app::State;
+use crate::content::sanitize;
 use ratatui::Frame;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};

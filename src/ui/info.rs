@@ -1,11 +1,11 @@
 //! The message info popup: sender, times, links, code playgrounds, who reacted.
 
 use super::common::{RenderCache, centered, emoji_label, scrolled_popup};
-use super::content::sanitize;
 use super::messages::conversation_header;
 use super::theme::Theme;
 use crate::api::MessageId;
 use crate::app::State;
+use crate::content::sanitize;
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};

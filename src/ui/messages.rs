@@ -2,10 +2,11 @@
 //! reactions) around the selected one, and messages still on their way.
 
 use super::common::{Ctx, RenderCache, clip, emoji_label};
-use super::content::{display_width, render_html_with_theme, sanitize};
+use super::content::render_html_with_theme;
 use super::theme::Theme;
 use crate::api::{Message, MessageId};
 use crate::app::{Focus, Narrow, State};
+use crate::content::{display_width, sanitize};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;

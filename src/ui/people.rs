@@ -1,9 +1,9 @@
 //! The people pane: presence, names and status.
 
 use super::common::{clip, emoji_label};
-use super::content::{display_width, sanitize};
 use super::theme::Theme;
 use crate::app::{Activity, State};
+use crate::content::{display_width, sanitize};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;

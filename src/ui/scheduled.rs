@@ -1,9 +1,9 @@
 //! The scheduled messages popup.
 
 use super::common::{centered, clip};
-use super::content::sanitize;
 use super::theme::Theme;
 use crate::app::State;
+use crate::content::sanitize;
 use ratatui::Frame;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};

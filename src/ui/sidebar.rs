@@ -1,9 +1,9 @@
 //! The channels pane: channels, their topics when expanded, and the views above them.
 
 use super::common::{HitMap, clip};
-use super::content::{display_width, sanitize};
 use super::theme::Theme;
 use crate::app::{Focus, SidebarRow, State};
+use crate::content::{display_width, sanitize};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};

@@ -2,9 +2,9 @@
 
 use super::common::clip;
 use super::compose::candidates;
-use super::content::{display_width, sanitize};
 use super::theme::Theme;
 use crate::app::{Narrow, PromptKind, State};
+use crate::content::{display_width, sanitize};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;

@@ -3,11 +3,13 @@
 
 use super::common::*;
 use super::prelude::*;
+use crate::content::{ContentContext, Document, Summary, sanitize};
 
-/// A message's links and code blocks, as the message pane numbers them.
-fn parts(m: &Message) -> crate::ui::content::RenderedContent {
-    struct Ctx;
-    impl crate::ui::content::ContentContext for Ctx {
+/// A message's links and code blocks, as the message pane numbers them (with every spoiler
+/// open, so that none is out of reach).
+fn parts(m: &Message) -> Summary {
+    struct Open;
+    impl ContentContext for Open {
         fn format_time(&self, _: i64) -> String {
             String::new()
         }
@@ -15,7 +17,7 @@ fn parts(m: &Message) -> crate::ui::content::RenderedContent {
             true
         }
     }
-    crate::ui::content::render_html(&m.content, 200, &Ctx)
+    Document::parse(&m.content).summary(&Open)
 }
 
 /// An absolute URL for a link in a message (server-relative ones resolve against the site).
@@ -99,7 +101,7 @@ pub(super) fn copy_code(st: &mut State, number: Option<usize>) -> Vec<Effect> {
     let blocks = parts(m).code_blocks;
     let Some(n) = pick(st, "code block", blocks.len(), number, PromptKind::CopyCode) else { return vec![] };
     set_status(st, format!("code block {n} copied"));
-    vec![Effect::Term(TermEffect::Copy(blocks[n - 1].clone()))]
+    vec![Effect::Term(TermEffect::Copy(blocks[n - 1].code.clone()))]
 }
 
 /// `ctrl+o` in the compose box: edit the text in `$EDITOR`.
@@ -125,11 +127,11 @@ pub(super) fn editor_done(st: &mut State, result: Result<String, String>) -> Vec
     vec![]
 }
 
-/// Text of a message's HTML for a notification, as the message pane renders it (closed
-/// spoilers stay hidden, entities decoded, controls out), on one line.
+/// Text of a message's HTML for a notification: the document's text (closed spoilers stay
+/// hidden, entities decoded, controls out), on one line.
 pub fn plain_text(html: &str, max_chars: usize) -> String {
     struct Closed;
-    impl crate::ui::content::ContentContext for Closed {
+    impl ContentContext for Closed {
         fn format_time(&self, _: i64) -> String {
             String::new()
         }
@@ -137,10 +139,7 @@ pub fn plain_text(html: &str, max_chars: usize) -> String {
             false
         }
     }
-    let r = crate::ui::content::render_html(html, u16::MAX, &Closed);
-    let lines: Vec<String> =
-        r.lines.iter().map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect::<String>()).collect();
-    let text = lines.join(" ").split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = Document::parse(html).summary(&Closed).text;
     match text.char_indices().nth(max_chars) {
         Some((i, _)) => format!("{}…", &text[..i]),
         None => text,
@@ -177,13 +176,11 @@ pub(super) fn notify(st: &State, m: &Message, flags: &[String]) -> Option<Effect
     if shown {
         return None;
     }
-    let sender = crate::ui::content::sanitize(&m.sender_full_name);
+    let sender = sanitize(&m.sender_full_name);
     let title = match m.stream_id {
-        Some(c) if !m.is_dm() => format!(
-            "{sender} in #{} > {}{why}",
-            crate::ui::content::sanitize(d.channel_name(c)),
-            crate::ui::content::sanitize(m.topic())
-        ),
+        Some(c) if !m.is_dm() => {
+            format!("{sender} in #{} > {}{why}", sanitize(d.channel_name(c)), sanitize(m.topic()))
+        }
         _ => format!("{sender} (direct message)"),
     };
     Some(Effect::Term(TermEffect::Notify { title, body: plain_text(&m.content, 200) }))

@@ -1,4 +1,6 @@
 use super::*;
+use crate::content::guard::parse_too_costly;
+use crate::content::sanitize;
 
 struct Ctx {
     open: Vec<usize>,
@@ -18,11 +20,25 @@ impl ContentContext for Ctx {
 const CLOSED: Ctx = Ctx { open: Vec::new() };
 
 fn render(html: &str, width: u16) -> RenderedContent {
-    render_html(html, width, &CLOSED)
+    render_with(html, width, &CLOSED)
 }
 
 fn render_open(html: &str, width: u16, open: &[usize]) -> RenderedContent {
-    render_html(html, width, &Ctx { open: open.to_vec() })
+    render_with(html, width, &Ctx { open: open.to_vec() })
+}
+
+/// Renders, and checks that the document model finds the links and code blocks the layout
+/// numbers (the app opens and copies them by those numbers).
+fn render_with(html: &str, width: u16, ctx: &Ctx) -> RenderedContent {
+    let r = render_html(html, width, ctx);
+    let s = crate::content::Document::parse(html).summary(ctx);
+    assert_eq!(s.links, r.links, "links of {html:?}");
+    let code: Vec<(String, Option<String>)> =
+        s.code_blocks.into_iter().map(|c| (c.code, c.language)).collect();
+    let shown: Vec<(String, Option<String>)> =
+        r.code_blocks.iter().cloned().zip(r.code_languages.iter().cloned()).collect();
+    assert_eq!(code, shown, "code blocks of {html:?}");
+    r
 }
 
 /// Short code for a style: fg colour, then b(old) i(talic) u(nderline) s(trike) d(im).

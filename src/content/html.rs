@@ -1,0 +1,217 @@
+//! What Zulip's HTML means: which elements are spoilers, skipped, blocks; emoji codes; code
+//! block languages; and an iterative walk for subtrees whose depth the input decides.
+
+use super::text::{attr_text, display_width, sanitize};
+use scraper::{ElementRef, Html, Node};
+use std::collections::HashMap;
+
+pub(crate) fn has_class(el: ElementRef<'_>, class: &str) -> bool {
+    el.value().classes().any(|c| c == class)
+}
+
+pub(crate) fn parent_element(el: ElementRef<'_>) -> Option<ElementRef<'_>> {
+    el.parent().and_then(ElementRef::wrap)
+}
+
+pub(crate) fn is_spoiler_block(el: ElementRef<'_>) -> bool {
+    has_class(el, "spoiler-block")
+}
+
+/// A `spoiler-content` that is not the direct child of a `spoiler-block`: treated as a spoiler
+/// of its own (hidden unless opened), so malformed markup cannot leak hidden text.
+pub(crate) fn is_stray_spoiler_content(el: ElementRef<'_>) -> bool {
+    has_class(el, "spoiler-content") && !parent_element(el).is_some_and(is_spoiler_block)
+}
+
+pub(crate) fn is_spoiler_part(el: ElementRef<'_>) -> bool {
+    is_spoiler_block(el) || has_class(el, "spoiler-content")
+}
+
+/// Every spoiler (block or stray content) numbered in document order, keyed by its element's
+/// address in the tree. Numbering up front keeps an index independent of which spoilers are
+/// open and of whether the renderer walks the subtree a spoiler is in (it skips math, code,
+/// media, table debris…).
+pub(crate) fn spoiler_indices(doc: &Html) -> HashMap<*const scraper::node::Element, usize> {
+    // The root is not content (an `<html class=…>` tag only adds attributes to it).
+    doc.root_element()
+        .descendent_elements()
+        .skip(1)
+        .filter(|d| is_spoiler_block(*d) || is_stray_spoiler_content(*d))
+        .enumerate()
+        .map(|(i, d)| (d.value() as *const _, i))
+        .collect()
+}
+
+/// Elements whose content is never shown.
+pub(crate) fn is_skipped(name: &str) -> bool {
+    const SKIPPED: &[&str] = &[
+        "script", "style", "template", "head", "title", "meta", "link", "base", "noscript", "noembed",
+        "noframes", "iframe", "frame", "frameset", "object", "embed", "param", "input", "select", "textarea",
+        "button", "svg", "canvas", "source", "track", "map", "area",
+    ];
+    SKIPPED.contains(&name)
+}
+
+/// Elements that start and end a block (paragraph-like separation).
+pub(crate) fn is_block(name: &str) -> bool {
+    const BLOCKS: &[&str] = &[
+        "p",
+        "div",
+        "section",
+        "article",
+        "header",
+        "footer",
+        "nav",
+        "aside",
+        "main",
+        "figure",
+        "figcaption",
+        "details",
+        "summary",
+        "dl",
+        "dt",
+        "dd",
+        "address",
+        "center",
+        "form",
+        "fieldset",
+        "legend",
+        "li",
+        "ul",
+        "ol",
+        "menu",
+        "blockquote",
+        "pre",
+        "table",
+        "caption",
+        "thead",
+        "tbody",
+        "tfoot",
+        "tr",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "hr",
+        "body",
+        "html",
+        "hgroup",
+    ];
+    BLOCKS.contains(&name)
+}
+
+pub(crate) fn emoji_from_code(code: &str) -> Option<String> {
+    let mut s = String::new();
+    for part in code.split('-') {
+        if part.is_empty() || part.len() > 6 {
+            return None;
+        }
+        let cp = u32::from_str_radix(part, 16).ok()?;
+        s.push(char::from_u32(cp)?);
+    }
+    let mut s = sanitize(&s);
+    if s.is_empty() {
+        return None;
+    }
+    let mut chars = s.chars();
+    if let (Some(c), None) = (chars.next(), chars.next())
+        && !c.is_ascii()
+        && display_width(&s) == 1
+    {
+        // Single code points with text presentation by default (☺, ❤, ©): ask for the emoji.
+        s.push('\u{FE0F}');
+    }
+    Some(s)
+}
+
+/// `atom` and its descendant elements in document order, except spoilers and what is in them.
+/// For elements rendered without walking them (code, math, media): what they show of their
+/// descendants must not come from a spoiler, which is never opened there.
+pub(crate) fn shown_elements(atom: ElementRef<'_>) -> Vec<ElementRef<'_>> {
+    let mut out = Vec::new();
+    walk_tree(atom, |v| {
+        if let Visit::Open(e) = v {
+            if e != atom && is_spoiler_part(e) {
+                return false;
+            }
+            out.push(e);
+        }
+        true
+    });
+    out
+}
+
+pub(crate) enum Visit<'a> {
+    /// An element is entered; the callback returns whether to descend into it.
+    Open(ElementRef<'a>),
+    /// An element that was descended into is left.
+    Close(ElementRef<'a>),
+    /// A text node and its parent element.
+    Text(&'a str, Option<ElementRef<'a>>),
+}
+
+/// Pre/post-order walk over `root` (included) without recursion.
+pub(crate) fn walk_tree<'a>(root: ElementRef<'a>, mut f: impl FnMut(Visit<'a>) -> bool) {
+    let root_id = root.id();
+    let mut node = *root;
+    loop {
+        match node.value() {
+            Node::Text(t) => {
+                let text: &'a str = &t.text;
+                f(Visit::Text(text, node.parent().and_then(ElementRef::wrap)));
+            }
+            Node::Element(_) => {
+                if let Some(el) = ElementRef::wrap(node)
+                    && f(Visit::Open(el))
+                {
+                    if let Some(child) = node.first_child() {
+                        node = child;
+                        continue;
+                    }
+                    f(Visit::Close(el));
+                }
+            }
+            _ => {}
+        }
+        loop {
+            if node.id() == root_id {
+                return;
+            }
+            if let Some(next) = node.next_sibling() {
+                node = next;
+                break;
+            }
+            match node.parent() {
+                Some(parent) => {
+                    if let Some(pe) = ElementRef::wrap(parent) {
+                        f(Visit::Close(pe));
+                    }
+                    node = parent;
+                }
+                None => return,
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Word wrapping
+// ---------------------------------------------------------------------------------------------
+
+/// Greedy word wrapper fed with styled text. Break opportunities are HTML whitespace and the
+pub(crate) fn code_language(pre: ElementRef<'_>) -> Option<String> {
+    let attr = pre.attr("data-code-language").or_else(|| {
+        parent_element(pre).filter(|p| has_class(*p, "codehilite")).and_then(|p| p.attr("data-code-language"))
+    });
+    let lang = match attr {
+        Some(a) => a.to_owned(),
+        None => pre
+            .child_elements()
+            .find(|c| c.value().name() == "code" && !is_spoiler_part(*c))
+            .and_then(|c| c.value().classes().find_map(|x| x.strip_prefix("language-")).map(str::to_owned))?,
+    };
+    let lang = attr_text(&lang).to_lowercase();
+    (!lang.is_empty()).then_some(lang)
+}

@@ -1,0 +1,112 @@
+//! Text that reaches the terminal: [`sanitize`] (nothing that could act as a control gets
+//! through) and [`display_width`] (columns, as ratatui counts them), with the small helpers
+//! the document model and the layout share.
+
+use std::borrow::Cow;
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthStr;
+
+/// Remove everything that could reach the terminal as control: C0 and C1 control characters
+/// (except that the renderer turns \n into line breaks and \t into spaces before calling this),
+/// DEL, bidirectional overrides/isolates/embeddings (U+202A–U+202E, U+2066–U+2069, U+200E/F are fine to drop too),
+/// and other format characters that can reorder or hide text (U+061C). Escape sequences die with their ESC.
+pub fn sanitize(s: &str) -> String {
+    clean(s).into_owned()
+}
+
+/// Display width of a string in terminal columns (grapheme-aware; zero-width joiners, combining
+/// marks and variation selectors count 0; wide CJK/emoji count 2).
+///
+/// This agrees with how ratatui places graphemes into buffer cells (graphemes containing control
+/// characters are dropped by ratatui and count 0 here).
+pub fn display_width(s: &str) -> usize {
+    if s.is_ascii() {
+        return s.bytes().filter(|b| !b.is_ascii_control()).count();
+    }
+    s.graphemes(true).map(grapheme_width).sum()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Constants and small text helpers
+// ---------------------------------------------------------------------------------------------
+
+pub(crate) fn is_unsafe_char(c: char) -> bool {
+    matches!(c,
+        '\u{0}'..='\u{1F}'            // C0 controls (incl. ESC, \n, \t)
+        | '\u{7F}'..='\u{9F}'         // DEL, C1 controls (incl. CSI U+009B)
+        | '\u{061C}'                  // Arabic letter mark
+        | '\u{200E}' | '\u{200F}'     // LRM, RLM
+        | '\u{202A}'..='\u{202E}'     // embeddings and overrides
+        | '\u{2066}'..='\u{2069}'     // isolates
+        | '\u{206A}'..='\u{206F}'     // deprecated shaping/swapping format characters
+        | '\u{2028}' | '\u{2029}'     // line/paragraph separators
+        | '\u{FEFF}'                  // BOM / zero width no-break space
+        | '\u{FFF9}'..='\u{FFFB}' // interlinear annotation (hides text)
+    )
+}
+
+pub(crate) fn clean(s: &str) -> Cow<'_, str> {
+    if s.chars().any(is_unsafe_char) || (!s.is_ascii() && has_long_zero_width_run(s)) {
+        let mut run = 0;
+        Cow::Owned(
+            s.chars()
+                .filter(|&c| !is_unsafe_char(c))
+                .filter(|&c| {
+                    // Stacked combining marks ("Zalgo" text) are cut to a few per character.
+                    run = if unicode_width::UnicodeWidthChar::width(c) == Some(0) { run + 1 } else { 0 };
+                    run <= MAX_ZERO_WIDTH_RUN
+                })
+                .collect(),
+        )
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
+/// Zero-width characters (combining marks, joiners, selectors) kept in a row.
+const MAX_ZERO_WIDTH_RUN: usize = 8;
+
+pub(crate) fn has_long_zero_width_run(s: &str) -> bool {
+    let mut run = 0;
+    s.chars().any(|c| {
+        run = if unicode_width::UnicodeWidthChar::width(c) == Some(0) { run + 1 } else { 0 };
+        run > MAX_ZERO_WIDTH_RUN
+    })
+}
+
+/// Like [`sanitize`] but keeps `\n` and `\t` (code block text for copying).
+pub(crate) fn sanitize_code(s: &str) -> String {
+    s.chars().filter(|&c| c == '\n' || c == '\t' || !is_unsafe_char(c)).collect()
+}
+
+pub(crate) fn grapheme_width(g: &str) -> usize {
+    if g.len() == 1 {
+        return usize::from(!g.as_bytes()[0].is_ascii_control());
+    }
+    if g.chars().any(char::is_control) {
+        return 0;
+    }
+    // ratatui counts the halfwidth (han)dakuten as a cell of their own.
+    g.width() + g.chars().filter(|&c| matches!(c, '\u{FF9E}' | '\u{FF9F}')).count()
+}
+
+pub(crate) fn is_html_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0C')
+}
+
+/// Collapse HTML whitespace runs into single spaces and trim.
+pub(crate) fn collapse_ws(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for word in s.split(is_html_space).filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// Clean text from an attribute: whitespace collapsed, control characters removed.
+pub(crate) fn attr_text(s: &str) -> String {
+    sanitize(&collapse_ws(s))
+}
