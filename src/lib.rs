@@ -9,7 +9,10 @@
 //!   keymap; narrows and search parsing; the settings the config file decides. No I/O.
 //! - [`editor`]: the compose box's text editor (ratatui-textarea behind a small interface).
 //! - [`net`]: the dispatcher that runs effects as tasks, and the event long-poller.
-//! - [`ui`]: views as functions of the state, the content renderer, and the colour themes.
+//! - [`content`]: message HTML as a document (links, code blocks, spoilers, text) and
+//!   `sanitize`; no terminal layout. Used by `app`, `ui` and `webhook`.
+//! - [`ui`]: views as functions of the state (one file per pane and popup), the content layout,
+//!   and the colour themes built from the theme the settings name.
 //! - [`backoff`]: retry timing (exponential backoff with jitter), the one home for it.
 //! - [`config`]: the TOML config file, its defaults and its error messages.
 //! - [`account`]: `topicterm login`, accounts, and where API keys live (keyring or private file).

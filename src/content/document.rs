@@ -28,7 +28,7 @@ pub trait ContentContext {
     fn spoiler_open(&self, index: usize) -> bool;
 }
 
-/// A link or image of a message, numbered [1], [2], … in order of first appearance.
+/// A link or image of a message, numbered `[1]`, `[2]`, … in order of first appearance.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LinkRef {
     pub url: String,

@@ -1,6 +1,7 @@
 use super::*;
 use crate::content::guard::parse_too_costly;
 use crate::content::sanitize;
+use ratatui::style::{Color, Modifier};
 
 struct Ctx {
     open: Vec<usize>,
