@@ -31,7 +31,7 @@ use crate::content::html::{
     Visit, code_language, emoji_from_code, has_class, is_block, is_skipped, is_spoiler_block,
     is_spoiler_part, is_stray_spoiler_content, parent_element, shown_elements, walk_tree,
 };
-use crate::content::text::{attr_text, clean, grapheme_width, is_html_space, sanitize_code};
+use crate::content::text::{attr_text, grapheme_width, sanitize_code};
 use crate::content::{ContentContext, LinkRef, display_width};
 use crate::content::{Document, MAX_DEPTH, code_text, math_text};
 

@@ -2,7 +2,12 @@
 //! wide characters, hard-breaking words wider than the line) and the block flow that stacks
 //! paragraphs, quotes, lists and the rest at a fixed width.
 
-use super::*;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use unicode_segmentation::UnicodeSegmentation;
+
+use crate::content::display_width;
+use crate::content::text::{clean, grapheme_width, is_html_space};
 
 /// Narrowest layout width; smaller requested widths are clamped to this.
 pub(super) const MIN_WIDTH: usize = 10;
