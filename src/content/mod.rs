@@ -16,4 +16,4 @@ pub(crate) mod text;
 
 pub use document::{CodeBlock, ContentContext, Document, LinkRef, Summary};
 pub(crate) use document::{MAX_DEPTH, code_text, math_text};
-pub use text::{display_width, sanitize};
+pub use text::{display_width, escape_html, sanitize};

@@ -110,3 +110,35 @@ pub(crate) fn collapse_ws(s: &str) -> String {
 pub(crate) fn attr_text(s: &str) -> String {
     sanitize(&collapse_ws(s))
 }
+
+/// Text made safe to put into HTML (text or a quoted attribute), for content the client builds
+/// itself (a message still on its way is shown through the same layout). Decoding is the
+/// parser's job; this is the client's one escaper.
+pub fn escape_html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaped_text_parses_back_to_itself() {
+        let text = "a < b && c > \"d\" <script>x</script> &amp;";
+        let html = format!("<p title=\"{}\">{}</p>", escape_html(text), escape_html(text));
+        let doc = scraper::Html::parse_fragment(&html);
+        let p = doc.root_element().child_elements().next().expect("a paragraph");
+        assert_eq!(p.text().collect::<String>(), text);
+        assert_eq!(p.attr("title"), Some(text));
+    }
+}

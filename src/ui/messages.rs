@@ -6,7 +6,7 @@ use super::content::render_html_with_theme;
 use super::theme::Theme;
 use crate::api::{Message, MessageId};
 use crate::app::{Focus, Narrow, State};
-use crate::content::{display_width, sanitize};
+use crate::content::{display_width, escape_html, sanitize};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -259,12 +259,8 @@ fn pending_block(st: &State, th: &Theme, o: &crate::app::Outgoing, width: u16) -
         Some((cut, _)) => &o.content[..cut],
         None => o.content.as_str(),
     };
-    let html: String = preview
-        .lines()
-        .take(PENDING_PREVIEW_LINES)
-        .map(|l| l.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;"))
-        .collect::<Vec<_>>()
-        .join("<br>");
+    let html: String =
+        preview.lines().take(PENDING_PREVIEW_LINES).map(escape_html).collect::<Vec<_>>().join("<br>");
     let body = render_html_with_theme(
         &format!("<p>{html}</p>"),
         width.saturating_sub(2).max(10),
