@@ -10,7 +10,8 @@
 use super::guard::parse_too_costly;
 use super::html::{
     Visit, code_language, emoji_from_code, has_class, is_block, is_skipped, is_spoiler_block,
-    is_spoiler_part, is_stray_spoiler_content, parent_element, shown_elements, spoiler_indices, walk_tree,
+    is_spoiler_part, is_stray_spoiler_content, media_link, parent_element, shown_elements, spoiler_indices,
+    walk_tree,
 };
 use super::text::{attr_text, collapse_ws, sanitize, sanitize_code};
 use scraper::{ElementRef, Html, Node};
@@ -266,32 +267,8 @@ impl Walker<'_> {
     }
 
     fn media(&mut self, el: ElementRef<'_>) {
-        let shown = shown_elements(el);
-        let find = |tag: &str| shown.iter().copied().find(|d| d.value().name() == tag);
-        let anchor = shown
-            .iter()
-            .copied()
-            .find(|d| d.value().name() == "a" && d.attr("href").is_some_and(|h| !h.trim().is_empty()));
-        let img = find("img");
-        let video = find("video");
-        let url = anchor
-            .and_then(|a| a.attr("href"))
-            .or_else(|| img.and_then(|i| i.attr("src")))
-            .or_else(|| video.and_then(|v| v.attr("src")))
-            .map(str::trim)
-            .filter(|u| !u.is_empty());
-        let Some(url) = url else { return };
-        let label = [anchor.and_then(|a| a.attr("title")), img.and_then(|i| i.attr("alt"))]
-            .into_iter()
-            .flatten()
-            .map(attr_text)
-            .find(|l| !l.is_empty())
-            .unwrap_or_else(|| attr_text(url));
-        let is_video = video.is_some()
-            || has_class(el, "message_inline_video")
-            || has_class(el, "youtube-video")
-            || has_class(el, "vimeo-video");
-        self.register_link(url, &label, !is_video);
+        let Some((url, label, is_video)) = media_link(el) else { return };
+        self.register_link(&url, &label, !is_video);
         self.note(&label);
     }
 

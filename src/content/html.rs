@@ -215,3 +215,34 @@ pub(crate) fn code_language(pre: ElementRef<'_>) -> Option<String> {
     let lang = attr_text(&lang).to_lowercase();
     (!lang.is_empty()).then_some(lang)
 }
+
+/// An inline image or video: its link (the anchor's, else the media's source), its label
+/// (title, alt, else the URL) and whether it is a video. `None` without a usable URL.
+pub(crate) fn media_link(el: ElementRef<'_>) -> Option<(String, String, bool)> {
+    let shown = shown_elements(el);
+    let find = |tag: &str| shown.iter().copied().find(|d| d.value().name() == tag);
+    let anchor = shown
+        .iter()
+        .copied()
+        .find(|d| d.value().name() == "a" && d.attr("href").is_some_and(|h| !h.trim().is_empty()));
+    let img = find("img");
+    let video = find("video");
+    let url = anchor
+        .and_then(|a| a.attr("href"))
+        .or_else(|| img.and_then(|i| i.attr("src")))
+        .or_else(|| video.and_then(|v| v.attr("src")))
+        .map(str::trim)
+        .filter(|u| !u.is_empty());
+    let url = url?;
+    let label = [anchor.and_then(|a| a.attr("title")), img.and_then(|i| i.attr("alt"))]
+        .into_iter()
+        .flatten()
+        .map(attr_text)
+        .find(|l| !l.is_empty())
+        .unwrap_or_else(|| attr_text(url));
+    let is_video = video.is_some()
+        || has_class(el, "message_inline_video")
+        || has_class(el, "youtube-video")
+        || has_class(el, "vimeo-video");
+    Some((url.to_owned(), label, is_video))
+}
