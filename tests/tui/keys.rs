@@ -317,3 +317,18 @@ async fn keys_with_nothing_to_act_on_say_so() {
         (false, "nothing here on or after 2030-01-01: showing the newest message".into())
     );
 }
+
+#[tokio::test]
+async fn channel_row_keys_with_nothing_to_do_say_so() {
+    let mut app = App::start("member").await;
+    let design = app.channel_id("design");
+    app.key(KeyCode::Char('h')).await;
+    app.st.ui.sidebar_selected = app.sidebar_row(|r| *r == SidebarRow::Channel(design));
+    app.key(KeyCode::Char('U')).await;
+    assert_eq!(status(&app), (false, "#design is not muted".into()));
+    app.key(KeyCode::Char('F')).await;
+    assert_eq!(status(&app), (false, "following is for topics: open the channel and pick one".into()));
+    app.key(KeyCode::Char('R')).await;
+    app.key(KeyCode::Char('R')).await;
+    assert_eq!(status(&app), (false, "#design has no unread messages".into()));
+}
