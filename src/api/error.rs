@@ -25,6 +25,11 @@ pub struct ServerError {
 }
 
 impl ServerError {
+    /// An error with only a status, a code and a message.
+    pub fn new(status: u16, code: &str, msg: &str) -> Self {
+        Self::from_body(status, &serde_json::json!({"code": code, "msg": msg}), None)
+    }
+
     /// Build from an error body; tolerant of missing or mistyped fields.
     pub fn from_body(status: u16, body: &Value, retry_after_header: Option<f64>) -> Self {
         let mut extra = body.as_object().cloned().unwrap_or_default();

@@ -18,7 +18,7 @@ pub mod when;
 pub use effect::{ApiCall, Effect, TermEffect};
 pub use keymap::{Action, Context};
 pub use model::*;
-pub use msg::Msg;
+pub use msg::{Answer, Failure, Job, Msg, Unsubscribed};
 pub use narrow::Narrow;
 pub use outgoing::*;
 pub use state::*;

@@ -1,9 +1,90 @@
 //! What `update` takes in: keys, pastes, the clock, and every answer of the network tasks.
 
+use super::effect::ApiCall;
 use super::narrow::Narrow;
 use super::outgoing::SendFailure;
 use crate::api::*;
 use crossterm::event::KeyEvent;
+use std::path::PathBuf;
+
+/// A background job that answers with [`Msg::Done`], named with what its answer needs in
+/// order to be put into words (by `app`, never by `net`).
+#[derive(Debug)]
+pub enum Job {
+    /// Work nobody waits for (typing notices, a deleted server draft, a failed presence ping):
+    /// nothing to say either way.
+    Quiet,
+    /// A palette or popup operation.
+    Api(Box<ApiCall>),
+    /// Writing a draft to this machine's disk.
+    SaveDraft,
+    FetchSubscriptions,
+    FetchTopics,
+    /// Opening a link (`download`: an uploaded file, fetched first).
+    Open {
+        download: bool,
+    },
+    DumpState,
+    SetPolicy,
+    /// Read, starred and other flags.
+    Flags,
+    MarkTopicRead,
+    MarkChannelRead {
+        name: String,
+    },
+    SetChannelMuted {
+        name: String,
+        muted: bool,
+    },
+    React,
+}
+
+/// What a finished job brings back.
+#[derive(Debug)]
+pub enum Answer {
+    Nothing,
+    /// Unsubscriptions, one per person asked for (`name`: how the request named them), and the
+    /// refusal that stopped the rest, if any.
+    Unsubscribed {
+        done: Vec<Unsubscribed>,
+        refused: Option<ApiError>,
+    },
+    /// A channel's email address.
+    Email(String),
+    /// A file written (the state dump).
+    Written(PathBuf),
+    /// A link or a downloaded file handed to the browser (`opening`: why that failed).
+    Opened {
+        target: String,
+        saved: bool,
+        opening: Option<String>,
+    },
+}
+
+/// What one unsubscription did.
+#[derive(Debug, PartialEq)]
+pub struct Unsubscribed {
+    pub name: String,
+    pub removed: Vec<String>,
+    pub not_removed: Vec<String>,
+}
+
+/// Why a background job failed: the API's error kinds, or the local system's.
+#[derive(Debug)]
+pub enum Failure {
+    Api(ApiError),
+    /// A local file could not be written.
+    File {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+}
+
+impl From<ApiError> for Failure {
+    fn from(e: ApiError) -> Self {
+        Failure::Api(e)
+    }
+}
 
 /// Inputs of `update`.
 #[derive(Debug)]
@@ -24,7 +105,7 @@ pub enum Msg {
     ClickMessage(MessageId),
     Tick(i64),
     Registered(Box<RegisterResponse>),
-    RegisterFailed(String),
+    RegisterFailed(ApiError),
     /// A page of a narrow arrived.
     Messages {
         narrow: Narrow,
@@ -35,7 +116,7 @@ pub enum Msg {
     },
     MessagesFailed {
         narrow: Narrow,
-        error: String,
+        error: ApiError,
     },
     Topics {
         channel: ChannelId,
@@ -49,7 +130,7 @@ pub enum Msg {
     DraftPushed {
         key: String,
         content: String,
-        result: Result<i64, String>,
+        result: Result<i64, ApiError>,
     },
     Events(Vec<Event>),
     /// The event queue is gone: register again.
@@ -57,38 +138,42 @@ pub enum Msg {
     /// The event queue keeps answering what cannot be read: replace it.
     QueueUnreadable,
     /// The server refused our credentials (wrong key, deactivated user or organization).
-    AuthLost(String),
+    AuthLost(ApiError),
     /// The event poll failed for a network reason; it tries again in `retry_in` seconds.
     Offline {
-        why: String,
+        error: ApiError,
         retry_in: u64,
     },
     /// A poll succeeded after failures.
     Online,
+    /// Events of this many arrived that could not be read (the first one's type and error).
+    UnreadableEvents {
+        count: usize,
+        first: (String, String),
+    },
     Sent {
         local_id: String,
         result: Result<MessageId, SendFailure>,
     },
     History {
         message_id: MessageId,
-        result: Result<Vec<HistorySnapshot>, String>,
+        result: Result<Vec<HistorySnapshot>, ApiError>,
     },
     /// A message's Markdown, for quoting or editing.
     Raw {
         message_id: MessageId,
         edit: bool,
-        result: Result<String, String>,
+        result: Result<String, ApiError>,
     },
-    /// A background action finished: `Ok(note)` or `Err(why)`.
-    Done(Result<String, String>),
-    /// A channel's email address (`:channel-email`), to show and copy.
-    ChannelEmail(Result<String, String>),
-    /// A message was scheduled or a scheduled message changed: close the compose box.
-    Scheduled(Result<String, String>),
+    /// A background job finished.
+    Done {
+        job: Job,
+        result: Result<Answer, Failure>,
+    },
     /// Presence changes since the last ping.
     Presence(Box<PresenceResponse>),
     /// An edit was saved (or refused: the compose box stays).
-    Edited(Result<MessageId, String>),
+    Edited(Result<MessageId, ApiError>),
     /// `$EDITOR` returned the compose text (or failed).
     EditorDone(Result<String, String>),
 }

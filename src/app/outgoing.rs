@@ -67,9 +67,9 @@ pub enum OutState {
 }
 
 /// Why a send did not go through.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct SendFailure {
-    pub why: String,
+    pub error: ApiError,
     /// A network or server fault: worth trying again.
     pub retry: bool,
     /// The request may have reached the server (timeout, broken connection, 5xx).

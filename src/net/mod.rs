@@ -2,7 +2,7 @@
 //! poller long-polls the queue. Nothing here touches the state.
 
 use crate::api::*;
-use crate::app::{Effect, Msg, Narrow, SendFailure, Verify};
+use crate::app::{Answer, ApiCall, Effect, Failure, Job, Msg, Narrow, SendFailure, Unsubscribed, Verify};
 use crate::backoff::Backoff;
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedSender;
@@ -36,8 +36,14 @@ impl Drop for Dispatcher {
 /// Messages fetched on each side of a date anchor.
 const PAGE_AROUND: u64 = 50;
 
-fn text(e: ApiError) -> String {
-    e.to_string()
+/// A finished job's answer.
+fn done(job: Job, result: Result<Answer, Failure>) -> Msg {
+    Msg::Done { job, result }
+}
+
+/// A finished job that brings nothing back but success or an API error.
+fn finished<T>(job: Job, result: Result<T, ApiError>) -> Msg {
+    done(job, result.map(|_| Answer::Nothing).map_err(Failure::Api))
 }
 
 impl Dispatcher {
@@ -60,8 +66,8 @@ impl Dispatcher {
         self.drafts_writer = Some(std::thread::spawn(move || {
             let _ = tx.send(Msg::DraftsLoaded(drafts::load(&dir)));
             for (key, text) in queue {
-                if let Err(e) = drafts::save(&dir, &key, &text) {
-                    let _ = tx.send(Msg::Done(Err(format!("could not save the draft: {e}"))));
+                if let Err(error) = drafts::save(&dir, &key, &text) {
+                    let _ = tx.send(done(Job::SaveDraft, Err(Failure::File { path: dir.clone(), error })));
                 }
             }
         }));
@@ -112,10 +118,10 @@ impl Dispatcher {
                 self.spawn(async move {
                     match c.register(&register_params()).await {
                         Ok(r) => Msg::Registered(Box::new(r)),
-                        Err(e) if e.is_auth() => Msg::AuthLost(text(e)),
+                        Err(e) if e.is_auth() => Msg::AuthLost(e),
                         Err(e) => {
                             tracing::warn!("register failed: {e}");
-                            Msg::RegisterFailed(e.outage())
+                            Msg::RegisterFailed(e)
                         }
                     }
                 });
@@ -134,7 +140,7 @@ impl Dispatcher {
                     q.client_gravatar = Some(true);
                     let msg = match c.get_messages(&q).await {
                         Ok(resp) => Msg::Messages { narrow: n, resp: Box::new(resp), older, epoch },
-                        Err(e) => Msg::MessagesFailed { narrow: n, error: text(e) },
+                        Err(error) => Msg::MessagesFailed { narrow: n, error },
                     };
                     let _ = tx.send(msg);
                 });
@@ -148,7 +154,7 @@ impl Dispatcher {
             Effect::FetchSubscriptions => self.spawn(async move {
                 match c.get_subscriptions(Some(IncludeSubscribers::Partial)).await {
                     Ok(r) => Msg::Subscriptions(r.subscriptions),
-                    Err(e) => Msg::Done(Err(format!("channels: {}", text(e)))),
+                    Err(e) => finished(Job::FetchSubscriptions, Err::<(), _>(e)),
                 }
             }),
             Effect::JumpToDate { narrow, terms, date, epoch } => self.spawn(async move {
@@ -157,13 +163,13 @@ impl Dispatcher {
                 q.apply_markdown = Some(true);
                 match c.get_messages(&q).await {
                     Ok(resp) => Msg::Messages { narrow, resp: Box::new(resp), older: false, epoch },
-                    Err(e) => Msg::MessagesFailed { narrow, error: text(e) },
+                    Err(error) => Msg::MessagesFailed { narrow, error },
                 }
             }),
             Effect::FetchTopics(channel) => self.spawn(async move {
                 match c.get_topics(channel, true).await {
                     Ok(r) => Msg::Topics { channel, topics: r.topics },
-                    Err(e) => Msg::Done(Err(format!("topics: {}", text(e)))),
+                    Err(e) => finished(Job::FetchTopics, Err::<(), _>(e)),
                 }
             }),
             // The main loop runs these on the terminal; elsewhere (whole-app tests) they go nowhere.
@@ -173,7 +179,7 @@ impl Dispatcher {
                 let dir = self.downloads.clone();
                 tokio::spawn(async move {
                     let result = open_url(&c, &url, download, dir).await;
-                    let _ = tx.send(Msg::Done(result));
+                    let _ = tx.send(done(Job::Open { download }, result));
                 });
             }
             Effect::DumpState { path, contents } => {
@@ -191,23 +197,24 @@ impl Dispatcher {
                         std::io::Write::write_all(&mut f, contents.as_bytes())?;
                         f.persist(&path).map_err(|e| e.error)
                     });
-                    let _ = tx.send(Msg::Done(match written {
-                        Ok(_) => Ok(format!("state written to {}", path.display())),
-                        Err(e) => {
-                            Err(format!("could not write {}: {}", path.display(), write_failure(&e, &path)))
-                        }
-                    }));
+                    let _ = tx.send(done(
+                        Job::DumpState,
+                        match written {
+                            Ok(_) => Ok(Answer::Written(path)),
+                            Err(error) => Err(Failure::File { path, error }),
+                        },
+                    ));
                 });
             }
             Effect::PushDraft { key, id, draft } => self.spawn(async move {
                 let content = draft.content.clone();
-                Msg::DraftPushed { key, content, result: push_draft(&c, id, &draft).await.map_err(text) }
+                Msg::DraftPushed { key, content, result: push_draft(&c, id, &draft).await }
             }),
             Effect::DeleteServerDraft(id) => self.spawn(async move {
                 if let Err(e) = c.delete_draft(id).await {
                     tracing::debug!("server draft {id} not deleted: {e}");
                 }
-                Msg::Done(Ok(String::new()))
+                done(Job::Quiet, Ok(Answer::Nothing))
             }),
             Effect::Send { local_id, message, verify } => self.spawn(async move {
                 if let Some(v) = verify {
@@ -223,7 +230,7 @@ impl Dispatcher {
             }),
             Effect::Edit { message_id, content } => self.spawn(async move {
                 let edit = MessageEdit { content: Some(content), ..Default::default() };
-                Msg::Edited(c.update_message(message_id, &edit).await.map(|_| message_id).map_err(text))
+                Msg::Edited(c.update_message(message_id, &edit).await.map(|_| message_id))
             }),
             Effect::EditTyping { message_id, start } => self.spawn(async move {
                 let op = if start { TypingOp::Start } else { TypingOp::Stop };
@@ -231,32 +238,21 @@ impl Dispatcher {
                 if let Err(e) = c.set_edit_typing(message_id, op).await {
                     tracing::debug!("edit typing notice failed: {e}");
                 }
-                Msg::Done(Ok(String::new()))
+                done(Job::Quiet, Ok(Answer::Nothing))
             }),
             Effect::SetPolicy { channel, topic, policy } => self.spawn(async move {
-                Msg::Done(
-                    c.update_user_topic(channel, &topic, policy).await.map(|_| String::new()).map_err(text),
-                )
+                finished(Job::SetPolicy, c.update_user_topic(channel, &topic, policy).await)
             }),
             // Flag changes are idempotent: through a flaky network they are retried until the
             // server has them, so what the client shows as read is read on the server too.
             Effect::MarkRead(ids) => self.spawn(async move {
-                Msg::Done(
-                    with_retries(|| c.update_message_flags(&ids, true, "read")).await.map(|_| String::new()),
-                )
+                finished(Job::Flags, with_retries(|| c.update_message_flags(&ids, true, "read")).await)
             }),
             Effect::SetFlag { ids, flag, add } => self.spawn(async move {
-                Msg::Done(
-                    with_retries(|| c.update_message_flags(&ids, add, flag)).await.map(|_| String::new()),
-                )
+                finished(Job::Flags, with_retries(|| c.update_message_flags(&ids, add, flag)).await)
             }),
             Effect::MarkTopicRead { channel, topic } => self.spawn(async move {
-                Msg::Done(
-                    c.mark_topic_as_read(channel, &topic)
-                        .await
-                        .map(|_| "topic marked as read".into())
-                        .map_err(text),
-                )
+                finished(Job::MarkTopicRead, c.mark_topic_as_read(channel, &topic).await)
             }),
             Effect::MarkChannelRead { channel, name } => self.spawn(async move {
                 let narrow = [NarrowTerm::new("channel", channel), NarrowTerm::new("is", "unread")];
@@ -271,16 +267,15 @@ impl Dispatcher {
                         Ok(r) if !r.found_newest && r.last_processed_id.is_some() => {
                             anchor = Anchor::Id(r.last_processed_id.unwrap_or_default());
                         }
-                        Ok(_) => break Ok(format!("#{name} marked as read")),
+                        Ok(_) => break Ok(()),
                         Err(e) => break Err(e),
                     }
                 };
-                Msg::Done(result)
+                finished(Job::MarkChannelRead { name }, result)
             }),
             Effect::SetChannelMuted { channel, name, muted } => self.spawn(async move {
                 let r = c.update_subscription_settings(&[(channel, "is_muted", muted.into())]).await;
-                let done = if muted { "muted" } else { "unmuted" };
-                Msg::Done(r.map(|_| format!("#{name} {done}")).map_err(text))
+                finished(Job::SetChannelMuted { name, muted }, r)
             }),
             Effect::React { message_id, emoji, add } => self.spawn(async move {
                 let r = if add {
@@ -288,19 +283,17 @@ impl Dispatcher {
                 } else {
                     c.remove_reaction(message_id, &emoji).await
                 };
-                Msg::Done(r.map(|_| String::new()).map_err(text))
+                finished(Job::React, r)
             }),
             Effect::FetchHistory(message_id) => self.spawn(async move {
-                let result =
-                    c.get_message_history(message_id, true).await.map(|r| r.message_history).map_err(text);
+                let result = c.get_message_history(message_id, true).await.map(|r| r.message_history);
                 Msg::History { message_id, result }
             }),
             Effect::FetchRaw { message_id, edit } => self.spawn(async move {
                 let result = c
                     .get_message(message_id, false)
                     .await
-                    .map(|r| r.raw_content.unwrap_or(r.message.content))
-                    .map_err(text);
+                    .map(|r| r.raw_content.unwrap_or(r.message.content));
                 Msg::Raw { message_id, edit, result }
             }),
             Effect::Api(call) => {
@@ -319,7 +312,7 @@ impl Dispatcher {
                     // Presence is best effort; connection trouble shows elsewhere.
                     Err(e) => {
                         tracing::debug!("presence ping failed: {e}");
-                        Msg::Done(Ok(String::new()))
+                        done(Job::Quiet, Ok(Answer::Nothing))
                     }
                 }
             }),
@@ -335,144 +328,62 @@ impl Dispatcher {
     }
 }
 
-/// Run one palette/popup operation and describe the outcome in words.
-async fn run_api(c: &Client, call: crate::app::ApiCall) -> Msg {
-    use crate::app::ApiCall as A;
-    let done = |r: Result<String, ApiError>| Msg::Done(r.map_err(text));
-    match call {
-        A::SetStatus(u) => {
-            let cleared = u.status_text.as_deref() == Some("");
-            done(
-                c.update_status(&u)
-                    .await
-                    .map(|_| if cleared { "status cleared" } else { "status set" }.into()),
-            )
-        }
+/// Run one palette/popup operation; `app` words the outcome.
+async fn run_api(c: &Client, call: ApiCall) -> Msg {
+    use ApiCall as A;
+    let result: Result<Answer, ApiError> = match &call {
+        A::SetStatus(u) => c.update_status(u).await.map(|_| Answer::Nothing),
         A::Unsubscribe { channels, principals, names } => {
             // One request per person: the answer lists channels, not who left them.
             let who: Vec<(Option<UserId>, String)> = match principals {
-                None => vec![(None, names.into_iter().next().unwrap_or_else(|| "you".into()))],
+                None => vec![(None, names.first().cloned().unwrap_or_else(|| "you".into()))],
                 Some(ids) => ids
-                    .into_iter()
+                    .iter()
+                    .copied()
                     .map(Some)
-                    .zip(names.into_iter().chain(std::iter::repeat_with(String::new)))
+                    .zip(names.iter().cloned().chain(std::iter::repeat_with(String::new)))
                     .collect(),
             };
-            let mut parts = Vec::new();
+            let mut done = Vec::new();
+            let mut refused = None;
             for (id, name) in who {
                 let p = id.map(|id| Principals::Ids(vec![id]));
-                match c.unsubscribe(&channels, p.as_ref()).await {
-                    Ok(r) => parts.extend(unsubscribed(&name, &r.removed, &r.not_removed)),
+                match c.unsubscribe(channels, p.as_ref()).await {
+                    Ok(r) => done.push(Unsubscribed { name, removed: r.removed, not_removed: r.not_removed }),
                     Err(e) => {
-                        parts.push(text(e));
-                        return Msg::Done(Err(parts.join("; ")));
+                        refused = Some(e);
+                        break;
                     }
                 }
             }
-            Msg::Done(Ok(parts.join("; ")))
+            Ok(Answer::Unsubscribed { done, refused })
         }
-        A::Deactivate { user, name, actions } => {
-            done(c.deactivate_user(user, actions.as_ref(), None).await.map(|_| format!("{name} deactivated")))
+        A::Deactivate { user, actions, .. } => {
+            c.deactivate_user(*user, actions.as_ref(), None).await.map(|_| Answer::Nothing)
         }
-        A::GroupMembers { group_id, update, done: summary, group, names } => {
-            match c.update_user_group_members(group_id, &update).await {
-                Ok(_) => Msg::Done(Ok(summary)),
-                Err(e) => Msg::Done(Err(group_refusal(&text(e), &group, &names))),
-            }
+        A::GroupMembers { group_id, update, .. } => {
+            c.update_user_group_members(*group_id, update).await.map(|_| Answer::Nothing)
         }
-        A::NavView { fragment, is_pinned, name } => done(
-            c.update_navigation_view(&fragment, is_pinned, name.as_deref())
-                .await
-                .map(|_| format!("view {fragment} updated")),
-        ),
-        A::AddPlayground { name, language, template } => done(
-            c.add_playground(&name, &language, &template).await.map(|_| format!("playground {name} added")),
-        ),
+        A::NavView { fragment, is_pinned, name } => {
+            c.update_navigation_view(fragment, *is_pinned, name.as_deref()).await.map(|_| Answer::Nothing)
+        }
+        A::AddPlayground { name, language, template } => {
+            c.add_playground(name, language, template).await.map(|_| Answer::Nothing)
+        }
         A::ChannelEmail { channel, sender } => {
-            Msg::ChannelEmail(c.get_channel_email(channel, sender).await.map(|r| r.email).map_err(text))
+            c.get_channel_email(*channel, *sender).await.map(|r| Answer::Email(r.email))
         }
-        A::Apns { token, appid } => {
-            done(c.add_apns_token(&token, appid.as_deref()).await.map(|_| "APNs token registered".into()))
+        A::Apns { token, appid } => c.add_apns_token(token, appid.as_deref()).await.map(|_| Answer::Nothing),
+        A::Report { message_id, report_type, description } => {
+            c.report_message(*message_id, report_type, description.as_deref()).await.map(|_| Answer::Nothing)
         }
-        A::Report { message_id, report_type, description } => done(
-            c.report_message(message_id, &report_type, description.as_deref())
-                .await
-                .map(|_| "reported to the moderators".into()),
-        ),
-        A::Schedule(m) => {
-            Msg::Scheduled(c.create_scheduled_message(&m).await.map(|_| "scheduled".into()).map_err(text))
+        A::Schedule(m) => c.create_scheduled_message(m).await.map(|_| Answer::Nothing),
+        A::UpdateScheduled { id, update } => {
+            c.update_scheduled_message(*id, update).await.map(|_| Answer::Nothing)
         }
-        A::UpdateScheduled { id, update } => Msg::Scheduled(
-            c.update_scheduled_message(id, &update)
-                .await
-                .map(|_| "scheduled message updated".into())
-                .map_err(text),
-        ),
-        A::DeleteScheduled(id) => {
-            done(c.delete_scheduled_message(id).await.map(|_| "scheduled message deleted".into()))
-        }
-    }
-}
-
-/// Why a file could not be written, in words (the I/O error's own text names the temporary
-/// file it was written through).
-fn write_failure(e: &std::io::Error, path: &std::path::Path) -> String {
-    use std::io::ErrorKind as K;
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-    match e.kind() {
-        K::NotFound => format!("there is no folder {}", dir.display()),
-        K::PermissionDenied => format!("no permission to write in {}", dir.display()),
-        K::IsADirectory => "that is a folder".into(),
-        K::NotADirectory => format!("{} is not a folder", dir.display()),
-        K::ReadOnlyFilesystem => "the file system is read-only".into(),
-        K::StorageFull => "the disk is full".into(),
-        other => other.to_string(),
-    }
-}
-
-/// What an unsubscription did, naming who ("you" for oneself).
-fn unsubscribed(name: &str, removed: &[String], not_removed: &[String]) -> Vec<String> {
-    let list = |chans: &[String]| format!("#{}", chans.join(", #"));
-    let mut parts = Vec::new();
-    if !removed.is_empty() {
-        parts.push(if name == "you" {
-            format!("you left {}", list(removed))
-        } else {
-            format!("{name} removed from {}", list(removed))
-        });
-    }
-    if !not_removed.is_empty() {
-        let was = if name == "you" { "you were" } else { "was" };
-        let who = if name == "you" { String::new() } else { format!("{name} ") };
-        parts.push(format!("{who}{was} not subscribed to {}", list(not_removed)));
-    }
-    parts
-}
-
-/// A refusal of a group change in names: the server's messages name users and groups by ID
-/// ("User 14 is already a member of this group"), so the client words the known ones itself.
-fn group_refusal(msg: &str, group: &str, names: &[(i64, String)]) -> String {
-    let numbers: Vec<i64> = msg.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
-    let Some(name) = names.iter().find(|(id, _)| numbers.contains(id)).map(|(_, n)| n.as_str()) else {
-        return if msg.contains("cycle") {
-            format!("{group} cannot take a subgroup that contains it")
-        } else {
-            msg.to_owned()
-        };
+        A::DeleteScheduled(id) => c.delete_scheduled_message(*id).await.map(|_| Answer::Nothing),
     };
-    if msg.contains("already a member") {
-        format!("{name} is already in {group}")
-    } else if msg.contains("no member") {
-        format!("{name} is not in {group}")
-    } else if msg.contains("already a subgroup") {
-        format!("{name} is already a subgroup of {group}")
-    } else if msg.contains("not a subgroup") {
-        format!("{name} is not a subgroup of {group}")
-    } else if msg.starts_with("Invalid") {
-        format!("{name} is deactivated or unknown")
-    } else {
-        msg.to_owned()
-    }
+    done(Job::Api(Box::new(call)), result.map_err(Failure::Api))
 }
 
 /// Drafts on disk: one JSON file per draft key, written atomically (temp file + rename) so a
@@ -531,9 +442,9 @@ async fn open_url(
     url: &str,
     download: bool,
     dir: Option<std::path::PathBuf>,
-) -> Result<String, String> {
+) -> Result<Answer, Failure> {
     let target = if download {
-        let bytes = c.download(url).await.map_err(|e| format!("download failed: {e}"))?;
+        let bytes = c.download(url).await?;
         let name = url.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or("attachment");
         // Only a file name from the URL: no path components, no hidden files.
         let name: String = crate::urls::decode(name)
@@ -542,15 +453,19 @@ async fn open_url(
             .collect();
         let name = name.trim_start_matches('.').to_owned();
         let dir = dir.unwrap_or_else(std::env::temp_dir);
-        let path = tokio::task::spawn_blocking(move || -> std::io::Result<std::path::PathBuf> {
-            std::fs::create_dir_all(&dir)?;
-            let path = dir.join(if name.is_empty() { "attachment".into() } else { name });
-            std::fs::write(&path, bytes)?;
-            Ok(path)
+        let path = dir.join(if name.is_empty() { "attachment".into() } else { name });
+        let written = tokio::task::spawn_blocking({
+            let path = path.clone();
+            move || -> std::io::Result<()> {
+                std::fs::create_dir_all(&dir)?;
+                std::fs::write(&path, bytes)
+            }
         })
         .await
-        .map_err(|e| e.to_string())?
-        .map_err(|e| format!("cannot save the file: {e}"))?;
+        .unwrap_or_else(|e| Err(std::io::Error::other(e)));
+        if let Err(error) = written {
+            return Err(Failure::File { path, error });
+        }
         path.display().to_string()
     } else {
         url.to_owned()
@@ -573,18 +488,13 @@ async fn open_url(
         }
     })
     .await
-    .map_err(|e| e.to_string())?;
-    match opened {
-        Ok(()) if download => Ok(format!("saved and opened {target}")),
-        Ok(()) => Ok(format!("opened {target}")),
-        Err(e) if download => Ok(format!("saved {target} (could not open it: {e})")),
-        Err(e) => Err(format!("could not open {target}: {e}")),
-    }
+    .unwrap_or_else(|e| Err(e.to_string()));
+    Ok(Answer::Opened { target, saved: download, opening: opened.err() })
 }
 
 /// Run an idempotent request until it succeeds, backing off (with jitter) through network and
 /// server faults for up to about ten minutes; refusals end it at once.
-async fn with_retries<T, F, Fut>(mut call: F) -> Result<T, String>
+async fn with_retries<T, F, Fut>(mut call: F) -> Result<T, ApiError>
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = Result<T, ApiError>>,
@@ -601,7 +511,7 @@ where
                 tokio::time::sleep(wait).await;
                 waited += wait;
             }
-            Err(e) => return Err(text(e)),
+            Err(e) => return Err(e),
         }
     }
 }
@@ -628,9 +538,9 @@ fn send_failure(e: ApiError, checking: bool) -> SendFailure {
     if checking && !retry {
         // The search was refused (e.g. the conversation became inaccessible): send, and let
         // the server say what is wrong with the message itself.
-        return SendFailure { why: text(e), retry: true, maybe_sent: false };
+        return SendFailure { error: e, retry: true, maybe_sent: false };
     }
-    SendFailure { why: text(e), retry, maybe_sent: maybe_sent || checking }
+    SendFailure { error: e, retry, maybe_sent: maybe_sent || checking }
 }
 
 /// An earlier attempt of this send that reached the server: our newest messages in the
@@ -745,10 +655,12 @@ async fn poll_events(
                     .into_iter()
                     .filter(|e| !matches!(e.kind, crate::api::EventKind::Heartbeat))
                     .collect();
-                let malformed: Vec<String> = events
+                let malformed: Vec<(String, String)> = events
                     .iter()
                     .filter_map(|e| match &e.kind {
-                        EventKind::Malformed { event_type, error } => Some(format!("{event_type}: {error}")),
+                        EventKind::Malformed { event_type, error } => {
+                            Some((event_type.clone(), error.clone()))
+                        }
                         _ => None,
                     })
                     .collect();
@@ -756,9 +668,7 @@ async fn poll_events(
                     return;
                 }
                 if let Some(first) = malformed.first() {
-                    let why =
-                        format!("ignored {} unreadable event(s) from the server ({first})", malformed.len());
-                    let _ = tx.send(Msg::Done(Err(why)));
+                    let _ = tx.send(Msg::UnreadableEvents { count: malformed.len(), first: first.clone() });
                 }
             }
             Err(ApiError::Decode { status: 200, .. }) if unreadable >= 2 => {
@@ -771,7 +681,7 @@ async fn poll_events(
                 return;
             }
             Err(e) if e.is_auth() => {
-                let _ = tx.send(Msg::AuthLost(text(e)));
+                let _ = tx.send(Msg::AuthLost(e));
                 return;
             }
             // Rate limited: wait as long as the server asks, then go on.
@@ -788,7 +698,7 @@ async fn poll_events(
                 if matches!(e, ApiError::Decode { status: 200, .. }) {
                     unreadable += 1;
                 }
-                if tx.send(Msg::Offline { why: e.outage(), retry_in: wait.as_secs().max(1) }).is_err() {
+                if tx.send(Msg::Offline { error: e, retry_in: wait.as_secs().max(1) }).is_err() {
                     return;
                 }
                 tokio::time::sleep(wait).await;
@@ -808,55 +718,5 @@ mod tests {
         for t in EVENT_TYPES {
             assert!(KNOWN_EVENT_TYPES.contains(t), "{t} is registered for but not decoded");
         }
-    }
-}
-
-#[cfg(test)]
-mod wording_tests {
-    use super::*;
-
-    #[test]
-    fn group_refusals_name_people_and_groups_not_ids() {
-        let names = vec![(14, "Dave Kowalski".to_owned()), (3, "@frontend".to_owned())];
-        let say = |msg: &str, group: &str| group_refusal(msg, group, &names);
-        assert_eq!(
-            say("User 14 is already a member of this group", "@backend"),
-            "Dave Kowalski is already in @backend"
-        );
-        assert_eq!(
-            say("There is no member '14' in this user group", "@backend"),
-            "Dave Kowalski is not in @backend"
-        );
-        assert_eq!(
-            say("User group 3 is not a subgroup of this group.", "@oncall"),
-            "@frontend is not a subgroup of @oncall"
-        );
-        assert_eq!(
-            say("User group 3 is already a subgroup of this group.", "@oncall"),
-            "@frontend is already a subgroup of @oncall"
-        );
-        assert_eq!(say("Invalid user ID: 14", "@backend"), "Dave Kowalski is deactivated or unknown");
-        assert_eq!(
-            say("User group cycle detected", "@leads"),
-            "@leads cannot take a subgroup that contains it"
-        );
-        assert_eq!(say("Insufficient permission", "@backend"), "Insufficient permission");
-    }
-
-    #[test]
-    fn unsubscriptions_say_who() {
-        let c = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(unsubscribed("you", &c(&["builds"]), &[]), vec!["you left #builds"]);
-        assert_eq!(unsubscribed("you", &[], &c(&["builds"])), vec!["you were not subscribed to #builds"]);
-        assert_eq!(
-            unsubscribed("Dave Kowalski", &c(&["a", "b"]), &c(&["c"])),
-            vec!["Dave Kowalski removed from #a, #b", "Dave Kowalski was not subscribed to #c"]
-        );
-    }
-
-    #[test]
-    fn write_failures_do_not_show_temporary_files() {
-        let e = std::io::Error::new(std::io::ErrorKind::NotFound, "at path \"/x/.tmpAb12\"");
-        assert_eq!(write_failure(&e, std::path::Path::new("/x/state.json")), "there is no folder /x");
     }
 }

@@ -1,6 +1,7 @@
 //! `update(&mut State, Msg) -> Vec<Effect>`: all behaviour, no I/O.
 //!
-//! `apply` routes each message by what arrived; the work is split the same way: `register`
+//! `apply` routes each message by what arrived; the work is split the same way: `answers`
+//! (finished background jobs, put into words), `register`
 //! (a register answer and resyncs), `events` (real-time events), `keys` (keys and pastes),
 //! `actions` (what keys are bound to), `navigation` (narrows, pages, selection, reading),
 //! `compose` and `complete` (the compose box and tab completion), `outbox` (optimistic sending),
@@ -8,6 +9,7 @@
 //! `outside` (links, clipboard, editor, notifications).
 
 mod actions;
+mod answers;
 mod common;
 mod complete;
 mod compose;
@@ -94,16 +96,6 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             mark_selected_read(st)
         }
         Msg::Tick(now) => on_tick(st, now),
-        Msg::Scheduled(Ok(note)) => {
-            let fx: Vec<Effect> =
-                st.ui.compose.take().map(|c| drop_draft(st, c.draft_key())).into_iter().collect();
-            set_status(st, note);
-            fx
-        }
-        Msg::Scheduled(Err(e)) => {
-            set_error(st, format!("not scheduled: {e}"));
-            vec![]
-        }
         Msg::Presence(resp) => {
             if let Some(p) = &resp.presences {
                 st.data.presence.extend(p.modern());
@@ -115,7 +107,8 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             vec![]
         }
         Msg::Registered(resp) => on_registered(st, *resp),
-        Msg::RegisterFailed(why) => {
+        Msg::RegisterFailed(error) => {
+            let why = error.outage();
             st.ui.loading = false;
             // Back off exponentially up to a minute, with jitter so that many clients of a
             // restarted server do not come back in step.
@@ -125,7 +118,8 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             st.ui.offline = Some(Offline { why, retry_at, attempts, register_due: true });
             vec![]
         }
-        Msg::Offline { why, retry_in } => {
+        Msg::Offline { error, retry_in } => {
+            let why = error.outage();
             let attempts = st.ui.offline.as_ref().map_or(0, |o| o.attempts);
             st.ui.offline =
                 Some(Offline { why, retry_at: st.now + retry_in as i64, attempts, register_due: false });
@@ -151,7 +145,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
                 v.loading_older = false;
                 v.loading_newer = false;
             }
-            set_error(st, format!("loading messages failed: {error}"));
+            set_error(st, format!("loading messages failed: {}", answers::why(&error)));
             vec![]
         }
         Msg::DraftsLoaded(drafts) => {
@@ -222,7 +216,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             fx
         }
         Msg::AuthLost(why) => {
-            st.ui.fatal = Some(format!("the server refused this account: {why}"));
+            st.ui.fatal = Some(format!("the server refused this account: {}", answers::why(&why)));
             st.ui.quit = true;
             vec![Effect::Quit]
         }
@@ -243,7 +237,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
                 }
                 (_, Err(e)) => {
                     st.ui.popup = None;
-                    set_error(st, format!("edit history: {e}"));
+                    set_error(st, format!("edit history: {}", answers::why(&e)));
                 }
                 _ => {}
             }
@@ -261,7 +255,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
                 vec![]
             }
             Err(e) => {
-                set_error(st, e);
+                set_error(st, answers::why(&e));
                 vec![]
             }
         },
@@ -273,25 +267,15 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::EditorDone(result) => outside::editor_done(st, result),
         Msg::Edited(Err(e)) => {
-            set_error(st, format!("not saved: {e}"));
+            set_error(st, format!("not saved: {}", answers::why(&e)));
             vec![]
         }
-        Msg::Done(Ok(note)) => {
-            if !note.is_empty() {
-                set_status(st, note);
-            }
-            vec![]
-        }
-        Msg::ChannelEmail(Ok(email)) => {
-            set_status(st, format!("channel email copied: {email}"));
-            vec![Effect::Term(TermEffect::Copy(email))]
-        }
-        Msg::ChannelEmail(Err(e)) => {
-            set_error(st, format!("channel email: {e}"));
-            vec![]
-        }
-        Msg::Done(Err(e)) => {
-            set_error(st, e);
+        Msg::Done { job, result } => answers::on_done(st, job, result),
+        Msg::UnreadableEvents { count, first: (event_type, error) } => {
+            set_error(
+                st,
+                format!("ignored {count} unreadable event(s) from the server ({event_type}: {error})"),
+            );
             vec![]
         }
     }

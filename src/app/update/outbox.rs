@@ -114,18 +114,20 @@ pub(super) fn on_sent(st: &mut State, local_id: &str, result: Result<MessageId, 
             fx.extend(reap(st));
         }
         Err(f) if f.retry => {
+            let why = super::answers::why(&f.error);
             st.outbox[pos].attempts += 1;
             let attempts = st.outbox[pos].attempts;
             // Back off up to a minute, with jitter; the connection coming back retries at once.
             let at = st.now + Backoff::CLIENT.delay_secs(attempts, pseudo_random(st.now, attempts));
             // Once an attempt may have reached the server, every later one looks first.
             st.outbox[pos].maybe_sent |= f.maybe_sent;
-            st.outbox[pos].state = OutState::Retry { at, why: f.why.clone() };
-            set_error(st, format!("not sent yet ({}): trying again in {}s", f.why, at - st.now));
+            set_error(st, format!("not sent yet ({why}): trying again in {}s", at - st.now));
+            st.outbox[pos].state = OutState::Retry { at, why };
         }
         Err(f) => {
-            st.outbox[pos].state = OutState::Failed(f.why.clone());
-            set_error(st, format!("not sent: {} (ctrl+r retries, ctrl+u takes it back to edit)", f.why));
+            let why = super::answers::why(&f.error);
+            set_error(st, format!("not sent: {why} (ctrl+r retries, ctrl+u takes it back to edit)"));
+            st.outbox[pos].state = OutState::Failed(why);
         }
     }
     fx.extend(pump(st));
@@ -302,7 +304,13 @@ mod tests {
     }
 
     fn failure(why: &str, retry: bool, maybe_sent: bool) -> SendFailure {
-        SendFailure { why: why.into(), retry, maybe_sent }
+        let error =
+            ApiError::Server(Box::new(ServerError::new(if retry { 503 } else { 400 }, "BAD_REQUEST", why)));
+        SendFailure { error, retry, maybe_sent }
+    }
+
+    fn refused() -> ApiError {
+        ApiError::Transport { message: "connection refused".into(), timeout: false, connect: true }
     }
 
     #[test]
@@ -356,7 +364,7 @@ mod tests {
     #[test]
     fn sends_wait_while_offline_and_go_in_order_when_back() {
         let (mut st, _) = registered();
-        update(&mut st, Msg::Offline { why: "connection refused".into(), retry_in: 4 });
+        update(&mut st, Msg::Offline { error: refused(), retry_in: 4 });
         assert!(sends(&send(&mut st, "first")).is_empty(), "nothing goes out while offline");
         assert!(sends(&send(&mut st, "second")).is_empty());
         assert!(st.ui.status.as_ref().unwrap().text.contains("offline"));

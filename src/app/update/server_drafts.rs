@@ -114,7 +114,7 @@ pub(super) fn on_pushed(
     st: &mut State,
     key: String,
     content: String,
-    result: Result<i64, String>,
+    result: Result<i64, ApiError>,
 ) -> Vec<Effect> {
     let Some(sd) = st.data.server_drafts.as_mut() else { return vec![] };
     sd.creating.remove(&key);

@@ -241,13 +241,27 @@ fn drafts_are_saved_on_the_next_tick_and_restored_on_reopen() {
 #[test]
 fn a_failed_register_is_retried_with_growing_backoff() {
     let mut st = State { now: 1_000, ..Default::default() };
-    update(&mut st, Msg::RegisterFailed("connection refused".into()));
+    update(
+        &mut st,
+        Msg::RegisterFailed(ApiError::Transport {
+            message: "connection refused".into(),
+            timeout: false,
+            connect: true,
+        }),
+    );
     let first = st.ui.offline.clone().expect("offline");
     assert!(first.retry_at > 1_000 && first.retry_at <= 1_000 + 3, "{first:?}");
     assert_eq!(update(&mut st, Msg::Tick(first.retry_at - 1)), vec![], "not before its time");
     assert_eq!(update(&mut st, Msg::Tick(first.retry_at)), vec![Effect::Register]);
     assert_eq!(update(&mut st, Msg::Tick(first.retry_at + 1)), vec![], "one attempt at a time");
-    update(&mut st, Msg::RegisterFailed("connection refused".into()));
+    update(
+        &mut st,
+        Msg::RegisterFailed(ApiError::Transport {
+            message: "connection refused".into(),
+            timeout: false,
+            connect: true,
+        }),
+    );
     let second = st.ui.offline.clone().unwrap();
     assert!(second.retry_at - st.now >= 4, "backs off: {second:?}");
     let (mut ok, _) = registered();

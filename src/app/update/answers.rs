@@ -1,0 +1,258 @@
+//! Finished background jobs, put into words. `net` answers with what it ran and a typed result
+//! (`ApiError` kinds, I/O errors); this file is the one place that says what the user reads about
+//! them.
+
+use super::common::*;
+use super::prelude::*;
+use crate::app::msg::{Answer, Failure, Job, Unsubscribed};
+
+/// An API error, in the user's words: the server's own message for a refusal, the kind of
+/// trouble otherwise.
+pub(super) fn why(e: &ApiError) -> String {
+    e.to_string()
+}
+
+/// Any failure, in the user's words.
+fn failure(f: &Failure) -> String {
+    match f {
+        Failure::Api(e) => why(e),
+        Failure::File { path, error } => {
+            format!("could not write {}: {}", path.display(), write_failure(error, path))
+        }
+    }
+}
+
+/// A background job finished.
+pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>) -> Vec<Effect> {
+    let result = match result {
+        Ok(answer) => answer,
+        Err(f) => {
+            refused(st, job, &f);
+            return vec![];
+        }
+    };
+    let call = match job {
+        Job::Api(call) => *call,
+        job => return other_success(st, job, result),
+    };
+    let note = match (call, result) {
+        (ApiCall::ChannelEmail { .. }, Answer::Email(email)) => {
+            set_status(st, format!("channel email copied: {email}"));
+            return vec![Effect::Term(TermEffect::Copy(email))];
+        }
+        (call @ (ApiCall::Schedule(_) | ApiCall::UpdateScheduled { .. }), _) => {
+            // Scheduled: the compose box's work is done.
+            let fx: Vec<Effect> =
+                st.ui.compose.take().map(|c| drop_draft(st, c.draft_key())).into_iter().collect();
+            let note =
+                if matches!(call, ApiCall::Schedule(_)) { "scheduled" } else { "scheduled message updated" };
+            set_status(st, note);
+            return fx;
+        }
+        (_, Answer::Unsubscribed { done, refused }) => {
+            let mut parts: Vec<String> = done.iter().flat_map(unsubscribed).collect();
+            if let Some(e) = refused {
+                parts.push(why(&e));
+                set_error(st, parts.join("; "));
+                return vec![];
+            }
+            parts.join("; ")
+        }
+        (call, _) => api_success(call),
+    };
+    if !note.is_empty() {
+        set_status(st, note);
+    }
+    vec![]
+}
+
+/// A job other than a palette operation worked.
+fn other_success(st: &mut State, job: Job, result: Answer) -> Vec<Effect> {
+    let note: String = match (job, result) {
+        (Job::Open { .. }, Answer::Opened { target, saved, opening }) => match (saved, opening) {
+            (true, None) => format!("saved and opened {target}"),
+            (false, None) => format!("opened {target}"),
+            (true, Some(e)) => format!("saved {target} (could not open it: {e})"),
+            (false, Some(e)) => {
+                set_error(st, format!("could not open {target}: {e}"));
+                return vec![];
+            }
+        },
+        (Job::DumpState, Answer::Written(path)) => format!("state written to {}", path.display()),
+        (Job::MarkTopicRead, _) => "topic marked as read".into(),
+        (Job::MarkChannelRead { name }, _) => format!("#{name} marked as read"),
+        (Job::SetChannelMuted { name, muted }, _) => {
+            format!("#{name} {}", if muted { "muted" } else { "unmuted" })
+        }
+        _ => String::new(),
+    };
+    if !note.is_empty() {
+        set_status(st, note);
+    }
+    vec![]
+}
+
+/// What a palette operation did, when it worked.
+fn api_success(call: ApiCall) -> String {
+    match call {
+        ApiCall::SetStatus(u) if u.status_text.as_deref() == Some("") => "status cleared".into(),
+        ApiCall::SetStatus(_) => "status set".into(),
+        ApiCall::Deactivate { name, .. } => format!("{name} deactivated"),
+        ApiCall::GroupMembers { done, .. } => done,
+        ApiCall::NavView { fragment, .. } => format!("view {fragment} updated"),
+        ApiCall::AddPlayground { name, .. } => format!("playground {name} added"),
+        ApiCall::Apns { .. } => "APNs token registered".into(),
+        ApiCall::Report { .. } => "reported to the moderators".into(),
+        ApiCall::DeleteScheduled(_) => "scheduled message deleted".into(),
+        ApiCall::Unsubscribe { .. } | ApiCall::ChannelEmail { .. } => String::new(),
+        ApiCall::Schedule(_) | ApiCall::UpdateScheduled { .. } => String::new(),
+    }
+}
+
+/// A job failed: say so, in the terms of what was asked.
+fn refused(st: &mut State, job: Job, f: &Failure) {
+    let text = failure(f);
+    let said = match job {
+        Job::Quiet => return,
+        Job::Api(call) => match (*call, f) {
+            (ApiCall::ChannelEmail { .. }, _) => format!("channel email: {text}"),
+            (ApiCall::Schedule(_) | ApiCall::UpdateScheduled { .. }, _) => format!("not scheduled: {text}"),
+            (ApiCall::GroupMembers { group, names, .. }, Failure::Api(e)) => {
+                group_refusal(&why(e), &group, &names)
+            }
+            _ => text,
+        },
+        Job::SaveDraft => match f {
+            Failure::File { error, .. } => format!("could not save the draft: {error}"),
+            _ => format!("could not save the draft: {text}"),
+        },
+        Job::FetchSubscriptions => format!("channels: {text}"),
+        Job::FetchTopics => format!("topics: {text}"),
+        Job::Open { download: true } if matches!(f, Failure::Api(_)) => format!("download failed: {text}"),
+        Job::Open { .. } if matches!(f, Failure::File { .. }) => match f {
+            Failure::File { error, .. } => format!("cannot save the file: {error}"),
+            _ => text,
+        },
+        _ => text,
+    };
+    set_error(st, said);
+}
+
+/// Why a file could not be written, in words (the I/O error's own text names the temporary
+/// file it was written through).
+fn write_failure(e: &std::io::Error, path: &std::path::Path) -> String {
+    use std::io::ErrorKind as K;
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    match e.kind() {
+        K::NotFound => format!("there is no folder {}", dir.display()),
+        K::PermissionDenied => format!("no permission to write in {}", dir.display()),
+        K::IsADirectory => "that is a folder".into(),
+        K::NotADirectory => format!("{} is not a folder", dir.display()),
+        K::ReadOnlyFilesystem => "the file system is read-only".into(),
+        K::StorageFull => "the disk is full".into(),
+        other => other.to_string(),
+    }
+}
+
+/// What an unsubscription did, naming who ("you" for oneself).
+fn unsubscribed(u: &Unsubscribed) -> Vec<String> {
+    let Unsubscribed { name, removed, not_removed } = u;
+    let list = |chans: &[String]| format!("#{}", chans.join(", #"));
+    let mut parts = Vec::new();
+    if !removed.is_empty() {
+        parts.push(if name == "you" {
+            format!("you left {}", list(removed))
+        } else {
+            format!("{name} removed from {}", list(removed))
+        });
+    }
+    if !not_removed.is_empty() {
+        let was = if name == "you" { "you were" } else { "was" };
+        let who = if name == "you" { String::new() } else { format!("{name} ") };
+        parts.push(format!("{who}{was} not subscribed to {}", list(not_removed)));
+    }
+    parts
+}
+
+/// A refusal of a group change in names: the server's messages name users and groups by ID
+/// ("User 14 is already a member of this group"), so the client words the known ones itself.
+fn group_refusal(msg: &str, group: &str, names: &[(i64, String)]) -> String {
+    let numbers: Vec<i64> = msg.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
+    let Some(name) = names.iter().find(|(id, _)| numbers.contains(id)).map(|(_, n)| n.as_str()) else {
+        return if msg.contains("cycle") {
+            format!("{group} cannot take a subgroup that contains it")
+        } else {
+            msg.to_owned()
+        };
+    };
+    if msg.contains("already a member") {
+        format!("{name} is already in {group}")
+    } else if msg.contains("no member") {
+        format!("{name} is not in {group}")
+    } else if msg.contains("already a subgroup") {
+        format!("{name} is already a subgroup of {group}")
+    } else if msg.contains("not a subgroup") {
+        format!("{name} is not a subgroup of {group}")
+    } else if msg.starts_with("Invalid") {
+        format!("{name} is deactivated or unknown")
+    } else {
+        msg.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn group_refusals_name_people_and_groups_not_ids() {
+        let names = vec![(14, "Dave Kowalski".to_owned()), (3, "@frontend".to_owned())];
+        let say = |msg: &str, group: &str| group_refusal(msg, group, &names);
+        assert_eq!(
+            say("User 14 is already a member of this group", "@backend"),
+            "Dave Kowalski is already in @backend"
+        );
+        assert_eq!(
+            say("There is no member '14' in this user group", "@backend"),
+            "Dave Kowalski is not in @backend"
+        );
+        assert_eq!(
+            say("User group 3 is not a subgroup of this group.", "@oncall"),
+            "@frontend is not a subgroup of @oncall"
+        );
+        assert_eq!(
+            say("User group 3 is already a subgroup of this group.", "@oncall"),
+            "@frontend is already a subgroup of @oncall"
+        );
+        assert_eq!(say("Invalid user ID: 14", "@backend"), "Dave Kowalski is deactivated or unknown");
+        assert_eq!(
+            say("User group cycle detected", "@leads"),
+            "@leads cannot take a subgroup that contains it"
+        );
+        assert_eq!(say("Insufficient permission", "@backend"), "Insufficient permission");
+    }
+
+    #[test]
+    fn unsubscriptions_say_who() {
+        let c = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let u = |name: &str, removed: &[&str], not_removed: &[&str]| Unsubscribed {
+            name: name.into(),
+            removed: c(removed),
+            not_removed: c(not_removed),
+        };
+        assert_eq!(unsubscribed(&u("you", &["builds"], &[])), vec!["you left #builds"]);
+        assert_eq!(unsubscribed(&u("you", &[], &["builds"])), vec!["you were not subscribed to #builds"]);
+        assert_eq!(
+            unsubscribed(&u("Dave Kowalski", &["a", "b"], &["c"])),
+            vec!["Dave Kowalski removed from #a, #b", "Dave Kowalski was not subscribed to #c"]
+        );
+    }
+
+    #[test]
+    fn write_failures_do_not_show_temporary_files() {
+        let e = std::io::Error::new(std::io::ErrorKind::NotFound, "at path \"/x/.tmpAb12\"");
+        assert_eq!(write_failure(&e, std::path::Path::new("/x/state.json")), "there is no folder /x");
+        let f = Failure::File { path: "/x/state.json".into(), error: e };
+        assert_eq!(failure(&f), "could not write /x/state.json: there is no folder /x");
+    }
+}
