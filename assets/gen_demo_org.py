@@ -33,7 +33,7 @@ UNICODE_EMOJI = {
     "laughing": ("1f606", "SMILING FACE WITH OPEN MOUTH AND TIGHTLY-CLOSED EYES"),
     "joy": ("1f602", "FACE WITH TEARS OF JOY"),
     "thinking": ("1f914", "THINKING FACE"),
-    "white_check_mark": ("2705", "WHITE HEAVY CHECK MARK"),
+    "check": ("2705", "WHITE HEAVY CHECK MARK"),
     "calendar": ("1f4c6", "TEAR-OFF CALENDAR"),
     "palm_tree": ("1f334", "PALM TREE"),
     "coffee": ("2615", "HOT BEVERAGE"),
@@ -387,7 +387,7 @@ conv(12900, channel="engineering", topic="onboarding Farid", unread={"noa": 3}, 
     M("member", 2, "I'll fix the wiki. Plain `cargo test --features demo-server` should work.",
       e=[("member", 9, {"content": "I'll fix the wiki. Plain `cargo test --features demo-server` should work.\n\n"
                                    "(fixed: https://example.com/topicterm/wiki/Setup)"})]),
-    M("farid", 25, "All green now :white_check_mark: 412 tests passed.",
+    M("farid", 25, "All green now :check: 412 tests passed.",
       r={"tada": ["member", "dave"], "muscle": ["alice"]}),
     M("farid", 300, "Question: what's the convention for commit messages? I see both `fix(api): ...` and `api: fix ...` in the log."),
     M("alice", 20, "`area: summary` is the current one; the conventional-commits style is from before we switched. "
@@ -450,7 +450,7 @@ conv(12000, channel="engineering", topic="incident 2026-11-12 postmortem", msgs=
       "Target: all done before 2.3.1 ships."
       % (m("member"), m("farid"), m("dave"), m("dave"), m("admin"), m("carol")),
       star=["member", "admin"],
-      r={"+1": ["member", "dave", "farid", "carol"], "white_check_mark": ["alice"]}),
+      r={"+1": ["member", "dave", "farid", "carol"], "check": ["alice"]}),
     M("farid", 10, "Happy to take `Retry-After`!"),
     M("dave", 3, "👍 on mine"),
     M("owner", 60, "Thanks all, great write-up. One ask: can we publish an external version for customers? "
@@ -496,7 +496,7 @@ conv(11500, channel="engineering", topic="flaky CI on arm64", resolve=("admin", 
     M("dave", 20, "While we're at it, 3 other tests use real sleeps: `grep -rn 'thread::sleep' tests/` shows them. Ticket?"),
     M("carol", 10, "Filed: https://example.com/topicterm/issues/1867"),
     M("admin", 2000, "arm64 has been green for 3 days straight. Resolving, thanks %s!" % m("carol"),
-      r={"white_check_mark": ["member", "dave", "carol"]}),
+      r={"check": ["member", "dave", "carol"]}),
 ])
 
 conv(9500, channel="engineering", topic="MSRV bump to 1.88", msgs=[
@@ -552,9 +552,9 @@ conv(10000, channel="engineering", topic="release 2.4 planning", unread={"member
     M("member", 600, "Status update:\n\n"
       "| Item | Owner | Status |\n|---|---|---|\n"
       "| Inbox view | Alice, Noa | :construction: 80%% |\n"
-      "| Reconnect backoff | Maya | :white_check_mark: merged |\n"
+      "| Reconnect backoff | Maya | :check: merged |\n"
       "| Edit history viewer | Dave | :construction: 50%% |\n"
-      "| Lazy avatars | Erin | :x: not started |\n"
+      "| Lazy avatars | Erin | :cross_mark: not started |\n"
       "| Markdown cache | Farid | :construction: in review |\n\n"
       "Lazy avatars looks at risk. %s OK to punt it to 2.5?" % m("erin"),
       star=["member", "owner"], r={"eyes": ["erin"], "+1": ["owner", "admin"]}),
@@ -619,9 +619,9 @@ conv(8000, channel="engineering", topic="i18n rendering", msgs=[
     M("member", 15, "Results in topicterm:\n"
       "- Hebrew/Arabic: the terminal shapes the text, but we draw the sender column on the wrong side when a line starts RTL. "
       "Known issue, not a blocker\n"
-      "- CJK: :white_check_mark: wraps correctly\n"
+      "- CJK: :check: wraps correctly\n"
       "- emoji: the ZWJ family renders as 4 separate people in kitty and as 1 in wezterm :sweat_smile:\n"
-      "- long line: hard-wraps at the column limit :white_check_mark:",
+      "- long line: hard-wraps at the column limit :check:",
       r={"+1": ["noa", "alice"], "clap": ["farid"]}),
     M("noa", 10, "Thanks! I'll file the RTL sender column for 2.5."),
 ])
@@ -657,7 +657,7 @@ conv(5500, channel="engineering", topic="rate limiter design", msgs=[
     M("bob", 40, "Let's also return `Retry-After` so that well-behaved clients don't have to guess. Farid's client change already honours it."),
     M("dave", 10, "Yep, the 429 body follows the usual API error format:\n"
       "```json\n{\"result\": \"error\", \"code\": \"RATE_LIMIT_HIT\", \"msg\": \"API usage exceeded rate limit\", \"retry-after\": 2.5}\n```"),
-    M("farid", 5, "Matches what I parse :white_check_mark:"),
+    M("farid", 5, "Matches what I parse :check:"),
 ])
 
 conv(4000, channel="engineering", topic="deprecating v1 API", msgs=[
@@ -715,30 +715,30 @@ conv(3179, channel="support", topic="customer report: export hangs", msgs=[
 
 BOT = "helperbot"
 conv(11600, channel="builds", topic="main", unread={"member": 2, "carol": 2, "farid": 2}, msgs=[
-    M(BOT, 0, ":x: **main** build [#4412](https://ci.demo.topicterm.test/builds/4412) failed on `arm64-linux`\n"
+    M(BOT, 0, ":cross_mark: **main** build [#4412](https://ci.demo.topicterm.test/builds/4412) failed on `arm64-linux`\n"
       "Failed test: `server::queue::tests::test_event_queue_gc`", client="helperbot"),
-    M(BOT, 0, ":white_check_mark: **main** build [#4431](https://ci.demo.topicterm.test/builds/4431) passed in 12m 04s\n"
+    M(BOT, 0, ":check: **main** build [#4431](https://ci.demo.topicterm.test/builds/4431) passed in 12m 04s\n"
       "`a1b2c3d` *queue: use a paused clock in the gc test* (Carol Dubois)", at=9400, client="helperbot"),
-    M(BOT, 0, ":x: **main** build [#4470](https://ci.demo.topicterm.test/builds/4470) failed on `x86_64-windows`\n"
+    M(BOT, 0, ":cross_mark: **main** build [#4470](https://ci.demo.topicterm.test/builds/4470) failed on `x86_64-windows`\n"
       "Failed step: `cargo clippy --all-targets -- -D warnings`", at=6000, client="helperbot"),
     M("dave", 10, "That's me, a new clippy lint. Fixing."),
-    M(BOT, 25, ":white_check_mark: **main** build [#4471](https://ci.demo.topicterm.test/builds/4471) passed in 11m 52s",
+    M(BOT, 25, ":check: **main** build [#4471](https://ci.demo.topicterm.test/builds/4471) passed in 11m 52s",
       client="helperbot", r={"+1": ["dave"]}),
-    M(BOT, 0, ":white_check_mark: **main** build [#4502](https://ci.demo.topicterm.test/builds/4502) passed in 12m 30s",
+    M(BOT, 0, ":check: **main** build [#4502](https://ci.demo.topicterm.test/builds/4502) passed in 12m 30s",
       at=1200, client="helperbot"),
-    M(BOT, 0, ":x: **main** build [#4519](https://ci.demo.topicterm.test/builds/4519) failed on `aarch64-darwin`\n"
+    M(BOT, 0, ":cross_mark: **main** build [#4519](https://ci.demo.topicterm.test/builds/4519) failed on `aarch64-darwin`\n"
       "Failed test: `render::tests::spoiler_nested`", at=150, client="helperbot"),
     M("alice", 5, "Looking, probably my spoiler change.", r={"eyes": ["dave"]}),
 ])
 
 conv(8600, channel="builds", topic="nightly", unread={"member": 1, "carol": 1}, msgs=[
-    M(BOT, 0, "Nightly #301: all 3 platforms :white_check_mark: (chaos suite not enabled)", client="helperbot"),
-    M(BOT, 1440, "Nightly #302: all 3 platforms :white_check_mark:, chaos suite 1/1 (`reconnect_storm`)", client="helperbot"),
-    M(BOT, 1440, "Nightly #303: all 3 platforms :white_check_mark:, chaos suite 1/1", client="helperbot"),
-    M(BOT, 1440, "Nightly #304: all 3 platforms :white_check_mark:, chaos suite 1/1", client="helperbot"),
-    M(BOT, 1440, "Nightly #305: :x: chaos suite 0/1: `reconnect_storm` took 71s (budget: 60s)", client="helperbot"),
+    M(BOT, 0, "Nightly #301: all 3 platforms :check: (chaos suite not enabled)", client="helperbot"),
+    M(BOT, 1440, "Nightly #302: all 3 platforms :check:, chaos suite 1/1 (`reconnect_storm`)", client="helperbot"),
+    M(BOT, 1440, "Nightly #303: all 3 platforms :check:, chaos suite 1/1", client="helperbot"),
+    M(BOT, 1440, "Nightly #304: all 3 platforms :check:, chaos suite 1/1", client="helperbot"),
+    M(BOT, 1440, "Nightly #305: :cross_mark: chaos suite 0/1: `reconnect_storm` took 71s (budget: 60s)", client="helperbot"),
     M("carol", 90, "The runner was shared with a release build that night; rerun passed. I'll give the chaos job its own runner."),
-    M(BOT, 1350, "Nightly #306: all 3 platforms :white_check_mark:, chaos suite 1/1", client="helperbot"),
+    M(BOT, 1350, "Nightly #306: all 3 platforms :check:, chaos suite 1/1", client="helperbot"),
 ])
 
 # ----- design ---------------------------------------------------------------
@@ -760,7 +760,7 @@ conv(8600, channel="design", topic="design review: inbox view", unread={"guest":
     M("member", 30, "From the implementation side: please keep every row exactly one line high. Variable-height rows made "
       "the message list code a nightmare."),
     M("noa", 5, "*Strictly* one line, I promise."),
-    M("erin", 200, "Accessibility check: with `NO_COLOR=1` everything is still distinguishable :white_check_mark:"),
+    M("erin", 200, "Accessibility check: with `NO_COLOR=1` everything is still distinguishable :check:"),
     M("carol", 4600, "Screen reader check with Orca + GNOME Terminal: it reads the unread counts fine. It reads ▾ as "
       "*black down-pointing small triangle* though :sweat_smile:", r={"joy": ["alice", "noa", "erin"]}),
     M("alice", 10, "lol. Let's add an accessible mode that uses `[-]`/`[+]` instead."),
@@ -779,7 +779,7 @@ conv(6000, channel="design", topic="color palette v2", msgs=[
                                  "| muted | `#8b949e` | 246 |\n| error | `#f85149` | 203 |\n\n"
                                  "The 16-color fallback maps these to blue, bright yellow, green, bright black and red."})],
       star=["member"]),
-    M("erin", 20, "Contrast of the muted grey on the dark background is 4.6:1, so it passes WCAG AA :white_check_mark:"),
+    M("erin", 20, "Contrast of the muted grey on the dark background is 4.6:1, so it passes WCAG AA :check:"),
     M("guest", 30, "The mention orange and the error red look very similar with deuteranopia. Worth checking in a simulator: "
       "https://example.com/tools/color-blindness-sim"),
     M("noa", 15, "Oof, you're right. Moving mention to a yellow, `#e3b341`. Updated the table above."),
@@ -832,7 +832,7 @@ conv(1100, channel="support", topic="docs: keyboard shortcuts page", msgs=[
       "https://example.com/topicterm/docs/keyboard-shortcuts"),
     M("erin", 15, "Good catch! Fixed in the docs repo, it'll be live after the next deploy."),
     M("guest", 5, "Thanks! While you're there, `?` for the shortcut list isn't documented at all."),
-    M("erin", 10, "Added that too :white_check_mark:", r={"clap": ["guest"]}),
+    M("erin", 10, "Added that too :check:", r={"clap": ["guest"]}),
 ])
 
 conv(900, channel="support", topic="webhook test", msgs=[
@@ -949,7 +949,7 @@ conv(7000, channel="security", topic="dependency audit", msgs=[
     M("member", 30, "I'll take the `url` bump, it's in the client anyway."),
     M("alice", 10, "Reminder: this channel has protected history, so new members won't see older advisories. "
       "Please keep the tracking issue updated too: https://example.com/topicterm/security/issues/42"),
-    M("member", 200, "`url` is bumped, the audit is clean :white_check_mark:", r={"+1": ["dave", "admin"]}),
+    M("member", 200, "`url` is bumped, the audit is clean :check:", r={"+1": ["dave", "admin"]}),
 ])
 
 conv(2100, channel="security", topic="demo server debug endpoint", unread={"member": 2, "alice": 4}, msgs=[
@@ -1044,9 +1044,9 @@ conv(2000, dm=["erin", "member"], msgs=[
 ])
 
 conv(2400, dm=["helperbot", "member"], unread={"member": 1}, msgs=[
-    M(BOT, 0, ":white_check_mark: Your build [#4498](https://ci.demo.topicterm.test/builds/4498) on branch "
+    M(BOT, 0, ":check: Your build [#4498](https://ci.demo.topicterm.test/builds/4498) on branch "
       "`maya/edit-history-cache` passed.", client="helperbot"),
-    M(BOT, 0, ":x: Your build [#4520](https://ci.demo.topicterm.test/builds/4520) on branch `maya/release-2.4-notes` "
+    M(BOT, 0, ":cross_mark: Your build [#4520](https://ci.demo.topicterm.test/builds/4520) on branch `maya/release-2.4-notes` "
       "failed at step `docs`: broken link in `CHANGELOG.md` line 12.", at=140, client="helperbot"),
 ])
 

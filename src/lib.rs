@@ -29,6 +29,7 @@ pub mod backoff;
 pub mod config;
 pub mod content;
 pub mod editor;
+pub mod emoji;
 pub mod net;
 pub mod outside;
 pub mod run;

@@ -662,7 +662,7 @@ async fn ten_thousand_reactions_from_the_server_render_and_still_change() {
     let id = rig.post("alice", "popular", "react to this").await;
     rig.show(id).await;
     let users: Vec<String> = rig.server.shared.lock().users.values().map(|u| u.short_name.clone()).collect();
-    let names: Vec<&str> = emojis::iter().filter_map(|e| e.shortcode()).collect();
+    let names: Vec<&str> = topicterm::emoji::all().iter().map(|e| e.name).collect();
     let total: usize = 10_000;
     let per_user = total.div_ceil(users.len());
     assert!(names.len() >= per_user, "{} emoji names for {per_user} each", names.len());

@@ -211,12 +211,6 @@ fn no_server_source_file_is_over_1000_lines() {
 
 #[test]
 fn the_servers_own_helpers_agree_with_the_clients() {
-    for e in emojis::iter() {
-        assert_eq!(
-            topicterm::server::emoji::code_of(e.as_str()),
-            topicterm::api::unicode_emoji_code(e.as_str())
-        );
-    }
     for template in [
         "https://play.example/?code={code}",
         "https://play.example/{?code}",

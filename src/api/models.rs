@@ -109,17 +109,6 @@ impl From<ReactionType> for String {
     }
 }
 
-/// The `emoji_code` of a Unicode emoji: its code points in lowercase hex, at least four digits,
-/// joined by dashes, without variation selectors (`👍` → `1f44d`, `©` → `00a9`).
-pub fn unicode_emoji_code(emoji: &str) -> String {
-    emoji
-        .chars()
-        .filter(|c| *c != '\u{fe0f}')
-        .map(|c| format!("{:04x}", c as u32))
-        .collect::<Vec<_>>()
-        .join("-")
-}
-
 /// An emoji as carried by reactions and user statuses.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Deserialize, Serialize)]
 pub struct EmojiRef {

@@ -5,6 +5,7 @@ mod common;
 
 mod channels;
 mod drafts;
+mod emoji;
 mod messages;
 mod org;
 mod protocol;

@@ -179,7 +179,7 @@ pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
     fx
 }
 
-/// Emoji matching a search: custom emoji, the service's own, then Unicode by shortcode.
+/// Emoji matching a search: custom emoji, the service's own, then Unicode by Zulip's names.
 /// Names that start with the query come first.
 pub fn emoji_matches(d: &Data, query: &str, limit: usize) -> Vec<(String, String, String)> {
     let q = query.trim().trim_matches(':').to_lowercase();
@@ -199,9 +199,18 @@ pub fn emoji_matches(d: &Data, query: &str, limit: usize) -> Vec<(String, String
         push(&e.name, e.id.clone(), "realm_emoji");
     }
     push("zulip", "zulip".into(), "svc_extra_emoji");
-    for e in emojis::iter() {
-        for sc in e.shortcodes() {
-            push(sc, unicode_emoji_code(e.as_str()), "unicode_emoji");
+    for e in crate::emoji::all() {
+        for name in e.names() {
+            push(name, e.code.to_owned(), "unicode_emoji");
+        }
+    }
+    // Names typed from habit (gemoji's `thumbsup`) offer the Zulip name of the same emoji.
+    if starts.len() < limit && q.len() >= 2 {
+        for (_, e) in crate::emoji::gemoji_starting_with(&q) {
+            let entry = (e.name.to_owned(), e.code.to_owned(), "unicode_emoji".to_owned());
+            if !starts.contains(&entry) {
+                starts.push(entry);
+            }
         }
     }
     starts.extend(contains);

@@ -95,6 +95,11 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
                 let (n, code, kind) = emoji_matches(&st.data, name, 1000)
                     .into_iter()
                     .find(|(n, _, _)| n == name)
+                    .or_else(|| {
+                        // A gemoji name (`:thumbsup:`) is taken as the Zulip name of its emoji.
+                        let (n, e) = crate::emoji::resolve(name)?;
+                        Some((n.to_owned(), e.code.to_owned(), "unicode_emoji".to_owned()))
+                    })
                     .ok_or_else(|| format!("no emoji :{name}:"))?;
                 update.emoji_name = Some(n);
                 update.emoji_code = Some(code);

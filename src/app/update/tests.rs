@@ -447,3 +447,16 @@ fn moving_down_a_window_that_stops_short_of_the_newest_pages_newer_messages_in()
     );
     assert_eq!(st.data.narrows[&Narrow::Channel(1)].ids, vec![30, 31, 32, 33]);
 }
+
+#[test]
+fn emoji_completion_offers_zulip_names_and_translates_gemoji_ones() {
+    let d = Data::default();
+    let names = |q: &str| emoji_matches(&d, q, 20).into_iter().map(|(n, c, _)| (n, c)).collect::<Vec<_>>();
+    let thumbs = names("thumbs_u");
+    assert!(thumbs.contains(&("thumbs_up".into(), "1f44d".into())), "{thumbs:?}");
+    // Typed from habit: gemoji's name offers the Zulip name of the same emoji, never itself.
+    let habit = names("thumbsu");
+    assert_eq!(habit.first(), Some(&("+1".into(), "1f44d".into())), "{habit:?}");
+    assert!(habit.iter().all(|(n, _)| crate::emoji::by_name(n).is_some() || n == "zulip"), "{habit:?}");
+    assert!(names("working_on").iter().any(|(n, _)| n == "working_on_it"));
+}

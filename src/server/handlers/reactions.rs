@@ -22,10 +22,10 @@ fn resolve_emoji(
     match (name, code, rt) {
         (None, _, _) => Err(ApiErr::missing("emoji_name")),
         (Some(n), Some(c), Some(ReactionType::UnicodeEmoji)) | (Some(n), Some(c), None)
-            if emoji::from_code(c).is_some() =>
+            if emoji::is_known_code(c) =>
         {
-            // A valid code does not make any name valid.
-            if emoji::unicode_code(n).is_none() {
+            // A valid code does not make any name valid: the name must stand for that code.
+            if emoji::unicode_code(n).as_deref() != Some(c) {
                 return Err(ApiErr::bad("Invalid emoji name."));
             }
             Ok((n.into(), c.into(), ReactionType::UnicodeEmoji))
@@ -126,13 +126,13 @@ pub async fn remove_reaction(State(s): State<Arc<Shared>>, Path(id): Path<String
     }
     if let Some(c) = &code {
         let valid = match &rt {
-            Some(ReactionType::UnicodeEmoji) => emoji::from_code(c).is_some(),
+            Some(ReactionType::UnicodeEmoji) => emoji::is_known_code(c),
             Some(ReactionType::RealmEmoji) => {
                 c.parse::<i64>().ok().is_some_and(|i| org.realm_emoji.contains_key(&i))
             }
             Some(ReactionType::SvcExtraEmoji) => emoji::SVC_EXTRA.contains(&c.as_str()),
             _ => {
-                emoji::from_code(c).is_some()
+                emoji::is_known_code(c)
                     || c.parse::<i64>().ok().is_some_and(|i| org.realm_emoji.contains_key(&i))
                     || emoji::SVC_EXTRA.contains(&c.as_str())
             }

@@ -188,17 +188,11 @@ impl Renderer<'_> {
         if name == "zulip" {
             return Some(image("/static/generated/emoji/images/emoji/unicode/zulip.png"));
         }
-        let emoji = emojis::get_by_shortcode(name)?;
-        // Zulip's codes leave out the U+FE0F variation selector.
-        let code: Vec<String> = emoji
-            .as_str()
-            .chars()
-            .filter(|&c| c != '\u{FE0F}')
-            .map(|c| format!("{:04x}", u32::from(c)))
-            .collect();
+        // Zulip's names only: a gemoji-only name (`:thumbsup:`) stays literal text, as on Zulip.
+        let emoji = crate::emoji::by_name(name)?;
         Some(format!(
             r#"<span aria-label="{title}" class="emoji emoji-{}" role="img" title="{title}">:{}:</span>"#,
-            code.join("-"),
+            emoji.code,
             escape_html(name)
         ))
     }

@@ -323,7 +323,12 @@ fn channel_and_topic_links() {
 fn emoji() {
     assert_eq!(
         html("ok :+1: :smile:"),
-        "<p>ok <span aria-label=\"+1\" class=\"emoji emoji-1f44d\" role=\"img\" title=\"+1\">:+1:</span> <span aria-label=\"smile\" class=\"emoji emoji-1f604\" role=\"img\" title=\"smile\">:smile:</span></p>"
+        "<p>ok <span aria-label=\"+1\" class=\"emoji emoji-1f44d\" role=\"img\" title=\"+1\">:+1:</span> <span aria-label=\"smile\" class=\"emoji emoji-1f642\" role=\"img\" title=\"smile\">:smile:</span></p>"
+    );
+    // Zulip's names and aliases, not gemoji's: `:thumbsup:` stays text, as on Zulip.
+    assert_eq!(
+        html(":thumbs_up: :thumbsup:"),
+        "<p><span aria-label=\"thumbs up\" class=\"emoji emoji-1f44d\" role=\"img\" title=\"thumbs up\">:thumbs_up:</span> :thumbsup:</p>"
     );
     // U+FE0F is left out of the code; underscores become spaces in titles.
     assert_eq!(
@@ -407,7 +412,7 @@ fn quote_fence() {
     let rendered = full("```quote\n**said** :smile:\n```");
     assert_eq!(
         rendered.html,
-        "<blockquote>\n<p><strong>said</strong> <span aria-label=\"smile\" class=\"emoji emoji-1f604\" role=\"img\" title=\"smile\">:smile:</span></p>\n</blockquote>"
+        "<blockquote>\n<p><strong>said</strong> <span aria-label=\"smile\" class=\"emoji emoji-1f642\" role=\"img\" title=\"smile\">:smile:</span></p>\n</blockquote>"
     );
 }
 
