@@ -553,8 +553,13 @@ async fn find_earlier_send(c: &Client, content: &str, v: &Verify) -> Result<Opti
         .messages
         .iter()
         .filter(|m| m.id > v.after_id && !v.skip.contains(&m.id))
-        .find(|m| m.content.trim_end() == content.trim_end())
+        .find(|m| stored_form(&m.content) == stored_form(content))
         .map(|m| m.id))
+}
+
+/// Markdown as a server stores it: trailing whitespace and leading blank lines removed.
+fn stored_form(content: &str) -> &str {
+    content.trim_end().trim_start_matches(['\n', '\r'])
 }
 
 /// What the client registers for.

@@ -46,3 +46,9 @@ mod tests {
         }
     }
 }
+
+/// A message's Markdown as the reference server stores it (and so renders and searches it):
+/// trailing whitespace and leading blank lines removed.
+pub fn normalize_body(content: &str) -> String {
+    content.trim_end().trim_start_matches(['\n', '\r']).to_owned()
+}

@@ -9,6 +9,7 @@ mod emoji;
 mod messages;
 mod org;
 mod protocol;
+mod reference;
 mod scheduled;
 mod smoke;
 mod users;

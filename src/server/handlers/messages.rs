@@ -7,6 +7,7 @@ use crate::server::error::{ApiErr, ApiResult, ok, success};
 use crate::server::org::{Org, Recip, Role};
 use crate::server::params::{Params, path_id};
 use crate::server::shared::{Req, Shared, reply};
+use crate::server::validate::normalize_body;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
@@ -187,7 +188,7 @@ pub async fn send(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let p = &req.p;
     let is_channel = send_type(p)?;
     let to = p.str("to")?;
-    let content = p.str("content")?;
+    let content = normalize_body(&p.str("content")?);
     let local = match (p.opt_str("local_id"), p.opt_str("queue_id")) {
         (Some(l), Some(q)) => Some((l, q)),
         _ => None,
@@ -220,7 +221,7 @@ pub async fn send(State(s): State<Arc<Shared>>, req: Req) -> Res {
 pub async fn update_message(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
     let id = path_id("message_id", &id)?;
     let p = &req.p;
-    let content = p.opt_str("content");
+    let content = p.opt_str("content").map(|c| normalize_body(&c));
     let topic_raw = p.opt_str("topic").or_else(|| p.opt_str("subject"));
     let new_channel = p.opt_i64("stream_id")?;
     let mode = p.opt_str("propagate_mode").unwrap_or_else(|| "change_one".into());

@@ -159,8 +159,13 @@ pub(super) fn window(
     Window {
         ids: out,
         found_anchor: anchor_present && include_anchor,
-        found_oldest: before_start == 0 && (num_before > 0 || split == 0 || anchor == 0),
-        found_newest: after_end == ids.len(),
+        // The reference server's rule, not the exact truth: an end counts as found when the
+        // anchor is that end ("oldest", "newest"), or when fewer messages came on that side than
+        // were asked for. A full page that happens to reach the end says "not found"; the next
+        // (empty) page says "found". Clients must page that way against a real server.
+        found_oldest: anchor == 0 || split - before_start < num_before,
+        found_newest: anchor >= LARGER_THAN_MAX_MESSAGE_ID
+            || after_end - after_from.min(after_end) < num_after,
     }
 }
 

@@ -6,6 +6,7 @@ use crate::server::markdown;
 use crate::server::org::{Org, Recip, ScheduledRec};
 use crate::server::params::path_id;
 use crate::server::shared::{Req, Shared, reply};
+use crate::server::validate::normalize_body;
 use axum::extract::{Path, State};
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -142,7 +143,7 @@ pub async fn create(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let p = &req.p;
     let is_channel = parse_type(&p.str("type")?)?;
     let to = p.str("to")?;
-    let content = p.str("content")?;
+    let content = normalize_body(&p.str("content")?);
     let at = p.i64("scheduled_delivery_timestamp")?;
     let read_by_sender = p.opt_bool("read_by_sender")?;
     let topic_raw = p.opt_str("topic");
@@ -184,7 +185,7 @@ pub async fn update(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: R
     let p = &req.p;
     let new_type = p.opt_str("type").map(|t| parse_type(&t)).transpose()?;
     let to = p.opt_str("to");
-    let content = p.opt_str("content");
+    let content = p.opt_str("content").map(|c| normalize_body(&c));
     let topic_raw = p.opt_str("topic");
     let at = p.opt_i64("scheduled_delivery_timestamp")?;
     let mut org = s.lock();

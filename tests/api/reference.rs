@@ -1,0 +1,73 @@
+//! Rules of the reference (Zulip) server the demo server follows, so that clients tested
+//! against it are driven the way a real server drives them.
+
+use crate::common::*;
+use topicterm::api::*;
+
+/// A topic holding exactly `n` messages, and their IDs.
+async fn topic_of(env: &Env, c: &Client, n: usize) -> (Vec<NarrowTerm>, Vec<MessageId>) {
+    let channel = env.channel_id("general");
+    for i in 0..n {
+        c.send_message(&OutgoingMessage::channel(channel, "paging rule", &format!("message {i}")))
+            .await
+            .unwrap();
+    }
+    let narrow = vec![NarrowTerm::new("channel", channel), NarrowTerm::new("topic", "paging rule")];
+    let all =
+        c.get_messages(&GetMessages::around(Anchor::Oldest, 0, 100).narrow(narrow.clone())).await.unwrap();
+    let ids: Vec<MessageId> = all.messages.iter().map(|m| m.id).collect();
+    assert_eq!(ids.len(), n);
+    (narrow, ids)
+}
+
+#[tokio::test]
+async fn found_newest_and_oldest_follow_the_reference_rule_not_the_exact_truth() {
+    let env = Env::start().await;
+    let c = env.client("member");
+    let (narrow, ids) = topic_of(&env, &c, 5).await;
+    let page = |anchor: Anchor, before: u64, after: u64| {
+        let q = GetMessages::around(anchor, before, after).narrow(narrow.clone());
+        let c = c.clone();
+        async move { c.get_messages(&q).await.unwrap() }
+    };
+    // Exactly the five there are, asked for from the oldest end: a full page is not "found".
+    let r = page(Anchor::Oldest, 0, 5).await;
+    assert_eq!(r.messages.len(), 5);
+    assert!(r.found_oldest, "anchored at the oldest end");
+    assert!(!r.found_newest, "five asked, five came: the reference server does not say the end was found");
+    // The next page is empty, and says so.
+    let mut q = GetMessages::around(Anchor::Id(ids[4]), 0, 5).narrow(narrow.clone());
+    q.include_anchor = Some(false);
+    let r = c.get_messages(&q).await.unwrap();
+    assert!(r.messages.is_empty() && r.found_newest);
+    // Fewer than asked: found.
+    assert!(page(Anchor::Oldest, 0, 6).await.found_newest);
+    // From the newest end, the same on the other side.
+    let r = page(Anchor::Newest, 5, 0).await;
+    assert!(r.found_newest, "anchored at the newest end");
+    assert!(!r.found_oldest);
+    assert!(page(Anchor::Newest, 6, 0).await.found_oldest);
+    // Nothing asked on a side finds nothing there, even at the very first message.
+    let r = page(Anchor::Id(ids[0]), 0, 1).await;
+    assert!(!r.found_oldest, "num_before = 0");
+    assert_eq!(r.messages.len(), 2, "the anchor and one after");
+}
+
+#[tokio::test]
+async fn content_is_stored_without_trailing_whitespace_or_leading_blank_lines() {
+    let env = Env::start().await;
+    let c = env.client("member");
+    let channel = env.channel_id("general");
+    let sent = "\n\n  indented first line\nsecond   \n\n\t \n";
+    let id = c.send_message(&OutgoingMessage::channel(channel, "normalising", sent)).await.unwrap().id;
+    let raw = c.get_message(id, false).await.unwrap();
+    assert_eq!(raw.raw_content.unwrap_or(raw.message.content), "  indented first line\nsecond");
+    // Edits are stored the same way.
+    let edit = MessageEdit { content: Some("\nedited  \n".into()), ..Default::default() };
+    c.update_message(id, &edit).await.unwrap();
+    let raw = c.get_message(id, false).await.unwrap();
+    assert_eq!(raw.raw_content.unwrap_or(raw.message.content), "edited");
+    // Whitespace only is still empty.
+    let err = c.send_message(&OutgoingMessage::channel(channel, "normalising", "\n \t\n")).await;
+    assert!(err.is_err());
+}
