@@ -24,6 +24,12 @@ pub fn playground_template_ok(template: &str) -> bool {
     !rest.contains('}') && vars == ["code"]
 }
 
+/// A message's Markdown as the reference server stores it (and so renders and searches it):
+/// trailing whitespace and leading blank lines removed.
+pub fn normalize_body(content: &str) -> String {
+    content.trim_end().trim_start_matches(['\n', '\r']).to_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -45,10 +51,4 @@ mod tests {
             assert!(!playground_template_ok(bad), "{bad}");
         }
     }
-}
-
-/// A message's Markdown as the reference server stores it (and so renders and searches it):
-/// trailing whitespace and leading blank lines removed.
-pub fn normalize_body(content: &str) -> String {
-    content.trim_end().trim_start_matches(['\n', '\r']).to_owned()
 }
