@@ -918,13 +918,14 @@ async fn subscription_settings_change_and_announce() {
 async fn subscribe_adds_announces_and_reports_already_and_unauthorized() {
     let env = Env::start().await;
     let bob = env.client("bob");
-    let bob_email = env.creds("bob").email;
+    // Keyed by user ID (feature level 289 and later; email before: see `tests/api/reference.rs`).
+    let bob_key = env.user_id("bob").to_string();
     let design = env.channel_id("design");
     let (bob_q, alice) = (queue(&bob).await, env.client("alice"));
     let alice_q = queue(&alice).await;
 
     let r = bob.subscribe(&["design"], None).await.unwrap();
-    assert_eq!(r.subscribed, json!({bob_email.clone(): ["design"]}));
+    assert_eq!(r.subscribed, json!({bob_key.clone(): ["design"]}));
     assert!(subscription(&bob, "design", None).await.is_some());
     let adds = subscription_events(&events(&bob, &bob_q).await, "add");
     assert_eq!(adds.len(), 1);
@@ -937,7 +938,7 @@ async fn subscribe_adds_announces_and_reports_already_and_unauthorized() {
     );
 
     let r = bob.subscribe(&["design", "leadership"], None).await.unwrap();
-    assert_eq!(r.already_subscribed, json!({bob_email: ["design"]}));
+    assert_eq!(r.already_subscribed, json!({bob_key: ["design"]}));
     assert_eq!(r.unauthorized, names(&["leadership"]));
     assert!(subscription(&bob, "leadership", None).await.is_none());
 }

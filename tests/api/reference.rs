@@ -71,3 +71,18 @@ async fn content_is_stored_without_trailing_whitespace_or_leading_blank_lines() 
     let err = c.send_message(&OutgoingMessage::channel(channel, "normalising", "\n \t\n")).await;
     assert!(err.is_err());
 }
+
+#[tokio::test]
+async fn subscribe_replies_are_keyed_by_user_id_from_level_289_and_by_email_before() {
+    for (level, by_id) in [(topicterm::server::ServerOptions::default().feature_level, true), (288, false)] {
+        let env =
+            Env::start_with(topicterm::server::ServerOptions { feature_level: level, ..Default::default() })
+                .await;
+        let bob = env.client("bob");
+        let key = if by_id { env.user_id("bob").to_string() } else { env.creds("bob").email };
+        let r = bob.subscribe(&["design"], None).await.unwrap();
+        assert_eq!(r.subscribed, serde_json::json!({key.clone(): ["design"]}), "level {level}");
+        let r = bob.subscribe(&["design"], None).await.unwrap();
+        assert_eq!(r.already_subscribed, serde_json::json!({key: ["design"]}), "level {level}");
+    }
+}

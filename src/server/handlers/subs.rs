@@ -309,7 +309,12 @@ pub async fn subscribe(State(s): State<Arc<Shared>>, req: Req) -> Res {
         };
         let first_visible = org.messages.keys().next_back().map_or(0, |k| k + 1);
         for t in &targets {
-            let email = org.users.get(t).map(|u| u.email.clone()).unwrap_or_default();
+            // Keyed by user ID since feature level 289, by email before.
+            let email = if org.settings.feature_level >= 289 {
+                t.to_string()
+            } else {
+                org.users.get(t).map(|u| u.email.clone()).unwrap_or_default()
+            };
             if org.is_subscribed(*t, cid) {
                 already.entry(email).or_default().push(name.clone());
                 continue;
