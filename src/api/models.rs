@@ -230,6 +230,13 @@ pub struct Message {
     pub flags: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rendered_content: Option<String>,
+    /// In search results: the rendered content with the matched words marked
+    /// (`<span class="highlight">`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub match_content: Option<String>,
+    /// In search results: the topic, HTML-escaped, with the matched words marked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub match_subject: Option<String>,
 }
 
 impl Message {

@@ -98,6 +98,16 @@ pub struct NarrowView {
     /// Which incarnation of the window this is: pages asked for an earlier one (before it was
     /// reset by a jump or a resync) are dropped, so they cannot leave a gap.
     pub epoch: u64,
+    /// Search results: what matched in each message, as the server marked it.
+    pub matches: HashMap<MessageId, SearchMatch>,
+}
+
+/// What matched a search in one message: its rendered content and its topic (escaped HTML)
+/// with the matched words in `<span class="highlight">`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SearchMatch {
+    pub content: Option<String>,
+    pub subject: Option<String>,
 }
 
 impl NarrowView {

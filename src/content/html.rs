@@ -5,6 +5,23 @@ use super::text::{attr_text, display_width, sanitize};
 use scraper::{ElementRef, Html, Node};
 use std::collections::HashMap;
 
+/// Short marked-up text (a search result's `match_subject`) as runs of plain text, each saying
+/// whether it is in a `<span class="highlight">`. Other markup is dropped; text is sanitized.
+pub fn highlighted_runs(html: &str) -> Vec<(String, bool)> {
+    let doc = Html::parse_fragment(html);
+    let mut runs: Vec<(String, bool)> = Vec::new();
+    for node in doc.root_element().descendants() {
+        let Node::Text(t) = node.value() else { continue };
+        let marked = node.ancestors().filter_map(ElementRef::wrap).any(|el| has_class(el, "highlight"));
+        let text = sanitize(t);
+        match runs.last_mut() {
+            Some((prev, m)) if *m == marked => prev.push_str(&text),
+            _ => runs.push((text, marked)),
+        }
+    }
+    runs
+}
+
 pub(crate) fn has_class(el: ElementRef<'_>, class: &str) -> bool {
     el.value().classes().any(|c| c == class)
 }
@@ -245,4 +262,15 @@ pub(crate) fn media_link(el: ElementRef<'_>) -> Option<(String, String, bool)> {
         || has_class(el, "youtube-video")
         || has_class(el, "vimeo-video");
     Some((url.to_owned(), label, is_video))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn highlighted_runs_of_a_marked_topic() {
+        let runs = highlighted_runs("<span class=\"highlight\">Deploy</span> plans &amp; <b>x</b>\u{1b}[31m");
+        assert_eq!(runs, vec![("Deploy".into(), true), (" plans & x[31m".into(), false)]);
+    }
 }

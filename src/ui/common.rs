@@ -9,7 +9,7 @@ use crate::app::settings::ThemeChoice;
 use crate::content::{ContentContext, display_width, sanitize};
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -100,16 +100,18 @@ impl RenderCache {
         }
     }
 
+    /// The layout of a message's HTML (`html`: its content, or what a search matched in it).
     pub(super) fn get(
         &mut self,
         m: &Message,
+        html: &str,
         width: u16,
         spoilers: bool,
         tz: crate::app::TimeZone,
         settings: &crate::app::settings::Settings,
     ) -> Rc<RenderedContent> {
         let theme = self.theme(settings.theme);
-        let key = (m.id, width, hash(&m.content), spoilers);
+        let key = (m.id, width, hash(html), spoilers);
         if let Some(r) = self.map.get(&key) {
             return r.clone();
         }
@@ -117,10 +119,27 @@ impl RenderCache {
             self.map.clear();
         }
         let ctx = Ctx { spoilers, tz, clock: settings.clock };
-        let r = Rc::new(render_html_with_theme(&m.content, width, &ctx, &theme.content));
+        let r = Rc::new(render_html_with_theme(html, width, &ctx, &theme.content));
         self.map.insert(key, r.clone());
         r
     }
+}
+
+/// Styled spans cut to `width` columns, the cut marked with `…` as [`clip`] marks it.
+pub(super) fn clip_line(spans: Vec<Span<'static>>, width: usize) -> Line<'static> {
+    let mut out = Vec::new();
+    let mut used = 0;
+    for s in spans {
+        let w = display_width(&s.content);
+        if used + w <= width {
+            used += w;
+            out.push(s);
+        } else {
+            out.push(Span::styled(clip(&s.content, width - used), s.style));
+            break;
+        }
+    }
+    Line::from(out)
 }
 
 pub(super) fn clip(s: &str, width: usize) -> String {

@@ -258,6 +258,7 @@ impl<'a> Renderer<'a> {
                 inh.patch(style).nowrap()
             }
             "span" if cls("topic-mention") => inh.patch(t.wildcard_mention).nowrap(),
+            "span" if cls("highlight") => inh.patch(t.search_match),
             _ => inh,
         }
     }

@@ -1,7 +1,7 @@
 //! The messages pane: message blocks (conversation header, sender line, body, links,
 //! reactions) around the selected one, and messages still on their way.
 
-use super::common::{Ctx, RenderCache, clip, emoji_label};
+use super::common::{Ctx, RenderCache, clip, clip_line, emoji_label};
 use super::content::render_html_with_theme;
 use super::theme::Theme;
 use crate::api::{Message, MessageId};
@@ -19,12 +19,7 @@ pub(super) fn conversation_header(st: &State, m: &Message) -> String {
     match m.stream_id {
         Some(c) if !m.is_dm() => {
             let t = if m.topic().is_empty() { d.realm.empty_topic_name.as_str() } else { m.topic() };
-            let mark = match d.policy(c, m.topic()) {
-                crate::api::VisibilityPolicy::Followed => " ★",
-                crate::api::VisibilityPolicy::Muted => " ✕",
-                _ => "",
-            };
-            format!("#{} > {}{}", sanitize(d.channel_name(c)), sanitize(t), mark)
+            format!("#{} > {}{}", sanitize(d.channel_name(c)), sanitize(t), policy_mark(st, c, m.topic()))
         }
         _ => {
             let others = crate::app::narrow::dm_key(&m.dm_user_ids(), d.me);
@@ -37,6 +32,15 @@ pub(super) fn conversation_header(st: &State, m: &Message) -> String {
                 )
             }
         }
+    }
+}
+
+/// After a topic's name: ★ when followed, ✕ when muted.
+fn policy_mark(st: &State, channel: crate::api::ChannelId, topic: &str) -> &'static str {
+    match st.data.policy(channel, topic) {
+        crate::api::VisibilityPolicy::Followed => " ★",
+        crate::api::VisibilityPolicy::Muted => " ✕",
+        _ => "",
     }
 }
 
@@ -56,8 +60,22 @@ fn message_block(
             && p.is_dm() == m.is_dm()
             && p.dm_user_ids() == m.dm_user_ids()
     });
+    // In search results, what matched is marked.
+    let found = st.data.narrows.get(&st.ui.narrow).and_then(|v| v.matches.get(&m.id));
     if !same_conv {
-        out.push(Line::styled(clip(&conversation_header(st, m), width as usize), t.header));
+        match (found.and_then(|f| f.subject.as_deref()), m.stream_id) {
+            (Some(subject), Some(c)) if !m.is_dm() => {
+                let mut spans =
+                    vec![Span::styled(format!("#{} > ", sanitize(st.data.channel_name(c))), t.header)];
+                for (text, marked) in crate::content::highlighted_runs(subject) {
+                    let style = if marked { t.header.patch(t.content.search_match) } else { t.header };
+                    spans.push(Span::styled(text, style));
+                }
+                spans.push(Span::styled(policy_mark(st, c, m.topic()), t.header));
+                out.push(clip_line(spans, width as usize));
+            }
+            _ => out.push(Line::styled(clip(&conversation_header(st, m), width as usize), t.header)),
+        }
     }
     let same_sender =
         same_conv && prev.is_some_and(|p| p.sender_id == m.sender_id && m.timestamp - p.timestamp < 300);
@@ -88,7 +106,8 @@ fn message_block(
         out.push(Line::from(spans));
     }
     let spoilers = st.ui.open_spoilers.contains(&(m.id, 0));
-    let body = cache.get(m, width.saturating_sub(2).max(10), spoilers, st.tz, &st.settings);
+    let html = found.and_then(|f| f.content.as_deref()).unwrap_or(&m.content);
+    let body = cache.get(m, html, width.saturating_sub(2).max(10), spoilers, st.tz, &st.settings);
     let marks_width: usize = marks.iter().map(|s| display_width(&s.content)).sum();
     for l in &body.lines {
         let mut spans = vec![Span::raw("  ")];

@@ -189,6 +189,8 @@ impl Theme {
                 group_mention: f(c.group_mention),
                 group_mention_silent: f(c.group_mention_silent),
                 wildcard_mention: f(c.wildcard_mention),
+                // Without colour, matches stand out by inversion.
+                search_match: f(c.search_match).add_modifier(Modifier::REVERSED),
                 channel: f(c.channel),
                 emoji_custom: f(c.emoji_custom),
                 time: f(c.time),

@@ -86,3 +86,23 @@ async fn subscribe_replies_are_keyed_by_user_id_from_level_289_and_by_email_befo
         assert_eq!(r.already_subscribed, serde_json::json!({key: ["design"]}), "level {level}");
     }
 }
+
+#[tokio::test]
+async fn search_results_carry_what_matched_marked_and_other_narrows_do_not() {
+    let env = Env::start().await;
+    let c = env.client("member");
+    let channel = env.channel_id("general");
+    let sent = "Flaky <test> & a **flaky** link: https://flaky.example/span";
+    c.send_message(&OutgoingMessage::channel(channel, "is it FLAKY & slow?", sent)).await.unwrap();
+    let q = GetMessages::around(Anchor::Newest, 1, 0).narrow(vec![NarrowTerm::new("search", "flaky")]);
+    let m = c.get_messages(&q).await.unwrap().messages.remove(0);
+    let content = m.match_content.expect("match_content");
+    assert!(content.contains("<span class=\"highlight\">Flaky</span> &lt;test&gt; &amp;"), "{content}");
+    assert!(content.contains("<strong><span class=\"highlight\">flaky</span></strong>"), "{content}");
+    assert!(!content.contains("\"https://<span"), "attributes are never marked: {content}");
+    assert_eq!(m.match_subject.as_deref(), Some("is it <span class=\"highlight\">FLAKY</span> &amp; slow?"));
+    // Not a search: nothing marked.
+    let q = GetMessages::around(Anchor::Newest, 1, 0).narrow(vec![NarrowTerm::new("channel", channel)]);
+    let m = c.get_messages(&q).await.unwrap().messages.remove(0);
+    assert!(m.match_content.is_none() && m.match_subject.is_none());
+}

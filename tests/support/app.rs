@@ -284,6 +284,13 @@ impl App {
         Screen { rows, pane: self.cache.hits.messages, owners: self.cache.hits.message_rows.clone() }
     }
 
+    /// Draw a frame and keep its cells, styles included.
+    pub fn buffer(&mut self, width: u16, height: u16) -> ratatui::buffer::Buffer {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+        terminal.draw(|f| ui::draw(f, &self.st, &mut self.cache)).expect("draw");
+        terminal.backend().buffer().clone()
+    }
+
     /// The screen as text, one line per row (trailing spaces trimmed).
     pub fn screen(&mut self, width: u16, height: u16) -> String {
         self.draw(width, height).text() + "\n"

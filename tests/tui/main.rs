@@ -9,5 +9,6 @@ mod keys;
 mod outbox;
 mod outside;
 mod palette;
+mod reference;
 mod screens;
 mod search_complete;

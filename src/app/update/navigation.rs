@@ -56,7 +56,13 @@ pub(super) fn on_messages(
             None
         }
     };
-    for m in resp.messages {
+    let mut matches = Vec::new();
+    for mut m in resp.messages {
+        // What a search matched belongs to that search's view, not to the message.
+        let (content, subject) = (m.match_content.take(), m.match_subject.take());
+        if content.is_some() || subject.is_some() {
+            matches.push((m.id, SearchMatch { content, subject }));
+        }
         st.data.insert_message(m);
     }
     let keep: Vec<MessageId> = if narrow == Narrow::All {
@@ -71,6 +77,7 @@ pub(super) fn on_messages(
         view.ids.retain(|id| id < lo || id > hi || ids_sorted.binary_search(id).is_ok());
     }
     view.merge(keep);
+    view.matches.extend(matches);
     if older {
         view.found_oldest = resp.found_oldest;
         view.loading_older = false;

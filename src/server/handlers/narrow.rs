@@ -246,6 +246,18 @@ impl Narrow {
         }
     }
 
+    /// The words a (not negated) `search` term looks for, if any: what results highlight.
+    pub fn search_words(&self) -> Option<Vec<String>> {
+        let mut out: Vec<String> = Vec::new();
+        for (t, negated) in &self.terms {
+            if let (Term::Search { words, phrases }, false) = (t, negated) {
+                out.extend(words.iter().cloned());
+                out.extend(phrases.iter().flatten().cloned());
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
     pub fn matches(&self, org: &Org, m: &MessageRec) -> bool {
         self.terms.iter().all(|(t, neg)| self.term_matches(org, m, t) != *neg)
     }
@@ -268,4 +280,51 @@ impl Narrow {
                 .collect()
         }
     }
+}
+
+/// `html` with every occurrence of the words (any case) in its text wrapped in
+/// `<span class="highlight">`, as the reference server marks search results (`match_content`,
+/// `match_subject`). Tags and character references are never split.
+pub fn highlight(html: &str, words: &[String]) -> String {
+    let words: Vec<Vec<char>> = words.iter().filter(|w| !w.is_empty()).map(|w| w.chars().collect()).collect();
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(c) = rest.chars().next() {
+        if c == '<' || c == '&' {
+            let end = if c == '<' { '>' } else { ';' };
+            let len = rest.find(end).map_or(rest.len(), |i| i + 1);
+            out.push_str(&rest[..len]);
+            rest = &rest[len..];
+            continue;
+        }
+        let longest = words.iter().filter_map(|w| match_len(rest, w)).max();
+        match longest {
+            Some(len) => {
+                out.push_str("<span class=\"highlight\">");
+                out.push_str(&rest[..len]);
+                out.push_str("</span>");
+                rest = &rest[len..];
+            }
+            None => {
+                out.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+    }
+    out
+}
+
+/// The byte length of `word` at the start of `text` compared case-insensitively, stopping at
+/// markup.
+fn match_len(text: &str, word: &[char]) -> Option<usize> {
+    let mut len = 0;
+    let mut chars = text.chars();
+    for w in word {
+        let c = chars.next()?;
+        if c == '<' || c == '&' || !c.to_lowercase().eq(w.to_lowercase()) {
+            return None;
+        }
+        len += c.len_utf8();
+    }
+    Some(len)
 }

@@ -1,8 +1,9 @@
 //! Reading messages: fetching by narrow and anchor, one message, and edit history.
 
 use super::common::Res;
-use super::narrow::Narrow;
+use super::narrow::{Narrow, highlight};
 use crate::server::error::{ApiErr, ApiResult, success};
+use crate::server::markdown::escape_html;
 use crate::server::org::{LARGER_THAN_MAX_MESSAGE_ID, Org};
 use crate::server::params::path_id;
 use crate::server::shared::{Req, Shared, reply};
@@ -70,12 +71,23 @@ pub async fn get_messages(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let anchor_date = if anchor_str == "date" { Some(p.str("anchor_date")?) } else { None };
     let anchor = resolve_anchor(&org, req.user_id, &ids, &anchor_str, anchor_date.as_deref())?;
     let w = window(&ids, anchor, num_before as usize, num_after as usize, include_anchor);
+    let search = narrow.search_words();
     let msgs: Vec<Value> = w
         .ids
         .iter()
         .filter_map(|id| org.messages.get(id))
         .map(|m| {
-            with_avatar(&org, org.message_json(m, req.user_id, apply_markdown, allow_empty), client_gravatar)
+            let mut json = with_avatar(
+                &org,
+                org.message_json(m, req.user_id, apply_markdown, allow_empty),
+                client_gravatar,
+            );
+            if let Some(words) = &search {
+                // What matched, marked as the reference server marks it.
+                json["match_content"] = json!(highlight(&m.rendered.html, words));
+                json["match_subject"] = json!(highlight(&escape_html(m.topic()), words));
+            }
+            json
         })
         .collect();
     Ok(reply(

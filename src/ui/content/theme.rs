@@ -43,6 +43,8 @@ pub struct Theme {
     pub group_mention_silent: Style,
     /// `@topic`, `@all`, `@channel` and other wildcard mentions.
     pub wildcard_mention: Style,
+    /// Words a search matched (`<span class="highlight">` in search results).
+    pub search_match: Style,
     /// `#channel` / `#channel > topic` references.
     pub channel: Style,
     /// Custom emoji shown as `:name:`.
@@ -101,6 +103,7 @@ impl Default for Theme {
             group_mention: Style::new().fg(Color::LightMagenta).add_modifier(bold),
             group_mention_silent: Style::new().fg(Color::Magenta),
             wildcard_mention: Style::new().fg(Color::LightYellow).add_modifier(bold),
+            search_match: Style::new().fg(Color::Black).bg(Color::Yellow),
             channel: Style::new().fg(Color::LightGreen),
             emoji_custom: Style::new().fg(Color::LightYellow),
             time: Style::new().fg(Color::LightCyan),
