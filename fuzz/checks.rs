@@ -292,6 +292,8 @@ fn kind_tag(k: &EventKind) -> Option<&'static str> {
         EventKind::Drafts(_) => "drafts",
         EventKind::UserSettings(_) => "user_settings",
         EventKind::Restart(_) => "restart",
+        EventKind::MutedUsers { .. } => "muted_users",
+        EventKind::AlertWords { .. } => "alert_words",
         EventKind::Unknown { .. } | EventKind::Malformed { .. } => return None,
     })
 }

@@ -104,6 +104,10 @@ pub struct RegisterResponse {
     #[serde(default, deserialize_with = "lenient")]
     pub realm_playgrounds: Option<Vec<Playground>>,
     #[serde(default, deserialize_with = "lenient")]
+    pub muted_users: Option<Vec<MutedUser>>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub alert_words: Option<Vec<String>>,
+    #[serde(default, deserialize_with = "lenient")]
     pub realm_user_groups: Option<Vec<UserGroup>>,
     #[serde(default, deserialize_with = "lenient")]
     pub starred_messages: Option<Vec<MessageId>>,
@@ -189,6 +193,8 @@ pub const KNOWN_EVENT_TYPES: &[&str] = &[
     "drafts",
     "stream",
     "user_settings",
+    "muted_users",
+    "alert_words",
 ];
 
 /// The kinds of event this client understands.
@@ -223,6 +229,14 @@ pub enum EventKind {
     Drafts(DraftsEvent),
     UserSettings(UserSettingsEvent),
     Restart(OpValueEvent),
+    /// Everyone the user muted (the whole list, not only the change).
+    MutedUsers {
+        muted_users: Vec<MutedUser>,
+    },
+    /// The user's alert words (the whole list).
+    AlertWords {
+        alert_words: Vec<String>,
+    },
     /// An event type this client does not know.
     #[serde(skip)]
     Unknown {

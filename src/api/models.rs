@@ -109,6 +109,14 @@ impl From<ReactionType> for String {
     }
 }
 
+/// A muted user, as register and `muted_users` events list them.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+pub struct MutedUser {
+    pub id: UserId,
+    #[serde(default)]
+    pub timestamp: i64,
+}
+
 /// An emoji as carried by reactions and user statuses.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Deserialize, Serialize)]
 pub struct EmojiRef {

@@ -41,6 +41,11 @@ pub struct GroupMembersUpdate {
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct AlertWordsResponse {
+    pub alert_words: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct UsersResponse {
     pub members: Vec<User>,
 }
@@ -111,5 +116,30 @@ impl Client {
     /// `GET /users`.
     pub async fn get_users(&self) -> Result<UsersResponse> {
         self.call(Method::GET, "/users", Params::new()).await
+    }
+
+    /// `POST /users/me/muted_users/{id}`: their messages arrive read and are hidden.
+    pub async fn mute_user(&self, user: UserId) -> Result<Ack> {
+        self.call(Method::POST, &format!("/users/me/muted_users/{user}"), Params::new()).await
+    }
+
+    /// `DELETE /users/me/muted_users/{id}`.
+    pub async fn unmute_user(&self, user: UserId) -> Result<Ack> {
+        self.call(Method::DELETE, &format!("/users/me/muted_users/{user}"), Params::new()).await
+    }
+
+    /// `GET /users/me/alert_words`.
+    pub async fn get_alert_words(&self) -> Result<AlertWordsResponse> {
+        self.call(Method::GET, "/users/me/alert_words", Params::new()).await
+    }
+
+    /// `POST /users/me/alert_words`: the list after adding.
+    pub async fn add_alert_words(&self, words: &[String]) -> Result<AlertWordsResponse> {
+        self.call(Method::POST, "/users/me/alert_words", Params::new().json("alert_words", &words)).await
+    }
+
+    /// `DELETE /users/me/alert_words`: the list after removing.
+    pub async fn remove_alert_words(&self, words: &[String]) -> Result<AlertWordsResponse> {
+        self.call(Method::DELETE, "/users/me/alert_words", Params::new().json("alert_words", &words)).await
     }
 }

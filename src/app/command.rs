@@ -50,6 +50,13 @@ pub enum Command {
     },
     /// Write what the client holds to a JSON file (bug reports, the chaos test).
     DumpState(Option<String>),
+    /// Hide (or show again) a user's messages.
+    MuteUser {
+        user: String,
+        mute: bool,
+    },
+    /// List the alert words (`None`), or add or remove some.
+    AlertWords(Option<(bool, Vec<String>)>),
     Help,
     Quit,
 }
@@ -79,6 +86,13 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("channel-email", "[#channel] [sender]", "show a channel's email address"),
     ("apns", "TOKEN APPID", "register an APNs device token for an iOS app (its bundle ID)"),
     ("report", "TYPE [description]", "report the selected message to moderators"),
+    ("mute-user", "USER", "hide a user's messages behind a muted-sender line; no notifications"),
+    ("unmute-user", "USER", "show a muted user's messages again"),
+    (
+        "alert-words",
+        "[add|remove WORD …]",
+        "list your alert words, or add or remove some (\"a phrase\" in quotes)",
+    ),
     ("dump-state", "[PATH]", "write what the client holds to a JSON file (for bug reports)"),
     ("help", "", "show the keys"),
     ("quit", "", "quit"),
@@ -194,6 +208,17 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
             let desc = args[1..].join(" ");
             Command::Report { report_type: args[0].clone(), description: (!desc.is_empty()).then_some(desc) }
         }
+        "mute-user" | "unmute-user" => {
+            need(1)?;
+            Command::MuteUser { user: args.join(" "), mute: name == "mute-user" }
+        }
+        "alert-words" => match args.split_first() {
+            None => Command::AlertWords(None),
+            Some((op, words)) if (op == "add" || op == "remove") && !words.is_empty() => {
+                Command::AlertWords(Some((op == "add", words.to_vec())))
+            }
+            _ => return Err(usage(name)),
+        },
         "help" => Command::Help,
         "quit" | "q" => Command::Quit,
         other => {
@@ -280,6 +305,22 @@ mod tests {
         assert_eq!(parse("apns 0a1b", 222), Ok(Command::Apns { token: "0a1b".into(), appid: None }));
         assert_eq!(parse("apns", 222).unwrap_err(), "usage: :apns TOKEN [APPID]");
         assert_eq!(args("apns", 496), "TOKEN APPID");
+    }
+
+    #[test]
+    fn muted_users_and_alert_words() {
+        assert_eq!(
+            parse("mute-user Bob Nakamura", 496),
+            Ok(Command::MuteUser { user: "Bob Nakamura".into(), mute: true })
+        );
+        assert_eq!(parse("unmute-user bob", 496), Ok(Command::MuteUser { user: "bob".into(), mute: false }));
+        assert_eq!(parse("mute-user", 496).unwrap_err(), "usage: :mute-user USER");
+        assert_eq!(parse("alert-words", 496), Ok(Command::AlertWords(None)));
+        assert_eq!(
+            parse(r#"alert-words add deploy "on call""#, 496),
+            Ok(Command::AlertWords(Some((true, vec!["deploy".into(), "on call".into()]))))
+        );
+        assert!(parse("alert-words add", 496).unwrap_err().starts_with("usage: :alert-words"));
     }
 
     #[test]

@@ -59,6 +59,15 @@ pub enum ApiCall {
         update: ScheduledMessageUpdate,
     },
     DeleteScheduled(i64),
+    MuteUser {
+        user: UserId,
+        name: String,
+        mute: bool,
+    },
+    AlertWords {
+        add: bool,
+        words: Vec<String>,
+    },
 }
 
 /// What `update` asks the outside world to do.

@@ -121,7 +121,7 @@ actions! {
         [Sidebar k('F'), Messages k('F')];
     MarkTopicRead => "mark_topic_read", "mark the topic as read, or on a channel row the whole channel",
         [Sidebar k('R'), Messages k('T')];
-    ToggleSpoiler => "toggle_spoilers", "open or close spoilers in the message",
+    ToggleSpoiler => "toggle_spoilers", "open or close spoilers in the message (or show a muted sender's message)",
         [Messages k('z')];
     Send => "send", "send",
         [Compose ctrl('d'), Compose Key { code: KeyCode::Enter, mods: KeyModifiers::ALT }];

@@ -214,6 +214,8 @@ pub struct Ui {
     pub status: Option<Status>,
     /// (message, spoiler index) toggled open.
     pub open_spoilers: HashSet<(MessageId, usize)>,
+    /// Messages of muted senders the user chose to see.
+    pub revealed: HashSet<MessageId>,
     /// Select this message as soon as it is in the current view (the user's own sent message).
     pub jump_to: Option<MessageId>,
     /// The next page of the current narrow answers a jump to a date: select its anchor.

@@ -51,6 +51,8 @@ pub enum Answer {
     },
     /// A channel's email address.
     Email(String),
+    /// A list of words (the alert words after a change).
+    Words(Vec<String>),
     /// A file written (the state dump).
     Written(PathBuf),
     /// A link or a downloaded file handed to the browser (`opening`: why that failed).

@@ -226,6 +226,10 @@ pub struct Data {
     pub unread: Unreads,
     /// (channel, lowercased topic) → policy.
     pub user_topics: HashMap<(ChannelId, String), VisibilityPolicy>,
+    /// Users whose messages are hidden behind a "muted sender" line and never notify.
+    pub muted_users: HashSet<UserId>,
+    /// Words that make a message notify and are marked in it.
+    pub alert_words: Vec<String>,
     pub presence: HashMap<UserId, ModernPresence>,
     pub presence_last_update_id: i64,
     pub scheduled: BTreeMap<i64, ScheduledMessage>,

@@ -382,6 +382,14 @@ async fn run_api(c: &Client, call: ApiCall) -> Msg {
             c.update_scheduled_message(*id, update).await.map(|_| Answer::Nothing)
         }
         A::DeleteScheduled(id) => c.delete_scheduled_message(*id).await.map(|_| Answer::Nothing),
+        A::MuteUser { user, mute: true, .. } => c.mute_user(*user).await.map(|_| Answer::Nothing),
+        A::MuteUser { user, mute: false, .. } => c.unmute_user(*user).await.map(|_| Answer::Nothing),
+        A::AlertWords { add: true, words } => {
+            c.add_alert_words(words).await.map(|r| Answer::Words(r.alert_words))
+        }
+        A::AlertWords { add: false, words } => {
+            c.remove_alert_words(words).await.map(|r| Answer::Words(r.alert_words))
+        }
     };
     done(Job::Api(Box::new(call)), result.map_err(Failure::Api))
 }
@@ -607,6 +615,8 @@ pub const EVENT_TYPES: &[&str] = &[
     "drafts",
     "user_settings",
     "restart",
+    "muted_users",
+    "alert_words",
 ];
 
 /// The state the register answer carries (legacy `muted_topics` for servers before 170).
@@ -627,6 +637,8 @@ pub const FETCH_TYPES: &[&str] = &[
     "realm_playgrounds",
     "drafts",
     "user_settings",
+    "muted_users",
+    "alert_words",
 ];
 
 /// Long-poll forever, sending batches of events; `QueueLost` when the queue is gone.

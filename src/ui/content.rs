@@ -259,6 +259,7 @@ impl<'a> Renderer<'a> {
             }
             "span" if cls("topic-mention") => inh.patch(t.wildcard_mention).nowrap(),
             "span" if cls("highlight") => inh.patch(t.search_match),
+            "span" if cls("alert-word") => inh.patch(t.alert_word),
             _ => inh,
         }
     }

@@ -62,6 +62,8 @@ fn message_block(
     });
     // In search results, what matched is marked.
     let found = st.data.narrows.get(&st.ui.narrow).and_then(|v| v.matches.get(&m.id));
+    // A muted sender's message stays behind one line until the user asks to see it.
+    let hidden = st.data.muted_users.contains(&m.sender_id) && !st.ui.revealed.contains(&m.id);
     if !same_conv {
         match (found.and_then(|f| f.subject.as_deref()), m.stream_id) {
             (Some(subject), Some(c)) if !m.is_dm() => {
@@ -101,12 +103,24 @@ fn message_block(
             r if r >= 10 => r,
             _ => (width as usize).max(1),
         };
-        let name = clip(&sanitize(&m.sender_full_name), room);
+        let name = if hidden { "Muted user".into() } else { clip(&sanitize(&m.sender_full_name), room) };
         spans.insert(0, Span::styled(name, t.bold));
         out.push(Line::from(spans));
     }
     let spoilers = st.ui.open_spoilers.contains(&(m.id, 0));
-    let html = found.and_then(|f| f.content.as_deref()).unwrap_or(&m.content);
+    if hidden {
+        out.push(Line::styled(clip("  (a message from a muted user: z shows it)", width as usize), t.dim));
+        return out;
+    }
+    let alerted;
+    let html = match found.and_then(|f| f.content.as_deref()) {
+        Some(html) => html,
+        None if m.has_flag("has_alert_word") && !st.data.alert_words.is_empty() => {
+            alerted = crate::content::mark_words(&m.content, &st.data.alert_words, "alert-word", true);
+            &alerted
+        }
+        None => &m.content,
+    };
     let body = cache.get(m, html, width.saturating_sub(2).max(10), spoilers, st.tz, &st.settings);
     let marks_width: usize = marks.iter().map(|s| display_width(&s.content)).sum();
     for l in &body.lines {

@@ -191,6 +191,7 @@ impl Theme {
                 wildcard_mention: f(c.wildcard_mention),
                 // Without colour, matches stand out by inversion.
                 search_match: f(c.search_match).add_modifier(Modifier::REVERSED),
+                alert_word: f(c.alert_word),
                 channel: f(c.channel),
                 emoji_custom: f(c.emoji_custom),
                 time: f(c.time),

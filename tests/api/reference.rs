@@ -106,3 +106,90 @@ async fn search_results_carry_what_matched_marked_and_other_narrows_do_not() {
     let m = c.get_messages(&q).await.unwrap().messages.remove(0);
     assert!(m.match_content.is_none() && m.match_subject.is_none());
 }
+
+async fn queue_of(c: &Client) -> String {
+    c.register(&RegisterParams::default()).await.unwrap().queue_id.expect("queue_id")
+}
+
+async fn events_of(c: &Client, queue_id: &str) -> Vec<EventKind> {
+    let evs = c.get_events(queue_id, -1, true, std::time::Duration::from_secs(5)).await.unwrap();
+    evs.into_iter().map(|e| e.kind).filter(|k| *k != EventKind::Heartbeat).collect()
+}
+
+#[tokio::test]
+async fn muting_a_user_reads_their_messages_now_and_later_and_is_announced() {
+    let env = Env::start().await;
+    let (me, bob) = (env.client("member"), env.client("bob"));
+    let bob_id = env.user_id("bob");
+    let general = env.channel_id("general");
+    let before = bob.send_message(&OutgoingMessage::channel(general, "muting", "before")).await.unwrap().id;
+    let q = queue_of(&me).await;
+    me.mute_user(bob_id).await.unwrap();
+    let after = bob.send_message(&OutgoingMessage::channel(general, "muting", "after")).await.unwrap().id;
+    for id in [before, after] {
+        let flags = me.get_message(id, true).await.unwrap().message.flags;
+        assert!(flags.iter().any(|f| f == "read"), "message {id} from a muted user is read: {flags:?}");
+    }
+    let evs = events_of(&me, &q).await;
+    assert!(evs.iter().any(
+        |e| matches!(e, EventKind::MutedUsers { muted_users } if muted_users.iter().any(|m| m.id == bob_id))
+    ));
+    assert!(evs.iter().any(
+        |e| matches!(e, EventKind::UpdateMessageFlags(f) if f.flag == "read" && f.messages.contains(&before))
+    ));
+    let reg = me.register(&RegisterParams::default()).await.unwrap();
+    assert_eq!(reg.muted_users.unwrap().iter().map(|m| m.id).collect::<Vec<_>>(), vec![bob_id]);
+    // The reference server's refusals.
+    assert_eq!(me.mute_user(bob_id).await.unwrap_err().to_string(), "User already muted");
+    assert_eq!(me.mute_user(env.user_id("member")).await.unwrap_err().to_string(), "Cannot mute self");
+    assert_eq!(me.mute_user(99_999).await.unwrap_err().to_string(), "No such user");
+    me.unmute_user(bob_id).await.unwrap();
+    assert_eq!(me.unmute_user(bob_id).await.unwrap_err().to_string(), "User is not muted");
+    let unread = bob.send_message(&OutgoingMessage::channel(general, "muting", "unmuted")).await.unwrap().id;
+    assert!(!me.get_message(unread, true).await.unwrap().message.flags.iter().any(|f| f == "read"));
+}
+
+#[tokio::test]
+async fn alert_words_flag_new_messages_as_whole_words_and_are_announced() {
+    let env = Env::start().await;
+    let (me, bob) = (env.client("member"), env.client("bob"));
+    let general = env.channel_id("general");
+    let q = queue_of(&me).await;
+    let words = me.add_alert_words(&["Deploy".into(), "on call".into()]).await.unwrap().alert_words;
+    assert_eq!(words, vec!["Deploy", "on call"]);
+    assert_eq!(
+        me.add_alert_words(&["deploy".into()]).await.unwrap().alert_words.len(),
+        2,
+        "no duplicates by case"
+    );
+    let send = |text: &'static str| {
+        let bob = bob.clone();
+        async move { bob.send_message(&OutgoingMessage::channel(general, "alerts", text)).await.unwrap().id }
+    };
+    let hit = send("who is ON CALL tonight? the deploy is late").await;
+    let miss = send("redeployment of deployer_x").await;
+    let flags = |id| {
+        let me = me.clone();
+        async move { me.get_message(id, true).await.unwrap().message.flags }
+    };
+    assert!(flags(hit).await.iter().any(|f| f == "has_alert_word"));
+    assert!(!flags(miss).await.iter().any(|f| f == "has_alert_word"), "inside longer words is not a match");
+    let alerted = me
+        .get_messages(
+            &GetMessages::around(Anchor::Newest, 10, 0).narrow(vec![NarrowTerm::new("is", "alerted")]),
+        )
+        .await
+        .unwrap();
+    assert_eq!(alerted.messages.iter().map(|m| m.id).collect::<Vec<_>>(), vec![hit]);
+    assert_eq!(me.get_alert_words().await.unwrap().alert_words, vec!["Deploy", "on call"]);
+    let left = me.remove_alert_words(&["DEPLOY".into(), "never added".into()]).await.unwrap().alert_words;
+    assert_eq!(left, vec!["on call"]);
+    let evs = events_of(&me, &q).await;
+    let lists: Vec<&Vec<String>> = evs
+        .iter()
+        .filter_map(|e| if let EventKind::AlertWords { alert_words } = e { Some(alert_words) } else { None })
+        .collect();
+    assert_eq!(lists.last().map(|l| l.as_slice()), Some(&["on call".to_owned()][..]));
+    let too_long = "x".repeat(101);
+    assert!(me.add_alert_words(&[too_long]).await.unwrap_err().to_string().contains("too long"));
+}

@@ -392,6 +392,14 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
         }
         Action::ToggleSpoiler => {
             let Some(m) = selected_message(st) else { return vec![] };
+            // A muted sender's message: the key shows it (and hides it again).
+            if st.data.muted_users.contains(&m.sender_id) {
+                let id = m.id;
+                if !st.ui.revealed.remove(&id) {
+                    st.ui.revealed.insert(id);
+                }
+                return vec![];
+            }
             // Zulip renders every spoiler as a `spoiler-block`.
             if !m.content.contains("spoiler-block") {
                 set_status(st, "this message has no spoilers");

@@ -58,6 +58,10 @@ pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>)
             }
             parts.join("; ")
         }
+        (ApiCall::AlertWords { .. }, Answer::Words(words)) => {
+            st.data.alert_words = words;
+            alert_words_note(&st.data.alert_words)
+        }
         (call, _) => api_success(call),
     };
     if !note.is_empty() {
@@ -92,6 +96,15 @@ fn other_success(st: &mut State, job: Job, result: Answer) -> Vec<Effect> {
     vec![]
 }
 
+/// The alert words, for the status line.
+pub(super) fn alert_words_note(words: &[String]) -> String {
+    if words.is_empty() {
+        "no alert words (:alert-words add WORD)".into()
+    } else {
+        format!("alert words: {}", crate::content::sanitize(&words.join(", ")))
+    }
+}
+
 /// What a palette operation did, when it worked.
 fn api_success(call: ApiCall) -> String {
     match call {
@@ -104,6 +117,9 @@ fn api_success(call: ApiCall) -> String {
         ApiCall::Apns { .. } => "APNs token registered".into(),
         ApiCall::Report { .. } => "reported to the moderators".into(),
         ApiCall::DeleteScheduled(_) => "scheduled message deleted".into(),
+        ApiCall::MuteUser { name, mute: true, .. } => format!("{name} muted: their messages are hidden"),
+        ApiCall::MuteUser { name, mute: false, .. } => format!("{name} unmuted"),
+        ApiCall::AlertWords { .. } => String::new(),
         ApiCall::Unsubscribe { .. } | ApiCall::ChannelEmail { .. } => String::new(),
         ApiCall::Schedule(_) | ApiCall::UpdateScheduled { .. } => String::new(),
     }

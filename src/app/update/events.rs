@@ -185,6 +185,10 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                 }
             }
         }
+        EventKind::MutedUsers { muted_users } => {
+            st.data.muted_users = muted_users.into_iter().map(|m| m.id).collect();
+        }
+        EventKind::AlertWords { alert_words } => st.data.alert_words = alert_words,
         EventKind::UserTopic(t) => {
             let key = (t.stream_id, t.topic_name.to_lowercase());
             if t.visibility_policy == VisibilityPolicy::None {

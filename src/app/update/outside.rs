@@ -146,15 +146,17 @@ pub fn plain_text(html: &str, max_chars: usize) -> String {
     }
 }
 
-/// A new message: notify for direct messages, mentions and followed topics — never for the
+/// A new message: notify for direct messages, mentions, alert words and followed topics — never for the
 /// user's own, never in muted topics, not for the conversation on screen while the terminal has
 /// focus.
 pub(super) fn notify(st: &State, m: &Message, flags: &[String]) -> Option<Effect> {
     let d = &st.data;
-    if m.sender_id == d.me {
+    if m.sender_id == d.me || d.muted_users.contains(&m.sender_id) {
         return None;
     }
     let flag = |f: &str| flags.iter().any(|x| x == f);
+    // Alert words notify as mentions do.
+    let alerted = flag("has_alert_word") && st.settings.notifications.mention;
     let prefs = st.settings.notifications;
     let why = if m.is_dm() {
         prefs.dm.then_some("")
@@ -166,6 +168,8 @@ pub(super) fn notify(st: &State, m: &Message, flags: &[String]) -> Option<Effect
         let mentioned = flag("mentioned") || flag("wildcard_mentioned") || flag("stream_wildcard_mentioned");
         if mentioned && prefs.mention {
             Some(" (mention)")
+        } else if alerted {
+            Some(" (alert word)")
         } else if prefs.followed && d.policy(c, m.topic()) == VisibilityPolicy::Followed {
             Some(" (followed)")
         } else {

@@ -247,6 +247,23 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
         C::View { fragment, pinned, name } => {
             vec![Effect::Api(ApiCall::NavView { fragment, is_pinned: pinned, name })]
         }
+        C::MuteUser { user: who, mute } => {
+            let user = resolve_user(st, &who)?;
+            let name = st.data.user_name(user).to_owned();
+            if user == st.data.me {
+                return Err("you cannot mute yourself".into());
+            }
+            if st.data.muted_users.contains(&user) == mute {
+                return Err(format!("{name} is {}muted", if mute { "already " } else { "not " }));
+            }
+            vec![Effect::Api(ApiCall::MuteUser { user, name, mute })]
+        }
+        C::AlertWords(None) => {
+            let text = super::answers::alert_words_note(&st.data.alert_words);
+            set_status(st, text);
+            vec![]
+        }
+        C::AlertWords(Some((add, words))) => vec![Effect::Api(ApiCall::AlertWords { add, words })],
         C::DumpState(path) => {
             let contents = serde_json::to_string_pretty(&state_dump(st)).unwrap_or_default();
             vec![Effect::DumpState { path, contents }]

@@ -163,6 +163,12 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
             .collect();
         put("user_topics", json!(list));
     }
+    if wants("muted_users") {
+        put("muted_users", super::me::muted_users_json(&org, uid));
+    }
+    if wants("alert_words") {
+        put("alert_words", json!(org.alert_words.get(&uid).cloned().unwrap_or_default()));
+    }
     if wants("muted_topics") {
         put("muted_topics", super::subs::muted_topics_json(&org, uid));
     }

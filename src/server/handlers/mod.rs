@@ -4,6 +4,7 @@ pub mod background;
 mod common;
 mod drafts;
 mod flags;
+mod me;
 mod messages;
 mod misc;
 mod narrow;
@@ -52,6 +53,11 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/users/me/presence", post(users::presence))
         .route("/realm/presence", get(users::realm_presence))
         .route("/users/me/status", post(users::status))
+        .route("/users/me/muted_users/{id}", post(me::mute_user).delete(me::unmute_user))
+        .route(
+            "/users/me/alert_words",
+            get(me::alert_words).post(me::add_alert_words).delete(me::remove_alert_words),
+        )
         .route("/users/me/apns_device_token", post(users::apns))
         .route("/users", get(users::users))
         .route("/users/me", get(users::me))

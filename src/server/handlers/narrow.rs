@@ -213,7 +213,8 @@ impl Narrow {
             Term::Is(what) => match what.as_str() {
                 "dm" => matches!(m.recip, Recip::Dm { .. }),
                 "starred" => flags.is_some_and(|f| f.starred),
-                "mentioned" | "alerted" => flags.is_some_and(|f| f.mentioned || f.wildcard_mentioned),
+                "mentioned" => flags.is_some_and(|f| f.mentioned || f.wildcard_mentioned),
+                "alerted" => flags.is_some_and(|f| f.has_alert_word),
                 "unread" => flags.is_some_and(|f| !f.read),
                 "resolved" => m.channel_id().is_some() && m.topic() != strip_resolved(m.topic()),
                 "followed" => {
@@ -282,49 +283,8 @@ impl Narrow {
     }
 }
 
-/// `html` with every occurrence of the words (any case) in its text wrapped in
-/// `<span class="highlight">`, as the reference server marks search results (`match_content`,
-/// `match_subject`). Tags and character references are never split.
+/// `html` with every occurrence of the words (any case) marked `<span class="highlight">`, as
+/// the reference server marks search results (`match_content`, `match_subject`).
 pub fn highlight(html: &str, words: &[String]) -> String {
-    let words: Vec<Vec<char>> = words.iter().filter(|w| !w.is_empty()).map(|w| w.chars().collect()).collect();
-    let mut out = String::with_capacity(html.len());
-    let mut rest = html;
-    while let Some(c) = rest.chars().next() {
-        if c == '<' || c == '&' {
-            let end = if c == '<' { '>' } else { ';' };
-            let len = rest.find(end).map_or(rest.len(), |i| i + 1);
-            out.push_str(&rest[..len]);
-            rest = &rest[len..];
-            continue;
-        }
-        let longest = words.iter().filter_map(|w| match_len(rest, w)).max();
-        match longest {
-            Some(len) => {
-                out.push_str("<span class=\"highlight\">");
-                out.push_str(&rest[..len]);
-                out.push_str("</span>");
-                rest = &rest[len..];
-            }
-            None => {
-                out.push(c);
-                rest = &rest[c.len_utf8()..];
-            }
-        }
-    }
-    out
-}
-
-/// The byte length of `word` at the start of `text` compared case-insensitively, stopping at
-/// markup.
-fn match_len(text: &str, word: &[char]) -> Option<usize> {
-    let mut len = 0;
-    let mut chars = text.chars();
-    for w in word {
-        let c = chars.next()?;
-        if c == '<' || c == '&' || !c.to_lowercase().eq(w.to_lowercase()) {
-            return None;
-        }
-        len += c.len_utf8();
-    }
-    Some(len)
+    crate::content::mark_words(html, words, "highlight", false)
 }

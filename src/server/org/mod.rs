@@ -61,6 +61,10 @@ pub struct Org {
     pub user_msgs: HashMap<i64, BTreeMap<i64, Flags>>,
     /// (user, channel, lowercased topic) → (topic as set, policy, last_updated).
     pub user_topics: BTreeMap<(i64, i64, String), (String, i64, i64)>,
+    /// Whom each user muted, and when.
+    pub muted_users: HashMap<i64, BTreeMap<i64, i64>>,
+    /// Each user's alert words.
+    pub alert_words: HashMap<i64, Vec<String>>,
     pub presence: HashMap<i64, PresenceRec>,
     pub presence_counter: i64,
     pub nav_views: HashMap<i64, Vec<NavViewRec>>,
@@ -125,6 +129,8 @@ impl Org {
             messages: BTreeMap::new(),
             user_msgs: HashMap::new(),
             user_topics: BTreeMap::new(),
+            muted_users: HashMap::new(),
+            alert_words: HashMap::new(),
             presence: HashMap::new(),
             presence_counter: 0,
             nav_views: HashMap::new(),

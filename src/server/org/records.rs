@@ -160,6 +160,7 @@ pub struct Flags {
     pub mentioned: bool,
     pub wildcard_mentioned: bool,
     pub collapsed: bool,
+    pub has_alert_word: bool,
 }
 
 impl Flags {
@@ -176,6 +177,9 @@ impl Flags {
         }
         if self.wildcard_mentioned {
             v.push("stream_wildcard_mentioned");
+        }
+        if self.has_alert_word {
+            v.push("has_alert_word");
         }
         if self.collapsed {
             v.push("collapsed");

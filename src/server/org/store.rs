@@ -6,6 +6,20 @@ use super::{Org, strip_resolved};
 use crate::server::markdown;
 use std::collections::BTreeSet;
 
+/// Whether `content` holds one of the words, in any case, as a word of its own (not inside a
+/// longer run of letters, digits or underscores), as the reference server matches alert words.
+pub fn has_alert_word(content: &str, words: &[String]) -> bool {
+    let text = content.to_lowercase();
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    words.iter().map(|w| w.to_lowercase()).filter(|w| !w.is_empty()).any(|w| {
+        text.match_indices(w.as_str()).any(|(at, _)| {
+            let before = text[..at].chars().next_back();
+            let after = text[at + w.len()..].chars().next();
+            !before.is_some_and(is_word) && !after.is_some_and(is_word)
+        })
+    })
+}
+
 impl Org {
     /// Users who receive a message: subscribers, or DM participants.
     pub fn recipients(&self, recip: &Recip) -> Vec<i64> {
@@ -54,12 +68,16 @@ impl Org {
         let is_me = content.starts_with("/me ");
         self.recipient_id(&recip);
         for uid in self.recipients(&recip) {
+            // A muted sender's messages arrive read, as on the reference server.
+            let muted = self.muted_users.get(&uid).is_some_and(|m| m.contains_key(&sender));
             let flags = Flags {
-                read: uid == sender && read_by_sender.unwrap_or(true),
+                read: (uid == sender && read_by_sender.unwrap_or(true)) || (uid != sender && muted),
                 starred: false,
                 mentioned: mentioned.contains(&uid),
                 wildcard_mentioned: wildcard_users.contains(&uid),
                 collapsed: false,
+                has_alert_word: uid != sender
+                    && self.alert_words.get(&uid).is_some_and(|w| has_alert_word(content, w)),
             };
             self.user_msgs.entry(uid).or_default().insert(id, flags);
         }

@@ -45,6 +45,8 @@ pub struct Theme {
     pub wildcard_mention: Style,
     /// Words a search matched (`<span class="highlight">` in search results).
     pub search_match: Style,
+    /// The user's alert words in a message (`<span class="alert-word">`).
+    pub alert_word: Style,
     /// `#channel` / `#channel > topic` references.
     pub channel: Style,
     /// Custom emoji shown as `:name:`.
@@ -104,6 +106,7 @@ impl Default for Theme {
             group_mention_silent: Style::new().fg(Color::Magenta),
             wildcard_mention: Style::new().fg(Color::LightYellow).add_modifier(bold),
             search_match: Style::new().fg(Color::Black).bg(Color::Yellow),
+            alert_word: Style::new().fg(Color::LightRed).add_modifier(bold | Modifier::UNDERLINED),
             channel: Style::new().fg(Color::LightGreen),
             emoji_custom: Style::new().fg(Color::LightYellow),
             time: Style::new().fg(Color::LightCyan),
