@@ -46,6 +46,11 @@ pub struct AlertWordsResponse {
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct UserResponse {
+    pub user: User,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct UsersResponse {
     pub members: Vec<User>,
 }
@@ -111,6 +116,12 @@ impl Client {
             return Err(LimitError::NothingToChange.into());
         }
         self.call(Method::POST, &format!("/user_groups/{group_id}/members"), p).await
+    }
+
+    /// `GET /users/{user_id}`: one user, custom profile fields included.
+    pub async fn get_user(&self, user: UserId) -> Result<UserResponse> {
+        let p = Params::new().opt("include_custom_profile_fields", Some(true));
+        self.call(Method::GET, &format!("/users/{user}"), p).await
     }
 
     /// `GET /users`.

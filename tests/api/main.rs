@@ -4,6 +4,7 @@
 mod common;
 
 mod channels;
+mod daily;
 mod drafts;
 mod emoji;
 mod messages;

@@ -61,7 +61,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/users/me/apns_device_token", post(users::apns))
         .route("/users", get(users::users))
         .route("/users/me", get(users::me))
-        .route("/users/{id}", delete(users::deactivate))
+        .route("/users/{id}", get(users::get_user).delete(users::deactivate))
         .route("/users/{id}/status", get(users::get_status))
         .route("/user_groups", get(users::groups))
         .route("/user_groups/{id}/members", post(users::group_members))

@@ -234,6 +234,18 @@ pub async fn users(State(s): State<Arc<Shared>>, req: Req) -> Res {
     Ok(reply(&req.p, success(json!({"members": members}))))
 }
 
+/// `GET /users/{user_id}` and `GET /users/{email}`: one user (deactivated ones too), as in
+/// `GET /users`.
+pub async fn get_user(State(s): State<Arc<Shared>>, Path(key): Path<String>, req: Req) -> Res {
+    let org = s.lock();
+    let found = match key.parse::<i64>() {
+        Ok(id) => org.users.get(&id),
+        Err(_) => org.users.values().find(|u| u.email.eq_ignore_ascii_case(&key)),
+    };
+    let u = found.ok_or_else(|| ApiErr::bad("No such user"))?;
+    Ok(reply(&req.p, success(json!({"user": org.user_json(u)}))))
+}
+
 /// `GET /users/me`
 pub async fn me(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let org = s.lock();
