@@ -303,6 +303,17 @@ impl Client {
         self.call(Method::POST, "/mark_topic_as_read", p).await
     }
 
+    /// `POST /mark_stream_as_read` (deprecated by the reference server in favour of
+    /// `messages/flags/narrow`, which the client itself uses; kept for completeness).
+    pub async fn mark_channel_as_read(&self, stream_id: ChannelId) -> Result<Ack> {
+        self.call(Method::POST, "/mark_stream_as_read", Params::new().add("stream_id", stream_id)).await
+    }
+
+    /// `POST /mark_all_as_read` (deprecated likewise).
+    pub async fn mark_all_as_read(&self) -> Result<Ack> {
+        self.call(Method::POST, "/mark_all_as_read", Params::new()).await
+    }
+
     /// Operation 13: `DELETE /messages/{id}/reactions`.
     pub async fn remove_reaction(&self, message_id: MessageId, emoji: &EmojiSpec) -> Result<Ack> {
         let p = Params::new()

@@ -50,6 +50,8 @@ pub enum Command {
     },
     /// Write what the client holds to a JSON file (bug reports, the chaos test).
     DumpState(Option<String>),
+    /// Mark the selected topic (`None`), the current channel or everything as read.
+    MarkRead(Option<bool>),
     /// Hide (or show again) a user's messages.
     MuteUser {
         user: String,
@@ -86,6 +88,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("channel-email", "[#channel] [sender]", "show a channel's email address"),
     ("apns", "TOKEN APPID", "register an APNs device token for an iOS app (its bundle ID)"),
     ("report", "TYPE [description]", "report the selected message to moderators"),
+    ("mark-read", "[channel|all]", "mark the selected topic, its channel, or everything as read"),
     ("mute-user", "USER", "hide a user's messages behind a muted-sender line; no notifications"),
     ("unmute-user", "USER", "show a muted user's messages again"),
     (
@@ -208,6 +211,12 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
             let desc = args[1..].join(" ");
             Command::Report { report_type: args[0].clone(), description: (!desc.is_empty()).then_some(desc) }
         }
+        "mark-read" => match args.first().map(String::as_str) {
+            None | Some("topic") => Command::MarkRead(None),
+            Some("channel") => Command::MarkRead(Some(false)),
+            Some("all") => Command::MarkRead(Some(true)),
+            _ => return Err(usage(name)),
+        },
         "mute-user" | "unmute-user" => {
             need(1)?;
             Command::MuteUser { user: args.join(" "), mute: name == "mute-user" }
@@ -316,6 +325,9 @@ mod tests {
         assert_eq!(parse("unmute-user bob", 496), Ok(Command::MuteUser { user: "bob".into(), mute: false }));
         assert_eq!(parse("mute-user", 496).unwrap_err(), "usage: :mute-user USER");
         assert_eq!(parse("alert-words", 496), Ok(Command::AlertWords(None)));
+        assert_eq!(parse("mark-read", 496), Ok(Command::MarkRead(None)));
+        assert_eq!(parse("mark-read all", 496), Ok(Command::MarkRead(Some(true))));
+        assert_eq!(parse("mark-read everything", 496).unwrap_err(), "usage: :mark-read [channel|all]");
         assert_eq!(
             parse(r#"alert-words add deploy "on call""#, 496),
             Ok(Command::AlertWords(Some((true, vec!["deploy".into(), "on call".into()]))))

@@ -148,6 +148,8 @@ pub enum Effect {
         name: String,
     },
     /// Mute or unmute a channel (the subscription's `is_muted`).
+    /// Every unread message, everywhere.
+    MarkAllRead,
     SetChannelMuted {
         channel: ChannelId,
         name: String,

@@ -32,6 +32,7 @@ pub enum Job {
     MarkChannelRead {
         name: String,
     },
+    MarkAllRead,
     SetChannelMuted {
         name: String,
         muted: bool,

@@ -256,22 +256,10 @@ impl Dispatcher {
             }),
             Effect::MarkChannelRead { channel, name } => self.spawn(async move {
                 let narrow = [NarrowTerm::new("channel", channel), NarrowTerm::new("is", "unread")];
-                let mut anchor = Anchor::Oldest;
-                // The server takes at most 5,000 messages a call: go on from the last one done.
-                let result = loop {
-                    match with_retries(|| {
-                        c.update_message_flags_for_narrow(&anchor, 0, 5000, &narrow, true, "read")
-                    })
-                    .await
-                    {
-                        Ok(r) if !r.found_newest && r.last_processed_id.is_some() => {
-                            anchor = Anchor::Id(r.last_processed_id.unwrap_or_default());
-                        }
-                        Ok(_) => break Ok(()),
-                        Err(e) => break Err(e),
-                    }
-                };
-                finished(Job::MarkChannelRead { name }, result)
+                finished(Job::MarkChannelRead { name }, mark_read_in(&c, &narrow).await)
+            }),
+            Effect::MarkAllRead => self.spawn(async move {
+                finished(Job::MarkAllRead, mark_read_in(&c, &[NarrowTerm::new("is", "unread")]).await)
             }),
             Effect::SetChannelMuted { channel, name, muted } => self.spawn(async move {
                 let r = c.update_subscription_settings(&[(channel, "is_muted", muted.into())]).await;
@@ -520,6 +508,22 @@ where
                 waited += wait;
             }
             Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Mark every message of a narrow read, in batches (the server takes at most 5,000 a call: go
+/// on from the last one done), retrying through faults.
+async fn mark_read_in(c: &Client, narrow: &[NarrowTerm]) -> Result<(), ApiError> {
+    let mut anchor = Anchor::Oldest;
+    loop {
+        match with_retries(|| c.update_message_flags_for_narrow(&anchor, 0, 5000, narrow, true, "read"))
+            .await?
+        {
+            r if !r.found_newest && r.last_processed_id.is_some() => {
+                anchor = Anchor::Id(r.last_processed_id.unwrap_or_default());
+            }
+            _ => return Ok(()),
         }
     }
 }

@@ -18,3 +18,38 @@ async fn one_user_by_id_or_email_as_the_python_bindings_ask() {
     assert_eq!(err.to_string(), "No such user");
     assert_eq!(err.server().map(|s| s.status), Some(400));
 }
+
+/// The IDs of the user's unread messages in a narrow.
+async fn unread(c: &Client, mut narrow: Vec<NarrowTerm>) -> Vec<MessageId> {
+    narrow.push(NarrowTerm::new("is", "unread"));
+    let q = GetMessages::around(Anchor::Newest, 1000, 0).narrow(narrow);
+    c.get_messages(&q).await.unwrap().messages.iter().map(|m| m.id).collect()
+}
+
+#[tokio::test]
+async fn mark_a_channel_then_everything_as_read() {
+    let env = Env::start().await;
+    let c = env.client("member");
+    let engineering = env.channel_id("engineering");
+    let channel = vec![NarrowTerm::new("channel", engineering)];
+    assert!(!unread(&c, channel.clone()).await.is_empty(), "the seed leaves unread messages there");
+    let elsewhere = unread(&c, vec![]).await.len() - unread(&c, channel.clone()).await.len();
+    assert!(elsewhere > 0);
+    c.mark_channel_as_read(engineering).await.unwrap();
+    assert!(unread(&c, channel).await.is_empty());
+    assert_eq!(unread(&c, vec![]).await.len(), elsewhere, "only that channel");
+    c.mark_all_as_read().await.unwrap();
+    assert!(unread(&c, vec![]).await.is_empty());
+    // A private channel the user is not in is refused.
+    let security = env.channel_id("security");
+    let outsider = {
+        let org = env.server.shared.lock();
+        let subs = &org.channels[&security].subs;
+        org.users
+            .values()
+            .find(|u| !u.is_bot() && u.is_active && !subs.contains_key(&u.id))
+            .map(|u| u.short_name.clone())
+    }
+    .expect("someone outside #security");
+    assert!(env.client(&outsider).mark_channel_as_read(security).await.is_err());
+}

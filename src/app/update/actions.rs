@@ -42,34 +42,53 @@ pub(super) fn channel_row_action(st: &mut State, a: Action) -> Vec<Effect> {
             set_status(st, format!("#{name}: {}…", if muted { "muting" } else { "unmuting" }));
             vec![Effect::SetChannelMuted { channel: c, name, muted }]
         }
-        Action::MarkTopicRead => {
-            let topics: Vec<String> =
-                st.data.unread.by_channel.get(&c).map(|t| t.iter().cloned().collect()).unwrap_or_default();
-            if topics.is_empty() {
-                set_status(st, format!("#{name} has no unread messages"));
-                return vec![];
-            }
-            for t in topics {
-                let ids: Vec<MessageId> = st
-                    .data
-                    .unread
-                    .by_conv
-                    .get(&Conv::Topic(c, t))
-                    .map(|s| s.iter().copied().collect())
-                    .unwrap_or_default();
-                for id in ids {
-                    st.data.unread.remove(id);
-                }
-            }
-            rebuild_sidebar(st);
-            set_status(st, format!("marking #{name} as read…"));
-            vec![Effect::MarkChannelRead { channel: c, name }]
-        }
+        Action::MarkTopicRead => mark_channel_read(st, c),
         _ => {
             set_status(st, "following is for topics: open the channel and pick one");
             vec![]
         }
     }
+}
+
+/// Mark a whole channel read: at once here, then on the server.
+pub(super) fn mark_channel_read(st: &mut State, c: ChannelId) -> Vec<Effect> {
+    let name = st.data.channel_name(c).to_owned();
+    let topics: Vec<String> =
+        st.data.unread.by_channel.get(&c).map(|t| t.iter().cloned().collect()).unwrap_or_default();
+    if topics.is_empty() {
+        set_status(st, format!("#{name} has no unread messages"));
+        return vec![];
+    }
+    for t in topics {
+        let ids: Vec<MessageId> = st
+            .data
+            .unread
+            .by_conv
+            .get(&Conv::Topic(c, t))
+            .map(|s| s.iter().copied().collect())
+            .unwrap_or_default();
+        for id in ids {
+            st.data.unread.remove(id);
+        }
+    }
+    rebuild_sidebar(st);
+    set_status(st, format!("marking #{name} as read…"));
+    vec![Effect::MarkChannelRead { channel: c, name }]
+}
+
+/// Mark a topic read: at once here, then on the server.
+pub(super) fn mark_topic_read(st: &mut State, c: ChannelId, t: String) -> Vec<Effect> {
+    let ids: Vec<MessageId> = st
+        .data
+        .unread
+        .by_conv
+        .get(&Conv::Topic(c, t.to_lowercase()))
+        .map(|s| s.iter().copied().collect())
+        .unwrap_or_default();
+    for id in &ids {
+        st.data.unread.remove(*id);
+    }
+    vec![Effect::MarkTopicRead { channel: c, topic: t }]
 }
 
 /// The conversation of the selected message or sidebar row, as (channel, topic).
@@ -378,17 +397,7 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
         }
         Action::MarkTopicRead => {
             let Some((c, t)) = current_topic(st) else { return vec![] };
-            let ids: Vec<MessageId> = st
-                .data
-                .unread
-                .by_conv
-                .get(&Conv::Topic(c, t.to_lowercase()))
-                .map(|s| s.iter().copied().collect())
-                .unwrap_or_default();
-            for id in &ids {
-                st.data.unread.remove(*id);
-            }
-            vec![Effect::MarkTopicRead { channel: c, topic: t }]
+            mark_topic_read(st, c, t)
         }
         Action::ToggleSpoiler => {
             let Some(m) = selected_message(st) else { return vec![] };

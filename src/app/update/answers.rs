@@ -85,6 +85,7 @@ fn other_success(st: &mut State, job: Job, result: Answer) -> Vec<Effect> {
         (Job::DumpState, Answer::Written(path)) => format!("state written to {}", path.display()),
         (Job::MarkTopicRead, _) => "topic marked as read".into(),
         (Job::MarkChannelRead { name }, _) => format!("#{name} marked as read"),
+        (Job::MarkAllRead, _) => "all messages marked as read".into(),
         (Job::SetChannelMuted { name, muted }, _) => {
             format!("#{name} {}", if muted { "muted" } else { "unmuted" })
         }

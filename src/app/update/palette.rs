@@ -247,6 +247,19 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
         C::View { fragment, pinned, name } => {
             vec![Effect::Api(ApiCall::NavView { fragment, is_pinned: pinned, name })]
         }
+        C::MarkRead(None) => {
+            let (c, t) = super::actions::current_topic(st).ok_or("select a message in a topic first")?;
+            set_status(st, format!("marking #{} > {t} as read…", st.data.channel_name(c)));
+            super::actions::mark_topic_read(st, c, t)
+        }
+        C::MarkRead(Some(false)) => {
+            let c = command_channel(st, None)?;
+            super::actions::mark_channel_read(st, c)
+        }
+        C::MarkRead(Some(true)) => {
+            confirm(st, "mark every message as read? (y/n)".into(), Effect::MarkAllRead);
+            vec![]
+        }
         C::MuteUser { user: who, mute } => {
             let user = resolve_user(st, &who)?;
             let name = st.data.user_name(user).to_owned();

@@ -102,20 +102,41 @@ pub async fn mark_topic_read(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let mut org = s.lock();
     org.accessible_channel(req.user_id, cid)?;
     let topic = org.topic_in(&topic_raw).to_lowercase();
+    mark_unread_read(&mut org, req.user_id, |org, id| {
+        org.messages
+            .get(&id)
+            .is_some_and(|m| m.channel_id() == Some(cid) && m.topic().to_lowercase() == topic)
+    })?;
+    Ok(reply(p, ok()))
+}
+
+/// The user's unread messages that `keep` accepts, marked read and announced.
+fn mark_unread_read(org: &mut Org, user: i64, keep: impl Fn(&Org, i64) -> bool) -> ApiResult<()> {
     let ids: Vec<i64> = org
         .user_msgs
-        .get(&req.user_id)
+        .get(&user)
         .map(|ms| ms.iter().filter(|(_, f)| !f.read).map(|(id, _)| *id).collect())
         .unwrap_or_default();
-    let ids: Vec<i64> = ids
-        .into_iter()
-        .filter(|id| {
-            org.messages
-                .get(id)
-                .is_some_and(|m| m.channel_id() == Some(cid) && m.topic().to_lowercase() == topic)
-        })
-        .collect();
-    let changed = set_flags(&mut org, req.user_id, &ids, true, "read")?;
-    org.flags_event(req.user_id, true, "read", &changed);
-    Ok(reply(p, ok()))
+    let ids: Vec<i64> = ids.into_iter().filter(|id| keep(org, *id)).collect();
+    let changed = set_flags(org, user, &ids, true, "read")?;
+    org.flags_event(user, true, "read", &changed);
+    Ok(())
+}
+
+/// `POST /mark_all_as_read` (deprecated in the reference, still used by real clients).
+pub async fn mark_all_read(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let mut org = s.lock();
+    mark_unread_read(&mut org, req.user_id, |_, _| true)?;
+    Ok(reply(&req.p, success(json!({"complete": true}))))
+}
+
+/// `POST /mark_stream_as_read` (deprecated in the reference, still used by real clients).
+pub async fn mark_channel_read(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let cid = req.p.i64("stream_id")?;
+    let mut org = s.lock();
+    org.accessible_channel(req.user_id, cid)?;
+    mark_unread_read(&mut org, req.user_id, |org, id| {
+        org.messages.get(&id).is_some_and(|m| m.channel_id() == Some(cid))
+    })?;
+    Ok(reply(&req.p, ok()))
 }

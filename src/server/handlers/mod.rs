@@ -37,6 +37,8 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/message_edit_typing", post(typing::edit_typing_legacy))
         .route("/typing", post(typing::typing))
         .route("/mark_topic_as_read", post(flags::mark_topic_read))
+        .route("/mark_all_as_read", post(flags::mark_all_read))
+        .route("/mark_stream_as_read", post(flags::mark_channel_read))
         .route("/scheduled_messages", get(scheduled::list).post(scheduled::create))
         .route("/scheduled_messages/{id}", patch(scheduled::update).delete(scheduled::delete))
         .route("/drafts", get(drafts::list).post(drafts::create))

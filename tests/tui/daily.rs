@@ -1,0 +1,40 @@
+//! Daily-driver commands through the whole app: marking read, deleting, moving topics.
+
+use crate::harness::*;
+use crossterm::event::KeyCode;
+
+async fn palette(app: &mut App, line: &str) {
+    app.key(KeyCode::Char(':')).await;
+    app.keys(line).await;
+    app.key(KeyCode::Enter).await;
+}
+
+fn unread_total(app: &App) -> usize {
+    app.st.data.unread.by_id.len()
+}
+
+#[tokio::test]
+async fn mark_read_takes_the_topic_the_channel_or_everything_after_asking() {
+    let mut app = App::start("member").await;
+    let engineering = app.channel_id("engineering");
+    assert!(app.st.data.channel_unread(engineering) > 0);
+    let before = unread_total(&app);
+    // The channel of the open view.
+    app.open(topicterm::app::Narrow::Channel(engineering)).await;
+    palette(&mut app, "mark-read channel").await;
+    app.settle().await;
+    assert_eq!(app.st.data.channel_unread(engineering), 0);
+    assert!(unread_total(&app) > 0 && unread_total(&app) < before, "only that channel");
+    // Everything, after a question.
+    palette(&mut app, "mark-read all").await;
+    assert!(app.st.ui.prompt.is_some(), "asks first");
+    app.key(KeyCode::Char('y')).await;
+    app.until("every unread message read", |st| st.data.unread.by_id.is_empty()).await;
+    app.until("said so", |st| st.ui.status.as_ref().is_some_and(|s| s.text == "all messages marked as read"))
+        .await;
+    let server_unread = {
+        let org = app.server.shared.lock();
+        org.user_msgs[&app.st.data.me].values().filter(|f| !f.read).count()
+    };
+    assert_eq!(server_unread, 0, "on the server too");
+}
