@@ -303,6 +303,11 @@ impl Client {
         self.call(Method::POST, "/mark_topic_as_read", p).await
     }
 
+    /// `DELETE /messages/{id}`.
+    pub async fn delete_message(&self, message_id: MessageId) -> Result<Ack> {
+        self.call(Method::DELETE, &format!("/messages/{message_id}"), Params::new()).await
+    }
+
     /// `POST /mark_stream_as_read` (deprecated by the reference server in favour of
     /// `messages/flags/narrow`, which the client itself uses; kept for completeness).
     pub async fn mark_channel_as_read(&self, stream_id: ChannelId) -> Result<Ack> {

@@ -50,6 +50,8 @@ pub enum Command {
     },
     /// Write what the client holds to a JSON file (bug reports, the chaos test).
     DumpState(Option<String>),
+    /// Delete the selected message.
+    Delete,
     /// Mark the selected topic (`None`), the current channel or everything as read.
     MarkRead(Option<bool>),
     /// Hide (or show again) a user's messages.
@@ -88,6 +90,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("channel-email", "[#channel] [sender]", "show a channel's email address"),
     ("apns", "TOKEN APPID", "register an APNs device token for an iOS app (its bundle ID)"),
     ("report", "TYPE [description]", "report the selected message to moderators"),
+    ("delete", "", "delete the selected message (yours, or any as an administrator; asks first)"),
     ("mark-read", "[channel|all]", "mark the selected topic, its channel, or everything as read"),
     ("mute-user", "USER", "hide a user's messages behind a muted-sender line; no notifications"),
     ("unmute-user", "USER", "show a muted user's messages again"),
@@ -211,6 +214,7 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
             let desc = args[1..].join(" ");
             Command::Report { report_type: args[0].clone(), description: (!desc.is_empty()).then_some(desc) }
         }
+        "delete" => Command::Delete,
         "mark-read" => match args.first().map(String::as_str) {
             None | Some("topic") => Command::MarkRead(None),
             Some("channel") => Command::MarkRead(Some(false)),

@@ -59,6 +59,7 @@ pub enum ApiCall {
         update: ScheduledMessageUpdate,
     },
     DeleteScheduled(i64),
+    DeleteMessage(MessageId),
     MuteUser {
         user: UserId,
         name: String,

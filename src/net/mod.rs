@@ -370,6 +370,7 @@ async fn run_api(c: &Client, call: ApiCall) -> Msg {
             c.update_scheduled_message(*id, update).await.map(|_| Answer::Nothing)
         }
         A::DeleteScheduled(id) => c.delete_scheduled_message(*id).await.map(|_| Answer::Nothing),
+        A::DeleteMessage(id) => c.delete_message(*id).await.map(|_| Answer::Nothing),
         A::MuteUser { user, mute: true, .. } => c.mute_user(*user).await.map(|_| Answer::Nothing),
         A::MuteUser { user, mute: false, .. } => c.unmute_user(*user).await.map(|_| Answer::Nothing),
         A::AlertWords { add: true, words } => {

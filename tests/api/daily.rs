@@ -53,3 +53,42 @@ async fn mark_a_channel_then_everything_as_read() {
     .expect("someone outside #security");
     assert!(env.client(&outsider).mark_channel_as_read(security).await.is_err());
 }
+
+#[tokio::test]
+async fn deleting_messages_follows_the_organizations_rules_and_tells_everyone() {
+    let env = Env::start().await;
+    let (me, bob, admin) = (env.client("member"), env.client("bob"), env.client("admin"));
+    let general = env.channel_id("general");
+    let bob_q = bob.register(&RegisterParams::default()).await.unwrap().queue_id.unwrap();
+    let mine = me.send_message(&OutgoingMessage::channel(general, "deleting", "oops")).await.unwrap().id;
+    let theirs = bob.send_message(&OutgoingMessage::channel(general, "deleting", "bob's")).await.unwrap().id;
+    // Someone else's message: refused (not an administrator).
+    let err = me.delete_message(theirs).await.unwrap_err();
+    assert_eq!(err.to_string(), "You don't have permission to delete this message");
+    // One's own, within the time limit: gone, and those who had it are told.
+    me.delete_message(mine).await.unwrap();
+    assert!(me.get_message(mine, true).await.is_err());
+    let evs = bob.get_events(&bob_q, -1, true, std::time::Duration::from_secs(5)).await.unwrap();
+    let deleted: Vec<&DeleteMessageEvent> = evs
+        .iter()
+        .filter_map(|e| if let EventKind::DeleteMessage(d) = &e.kind { Some(d) } else { None })
+        .collect();
+    assert_eq!(deleted.len(), 1, "{evs:?}");
+    assert_eq!(deleted[0].message_id, Some(mine));
+    // An old message of one's own: past the limit (600 s by default, as on Zulip).
+    let me_id = env.user_id("member");
+    let old = {
+        let org = env.server.shared.lock();
+        org.messages
+            .values()
+            .find(|m| m.sender_id == me_id)
+            .map(|m| m.id)
+            .expect("a seeded message of member's")
+    };
+    let err = me.delete_message(old).await.unwrap_err();
+    assert_eq!(err.to_string(), "The time limit for deleting this message has passed");
+    // An administrator deletes anything.
+    admin.delete_message(theirs).await.unwrap();
+    admin.delete_message(old).await.unwrap();
+    assert!(admin.delete_message(old).await.is_err(), "already gone");
+}

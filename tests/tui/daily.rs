@@ -38,3 +38,42 @@ async fn mark_read_takes_the_topic_the_channel_or_everything_after_asking() {
     };
     assert_eq!(server_unread, 0, "on the server too");
 }
+
+#[tokio::test]
+async fn delete_asks_then_the_message_goes_everywhere() {
+    let mut app = App::start("member").await;
+    let general = app.channel_id("general");
+    let topic = topicterm::app::Narrow::Topic(general, "to delete".into());
+    app.open(topic.clone()).await;
+    // Someone else's message cannot be deleted by a member.
+    let theirs = app
+        .other("bob")
+        .send_message(&topicterm::api::OutgoingMessage::channel(general, "to delete", "bob says"))
+        .await
+        .unwrap()
+        .id;
+    let mine = app
+        .other("member")
+        .send_message(&topicterm::api::OutgoingMessage::channel(general, "to delete", "a typo"))
+        .await
+        .unwrap()
+        .id;
+    app.until("both arrived", |st| {
+        st.data.messages.contains_key(&mine) && st.data.messages.contains_key(&theirs)
+    })
+    .await;
+    app.select(theirs);
+    palette(&mut app, "delete").await;
+    assert_eq!(
+        app.st.ui.status.as_ref().map(|s| s.text.as_str()),
+        Some("you can delete only your own messages")
+    );
+    app.key(KeyCode::Esc).await;
+    app.select(mine);
+    palette(&mut app, "delete").await;
+    insta::assert_snapshot!("delete_confirm_80x24", app.screen(80, 24));
+    app.key(KeyCode::Char('y')).await;
+    app.until("gone", |st| !st.data.messages.contains_key(&mine)).await;
+    assert!(!app.st.data.narrows[&topic].ids.contains(&mine));
+    assert!(!app.server.shared.lock().messages.contains_key(&mine), "on the server too");
+}

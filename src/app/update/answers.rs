@@ -121,6 +121,7 @@ fn api_success(call: ApiCall) -> String {
         ApiCall::MuteUser { name, mute: true, .. } => format!("{name} muted: their messages are hidden"),
         ApiCall::MuteUser { name, mute: false, .. } => format!("{name} unmuted"),
         ApiCall::AlertWords { .. } => String::new(),
+        ApiCall::DeleteMessage(_) => "message deleted".into(),
         ApiCall::Unsubscribe { .. } | ApiCall::ChannelEmail { .. } => String::new(),
         ApiCall::Schedule(_) | ApiCall::UpdateScheduled { .. } => String::new(),
     }

@@ -247,6 +247,17 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
         C::View { fragment, pinned, name } => {
             vec![Effect::Api(ApiCall::NavView { fragment, is_pinned: pinned, name })]
         }
+        C::Delete => {
+            let m = selected_message(st).ok_or("select a message first")?;
+            let admin = st.data.users.get(&st.data.me).is_some_and(UserInfo::is_admin);
+            if m.sender_id != st.data.me && !admin {
+                return Err("you can delete only your own messages".into());
+            }
+            let id = m.id;
+            let preview: String = super::outside::plain_text(&m.content, 40);
+            confirm(st, format!("delete \"{preview}\"? (y/n)"), Effect::Api(ApiCall::DeleteMessage(id)));
+            vec![]
+        }
         C::MarkRead(None) => {
             let (c, t) = super::actions::current_topic(st).ok_or("select a message in a topic first")?;
             set_status(st, format!("marking #{} > {t} as read…", st.data.channel_name(c)));

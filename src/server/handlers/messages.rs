@@ -157,6 +157,26 @@ impl Org {
         self.user_msgs.iter().filter(|(_, ms)| ms.contains_key(&id)).map(|(u, _)| *u).collect()
     }
 
+    /// Delete a message and tell everyone who held it (`delete_message`, the reference shape).
+    pub fn delete_message(&mut self, id: i64) {
+        let holders = self.holders(id);
+        if let Some(m) = self.messages.remove(&id) {
+            let mut ev = json!({"type": "delete_message", "message_id": id, "message_ids": [id]});
+            match &m.recip {
+                Recip::Channel { id: cid, topic } => {
+                    ev["message_type"] = json!("stream");
+                    ev["stream_id"] = json!(cid);
+                    ev["topic"] = json!(topic);
+                }
+                Recip::Dm { .. } => ev["message_type"] = json!("private"),
+            }
+            self.queues.push(&holders, &ev);
+        }
+        for rows in self.user_msgs.values_mut() {
+            rows.remove(&id);
+        }
+    }
+
     /// Push an `update_message_flags` event to a user.
     pub fn flags_event(&mut self, user: i64, add: bool, flag: &str, messages: &[i64]) {
         if messages.is_empty() {
@@ -215,6 +235,26 @@ pub async fn send(State(s): State<Arc<Shared>>, req: Req) -> Res {
     };
     dispatch_webhooks(&s);
     Ok(reply(p, success(json!({"id": id}))))
+}
+
+/// `DELETE /messages/{id}`: administrators delete any message; senders their own within the
+/// organization's time limit.
+pub async fn delete_message(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
+    let id = path_id("message_id", &id)?;
+    let mut org = s.lock();
+    let m = org.readable(req.user_id, id)?;
+    let (sender, sent) = (m.sender_id, m.timestamp);
+    let admin = org.users.get(&req.user_id).is_some_and(|u| u.is_admin());
+    if !admin {
+        if sender != req.user_id {
+            return Err(ApiErr::bad("You don't have permission to delete this message"));
+        }
+        if org.realm.delete_own_limit_secs.is_some_and(|limit| org.now() - sent > limit) {
+            return Err(ApiErr::bad("The time limit for deleting this message has passed"));
+        }
+    }
+    org.delete_message(id);
+    Ok(reply(&req.p, ok()))
 }
 
 /// `PATCH /messages/{id}`: edit content, rename the topic, move to another channel.

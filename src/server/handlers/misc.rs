@@ -60,6 +60,9 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
     put("realm_moderation_request_channel_id", json!(org.realm.moderation_request_channel_id.unwrap_or(-1)));
     if wants("realm") {
         put("realm_name", json!(org.realm.name));
+        put("realm_message_content_delete_limit_seconds", json!(org.realm.delete_own_limit_secs));
+        put("realm_can_delete_own_message_group", json!(org.system_group("role:everyone")));
+        put("realm_can_delete_any_message_group", json!(org.system_group("role:administrators")));
         put("realm_allow_edit_history", json!(org.realm.allow_edit_history));
         put(
             "realm_message_edit_history_visibility_policy",

@@ -29,7 +29,10 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/messages", get(reading::get_messages).post(messages::send))
         .route("/messages/flags", post(flags::flags))
         .route("/messages/flags/narrow", post(flags::flags_narrow))
-        .route("/messages/{id}", get(reading::get_message).patch(messages::update_message))
+        .route(
+            "/messages/{id}",
+            get(reading::get_message).patch(messages::update_message).delete(messages::delete_message),
+        )
         .route("/messages/{id}/history", get(reading::history))
         .route("/messages/{id}/reactions", post(reactions::add_reaction).delete(reactions::remove_reaction))
         .route("/messages/{id}/report", post(messages::report))

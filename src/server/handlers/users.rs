@@ -273,23 +273,8 @@ fn deactivate_one(org: &mut Org, uid: i64, actions: &Map<String, Value>) {
             deleted.push(m.id);
         }
     }
-    for id in &deleted {
-        let holders = org.holders(*id);
-        if let Some(m) = org.messages.remove(id) {
-            let mut ev = json!({"type": "delete_message", "message_id": id, "message_ids": [id]});
-            match &m.recip {
-                Recip::Channel { id: cid, topic } => {
-                    ev["message_type"] = json!("stream");
-                    ev["stream_id"] = json!(cid);
-                    ev["topic"] = json!(topic);
-                }
-                Recip::Dm { .. } => ev["message_type"] = json!("private"),
-            }
-            org.queues.push(&holders, &ev);
-        }
-        for rows in org.user_msgs.values_mut() {
-            rows.remove(id);
-        }
+    for id in deleted {
+        org.delete_message(id);
     }
     if let Some(u) = org.users.get_mut(&uid) {
         u.is_active = false;

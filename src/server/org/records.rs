@@ -279,6 +279,9 @@ pub struct RealmRec {
     pub max_message_length: usize,
     pub max_topic_length: usize,
     pub date_created: i64,
+    /// How long after sending people may delete their own messages (`None`: any time); the
+    /// reference server's default is 600 s. Administrators may delete any message any time.
+    pub delete_own_limit_secs: Option<i64>,
 }
 
 /// A payload to POST to an outgoing-webhook bot once the lock is released.
