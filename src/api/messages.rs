@@ -224,7 +224,7 @@ pub struct SendResponse {
 }
 
 /// An edit of a message (content, topic, move).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MessageEdit {
     pub content: Option<String>,
     pub topic: Option<String>,

@@ -52,6 +52,15 @@ pub enum Command {
     DumpState(Option<String>),
     /// Delete the selected message.
     Delete,
+    /// Rename the selected message's topic and/or move it to another channel: which messages
+    /// go (`change_one`, `change_later`, `change_all`).
+    MoveTopic {
+        channel: Option<String>,
+        topic: Option<String>,
+        mode: &'static str,
+    },
+    /// Mark the selected message's topic resolved (✔) or not.
+    Resolve(bool),
     /// Mark the selected topic (`None`), the current channel or everything as read.
     MarkRead(Option<bool>),
     /// Hide (or show again) a user's messages.
@@ -90,6 +99,14 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("channel-email", "[#channel] [sender]", "show a channel's email address"),
     ("apns", "TOKEN APPID", "register an APNs device token for an iOS app (its bundle ID)"),
     ("report", "TYPE [description]", "report the selected message to moderators"),
+    (
+        "rename-topic",
+        "NEW [--one|--later|--all]",
+        "rename the selected message's topic (all of it unless --one or --later)",
+    ),
+    ("move-topic", "#channel [NEW]", "move the selected message's topic to another channel (and rename it)"),
+    ("resolve", "", "mark the selected message's topic resolved (✔)"),
+    ("unresolve", "", "mark the selected message's topic unresolved"),
     ("delete", "", "delete the selected message (yours, or any as an administrator; asks first)"),
     ("mark-read", "[channel|all]", "mark the selected topic, its channel, or everything as read"),
     ("mute-user", "USER", "hide a user's messages behind a muted-sender line; no notifications"),
@@ -215,6 +232,30 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
             Command::Report { report_type: args[0].clone(), description: (!desc.is_empty()).then_some(desc) }
         }
         "delete" => Command::Delete,
+        "rename-topic" => {
+            let mut mode = "change_all";
+            let mut words = Vec::new();
+            for a in args {
+                match a.as_str() {
+                    "--one" => mode = "change_one",
+                    "--later" => mode = "change_later",
+                    "--all" => mode = "change_all",
+                    _ => words.push(a.as_str()),
+                }
+            }
+            if words.is_empty() {
+                return Err(usage(name));
+            }
+            Command::MoveTopic { channel: None, topic: Some(words.join(" ")), mode }
+        }
+        "move-topic" => {
+            need(1)?;
+            let channel = args[0].trim_start_matches('#').to_owned();
+            let topic = (args.len() > 1).then(|| args[1..].join(" "));
+            Command::MoveTopic { channel: Some(channel), topic, mode: "change_all" }
+        }
+        "resolve" => Command::Resolve(true),
+        "unresolve" => Command::Resolve(false),
         "mark-read" => match args.first().map(String::as_str) {
             None | Some("topic") => Command::MarkRead(None),
             Some("channel") => Command::MarkRead(Some(false)),
@@ -330,6 +371,22 @@ mod tests {
         assert_eq!(parse("mute-user", 496).unwrap_err(), "usage: :mute-user USER");
         assert_eq!(parse("alert-words", 496), Ok(Command::AlertWords(None)));
         assert_eq!(parse("mark-read", 496), Ok(Command::MarkRead(None)));
+        assert_eq!(
+            parse("rename-topic release 2.5 --later", 496),
+            Ok(Command::MoveTopic { channel: None, topic: Some("release 2.5".into()), mode: "change_later" })
+        );
+        assert_eq!(
+            parse("move-topic #design new name", 496),
+            Ok(Command::MoveTopic {
+                channel: Some("design".into()),
+                topic: Some("new name".into()),
+                mode: "change_all"
+            })
+        );
+        assert_eq!(
+            parse("rename-topic --one", 496).unwrap_err(),
+            "usage: :rename-topic NEW [--one|--later|--all]"
+        );
         assert_eq!(parse("mark-read all", 496), Ok(Command::MarkRead(Some(true))));
         assert_eq!(parse("mark-read everything", 496).unwrap_err(), "usage: :mark-read [channel|all]");
         assert_eq!(

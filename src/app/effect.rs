@@ -60,6 +60,12 @@ pub enum ApiCall {
     },
     DeleteScheduled(i64),
     DeleteMessage(MessageId),
+    /// Move (rename, resolve) messages of a topic; `done`: what to say when it worked.
+    MoveTopic {
+        message_id: MessageId,
+        edit: MessageEdit,
+        done: String,
+    },
     MuteUser {
         user: UserId,
         name: String,

@@ -121,6 +121,12 @@ actions! {
         [Sidebar k('F'), Messages k('F')];
     MarkTopicRead => "mark_topic_read", "mark the topic as read, or on a channel row the whole channel",
         [Sidebar k('R'), Messages k('T')];
+    RenameTopic => "rename_topic", "rename the message's topic (opens :rename-topic)",
+        [Messages k('t')];
+    MoveTopic => "move_topic", "move the message's topic to another channel (opens :move-topic)",
+        [Messages k('m')];
+    ResolveTopic => "resolve_topic", "mark the message's topic resolved ✔ (again: unresolved)",
+        [Messages k('V')];
     ToggleSpoiler => "toggle_spoilers", "open or close spoilers in the message (or show a muted sender's message)",
         [Messages k('z')];
     Send => "send", "send",

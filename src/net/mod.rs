@@ -371,6 +371,9 @@ async fn run_api(c: &Client, call: ApiCall) -> Msg {
         }
         A::DeleteScheduled(id) => c.delete_scheduled_message(*id).await.map(|_| Answer::Nothing),
         A::DeleteMessage(id) => c.delete_message(*id).await.map(|_| Answer::Nothing),
+        A::MoveTopic { message_id, edit, .. } => {
+            c.update_message(*message_id, edit).await.map(|_| Answer::Nothing)
+        }
         A::MuteUser { user, mute: true, .. } => c.mute_user(*user).await.map(|_| Answer::Nothing),
         A::MuteUser { user, mute: false, .. } => c.unmute_user(*user).await.map(|_| Answer::Nothing),
         A::AlertWords { add: true, words } => {

@@ -92,3 +92,72 @@ async fn deleting_messages_follows_the_organizations_rules_and_tells_everyone() 
     admin.delete_message(old).await.unwrap();
     assert!(admin.delete_message(old).await.is_err(), "already gone");
 }
+
+#[tokio::test]
+async fn moving_and_resolving_topics_as_the_reference_server_does() {
+    let env = Env::start().await;
+    let (me, bob) = (env.client("member"), env.client("bob"));
+    let (general, design) = (env.channel_id("general"), env.channel_id("design"));
+    let mut ids = Vec::new();
+    for text in ["a", "b", "c"] {
+        ids.push(bob.send_message(&OutgoingMessage::channel(general, "to move", text)).await.unwrap().id);
+    }
+    let topic_of = |id: MessageId| {
+        let me = me.clone();
+        async move {
+            let m = me.get_message(id, true).await.unwrap().message;
+            (m.stream_id, m.subject)
+        }
+    };
+    // A member renames someone else's recent topic from its middle: later messages only.
+    let edit = MessageEdit {
+        topic: Some("moved".into()),
+        propagate_mode: Some("change_later".into()),
+        ..Default::default()
+    };
+    me.update_message(ids[1], &edit).await.unwrap();
+    assert_eq!(topic_of(ids[0]).await.1, "to move");
+    assert_eq!(topic_of(ids[2]).await.1, "moved");
+    // The notification bot tells the new topic, in the reference server's words.
+    let notes = |topic: &'static str| {
+        let me = me.clone();
+        async move {
+            let q = GetMessages::around(Anchor::Newest, 20, 0)
+                .narrow(vec![NarrowTerm::new("channel", general), NarrowTerm::new("topic", topic)]);
+            me.get_messages(&q).await.unwrap().messages.into_iter().map(|m| m.content).collect::<Vec<_>>()
+        }
+    };
+    let moved = notes("moved").await;
+    assert!(moved.iter().any(|c| c.contains("2 messages were moved here from")), "{moved:?}");
+    // Resolving is a rename with the ✔ prefix; the bot says who did it.
+    let resolve = MessageEdit {
+        topic: Some("✔ moved".into()),
+        propagate_mode: Some("change_all".into()),
+        ..Default::default()
+    };
+    me.update_message(ids[2], &resolve).await.unwrap();
+    let resolved = notes("✔ moved").await;
+    assert!(resolved.iter().any(|c| c.contains("has marked this topic as resolved")), "{resolved:?}");
+    // Another channel, the whole topic, and the old topic told as well when asked.
+    let to_design = MessageEdit {
+        stream_id: Some(design),
+        propagate_mode: Some("change_all".into()),
+        send_notification_to_old_thread: Some(true),
+        ..Default::default()
+    };
+    me.update_message(ids[0], &to_design).await.unwrap();
+    assert_eq!(topic_of(ids[0]).await, (Some(design), "to move".to_owned()));
+    assert!(notes("to move").await.iter().any(|c| c.contains("This topic was moved to")));
+    // Past a week, a member may no longer move it (moderators and administrators may).
+    {
+        let mut org = env.server.shared.lock();
+        org.messages.get_mut(&ids[0]).unwrap().timestamp -= 8 * 86400;
+    }
+    let rename = MessageEdit { topic: Some("late".into()), ..Default::default() };
+    let err = me.update_message(ids[0], &rename).await.unwrap_err();
+    assert_eq!(err.to_string(), "The time limit for editing this message's topic has passed.");
+    env.client("admin").update_message(ids[0], &rename).await.unwrap();
+    // Guests never move messages.
+    let err = env.client("guest").update_message(ids[2], &rename).await;
+    assert!(err.is_err());
+}

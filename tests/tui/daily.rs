@@ -77,3 +77,55 @@ async fn delete_asks_then_the_message_goes_everywhere() {
     assert!(!app.st.data.narrows[&topic].ids.contains(&mine));
     assert!(!app.server.shared.lock().messages.contains_key(&mine), "on the server too");
 }
+
+#[tokio::test]
+async fn rename_resolve_and_move_a_topic_from_the_keyboard_and_the_view_follows() {
+    let mut app = App::start("member").await;
+    let general = app.channel_id("general");
+    let design = app.channel_id("design");
+    let bob = app.other("bob");
+    let mut ids = Vec::new();
+    for text in ["one", "two", "three"] {
+        let m = topicterm::api::OutgoingMessage::channel(general, "naming things", text);
+        ids.push(bob.send_message(&m).await.unwrap().id);
+    }
+    let old = topicterm::app::Narrow::Topic(general, "naming things".into());
+    app.open(old.clone()).await;
+    app.until("the topic's messages", |st| ids.iter().all(|id| st.data.messages.contains_key(id))).await;
+    app.select(ids[1]);
+    // `t` opens the palette with the topic's name to edit.
+    app.key(KeyCode::Char('t')).await;
+    assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.text.as_str()), Some("rename-topic naming things"));
+    for _ in 0.."things".len() {
+        app.key(KeyCode::Backspace).await;
+    }
+    app.keys("stuff").await;
+    app.key(KeyCode::Enter).await;
+    app.until("renamed here", |st| ids.iter().all(|id| st.data.messages[id].topic() == "naming stuff")).await;
+    app.until("said so", |st| {
+        st.ui.status.as_ref().is_some_and(|s| s.text == "topic renamed: #general > naming stuff")
+    })
+    .await;
+    assert_eq!(
+        app.st.ui.narrow,
+        topicterm::app::Narrow::Topic(general, "naming stuff".into()),
+        "the view follows"
+    );
+    assert_eq!(app.st.ui.selected, Some(ids[1]), "the same message stays selected");
+    // `V` resolves it; the notification bot says who did.
+    app.key(KeyCode::Char('V')).await;
+    app.until("resolved", |st| st.data.messages[&ids[0]].topic() == "✔ naming stuff").await;
+    app.until("the bot's note", |st| {
+        st.data
+            .messages
+            .values()
+            .any(|m| m.topic() == "✔ naming stuff" && m.content.contains("marked this topic as resolved"))
+    })
+    .await;
+    // `:move-topic #design` moves every message; the old channel no longer has them.
+    app.select(ids[0]);
+    palette(&mut app, "move-topic #design").await;
+    app.until("moved", |st| ids.iter().all(|id| st.data.messages[id].stream_id == Some(design))).await;
+    let org = app.server.shared.lock();
+    assert!(ids.iter().all(|id| org.messages[id].channel_id() == Some(design)), "on the server");
+}

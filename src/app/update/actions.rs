@@ -420,6 +420,8 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             }
             vec![]
         }
+        // Compose keys act in the compose box; the topic keys go through the palette (`keys.rs`).
         Action::Send | Action::Schedule | Action::Complete | Action::CompleteBack => vec![],
+        Action::RenameTopic | Action::MoveTopic | Action::ResolveTopic => vec![],
     }
 }

@@ -122,6 +122,7 @@ fn api_success(call: ApiCall) -> String {
         ApiCall::MuteUser { name, mute: false, .. } => format!("{name} unmuted"),
         ApiCall::AlertWords { .. } => String::new(),
         ApiCall::DeleteMessage(_) => "message deleted".into(),
+        ApiCall::MoveTopic { done, .. } => done,
         ApiCall::Unsubscribe { .. } | ApiCall::ChannelEmail { .. } => String::new(),
         ApiCall::Schedule(_) | ApiCall::UpdateScheduled { .. } => String::new(),
     }

@@ -1,6 +1,7 @@
 //! Real-time events from the server, applied to the store.
 
 use super::common::*;
+use super::navigation::open_near;
 use super::prelude::*;
 use super::register::*;
 
@@ -124,6 +125,17 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
             // Views of the old and new conversations are refetched when next opened.
             if ev.subject.is_some() || ev.new_stream_id.is_some() {
                 st.data.narrows.retain(|n, _| !n.is_conversation());
+                // Reading the topic that moved: follow the selected message to where it went.
+                if let (Narrow::Topic(..), Some(sel)) = (&st.ui.narrow, st.ui.selected)
+                    && ids.contains(&sel)
+                    && let Some(m) = st.data.messages.get(&sel)
+                    && let Some(c) = m.stream_id
+                {
+                    let to = Narrow::Topic(c, m.topic().to_owned());
+                    if to != st.ui.narrow {
+                        return open_near(st, to, sel);
+                    }
+                }
             }
         }
         EventKind::DeleteMessage(ev) => {

@@ -61,6 +61,7 @@ pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         Focus::Messages => Context::Messages,
     };
     match st.settings.keymap.lookup(ctx, &key) {
+        Some(a @ (Action::RenameTopic | Action::MoveTopic | Action::ResolveTopic)) => topic_key(st, a),
         Some(a) => on_action(st, a),
         None => vec![],
     }

@@ -33,6 +33,26 @@ pub fn open_narrow(st: &mut State, narrow: Narrow) -> Vec<Effect> {
     }]
 }
 
+/// Open a narrow at one message: its window is fetched around it, and it is selected when it
+/// arrives (links to a message, a topic that moved under the reader).
+pub fn open_near(st: &mut State, narrow: Narrow, id: MessageId) -> Vec<Effect> {
+    st.ui.narrow = narrow.clone();
+    st.ui.selected = None;
+    st.ui.focus = Focus::Messages;
+    st.ui.jump_to = Some(id);
+    let epoch = st.data.reset_view(&narrow);
+    let terms = narrow.terms(st.data.me, dm_operator(st));
+    vec![Effect::FetchMessages {
+        narrow,
+        terms,
+        anchor: Anchor::Id(id),
+        before: PAGE,
+        after: PAGE,
+        older: false,
+        epoch,
+    }]
+}
+
 pub(super) fn select_initial(st: &mut State) {
     let Some(view) = st.data.narrows.get(&st.ui.narrow) else { return };
     let first_unread = view.ids.iter().copied().find(|id| st.data.unread.by_id.contains_key(id));

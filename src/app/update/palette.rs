@@ -33,6 +33,41 @@ pub(super) fn command_channel(st: &State, named: Option<&str>) -> Result<Channel
     }
 }
 
+/// The topic prefix that marks a topic resolved (the server's convention).
+pub(super) const RESOLVED_PREFIX: &str = "✔ ";
+
+/// The selected message, when it is in a channel: (its ID, the channel, the topic).
+fn selected_topic_message(st: &State) -> Result<(MessageId, ChannelId, String), String> {
+    let m = selected_message(st).ok_or("select a message in the topic first")?;
+    let c = m.stream_id.filter(|_| !m.is_dm()).ok_or("direct messages have no topic to change")?;
+    Ok((m.id, c, m.topic().to_owned()))
+}
+
+/// `t`, `m`, `V` on a message: the palette's topic commands, prefilled (rename, move) or run
+/// (resolve or unresolve, whichever the topic is not).
+pub(super) fn topic_key(st: &mut State, a: Action) -> Vec<Effect> {
+    let (_, _, topic) = match selected_topic_message(st) {
+        Ok(t) => t,
+        Err(e) => {
+            set_error(st, e);
+            return vec![];
+        }
+    };
+    let text = match a {
+        Action::RenameTopic => format!("rename-topic {topic}"),
+        Action::MoveTopic => "move-topic #".to_owned(),
+        _ => {
+            let cmd = crate::app::command::Command::Resolve(!topic.starts_with(RESOLVED_PREFIX));
+            return run_command(st, cmd).unwrap_or_else(|e| {
+                set_error(st, e);
+                vec![]
+            });
+        }
+    };
+    st.ui.prompt = Some(Prompt { kind: PromptKind::Command, text });
+    vec![]
+}
+
 /// Ask "(y/N)" before `effect`: only `y` runs it.
 pub(super) fn confirm(st: &mut State, question: String, effect: Effect) {
     st.ui.confirm = Some((question, Box::new(effect)));
@@ -246,6 +281,49 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
         }
         C::View { fragment, pinned, name } => {
             vec![Effect::Api(ApiCall::NavView { fragment, is_pinned: pinned, name })]
+        }
+        C::MoveTopic { channel, topic, mode } => {
+            let (id, c, old) = selected_topic_message(st)?;
+            let to_channel = channel.as_deref().map(|n| command_channel(st, Some(n))).transpose()?;
+            let to_channel = to_channel.filter(|n| *n != c);
+            let topic = topic.filter(|t| *t != old);
+            if to_channel.is_none() && topic.is_none() {
+                return Err("nothing to change: that is where the topic is".into());
+            }
+            let dest = format!(
+                "#{} > {}",
+                st.data.channel_name(to_channel.unwrap_or(c)),
+                topic.as_deref().unwrap_or(&old)
+            );
+            let done = match (to_channel, mode) {
+                (None, "change_all") => format!("topic renamed: {dest}"),
+                (Some(_), "change_all") => format!("topic moved: {dest}"),
+                _ => format!("moved to {dest}"),
+            };
+            let edit = MessageEdit {
+                topic,
+                stream_id: to_channel,
+                propagate_mode: Some(mode.into()),
+                ..Default::default()
+            };
+            set_status(st, "moving…");
+            vec![Effect::Api(ApiCall::MoveTopic { message_id: id, edit, done })]
+        }
+        C::Resolve(resolve) => {
+            let (id, c, old) = selected_topic_message(st)?;
+            let bare = old.strip_prefix(RESOLVED_PREFIX).unwrap_or(&old).to_owned();
+            if old.starts_with(RESOLVED_PREFIX) == resolve {
+                return Err(format!("the topic is {}resolved", if resolve { "already " } else { "not " }));
+            }
+            let topic = if resolve { format!("{RESOLVED_PREFIX}{bare}") } else { bare };
+            let done = format!("#{} > {topic}", st.data.channel_name(c));
+            let done = if resolve { format!("resolved: {done}") } else { format!("unresolved: {done}") };
+            let edit = MessageEdit {
+                topic: Some(topic),
+                propagate_mode: Some("change_all".into()),
+                ..Default::default()
+            };
+            vec![Effect::Api(ApiCall::MoveTopic { message_id: id, edit, done })]
         }
         C::Delete => {
             let m = selected_message(st).ok_or("select a message first")?;

@@ -4,7 +4,7 @@
 use super::background::dispatch_webhooks;
 use super::common::Res;
 use crate::server::error::{ApiErr, ApiResult, ok, success};
-use crate::server::org::{Org, Recip, Role};
+use crate::server::org::{Org, Recip, Role, strip_resolved};
 use crate::server::params::{Params, path_id};
 use crate::server::shared::{Req, Shared, reply};
 use crate::server::validate::normalize_body;
@@ -257,6 +257,10 @@ pub async fn delete_message(State(s): State<Arc<Shared>>, Path(id): Path<String>
     Ok(reply(&req.p, ok()))
 }
 
+/// How long after sending members may move a message (`move_messages_within_stream_limit_seconds`
+/// and `move_messages_between_streams_limit_seconds`, a week by default).
+const MOVE_LIMIT_SECS: i64 = 7 * 86400;
+
 /// `PATCH /messages/{id}`: edit content, rename the topic, move to another channel.
 pub async fn update_message(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
     let id = path_id("message_id", &id)?;
@@ -268,7 +272,9 @@ pub async fn update_message(State(s): State<Arc<Shared>>, Path(id): Path<String>
     if !matches!(mode.as_str(), "change_one" | "change_later" | "change_all") {
         return Err(ApiErr::bad("Invalid propagate_mode"));
     }
-    let _ = (p.opt_bool("send_notification_to_old_thread")?, p.opt_bool("send_notification_to_new_thread")?);
+    // The reference server's defaults: tell the new conversation, not the old one.
+    let notify_old = p.opt_bool("send_notification_to_old_thread")?.unwrap_or(false);
+    let notify_new = p.opt_bool("send_notification_to_new_thread")?.unwrap_or(true);
     if content.is_none() && topic_raw.is_none() && new_channel.is_none() {
         return Err(ApiErr::bad("Nothing to change"));
     }
@@ -278,11 +284,16 @@ pub async fn update_message(State(s): State<Arc<Shared>>, Path(id): Path<String>
     if content.is_some() && msg.sender_id != req.user_id {
         return Err(ApiErr::bad("You don't have permission to edit this message"));
     }
-    if (topic_raw.is_some() || new_channel.is_some())
-        && msg.sender_id != req.user_id
-        && user.role > Role::Moderator
-    {
-        return Err(ApiErr::bad("You don't have permission to edit this message"));
+    // Moving: the reference server's defaults let members move anyone's messages to another
+    // topic or channel within a week of sending; moderators and administrators any time;
+    // guests never.
+    if (topic_raw.is_some() || new_channel.is_some()) && user.role > Role::Moderator {
+        if user.role >= Role::Guest {
+            return Err(ApiErr::bad("You don't have permission to edit this message"));
+        }
+        if org.now() - msg.timestamp > MOVE_LIMIT_SECS {
+            return Err(ApiErr::bad("The time limit for editing this message's topic has passed."));
+        }
     }
     let (old_cid, old_topic) = match &msg.recip {
         Recip::Channel { id, topic } => (Some(*id), topic.clone()),
@@ -377,8 +388,78 @@ pub async fn update_message(State(s): State<Arc<Shared>>, Path(id): Path<String>
         }
         Some(e)
     });
+    if let Some(old_cid) = old_cid
+        && (topic.is_some() || new_channel.is_some())
+    {
+        let to = (new_channel.unwrap_or(old_cid), topic.clone().unwrap_or_else(|| old_topic.clone()));
+        let by = format!("@_**{}|{}**", user.full_name, user.id);
+        move_notices(
+            &mut org,
+            (old_cid, &old_topic),
+            (to.0, &to.1),
+            &by,
+            ids.len(),
+            mode == "change_all",
+            (notify_old, notify_new),
+        );
+    }
     drop(org);
     Ok(reply(p, ok()))
+}
+
+/// The notification bot's notes on a moved or (un)resolved topic, worded as the reference
+/// server words them (a channel the bot may not post in goes without).
+fn move_notices(
+    org: &mut Org,
+    from: (i64, &str),
+    to: (i64, &str),
+    by: &str,
+    count: usize,
+    whole_topic: bool,
+    (notify_old, notify_new): (bool, bool),
+) {
+    let bot = org.notification_bot;
+    let name = |org: &Org, c: i64| org.channels.get(&c).map(|c| c.name.clone()).unwrap_or_default();
+    let link = |org: &Org, (c, t): (i64, &str)| format!("#**{}>{}**", name(org, c), t);
+    let resolving = from.0 == to.0 && strip_resolved(from.1) == strip_resolved(to.1) && from.1 != to.1;
+    if resolving {
+        if notify_new {
+            let done = if to.1.starts_with("✔ ") { "resolved" } else { "unresolved" };
+            let text = format!("{by} has marked this topic as {done}.");
+            let _ = org.send(
+                bot,
+                Recip::Channel { id: to.0, topic: to.1.to_owned() },
+                &text,
+                "Internal",
+                None,
+                None,
+            );
+        }
+        return;
+    }
+    let what = if whole_topic {
+        "This topic was".to_owned()
+    } else if count == 1 {
+        "A message was".to_owned()
+    } else {
+        format!("{count} messages were")
+    };
+    if notify_new {
+        let text = format!("{what} moved here from {} by {by}.", link(org, from));
+        let _ =
+            org.send(bot, Recip::Channel { id: to.0, topic: to.1.to_owned() }, &text, "Internal", None, None);
+    }
+    if notify_old {
+        let text = format!("{what} moved to {} by {by}.", link(org, to));
+        let _ = org.send(
+            bot,
+            Recip::Channel { id: from.0, topic: from.1.to_owned() },
+            &text,
+            "Internal",
+            None,
+            None,
+        );
+    }
 }
 
 /// `POST /messages/{id}/report`
