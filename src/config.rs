@@ -21,6 +21,8 @@ pub struct Config {
     pub start: StartNarrow,
     pub show_channels: bool,
     pub show_people: bool,
+    /// Browse without marking messages read (zulip-terminal's explore mode).
+    pub explore: bool,
     pub notifications: Notifications,
     /// The `[keys]` entries, as given.
     pub key_overrides: Vec<Override>,
@@ -36,6 +38,7 @@ impl Default for Config {
             start: StartNarrow::default(),
             show_channels: true,
             show_people: false,
+            explore: false,
             notifications: Notifications::default(),
             key_overrides: Vec::new(),
             keymap: Keymap::default(),
@@ -53,6 +56,7 @@ impl Config {
             start: Some(self.start.clone()),
             show_channels: self.show_channels,
             show_people: self.show_people,
+            explore: self.explore,
             notifications: self.notifications,
         }
     }
@@ -97,6 +101,7 @@ struct Raw {
     theme: Option<Spanned<String>>,
     time_format: Option<Spanned<toml::Value>>,
     start: Option<Spanned<String>>,
+    explore: Option<bool>,
     panels: Option<RawPanels>,
     notifications: Option<RawNotifications>,
     keys: Option<Spanned<KeysValue>>,
@@ -235,6 +240,7 @@ pub fn parse(text: &str, path: &str) -> Result<Config, ConfigError> {
             )),
         }
     }
+    cfg.explore = raw.explore.unwrap_or(cfg.explore);
     if let Some(p) = &raw.panels {
         cfg.show_channels = p.channels.unwrap_or(cfg.show_channels);
         cfg.show_people = p.people.unwrap_or(cfg.show_people);
@@ -410,6 +416,10 @@ time_format = 24
 # "channel:engineering", "channel:design topic:\"q3 plan\"", "dm:alice@example.com" or "is:unread".
 start = {start}
 
+# Explore: browse without marking anything read (T and :mark-read still do). --explore also
+# turns it on for one run.
+explore = {explore}
+
 [panels]
 # The channels pane. Hidden, it still shows while it has the focus (h or ←).
 channels = {channels}
@@ -435,6 +445,7 @@ method = {method}
         theme = toml_str(d.theme.as_str()),
         starts = one_of(StartNarrow::NAMES),
         start = toml_str(&d.start.as_config()),
+        explore = d.explore,
         channels = d.show_channels,
         people = d.show_people,
         dm = d.notifications.dm,
@@ -499,6 +510,13 @@ mod tests {
     fn an_empty_file_is_the_defaults() {
         assert_eq!(parse("", "x").unwrap(), Config::default());
         assert_eq!(parse("# nothing\n", "x").unwrap(), Config::default());
+    }
+
+    #[test]
+    fn explore_mode_is_read() {
+        assert!(parse("explore = true", "x").unwrap().explore);
+        assert!(!parse("", "x").unwrap().explore);
+        assert!(parse("explore = 1", "x").is_err());
     }
 
     #[test]

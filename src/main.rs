@@ -63,6 +63,9 @@ struct Cli {
     /// Read settings from this TOML file instead of $XDG_CONFIG_HOME/topicterm/config.toml.
     #[arg(long = "config", value_name = "PATH")]
     config: Option<PathBuf>,
+    /// Browse without marking messages read (explore mode; `explore = true` in the config).
+    #[arg(long)]
+    explore: bool,
     /// Print a commented config file with every setting at its default, and exit.
     #[arg(long)]
     print_default_config: bool,
@@ -234,7 +237,8 @@ fn main() -> anyhow::Result<()> {
             // Settings and credentials come before the terminal is touched, so errors print plainly.
             let config = topicterm::config::load(cli.config.as_deref())?;
             let no_color = topicterm::app::settings::no_color_requested(std::env::var_os("NO_COLOR"));
-            let settings = config.settings(no_color);
+            let mut settings = config.settings(no_color);
+            settings.explore |= cli.explore;
             rt.block_on(client_main(cli.demo, cli.zuliprc, cli.account, settings))
         }
     }

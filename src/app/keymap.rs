@@ -95,6 +95,8 @@ actions! {
         [Messages k('r'), Messages code(KeyCode::Enter)];
     ReplyAuthor => "reply_author", "reply to the author in a direct message",
         [Messages k('R')];
+    ReplyMention => "reply_mention", "reply in the conversation, mentioning the author",
+        [Messages k('@')];
     QuoteReply => "quote_reply", "quote and reply",
         [Messages k('>')];
     NewChannelMessage => "new_channel_message", "new channel message",

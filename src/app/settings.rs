@@ -183,6 +183,8 @@ pub struct Settings {
     pub show_channels: bool,
     /// Show the people pane at start (`w` toggles it).
     pub show_people: bool,
+    /// Browse without marking messages read.
+    pub explore: bool,
     pub notifications: Notifications,
 }
 
@@ -195,6 +197,7 @@ impl Default for Settings {
             start: None,
             show_channels: true,
             show_people: false,
+            explore: false,
             notifications: Notifications::default(),
         }
     }

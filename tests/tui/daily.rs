@@ -129,3 +129,62 @@ async fn rename_resolve_and_move_a_topic_from_the_keyboard_and_the_view_follows(
     let org = app.server.shared.lock();
     assert!(ids.iter().all(|id| org.messages[id].channel_id() == Some(design)), "on the server");
 }
+
+#[tokio::test]
+async fn explore_mode_reads_nothing_while_browsing_and_says_so() {
+    let mut app = App::start("member").await;
+    app.st.settings.explore = true;
+    let engineering = app.channel_id("engineering");
+    let before = app.st.data.channel_unread(engineering);
+    assert!(before > 0);
+    // Open the channel and walk through every message.
+    app.open(topicterm::app::Narrow::Channel(engineering)).await;
+    for _ in 0..40 {
+        app.key(KeyCode::Char('j')).await;
+    }
+    app.settle().await;
+    assert_eq!(app.st.data.channel_unread(engineering), before, "nothing read by looking");
+    let text = app.screen(80, 24);
+    assert!(text.lines().last().unwrap().contains("· explore"), "{text}");
+    // Marking on purpose still works.
+    let unread = *app
+        .st
+        .data
+        .unread
+        .by_id
+        .keys()
+        .find(|id| app.st.data.narrows[&app.st.ui.narrow].ids.contains(id))
+        .unwrap();
+    app.select(unread);
+    app.key(KeyCode::Char('T')).await;
+    app.settle().await;
+    assert!(app.st.data.channel_unread(engineering) < before);
+}
+
+#[tokio::test]
+async fn at_replies_in_the_conversation_mentioning_the_author() {
+    let mut app = App::start("member").await;
+    let general = app.channel_id("general");
+    let bob = app.other("bob");
+    let id = bob
+        .send_message(&topicterm::api::OutgoingMessage::channel(general, "mentions", "anyone?"))
+        .await
+        .unwrap()
+        .id;
+    let topic = topicterm::app::Narrow::Topic(general, "mentions".into());
+    app.open(topic.clone()).await;
+    app.until("it arrived", |st| st.data.messages.contains_key(&id)).await;
+    app.select(id);
+    app.key(KeyCode::Char('@')).await;
+    let bob_id = app.st.data.messages[&id].sender_id;
+    let text = app.st.ui.compose.as_ref().map(|c| c.text()).unwrap_or_default();
+    assert_eq!(text, format!("@**Bob Nakamura|{bob_id}** "));
+    app.keys("me!").await;
+    app.ctrl('d').await;
+    app.until("sent and back", |st| {
+        st.data.narrows.get(&topic).is_some_and(|v| {
+            v.ids.iter().any(|m| st.data.messages[m].content.contains(&format!("data-user-id=\"{bob_id}\"")))
+        })
+    })
+    .await;
+}

@@ -293,6 +293,16 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             }
             vec![]
         }
+        Action::ReplyMention => {
+            let Some(m) = selected_message(st) else {
+                set_status(st, "select a message to reply to");
+                return vec![];
+            };
+            let (target, mention) =
+                (target_of(st, m), format!("@**{}|{}** ", m.sender_full_name, m.sender_id));
+            open_compose(st, target, &mention, None);
+            vec![]
+        }
         Action::ReplyAuthor => {
             if let Some(m) = selected_message(st) {
                 let t = Target::Dm(dm_key(&[m.sender_id], st.data.me));

@@ -126,7 +126,8 @@ pub(super) fn on_messages(
 
 pub(super) fn mark_selected_read(st: &mut State) -> Vec<Effect> {
     let Some(id) = st.ui.selected else { return vec![] };
-    if !st.data.unread.by_id.contains_key(&id) {
+    // Explore mode: looking reads nothing.
+    if st.settings.explore || !st.data.unread.by_id.contains_key(&id) {
         return vec![];
     }
     st.data.unread.remove(id);
