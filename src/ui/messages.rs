@@ -411,7 +411,35 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
     if sel_start < top {
         top = sel_start;
     }
-    let visible: Vec<Line> = lines.into_iter().skip(top).take(height).collect();
+    let mut visible: Vec<Line> = lines.into_iter().skip(top).take(height).collect();
     cache.hits.message_rows = owners.into_iter().skip(top).take(height).collect();
+    // Unread messages under the visible part: say how many, on the last row.
+    let last_seen = cache.hits.message_rows.iter().rev().flatten().next().copied();
+    if let Some(last) = last_seen
+        && visible.len() >= height
+        && height > 1
+    {
+        let after = ids.partition_point(|id| *id <= last);
+        let unread = ids[after..]
+            .iter()
+            .take(NEW_BELOW_CAP)
+            .filter(|id| st.data.unread.by_id.contains_key(id))
+            .count();
+        if unread > 0 {
+            let n =
+                if unread >= NEW_BELOW_CAP { format!("{}+", NEW_BELOW_CAP - 1) } else { unread.to_string() };
+            let plural = if unread == 1 { "" } else { "s" };
+            let text = format!(" ▼ {n} new message{plural} below — G jumps to the end ");
+            if let Some(row) = visible.last_mut() {
+                *row = Line::styled(
+                    clip(&text, width as usize),
+                    t.highlight.add_modifier(ratatui::style::Modifier::REVERSED),
+                );
+            }
+        }
+    }
     f.render_widget(Paragraph::new(visible), area);
 }
+
+/// Unread messages below the pane are counted up to this many ("999+").
+const NEW_BELOW_CAP: usize = 1000;

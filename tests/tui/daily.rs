@@ -188,3 +188,28 @@ async fn at_replies_in_the_conversation_mentioning_the_author() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn messages_arriving_below_the_visible_part_are_announced_until_seen() {
+    let mut app = App::start("member").await;
+    let engineering = app.channel_id("engineering");
+    let topic = topicterm::app::Narrow::Topic(engineering, "release 2.4 planning".into());
+    app.open(topic.clone()).await;
+    app.key(KeyCode::Char('g')).await;
+    app.key(KeyCode::Char('T')).await; // everything here read: only new arrivals count
+    app.settle().await;
+    let last_row = |app: &mut App| app.screen(80, 24).lines().rev().nth(1).unwrap_or_default().to_owned();
+    assert!(!last_row(&mut app).contains("below"), "{}", last_row(&mut app));
+    let bob = app.other("bob");
+    let mut new = Vec::new();
+    for text in ["first new", "second new"] {
+        let m = topicterm::api::OutgoingMessage::channel(engineering, "release 2.4 planning", text);
+        new.push(bob.send_message(&m).await.unwrap().id);
+    }
+    app.until("both arrived", |st| new.iter().all(|id| st.data.narrows[&topic].ids.contains(id))).await;
+    let row = last_row(&mut app);
+    assert!(row.contains("▼ 2 new messages below — G jumps to the end"), "{row}");
+    app.key(KeyCode::Char('G')).await;
+    app.settle().await;
+    assert!(!last_row(&mut app).contains("below"), "seen: {}", last_row(&mut app));
+}
