@@ -32,6 +32,11 @@ pub fn hash_component(s: &str) -> String {
     uri_component(s).replace('.', "%2E").replace('%', ".")
 }
 
+/// The reverse of [`hash_component`]: dots back to percents, then percent-decoding.
+pub fn hash_decode(s: &str) -> String {
+    decode(&s.replace('.', "%"))
+}
+
 /// Percent-decoding, lossy for bytes that are not UTF-8.
 pub fn decode(s: &str) -> String {
     percent_decode_str(s).decode_utf8_lossy().into_owned()
@@ -53,6 +58,13 @@ mod tests {
         assert_eq!(uri_component("fn main() { 1 + 1 }"), "fn%20main()%20%7B%201%20%2B%201%20%7D");
         assert_eq!(uri_component("a-b_c.d!e~f*g'h"), "a-b_c.d!e~f*g'h");
         assert_eq!(uri_component("é"), "%C3%A9");
+    }
+
+    #[test]
+    fn hash_components_decode_back() {
+        for s in ["q3 plan", "a.b/c%d", "✔ flaky CI", "release 2.4"] {
+            assert_eq!(hash_decode(&hash_component(s)), s);
+        }
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Narrows (what the message pane shows) and the web app's search syntax.
 
-use crate::api::{ChannelId, Message, NarrowTerm, UserId};
+use crate::api::{ChannelId, Message, MessageId, NarrowTerm, UserId};
 use serde_json::json;
 
 /// What the message pane shows.
@@ -88,6 +88,37 @@ impl Narrow {
 }
 
 /// The other participants of a DM, sorted, without me.
+/// A web-app link's fragment (`narrow/channel/9-design/topic/q3.20plan/near/42`, the legacy
+/// `stream`/`subject`/`pm-with` spellings, `narrow/dm/7,8-group`) as a narrow, and the message
+/// it points at (`near`, `with`). `None` for fragments that are not a conversation.
+pub fn from_fragment(fragment: &str, me: UserId) -> Option<(Narrow, Option<MessageId>)> {
+    let rest = fragment.trim_start_matches('#').strip_prefix("narrow/")?;
+    let parts: Vec<&str> = rest.split('/').collect();
+    let (mut channel, mut topic, mut dm, mut near) = (None, None, None, None);
+    let leading_id = |s: &str| s.split('-').next().and_then(|n| n.parse::<i64>().ok());
+    for pair in parts.chunks(2) {
+        let [op, operand] = pair else { return None };
+        match *op {
+            "channel" | "stream" => channel = Some(leading_id(operand)?),
+            "topic" | "subject" => topic = Some(crate::urls::hash_decode(operand)),
+            "dm" | "pm-with" => {
+                let ids = operand.split('-').next()?;
+                let ids: Option<Vec<UserId>> = ids.split(',').map(|n| n.parse().ok()).collect();
+                dm = Some(dm_key(&ids?, me));
+            }
+            "near" | "with" => near = operand.parse::<MessageId>().ok(),
+            _ => return None,
+        }
+    }
+    let narrow = match (channel, topic, dm) {
+        (Some(c), Some(t), None) => Narrow::Topic(c, t),
+        (Some(c), None, None) => Narrow::Channel(c),
+        (None, None, Some(users)) => Narrow::Dm(users),
+        _ => return None,
+    };
+    Some((narrow, near))
+}
+
 pub fn dm_key(participants: &[UserId], me: UserId) -> Vec<UserId> {
     let mut v: Vec<UserId> = participants.iter().copied().filter(|u| *u != me).collect();
     v.sort_unstable();
@@ -218,6 +249,25 @@ pub fn parse_search(query: &str, r: &dyn Resolver) -> Result<Vec<NarrowTerm>, St
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn web_app_fragments_become_narrows() {
+        let me = 1;
+        assert_eq!(
+            from_fragment("narrow/channel/9-design/topic/q3.20plan/near/42", me),
+            Some((Narrow::Topic(9, "q3 plan".into()), Some(42)))
+        );
+        assert_eq!(
+            from_fragment("#narrow/stream/9-design/subject/a.2Eb", me),
+            Some((Narrow::Topic(9, "a.b".into()), None))
+        );
+        assert_eq!(from_fragment("narrow/channel/9-design", me), Some((Narrow::Channel(9), None)));
+        assert_eq!(from_fragment("narrow/dm/7,1,3-group", me), Some((Narrow::Dm(vec![3, 7]), None)));
+        assert_eq!(from_fragment("narrow/pm-with/7-alice/near/5", me), Some((Narrow::Dm(vec![7]), Some(5))));
+        assert_eq!(from_fragment("narrow/is/starred", me), None);
+        assert_eq!(from_fragment("inbox", me), None);
+        assert_eq!(from_fragment("narrow/channel/x-design", me), None);
+    }
     use super::*;
 
     struct R;

@@ -300,10 +300,6 @@ impl Walker<'_> {
     }
 
     fn link(&mut self, el: ElementRef<'_>, depth: usize) {
-        if has_class(el, "stream") || has_class(el, "stream-topic") {
-            self.children(el, depth);
-            return;
-        }
         let Some(href) = el.attr("href").map(str::trim).filter(|h| !h.is_empty()) else {
             self.children(el, depth);
             return;
@@ -432,7 +428,6 @@ impl Walker<'_> {
                     return false;
                 }
                 if el.value().name() == "a"
-                    && !(has_class(el, "stream") || has_class(el, "stream-topic"))
                     && let Some(href) = el.attr("href").map(str::trim).filter(|h| !h.is_empty())
                 {
                     links.push((el, href, self.capture.replace(String::new())));

@@ -403,17 +403,16 @@ impl<'a> Renderer<'a> {
 
     fn link<'d>(&mut self, el: ElementRef<'d>, flow: &mut Flow, inh: Inherit, depth: usize) {
         let t = self.theme;
-        if has_class(el, "stream") || has_class(el, "stream-topic") {
-            self.children(el, flow, inh.patch(t.channel), depth);
-            return;
-        }
+        // Channel and topic mentions are links into the app: numbered like the others (`o`
+        // opens them in topicterm), drawn in the channel style.
+        let mention = has_class(el, "stream") || has_class(el, "stream-topic");
         let href = el.attr("href").map(str::trim).filter(|h| !h.is_empty());
         let Some(href) = href else {
-            self.children(el, flow, inh, depth);
+            self.children(el, flow, if mention { inh.patch(t.channel) } else { inh }, depth);
             return;
         };
         let outer = self.capture.replace(String::new());
-        self.children(el, flow, inh.patch(t.link), depth);
+        self.children(el, flow, inh.patch(if mention { t.channel } else { t.link }), depth);
         let captured = self.capture.take().unwrap_or_default();
         self.capture = outer.map(|mut o| {
             o.push_str(&captured);

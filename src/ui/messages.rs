@@ -142,6 +142,11 @@ fn message_block(
         out.push(Line::from(vec![Span::raw(" ")].into_iter().chain(marks).collect::<Vec<_>>()));
     }
     for (i, link) in body.links.iter().enumerate() {
+        // Links into the app (channel and topic mentions, message links) need no address line:
+        // `o` opens them here.
+        if link.url.contains("#narrow/") {
+            continue;
+        }
         out.push(Line::styled(
             clip(&format!("  [{}] {}", i + 1, sanitize(&link.url)), width as usize),
             t.dim,

@@ -213,3 +213,44 @@ async fn messages_arriving_below_the_visible_part_are_announced_until_seen() {
     app.settle().await;
     assert!(!last_row(&mut app).contains("below"), "seen: {}", last_row(&mut app));
 }
+
+#[tokio::test]
+async fn links_into_the_app_open_here_at_that_place_and_others_outside() {
+    let mut app = App::start("member").await;
+    let (general, engineering) = (app.channel_id("general"), app.channel_id("engineering"));
+    // A message of the planning topic to point at.
+    let planning = topicterm::app::Narrow::Topic(engineering, "release 2.4 planning".into());
+    app.open(planning.clone()).await;
+    let pointed = app.st.data.narrows[&planning].ids[3];
+    let bob = app.other("bob");
+    let text = format!(
+        "see #**engineering>release 2.4 planning** and [that one](#narrow/channel/{engineering}-engineering/topic/release.202.2E4.20planning/near/{pointed})"
+    );
+    let id = bob
+        .send_message(&topicterm::api::OutgoingMessage::channel(general, "links", &text))
+        .await
+        .unwrap()
+        .id;
+    let here = topicterm::app::Narrow::Topic(general, "links".into());
+    app.open(here.clone()).await;
+    app.until("it arrived", |st| st.data.messages.contains_key(&id)).await;
+    app.select(id);
+    // Two links: `o` asks which; the topic link opens the topic here.
+    app.key(KeyCode::Char('o')).await;
+    app.key(KeyCode::Char('1')).await;
+    app.key(KeyCode::Enter).await;
+    assert_eq!(app.st.ui.narrow, planning);
+    assert_eq!(
+        app.st.ui.status.as_ref().map(|s| s.text.as_str()),
+        Some("[1] opened here"),
+        "not the browser"
+    );
+    // The message link opens its topic with that message selected.
+    app.open(here).await;
+    app.select(id);
+    app.key(KeyCode::Char('o')).await;
+    app.key(KeyCode::Char('2')).await;
+    app.key(KeyCode::Enter).await;
+    app.until("at the message", |st| st.ui.selected == Some(pointed)).await;
+    assert_eq!(app.st.ui.narrow, planning);
+}

@@ -2,6 +2,7 @@
 //! editing in `$EDITOR`, notifications. `update` only decides; the effects do the work.
 
 use super::common::*;
+use super::navigation::{open_narrow, open_near};
 use super::prelude::*;
 use crate::content::{ContentContext, Document, Summary, sanitize};
 
@@ -23,6 +24,15 @@ fn parts(m: &Message) -> Summary {
 /// An absolute URL for a link in a message (server-relative ones resolve against the site).
 pub fn absolute(site: &str, url: &str) -> String {
     if url.starts_with('/') { format!("{}{url}", site.trim_end_matches('/')) } else { url.to_owned() }
+}
+
+/// A link into this server's web app (`/#narrow/…`, `https://site/#narrow/…`), as a place in
+/// topicterm.
+fn in_app(st: &State, url: &str) -> Option<(Narrow, Option<MessageId>)> {
+    let site = st.site.trim_end_matches('/');
+    let rest = if site.is_empty() { url } else { url.strip_prefix(site).unwrap_or(url) };
+    let fragment = rest.strip_prefix('/').unwrap_or(rest).strip_prefix('#')?;
+    crate::app::narrow::from_fragment(fragment, st.data.me)
 }
 
 /// Is this an uploaded file on the user's own server (fetched with their credentials)?
@@ -60,6 +70,14 @@ pub(super) fn open_link(st: &mut State, number: Option<usize>) -> Vec<Effect> {
     let links = parts(m).links;
     let Some(n) = pick(st, "link", links.len(), number, PromptKind::OpenLink) else { return vec![] };
     let url = links[n - 1].url.clone();
+    // A link to a conversation on this server opens here, at that place.
+    if let Some((narrow, near)) = in_app(st, &url) {
+        set_status(st, format!("[{n}] opened here"));
+        return match near {
+            Some(id) => open_near(st, narrow, id),
+            None => open_narrow(st, narrow),
+        };
+    }
     let download = is_upload(&st.site, &url);
     set_status(st, if download { format!("downloading [{n}]…") } else { format!("opening [{n}]…") });
     vec![Effect::OpenUrl { url: absolute(&st.site, &url), download }]

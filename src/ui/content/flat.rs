@@ -62,13 +62,14 @@ impl Renderer<'_> {
                     return false;
                 }
                 if name == "a" {
-                    if has_class(el, "stream") || has_class(el, "stream-topic") {
-                        styles.push((el, cur));
-                        cur = cur.patch(t.channel);
-                    } else if let Some(href) = el.attr("href").map(str::trim).filter(|h| !h.is_empty()) {
+                    let mention = has_class(el, "stream") || has_class(el, "stream-topic");
+                    if let Some(href) = el.attr("href").map(str::trim).filter(|h| !h.is_empty()) {
                         links.push((el, href, self.capture.replace(String::new())));
                         styles.push((el, cur));
-                        cur = cur.patch(t.link);
+                        cur = cur.patch(if mention { t.channel } else { t.link });
+                    } else if mention {
+                        styles.push((el, cur));
+                        cur = cur.patch(t.channel);
                     }
                     return true;
                 }

@@ -375,12 +375,13 @@ fn links_are_numbered_and_deduplicated() {
 }
 
 #[test]
-fn channel_links_are_styled_not_numbered() {
+fn channel_links_are_styled_and_numbered_to_open_here() {
     let html = "<p>see <a class=\"stream\" data-stream-id=\"9\" href=\"/#narrow/channel/9-general\">#general</a> and \
         <a class=\"stream-topic\" data-stream-id=\"9\" href=\"/#narrow/channel/9-general/topic/lunch\">#general &gt; lunch</a></p>";
     let r = render(html, 80);
-    assert_eq!(dump(&r), "see «lightgreen:#general» and «lightgreen:#general > lunch»");
-    assert!(r.links.is_empty());
+    assert_eq!(dump(&r), "see «lightgreen:#general»«cyan:[1]» and «lightgreen:#general > lunch»«cyan:[2]»");
+    let urls: Vec<&str> = r.links.iter().map(|l| l.url.as_str()).collect();
+    assert_eq!(urls, ["/#narrow/channel/9-general", "/#narrow/channel/9-general/topic/lunch"]);
 }
 
 #[test]
@@ -675,10 +676,10 @@ fn zulip_release_notes_message() {
          │ cargo install topicterm\n\
          ╰─\n\
          \n\
-         Discuss in #releases > 2.0."
+         Discuss in #releases > 2.0[2]."
     );
     assert_eq!(r.code_blocks, vec!["cargo install topicterm".to_owned()]);
-    assert_eq!(r.links.len(), 1);
+    assert_eq!(r.links.len(), 2, "the topic link opens here");
     assert_fits(&r, 40, "release notes");
 }
 
