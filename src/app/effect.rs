@@ -2,7 +2,7 @@
 //! for the terminal side of the main loop (`run`).
 
 use super::narrow::Narrow;
-use super::outgoing::Verify;
+use super::outgoing::{Target, Verify};
 use crate::api::*;
 
 /// Operations run for the palette and popups; each answers `Msg::Done` with a summary.
@@ -157,6 +157,11 @@ pub enum Effect {
     /// Mute or unmute a channel (the subscription's `is_muted`).
     /// Every unread message, everywhere.
     MarkAllRead,
+    /// Tell the conversation the user started or stopped typing.
+    Typing {
+        to: Target,
+        start: bool,
+    },
     SetChannelMuted {
         channel: ChannelId,
         name: String,

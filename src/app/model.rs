@@ -153,6 +153,15 @@ pub enum Popup {
     },
 }
 
+/// The user's own typing, as last told to the server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypingNotice {
+    pub to: Target,
+    /// When "start" was last sent, and the last keystroke (UNIX seconds).
+    pub started_at: i64,
+    pub last_key: i64,
+}
+
 /// Someone typing a message or editing one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Typing {
@@ -228,6 +237,8 @@ pub struct Ui {
     pub confirm: Option<(String, Box<Effect>)>,
     /// Who is typing where, until when (UNIX seconds).
     pub typing: Vec<Typing>,
+    /// The user's own typing notice in force, if any.
+    pub typing_notice: Option<TypingNotice>,
     /// When the user last pressed a key (for active/idle presence).
     pub last_input: i64,
     /// When presence was last reported.

@@ -211,6 +211,8 @@ pub struct RealmInfo {
     pub ping_interval: u64,
     pub offline_threshold: i64,
     pub longpoll_timeout: u64,
+    /// How often a "typing" start is repeated while typing goes on (seconds).
+    pub typing_started_wait_secs: i64,
 }
 
 /// All the data the client holds.

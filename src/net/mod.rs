@@ -258,6 +258,18 @@ impl Dispatcher {
                 let narrow = [NarrowTerm::new("channel", channel), NarrowTerm::new("is", "unread")];
                 finished(Job::MarkChannelRead { name }, mark_read_in(&c, &narrow).await)
             }),
+            Effect::Typing { to, start } => self.spawn(async move {
+                let op = if start { TypingOp::Start } else { TypingOp::Stop };
+                let to = match to {
+                    crate::app::Target::Channel { id, topic } => TypingTo::Channel { stream_id: id, topic },
+                    crate::app::Target::Dm(users) => TypingTo::Direct(users),
+                };
+                // A lost typing notice is not worth the user's attention.
+                if let Err(e) = c.set_typing_status(op, &to).await {
+                    tracing::debug!("typing notice failed: {e}");
+                }
+                done(Job::Quiet, Ok(Answer::Nothing))
+            }),
             Effect::MarkAllRead => self.spawn(async move {
                 finished(Job::MarkAllRead, mark_read_in(&c, &[NarrowTerm::new("is", "unread")]).await)
             }),

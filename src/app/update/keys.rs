@@ -52,7 +52,9 @@ pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
                     c.editor.input(key);
                     st.ui.draft_dirty = true;
                 }
-                suggest(st)
+                let mut fx = super::typing::keystroke(st);
+                fx.extend(suggest(st));
+                fx
             }
         };
     }
@@ -87,7 +89,9 @@ pub(super) fn on_paste(st: &mut State, text: &str) -> Vec<Effect> {
     let text: String = text.chars().filter(|&c| c == '\n' || c == '\t' || !c.is_control()).collect();
     c.editor.insert_str(text);
     st.ui.draft_dirty = true;
-    suggest(st)
+    let mut fx = super::typing::keystroke(st);
+    fx.extend(suggest(st));
+    fx
 }
 
 pub(super) fn on_prompt_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {

@@ -25,6 +25,7 @@ mod server_drafts;
 #[cfg(test)]
 mod tests;
 mod tick;
+mod typing;
 
 use actions::*;
 use common::*;
@@ -52,6 +53,8 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
     }
     // Every local draft save is followed on the server.
     server_drafts::follow(st, &mut fx);
+    // Others see the user typing, and stop seeing it.
+    fx.extend(typing::follow(st));
     fx
 }
 

@@ -35,6 +35,9 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
         ping_interval: r.server_presence_ping_interval_seconds.unwrap_or(60),
         offline_threshold: r.server_presence_offline_threshold_seconds.unwrap_or(140) as i64,
         longpoll_timeout: r.event_queue_longpoll_timeout_seconds.unwrap_or(90),
+        typing_started_wait_secs: r
+            .server_typing_started_wait_period_milliseconds
+            .map_or(10, |ms| (ms / 1000).max(1) as i64),
     };
     let statuses = r.user_status.clone().unwrap_or_default();
     for u in r
