@@ -106,6 +106,8 @@ pub struct RegisterResponse {
     #[serde(default, deserialize_with = "lenient")]
     pub muted_users: Option<Vec<MutedUser>>,
     #[serde(default, deserialize_with = "lenient")]
+    pub custom_profile_fields: Option<Vec<CustomProfileField>>,
+    #[serde(default, deserialize_with = "lenient")]
     pub alert_words: Option<Vec<String>>,
     #[serde(default, deserialize_with = "lenient")]
     pub realm_user_groups: Option<Vec<UserGroup>>,

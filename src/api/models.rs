@@ -562,6 +562,25 @@ pub struct User {
     /// False: the user shares no presence data (invisible); show them offline.
     #[serde(default = "default_true")]
     pub presence_enabled: bool,
+    /// Custom profile field values by field ID (with `include_custom_profile_fields`).
+    #[serde(default)]
+    pub profile_data: Option<HashMap<String, ProfileValue>>,
+}
+
+/// One custom profile field's value.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct ProfileValue {
+    #[serde(default)]
+    pub value: String,
+}
+
+/// A custom profile field of the organization (register's `custom_profile_fields`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct CustomProfileField {
+    pub id: i64,
+    pub name: String,
+    #[serde(default)]
+    pub order: i64,
 }
 
 /// A user group.

@@ -52,6 +52,8 @@ pub enum Command {
     DumpState(Option<String>),
     /// Delete the selected message.
     Delete,
+    /// A person's profile.
+    Profile(String),
     /// Rename the selected message's topic and/or move it to another channel: which messages
     /// go (`change_one`, `change_later`, `change_all`).
     MoveTopic {
@@ -107,6 +109,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("move-topic", "#channel [NEW]", "move the selected message's topic to another channel (and rename it)"),
     ("resolve", "", "mark the selected message's topic resolved (✔)"),
     ("unresolve", "", "mark the selected message's topic unresolved"),
+    (
+        "profile",
+        "@NAME",
+        "a person's profile: role, local time, status, groups, profile fields (d: DM, @: mention)",
+    ),
     ("delete", "", "delete the selected message (yours, or any as an administrator; asks first)"),
     ("mark-read", "[channel|all]", "mark the selected topic, its channel, or everything as read"),
     ("mute-user", "USER", "hide a user's messages behind a muted-sender line; no notifications"),
@@ -232,6 +239,10 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
             Command::Report { report_type: args[0].clone(), description: (!desc.is_empty()).then_some(desc) }
         }
         "delete" => Command::Delete,
+        "profile" => {
+            need(1)?;
+            Command::Profile(args.join(" ").trim_start_matches('@').trim_matches('*').to_owned())
+        }
         "rename-topic" => {
             let mut mode = "change_all";
             let mut words = Vec::new();

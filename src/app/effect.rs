@@ -60,6 +60,8 @@ pub enum ApiCall {
     },
     DeleteScheduled(i64),
     DeleteMessage(MessageId),
+    /// One user's full record, custom profile fields included (for `:profile`).
+    FetchUser(UserId),
     /// Move (rename, resolve) messages of a topic; `done`: what to say when it worked.
     MoveTopic {
         message_id: MessageId,

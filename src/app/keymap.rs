@@ -113,6 +113,8 @@ actions! {
         [Messages k('E')];
     EditHistory => "edit_history", "show the message's edit history",
         [Messages k('H')];
+    Profile => "profile", "the sender's profile (d: DM them, @: mention them)",
+        [Messages k('u')];
     MessageInfo => "message_info", "message info: sender, exact time, links, reactions",
         [Messages k('i')];
     MuteTopic => "mute_topic", "mute the topic, or on a channel row the channel (again: undo)",

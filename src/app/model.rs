@@ -151,6 +151,12 @@ pub enum Popup {
         message_id: MessageId,
         scroll: u16,
     },
+    /// A person: what the client knows at once, the server's full record when it comes.
+    Profile {
+        user: UserId,
+        details: Option<Box<User>>,
+        scroll: u16,
+    },
 }
 
 /// The user's own typing, as last told to the server.

@@ -54,6 +54,8 @@ pub enum Answer {
     Email(String),
     /// A list of words (the alert words after a change).
     Words(Vec<String>),
+    /// One user's record.
+    User(Box<User>),
     /// A file written (the state dump).
     Written(PathBuf),
     /// A link or a downloaded file handed to the browser (`opening`: why that failed).

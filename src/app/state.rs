@@ -232,6 +232,8 @@ pub struct Data {
     pub muted_users: HashSet<UserId>,
     /// Words that make a message notify and are marked in it.
     pub alert_words: Vec<String>,
+    /// The organization's custom profile fields, in display order.
+    pub profile_fields: Vec<CustomProfileField>,
     pub presence: HashMap<UserId, ModernPresence>,
     pub presence_last_update_id: i64,
     pub scheduled: BTreeMap<i64, ScheduledMessage>,

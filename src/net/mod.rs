@@ -383,6 +383,7 @@ async fn run_api(c: &Client, call: ApiCall) -> Msg {
         }
         A::DeleteScheduled(id) => c.delete_scheduled_message(*id).await.map(|_| Answer::Nothing),
         A::DeleteMessage(id) => c.delete_message(*id).await.map(|_| Answer::Nothing),
+        A::FetchUser(id) => c.get_user(*id).await.map(|r| Answer::User(Box::new(r.user))),
         A::MoveTopic { message_id, edit, .. } => {
             c.update_message(*message_id, edit).await.map(|_| Answer::Nothing)
         }
@@ -659,6 +660,7 @@ pub const FETCH_TYPES: &[&str] = &[
     "user_settings",
     "muted_users",
     "alert_words",
+    "custom_profile_fields",
 ];
 
 /// Long-poll forever, sending batches of events; `QueueLost` when the queue is gone.

@@ -11,6 +11,7 @@ mod history;
 mod info;
 mod messages;
 mod people;
+mod profile;
 mod scheduled;
 mod sidebar;
 mod status;
@@ -65,6 +66,9 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
         }
         Some(Popup::MessageInfo { message_id, scroll }) => {
             info::draw_info(f, st, t, cache, *message_id, *scroll)
+        }
+        Some(Popup::Profile { user, details, scroll }) => {
+            profile::draw_profile(f, st, t, *user, details.as_deref(), *scroll)
         }
         Some(Popup::Scheduled { selected }) => scheduled::draw_scheduled(f, st, t, *selected),
         Some(Popup::Emoji { message_id, query, matches, selected }) => {

@@ -285,3 +285,42 @@ async fn others_see_the_user_typing_throttled_and_stopping() {
         .collect();
     assert_eq!(ops, ["start", "stop"], "one start for a burst of keys, then a stop");
 }
+
+#[tokio::test]
+async fn a_profile_from_the_palette_or_a_message_then_a_dm_or_a_mention() {
+    let mut app = App::start("member").await;
+    palette(&mut app, "profile @Bob Nakamura").await;
+    app.until("the server's record", |st| {
+        matches!(&st.ui.popup, Some(topicterm::app::Popup::Profile { details: Some(_), .. }))
+    })
+    .await;
+    let text = app.screen(80, 24);
+    assert!(text.contains("Bob Nakamura") && text.contains("Role") && text.contains("Joined"), "{text}");
+    insta::assert_snapshot!("profile_80x24", text);
+    insta::assert_snapshot!("profile_160x48", app.screen(160, 48));
+    // d: a direct message to them.
+    app.key(KeyCode::Char('d')).await;
+    let bob = app.st.data.users.values().find(|u| u.full_name == "Bob Nakamura").unwrap().id;
+    assert_eq!(
+        app.st.ui.compose.as_ref().map(|c| c.target.clone()),
+        Some(topicterm::app::Target::Dm(vec![bob]))
+    );
+    app.key(KeyCode::Esc).await;
+    // u on a message: its sender's profile; @ mentions them in a reply.
+    let general = app.channel_id("general");
+    let id = app
+        .other("bob")
+        .send_message(&topicterm::api::OutgoingMessage::channel(general, "profiles", "hi"))
+        .await
+        .unwrap()
+        .id;
+    app.open(topicterm::app::Narrow::Topic(general, "profiles".into())).await;
+    app.until("it arrived", |st| st.data.messages.contains_key(&id)).await;
+    app.select(id);
+    app.key(KeyCode::Char('u')).await;
+    assert!(matches!(&app.st.ui.popup, Some(topicterm::app::Popup::Profile { user, .. }) if *user == bob));
+    app.key(KeyCode::Char('@')).await;
+    let c = app.st.ui.compose.as_ref().expect("a reply");
+    assert_eq!(c.text(), format!("@**Bob Nakamura|{bob}** "));
+    assert_eq!(c.target, topicterm::app::Target::Channel { id: general, topic: "profiles".into() });
+}

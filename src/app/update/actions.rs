@@ -432,6 +432,6 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
         }
         // Compose keys act in the compose box; the topic keys go through the palette (`keys.rs`).
         Action::Send | Action::Schedule | Action::Complete | Action::CompleteBack => vec![],
-        Action::RenameTopic | Action::MoveTopic | Action::ResolveTopic => vec![],
+        Action::RenameTopic | Action::MoveTopic | Action::ResolveTopic | Action::Profile => vec![],
     }
 }

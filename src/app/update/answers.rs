@@ -58,6 +58,14 @@ pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>)
             }
             parts.join("; ")
         }
+        (ApiCall::FetchUser(id), Answer::User(user)) => {
+            if let Some(Popup::Profile { user: shown, details, .. }) = &mut st.ui.popup
+                && *shown == id
+            {
+                *details = Some(user);
+            }
+            String::new()
+        }
         (ApiCall::AlertWords { .. }, Answer::Words(words)) => {
             st.data.alert_words = words;
             alert_words_note(&st.data.alert_words)
@@ -122,6 +130,7 @@ fn api_success(call: ApiCall) -> String {
         ApiCall::MuteUser { name, mute: false, .. } => format!("{name} unmuted"),
         ApiCall::AlertWords { .. } => String::new(),
         ApiCall::DeleteMessage(_) => "message deleted".into(),
+        ApiCall::FetchUser(_) => String::new(),
         ApiCall::MoveTopic { done, .. } => done,
         ApiCall::Unsubscribe { .. } | ApiCall::ChannelEmail { .. } => String::new(),
         ApiCall::Schedule(_) | ApiCall::UpdateScheduled { .. } => String::new(),
@@ -135,6 +144,7 @@ fn refused(st: &mut State, job: Job, f: &Failure) {
         Job::Quiet => return,
         Job::Api(call) => match (*call, f) {
             (ApiCall::ChannelEmail { .. }, _) => format!("channel email: {text}"),
+            (ApiCall::FetchUser(_), _) => format!("profile: {text}"),
             (ApiCall::Schedule(_) | ApiCall::UpdateScheduled { .. }, _) => format!("not scheduled: {text}"),
             (ApiCall::GroupMembers { group, names, .. }, Failure::Api(e)) => {
                 group_refusal(&why(e), &group, &names)

@@ -68,6 +68,12 @@ pub(super) fn topic_key(st: &mut State, a: Action) -> Vec<Effect> {
     vec![]
 }
 
+/// Show a person's profile: at once from what the client holds, completed by the server.
+pub(super) fn open_profile(st: &mut State, user: UserId) -> Vec<Effect> {
+    st.ui.popup = Some(Popup::Profile { user, details: None, scroll: 0 });
+    vec![Effect::Api(ApiCall::FetchUser(user))]
+}
+
 /// Ask "(y/N)" before `effect`: only `y` runs it.
 pub(super) fn confirm(st: &mut State, question: String, effect: Effect) {
     st.ui.confirm = Some((question, Box::new(effect)));
@@ -325,6 +331,7 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
             };
             vec![Effect::Api(ApiCall::MoveTopic { message_id: id, edit, done })]
         }
+        C::Profile(who) => open_profile(st, resolve_user(st, &who)?),
         C::Delete => {
             let m = selected_message(st).ok_or("select a message first")?;
             let admin = st.data.users.get(&st.data.me).is_some_and(UserInfo::is_admin);

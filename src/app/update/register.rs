@@ -65,6 +65,8 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
     d.channels = r.subscriptions.iter().flatten().map(|s| (s.stream_id, channel_info(s))).collect();
     d.muted_users = r.muted_users.iter().flatten().map(|m| m.id).collect();
     d.alert_words = r.alert_words.clone().unwrap_or_default();
+    d.profile_fields = r.custom_profile_fields.clone().unwrap_or_default();
+    d.profile_fields.sort_by_key(|f| f.order);
     d.user_topics.clear();
     for t in r.user_topics.iter().flatten() {
         d.user_topics.insert((t.stream_id, t.topic_name.to_lowercase()), t.visibility_policy);
