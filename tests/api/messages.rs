@@ -103,11 +103,14 @@ async fn send_dm(c: &Client, to: Vec<UserId>, content: &str) -> MessageId {
     c.send_message(&OutgoingMessage::direct(to, content)).await.unwrap().id
 }
 
+/// A move without the notification bot's note in the new conversation (these tests count the
+/// messages that moved; `tests/api/daily.rs` checks the notes).
 fn move_to(topic: Option<&str>, stream_id: Option<ChannelId>, mode: &str) -> MessageEdit {
     MessageEdit {
         topic: topic.map(str::to_owned),
         stream_id,
         propagate_mode: Some(mode.to_owned()),
+        send_notification_to_new_thread: Some(false),
         ..Default::default()
     }
 }
