@@ -284,6 +284,13 @@ impl App {
         Screen { rows, pane: self.cache.hits.messages, owners: self.cache.hits.message_rows.clone() }
     }
 
+    /// Run a palette command: `:`, the line, enter.
+    pub async fn palette(&mut self, line: &str) {
+        self.key(KeyCode::Char(':')).await;
+        self.keys(line).await;
+        self.key(KeyCode::Enter).await;
+    }
+
     /// Draw a frame and keep its cells, styles included.
     pub fn buffer(&mut self, width: u16, height: u16) -> ratatui::buffer::Buffer {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");

@@ -3,12 +3,6 @@
 use crate::harness::*;
 use crossterm::event::KeyCode;
 
-async fn palette(app: &mut App, line: &str) {
-    app.key(KeyCode::Char(':')).await;
-    app.keys(line).await;
-    app.key(KeyCode::Enter).await;
-}
-
 fn unread_total(app: &App) -> usize {
     app.st.data.unread.by_id.len()
 }
@@ -21,12 +15,12 @@ async fn mark_read_takes_the_topic_the_channel_or_everything_after_asking() {
     let before = unread_total(&app);
     // The channel of the open view.
     app.open(topicterm::app::Narrow::Channel(engineering)).await;
-    palette(&mut app, "mark-read channel").await;
+    app.palette("mark-read channel").await;
     app.settle().await;
     assert_eq!(app.st.data.channel_unread(engineering), 0);
     assert!(unread_total(&app) > 0 && unread_total(&app) < before, "only that channel");
     // Everything, after a question.
-    palette(&mut app, "mark-read all").await;
+    app.palette("mark-read all").await;
     assert!(app.st.ui.prompt.is_some(), "asks first");
     app.key(KeyCode::Char('y')).await;
     app.until("every unread message read", |st| st.data.unread.by_id.is_empty()).await;
@@ -63,14 +57,14 @@ async fn delete_asks_then_the_message_goes_everywhere() {
     })
     .await;
     app.select(theirs);
-    palette(&mut app, "delete").await;
+    app.palette("delete").await;
     assert_eq!(
         app.st.ui.status.as_ref().map(|s| s.text.as_str()),
         Some("you can delete only your own messages")
     );
     app.key(KeyCode::Esc).await;
     app.select(mine);
-    palette(&mut app, "delete").await;
+    app.palette("delete").await;
     insta::assert_snapshot!("delete_confirm_80x24", app.screen(80, 24));
     app.key(KeyCode::Char('y')).await;
     app.until("gone", |st| !st.data.messages.contains_key(&mine)).await;
@@ -124,7 +118,7 @@ async fn rename_resolve_and_move_a_topic_from_the_keyboard_and_the_view_follows(
     .await;
     // `:move-topic #design` moves every message; the old channel no longer has them.
     app.select(ids[0]);
-    palette(&mut app, "move-topic #design").await;
+    app.palette("move-topic #design").await;
     app.until("moved", |st| ids.iter().all(|id| st.data.messages[id].stream_id == Some(design))).await;
     let org = app.server.shared.lock();
     assert!(ids.iter().all(|id| org.messages[id].channel_id() == Some(design)), "on the server");
@@ -289,7 +283,7 @@ async fn others_see_the_user_typing_throttled_and_stopping() {
 #[tokio::test]
 async fn a_profile_from_the_palette_or_a_message_then_a_dm_or_a_mention() {
     let mut app = App::start("member").await;
-    palette(&mut app, "profile @Bob Nakamura").await;
+    app.palette("profile @Bob Nakamura").await;
     app.until("the server's record", |st| {
         matches!(&st.ui.popup, Some(topicterm::app::Popup::Profile { details: Some(_), .. }))
     })

@@ -169,19 +169,13 @@ async fn mute_and_mark_read_on_a_channel_row_act_on_the_channel() {
 }
 
 /// Type `:command` and press enter.
-async fn palette(app: &mut App, line: &str) {
-    app.key(KeyCode::Char(':')).await;
-    app.keys(line).await;
-    app.key(KeyCode::Enter).await;
-}
-
 #[tokio::test]
 async fn leaving_a_channel_needs_it_named_or_open_and_a_yes() {
     let mut app = App::start("member").await;
     // From All messages, a bare :unsubscribe names no channel: nothing happens but a hint.
     app.key(KeyCode::Char('a')).await;
     let subscribed = app.st.data.channels.len();
-    palette(&mut app, "unsubscribe").await;
+    app.palette("unsubscribe").await;
     let (err, text) = status(&app);
     assert!(err && text.contains("name the channel"), "{text}");
     assert!(app.st.ui.confirm.is_none());
@@ -189,7 +183,7 @@ async fn leaving_a_channel_needs_it_named_or_open_and_a_yes() {
     // In a channel: it asks, and n keeps the subscription.
     let design = app.channel_id("design");
     app.open(Narrow::Channel(design)).await;
-    palette(&mut app, "unsubscribe").await;
+    app.palette("unsubscribe").await;
     assert_eq!(app.st.ui.confirm.as_ref().map(|(q, _)| q.as_str()), Some("Leave #design? (y/N)"));
     app.key(KeyCode::Char('n')).await;
     assert_eq!(app.st.data.channels.len(), subscribed);
@@ -200,7 +194,7 @@ async fn leaving_a_channel_needs_it_named_or_open_and_a_yes() {
 #[tokio::test]
 async fn the_deactivate_question_says_what_goes() {
     let mut app = App::start("admin").await;
-    palette(&mut app, "deactivate Bob Nakamura --delete-public --delete-dms").await;
+    app.palette("deactivate Bob Nakamura --delete-public --delete-dms").await;
     let q = app.st.ui.confirm.as_ref().map(|(q, _)| q.clone()).expect("a question");
     assert!(
         q.contains("messages in public channels") && q.contains("direct messages") && !q.contains("private"),
@@ -213,7 +207,7 @@ async fn the_deactivate_question_says_what_goes() {
 #[tokio::test]
 async fn a_cancelled_edit_of_a_scheduled_message_is_kept() {
     let mut app = App::start("member").await;
-    palette(&mut app, "scheduled").await;
+    app.palette("scheduled").await;
     let order = topicterm::app::scheduled_in_order(&app.st);
     let pos = order.iter().position(|id| !app.st.data.scheduled[id].failed).expect("a pending one");
     for _ in 0..pos {
@@ -224,7 +218,7 @@ async fn a_cancelled_edit_of_a_scheduled_message_is_kept() {
     app.keys(" and more").await;
     app.key(KeyCode::Esc).await;
     assert!(status(&app).1.contains("draft kept"), "{:?}", status(&app));
-    palette(&mut app, "scheduled").await;
+    app.palette("scheduled").await;
     for _ in 0..pos {
         app.key(KeyCode::Char('j')).await;
     }
@@ -248,7 +242,7 @@ fn status_row(app: &mut App) -> String {
 async fn feedback_shows_at_once_beside_the_prompt_and_then_expires() {
     let mut app = App::start("member").await;
     // A palette error shows while the prompt is still open for correction.
-    palette(&mut app, "frobnicate").await;
+    app.palette("frobnicate").await;
     assert!(app.st.ui.prompt.is_some(), "the prompt stays open to correct it");
     let row = status_row(&mut app);
     assert!(row.starts_with(":frobnicate") && row.contains("no command \"frobnicate\""), "{row}");
@@ -284,7 +278,7 @@ async fn feedback_shows_at_once_beside_the_prompt_and_then_expires() {
     assert!(status_row(&mut app).contains("copied"), "still there after 3 s");
     app.send(topicterm::app::Msg::Tick(now + 6)).await;
     assert!(!status_row(&mut app).contains("copied"), "gone after 6 s");
-    palette(&mut app, "frobnicate").await;
+    app.palette("frobnicate").await;
     app.key(KeyCode::Esc).await;
     let now = app.st.now;
     app.send(topicterm::app::Msg::Tick(now + 6)).await;
@@ -309,7 +303,7 @@ async fn keys_with_nothing_to_act_on_say_so() {
     assert!(app.st.ui.open_spoilers.is_empty());
 
     // :date after the last message: the newest is selected, and the user is told.
-    palette(&mut app, "date 2030-01-01").await;
+    app.palette("date 2030-01-01").await;
     let view = &app.st.data.narrows[&app.st.ui.narrow];
     assert_eq!(app.st.ui.selected, view.ids.last().copied());
     assert_eq!(

@@ -5,12 +5,6 @@ use crossterm::event::KeyCode;
 use topicterm::app::{Popup, PromptKind};
 
 /// Type `:command` and press enter.
-async fn palette(app: &mut App, line: &str) {
-    app.key(KeyCode::Char(':')).await;
-    app.keys(line).await;
-    app.key(KeyCode::Enter).await;
-}
-
 fn status(app: &App) -> (bool, String) {
     let s = app.st.ui.status.clone().expect("a status line");
     (s.error, s.text)
@@ -19,14 +13,14 @@ fn status(app: &App) -> (bool, String) {
 #[tokio::test]
 async fn status_is_set_and_cleared() {
     let mut app = App::start("member").await;
-    palette(&mut app, "status Heads down until 3").await;
+    app.palette("status Heads down until 3").await;
     assert_eq!(status(&app), (false, "status set".into()));
     let me = app.st.data.me;
     assert_eq!(app.server.shared.lock().users[&me].status.status_text, "Heads down until 3");
-    palette(&mut app, "status clear").await;
+    app.palette("status clear").await;
     assert_eq!(app.server.shared.lock().users[&me].status.status_text, "");
-    palette(&mut app, &"x".repeat(61)).await;
-    palette(&mut app, "status").await;
+    app.palette(&"x".repeat(61)).await;
+    app.palette("status").await;
     assert!(status(&app).0, "a bare :status explains its usage");
 }
 
@@ -34,23 +28,23 @@ async fn status_is_set_and_cleared() {
 async fn unsubscribe_reports_removed_and_not_removed() {
     let mut app = App::start("member").await;
     let design = app.channel_id("design");
-    palette(&mut app, "unsubscribe #design").await;
+    app.palette("unsubscribe #design").await;
     assert_eq!(app.st.ui.confirm.as_ref().map(|(q, _)| q.as_str()), Some("Leave #design? (y/N)"));
     app.key(KeyCode::Char('y')).await;
     assert_eq!(status(&app), (false, "you left #design".into()));
     assert!(!app.st.data.channels.contains_key(&design), "the subscription event removed it");
     // Owning helperbot lets member unsubscribe it; it is not in #random.
-    palette(&mut app, "unsubscribe #general helperbot@demo.topicterm.test").await;
+    app.palette("unsubscribe #general helperbot@demo.topicterm.test").await;
     assert_eq!(
         app.st.ui.confirm.as_ref().map(|(q, _)| q.as_str()),
         Some("Remove Helper Bot from #general? (y/N)")
     );
     app.key(KeyCode::Char('y')).await;
     assert_eq!(status(&app), (false, "Helper Bot removed from #general".into()));
-    palette(&mut app, "unsubscribe #general helperbot@demo.topicterm.test").await;
+    app.palette("unsubscribe #general helperbot@demo.topicterm.test").await;
     app.key(KeyCode::Char('y')).await;
     assert_eq!(status(&app), (false, "Helper Bot was not subscribed to #general".into()));
-    palette(&mut app, "unsubscribe #general bob@demo.topicterm.test").await;
+    app.palette("unsubscribe #general bob@demo.topicterm.test").await;
     app.key(KeyCode::Char('y')).await;
     let (err, text) = status(&app);
     assert!(err && text.contains("Insufficient permission"), "{text}");
@@ -59,19 +53,19 @@ async fn unsubscribe_reports_removed_and_not_removed() {
 #[tokio::test]
 async fn deactivation_asks_first_and_only_admins_may() {
     let mut app = App::start("admin").await;
-    palette(&mut app, "deactivate Bob Nakamura").await;
+    app.palette("deactivate Bob Nakamura").await;
     assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.kind), Some(PromptKind::Confirm));
     insta::assert_snapshot!("confirm_80x24", app.screen(80, 24));
     app.key(KeyCode::Char('n')).await;
     let bob = app.server.shared.lock().users.values().find(|u| u.short_name == "bob").map(|u| u.id).unwrap();
     assert!(app.server.shared.lock().users[&bob].is_active, "n cancels");
-    palette(&mut app, "deactivate Bob Nakamura").await;
+    app.palette("deactivate Bob Nakamura").await;
     app.key(KeyCode::Char('y')).await;
     assert_eq!(status(&app), (false, "Bob Nakamura deactivated".into()));
     assert!(!app.server.shared.lock().users[&bob].is_active);
 
     let mut member = App::start("member").await;
-    palette(&mut member, "deactivate alice").await;
+    member.palette("deactivate alice").await;
     let (err, text) = status(&member);
     assert!(err && text.contains("administrator"), "{text}");
     assert!(member.st.ui.confirm.is_none(), "a member is told before being asked to confirm");
@@ -80,22 +74,22 @@ async fn deactivation_asks_first_and_only_admins_may() {
 #[tokio::test]
 async fn group_view_playground_email_and_apns_commands() {
     let mut app = App::start("admin").await;
-    palette(&mut app, "group-add backend noa").await;
+    app.palette("group-add backend noa").await;
     assert_eq!(status(&app), (false, "Noa Peretz added to @backend".into()));
     let noa = app.server.shared.lock().users.values().find(|u| u.short_name == "noa").map(|u| u.id).unwrap();
     let backend = app.st.data.groups.values().find(|g| g.name == "backend").map(|g| g.id).unwrap();
     assert!(app.server.shared.lock().groups[&backend].members.contains(&noa));
-    palette(&mut app, "subgroup-add oncall frontend").await;
+    app.palette("subgroup-add oncall frontend").await;
     assert_eq!(status(&app), (false, "@frontend is now a subgroup of @oncall".into()));
 
-    palette(&mut app, "view-hide recent").await;
+    app.palette("view-hide recent").await;
     assert_eq!(status(&app), (false, "view recent updated".into()));
-    palette(&mut app, "view-rename recent Recent stuff").await;
+    app.palette("view-rename recent Recent stuff").await;
     assert!(status(&app).1.contains("Built-in views cannot have a custom name"));
 
-    palette(&mut app, "playground Go Go https://go.dev/play/?code={code}").await;
+    app.palette("playground Go Go https://go.dev/play/?code={code}").await;
     assert_eq!(status(&app), (false, "playground Go added".into()));
-    palette(&mut app, "playground Bad Go https://go.dev/play/").await;
+    app.palette("playground Bad Go https://go.dev/play/").await;
     assert!(status(&app).0, "checked before sending");
     assert_eq!(
         app.st.ui.prompt.as_ref().map(|p| p.text.as_str()),
@@ -103,7 +97,7 @@ async fn group_view_playground_email_and_apns_commands() {
     );
     app.key(KeyCode::Esc).await;
 
-    palette(&mut app, "channel-email #general").await;
+    app.palette("channel-email #general").await;
     let (err, text) = status(&app);
     assert!(
         !err && text.starts_with("channel email copied: general.") && text.contains("@streams."),
@@ -112,7 +106,7 @@ async fn group_view_playground_email_and_apns_commands() {
     let copied = app.outside.copied.last().cloned().expect("the address reached the clipboard");
     assert!(text.ends_with(&copied) && copied.starts_with("general."), "{copied}");
 
-    palette(&mut app, "apns 0123456789abcdef com.example.app").await;
+    app.palette("apns 0123456789abcdef com.example.app").await;
     assert_eq!(status(&app), (false, "APNs token registered".into()));
 }
 
@@ -120,10 +114,10 @@ async fn group_view_playground_email_and_apns_commands() {
 async fn report_goes_to_the_moderators() {
     let mut app = App::start("member").await;
     let id = app.st.ui.selected.expect("a selected message");
-    palette(&mut app, "report other").await;
+    app.palette("report other").await;
     assert!(status(&app).1.contains("description"), "other needs a description: {:?}", status(&app));
     app.key(KeyCode::Esc).await;
-    palette(&mut app, "report spam buying followers").await;
+    app.palette("report spam buying followers").await;
     assert_eq!(status(&app), (false, "reported to the moderators".into()));
     let org = app.server.shared.lock();
     let channel = org.realm.moderation_request_channel_id.unwrap();
@@ -151,7 +145,7 @@ async fn compose_schedules_for_later_and_the_list_edits_and_deletes() {
         app.st.data.scheduled.values().find(|s| s.content == "remember the retro").cloned().expect("event");
     assert!(ours.scheduled_delivery_timestamp > app.st.now + 7000);
 
-    palette(&mut app, "scheduled").await;
+    app.palette("scheduled").await;
     assert!(matches!(app.st.ui.popup, Some(Popup::Scheduled { .. })));
     insta::assert_snapshot!("scheduled_80x24", app.screen(80, 24));
     insta::assert_snapshot!("scheduled_160x48", app.screen(160, 48));
@@ -173,7 +167,7 @@ async fn compose_schedules_for_later_and_the_list_edits_and_deletes() {
     let failed_id = order[failed_pos];
     assert!(!app.st.data.scheduled[&failed_id].failed, "pending again");
 
-    palette(&mut app, "scheduled").await;
+    app.palette("scheduled").await;
     let pos = topicterm::app::scheduled_in_order(&app.st)
         .iter()
         .position(|id| *id == ours.scheduled_message_id)
@@ -200,29 +194,29 @@ async fn palette_completes_and_explains_unknown_commands() {
     app.key(KeyCode::Tab).await;
     assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.text.as_str()), Some("scheduled "));
     app.key(KeyCode::Esc).await;
-    palette(&mut app, "view").await;
-    palette(&mut app, "frobnicate").await;
+    app.palette("view").await;
+    app.palette("frobnicate").await;
     assert!(status(&app).1.contains("no command"));
 }
 
 #[tokio::test]
 async fn date_jumps_to_the_first_message_of_the_day() {
     let mut app = App::start("member").await;
-    palette(&mut app, "date 2026-11-19").await;
+    app.palette("date 2026-11-19").await;
     let day = 1_795_046_400; // 2026-11-19 00:00 UTC
     let sel = app.st.ui.selected.expect("a selected message");
     let view = &app.st.data.narrows[&app.st.ui.narrow];
     let pos = view.ids.iter().position(|id| *id == sel).unwrap();
     assert!(app.st.data.messages[&sel].timestamp >= day);
     assert!(pos > 0 && app.st.data.messages[&view.ids[pos - 1]].timestamp < day, "the one before is older");
-    palette(&mut app, "date yesterday-ish").await;
+    app.palette("date yesterday-ish").await;
     assert!(status(&app).1.contains("not a date"));
 }
 
 #[tokio::test]
 async fn status_takes_an_emoji_and_deactivation_takes_actions() {
     let mut app = App::start("admin").await;
-    palette(&mut app, "status :coffee: Coffee time").await;
+    app.palette("status :coffee: Coffee time").await;
     assert_eq!(status(&app), (false, "status set".into()));
     let me = app.st.data.me;
     let st = app.server.shared.lock().users[&me].status.clone();
@@ -237,7 +231,7 @@ async fn status_takes_an_emoji_and_deactivation_takes_actions() {
         org.messages.values().filter(|m| m.sender_id == bob && m.channel_id().is_none()).count()
     };
     assert!(dms_of_bob(&app) > 0, "the seed has DMs from bob");
-    palette(&mut app, "deactivate bob --delete-dms").await;
+    app.palette("deactivate bob --delete-dms").await;
     app.key(KeyCode::Char('y')).await;
     assert_eq!(status(&app), (false, "Bob Nakamura deactivated".into()));
     assert_eq!(dms_of_bob(&app), 0, "his direct messages are deleted");

@@ -72,19 +72,13 @@ async fn search_results_mark_the_matched_words_in_text_and_topic() {
     assert!(!seen.is_empty() && seen.iter().all(|m| !m), "no marks outside the search: {seen:?}");
 }
 
-async fn palette(app: &mut App, line: &str) {
-    app.key(KeyCode::Char(':')).await;
-    app.keys(line).await;
-    app.key(KeyCode::Enter).await;
-}
-
 #[tokio::test]
 async fn a_muted_users_messages_hide_behind_a_line_never_notify_and_show_on_request() {
     let mut app = App::start("member").await;
     let me = app.st.data.me;
     let bob = app.other("bob");
     let bob_id = app.st.data.users.values().find(|u| u.full_name.starts_with("Bob")).map(|u| u.id).unwrap();
-    palette(&mut app, "mute-user Bob Nakamura").await;
+    app.palette("mute-user Bob Nakamura").await;
     app.until("the server's muted_users event", |st| st.data.muted_users.contains(&bob_id)).await;
     assert!(app.st.ui.status.as_ref().unwrap().text.contains("muted"), "{:?}", app.st.ui.status);
     app.st.ui.unfocused = true;
@@ -109,14 +103,14 @@ async fn a_muted_users_messages_hide_behind_a_line_never_notify_and_show_on_requ
     app.key(KeyCode::Char('z')).await;
     let rows = app.draw(80, 24).rows_of(id).join("\n");
     assert!(rows.contains("secret plans") && rows.contains("Bob"), "shown on request: {rows}");
-    palette(&mut app, "unmute-user bob").await;
+    app.palette("unmute-user bob").await;
     app.until("unmuted", |st| !st.data.muted_users.contains(&bob_id)).await;
 }
 
 #[tokio::test]
 async fn alert_words_are_marked_and_notify() {
     let mut app = App::start("member").await;
-    palette(&mut app, r#"alert-words add "on call" deploy"#).await;
+    app.palette(r#"alert-words add "on call" deploy"#).await;
     app.until("the list came back", |st| st.data.alert_words.len() == 2).await;
     assert_eq!(app.st.ui.status.as_ref().unwrap().text, "alert words: on call, deploy");
     app.st.ui.unfocused = true;
@@ -139,6 +133,6 @@ async fn alert_words_are_marked_and_notify() {
         let cells = marked_with(&buf, pane, word, |c| c.fg == Color::LightRed);
         assert!(!cells.is_empty() && cells.iter().all(|m| *m), "{word}: {cells:?}");
     }
-    palette(&mut app, "alert-words").await;
+    app.palette("alert-words").await;
     assert_eq!(app.st.ui.status.as_ref().unwrap().text, "alert words: on call, deploy");
 }

@@ -5,12 +5,6 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use topicterm::app::{Msg, Narrow, PromptKind, Target};
 
 /// Type `:command` and press enter.
-async fn palette(app: &mut App, line: &str) {
-    app.key(KeyCode::Char(':')).await;
-    app.keys(line).await;
-    app.key(KeyCode::Enter).await;
-}
-
 /// Search with `/` and return the IDs found.
 async fn search(app: &mut App, query: &str) -> Vec<i64> {
     app.key(KeyCode::Char('/')).await;
@@ -62,16 +56,16 @@ async fn a_status_with_text_only_clears_the_earlier_emoji() {
         let s = app.server.shared.lock().users[&me].status.clone();
         (s.status_text, s.emoji_name, s.emoji_code, s.reaction_type)
     };
-    palette(&mut app, "status :coffee: Coffee time").await;
+    app.palette("status :coffee: Coffee time").await;
     assert_eq!(
         server_status(&app),
         ("Coffee time".into(), "coffee".into(), "2615".into(), "unicode_emoji".into())
     );
-    palette(&mut app, "status Just text").await;
+    app.palette("status Just text").await;
     assert_eq!(status(&app), (false, "status set".into()));
     assert_eq!(server_status(&app), ("Just text".into(), String::new(), String::new(), String::new()));
-    palette(&mut app, "status :coffee: Back to coffee").await;
-    palette(&mut app, "status clear").await;
+    app.palette("status :coffee: Back to coffee").await;
+    app.palette("status clear").await;
     assert_eq!(server_status(&app), (String::new(), String::new(), String::new(), String::new()));
 }
 
@@ -83,13 +77,13 @@ async fn apns_needs_an_app_id_from_the_level_that_requires_it() {
     let help = app.screen(120, 90);
     assert!(help.contains(":apns TOKEN APPID "), "{help}");
     app.key(KeyCode::Esc).await;
-    palette(&mut app, "apns 0123456789abcdef").await;
+    app.palette("apns 0123456789abcdef").await;
     let (err, text) = status(&app);
     assert!(err && text.contains("needs the app ID") && text.contains(":apns TOKEN APPID"), "{text}");
     assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.text.as_str()), Some("apns 0123456789abcdef"));
     assert!(app.server.shared.lock().apns_tokens.is_empty(), "refused before any request");
     app.key(KeyCode::Esc).await;
-    palette(&mut app, "apns 0123456789abcdef com.example.app").await;
+    app.palette("apns 0123456789abcdef com.example.app").await;
     assert_eq!(status(&app), (false, "APNs token registered".into()));
 
     // Older servers default the app ID: it is optional there.
@@ -98,7 +92,7 @@ async fn apns_needs_an_app_id_from_the_level_that_requires_it() {
     let help = old.screen(120, 90);
     assert!(help.contains(":apns TOKEN [APPID] "), "{help}");
     old.key(KeyCode::Esc).await;
-    palette(&mut old, "apns 0123456789abcdef").await;
+    old.palette("apns 0123456789abcdef").await;
     assert_eq!(status(&old), (false, "APNs token registered".into()));
     assert_eq!(old.server.shared.lock().apns_tokens.len(), 1);
 }
@@ -106,25 +100,25 @@ async fn apns_needs_an_app_id_from_the_level_that_requires_it() {
 #[tokio::test]
 async fn group_commands_name_people_and_groups() {
     let mut app = App::start("admin").await;
-    palette(&mut app, "group-add backend dave").await;
+    app.palette("group-add backend dave").await;
     assert_eq!(status(&app), (true, "Dave Kowalski is already in @backend".into()));
     assert!(app.st.ui.prompt.is_some(), "refused before any request; the line stays to fix");
     app.key(KeyCode::Esc).await;
-    palette(&mut app, "group-add backend noa erin").await;
+    app.palette("group-add backend noa erin").await;
     assert_eq!(status(&app), (false, "Noa Peretz and Erin Byrne added to @backend".into()));
-    palette(&mut app, "group-remove backend noa").await;
+    app.palette("group-remove backend noa").await;
     assert_eq!(status(&app), (false, "Noa Peretz removed from @backend".into()));
-    palette(&mut app, "group-remove backend noa").await;
+    app.palette("group-remove backend noa").await;
     assert_eq!(status(&app), (true, "Noa Peretz is not in @backend".into()));
     app.key(KeyCode::Esc).await;
-    palette(&mut app, "subgroup-add oncall frontend").await;
+    app.palette("subgroup-add oncall frontend").await;
     assert_eq!(status(&app), (false, "@frontend is now a subgroup of @oncall".into()));
-    palette(&mut app, "subgroup-add oncall frontend").await;
+    app.palette("subgroup-add oncall frontend").await;
     assert_eq!(status(&app), (true, "@frontend is already a subgroup of @oncall".into()));
     app.key(KeyCode::Esc).await;
-    palette(&mut app, "subgroup-remove oncall frontend").await;
+    app.palette("subgroup-remove oncall frontend").await;
     assert_eq!(status(&app), (false, "@frontend is no longer a subgroup of @oncall".into()));
-    palette(&mut app, "playground Go Go https://go.dev/play/?code={code}").await;
+    app.palette("playground Go Go https://go.dev/play/?code={code}").await;
     assert_eq!(status(&app), (false, "playground Go added".into()));
 }
 
@@ -133,7 +127,7 @@ async fn unsubscribe_says_who_was_removed() {
     let mut app = App::start("admin").await;
     // Each asks first (y/N).
     let unsubscribe = async |app: &mut App, line: &str| {
-        palette(app, line).await;
+        app.palette(line).await;
         app.key(KeyCode::Char('y')).await;
     };
     unsubscribe(&mut app, "unsubscribe #builds dave").await;
@@ -154,7 +148,7 @@ async fn unsubscribe_says_who_was_removed() {
 #[tokio::test]
 async fn a_failed_state_dump_says_why_without_temporary_paths() {
     let mut app = App::start("member").await;
-    palette(&mut app, "dump-state /nonexistent-dir/state.json").await;
+    app.palette("dump-state /nonexistent-dir/state.json").await;
     let (err, text) = status(&app);
     assert!(err, "{text}");
     assert_eq!(text, "could not write /nonexistent-dir/state.json: there is no folder /nonexistent-dir");

@@ -40,9 +40,14 @@ pub fn open_near(st: &mut State, narrow: Narrow, id: MessageId) -> Vec<Effect> {
     st.ui.selected = None;
     st.ui.focus = Focus::Messages;
     st.ui.jump_to = Some(id);
+    vec![fetch_around(st, narrow, id)]
+}
+
+/// A fresh window of `narrow` around message `id` (the old window is dropped).
+pub(super) fn fetch_around(st: &mut State, narrow: Narrow, id: MessageId) -> Effect {
     let epoch = st.data.reset_view(&narrow);
     let terms = narrow.terms(st.data.me, dm_operator(st));
-    vec![Effect::FetchMessages {
+    Effect::FetchMessages {
         narrow,
         terms,
         anchor: Anchor::Id(id),
@@ -50,7 +55,7 @@ pub fn open_near(st: &mut State, narrow: Narrow, id: MessageId) -> Vec<Effect> {
         after: PAGE,
         older: false,
         epoch,
-    }]
+    }
 }
 
 pub(super) fn select_initial(st: &mut State) {

@@ -146,17 +146,7 @@ fn jump_to_sent(st: &mut State, target: &Target, id: MessageId) -> Vec<Effect> {
     if st.ui.jump_to.is_none() || st.data.narrows.get(&narrow).is_none_or(|v| v.found_newest) {
         return vec![];
     }
-    let epoch = st.data.reset_view(&narrow);
-    let terms = narrow.terms(st.data.me, dm_operator(st));
-    vec![Effect::FetchMessages {
-        narrow,
-        terms,
-        anchor: Anchor::Id(id),
-        before: PAGE,
-        after: PAGE,
-        older: false,
-        epoch,
-    }]
+    vec![super::navigation::fetch_around(st, narrow, id)]
 }
 
 /// A message arrived through the event queue: if it is one of ours, it is no longer pending.
