@@ -138,3 +138,39 @@ fn copy_reaches_the_terminal_clipboard_and_the_editor_round_trips() {
     std::thread::sleep(Duration::from_millis(200));
     t.keys(&["q"]);
 }
+
+#[test]
+fn renaming_a_topic_from_the_keyboard_moves_the_view_with_it() {
+    let t = Tmux::new("e2e-rename");
+    let home = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_topicterm");
+    t.start(&format!("HOME={h} XDG_STATE_HOME={h}/state {bin} --demo", h = home.path().display()));
+    t.wait_for("the channel list", |s| s.contains("#engineering") && s.contains("All messages"));
+    // Into a topic through search, then `t`: the palette offers the topic's name to edit.
+    t.keys(&["/"]);
+    t.text("topic:\"lunch friday\"");
+    t.keys(&["Enter"]);
+    t.wait_for("the search", |s| s.contains("> lunch friday"));
+    // `S`: the selected message's conversation, the topic itself.
+    t.keys(&["S"]);
+    t.wait_for("the topic", |s| s.lines().last().is_some_and(|l| l.contains("#random > lunch friday")));
+    t.keys(&["t"]);
+    t.wait_for("the prefilled palette", |s| s.contains(":rename-topic lunch friday"));
+    for _ in 0.."friday".len() {
+        t.keys(&["BSpace"]);
+    }
+    t.text("on Friday");
+    t.keys(&["Enter"]);
+    // The view moved with it (the status bar names the conversation shown), and the
+    // notification bot left a note there.
+    t.wait_for("the view on the renamed topic", |s| {
+        s.lines().last().is_some_and(|l| l.contains("#random > lunch on Friday"))
+            && s.contains("This topic was moved here from")
+    });
+    // Resolving marks it ✔; the end of the topic holds the notification bot's note.
+    t.keys(&["V"]);
+    t.wait_for("the resolved topic", |s| s.contains("resolved: #random > ✔ lunch on Friday"));
+    t.keys(&["G"]);
+    t.wait_for("the bot's note", |s| s.contains("marked this topic as resolved"));
+    t.keys(&["q"]);
+}
