@@ -318,3 +318,27 @@ async fn a_profile_from_the_palette_or_a_message_then_a_dm_or_a_mention() {
     assert_eq!(c.text(), format!("@**Bob Nakamura|{bob}** "));
     assert_eq!(c.target, topicterm::app::Target::Channel { id: general, topic: "profiles".into() });
 }
+
+#[tokio::test]
+async fn topic_commands_say_when_there_is_nothing_to_do() {
+    let mut app = App::start("member").await;
+    let general = app.channel_id("general");
+    let id = app
+        .other("bob")
+        .send_message(&topicterm::api::OutgoingMessage::channel(general, "✔ done already", "x"))
+        .await
+        .unwrap()
+        .id;
+    app.open(topicterm::app::Narrow::Topic(general, "✔ done already".into())).await;
+    app.until("it arrived", |st| st.data.messages.contains_key(&id)).await;
+    app.select(id);
+    let said = |app: &App| app.st.ui.status.as_ref().map(|s| (s.error, s.text.clone()));
+    app.palette("resolve").await;
+    assert_eq!(said(&app), Some((true, "the topic is already resolved".into())));
+    app.key(KeyCode::Esc).await;
+    app.palette("move-topic #general").await;
+    assert_eq!(said(&app), Some((true, "nothing to change: that is where the topic is".into())));
+    app.key(KeyCode::Esc).await;
+    app.palette("unresolve").await;
+    app.until("unresolved", |st| st.data.messages[&id].topic() == "done already").await;
+}
