@@ -45,6 +45,13 @@ pub struct UsersResponse {
     pub members: Vec<User>,
 }
 
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct UserResponse {
+    pub user: User,
+    #[serde(default)]
+    pub ignored_parameters_unsupported: Vec<String>,
+}
+
 impl Client {
     /// Operation 8: `POST /users/me/status`.
     pub async fn update_status(&self, s: &StatusUpdate) -> Result<Ack> {
@@ -111,5 +118,21 @@ impl Client {
     /// `GET /users`.
     pub async fn get_users(&self) -> Result<UsersResponse> {
         self.call(Method::GET, "/users", Params::new()).await
+    }
+
+    /// `GET /users/{user_id}`; `profile`: with the custom profile field values.
+    pub async fn get_user(&self, user_id: UserId, profile: bool) -> Result<UserResponse> {
+        let p = Params::new().add("include_custom_profile_fields", profile);
+        self.call(Method::GET, &format!("/users/{user_id}"), p).await
+    }
+
+    /// `GET /users/{email}` (the API email, as the server shows it).
+    pub async fn get_user_by_email(&self, email: &str, profile: bool) -> Result<UserResponse> {
+        if email.is_empty() {
+            return Err(LimitError::EmptyEmail.into());
+        }
+        let p = Params::new().add("include_custom_profile_fields", profile);
+        let path = format!("/users/{}", crate::urls::uri_component(email));
+        self.call(Method::GET, &path, p).await
     }
 }

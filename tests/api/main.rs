@@ -4,6 +4,7 @@
 mod common;
 
 mod channels;
+mod channels_people;
 mod drafts;
 mod messages;
 mod org;
