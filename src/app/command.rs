@@ -50,6 +50,14 @@ pub enum Command {
     },
     /// Write what the client holds to a JSON file (bug reports, the chaos test).
     DumpState(Option<String>),
+    /// Browse every channel the user can see.
+    Channels,
+    /// Join a channel by name.
+    Subscribe(String),
+    /// A channel's details and the user's settings for it: named, or the one in view.
+    ChannelInfo(Option<String>),
+    /// A user's profile: named, or the selected message's sender.
+    Profile(Option<String>),
     Help,
     Quit,
 }
@@ -80,6 +88,18 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("apns", "TOKEN APPID", "register an APNs device token for an iOS app (its bundle ID)"),
     ("report", "TYPE [description]", "report the selected message to moderators"),
     ("dump-state", "[PATH]", "write what the client holds to a JSON file (for bug reports)"),
+    (
+        "channels",
+        "",
+        "browse every channel you can see: type to filter, ↑/↓ move, enter opens, ctrl+s joins or leaves, ctrl+o info",
+    ),
+    ("subscribe", "#channel", "join a channel"),
+    (
+        "channel-info",
+        "[#channel]",
+        "a channel's description, subscribers, folder, who may post, email; m mute, p pin, d / a desktop / audible notifications, s join or leave",
+    ),
+    ("profile", "[@user]", "a user's profile (default: the selected message's sender); x DM, @ mention"),
     ("help", "", "show the keys"),
     ("quit", "", "quit"),
 ];
@@ -194,6 +214,21 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
             let desc = args[1..].join(" ");
             Command::Report { report_type: args[0].clone(), description: (!desc.is_empty()).then_some(desc) }
         }
+        "channels" => Command::Channels,
+        "subscribe" => {
+            need(1)?;
+            Command::Subscribe(rest().trim_start_matches('#').to_owned())
+        }
+        "channel-info" => {
+            let named = rest();
+            Command::ChannelInfo((!named.is_empty()).then(|| named.trim_start_matches('#').to_owned()))
+        }
+        "profile" => {
+            let named = rest();
+            Command::Profile(
+                (!named.is_empty()).then(|| named.trim_start_matches('@').trim_matches('*').to_owned()),
+            )
+        }
         "help" => Command::Help,
         "quit" | "q" => Command::Quit,
         other => {
@@ -280,6 +315,20 @@ mod tests {
         assert_eq!(parse("apns 0a1b", 222), Ok(Command::Apns { token: "0a1b".into(), appid: None }));
         assert_eq!(parse("apns", 222).unwrap_err(), "usage: :apns TOKEN [APPID]");
         assert_eq!(args("apns", 496), "TOKEN APPID");
+    }
+
+    #[test]
+    fn channel_and_people_commands() {
+        assert_eq!(parse("channels", 496), Ok(Command::Channels));
+        assert_eq!(parse("subscribe #book club", 496), Ok(Command::Subscribe("book club".into())));
+        assert!(parse("subscribe", 496).unwrap_err().contains("usage: :subscribe #channel"));
+        assert_eq!(parse("channel-info", 496), Ok(Command::ChannelInfo(None)));
+        assert_eq!(parse("channel-info #design", 496), Ok(Command::ChannelInfo(Some("design".into()))));
+        assert_eq!(
+            parse("profile @**Bob Nakamura**", 496),
+            Ok(Command::Profile(Some("Bob Nakamura".into())))
+        );
+        assert_eq!(parse("profile", 496), Ok(Command::Profile(None)));
     }
 
     #[test]

@@ -59,6 +59,23 @@ pub enum ApiCall {
         update: ScheduledMessageUpdate,
     },
     DeleteScheduled(i64),
+    /// Every channel the user can see (`GET /streams`): answers `Msg::ChannelList`.
+    Channels,
+    /// One channel's details (`GET /streams/{id}`): answers `Msg::ChannelDetails`.
+    ChannelDetails(ChannelId),
+    /// A user with their custom profile fields (`GET /users/{id}`): answers `Msg::Profile`.
+    Profile(UserId),
+    /// Subscribe to existing channels by name: answers `Msg::Subscribed`.
+    Subscribe {
+        names: Vec<String>,
+    },
+    /// Set one of the user's boolean settings for a channel (`pin_to_top`,
+    /// `desktop_notifications`, …): answers `Msg::PropertySet`.
+    SubscriptionProperty {
+        channel: ChannelId,
+        property: String,
+        value: bool,
+    },
 }
 
 /// What `update` asks the outside world to do.

@@ -149,6 +149,10 @@ actions! {
         [Compose ctrl('o')];
     Cancel => "cancel", "close / cancel (the draft is kept)",
         [Compose code(KeyCode::Esc), Global code(KeyCode::Esc)];
+    ChannelInfo => "channel_info", "channel info: description, subscribers, folder, posting, your settings",
+        [Sidebar k('i')];
+    Profile => "profile", "the profile of the selected message's sender",
+        [Messages k('u')];
 }
 
 impl Action {

@@ -91,4 +91,28 @@ pub enum Msg {
     Edited(Result<MessageId, String>),
     /// `$EDITOR` returned the compose text (or failed).
     EditorDone(Result<String, String>),
+    /// Every channel the user can see (`:channels`).
+    ChannelList(Result<Vec<BasicChannel>, ApiError>),
+    /// One channel's details (`:channel-info`).
+    ChannelDetails {
+        channel: ChannelId,
+        result: Result<Box<BasicChannel>, ApiError>,
+    },
+    /// A user's profile (`:profile`).
+    Profile {
+        user: UserId,
+        result: Result<Box<User>, ApiError>,
+    },
+    /// A subscription to channels by name was asked for.
+    Subscribed {
+        names: Vec<String>,
+        result: Result<SubscribeResponse, ApiError>,
+    },
+    /// A subscription setting was changed (the server's event brings the new value).
+    PropertySet {
+        channel: ChannelId,
+        property: String,
+        value: bool,
+        result: Result<(), ApiError>,
+    },
 }

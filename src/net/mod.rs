@@ -411,6 +411,23 @@ async fn run_api(c: &Client, call: crate::app::ApiCall) -> Msg {
         A::DeleteScheduled(id) => {
             done(c.delete_scheduled_message(id).await.map(|_| "scheduled message deleted".into()))
         }
+        A::Channels => Msg::ChannelList(c.get_streams(&StreamsQuery::default()).await.map(|r| r.streams)),
+        A::ChannelDetails(channel) => {
+            Msg::ChannelDetails { channel, result: c.get_stream(channel).await.map(|r| Box::new(r.stream)) }
+        }
+        A::Profile(user) => {
+            Msg::Profile { user, result: c.get_user(user, true).await.map(|r| Box::new(r.user)) }
+        }
+        A::Subscribe { names } => {
+            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+            let result = c.subscribe(&refs, None).await;
+            Msg::Subscribed { names, result }
+        }
+        A::SubscriptionProperty { channel, property, value } => {
+            let result =
+                c.update_subscription_settings(&[(channel, &property, value.into())]).await.map(|_| ());
+            Msg::PropertySet { channel, property, value, result }
+        }
     }
 }
 
@@ -712,6 +729,8 @@ pub const FETCH_TYPES: &[&str] = &[
     "realm_playgrounds",
     "drafts",
     "user_settings",
+    "custom_profile_fields",
+    "channel_folders",
 ];
 
 /// Long-poll forever, sending batches of events; `QueueLost` when the queue is gone.

@@ -232,6 +232,9 @@ pub(super) fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
 }
 
 pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
+    if let Some(fx) = super::directory_keys::on_popup_key(st, key) {
+        return fx;
+    }
     if matches!(st.ui.popup, Some(Popup::Scheduled { .. })) {
         let ids: Vec<i64> = scheduled_in_order(st);
         let Some(Popup::Scheduled { selected }) = &mut st.ui.popup else { return vec![] };
@@ -330,10 +333,12 @@ pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     }
     let Some(popup) = &mut st.ui.popup else { return vec![] };
     let scroll = match popup {
-        Popup::Help { scroll } | Popup::EditHistory { scroll, .. } | Popup::MessageInfo { scroll, .. } => {
-            scroll
-        }
-        Popup::Scheduled { .. } | Popup::Emoji { .. } => return vec![],
+        Popup::Help { scroll }
+        | Popup::EditHistory { scroll, .. }
+        | Popup::MessageInfo { scroll, .. }
+        | Popup::ChannelInfo { scroll, .. }
+        | Popup::Profile { scroll, .. } => scroll,
+        Popup::Scheduled { .. } | Popup::Emoji { .. } | Popup::Channels { .. } => return vec![],
     };
     // Never past the end as last drawn (`G` asks for "the end" before the view knows it).
     let bottom = st.ui.popup_bottom.get().unwrap_or(u16::MAX);

@@ -11,6 +11,8 @@ mod actions;
 mod common;
 mod complete;
 mod compose;
+mod directory;
+mod directory_keys;
 mod events;
 mod keys;
 mod navigation;
@@ -29,6 +31,7 @@ use common::*;
 pub use common::{rebuild_people, rebuild_sidebar};
 pub use compose::scheduled_in_order;
 use compose::*;
+pub use directory::{role_name, who_may_post, zone_time};
 use events::*;
 use keys::*;
 pub use navigation::open_narrow;
@@ -282,17 +285,28 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             }
             vec![]
         }
-        Msg::ChannelEmail(Ok(email)) => {
-            set_status(st, format!("channel email copied: {email}"));
-            vec![Effect::Term(TermEffect::Copy(email))]
-        }
-        Msg::ChannelEmail(Err(e)) => {
-            set_error(st, format!("channel email: {e}"));
-            vec![]
-        }
+        Msg::ChannelEmail(email) => match directory::take_email(st, email) {
+            // The channel info popup was waiting for it.
+            Ok(()) => vec![],
+            Err(Ok(email)) => {
+                set_status(st, format!("channel email copied: {email}"));
+                vec![Effect::Term(TermEffect::Copy(email))]
+            }
+            Err(Err(e)) => {
+                set_error(st, format!("channel email: {e}"));
+                vec![]
+            }
+        },
         Msg::Done(Err(e)) => {
             set_error(st, e);
             vec![]
+        }
+        Msg::ChannelList(result) => directory::on_channel_list(st, result),
+        Msg::ChannelDetails { channel, result } => directory::on_channel_details(st, channel, result),
+        Msg::Profile { user, result } => directory::on_profile(st, user, result),
+        Msg::Subscribed { names, result } => directory::on_subscribed(st, names, result),
+        Msg::PropertySet { channel, property, value, result } => {
+            directory::on_property_set(st, channel, &property, value, result)
         }
     }
 }
