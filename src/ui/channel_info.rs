@@ -65,7 +65,7 @@ pub(super) fn draw_channel_info(
                 None => "none".to_owned(),
             };
             lines.push(field("Folder", folder));
-            lines.push(field("Who may post", crate::app::who_may_post(d, c)));
+            lines.push(field("Who may post", sanitize(&crate::app::who_may_post(d, c))));
             let created = st.tz.format(c.date_created, "%-d %b %Y");
             let by = c.creator_id.map_or_else(String::new, |u| format!(" by {}", sanitize(d.user_name(u))));
             lines.push(field("Created", format!("{created}{by}")));

@@ -298,3 +298,65 @@ pub fn zone_time(zone: &str, now: i64, clock: crate::app::settings::Clock) -> Op
     };
     Some(format!("{} (UTC{})", at.strftime(time), at.strftime("%:z")))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::settings::Clock;
+
+    #[test]
+    fn local_time_follows_the_zone_and_its_summer_time() {
+        // 2026-11-21 12:00 UTC and 2026-07-01 12:00 UTC.
+        let (winter, summer) = (1_795_262_400, 1_782_907_200);
+        assert_eq!(zone_time("Asia/Tokyo", winter, Clock::H24).as_deref(), Some("21:00 (UTC+09:00)"));
+        assert_eq!(zone_time("Europe/Stockholm", winter, Clock::H24).as_deref(), Some("13:00 (UTC+01:00)"));
+        assert_eq!(zone_time("Europe/Stockholm", summer, Clock::H24).as_deref(), Some("14:00 (UTC+02:00)"));
+        assert_eq!(zone_time("America/Chicago", winter, Clock::H12).as_deref(), Some("6:00 AM (UTC-06:00)"));
+        assert_eq!(zone_time("Mars/Olympus_Mons", winter, Clock::H24), None);
+        assert_eq!(zone_time("", winter, Clock::H24), None);
+    }
+
+    #[test]
+    fn who_may_post_reads_groups_and_the_old_policy() {
+        let mut d = Data::default();
+        let group = |id: i64, name: &str, system: bool| UserGroup {
+            id,
+            name: name.into(),
+            description: String::new(),
+            members: vec![],
+            direct_subgroup_ids: vec![],
+            is_system_group: system,
+            deactivated: false,
+        };
+        d.groups.insert(3, group(3, "role:administrators", true));
+        d.groups.insert(7, group(7, "role:everyone", true));
+        d.groups.insert(30, group(30, "leads", false));
+        let c = |setting: Option<GroupSettingValue>, policy: Option<i64>| BasicChannel {
+            stream_id: 1,
+            name: "x".into(),
+            description: String::new(),
+            rendered_description: String::new(),
+            date_created: 0,
+            creator_id: None,
+            invite_only: false,
+            is_web_public: false,
+            is_archived: false,
+            is_announcement_only: false,
+            stream_post_policy: policy,
+            history_public_to_subscribers: true,
+            first_message_id: None,
+            folder_id: None,
+            stream_weekly_traffic: None,
+            subscriber_count: None,
+            can_send_message_group: setting,
+            is_default: None,
+        };
+        assert_eq!(who_may_post(&d, &c(Some(GroupSettingValue::Group(7)), None)), "everyone");
+        assert_eq!(who_may_post(&d, &c(Some(GroupSettingValue::Group(3)), Some(1))), "administrators only");
+        assert_eq!(who_may_post(&d, &c(Some(GroupSettingValue::Group(30)), None)), "members of @leads");
+        let anon = GroupSettingValue::Anonymous { direct_members: vec![], direct_subgroups: vec![3, 30] };
+        assert_eq!(who_may_post(&d, &c(Some(anon), None)), "administrators, @leads");
+        assert_eq!(who_may_post(&d, &c(None, Some(2))), "administrators only");
+        assert_eq!(who_may_post(&d, &c(None, None)), "everyone");
+    }
+}
