@@ -215,6 +215,13 @@ CHANNELS = [
      "invite_only": True,
      "subscribers": ["owner", "admin", "moderator"],
      "color": "#f4ae55", "created_days_ago": 365, "creator": "owner"},
+    # A public channel `member` is not in: found and joined through `:channels`.
+    {"name": "outdoors",
+     "description": "Hikes, climbing and weekend trips. Trip reports welcome; see the "
+                    "[trail list](https://example.com/topicterm/trails) before asking **where to go**.",
+     "folder": "Social",
+     "subscribers": ["owner", "erin", "farid", "noa"],
+     "color": "#addfe5", "created_days_ago": 120, "creator": "erin"},
 ]
 CHAN = {c["name"]: c for c in CHANNELS}
 
@@ -992,6 +999,17 @@ conv(500, channel="moderation", topic="weekly summary", msgs=[
     M("moderator", 0, "Quiet week: 0 reports, 1 display name change request (done). Nothing to escalate."),
 ])
 
+# ----- outdoors (public; member is not subscribed) ---------------------------
+
+conv(7, channel="outdoors", topic="saturday hike", msgs=[
+    M("erin", 0, "Anyone up for the ridge loop on Saturday? ~14 km, leaving the station at **8:30**."),
+    M("noa", 1, "In! I'll bring the spare poles :hiking_boot:"),
+])
+
+conv(6, channel="outdoors", topic="gear swap", msgs=[
+    M("farid", 0, "Selling a barely used 2-person tent, ask me for photos."),
+])
+
 # ----- direct messages ------------------------------------------------------
 
 conv(12850, dm=["member", "farid"], unread={"member": 1}, msgs=[
@@ -1141,6 +1159,27 @@ PRESENCE = [
     {"user": "bob", "status": "active", "seconds_ago": 259200},
 ]
 
+# Custom profile fields (kind: short_text, long_text, date, link, pronouns) and values.
+CUSTOM_PROFILE_FIELDS = [
+    {"name": "Pronouns", "kind": "pronouns", "hint": "What pronouns should people use to refer to you?",
+     "summary": True,
+     "values": {"member": "she/her", "alice": "she/her", "bob": "he/him", "farid": "he/him",
+                "noa": "they/them"}},
+    {"name": "Team", "kind": "short_text", "hint": "Your team or department", "summary": True,
+     "values": {"owner": "Leadership", "admin": "Platform", "member": "Client apps",
+                "alice": "Design systems", "bob": "Backend", "dave": "Infrastructure"}},
+    {"name": "Working hours", "kind": "short_text", "hint": "When you are usually around",
+     "values": {"member": "08:00–16:30 CET, Mon–Thu", "bob": "10:00–19:00 JST"}},
+    {"name": "Birthday", "kind": "date", "hint": "",
+     "values": {"member": "1991-04-12", "alice": "1988-09-30"}},
+    {"name": "Website", "kind": "link", "hint": "Your personal website or portfolio",
+     "values": {"alice": "https://example.com/alice", "member": "https://example.com/maya"}},
+    {"name": "About me", "kind": "long_text", "hint": "A few words about you",
+     "values": {"member": "Terminal enthusiast. Maintains the **keyboard shortcuts** page and the "
+                          "team's dotfiles.",
+                "bob": "Databases, queues and *very* strong coffee."}},
+]
+
 PLAYGROUNDS = [
     {"name": "Rust playground", "pygments_language": "Rust",
      "url_template": "https://play.rust-lang.org/?edition=2024&code={code}"},
@@ -1243,6 +1282,7 @@ def main():
         "scheduled_messages": SCHEDULED,
         "presence": PRESENCE,
         "playgrounds": PLAYGROUNDS,
+        "custom_profile_fields": CUSTOM_PROFILE_FIELDS,
     }
     with open(OUT, "w", encoding="utf-8") as f:
         json.dump(seed, f, ensure_ascii=False, indent=1)

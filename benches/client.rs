@@ -75,6 +75,7 @@ fn big_state() -> State {
                 pinned: id % 100 == 0,
                 muted: id % 50 == 0,
                 invite_only: false,
+                ..Default::default()
             },
         );
     }

@@ -174,3 +174,30 @@ fn renaming_a_topic_from_the_keyboard_moves_the_view_with_it() {
     t.wait_for("the bot's note", |s| s.contains("marked this topic as resolved"));
     t.keys(&["q"]);
 }
+
+/// `:channels` lists a public channel the demo user is not in; typing filters to it, ctrl+s
+/// joins it, and the server's subscription event puts it in the sidebar.
+#[test]
+fn subscribing_from_the_channel_browser_adds_the_channel_to_the_sidebar() {
+    let t = Tmux::new("chans");
+    let home = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_topicterm");
+    let command = format!("HOME={h} XDG_STATE_HOME={h}/state {bin} --demo", h = home.path().display());
+    t.start(&command);
+    let s = t.wait_for("the channel list", |s| s.contains("#engineering") && s.contains("All messages"));
+    assert!(!s.contains("▸#outdoors"), "the demo user is not in #outdoors yet");
+    t.keys(&[":"]);
+    t.text("channels");
+    t.keys(&["Enter"]);
+    t.wait_for("the channel browser", |s| s.contains("Channels:") && s.contains("#outdoors"));
+    t.text("outdoors");
+    t.wait_for("the filtered list", |s| s.contains("Channels: outdoors") && !s.contains("#announcements"));
+    t.keys(&["C-s"]);
+    t.wait_for("the joined channel", |s| s.contains("you joined #outdoors") && s.contains("✓ #outdoors"));
+    t.keys(&["Enter"]);
+    let s = t.wait_for("the channel open, the browser closed", |s| {
+        !s.contains("Channels:") && s.contains("▸#outdoors") && s.contains("ridge loop")
+    });
+    assert!(s.contains("#outdoors"), "{s}");
+    t.keys(&["q"]);
+}

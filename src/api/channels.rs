@@ -90,7 +90,51 @@ pub struct SubscriptionsResponse {
     pub ignored_parameters_unsupported: Vec<String>,
 }
 
+/// Which channels `GET /streams` lists (unset flags take the server's defaults: public and
+/// subscribed channels, archived ones left out).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StreamsQuery {
+    pub include_public: Option<bool>,
+    pub include_web_public: Option<bool>,
+    pub include_subscribed: Option<bool>,
+    pub exclude_archived: Option<bool>,
+    /// Every channel the user has metadata access to (all of them for administrators).
+    pub include_all: Option<bool>,
+    pub include_default: Option<bool>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct StreamsResponse {
+    pub streams: Vec<BasicChannel>,
+    #[serde(default)]
+    pub ignored_parameters_unsupported: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct StreamResponse {
+    pub stream: BasicChannel,
+    #[serde(default)]
+    pub ignored_parameters_unsupported: Vec<String>,
+}
+
 impl Client {
+    /// `GET /streams`: the channels the user can see, as the query selects them.
+    pub async fn get_streams(&self, q: &StreamsQuery) -> Result<StreamsResponse> {
+        let p = Params::new()
+            .opt("include_public", q.include_public)
+            .opt("include_web_public", q.include_web_public)
+            .opt("include_subscribed", q.include_subscribed)
+            .opt("exclude_archived", q.exclude_archived)
+            .opt("include_all", q.include_all)
+            .opt("include_default", q.include_default);
+        self.call(Method::GET, "/streams", p).await
+    }
+
+    /// `GET /streams/{id}`: one channel the user can see.
+    pub async fn get_stream(&self, stream_id: ChannelId) -> Result<StreamResponse> {
+        self.call(Method::GET, &format!("/streams/{stream_id}"), Params::new()).await
+    }
+
     /// Operation 3: `POST /user_topics`. Below feature level 170 muting falls back to the legacy
     /// operation (only none and muted exist there).
     pub async fn update_user_topic(

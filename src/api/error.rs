@@ -99,6 +99,8 @@ pub enum LimitError {
     NoRecipients,
     #[error("nothing to change")]
     NothingToChange,
+    #[error("the email address must not be empty")]
+    EmptyEmail,
     #[error("a channel draft needs exactly one channel ID, not {0}")]
     DraftChannelCount(usize),
     #[error("the {0} must not contain null bytes")]

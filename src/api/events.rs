@@ -113,6 +113,8 @@ pub struct RegisterResponse {
     pub realm_user_groups: Option<Vec<UserGroup>>,
     #[serde(default, deserialize_with = "lenient")]
     pub starred_messages: Option<Vec<MessageId>>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub channel_folders: Option<Vec<ChannelFolder>>,
     #[serde(default)]
     pub ignored_parameters_unsupported: Vec<String>,
 }

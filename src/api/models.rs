@@ -371,6 +371,96 @@ pub struct Subscription {
     pub can_delete_any_message_group: Option<GroupSettingValue>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub can_send_message_group: Option<GroupSettingValue>,
+    /// Non-deactivated subscribers, bots included (feature level 394).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subscriber_count: Option<i64>,
+}
+
+/// A channel as `GET /streams` and `GET /streams/{id}` describe it (no personal settings).
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct BasicChannel {
+    pub stream_id: ChannelId,
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub rendered_description: String,
+    #[serde(default)]
+    pub date_created: i64,
+    #[serde(default)]
+    pub creator_id: Option<UserId>,
+    #[serde(default)]
+    pub invite_only: bool,
+    #[serde(default)]
+    pub is_web_public: bool,
+    #[serde(default)]
+    pub is_archived: bool,
+    #[serde(default)]
+    pub is_announcement_only: bool,
+    /// 1 anyone, 2 administrators, 3 full members, 4 moderators (deprecated for
+    /// `can_send_message_group`).
+    #[serde(default)]
+    pub stream_post_policy: Option<i64>,
+    #[serde(default = "default_true")]
+    pub history_public_to_subscribers: bool,
+    #[serde(default)]
+    pub first_message_id: Option<MessageId>,
+    #[serde(default)]
+    pub folder_id: Option<i64>,
+    #[serde(default)]
+    pub stream_weekly_traffic: Option<i64>,
+    #[serde(default)]
+    pub subscriber_count: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub can_send_message_group: Option<GroupSettingValue>,
+    /// Only with `include_default`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_default: Option<bool>,
+}
+
+/// A channel folder (register's `channel_folders`, feature level 389).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct ChannelFolder {
+    pub id: i64,
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub rendered_description: String,
+    #[serde(default)]
+    pub order: i64,
+    #[serde(default)]
+    pub is_archived: bool,
+}
+
+/// A custom profile field of the organization (register's `custom_profile_fields`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct CustomProfileField {
+    pub id: i64,
+    /// 1 short text, 2 long text, 3 list of options, 4 date, 5 link, 6 users, 7 external
+    /// account, 8 pronouns.
+    #[serde(rename = "type")]
+    pub field_type: i64,
+    pub name: String,
+    #[serde(default)]
+    pub hint: String,
+    #[serde(default)]
+    pub order: i64,
+    /// JSON text: the options of a list field, the kind of an external account.
+    #[serde(default)]
+    pub field_data: String,
+    #[serde(default)]
+    pub display_in_profile_summary: bool,
+}
+
+/// A user's value of one custom profile field.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct ProfileValue {
+    /// Text, a date, a link; for the users field a JSON list of IDs, for a list field the
+    /// option's key.
+    pub value: serde_json::Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rendered_value: Option<String>,
 }
 
 fn default_true() -> bool {
@@ -562,25 +652,9 @@ pub struct User {
     /// False: the user shares no presence data (invisible); show them offline.
     #[serde(default = "default_true")]
     pub presence_enabled: bool,
-    /// Custom profile field values by field ID (with `include_custom_profile_fields`).
-    #[serde(default)]
+    /// Custom profile field ID → value; only when asked for (never for bots).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile_data: Option<HashMap<String, ProfileValue>>,
-}
-
-/// One custom profile field's value.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-pub struct ProfileValue {
-    #[serde(default)]
-    pub value: String,
-}
-
-/// A custom profile field of the organization (register's `custom_profile_fields`).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-pub struct CustomProfileField {
-    pub id: i64,
-    pub name: String,
-    #[serde(default)]
-    pub order: i64,
 }
 
 /// A user group.

@@ -46,13 +46,15 @@ pub struct AlertWordsResponse {
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
-pub struct UserResponse {
-    pub user: User,
+pub struct UsersResponse {
+    pub members: Vec<User>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
-pub struct UsersResponse {
-    pub members: Vec<User>,
+pub struct UserResponse {
+    pub user: User,
+    #[serde(default)]
+    pub ignored_parameters_unsupported: Vec<String>,
 }
 
 impl Client {
@@ -118,12 +120,6 @@ impl Client {
         self.call(Method::POST, &format!("/user_groups/{group_id}/members"), p).await
     }
 
-    /// `GET /users/{user_id}`: one user, custom profile fields included.
-    pub async fn get_user(&self, user: UserId) -> Result<UserResponse> {
-        let p = Params::new().opt("include_custom_profile_fields", Some(true));
-        self.call(Method::GET, &format!("/users/{user}"), p).await
-    }
-
     /// `GET /users`.
     pub async fn get_users(&self) -> Result<UsersResponse> {
         self.call(Method::GET, "/users", Params::new()).await
@@ -152,5 +148,21 @@ impl Client {
     /// `DELETE /users/me/alert_words`: the list after removing.
     pub async fn remove_alert_words(&self, words: &[String]) -> Result<AlertWordsResponse> {
         self.call(Method::DELETE, "/users/me/alert_words", Params::new().json("alert_words", &words)).await
+    }
+
+    /// `GET /users/{user_id}`; `profile`: with the custom profile field values.
+    pub async fn get_user(&self, user_id: UserId, profile: bool) -> Result<UserResponse> {
+        let p = Params::new().add("include_custom_profile_fields", profile);
+        self.call(Method::GET, &format!("/users/{user_id}"), p).await
+    }
+
+    /// `GET /users/{email}` (the API email, as the server shows it).
+    pub async fn get_user_by_email(&self, email: &str, profile: bool) -> Result<UserResponse> {
+        if email.is_empty() {
+            return Err(LimitError::EmptyEmail.into());
+        }
+        let p = Params::new().add("include_custom_profile_fields", profile);
+        let path = format!("/users/{}", crate::urls::uri_component(email));
+        self.call(Method::GET, &path, p).await
     }
 }

@@ -52,8 +52,6 @@ pub enum Command {
     DumpState(Option<String>),
     /// Delete the selected message.
     Delete,
-    /// A person's profile.
-    Profile(String),
     /// Rename the selected message's topic and/or move it to another channel: which messages
     /// go (`change_one`, `change_later`, `change_all`).
     MoveTopic {
@@ -72,6 +70,14 @@ pub enum Command {
     },
     /// List the alert words (`None`), or add or remove some.
     AlertWords(Option<(bool, Vec<String>)>),
+    /// Browse every channel the user can see.
+    Channels,
+    /// Join a channel by name.
+    Subscribe(String),
+    /// A channel's details and the user's settings for it: named, or the one in view.
+    ChannelInfo(Option<String>),
+    /// A user's profile: named, or the selected message's sender.
+    Profile(Option<String>),
     Help,
     Quit,
 }
@@ -109,11 +115,6 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("move-topic", "#channel [NEW]", "move the selected message's topic to another channel (and rename it)"),
     ("resolve", "", "mark the selected message's topic resolved (✔)"),
     ("unresolve", "", "mark the selected message's topic unresolved"),
-    (
-        "profile",
-        "@NAME",
-        "a person's profile: role, local time, status, groups, profile fields (d: DM, @: mention)",
-    ),
     ("delete", "", "delete the selected message (yours, or any as an administrator; asks first)"),
     ("mark-read", "[channel|all]", "mark the selected topic, its channel, or everything as read"),
     ("mute-user", "USER", "hide a user's messages behind a muted-sender line; no notifications"),
@@ -124,6 +125,18 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "list your alert words, or add or remove some (\"a phrase\" in quotes)",
     ),
     ("dump-state", "[PATH]", "write what the client holds to a JSON file (for bug reports)"),
+    (
+        "channels",
+        "",
+        "browse every channel you can see: type to filter, ↑/↓ move, enter opens, ctrl+s joins or leaves, ctrl+o info",
+    ),
+    ("subscribe", "#channel", "join a channel"),
+    (
+        "channel-info",
+        "[#channel]",
+        "a channel's description, subscribers, folder, who may post, email; m mute, p pin, d / a desktop / audible notifications, s join or leave",
+    ),
+    ("profile", "[@user]", "a user's profile (default: the selected message's sender); x DM, @ mention"),
     ("help", "", "show the keys"),
     ("quit", "", "quit"),
 ];
@@ -239,10 +252,6 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
             Command::Report { report_type: args[0].clone(), description: (!desc.is_empty()).then_some(desc) }
         }
         "delete" => Command::Delete,
-        "profile" => {
-            need(1)?;
-            Command::Profile(args.join(" ").trim_start_matches('@').trim_matches('*').to_owned())
-        }
         "rename-topic" => {
             let mut mode = "change_all";
             let mut words = Vec::new();
@@ -284,6 +293,21 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
             }
             _ => return Err(usage(name)),
         },
+        "channels" => Command::Channels,
+        "subscribe" => {
+            need(1)?;
+            Command::Subscribe(rest().trim_start_matches('#').to_owned())
+        }
+        "channel-info" => {
+            let named = rest();
+            Command::ChannelInfo((!named.is_empty()).then(|| named.trim_start_matches('#').to_owned()))
+        }
+        "profile" => {
+            let named = rest();
+            Command::Profile(
+                (!named.is_empty()).then(|| named.trim_start_matches('@').trim_matches('*').to_owned()),
+            )
+        }
         "help" => Command::Help,
         "quit" | "q" => Command::Quit,
         other => {
@@ -405,6 +429,20 @@ mod tests {
             Ok(Command::AlertWords(Some((true, vec!["deploy".into(), "on call".into()]))))
         );
         assert!(parse("alert-words add", 496).unwrap_err().starts_with("usage: :alert-words"));
+    }
+
+    #[test]
+    fn channel_and_people_commands() {
+        assert_eq!(parse("channels", 496), Ok(Command::Channels));
+        assert_eq!(parse("subscribe #book club", 496), Ok(Command::Subscribe("book club".into())));
+        assert!(parse("subscribe", 496).unwrap_err().contains("usage: :subscribe #channel"));
+        assert_eq!(parse("channel-info", 496), Ok(Command::ChannelInfo(None)));
+        assert_eq!(parse("channel-info #design", 496), Ok(Command::ChannelInfo(Some("design".into()))));
+        assert_eq!(
+            parse("profile @**Bob Nakamura**", 496),
+            Ok(Command::Profile(Some("Bob Nakamura".into())))
+        );
+        assert_eq!(parse("profile", 496), Ok(Command::Profile(None)));
     }
 
     #[test]

@@ -60,8 +60,6 @@ pub enum ApiCall {
     },
     DeleteScheduled(i64),
     DeleteMessage(MessageId),
-    /// One user's full record, custom profile fields included (for `:profile`).
-    FetchUser(UserId),
     /// Move (rename, resolve) messages of a topic; `done`: what to say when it worked.
     MoveTopic {
         message_id: MessageId,
@@ -76,6 +74,23 @@ pub enum ApiCall {
     AlertWords {
         add: bool,
         words: Vec<String>,
+    },
+    /// Every channel the user can see (`GET /streams`): answers `Answer::Channels`.
+    Channels,
+    /// One channel's details (`GET /streams/{id}`): answers `Answer::Channel`.
+    ChannelDetails(ChannelId),
+    /// A user with their custom profile fields (`GET /users/{id}`): answers `Answer::User`.
+    Profile(UserId),
+    /// Subscribe to existing channels by name: answers `Answer::Subscribed`.
+    Subscribe {
+        names: Vec<String>,
+    },
+    /// Set one of the user's boolean settings for a channel (`pin_to_top`,
+    /// `desktop_notifications`, …).
+    SubscriptionProperty {
+        channel: ChannelId,
+        property: String,
+        value: bool,
     },
 }
 

@@ -113,7 +113,7 @@ actions! {
         [Messages k('E')];
     EditHistory => "edit_history", "show the message's edit history",
         [Messages k('H')];
-    Profile => "profile", "the sender's profile (d: DM them, @: mention them)",
+    Profile => "profile", "the sender's profile (x: DM them, @: mention them)",
         [Messages k('u')];
     MessageInfo => "message_info", "message info: sender, exact time, links, reactions",
         [Messages k('i')];
@@ -159,6 +159,8 @@ actions! {
         [Compose ctrl('o')];
     Cancel => "cancel", "close / cancel (the draft is kept)",
         [Compose code(KeyCode::Esc), Global code(KeyCode::Esc)];
+    ChannelInfo => "channel_info", "channel info: description, subscribers, folder, posting, your settings",
+        [Sidebar k('i')];
 }
 
 impl Action {

@@ -151,7 +151,21 @@ pub enum Popup {
         message_id: MessageId,
         scroll: u16,
     },
-    /// A person: what the client knows at once, the server's full record when it comes.
+    /// Every channel the user can see (`:channels`); typing filters. `list`: `None` while
+    /// loading.
+    Channels {
+        query: String,
+        selected: usize,
+        list: Option<ChannelList>,
+    },
+    /// One channel: the server's details, its email address, the user's own settings.
+    ChannelInfo {
+        channel: ChannelId,
+        details: Option<Box<BasicChannel>>,
+        email: Option<Result<String, String>>,
+        scroll: u16,
+    },
+    /// A user's profile (`details` once the server has answered).
     Profile {
         user: UserId,
         details: Option<Box<User>>,
@@ -166,6 +180,22 @@ pub struct TypingNotice {
     /// When "start" was last sent, and the last keystroke (UNIX seconds).
     pub started_at: i64,
     pub last_key: i64,
+}
+
+/// A channel of the `:channels` list: what the server says of it, and its description as one
+/// line of plain text (read once, when the list arrives, not per frame).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChannelEntry {
+    pub channel: BasicChannel,
+    pub summary: String,
+}
+
+/// The `:channels` list and what the filter keeps of it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ChannelList {
+    pub all: Vec<ChannelEntry>,
+    /// Indexes into `all` that match the filter, in order.
+    pub shown: Vec<usize>,
 }
 
 /// Someone typing a message or editing one.

@@ -56,6 +56,12 @@ pub enum Answer {
     Words(Vec<String>),
     /// One user's record.
     User(Box<User>),
+    /// Every channel the user can see.
+    Channels(Vec<BasicChannel>),
+    /// One channel's details.
+    Channel(Box<BasicChannel>),
+    /// What a subscription request did.
+    Subscribed(SubscribeResponse),
     /// A file written (the state dump).
     Written(PathBuf),
     /// A link or a downloaded file handed to the browser (`opening`: why that failed).

@@ -43,7 +43,7 @@ pub fn role_of(role: Option<i64>, is_owner: bool, is_admin: bool, is_guest: bool
 }
 
 /// A subscribed channel.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct ChannelInfo {
     pub id: ChannelId,
     pub name: String,
@@ -52,6 +52,10 @@ pub struct ChannelInfo {
     pub pinned: bool,
     pub muted: bool,
     pub invite_only: bool,
+    /// Desktop and audible notifications for the channel: `None` follows the user's default.
+    pub desktop_notifications: Option<bool>,
+    pub audible_notifications: Option<bool>,
+    pub folder_id: Option<i64>,
 }
 
 /// A topic of a channel.
@@ -251,6 +255,11 @@ pub struct Data {
     pub epochs: u64,
     /// The server's drafts, when it keeps them for this user.
     pub server_drafts: Option<super::update::ServerDrafts>,
+    /// Channels the user can see but is not in, by ID → name (register's `never_subscribed`
+    /// and `unsubscribed`, kept by subscription events): `:subscribe` finds them here.
+    pub unsubscribed: BTreeMap<ChannelId, String>,
+    /// Channel folders by ID → name.
+    pub channel_folders: HashMap<i64, String>,
 }
 
 /// A user's presence as shown.

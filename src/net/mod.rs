@@ -383,7 +383,6 @@ async fn run_api(c: &Client, call: ApiCall) -> Msg {
         }
         A::DeleteScheduled(id) => c.delete_scheduled_message(*id).await.map(|_| Answer::Nothing),
         A::DeleteMessage(id) => c.delete_message(*id).await.map(|_| Answer::Nothing),
-        A::FetchUser(id) => c.get_user(*id).await.map(|r| Answer::User(Box::new(r.user))),
         A::MoveTopic { message_id, edit, .. } => {
             c.update_message(*message_id, edit).await.map(|_| Answer::Nothing)
         }
@@ -395,6 +394,19 @@ async fn run_api(c: &Client, call: ApiCall) -> Msg {
         A::AlertWords { add: false, words } => {
             c.remove_alert_words(words).await.map(|r| Answer::Words(r.alert_words))
         }
+        A::Channels => c.get_streams(&StreamsQuery::default()).await.map(|r| Answer::Channels(r.streams)),
+        A::ChannelDetails(channel) => {
+            c.get_stream(*channel).await.map(|r| Answer::Channel(Box::new(r.stream)))
+        }
+        A::Profile(user) => c.get_user(*user, true).await.map(|r| Answer::User(Box::new(r.user))),
+        A::Subscribe { names } => {
+            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+            c.subscribe(&refs, None).await.map(Answer::Subscribed)
+        }
+        A::SubscriptionProperty { channel, property, value } => c
+            .update_subscription_settings(&[(*channel, property, (*value).into())])
+            .await
+            .map(|_| Answer::Nothing),
     };
     done(Job::Api(Box::new(call)), result.map_err(Failure::Api))
 }
@@ -661,6 +673,7 @@ pub const FETCH_TYPES: &[&str] = &[
     "muted_users",
     "alert_words",
     "custom_profile_fields",
+    "channel_folders",
 ];
 
 /// Long-poll forever, sending batches of events; `QueueLost` when the queue is gone.

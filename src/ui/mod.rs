@@ -1,6 +1,8 @@
 //! Views: functions of the state. Only what is visible is laid out; rendered message content
 //! is cached per (message, width, content, spoilers) in a [`RenderCache`] the caller owns.
 
+mod channel_info;
+mod channels;
 mod clusters;
 mod common;
 mod compose;
@@ -67,12 +69,18 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
         Some(Popup::MessageInfo { message_id, scroll }) => {
             info::draw_info(f, st, t, cache, *message_id, *scroll)
         }
-        Some(Popup::Profile { user, details, scroll }) => {
-            profile::draw_profile(f, st, t, *user, details.as_deref(), *scroll)
-        }
         Some(Popup::Scheduled { selected }) => scheduled::draw_scheduled(f, st, t, *selected),
         Some(Popup::Emoji { message_id, query, matches, selected }) => {
             emoji::draw_emoji(f, st, t, *message_id, query, matches, *selected)
+        }
+        Some(Popup::Channels { query, selected, list }) => {
+            channels::draw_channels(f, st, t, query, *selected, list.as_ref())
+        }
+        Some(Popup::ChannelInfo { channel, details, email, scroll }) => {
+            channel_info::draw_channel_info(f, st, t, *channel, details.as_deref(), email.as_ref(), *scroll)
+        }
+        Some(Popup::Profile { user, details, scroll }) => {
+            profile::draw_profile(f, st, t, *user, details.as_deref(), *scroll)
         }
         None => {}
     }

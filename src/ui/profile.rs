@@ -1,31 +1,16 @@
-//! A person's profile popup: what the client holds at once, the server's record when it comes.
+//! The profile popup: who someone is, their local time, status, presence, groups and custom
+//! profile fields, and the keys that write to them.
 
-use super::common::{centered, emoji_label, scrolled_popup};
+use super::common::{Ctx, centered, emoji_label, scrolled_popup};
+use super::content::render_html_with_theme;
+use super::people::activity_glyph;
 use super::theme::Theme;
 use crate::api::{User, UserId};
-use crate::app::{Activity, State};
+use crate::app::State;
 use crate::content::sanitize;
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear};
-
-/// A role's name (the server's role codes).
-fn role_name(role: i64) -> &'static str {
-    match role {
-        100 => "Organization owner",
-        200 => "Organization administrator",
-        300 => "Moderator",
-        600 => "Guest",
-        _ => "Member",
-    }
-}
-
-/// The time now in an IANA time zone, as `14:05 (Tue)`; `None` for a zone the database lacks.
-fn local_time(tz: &str, now: i64, twelve_hour: bool) -> Option<String> {
-    let zone = jiff::tz::TimeZone::get(tz).ok()?;
-    let t = jiff::Timestamp::from_second(now).ok()?.to_zoned(zone);
-    Some(t.strftime(if twelve_hour { "%-I:%M %p (%a)" } else { "%H:%M (%a)" }).to_string())
-}
 
 pub(super) fn draw_profile(
     f: &mut Frame,
@@ -35,82 +20,121 @@ pub(super) fn draw_profile(
     details: Option<&User>,
     scroll: u16,
 ) {
-    let area = centered(f.area(), 72, f.area().height.saturating_sub(4));
+    let area = centered(f.area(), 84, f.area().height.saturating_sub(2));
     f.render_widget(Clear, area);
-    let block = Block::default().borders(Borders::ALL).title(" Profile (d: DM · @: mention · esc) ");
     let d = &st.data;
-    let known = d.users.get(&user);
-    let name = details
-        .map(|u| u.full_name.as_str())
-        .or(known.map(|u| u.full_name.as_str()))
-        .unwrap_or("(unknown user)");
-    let field = |label: &str, value: String| {
-        Line::from(vec![Span::styled(format!("{label:<12}"), t.header), Span::raw(sanitize(&value))])
+    let name = details.map_or_else(|| d.user_name(user).to_owned(), |u| u.full_name.clone());
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(format!(" {} (esc to close) ", sanitize(&name)))
+        .title_bottom(Line::styled(" x direct message · @ mention · esc close ", t.dim));
+    let field = |label: &str, value: Vec<Span<'static>>| {
+        let mut spans = vec![Span::styled(format!("{label:<13} "), t.header)];
+        spans.extend(value);
+        Line::from(spans)
     };
-    let mut lines = vec![Line::styled(sanitize(name), t.bold), Line::raw("")];
-    if let Some(u) = known {
-        lines.push(field("Email", u.email.clone()));
-        let role = if u.is_bot { "Bot".to_owned() } else { role_name(u.role).to_owned() };
-        lines.push(field("Role", if u.is_active { role } else { format!("{role} (deactivated)") }));
-        let presence = match d.activity(user, st.now) {
-            Activity::Active => "active",
-            Activity::Idle => "idle",
-            Activity::Offline => "offline",
-        };
-        lines.push(field("Presence", presence.into()));
-        let s = &u.status;
+    let Some(u) = details else {
+        scrolled_popup(f, st, vec![Line::styled("Loading…", t.dim)], block, area, scroll);
+        return;
+    };
+    let mut lines = vec![Line::styled(sanitize(&u.full_name), t.bold), Line::raw("")];
+    lines.push(field("Email", vec![Span::raw(sanitize(&u.email))]));
+    let role = crate::app::role_of(u.role, u.is_owner, u.is_admin, u.is_guest);
+    let mut what = if u.is_bot {
+        let owner =
+            u.bot_owner_id.map_or_else(String::new, |o| format!(", owned by {}", sanitize(d.user_name(o))));
+        format!("Bot{owner}")
+    } else {
+        crate::app::role_name(role).to_owned()
+    };
+    if !u.is_active {
+        what.push_str(" (deactivated)");
+    }
+    lines.push(field("Role", vec![Span::raw(what)]));
+    if !u.timezone.is_empty() {
+        let zone = sanitize(&u.timezone);
+        let now = crate::app::zone_time(&u.timezone, st.now, st.settings.clock)
+            .map_or_else(|| zone.clone(), |time| format!("{time}, {zone}"));
+        lines.push(field("Local time", vec![Span::raw(now)]));
+    }
+    if let Ok(joined) = chrono::DateTime::parse_from_rfc3339(&u.date_joined) {
+        lines.push(field("Joined", vec![Span::raw(st.tz.format(joined.timestamp(), "%-d %B %Y"))]));
+    }
+    if let Some(info) = d.users.get(&user) {
+        let s = &info.status;
         if !s.status_text.is_empty() || !s.emoji_name.is_empty() {
             let emoji = if s.emoji_name.is_empty() {
                 String::new()
             } else {
                 format!("{} ", emoji_label(&s.emoji_code, &s.emoji_name, &s.reaction_type))
             };
-            lines.push(field("Status", format!("{emoji}{}", s.status_text)));
+            lines.push(field("Status", vec![Span::raw(format!("{emoji}{}", sanitize(&s.status_text)))]));
         }
     }
-    match details {
-        Some(u) => {
-            if !u.timezone.is_empty() {
-                let twelve = matches!(st.settings.clock, crate::app::settings::Clock::H12);
-                let now = local_time(&u.timezone, st.now, twelve).map(|t| format!(", local time {t}"));
-                lines.push(field("Time zone", format!("{}{}", u.timezone, now.unwrap_or_default())));
-            }
-            if let Some(joined) = u.date_joined.get(..10) {
-                lines.push(field("Joined", joined.to_owned()));
-            }
-            for pf in &d.profile_fields {
-                if let Some(v) = u.profile_data.as_ref().and_then(|p| p.get(&pf.id.to_string()))
-                    && !v.value.is_empty()
-                {
-                    lines.push(field(&pf.name, v.value.clone()));
-                }
-            }
-        }
-        None => lines.push(Line::styled("loading the profile…", t.dim)),
+    if !u.is_bot {
+        let activity = d.activity(user, st.now);
+        let word = match activity {
+            crate::app::Activity::Active => "active",
+            crate::app::Activity::Idle => "idle",
+            crate::app::Activity::Offline => "offline",
+        };
+        lines.push(field("Presence", vec![activity_glyph(activity, t), Span::raw(format!(" {word}"))]));
     }
-    let mut groups: Vec<&str> = d
+    // Only the groups people made (the role groups say what Role already says).
+    let mut groups: Vec<String> = d
         .groups
         .values()
         .filter(|g| !g.is_system_group && !g.deactivated && g.members.contains(&user))
-        .map(|g| g.name.as_str())
+        .map(|g| format!("@{}", sanitize(&g.name)))
         .collect();
-    groups.sort_unstable();
+    groups.sort();
     if !groups.is_empty() {
-        lines.push(field("Groups", groups.iter().map(|g| format!("@{g}")).collect::<Vec<_>>().join(", ")));
+        lines.push(field("Groups", vec![Span::raw(groups.join(", "))]));
+    }
+    let profile = u.profile_data.as_ref();
+    let width = area.width.saturating_sub(2).max(10);
+    let ctx = Ctx { spoilers: false, tz: st.tz, clock: st.settings.clock };
+    let mut custom = Vec::new();
+    for fd in &d.profile_fields {
+        let Some(v) = profile.and_then(|p| p.get(&fd.id.to_string())) else { continue };
+        let label = format!("{}:", sanitize(&fd.name));
+        if let Some(html) = v.rendered_value.as_deref().filter(|h| !h.trim().is_empty()) {
+            custom.push(Line::styled(label, t.header));
+            custom.extend(
+                render_html_with_theme(html, width.saturating_sub(2), &ctx, &t.content)
+                    .lines
+                    .into_iter()
+                    .map(|l| {
+                        let mut spans = vec![Span::raw("  ")];
+                        spans.extend(l.spans);
+                        Line::from(spans)
+                    }),
+            );
+            continue;
+        }
+        let text = match &v.value {
+            // A list field: the option's text, from the field's options.
+            serde_json::Value::String(key) if fd.field_type == 3 => {
+                serde_json::from_str::<serde_json::Value>(&fd.field_data)
+                    .ok()
+                    .and_then(|o| o.get(key)?.get("text")?.as_str().map(str::to_owned))
+                    .unwrap_or_else(|| key.clone())
+            }
+            serde_json::Value::String(s) => s.clone(),
+            // The users field: a list of IDs.
+            serde_json::Value::Array(ids) => ids
+                .iter()
+                .filter_map(serde_json::Value::as_i64)
+                .map(|id| d.user_name(id).to_owned())
+                .collect::<Vec<_>>()
+                .join(", "),
+            other => other.to_string(),
+        };
+        custom.push(field(&label, vec![Span::raw(sanitize(&text))]));
+    }
+    if !custom.is_empty() {
+        lines.push(Line::raw(""));
+        lines.extend(custom);
     }
     scrolled_popup(f, st, lines, block, area, scroll);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn local_time_in_a_named_zone() {
-        // 2026-11-23 12:00 UTC is 13:00 in Paris (CET) and 07:00 in New York (EST).
-        let now = 1_795_435_200;
-        assert_eq!(local_time("Europe/Paris", now, false).as_deref(), Some("13:00 (Mon)"));
-        assert_eq!(local_time("America/New_York", now, true).as_deref(), Some("7:00 AM (Mon)"));
-        assert_eq!(local_time("Not/AZone", now, false), None);
-    }
 }

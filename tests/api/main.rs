@@ -4,6 +4,7 @@
 mod common;
 
 mod channels;
+mod channels_people;
 mod daily;
 mod drafts;
 mod emoji;

@@ -21,26 +21,13 @@ pub(super) fn channel_row_action(st: &mut State, a: Action) -> Vec<Effect> {
     let name = st.data.channel_name(c).to_owned();
     match a {
         Action::MuteTopic | Action::UnmuteTopic => {
-            let Some(ch) = st.data.channels.get_mut(&c) else { return vec![] };
+            let Some(ch) = st.data.channels.get(&c) else { return vec![] };
             let muted = a == Action::MuteTopic && !ch.muted;
             if ch.muted == muted {
                 set_status(st, format!("#{name} is not muted"));
                 return vec![];
             }
-            ch.muted = muted;
-            // The combined feed leaves out muted channels' topics (those not unmuted or followed).
-            let d = &st.data;
-            let keep: Option<Vec<MessageId>> = d.narrows.get(&Narrow::All).map(|v| {
-                v.ids.iter().copied().filter(|id| d.messages.get(id).is_none_or(|m| d.in_feed(m))).collect()
-            });
-            if let (Some(keep), Some(view)) = (keep, st.data.narrows.get_mut(&Narrow::All)) {
-                // Unmuted: what was left out comes back with the next fetch.
-                view.loaded &= muted;
-                view.ids = keep;
-            }
-            rebuild_sidebar(st);
-            set_status(st, format!("#{name}: {}…", if muted { "muting" } else { "unmuting" }));
-            vec![Effect::SetChannelMuted { channel: c, name, muted }]
+            set_channel_muted(st, c, muted)
         }
         Action::MarkTopicRead => mark_channel_read(st, c),
         _ => {
@@ -89,6 +76,27 @@ pub(super) fn mark_topic_read(st: &mut State, c: ChannelId, t: String) -> Vec<Ef
         st.data.unread.remove(*id);
     }
     vec![Effect::MarkTopicRead { channel: c, topic: t }]
+}
+
+/// Mute or unmute a subscribed channel: at once here (the combined feed leaves its topics
+/// out), then on the server.
+pub(super) fn set_channel_muted(st: &mut State, c: ChannelId, muted: bool) -> Vec<Effect> {
+    let Some(ch) = st.data.channels.get_mut(&c) else { return vec![] };
+    ch.muted = muted;
+    let name = ch.name.clone();
+    // The combined feed leaves out muted channels' topics (those not unmuted or followed).
+    let d = &st.data;
+    let keep: Option<Vec<MessageId>> = d.narrows.get(&Narrow::All).map(|v| {
+        v.ids.iter().copied().filter(|id| d.messages.get(id).is_none_or(|m| d.in_feed(m))).collect()
+    });
+    if let (Some(keep), Some(view)) = (keep, st.data.narrows.get_mut(&Narrow::All)) {
+        // Unmuted: what was left out comes back with the next fetch.
+        view.loaded &= muted;
+        view.ids = keep;
+    }
+    rebuild_sidebar(st);
+    set_status(st, format!("#{name}: {}…", if muted { "muting" } else { "unmuting" }));
+    vec![Effect::SetChannelMuted { channel: c, name, muted }]
 }
 
 /// The conversation of the selected message or sidebar row, as (channel, topic).
@@ -432,6 +440,8 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
         }
         // Compose keys act in the compose box; the topic keys go through the palette (`keys.rs`).
         Action::Send | Action::Schedule | Action::Complete | Action::CompleteBack => vec![],
-        Action::RenameTopic | Action::MoveTopic | Action::ResolveTopic | Action::Profile => vec![],
+        Action::RenameTopic | Action::MoveTopic | Action::ResolveTopic => vec![],
+        Action::ChannelInfo => super::directory::info_action(st),
+        Action::Profile => super::directory::sender_profile(st),
     }
 }

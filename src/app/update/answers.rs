@@ -24,6 +24,12 @@ fn failure(f: &Failure) -> String {
 
 /// A background job finished.
 pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>) -> Vec<Effect> {
+    let job = match job {
+        Job::Api(call) if super::directory::answers(&call) => {
+            return super::directory::on_answer(st, *call, result.map_err(|f| failure(&f)));
+        }
+        job => job,
+    };
     let result = match result {
         Ok(answer) => answer,
         Err(f) => {
@@ -37,6 +43,8 @@ pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>)
     };
     let note = match (call, result) {
         (ApiCall::ChannelEmail { .. }, Answer::Email(email)) => {
+            // The channel info popup may be waiting for it; else it is copied.
+            let Err(Ok(email)) = super::directory::take_email(st, Ok(email)) else { return vec![] };
             set_status(st, format!("channel email copied: {email}"));
             return vec![Effect::Term(TermEffect::Copy(email))];
         }
@@ -57,14 +65,6 @@ pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>)
                 return vec![];
             }
             parts.join("; ")
-        }
-        (ApiCall::FetchUser(id), Answer::User(user)) => {
-            if let Some(Popup::Profile { user: shown, details, .. }) = &mut st.ui.popup
-                && *shown == id
-            {
-                *details = Some(user);
-            }
-            String::new()
         }
         (ApiCall::AlertWords { .. }, Answer::Words(words)) => {
             st.data.alert_words = words;
@@ -130,7 +130,11 @@ fn api_success(call: ApiCall) -> String {
         ApiCall::MuteUser { name, mute: false, .. } => format!("{name} unmuted"),
         ApiCall::AlertWords { .. } => String::new(),
         ApiCall::DeleteMessage(_) => "message deleted".into(),
-        ApiCall::FetchUser(_) => String::new(),
+        ApiCall::Channels
+        | ApiCall::ChannelDetails(_)
+        | ApiCall::Profile(_)
+        | ApiCall::Subscribe { .. }
+        | ApiCall::SubscriptionProperty { .. } => String::new(),
         ApiCall::MoveTopic { done, .. } => done,
         ApiCall::Unsubscribe { .. } | ApiCall::ChannelEmail { .. } => String::new(),
         ApiCall::Schedule(_) | ApiCall::UpdateScheduled { .. } => String::new(),
@@ -143,8 +147,10 @@ fn refused(st: &mut State, job: Job, f: &Failure) {
     let said = match job {
         Job::Quiet => return,
         Job::Api(call) => match (*call, f) {
-            (ApiCall::ChannelEmail { .. }, _) => format!("channel email: {text}"),
-            (ApiCall::FetchUser(_), _) => format!("profile: {text}"),
+            (ApiCall::ChannelEmail { .. }, _) => match super::directory::take_email(st, Err(text)) {
+                Ok(()) => return,
+                Err(e) => format!("channel email: {}", e.err().unwrap_or_default()),
+            },
             (ApiCall::Schedule(_) | ApiCall::UpdateScheduled { .. }, _) => format!("not scheduled: {text}"),
             (ApiCall::GroupMembers { group, names, .. }, Failure::Api(e)) => {
                 group_refusal(&why(e), &group, &names)

@@ -72,6 +72,9 @@ pub(super) fn channel_info(s: &Subscription) -> ChannelInfo {
         pinned: s.pin_to_top,
         muted: s.is_muted,
         invite_only: s.invite_only,
+        desktop_notifications: s.desktop_notifications,
+        audible_notifications: s.audible_notifications,
+        folder_id: s.folder_id,
     }
 }
 

@@ -220,6 +220,9 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                         "in_home_view" => c.muted = !v.as_bool().unwrap_or(!c.muted),
                         "pin_to_top" => c.pinned = v.as_bool().unwrap_or(c.pinned),
                         "color" => c.color = v.as_str().unwrap_or(&c.color).to_owned(),
+                        // `null` (the user's default) is a value too.
+                        "desktop_notifications" => c.desktop_notifications = v.as_bool(),
+                        "audible_notifications" => c.audible_notifications = v.as_bool(),
                         _ => {}
                     }
                 }
@@ -227,6 +230,8 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
             "add" => {
                 for s in ev.subscriptions.iter().flatten() {
                     if let Ok(s) = serde_json::from_value::<Subscription>(s.clone()) {
+                        st.data.unsubscribed.remove(&s.stream_id);
+                        super::directory::count_subscribers(st, s.stream_id, 1);
                         st.data.channels.insert(s.stream_id, channel_info(&s));
                     }
                 }
@@ -234,8 +239,18 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
             "remove" => {
                 for s in ev.subscriptions.iter().flatten() {
                     if let Some(id) = s.get("stream_id").and_then(|v| v.as_i64()) {
-                        st.data.channels.remove(&id);
+                        if let Some(c) = st.data.channels.remove(&id) {
+                            st.data.unsubscribed.insert(id, c.name);
+                        }
+                        super::directory::count_subscribers(st, id, -1);
                     }
+                }
+            }
+            "peer_add" | "peer_remove" => {
+                let n = ev.user_ids.as_ref().map_or(0, Vec::len) as i64;
+                let n = if ev.op == "peer_add" { n } else { -n };
+                for id in ev.stream_ids.iter().flatten() {
+                    super::directory::count_subscribers(st, *id, n);
                 }
             }
             _ => {}

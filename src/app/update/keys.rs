@@ -64,10 +64,6 @@ pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     };
     match st.settings.keymap.lookup(ctx, &key) {
         Some(a @ (Action::RenameTopic | Action::MoveTopic | Action::ResolveTopic)) => topic_key(st, a),
-        Some(Action::Profile) => match selected_message(st).map(|m| m.sender_id) {
-            Some(user) => open_profile(st, user),
-            None => vec![],
-        },
         Some(a) => on_action(st, a),
         None => vec![],
     }
@@ -241,6 +237,9 @@ pub(super) fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
 }
 
 pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
+    if let Some(fx) = super::directory_keys::on_popup_key(st, key) {
+        return fx;
+    }
     if matches!(st.ui.popup, Some(Popup::Scheduled { .. })) {
         let ids: Vec<i64> = scheduled_in_order(st);
         let Some(Popup::Scheduled { selected }) = &mut st.ui.popup else { return vec![] };
@@ -337,34 +336,14 @@ pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         return vec![];
     }
-    // From a profile: a DM to them, or a mention of them where the user is writing.
-    if let Some(Popup::Profile { user, .. }) = &st.ui.popup
-        && matches!(key.code, KeyCode::Char('d') | KeyCode::Char('@'))
-    {
-        let user = *user;
-        st.ui.popup = None;
-        if key.code == KeyCode::Char('d') {
-            open_compose(st, Target::Dm(dm_key(&[user], st.data.me)), "", None);
-            return vec![];
-        }
-        let mention = format!("@**{}|{user}** ", st.data.user_name(user));
-        if let Some(c) = &mut st.ui.compose {
-            c.editor.insert_str(mention);
-            st.ui.draft_dirty = true;
-        } else if let Some(target) = selected_message(st).map(|m| target_of(st, m)) {
-            open_compose(st, target, &mention, None);
-        } else {
-            set_error(st, "open a conversation to mention them in");
-        }
-        return vec![];
-    }
     let Some(popup) = &mut st.ui.popup else { return vec![] };
     let scroll = match popup {
         Popup::Help { scroll }
         | Popup::EditHistory { scroll, .. }
         | Popup::MessageInfo { scroll, .. }
+        | Popup::ChannelInfo { scroll, .. }
         | Popup::Profile { scroll, .. } => scroll,
-        Popup::Scheduled { .. } | Popup::Emoji { .. } => return vec![],
+        Popup::Scheduled { .. } | Popup::Emoji { .. } | Popup::Channels { .. } => return vec![],
     };
     // Never past the end as last drawn (`G` asks for "the end" before the view knows it).
     let bottom = st.ui.popup_bottom.get().unwrap_or(u16::MAX);

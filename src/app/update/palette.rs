@@ -3,6 +3,7 @@
 use super::actions::*;
 use super::common::*;
 use super::compose::*;
+use super::directory::*;
 use super::prelude::*;
 
 pub(super) fn resolve_user(st: &State, who: &str) -> Result<UserId, String> {
@@ -66,12 +67,6 @@ pub(super) fn topic_key(st: &mut State, a: Action) -> Vec<Effect> {
     };
     st.ui.prompt = Some(Prompt { kind: PromptKind::Command, text });
     vec![]
-}
-
-/// Show a person's profile: at once from what the client holds, completed by the server.
-pub(super) fn open_profile(st: &mut State, user: UserId) -> Vec<Effect> {
-    st.ui.popup = Some(Popup::Profile { user, details: None, scroll: 0 });
-    vec![Effect::Api(ApiCall::FetchUser(user))]
 }
 
 /// Ask "(y/N)" before `effect`: only `y` runs it.
@@ -171,12 +166,14 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
         C::Help => on_action(st, Action::Help),
         C::Quit => on_action(st, Action::Quit),
         C::Unsubscribe { channel, users } => {
-            // Only a named channel or the one on screen: never the channel of whatever message
-            // happens to be selected in a combined view.
-            let c = match (channel.as_deref(), &st.ui.narrow) {
-                (Some(_), _) => command_channel(st, channel.as_deref())?,
-                (None, Narrow::Channel(c) | Narrow::Topic(c, _)) => *c,
-                (None, _) => return Err("name the channel: unsubscribe #channel [user…]".into()),
+            // Only a named channel, the channel row selected in the sidebar, or the one on
+            // screen: never the channel of whatever message happens to be selected in a
+            // combined view.
+            let c = match (channel.as_deref(), &st.ui.narrow, sidebar_channel(st)) {
+                (Some(_), _, _) => command_channel(st, channel.as_deref())?,
+                (None, _, Some(c)) => c,
+                (None, Narrow::Channel(c) | Narrow::Topic(c, _), _) => *c,
+                (None, _, _) => return Err("name the channel: unsubscribe #channel [user…]".into()),
             };
             let ids = users.iter().map(|u| resolve_user(st, u)).collect::<Result<Vec<_>, _>>()?;
             let name = st.data.channel_name(c).to_owned();
@@ -331,7 +328,6 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
             };
             vec![Effect::Api(ApiCall::MoveTopic { message_id: id, edit, done })]
         }
-        C::Profile(who) => open_profile(st, resolve_user(st, &who)?),
         C::Delete => {
             let m = selected_message(st).ok_or("select a message first")?;
             let admin = st.data.users.get(&st.data.me).is_some_and(UserInfo::is_admin);
@@ -391,6 +387,28 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
             vec![Effect::Api(ApiCall::ChannelEmail { channel: c, sender })]
         }
         C::Apns { token, appid } => vec![Effect::Api(ApiCall::Apns { token, appid })],
+        C::Channels => open_channels(st),
+        C::Subscribe(name) => subscribe_command(st, &name)?,
+        C::ChannelInfo(named) => {
+            // Named, the channel row selected in the sidebar, or the one being viewed.
+            let id = match named.as_deref() {
+                Some(n) => channel_by_name(st, n).ok_or_else(|| format!("no channel named {n:?}"))?,
+                None => match sidebar_channel(st) {
+                    Some(c) => c,
+                    None => command_channel(st, None)?,
+                },
+            };
+            open_channel_info(st, id)
+        }
+        C::Profile(named) => {
+            let user = match named.as_deref() {
+                Some(n) => resolve_user(st, n)?,
+                None => selected_message(st)
+                    .map(|m| m.sender_id)
+                    .ok_or("name someone (:profile @name), or select one of their messages")?,
+            };
+            open_profile(st, user)
+        }
         C::Report { report_type, description } => {
             let id = st.ui.selected.ok_or("select the message to report first")?;
             if st.data.realm.moderation_channel.is_none() {

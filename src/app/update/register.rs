@@ -65,8 +65,19 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
     d.channels = r.subscriptions.iter().flatten().map(|s| (s.stream_id, channel_info(s))).collect();
     d.muted_users = r.muted_users.iter().flatten().map(|m| m.id).collect();
     d.alert_words = r.alert_words.clone().unwrap_or_default();
-    d.profile_fields = r.custom_profile_fields.clone().unwrap_or_default();
-    d.profile_fields.sort_by_key(|f| f.order);
+    // Channels one can join: never subscribed, or left.
+    d.unsubscribed = r
+        .never_subscribed
+        .iter()
+        .flatten()
+        .filter_map(|c| Some((c.get("stream_id")?.as_i64()?, c.get("name")?.as_str()?.to_owned())))
+        .chain(r.unsubscribed.iter().flatten().map(|s| (s.stream_id, s.name.clone())))
+        .filter(|(id, _)| !d.channels.contains_key(id))
+        .collect();
+    let mut fields = r.custom_profile_fields.clone().unwrap_or_default();
+    fields.sort_by_key(|f| (f.order, f.id));
+    d.profile_fields = fields;
+    d.channel_folders = r.channel_folders.iter().flatten().map(|f| (f.id, f.name.clone())).collect();
     d.user_topics.clear();
     for t in r.user_topics.iter().flatten() {
         d.user_topics.insert((t.stream_id, t.topic_name.to_lowercase()), t.visibility_policy);

@@ -218,6 +218,13 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         let list: Vec<Value> = org.groups.values().map(super::users::group_json).collect();
         put("realm_user_groups", json!(list));
     }
+    if wants("custom_profile_fields") {
+        put("custom_profile_fields", org.profile_fields_json());
+        put("custom_profile_field_types", super::users::profile_field_types());
+    }
+    if wants("channel_folders") {
+        put("channel_folders", super::users::channel_folders_json(&org));
+    }
     Ok(reply(p, success(Value::Object(r))))
 }
 

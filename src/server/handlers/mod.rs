@@ -19,7 +19,7 @@ use super::error::ApiErr;
 use super::shared::Shared;
 use axum::Router;
 use axum::http::StatusCode;
-use axum::routing::{delete, get, patch, post};
+use axum::routing::{get, patch, post};
 use std::sync::Arc;
 
 pub fn router(shared: Arc<Shared>) -> Router {
@@ -53,7 +53,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/users/me/subscriptions/properties", post(subs::properties))
         .route("/users/me/{stream_id}/topics", get(subs::topics))
         .route("/streams", get(subs::streams))
-        .route("/streams/{id}", delete(subs::archive))
+        .route("/streams/{id}", get(subs::stream).delete(subs::archive))
         .route("/streams/{id}/email_address", get(subs::email_address))
         .route("/users/me/presence", post(users::presence))
         .route("/realm/presence", get(users::realm_presence))

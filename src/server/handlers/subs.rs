@@ -66,6 +66,8 @@ impl Org {
             .values()
             .filter(|m| m.channel_id() == Some(c.id) && m.timestamp >= week_ago)
             .count();
+        let subscriber_count =
+            c.subs.keys().filter(|u| self.users.get(u).is_some_and(|u| u.is_active)).count();
         let admins = self.system_group("role:administrators");
         let everyone = self.system_group("role:everyone");
         let members = self.system_group("role:members");
@@ -93,6 +95,7 @@ impl Org {
             "can_administer_channel_group": {"direct_members": c.creator_id.into_iter().collect::<Vec<_>>(), "direct_subgroups": [admins]},
             "can_delete_any_message_group": admins,
             "can_send_message_group": if c.admins_only_post { admins } else { everyone },
+            "subscriber_count": subscriber_count,
         })
     }
 
@@ -137,16 +140,61 @@ pub async fn list(State(s): State<Arc<Shared>>, req: Req) -> Res {
     Ok(reply(&req.p, success(json!({"subscriptions": subs}))))
 }
 
-/// `GET /streams`
+/// `GET /streams`: the channels the flags ask for, of those the user may see, by name.
 pub async fn streams(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let p = &req.p;
+    let mut include_public = p.bool_or("include_public", true)?;
+    let include_web_public = p.bool_or("include_web_public", false)?;
+    let include_subscribed = p.bool_or("include_subscribed", true)?;
+    let exclude_archived = p.bool_or("exclude_archived", true)?;
+    let include_all_active = p.bool_or("include_all_active", false)?;
+    let include_all = p.bool_or("include_all", false)?;
+    let include_default = p.bool_or("include_default", false)?;
+    let include_owner_subscribed = p.bool_or("include_owner_subscribed", false)?;
+    let include_content = p.bool_or("include_can_access_content", false)?;
     let org = s.lock();
-    let list: Vec<Value> = org
-        .channels
-        .values()
-        .filter(|c| org.can_access_channel(req.user_id, c.id))
-        .map(|c| org.channel_json(c))
+    let me = org.user(req.user_id)?;
+    if include_all_active && !me.is_admin() {
+        return Err(ApiErr::bad("User not authorized for this query"));
+    }
+    // Guests see only the channels they are in.
+    if me.role == crate::server::org::Role::Guest {
+        include_public = false;
+    }
+    let owner = me.bot_owner.filter(|_| include_owner_subscribed && me.is_bot());
+    let uid = req.user_id;
+    let wanted = |c: &ChannelRec| {
+        let subscribed = c.subs.contains_key(&uid);
+        let all = (include_all || include_all_active) && (me.is_admin() || org.can_access_channel(uid, c.id));
+        all || (include_public && !c.invite_only)
+            || (include_web_public && c.is_web_public)
+            || (include_subscribed && subscribed)
+            || (include_content && org.can_access_channel(uid, c.id) && (subscribed || !c.invite_only))
+            || owner.is_some_and(|o| c.subs.contains_key(&o))
+    };
+    let mut list: Vec<&ChannelRec> =
+        org.channels.values().filter(|c| !(exclude_archived && c.is_archived) && wanted(c)).collect();
+    list.sort_by(|a, b| a.name.cmp(&b.name));
+    let list: Vec<Value> = list
+        .into_iter()
+        .map(|c| {
+            let mut v = org.channel_json(c);
+            if include_default {
+                // The demo organization has no default channels.
+                v["is_default"] = json!(false);
+            }
+            v
+        })
         .collect();
-    Ok(reply(&req.p, success(json!({"streams": list}))))
+    Ok(reply(p, success(json!({"streams": list}))))
+}
+
+/// `GET /streams/{id}`: one channel the user may see.
+pub async fn stream(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
+    let cid = path_id("stream_id", &id)?;
+    let org = s.lock();
+    let c = org.accessible_channel(req.user_id, cid)?;
+    Ok(reply(&req.p, success(json!({"stream": org.channel_json(c)}))))
 }
 
 /// Principals given as IDs or emails.

@@ -228,22 +228,22 @@ pub fn status_json(u: &UserRec) -> Value {
 
 /// `GET /users`
 pub async fn users(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let _ = req.p.opt_bool("client_gravatar")?;
+    let profile = req.p.bool_or("include_custom_profile_fields", false)?;
     let org = s.lock();
-    let members: Vec<Value> =
-        org.users.values().filter(|u| !u.is_system_bot).map(|u| org.user_json(u)).collect();
+    let members: Vec<Value> = org
+        .users
+        .values()
+        .filter(|u| !u.is_system_bot)
+        .map(|u| {
+            let mut v = org.user_json(u);
+            if let (false, Some(o)) = (profile, v.as_object_mut()) {
+                o.remove("profile_data");
+            }
+            v
+        })
+        .collect();
     Ok(reply(&req.p, success(json!({"members": members}))))
-}
-
-/// `GET /users/{user_id}` and `GET /users/{email}`: one user (deactivated ones too), as in
-/// `GET /users`.
-pub async fn get_user(State(s): State<Arc<Shared>>, Path(key): Path<String>, req: Req) -> Res {
-    let org = s.lock();
-    let found = match key.parse::<i64>() {
-        Ok(id) => org.users.get(&id),
-        Err(_) => org.users.values().find(|u| u.email.eq_ignore_ascii_case(&key)),
-    };
-    let u = found.ok_or_else(|| ApiErr::bad("No such user"))?;
-    Ok(reply(&req.p, success(json!({"user": org.user_json(u)}))))
 }
 
 /// `GET /users/me`
@@ -565,4 +565,64 @@ pub async fn fetch_api_key(State(s): State<Arc<Shared>>, a: Anon) -> Res {
         }
         Some(u) => Ok(reply(&a.p, success(json!({"api_key": u.api_key, "email": u.email, "user_id": u.id})))),
     }
+}
+
+/// The custom profile field types (register's `custom_profile_field_types`).
+pub fn profile_field_types() -> Value {
+    let mut m = Map::new();
+    for (key, id, name) in [
+        ("SHORT_TEXT", 1, "Text (short)"),
+        ("LONG_TEXT", 2, "Text (long)"),
+        ("SELECT", 3, "List of options"),
+        ("DATE", 4, "Date"),
+        ("URL", 5, "Link"),
+        ("USER", 6, "Users"),
+        ("EXTERNAL_ACCOUNT", 7, "External account"),
+        ("PRONOUNS", 8, "Pronouns"),
+    ] {
+        m.insert(key.into(), json!({"id": id, "name": name}));
+    }
+    Value::Object(m)
+}
+
+/// The organization's channel folders (register's `channel_folders`), in display order.
+pub fn channel_folders_json(org: &Org) -> Value {
+    json!(
+        org.folders
+            .iter()
+            .enumerate()
+            .map(|(order, (id, (name, description)))| json!({
+                "id": id,
+                "name": name,
+                "description": description,
+                "rendered_description": crate::server::markdown::render(description, org).html,
+                "order": order,
+                "creator_id": null,
+                "date_created": org.realm.date_created,
+                "is_archived": false,
+            }))
+            .collect::<Vec<_>>()
+    )
+}
+
+/// `GET /users/{user_id}` and `GET /users/{email}`: one user, deactivated ones included;
+/// "No such user" for anyone else (the server's own bots are of another realm).
+pub async fn get_user(State(s): State<Arc<Shared>>, Path(who): Path<String>, req: Req) -> Res {
+    let _ = req.p.opt_bool("client_gravatar")?;
+    let profile = req.p.bool_or("include_custom_profile_fields", false)?;
+    let org = s.lock();
+    let found = match who.parse::<i64>() {
+        Ok(id) => org.users.get(&id),
+        // Anything else is an email, as in the reference server's routes.
+        Err(_) => org.user_by_email(&who),
+    };
+    let u = found.filter(|u| !u.is_system_bot).ok_or_else(|| ApiErr::bad("No such user"))?;
+    let mut user = org.user_json(u);
+    if let Some(o) = user.as_object_mut() {
+        // Bots have no profile data; others only when asked for it.
+        if u.is_bot() || !profile {
+            o.remove("profile_data");
+        }
+    }
+    Ok(reply(&req.p, success(json!({"user": user}))))
 }

@@ -161,7 +161,47 @@ impl Org {
             "avatar_version": 1,
             "date_joined": chrono::DateTime::from_timestamp(u.date_joined, 0).map(|d| d.to_rfc3339()).unwrap_or_default(),
             "presence_enabled": u.presence_enabled,
-            "profile_data": {},
+            "profile_data": self.profile_data_json(u),
         })
+    }
+
+    /// A user's custom profile field values by field ID: `value`, plus `rendered_value` for
+    /// the Markdown (long text) fields. Bots have none.
+    pub fn profile_data_json(&self, u: &UserRec) -> Value {
+        let mut out = serde_json::Map::new();
+        if u.is_bot() {
+            return Value::Object(out);
+        }
+        for f in self.profile_fields.values() {
+            let Some(v) = self.profile_data.get(&(u.id, f.id)) else { continue };
+            let mut entry = json!({"value": v});
+            if f.field_type == 2 {
+                entry["rendered_value"] = json!(crate::server::markdown::render(v, self).html);
+            }
+            out.insert(f.id.to_string(), entry);
+        }
+        Value::Object(out)
+    }
+
+    /// The organization's custom profile fields, in display order (register's shape).
+    pub fn profile_fields_json(&self) -> Value {
+        let mut fields: Vec<&super::records::ProfileFieldRec> = self.profile_fields.values().collect();
+        fields.sort_by_key(|f| f.order);
+        json!(
+            fields
+                .iter()
+                .map(|f| json!({
+                    "id": f.id,
+                    "type": f.field_type,
+                    "order": f.order,
+                    "name": f.name,
+                    "hint": f.hint,
+                    "field_data": "",
+                    "display_in_profile_summary": f.display_in_profile_summary,
+                    "required": false,
+                    "editable_by_user": true,
+                }))
+                .collect::<Vec<_>>()
+        )
     }
 }

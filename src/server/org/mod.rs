@@ -55,6 +55,10 @@ pub struct Org {
     pub users: BTreeMap<i64, UserRec>,
     pub channels: BTreeMap<i64, ChannelRec>,
     pub folders: BTreeMap<i64, (String, String)>,
+    /// Custom profile fields by ID (their own sequence, as in the reference server).
+    pub profile_fields: BTreeMap<i64, ProfileFieldRec>,
+    /// (user, field) → the user's value.
+    pub profile_data: BTreeMap<(i64, i64), String>,
     pub groups: BTreeMap<i64, GroupRec>,
     pub messages: BTreeMap<i64, MessageRec>,
     /// user → message → flags: the user's personal message history.
@@ -125,6 +129,8 @@ impl Org {
             users: BTreeMap::new(),
             channels: BTreeMap::new(),
             folders: BTreeMap::new(),
+            profile_fields: BTreeMap::new(),
+            profile_data: BTreeMap::new(),
             groups: BTreeMap::new(),
             messages: BTreeMap::new(),
             user_msgs: HashMap::new(),

@@ -268,6 +268,18 @@ pub struct PlaygroundRec {
     pub url_template: String,
 }
 
+/// A custom profile field of the organization (its values live in `Org::profile_data`).
+#[derive(Debug, Clone)]
+pub struct ProfileFieldRec {
+    pub id: i64,
+    /// 1 short text, 2 long text (Markdown), 4 date, 5 link, 8 pronouns.
+    pub field_type: i64,
+    pub name: String,
+    pub hint: String,
+    pub order: i64,
+    pub display_in_profile_summary: bool,
+}
+
 #[derive(Debug, Clone)]
 pub struct RealmRec {
     pub name: String,

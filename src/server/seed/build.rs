@@ -8,8 +8,8 @@ use super::{
 use crate::server::emoji;
 use crate::server::markdown;
 use crate::server::org::{
-    BUILTIN_VIEWS, ChannelRec, GroupRec, NavViewRec, Org, PlaygroundRec, PresenceRec, Reaction, ReactionType,
-    RealmRec, Recip, Role, ScheduledRec, Settings, SubRec, UserRec, UserStatus,
+    BUILTIN_VIEWS, ChannelRec, GroupRec, NavViewRec, Org, PlaygroundRec, PresenceRec, ProfileFieldRec,
+    Reaction, ReactionType, RealmRec, Recip, Role, ScheduledRec, Settings, SubRec, UserRec, UserStatus,
 };
 use crate::server::token::token;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -64,6 +64,7 @@ impl Org {
         b.scheduled_messages()?;
         b.presence()?;
         b.playgrounds();
+        b.profile_fields()?;
         Ok(b.org)
     }
 }
@@ -541,5 +542,28 @@ impl Builder<'_> {
                 url_template: p.url_template.clone(),
             });
         }
+    }
+
+    /// Custom profile fields (IDs 1.., their own sequence) and the users' values.
+    fn profile_fields(&mut self) -> Result<(), String> {
+        for (i, f) in self.seed.custom_profile_fields.iter().enumerate() {
+            let id = i as i64 + 1;
+            self.org.profile_fields.insert(
+                id,
+                ProfileFieldRec {
+                    id,
+                    field_type: f.kind.type_id(),
+                    name: f.name.clone(),
+                    hint: f.hint.clone(),
+                    order: id,
+                    display_in_profile_summary: f.summary,
+                },
+            );
+            for (who, value) in &f.values {
+                let uid = self.user(who)?;
+                self.org.profile_data.insert((uid, id), value.clone());
+            }
+        }
+        Ok(())
     }
 }

@@ -36,6 +36,9 @@ pub struct Seed {
     pub presence: Vec<SeedPresence>,
     #[serde(default)]
     pub playgrounds: Vec<SeedPlayground>,
+    /// The organization's custom profile fields, with each user's value.
+    #[serde(default)]
+    pub custom_profile_fields: Vec<SeedProfileField>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -300,6 +303,45 @@ pub struct SeedPlayground {
     pub name: String,
     pub pygments_language: String,
     pub url_template: String,
+}
+
+/// The kinds of custom profile field the seed can describe (the reference server's type IDs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeedFieldKind {
+    ShortText,
+    LongText,
+    Date,
+    Link,
+    Pronouns,
+}
+
+impl SeedFieldKind {
+    /// The field type's ID in the API.
+    pub fn type_id(self) -> i64 {
+        match self {
+            SeedFieldKind::ShortText => 1,
+            SeedFieldKind::LongText => 2,
+            SeedFieldKind::Date => 4,
+            SeedFieldKind::Link => 5,
+            SeedFieldKind::Pronouns => 8,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeedProfileField {
+    pub name: String,
+    pub kind: SeedFieldKind,
+    #[serde(default)]
+    pub hint: String,
+    /// Shown on the user card in the web app.
+    #[serde(default)]
+    pub summary: bool,
+    /// Short name → value (dates as YYYY-MM-DD, links as URLs, long text as Markdown).
+    #[serde(default)]
+    pub values: std::collections::BTreeMap<String, String>,
 }
 
 /// Parse a seed file.

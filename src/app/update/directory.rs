@@ -1,0 +1,394 @@
+//! Channels and people: the `:channels` list (filter, join, leave, open), a channel's info
+//! with the user's own settings for it, and a user's profile (start a DM, mention them).
+//!
+//! The server's answers fill the popups; what changes on the server (joining, leaving,
+//! settings) comes back as `subscription` events, which `events` applies.
+
+use super::common::*;
+use super::prelude::*;
+use crate::app::msg::Answer;
+
+/// Reads a channel description's HTML for the one-line summary of the list.
+struct Plain(TimeZone);
+
+impl crate::content::ContentContext for Plain {
+    fn format_time(&self, ts: i64) -> String {
+        self.0.format(ts, "%a %-d %b %H:%M")
+    }
+    fn spoiler_open(&self, _: usize) -> bool {
+        false
+    }
+}
+
+/// A description as one line of plain, sanitised text: the rendered HTML if the server sent
+/// it, else the Markdown as it is.
+fn summary(tz: TimeZone, c: &BasicChannel) -> String {
+    if c.rendered_description.trim().is_empty() {
+        let text = crate::content::sanitize(&c.description);
+        return text.split_whitespace().collect::<Vec<_>>().join(" ");
+    }
+    crate::content::Document::parse(&c.rendered_description).summary(&Plain(tz)).text
+}
+
+/// Keep the channels whose name or description holds every word typed.
+pub(super) fn refilter(list: &mut ChannelList, query: &str) {
+    let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+    list.shown = list
+        .all
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| {
+            let (name, desc) = (e.channel.name.to_lowercase(), e.summary.to_lowercase());
+            words.iter().all(|w| name.contains(w.as_str()) || desc.contains(w.as_str()))
+        })
+        .map(|(i, _)| i)
+        .collect();
+}
+
+/// `:channels`: the list, once the server has answered.
+pub(super) fn open_channels(st: &mut State) -> Vec<Effect> {
+    st.ui.popup = Some(Popup::Channels { query: String::new(), selected: 0, list: None });
+    vec![Effect::Api(ApiCall::Channels)]
+}
+
+/// Whether [`on_answer`] is where this call's answer goes (the popups of this module).
+pub(super) fn answers(call: &ApiCall) -> bool {
+    matches!(
+        call,
+        ApiCall::Channels
+            | ApiCall::ChannelDetails(_)
+            | ApiCall::Profile(_)
+            | ApiCall::Subscribe { .. }
+            | ApiCall::SubscriptionProperty { .. }
+    )
+}
+
+/// One of this module's calls answered (`Err`: the failure in words).
+pub(super) fn on_answer(st: &mut State, call: ApiCall, result: Result<Answer, String>) -> Vec<Effect> {
+    match (call, result) {
+        (ApiCall::Channels, Ok(Answer::Channels(list))) => on_channel_list(st, Ok(list)),
+        (ApiCall::Channels, Err(e)) => on_channel_list(st, Err(e)),
+        (ApiCall::ChannelDetails(c), Ok(Answer::Channel(details))) => on_channel_details(st, c, Ok(details)),
+        (ApiCall::ChannelDetails(c), Err(e)) => on_channel_details(st, c, Err(e)),
+        (ApiCall::Profile(u), Ok(Answer::User(user))) => on_profile(st, u, Ok(user)),
+        (ApiCall::Profile(u), Err(e)) => on_profile(st, u, Err(e)),
+        (ApiCall::Subscribe { names }, Ok(Answer::Subscribed(r))) => on_subscribed(st, names, Ok(r)),
+        (ApiCall::Subscribe { names }, Err(e)) => on_subscribed(st, names, Err(e)),
+        (ApiCall::SubscriptionProperty { channel, property, value }, result) => {
+            on_property_set(st, channel, &property, value, result.map(|_| ()))
+        }
+        // `net` answers each call with its own kind of answer.
+        _ => vec![],
+    }
+}
+
+/// Keep the list's subscriber counts current (subscription and peer events).
+pub(super) fn count_subscribers(st: &mut State, channel: ChannelId, delta: i64) {
+    let list = match &mut st.ui.popup {
+        Some(Popup::Channels { list: Some(list), .. }) => list,
+        _ => return,
+    };
+    if let Some(e) = list.all.iter_mut().find(|e| e.channel.stream_id == channel) {
+        e.channel.subscriber_count = e.channel.subscriber_count.map(|n| (n + delta).max(0));
+    }
+}
+
+fn on_channel_list(st: &mut State, result: Result<Vec<BasicChannel>, String>) -> Vec<Effect> {
+    let tz = st.tz;
+    match (&mut st.ui.popup, result) {
+        (Some(Popup::Channels { query, selected, list }), Ok(channels)) => {
+            let all =
+                channels.into_iter().map(|c| ChannelEntry { summary: summary(tz, &c), channel: c }).collect();
+            let mut l = ChannelList { all, shown: Vec::new() };
+            refilter(&mut l, query);
+            *selected = (*selected).min(l.shown.len().saturating_sub(1));
+            *list = Some(l);
+        }
+        (Some(Popup::Channels { .. }), Err(e)) => {
+            st.ui.popup = None;
+            set_error(st, format!("channels: {e}"));
+        }
+        _ => {}
+    }
+    vec![]
+}
+
+/// Say what became of a subscription request, naming the channels.
+fn on_subscribed(
+    st: &mut State,
+    names: Vec<String>,
+    result: Result<SubscribeResponse, String>,
+) -> Vec<Effect> {
+    let list = format!("#{}", names.join(", #"));
+    match result {
+        Ok(r) if !r.unauthorized.is_empty() => set_error(
+            st,
+            format!("#{} is private: you need an invitation to join", r.unauthorized.join(", #")),
+        ),
+        Ok(r) if r.already_subscribed.as_object().is_some_and(|o| !o.is_empty()) => {
+            set_status(st, format!("you were already in {list}"))
+        }
+        Ok(_) => set_status(st, format!("you joined {list}")),
+        Err(e) => set_error(st, format!("could not join {list}: {e}")),
+    }
+    vec![]
+}
+
+/// A channel by name: one the user is in, or one they can join.
+pub(super) fn channel_by_name(st: &State, name: &str) -> Option<ChannelId> {
+    crate::app::narrow::Resolver::channel_id(&st.data, name).or_else(|| {
+        st.data.unsubscribed.iter().find(|(_, n)| n.eq_ignore_ascii_case(name)).map(|(id, _)| *id)
+    })
+}
+
+/// `:subscribe #name`: only existing channels (the server would create a missing one).
+pub(super) fn subscribe_command(st: &mut State, name: &str) -> Result<Vec<Effect>, String> {
+    if let Some(c) = crate::app::narrow::Resolver::channel_id(&st.data, name) {
+        return Err(format!("you are already in #{}", st.data.channel_name(c)));
+    }
+    let (_, exact) = st
+        .data
+        .unsubscribed
+        .iter()
+        .find(|(_, n)| n.eq_ignore_ascii_case(name))
+        .ok_or_else(|| format!("no channel named {name:?} that you can join (:channels lists them)"))?;
+    let exact = exact.clone();
+    set_status(st, format!("joining #{exact}…"));
+    Ok(vec![Effect::Api(ApiCall::Subscribe { names: vec![exact] })])
+}
+
+/// A channel's info popup: its details and email address are asked for.
+pub(super) fn open_channel_info(st: &mut State, channel: ChannelId) -> Vec<Effect> {
+    st.ui.popup = Some(Popup::ChannelInfo { channel, details: None, email: None, scroll: 0 });
+    vec![
+        Effect::Api(ApiCall::ChannelDetails(channel)),
+        Effect::Api(ApiCall::ChannelEmail { channel, sender: None }),
+    ]
+}
+
+/// `i` on a channel (or topic) row of the sidebar.
+pub(super) fn info_action(st: &mut State) -> Vec<Effect> {
+    let channel = match st.ui.sidebar.get(st.ui.sidebar_selected) {
+        Some(SidebarRow::Channel(c) | SidebarRow::Topic(c, _)) if st.ui.focus == Focus::Sidebar => *c,
+        _ => {
+            set_status(st, "select a channel in the channels pane first");
+            return vec![];
+        }
+    };
+    open_channel_info(st, channel)
+}
+
+fn on_channel_details(
+    st: &mut State,
+    channel: ChannelId,
+    result: Result<Box<BasicChannel>, String>,
+) -> Vec<Effect> {
+    let Some(Popup::ChannelInfo { channel: shown, details, .. }) = &mut st.ui.popup else { return vec![] };
+    if *shown != channel {
+        return vec![];
+    }
+    match result {
+        Ok(c) => *details = Some(c),
+        Err(e) => {
+            st.ui.popup = None;
+            set_error(st, format!("channel info: {e}"));
+        }
+    }
+    vec![]
+}
+
+/// The channel email for the info popup, if it is waiting for one (else `Err` gives it back).
+pub(super) fn take_email(
+    st: &mut State,
+    email: Result<String, String>,
+) -> Result<(), Result<String, String>> {
+    match &mut st.ui.popup {
+        Some(Popup::ChannelInfo { email: slot @ None, .. }) => {
+            *slot = Some(email);
+            Ok(())
+        }
+        _ => Err(email),
+    }
+}
+
+/// The name of a subscription setting, as the status line says it.
+pub(super) fn setting_name(property: &str) -> &str {
+    match property {
+        "pin_to_top" => "pinned",
+        "desktop_notifications" => "desktop notifications",
+        "audible_notifications" => "audible notifications",
+        other => other,
+    }
+}
+
+fn on_property_set(
+    st: &mut State,
+    channel: ChannelId,
+    property: &str,
+    value: bool,
+    result: Result<(), String>,
+) -> Vec<Effect> {
+    let name = st.data.channel_name(channel).to_owned();
+    let what = setting_name(property);
+    match result {
+        Ok(()) if property == "pin_to_top" => {
+            set_status(st, format!("#{name} {}", if value { "pinned" } else { "unpinned" }))
+        }
+        Ok(()) => set_status(st, format!("#{name}: {what} {}", if value { "on" } else { "off" })),
+        Err(e) => set_error(st, format!("#{name}: {what} not changed: {e}")),
+    }
+    vec![]
+}
+
+/// A user's profile popup (from `:profile`, `u` on a message, or the people pane).
+pub(super) fn open_profile(st: &mut State, user: UserId) -> Vec<Effect> {
+    st.ui.popup = Some(Popup::Profile { user, details: None, scroll: 0 });
+    vec![Effect::Api(ApiCall::Profile(user))]
+}
+
+/// `u`: the selected message's sender.
+pub(super) fn sender_profile(st: &mut State) -> Vec<Effect> {
+    match selected_message(st).map(|m| m.sender_id) {
+        Some(u) => open_profile(st, u),
+        None => {
+            set_status(st, "select a message first");
+            vec![]
+        }
+    }
+}
+
+fn on_profile(st: &mut State, user: UserId, result: Result<Box<User>, String>) -> Vec<Effect> {
+    let Some(Popup::Profile { user: shown, details, .. }) = &mut st.ui.popup else { return vec![] };
+    if *shown != user {
+        return vec![];
+    }
+    match result {
+        Ok(u) => *details = Some(u),
+        Err(e) => {
+            st.ui.popup = None;
+            set_error(st, format!("profile: {e}"));
+        }
+    }
+    vec![]
+}
+
+/// An organization role in words.
+pub fn role_name(role: i64) -> &'static str {
+    match role {
+        100 => "Organization owner",
+        200 => "Organization administrator",
+        300 => "Moderator",
+        600 => "Guest",
+        _ => "Member",
+    }
+}
+
+/// Who may post in a channel, in words: its `can_send_message_group` (a system group by its
+/// meaning, another group by name, or the people named), else the older `stream_post_policy`.
+pub fn who_may_post(d: &Data, c: &BasicChannel) -> String {
+    let group = |id: i64| d.groups.get(&id);
+    match &c.can_send_message_group {
+        Some(GroupSettingValue::Group(id)) => {
+            match group(*id).map(|g| (g.name.as_str(), g.is_system_group)) {
+                Some(("role:everyone" | "role:internet", true)) => "everyone".into(),
+                Some(("role:members", true)) => "members (not guests)".into(),
+                Some(("role:fullmembers", true)) => "full members".into(),
+                Some(("role:moderators", true)) => "moderators and administrators".into(),
+                Some(("role:administrators", true)) => "administrators only".into(),
+                Some(("role:owners", true)) => "owners only".into(),
+                Some(("role:nobody", true)) => "nobody".into(),
+                Some((name, _)) => format!("members of @{name}"),
+                None => format!("members of group {id}"),
+            }
+        }
+        Some(GroupSettingValue::Anonymous { direct_members, direct_subgroups }) => {
+            let mut who: Vec<String> = direct_members.iter().map(|u| d.user_name(*u).to_owned()).collect();
+            who.extend(direct_subgroups.iter().map(|g| match group(*g) {
+                Some(g) if g.is_system_group => g.name.trim_start_matches("role:").to_owned(),
+                Some(g) => format!("@{}", g.name),
+                None => format!("group {g}"),
+            }));
+            if who.is_empty() { "nobody".into() } else { who.join(", ") }
+        }
+        None => match c.stream_post_policy {
+            Some(2) => "administrators only".into(),
+            Some(3) => "full members".into(),
+            Some(4) => "moderators and administrators".into(),
+            _ => "everyone".into(),
+        },
+    }
+}
+
+/// The time now in an IANA time zone, with its offset: "14:05 (UTC+01:00)". `None` for a
+/// zone this client does not know (the time zone database is built in: nothing is read).
+pub fn zone_time(zone: &str, now: i64, clock: crate::app::settings::Clock) -> Option<String> {
+    let tz = jiff::tz::TimeZone::get(zone).ok()?;
+    let at = jiff::Timestamp::from_second(now).ok()?.to_zoned(tz);
+    let time = match clock {
+        crate::app::settings::Clock::H24 => "%H:%M",
+        crate::app::settings::Clock::H12 => "%-I:%M %p",
+    };
+    Some(format!("{} (UTC{})", at.strftime(time), at.strftime("%:z")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::settings::Clock;
+
+    #[test]
+    fn local_time_follows_the_zone_and_its_summer_time() {
+        // 2026-11-21 12:00 UTC and 2026-07-01 12:00 UTC.
+        let (winter, summer) = (1_795_262_400, 1_782_907_200);
+        assert_eq!(zone_time("Asia/Tokyo", winter, Clock::H24).as_deref(), Some("21:00 (UTC+09:00)"));
+        assert_eq!(zone_time("Europe/Stockholm", winter, Clock::H24).as_deref(), Some("13:00 (UTC+01:00)"));
+        assert_eq!(zone_time("Europe/Stockholm", summer, Clock::H24).as_deref(), Some("14:00 (UTC+02:00)"));
+        assert_eq!(zone_time("America/Chicago", winter, Clock::H12).as_deref(), Some("6:00 AM (UTC-06:00)"));
+        assert_eq!(zone_time("Mars/Olympus_Mons", winter, Clock::H24), None);
+        assert_eq!(zone_time("", winter, Clock::H24), None);
+    }
+
+    #[test]
+    fn who_may_post_reads_groups_and_the_old_policy() {
+        let mut d = Data::default();
+        let group = |id: i64, name: &str, system: bool| UserGroup {
+            id,
+            name: name.into(),
+            description: String::new(),
+            members: vec![],
+            direct_subgroup_ids: vec![],
+            is_system_group: system,
+            deactivated: false,
+        };
+        d.groups.insert(3, group(3, "role:administrators", true));
+        d.groups.insert(7, group(7, "role:everyone", true));
+        d.groups.insert(30, group(30, "leads", false));
+        let c = |setting: Option<GroupSettingValue>, policy: Option<i64>| BasicChannel {
+            stream_id: 1,
+            name: "x".into(),
+            description: String::new(),
+            rendered_description: String::new(),
+            date_created: 0,
+            creator_id: None,
+            invite_only: false,
+            is_web_public: false,
+            is_archived: false,
+            is_announcement_only: false,
+            stream_post_policy: policy,
+            history_public_to_subscribers: true,
+            first_message_id: None,
+            folder_id: None,
+            stream_weekly_traffic: None,
+            subscriber_count: None,
+            can_send_message_group: setting,
+            is_default: None,
+        };
+        assert_eq!(who_may_post(&d, &c(Some(GroupSettingValue::Group(7)), None)), "everyone");
+        assert_eq!(who_may_post(&d, &c(Some(GroupSettingValue::Group(3)), Some(1))), "administrators only");
+        assert_eq!(who_may_post(&d, &c(Some(GroupSettingValue::Group(30)), None)), "members of @leads");
+        let anon = GroupSettingValue::Anonymous { direct_members: vec![], direct_subgroups: vec![3, 30] };
+        assert_eq!(who_may_post(&d, &c(Some(anon), None)), "administrators, @leads");
+        assert_eq!(who_may_post(&d, &c(None, Some(2))), "administrators only");
+        assert_eq!(who_may_post(&d, &c(None, None)), "everyone");
+    }
+}

@@ -1,0 +1,254 @@
+//! Channels and people: the `:channels` browser (filter, join, leave, open), `:subscribe`
+//! and `:unsubscribe`, a channel's info with the user's own settings, and profiles — through
+//! the real dispatcher and demo server.
+
+use crate::harness::App;
+use crossterm::event::KeyCode;
+use topicterm::app::{Narrow, Popup, SidebarRow};
+
+/// Type `:command` and press enter.
+async fn palette(app: &mut App, line: &str) {
+    app.key(KeyCode::Char(':')).await;
+    app.keys(line).await;
+    app.key(KeyCode::Enter).await;
+}
+
+fn status(app: &App) -> (bool, String) {
+    let s = app.st.ui.status.clone().expect("a status line");
+    (s.error, s.text)
+}
+
+/// The server's view of a user's subscription to a channel, if any.
+fn server_sub(app: &App, who: &str, channel: &str) -> Option<topicterm::server::org::SubRec> {
+    let org = app.server.shared.lock();
+    let uid = org.users.values().find(|u| u.short_name == who).map(|u| u.id)?;
+    org.channel_named(channel)?.subs.get(&uid).cloned()
+}
+
+fn server_channel_id(app: &App, name: &str) -> i64 {
+    app.server.shared.lock().channel_named(name).map(|c| c.id).expect("channel")
+}
+
+/// The channel names the `:channels` popup shows, in order.
+fn shown(app: &App) -> Vec<String> {
+    match &app.st.ui.popup {
+        Some(Popup::Channels { list: Some(l), .. }) => {
+            l.shown.iter().map(|i| l.all[*i].channel.name.clone()).collect()
+        }
+        other => panic!("the channels list is not open: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn the_channel_browser_filters_joins_opens_and_leaves() {
+    let mut app = App::start("member").await;
+    palette(&mut app, "channels").await;
+    let all = shown(&app);
+    assert!(all.contains(&"outdoors".to_owned()) && all.contains(&"general".to_owned()), "{all:?}");
+    assert!(!all.contains(&"leadership".to_owned()), "private channels member is not in stay hidden");
+    insta::assert_snapshot!("channels_80x24", app.screen(80, 24));
+    insta::assert_snapshot!("channels_160x48", app.screen(160, 48));
+
+    // Typing filters by name and description.
+    app.keys("trail").await;
+    assert_eq!(shown(&app), vec!["outdoors"], "the description mentions the trail list");
+    app.key(KeyCode::Enter).await;
+    assert!(status(&app).1.contains("not in #outdoors"), "{:?}", status(&app));
+    assert!(matches!(app.st.ui.popup, Some(Popup::Channels { .. })), "enter does not join");
+
+    // ctrl+s joins: the server has it, and its subscription event puts it in the sidebar.
+    app.ctrl('s').await;
+    assert_eq!(status(&app), (false, "you joined #outdoors".into()));
+    assert!(server_sub(&app, "member", "outdoors").is_some());
+    let outdoors = server_channel_id(&app, "outdoors");
+    assert!(app.st.data.channels.contains_key(&outdoors));
+    assert!(app.st.ui.sidebar.contains(&SidebarRow::Channel(outdoors)));
+    assert!(app.screen(160, 48).contains("✓ #outdoors"), "the list marks it joined");
+    let count = |app: &App| match &app.st.ui.popup {
+        Some(Popup::Channels { list: Some(l), .. }) => {
+            l.all.iter().find(|e| e.channel.name == "outdoors").and_then(|e| e.channel.subscriber_count)
+        }
+        _ => None,
+    };
+    assert_eq!(count(&app), Some(5), "the count follows the subscription");
+
+    // Enter opens a channel one is in.
+    app.key(KeyCode::Enter).await;
+    assert_eq!(app.st.ui.popup, None);
+    assert_eq!(app.st.ui.narrow, Narrow::Channel(outdoors));
+    assert!(app.screen(120, 30).contains("ridge loop"), "its messages are shown");
+
+    // ctrl+s on a public channel one is in leaves it at once.
+    palette(&mut app, "channels").await;
+    app.keys("outdoors").await;
+    app.ctrl('s').await;
+    assert_eq!(status(&app), (false, "you left #outdoors".into()));
+    assert!(server_sub(&app, "member", "outdoors").is_none());
+    assert!(!app.st.data.channels.contains_key(&outdoors));
+    assert!(!app.st.ui.sidebar.contains(&SidebarRow::Channel(outdoors)));
+    assert_eq!(count(&app), Some(4));
+
+    // A private channel asks first.
+    app.key(KeyCode::Esc).await;
+    palette(&mut app, "channels").await;
+    app.keys("security").await;
+    app.ctrl('s').await;
+    let question = app.st.ui.confirm.as_ref().map(|(q, _)| q.clone()).unwrap_or_default();
+    assert!(question.starts_with("Leave #security? It is private"), "{question}");
+    app.key(KeyCode::Char('n')).await;
+    assert!(server_sub(&app, "member", "security").is_some(), "n keeps the subscription");
+}
+
+#[tokio::test]
+async fn subscribe_and_unsubscribe_from_the_palette() {
+    let mut app = App::start("member").await;
+    palette(&mut app, "subscribe #Outdoors").await;
+    assert_eq!(status(&app), (false, "you joined #outdoors".into()));
+    let outdoors = server_channel_id(&app, "outdoors");
+    assert!(app.st.ui.sidebar.contains(&SidebarRow::Channel(outdoors)));
+
+    palette(&mut app, "subscribe #general").await;
+    assert_eq!(status(&app), (true, "you are already in #general".into()));
+    let before = app.server.shared.lock().channels.len();
+    palette(&mut app, "subscribe #no-such-place").await;
+    let (err, text) = status(&app);
+    assert!(err && text.contains("no channel named"), "{text}");
+    assert_eq!(app.server.shared.lock().channels.len(), before, "no channel was created");
+    app.key(KeyCode::Esc).await;
+    palette(&mut app, "subscribe #leadership").await;
+    assert!(status(&app).0, "a private channel one is not in cannot be joined: {:?}", status(&app));
+
+    // `:unsubscribe` with a channel row selected in the sidebar leaves that channel.
+    app.key(KeyCode::Esc).await;
+    app.key(KeyCode::Char('h')).await;
+    app.st.ui.sidebar_selected = app.sidebar_row(|r| *r == SidebarRow::Channel(outdoors));
+    palette(&mut app, "unsubscribe").await;
+    assert_eq!(app.st.ui.confirm.as_ref().map(|(q, _)| q.as_str()), Some("Leave #outdoors? (y/N)"));
+    app.key(KeyCode::Char('y')).await;
+    assert_eq!(status(&app), (false, "you left #outdoors".into()));
+    assert!(!app.st.ui.sidebar.contains(&SidebarRow::Channel(outdoors)));
+    // … and it can be joined again by name.
+    palette(&mut app, "subscribe outdoors").await;
+    assert_eq!(status(&app), (false, "you joined #outdoors".into()));
+}
+
+#[tokio::test]
+async fn channel_info_shows_the_channel_and_toggles_your_settings() {
+    let mut app = App::start("member").await;
+    let eng = app.channel_id("engineering");
+    app.key(KeyCode::Char('h')).await;
+    app.st.ui.sidebar_selected = app.sidebar_row(|r| *r == SidebarRow::Channel(eng));
+    app.key(KeyCode::Char('i')).await;
+    let (details, email) = match &app.st.ui.popup {
+        Some(Popup::ChannelInfo { channel, details, email, .. }) => {
+            assert_eq!(*channel, eng);
+            (details.is_some(), email.clone())
+        }
+        other => panic!("channel info is not open: {other:?}"),
+    };
+    assert!(details, "the server's details arrived");
+    let email = email.expect("the email arrived").expect("member may post there");
+    let token = app.server.shared.lock().channels[&eng].email_token.clone();
+    assert!(email.contains(&token));
+    // The email's token is random: the snapshots show it masked.
+    let masked = |s: String| s.replace(&token, &"x".repeat(token.len()));
+    let screen = masked(app.screen(160, 48));
+    for shown in
+        ["Day-to-day engineering", "Subscribers   12", "Folder        Engineering", "Who may post  everyone"]
+    {
+        assert!(screen.contains(shown), "{shown:?} in\n{screen}");
+    }
+    insta::assert_snapshot!("channel_info_160x48", screen);
+    insta::assert_snapshot!("channel_info_80x24", masked(app.screen(80, 24)));
+
+    // Each key changes the setting on the server; the server's event shows it here.
+    let sub = |app: &App| server_sub(app, "member", "engineering").expect("subscribed");
+    assert!(sub(&app).pin_to_top, "member pinned engineering");
+    app.key(KeyCode::Char('p')).await;
+    assert!(!sub(&app).pin_to_top);
+    assert!(!app.st.data.channels[&eng].pinned);
+    assert_eq!(status(&app), (false, "#engineering unpinned".into()));
+    app.key(KeyCode::Char('d')).await;
+    assert_eq!(sub(&app).desktop_notifications, Some(true));
+    assert_eq!(app.st.data.channels[&eng].desktop_notifications, Some(true));
+    app.key(KeyCode::Char('a')).await;
+    assert_eq!(sub(&app).audible_notifications, Some(true));
+    assert_eq!(status(&app), (false, "#engineering: audible notifications on".into()));
+    app.key(KeyCode::Char('d')).await;
+    assert_eq!(sub(&app).desktop_notifications, Some(false));
+    app.key(KeyCode::Char('m')).await;
+    assert!(sub(&app).is_muted);
+    assert!(app.st.data.channels[&eng].muted);
+    let screen = app.screen(160, 48);
+    assert!(screen.contains("muted                  yes"), "{screen}");
+    assert!(screen.contains("desktop notifications  off") && screen.contains("audible notifications  on"));
+    // y copies the email.
+    app.key(KeyCode::Char('y')).await;
+    assert_eq!(app.outside.copied, vec![email]);
+    app.key(KeyCode::Esc).await;
+    assert_eq!(app.st.ui.popup, None);
+
+    // By name, for a channel one is not in, and for one that cannot be seen.
+    palette(&mut app, "channel-info #outdoors").await;
+    let screen = app.screen(120, 40);
+    assert!(screen.contains("You are not subscribed") && screen.contains("Folder        Social"), "{screen}");
+    app.key(KeyCode::Char('p')).await;
+    assert!(status(&app).1.contains("not in #outdoors"), "{:?}", status(&app));
+    app.key(KeyCode::Char('s')).await;
+    assert_eq!(status(&app), (false, "you joined #outdoors".into()));
+    assert!(app.screen(120, 40).contains("Your settings"), "the event turns the popup into a subscriber's");
+    app.key(KeyCode::Esc).await;
+    palette(&mut app, "channel-info #leadership").await;
+    assert_eq!(status(&app), (true, "no channel named \"leadership\"".into()));
+}
+
+#[tokio::test]
+async fn profiles_show_who_someone_is_and_lead_to_a_dm_or_a_mention() {
+    let mut app = App::start("member").await;
+    palette(&mut app, "profile Bob Nakamura").await;
+    let screen = app.screen(160, 48);
+    for shown in [
+        "bob@demo.topicterm.test",
+        "Role          Member",
+        // The seed's now is 12:00 UTC.
+        "Local time    21:00 (UTC+09:00), Asia/Tokyo",
+        "Vacationing",
+        "@backend",
+        "Pronouns:     he/him",
+        "Working hours: 10:00–19:00 JST",
+        "strong coffee",
+    ] {
+        assert!(screen.contains(shown), "{shown:?} in\n{screen}");
+    }
+    insta::assert_snapshot!("profile_160x48", screen);
+    insta::assert_snapshot!("profile_80x24", app.screen(80, 24));
+
+    // x starts a DM with them.
+    app.key(KeyCode::Char('x')).await;
+    let bob = app.st.data.users.values().find(|u| u.full_name == "Bob Nakamura").map(|u| u.id).unwrap();
+    let target = app.st.ui.compose.as_ref().map(|c| c.target.clone());
+    assert_eq!(target, Some(topicterm::app::Target::Dm(vec![bob])));
+    app.key(KeyCode::Esc).await;
+
+    // u on a message: its sender; @ puts a mention in a reply to that message.
+    let general = app.channel_id("general");
+    app.open(Narrow::Channel(general)).await;
+    let (id, sender) = {
+        let view = &app.st.data.narrows[&Narrow::Channel(general)];
+        let id = *view.ids.last().unwrap();
+        (id, app.st.data.messages[&id].sender_id)
+    };
+    app.select(id);
+    app.key(KeyCode::Char('u')).await;
+    assert!(matches!(app.st.ui.popup, Some(Popup::Profile { user, details: Some(_), .. }) if user == sender));
+    app.key(KeyCode::Char('@')).await;
+    let name = app.st.data.user_name(sender).to_owned();
+    let compose = app.st.ui.compose.as_ref().expect("a reply");
+    assert_eq!(compose.text(), format!("@**{name}|{sender}** "));
+    assert!(matches!(&compose.target, topicterm::app::Target::Channel { id, .. } if *id == general));
+
+    // Unknown people are named in the error.
+    app.key(KeyCode::Esc).await;
+    palette(&mut app, "profile nobody-here").await;
+    assert_eq!(status(&app), (true, "no user \"nobody-here\"".into()));
+}
