@@ -533,7 +533,7 @@ people = true
 dm = false
 method = "bell"
 [keys]
-reply = ["v", "enter"]
+reply = ["b", "enter"]
 quit = "ctrl+q"
 [keys.channels]
 mark_topic_read = ["ctrl+t"]
@@ -549,7 +549,7 @@ mark_topic_read = ["ctrl+t"]
             cfg.notifications,
             Notifications { dm: false, mention: true, followed: true, method: NotifyMethod::Bell }
         );
-        assert_eq!(cfg.keymap.keys_for(Context::Messages, Action::Reply), vec!["v", "enter"]);
+        assert_eq!(cfg.keymap.keys_for(Context::Messages, Action::Reply), vec!["b", "enter"]);
         assert_eq!(cfg.keymap.keys_for(Context::Global, Action::Quit), vec!["ctrl+q"]);
         assert_eq!(cfg.keymap.keys_for(Context::Sidebar, Action::MarkTopicRead), vec!["ctrl+t"]);
         assert_eq!(cfg.keymap.keys_for(Context::Messages, Action::MarkTopicRead), vec!["T"]);

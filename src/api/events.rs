@@ -102,6 +102,8 @@ pub struct RegisterResponse {
     #[serde(default, deserialize_with = "lenient")]
     pub navigation_views: Option<Vec<NavigationView>>,
     #[serde(default, deserialize_with = "lenient")]
+    pub recent_private_conversations: Option<Vec<RecentDm>>,
+    #[serde(default, deserialize_with = "lenient")]
     pub realm_playgrounds: Option<Vec<Playground>>,
     #[serde(default, deserialize_with = "lenient")]
     pub muted_users: Option<Vec<MutedUser>>,

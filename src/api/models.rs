@@ -599,6 +599,14 @@ pub struct UserStatus {
     pub away: Option<bool>,
 }
 
+/// A recent direct-message conversation (register's `recent_private_conversations`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct RecentDm {
+    /// The others in it, sorted; empty for messages to oneself.
+    pub user_ids: Vec<UserId>,
+    pub max_message_id: MessageId,
+}
+
 /// A navigation view.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 pub struct NavigationView {

@@ -72,6 +72,8 @@ pub enum Command {
     AlertWords(Option<(bool, Vec<String>)>),
     /// Browse every channel the user can see.
     Channels,
+    /// The latest conversations across channels and direct messages.
+    Recent,
     /// Join a channel by name.
     Subscribe(String),
     /// A channel's details and the user's settings for it: named, or the one in view.
@@ -131,6 +133,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "browse every channel you can see: type to filter, ↑/↓ move, enter opens, ctrl+s joins or leaves, ctrl+o info",
     ),
     ("subscribe", "#channel", "join a channel"),
+    ("recent", "", "recent conversations across channels and DMs: unread, who wrote, when; enter opens"),
     (
         "channel-info",
         "[#channel]",
@@ -294,6 +297,7 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
             _ => return Err(usage(name)),
         },
         "channels" => Command::Channels,
+        "recent" => Command::Recent,
         "subscribe" => {
             need(1)?;
             Command::Subscribe(rest().trim_start_matches('#').to_owned())

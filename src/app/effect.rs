@@ -75,6 +75,8 @@ pub enum ApiCall {
         add: bool,
         words: Vec<String>,
     },
+    /// The newest messages, for the recent conversations view: answers `Answer::Messages`.
+    RecentMessages,
     /// Every channel the user can see (`GET /streams`): answers `Answer::Channels`.
     Channels,
     /// One channel's details (`GET /streams/{id}`): answers `Answer::Channel`.

@@ -159,6 +159,8 @@ actions! {
         [Compose ctrl('o')];
     Cancel => "cancel", "close / cancel (the draft is kept)",
         [Compose code(KeyCode::Esc), Global code(KeyCode::Esc)];
+    Recent => "recent", "recent conversations across channels and direct messages (enter opens)",
+        [Global k('v')];
     ChannelInfo => "channel_info", "channel info: description, subscribers, folder, posting, your settings",
         [Sidebar k('i')];
 }
@@ -587,13 +589,13 @@ mod tests {
             action,
             keys: keys.iter().map(|k| Key::parse(k).unwrap()).collect(),
         };
-        let km = Keymap::with_overrides(&[all(Action::Reply, &["v"])]).unwrap();
-        assert_eq!(km.lookup(Context::Messages, &key('v')), Some(Action::Reply));
+        let km = Keymap::with_overrides(&[all(Action::Reply, &["b"])]).unwrap();
+        assert_eq!(km.lookup(Context::Messages, &key('b')), Some(Action::Reply));
         assert_eq!(km.lookup(Context::Messages, &key('r')), None, "the old key is free");
         let enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
         assert_eq!(km.lookup(Context::Messages, &enter), None);
-        assert_eq!(km.lookup(Context::Sidebar, &key('v')), None, "reply lives in the messages pane only");
-        assert_eq!(km.keys_for(Context::Messages, Action::Reply), vec!["v"]);
+        assert_eq!(km.lookup(Context::Sidebar, &key('b')), None, "reply lives in the messages pane only");
+        assert_eq!(km.keys_for(Context::Messages, Action::Reply), vec!["b"]);
         // An action bound in two panes gets the new keys in both …
         let km = Keymap::with_overrides(&[all(Action::MarkTopicRead, &["ctrl+t"])]).unwrap();
         let ctrl_t = KeyEvent::new(KeyCode::Char('t'), KeyModifiers::CONTROL);

@@ -23,6 +23,6 @@ pub use narrow::Narrow;
 pub use outgoing::*;
 pub use state::*;
 pub use update::{
-    message_link, open_narrow, pending_in, plain_text, rebuild_people, rebuild_sidebar, role_name,
-    scheduled_in_order, update, who_may_post, zone_time,
+    RECENT_MESSAGES, message_link, open_narrow, pending_in, plain_text, rebuild_people, rebuild_sidebar,
+    role_name, scheduled_in_order, update, who_may_post, zone_time,
 };

@@ -27,6 +27,8 @@ pub enum SidebarRow {
     Mentions,
     Channel(ChannelId),
     Topic(ChannelId, String),
+    /// A recent direct-message conversation (the others in it).
+    Dm(Vec<UserId>),
 }
 
 impl SidebarRow {
@@ -38,6 +40,7 @@ impl SidebarRow {
             SidebarRow::Mentions => Narrow::Mentions,
             SidebarRow::Channel(c) => Narrow::Channel(*c),
             SidebarRow::Topic(c, t) => Narrow::Topic(*c, t.clone()),
+            SidebarRow::Dm(users) => Narrow::Dm(users.clone()),
         }
     }
 }
@@ -165,6 +168,11 @@ pub enum Popup {
         email: Option<Result<String, String>>,
         scroll: u16,
     },
+    /// The recent conversations view (`rows`: `None` while loading).
+    Recent {
+        selected: usize,
+        rows: Option<Vec<RecentConversation>>,
+    },
     /// A user's profile (`details` once the server has answered).
     Profile {
         user: UserId,
@@ -180,6 +188,17 @@ pub struct TypingNotice {
     /// When "start" was last sent, and the last keystroke (UNIX seconds).
     pub started_at: i64,
     pub last_key: i64,
+}
+
+/// A row of the recent conversations view.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecentConversation {
+    /// The topic (as its newest message names it) or the direct-message conversation.
+    pub narrow: Narrow,
+    pub newest: MessageId,
+    pub timestamp: i64,
+    /// Who wrote in it, most recent first (a few).
+    pub senders: Vec<UserId>,
 }
 
 /// A channel of the `:channels` list: what the server says of it, and its description as one

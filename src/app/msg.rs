@@ -60,6 +60,8 @@ pub enum Answer {
     Channels(Vec<BasicChannel>),
     /// One channel's details.
     Channel(Box<BasicChannel>),
+    /// Messages (the newest, for the recent conversations view).
+    Messages(Vec<Message>),
     /// What a subscription request did.
     Subscribed(SubscribeResponse),
     /// A file written (the state dump).

@@ -249,6 +249,9 @@ pub struct Data {
     pub newest_id: MessageId,
     /// Saved views (built-in and custom), as the server lists them.
     pub nav_views: Vec<NavigationView>,
+    /// Direct-message conversations (the others in each, sorted) → their newest message ID:
+    /// register's `recent_private_conversations`, kept by every DM the client sees.
+    pub recent_dms: HashMap<Vec<UserId>, MessageId>,
     /// Code playgrounds of the organization (links for code blocks by language).
     pub playgrounds: Vec<Playground>,
     /// The last window epoch handed out.
@@ -345,6 +348,10 @@ impl Data {
         let conv = self.conv_of(&m);
         if let (Some(c), false) = (m.stream_id, m.is_dm()) {
             self.topics.entry(c).or_default().touch(m.topic(), m.id);
+        }
+        if let Conv::Dm(key) = &conv {
+            let newest = self.recent_dms.entry(key.clone()).or_default();
+            *newest = (*newest).max(m.id);
         }
         if unread {
             if m.has_flag("mentioned") || m.has_flag("stream_wildcard_mentioned") {

@@ -394,6 +394,10 @@ async fn run_api(c: &Client, call: ApiCall) -> Msg {
         A::AlertWords { add: false, words } => {
             c.remove_alert_words(words).await.map(|r| Answer::Words(r.alert_words))
         }
+        A::RecentMessages => {
+            let q = GetMessages::around(Anchor::Newest, crate::app::RECENT_MESSAGES, 0);
+            c.get_messages(&q).await.map(|r| Answer::Messages(r.messages))
+        }
         A::Channels => c.get_streams(&StreamsQuery::default()).await.map(|r| Answer::Channels(r.streams)),
         A::ChannelDetails(channel) => {
             c.get_stream(*channel).await.map(|r| Answer::Channel(Box::new(r.stream)))
@@ -667,6 +671,7 @@ pub const FETCH_TYPES: &[&str] = &[
     "user_status",
     "scheduled_messages",
     "navigation_views",
+    "recent_private_conversations",
     "realm_playgrounds",
     "drafts",
     "user_settings",

@@ -14,6 +14,7 @@ mod info;
 mod messages;
 mod people;
 mod profile;
+mod recent;
 mod scheduled;
 mod sidebar;
 mod status;
@@ -79,6 +80,7 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
         Some(Popup::ChannelInfo { channel, details, email, scroll }) => {
             channel_info::draw_channel_info(f, st, t, *channel, details.as_deref(), email.as_ref(), *scroll)
         }
+        Some(Popup::Recent { selected, rows }) => recent::draw_recent(f, st, t, *selected, rows.as_deref()),
         Some(Popup::Profile { user, details, scroll }) => {
             profile::draw_profile(f, st, t, *user, details.as_deref(), *scroll)
         }

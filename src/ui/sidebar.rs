@@ -25,6 +25,8 @@ pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut Hit
     let w = inner.width as usize;
     let mut lines = Vec::new();
     for (i, row) in st.ui.sidebar.iter().enumerate().skip(start).take(h) {
+        // A presence dot before a one-to-one conversation.
+        let mut dot = None;
         let (label, count, style) = match row {
             SidebarRow::AllMessages => ("All messages".to_owned(), 0, th.bold),
             SidebarRow::AllDms => ("Direct messages".to_owned(), d.unread.dm_total, th.bold),
@@ -51,7 +53,25 @@ pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut Hit
                 let n = if muted { 0 } else { d.topic_unread(*c, t) };
                 (format!("  {mark}{name}"), n, if muted { th.dim } else { Style::new() })
             }
+            SidebarRow::Dm(users) => {
+                let names: Vec<String> = match users.as_slice() {
+                    [] => vec![format!("{} (you)", d.user_name(d.me))],
+                    [one] => {
+                        dot = Some(super::people::activity_glyph(d.activity(*one, st.now), th));
+                        vec![d.user_name(*one).to_owned()]
+                    }
+                    many => many.iter().map(|u| d.user_name(*u).to_owned()).collect(),
+                };
+                let n = d.unread.by_conv.get(&crate::app::Conv::Dm(users.clone())).map_or(0, |s| s.len());
+                (sanitize(&names.join(", ")), n, Style::new())
+            }
         };
+        let lead = match dot {
+            Some(dot) => vec![Span::raw("  "), dot, Span::raw(" ")],
+            None if matches!(row, SidebarRow::Dm(_)) => vec![Span::raw("    ")],
+            None => vec![],
+        };
+        let w = w.saturating_sub(lead.iter().map(|s| display_width(&s.content)).sum());
         let count_s = if count > 0 { format!(" {count}") } else { String::new() };
         let label = clip(&label, w.saturating_sub(count_s.len()));
         let pad = w.saturating_sub(display_width(&label) + count_s.len());
@@ -61,11 +81,13 @@ pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut Hit
         } else if i == sel {
             style = style.add_modifier(Modifier::UNDERLINED);
         }
-        lines.push(Line::from(vec![
+        let mut spans = lead;
+        spans.extend([
             Span::styled(label, style),
             Span::styled(" ".repeat(pad), style),
             Span::styled(count_s, style.patch(th.highlight)),
-        ]));
+        ]);
+        lines.push(Line::from(spans));
     }
     f.render_widget(Paragraph::new(lines), inner);
 }

@@ -161,3 +161,33 @@ async fn moving_and_resolving_topics_as_the_reference_server_does() {
     let err = env.client("guest").update_message(ids[2], &rename).await;
     assert!(err.is_err());
 }
+
+#[tokio::test]
+async fn recent_private_conversations_are_newest_first_and_name_the_others() {
+    let env = Env::start().await;
+    let c = env.client("member");
+    let me = env.user_id("member");
+    let params = RegisterParams {
+        fetch_event_types: Some(vec!["recent_private_conversations".into()]),
+        ..Default::default()
+    };
+    let list = c.register(&params).await.unwrap().recent_private_conversations.expect("asked for");
+    assert!(list.len() >= 3, "{list:?}");
+    assert!(list.windows(2).all(|w| w[0].max_message_id > w[1].max_message_id), "newest first");
+    assert!(list.iter().all(|r| !r.user_ids.contains(&me) && r.user_ids.is_sorted()), "{list:?}");
+    // A new group DM is at the top, naming the others only.
+    let (carol, bob) = (env.user_id("carol"), env.user_id("bob"));
+    let sent = env
+        .client("carol")
+        .send_message(&OutgoingMessage::direct(vec![me, bob], "group hi"))
+        .await
+        .unwrap()
+        .id;
+    let list = c.register(&params).await.unwrap().recent_private_conversations.unwrap();
+    let mut others = vec![carol, bob];
+    others.sort_unstable();
+    assert_eq!((list[0].user_ids.clone(), list[0].max_message_id), (others, sent));
+    // Not asked for: not sent.
+    let other = RegisterParams { fetch_event_types: Some(vec!["alert_words".into()]), ..Default::default() };
+    assert!(c.register(&other).await.unwrap().recent_private_conversations.is_none());
+}

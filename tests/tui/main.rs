@@ -8,6 +8,7 @@ mod drawing;
 mod events;
 mod harness;
 mod keys;
+mod navigation;
 mod outbox;
 mod outside;
 mod palette;

@@ -442,6 +442,7 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
         Action::Send | Action::Schedule | Action::Complete | Action::CompleteBack => vec![],
         Action::RenameTopic | Action::MoveTopic | Action::ResolveTopic => vec![],
         Action::ChannelInfo => super::directory::info_action(st),
+        Action::Recent => super::recent::open_recent(st),
         Action::Profile => super::directory::sender_profile(st),
     }
 }

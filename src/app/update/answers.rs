@@ -28,6 +28,9 @@ pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>)
         Job::Api(call) if super::directory::answers(&call) => {
             return super::directory::on_answer(st, *call, result.map_err(|f| failure(&f)));
         }
+        Job::Api(call) if matches!(*call, ApiCall::RecentMessages) => {
+            return super::recent::on_answer(st, result.map_err(|f| failure(&f)));
+        }
         job => job,
     };
     let result = match result {
@@ -131,6 +134,7 @@ fn api_success(call: ApiCall) -> String {
         ApiCall::AlertWords { .. } => String::new(),
         ApiCall::DeleteMessage(_) => "message deleted".into(),
         ApiCall::Channels
+        | ApiCall::RecentMessages
         | ApiCall::ChannelDetails(_)
         | ApiCall::Profile(_)
         | ApiCall::Subscribe { .. }

@@ -103,13 +103,36 @@ pub fn rebuild_people(st: &mut State) {
     st.ui.people = people.into_iter().map(|(_, _, id)| id).collect();
 }
 
+/// How many recent direct-message conversations the channels pane lists.
+pub const DM_ROWS: usize = 5;
+
+/// The `n` most recent direct-message conversations, newest first; those with muted users
+/// only are left out.
+pub fn recent_dms(d: &Data, n: usize) -> Vec<Vec<UserId>> {
+    let mut all: Vec<(&MessageId, &Vec<UserId>)> = d
+        .recent_dms
+        .iter()
+        .filter(|(users, _)| users.is_empty() || !users.iter().all(|u| d.muted_users.contains(u)))
+        .map(|(users, id)| (id, users))
+        .collect();
+    let n = n.min(all.len());
+    if n == 0 {
+        return Vec::new();
+    }
+    all.select_nth_unstable_by(n - 1, |a, b| b.cmp(a));
+    all.truncate(n);
+    all.sort_unstable_by(|a, b| b.cmp(a));
+    all.into_iter().map(|(_, users)| users.clone()).collect()
+}
+
 /// Rebuild the channels pane's rows (on changes only, not per frame).
 pub fn rebuild_sidebar(st: &mut State) {
     let d = &st.data;
     let mut chans: Vec<&ChannelInfo> = d.channels.values().collect();
     chans.sort_by_key(|c| (!c.pinned, c.muted, c.name.to_lowercase()));
-    let mut rows =
-        vec![SidebarRow::AllMessages, SidebarRow::AllDms, SidebarRow::Starred, SidebarRow::Mentions];
+    let mut rows = vec![SidebarRow::AllMessages, SidebarRow::AllDms];
+    rows.extend(recent_dms(d, DM_ROWS).into_iter().map(SidebarRow::Dm));
+    rows.extend([SidebarRow::Starred, SidebarRow::Mentions]);
     for c in chans {
         rows.push(SidebarRow::Channel(c.id));
         if st.ui.expanded == Some(c.id)

@@ -190,6 +190,7 @@ pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Option<Vec<Effect>>
         Some(Popup::Channels { .. }) => Some(channels_key(st, key)),
         Some(Popup::ChannelInfo { .. }) => info_key(st, key),
         Some(Popup::Profile { .. }) => profile_key(st, key),
+        Some(Popup::Recent { .. }) => super::recent::on_key(st, key),
         _ => None,
     }
 }

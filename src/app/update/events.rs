@@ -82,6 +82,7 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
             m.flags = ev.flags;
             let id = m.id;
             let notice = super::outside::notify(st, &m, &m.flags);
+            super::recent::on_message(st, &m);
             let narrows: Vec<Narrow> = st.data.narrows.keys().cloned().collect();
             let mut targets = Vec::new();
             for n in narrows {

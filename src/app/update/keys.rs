@@ -343,7 +343,9 @@ pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         | Popup::MessageInfo { scroll, .. }
         | Popup::ChannelInfo { scroll, .. }
         | Popup::Profile { scroll, .. } => scroll,
-        Popup::Scheduled { .. } | Popup::Emoji { .. } | Popup::Channels { .. } => return vec![],
+        Popup::Scheduled { .. } | Popup::Emoji { .. } | Popup::Channels { .. } | Popup::Recent { .. } => {
+            return vec![];
+        }
     };
     // Never past the end as last drawn (`G` asks for "the end" before the view knows it).
     let bottom = st.ui.popup_bottom.get().unwrap_or(u16::MAX);

@@ -22,6 +22,7 @@ mod outbox;
 mod outside;
 mod palette;
 mod prelude;
+mod recent;
 mod register;
 mod server_drafts;
 #[cfg(test)]
@@ -42,6 +43,7 @@ use navigation::*;
 pub use outbox::pending_in;
 pub use outside::{message_link, plain_text};
 use prelude::*;
+pub use recent::RECENT_MESSAGES;
 use register::*;
 pub use server_drafts::ServerDrafts;
 use tick::*;
@@ -203,7 +205,11 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
                 sidebar |= match &e.kind {
                     EventKind::Subscription(_) => true,
                     // Rows list topics only for the expanded channel.
-                    EventKind::Message(m) => expanded.is_some() && m.message.stream_id == expanded,
+                    // … and the recent direct-message conversations.
+                    EventKind::Message(m) => {
+                        m.message.is_dm() || (expanded.is_some() && m.message.stream_id == expanded)
+                    }
+                    EventKind::MutedUsers { .. } => true,
                     EventKind::UpdateMessage(_) | EventKind::DeleteMessage(_) => expanded.is_some(),
                     _ => false,
                 };

@@ -132,6 +132,12 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
     st.ui.loading = false;
     super::server_drafts::on_register(st, r.drafts.clone(), r.user_settings.as_ref());
     st.data.nav_views = r.navigation_views.clone().unwrap_or_default();
+    st.data.recent_dms = r
+        .recent_private_conversations
+        .iter()
+        .flatten()
+        .map(|c| (dm_key(&c.user_ids, st.data.me), c.max_message_id))
+        .collect();
     st.data.playgrounds = r.realm_playgrounds.clone().unwrap_or_default();
     rebuild_sidebar(st);
     rebuild_people(st);

@@ -208,6 +208,9 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
     if wants("user_settings") {
         put("user_settings", json!({"enable_drafts_synchronization": org.drafts_sync_enabled(uid)}));
     }
+    if wants("recent_private_conversations") {
+        put("recent_private_conversations", org.recent_dms_json(uid));
+    }
     if wants("navigation_views") {
         put("navigation_views", nav_views_json(&org, uid));
     }

@@ -165,6 +165,24 @@ impl Org {
         })
     }
 
+    /// The user's direct-message conversations among their newest 1,000 direct messages
+    /// (register's `recent_private_conversations`): the others in each, sorted, and the
+    /// newest message's ID; newest first.
+    pub fn recent_dms_json(&self, uid: i64) -> Value {
+        let mut newest: std::collections::HashMap<Vec<i64>, i64> = std::collections::HashMap::new();
+        let mine = self.messages.values().rev().filter_map(|m| match &m.recip {
+            Recip::Dm { users } if users.contains(&uid) => Some((users, m.id)),
+            _ => None,
+        });
+        for (users, id) in mine.take(1000) {
+            let others: Vec<i64> = users.iter().copied().filter(|u| *u != uid).collect();
+            newest.entry(others).or_insert(id);
+        }
+        let mut list: Vec<(Vec<i64>, i64)> = newest.into_iter().collect();
+        list.sort_by_key(|(_, id)| std::cmp::Reverse(*id));
+        json!(list.iter().map(|(u, id)| json!({"user_ids": u, "max_message_id": id})).collect::<Vec<_>>())
+    }
+
     /// A user's custom profile field values by field ID: `value`, plus `rendered_value` for
     /// the Markdown (long text) fields. Bots have none.
     pub fn profile_data_json(&self, u: &UserRec) -> Value {

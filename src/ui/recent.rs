@@ -1,0 +1,95 @@
+//! The recent conversations view: one row per conversation, newest first, with its unread
+//! count, who wrote in it and when.
+
+use super::common::{centered, clip};
+use super::theme::Theme;
+use crate::app::{Conv, Narrow, RecentConversation, State};
+use crate::content::{display_width, sanitize};
+use ratatui::Frame;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+/// "#channel > topic" or the people of a direct-message conversation.
+fn title(st: &State, n: &Narrow) -> String {
+    let d = &st.data;
+    match n {
+        Narrow::Topic(c, t) => {
+            let topic = if t.is_empty() { d.realm.empty_topic_name.as_str() } else { t.as_str() };
+            format!("#{} > {}", d.channel_name(*c), topic)
+        }
+        Narrow::Dm(users) if users.is_empty() => format!("DM: {} (you)", d.user_name(d.me)),
+        Narrow::Dm(users) => {
+            let names: Vec<&str> = users.iter().map(|u| d.user_name(*u)).collect();
+            format!("DM: {}", names.join(", "))
+        }
+        other => format!("{other:?}"),
+    }
+}
+
+fn unread(st: &State, n: &Narrow) -> usize {
+    let conv = match n {
+        Narrow::Topic(c, t) => Conv::Topic(*c, t.to_lowercase()),
+        Narrow::Dm(users) => Conv::Dm(users.clone()),
+        _ => return 0,
+    };
+    st.data.unread.by_conv.get(&conv).map_or(0, |s| s.len())
+}
+
+pub(super) fn draw_recent(
+    f: &mut Frame,
+    st: &State,
+    t: &Theme,
+    selected: usize,
+    rows: Option<&[RecentConversation]>,
+) {
+    let area = centered(f.area(), 140, f.area().height.saturating_sub(2));
+    f.render_widget(Clear, area);
+    let help = " j/k move · enter open · esc close ";
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(" Recent conversations ")
+        .title_bottom(Line::styled(clip(help, area.width.saturating_sub(2) as usize), t.dim));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let Some(rows) = rows else {
+        f.render_widget(Paragraph::new(Line::styled("Loading recent conversations…", t.dim)), inner);
+        return;
+    };
+    if rows.is_empty() {
+        f.render_widget(Paragraph::new(Line::styled("No conversations yet.", t.dim)), inner);
+        return;
+    }
+    let h = inner.height as usize;
+    let width = inner.width as usize;
+    let start = selected.saturating_sub(h.saturating_sub(1));
+    // Unread · conversation · who · when; the conversation takes what the others leave.
+    let when_w = 16;
+    let who_w = (width / 4).clamp(10, 36);
+    let conv_w = width.saturating_sub(4 + 1 + who_w + 1 + when_w);
+    let lines: Vec<Line> = rows
+        .iter()
+        .enumerate()
+        .skip(start)
+        .take(h)
+        .map(|(i, r)| {
+            let style = if i == selected { t.selected } else { Style::new() };
+            let n = unread(st, &r.narrow);
+            let count = if n > 0 { format!("{n:>3} ") } else { "    ".to_owned() };
+            let conv = clip(&sanitize(&title(st, &r.narrow)), conv_w);
+            let conv_pad = " ".repeat(conv_w.saturating_sub(display_width(&conv)));
+            let names: Vec<String> = r.senders.iter().map(|u| sanitize(st.data.user_name(*u))).collect();
+            let who = clip(&names.join(", "), who_w);
+            let who_pad = " ".repeat(who_w.saturating_sub(display_width(&who)));
+            let when = st.tz.format(r.timestamp, "%a %-d %b %H:%M");
+            let conv_style = if n > 0 { style.patch(t.bold) } else { style };
+            Line::from(vec![
+                Span::styled(count, style.patch(t.highlight)),
+                Span::styled(format!("{conv}{conv_pad} "), conv_style),
+                Span::styled(format!("{who}{who_pad} "), style.patch(t.dim)),
+                Span::styled(clip(&when, when_w), style.patch(t.dim)),
+            ])
+        })
+        .collect();
+    f.render_widget(Paragraph::new(lines), inner);
+}
