@@ -251,12 +251,13 @@ USER_GROUPS = [
 CONVS = []
 
 
-def M(sender, gap, content, at=None, r=None, e=None, star=None, unread=None, client=None):
+def M(sender, gap, content, at=None, r=None, e=None, star=None, unread=None, client=None, w=None):
     """One message.  `gap`: minutes after the previous message of the conversation;
     `at`: absolute minutes_ago instead.  `r`: {emoji_name: [users]}.
-    `e`: [(by, minutes_later, {"content"|"topic"|"channel": ...})]."""
+    `e`: [(by, minutes_later, {"content"|"topic"|"channel": ...})].
+    `w`: [(user, submessage)]: changes to the message's widget (votes, ticks), in order."""
     return {"sender": sender, "gap": gap, "at": at, "content": content, "r": r or {},
-            "e": e or [], "star": star or [], "unread": unread or [], "client": client}
+            "e": e or [], "star": star or [], "unread": unread or [], "client": client, "w": w or []}
 
 
 def conv(start, msgs, channel=None, topic=None, dm=None, unread=None, resolve=None):
@@ -271,6 +272,25 @@ def conv(start, msgs, channel=None, topic=None, dm=None, unread=None, resolve=No
 LONG_LINE = "https://ci.demo.topicterm.test/artifacts/arm64-linux/" + "".join(
     hashlib.sha256(("topicterm-%d" % i).encode()).hexdigest() for i in range(4)
 ) + "/test-results.tar.zst"
+
+# ----- widgets: a poll and a to-do list (Zulip's /poll and /todo) ----------------
+
+conv(6000, channel="random", topic="team offsite", msgs=[
+    M("carol", 0, "/poll Where should the spring offsite be?\nLisbon\nKrakow\nTallinn", w=[
+        ("alice", {"type": "vote", "key": "canned,0", "vote": 1}),
+        ("dave", {"type": "vote", "key": "canned,1", "vote": 1}),
+        ("erin", {"type": "vote", "key": "canned,0", "vote": 1}),
+        ("dave", {"type": "new_option", "idx": 1, "option": "Somewhere with a beach"}),
+        ("bob", {"type": "vote", "key": "{id:dave},1", "vote": 1}),
+    ]),
+])
+
+conv(5000, channel="engineering", topic="release 2.5 checklist", msgs=[
+    M("admin", 0, "/todo Release 2.5\nFreeze the branch: no features after Friday\nChangelog: user-facing changes only\nTag and announce", w=[
+        ("admin", {"type": "strike", "key": "0,canned"}),
+        ("alice", {"type": "new_task", "key": 3, "task": "Update the screenshots", "desc": "", "completed": False}),
+    ]),
+])
 
 # ----- general --------------------------------------------------------------
 
@@ -1235,6 +1255,8 @@ def build_messages():
                 o["starred_by"] = msg["star"]
             if msg["client"]:
                 o["client"] = msg["client"]
+            if msg["w"]:
+                o["widget_events"] = [{"user": u, "content": sub} for u, sub in msg["w"]]
             out.append(o)
         for user, n in c["unread"].items():
             own = [i for i, o in enumerate(out) if o["sender"] == user]

@@ -294,6 +294,7 @@ fn kind_tag(k: &EventKind) -> Option<&'static str> {
         EventKind::Restart(_) => "restart",
         EventKind::MutedUsers { .. } => "muted_users",
         EventKind::AlertWords { .. } => "alert_words",
+        EventKind::Submessage(_) => "submessage",
         EventKind::Unknown { .. } | EventKind::Malformed { .. } => return None,
     })
 }

@@ -255,7 +255,8 @@ fn demo_output(name: &str, env: &str) -> Vec<u8> {
     // Show more styles: the help popup, the people pane, a compose box.
     t.keys(&["w", "?"]);
     t.wait_for("the help", |s| s.contains("Keys (esc to close)"));
-    t.keys(&["Escape", "r"]);
+    // w focused the people pane: h goes back to the messages, where r replies.
+    t.keys(&["Escape", "h", "r"]);
     t.wait_for("the compose box", |s| s.contains("ctrl+d send"));
     t.keys(&["Escape", "q"]);
     assert_eq!(wait_for_file(&status).trim(), "0");

@@ -201,3 +201,48 @@ fn subscribing_from_the_channel_browser_adds_the_channel_to_the_sidebar() {
     assert!(s.contains("#outdoors"), "{s}");
     t.keys(&["q"]);
 }
+
+/// ctrl+t in the compose box uploads a file to the demo server and links it; sent, the
+/// message shows the link.
+#[test]
+fn attaching_a_file_uploads_it_and_links_it_in_the_message() {
+    let t = Tmux::new("e2e-attach");
+    let home = tempfile::tempdir().unwrap();
+    let file = home.path().join("hello-attach.txt");
+    std::fs::write(&file, "hello from tmux\n").unwrap();
+    let bin = env!("CARGO_BIN_EXE_topicterm");
+    t.start(&format!("HOME={h} XDG_STATE_HOME={h}/state {bin} --demo", h = home.path().display()));
+    t.wait_for("the channel list", |s| s.contains("#engineering") && s.contains("All messages"));
+    t.keys(&["r"]);
+    t.wait_for("the compose box", |s| s.contains("ctrl+d send"));
+    t.text("the file: ");
+    t.keys(&["C-t"]);
+    t.wait_for("the path prompt", |s| s.contains("Attach file (path):"));
+    t.text("~/hello-attach.txt");
+    t.keys(&["Enter"]);
+    t.wait_for("the link in the compose box", |s| s.contains("[hello-attach.txt](/user_uploads/"));
+    t.keys(&["C-d"]);
+    t.wait_for("the sent message with the link", |s| {
+        !s.contains("ctrl+d send") && s.contains("the file: hello-attach.txt")
+    });
+    t.keys(&["q"]);
+}
+
+/// A digit on a poll votes: the vote goes to the demo server and comes back by event.
+#[test]
+fn voting_in_a_poll_from_the_keyboard() {
+    let t = Tmux::new("e2e-poll");
+    let home = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_topicterm");
+    t.start(&format!("HOME={h} XDG_STATE_HOME={h}/state {bin} --demo", h = home.path().display()));
+    t.wait_for("the channel list", |s| s.contains("#engineering") && s.contains("All messages"));
+    t.keys(&["/"]);
+    t.text("topic:\"team offsite\"");
+    t.keys(&["Enter"]);
+    t.wait_for("the poll", |s| s.contains("Where should the spring offsite be?") && s.contains("2 Lisbon"));
+    t.keys(&["1"]);
+    t.wait_for("my vote counted", |s| s.contains("1 ✓  3 Lisbon") && s.contains("Maya Lindqvist"));
+    t.keys(&["1"]);
+    t.wait_for("my vote taken back", |s| s.contains("1    2 Lisbon"));
+    t.keys(&["q"]);
+}

@@ -28,6 +28,8 @@ pub struct RegisterResponse {
     pub max_message_id: Option<MessageId>,
     #[serde(default)]
     pub realm_empty_topic_display_name: Option<String>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub max_file_upload_size_mib: Option<u64>,
     #[serde(default)]
     pub server_report_message_types: Option<Vec<ReportType>>,
     /// Channel ID of the moderation request channel; -1 or absent when none is configured.
@@ -201,6 +203,7 @@ pub const KNOWN_EVENT_TYPES: &[&str] = &[
     "user_settings",
     "muted_users",
     "alert_words",
+    "submessage",
 ];
 
 /// The kinds of event this client understands.
@@ -243,6 +246,8 @@ pub enum EventKind {
     AlertWords {
         alert_words: Vec<String>,
     },
+    /// A change to a message's widget (a vote, a new option, a ticked task).
+    Submessage(SubmessageEvent),
     /// An event type this client does not know.
     #[serde(skip)]
     Unknown {
@@ -254,6 +259,28 @@ pub enum EventKind {
         event_type: String,
         error: String,
     },
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct SubmessageEvent {
+    pub msg_type: String,
+    pub content: String,
+    pub submessage_id: i64,
+    pub message_id: MessageId,
+    pub sender_id: UserId,
+}
+
+impl SubmessageEvent {
+    /// As it is stored in the message's `submessages`.
+    pub fn submessage(&self) -> Submessage {
+        Submessage {
+            msg_type: self.msg_type.clone(),
+            content: self.content.clone(),
+            message_id: self.message_id,
+            sender_id: self.sender_id,
+            id: self.submessage_id,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]

@@ -431,6 +431,15 @@ impl Client {
         self.call(Method::POST, "/messages/flags/narrow", p).await
     }
 
+    /// `POST /submessage`: a change to a message's widget; `content` is its JSON.
+    pub async fn send_submessage(&self, message_id: MessageId, content: &serde_json::Value) -> Result<Ack> {
+        let p = Params::new()
+            .add("message_id", message_id)
+            .add("msg_type", "widget")
+            .add("content", content.to_string());
+        self.call(Method::POST, "/submessage", p).await
+    }
+
     /// `POST /messages/{id}/reactions`.
     pub async fn add_reaction(&self, message_id: MessageId, emoji: &EmojiSpec) -> Result<Ack> {
         limits::check_emoji_triplet(

@@ -101,6 +101,18 @@ impl Params {
     }
 }
 
+/// What `POST /user_uploads` answers.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct UploadResponse {
+    #[serde(default)]
+    pub url: String,
+    #[serde(default)]
+    pub uri: String,
+    /// The name the server stored the file as (feature level 285).
+    #[serde(default)]
+    pub filename: Option<String>,
+}
+
 /// Timeout for ordinary requests; long-polls set their own.
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -176,7 +188,40 @@ impl Client {
         timeout: Duration,
     ) -> Result<T> {
         let (status, retry_header, bytes) = self.send(method, path, params, timeout).await?;
-        let bytes = bytes.as_ref();
+        decode(path, status, retry_header, bytes.as_ref())
+    }
+
+    /// `POST /user_uploads`: one file, sent as multipart form data; `body` is the file's
+    /// content as a stream (so a caller can count what has gone out). The answer's `url` is
+    /// what a message links to.
+    pub async fn upload_file(&self, filename: &str, len: u64, body: reqwest::Body) -> Result<UploadResponse> {
+        let part = reqwest::multipart::Part::stream_with_length(body, len).file_name(filename.to_owned());
+        let form = reqwest::multipart::Form::new().part("file", part);
+        let path = "/user_uploads";
+        let mut req = self.http.post(format!("{}{path}", self.base)).timeout(Duration::from_secs(600));
+        if !self.email.is_empty() {
+            req = req.basic_auth(&self.email, Some(&self.api_key));
+        }
+        let resp = req.multipart(form).send().await?;
+        let status = resp.status().as_u16();
+        let bytes = resp.bytes().await?;
+        let mut r: UploadResponse = decode(path, status, None, &bytes)?;
+        // Servers before feature level 272 name it `uri` only.
+        if r.url.is_empty() {
+            r.url = r.uri.clone();
+        }
+        Ok(r)
+    }
+}
+
+/// A success body decoded into its type, or the error the answer stands for.
+fn decode<T: DeserializeOwned>(
+    path: &str,
+    status: u16,
+    retry_header: Option<f64>,
+    bytes: &[u8],
+) -> Result<T> {
+    {
         // A success body is decoded straight into its type: a large register answer is never
         // held twice (once as a JSON tree, once typed). Errors are small: they go through a tree.
         #[derive(Deserialize)]
@@ -199,7 +244,9 @@ impl Client {
         serde_json::from_slice(bytes)
             .map_err(|e| ApiError::Decode { status: 200, message: format!("{path}: {e}") })
     }
+}
 
+impl Client {
     /// Fetch an uploaded file (`/user_uploads/…`, relative or on this server) with the user's
     /// credentials; other hosts never see them. At most 200 MB.
     pub async fn download(&self, url: &str) -> Result<Vec<u8>> {

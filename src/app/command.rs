@@ -74,6 +74,8 @@ pub enum Command {
     Channels,
     /// The latest conversations across channels and direct messages.
     Recent,
+    /// Upload a file and link it in the compose box.
+    Attach(String),
     /// Join a channel by name.
     Subscribe(String),
     /// A channel's details and the user's settings for it: named, or the one in view.
@@ -133,6 +135,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "browse every channel you can see: type to filter, ↑/↓ move, enter opens, ctrl+s joins or leaves, ctrl+o info",
     ),
     ("subscribe", "#channel", "join a channel"),
+    (
+        "attach",
+        "PATH",
+        "upload a file and link it where the cursor is (the compose box opens for the selected message's conversation)",
+    ),
     ("recent", "", "recent conversations across channels and DMs: unread, who wrote, when; enter opens"),
     (
         "channel-info",
@@ -298,6 +305,10 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
         },
         "channels" => Command::Channels,
         "recent" => Command::Recent,
+        "attach" => {
+            need(1)?;
+            Command::Attach(rest())
+        }
         "subscribe" => {
             need(1)?;
             Command::Subscribe(rest().trim_start_matches('#').to_owned())

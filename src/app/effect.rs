@@ -75,6 +75,11 @@ pub enum ApiCall {
         add: bool,
         words: Vec<String>,
     },
+    /// A change to a message's widget (a vote, a tick).
+    Submessage {
+        message_id: MessageId,
+        content: serde_json::Value,
+    },
     /// The newest messages, for the recent conversations view: answers `Answer::Messages`.
     RecentMessages,
     /// Every channel the user can see (`GET /streams`): answers `Answer::Channels`.
@@ -154,6 +159,13 @@ pub enum Effect {
         add: bool,
     },
     FetchHistory(MessageId),
+    /// Upload a file (`~` is the home folder) and link it in the compose box for `target`;
+    /// refused without uploading when larger than `max_bytes`.
+    Upload {
+        path: String,
+        target: Target,
+        max_bytes: Option<u64>,
+    },
     /// Fetch a message's Markdown to quote it (`edit: false`) or edit it.
     FetchRaw {
         message_id: MessageId,

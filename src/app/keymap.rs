@@ -11,6 +11,8 @@ pub enum Context {
     Global,
     Sidebar,
     Messages,
+    /// The people pane.
+    People,
     Compose,
 }
 
@@ -67,12 +69,12 @@ actions! {
         [Global k('g'), Global code(KeyCode::Home)];
     Bottom => "bottom", "go to the bottom",
         [Global k('G'), Global code(KeyCode::End)];
-    FocusSidebar => "focus_channels", "focus the channels pane",
+    FocusSidebar => "focus_channels", "focus the pane to the left (the channels pane)",
         [Global k('h'), Global code(KeyCode::Left)];
-    FocusMessages => "focus_messages", "focus the messages pane",
+    FocusMessages => "focus_messages", "focus the pane to the right (messages, then people when shown)",
         [Global k('l'), Global code(KeyCode::Right)];
-    Open => "open", "open the selected channel or topic",
-        [Sidebar code(KeyCode::Enter)];
+    Open => "open", "open the selected channel, topic or conversation; on a person, a DM to them",
+        [Sidebar code(KeyCode::Enter), People code(KeyCode::Enter)];
     AllMessages => "all_messages", "all messages",
         [Global k('a')];
     AllDms => "all_dms", "all direct messages",
@@ -81,7 +83,7 @@ actions! {
         [Global k('f')];
     Mentions => "mentions", "messages that mention you",
         [Global k('#')];
-    Search => "search", "search (web syntax: channel:x topic:\"y\" sender:5 is:unread words)",
+    Search => "search", "search (web syntax: channel:x topic:\"y\" sender:5 is:unread words); in the channels or people pane: filter it as you type",
         [Global k('/')];
     NextUnreadTopic => "next_unread_topic", "next topic with unread messages",
         [Global k('n')];
@@ -113,8 +115,8 @@ actions! {
         [Messages k('E')];
     EditHistory => "edit_history", "show the message's edit history",
         [Messages k('H')];
-    Profile => "profile", "the sender's profile (x: DM them, @: mention them)",
-        [Messages k('u')];
+    Profile => "profile", "the sender's (or selected person's) profile (x: DM them, @: mention them)",
+        [Messages k('u'), People k('u')];
     MessageInfo => "message_info", "message info: sender, exact time, links, reactions",
         [Messages k('i')];
     MuteTopic => "mute_topic", "mute the topic, or on a channel row the channel (again: undo)",
@@ -141,9 +143,13 @@ actions! {
         [Compose code(KeyCode::BackTab)];
     Schedule => "schedule", "schedule for later (in 2h, tomorrow 9:00, 17:30, 2026-11-25 15:00)",
         [Compose ctrl('s')];
+    ChangeRecipient => "change_recipient", "send to another channel and topic, or other people (the text stays)",
+        [Compose ctrl('g')];
+    Attach => "attach", "attach a file: upload it and link it where the cursor is (:attach PATH)",
+        [Compose ctrl('t')];
     Palette => "palette", "command palette (tab completes; :help lists commands)",
         [Global k(':')];
-    TogglePeople => "toggle_people", "show or hide the people pane (presence and statuses)",
+    TogglePeople => "toggle_people", "show (and focus) or hide the people pane: presence and statuses",
         [Global k('w')];
     RetrySend => "retry_send", "send unsent messages again now",
         [Global ctrl('r')];
@@ -286,8 +292,10 @@ impl Keymap {
         for (i, &(ctx, key, action)) in self.bindings.iter().enumerate() {
             for &(ctx2, key2, action2) in &self.bindings[..i] {
                 let overlaps = ctx2 == ctx
-                    || (ctx2 == Context::Global && matches!(ctx, Context::Sidebar | Context::Messages))
-                    || (ctx == Context::Global && matches!(ctx2, Context::Sidebar | Context::Messages));
+                    || (ctx2 == Context::Global
+                        && matches!(ctx, Context::Sidebar | Context::Messages | Context::People))
+                    || (ctx == Context::Global
+                        && matches!(ctx2, Context::Sidebar | Context::Messages | Context::People));
                 if overlaps && key2 == key && action2 != action {
                     let pane = if ctx == Context::Global { ctx2 } else { ctx };
                     out.push(KeyConflict { key, context: pane, actions: (action2, action) });
@@ -332,6 +340,7 @@ impl Keymap {
             Context::Compose => &[Context::Compose],
             Context::Global => &[Context::Global],
             Context::Sidebar => &[Context::Sidebar, Context::Global],
+            Context::People => &[Context::People, Context::Global],
             _ => &[Context::Messages, Context::Global],
         };
         for c in contexts {
@@ -354,6 +363,7 @@ impl Context {
         ("global", Context::Global),
         ("channels", Context::Sidebar),
         ("messages", Context::Messages),
+        ("people", Context::People),
         ("compose", Context::Compose),
     ];
 
@@ -378,6 +388,7 @@ impl Context {
             Context::Global => "everywhere",
             Context::Sidebar => "in the channels pane",
             Context::Messages => "in the messages pane",
+            Context::People => "in the people pane",
             Context::Compose => "in the compose box",
         }
     }

@@ -14,6 +14,7 @@ pub mod settings;
 pub mod state;
 mod update;
 pub mod when;
+pub mod widget;
 
 pub use effect::{ApiCall, Effect, TermEffect};
 pub use keymap::{Action, Context};
@@ -24,5 +25,5 @@ pub use outgoing::*;
 pub use state::*;
 pub use update::{
     RECENT_MESSAGES, message_link, open_narrow, pending_in, plain_text, rebuild_people, rebuild_sidebar,
-    role_name, scheduled_in_order, update, who_may_post, zone_time,
+    role_name, scheduled_in_order, update, view_name, who_may_post, zone_time,
 };

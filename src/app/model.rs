@@ -16,6 +16,7 @@ pub enum Focus {
     Sidebar,
     #[default]
     Messages,
+    People,
 }
 
 /// A row of the channels pane.
@@ -29,6 +30,8 @@ pub enum SidebarRow {
     Topic(ChannelId, String),
     /// A recent direct-message conversation (the others in it).
     Dm(Vec<UserId>),
+    /// A saved view (navigation view), by its fragment.
+    View(String),
 }
 
 impl SidebarRow {
@@ -41,6 +44,8 @@ impl SidebarRow {
             SidebarRow::Channel(c) => Narrow::Channel(*c),
             SidebarRow::Topic(c, t) => Narrow::Topic(*c, t.clone()),
             SidebarRow::Dm(users) => Narrow::Dm(users.clone()),
+            // Opened through `views::open` (it needs the names of channels and people).
+            SidebarRow::View(_) => Narrow::All,
         }
     }
 }
@@ -124,6 +129,12 @@ pub enum PromptKind {
     OpenLink,
     /// Which of the selected message's code blocks to copy.
     CopyCode,
+    /// The path of a file to attach.
+    AttachPath,
+    /// Filter the channels pane as the user types.
+    FilterChannels,
+    /// Filter the people pane as the user types.
+    FilterPeople,
 }
 
 /// A popup over the main screen.
@@ -286,8 +297,13 @@ pub struct Ui {
     pub date_jump: Option<String>,
     /// Show the people pane.
     pub show_people: bool,
-    /// People by activity then name (rebuilt on presence and user changes, not per frame).
+    /// People by activity then name (rebuilt on presence and user changes, not per frame);
+    /// only those matching `people_filter`.
     pub people: Vec<UserId>,
+    pub people_selected: usize,
+    /// What the channels and people panes are filtered by (lowercase; empty: everything).
+    pub channel_filter: String,
+    pub people_filter: String,
     /// What a `Confirm` prompt runs on "y", and the question.
     pub confirm: Option<(String, Box<Effect>)>,
     /// Who is typing where, until when (UNIX seconds).

@@ -25,6 +25,10 @@ pub enum Job {
         download: bool,
     },
     DumpState,
+    /// A file uploaded for the compose box of `target`.
+    Upload {
+        target: super::outgoing::Target,
+    },
     SetPolicy,
     /// Read, starred and other flags.
     Flags,
@@ -64,6 +68,11 @@ pub enum Answer {
     Messages(Vec<Message>),
     /// What a subscription request did.
     Subscribed(SubscribeResponse),
+    /// An uploaded file: its name and the URL a message links to.
+    Uploaded {
+        name: String,
+        url: String,
+    },
     /// A file written (the state dump).
     Written(PathBuf),
     /// A link or a downloaded file handed to the browser (`opening`: why that failed).
@@ -90,6 +99,17 @@ pub enum Failure {
     File {
         path: PathBuf,
         error: std::io::Error,
+    },
+    /// A local file could not be read.
+    Read {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    /// A file larger than the server takes (bytes).
+    TooLarge {
+        path: PathBuf,
+        size: u64,
+        max: u64,
     },
 }
 
@@ -187,6 +207,12 @@ pub enum Msg {
     Presence(Box<PresenceResponse>),
     /// An edit was saved (or refused: the compose box stays).
     Edited(Result<MessageId, ApiError>),
+    /// How much of an upload has gone out (bytes).
+    UploadProgress {
+        name: String,
+        sent: u64,
+        total: u64,
+    },
     /// `$EDITOR` returned the compose text (or failed).
     EditorDone(Result<String, String>),
 }

@@ -217,6 +217,8 @@ pub struct RealmInfo {
     pub longpoll_timeout: u64,
     /// How often a "typing" start is repeated while typing goes on (seconds).
     pub typing_started_wait_secs: i64,
+    /// The largest file the server takes (`max_file_upload_size_mib`), in bytes.
+    pub max_upload_bytes: Option<u64>,
 }
 
 /// All the data the client holds.
@@ -252,6 +254,8 @@ pub struct Data {
     /// Direct-message conversations (the others in each, sorted) → their newest message ID:
     /// register's `recent_private_conversations`, kept by every DM the client sees.
     pub recent_dms: HashMap<Vec<UserId>, MessageId>,
+    /// Polls and to-do lists of cached messages, read from their submessages.
+    pub widgets: HashMap<MessageId, super::widget::Widget>,
     /// Code playgrounds of the organization (links for code blocks by language).
     pub playgrounds: Vec<Playground>,
     /// The last window epoch handed out.
@@ -362,7 +366,20 @@ impl Data {
             self.unread.remove(m.id);
         }
         self.newest_id = self.newest_id.max(m.id);
+        self.refresh_widget(&m);
         self.messages.insert(m.id, m);
+    }
+
+    /// Read a message's widget again from its submessages.
+    pub fn refresh_widget(&mut self, m: &Message) {
+        match (m.submessages.is_empty(), super::widget::build(&m.submessages)) {
+            (false, Some(w)) => {
+                self.widgets.insert(m.id, w);
+            }
+            _ => {
+                self.widgets.remove(&m.id);
+            }
+        }
     }
 
     /// Reindex a message after its topic or channel changed.

@@ -182,6 +182,13 @@ impl Dispatcher {
                     let _ = tx.send(done(Job::Open { download }, result));
                 });
             }
+            Effect::Upload { path, target, max_bytes } => {
+                let tx = self.tx.clone();
+                tokio::spawn(async move {
+                    let result = upload(&c, &path, max_bytes, &tx).await;
+                    let _ = tx.send(done(Job::Upload { target }, result));
+                });
+            }
             Effect::DumpState { path, contents } => {
                 let path = path.map(std::path::PathBuf::from).unwrap_or_else(|| {
                     std::env::temp_dir().join(format!("topicterm-state-{}.json", std::process::id()))
@@ -328,6 +335,62 @@ impl Dispatcher {
     }
 }
 
+/// `~/` at the start of a path is the home folder, as in a shell.
+fn expand_home(path: &str) -> std::path::PathBuf {
+    match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => std::path::Path::new(&home).join(rest),
+        _ => std::path::PathBuf::from(path),
+    }
+}
+
+/// Upload a file, telling the app how far it got (about every 5%) while it goes.
+async fn upload(
+    c: &Client,
+    path: &str,
+    max_bytes: Option<u64>,
+    tx: &tokio::sync::mpsc::UnboundedSender<Msg>,
+) -> Result<Answer, Failure> {
+    let path = expand_home(path);
+    let read = |error| Failure::Read { path: path.clone(), error };
+    let meta = tokio::fs::metadata(&path).await.map_err(read)?;
+    if meta.is_dir() {
+        return Err(read(std::io::Error::from(std::io::ErrorKind::IsADirectory)));
+    }
+    let size = meta.len();
+    if let Some(max) = max_bytes.filter(|max| size > *max) {
+        return Err(Failure::TooLarge { path, size, max });
+    }
+    let file = tokio::fs::File::open(&path).await.map_err(read)?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "file".into());
+    let step = (size / 20).max(256 << 10);
+    let (progress, shown) = (tx.clone(), name.clone());
+    let chunks = futures_util::stream::unfold((file, 0u64, 0u64), move |(mut file, sent, told)| {
+        let progress = progress.clone();
+        let name = shown.clone();
+        async move {
+            use tokio::io::AsyncReadExt;
+            let mut buf = vec![0u8; 64 << 10];
+            match file.read(&mut buf).await {
+                Ok(0) => None,
+                Ok(n) => {
+                    buf.truncate(n);
+                    let sent = sent + n as u64;
+                    let told = if sent - told >= step && sent < size {
+                        let _ = progress.send(Msg::UploadProgress { name, sent, total: size });
+                        sent
+                    } else {
+                        told
+                    };
+                    Some((Ok::<_, std::io::Error>(buf), (file, sent, told)))
+                }
+                Err(e) => Some((Err(e), (file, sent, told))),
+            }
+        }
+    });
+    let r = c.upload_file(&name, size, reqwest::Body::wrap_stream(chunks)).await?;
+    Ok(Answer::Uploaded { name, url: r.url })
+}
+
 /// Run one palette/popup operation; `app` words the outcome.
 async fn run_api(c: &Client, call: ApiCall) -> Msg {
     use ApiCall as A;
@@ -393,6 +456,9 @@ async fn run_api(c: &Client, call: ApiCall) -> Msg {
         }
         A::AlertWords { add: false, words } => {
             c.remove_alert_words(words).await.map(|r| Answer::Words(r.alert_words))
+        }
+        A::Submessage { message_id, content } => {
+            c.send_submessage(*message_id, content).await.map(|_| Answer::Nothing)
         }
         A::RecentMessages => {
             let q = GetMessages::around(Anchor::Newest, crate::app::RECENT_MESSAGES, 0);
@@ -654,6 +720,7 @@ pub const EVENT_TYPES: &[&str] = &[
     "restart",
     "muted_users",
     "alert_words",
+    "submessage",
 ];
 
 /// The state the register answer carries (legacy `muted_topics` for servers before 170).

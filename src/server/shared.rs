@@ -35,6 +35,15 @@ impl Shared {
 pub struct Req {
     pub user_id: i64,
     pub p: Params,
+    /// Files of a multipart body (`POST /user_uploads`).
+    pub files: Vec<UploadedFile>,
+}
+
+/// A file part of a multipart request.
+pub struct UploadedFile {
+    pub filename: String,
+    pub content_type: Option<String>,
+    pub bytes: axum::body::Bytes,
 }
 
 /// An unauthenticated request's parameters.
@@ -45,30 +54,54 @@ pub struct Anon {
 /// Largest request body accepted (messages are limited far below this).
 const MAX_BODY: usize = 32 * 1024 * 1024;
 
-async fn read_params(req: Request) -> ApiResult<(axum::http::request::Parts, Params)> {
+/// A multipart body: its text fields as parameters, its files apart.
+async fn read_multipart(
+    ctype: &str,
+    bytes: axum::body::Bytes,
+    pairs: &mut Vec<(String, String)>,
+) -> ApiResult<Vec<UploadedFile>> {
+    let bad = |e: multer::Error| ApiErr::bad(format!("Invalid multipart body: {e}"));
+    let boundary = multer::parse_boundary(ctype).map_err(bad)?;
+    let stream = futures_util::stream::once(async move { Ok::<_, std::convert::Infallible>(bytes) });
+    let mut form = multer::Multipart::new(stream, boundary);
+    let mut files = Vec::new();
+    while let Some(field) = form.next_field().await.map_err(bad)? {
+        let name = field.name().unwrap_or_default().to_owned();
+        match field.file_name().map(str::to_owned) {
+            Some(filename) => {
+                let content_type = field.content_type().map(|m| m.to_string());
+                files.push(UploadedFile { filename, content_type, bytes: field.bytes().await.map_err(bad)? });
+            }
+            None => pairs.push((name, field.text().await.map_err(bad)?)),
+        }
+    }
+    Ok(files)
+}
+
+async fn read_params(req: Request) -> ApiResult<(axum::http::request::Parts, Params, Vec<UploadedFile>)> {
     let (parts, body) = req.into_parts();
     let mut pairs: Vec<(String, String)> =
         url::form_urlencoded::parse(parts.uri.query().unwrap_or("").as_bytes()).into_owned().collect();
     let bytes = axum::body::to_bytes(body, MAX_BODY)
         .await
         .map_err(|_| ApiErr::new(StatusCode::PAYLOAD_TOO_LARGE, "BAD_REQUEST", "Request body too large"))?;
+    let mut files = Vec::new();
     if !bytes.is_empty() {
         let ctype = parts.headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
-        if ctype.starts_with("multipart/") {
-            return Err(ApiErr::bad(
-                "multipart bodies are not supported; send application/x-www-form-urlencoded",
-            ));
+        if ctype.starts_with("multipart/form-data") {
+            files = read_multipart(ctype, bytes, &mut pairs).await?;
+        } else {
+            pairs.extend(url::form_urlencoded::parse(&bytes).into_owned());
         }
-        pairs.extend(url::form_urlencoded::parse(&bytes).into_owned());
     }
-    Ok((parts, Params::from_pairs(pairs)))
+    Ok((parts, Params::from_pairs(pairs), files))
 }
 
 impl FromRequest<Arc<Shared>> for Req {
     type Rejection = ApiErr;
 
     async fn from_request(req: Request, state: &Arc<Shared>) -> Result<Self, ApiErr> {
-        let (parts, p) = read_params(req).await?;
+        let (parts, p, files) = read_params(req).await?;
         let unauthorized = |code, msg: &str| ApiErr::new(StatusCode::UNAUTHORIZED, code, msg);
         let header = parts
             .headers
@@ -90,7 +123,7 @@ impl FromRequest<Arc<Shared>> for Req {
         match user {
             None => Err(unauthorized("INVALID_API_KEY", "Invalid API key")),
             Some(u) if !u.is_active => Err(unauthorized("USER_DEACTIVATED", "Account is deactivated")),
-            Some(u) => Ok(Req { user_id: u.id, p }),
+            Some(u) => Ok(Req { user_id: u.id, p, files }),
         }
     }
 }
@@ -99,7 +132,7 @@ impl FromRequest<Arc<Shared>> for Anon {
     type Rejection = ApiErr;
 
     async fn from_request(req: Request, _state: &Arc<Shared>) -> Result<Self, ApiErr> {
-        let (_, p) = read_params(req).await?;
+        let (_, p, _) = read_params(req).await?;
         Ok(Anon { p })
     }
 }

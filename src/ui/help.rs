@@ -14,6 +14,8 @@ pub(super) fn draw_help(f: &mut Frame, st: &State, t: &Theme, scroll: u16) {
         Context::Compose
     } else if st.ui.focus == Focus::Sidebar {
         Context::Sidebar
+    } else if st.ui.focus == Focus::People {
+        Context::People
     } else {
         Context::Messages
     };

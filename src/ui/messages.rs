@@ -121,6 +121,18 @@ fn message_block(
         }
         None => &m.content,
     };
+    // A poll or a to-do list shows instead of its `/poll` or `/todo` text.
+    if let Some(w) = st.data.widgets.get(&m.id) {
+        let mut lines = super::widget::widget_lines(st, t, w, st.ui.selected == Some(m.id), width);
+        if !marks.is_empty()
+            && let Some(first) = lines.first_mut()
+        {
+            first.spans.append(&mut marks);
+        }
+        out.append(&mut lines);
+        out.extend(reaction_lines(st, t, m, width));
+        return out;
+    }
     let body = cache.get(m, html, width.saturating_sub(2).max(10), spoilers, st.tz, &st.settings);
     let marks_width: usize = marks.iter().map(|s| display_width(&s.content)).sum();
     for l in &body.lines {

@@ -19,6 +19,7 @@ mod scheduled;
 mod sidebar;
 mod status;
 pub mod theme;
+mod widget;
 
 pub use common::{HitMap, RenderCache, emoji_label};
 pub use history::diff_lines;

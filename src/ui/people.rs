@@ -2,7 +2,7 @@
 
 use super::common::{clip, emoji_label};
 use super::theme::Theme;
-use crate::app::{Activity, State};
+use crate::app::{Activity, Focus, State};
 use crate::content::{display_width, sanitize};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -11,17 +11,36 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 pub(super) fn draw_people(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
-    let block = Block::default().borders(Borders::LEFT).border_style(t.dim).title(" People ");
+    let focused = st.ui.focus == Focus::People;
+    let title = if st.ui.people_filter.is_empty() {
+        " People ".to_owned()
+    } else {
+        format!(" People /{} ", sanitize(&st.ui.people_filter))
+    };
+    let block = Block::default()
+        .borders(Borders::LEFT)
+        .border_style(if focused { t.accent } else { t.dim })
+        .title(clip(&title, area.width.saturating_sub(1) as usize));
     let inner = block.inner(area);
     f.render_widget(block, area);
     let w = inner.width as usize;
+    let h = inner.height as usize;
+    if st.ui.people.is_empty() && !st.ui.people_filter.is_empty() {
+        f.render_widget(Paragraph::new(Line::styled("nobody matches", t.dim)), inner);
+        return;
+    }
+    // Only the rows that fit are drawn, scrolled to keep the selection in view.
+    let sel = st.ui.people_selected;
+    let start = sel.saturating_sub(h.saturating_sub(1));
     let lines: Vec<Line> = st
         .ui
         .people
         .iter()
-        .take(inner.height as usize)
-        .filter_map(|id| st.data.users.get(id))
-        .map(|u| {
+        .enumerate()
+        .skip(start)
+        .take(h)
+        .filter_map(|(i, id)| Some((i, st.data.users.get(id)?)))
+        .map(|(i, u)| {
             let activity = st.data.activity(u.id, st.now);
             let s = &u.status;
             let emoji = if s.emoji_name.is_empty() {
@@ -35,7 +54,10 @@ pub(super) fn draw_people(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
                 format!(" {emoji}{}", sanitize(&s.status_text))
             };
             let name = sanitize(&u.full_name);
-            let name_style = if activity == Activity::Offline { t.dim } else { Style::new() };
+            let mut name_style = if activity == Activity::Offline { t.dim } else { Style::new() };
+            if i == sel && focused {
+                name_style = name_style.patch(t.selected);
+            }
             let room = w.saturating_sub(2);
             let name = clip(&name, room);
             let status = clip(&status, room.saturating_sub(display_width(&name)));

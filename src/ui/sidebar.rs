@@ -14,8 +14,18 @@ pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut Hit
     let focused = st.ui.focus == Focus::Sidebar;
     let block =
         Block::default().borders(Borders::RIGHT).border_style(if focused { th.accent } else { th.dim });
-    let inner = block.inner(area);
+    let mut inner = block.inner(area);
     f.render_widget(block, area);
+    // The filter in force, on the pane's first line.
+    if !st.ui.channel_filter.is_empty() && inner.height > 1 {
+        let line = format!("/{}", sanitize(&st.ui.channel_filter));
+        let head = Rect { height: 1, ..inner };
+        f.render_widget(Paragraph::new(Line::styled(clip(&line, inner.width as usize), th.accent)), head);
+        inner = Rect { y: inner.y + 1, height: inner.height - 1, ..inner };
+        if st.ui.sidebar.is_empty() {
+            f.render_widget(Paragraph::new(Line::styled("nothing matches", th.dim)), inner);
+        }
+    }
     let h = inner.height as usize;
     let sel = st.ui.sidebar_selected;
     let start = sel.saturating_sub(h.saturating_sub(1));
@@ -64,6 +74,12 @@ pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut Hit
                 };
                 let n = d.unread.by_conv.get(&crate::app::Conv::Dm(users.clone())).map_or(0, |s| s.len());
                 (sanitize(&names.join(", ")), n, Style::new())
+            }
+            SidebarRow::View(fragment) => {
+                let Some(v) = d.nav_views.iter().find(|v| v.fragment == *fragment) else { continue };
+                let mark = if v.is_pinned { "◆ " } else { "◇ " };
+                let style = if v.is_pinned { Style::new() } else { th.dim };
+                (format!("{mark}{}", sanitize(&crate::app::view_name(v))), 0, style)
             }
         };
         let lead = match dot {

@@ -14,4 +14,6 @@ mod protocol;
 mod reference;
 mod scheduled;
 mod smoke;
+mod uploads;
 mod users;
+mod widgets;

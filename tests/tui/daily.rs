@@ -340,3 +340,113 @@ async fn topic_commands_say_when_there_is_nothing_to_do() {
     app.palette("unresolve").await;
     app.until("unresolved", |st| st.data.messages[&id].topic() == "done already").await;
 }
+
+#[tokio::test]
+async fn attach_uploads_a_file_and_links_it_where_the_cursor_is() {
+    let mut app = App::start("member").await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plan v2.txt");
+    std::fs::write(&file, "the plan\n").unwrap();
+    let general = app.channel_id("general");
+    let topic = topicterm::app::Narrow::Topic(general, "attachments".into());
+    app.open(topic.clone()).await;
+    // From the palette: the compose box opens for the conversation in view, the link goes in.
+    app.palette(&format!("attach {}", file.display())).await;
+    assert!(app.st.ui.compose.is_some(), "opened at once");
+    app.until("uploaded", |st| st.ui.status.as_ref().is_some_and(|s| s.text == "uploaded plan v2.txt")).await;
+    let text = app.st.ui.compose.as_ref().unwrap().text();
+    assert!(text.starts_with("[plan v2.txt](/user_uploads/") && text.ends_with("/plan-v2.txt)"), "{text}");
+    let url = text[text.find("(").unwrap() + 1..text.len() - 1].to_owned();
+    assert_eq!(app.other("bob").download(&url).await.unwrap(), b"the plan\n", "the server has it");
+    // ctrl+t in the compose box: the link goes where the cursor is.
+    app.keys(" and ").await;
+    app.ctrl('t').await;
+    assert!(app.screen(80, 24).contains("Attach file (path): "));
+    app.keys(&file.display().to_string()).await;
+    app.key(KeyCode::Enter).await;
+    app.until("the second link", |st| {
+        st.ui.compose.as_ref().is_some_and(|c| c.text().matches("](").count() == 2)
+    })
+    .await;
+    // (A new server for each test: the upload paths are always these.)
+    insta::assert_snapshot!("attach_80x24", app.screen(80, 24));
+    // A missing file or one over the server's limit: said, nothing uploaded, the text kept.
+    let kept = app.st.ui.compose.as_ref().unwrap().text();
+    let uploads = app.server.shared.lock().uploads.len();
+    app.ctrl('t').await;
+    app.keys("/no/such/file.txt").await;
+    app.key(KeyCode::Enter).await;
+    app.until("refused", |st| {
+        st.ui.status.as_ref().is_some_and(|s| s.text == "not attached: there is no file /no/such/file.txt")
+    })
+    .await;
+    let big = dir.path().join("big.bin");
+    std::fs::write(&big, vec![0u8; 1_500_000]).unwrap();
+    app.st.data.realm.max_upload_bytes = Some(1 << 20);
+    app.ctrl('t').await;
+    app.keys(&big.display().to_string()).await;
+    app.key(KeyCode::Enter).await;
+    app.until("too large", |st| {
+        st.ui
+            .status
+            .as_ref()
+            .is_some_and(|s| s.text.ends_with("big.bin is 1.5 MB; this server takes files up to 1 MiB"))
+    })
+    .await;
+    assert_eq!(app.server.shared.lock().uploads.len(), uploads, "nothing more was uploaded");
+    assert_eq!(app.st.ui.compose.as_ref().unwrap().text(), kept);
+    // Sent, the message links the file.
+    app.ctrl('d').await;
+    app.until("sent", |st| st.data.messages.values().any(|m| m.content.contains("plan-v2.txt"))).await;
+}
+
+#[tokio::test]
+async fn polls_and_todo_lists_show_their_state_and_take_votes_and_ticks_by_digit() {
+    use topicterm::app::widget::Widget;
+    let mut app = App::start("member").await;
+    let random = app.channel_id("random");
+    app.open(topicterm::app::Narrow::Topic(random, "team offsite".into())).await;
+    let poll =
+        *app.st.data.widgets.keys().find(|id| app.st.data.messages[id].topic() == "team offsite").unwrap();
+    app.select(poll);
+    let screen = app.screen(80, 24);
+    assert!(screen.contains("Where should the spring offsite be?"), "{screen}");
+    assert!(!screen.contains("/poll"), "the widget, not its text");
+    insta::assert_snapshot!("poll_80x24", screen);
+    insta::assert_snapshot!("poll_160x48", app.screen(160, 48));
+    let me = app.st.data.me;
+    let voted = |st: &topicterm::app::State, n: usize| match st.data.widgets.get(&poll) {
+        Some(Widget::Poll(p)) => p.options[n].voters.contains(&me),
+        _ => false,
+    };
+    // 3: a vote for the third option, on the server and back by event.
+    app.key(KeyCode::Char('3')).await;
+    app.until("my vote", |st| voted(st, 2)).await;
+    assert!(app.screen(80, 24).contains("3 ✓  1 Tallinn"));
+    // Again: taken back.
+    app.key(KeyCode::Char('3')).await;
+    app.until("my vote taken back", |st| !voted(st, 2)).await;
+    // An option that is not there is said.
+    app.key(KeyCode::Char('9')).await;
+    assert_eq!(app.st.ui.status.as_ref().map(|s| s.text.as_str()), Some("there is no item 9 here"));
+    // A to-do list: 2 ticks the second task.
+    let engineering = app.channel_id("engineering");
+    app.open(topicterm::app::Narrow::Topic(engineering, "release 2.5 checklist".into())).await;
+    let todo = *app
+        .st
+        .data
+        .widgets
+        .keys()
+        .find(|id| app.st.data.messages[id].topic() == "release 2.5 checklist")
+        .unwrap();
+    app.select(todo);
+    let done = |st: &topicterm::app::State, n: usize| match st.data.widgets.get(&todo) {
+        Some(Widget::Todo(t)) => t.tasks[n].done,
+        _ => false,
+    };
+    assert!(done(&app.st, 0) && !done(&app.st, 1), "the seed ticked the first");
+    insta::assert_snapshot!("todo_80x24", app.screen(80, 24));
+    app.key(KeyCode::Char('2')).await;
+    app.until("ticked", |st| done(st, 1)).await;
+    assert!(app.screen(80, 24).contains("2 [x] Changelog"));
+}

@@ -121,3 +121,180 @@ async fn recent_conversations_list_the_latest_across_channels_and_dms_and_open_o
     app.palette("recent").await;
     assert!(matches!(app.st.ui.popup, Some(topicterm::app::Popup::Recent { .. })));
 }
+
+#[tokio::test]
+async fn the_people_pane_takes_the_focus_filters_as_you_type_and_opens_a_dm_or_a_profile() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('w')).await;
+    assert_eq!(app.st.ui.focus, topicterm::app::Focus::People, "w shows and focuses it");
+    let everyone = app.st.ui.people.len();
+    assert!(everyone > 10);
+    // j moves down the list; the selection is drawn and scrolled into view.
+    for _ in 0..everyone {
+        app.key(KeyCode::Char('j')).await;
+    }
+    assert_eq!(app.st.ui.people_selected, everyone - 1, "stops at the last person");
+    let last = app.st.data.user_name(app.st.ui.people[everyone - 1]).to_owned();
+    assert!(
+        app.screen(80, 24).contains(&last[..10.min(last.len())]),
+        "the last person is scrolled into view"
+    );
+    app.key(KeyCode::Char('g')).await;
+    // / filters as the user types.
+    app.key(KeyCode::Char('/')).await;
+    app.keys("bob").await;
+    let bob = app.st.data.users.values().find(|u| u.full_name == "Bob Nakamura").unwrap().id;
+    assert_eq!(app.st.ui.people, vec![bob], "at once, while typing");
+    app.key(KeyCode::Enter).await;
+    insta::assert_snapshot!("people_filtered_80x24", app.screen(80, 24));
+    insta::assert_snapshot!("people_filtered_160x48", app.screen(160, 48));
+    // u: the profile of the selected person.
+    app.key(KeyCode::Char('u')).await;
+    assert!(matches!(&app.st.ui.popup, Some(topicterm::app::Popup::Profile { user, .. }) if *user == bob));
+    app.key(KeyCode::Esc).await;
+    // enter: their conversation, with the compose box open to them.
+    app.key(KeyCode::Enter).await;
+    assert_eq!(app.st.ui.narrow, Narrow::Dm(vec![bob]));
+    assert_eq!(
+        app.st.ui.compose.as_ref().map(|c| c.target.clone()),
+        Some(topicterm::app::Target::Dm(vec![bob]))
+    );
+    app.keys("hello bob").await;
+    app.ctrl('d').await;
+    app.until("sent", |st| st.data.messages.values().any(|m| m.content.contains("hello bob"))).await;
+    // esc in the pane clears its filter.
+    app.key(KeyCode::Esc).await;
+    app.st.ui.focus = topicterm::app::Focus::People;
+    app.key(KeyCode::Esc).await;
+    assert_eq!(app.st.ui.people.len(), everyone);
+}
+
+#[tokio::test]
+async fn the_channels_pane_filters_as_you_type() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('h')).await;
+    app.key(KeyCode::Char('/')).await;
+    app.keys("eng").await;
+    let engineering = app.channel_id("engineering");
+    assert_eq!(app.st.ui.sidebar, vec![SidebarRow::Channel(engineering)]);
+    app.key(KeyCode::Enter).await;
+    insta::assert_snapshot!("channels_filtered_80x24", app.screen(80, 24));
+    // enter opens the match.
+    app.key(KeyCode::Enter).await;
+    assert_eq!(app.st.ui.narrow, Narrow::Channel(engineering));
+    // A name finds direct-message conversations too.
+    app.key(KeyCode::Char('/')).await;
+    for _ in 0..3 {
+        app.key(KeyCode::Backspace).await;
+    }
+    app.keys("alice").await;
+    assert!(app.st.ui.sidebar.iter().any(|r| matches!(r, SidebarRow::Dm(_))), "{:?}", app.st.ui.sidebar);
+    assert!(!app.st.ui.sidebar.contains(&SidebarRow::Channel(engineering)));
+    // esc in the prompt drops the filter.
+    app.key(KeyCode::Esc).await;
+    assert!(app.st.ui.sidebar.contains(&SidebarRow::AllMessages));
+    assert!(app.st.ui.channel_filter.is_empty());
+    // Nothing matching says so.
+    app.key(KeyCode::Char('/')).await;
+    app.keys("zzzz").await;
+    app.key(KeyCode::Enter).await;
+    assert!(app.st.ui.sidebar.is_empty());
+    assert!(app.screen(80, 24).contains("nothing matches"));
+}
+
+#[tokio::test]
+async fn mentions_complete_groups_silent_mentions_and_wildcards() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('r')).await;
+    app.keys("ping @back").await;
+    let firsts = |app: &App| -> Vec<String> {
+        app.st.ui.compose.as_ref().unwrap().suggestions.iter().map(|s| s.1.clone()).collect()
+    };
+    assert!(firsts(&app).contains(&"@*backend*".to_owned()), "{:?}", firsts(&app));
+    app.key(KeyCode::Tab).await;
+    app.keys("and @_ali").await;
+    assert_eq!(firsts(&app).first().map(String::as_str), Some("@_**Alice Okafor**"));
+    app.key(KeyCode::Tab).await;
+    app.keys("and @to").await;
+    assert!(firsts(&app).contains(&"@**topic**".to_owned()), "{:?}", firsts(&app));
+    insta::assert_snapshot!("complete_wildcard_80x24", app.screen(80, 24));
+    // Gabriel Stone comes first (names before wildcards): tab again takes the next.
+    app.key(KeyCode::Tab).await;
+    app.key(KeyCode::Tab).await;
+    assert_eq!(
+        app.st.ui.compose.as_ref().unwrap().text(),
+        "ping @*backend* and @_**Alice Okafor** and @**topic** "
+    );
+}
+
+#[tokio::test]
+async fn the_compose_box_changes_its_recipient_and_keeps_the_text() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('r')).await;
+    app.keys("this belongs elsewhere").await;
+    let old_key = app.st.ui.compose.as_ref().unwrap().draft_key();
+    app.ctrl('g').await;
+    let p = app.st.ui.prompt.as_ref().expect("the channel>topic prompt");
+    assert_eq!(p.text, "builds>nightly", "filled with where it goes now");
+    for _ in 0.."builds>nightly".len() {
+        app.key(KeyCode::Backspace).await;
+    }
+    app.keys("design>new home").await;
+    app.key(KeyCode::Enter).await;
+    let design = app.channel_id("design");
+    let c = app.st.ui.compose.as_ref().unwrap();
+    assert_eq!(c.target, topicterm::app::Target::Channel { id: design, topic: "new home".into() });
+    assert_eq!(c.text(), "this belongs elsewhere");
+    assert!(!app.st.drafts.contains_key(&old_key), "the draft moved with it");
+    assert!(app.screen(80, 24).contains("To: #design > new home"));
+    app.ctrl('d').await;
+    app.until("sent there", |st| {
+        st.data
+            .messages
+            .values()
+            .any(|m| m.content.contains("this belongs elsewhere") && m.topic() == "new home")
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn saved_views_are_rows_pinned_first_and_open_what_they_name() {
+    let mut app = App::start("member").await;
+    let views: Vec<String> = app
+        .st
+        .ui
+        .sidebar
+        .iter()
+        .filter_map(|r| if let SidebarRow::View(f) = r { Some(f.clone()) } else { None })
+        .collect();
+    // Member's saved views, and the built-in ones this client opens that no other row does.
+    assert_eq!(views.len(), 4, "{views:?}");
+    let pinned: Vec<bool> = views
+        .iter()
+        .map(|f| app.st.data.nav_views.iter().find(|v| v.fragment == *f).unwrap().is_pinned)
+        .collect();
+    assert!(pinned.windows(2).all(|w| w[0] >= w[1]), "pinned first: {views:?} {pinned:?}");
+    assert!(views.iter().any(|f| f.contains("release")) && views.contains(&"recent".to_owned()));
+    let screen = app.screen(80, 24);
+    assert!(screen.contains("◆ Release") && screen.contains("◇ Recent conversations"), "{screen}");
+    // enter on "Release": the topic it names.
+    app.key(KeyCode::Char('h')).await;
+    app.st.ui.sidebar_selected =
+        app.sidebar_row(|r| matches!(r, SidebarRow::View(f) if f.contains("release")));
+    app.key(KeyCode::Enter).await;
+    let engineering = app.channel_id("engineering");
+    assert_eq!(app.st.ui.narrow, Narrow::Topic(engineering, "release 2.4 planning".into()));
+    // "Support (followed)": a search of the channel's followed topics.
+    app.key(KeyCode::Char('h')).await;
+    app.st.ui.sidebar_selected =
+        app.sidebar_row(|r| matches!(r, SidebarRow::View(f) if f.contains("followed")));
+    app.key(KeyCode::Enter).await;
+    assert!(
+        matches!(&app.st.ui.narrow, Narrow::Search { query, .. } if query == "channel:support is:followed")
+    );
+    // The built-in "recent": the recent conversations view.
+    app.key(KeyCode::Char('h')).await;
+    app.st.ui.sidebar_selected = app.sidebar_row(|r| *r == SidebarRow::View("recent".into()));
+    app.key(KeyCode::Enter).await;
+    assert!(matches!(app.st.ui.popup, Some(topicterm::app::Popup::Recent { .. })));
+}

@@ -128,6 +128,9 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             vec![]
         }
         Action::Cancel => {
+            if super::panes::clear_filter(st) {
+                return vec![];
+            }
             st.ui.status = None;
             vec![]
         }
@@ -140,7 +143,10 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
                 Action::Top => isize::MIN / 2,
                 _ => isize::MAX / 2,
             };
-            if st.ui.focus == Focus::Sidebar {
+            if st.ui.focus == Focus::People {
+                super::panes::move_person(st, delta);
+                vec![]
+            } else if st.ui.focus == Focus::Sidebar {
                 let len = st.ui.sidebar.len() as isize;
                 st.ui.sidebar_selected = (st.ui.sidebar_selected as isize)
                     .saturating_add(delta)
@@ -150,16 +156,16 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
                 move_selection(st, delta)
             }
         }
-        Action::FocusSidebar => {
-            st.ui.focus = Focus::Sidebar;
+        Action::FocusSidebar | Action::FocusMessages => {
+            super::panes::focus_step(st, a == Action::FocusMessages);
             vec![]
         }
-        Action::FocusMessages => {
-            st.ui.focus = Focus::Messages;
-            vec![]
-        }
+        Action::Open if st.ui.focus == Focus::People => super::panes::open_person(st),
         Action::Open => {
             let Some(row) = st.ui.sidebar.get(st.ui.sidebar_selected).cloned() else { return vec![] };
+            if let SidebarRow::View(fragment) = &row {
+                return super::views::open(st, fragment);
+            }
             let mut fx = Vec::new();
             if let SidebarRow::Channel(c) = row {
                 if st.ui.expanded == Some(c) {
@@ -191,12 +197,20 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
         Action::TakeBackUnsent => super::outbox::take_back(st),
         Action::TogglePeople => {
             st.ui.show_people = !st.ui.show_people;
+            st.ui.focus = match (st.ui.show_people, st.ui.focus) {
+                (true, _) => Focus::People,
+                (false, Focus::People) => Focus::Messages,
+                (false, f) => f,
+            };
             rebuild_people(st);
             vec![]
         }
         Action::Palette => {
             st.ui.prompt = Some(Prompt { kind: PromptKind::Command, text: String::new() });
             vec![]
+        }
+        Action::Search if matches!(st.ui.focus, Focus::Sidebar | Focus::People) => {
+            super::panes::start_filter(st)
         }
         Action::Search => {
             st.ui.prompt = Some(Prompt { kind: PromptKind::Search, text: String::new() });
@@ -439,10 +453,19 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             vec![]
         }
         // Compose keys act in the compose box; the topic keys go through the palette (`keys.rs`).
-        Action::Send | Action::Schedule | Action::Complete | Action::CompleteBack => vec![],
+        Action::Send
+        | Action::Schedule
+        | Action::Attach
+        | Action::ChangeRecipient
+        | Action::Complete
+        | Action::CompleteBack => vec![],
         Action::RenameTopic | Action::MoveTopic | Action::ResolveTopic => vec![],
         Action::ChannelInfo => super::directory::info_action(st),
         Action::Recent => super::recent::open_recent(st),
+        Action::Profile if st.ui.focus == Focus::People => match super::panes::selected_person(st) {
+            Some(u) => super::directory::open_profile(st, u),
+            None => vec![],
+        },
         Action::Profile => super::directory::sender_profile(st),
     }
 }

@@ -19,6 +19,18 @@ fn failure(f: &Failure) -> String {
         Failure::File { path, error } => {
             format!("could not write {}: {}", path.display(), write_failure(error, path))
         }
+        Failure::Read { path, error } => match error.kind() {
+            std::io::ErrorKind::NotFound => format!("there is no file {}", path.display()),
+            std::io::ErrorKind::PermissionDenied => format!("no permission to read {}", path.display()),
+            std::io::ErrorKind::IsADirectory => format!("{} is a folder, not a file", path.display()),
+            _ => format!("could not read {}: {error}", path.display()),
+        },
+        Failure::TooLarge { path, size, max } => format!(
+            "{} is {}; this server takes files up to {} MiB",
+            path.display(),
+            super::attach::size_text(*size),
+            max >> 20
+        ),
     }
 }
 
@@ -93,6 +105,9 @@ fn other_success(st: &mut State, job: Job, result: Answer) -> Vec<Effect> {
                 return vec![];
             }
         },
+        (Job::Upload { target }, Answer::Uploaded { name, url }) => {
+            return super::attach::uploaded(st, target, &name, &url);
+        }
         (Job::DumpState, Answer::Written(path)) => format!("state written to {}", path.display()),
         (Job::MarkTopicRead, _) => "topic marked as read".into(),
         (Job::MarkChannelRead { name }, _) => format!("#{name} marked as read"),
@@ -134,6 +149,7 @@ fn api_success(call: ApiCall) -> String {
         ApiCall::AlertWords { .. } => String::new(),
         ApiCall::DeleteMessage(_) => "message deleted".into(),
         ApiCall::Channels
+        | ApiCall::Submessage { .. }
         | ApiCall::RecentMessages
         | ApiCall::ChannelDetails(_)
         | ApiCall::Profile(_)
@@ -151,6 +167,7 @@ fn refused(st: &mut State, job: Job, f: &Failure) {
     let said = match job {
         Job::Quiet => return,
         Job::Api(call) => match (*call, f) {
+            (ApiCall::Submessage { .. }, _) => format!("not counted: {text}"),
             (ApiCall::ChannelEmail { .. }, _) => match super::directory::take_email(st, Err(text)) {
                 Ok(()) => return,
                 Err(e) => format!("channel email: {}", e.err().unwrap_or_default()),
@@ -166,6 +183,7 @@ fn refused(st: &mut State, job: Job, f: &Failure) {
             _ => format!("could not save the draft: {text}"),
         },
         Job::FetchSubscriptions => format!("channels: {text}"),
+        Job::Upload { .. } => format!("not attached: {text}"),
         Job::FetchTopics => format!("topics: {text}"),
         Job::Open { download: true } if matches!(f, Failure::Api(_)) => format!("download failed: {text}"),
         Job::Open { .. } if matches!(f, Failure::File { .. }) => match f {

@@ -86,10 +86,11 @@ pub fn rebuild_people(st: &mut State) {
     }
     let d = &st.data;
     let now = st.now;
+    let filter = st.ui.people_filter.as_str();
     let mut people: Vec<(u8, String, UserId)> = d
         .users
         .values()
-        .filter(|u| u.is_active && !u.is_bot)
+        .filter(|u| u.is_active && !u.is_bot && matches_filter(&u.full_name, filter))
         .map(|u| {
             let rank = match d.activity(u.id, now) {
                 Activity::Active => 0,
@@ -100,7 +101,29 @@ pub fn rebuild_people(st: &mut State) {
         })
         .collect();
     people.sort();
+    let chosen = st.ui.people.get(st.ui.people_selected).copied();
     st.ui.people = people.into_iter().map(|(_, _, id)| id).collect();
+    // The selection stays on the person it was on.
+    st.ui.people_selected = chosen
+        .and_then(|u| st.ui.people.iter().position(|p| *p == u))
+        .unwrap_or(st.ui.people_selected)
+        .min(st.ui.people.len().saturating_sub(1));
+}
+
+/// Does a name match a filter (every word somewhere in it)?
+pub fn matches_filter(name: &str, filter: &str) -> bool {
+    if filter.is_empty() {
+        return true;
+    }
+    let name = name.to_lowercase();
+    filter.split_whitespace().all(|w| name.contains(w))
+}
+
+/// Whether a view gets a row of its own: saved narrows, and the built-in views this client
+/// shows that the rows above do not already open (all messages, DMs, starred, mentions).
+pub fn has_view_row(v: &NavigationView) -> bool {
+    let bare = v.fragment.trim_start_matches('#');
+    bare.starts_with("narrow/") || matches!(bare, "recent" | "scheduled")
 }
 
 /// How many recent direct-message conversations the channels pane lists.
@@ -128,11 +151,24 @@ pub fn recent_dms(d: &Data, n: usize) -> Vec<Vec<UserId>> {
 /// Rebuild the channels pane's rows (on changes only, not per frame).
 pub fn rebuild_sidebar(st: &mut State) {
     let d = &st.data;
-    let mut chans: Vec<&ChannelInfo> = d.channels.values().collect();
+    let filter = st.ui.channel_filter.as_str();
+    let matches = |name: &str| matches_filter(name, filter);
+    let mut chans: Vec<&ChannelInfo> = d.channels.values().filter(|c| matches(&c.name)).collect();
     chans.sort_by_key(|c| (!c.pinned, c.muted, c.name.to_lowercase()));
-    let mut rows = vec![SidebarRow::AllMessages, SidebarRow::AllDms];
-    rows.extend(recent_dms(d, DM_ROWS).into_iter().map(SidebarRow::Dm));
-    rows.extend([SidebarRow::Starred, SidebarRow::Mentions]);
+    let mut rows = Vec::new();
+    if filter.is_empty() {
+        rows.extend([SidebarRow::AllMessages, SidebarRow::AllDms]);
+        rows.extend(recent_dms(d, DM_ROWS).into_iter().map(SidebarRow::Dm));
+        rows.extend([SidebarRow::Starred, SidebarRow::Mentions]);
+        // Saved views, pinned first (each group in the server's order).
+        let (pinned, other): (Vec<&NavigationView>, Vec<&NavigationView>) =
+            d.nav_views.iter().filter(|v| has_view_row(v)).partition(|v| v.is_pinned);
+        rows.extend(pinned.into_iter().chain(other).map(|v| SidebarRow::View(v.fragment.clone())));
+    } else {
+        // Filtering: the conversations whose people match, then the channels.
+        let named = |users: &Vec<UserId>| users.iter().any(|u| matches(d.user_name(*u)));
+        rows.extend(recent_dms(d, usize::MAX).into_iter().filter(named).take(DM_ROWS).map(SidebarRow::Dm));
+    }
     for c in chans {
         rows.push(SidebarRow::Channel(c.id));
         if st.ui.expanded == Some(c.id)

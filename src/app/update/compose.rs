@@ -121,14 +121,44 @@ pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
     let mut fx = Vec::new();
     let token = start.map(|i| &before[i..]).unwrap_or("");
     let d = &st.data;
-    if let Some(q) = token.strip_prefix('@').map(|q| q.trim_start_matches("**").to_lowercase()) {
+    if let Some(rest) = token.strip_prefix('@') {
+        // `@_` mentions silently (no notification), as in the web app.
+        let silent = rest.starts_with('_');
+        let sigil = if silent { "@_" } else { "@" };
+        let q = rest.trim_start_matches('_').trim_start_matches('*').to_lowercase();
         if !q.contains(char::is_whitespace) || q.len() < 30 {
             let mut users: Vec<&UserInfo> =
                 d.users.values().filter(|u| u.is_active && u.full_name.to_lowercase().contains(&q)).collect();
             users.sort_by_key(|u| (!u.full_name.to_lowercase().starts_with(&q), u.full_name.to_lowercase()));
             out.extend(
-                users.into_iter().take(8).map(|u| (u.full_name.clone(), format!("@**{}**", u.full_name))),
+                users
+                    .into_iter()
+                    .take(8)
+                    .map(|u| (u.full_name.clone(), format!("{sigil}**{}**", u.full_name))),
             );
+            // User groups (not the roles' system groups).
+            let mut groups: Vec<&UserGroup> = d
+                .groups
+                .values()
+                .filter(|g| !g.is_system_group && !g.deactivated && g.name.to_lowercase().contains(&q))
+                .collect();
+            groups.sort_by_key(|g| (!g.name.to_lowercase().starts_with(&q), g.name.to_lowercase()));
+            out.extend(groups.into_iter().take(4).map(|g| {
+                (format!("{} (group of {})", g.name, g.members.len()), format!("{sigil}*{}*", g.name))
+            }));
+            // Everyone in the conversation, loudly only.
+            if !silent && !q.is_empty() {
+                for (w, who) in [
+                    ("all", "everyone in the channel"),
+                    ("everyone", "everyone in the channel"),
+                    ("channel", "everyone in the channel"),
+                    ("topic", "everyone in the topic"),
+                ] {
+                    if w.starts_with(&q) {
+                        out.push((format!("{w} (notifies {who})"), format!("@**{w}**")));
+                    }
+                }
+            }
         }
     } else if let Some(q) = token.strip_prefix('#').map(|q| q.trim_start_matches("**")) {
         match q.split_once('>') {

@@ -139,9 +139,19 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                 }
             }
         }
+        EventKind::Submessage(ev) => {
+            if let Some(m) = st.data.messages.get_mut(&ev.message_id) {
+                if !m.submessages.iter().any(|s| s.id == ev.submessage_id) {
+                    m.submessages.push(ev.submessage());
+                }
+                let m = m.clone();
+                st.data.refresh_widget(&m);
+            }
+        }
         EventKind::DeleteMessage(ev) => {
             for id in ev.ids() {
                 st.data.messages.remove(&id);
+                st.data.widgets.remove(&id);
                 st.data.unread.remove(id);
                 for v in st.data.narrows.values_mut() {
                     v.remove(id);

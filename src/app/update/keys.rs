@@ -23,6 +23,11 @@ pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
                 st.ui.prompt = Some(Prompt { kind: PromptKind::ScheduleTime, text: String::new() });
                 vec![]
             }
+            Some(Action::ChangeRecipient) => change_recipient(st),
+            Some(Action::Attach) => {
+                st.ui.prompt = Some(Prompt { kind: PromptKind::AttachPath, text: String::new() });
+                vec![]
+            }
             Some(Action::Cancel) => {
                 let Some(c) = st.ui.compose.take() else { return vec![] };
                 let text = c.text();
@@ -58,9 +63,25 @@ pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
             }
         };
     }
+    // Digits choose in the selected message's poll or to-do list.
+    if let (Focus::Messages, KeyCode::Char(c @ '1'..='9')) = (st.ui.focus, key.code)
+        && !key.modifiers.contains(KeyModifiers::CONTROL)
+        && let Some(id) = st.ui.selected
+        && let Some(w) = st.data.widgets.get(&id)
+    {
+        let n = c as usize - '1' as usize;
+        return match crate::app::widget::choose(w, n, st.data.me) {
+            Some(content) => vec![Effect::Api(ApiCall::Submessage { message_id: id, content })],
+            None => {
+                set_status(st, format!("there is no item {c} here"));
+                vec![]
+            }
+        };
+    }
     let ctx = match st.ui.focus {
         Focus::Sidebar => Context::Sidebar,
         Focus::Messages => Context::Messages,
+        Focus::People => Context::People,
     };
     match st.settings.keymap.lookup(ctx, &key) {
         Some(a @ (Action::RenameTopic | Action::MoveTopic | Action::ResolveTopic)) => topic_key(st, a),
@@ -131,8 +152,14 @@ pub(super) fn on_prompt_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     if completes && matches!(key.code, KeyCode::Tab | KeyCode::BackTab) {
         return super::complete::prompt(st, key.code == KeyCode::BackTab);
     }
+    let filter = matches!(p.kind, PromptKind::FilterChannels | PromptKind::FilterPeople).then_some(p.kind);
     match key.code {
-        KeyCode::Esc => st.ui.prompt = None,
+        KeyCode::Esc => {
+            st.ui.prompt = None;
+            if let Some(kind) = filter {
+                super::panes::filter_changed(st, kind, None);
+            }
+        }
         KeyCode::Backspace => {
             p.text.pop();
         }
@@ -148,6 +175,11 @@ pub(super) fn on_prompt_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         st.ui.completion = Completion::default();
         return vec![];
     }
+    if let (Some(kind), Some(p)) = (filter, &st.ui.prompt) {
+        let text = p.text.clone();
+        super::panes::filter_changed(st, kind, Some(&text));
+        return vec![];
+    }
     // The candidates follow what is typed.
     if completes { super::complete::suggest(st) } else { vec![] }
 }
@@ -155,6 +187,16 @@ pub(super) fn on_prompt_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
 pub(super) fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
     match p.kind {
         PromptKind::Confirm => vec![],
+        PromptKind::AttachPath if p.text.trim().is_empty() => vec![],
+        PromptKind::AttachPath => super::attach::attach(st, p.text.trim()).unwrap_or_else(|e| {
+            set_error(st, e);
+            vec![]
+        }),
+        PromptKind::FilterChannels | PromptKind::FilterPeople => {
+            super::panes::filter_changed(st, p.kind, Some(&p.text));
+            super::panes::filter_kept(st, p.kind);
+            vec![]
+        }
         PromptKind::OpenLink | PromptKind::CopyCode => match p.text.trim().parse::<usize>() {
             Ok(n) if p.kind == PromptKind::OpenLink => super::outside::open_link(st, Some(n)),
             Ok(n) => super::outside::copy_code(st, Some(n)),
@@ -204,7 +246,8 @@ pub(super) fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
             let chan = chan.trim().trim_start_matches('#');
             match crate::app::narrow::Resolver::channel_id(&st.data, chan) {
                 Some(id) => {
-                    open_compose(st, Target::Channel { id, topic: topic.trim().to_owned() }, "", None);
+                    let target = Target::Channel { id, topic: topic.trim().to_owned() };
+                    return retarget_or_open(st, target);
                 }
                 None => {
                     set_error(st, format!("no channel named {chan:?}"));
@@ -230,10 +273,51 @@ pub(super) fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
                 st.ui.prompt = Some(p);
                 return vec![];
             }
-            open_compose(st, Target::Dm(dm_key(&ids, st.data.me)), "", None);
-            vec![]
+            let target = Target::Dm(dm_key(&ids, st.data.me));
+            retarget_or_open(st, target)
         }
     }
+}
+
+/// `ctrl+g` in the compose box: the `c` or `x` prompt, filled with where it goes now.
+fn change_recipient(st: &mut State) -> Vec<Effect> {
+    let Some(c) = &st.ui.compose else { return vec![] };
+    if c.editing.is_some() {
+        set_error(st, "a sent message keeps its conversation: :rename-topic or :move-topic moves it");
+        return vec![];
+    }
+    let d = &st.data;
+    let (kind, text) = match &c.target {
+        Target::Channel { id, topic } => {
+            (PromptKind::ChannelTopic, format!("{}>{topic}", d.channel_name(*id)))
+        }
+        Target::Dm(users) => {
+            let names: Vec<&str> = users.iter().map(|u| d.user_name(*u)).collect();
+            (PromptKind::DmRecipients, names.join(", "))
+        }
+    };
+    st.ui.prompt = Some(Prompt { kind, text });
+    vec![]
+}
+
+/// The `c`/`x` prompt answered: with a compose box open (`ctrl+g`) it now goes to `target`,
+/// text and all (its draft moves with it); else a compose box opens for `target`.
+fn retarget_or_open(st: &mut State, target: Target) -> Vec<Effect> {
+    let Some(c) = &mut st.ui.compose else {
+        open_compose(st, target, "", None);
+        return vec![];
+    };
+    if c.target == target {
+        return vec![];
+    }
+    let old = c.draft_key();
+    c.target = target;
+    c.suggestions.clear();
+    let fx = drop_draft(st, old);
+    st.ui.draft_dirty = true;
+    set_status(st, "the message will go to the new recipient; the text is kept");
+    // (Typing notices follow by themselves: `typing::follow` runs after every input.)
+    vec![fx]
 }
 
 pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {

@@ -10,6 +10,7 @@
 
 mod actions;
 mod answers;
+mod attach;
 mod common;
 mod complete;
 mod compose;
@@ -21,6 +22,7 @@ mod navigation;
 mod outbox;
 mod outside;
 mod palette;
+mod panes;
 mod prelude;
 mod recent;
 mod register;
@@ -29,6 +31,7 @@ mod server_drafts;
 mod tests;
 mod tick;
 mod typing;
+mod views;
 
 use actions::*;
 use common::*;
@@ -47,6 +50,7 @@ pub use recent::RECENT_MESSAGES;
 use register::*;
 pub use server_drafts::ServerDrafts;
 use tick::*;
+pub use views::view_name;
 
 /// Apply one input; return what must happen outside.
 pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
@@ -209,7 +213,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
                     EventKind::Message(m) => {
                         m.message.is_dm() || (expanded.is_some() && m.message.stream_id == expanded)
                     }
-                    EventKind::MutedUsers { .. } => true,
+                    EventKind::MutedUsers { .. } | EventKind::NavigationView(_) => true,
                     EventKind::UpdateMessage(_) | EventKind::DeleteMessage(_) => expanded.is_some(),
                     _ => false,
                 };
@@ -276,6 +280,10 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
                 st.ui.compose.take().map(|c| drop_draft(st, c.draft_key())).into_iter().collect();
             set_status(st, "saved");
             fx
+        }
+        Msg::UploadProgress { name, sent, total } => {
+            attach::progress(st, &name, sent, total);
+            vec![]
         }
         Msg::EditorDone(result) => outside::editor_done(st, result),
         Msg::Edited(Err(e)) => {

@@ -38,6 +38,7 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
         typing_started_wait_secs: r
             .server_typing_started_wait_period_milliseconds
             .map_or(10, |ms| (ms / 1000).max(1) as i64),
+        max_upload_bytes: r.max_file_upload_size_mib.map(|mib| mib << 20),
     };
     let statuses = r.user_status.clone().unwrap_or_default();
     for u in r

@@ -74,6 +74,7 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         put("server_typing_started_wait_period_milliseconds", json!(10000));
         put("server_typing_stopped_wait_period_milliseconds", json!(5000));
         put("server_typing_started_expiry_period_milliseconds", json!(15000));
+        put("max_file_upload_size_mib", json!(crate::server::org::MAX_UPLOAD_MIB));
         put("max_stream_name_length", json!(60));
         put("max_stream_description_length", json!(1024));
     }
@@ -428,15 +429,58 @@ pub const DEMO_UPLOADS: &[(&str, &str)] =
 
 /// `GET /user_uploads/{path}`: an uploaded file, for logged-in users only.
 pub async fn upload(
+    State(s): State<Arc<Shared>>,
     axum::extract::Path(path): axum::extract::Path<String>,
     req: crate::server::shared::Req,
 ) -> Result<axum::response::Response, ApiErr> {
     let _ = req.user_id;
+    use axum::response::IntoResponse;
+    let ctype = axum::http::header::CONTENT_TYPE;
+    if let Some(f) = s.lock().uploads.get(&path) {
+        return Ok(([(ctype, f.content_type.clone())], f.bytes.clone()).into_response());
+    }
     let Some((_, body)) = DEMO_UPLOADS.iter().find(|(p, _)| *p == path) else {
         return Err(ApiErr::new(axum::http::StatusCode::NOT_FOUND, "NOT_FOUND", "File not found"));
     };
-    Ok(axum::response::IntoResponse::into_response((
-        [(axum::http::header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        body.to_string(),
-    )))
+    Ok(([(ctype, "text/plain; charset=utf-8")], body.to_string()).into_response())
+}
+
+/// A file name as the reference server stores it: letters, digits, `.`, `-` and `_`, spaces
+/// as `-`, nothing that could climb out of its folder.
+fn stored_name(name: &str) -> String {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or_default();
+    let clean: String = base
+        .chars()
+        .map(|c| if c.is_whitespace() { '-' } else { c })
+        .filter(|c| c.is_alphanumeric() || matches!(c, '.' | '-' | '_'))
+        .collect();
+    let clean = clean.trim_start_matches('.');
+    if clean.is_empty() { "uploaded-file".into() } else { clean.chars().take(200).collect() }
+}
+
+/// `POST /user_uploads`: one file (multipart), kept in memory; the answer's `url` serves it
+/// back to logged-in users.
+pub async fn upload_file(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let mut files = req.files;
+    let file = match files.len() {
+        0 => return Err(ApiErr::bad("You must specify a file to upload")),
+        1 => files.remove(0),
+        _ => return Err(ApiErr::bad("You may only upload one file at a time")),
+    };
+    let max = crate::server::org::MAX_UPLOAD_MIB;
+    if file.bytes.len() > max << 20 {
+        return Err(ApiErr::bad(format!(
+            "File is larger than this server's configured maximum upload size ({max} MiB)."
+        )));
+    }
+    let mut org = s.lock();
+    let name = stored_name(&file.filename);
+    let path = format!("2/{:x}/{name}", org.uploads.len() + 1);
+    let content_type = file.content_type.unwrap_or_else(|| "application/octet-stream".into());
+    org.uploads.insert(
+        path.clone(),
+        crate::server::org::StoredUpload { owner: req.user_id, content_type, bytes: file.bytes },
+    );
+    let url = format!("/user_uploads/{path}");
+    Ok(reply(&req.p, success(json!({"uri": url, "url": url, "filename": name}))))
 }

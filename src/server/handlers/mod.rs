@@ -77,6 +77,8 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/server_settings", get(users::server_settings))
         .route("/fetch_api_key", post(users::fetch_api_key))
         .route("/demo/expire_queues", post(misc::expire_queues))
+        .route("/user_uploads", post(misc::upload_file))
+        .route("/submessage", post(reactions::add_submessage))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed);
     let counter = shared.clone();

@@ -160,3 +160,31 @@ pub async fn remove_reaction(State(s): State<Arc<Shared>>, Path(id): Path<String
     reaction_event(&mut org, "remove", id, &r);
     Ok(reply(p, ok()))
 }
+
+/// `POST /submessage`: a change to a message's widget (a vote, a new option, a ticked task),
+/// from anyone who can read the message; sent to everyone who has it as a `submessage` event.
+pub async fn add_submessage(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let p = &req.p;
+    let id = p.i64("message_id")?;
+    let msg_type = p.str("msg_type")?;
+    let content = p.str("content")?;
+    if msg_type != "widget" {
+        return Err(ApiErr::bad("Invalid msg_type"));
+    }
+    if serde_json::from_str::<serde_json::Value>(&content).map_or(true, |v| !v.is_object()) {
+        return Err(ApiErr::bad("Invalid json for submessage"));
+    }
+    let mut org = s.lock();
+    org.readable(req.user_id, id)?;
+    if org.messages.get(&id).is_none_or(|m| m.submessages.is_empty()) {
+        return Err(ApiErr::bad("Message has no widget"));
+    }
+    let sub_id = org.add_submessage(id, req.user_id, &msg_type, &content);
+    let ev = json!({
+        "type": "submessage", "msg_type": msg_type, "content": content,
+        "submessage_id": sub_id, "message_id": id, "sender_id": req.user_id,
+    });
+    let holders = org.holders(id);
+    org.queues.push(&holders, &ev);
+    Ok(reply(p, ok()))
+}

@@ -59,7 +59,7 @@ impl Org {
             "sender_id": msg.sender_id,
             "sender_realm_str": self.realm.string_id,
             "subject": self.topic_out(msg.topic(), allow_empty_topic || kind == "private"),
-            "submessages": [],
+            "submessages": msg.submessages,
             "timestamp": msg.timestamp,
             "topic_links": [],
             "flags": self.flags_for(viewer, msg.id),

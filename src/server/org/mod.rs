@@ -12,6 +12,7 @@ mod json;
 mod records;
 mod store;
 mod webhooks;
+pub mod widgets;
 
 pub use records::*;
 
@@ -23,6 +24,17 @@ pub const VERSION: &str = "11.0-topicterm-demo";
 pub const LARGER_THAN_MAX_MESSAGE_ID: i64 = 10_000_000_000_000_000;
 /// Password of every seeded human, for `fetch_api_key`.
 pub const DEMO_PASSWORD: &str = "topicterm-demo";
+
+/// An uploaded file.
+#[derive(Debug, Clone)]
+pub struct StoredUpload {
+    pub owner: i64,
+    pub content_type: String,
+    pub bytes: axum::body::Bytes,
+}
+
+/// Largest upload, as register's `max_file_upload_size_mib` says.
+pub const MAX_UPLOAD_MIB: usize = 25;
 
 /// Server-wide behaviour that tests can change.
 #[derive(Debug, Clone)]
@@ -65,6 +77,10 @@ pub struct Org {
     pub user_msgs: HashMap<i64, BTreeMap<i64, Flags>>,
     /// (user, channel, lowercased topic) → (topic as set, policy, last_updated).
     pub user_topics: BTreeMap<(i64, i64, String), (String, i64, i64)>,
+    /// Files uploaded through `POST /user_uploads`, by path under `/user_uploads/`.
+    pub uploads: BTreeMap<String, StoredUpload>,
+    /// The last submessage ID handed out.
+    pub submessage_seq: i64,
     /// Whom each user muted, and when.
     pub muted_users: HashMap<i64, BTreeMap<i64, i64>>,
     /// Each user's alert words.
@@ -135,6 +151,8 @@ impl Org {
             messages: BTreeMap::new(),
             user_msgs: HashMap::new(),
             user_topics: BTreeMap::new(),
+            uploads: BTreeMap::new(),
+            submessage_seq: 0,
             muted_users: HashMap::new(),
             alert_words: HashMap::new(),
             presence: HashMap::new(),

@@ -131,10 +131,23 @@ pub struct MessageRec {
     pub client: String,
     pub is_me: bool,
     pub reactions: Vec<Reaction>,
+    /// Widget data (polls, to-do lists), oldest first.
+    pub submessages: Vec<SubmessageRec>,
     /// Oldest first.
     pub edits: Vec<EditRec>,
     pub last_edit_ts: Option<i64>,
     pub last_moved_ts: Option<i64>,
+}
+
+/// One submessage: a widget's creation or one change to it (a vote, a new option, …).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct SubmessageRec {
+    pub id: i64,
+    pub message_id: i64,
+    pub sender_id: i64,
+    pub msg_type: String,
+    /// JSON text.
+    pub content: String,
 }
 
 impl MessageRec {

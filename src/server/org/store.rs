@@ -93,11 +93,32 @@ impl Org {
                 client: client.to_owned(),
                 is_me,
                 reactions: Vec::new(),
+                submessages: Vec::new(),
                 edits: Vec::new(),
                 last_edit_ts: None,
                 last_moved_ts: None,
             },
         );
+        // `/poll` and `/todo` messages are widgets: their first submessage says so.
+        if let Some(widget) = super::widgets::from_content(content) {
+            self.add_submessage(id, sender, "widget", &widget.to_string());
+        }
+        id
+    }
+
+    /// Store a submessage; its ID (submessages have their own sequence).
+    pub fn add_submessage(&mut self, message_id: i64, sender: i64, msg_type: &str, content: &str) -> i64 {
+        self.submessage_seq += 1;
+        let id = self.submessage_seq;
+        if let Some(m) = self.messages.get_mut(&message_id) {
+            m.submessages.push(super::records::SubmessageRec {
+                id,
+                message_id,
+                sender_id: sender,
+                msg_type: msg_type.to_owned(),
+                content: content.to_owned(),
+            });
+        }
         id
     }
 

@@ -381,6 +381,14 @@ impl Builder<'_> {
         let client = m.client.clone().unwrap_or_else(|| "website".into());
         let id = self.org.insert_message(sender, recip, &m.content, ts, &client, None);
         self.message_flags(m, id);
+        for w in &m.widget_events {
+            let by = self.user(&w.user)?;
+            let mut content = w.content.to_string();
+            for (short, uid) in &self.users {
+                content = content.replace(&format!("{{id:{short}}}"), &uid.to_string());
+            }
+            self.org.add_submessage(id, by, "widget", &content);
+        }
         for r in &m.reactions {
             let reaction = self.reaction(r)?;
             if let Some(msg) = self.org.messages.get_mut(&id) {

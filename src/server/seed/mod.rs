@@ -8,6 +8,13 @@ mod build;
 
 use serde::Deserialize;
 
+/// A change to a widget: who made it, and the submessage.
+#[derive(Debug, Clone, Deserialize)]
+pub struct SeedWidgetEvent {
+    pub user: String,
+    pub content: serde_json::Value,
+}
+
 /// The seed shipped with the binary.
 pub const DEMO_SEED: &str = include_str!("../../../assets/demo_org.json");
 
@@ -183,6 +190,10 @@ pub struct SeedEmoji {
 #[serde(deny_unknown_fields)]
 pub struct SeedMessage {
     pub sender: String,
+    /// Changes to the message's widget (`/poll`, `/todo`), in order; `{id:NAME}` in a
+    /// content's text stands for that user's ID.
+    #[serde(default)]
+    pub widget_events: Vec<SeedWidgetEvent>,
     /// Channel messages: channel name and topic (the topic may be `""`, the empty topic).
     #[serde(default)]
     pub channel: Option<String>,

@@ -1,0 +1,101 @@
+//! Attaching files: `:attach PATH` and `ctrl+t` in the compose box upload a file and put its
+//! Markdown link where the cursor is. The compose box stays usable while it goes; the status
+//! line shows how far it got.
+
+use super::actions::target_of;
+use super::common::*;
+use super::prelude::*;
+
+/// Upload `path` for the open compose box, or open one for the selected message's
+/// conversation (or the conversation in view).
+pub(super) fn attach(st: &mut State, path: &str) -> Result<Vec<Effect>, String> {
+    let target = match &st.ui.compose {
+        Some(c) => c.target.clone(),
+        None => {
+            let target = match selected_message(st) {
+                Some(m) => target_of(st, m),
+                None => match &st.ui.narrow {
+                    Narrow::Topic(c, t) => Target::Channel { id: *c, topic: t.clone() },
+                    Narrow::Dm(u) => Target::Dm(u.clone()),
+                    _ => return Err("select a message, or open a conversation, to attach a file to".into()),
+                },
+            };
+            let draft = st.drafts.get(&target.key()).cloned().unwrap_or_default();
+            open_compose(st, target.clone(), &draft, None);
+            target
+        }
+    };
+    let name = file_name(path);
+    set_status(st, format!("uploading {name}…"));
+    Ok(vec![Effect::Upload { path: path.to_owned(), target, max_bytes: st.data.realm.max_upload_bytes }])
+}
+
+/// The last part of a path, for messages.
+pub fn file_name(path: &str) -> String {
+    let name = path.trim_end_matches(['/', '\\']).rsplit(['/', '\\']).next().unwrap_or(path);
+    crate::content::sanitize(name)
+}
+
+/// "12.3 MB", "512 KB", "80 bytes".
+pub fn size_text(bytes: u64) -> String {
+    match bytes {
+        0..1_000 => format!("{bytes} bytes"),
+        1_000..1_000_000 => format!("{} KB", bytes / 1000),
+        _ => format!("{:.1} MB", bytes as f64 / 1e6),
+    }
+}
+
+/// How far an upload got, on the status line.
+pub(super) fn progress(st: &mut State, name: &str, sent: u64, total: u64) {
+    let pct = (sent * 100).checked_div(total).unwrap_or(100);
+    set_status(st, format!("uploading {}: {pct}% of {}", crate::content::sanitize(name), size_text(total)));
+}
+
+/// The link for an uploaded file, as the web app writes it.
+pub fn link(name: &str, url: &str) -> String {
+    let label: String = name.chars().filter(|c| !matches!(c, '[' | ']')).collect();
+    format!("[{label}]({url})")
+}
+
+/// An upload finished: the link goes where the cursor is, in the compose box it was for
+/// (opened again if it was closed meanwhile, with its draft).
+pub(super) fn uploaded(st: &mut State, target: Target, name: &str, url: &str) -> Vec<Effect> {
+    let text = link(name, url);
+    match &mut st.ui.compose {
+        Some(c) if c.target == target => c.editor.insert_str(&text),
+        _ => {
+            let key = target.key();
+            let mut draft = st.drafts.get(&key).cloned().unwrap_or_default();
+            if !draft.is_empty() && !draft.ends_with(char::is_whitespace) {
+                draft.push(' ');
+            }
+            draft.push_str(&text);
+            if st.ui.compose.is_none() {
+                open_compose(st, target, &draft, None);
+            } else {
+                // Another compose box is open: the link waits in that conversation's draft.
+                st.drafts.insert(key.clone(), draft.clone());
+                set_status(st, format!("uploaded {name}: the link is in that conversation's draft"));
+                return vec![Effect::SaveDraft { key, text: draft }];
+            }
+        }
+    }
+    st.ui.draft_dirty = true;
+    set_status(st, format!("uploaded {name}"));
+    vec![]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_sizes_and_links() {
+        assert_eq!(file_name("/tmp/x/report.pdf"), "report.pdf");
+        assert_eq!(file_name("C:\\files\\a b.png"), "a b.png");
+        assert_eq!(size_text(80), "80 bytes");
+        assert_eq!(size_text(512_000), "512 KB");
+        assert_eq!(size_text(12_345_678), "12.3 MB");
+        assert_eq!(link("a [b].txt", "/user_uploads/2/1/a-b.txt"), "[a b.txt](/user_uploads/2/1/a-b.txt)");
+    }
+}
