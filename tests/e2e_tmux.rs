@@ -246,3 +246,29 @@ fn voting_in_a_poll_from_the_keyboard() {
     t.wait_for("my vote taken back", |s| s.contains("1    2 Lisbon"));
     t.keys(&["q"]);
 }
+
+/// w focuses the people pane, / filters it, enter opens a DM to the person: sent, it is in
+/// their conversation.
+#[test]
+fn a_dm_from_the_people_pane() {
+    let t = Tmux::new("e2e-people");
+    let home = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_topicterm");
+    t.start(&format!("HOME={h} XDG_STATE_HOME={h}/state {bin} --demo", h = home.path().display()));
+    t.wait_for("the channel list", |s| s.contains("#engineering") && s.contains("All messages"));
+    t.keys(&["w"]);
+    t.wait_for("the people pane", |s| s.lines().next().is_some_and(|l| l.trim_end().ends_with("People")));
+    t.keys(&["/"]);
+    t.text("noa");
+    t.wait_for("the filtered list", |s| s.contains("People /noa") && s.contains("Noa Peretz"));
+    t.keys(&["Enter", "Enter"]);
+    t.wait_for("a compose box to Noa", |s| s.contains("To: Noa Peretz") || s.contains("DM with Noa Peretz"));
+    t.text("hi Noa, from the people pane");
+    t.keys(&["C-d"]);
+    t.wait_for("the sent DM in the conversation", |s| {
+        !s.contains("ctrl+d send")
+            && s.contains("hi Noa, from the people pane")
+            && s.contains("DM with Noa Peretz")
+    });
+    t.keys(&["q"]);
+}

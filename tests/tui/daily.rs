@@ -446,6 +446,7 @@ async fn polls_and_todo_lists_show_their_state_and_take_votes_and_ticks_by_digit
     };
     assert!(done(&app.st, 0) && !done(&app.st, 1), "the seed ticked the first");
     insta::assert_snapshot!("todo_80x24", app.screen(80, 24));
+    insta::assert_snapshot!("todo_160x48", app.screen(160, 48));
     app.key(KeyCode::Char('2')).await;
     app.until("ticked", |st| done(st, 1)).await;
     assert!(app.screen(80, 24).contains("2 [x] Changelog"));

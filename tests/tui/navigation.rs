@@ -179,6 +179,7 @@ async fn the_channels_pane_filters_as_you_type() {
     assert_eq!(app.st.ui.sidebar, vec![SidebarRow::Channel(engineering)]);
     app.key(KeyCode::Enter).await;
     insta::assert_snapshot!("channels_filtered_80x24", app.screen(80, 24));
+    insta::assert_snapshot!("channels_filtered_160x48", app.screen(160, 48));
     // enter opens the match.
     app.key(KeyCode::Enter).await;
     assert_eq!(app.st.ui.narrow, Narrow::Channel(engineering));
