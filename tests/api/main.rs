@@ -8,6 +8,7 @@ mod channels_people;
 mod daily;
 mod drafts;
 mod emoji;
+mod endpoints13;
 mod messages;
 mod org;
 mod protocol;

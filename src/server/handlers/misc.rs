@@ -187,15 +187,7 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         put("user_status", Value::Object(m));
     }
     if wants("realm_emoji") {
-        let mut m = Map::new();
-        for (id, (name, author)) in &org.realm_emoji {
-            m.insert(
-                id.to_string(),
-                json!({"id": id.to_string(), "name": name, "source_url": format!("/user_avatars/1/emoji/images/{id}.png"),
-                       "deactivated": false, "author_id": author}),
-            );
-        }
-        put("realm_emoji", Value::Object(m));
+        put("realm_emoji", org.realm_emoji_json());
     }
     if wants("scheduled_messages") {
         put("scheduled_messages", json!(org.scheduled_list_json(uid)));

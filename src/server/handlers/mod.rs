@@ -1,5 +1,6 @@
 //! The routes of the demo server.
 
+mod admin;
 pub mod background;
 mod common;
 mod drafts;
@@ -53,7 +54,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/users/me/subscriptions/properties", post(subs::properties))
         .route("/users/me/{stream_id}/topics", get(subs::topics))
         .route("/streams", get(subs::streams))
-        .route("/streams/{id}", get(subs::stream).delete(subs::archive))
+        .route("/streams/{id}", get(subs::stream).delete(subs::archive).patch(admin::update_stream))
         .route("/streams/{id}/email_address", get(subs::email_address))
         .route("/users/me/presence", post(users::presence))
         .route("/realm/presence", get(users::realm_presence))
@@ -64,9 +65,9 @@ pub fn router(shared: Arc<Shared>) -> Router {
             get(me::alert_words).post(me::add_alert_words).delete(me::remove_alert_words),
         )
         .route("/users/me/apns_device_token", post(users::apns))
-        .route("/users", get(users::users))
+        .route("/users", get(users::users).post(admin::create_user))
         .route("/users/me", get(users::me))
-        .route("/users/{id}", get(users::get_user).delete(users::deactivate))
+        .route("/users/{id}", get(users::get_user).delete(users::deactivate).patch(admin::update_user))
         .route("/users/{id}/status", get(users::get_status))
         .route("/user_groups", get(users::groups))
         .route("/user_groups/{id}/members", post(users::group_members))
@@ -79,6 +80,17 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/demo/expire_queues", post(misc::expire_queues))
         .route("/user_uploads", post(misc::upload_file))
         .route("/submessage", post(reactions::add_submessage))
+        .route(
+            "/bot_storage",
+            axum::routing::put(admin::put_storage).get(admin::get_storage).delete(admin::delete_storage),
+        )
+        .route("/get_stream_id", get(admin::get_stream_id))
+        .route("/users/{id}/reactivate", post(admin::reactivate_user))
+        .route("/users/{id}/presence", get(admin::user_presence))
+        .route("/user_groups/create", post(admin::create_group))
+        .route("/user_groups/{id}", axum::routing::patch(admin::update_group))
+        .route("/realm/emoji", get(admin::realm_emoji))
+        .route("/realm/linkifiers", get(admin::linkifiers))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed);
     let counter = shared.clone();

@@ -165,6 +165,19 @@ impl Org {
         })
     }
 
+    /// The custom emoji by ID (register's `realm_emoji`, `GET /realm/emoji`).
+    pub fn realm_emoji_json(&self) -> Value {
+        let mut m = serde_json::Map::new();
+        for (id, (name, author)) in &self.realm_emoji {
+            m.insert(
+                id.to_string(),
+                json!({"id": id.to_string(), "name": name, "source_url": format!("/user_avatars/1/emoji/images/{id}.png"),
+                       "deactivated": false, "author_id": author}),
+            );
+        }
+        Value::Object(m)
+    }
+
     /// The user's direct-message conversations among their newest 1,000 direct messages
     /// (register's `recent_private_conversations`): the others in each, sorted, and the
     /// newest message's ID; newest first.

@@ -79,6 +79,8 @@ pub struct Org {
     pub user_topics: BTreeMap<(i64, i64, String), (String, i64, i64)>,
     /// Files uploaded through `POST /user_uploads`, by path under `/user_uploads/`.
     pub uploads: BTreeMap<String, StoredUpload>,
+    /// Each user's bot storage (`/bot_storage`): key → value.
+    pub bot_storage: HashMap<i64, BTreeMap<String, String>>,
     /// The last submessage ID handed out.
     pub submessage_seq: i64,
     /// Whom each user muted, and when.
@@ -153,6 +155,7 @@ impl Org {
             user_topics: BTreeMap::new(),
             uploads: BTreeMap::new(),
             submessage_seq: 0,
+            bot_storage: HashMap::new(),
             muted_users: HashMap::new(),
             alert_words: HashMap::new(),
             presence: HashMap::new(),
