@@ -174,6 +174,12 @@ async fn alert_words_flag_new_messages_as_whole_words_and_are_announced() {
     };
     assert!(flags(hit).await.iter().any(|f| f == "has_alert_word"));
     assert!(!flags(miss).await.iter().any(|f| f == "has_alert_word"), "inside longer words is not a match");
+    // An edit is matched again: the word gone, the flag goes; back, it comes back.
+    let edit = |text: &str| MessageEdit { content: Some(text.into()), ..Default::default() };
+    bob.update_message(miss, &edit("the deploy moved")).await.unwrap();
+    assert!(flags(miss).await.iter().any(|f| f == "has_alert_word"), "the edit added one");
+    bob.update_message(miss, &edit("redeployment of deployer_x")).await.unwrap();
+    assert!(!flags(miss).await.iter().any(|f| f == "has_alert_word"), "and took it away");
     let alerted = me
         .get_messages(
             &GetMessages::around(Anchor::Newest, 10, 0).narrow(vec![NarrowTerm::new("is", "alerted")]),

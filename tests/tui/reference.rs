@@ -4,7 +4,7 @@
 use crate::harness::*;
 use crossterm::event::KeyCode;
 use ratatui::style::Color;
-use topicterm::api::OutgoingMessage;
+use topicterm::api::{MessageEdit, OutgoingMessage};
 
 /// Each place `word` is drawn (any case), and whether it is drawn as a search match.
 fn marked(buf: &ratatui::buffer::Buffer, pane: ratatui::layout::Rect, word: &str) -> Vec<bool> {
@@ -135,4 +135,10 @@ async fn alert_words_are_marked_and_notify() {
     }
     app.palette("alert-words").await;
     assert_eq!(app.st.ui.status.as_ref().unwrap().text, "alert words: on call, deploy");
+    // Edited to hold none of the words: the flag goes (the server checks again), and back.
+    let edit = |text: &'static str| MessageEdit { content: Some(text.into()), ..Default::default() };
+    app.other("alice").update_message(id, &edit("who is around for the release?")).await.unwrap();
+    app.until("the flag is gone", |st| !st.data.messages[&id].has_flag("has_alert_word")).await;
+    app.other("alice").update_message(id, &edit("and the deploy?")).await.unwrap();
+    app.until("the flag is back", |st| st.data.messages[&id].has_flag("has_alert_word")).await;
 }

@@ -111,6 +111,10 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                 {
                     m.content = c.clone();
                     m.last_edit_timestamp = Some(ev.edit_timestamp);
+                    // The user's flags as they are now (an alert word may have come or gone).
+                    if !ev.flags.is_empty() {
+                        m.flags = ev.flags.clone();
+                    }
                 }
                 if let Some(t) = &ev.subject {
                     m.subject = t.clone();

@@ -375,10 +375,14 @@ pub async fn update_message(State(s): State<Arc<Shared>>, Path(id): Path<String>
         }
     }
     let holders = org.holders(id);
+    // Each holder's own flags for the message (an edit can add or take away an alert word).
+    let flags: std::collections::HashMap<i64, Vec<&'static str>> =
+        holders.iter().map(|u| (*u, org.flags_for(*u, id))).collect();
     // Clients without the empty-topic capability see the realm's display name instead of "".
     let display = org.realm.empty_topic_display_name.clone();
     org.queues.push_with(&holders, "update_message", |q| {
         let mut e = ev.clone();
+        e["flags"] = json!(flags.get(&q.user_id).cloned().unwrap_or_default());
         if !q.empty_topic_name {
             for key in ["orig_subject", "subject"] {
                 if e.get(key).and_then(Value::as_str) == Some("") {

@@ -151,6 +151,15 @@ impl Org {
             msg.rendered.html = html;
             msg.is_me = c.starts_with("/me ");
             msg.last_edit_ts = Some(ts);
+            // Alert words are matched again in the new text (never for the sender).
+            let sender = msg.sender_id;
+            let content = c.to_owned();
+            for (uid, flags) in self.user_msgs.iter_mut() {
+                if let Some(f) = flags.get_mut(&id) {
+                    f.has_alert_word = *uid != sender
+                        && self.alert_words.get(uid).is_some_and(|w| has_alert_word(&content, w));
+                }
+            }
         }
         let mut moved = false;
         if let Recip::Channel { id: cid, topic: t } = &mut msg.recip {
