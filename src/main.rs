@@ -76,6 +76,14 @@ struct Cli {
     command: Option<Command>,
 }
 
+/// Which organization `demo-server` serves.
+#[cfg(feature = "demo")]
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum DemoSize {
+    Demo,
+    Large,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Log in to a server with email and password; the API key goes to the OS keyring (or, where
@@ -127,6 +135,10 @@ enum Command {
         /// Answer an idle long-poll with a heartbeat after this many seconds.
         #[arg(long, default_value_t = 50)]
         heartbeat: u64,
+        /// The organization: the bundled demo one, or it grown to 20,000 users, 2,000 channels
+        /// and 200,000 messages (deterministic; for benchmarks).
+        #[arg(long, value_enum, default_value = "demo")]
+        size: DemoSize,
     },
     /// Receive outgoing-webhook payloads, refuse a wrong token, and print each message.
     WebhookListen {
@@ -221,8 +233,17 @@ fn main() -> anyhow::Result<()> {
             feature_level,
             queue_lifetime,
             heartbeat,
+            size,
         }) => {
+            let seed = match size {
+                DemoSize::Demo => topicterm::server::seed::DEMO_SEED.to_owned(),
+                DemoSize::Large => {
+                    topicterm::server::seed::large::large_seed(topicterm::server::seed::DEMO_SEED)
+                        .map_err(|e| anyhow::anyhow!("large seed: {e}"))?
+                }
+            };
             let opts = ServerOptions {
+                seed,
                 addr,
                 outgoing_webhook_url,
                 feature_level: feature_level.unwrap_or(topicterm::server::org::FEATURE_LEVEL),

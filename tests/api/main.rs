@@ -9,6 +9,7 @@ mod daily;
 mod drafts;
 mod emoji;
 mod endpoints13;
+mod fidelity;
 mod messages;
 mod org;
 mod protocol;

@@ -33,7 +33,9 @@ async fn queue_of(c: &Client, params: &RegisterParams) -> String {
 async fn register_returns_a_queue_and_the_initial_state() {
     let env = Env::start().await;
     let member = env.client("member");
-    let reg = member.register(&RegisterParams::default()).await.unwrap();
+    // Presences by user ID (`slim_presence`), as topicterm asks; the legacy shape is in fidelity.rs.
+    let reg =
+        member.register(&RegisterParams { slim_presence: Some(true), ..Default::default() }).await.unwrap();
     assert!(!reg.queue_id.as_deref().unwrap_or("").is_empty());
     assert_eq!(reg.last_event_id, -1);
     assert_eq!(reg.zulip_feature_level, 496);

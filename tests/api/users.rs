@@ -159,7 +159,8 @@ async fn invisible_user_never_appears() {
         let r = env.client(who).update_presence(&presence(PresenceStatus::Active, Some(-1))).await.unwrap();
         assert!(!modern(&r).contains_key(&carol), "{who} sees carol");
     }
-    let reg = env.client("member").register(&RegisterParams::default()).await.unwrap();
+    let params = RegisterParams { slim_presence: Some(true), ..Default::default() };
+    let reg = env.client("member").register(&params).await.unwrap();
     let presences = reg.presences.expect("presences");
     assert!(!presences.modern().contains_key(&carol));
     assert!(presences.modern().contains_key(&env.user_id("alice")));

@@ -160,6 +160,7 @@ impl Org {
     /// Delete a message and tell everyone who held it (`delete_message`, the reference shape).
     pub fn delete_message(&mut self, id: i64) {
         let holders = self.holders(id);
+        self.message_generation += 1;
         if let Some(m) = self.messages.remove(&id) {
             let mut ev = json!({"type": "delete_message", "message_id": id, "message_ids": [id]});
             match &m.recip {

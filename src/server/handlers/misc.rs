@@ -69,6 +69,8 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
             json!(if org.realm.allow_edit_history { "all" } else { "none" }),
         );
         put("realm_date_created", json!(org.realm.date_created));
+        // -1: messages are kept for ever.
+        put("realm_message_retention_days", json!(-1));
         put("server_presence_ping_interval_seconds", json!(super::users::PING_INTERVAL));
         put("server_presence_offline_threshold_seconds", json!(super::users::OFFLINE_THRESHOLD));
         put("server_typing_started_wait_period_milliseconds", json!(10000));
@@ -151,7 +153,9 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
     }
     if wants("presence") {
         let entries = org.visible_presence(None, 14);
-        put("presences", org.presence_json(&entries, slim || org.settings.feature_level >= 263));
+        // Modern (by user ID) only when asked for with `slim_presence`; else the legacy format
+        // by email, as the reference server answers.
+        put("presences", org.presence_json(&entries, slim));
         put("presence_last_update_id", json!(org.max_presence_id()));
         put("server_timestamp", json!(org.now_f64()));
     }
@@ -198,8 +202,20 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         drafts.truncate(super::drafts::MAX_DRAFTS_IN_REGISTER);
         put("drafts", json!(drafts));
     }
-    if wants("user_settings") {
-        put("user_settings", json!({"enable_drafts_synchronization": org.drafts_sync_enabled(uid)}));
+    if wants("user_settings") || wants("update_display_settings") || wants("update_global_notifications") {
+        let mut settings = super::settings::defaults();
+        settings.insert("enable_drafts_synchronization".into(), json!(org.drafts_sync_enabled(uid)));
+        settings.insert("presence_enabled".into(), json!(me.presence_enabled));
+        settings.insert("timezone".into(), json!(me.timezone));
+        // Clients without the `user_settings_object` capability read them at the top level.
+        if !caps.get("user_settings_object").and_then(Value::as_bool).unwrap_or(false) {
+            for (k, v) in &settings {
+                put(k, v.clone());
+            }
+        }
+        if wants("user_settings") {
+            put("user_settings", Value::Object(settings));
+        }
     }
     if wants("recent_private_conversations") {
         put("recent_private_conversations", org.recent_dms_json(uid));

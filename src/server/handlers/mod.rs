@@ -12,6 +12,7 @@ mod narrow;
 mod reactions;
 mod reading;
 mod scheduled;
+mod settings;
 mod subs;
 mod typing;
 mod users;

@@ -57,10 +57,9 @@ pub async fn get_messages(State(s): State<Arc<Shared>>, req: Req) -> Res {
         return Err(ApiErr::bad("Too many messages requested (maximum 5000)."));
     }
     let first_unread_flag = p.bool_or("use_first_unread_anchor", false)?;
+    // As the reference server: the legacy flag wins and `anchor` is ignored (zulip-terminal
+    // sends both).
     let anchor_raw = p.opt_str("anchor");
-    if first_unread_flag && anchor_raw.is_some() {
-        return Err(ApiErr::bad("Cannot specify both anchor and use_first_unread_anchor"));
-    }
     let include_anchor = p.bool_or("include_anchor", true)?;
     let ids = narrow.matching_ids(&org);
     let anchor_str = if first_unread_flag {

@@ -9,7 +9,7 @@ use crate::server::shared::{Req, Shared, reply};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 impl Org {
@@ -57,15 +57,35 @@ impl Org {
         v
     }
 
+    /// A channel's first message and its messages of the last week (see `Org::channel_stats`).
+    fn channel_stat(&self, channel: i64) -> (Option<i64>, usize) {
+        let now = self.now();
+        let mut cache = self.channel_stats.lock().unwrap_or_else(|p| p.into_inner());
+        let fresh = cache
+            .as_ref()
+            .is_some_and(|s| s.generation == self.message_generation && now - s.computed_at < 3600);
+        if !fresh {
+            let week_ago = now - 7 * 86400;
+            let mut by_channel: HashMap<i64, (i64, usize)> = HashMap::new();
+            for m in self.messages.values() {
+                if let Some(c) = m.channel_id() {
+                    let e = by_channel.entry(c).or_insert((m.id, 0));
+                    e.1 += usize::from(m.timestamp >= week_ago);
+                }
+            }
+            *cache = Some(crate::server::org::ChannelStats {
+                generation: self.message_generation,
+                computed_at: now,
+                by_channel,
+            });
+        }
+        cache.as_ref().and_then(|s| s.by_channel.get(&channel)).map_or((None, 0), |(f, n)| (Some(*f), *n))
+    }
+
     /// Channel fields shared by subscription and stream objects.
     pub fn channel_json(&self, c: &ChannelRec) -> Value {
-        let first = self.messages.values().find(|m| m.channel_id() == Some(c.id)).map(|m| m.id);
+        let (first, traffic) = self.channel_stat(c.id);
         let week_ago = self.now() - 7 * 86400;
-        let traffic = self
-            .messages
-            .values()
-            .filter(|m| m.channel_id() == Some(c.id) && m.timestamp >= week_ago)
-            .count();
         let subscriber_count =
             c.subs.keys().filter(|u| self.users.get(u).is_some_and(|u| u.is_active)).count();
         let admins = self.system_group("role:administrators");

@@ -25,6 +25,15 @@ pub const LARGER_THAN_MAX_MESSAGE_ID: i64 = 10_000_000_000_000_000;
 /// Password of every seeded human, for `fetch_api_key`.
 pub const DEMO_PASSWORD: &str = "topicterm-demo";
 
+/// See `Org::channel_stats`.
+#[derive(Debug, Clone, Default)]
+pub struct ChannelStats {
+    pub generation: u64,
+    pub computed_at: i64,
+    /// Channel → (first message ID, messages in the last week).
+    pub by_channel: HashMap<i64, (i64, usize)>,
+}
+
 /// An uploaded file.
 #[derive(Debug, Clone)]
 pub struct StoredUpload {
@@ -81,6 +90,12 @@ pub struct Org {
     pub uploads: BTreeMap<String, StoredUpload>,
     /// Each user's bot storage (`/bot_storage`): key → value.
     pub bot_storage: HashMap<i64, BTreeMap<String, String>>,
+    /// Bumped whenever a message is stored, edited, moved or deleted (for `channel_stats`).
+    pub message_generation: u64,
+    /// Each channel's first message and last week's traffic, computed in one pass over the
+    /// messages and kept until they change (or an hour passes): a register lists thousands of
+    /// channels, and counting per channel would be O(channels × messages).
+    pub channel_stats: std::sync::Mutex<Option<ChannelStats>>,
     /// The last submessage ID handed out.
     pub submessage_seq: i64,
     /// Whom each user muted, and when.
@@ -155,6 +170,8 @@ impl Org {
             user_topics: BTreeMap::new(),
             uploads: BTreeMap::new(),
             submessage_seq: 0,
+            message_generation: 0,
+            channel_stats: std::sync::Mutex::new(None),
             bot_storage: HashMap::new(),
             muted_users: HashMap::new(),
             alert_words: HashMap::new(),

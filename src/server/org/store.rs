@@ -52,6 +52,7 @@ impl Org {
         read_by_sender: Option<bool>,
     ) -> i64 {
         let id = self.messages.keys().next_back().map_or(100, |k| k + 1).max(100);
+        self.message_generation += 1;
         let rendered = markdown::render(content, self);
         let mut wildcard_users = Vec::new();
         if rendered.wildcard_mention {
@@ -135,6 +136,7 @@ impl Org {
         _notify: bool,
     ) {
         let rendered = content.map(|c| markdown::render(c, self));
+        self.message_generation += 1;
         let new_subs: Option<Vec<i64>> = channel
             .map(|c| self.channels.get(&c).map(|ch| ch.subs.keys().copied().collect()).unwrap_or_default());
         let Some(msg) = self.messages.get_mut(&id) else { return };

@@ -416,8 +416,9 @@ impl Builder<'_> {
 
     /// Every recipient has read the message unless listed in `unread_for`.
     fn message_flags(&mut self, m: &SeedMessage, id: i64) {
+        // Those it was stored for (before any seeded edit moves it).
         let recipients: Vec<i64> =
-            self.org.user_msgs.iter().filter(|(_, ms)| ms.contains_key(&id)).map(|(u, _)| *u).collect();
+            self.org.messages.get(&id).map(|msg| self.org.recipients(&msg.recip)).unwrap_or_default();
         for uid in recipients {
             let unread = m.unread_for.iter().any(|s| self.users.get(s) == Some(&uid));
             let starred = m.starred_by.iter().any(|s| self.users.get(s) == Some(&uid));

@@ -5,6 +5,7 @@
 //! to the moment the server starts, so the demo always looks fresh.
 
 mod build;
+pub mod large;
 
 use serde::Deserialize;
 

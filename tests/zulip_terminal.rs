@@ -1,0 +1,80 @@
+//! The official terminal client, zulip-terminal 0.7.0, against the demo server: it must start
+//! and show messages (it relies on register's legacy shapes, legacy presence and
+//! `use_first_unread_anchor`). It is installed from PyPI into a venv under `target/` (once;
+//! later runs reuse it). When it cannot be installed (no network, no Python venv) the test
+//! says so on one line and passes: it is never skipped silently.
+
+#[path = "support/tmux.rs"]
+mod tmux;
+
+use std::path::PathBuf;
+use std::process::Command;
+use tmux::Tmux;
+use topicterm::server::{DemoServer, ServerOptions};
+
+/// `zulip-term` in a venv under the target folder, installed if need be; `Err`: why not.
+fn zulip_term() -> Result<PathBuf, String> {
+    let venv = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("zulip-terminal-0.7.0");
+    let bin = venv.join("bin/zulip-term");
+    if bin.exists() {
+        return Ok(bin);
+    }
+    let run = |cmd: &mut Command| -> Result<(), String> {
+        let out = cmd.output().map_err(|e| format!("{cmd:?}: {e}"))?;
+        if out.status.success() {
+            return Ok(());
+        }
+        let err = String::from_utf8_lossy(&out.stderr);
+        Err(format!("{cmd:?} failed: {}", err.lines().last().unwrap_or_default()))
+    };
+    run(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
+    // 0.7.0 declares Python < 3.11; it runs on newer ones.
+    let pip = venv.join("bin/pip");
+    let installed = run(Command::new(&pip).args([
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        "--timeout",
+        "30",
+        "--ignore-requires-python",
+        "zulip-term==0.7.0",
+    ]));
+    if let Err(e) = installed {
+        let _ = std::fs::remove_dir_all(&venv);
+        return Err(e);
+    }
+    Ok(bin)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn zulip_terminal_starts_against_the_demo_server_and_shows_messages() {
+    let bin = match tokio::task::spawn_blocking(zulip_term).await.unwrap() {
+        Ok(bin) => bin,
+        Err(why) => {
+            println!("SKIPPED zulip-terminal test: zulip-terminal 0.7.0 could not be installed: {why}");
+            return;
+        }
+    };
+    let server = DemoServer::start(ServerOptions::default()).await.unwrap();
+    let home = tempfile::tempdir().unwrap();
+    server.write_zuliprcs(home.path()).unwrap();
+    let rc = home.path().join("member.zuliprc");
+    tokio::task::spawn_blocking(move || {
+        let t = Tmux::new("zulip-term");
+        let command = format!(
+            "HOME={h} {bin} -c {rc} 2> {h}/stderr.log; echo zulip-term exited $?; sleep 30",
+            h = home.path().display(),
+            bin = bin.display(),
+            rc = rc.display()
+        );
+        t.start_sized(&command, 160, 48);
+        let screen = t.wait_for("zulip-terminal showing messages", |s| {
+            s.contains("Maya Lindqvist (member@") && s.contains("Nightly #306")
+        });
+        assert!(!screen.contains("Error connecting"), "{screen}");
+        assert!(screen.contains("# engineering"), "the channel list: {screen}");
+        t.keys(&["q"]);
+    })
+    .await
+    .unwrap();
+}
