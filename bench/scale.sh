@@ -70,7 +70,7 @@ for i in $(seq "$runs"); do
   echo "run $i topicterm: ${ms} ms, ${mb} MB"
   if [ $have_zt = 1 ]; then
     home=$(mktemp -d -p "$work")
-    ms=$(launch "HOME=$home exec $zt -c $rc" "$pattern")
+    ms=$(launch "cd $home && HOME=$home exec $zt -c $rc" "$pattern")
     mb=$(rss_after_10s); tmux -L "$sock" kill-server 2>/dev/null || true
     echo "$ms" >> "$work/zt.ms"; echo "$mb" >> "$work/zt.mb"
     echo "run $i zulip-terminal: ${ms} ms, ${mb} MB"

@@ -62,7 +62,8 @@ async fn zulip_terminal_starts_against_the_demo_server_and_shows_messages() {
     tokio::task::spawn_blocking(move || {
         let t = Tmux::new("zulip-term");
         let command = format!(
-            "HOME={h} {bin} -c {rc} 2> {h}/stderr.log; echo zulip-term exited $?; sleep 30",
+            // In its home: it writes a tracebacks log into the folder it starts in.
+            "cd {h} && HOME={h} {bin} -c {rc} 2> {h}/stderr.log; echo zulip-term exited $?; sleep 30",
             h = home.path().display(),
             bin = bin.display(),
             rc = rc.display()
