@@ -110,6 +110,18 @@ pub(super) fn current_topic(st: &State) -> Option<(ChannelId, String)> {
     Some((m.stream_id.filter(|_| !m.is_dm())?, m.topic().to_owned()))
 }
 
+/// Where a reply goes: the selected message's conversation, else the conversation in view.
+pub(super) fn current_target(st: &State) -> Option<Target> {
+    match selected_message(st) {
+        Some(m) => Some(target_of(st, m)),
+        None => match &st.ui.narrow {
+            Narrow::Topic(c, t) => Some(Target::Channel { id: *c, topic: t.clone() }),
+            Narrow::Dm(u) => Some(Target::Dm(u.clone())),
+            _ => None,
+        },
+    }
+}
+
 pub(super) fn target_of(st: &State, m: &Message) -> Target {
     match m.stream_id {
         Some(id) if !m.is_dm() => Target::Channel { id, topic: m.topic().to_owned() },
@@ -301,14 +313,7 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             None => vec![],
         },
         Action::Reply => {
-            let target = match selected_message(st) {
-                Some(m) => Some(target_of(st, m)),
-                None => match &st.ui.narrow {
-                    Narrow::Topic(c, t) => Some(Target::Channel { id: *c, topic: t.clone() }),
-                    Narrow::Dm(u) => Some(Target::Dm(u.clone())),
-                    _ => None,
-                },
-            };
+            let target = current_target(st);
             match target {
                 Some(t) => open_compose(st, t, "", None),
                 None => set_status(st, "select a message to reply to, or press c / x"),

@@ -2,7 +2,7 @@
 //! Markdown link where the cursor is. The compose box stays usable while it goes; the status
 //! line shows how far it got.
 
-use super::actions::target_of;
+use super::actions::current_target;
 use super::common::*;
 use super::prelude::*;
 
@@ -12,14 +12,8 @@ pub(super) fn attach(st: &mut State, path: &str) -> Result<Vec<Effect>, String> 
     let target = match &st.ui.compose {
         Some(c) => c.target.clone(),
         None => {
-            let target = match selected_message(st) {
-                Some(m) => target_of(st, m),
-                None => match &st.ui.narrow {
-                    Narrow::Topic(c, t) => Target::Channel { id: *c, topic: t.clone() },
-                    Narrow::Dm(u) => Target::Dm(u.clone()),
-                    _ => return Err("select a message, or open a conversation, to attach a file to".into()),
-                },
-            };
+            let target =
+                current_target(st).ok_or("select a message, or open a conversation, to attach a file to")?;
             let draft = st.drafts.get(&target.key()).cloned().unwrap_or_default();
             open_compose(st, target.clone(), &draft, None);
             target

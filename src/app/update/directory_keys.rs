@@ -163,14 +163,7 @@ fn profile_key(st: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
                 st.ui.popup = None;
                 return Some(vec![]);
             }
-            let target = match selected_message(st) {
-                Some(m) => Some(target_of(st, m)),
-                None => match &st.ui.narrow {
-                    Narrow::Topic(c, t) => Some(Target::Channel { id: *c, topic: t.clone() }),
-                    Narrow::Dm(u) => Some(Target::Dm(u.clone())),
-                    _ => None,
-                },
-            };
+            let target = current_target(st);
             let Some(target) = target else {
                 set_error(st, "open a conversation or select a message to mention them in");
                 return Some(vec![]);
