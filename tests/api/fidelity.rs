@@ -81,3 +81,52 @@ async fn use_first_unread_anchor_wins_over_anchor() {
     assert_eq!(r["anchor"], first["anchor"]);
     assert_eq!(r["messages"][0]["id"], first["messages"][0]["id"]);
 }
+
+#[tokio::test]
+async fn answers_are_compressed_for_clients_that_accept_it_and_the_client_asks_and_decodes() {
+    let env = Env::start().await;
+    let creds = env.creds("member");
+    let url = format!("{}/api/v1/register", env.server.url);
+    // A client that does not decode, to see what goes over the wire.
+    let raw = reqwest::Client::builder().no_gzip().no_brotli().no_deflate().build().unwrap();
+    let send = |encoding: Option<&'static str>| {
+        let mut req = raw.post(&url).basic_auth(&creds.email, Some(&creds.api_key));
+        if let Some(e) = encoding {
+            req = req.header("accept-encoding", e);
+        }
+        req.send()
+    };
+    let plain = send(None).await.unwrap();
+    assert!(plain.headers().get("content-encoding").is_none());
+    let plain_len = plain.bytes().await.unwrap().len();
+    for encoding in ["gzip", "br"] {
+        let r = send(Some(encoding)).await.unwrap();
+        assert_eq!(r.headers().get("content-encoding").and_then(|v| v.to_str().ok()), Some(encoding));
+        let len = r.bytes().await.unwrap().len();
+        assert!(len * 4 < plain_len, "{encoding}: {len} bytes of {plain_len}");
+    }
+    // topicterm's client asks for compression: the request as a listener receives it.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let site = format!("http://{}", listener.local_addr().unwrap());
+    let seen = tokio::spawn(async move {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let (mut sock, _) = listener.accept().await.unwrap();
+        let mut buf = vec![0u8; 8192];
+        let n = sock.read(&mut buf).await.unwrap();
+        let _ = sock.write_all(b"HTTP/1.1 500 Internal Server Error\r\ncontent-length: 0\r\n\r\n").await;
+        String::from_utf8_lossy(&buf[..n]).to_lowercase()
+    });
+    let probe = topicterm::api::Client::new(&topicterm::api::Credentials {
+        site,
+        email: "a@b.test".into(),
+        api_key: "k".into(),
+    })
+    .unwrap();
+    let _ = probe.get_users().await;
+    let request = seen.await.unwrap();
+    let accept = request.lines().find(|l| l.starts_with("accept-encoding:")).unwrap_or_default().to_owned();
+    assert!(accept.contains("gzip") && accept.contains("br"), "{request}");
+    // … and decodes it (a whole register goes through).
+    let reg = env.client("member").register(&topicterm::api::RegisterParams::default()).await.unwrap();
+    assert!(reg.realm_users.is_some_and(|u| u.len() > 10));
+}
