@@ -256,7 +256,10 @@ fn demo_output(name: &str, env: &str) -> Vec<u8> {
     t.keys(&["w", "?"]);
     t.wait_for("the help", |s| s.contains("Keys (esc to close)"));
     // w focused the people pane: h goes back to the messages, where r replies.
-    t.keys(&["Escape", "h", "r"]);
+    // Escape alone, and seen to act: an escape followed at once by a letter reads as alt+letter.
+    t.keys(&["Escape"]);
+    t.wait_for("the help closed", |s| !s.contains("Keys (esc to close)"));
+    t.keys(&["h", "r"]);
     t.wait_for("the compose box", |s| s.contains("ctrl+d send"));
     t.keys(&["Escape", "q"]);
     assert_eq!(wait_for_file(&status).trim(), "0");
