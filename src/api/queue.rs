@@ -24,10 +24,11 @@ pub struct RegisterParams {
     pub client_capabilities: Option<Value>,
 }
 
-impl Client {
-    /// `POST /register`. Records the server's feature level and limits in this client.
-    pub async fn register(&self, r: &RegisterParams) -> Result<RegisterResponse> {
-        let p = Params::new()
+impl RegisterParams {
+    /// The form fields of the request.
+    pub fn params(&self) -> Params {
+        let r = self;
+        Params::new()
             .opt_json("event_types", r.event_types.as_ref())
             .opt_json("fetch_event_types", r.fetch_event_types.as_ref())
             .opt("apply_markdown", r.apply_markdown)
@@ -36,8 +37,14 @@ impl Client {
             .opt("slim_presence", r.slim_presence)
             .opt("all_public_streams", r.all_public_streams)
             .opt_json("narrow", r.narrow.as_ref())
-            .opt_json("client_capabilities", r.client_capabilities.as_ref());
-        let resp: RegisterResponse = self.call(Method::POST, "/register", p).await?;
+            .opt_json("client_capabilities", r.client_capabilities.as_ref())
+    }
+}
+
+impl Client {
+    /// `POST /register`. Records the server's feature level and limits in this client.
+    pub async fn register(&self, r: &RegisterParams) -> Result<RegisterResponse> {
+        let resp: RegisterResponse = self.call(Method::POST, "/register", r.params()).await?;
         let mut info = self.server_info();
         info.feature_level = Some(resp.zulip_feature_level);
         info.max_message_length = resp.max_message_length.or(info.max_message_length);

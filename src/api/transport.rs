@@ -214,8 +214,9 @@ impl Client {
     }
 }
 
-/// A success body decoded into its type, or the error the answer stands for.
-fn decode<T: DeserializeOwned>(
+/// A success body decoded into its type, or the error the answer stands for. Public for the
+/// decoding benchmark (`benches/decode.rs`).
+pub fn decode<T: DeserializeOwned>(
     path: &str,
     status: u16,
     retry_header: Option<f64>,
