@@ -253,10 +253,8 @@ impl AccountStore {
             toml::to_string_pretty(accounts).context("cannot write accounts")?
         );
         let path = self.accounts_path();
-        let mut tmp = tempfile::NamedTempFile::new_in(&self.dir)?;
-        tmp.write_all(text.as_bytes())?;
-        tmp.persist(&path).map_err(|e| anyhow::anyhow!("cannot write {}: {}", path.display(), e.error))?;
-        Ok(())
+        crate::files::write_atomic(&path, text.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))
     }
 
     /// The fallback key file of an account.

@@ -13,6 +13,7 @@
 //!   `sanitize`; no terminal layout. Used by `app`, `ui` and `webhook`.
 //! - [`ui`]: views as functions of the state (one file per pane and popup), the content layout,
 //!   and the colour themes built from the theme the settings name.
+//! - [`files`]: writing the files this machine keeps (atomically), the one home for it.
 //! - [`backoff`]: retry timing (exponential backoff with jitter), the one home for it.
 //! - [`config`]: the TOML config file, its defaults and its error messages.
 //! - [`account`]: `topicterm login`, accounts, and where API keys live (keyring or private file).
@@ -30,6 +31,7 @@ pub mod config;
 pub mod content;
 pub mod editor;
 pub mod emoji;
+pub mod files;
 pub mod net;
 pub mod outside;
 pub mod run;

@@ -66,6 +66,10 @@ struct Cli {
     /// Browse without marking messages read (explore mode; `explore = true` in the config).
     #[arg(long)]
     explore: bool,
+    /// Neither show nor keep the last session (by default it is kept in the cache folder,
+    /// readable only by you, and drawn at start-up until the server answers).
+    #[arg(long)]
+    no_cache: bool,
     /// Print a commented config file with every setting at its default, and exit.
     #[arg(long)]
     print_default_config: bool,
@@ -260,7 +264,8 @@ fn main() -> anyhow::Result<()> {
             let no_color = topicterm::app::settings::no_color_requested(std::env::var_os("NO_COLOR"));
             let mut settings = config.settings(no_color);
             settings.explore |= cli.explore;
-            rt.block_on(client_main(cli.demo, cli.zuliprc, cli.account, settings))
+            let keep = !cli.no_cache;
+            rt.block_on(client_main(cli.demo, cli.zuliprc, cli.account, keep, settings))
         }
     }
 }
@@ -300,6 +305,7 @@ async fn client_main(
     demo: bool,
     zuliprc: Option<PathBuf>,
     account: Option<String>,
+    keep_session: bool,
     settings: Settings,
 ) -> anyhow::Result<()> {
     // The demo server lives as long as the client.
@@ -324,8 +330,13 @@ async fn client_main(
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() || c == '@' || c == '.' { c } else { '_' })
         .collect();
-    let drafts_dir = directories::ProjectDirs::from("", "", "topicterm")
-        .map(|d| d.data_dir().join("drafts").join(account));
+    let dirs = directories::ProjectDirs::from("", "", "topicterm");
+    // The demo organization is new on every run: there is no last session to show.
+    let cache_file = dirs
+        .as_ref()
+        .filter(|_| keep_session && !demo)
+        .map(|d| d.cache_dir().join(format!("{account}.json")));
+    let drafts_dir = dirs.map(|d| d.data_dir().join("drafts").join(account));
     let mut terminal = ratatui::init();
     // The mouse scrolls and selects, focus changes drive idle presence, and bracketed paste
     // delivers a paste as one piece of text rather than as keys. All are switched off again on
@@ -349,8 +360,16 @@ async fn client_main(
     }));
     let input = topicterm::run::terminal_events();
     let mut outside = topicterm::outside::Terminal { notify: settings.notifications.method };
-    let result =
-        topicterm::run::run_main_loop(&mut terminal, client, input, drafts_dir, settings, &mut outside).await;
+    let result = topicterm::run::run_main_loop(
+        &mut terminal,
+        client,
+        input,
+        drafts_dir,
+        cache_file,
+        settings,
+        &mut outside,
+    )
+    .await;
     let _ = crossterm::execute!(
         std::io::stdout(),
         crossterm::event::DisableMouseCapture,

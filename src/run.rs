@@ -128,6 +128,7 @@ pub async fn run_main_loop<B, S>(
     client: Client,
     mut input: S,
     drafts_dir: Option<std::path::PathBuf>,
+    cache_file: Option<std::path::PathBuf>,
     settings: app::settings::Settings,
     outside: &mut dyn crate::outside::Outside,
 ) -> anyhow::Result<State>
@@ -146,6 +147,11 @@ where
     st.settings = settings;
     st.ui.loading = true;
     let mut cache = RenderCache::default();
+    // The last session is read while the server is asked: whichever comes first is drawn.
+    if let Some(file) = cache_file {
+        dispatcher = dispatcher.with_cache(file);
+        dispatcher.run(Effect::LoadCache);
+    }
     dispatcher.run(Effect::Register);
     let mut clock = tokio::time::interval(Duration::from_secs(1));
     let mut dirty = true;
@@ -215,6 +221,9 @@ where
             // just refused us).
             if quit && st.ui.fatal.is_none() {
                 dispatcher.shutdown(st.data.queue_id.as_deref()).await;
+            }
+            if quit && st.ui.fatal.is_none() && !st.ui.loading {
+                dispatcher.save_cache_now(&app::cache::snapshot(&st));
             }
             return Ok(st);
         }

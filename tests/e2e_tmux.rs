@@ -272,3 +272,50 @@ fn a_dm_from_the_people_pane() {
     });
     t.keys(&["q"]);
 }
+
+/// The last session is kept on disk when the user quits and drawn at the next start before the
+/// server answers — here it never does: the server is gone, and the kept session is what
+/// there is to read, marked as such, with the client saying it is offline.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_last_session_is_shown_at_once_even_with_the_server_gone() {
+    let server = topicterm::server::DemoServer::start(Default::default()).await.unwrap();
+    let home = tempfile::tempdir().unwrap();
+    server.write_zuliprcs(home.path()).unwrap();
+    let h = home.path().to_owned();
+    let command = format!(
+        "HOME={h} XDG_CACHE_HOME={h}/cache XDG_STATE_HOME={h}/state XDG_DATA_HOME={h}/data {bin} -c {h}/member.zuliprc",
+        h = h.display(),
+        bin = env!("CARGO_BIN_EXE_topicterm"),
+    );
+    let first = command.clone();
+    tokio::task::spawn_blocking(move || {
+        let t = Tmux::new("e2e-cache");
+        t.start_sized(&first, 120, 30);
+        t.wait_for("the first screen", |s| s.contains("#engineering") && s.contains("Nightly #306"));
+        t.keys(&["q"]);
+        t.wait_for("a clean exit", |s| !s.contains("#engineering"));
+    })
+    .await
+    .unwrap();
+    let kept: Vec<_> = std::fs::read_dir(h.join("cache/topicterm")).unwrap().flatten().collect();
+    assert_eq!(kept.len(), 1, "one file for the account: {kept:?}");
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(kept[0].metadata().unwrap().permissions().mode() & 0o777, 0o600, "readable only by the user");
+
+    server.stop().await;
+    tokio::task::spawn_blocking(move || {
+        let t = Tmux::new("e2e-cache2");
+        t.start_sized(&command, 120, 30);
+        // Nightly #306 was read in the first session: the view opens at the next unread message.
+        let s = t.wait_for("the last session", |s| {
+            s.contains("#engineering") && s.contains("The grinder arrived") && s.contains("last session")
+        });
+        assert!(!s.contains("Connecting…"), "{s}");
+        t.wait_for("the client saying it is offline", |s| {
+            s.contains("offline") && s.contains("last session")
+        });
+        t.keys(&["q"]);
+    })
+    .await
+    .unwrap();
+}

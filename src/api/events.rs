@@ -10,7 +10,7 @@ use serde_json::Value;
 use std::collections::HashMap;
 
 /// `POST /register` response (the parts a client uses; everything else is ignored).
-#[derive(Debug, Clone, Deserialize, Serialize, Default)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, Default)]
 pub struct RegisterResponse {
     #[serde(default)]
     pub queue_id: Option<String>,

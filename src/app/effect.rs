@@ -116,8 +116,10 @@ pub enum Effect {
         epoch: u64,
     },
     FetchTopics(ChannelId),
-    /// The subscribed channels (`include_subscribers=partial`), alongside register.
-    FetchSubscriptions,
+    /// Read the last session from this machine (answered by `Msg::Cached`, or not at all).
+    LoadCache,
+    /// Keep this session on this machine (written atomically, with its server and account).
+    SaveCache(Box<crate::app::session::Snapshot>),
     /// Write a draft to disk atomically (empty text deletes it).
     SaveDraft {
         key: String,

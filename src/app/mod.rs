@@ -10,6 +10,7 @@ mod model;
 mod msg;
 pub mod narrow;
 mod outgoing;
+pub mod session;
 pub mod settings;
 pub mod state;
 mod update;
@@ -23,6 +24,7 @@ pub use msg::{Answer, Failure, Job, Msg, Unsubscribed};
 pub use narrow::Narrow;
 pub use outgoing::*;
 pub use state::*;
+pub use update::cache;
 pub use update::{
     RECENT_MESSAGES, message_link, open_narrow, pending_in, plain_text, rebuild_people, rebuild_sidebar,
     role_name, scheduled_in_order, update, view_name, who_may_post, zone_time,

@@ -325,6 +325,10 @@ pub struct Ui {
     pub fatal: Option<String>,
     /// Set while the server cannot be reached.
     pub offline: Option<Offline>,
+    /// What is shown is the last session's, from this machine: not yet current.
+    pub from_cache: bool,
+    /// The session is to be written to this machine once the open narrow's first page is in.
+    pub cache_due: bool,
 }
 
 /// How times are shown.

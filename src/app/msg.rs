@@ -18,7 +18,6 @@ pub enum Job {
     Api(Box<ApiCall>),
     /// Writing a draft to this machine's disk.
     SaveDraft,
-    FetchSubscriptions,
     FetchTopics,
     /// Opening a link (`download`: an uploaded file, fetched first).
     Open {
@@ -138,6 +137,8 @@ pub enum Msg {
     ClickMessage(MessageId),
     Tick(i64),
     Registered(Box<RegisterResponse>),
+    /// The last session, read from this machine.
+    Cached(Box<crate::app::session::Snapshot>),
     RegisterFailed(ApiError),
     /// A page of a narrow arrived.
     Messages {
@@ -155,8 +156,6 @@ pub enum Msg {
         channel: ChannelId,
         topics: Vec<TopicEntry>,
     },
-    /// The subscribed channels.
-    Subscriptions(Vec<Subscription>),
     /// Drafts found on disk at start-up, by key.
     DraftsLoaded(std::collections::HashMap<String, String>),
     /// A draft was pushed to the server: its ID there.

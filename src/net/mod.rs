@@ -8,6 +8,8 @@ use std::time::Duration;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
 
+pub mod cache;
+
 /// Runs effects. The UI task calls `run` and never awaits.
 pub struct Dispatcher {
     client: Client,
@@ -18,6 +20,8 @@ pub struct Dispatcher {
     drafts_writer: Option<std::thread::JoinHandle<()>>,
     /// Where downloaded attachments go (default: the system's temporary directory).
     downloads: Option<std::path::PathBuf>,
+    /// The file the last session is kept in (`None`: not kept).
+    cache: Option<std::path::PathBuf>,
     poller: Option<JoinHandle<()>>,
     /// Latest-wins for message fetches of the shown narrow.
     fetches: Vec<(Narrow, bool, JoinHandle<()>)>,
@@ -53,9 +57,25 @@ impl Dispatcher {
             tx,
             drafts: None,
             drafts_writer: None,
+            cache: None,
             downloads: None,
             poller: None,
             fetches: Vec::new(),
+        }
+    }
+
+    /// Keep the last session in this file, and show it at start-up until the server answers.
+    pub fn with_cache(mut self, file: std::path::PathBuf) -> Self {
+        self.cache = Some(file);
+        self
+    }
+
+    /// Write the session now, before the process goes (the user quit).
+    pub fn save_cache_now(&self, snapshot: &crate::app::session::Snapshot) {
+        if let Some(path) = &self.cache
+            && let Err(e) = cache::save(path, self.client.site(), self.client.email(), snapshot)
+        {
+            tracing::warn!("could not keep the session in {}: {e}", path.display());
         }
     }
 
@@ -146,17 +166,31 @@ impl Dispatcher {
                 });
                 self.fetches.push((narrow, older, handle));
             }
+            Effect::LoadCache => {
+                let Some(path) = self.cache.clone() else { return true };
+                let (site, email) = (self.client.site().to_owned(), self.client.email().to_owned());
+                let tx = self.tx.clone();
+                tokio::task::spawn_blocking(move || match cache::load(&path, &site, &email) {
+                    Ok(snapshot) => {
+                        let _ = tx.send(Msg::Cached(Box::new(snapshot)));
+                    }
+                    Err(why) => tracing::info!("no last session shown: {why}"),
+                });
+            }
+            Effect::SaveCache(snapshot) => {
+                let Some(path) = self.cache.clone() else { return true };
+                let (site, email) = (self.client.site().to_owned(), self.client.email().to_owned());
+                tokio::task::spawn_blocking(move || {
+                    if let Err(e) = cache::save(&path, &site, &email, &snapshot) {
+                        tracing::warn!("could not keep the session in {}: {e}", path.display());
+                    }
+                });
+            }
             Effect::SaveDraft { key, text } => {
                 if let Some(w) = &self.drafts {
                     let _ = w.send((key, text));
                 }
             }
-            Effect::FetchSubscriptions => self.spawn(async move {
-                match c.get_subscriptions(Some(IncludeSubscribers::Partial)).await {
-                    Ok(r) => Msg::Subscriptions(r.subscriptions),
-                    Err(e) => finished(Job::FetchSubscriptions, Err::<(), _>(e)),
-                }
-            }),
             Effect::JumpToDate { narrow, terms, date, epoch } => self.spawn(async move {
                 let mut q = GetMessages::around(Anchor::Date, PAGE_AROUND, PAGE_AROUND).narrow(terms);
                 q.anchor_date = Some(date);
@@ -508,13 +542,8 @@ pub mod drafts {
                 _ => Ok(()),
             };
         }
-        std::fs::create_dir_all(dir)?;
         let body = serde_json::to_vec(&Stored { key: key.to_owned(), text: text.to_owned() })?;
-        let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-        std::io::Write::write_all(&mut tmp, &body)?;
-        tmp.as_file().sync_all()?;
-        tmp.persist(&path).map_err(|e| e.error)?;
-        Ok(())
+        crate::files::write_atomic(&path, &body)
     }
 
     /// Every readable draft in the directory (unreadable files are skipped, not fatal).

@@ -98,6 +98,7 @@ impl DemoServer {
             http: reqwest::Client::builder().timeout(Duration::from_secs(10)).build()?,
             heartbeat: opts.heartbeat,
             requests: std::sync::atomic::AtomicU64::new(0),
+            request_log: Mutex::default(),
         });
         let app = handlers::router(shared.clone());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
@@ -155,6 +156,12 @@ impl DemoServer {
     /// How many HTTP requests the server has received.
     pub fn request_count(&self) -> u64 {
         self.shared.requests.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// The newest requests received (at most `REQUEST_LOG_LEN`), oldest first, as
+    /// `METHOD /path?query`.
+    pub fn recent_requests(&self) -> Vec<String> {
+        self.shared.request_log.lock().unwrap_or_else(|p| p.into_inner()).iter().cloned().collect()
     }
 
     /// Stop serving. Like a real restart, the event queues are lost: waiting polls answer

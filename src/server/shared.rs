@@ -21,7 +21,12 @@ pub struct Shared {
     pub heartbeat: Duration,
     /// Requests received, of any kind (tests use it to prove a request was never sent).
     pub requests: std::sync::atomic::AtomicU64,
+    /// The newest requests as `METHOD /path?query` (tests read which requests a client makes).
+    pub request_log: Mutex<std::collections::VecDeque<String>>,
 }
+
+/// How many requests `Shared::request_log` keeps.
+pub const REQUEST_LOG_LEN: usize = 256;
 
 impl Shared {
     /// Lock the organization. A poisoned lock (a panic elsewhere) is recovered: the data is

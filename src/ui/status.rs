@@ -90,6 +90,8 @@ pub(super) fn draw_status(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
     };
     // Explore mode says so: nothing is being marked read.
     let title = if st.settings.explore { format!("{title} · explore") } else { title };
+    // The last session, drawn from this machine until the server answers.
+    let title = if st.ui.from_cache { format!("{title} · last session") } else { title };
     let left = clip(&sanitize(&title), (area.width as usize) / 2);
     let right_w = (area.width as usize).saturating_sub(display_width(&left) + 2);
     let right = clip(&sanitize(&text), right_w);

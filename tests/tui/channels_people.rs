@@ -252,3 +252,16 @@ async fn profiles_show_who_someone_is_and_lead_to_a_dm_or_a_mention() {
     palette(&mut app, "profile nobody-here").await;
     assert_eq!(status(&app), (true, "no user \"nobody-here\"".into()));
 }
+
+#[tokio::test]
+async fn start_up_asks_only_for_what_the_first_screen_reads() {
+    let app = App::start("member").await;
+    let asked: Vec<String> =
+        app.server.recent_requests().into_iter().filter(|r| !r.starts_with("GET /api/v1/events")).collect();
+    // Register carries the subscriptions (without subscriber lists): a second fetch of them
+    // would cost a large organization a megabyte of subscriber lists no screen reads.
+    assert!(!asked.iter().any(|r| r.contains("/users/me/subscriptions")), "{asked:#?}");
+    assert_eq!(asked.first().map(String::as_str), Some("POST /api/v1/register"), "{asked:#?}");
+    assert_eq!(asked.iter().filter(|r| r.starts_with("GET /api/v1/messages?")).count(), 1, "{asked:#?}");
+    assert!(!app.st.data.channels.is_empty(), "the channels came with register");
+}

@@ -79,8 +79,16 @@ async fn a_burst_of_keys_is_drawn_in_few_frames() {
         let mut terminal = ratatui::Terminal::new(backend).unwrap();
         let mut outside = topicterm::outside::Recorder::default();
         let settings = topicterm::app::settings::Settings::default();
-        topicterm::run::run_main_loop(&mut terminal, client, Box::pin(input), None, settings, &mut outside)
-            .await
+        topicterm::run::run_main_loop(
+            &mut terminal,
+            client,
+            Box::pin(input),
+            None,
+            None,
+            settings,
+            &mut outside,
+        )
+        .await
     };
     let text: String = (0..5000).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
     let drive = async {

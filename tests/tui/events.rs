@@ -78,9 +78,17 @@ async fn a_clean_exit_deletes_the_event_queue() {
         let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 30)).unwrap();
         let mut outside = topicterm::outside::Recorder::default();
         let settings = topicterm::app::settings::Settings::default();
-        topicterm::run::run_main_loop(&mut terminal, client, Box::pin(input), None, settings, &mut outside)
-            .await
-            .map(|st| st.data.queue_id)
+        topicterm::run::run_main_loop(
+            &mut terminal,
+            client,
+            Box::pin(input),
+            None,
+            None,
+            settings,
+            &mut outside,
+        )
+        .await
+        .map(|st| st.data.queue_id)
     };
     let queues = |s: &DemoServer| s.shared.lock().queues.map.len();
     let drive = async {

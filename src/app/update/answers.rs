@@ -182,7 +182,6 @@ fn refused(st: &mut State, job: Job, f: &Failure) {
             Failure::File { error, .. } => format!("could not save the draft: {error}"),
             _ => format!("could not save the draft: {text}"),
         },
-        Job::FetchSubscriptions => format!("channels: {text}"),
         Job::Upload { .. } => format!("not attached: {text}"),
         Job::FetchTopics => format!("topics: {text}"),
         Job::Open { download: true } if matches!(f, Failure::Api(_)) => format!("download failed: {text}"),

@@ -11,6 +11,7 @@
 mod actions;
 mod answers;
 mod attach;
+pub mod cache;
 mod common;
 mod complete;
 mod compose;
@@ -150,8 +151,14 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             }
             let mut fx = on_messages(st, narrow, *resp, older);
             fx.extend(outbox::reap(st));
+            // The session's state is kept on this machine once the first screen is complete.
+            if st.ui.cache_due && st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.loaded) {
+                st.ui.cache_due = false;
+                fx.push(Effect::SaveCache(Box::new(cache::snapshot(st))));
+            }
             fx
         }
+        Msg::Cached(snapshot) => cache::on_cached(st, *snapshot),
         Msg::MessagesFailed { narrow, error } => {
             if let Some(v) = st.data.narrows.get_mut(&narrow) {
                 v.loading_older = false;
@@ -173,11 +180,6 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
                 }
             }
             unsent.into_iter().flat_map(|(k, v)| outbox::restore(st, &k, &v)).collect()
-        }
-        Msg::Subscriptions(subs) => {
-            st.data.channels = subs.iter().map(|s| (s.stream_id, channel_info(s))).collect();
-            rebuild_sidebar(st);
-            vec![]
         }
         Msg::Topics { channel, topics } => {
             let list = st.data.topics.entry(channel).or_default();

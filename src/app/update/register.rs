@@ -9,6 +9,10 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
     if st.ui.offline.take().is_some() {
         set_status(st, "back online");
     }
+    if std::mem::take(&mut st.ui.from_cache) {
+        set_status(st, "up to date");
+    }
+    st.ui.cache_due = true;
     let d = &mut st.data;
     d.me = r.user_id.unwrap_or(d.me);
     d.realm = RealmInfo {
@@ -153,7 +157,6 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
         fx.extend(open_narrow(st, st.ui.narrow.clone()));
         st.ui.focus = focus;
     }
-    fx.push(Effect::FetchSubscriptions);
     fx.extend(super::outbox::pump(st));
     if let Some(q) = st.data.queue_id.clone() {
         fx.push(Effect::PollEvents {

@@ -55,8 +55,8 @@ fn register_builds_sidebar_unreads_and_fetches_the_feed() {
     assert_eq!(st.data.unread.count(&Conv::Dm(vec![11])), 1);
     assert_eq!(st.data.unread.dm_total, 1, "the DM total is kept with the index");
     assert!(matches!(&fx[0], Effect::FetchMessages { narrow: Narrow::All, anchor: Anchor::FirstUnread, .. }));
-    assert_eq!(fx[1], Effect::FetchSubscriptions, "channels are fetched alongside");
-    assert!(matches!(&fx[2], Effect::PollEvents { queue_id, .. } if queue_id == "q1"));
+    assert!(matches!(&fx[1], Effect::PollEvents { queue_id, .. } if queue_id == "q1"));
+    assert_eq!(fx.len(), 2, "register carries the channels: nothing else is fetched: {fx:?}");
 }
 
 #[test]
@@ -163,7 +163,12 @@ fn selecting_an_unread_message_marks_it_read() {
     .unwrap();
     let fx =
         update(&mut st, Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false, epoch: 0 });
-    assert_eq!(fx, vec![Effect::MarkRead(vec![5])]);
+    assert_eq!(fx[0], Effect::MarkRead(vec![5]));
+    assert!(
+        matches!(&fx[1..], [Effect::SaveCache(s)] if s.messages.len() == 2),
+        "the first screen complete, the session is kept: {fx:?}"
+    );
+    assert!(!st.ui.cache_due, "kept once a session");
     let fx = update(&mut st, key('j'));
     assert_eq!(fx, vec![Effect::MarkRead(vec![6])]);
     assert_eq!(st.data.topic_unread(1, "plans"), 0);

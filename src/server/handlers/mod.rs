@@ -103,6 +103,12 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .layer(tower_http::compression::CompressionLayer::new())
         .layer(axum::middleware::from_fn(move |req: axum::extract::Request, next: axum::middleware::Next| {
             counter.requests.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let mut log = counter.request_log.lock().unwrap_or_else(|p| p.into_inner());
+            if log.len() == crate::server::shared::REQUEST_LOG_LEN {
+                log.pop_front();
+            }
+            log.push_back(format!("{} {}", req.method(), req.uri()));
+            drop(log);
             next.run(req)
         }))
         .with_state(shared)

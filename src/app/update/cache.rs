@@ -1,0 +1,214 @@
+//! The last session kept on this machine, so that the first screen is drawn before the server
+//! answers: the state rebuilt as a register answer (users, channels, unread messages, muted
+//! topics, …) and the newest messages of the narrow that was open. Applied through the same
+//! code as a real register answer, marked as not yet current until the server's own answer
+//! replaces it. `net` reads and writes the file (atomically, with the server and account it
+//! belongs to); this module only turns state into a snapshot and back.
+
+use super::common::*;
+use super::prelude::*;
+pub use crate::app::session::{CACHED_MESSAGES, Snapshot};
+use serde_json::json;
+
+/// The state worth keeping, as a snapshot. Costs a pass over users and channels: taken once the
+/// first page of a session is in and when the user quits, never per frame or event.
+pub fn snapshot(st: &State) -> Snapshot {
+    let d = &st.data;
+    let r = &d.realm;
+    let users: Vec<User> = d
+        .users
+        .values()
+        .map(|u| User {
+            user_id: u.id,
+            email: u.email.clone(),
+            delivery_email: None,
+            full_name: u.full_name.clone(),
+            is_active: u.is_active,
+            is_bot: u.is_bot,
+            bot_type: None,
+            bot_owner_id: None,
+            is_admin: u.role <= 200,
+            is_owner: u.role <= 100,
+            is_guest: u.role >= 600,
+            role: Some(u.role),
+            timezone: String::new(),
+            avatar_url: None,
+            date_joined: String::new(),
+            presence_enabled: u.presence_enabled,
+            profile_data: None,
+        })
+        .collect();
+    let statuses: HashMap<String, UserStatus> = d
+        .users
+        .values()
+        .filter(|u| u.status != UserStatus::default())
+        .map(|u| (u.id.to_string(), u.status.clone()))
+        .collect();
+    let subscriptions: Vec<Subscription> = d
+        .channels
+        .values()
+        .filter_map(|c| {
+            serde_json::from_value(json!({
+                "stream_id": c.id, "name": c.name, "description": c.description, "color": c.color,
+                "pin_to_top": c.pinned, "is_muted": c.muted, "in_home_view": !c.muted,
+                "invite_only": c.invite_only, "desktop_notifications": c.desktop_notifications,
+                "audible_notifications": c.audible_notifications, "folder_id": c.folder_id,
+            }))
+            .ok()
+        })
+        .collect();
+    let unread = unread_msgs(st);
+    let (narrow, messages, found_newest, found_oldest) = newest_of_open_narrow(st);
+    let register = RegisterResponse {
+        zulip_feature_level: r.feature_level,
+        realm_name: Some(r.name.clone()),
+        realm_empty_topic_display_name: Some(r.empty_topic_name.clone()),
+        max_message_length: r.max_message_length,
+        max_topic_length: r.max_topic_length,
+        server_report_message_types: Some(r.report_types.clone()),
+        realm_moderation_request_channel_id: r.moderation_channel,
+        realm_allow_edit_history: Some(r.allow_edit_history),
+        server_presence_ping_interval_seconds: Some(r.ping_interval),
+        server_presence_offline_threshold_seconds: Some(r.offline_threshold.max(0) as u64),
+        event_queue_longpoll_timeout_seconds: Some(r.longpoll_timeout),
+        server_typing_started_wait_period_milliseconds: Some(r.typing_started_wait_secs.max(0) as u64 * 1000),
+        max_file_upload_size_mib: r.max_upload_bytes.map(|b| b >> 20),
+        user_id: Some(d.me),
+        realm_users: Some(users),
+        subscriptions: Some(subscriptions),
+        unsubscribed: None,
+        never_subscribed: Some(
+            d.unsubscribed.iter().map(|(id, name)| json!({"stream_id": id, "name": name})).collect(),
+        ),
+        unread_msgs: Some(unread),
+        user_topics: Some(
+            d.user_topics
+                .iter()
+                .map(|((channel, topic), policy)| UserTopic {
+                    stream_id: *channel,
+                    topic_name: display_topic(st, *channel, topic),
+                    last_updated: 0,
+                    visibility_policy: *policy,
+                })
+                .collect(),
+        ),
+        user_status: Some(statuses),
+        realm_emoji: Some(d.realm_emoji.clone()),
+        scheduled_messages: Some(d.scheduled.values().cloned().collect()),
+        navigation_views: Some(d.nav_views.clone()),
+        recent_private_conversations: Some(
+            d.recent_dms
+                .iter()
+                .map(|(users, max)| RecentDm { user_ids: users.clone(), max_message_id: *max })
+                .collect(),
+        ),
+        realm_playgrounds: Some(d.playgrounds.clone()),
+        muted_users: Some(d.muted_users.iter().map(|id| MutedUser { id: *id, timestamp: 0 }).collect()),
+        custom_profile_fields: Some(d.profile_fields.clone()),
+        alert_words: Some(d.alert_words.clone()),
+        realm_user_groups: Some(d.groups.values().cloned().collect()),
+        channel_folders: Some(
+            d.channel_folders
+                .iter()
+                .filter_map(|(id, name)| serde_json::from_value(json!({"id": id, "name": name})).ok())
+                .collect(),
+        ),
+        ..Default::default()
+    };
+    Snapshot { register, narrow, messages, found_newest, found_oldest }
+}
+
+/// A topic's name as shown (the state keys muted topics and unreads by the lowercased name).
+fn display_topic(st: &State, channel: ChannelId, lower: &str) -> String {
+    st.data
+        .topics
+        .get(&channel)
+        .and_then(|l| l.topics.iter().find(|t| t.name.to_lowercase() == lower))
+        .map_or_else(|| lower.to_owned(), |t| t.name.clone())
+}
+
+fn unread_msgs(st: &State) -> UnreadMsgs {
+    let d = &st.data;
+    let mut streams = Vec::new();
+    let mut dms = Vec::new();
+    let mut huddles = Vec::new();
+    for (conv, ids) in &d.unread.by_conv {
+        let ids: Vec<MessageId> = ids.iter().copied().collect();
+        match conv {
+            Conv::Topic(channel, topic) => streams.push(UnreadStream {
+                stream_id: *channel,
+                topic: display_topic(st, *channel, topic),
+                unread_message_ids: ids,
+            }),
+            Conv::Dm(others) if others.len() <= 1 => dms.push(UnreadDm {
+                other_user_id: Some(others.first().copied().unwrap_or(d.me)),
+                sender_id: None,
+                unread_message_ids: ids,
+            }),
+            Conv::Dm(others) => {
+                let mut all = others.clone();
+                all.push(d.me);
+                all.sort_unstable();
+                let user_ids_string = all.iter().map(|u| u.to_string()).collect::<Vec<_>>().join(",");
+                huddles.push(UnreadHuddle { user_ids_string, unread_message_ids: ids });
+            }
+        }
+    }
+    UnreadMsgs {
+        count: d.unread.by_id.len() as i64,
+        dms,
+        pms: vec![],
+        streams,
+        huddles,
+        mentions: d.unread.mentions.iter().copied().collect(),
+        old_unreads_missing: false,
+    }
+}
+
+/// The open narrow's newest loaded messages (none for a narrow that is not loaded).
+fn newest_of_open_narrow(st: &State) -> (Vec<NarrowTerm>, Vec<Message>, bool, bool) {
+    let d = &st.data;
+    let terms = st.ui.narrow.terms(d.me, "");
+    let Some(view) = d.narrows.get(&st.ui.narrow).filter(|v| v.loaded) else {
+        return (terms, vec![], false, false);
+    };
+    let from = view.ids.len().saturating_sub(CACHED_MESSAGES);
+    let messages: Vec<Message> =
+        view.ids[from..].iter().filter_map(|id| d.messages.get(id).cloned()).collect();
+    (terms, messages, view.found_newest, view.found_oldest && from == 0)
+}
+
+/// Draw the last session while the server has not answered: its state, applied as a register
+/// answer would be (nothing is fetched and no queue is polled on its account), and the open
+/// narrow's messages. Ignored once the server has answered (a register answer always
+/// carries at least the user), not when it has refused or cannot be reached.
+pub(super) fn on_cached(st: &mut State, snap: Snapshot) -> Vec<Effect> {
+    if !st.data.users.is_empty() {
+        return vec![];
+    }
+    let offline = st.ui.offline.clone();
+    let _ = super::register::on_registered(st, snap.register);
+    st.ui.offline = offline;
+    st.data.queue_id = None;
+    st.ui.from_cache = true;
+    st.ui.cache_due = false;
+    if st.ui.narrow.terms(st.data.me, "") == snap.narrow && !snap.messages.is_empty() {
+        let resp = MessagesResponse {
+            anchor: None,
+            found_newest: snap.found_newest,
+            found_oldest: snap.found_oldest,
+            found_anchor: false,
+            history_limited: false,
+            messages: snap.messages,
+            ignored_parameters_unsupported: vec![],
+        };
+        let narrow = st.ui.narrow.clone();
+        // Landing on the first unread message does not mark it read here: nothing is sent
+        // from this answer, and the server's unread state is still to come.
+        let explore = std::mem::replace(&mut st.settings.explore, true);
+        let _ = super::navigation::on_messages(st, narrow, resp, false);
+        st.settings.explore = explore;
+    }
+    set_status(st, "showing the last session: connecting…");
+    vec![]
+}
