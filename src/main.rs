@@ -153,6 +153,10 @@ enum Command {
         #[arg(long)]
         token: String,
     },
+    /// Print the form of the register request the client sends, one `name=value` per line
+    /// (for `bench/scale.sh`, which replays the client's start-up requests with curl).
+    #[command(hide = true)]
+    RegisterForm,
 }
 
 /// Where logs go: never the screen while the interface runs.
@@ -211,6 +215,11 @@ fn main() -> anyhow::Result<()> {
             clap_mangen::Man::new(cli_command()).render(&mut out)?;
             return emit(&out);
         }
+        Some(Command::RegisterForm) => {
+            let form = topicterm::net::register_params().params();
+            let lines: String = form.pairs().iter().map(|(k, v)| format!("{k}={v}\n")).collect();
+            return emit(lines.as_bytes());
+        }
         _ => {}
     }
     init_logging(cli.debug, cli.command.is_none());
@@ -228,7 +237,7 @@ fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Some(Command::Accounts) => list_accounts(),
-        Some(Command::Completions { .. } | Command::Man) => Ok(()),
+        Some(Command::Completions { .. } | Command::Man | Command::RegisterForm) => Ok(()),
         #[cfg(feature = "demo")]
         Some(Command::DemoServer {
             addr,

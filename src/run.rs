@@ -155,16 +155,26 @@ where
     dispatcher.run(Effect::Register);
     let mut clock = tokio::time::interval(Duration::from_secs(1));
     let mut dirty = true;
+    // When the oldest key not yet drawn arrived: key-to-frame times go to the log at debug level
+    // (target `topicterm::frame`) for `bench/scale.sh`.
+    let mut key_at: Option<std::time::Instant> = None;
     loop {
         if dirty {
             terminal.draw(|f| ui::draw(f, &st, &mut cache))?;
             dirty = false;
+            if let Some(at) = key_at.take() {
+                tracing::debug!(target: "topicterm::frame", key_to_frame_us = at.elapsed().as_micros() as u64);
+            }
         }
         let mut batch = Vec::new();
         let mut ended = false;
         tokio::select! {
             ev = input.next() => match ev {
                 Some(Ok(ev)) => match translate(&cache, ev) {
+                    Input::Msg(m @ Msg::Key(_)) => {
+                        key_at.get_or_insert_with(std::time::Instant::now);
+                        batch.push(m);
+                    }
                     Input::Msg(m) => batch.push(m),
                     Input::Redraw => dirty = true,
                     Input::Nothing => {}
@@ -200,6 +210,10 @@ where
             break;
         }
         let only_ticks = batch.iter().all(|m| matches!(m, Msg::Tick(_)));
+        // The state of a whole organization arriving (from the server or this machine) leaves
+        // what decoding it needed free once applied.
+        let is_large = |m: &Msg| matches!(m, Msg::Registered(_) | Msg::Cached(_));
+        let mut large = batch.iter().any(is_large);
         let seen_before = on_a_tick(&st);
         let mut quit = false;
         for msg in batch {
@@ -212,6 +226,7 @@ where
         }
         // Drain whatever else is queued before redrawing (batches bursts of events).
         while !quit && let Ok(m) = rx.try_recv() {
+            large |= is_large(&m);
             let effects = app::update(&mut st, m);
             quit |=
                 st.ui.quit | run_effects(terminal, &mut st, &mut dispatcher, outside, effects, &mut dirty)?;
@@ -226,6 +241,9 @@ where
                 dispatcher.save_cache_now(&app::cache::snapshot(&st));
             }
             return Ok(st);
+        }
+        if large {
+            crate::net::trim_heap();
         }
         // A tick redraws only when time changed what is shown: an expired remark, a typing
         // notice gone, the offline countdown.

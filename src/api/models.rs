@@ -463,6 +463,10 @@ pub struct ProfileValue {
     pub rendered_value: Option<String>,
 }
 
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
 fn default_true() -> bool {
     true
 }
@@ -625,37 +629,38 @@ pub struct Playground {
     pub url_template: String,
 }
 
-/// A user or bot.
+/// A user or bot. Fields at their defaults are left out when written (the last session on
+/// disk holds 20,000 of them in a large organization); reading fills them back in.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 pub struct User {
     pub user_id: UserId,
     #[serde(default)]
     pub email: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delivery_email: Option<String>,
     pub full_name: String,
     #[serde(default)]
     pub is_active: bool,
     #[serde(default)]
     pub is_bot: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bot_type: Option<i64>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bot_owner_id: Option<UserId>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub is_admin: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub is_owner: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub is_guest: bool,
     /// 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest.
     #[serde(default)]
     pub role: Option<i64>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub timezone: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub avatar_url: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub date_joined: String,
     /// False: the user shares no presence data (invisible); show them offline.
     #[serde(default = "default_true")]
