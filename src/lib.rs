@@ -14,6 +14,7 @@
 //! - [`ui`]: views as functions of the state (one file per pane and popup), the content layout,
 //!   and the colour themes built from the theme the settings name.
 //! - [`files`]: writing the files this machine keeps (atomically), the one home for it.
+//! - [`heap`]: the allocator's settings (one arena; free memory given back after large answers).
 //! - [`backoff`]: retry timing (exponential backoff with jitter), the one home for it.
 //! - [`config`]: the TOML config file, its defaults and its error messages.
 //! - [`account`]: `topicterm login`, accounts, and where API keys live (keyring or private file).
@@ -32,6 +33,7 @@ pub mod content;
 pub mod editor;
 pub mod emoji;
 pub mod files;
+pub mod heap;
 pub mod net;
 pub mod outside;
 pub mod run;

@@ -223,6 +223,10 @@ fn main() -> anyhow::Result<()> {
         _ => {}
     }
     init_logging(cli.debug, cli.command.is_none());
+    // The client (not the demo server, which serves many at once) runs on one heap.
+    if cli.command.is_none() {
+        topicterm::heap::single_arena();
+    }
     let rt = tokio::runtime::Runtime::new()?;
     match cli.command {
         Some(Command::Login { account, default, no_keyring }) => {

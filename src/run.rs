@@ -243,7 +243,7 @@ where
             return Ok(st);
         }
         if large {
-            crate::net::trim_heap();
+            crate::heap::trim();
         }
         // A tick redraws only when time changed what is shown: an expired remark, a typing
         // notice gone, the offline countdown.

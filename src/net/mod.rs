@@ -10,18 +10,6 @@ use tokio::task::JoinHandle;
 
 pub mod cache;
 
-/// Give the heap's free memory back to the system. glibc keeps what a large answer (a register
-/// of 20,000 users is ten megabytes of JSON) used once decoded, so without this the resident
-/// size stays at the start-up peak for the whole session. Called after such peaks, never per
-/// event: it walks the heap.
-pub fn trim_heap() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only releases free pages of the allocator's own heap.
-    unsafe {
-        libc::malloc_trim(0);
-    }
-}
-
 /// Runs effects. The UI task calls `run` and never awaits.
 pub struct Dispatcher {
     client: Client,
@@ -197,7 +185,7 @@ impl Dispatcher {
                         tracing::warn!("could not keep the session in {}: {e}", path.display());
                     }
                     drop(snapshot);
-                    trim_heap();
+                    crate::heap::trim();
                 });
             }
             Effect::SaveDraft { key, text } => {
