@@ -12,6 +12,32 @@ use topicterm::content::ContentContext;
 use topicterm::ui::content::render_html;
 use topicterm::ui::{self, RenderCache};
 
+/// Counts the bytes on the heap, to compare what 200,000 cached messages hold with their JSON.
+struct Counting;
+static HEAP: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+// SAFETY: every call is passed to the system allocator unchanged; only a counter is kept.
+unsafe impl std::alloc::GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: std::alloc::Layout) -> *mut u8 {
+        HEAP.fetch_add(l.size(), std::sync::atomic::Ordering::Relaxed);
+        unsafe { std::alloc::System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: std::alloc::Layout) {
+        HEAP.fetch_sub(l.size(), std::sync::atomic::Ordering::Relaxed);
+        unsafe { std::alloc::System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: std::alloc::Layout, new: usize) -> *mut u8 {
+        HEAP.fetch_add(new, std::sync::atomic::Ordering::Relaxed);
+        HEAP.fetch_sub(l.size(), std::sync::atomic::Ordering::Relaxed);
+        unsafe { std::alloc::System.realloc(p, l, new) }
+    }
+}
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+fn heap() -> usize {
+    HEAP.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 const USERS: i64 = 20_000;
 const CHANNELS: i64 = 2_000;
 const MESSAGES: i64 = 200_000;
@@ -80,11 +106,20 @@ fn big_state() -> State {
         );
     }
     let mut view = NarrowView { found_newest: true, found_oldest: true, loaded: true, ..Default::default() };
+    let (before, mut json) = (heap(), 0);
     for id in 1..=MESSAGES {
-        st.data.insert_message(message(id, 1 + id % CHANNELS, id % 10 != 0));
+        let m = message(id, 1 + id % CHANNELS, id % 10 != 0);
+        json += serde_json::to_vec(&m).expect("json").len();
+        st.data.insert_message(m);
         view.ids.push(id);
     }
     st.data.narrows.insert(Narrow::All, view);
+    eprintln!(
+        "200,000 cached messages hold {:.1} MB of heap (with the unread index and the feed's window); \
+         their JSON is {:.1} MB",
+        (heap() - before) as f64 / 1e6,
+        json as f64 / 1e6
+    );
     st.ui.narrow = Narrow::All;
     st.ui.selected = Some(MESSAGES / 2);
     app::update(&mut st, Msg::Tick(1_800_000_000));
