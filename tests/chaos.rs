@@ -184,9 +184,10 @@ fn the_client_survives_cuts_outages_and_lost_queues_without_losing_or_doubling_a
     }
     // An admin writes once more after the last fault: it must arrive live.
     let last = OutgoingMessage::channel(general, "chaos 0", "after the storm");
-    w.rt.block_on(admin.send_message(&last)).unwrap();
+    let last_id = w.rt.block_on(admin.send_message(&last)).unwrap().id;
 
-    // Healed: wait until the client has caught up (nothing pending, online, nothing loading).
+    // Healed: wait until the client has caught up (nothing pending, online, nothing loading, and
+    // the message written after the storm arrived — after a cut the next poll may take a while).
     let path = home.path().join("state.json");
     let start = Instant::now();
     let state = loop {
@@ -194,7 +195,9 @@ fn the_client_survives_cuts_outages_and_lost_queues_without_losing_or_doubling_a
         let settled = s["outbox"].as_array().is_some_and(Vec::is_empty)
             && s["offline"].is_null()
             && s["narrows"].as_array().unwrap().iter().all(|n| n["loading"] == false)
-            && s["narrows"].as_array().unwrap().iter().any(|n| n["narrow"] == "All");
+            && s["narrows"].as_array().unwrap().iter().any(|n| {
+                n["narrow"] == "All" && n["ids"].as_array().is_some_and(|ids| ids.contains(&last_id.into()))
+            });
         if settled {
             // One more round trip for events already on their way.
             std::thread::sleep(Duration::from_secs(2));
