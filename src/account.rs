@@ -105,6 +105,9 @@ pub struct Account {
     /// The zuliprc (mode 0600) that holds the key; absent: the key is in the OS keyring.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zuliprc: Option<PathBuf>,
+    /// `insecure`, `cert_bundle`, `client_cert`, `client_cert_key`, as in a zuliprc.
+    #[serde(flatten)]
+    pub tls: crate::api::Tls,
 }
 
 impl Account {
@@ -291,7 +294,12 @@ impl AccountStore {
     pub fn credentials(&self, name: Option<&str>) -> anyhow::Result<Option<(String, Credentials)>> {
         let Some((name, account)) = self.load()?.choose(name)? else { return Ok(None) };
         let key = self.key(&name, &account)?;
-        let creds = Credentials { site: account.site.clone(), email: account.email.clone(), api_key: key.0 };
+        let creds = Credentials {
+            site: account.site.clone(),
+            email: account.email.clone(),
+            api_key: key.0,
+            tls: account.tls.clone(),
+        };
         Ok(Some((name, creds)))
     }
 
@@ -453,7 +461,7 @@ pub async fn login(
             continue;
         }
         let site = normalize_site(&answer);
-        let settings = match Client::anonymous(&site) {
+        let settings = match Client::anonymous(&site, &Default::default()) {
             Ok(c) => c.server_settings().await,
             Err(e) => Err(e),
         };
@@ -482,7 +490,7 @@ pub async fn login(
     // The user.
     let username_kind =
         if settings.require_email_format_usernames == Some(false) { "Username" } else { "Email" };
-    let client = Client::anonymous(&site)?;
+    let client = Client::anonymous(&site, &Default::default())?;
     let mut fetched = None;
     for _ in 0..ATTEMPTS {
         let email = prompter.ask(&format!("{username_kind}: "))?.trim().to_owned();
@@ -505,7 +513,8 @@ pub async fn login(
 
     // Where the key goes.
     let name = opts.account.clone().unwrap_or_else(|| name_from_site(&site));
-    let mut account = Account { site: site.clone(), email: email.clone(), zuliprc: None };
+    let mut account =
+        Account { site: site.clone(), email: email.clone(), zuliprc: None, tls: Default::default() };
     let keyring_result = if opts.no_keyring {
         Err("--no-keyring".to_owned())
     } else {
@@ -526,8 +535,12 @@ pub async fn login(
         Err(why) => {
             store.ensure_dir()?;
             let path = store.zuliprc_path(&name);
-            let creds =
-                Credentials { site: site.clone(), email: email.clone(), api_key: key.expose().to_owned() };
+            let creds = Credentials {
+                site: site.clone(),
+                email: email.clone(),
+                api_key: key.expose().to_owned(),
+                tls: Default::default(),
+            };
             zuliprc::write(&path, &creds).with_context(|| format!("cannot write {}", path.display()))?;
             check_private(&path)?;
             if opts.no_keyring {
@@ -583,7 +596,12 @@ mod tests {
 
     #[test]
     fn choosing_an_account() {
-        let a = |s: &str| Account { site: format!("https://{s}"), email: "me@x".into(), zuliprc: None };
+        let a = |s: &str| Account {
+            site: format!("https://{s}"),
+            email: "me@x".into(),
+            zuliprc: None,
+            tls: Default::default(),
+        };
         let mut acc = Accounts::default();
         assert_eq!(acc.choose(None).unwrap(), None);
         let e = acc.choose(Some("work")).unwrap_err().to_string();
@@ -601,13 +619,30 @@ mod tests {
         assert_eq!(acc.choose(Some("work")).unwrap().unwrap().0, "work");
     }
 
+    #[test]
+    fn an_account_takes_the_zuliprc_tls_options_by_the_same_names() {
+        let text = "[accounts.work]\nsite = \"https://chat.internal\"\nemail = \"me@x\"\n\
+                    cert_bundle = \"/etc/ca.pem\"\ninsecure = false\n";
+        let acc: Accounts = toml::from_str(text).unwrap();
+        let work = &acc.accounts["work"];
+        assert_eq!(work.tls.cert_bundle.as_deref(), Some(std::path::Path::new("/etc/ca.pem")));
+        assert!(!work.tls.insecure);
+        let again: Accounts = toml::from_str(&toml::to_string(&acc).unwrap()).unwrap();
+        assert_eq!(again.accounts["work"].tls, work.tls, "written back the same");
+    }
+
     #[cfg(unix)]
     #[test]
     fn a_readable_zuliprc_is_refused_with_the_chmod_to_fix_it() {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("my rc");
-        let creds = Credentials { site: "http://x".into(), email: "a@b".into(), api_key: "SECRET".into() };
+        let creds = Credentials {
+            site: "http://x".into(),
+            email: "a@b".into(),
+            api_key: "SECRET".into(),
+            tls: Default::default(),
+        };
         zuliprc::write(&path, &creds).unwrap();
         assert_eq!(read_zuliprc(&path).unwrap(), creds);
         for mode in [0o644, 0o640, 0o604, 0o660] {

@@ -143,6 +143,10 @@ enum Command {
         /// and 200,000 messages (deterministic; for benchmarks).
         #[arg(long, value_enum, default_value = "demo")]
         size: DemoSize,
+        /// Serve HTTPS with a self-signed certificate generated at start; with --zuliprc-dir it
+        /// is written there as demo-cert.pem and each zuliprc names it as its cert_bundle.
+        #[arg(long)]
+        tls: bool,
     },
     /// Receive outgoing-webhook payloads, refuse a wrong token, and print each message.
     WebhookListen {
@@ -251,6 +255,7 @@ fn main() -> anyhow::Result<()> {
             queue_lifetime,
             heartbeat,
             size,
+            tls,
         }) => {
             let seed = match size {
                 DemoSize::Demo => topicterm::server::seed::DEMO_SEED.to_owned(),
@@ -266,6 +271,7 @@ fn main() -> anyhow::Result<()> {
                 feature_level: feature_level.unwrap_or(topicterm::server::org::FEATURE_LEVEL),
                 queue_lifetime: std::time::Duration::from_secs(queue_lifetime),
                 heartbeat: std::time::Duration::from_secs(heartbeat.max(1)),
+                tls,
                 ..Default::default()
             };
             rt.block_on(demo_server(opts, zuliprc_dir))
@@ -404,6 +410,9 @@ async fn demo_server(opts: ServerOptions, zuliprc_dir: Option<PathBuf>) -> anyho
     if let Some(dir) = zuliprc_dir {
         let written = server.write_zuliprcs(&dir)?;
         println!("wrote {} zuliprc files to {}", written.len(), dir.display());
+        if server.cert_pem.is_some() {
+            println!("certificate (self-signed): {}", dir.join(topicterm::server::CERT_FILE).display());
+        }
     }
     for name in server.short_names() {
         if let Some(token) = server.webhook_token(&name) {

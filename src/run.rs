@@ -142,7 +142,12 @@ where
     if let Some(dir) = drafts_dir {
         dispatcher = dispatcher.with_drafts(dir);
     }
-    let mut st = State { now: now(), site: client.site().to_owned(), ..Default::default() };
+    let mut st = State {
+        now: now(),
+        site: client.site().to_owned(),
+        insecure: client.insecure(),
+        ..Default::default()
+    };
     st.ui.show_people = settings.show_people;
     st.settings = settings;
     st.ui.loading = true;

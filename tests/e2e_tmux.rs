@@ -319,3 +319,63 @@ async fn the_last_session_is_shown_at_once_even_with_the_server_gone() {
     .await
     .unwrap();
 }
+
+/// A server with a self-signed certificate (`demo-server --tls`), as self-hosted servers are:
+/// the binary trusts it through the `cert_bundle` its zuliprc names; without it, it refuses and
+/// says which option fixes it; with `insecure=true` it connects and says so on every frame.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_self_signed_server_is_trusted_through_cert_bundle_refused_without_or_accepted_insecure() {
+    use topicterm::api::{Tls, zuliprc};
+    let server = topicterm::server::DemoServer::start(topicterm::server::ServerOptions {
+        tls: true,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    server.write_zuliprcs(home.path()).unwrap();
+    let h = home.path().to_owned();
+    let trusted = zuliprc::read(&h.join("member.zuliprc")).unwrap();
+    assert_eq!(trusted.tls.cert_bundle, Some(std::fs::canonicalize(&h).unwrap().join("demo-cert.pem")));
+    zuliprc::write(
+        &h.join("plain.zuliprc"),
+        &topicterm::api::Credentials { tls: Tls::default(), ..trusted.clone() },
+    )
+    .unwrap();
+    let insecure = Tls { insecure: true, ..Tls::default() };
+    zuliprc::write(&h.join("insecure.zuliprc"), &topicterm::api::Credentials { tls: insecure, ..trusted })
+        .unwrap();
+    let command = move |rc: &str| {
+        format!(
+            "HOME={h} XDG_CACHE_HOME={h}/cache XDG_STATE_HOME={h}/state XDG_DATA_HOME={h}/data {bin} --no-cache -c {h}/{rc}",
+            h = h.display(),
+            bin = env!("CARGO_BIN_EXE_topicterm"),
+        )
+    };
+    tokio::task::spawn_blocking(move || {
+        let t = Tmux::new("e2e-tls");
+        t.start_sized(&command("member.zuliprc"), 140, 30);
+        let s = t.wait_for("the first screen over HTTPS", |s| {
+            s.contains("#engineering") && s.contains("All messages")
+        });
+        assert!(!s.contains("INSECURE"), "{s}");
+        t.keys(&["q"]);
+        t.wait_for("a clean exit", |s| !s.contains("#engineering"));
+
+        let t = Tmux::new("e2e-tls-plain");
+        t.start_sized(&command("plain.zuliprc"), 140, 30);
+        t.wait_for("the reason and the fix", |s| {
+            s.contains("certificate is not trusted") && s.contains("cert_bundle")
+        });
+        t.keys(&["q"]);
+
+        let t = Tmux::new("e2e-tls-insecure");
+        t.start_sized(&command("insecure.zuliprc"), 140, 30);
+        t.wait_for("connected, and saying it is insecure", |s| {
+            s.contains("#engineering") && s.contains("INSECURE TLS · All messages")
+        });
+        t.keys(&["q"]);
+    })
+    .await
+    .unwrap();
+}

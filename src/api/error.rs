@@ -171,6 +171,10 @@ impl ApiError {
     /// with URLs and queue ids, belongs in the log).
     pub fn outage(&self) -> String {
         match self {
+            // Retrying will not help; the user has to say whom to trust.
+            ApiError::Transport { message, .. } if message.ends_with(UNTRUSTED_CERTIFICATE) => {
+                UNTRUSTED_CERTIFICATE.into()
+            }
             ApiError::Transport { connect: true, .. } => "server unreachable".into(),
             ApiError::Transport { timeout: true, .. } => "the server stopped answering".into(),
             ApiError::Transport { .. } => "connection lost".into(),
@@ -190,6 +194,11 @@ impl ApiError {
     }
 }
 
+/// What to do about a server certificate this client does not trust (the zuliprc options of the
+/// Python bindings).
+pub const UNTRUSTED_CERTIFICATE: &str = "the server's certificate is not trusted: put its CA's PEM file in the \
+     zuliprc as cert_bundle=PATH (or, knowing the risk, insecure=true)";
+
 impl From<reqwest::Error> for ApiError {
     fn from(e: reqwest::Error) -> Self {
         // reqwest's Display includes the URL but never the credentials (sent in a header).
@@ -199,6 +208,13 @@ impl From<reqwest::Error> for ApiError {
             message.push_str(": ");
             message.push_str(&s.to_string());
             source = s.source();
+        }
+        // A certificate this client does not trust: say which options fix it.
+        let lower = message.to_lowercase();
+        if lower.contains("certificate") || lower.contains("unknownissuer") || lower.contains("invalid peer")
+        {
+            message.push_str(" — ");
+            message.push_str(UNTRUSTED_CERTIFICATE);
         }
         ApiError::Transport { message, timeout: e.is_timeout(), connect: e.is_connect() }
     }

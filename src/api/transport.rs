@@ -19,6 +19,62 @@ pub struct Credentials {
     pub site: String,
     pub email: String,
     pub api_key: String,
+    /// How the server's certificate is trusted, and the client's own.
+    pub tls: Tls,
+}
+
+/// How a server is trusted: the zuliprc options of the official Python bindings, by the same
+/// names and with the same meaning.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tls {
+    /// `insecure`: accept any certificate (shown loudly in the status bar).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub insecure: bool,
+    /// `cert_bundle`: a PEM file of the certificates to trust instead of the system's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cert_bundle: Option<std::path::PathBuf>,
+    /// `client_cert`: a PEM certificate the client shows the server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_cert: Option<std::path::PathBuf>,
+    /// `client_cert_key`: its private key (PEM), when not in the `client_cert` file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_cert_key: Option<std::path::PathBuf>,
+}
+
+impl Tls {
+    /// Apply to a request builder: the trusted certificates and the client's identity.
+    fn apply(&self, mut b: reqwest::ClientBuilder) -> Result<reqwest::ClientBuilder> {
+        let unreadable =
+            |name: &str, path: &std::path::Path, e: &dyn std::fmt::Display| ApiError::Transport {
+                message: format!("{name} {}: {e}", path.display()),
+                timeout: false,
+                connect: false,
+            };
+        if self.insecure {
+            b = b.tls_danger_accept_invalid_certs(true);
+        }
+        if let Some(path) = &self.cert_bundle {
+            let pem = std::fs::read(path).map_err(|e| unreadable("cert_bundle", path, &e))?;
+            let certs = reqwest::Certificate::from_pem_bundle(&pem)
+                .map_err(|e| unreadable("cert_bundle", path, &e))?;
+            if certs.is_empty() {
+                return Err(unreadable("cert_bundle", path, &"no PEM certificate in it"));
+            }
+            b = b.tls_certs_only(certs);
+        }
+        if let Some(cert) = &self.client_cert {
+            let mut pem = std::fs::read(cert).map_err(|e| unreadable("client_cert", cert, &e))?;
+            if let Some(key) = &self.client_cert_key {
+                pem.push(b'\n');
+                pem.extend(std::fs::read(key).map_err(|e| unreadable("client_cert_key", key, &e))?);
+            }
+            let id = reqwest::Identity::from_pem(&pem).map_err(|e| unreadable("client_cert", cert, &e))?;
+            b = b.identity(id);
+        } else if let Some(key) = &self.client_cert_key {
+            return Err(unreadable("client_cert_key", key, &"is set without client_cert"));
+        }
+        Ok(b)
+    }
 }
 
 impl fmt::Debug for Credentials {
@@ -49,9 +105,16 @@ pub struct Client {
     email: String,
     api_key: String,
     info: Arc<RwLock<ServerInfo>>,
+    /// Any certificate is accepted (`insecure`).
+    insecure: bool,
 }
 
 impl Client {
+    /// True when any certificate is accepted (`insecure`): the status bar says so.
+    pub fn insecure(&self) -> bool {
+        self.insecure
+    }
+
     /// The server's base URL (without `/api/v1`).
     pub fn site(&self) -> &str {
         self.base.strip_suffix("/api/v1").unwrap_or(&self.base)
@@ -119,15 +182,15 @@ const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 impl Client {
     /// A client with credentials. The site may be given with or without a trailing slash.
     pub fn new(creds: &Credentials) -> Result<Self> {
-        Self::build(&creds.site, &creds.email, &creds.api_key)
+        Self::build(&creds.site, &creds.email, &creds.api_key, &creds.tls)
     }
 
     /// A client without credentials, for `server_settings` and `fetch_api_key`.
-    pub fn anonymous(site: &str) -> Result<Self> {
-        Self::build(site, "", "")
+    pub fn anonymous(site: &str, tls: &Tls) -> Result<Self> {
+        Self::build(site, "", "", tls)
     }
 
-    fn build(site: &str, email: &str, api_key: &str) -> Result<Self> {
+    fn build(site: &str, email: &str, api_key: &str, tls: &Tls) -> Result<Self> {
         let site = site.trim().trim_end_matches('/');
         let parsed = url::Url::parse(site).map_err(|e| ApiError::Transport {
             message: format!("invalid server URL {site:?}: {e}"),
@@ -141,12 +204,13 @@ impl Client {
                 connect: false,
             });
         }
-        let http = reqwest::Client::builder()
+        let builder = reqwest::Client::builder()
             .user_agent(concat!("topicterm/", env!("CARGO_PKG_VERSION")))
-            .connect_timeout(Duration::from_secs(10))
-            .build()?;
+            .connect_timeout(Duration::from_secs(10));
+        let http = tls.apply(builder)?.build()?;
         Ok(Client {
             http,
+            insecure: tls.insecure,
             base: format!("{site}/api/v1"),
             email: email.to_owned(),
             api_key: api_key.to_owned(),
@@ -342,7 +406,12 @@ mod tests {
 
     #[test]
     fn credentials_debug_hides_key() {
-        let c = Credentials { site: "http://x".into(), email: "a@b".into(), api_key: "SECRET".into() };
+        let c = Credentials {
+            site: "http://x".into(),
+            email: "a@b".into(),
+            api_key: "SECRET".into(),
+            tls: Default::default(),
+        };
         assert!(!format!("{c:?}").contains("SECRET"));
     }
 }

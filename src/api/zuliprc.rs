@@ -1,7 +1,7 @@
 //! The conventional `zuliprc` credentials file: INI with an `[api]` section holding `email`,
 //! `key` and `site`.
 
-use super::transport::Credentials;
+use super::transport::{Credentials, Tls};
 use std::path::Path;
 
 /// Why a zuliprc could not be used. Messages never include the key.
@@ -25,7 +25,33 @@ pub fn parse(text: &str, path: &str) -> Result<Credentials, ZuliprcError> {
             ZuliprcError::Invalid { path: path.to_owned(), reason: format!("[api] has no '{k}'") }
         })
     };
-    Ok(Credentials { email: get("email")?, api_key: get("key")?, site: get("site")? })
+    let path_of = |k: &str| section.get(k).map(str::trim).filter(|v| !v.is_empty()).map(expand_home);
+    let insecure = match section.get("insecure").map(|v| v.trim().to_ascii_lowercase()) {
+        None => false,
+        Some(v) if v.is_empty() || v == "false" => false,
+        Some(v) if v == "true" => true,
+        Some(v) => {
+            return Err(ZuliprcError::Invalid {
+                path: path.to_owned(),
+                reason: format!("insecure={v}: use true or false"),
+            });
+        }
+    };
+    let tls = Tls {
+        insecure,
+        cert_bundle: path_of("cert_bundle"),
+        client_cert: path_of("client_cert"),
+        client_cert_key: path_of("client_cert_key"),
+    };
+    Ok(Credentials { email: get("email")?, api_key: get("key")?, site: get("site")?, tls })
+}
+
+/// A path as the Python bindings take it: `~` is the home folder.
+fn expand_home(v: &str) -> std::path::PathBuf {
+    match (v.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => std::path::Path::new(&home).join(rest),
+        _ => std::path::PathBuf::from(v),
+    }
 }
 
 /// Read a zuliprc file.
@@ -38,7 +64,21 @@ pub fn read(path: &Path) -> Result<Credentials, ZuliprcError> {
 
 /// Render credentials as zuliprc text.
 pub fn render(c: &Credentials) -> String {
-    format!("[api]\nemail={}\nkey={}\nsite={}\n", c.email, c.api_key, c.site)
+    let mut text = format!("[api]\nemail={}\nkey={}\nsite={}\n", c.email, c.api_key, c.site);
+    let t = &c.tls;
+    if t.insecure {
+        text.push_str("insecure=true\n");
+    }
+    for (name, path) in [
+        ("cert_bundle", &t.cert_bundle),
+        ("client_cert", &t.client_cert),
+        ("client_cert_key", &t.client_cert_key),
+    ] {
+        if let Some(p) = path {
+            text.push_str(&format!("{name}={}\n", p.display()));
+        }
+    }
+    text
 }
 
 /// Write a zuliprc with mode 0600 (created with that mode, so it is never readable by others).
@@ -66,8 +106,12 @@ mod tests {
 
     #[test]
     fn round_trip() {
-        let c =
-            Credentials { site: "http://127.0.0.1:9991".into(), email: "a@b.c".into(), api_key: "k1".into() };
+        let c = Credentials {
+            site: "http://127.0.0.1:9991".into(),
+            email: "a@b.c".into(),
+            api_key: "k1".into(),
+            tls: Default::default(),
+        };
         assert_eq!(parse(&render(&c), "x").unwrap(), c);
     }
 

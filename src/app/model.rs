@@ -372,6 +372,8 @@ pub struct State {
     pub outbox: Vec<Outgoing>,
     /// The server's base URL (message links, attachments).
     pub site: String,
+    /// Any certificate is accepted for this server (`insecure`): said on every frame.
+    pub insecure: bool,
     /// The user's settings (config file): keys, colours, clock, first view.
     pub settings: Settings,
 }

@@ -22,6 +22,7 @@ pub mod params;
 pub mod proxy;
 pub mod seed;
 pub mod shared;
+pub mod tls;
 pub mod token;
 pub mod validate;
 
@@ -50,6 +51,8 @@ pub struct ServerOptions {
     /// The moment the seed's relative times count from (default: now). Tests fix it so
     /// rendered timestamps are stable.
     pub seed_time: Option<i64>,
+    /// Serve HTTPS with a self-signed certificate generated at start (`DemoServer::cert_pem`).
+    pub tls: bool,
 }
 
 impl Default for ServerOptions {
@@ -64,15 +67,21 @@ impl Default for ServerOptions {
             partial_subscribers_threshold: 250,
             scheduler_tick: Duration::from_millis(500),
             seed_time: None,
+            tls: false,
         }
     }
 }
+
+/// The file `write_zuliprcs` writes a TLS server's certificate to.
+pub const CERT_FILE: &str = "demo-cert.pem";
 
 /// A running demo server.
 pub struct DemoServer {
     /// Base URL, e.g. `http://127.0.0.1:41234`.
     pub url: String,
     pub shared: Arc<Shared>,
+    /// With `tls`: the server's self-signed certificate (PEM), to trust as a `cert_bundle`.
+    pub cert_pem: Option<String>,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     tasks: Vec<tokio::task::JoinHandle<()>>,
 }
@@ -91,7 +100,9 @@ impl DemoServer {
             .map_err(|e| anyhow::anyhow!("invalid seed: {e}"))?;
         org.queues.lifetime = opts.queue_lifetime;
         let listener = tokio::net::TcpListener::bind(opts.addr).await?;
-        let url = format!("http://{}", listener.local_addr()?);
+        let generated = if opts.tls { Some(tls::generate()?) } else { None };
+        let scheme = if opts.tls { "https" } else { "http" };
+        let url = format!("{scheme}://{}", listener.local_addr()?);
         let shared = Arc::new(Shared {
             org: Mutex::new(org),
             url: url.clone(),
@@ -102,19 +113,28 @@ impl DemoServer {
         });
         let app = handlers::router(shared.clone());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-        let serve = tokio::spawn(async move {
-            let result = axum::serve(listener, app)
-                .with_graceful_shutdown(async {
-                    let _ = rx.await;
+        let stopped = async move {
+            let _ = rx.await;
+        };
+        let serve = match &generated {
+            None => tokio::spawn(async move {
+                if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(stopped).await {
+                    tracing::error!("demo server stopped: {e}");
+                }
+            }),
+            Some(g) => {
+                let listener = tls::TlsListener::new(listener, g)?;
+                tokio::spawn(async move {
+                    if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(stopped).await {
+                        tracing::error!("demo server stopped: {e}");
+                    }
                 })
-                .await;
-            if let Err(e) = result {
-                tracing::error!("demo server stopped: {e}");
             }
-        });
+        };
         let scheduler =
             tokio::spawn(handlers::background::scheduler_loop(shared.clone(), opts.scheduler_tick));
-        Ok(DemoServer { url, shared, shutdown: Some(tx), tasks: vec![serve, scheduler] })
+        let cert_pem = generated.map(|g| g.cert_pem);
+        Ok(DemoServer { url, shared, cert_pem, shutdown: Some(tx), tasks: vec![serve, scheduler] })
     }
 
     /// Credentials of a seeded user or bot by short name.
@@ -124,6 +144,7 @@ impl DemoServer {
             site: self.url.clone(),
             email: u.email.clone(),
             api_key: u.api_key.clone(),
+            tls: Default::default(),
         })
     }
 
@@ -140,11 +161,22 @@ impl DemoServer {
     }
 
     /// Write `{short_name}.zuliprc` (mode 0600) for every seeded human and bot into `dir`.
+    /// With `tls`, the certificate goes beside them as `demo-cert.pem`, and each names it as
+    /// its `cert_bundle`.
     pub fn write_zuliprcs(&self, dir: &Path) -> std::io::Result<Vec<std::path::PathBuf>> {
         std::fs::create_dir_all(dir)?;
+        let bundle = match &self.cert_pem {
+            Some(pem) => {
+                let path = std::fs::canonicalize(dir)?.join(CERT_FILE);
+                std::fs::write(&path, pem)?;
+                Some(path)
+            }
+            None => None,
+        };
         let mut written = Vec::new();
         for name in self.short_names() {
-            if let Some(c) = self.credentials(&name) {
+            if let Some(mut c) = self.credentials(&name) {
+                c.tls.cert_bundle = bundle.clone();
                 let path = dir.join(format!("{name}.zuliprc"));
                 crate::api::zuliprc::write(&path, &c)?;
                 written.push(path);

@@ -92,12 +92,14 @@ pub(super) fn draw_status(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
     let title = if st.settings.explore { format!("{title} · explore") } else { title };
     // The last session, drawn from this machine until the server answers.
     let title = if st.ui.from_cache { format!("{title} · last session") } else { title };
+    // Loud and first: any certificate is accepted, so anyone on the way can read along.
+    let title = if st.insecure { format!("INSECURE TLS · {title}") } else { title };
     let left = clip(&sanitize(&title), (area.width as usize) / 2);
     let right_w = (area.width as usize).saturating_sub(display_width(&left) + 2);
     let right = clip(&sanitize(&text), right_w);
     let pad = (area.width as usize).saturating_sub(display_width(&left) + display_width(&right));
     let line = Line::from(vec![
-        Span::styled(left, t.header),
+        Span::styled(left, if st.insecure { t.error } else { t.header }),
         Span::raw(" ".repeat(pad)),
         Span::styled(right, style),
     ]);

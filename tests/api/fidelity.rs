@@ -120,6 +120,7 @@ async fn answers_are_compressed_for_clients_that_accept_it_and_the_client_asks_a
         site,
         email: "a@b.test".into(),
         api_key: "k".into(),
+        tls: Default::default(),
     })
     .unwrap();
     let _ = probe.get_users().await;

@@ -15,6 +15,7 @@ mod org;
 mod protocol;
 mod reference;
 mod scheduled;
+mod servers_in_the_wild;
 mod smoke;
 mod uploads;
 mod users;

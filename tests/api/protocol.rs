@@ -546,7 +546,7 @@ async fn unknown_parameters_are_listed_as_ignored() {
 #[tokio::test]
 async fn server_settings_need_no_authentication() {
     let env = Env::start().await;
-    let s = Client::anonymous(&env.server.url).unwrap().server_settings().await.unwrap();
+    let s = Client::anonymous(&env.server.url, &Default::default()).unwrap().server_settings().await.unwrap();
     assert_eq!(s.zulip_feature_level, 496);
     assert!(!s.zulip_version.is_empty());
     assert_eq!(s.realm_name.as_deref(), Some("Topicterm Demo"));
@@ -559,7 +559,7 @@ async fn server_settings_need_no_authentication() {
 #[tokio::test]
 async fn fetch_api_key_with_the_demo_password() {
     let env = Env::start().await;
-    let anon = Client::anonymous(&env.server.url).unwrap();
+    let anon = Client::anonymous(&env.server.url, &Default::default()).unwrap();
     let creds = env.creds("alice");
     let r = anon.fetch_api_key(&creds.email, topicterm::server::org::DEMO_PASSWORD).await.unwrap();
     assert_eq!(r.api_key, creds.api_key);
@@ -573,7 +573,7 @@ async fn fetch_api_key_with_the_demo_password() {
 #[tokio::test]
 async fn fetch_api_key_with_a_wrong_password_is_401() {
     let env = Env::start().await;
-    let anon = Client::anonymous(&env.server.url).unwrap();
+    let anon = Client::anonymous(&env.server.url, &Default::default()).unwrap();
     let email = env.creds("alice").email;
     let err = anon.fetch_api_key(&email, "hunter2").await.unwrap_err();
     let e = err.server().expect("a JSON error");
