@@ -406,6 +406,8 @@ pub struct LoginOptions {
     pub make_default: bool,
     /// Keep the key in a zuliprc even where a keyring exists.
     pub no_keyring: bool,
+    /// How the server is trusted (kept with the account).
+    pub tls: crate::api::Tls,
 }
 
 /// What login did.
@@ -461,7 +463,7 @@ pub async fn login(
             continue;
         }
         let site = normalize_site(&answer);
-        let settings = match Client::anonymous(&site, &Default::default()) {
+        let settings = match Client::anonymous(&site, &opts.tls) {
             Ok(c) => c.server_settings().await,
             Err(e) => Err(e),
         };
@@ -490,7 +492,7 @@ pub async fn login(
     // The user.
     let username_kind =
         if settings.require_email_format_usernames == Some(false) { "Username" } else { "Email" };
-    let client = Client::anonymous(&site, &Default::default())?;
+    let client = Client::anonymous(&site, &opts.tls)?;
     let mut fetched = None;
     for _ in 0..ATTEMPTS {
         let email = prompter.ask(&format!("{username_kind}: "))?.trim().to_owned();
@@ -514,7 +516,7 @@ pub async fn login(
     // Where the key goes.
     let name = opts.account.clone().unwrap_or_else(|| name_from_site(&site));
     let mut account =
-        Account { site: site.clone(), email: email.clone(), zuliprc: None, tls: Default::default() };
+        Account { site: site.clone(), email: email.clone(), zuliprc: None, tls: opts.tls.clone() };
     let keyring_result = if opts.no_keyring {
         Err("--no-keyring".to_owned())
     } else {
@@ -539,7 +541,7 @@ pub async fn login(
                 site: site.clone(),
                 email: email.clone(),
                 api_key: key.expose().to_owned(),
-                tls: Default::default(),
+                tls: opts.tls.clone(),
             };
             zuliprc::write(&path, &creds).with_context(|| format!("cannot write {}", path.display()))?;
             check_private(&path)?;

@@ -102,6 +102,13 @@ enum Command {
         /// Keep the API key in a zuliprc (mode 0600) even where a keyring exists.
         #[arg(long)]
         no_keyring: bool,
+        /// Trust the certificates in this PEM file instead of the system's (kept with the
+        /// account, as `cert_bundle`).
+        #[arg(long, value_name = "PATH")]
+        cert_bundle: Option<PathBuf>,
+        /// Accept any certificate (kept with the account, as `insecure`; the status bar says so).
+        #[arg(long)]
+        insecure: bool,
     },
     /// Forget an account and delete its API key.
     Logout {
@@ -233,9 +240,12 @@ fn main() -> anyhow::Result<()> {
     }
     let rt = tokio::runtime::Runtime::new()?;
     match cli.command {
-        Some(Command::Login { account, default, no_keyring }) => {
+        Some(Command::Login { account, default, no_keyring, cert_bundle, insecure }) => {
             let store = AccountStore::open_default()?;
-            let opts = LoginOptions { account, make_default: default, no_keyring };
+            // A relative path is kept as the absolute one it names now.
+            let cert_bundle = cert_bundle.map(|p| std::path::absolute(&p).unwrap_or(p));
+            let tls = topicterm::api::Tls { insecure, cert_bundle, ..Default::default() };
+            let opts = LoginOptions { account, make_default: default, no_keyring, tls };
             rt.block_on(account::login(&store, &mut TerminalPrompter, &opts)).map(|_| ())
         }
         Some(Command::Logout { account }) => {

@@ -133,7 +133,7 @@ async fn without_a_keyring_the_key_goes_to_a_private_zuliprc_and_login_says_so()
     let (keyring, mock) = mock_keyring();
     let store = AccountStore::new(store.dir.clone(), keyring);
     let carol = env.email("carol");
-    let opts = LoginOptions { account: Some("carol".into()), no_keyring: true, make_default: false };
+    let opts = LoginOptions { account: Some("carol".into()), no_keyring: true, ..Default::default() };
     let (result, printed) = run_login(&store, &[&site, &carol, DEMO_PASSWORD], &opts).await;
     let outcome = result.unwrap();
     assert!(!outcome.is_default);
@@ -202,4 +202,30 @@ async fn a_missing_keyring_entry_or_keyring_is_explained() {
     let store = AccountStore::new(store.dir.clone(), Keyring::Given(None));
     let e = store.credentials(Some("erin")).unwrap_err().to_string();
     assert!(e.contains("not available here") && e.contains("--no-keyring"), "{e}");
+}
+
+#[tokio::test]
+async fn login_to_a_self_signed_server_needs_its_certificate_and_keeps_it_with_the_account() {
+    let server =
+        DemoServer::start(ServerOptions { tls: true, ..Default::default() }).await.expect("demo server");
+    let env = Env { server, dir: tempfile::tempdir().unwrap() };
+    let store = env.store(Keyring::Given(None));
+    let (site, email) = (env.server.url.clone(), env.email("bob"));
+    let answers = [site.as_str(), email.as_str(), DEMO_PASSWORD];
+
+    // Without the certificate: refused, saying what to do.
+    let (result, printed) = run_login(&store, &answers, &LoginOptions::default()).await;
+    let why = format!("{:#} {printed}", result.expect_err("an untrusted certificate"));
+    assert!(why.contains("certificate") && why.contains("cert_bundle"), "{why}");
+
+    // With it: logged in, and the account remembers whom it trusts.
+    let bundle = env.dir.path().join("ca.pem");
+    std::fs::write(&bundle, env.server.cert_pem.as_ref().unwrap()).unwrap();
+    let tls = topicterm::api::Tls { cert_bundle: Some(bundle.clone()), ..Default::default() };
+    let opts = LoginOptions { account: Some("tls".into()), tls, ..Default::default() };
+    let (result, printed) = run_login(&store, &answers, &opts).await;
+    result.unwrap_or_else(|e| panic!("{e:#}\n{printed}"));
+    let (_, creds) = store.credentials(Some("tls")).unwrap().unwrap();
+    assert_eq!(creds.tls.cert_bundle, Some(bundle));
+    Client::new(&creds).unwrap().register(&Default::default()).await.expect("the account works over HTTPS");
 }

@@ -379,3 +379,81 @@ async fn a_self_signed_server_is_trusted_through_cert_bundle_refused_without_or_
     .await
     .unwrap();
 }
+
+/// `HTTPS_PROXY`/`HTTP_PROXY` and `NO_PROXY` are honoured, as people expect of a command-line
+/// tool: the binary's requests go through the proxy named in the environment, and straight to
+/// the server when `NO_PROXY` names it.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_proxy_named_in_the_environment_is_used_unless_no_proxy_names_the_server() {
+    use std::sync::{Arc, Mutex};
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let server = topicterm::server::DemoServer::start(Default::default()).await.unwrap();
+    // A forward proxy: it notes each connection's first request line, connects to the host
+    // that line names and relays both ways (absolute-form requests are served as they are).
+    let seen: Arc<Mutex<Vec<String>>> = Arc::default();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let proxy_url = format!("http://{}", listener.local_addr().unwrap());
+    let log = seen.clone();
+    tokio::spawn(async move {
+        while let Ok((client, _)) = listener.accept().await {
+            let log = log.clone();
+            tokio::spawn(async move {
+                let mut client = BufReader::new(client);
+                let mut line = String::new();
+                if client.read_line(&mut line).await.is_err() {
+                    return;
+                }
+                log.lock().unwrap().push(line.trim_end().to_owned());
+                let Some(host) = line.split_whitespace().nth(1).and_then(|u| u.strip_prefix("http://"))
+                else {
+                    return;
+                };
+                let host = host.split('/').next().unwrap_or_default().to_owned();
+                let Ok(mut upstream) = tokio::net::TcpStream::connect(&host).await else { return };
+                if upstream.write_all(line.as_bytes()).await.is_err() {
+                    return;
+                }
+                let buffered = client.buffer().to_vec();
+                let _ = upstream.write_all(&buffered).await;
+                let mut client = client.into_inner();
+                let _ = tokio::io::copy_bidirectional(&mut client, &mut upstream).await;
+            });
+        }
+    });
+    let home = tempfile::tempdir().unwrap();
+    server.write_zuliprcs(home.path()).unwrap();
+    let h = home.path().to_owned();
+    let run = move |env: &str, session: &str| {
+        let t = Tmux::new(session);
+        t.start_sized(
+            &format!(
+                "env -u http_proxy -u https_proxy -u no_proxy -u NO_PROXY {env} HOME={h} XDG_STATE_HOME={h}/state {bin} --no-cache -c {h}/member.zuliprc",
+                h = h.display(),
+                bin = env!("CARGO_BIN_EXE_topicterm"),
+            ),
+            120,
+            30,
+        );
+        t.wait_for("the first screen", |s| s.contains("#engineering") && s.contains("All messages"));
+        t.keys(&["q"]);
+        t.wait_for("a clean exit", |s| !s.contains("#engineering"));
+    };
+    let (p, log) = (proxy_url.clone(), seen.clone());
+    let port = server.url.rsplit(':').next().unwrap().to_owned();
+    tokio::task::spawn_blocking(move || {
+        run(&format!("HTTP_PROXY={p} HTTPS_PROXY={p}"), "e2e-proxy");
+        let through: Vec<String> = log.lock().unwrap().clone();
+        assert!(
+            through.iter().any(|l| l.starts_with("POST http://127.0.0.1:") && l.contains("/api/v1/register")),
+            "register went through the proxy: {through:?}"
+        );
+        log.lock().unwrap().clear();
+        run(&format!("HTTP_PROXY={p} HTTPS_PROXY={p} NO_PROXY=127.0.0.1"), "e2e-no-proxy");
+        assert!(
+            log.lock().unwrap().is_empty(),
+            "NO_PROXY names the server (port {port}): nothing through the proxy"
+        );
+    })
+    .await
+    .unwrap();
+}
