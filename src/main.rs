@@ -154,6 +154,11 @@ enum Command {
         /// is written there as demo-cert.pem and each zuliprc names it as its cert_bundle.
         #[arg(long)]
         tls: bool,
+        /// With --tls: serve only clients that show a client certificate; one is made at start
+        /// and written beside the zuliprcs (demo-client-cert.pem, demo-client-key.pem), which
+        /// name it as client_cert and client_cert_key.
+        #[arg(long, requires = "tls")]
+        require_client_cert: bool,
     },
     /// Receive outgoing-webhook payloads, refuse a wrong token, and print each message.
     WebhookListen {
@@ -266,6 +271,7 @@ fn main() -> anyhow::Result<()> {
             heartbeat,
             size,
             tls,
+            require_client_cert,
         }) => {
             let seed = match size {
                 DemoSize::Demo => topicterm::server::seed::DEMO_SEED.to_owned(),
@@ -282,6 +288,7 @@ fn main() -> anyhow::Result<()> {
                 queue_lifetime: std::time::Duration::from_secs(queue_lifetime),
                 heartbeat: std::time::Duration::from_secs(heartbeat.max(1)),
                 tls,
+                require_client_cert,
                 ..Default::default()
             };
             rt.block_on(demo_server(opts, zuliprc_dir))

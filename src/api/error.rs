@@ -175,6 +175,9 @@ impl ApiError {
             ApiError::Transport { message, .. } if message.ends_with(UNTRUSTED_CERTIFICATE) => {
                 UNTRUSTED_CERTIFICATE.into()
             }
+            ApiError::Transport { message, .. } if message.ends_with(CLIENT_CERTIFICATE_REQUIRED) => {
+                CLIENT_CERTIFICATE_REQUIRED.into()
+            }
             ApiError::Transport { connect: true, .. } => "server unreachable".into(),
             ApiError::Transport { timeout: true, .. } => "the server stopped answering".into(),
             ApiError::Transport { .. } => "connection lost".into(),
@@ -199,6 +202,11 @@ impl ApiError {
 pub const UNTRUSTED_CERTIFICATE: &str = "the server's certificate is not trusted: put its CA's PEM file in the \
      zuliprc as cert_bundle=PATH (or, knowing the risk, insecure=true)";
 
+/// What to do when the server asks for a client certificate and none (or one it does not accept)
+/// was shown.
+pub const CLIENT_CERTIFICATE_REQUIRED: &str = "the server asks for a client certificate: put yours in the \
+     zuliprc as client_cert=PATH and its key as client_cert_key=PATH";
+
 impl From<reqwest::Error> for ApiError {
     fn from(e: reqwest::Error) -> Self {
         // reqwest's Display includes the URL but never the credentials (sent in a header).
@@ -209,9 +217,14 @@ impl From<reqwest::Error> for ApiError {
             message.push_str(&s.to_string());
             source = s.source();
         }
-        // A certificate this client does not trust: say which options fix it.
+        // A certificate problem: say which options fix it.
         let lower = message.to_lowercase();
-        if lower.contains("certificate") || lower.contains("unknownissuer") || lower.contains("invalid peer")
+        if lower.contains("certificaterequired") || lower.contains("certificate required") {
+            message.push_str(" — ");
+            message.push_str(CLIENT_CERTIFICATE_REQUIRED);
+        } else if lower.contains("certificate")
+            || lower.contains("unknownissuer")
+            || lower.contains("invalid peer")
         {
             message.push_str(" — ");
             message.push_str(UNTRUSTED_CERTIFICATE);

@@ -53,6 +53,9 @@ pub struct ServerOptions {
     pub seed_time: Option<i64>,
     /// Serve HTTPS with a self-signed certificate generated at start (`DemoServer::cert_pem`).
     pub tls: bool,
+    /// With `tls`: serve only clients showing a certificate signed by a CA made at start, which
+    /// signs one client certificate (`DemoServer::client_cert`).
+    pub require_client_cert: bool,
 }
 
 impl Default for ServerOptions {
@@ -68,6 +71,7 @@ impl Default for ServerOptions {
             scheduler_tick: Duration::from_millis(500),
             seed_time: None,
             tls: false,
+            require_client_cert: false,
         }
     }
 }
@@ -82,6 +86,8 @@ pub struct DemoServer {
     pub shared: Arc<Shared>,
     /// With `tls`: the server's self-signed certificate (PEM), to trust as a `cert_bundle`.
     pub cert_pem: Option<String>,
+    /// With `require_client_cert`: a client certificate and key the server accepts.
+    pub client_cert: Option<tls::Generated>,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     tasks: Vec<tokio::task::JoinHandle<()>>,
 }
@@ -101,6 +107,8 @@ impl DemoServer {
         org.queues.lifetime = opts.queue_lifetime;
         let listener = tokio::net::TcpListener::bind(opts.addr).await?;
         let generated = if opts.tls { Some(tls::generate()?) } else { None };
+        let client_certs =
+            if opts.tls && opts.require_client_cert { Some(tls::client_certs()?) } else { None };
         let scheme = if opts.tls { "https" } else { "http" };
         let url = format!("{scheme}://{}", listener.local_addr()?);
         let shared = Arc::new(Shared {
@@ -123,7 +131,8 @@ impl DemoServer {
                 }
             }),
             Some(g) => {
-                let listener = tls::TlsListener::new(listener, g)?;
+                let ca = client_certs.as_ref().map(|c| c.ca_pem.as_str());
+                let listener = tls::TlsListener::new(listener, g, ca)?;
                 tokio::spawn(async move {
                     if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(stopped).await {
                         tracing::error!("demo server stopped: {e}");
@@ -134,7 +143,15 @@ impl DemoServer {
         let scheduler =
             tokio::spawn(handlers::background::scheduler_loop(shared.clone(), opts.scheduler_tick));
         let cert_pem = generated.map(|g| g.cert_pem);
-        Ok(DemoServer { url, shared, cert_pem, shutdown: Some(tx), tasks: vec![serve, scheduler] })
+        let client_cert = client_certs.map(|c| c.cert);
+        Ok(DemoServer {
+            url,
+            shared,
+            cert_pem,
+            client_cert,
+            shutdown: Some(tx),
+            tasks: vec![serve, scheduler],
+        })
     }
 
     /// Credentials of a seeded user or bot by short name.
@@ -162,7 +179,9 @@ impl DemoServer {
 
     /// Write `{short_name}.zuliprc` (mode 0600) for every seeded human and bot into `dir`.
     /// With `tls`, the certificate goes beside them as `demo-cert.pem`, and each names it as
-    /// its `cert_bundle`.
+    /// its `cert_bundle`; with `require_client_cert`, the client certificate and key go there
+    /// too (`demo-client-cert.pem`, `demo-client-key.pem`, the key mode 0600) as `client_cert`
+    /// and `client_cert_key`.
     pub fn write_zuliprcs(&self, dir: &Path) -> std::io::Result<Vec<std::path::PathBuf>> {
         std::fs::create_dir_all(dir)?;
         let bundle = match &self.cert_pem {
@@ -173,10 +192,22 @@ impl DemoServer {
             }
             None => None,
         };
+        let client = match &self.client_cert {
+            Some(g) => {
+                let dir = std::fs::canonicalize(dir)?;
+                let (cert, key) = (dir.join("demo-client-cert.pem"), dir.join("demo-client-key.pem"));
+                std::fs::write(&cert, &g.cert_pem)?;
+                crate::files::write_atomic(&key, g.key_pem().as_bytes())?;
+                Some((cert, key))
+            }
+            None => None,
+        };
         let mut written = Vec::new();
         for name in self.short_names() {
             if let Some(mut c) = self.credentials(&name) {
                 c.tls.cert_bundle = bundle.clone();
+                c.tls.client_cert = client.as_ref().map(|(cert, _)| cert.clone());
+                c.tls.client_cert_key = client.as_ref().map(|(_, key)| key.clone());
                 let path = dir.join(format!("{name}.zuliprc"));
                 crate::api::zuliprc::write(&path, &c)?;
                 written.push(path);

@@ -107,3 +107,39 @@ async fn a_client_certificate_and_its_key_make_an_identity() {
     let c = Client::new(&with_tls(env.creds("member"), tls)).expect("an identity from the pair");
     c.get_users().await.expect("the server, which asks for no certificate, still answers");
 }
+
+#[tokio::test]
+async fn a_server_that_asks_for_a_client_certificate_serves_the_client_that_shows_one() {
+    let env =
+        Env::start_with(ServerOptions { tls: true, require_client_cert: true, ..Default::default() }).await;
+    let client = env.server.client_cert.as_ref().expect("a client certificate");
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let bundle = write("ca.pem", env.server.cert_pem.as_ref().unwrap());
+    let (cert, key) = (write("client.pem", &client.cert_pem), write("client.key", client.key_pem()));
+    let trusting = Tls { cert_bundle: Some(bundle), ..Default::default() };
+
+    // Without a client certificate: refused, and told which options to set.
+    let bare = Client::new(&with_tls(env.creds("member"), trusting.clone())).unwrap();
+    match bare.get_users().await {
+        Err(ApiError::Transport { message, .. }) => {
+            assert!(message.contains("client_cert=") && message.contains("client_cert_key="), "{message}");
+            assert!(!message.contains("server's certificate is not trusted"), "not the server's: {message}");
+        }
+        other => panic!("a client without a certificate must be refused: {other:?}"),
+    }
+    // With it: served.
+    let tls = Tls { client_cert: Some(cert), client_cert_key: Some(key), ..trusting };
+    Client::new(&with_tls(env.creds("member"), tls)).unwrap().get_users().await.expect("served");
+
+    // The zuliprcs `demo-server --require-client-cert` writes name everything needed.
+    let rcs = tempfile::tempdir().unwrap();
+    env.server.write_zuliprcs(rcs.path()).unwrap();
+    let rc = zuliprc::read(&rcs.path().join("member.zuliprc")).unwrap();
+    assert!(rc.tls.client_cert.is_some() && rc.tls.client_cert_key.is_some() && rc.tls.cert_bundle.is_some());
+    Client::new(&rc).unwrap().get_users().await.expect("served with the written zuliprc");
+}
