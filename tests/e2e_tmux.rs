@@ -457,3 +457,42 @@ async fn the_proxy_named_in_the_environment_is_used_unless_no_proxy_names_the_se
     .await
     .unwrap();
 }
+
+/// A server that asks for a client certificate: the binary shows the one its zuliprc names (as
+/// `demo-server --tls --require-client-cert` writes it) and is served; without it, it says which
+/// options to set.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_asking_for_a_client_certificate_serves_the_binary_that_shows_one() {
+    use topicterm::api::zuliprc;
+    let opts =
+        topicterm::server::ServerOptions { tls: true, require_client_cert: true, ..Default::default() };
+    let server = topicterm::server::DemoServer::start(opts).await.unwrap();
+    let home = tempfile::tempdir().unwrap();
+    server.write_zuliprcs(home.path()).unwrap();
+    let h = home.path().to_owned();
+    let mut bare = zuliprc::read(&h.join("member.zuliprc")).unwrap();
+    (bare.tls.client_cert, bare.tls.client_cert_key) = (None, None);
+    zuliprc::write(&h.join("bare.zuliprc"), &bare).unwrap();
+    let command = move |rc: &str| {
+        format!(
+            "HOME={h} XDG_STATE_HOME={h}/state XDG_DATA_HOME={h}/data {bin} --no-cache -c {h}/{rc}",
+            h = h.display(),
+            bin = env!("CARGO_BIN_EXE_topicterm"),
+        )
+    };
+    tokio::task::spawn_blocking(move || {
+        let t = Tmux::new("e2e-client-cert");
+        t.start_sized(&command("member.zuliprc"), 140, 30);
+        t.wait_for("the first screen", |s| s.contains("#engineering") && s.contains("All messages"));
+        t.keys(&["q"]);
+        t.wait_for("a clean exit", |s| !s.contains("#engineering"));
+        let t = Tmux::new("e2e-client-cert-bare");
+        t.start_sized(&command("bare.zuliprc"), 140, 30);
+        t.wait_for("the reason and the fix", |s| {
+            s.contains("asks for a client certificate") && s.contains("client_cert=PATH")
+        });
+        t.keys(&["q"]);
+    })
+    .await
+    .unwrap();
+}
