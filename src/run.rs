@@ -146,6 +146,7 @@ where
         now: now(),
         site: client.site().to_owned(),
         insecure: client.insecure(),
+        keep_session: cache_file.is_some(),
         ..Default::default()
     };
     st.ui.show_people = settings.show_people;
@@ -242,7 +243,7 @@ where
             if quit && st.ui.fatal.is_none() {
                 dispatcher.shutdown(st.data.queue_id.as_deref()).await;
             }
-            if quit && st.ui.fatal.is_none() && !st.ui.loading {
+            if quit && st.ui.fatal.is_none() && !st.ui.loading && st.keep_session {
                 dispatcher.save_cache_now(&app::cache::snapshot(&st));
             }
             return Ok(st);

@@ -463,10 +463,6 @@ pub struct ProfileValue {
     pub rendered_value: Option<String>,
 }
 
-fn is_false(b: &bool) -> bool {
-    !*b
-}
-
 fn default_true() -> bool {
     true
 }
@@ -647,11 +643,11 @@ pub struct User {
     pub bot_type: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bot_owner_id: Option<UserId>,
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub is_admin: bool,
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub is_owner: bool,
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub is_guest: bool,
     /// 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest.
     #[serde(default)]

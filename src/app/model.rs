@@ -374,6 +374,9 @@ pub struct State {
     pub site: String,
     /// Any certificate is accepted for this server (`insecure`): said on every frame.
     pub insecure: bool,
+    /// The session is kept on this machine (a cache file is configured): only then is a
+    /// snapshot of it taken.
+    pub keep_session: bool,
     /// The user's settings (config file): keys, colours, clock, first view.
     pub settings: Settings,
 }

@@ -43,6 +43,14 @@ pub fn save(path: &Path, site: &str, email: &str, snapshot: &Snapshot) -> std::i
     crate::files::write_atomic(path, &body)
 }
 
+/// Write the session, or log why it could not be (a cache that is not written costs only the
+/// next start's head start: nothing for the user to act on).
+pub fn keep(path: &Path, site: &str, email: &str, snapshot: &Snapshot) {
+    if let Err(e) = save(path, site, email, snapshot) {
+        tracing::warn!("could not keep the session in {}: {e}", path.display());
+    }
+}
+
 /// The session kept for this server and account, if there is one this version can show.
 pub fn load(path: &Path, site: &str, email: &str) -> Result<Snapshot, String> {
     let body = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -72,10 +72,8 @@ impl Dispatcher {
 
     /// Write the session now, before the process goes (the user quit).
     pub fn save_cache_now(&self, snapshot: &crate::app::session::Snapshot) {
-        if let Some(path) = &self.cache
-            && let Err(e) = cache::save(path, self.client.site(), self.client.email(), snapshot)
-        {
-            tracing::warn!("could not keep the session in {}: {e}", path.display());
+        if let Some(path) = &self.cache {
+            cache::keep(path, self.client.site(), self.client.email(), snapshot);
         }
     }
 
@@ -181,9 +179,7 @@ impl Dispatcher {
                 let Some(path) = self.cache.clone() else { return true };
                 let (site, email) = (self.client.site().to_owned(), self.client.email().to_owned());
                 tokio::task::spawn_blocking(move || {
-                    if let Err(e) = cache::save(&path, &site, &email, &snapshot) {
-                        tracing::warn!("could not keep the session in {}: {e}", path.display());
-                    }
+                    cache::keep(&path, &site, &email, &snapshot);
                     drop(snapshot);
                     crate::heap::trim();
                 });

@@ -76,6 +76,26 @@ impl Default for ServerOptions {
     }
 }
 
+/// Serve until `stop` fires (plain TCP or TLS alike).
+fn spawn_serving<L>(
+    listener: L,
+    app: axum::Router,
+    stop: tokio::sync::oneshot::Receiver<()>,
+) -> tokio::task::JoinHandle<()>
+where
+    L: axum::serve::Listener,
+    L::Addr: std::fmt::Debug,
+{
+    tokio::spawn(async move {
+        let stopped = async move {
+            let _ = stop.await;
+        };
+        if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(stopped).await {
+            tracing::error!("demo server stopped: {e}");
+        }
+    })
+}
+
 /// The file `write_zuliprcs` writes a TLS server's certificate to.
 pub const CERT_FILE: &str = "demo-cert.pem";
 
@@ -121,23 +141,11 @@ impl DemoServer {
         });
         let app = handlers::router(shared.clone());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-        let stopped = async move {
-            let _ = rx.await;
-        };
         let serve = match &generated {
-            None => tokio::spawn(async move {
-                if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(stopped).await {
-                    tracing::error!("demo server stopped: {e}");
-                }
-            }),
+            None => spawn_serving(listener, app, rx),
             Some(g) => {
                 let ca = client_certs.as_ref().map(|c| c.ca_pem.as_str());
-                let listener = tls::TlsListener::new(listener, g, ca)?;
-                tokio::spawn(async move {
-                    if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(stopped).await {
-                        tracing::error!("demo server stopped: {e}");
-                    }
-                })
+                spawn_serving(tls::TlsListener::new(listener, g, ca)?, app, rx)
             }
         };
         let scheduler =

@@ -50,6 +50,25 @@ pub async fn fault_proxy(server: &DemoServer) -> FaultProxy {
 }
 
 /// A client of `who` straight to the server, past any proxy.
+/// The real main loop (`run::run_main_loop`) on `backend`, reading terminal events sent to
+/// `keys`, with nothing kept on disk: returns the state it ended with.
+pub async fn main_loop<B>(
+    backend: B,
+    client: Client,
+    keys: mpsc::UnboundedReceiver<std::io::Result<crossterm::event::Event>>,
+) -> anyhow::Result<State>
+where
+    B: ratatui::backend::Backend,
+    B::Error: Send + Sync + 'static,
+{
+    let input = futures_util::stream::unfold(keys, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) });
+    let mut terminal = Terminal::new(backend).expect("terminal");
+    let mut outside = topicterm::outside::Recorder::default();
+    let settings = topicterm::app::settings::Settings::default();
+    topicterm::run::run_main_loop(&mut terminal, client, Box::pin(input), None, None, settings, &mut outside)
+        .await
+}
+
 pub fn client_of(server: &DemoServer, who: &str) -> Client {
     Client::new(&server.credentials(who).expect("user")).expect("client")
 }

@@ -72,24 +72,9 @@ async fn a_burst_of_keys_is_drawn_in_few_frames() {
     let server = DemoServer::start(ServerOptions::default()).await.unwrap();
     let client = Client::new(&server.credentials("member").unwrap()).unwrap();
     let (keys, rx) = tokio::sync::mpsc::unbounded_channel::<std::io::Result<Event>>();
-    let input = futures_util::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) });
     let backend = Counting::new(100, 30);
     let frames = backend.frames.clone();
-    let run = async move {
-        let mut terminal = ratatui::Terminal::new(backend).unwrap();
-        let mut outside = topicterm::outside::Recorder::default();
-        let settings = topicterm::app::settings::Settings::default();
-        topicterm::run::run_main_loop(
-            &mut terminal,
-            client,
-            Box::pin(input),
-            None,
-            None,
-            settings,
-            &mut outside,
-        )
-        .await
-    };
+    let run = crate::harness::main_loop(backend, client, rx);
     let text: String = (0..5000).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
     let drive = async {
         // Registered and settled: no more frames come by themselves.

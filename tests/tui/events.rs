@@ -73,23 +73,8 @@ async fn a_clean_exit_deletes_the_event_queue() {
     let server = DemoServer::start(ServerOptions::default()).await.unwrap();
     let client = Client::new(&server.credentials("member").unwrap()).unwrap();
     let (keys, rx) = tokio::sync::mpsc::unbounded_channel::<std::io::Result<Event>>();
-    let input = futures_util::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) });
-    let run = async move {
-        let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 30)).unwrap();
-        let mut outside = topicterm::outside::Recorder::default();
-        let settings = topicterm::app::settings::Settings::default();
-        topicterm::run::run_main_loop(
-            &mut terminal,
-            client,
-            Box::pin(input),
-            None,
-            None,
-            settings,
-            &mut outside,
-        )
-        .await
-        .map(|st| st.data.queue_id)
-    };
+    let backend = ratatui::backend::TestBackend::new(100, 30);
+    let run = async move { crate::harness::main_loop(backend, client, rx).await.map(|st| st.data.queue_id) };
     let queues = |s: &DemoServer| s.shared.lock().queues.map.len();
     let drive = async {
         for _ in 0..100 {

@@ -12,7 +12,7 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
     if std::mem::take(&mut st.ui.from_cache) {
         set_status(st, "up to date");
     }
-    st.ui.cache_due = true;
+    st.ui.cache_due = st.keep_session;
     let d = &mut st.data;
     d.me = r.user_id.unwrap_or(d.me);
     d.realm = RealmInfo {

@@ -157,6 +157,9 @@ fn scrolling_to_the_top_pages_older_history() {
 #[test]
 fn selecting_an_unread_message_marks_it_read() {
     let (mut st, _) = registered();
+    // As with a cache file: the session is kept once the first page is in.
+    st.keep_session = true;
+    st.ui.cache_due = true;
     let resp: MessagesResponse = serde_json::from_value(
         json!({"messages": [msg(5, 1, "plans", &[]), msg(6, 1, "plans", &[])], "found_newest": true, "found_oldest": true}),
     )
