@@ -293,14 +293,27 @@ impl AccountStore {
     /// there are no accounts and none was named.
     pub fn credentials(&self, name: Option<&str>) -> anyhow::Result<Option<(String, Credentials)>> {
         let Some((name, account)) = self.load()?.choose(name)? else { return Ok(None) };
-        let key = self.key(&name, &account)?;
-        let creds = Credentials {
+        let creds = self.credentials_of(&name, &account)?;
+        Ok(Some((name, creds)))
+    }
+
+    /// The credentials of every account, the default one first (the rest by name): the
+    /// organizations one window opens. Empty when there are no accounts.
+    pub fn all_credentials(&self) -> anyhow::Result<Vec<(String, Credentials)>> {
+        let accounts = self.load()?;
+        let mut names: Vec<&String> = accounts.accounts.keys().collect();
+        names.sort_by_key(|n| accounts.default.as_ref() != Some(*n));
+        names.into_iter().map(|n| Ok((n.clone(), self.credentials_of(n, &accounts.accounts[n])?))).collect()
+    }
+
+    fn credentials_of(&self, name: &str, account: &Account) -> anyhow::Result<Credentials> {
+        let key = self.key(name, account)?;
+        Ok(Credentials {
             site: account.site.clone(),
             email: account.email.clone(),
             api_key: key.0,
             tls: account.tls.clone(),
-        };
-        Ok(Some((name, creds)))
+        })
     }
 
     /// Forget an account: its key (keyring entry or file) and its entry in `accounts.toml`.

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use topicterm::account::{self, AccountStore, LoginOptions, TerminalPrompter};
 use topicterm::api::{Client, Credentials};
 use topicterm::app::settings::Settings;
+use topicterm::run::Organization;
 #[cfg(feature = "demo")]
 use topicterm::server::{DemoServer, ServerOptions};
 
@@ -320,46 +321,47 @@ fn list_accounts() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The credentials to use: -c's zuliprc, else the chosen account, else ~/.zuliprc.
-fn credentials(zuliprc: Option<PathBuf>, account: Option<String>) -> anyhow::Result<Credentials> {
+/// The organizations to open, each with its account's name: -c's zuliprc, else the account
+/// chosen with --account, else every account (the default first), else ~/.zuliprc.
+fn credentials(
+    zuliprc: Option<PathBuf>,
+    account: Option<String>,
+) -> anyhow::Result<Vec<(String, Credentials)>> {
     let hint = NO_CREDENTIALS_HINT;
+    let named = |creds: Credentials| vec![(topicterm::urls::host_of(&creds.site), creds)];
     if let Some(path) = zuliprc {
-        return account::read_zuliprc(&path).map_err(|e| anyhow::anyhow!("{e}\n{hint}"));
+        return account::read_zuliprc(&path).map(named).map_err(|e| anyhow::anyhow!("{e}\n{hint}"));
     }
-    if let Some((_, creds)) = AccountStore::open_default()?.credentials(account.as_deref())? {
-        return Ok(creds);
+    let store = AccountStore::open_default()?;
+    if account.is_some() {
+        if let Some(one) = store.credentials(account.as_deref())? {
+            return Ok(vec![one]);
+        }
+    } else {
+        let all = store.all_credentials().map_err(|e| {
+            anyhow::anyhow!("{e}\n(every account opens at once; open one with --account NAME)")
+        })?;
+        if !all.is_empty() {
+            return Ok(all);
+        }
     }
     let home = directories::BaseDirs::new().context("cannot find your home directory")?;
     let path = home.home_dir().join(".zuliprc");
     if !path.exists() {
         anyhow::bail!("no account yet, and no ~/.zuliprc\n{hint}");
     }
-    account::read_zuliprc(&path).map_err(|e| anyhow::anyhow!("{e}\n{hint}"))
+    account::read_zuliprc(&path).map(named).map_err(|e| anyhow::anyhow!("{e}\n{hint}"))
 }
 
-async fn client_main(
+/// An organization to open, with its drafts and (unless `demo` or not `keep_session`) its last
+/// session kept in folders of its own account.
+fn organization(
+    name: String,
+    creds: &Credentials,
     demo: bool,
-    zuliprc: Option<PathBuf>,
-    account: Option<String>,
     keep_session: bool,
-    settings: Settings,
-) -> anyhow::Result<()> {
-    // The demo server lives as long as the client.
-    #[cfg(feature = "demo")]
-    let (_server, creds) = if demo {
-        let server = DemoServer::start(ServerOptions::default()).await?;
-        let creds = server.credentials("member").context("the demo organization has no member")?;
-        (Some(server), creds)
-    } else {
-        (None, credentials(zuliprc, account)?)
-    };
-    #[cfg(not(feature = "demo"))]
-    let creds = if demo {
-        anyhow::bail!("this build of topicterm has no demo server (it was built without the `demo` feature)");
-    } else {
-        credentials(zuliprc, account)?
-    };
-    let client = Client::new(&creds)?;
+) -> anyhow::Result<Organization> {
+    let client = Client::new(creds)?;
     // Drafts are kept per account; the demo org's account is the same on every run.
     let site = if demo { "demo".to_owned() } else { creds.site.clone() };
     let account: String = format!("{}@{}", creds.email, site)
@@ -373,6 +375,35 @@ async fn client_main(
         .filter(|_| keep_session && !demo)
         .map(|d| d.cache_dir().join(format!("{account}.json")));
     let drafts_dir = dirs.map(|d| d.data_dir().join("drafts").join(account));
+    Ok(Organization { name, client, drafts_dir, cache_file })
+}
+
+async fn client_main(
+    demo: bool,
+    zuliprc: Option<PathBuf>,
+    account: Option<String>,
+    keep_session: bool,
+    settings: Settings,
+) -> anyhow::Result<()> {
+    // The demo server lives as long as the client.
+    #[cfg(feature = "demo")]
+    let (_server, accounts) = if demo {
+        let server = DemoServer::start(ServerOptions::default()).await?;
+        let creds = server.credentials("member").context("the demo organization has no member")?;
+        (Some(server), vec![("demo".to_owned(), creds)])
+    } else {
+        (None, credentials(zuliprc, account)?)
+    };
+    #[cfg(not(feature = "demo"))]
+    let accounts = if demo {
+        anyhow::bail!("this build of topicterm has no demo server (it was built without the `demo` feature)");
+    } else {
+        credentials(zuliprc, account)?
+    };
+    let orgs = accounts
+        .into_iter()
+        .map(|(name, creds)| organization(name, &creds, demo, keep_session))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let mut terminal = ratatui::init();
     // The mouse scrolls and selects, focus changes drive idle presence, and bracketed paste
     // delivers a paste as one piece of text rather than as keys. All are switched off again on
@@ -396,16 +427,7 @@ async fn client_main(
     }));
     let input = topicterm::run::terminal_events();
     let mut outside = topicterm::outside::Terminal { notify: settings.notifications.method };
-    let result = topicterm::run::run_main_loop(
-        &mut terminal,
-        client,
-        input,
-        drafts_dir,
-        cache_file,
-        settings,
-        &mut outside,
-    )
-    .await;
+    let result = topicterm::run::run_main_loop(&mut terminal, orgs, input, settings, &mut outside).await;
     let _ = crossterm::execute!(
         std::io::stdout(),
         crossterm::event::DisableMouseCapture,
@@ -413,9 +435,21 @@ async fn client_main(
         crossterm::event::DisableBracketedPaste
     );
     ratatui::restore();
-    let state = result?;
-    if let Some(why) = state.ui.fatal {
-        anyhow::bail!(why);
+    let states = result?;
+    // Refusals, named when several organizations were open: the window stops on one only when
+    // no other is left open.
+    let refused: Vec<String> = states
+        .iter()
+        .filter_map(|st| {
+            let why = st.ui.fatal.as_ref()?;
+            Some(st.ui.orgs.own_name().map_or_else(|| why.clone(), |org| format!("{org}: {why}")))
+        })
+        .collect();
+    if !refused.is_empty() && refused.len() == states.len() {
+        anyhow::bail!(refused.join("\n"));
+    }
+    for why in refused {
+        eprintln!("closed while open: {why}");
     }
     Ok(())
 }

@@ -88,108 +88,224 @@ fn translate(cache: &RenderCache, ev: TermEvent) -> Input {
     }
 }
 
-/// Run one message's effects; what needs the terminal runs here, between frames. True when
-/// the client must stop.
+/// One organization to open: its client, and where its drafts and last session are kept.
+pub struct Organization {
+    /// The account's name (`topicterm accounts`): shown when several are open.
+    pub name: String,
+    pub client: Client,
+    pub drafts_dir: Option<std::path::PathBuf>,
+    pub cache_file: Option<std::path::PathBuf>,
+}
+
+impl Organization {
+    /// An organization with nothing kept on disk, named after its server.
+    pub fn new(client: Client) -> Organization {
+        let name = crate::urls::host_of(client.site());
+        Organization { name, client, drafts_dir: None, cache_file: None }
+    }
+}
+
+/// An organization open in the window: its state, its own network tasks and event queue, and
+/// what its last frame laid out.
+struct Open {
+    name: String,
+    st: State,
+    dispatcher: Dispatcher,
+    cache: RenderCache,
+    /// Its row as the others last showed it; worked out again at most once a second.
+    stale: bool,
+    /// Stopped: the server refused the account while others stayed open.
+    closed: bool,
+}
+
+/// A message and who it is for.
+enum Item {
+    /// For the organization on screen (keys, pastes, clicks).
+    Active(Msg),
+    /// From an organization's tasks, for it.
+    Org(usize, Msg),
+    /// The clock and the terminal's focus: for every organization.
+    Tick(i64),
+    Focus(bool),
+}
+
+impl Item {
+    fn from_terminal(m: Msg) -> Item {
+        match m {
+            Msg::Focus(f) => Item::Focus(f),
+            m => Item::Active(m),
+        }
+    }
+}
+
+/// What running one organization's effects asks of the main loop.
+#[derive(Default)]
+struct Asked {
+    quit: bool,
+    switch: Option<app::orgs::OrgSwitch>,
+}
+
+/// Run one message's effects; what needs the terminal runs here, between frames.
 fn run_effects<B>(
     terminal: &mut Terminal<B>,
-    st: &mut State,
-    dispatcher: &mut Dispatcher,
+    org: &mut Open,
     outside: &mut dyn crate::outside::Outside,
     effects: Vec<Effect>,
     dirty: &mut bool,
-) -> anyhow::Result<bool>
+) -> anyhow::Result<Asked>
 where
     B: Backend,
     B::Error: Send + Sync + 'static,
 {
-    let mut quit = false;
+    let mut asked = Asked::default();
     for e in effects {
         match e {
             Effect::Term(TermEffect::Notify { title, body }) => outside.notify(&title, &body),
             Effect::Term(TermEffect::Copy(text)) => outside.copy(&text),
+            Effect::Term(TermEffect::SwitchOrganization(how)) => asked.switch = Some(how),
             Effect::Term(TermEffect::ExternalEdit { text }) => {
                 let result = outside.edit(&text);
                 terminal.clear()?;
                 *dirty = true;
                 // Taken back at once, before any later input of the same batch.
-                let more = app::update(st, Msg::EditorDone(result));
-                quit |= run_effects(terminal, st, dispatcher, outside, more, dirty)?;
+                let more = app::update(&mut org.st, Msg::EditorDone(result));
+                let then = run_effects(terminal, org, outside, more, dirty)?;
+                asked.quit |= then.quit;
+                asked.switch = then.switch.or(asked.switch);
             }
-            e => quit |= !dispatcher.run(e),
+            e => asked.quit |= !org.dispatcher.run(e),
         }
     }
-    Ok(quit)
+    asked.quit |= org.st.ui.quit;
+    Ok(asked)
 }
 
-/// Run the client until the user quits. `input` yields terminal events ([`terminal_events`]
-/// in the binary, a scripted stream in tests).
+/// Run the client until the user quits, with every organization of `orgs` open (the first on
+/// screen): one state, one set of network tasks and one event queue each, all answering into
+/// this loop. `input` yields terminal events ([`terminal_events`] in the binary, a scripted
+/// stream in tests). Returns each organization's state as it ended.
 pub async fn run_main_loop<B, S>(
     terminal: &mut Terminal<B>,
-    client: Client,
+    orgs: Vec<Organization>,
     mut input: S,
-    drafts_dir: Option<std::path::PathBuf>,
-    cache_file: Option<std::path::PathBuf>,
     settings: app::settings::Settings,
     outside: &mut dyn crate::outside::Outside,
-) -> anyhow::Result<State>
+) -> anyhow::Result<Vec<State>>
 where
     B: Backend,
     B::Error: Send + Sync + 'static,
     S: Stream<Item = std::io::Result<TermEvent>> + Unpin,
 {
-    let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
-    let mut dispatcher = Dispatcher::new(client.clone(), tx.clone());
-    if let Some(dir) = drafts_dir {
-        dispatcher = dispatcher.with_drafts(dir);
+    anyhow::ensure!(!orgs.is_empty(), "no organization to open");
+    let (tx, mut rx) = mpsc::unbounded_channel::<(usize, Msg)>();
+    let mut open: Vec<Open> = Vec::with_capacity(orgs.len());
+    for (i, org) in orgs.into_iter().enumerate() {
+        // Each organization's tasks answer on a channel of their own, forwarded with its index.
+        let (org_tx, mut org_rx) = mpsc::unbounded_channel::<Msg>();
+        let all = tx.clone();
+        tokio::spawn(async move {
+            while let Some(m) = org_rx.recv().await {
+                if all.send((i, m)).is_err() {
+                    break;
+                }
+            }
+        });
+        let client = org.client;
+        let mut dispatcher = Dispatcher::new(client.clone(), org_tx);
+        if let Some(dir) = org.drafts_dir {
+            dispatcher = dispatcher.with_drafts(dir);
+        }
+        let mut st = State {
+            now: now(),
+            site: client.site().to_owned(),
+            insecure: client.insecure(),
+            keep_session: org.cache_file.is_some(),
+            ..Default::default()
+        };
+        st.ui.show_people = settings.show_people;
+        st.settings = settings.clone();
+        st.ui.loading = true;
+        // The last session is read while the server is asked: whichever comes first is drawn.
+        if let Some(file) = org.cache_file {
+            dispatcher = dispatcher.with_cache(file);
+            dispatcher.run(Effect::LoadCache);
+        }
+        dispatcher.run(Effect::Register);
+        open.push(Open {
+            name: org.name,
+            st,
+            dispatcher,
+            cache: RenderCache::default(),
+            stale: true,
+            closed: false,
+        });
     }
-    let mut st = State {
-        now: now(),
-        site: client.site().to_owned(),
-        insecure: client.insecure(),
-        keep_session: cache_file.is_some(),
-        ..Default::default()
-    };
-    st.ui.show_people = settings.show_people;
-    st.settings = settings;
-    st.ui.loading = true;
-    let mut cache = RenderCache::default();
-    // The last session is read while the server is asked: whichever comes first is drawn.
-    if let Some(file) = cache_file {
-        dispatcher = dispatcher.with_cache(file);
-        dispatcher.run(Effect::LoadCache);
-    }
-    dispatcher.run(Effect::Register);
+    let several = open.len() > 1;
+    let mut active = 0;
+    let mut rows: Vec<app::orgs::OrgRow> = Vec::new();
+    let mut rows_due = several;
     let mut clock = tokio::time::interval(Duration::from_secs(1));
     let mut dirty = true;
     // When the oldest key not yet drawn arrived: key-to-frame times go to the log at debug level
     // (target `topicterm::frame`) for `bench/scale.sh`.
     let mut key_at: Option<std::time::Instant> = None;
     loop {
+        // Every organization learns the others' rows when they changed (several open only).
+        if rows_due {
+            rows_due = false;
+            let fresh: Vec<_> = open
+                .iter_mut()
+                .enumerate()
+                .map(|(i, o)| match rows.get(i) {
+                    Some(r) if !o.stale => r.clone(),
+                    _ => {
+                        o.stale = false;
+                        let mut r = app::orgs::row_of(&o.name, &o.st);
+                        r.closed = r.closed.filter(|_| o.closed);
+                        r
+                    }
+                })
+                .collect();
+            let changed = fresh != rows || open[active].st.ui.orgs.active != active;
+            if changed {
+                rows = fresh;
+                for (i, o) in open.iter_mut().enumerate() {
+                    let orgs = app::orgs::Orgs { rows: rows.clone(), active, index: i };
+                    app::update(&mut o.st, Msg::Organizations(orgs));
+                }
+                dirty = true;
+            }
+        }
         if dirty {
-            terminal.draw(|f| ui::draw(f, &st, &mut cache))?;
+            let o = &mut open[active];
+            terminal.draw(|f| ui::draw(f, &o.st, &mut o.cache))?;
             dirty = false;
             if let Some(at) = key_at.take() {
                 tracing::debug!(target: "topicterm::frame", key_to_frame_us = at.elapsed().as_micros() as u64);
             }
         }
-        let mut batch = Vec::new();
+        let mut batch: Vec<Item> = Vec::new();
         let mut ended = false;
+        let hits = &open[active].cache;
         tokio::select! {
             ev = input.next() => match ev {
-                Some(Ok(ev)) => match translate(&cache, ev) {
+                Some(Ok(ev)) => match translate(hits, ev) {
                     Input::Msg(m @ Msg::Key(_)) => {
                         key_at.get_or_insert_with(std::time::Instant::now);
-                        batch.push(m);
+                        batch.push(Item::Active(m));
                     }
-                    Input::Msg(m) => batch.push(m),
+                    Input::Msg(m) => batch.push(Item::from_terminal(m)),
                     Input::Redraw => dirty = true,
                     Input::Nothing => {}
                 },
                 Some(Err(e)) => return Err(e.into()),
                 None => ended = true,
             },
-            Some(m) = rx.recv() => batch.push(m),
-            _ = clock.tick() => batch.push(Msg::Tick(now())),
+            Some((i, m)) = rx.recv() => batch.push(Item::Org(i, m)),
+            _ = clock.tick() => {
+                batch.push(Item::Tick(now()));
+                rows_due = several;
+            }
         };
         // Everything the terminal has already delivered is applied before the next frame: a
         // burst of typing or a paste is one redraw, not one per key. Bounded, so that a flood
@@ -202,8 +318,8 @@ where
             // cooperative budget, which would otherwise cut the burst every 128 events (the
             // bound above keeps the loop from starving instead).
             match futures_util::poll!(tokio::task::unconstrained(input.next())) {
-                std::task::Poll::Ready(Some(Ok(ev))) => match translate(&cache, ev) {
-                    Input::Msg(m) => batch.push(m),
+                std::task::Poll::Ready(Some(Ok(ev))) => match translate(&open[active].cache, ev) {
+                    Input::Msg(m) => batch.push(Item::from_terminal(m)),
                     Input::Redraw => dirty = true,
                     Input::Nothing => {}
                 },
@@ -215,45 +331,90 @@ where
         if ended && batch.is_empty() {
             break;
         }
-        let only_ticks = batch.iter().all(|m| matches!(m, Msg::Tick(_)));
+        // Drain whatever else the network tasks queued before redrawing (batches bursts of events).
+        while let Ok((i, m)) = rx.try_recv() {
+            batch.push(Item::Org(i, m));
+        }
+        let only_ticks = batch.iter().all(|m| matches!(m, Item::Tick(_)));
         // The state of a whole organization arriving (from the server or this machine) leaves
         // what decoding it needed free once applied.
-        let is_large = |m: &Msg| matches!(m, Msg::Registered(_) | Msg::Cached(_));
-        let mut large = batch.iter().any(is_large);
-        let seen_before = on_a_tick(&st);
+        let large = batch.iter().any(|m| matches!(m, Item::Org(_, Msg::Registered(_) | Msg::Cached(_))));
+        let seen_before = on_a_tick(&open[active].st);
         let mut quit = false;
-        for msg in batch {
-            let effects = app::update(&mut st, msg);
-            quit |=
-                st.ui.quit | run_effects(terminal, &mut st, &mut dispatcher, outside, effects, &mut dirty)?;
-            if quit {
-                break;
+        let mut visible = false;
+        'batch: for item in batch {
+            let deliveries = match item {
+                Item::Active(m) => vec![(active, m)],
+                Item::Org(i, m) => vec![(i, m)],
+                Item::Tick(t) => (0..open.len()).map(|i| (i, Msg::Tick(t))).collect(),
+                Item::Focus(f) => (0..open.len()).map(|i| (i, Msg::Focus(f))).collect(),
+            };
+            for (i, msg) in deliveries {
+                if open[i].closed {
+                    continue;
+                }
+                visible |= i == active && !matches!(msg, Msg::Tick(_));
+                let effects = app::update(&mut open[i].st, msg);
+                let asked = run_effects(terminal, &mut open[i], outside, effects, &mut dirty)?;
+                open[i].stale = true;
+                if let Some(how) = asked.switch
+                    && let Some(to) = app::orgs::switch_target(&rows, active, how)
+                {
+                    active = to;
+                    rows_due = true;
+                    dirty = true;
+                }
+                if asked.quit {
+                    // The server refused one account of several: that one closes, the rest stay.
+                    if let Some(why) = open[i].st.ui.fatal.clone()
+                        && open.iter().enumerate().any(|(k, o)| k != i && !o.closed)
+                    {
+                        close(&mut open, i, &mut active, &why).await;
+                        rows_due = true;
+                        dirty = true;
+                        continue;
+                    }
+                    quit = true;
+                    break 'batch;
+                }
             }
-        }
-        // Drain whatever else is queued before redrawing (batches bursts of events).
-        while !quit && let Ok(m) = rx.try_recv() {
-            large |= is_large(&m);
-            let effects = app::update(&mut st, m);
-            quit |=
-                st.ui.quit | run_effects(terminal, &mut st, &mut dispatcher, outside, effects, &mut dirty)?;
         }
         if quit || ended {
-            // A clean exit gives the server its event queue back (not when the server has
-            // just refused us).
-            if quit && st.ui.fatal.is_none() {
-                dispatcher.shutdown(st.data.queue_id.as_deref()).await;
+            for o in open.iter_mut().filter(|o| !o.closed) {
+                // A clean exit gives the server its event queue back (not when the server has
+                // just refused us).
+                if quit && o.st.ui.fatal.is_none() {
+                    o.dispatcher.shutdown(o.st.data.queue_id.as_deref()).await;
+                }
+                if quit && o.st.ui.fatal.is_none() && !o.st.ui.loading && o.st.keep_session {
+                    o.dispatcher.save_cache_now(&app::cache::snapshot(&o.st));
+                }
             }
-            if quit && st.ui.fatal.is_none() && !st.ui.loading && st.keep_session {
-                dispatcher.save_cache_now(&app::cache::snapshot(&st));
-            }
-            return Ok(st);
+            return Ok(open.into_iter().map(|o| o.st).collect());
         }
         if large {
             crate::heap::trim();
         }
         // A tick redraws only when time changed what is shown: an expired remark, a typing
         // notice gone, the offline countdown.
-        dirty |= !only_ticks || seen_before != on_a_tick(&st) || st.ui.offline.is_some();
+        let st = &open[active].st;
+        dirty |= (visible && !only_ticks) || seen_before != on_a_tick(st) || st.ui.offline.is_some();
     }
-    Ok(st)
+    Ok(open.into_iter().map(|o| o.st).collect())
+}
+
+/// Close organization `i` (the server refused its account) while others stay open: its tasks
+/// stop, and if it was on screen the next open one takes its place and says why.
+async fn close(open: &mut [Open], i: usize, active: &mut usize, why: &str) {
+    open[i].closed = true;
+    open[i].stale = true;
+    open[i].dispatcher.shutdown(None).await;
+    let name = open[i].name.clone();
+    if *active == i
+        && let Some(next) = (1..open.len()).map(|k| (i + k) % open.len()).find(|&k| !open[k].closed)
+    {
+        *active = next;
+    }
+    tracing::warn!("{name} is closed: {why}");
+    app::update(&mut open[*active].st, Msg::OrganizationClosed { name, why: why.to_owned() });
 }

@@ -42,6 +42,15 @@ pub fn decode(s: &str) -> String {
     percent_decode_str(s).decode_utf8_lossy().into_owned()
 }
 
+/// The host a site URL names (`chat.example.com` of `https://chat.example.com:8443/`), or the
+/// text itself when it is no URL.
+pub fn host_of(site: &str) -> String {
+    reqwest::Url::parse(site)
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_owned))
+        .unwrap_or_else(|| site.to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,5 +82,12 @@ mod tests {
         assert_eq!(hash_component("release 2.4"), "release.202.2E4");
         assert_eq!(hash_component("café"), "caf.C3.A9");
         assert_eq!(decode("caf%C3%A9%20x"), "café x");
+    }
+
+    #[test]
+    fn the_host_of_a_site() {
+        assert_eq!(super::host_of("https://chat.example.com:8443/"), "chat.example.com");
+        assert_eq!(super::host_of("http://127.0.0.1:9991"), "127.0.0.1");
+        assert_eq!(super::host_of("not a url"), "not a url");
     }
 }

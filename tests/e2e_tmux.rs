@@ -496,3 +496,89 @@ async fn a_server_asking_for_a_client_certificate_serves_the_binary_that_shows_o
     .await
     .unwrap();
 }
+
+/// Every account opens at once: two in-process demo servers as two accounts of
+/// `topicterm accounts` (a third whose key the server refuses), the binary started without
+/// `--account`. Both organizations have rows with their unread counts, the default on screen;
+/// `]` switches; the refused one is closed with the reason while the others stay open; and
+/// `--account NAME` still opens just the one.
+#[tokio::test(flavor = "multi_thread")]
+async fn every_account_opens_in_one_window_and_the_switch_key_moves_between_them() {
+    use topicterm::server::DemoServer;
+    let acme = DemoServer::start(Default::default()).await.unwrap();
+    let globex = DemoServer::start(Default::default()).await.unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path().to_owned();
+    let mut toml = String::from("default = \"globex\"\n");
+    for (name, server) in [("acme", &acme), ("globex", &globex), ("initech", &acme)] {
+        let dir = h.join(name);
+        server.write_zuliprcs(&dir).unwrap();
+        let mut creds = server.credentials("member").unwrap();
+        if name == "initech" {
+            creds.api_key = "not-a-key-the-server-knows".into();
+            topicterm::api::zuliprc::write(&dir.join("member.zuliprc"), &creds).unwrap();
+        }
+        toml.push_str(&format!(
+            "[accounts.{name}]\nsite = \"{}\"\nemail = \"{}\"\nzuliprc = \"{}\"\n",
+            creds.site,
+            creds.email,
+            dir.join("member.zuliprc").display()
+        ));
+    }
+    std::fs::create_dir_all(h.join("config/topicterm")).unwrap();
+    std::fs::write(h.join("config/topicterm/accounts.toml"), toml).unwrap();
+    let command = |args: &str| {
+        format!(
+            "HOME={h} XDG_CONFIG_HOME={h}/config XDG_CACHE_HOME={h}/cache XDG_STATE_HOME={h}/state \
+             XDG_DATA_HOME={h}/data {bin} {args} 2> {h}/stderr",
+            h = h.display(),
+            bin = env!("CARGO_BIN_EXE_topicterm"),
+        )
+    };
+    let (all, one) = (command(""), command("--account acme"));
+    let stderr = h.join("stderr");
+    tokio::task::spawn_blocking(move || {
+        let t = Tmux::new("e2e-orgs");
+        t.start_sized(&all, 120, 30);
+        let s = t.wait_for("three organization rows, initech closed and why", |s| {
+            s.contains("▶ globex")
+                && s.contains("acme")
+                && s.contains("initech")
+                && s.contains("closed")
+                && s.contains("initech is closed, the others stay open — the server refused this account")
+        });
+        assert!(s.lines().any(|l| l.starts_with("globex · ")), "the default account on screen first:\n{s}");
+        t.wait_for("unread counts in both", |s| {
+            let row = |n: &str| {
+                s.lines().find(|l| l.trim_start_matches('▶').trim_start().starts_with(n)).unwrap_or("")
+            };
+            row("acme").split('│').next().unwrap().trim().ends_with(char::is_numeric)
+                && row("globex").split('│').next().unwrap().trim().ends_with(char::is_numeric)
+        });
+        t.keys(&["]"]);
+        let s = t.wait_for("acme on screen", |s| s.lines().any(|l| l.starts_with("acme · ")));
+        assert!(s.contains("▶ acme"), "{s}");
+        // Round past the closed one, back to globex.
+        t.keys(&["]"]);
+        t.wait_for("globex again", |s| s.lines().any(|l| l.starts_with("globex · ")));
+        t.keys(&["q"]);
+        t.wait_for("a clean exit", |s| !s.contains("#engineering"));
+        let start = Instant::now();
+        let said = loop {
+            let said = std::fs::read_to_string(&stderr).unwrap_or_default();
+            if said.contains("initech") || start.elapsed() > Duration::from_secs(10) {
+                break said;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        };
+        assert!(said.contains("closed while open: initech: the server refused this account"), "{said}");
+
+        let t = Tmux::new("e2e-orgs-one");
+        t.start_sized(&one, 120, 30);
+        let s = t.wait_for("one organization", |s| s.contains("#engineering") && s.contains("All messages"));
+        assert!(!s.contains("▶") && !s.contains("globex") && !s.contains("acme · "), "{s}");
+        t.keys(&["q"]);
+    })
+    .await
+    .unwrap();
+}

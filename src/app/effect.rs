@@ -243,4 +243,6 @@ pub enum TermEffect {
     Notify { title: String, body: String },
     /// Edit the compose text in `$EDITOR`.
     ExternalEdit { text: String },
+    /// Put another of the open organizations on screen.
+    SwitchOrganization(super::orgs::OrgSwitch),
 }

@@ -169,6 +169,10 @@ actions! {
         [Global k('v')];
     ChannelInfo => "channel_info", "channel info: description, subscribers, folder, posting, your settings",
         [Sidebar k('i')];
+    NextOrganization => "next_organization", "the next organization (every account opens at once)",
+        [Global k(']')];
+    PreviousOrganization => "previous_organization", "the previous organization",
+        [Global k('[')];
 }
 
 impl Action {

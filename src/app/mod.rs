@@ -9,6 +9,7 @@ pub mod keymap;
 mod model;
 mod msg;
 pub mod narrow;
+pub mod orgs;
 mod outgoing;
 pub mod session;
 pub mod settings;

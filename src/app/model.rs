@@ -329,6 +329,8 @@ pub struct Ui {
     pub from_cache: bool,
     /// The session is to be written to this machine once the open narrow's first page is in.
     pub cache_due: bool,
+    /// The organizations open in the window (empty with one).
+    pub orgs: super::orgs::Orgs,
 }
 
 /// How times are shown.

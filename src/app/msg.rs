@@ -135,6 +135,16 @@ pub enum Msg {
     ClickSidebar(usize),
     /// … or on a message.
     ClickMessage(MessageId),
+    /// A click on an organization's row (several open).
+    ClickOrganization(usize),
+    /// The organizations open in the window changed (their unread counts, the one on screen):
+    /// the main loop tells every one of them.
+    Organizations(super::orgs::Orgs),
+    /// Another organization open in the window was closed: the server refused its account.
+    OrganizationClosed {
+        name: String,
+        why: String,
+    },
     Tick(i64),
     Registered(Box<RegisterResponse>),
     /// The last session, read from this machine.

@@ -311,6 +311,12 @@ impl Data {
         })
     }
 
+    /// Unread messages outside muted channels and topics, direct messages included (cost:
+    /// the topics with unreads).
+    pub fn unread_total(&self) -> usize {
+        self.unread.dm_total + self.unread.by_channel.keys().map(|&c| self.channel_unread(c)).sum::<usize>()
+    }
+
     pub fn topic_unread(&self, channel: ChannelId, topic: &str) -> usize {
         self.unread.count(&Conv::Topic(channel, topic.to_lowercase()))
     }

@@ -30,6 +30,8 @@ pub struct RenderCache {
 /// Screen regions of the last frame.
 #[derive(Debug, Default, Clone)]
 pub struct HitMap {
+    /// The organizations' rows (several open), one line each from the top.
+    pub orgs: Rect,
     pub sidebar: Rect,
     /// Sidebar row index shown on the sidebar's first line.
     pub sidebar_start: usize,
@@ -42,6 +44,9 @@ impl HitMap {
     /// What a click at (column, row) means.
     pub fn click(&self, x: u16, y: u16) -> Option<crate::app::Msg> {
         let inside = |r: Rect| x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height;
+        if inside(self.orgs) {
+            return Some(crate::app::Msg::ClickOrganization((y - self.orgs.y) as usize));
+        }
         if inside(self.sidebar) {
             return Some(crate::app::Msg::ClickSidebar(self.sidebar_start + (y - self.sidebar.y) as usize));
         }

@@ -16,6 +16,7 @@ pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut Hit
         Block::default().borders(Borders::RIGHT).border_style(if focused { th.accent } else { th.dim });
     let mut inner = block.inner(area);
     f.render_widget(block, area);
+    inner = draw_orgs(f, st, inner, hits, th);
     // The filter in force, on the pane's first line.
     if !st.ui.channel_filter.is_empty() && inner.height > 1 {
         let line = format!("/{}", sanitize(&st.ui.channel_filter));
@@ -106,4 +107,52 @@ pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut Hit
         lines.push(Line::from(spans));
     }
     f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// One row per organization when several are open, the one on screen marked, each with its
+/// unread count (`@` when some mention the user); what is left of `area` below them.
+fn draw_orgs(f: &mut Frame, st: &State, area: Rect, hits: &mut HitMap, th: &Theme) -> Rect {
+    let orgs = &st.ui.orgs;
+    // Rows for the organizations, and at least two lines left for the pane's own.
+    if !orgs.several() || area.height < orgs.rows.len() as u16 + 3 {
+        hits.orgs = Rect::default();
+        return area;
+    }
+    let w = area.width as usize;
+    let lines: Vec<Line> = orgs
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let on = i == orgs.active;
+            let mark = if on { "▶ " } else { "  " };
+            let count = match (&r.closed, r.unread) {
+                (Some(_), _) => " closed".to_owned(),
+                (None, 0) => String::new(),
+                (None, n) if r.mentions > 0 => format!(" @{n}"),
+                (None, n) => format!(" {n}"),
+            };
+            let lost = if r.offline && r.closed.is_none() { " ⚠" } else { "" };
+            let name = clip(&format!("{mark}{}{lost}", sanitize(&r.name)), w.saturating_sub(count.len()));
+            let pad = w.saturating_sub(display_width(&name) + count.len());
+            let style = if r.closed.is_some() {
+                th.dim
+            } else if on {
+                th.accent.add_modifier(Modifier::BOLD)
+            } else {
+                Style::new()
+            };
+            Line::from(vec![
+                Span::styled(name, style),
+                Span::styled(" ".repeat(pad), style),
+                Span::styled(count, style.patch(th.highlight)),
+            ])
+        })
+        .collect();
+    let n = lines.len() as u16;
+    hits.orgs = Rect { height: n, ..area };
+    f.render_widget(Paragraph::new(lines), hits.orgs);
+    let rule = Rect { y: area.y + n, height: 1, ..area };
+    f.render_widget(Paragraph::new(Line::styled("─".repeat(w), th.dim)), rule);
+    Rect { y: area.y + n + 1, height: area.height - n - 1, ..area }
 }

@@ -92,6 +92,11 @@ pub(super) fn draw_status(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
     let title = if st.settings.explore { format!("{title} · explore") } else { title };
     // The last session, drawn from this machine until the server answers.
     let title = if st.ui.from_cache { format!("{title} · last session") } else { title };
+    // Which organization, when several are open.
+    let title = match st.ui.orgs.own_name() {
+        Some(org) => format!("{org} · {title}"),
+        None => title,
+    };
     // Loud and first: any certificate is accepted, so anyone on the way can read along.
     let title = if st.insecure { format!("INSECURE TLS · {title}") } else { title };
     let left = clip(&sanitize(&title), (area.width as usize) / 2);

@@ -26,6 +26,7 @@ use tokio::sync::mpsc;
 use topicterm::api::{Client, Event};
 use topicterm::app::{self, Effect, Msg, State, TermEffect, TimeZone};
 use topicterm::net::Dispatcher;
+use topicterm::run::Organization;
 use topicterm::server::proxy::FaultProxy;
 use topicterm::server::{DemoServer, ServerOptions};
 use topicterm::ui::{self, RenderCache};
@@ -61,12 +62,95 @@ where
     B: ratatui::backend::Backend,
     B::Error: Send + Sync + 'static,
 {
+    let (mut states, _) = main_loop_of(backend, vec![Organization::new(client)], keys).await?;
+    Ok(states.remove(0))
+}
+
+/// The real main loop with every organization of `orgs` open: each one's final state, and the
+/// notifications, copies and edits it asked of the terminal.
+pub async fn main_loop_of<B>(
+    backend: B,
+    orgs: Vec<Organization>,
+    keys: mpsc::UnboundedReceiver<std::io::Result<crossterm::event::Event>>,
+) -> anyhow::Result<(Vec<State>, topicterm::outside::Recorder)>
+where
+    B: ratatui::backend::Backend,
+    B::Error: Send + Sync + 'static,
+{
     let input = futures_util::stream::unfold(keys, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) });
     let mut terminal = Terminal::new(backend).expect("terminal");
     let mut outside = topicterm::outside::Recorder::default();
     let settings = topicterm::app::settings::Settings::default();
-    topicterm::run::run_main_loop(&mut terminal, client, Box::pin(input), None, None, settings, &mut outside)
-        .await
+    let states =
+        topicterm::run::run_main_loop(&mut terminal, orgs, Box::pin(input), settings, &mut outside).await?;
+    Ok((states, outside))
+}
+
+/// A `TestBackend` whose every flushed frame can be read from outside the main loop that owns
+/// it (through [`Mirrored::screen`]'s handle).
+pub struct Mirrored {
+    inner: TestBackend,
+    frame: std::sync::Arc<std::sync::Mutex<ratatui::buffer::Buffer>>,
+}
+
+impl Mirrored {
+    pub fn new(width: u16, height: u16) -> Mirrored {
+        let inner = TestBackend::new(width, height);
+        let frame = std::sync::Arc::new(std::sync::Mutex::new(inner.buffer().clone()));
+        Mirrored { inner, frame }
+    }
+
+    /// The last frame flushed, as text (one line per row), readable while the loop runs.
+    pub fn screen(&self) -> impl Fn() -> String + use<> {
+        let frame = self.frame.clone();
+        move || {
+            let b = frame.lock().expect("frame");
+            let w = b.area.width as usize;
+            let cells: Vec<&str> = b.content.iter().map(|c| c.symbol()).collect();
+            cells.chunks(w).map(|row| row.concat().trim_end().to_owned()).collect::<Vec<_>>().join("\n")
+        }
+    }
+}
+
+impl ratatui::backend::Backend for Mirrored {
+    type Error = <TestBackend as ratatui::backend::Backend>::Error;
+    fn draw<'a, I: Iterator<Item = (u16, u16, &'a ratatui::buffer::Cell)>>(
+        &mut self,
+        content: I,
+    ) -> Result<(), Self::Error> {
+        self.inner.draw(content)
+    }
+    fn hide_cursor(&mut self) -> Result<(), Self::Error> {
+        self.inner.hide_cursor()
+    }
+    fn show_cursor(&mut self) -> Result<(), Self::Error> {
+        self.inner.show_cursor()
+    }
+    fn get_cursor_position(&mut self) -> Result<ratatui::layout::Position, Self::Error> {
+        self.inner.get_cursor_position()
+    }
+    fn set_cursor_position<P: Into<ratatui::layout::Position>>(
+        &mut self,
+        position: P,
+    ) -> Result<(), Self::Error> {
+        self.inner.set_cursor_position(position)
+    }
+    fn clear(&mut self) -> Result<(), Self::Error> {
+        self.inner.clear()
+    }
+    fn clear_region(&mut self, clear_type: ratatui::backend::ClearType) -> Result<(), Self::Error> {
+        self.inner.clear_region(clear_type)
+    }
+    fn size(&self) -> Result<ratatui::layout::Size, Self::Error> {
+        self.inner.size()
+    }
+    fn window_size(&mut self) -> Result<ratatui::backend::WindowSize, Self::Error> {
+        self.inner.window_size()
+    }
+    fn flush(&mut self) -> Result<(), Self::Error> {
+        *self.frame.lock().expect("frame") = self.inner.buffer().clone();
+        self.inner.flush()
+    }
 }
 
 pub fn client_of(server: &DemoServer, who: &str) -> Client {

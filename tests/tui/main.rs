@@ -10,6 +10,7 @@ mod events;
 mod harness;
 mod keys;
 mod navigation;
+mod orgs;
 mod outbox;
 mod outside;
 mod palette;

@@ -139,6 +139,10 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             st.ui.popup = Some(Popup::Help { scroll: 0 });
             vec![]
         }
+        Action::NextOrganization | Action::PreviousOrganization => {
+            let how = if a == Action::NextOrganization { OrgSwitch::Next } else { OrgSwitch::Previous };
+            switch_organization(st, how)
+        }
         Action::Cancel => {
             if super::panes::clear_filter(st) {
                 return vec![];
@@ -473,4 +477,28 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
         },
         Action::Profile => super::directory::sender_profile(st),
     }
+}
+
+/// Put another organization on screen: the main loop does it; said here when there is none.
+pub(super) fn switch_organization(st: &mut State, how: OrgSwitch) -> Vec<Effect> {
+    let orgs = &st.ui.orgs;
+    if crate::app::orgs::switch_target(&orgs.rows, orgs.active, how).is_none() {
+        // A click on a closed organization's row says why it closed.
+        if let OrgSwitch::To(i) = how
+            && let Some(row) = orgs.rows.get(i)
+            && let Some(why) = &row.closed
+        {
+            let text = format!("{} is closed — {why}", row.name);
+            set_error(st, text);
+            return vec![];
+        }
+        let why = if orgs.several() {
+            "no other organization is open (the others are closed)"
+        } else {
+            "only this organization is open: without --account, every account of `topicterm accounts` opens"
+        };
+        set_status(st, why);
+        return vec![];
+    }
+    vec![Effect::Term(TermEffect::SwitchOrganization(how))]
 }

@@ -100,6 +100,17 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             st.ui.sidebar_selected = row;
             on_action(st, Action::Open)
         }
+        Msg::ClickOrganization(i) => switch_organization(st, OrgSwitch::To(i)),
+        Msg::Organizations(orgs) => {
+            let shown = !st.ui.orgs.on_screen() && orgs.on_screen();
+            st.ui.orgs = orgs;
+            // Put on screen: what is selected is seen now.
+            if shown { mark_selected_read(st) } else { vec![] }
+        }
+        Msg::OrganizationClosed { name, why } => {
+            set_error(st, format!("{name} is closed, the others stay open — {why}"));
+            vec![]
+        }
         Msg::ClickMessage(id) => {
             if st.ui.popup.is_some() || st.ui.prompt.is_some() {
                 return vec![];

@@ -131,8 +131,8 @@ pub(super) fn on_messages(
 
 pub(super) fn mark_selected_read(st: &mut State) -> Vec<Effect> {
     let Some(id) = st.ui.selected else { return vec![] };
-    // Explore mode: looking reads nothing.
-    if st.settings.explore || !st.data.unread.by_id.contains_key(&id) {
+    // Explore mode: looking reads nothing; nor does an organization that is not on screen.
+    if st.settings.explore || !st.ui.orgs.on_screen() || !st.data.unread.by_id.contains_key(&id) {
         return vec![];
     }
     st.data.unread.remove(id);

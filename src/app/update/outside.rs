@@ -194,7 +194,10 @@ pub(super) fn notify(st: &State, m: &Message, flags: &[String]) -> Option<Effect
             None
         }
     }?;
-    let shown = !st.ui.unfocused && st.ui.narrow.contains(m, d.me) && st.ui.narrow != Narrow::All;
+    let shown = !st.ui.unfocused
+        && st.ui.orgs.on_screen()
+        && st.ui.narrow.contains(m, d.me)
+        && st.ui.narrow != Narrow::All;
     if shown {
         return None;
     }
@@ -204,6 +207,11 @@ pub(super) fn notify(st: &State, m: &Message, flags: &[String]) -> Option<Effect
             format!("{sender} in #{} > {}{why}", sanitize(d.channel_name(c)), sanitize(m.topic()))
         }
         _ => format!("{sender} (direct message)"),
+    };
+    // Several organizations open: which one it is in.
+    let title = match st.ui.orgs.own_name() {
+        Some(org) => format!("[{}] {title}", sanitize(org)),
+        None => title,
     };
     Some(Effect::Term(TermEffect::Notify { title, body: plain_text(&m.content, 200) }))
 }

@@ -6,6 +6,7 @@ pub(super) use crate::app::keymap::{Action, Context};
 pub(super) use crate::app::model::*;
 pub(super) use crate::app::msg::Msg;
 pub(super) use crate::app::narrow::{Narrow, dm_key, parse_search};
+pub(super) use crate::app::orgs::OrgSwitch;
 pub(super) use crate::app::outgoing::*;
 pub(super) use crate::app::state::*;
 pub(super) use crate::backoff::{Backoff, pseudo_random};

@@ -468,3 +468,74 @@ fn emoji_completion_offers_zulip_names_and_translates_gemoji_ones() {
     assert!(habit.iter().all(|(n, _)| crate::emoji::by_name(n).is_some() || n == "zulip"), "{habit:?}");
     assert!(names("working_on").iter().any(|(n, _)| n == "working_on_it"));
 }
+
+/// Two organizations as the main loop tells a state about them.
+fn orgs(active: usize, closed: Option<&str>) -> Msg {
+    let row = |name: &str| crate::app::orgs::OrgRow { name: name.into(), ..Default::default() };
+    let mut rows = vec![row("acme"), row("globex")];
+    rows[1].closed = closed.map(str::to_owned);
+    Msg::Organizations(crate::app::orgs::Orgs { rows, active, index: 0 })
+}
+
+#[test]
+fn an_organization_not_on_screen_reads_nothing_until_it_is_shown() {
+    let (mut st, _) = registered();
+    update(&mut st, orgs(1, None));
+    let resp: MessagesResponse = serde_json::from_value(
+        json!({"messages": [msg(5, 1, "plans", &[]), msg(6, 1, "plans", &[])], "found_newest": true, "found_oldest": true}),
+    )
+    .unwrap();
+    let fx =
+        update(&mut st, Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false, epoch: 0 });
+    assert!(!fx.iter().any(|e| matches!(e, Effect::MarkRead(_))), "nobody saw it: {fx:?}");
+    assert_eq!(st.ui.selected, Some(5));
+    assert_eq!(st.data.topic_unread(1, "plans"), 2);
+    // Switched to: the selected message is on screen now.
+    assert_eq!(update(&mut st, orgs(0, None)), vec![Effect::MarkRead(vec![5])]);
+    // Told again with nothing new: nothing more is read.
+    assert_eq!(update(&mut st, orgs(0, None)), vec![]);
+}
+
+#[test]
+fn switching_organizations_asks_the_main_loop_or_says_why_not() {
+    let (mut st, _) = registered();
+    let switch = |how| vec![Effect::Term(TermEffect::SwitchOrganization(how))];
+    let fx = update(&mut st, key(']'));
+    assert_eq!(fx, vec![]);
+    assert!(st.ui.status.as_ref().unwrap().text.contains("only this organization is open"));
+    update(&mut st, orgs(0, None));
+    assert_eq!(update(&mut st, key(']')), switch(OrgSwitch::Next));
+    assert_eq!(update(&mut st, key('[')), switch(OrgSwitch::Previous));
+    assert_eq!(update(&mut st, Msg::ClickOrganization(1)), switch(OrgSwitch::To(1)));
+    update(&mut st, orgs(0, Some("the server refused this account: invalid API key")));
+    assert_eq!(update(&mut st, key(']')), vec![]);
+    assert!(st.ui.status.as_ref().unwrap().text.contains("the others are closed"));
+    assert_eq!(update(&mut st, Msg::ClickOrganization(1)), vec![]);
+    let said = &st.ui.status.as_ref().unwrap().text;
+    assert_eq!(said, "globex is closed — the server refused this account: invalid API key");
+    update(&mut st, Msg::OrganizationClosed { name: "globex".into(), why: "invalid API key".into() });
+    let said = st.ui.status.as_ref().unwrap();
+    assert!(
+        said.error && said.text == "globex is closed, the others stay open — invalid API key",
+        "{said:?}"
+    );
+}
+
+#[test]
+fn a_message_in_an_organization_not_on_screen_notifies_with_its_name() {
+    let (mut st, _) = registered();
+    update(&mut st, orgs(1, None));
+    let dm = json!({"id": 40, "type": "private", "content": "<p>psst</p>", "sender_id": 11,
+        "sender_full_name": "Alice", "sender_email": "alice@x", "timestamp": 1_700_000_100, "flags": [],
+        "display_recipient": [{"id": ME, "email": "me@x", "full_name": "Me"}, {"id": 11, "email": "alice@x", "full_name": "Alice"}]});
+    let ev = Event::decode(json!({"id": 0, "type": "message", "message": dm, "flags": []}));
+    let fx = update(&mut st, Msg::Events(vec![ev]));
+    let told: Vec<&String> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Term(TermEffect::Notify { title, .. }) => Some(title),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(told, vec!["[acme] Alice (direct message)"], "{fx:?}");
+}

@@ -1,0 +1,128 @@
+//! Several organizations in one window: what each organization's state knows of the others
+//! (their rows: name, unread count, whether it is the one on screen), and which one a switch
+//! goes to. The main loop keeps one [`super::State`] per organization and tells each of them
+//! the rows with [`super::Msg::Organizations`]; with one organization open the rows are empty
+//! and nothing of this shows.
+
+use super::State;
+
+/// One organization as the others show it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct OrgRow {
+    /// The account's name (`topicterm accounts`).
+    pub name: String,
+    /// Unread messages outside muted channels and topics.
+    pub unread: usize,
+    /// Unread messages that mention the user.
+    pub mentions: usize,
+    /// The server cannot be reached.
+    pub offline: bool,
+    /// Closed, and why (the server refused the account): not switched to any more.
+    pub closed: Option<String>,
+}
+
+/// The organizations open in the window, as one of them knows them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Orgs {
+    /// Every organization open, in the order they opened (the default account first); empty
+    /// when only one is.
+    pub rows: Vec<OrgRow>,
+    /// The one on screen.
+    pub active: usize,
+    /// This state's own organization.
+    pub index: usize,
+}
+
+impl Orgs {
+    /// Several organizations are open.
+    pub fn several(&self) -> bool {
+        self.rows.len() > 1
+    }
+
+    /// This organization is the one on screen (always, with one open).
+    pub fn on_screen(&self) -> bool {
+        !self.several() || self.active == self.index
+    }
+
+    /// This organization's name, when several are open.
+    pub fn own_name(&self) -> Option<&str> {
+        self.several().then(|| self.rows.get(self.index).map(|r| r.name.as_str())).flatten()
+    }
+}
+
+/// Where a switch goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OrgSwitch {
+    Next,
+    Previous,
+    To(usize),
+}
+
+/// The organization a switch from `active` lands on, skipping closed ones; `None` when it
+/// stays (one open, or every other closed, or `To` a closed or missing one).
+pub fn switch_target(rows: &[OrgRow], active: usize, how: OrgSwitch) -> Option<usize> {
+    let n = rows.len();
+    let open = |i: usize| rows.get(i).is_some_and(|r| r.closed.is_none());
+    let target = match how {
+        OrgSwitch::To(i) => Some(i).filter(|&i| open(i)),
+        OrgSwitch::Next => (1..n).map(|k| (active + k) % n).find(|&i| open(i)),
+        OrgSwitch::Previous => (1..n).map(|k| (active + n - k) % n).find(|&i| open(i)),
+    };
+    target.filter(|&i| i != active)
+}
+
+/// What the other organizations show of `st`, named `name`. Costs the channels and topics
+/// with unread messages: worked out when the organization changed, not per frame.
+pub fn row_of(name: &str, st: &State) -> OrgRow {
+    OrgRow {
+        name: name.to_owned(),
+        unread: st.data.unread_total(),
+        mentions: st.data.unread.mentions.len(),
+        offline: st.ui.offline.is_some(),
+        closed: st.ui.fatal.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(closed: &[bool]) -> Vec<OrgRow> {
+        closed
+            .iter()
+            .enumerate()
+            .map(|(i, c)| OrgRow {
+                name: format!("org{i}"),
+                closed: c.then(|| "gone".into()),
+                ..Default::default()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn switching_goes_round_and_skips_closed_organizations() {
+        let r = rows(&[false, false, false]);
+        assert_eq!(switch_target(&r, 0, OrgSwitch::Next), Some(1));
+        assert_eq!(switch_target(&r, 2, OrgSwitch::Next), Some(0));
+        assert_eq!(switch_target(&r, 0, OrgSwitch::Previous), Some(2));
+        assert_eq!(switch_target(&r, 1, OrgSwitch::To(2)), Some(2));
+        assert_eq!(switch_target(&r, 1, OrgSwitch::To(1)), None);
+        assert_eq!(switch_target(&r, 1, OrgSwitch::To(7)), None);
+        let r = rows(&[false, true, false]);
+        assert_eq!(switch_target(&r, 0, OrgSwitch::Next), Some(2));
+        assert_eq!(switch_target(&r, 2, OrgSwitch::Previous), Some(0));
+        assert_eq!(switch_target(&r, 0, OrgSwitch::To(1)), None);
+        assert_eq!(switch_target(&rows(&[false, true]), 0, OrgSwitch::Next), None);
+        assert_eq!(switch_target(&rows(&[false]), 0, OrgSwitch::Next), None);
+        assert_eq!(switch_target(&[], 0, OrgSwitch::Previous), None);
+    }
+
+    #[test]
+    fn one_organization_is_always_on_screen_and_unnamed() {
+        let one = Orgs::default();
+        assert!(one.on_screen() && one.own_name().is_none());
+        let two = Orgs { rows: rows(&[false, false]), active: 0, index: 1 };
+        assert!(!two.on_screen());
+        assert_eq!(two.own_name(), Some("org1"));
+    }
+}

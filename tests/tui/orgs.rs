@@ -1,0 +1,179 @@
+//! Every organization in one window: the real main loop with two demo servers open at once.
+
+use crate::harness::{Mirrored, client_of, main_loop_of};
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use std::time::{Duration, Instant};
+use topicterm::api::{Client, OutgoingMessage};
+use topicterm::run::Organization;
+use topicterm::server::{DemoServer, ServerOptions};
+
+fn key(c: char) -> std::io::Result<Event> {
+    Ok(Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)))
+}
+
+fn esc() -> std::io::Result<Event> {
+    Ok(Event::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)))
+}
+
+/// Wait (at most a minute) until the screen shows what `ok` looks for.
+async fn wait_for(screen: &impl Fn() -> String, what: &str, ok: impl Fn(&str) -> bool) -> String {
+    let start = Instant::now();
+    loop {
+        let s = screen();
+        if ok(&s) {
+            return s;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "waited for {what}; the screen:\n{s}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The organization rows at the top of the channels pane, as drawn: "▶ acme       1".
+fn org_row(screen: &str, name: &str) -> Option<String> {
+    screen.lines().map(|l| l.split('│').next().unwrap_or("").trim().to_owned()).find(|l| {
+        let l = l.trim_start_matches("▶ ");
+        l.strip_prefix(name).is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+    })
+}
+
+/// The count at the end of an organization's row ("" when none).
+fn count(screen: &str, name: &str) -> Option<String> {
+    let row = org_row(screen, name)?;
+    let rest = row.trim_start_matches("▶ ")[name.len()..].trim().to_owned();
+    Some(rest)
+}
+
+async fn dm_to_member(server: &DemoServer, from: &str, text: &str) {
+    let sender = client_of(server, from);
+    let member = server.credentials("member").unwrap().email;
+    let users = sender.get_users().await.unwrap();
+    let id = users.members.iter().find(|u| u.email == member).unwrap().user_id;
+    sender.send_message(&OutgoingMessage::direct(vec![id], text)).await.unwrap();
+}
+
+fn named(name: &str, client: Client, drafts: &std::path::Path) -> Organization {
+    Organization { name: name.into(), drafts_dir: Some(drafts.join(name)), ..Organization::new(client) }
+}
+
+/// Two organizations (two demo servers) in one window: both unread counts in the channels pane,
+/// a message in the one not on screen counted there and notified with its name, `]` and `[`
+/// switching (title, feed and drafts each the organization's own), one event queue each.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_organizations_show_both_unread_counts_and_switch() {
+    let acme = DemoServer::start(ServerOptions::default()).await.unwrap();
+    let globex = DemoServer::start(ServerOptions::default()).await.unwrap();
+    // Everything read in both, then a known number of new messages in each: acme's one is
+    // selected on screen (so read at once), globex's two are not seen yet.
+    for s in [&acme, &globex] {
+        client_of(s, "member").mark_all_as_read().await.unwrap();
+    }
+    dm_to_member(&acme, "alice", "hello from acme").await;
+    dm_to_member(&globex, "bob", "first from globex").await;
+    dm_to_member(&globex, "bob", "second from globex").await;
+    let drafts = tempfile::tempdir().unwrap();
+    let orgs = vec![
+        named("acme", client_of(&acme, "member"), drafts.path()),
+        named("globex", client_of(&globex, "member"), drafts.path()),
+    ];
+    let backend = Mirrored::new(120, 30);
+    let screen = backend.screen();
+    let (keys, rx) = tokio::sync::mpsc::unbounded_channel();
+    let run = main_loop_of(backend, orgs, rx);
+    let drive = async {
+        let s = wait_for(&screen, "both organizations with their unread counts", |s| {
+            count(s, "acme").as_deref() == Some("") && count(s, "globex").as_deref() == Some("2")
+        })
+        .await;
+        assert!(org_row(&s, "acme").unwrap().starts_with("▶ acme"), "acme is on screen:\n{s}");
+        assert!(!org_row(&s, "globex").unwrap().starts_with('▶'), "{s}");
+        assert!(s.lines().last().unwrap().starts_with("acme · "), "the title names it:\n{s}");
+        wait_for(&screen, "acme's feed", |s| s.contains("hello from acme")).await;
+        assert_eq!(acme.shared.lock().queues.map.len(), 1, "one event queue in acme");
+        assert_eq!(globex.shared.lock().queues.map.len(), 1, "one event queue in globex");
+
+        // A message arrives in the organization not on screen: counted there (within the
+        // second the rows take to be worked out again), not drawn in acme's feed.
+        dm_to_member(&globex, "carol", "while you were in acme").await;
+        let s = wait_for(&screen, "globex counting 3", |s| count(s, "globex").as_deref() == Some("3")).await;
+        assert_eq!(count(&s, "acme").as_deref(), Some(""), "{s}");
+        assert!(!s.contains("while you were in acme"), "{s}");
+
+        // A draft in acme: reply to the selected message, type, leave the box.
+        keys.send(key('r')).unwrap();
+        for c in "draft for acme".chars() {
+            keys.send(key(c)).unwrap();
+        }
+        wait_for(&screen, "the reply box in acme", |s| s.contains("draft for acme")).await;
+        keys.send(esc()).unwrap();
+
+        // `]`: globex on screen, with its own feed, title and marker.
+        keys.send(key(']')).unwrap();
+        let s = wait_for(&screen, "globex on screen", |s| s.lines().last().unwrap().starts_with("globex · "))
+            .await;
+        assert!(org_row(&s, "globex").unwrap().starts_with("▶ globex"), "{s}");
+        let s = wait_for(&screen, "globex's feed", |s| s.contains("first from globex")).await;
+        assert!(!s.contains("hello from acme"), "acme's messages are not globex's:\n{s}");
+        // On screen, its selected first unread is seen: read.
+        wait_for(&screen, "globex counting 2", |s| count(s, "globex").as_deref() == Some("2")).await;
+        keys.send(key('r')).unwrap();
+        for c in "draft for globex".chars() {
+            keys.send(key(c)).unwrap();
+        }
+        wait_for(&screen, "the reply box in globex", |s| s.contains("draft for globex")).await;
+        keys.send(esc()).unwrap();
+
+        // `[` goes back; so does `]` (two organizations: round).
+        keys.send(key('[')).unwrap();
+        wait_for(&screen, "acme again", |s| s.lines().last().unwrap().starts_with("acme · ")).await;
+        // Drafts reach each organization's own folder within a second or two.
+        let start = Instant::now();
+        loop {
+            let kept = |name: &str| {
+                std::fs::read_dir(drafts.path().join(name))
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+                    .collect::<String>()
+            };
+            let (a, g) = (kept("acme"), kept("globex"));
+            if a.contains("draft for acme") && g.contains("draft for globex") {
+                assert!(!a.contains("globex") && !g.contains("for acme"), "{a:?} {g:?}");
+                break;
+            }
+            assert!(start.elapsed() < Duration::from_secs(30), "drafts not kept apart: {a:?} / {g:?}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        keys.send(key('q')).unwrap();
+    };
+    let (ended, ()) = tokio::join!(run, drive);
+    let (states, outside) = ended.unwrap();
+    assert_eq!(states.len(), 2);
+    let told: Vec<&str> = outside.notifications.iter().map(|(t, _)| t.as_str()).collect();
+    assert!(
+        told.iter().any(|t| t.starts_with("[globex] ") && t.contains("Carol")),
+        "the notification names the organization: {told:?}"
+    );
+    // A clean exit gives both servers their queues back.
+    assert_eq!(acme.shared.lock().queues.map.len(), 0);
+    assert_eq!(globex.shared.lock().queues.map.len(), 0);
+}
+
+/// With one organization there are no organization rows, and `]` says why nothing happened.
+#[tokio::test]
+async fn with_one_organization_the_switch_key_says_how_to_open_more() {
+    let server = DemoServer::start(ServerOptions::default()).await.unwrap();
+    let backend = Mirrored::new(120, 30);
+    let screen = backend.screen();
+    let (keys, rx) = tokio::sync::mpsc::unbounded_channel();
+    let run = main_loop_of(backend, vec![Organization::new(client_of(&server, "member"))], rx);
+    let drive = async {
+        let s = wait_for(&screen, "the channel list", |s| s.contains("#general")).await;
+        assert!(!s.contains('▶') && !s.lines().last().unwrap().contains("127.0.0.1 · "), "{s}");
+        keys.send(key(']')).unwrap();
+        wait_for(&screen, "the reason", |s| s.contains("only this organization is open")).await;
+        keys.send(key('q')).unwrap();
+    };
+    let (ended, ()) = tokio::join!(run, drive);
+    assert_eq!(ended.unwrap().0.len(), 1);
+}
