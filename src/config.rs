@@ -6,7 +6,7 @@
 //! choices: `config.toml:3:9: theme = "blue" is not one of dark, light, high-contrast`.
 
 use crate::app::keymap::{Action, Context, KEY_SYNTAX, Key, KeyConflict, Keymap, Override};
-use crate::app::settings::{Clock, Notifications, NotifyMethod, Settings, StartNarrow};
+use crate::app::settings::{Clock, ImageMode, Notifications, NotifyMethod, Settings, StartNarrow};
 use crate::app::settings::{ThemeChoice, ThemeName};
 use serde::Deserialize;
 use std::ops::Range;
@@ -24,6 +24,8 @@ pub struct Config {
     /// Browse without marking messages read (zulip-terminal's explore mode).
     pub explore: bool,
     pub notifications: Notifications,
+    /// How images in messages show.
+    pub images: ImageMode,
     /// The `[keys]` entries, as given.
     pub key_overrides: Vec<Override>,
     /// The defaults with the overrides applied.
@@ -40,6 +42,7 @@ impl Default for Config {
             show_people: false,
             explore: false,
             notifications: Notifications::default(),
+            images: ImageMode::default(),
             key_overrides: Vec::new(),
             keymap: Keymap::default(),
         }
@@ -58,6 +61,7 @@ impl Config {
             show_people: self.show_people,
             explore: self.explore,
             notifications: self.notifications,
+            images: self.images,
         }
     }
 }
@@ -102,6 +106,7 @@ struct Raw {
     time_format: Option<Spanned<toml::Value>>,
     start: Option<Spanned<String>>,
     explore: Option<bool>,
+    images: Option<Spanned<String>>,
     panels: Option<RawPanels>,
     notifications: Option<RawNotifications>,
     keys: Option<Spanned<KeysValue>>,
@@ -210,6 +215,17 @@ pub fn parse(text: &str, path: &str) -> Result<Config, ConfigError> {
                 src.at(&t.span()),
                 src.written(&t.span()),
                 one_of(ThemeName::ALL)
+            )),
+        }
+    }
+    if let Some(m) = &raw.images {
+        match ImageMode::ALL.iter().find(|(name, _)| *name == m.get_ref()) {
+            Some((_, mode)) => cfg.images = *mode,
+            None => errors.push(format!(
+                "{}: images = {} is not one of {}",
+                src.at(&m.span()),
+                src.written(&m.span()),
+                one_of(ImageMode::ALL)
             )),
         }
     }
@@ -420,6 +436,11 @@ start = {start}
 # turns it on for one run.
 explore = {explore}
 
+# Images in messages: auto (kitty, sixel or iTerm2 graphics where the terminal answers for them,
+# else half-blocks), halfblocks (Unicode half-blocks in colour, any terminal), or off (the
+# numbered link only). Only images on your own server are fetched.
+images = {images}
+
 [panels]
 # The channels pane. Hidden, it still shows while it has the focus (h or ←).
 channels = {channels}
@@ -446,6 +467,7 @@ method = {method}
         starts = one_of(StartNarrow::NAMES),
         start = toml_str(&d.start.as_config()),
         explore = d.explore,
+        images = toml_str(d.images.as_str()),
         channels = d.show_channels,
         people = d.show_people,
         dm = d.notifications.dm,
@@ -501,7 +523,13 @@ mod tests {
             assert!(text.contains(&format!("\n{} = [", a.name())), "{} missing", a.name());
         }
         assert_eq!(cfg.key_overrides.len(), Action::ALL.len() + 1, "mark_topic_read is per pane");
-        for line in ["theme = \"dark\"", "time_format = 24", "start = \"all\"", "method = \"desktop\""] {
+        for line in [
+            "theme = \"dark\"",
+            "time_format = 24",
+            "start = \"all\"",
+            "method = \"desktop\"",
+            "images = \"auto\"",
+        ] {
             assert!(text.lines().any(|l| l == line), "{line}");
         }
     }
@@ -570,6 +598,9 @@ mark_topic_read = ["ctrl+t"]
         assert_eq!(e, "/home/me/.config/topicterm/config.toml:1:15: time_format = 13 is not one of 12, 24");
         let e = err("[notifications]\nmethod = \"popup\"\n");
         assert!(e.ends_with(":2:10: method = \"popup\" is not one of desktop, bell, none"), "{e}");
+        let e = err("images = \"sixel\"");
+        assert!(e.ends_with(":1:10: images = \"sixel\" is not one of auto, halfblocks, off"), "{e}");
+        assert_eq!(parse("images = \"off\"", "x").unwrap().images, ImageMode::Off);
         let e = err("start = \"is:weird\"");
         assert!(e.contains(":1:9: start = \"is:weird\": unknown is:weird; use one of all, dms"), "{e}");
     }

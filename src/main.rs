@@ -374,8 +374,10 @@ fn organization(
         .as_ref()
         .filter(|_| keep_session && !demo)
         .map(|d| d.cache_dir().join(format!("{account}.json")));
+    // Pictures are kept for every server in one folder (each named by server and address).
+    let images_dir = dirs.as_ref().filter(|_| !demo).map(|d| d.cache_dir().join("images"));
     let drafts_dir = dirs.map(|d| d.data_dir().join("drafts").join(account));
-    Ok(Organization { name, client, drafts_dir, cache_file })
+    Ok(Organization { name, client, drafts_dir, cache_file, images_dir })
 }
 
 async fn client_main(
@@ -425,9 +427,13 @@ async fn client_main(
         );
         restore(info);
     }));
+    // Which graphics the terminal draws pictures with: asked before its events are read.
+    let graphics = topicterm::ui::Graphics::detect(settings.images);
+    tracing::info!("images: {}", graphics.name());
     let input = topicterm::run::terminal_events();
     let mut outside = topicterm::outside::Terminal { notify: settings.notifications.method };
-    let result = topicterm::run::run_main_loop(&mut terminal, orgs, input, settings, &mut outside).await;
+    let result =
+        topicterm::run::run_main_loop(&mut terminal, orgs, input, settings, graphics, &mut outside).await;
     let _ = crossterm::execute!(
         std::io::stdout(),
         crossterm::event::DisableMouseCapture,

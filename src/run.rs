@@ -95,13 +95,15 @@ pub struct Organization {
     pub client: Client,
     pub drafts_dir: Option<std::path::PathBuf>,
     pub cache_file: Option<std::path::PathBuf>,
+    /// Where fetched pictures are kept (pruned to `net::images::DISK_LIMIT`).
+    pub images_dir: Option<std::path::PathBuf>,
 }
 
 impl Organization {
     /// An organization with nothing kept on disk, named after its server.
     pub fn new(client: Client) -> Organization {
         let name = crate::urls::host_of(client.site());
-        Organization { name, client, drafts_dir: None, cache_file: None }
+        Organization { name, client, drafts_dir: None, cache_file: None, images_dir: None }
     }
 }
 
@@ -183,12 +185,14 @@ where
 /// Run the client until the user quits, with every organization of `orgs` open (the first on
 /// screen): one state, one set of network tasks and one event queue each, all answering into
 /// this loop. `input` yields terminal events ([`terminal_events`] in the binary, a scripted
-/// stream in tests). Returns each organization's state as it ended.
+/// stream in tests); `graphics` is how pictures are drawn. Returns each organization's state as
+/// it ended.
 pub async fn run_main_loop<B, S>(
     terminal: &mut Terminal<B>,
     orgs: Vec<Organization>,
     mut input: S,
     settings: app::settings::Settings,
+    graphics: ui::Graphics,
     outside: &mut dyn crate::outside::Outside,
 ) -> anyhow::Result<Vec<State>>
 where
@@ -215,6 +219,9 @@ where
         if let Some(dir) = org.drafts_dir {
             dispatcher = dispatcher.with_drafts(dir);
         }
+        if let Some(dir) = org.images_dir {
+            dispatcher = dispatcher.with_images(dir);
+        }
         let mut st = State {
             now: now(),
             site: client.site().to_owned(),
@@ -231,14 +238,9 @@ where
             dispatcher.run(Effect::LoadCache);
         }
         dispatcher.run(Effect::Register);
-        open.push(Open {
-            name: org.name,
-            st,
-            dispatcher,
-            cache: RenderCache::default(),
-            stale: true,
-            closed: false,
-        });
+        let mut cache = RenderCache::default();
+        cache.pictures.graphics = graphics.clone();
+        open.push(Open { name: org.name, st, dispatcher, cache, stale: true, closed: false });
     }
     let several = open.len() > 1;
     let mut active = 0;
@@ -282,6 +284,12 @@ where
             dirty = false;
             if let Some(at) = key_at.take() {
                 tracing::debug!(target: "topicterm::frame", key_to_frame_us = at.elapsed().as_micros() as u64);
+            }
+            // Pictures the frame would have drawn are asked for after it.
+            let wanted = std::mem::take(&mut o.cache.pictures.wanted);
+            if !wanted.is_empty() {
+                let effects = app::update(&mut o.st, Msg::ImagesWanted(wanted));
+                run_effects(terminal, o, outside, effects, &mut dirty)?;
             }
         }
         let mut batch: Vec<Item> = Vec::new();

@@ -315,7 +315,11 @@ impl Client {
     /// Fetch an uploaded file (`/user_uploads/…`, relative or on this server) with the user's
     /// credentials; other hosts never see them. At most 200 MB.
     pub async fn download(&self, url: &str) -> Result<Vec<u8>> {
-        const MAX: usize = 200 << 20;
+        self.download_at_most(url, 200 << 20).await
+    }
+
+    /// [`Client::download`], refusing a body of more than `max` bytes (read no further).
+    pub async fn download_at_most(&self, url: &str, max: usize) -> Result<Vec<u8>> {
         let site = self.site().trim_end_matches('/');
         let (full, ours) = if url.starts_with('/') {
             (format!("{site}{url}"), true)
@@ -336,8 +340,9 @@ impl Client {
         }
         let mut body = Vec::new();
         while let Some(chunk) = resp.chunk().await? {
-            if body.len() + chunk.len() > MAX {
-                return Err(ApiError::Decode { status, message: format!("{url} is larger than 200 MB") });
+            if body.len() + chunk.len() > max {
+                let mb = max >> 20;
+                return Err(ApiError::Decode { status, message: format!("{url} is larger than {mb} MB") });
             }
             body.extend_from_slice(&chunk);
         }

@@ -225,6 +225,10 @@ pub enum Effect {
     },
     /// Work for the terminal side of the main loop; the network tasks never see it.
     Term(TermEffect),
+    /// Fetch and decode a picture on the user's own server (from the disk cache when there).
+    FetchImage {
+        src: String,
+    },
     PollEvents {
         queue_id: String,
         last_event_id: i64,

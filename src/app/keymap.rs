@@ -169,6 +169,8 @@ actions! {
         [Global k('v')];
     ChannelInfo => "channel_info", "channel info: description, subscribers, folder, posting, your settings",
         [Sidebar k('i')];
+    ViewImage => "view_image", "the selected message's images, full screen (n/p: next, previous)",
+        [Messages k('I')];
     NextOrganization => "next_organization", "the next organization (every account opens at once)",
         [Global k(']')];
     PreviousOrganization => "previous_organization", "the previous organization",

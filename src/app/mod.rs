@@ -5,6 +5,7 @@
 
 pub mod command;
 mod effect;
+pub mod images;
 pub mod keymap;
 mod model;
 mod msg;

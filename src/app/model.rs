@@ -190,6 +190,13 @@ pub enum Popup {
         details: Option<Box<User>>,
         scroll: u16,
     },
+    /// A message's inline images, one at a time, as large as the screen allows.
+    Image {
+        message_id: MessageId,
+        /// The pictures, in the message's order, and the one shown.
+        srcs: Vec<String>,
+        shown: usize,
+    },
 }
 
 /// The user's own typing, as last told to the server.
@@ -381,6 +388,8 @@ pub struct State {
     pub keep_session: bool,
     /// The user's settings (config file): keys, colours, clock, first view.
     pub settings: Settings,
+    /// Pictures of inline images: fetched, failed, decoded.
+    pub images: super::images::Images,
 }
 
 /// What the client holds, as JSON: loaded windows with the terms that select them on the server,

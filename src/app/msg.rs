@@ -99,6 +99,8 @@ pub enum Failure {
         path: PathBuf,
         error: std::io::Error,
     },
+    /// A downloaded picture that cannot be shown (the decoder's reason).
+    Undecodable(String),
     /// A local file could not be read.
     Read {
         path: PathBuf,
@@ -135,6 +137,13 @@ pub enum Msg {
     ClickSidebar(usize),
     /// … or on a message.
     ClickMessage(MessageId),
+    /// Pictures the last frame would have drawn and the state does not have yet.
+    ImagesWanted(Vec<String>),
+    /// A picture fetched (or not).
+    Image {
+        src: String,
+        result: Result<super::images::Picture, Failure>,
+    },
     /// A click on an organization's row (several open).
     ClickOrganization(usize),
     /// The organizations open in the window changed (their unread counts, the one on screen):

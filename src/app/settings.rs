@@ -171,6 +171,28 @@ impl NotifyMethod {
     }
 }
 
+/// How images in messages show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ImageMode {
+    /// Drawn with the best graphics the terminal answers for (kitty, sixel, iTerm2), else with
+    /// half-blocks.
+    #[default]
+    Auto,
+    /// Drawn with Unicode half-blocks, whatever the terminal.
+    Halfblocks,
+    /// Not drawn: the numbered link only.
+    Off,
+}
+
+impl ImageMode {
+    pub const ALL: &[(&str, ImageMode)] =
+        &[("auto", ImageMode::Auto), ("halfblocks", ImageMode::Halfblocks), ("off", ImageMode::Off)];
+
+    pub fn as_str(self) -> &'static str {
+        Self::ALL.iter().find(|(_, m)| *m == self).map_or("auto", |(n, _)| n)
+    }
+}
+
 /// Everything the config file decides.
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -186,6 +208,7 @@ pub struct Settings {
     /// Browse without marking messages read.
     pub explore: bool,
     pub notifications: Notifications,
+    pub images: ImageMode,
 }
 
 impl Default for Settings {
@@ -199,6 +222,7 @@ impl Default for Settings {
             show_people: false,
             explore: false,
             notifications: Notifications::default(),
+            images: ImageMode::default(),
         }
     }
 }

@@ -10,8 +10,8 @@
 use super::guard::parse_too_costly;
 use super::html::{
     Visit, code_language, emoji_from_code, has_class, is_block, is_skipped, is_spoiler_block,
-    is_spoiler_part, is_stray_spoiler_content, media_link, parent_element, shown_elements, spoiler_indices,
-    walk_tree,
+    is_spoiler_part, is_stray_spoiler_content, media_link, media_preview, parent_element, shown_elements,
+    spoiler_indices, walk_tree,
 };
 use super::text::{attr_text, collapse_ws, sanitize, sanitize_code};
 use scraper::{ElementRef, Html, Node};
@@ -27,6 +27,10 @@ pub trait ContentContext {
     fn format_time(&self, ts: i64) -> String;
     /// Whether the spoiler with this index (0-based, in document order) is expanded.
     fn spoiler_open(&self, index: usize) -> bool;
+    /// Whether this inline image's picture is drawn (room is made for it under its link).
+    fn image(&self, _src: &str) -> bool {
+        false
+    }
 }
 
 /// A link or image of a message, numbered `[1]`, `[2]`, … in order of first appearance.
@@ -54,6 +58,9 @@ pub struct Summary {
     /// The text, sanitised, on one line (closed spoilers' content left out; links, images,
     /// media by their text; no layout marks).
     pub text: String,
+    /// The pictures of its inline images (the server's thumbnails where it made them), in
+    /// order; those in closed spoilers left out.
+    pub previews: Vec<String>,
 }
 
 /// Parsed message HTML.
@@ -269,6 +276,7 @@ impl Walker<'_> {
     fn media(&mut self, el: ElementRef<'_>) {
         let Some((url, label, is_video)) = media_link(el) else { return };
         self.register_link(&url, &label, !is_video);
+        self.out.previews.extend(media_preview(el));
         self.note(&label);
     }
 

@@ -264,6 +264,24 @@ pub(crate) fn media_link(el: ElementRef<'_>) -> Option<(String, String, bool)> {
     Some((url.to_owned(), label, is_video))
 }
 
+/// The picture an inline image (`div.message_inline_image`) shows: its shown `<img>`'s source
+/// (the server's thumbnail when it made one), not a video's, not the server's "still making the
+/// thumbnail" placeholder.
+pub(crate) fn media_preview(el: ElementRef<'_>) -> Option<String> {
+    let shown = shown_elements(el);
+    if shown.iter().any(|d| d.value().name() == "video")
+        || has_class(el, "message_inline_video")
+        || has_class(el, "youtube-video")
+        || has_class(el, "vimeo-video")
+    {
+        return None;
+    }
+    let img =
+        shown.iter().find(|d| d.value().name() == "img" && !has_class(**d, "image-loading-placeholder"))?;
+    let src = img.attr("src").map(str::trim).filter(|s| !s.is_empty())?;
+    Some(attr_text(src))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

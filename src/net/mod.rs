@@ -9,6 +9,7 @@ use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
 
 pub mod cache;
+pub mod images;
 
 /// Runs effects. The UI task calls `run` and never awaits.
 pub struct Dispatcher {
@@ -22,6 +23,8 @@ pub struct Dispatcher {
     downloads: Option<std::path::PathBuf>,
     /// The file the last session is kept in (`None`: not kept).
     cache: Option<std::path::PathBuf>,
+    /// The folder pictures are kept in (`None`: fetched every time).
+    images: Option<std::path::PathBuf>,
     poller: Option<JoinHandle<()>>,
     /// Latest-wins for message fetches of the shown narrow.
     fetches: Vec<(Narrow, bool, JoinHandle<()>)>,
@@ -59,6 +62,7 @@ impl Dispatcher {
             drafts_writer: None,
             cache: None,
             downloads: None,
+            images: None,
             poller: None,
             fetches: Vec::new(),
         }
@@ -90,6 +94,12 @@ impl Dispatcher {
             }
         }));
         self.drafts = Some(writes);
+        self
+    }
+
+    /// Keep fetched pictures in this folder (pruned to `images::DISK_LIMIT`).
+    pub fn with_images(mut self, dir: std::path::PathBuf) -> Self {
+        self.images = Some(dir);
         self
     }
 
@@ -129,6 +139,13 @@ impl Dispatcher {
         let c = self.client.clone();
         match effect {
             Effect::Quit => return false,
+            Effect::FetchImage { src } => {
+                let dir = self.images.clone();
+                self.spawn(async move {
+                    let result = images::fetch(&c, dir.as_deref(), &src).await;
+                    Msg::Image { src, result }
+                });
+            }
             Effect::Register => {
                 if let Some(p) = self.poller.take() {
                     p.abort();

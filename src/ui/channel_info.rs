@@ -42,7 +42,7 @@ pub(super) fn draw_channel_info(
             lines.push(Line::styled(format!("#{} ({kind}{archived})", sanitize(&c.name)), t.bold));
             lines.push(Line::raw(""));
             let width = area.width.saturating_sub(2).max(10);
-            let ctx = Ctx { spoilers: false, tz: st.tz, clock: st.settings.clock };
+            let ctx = Ctx { spoilers: false, tz: st.tz, clock: st.settings.clock, images: None };
             if c.rendered_description.trim().is_empty() && c.description.trim().is_empty() {
                 lines.push(Line::styled("No description.", t.dim));
             } else if c.rendered_description.trim().is_empty() {

@@ -17,7 +17,7 @@ use std::rc::Rc;
 /// Cache of rendered message bodies. Bounded; cleared wholesale when full.
 #[derive(Default)]
 pub struct RenderCache {
-    map: HashMap<(MessageId, u16, u64, bool), Rc<RenderedContent>>,
+    map: HashMap<(MessageId, u16, u64, bool, bool), Rc<RenderedContent>>,
     /// Where the last frame put things, for mouse clicks.
     pub hits: HitMap,
     /// Where the last frame drew graphemes that terminals may draw differently (see
@@ -25,6 +25,8 @@ pub struct RenderCache {
     pub(super) clusters: Vec<(u16, u16, String)>,
     /// The styles of the theme the settings name, built when that name changes.
     theme: Option<(ThemeChoice, Rc<Theme>)>,
+    /// Pictures: how they are drawn, encoded ones, wanted ones.
+    pub pictures: super::image::Pictures,
 }
 
 /// Screen regions of the last frame.
@@ -70,6 +72,8 @@ pub(super) struct Ctx {
     pub(super) spoilers: bool,
     pub(super) tz: crate::app::TimeZone,
     pub(super) clock: crate::app::settings::Clock,
+    /// Make room for the pictures of inline images on this server (the site), if any.
+    pub(super) images: Option<String>,
 }
 
 impl ContentContext for Ctx {
@@ -78,6 +82,9 @@ impl ContentContext for Ctx {
     }
     fn spoiler_open(&self, _index: usize) -> bool {
         self.spoilers
+    }
+    fn image(&self, src: &str) -> bool {
+        self.images.as_deref().is_some_and(|site| crate::app::images::on_own_server(site, src))
     }
 }
 
@@ -105,25 +112,31 @@ impl RenderCache {
         }
     }
 
-    /// The layout of a message's HTML (`html`: its content, or what a search matched in it).
+    /// The layout of a message's HTML (`html`: its content, or what a search matched in it),
+    /// with room for the pictures of inline images on the user's server when `pictures` (and
+    /// the settings draw images).
     pub(super) fn get(
         &mut self,
         m: &Message,
         html: &str,
         width: u16,
         spoilers: bool,
-        tz: crate::app::TimeZone,
-        settings: &crate::app::settings::Settings,
+        st: &State,
+        pictures: bool,
     ) -> Rc<RenderedContent> {
+        let settings = &st.settings;
+        let tz = st.tz;
         let theme = self.theme(settings.theme);
-        let key = (m.id, width, hash(html), spoilers);
+        let images = Some(st.site.as_str())
+            .filter(|_| pictures && settings.images != crate::app::settings::ImageMode::Off);
+        let key = (m.id, width, hash(html), spoilers, images.is_some());
         if let Some(r) = self.map.get(&key) {
             return r.clone();
         }
         if self.map.len() >= CACHE_LIMIT {
             self.map.clear();
         }
-        let ctx = Ctx { spoilers, tz, clock: settings.clock };
+        let ctx = Ctx { spoilers, tz, clock: settings.clock, images: images.map(str::to_owned) };
         let r = Rc::new(render_html_with_theme(html, width, &ctx, &theme.content));
         self.map.insert(key, r.clone());
         r

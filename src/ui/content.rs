@@ -29,7 +29,7 @@ use unicode_segmentation::UnicodeSegmentation;
 use crate::content::guard::TOO_COMPLEX;
 use crate::content::html::{
     Visit, code_language, emoji_from_code, has_class, is_block, is_skipped, is_spoiler_block,
-    is_spoiler_part, is_stray_spoiler_content, media_link, parent_element, walk_tree,
+    is_spoiler_part, is_stray_spoiler_content, media_link, media_preview, parent_element, walk_tree,
 };
 use crate::content::text::{attr_text, grapheme_width, sanitize_code};
 use crate::content::{ContentContext, LinkRef, display_width};
@@ -58,6 +58,46 @@ pub struct RenderedContent {
     pub code_blocks: Vec<String>,
     /// Each code block's language (lowercase), in the same order.
     pub code_languages: Vec<Option<String>>,
+    /// Where inline images go: blank rows kept for them (when the context draws images).
+    pub images: Vec<BodyImage>,
+}
+
+/// Room kept in a message's lines for one inline image.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BodyImage {
+    /// Its first row (an index into the lines) and how many rows it has.
+    pub line: usize,
+    pub rows: u16,
+    /// The column it starts at (after a quote's or a list's indent).
+    pub col: u16,
+    /// The picture to fetch (the server's thumbnail where it made one).
+    pub src: String,
+}
+
+/// Rows kept for an inline image in a body `width` columns wide: more on wider screens.
+pub fn image_rows(width: usize) -> u16 {
+    (width / 8).clamp(4, 12) as u16
+}
+
+/// Marks a row kept for an image until the layout is done (then it is blanked): a control
+/// character, which no server text can bring (every text is sanitised), then the image's index.
+const IMAGE_ROW: char = '\u{1}';
+
+/// Blank the rows kept for images and say where they are.
+fn take_image_rows(lines: &mut [Line<'static>], previews: &[String]) -> Vec<BodyImage> {
+    let mut out: Vec<(usize, BodyImage)> = Vec::new();
+    for (i, line) in lines.iter_mut().enumerate() {
+        let Some(at) = line.spans.iter().position(|s| s.content.starts_with(IMAGE_ROW)) else { continue };
+        let k: usize = line.spans[at].content[IMAGE_ROW.len_utf8()..].parse().unwrap_or(usize::MAX);
+        let col: usize = line.spans[..at].iter().map(|s| display_width(&s.content)).sum();
+        line.spans.truncate(at);
+        let Some(src) = previews.get(k) else { continue };
+        match out.last_mut() {
+            Some((last, img)) if *last == k && img.line + usize::from(img.rows) == i => img.rows += 1,
+            _ => out.push((k, BodyImage { line: i, rows: 1, col: col as u16, src: src.clone() })),
+        }
+    }
+    out.into_iter().map(|(_, img)| img).collect()
 }
 
 /// Render HTML content to lines no wider than `width` display columns (width >= 10; clamp smaller).
@@ -98,18 +138,25 @@ pub fn render_document(
         code_languages: Vec::new(),
         list_depth: 0,
         capture: None,
+        previews: Vec::new(),
     };
     let mut flow = Flow::new(width);
     let base = Inherit { style: theme.text, nowrap: false };
     renderer.children(html.root_element(), &mut flow, base, 0);
     let mut lines = flow.finish();
     enforce_width(&mut lines, width);
+    let images = if renderer.previews.is_empty() {
+        Vec::new()
+    } else {
+        take_image_rows(&mut lines, &renderer.previews)
+    };
     RenderedContent {
         lines,
         links: renderer.links,
         spoilers: doc.spoiler_count(),
         code_blocks: renderer.code_blocks,
         code_languages: renderer.code_languages,
+        images,
     }
 }
 
@@ -147,6 +194,8 @@ struct Renderer<'a> {
     list_depth: usize,
     /// Text emitted inside the current link (its `LinkRef::text`).
     capture: Option<String>,
+    /// The pictures of the inline images given room, in order.
+    previews: Vec<String>,
 }
 
 impl<'a> Renderer<'a> {
@@ -363,6 +412,13 @@ impl<'a> Renderer<'a> {
         sub.space(t.media);
         sub.text(&label, t.media, false);
         flow.block(sub.finish(), Kind::Media);
+        // Room for the picture under its link, marked until the layout is done.
+        if let Some(src) = media_preview(el).filter(|src| self.ctx.image(src)) {
+            let mark = format!("{IMAGE_ROW}{}", self.previews.len());
+            self.previews.push(src);
+            let rows = (0..image_rows(flow.width)).map(|_| Line::raw(mark.clone())).collect();
+            flow.block(rows, Kind::Media);
+        }
     }
 
     fn time(&mut self, el: ElementRef<'_>, flow: &mut Flow, inh: Inherit) -> bool {

@@ -52,7 +52,7 @@ pub(super) fn draw_info(
             Span::raw(st.tz.format(ts, clock.stamp())),
         ]));
     }
-    let body = cache.get(m, &m.content, area.width.saturating_sub(4).max(10), false, st.tz, &st.settings);
+    let body = cache.get(m, &m.content, area.width.saturating_sub(4).max(10), false, st, false);
     if !body.links.is_empty() {
         lines.push(Line::raw(""));
         lines.push(Line::styled("Links", t.header));

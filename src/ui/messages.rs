@@ -44,7 +44,17 @@ fn policy_mark(st: &State, channel: crate::api::ChannelId, topic: &str) -> &'sta
     }
 }
 
-/// The lines of one message block: optional conversation header, sender line, body, reactions.
+/// Room a message block keeps for an inline image's picture.
+struct Placed {
+    /// Its first line in the block, its column, its rows.
+    line: usize,
+    col: u16,
+    rows: u16,
+    src: String,
+}
+
+/// The lines of one message block: optional conversation header, sender line, body, reactions;
+/// where its pictures go in `images`.
 fn message_block(
     st: &State,
     t: &Theme,
@@ -52,6 +62,7 @@ fn message_block(
     m: &Message,
     prev: Option<&Message>,
     width: u16,
+    images: &mut Vec<Placed>,
 ) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     let same_conv = prev.is_some_and(|p| {
@@ -133,9 +144,9 @@ fn message_block(
         out.extend(reaction_lines(st, t, m, width));
         return out;
     }
-    let body = cache.get(m, html, width.saturating_sub(2).max(10), spoilers, st.tz, &st.settings);
+    let body = cache.get(m, html, width.saturating_sub(2).max(10), spoilers, st, true);
     let marks_width: usize = marks.iter().map(|s| display_width(&s.content)).sum();
-    for l in &body.lines {
+    for (k, l) in body.lines.iter().enumerate() {
         let mut spans = vec![Span::raw("  ")];
         spans.extend(l.spans.iter().cloned());
         if !marks.is_empty() {
@@ -147,6 +158,9 @@ fn message_block(
             } else {
                 spans.append(&mut marks);
             }
+        }
+        if let Some(img) = body.images.iter().find(|img| img.line == k) {
+            images.push(Placed { line: out.len(), col: img.col + 2, rows: img.rows, src: img.src.clone() });
         }
         out.push(Line::from(spans));
     }
@@ -314,7 +328,7 @@ fn pending_block(st: &State, th: &Theme, o: &crate::app::Outgoing, width: u16) -
     let body = render_html_with_theme(
         &format!("<p>{html}</p>"),
         width.saturating_sub(2).max(10),
-        &Ctx { spoilers: false, tz: st.tz, clock: st.settings.clock },
+        &Ctx { spoilers: false, tz: st.tz, clock: st.settings.clock, images: None },
         &th.content,
     );
     let shown = body.lines.len().min(PENDING_PREVIEW_LINES);
@@ -364,33 +378,38 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
     let sel_pos = st.ui.selected.and_then(|id| ids.binary_search(&id).ok()).unwrap_or(ids.len() - 1);
     let msg = |i: usize| ids.get(i).and_then(|id| st.data.messages.get(id));
     // Blocks from the selected one downwards, then upwards until the pane is full.
-    let mut below: Vec<(usize, Vec<Line<'static>>)> = Vec::new();
+    type Block = (usize, Vec<Line<'static>>, Vec<Placed>);
+    let mut below: Vec<Block> = Vec::new();
     let mut used = 0;
     let mut i = sel_pos;
     while i < ids.len() && used < height {
         if let Some(m) = msg(i) {
-            let block = message_block(st, t, cache, m, if i == 0 { None } else { msg(i - 1) }, width);
+            let mut images = Vec::new();
+            let block =
+                message_block(st, t, cache, m, if i == 0 { None } else { msg(i - 1) }, width, &mut images);
             used += block.len();
-            below.push((i, block));
+            below.push((i, block, images));
         }
         i += 1;
     }
-    let mut above: Vec<(usize, Vec<Line<'static>>)> = Vec::new();
+    let mut above: Vec<Block> = Vec::new();
     let mut j = sel_pos;
-    let reserve_below = below.iter().skip(1).map(|(_, b)| b.len()).sum::<usize>().min(height / 3);
-    let mut room = height.saturating_sub(below.first().map_or(0, |(_, b)| b.len()) + reserve_below);
+    let reserve_below = below.iter().skip(1).map(|(_, b, _)| b.len()).sum::<usize>().min(height / 3);
+    let mut room = height.saturating_sub(below.first().map_or(0, |(_, b, _)| b.len()) + reserve_below);
     while j > 0 && room > 0 {
         j -= 1;
         if let Some(m) = msg(j) {
-            let block = message_block(st, t, cache, m, if j == 0 { None } else { msg(j - 1) }, width);
+            let mut images = Vec::new();
+            let block =
+                message_block(st, t, cache, m, if j == 0 { None } else { msg(j - 1) }, width, &mut images);
             room = room.saturating_sub(block.len());
-            above.push((j, block));
+            above.push((j, block, images));
         }
     }
     above.reverse();
     let mut lines: Vec<Line<'static>> = Vec::new();
     let mut owners: Vec<Option<MessageId>> = Vec::new();
-    if j == 0 && view.found_oldest && above.first().is_none_or(|(i, _)| *i == 0) {
+    if j == 0 && view.found_oldest && above.first().is_none_or(|(i, _, _)| *i == 0) {
         lines.push(Line::styled("— beginning of the conversation —", t.dim));
         owners.push(None);
     } else if view.loading_older {
@@ -398,11 +417,14 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
         owners.push(None);
     }
     let mut sel_start = 0;
-    for (idx, block) in above.into_iter().chain(below) {
+    // Pictures: their first line among all the lines, column, rows.
+    let mut pictures: Vec<(usize, Placed)> = Vec::new();
+    for (idx, block, images) in above.into_iter().chain(below) {
         let selected = idx == sel_pos;
         if selected {
             sel_start = lines.len();
         }
+        pictures.extend(images.into_iter().map(|p| (lines.len() + p.line, p)));
         let unread = ids.get(idx).is_some_and(|id| st.data.unread.by_id.contains_key(id));
         for l in block {
             let marker = if selected && st.ui.focus == Focus::Messages {
@@ -432,6 +454,7 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
     cache.hits.message_rows = owners.into_iter().skip(top).take(height).collect();
     // Unread messages under the visible part: say how many, on the last row.
     let last_seen = cache.hits.message_rows.iter().rev().flatten().next().copied();
+    let mut rows_free = height;
     if let Some(last) = last_seen
         && visible.len() >= height
         && height > 1
@@ -452,10 +475,35 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
                     clip(&text, width as usize),
                     t.highlight.add_modifier(ratatui::style::Modifier::REVERSED),
                 );
+                rows_free = height - 1;
             }
         }
     }
     f.render_widget(Paragraph::new(visible), area);
+    // Pictures wholly on screen go in the rows their messages keep for them.
+    for (at, p) in pictures {
+        if at < top || at + usize::from(p.rows) > top + rows_free {
+            continue;
+        }
+        let x = area.x + 1 + p.col;
+        let room = Rect {
+            x,
+            y: area.y + (at - top) as u16,
+            width: (area.x + width).saturating_sub(x),
+            height: p.rows,
+        };
+        if room.width > 0 {
+            super::image::draw_picture(
+                f,
+                st,
+                t,
+                &mut cache.pictures,
+                &p.src,
+                room,
+                super::image::Fit::Shrink,
+            );
+        }
+    }
 }
 
 /// Unread messages below the pane are counted up to this many ("999+").

@@ -10,6 +10,7 @@ pub mod content;
 mod emoji;
 mod help;
 mod history;
+mod image;
 mod info;
 mod messages;
 mod people;
@@ -23,6 +24,7 @@ mod widget;
 
 pub use common::{HitMap, RenderCache, emoji_label};
 pub use history::diff_lines;
+pub use image::Graphics;
 pub use people::activity_glyph;
 pub use status::narrow_title;
 
@@ -84,6 +86,9 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
         Some(Popup::Recent { selected, rows }) => recent::draw_recent(f, st, t, *selected, rows.as_deref()),
         Some(Popup::Profile { user, details, scroll }) => {
             profile::draw_profile(f, st, t, *user, details.as_deref(), *scroll)
+        }
+        Some(Popup::Image { srcs, shown, .. }) => {
+            image::draw_image_popup(f, st, t, &mut cache.pictures, srcs, *shown)
         }
         None => {}
     }

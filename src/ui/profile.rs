@@ -93,7 +93,7 @@ pub(super) fn draw_profile(
     }
     let profile = u.profile_data.as_ref();
     let width = area.width.saturating_sub(2).max(10);
-    let ctx = Ctx { spoilers: false, tz: st.tz, clock: st.settings.clock };
+    let ctx = Ctx { spoilers: false, tz: st.tz, clock: st.settings.clock, images: None };
     let mut custom = Vec::new();
     for fd in &d.profile_fields {
         let Some(v) = profile.and_then(|p| p.get(&fd.id.to_string())) else { continue };

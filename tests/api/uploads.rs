@@ -26,6 +26,18 @@ async fn an_uploaded_file_is_served_back_to_logged_in_users_only() {
     assert!(r.url.ends_with("/passwd") && !r.url.contains(".."), "{r:?}");
 }
 
+/// A download with a cap (pictures: 10 MB) stops reading past it and says so.
+#[tokio::test]
+async fn a_capped_download_refuses_a_larger_file() {
+    let env = Env::start().await;
+    let c = env.client("member");
+    let big = vec![b'x'; (1 << 20) + 10];
+    let r = c.upload_file("big.png", big.len() as u64, body(&big)).await.unwrap();
+    let err = c.download_at_most(&r.url, 1 << 20).await.unwrap_err();
+    assert!(err.to_string().contains(&format!("{} is larger than 1 MB", r.url)), "{err}");
+    assert_eq!(c.download_at_most(&r.url, 2 << 20).await.unwrap().len(), big.len());
+}
+
 #[tokio::test]
 async fn uploads_larger_than_the_limit_or_without_a_file_are_refused() {
     let env = Env::start().await;

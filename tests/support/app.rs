@@ -81,8 +81,10 @@ where
     let mut terminal = Terminal::new(backend).expect("terminal");
     let mut outside = topicterm::outside::Recorder::default();
     let settings = topicterm::app::settings::Settings::default();
+    let graphics = topicterm::ui::Graphics::halfblocks();
     let states =
-        topicterm::run::run_main_loop(&mut terminal, orgs, Box::pin(input), settings, &mut outside).await?;
+        topicterm::run::run_main_loop(&mut terminal, orgs, Box::pin(input), settings, graphics, &mut outside)
+            .await?;
     Ok((states, outside))
 }
 
@@ -380,6 +382,7 @@ impl App {
     pub fn draw(&mut self, width: u16, height: u16) -> Screen {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
         terminal.draw(|f| ui::draw(f, &self.st, &mut self.cache)).expect("draw");
+        self.ask_for_pictures();
         let buf = terminal.backend().buffer();
         let rows = (0..buf.area.height)
             .map(|y| (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect::<String>())
@@ -398,7 +401,17 @@ impl App {
     pub fn buffer(&mut self, width: u16, height: u16) -> ratatui::buffer::Buffer {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
         terminal.draw(|f| ui::draw(f, &self.st, &mut self.cache)).expect("draw");
+        self.ask_for_pictures();
         terminal.backend().buffer().clone()
+    }
+
+    /// As the main loop does after a frame: ask for the pictures it would have drawn.
+    fn ask_for_pictures(&mut self) {
+        let wanted = std::mem::take(&mut self.cache.pictures.wanted);
+        if !wanted.is_empty() {
+            let effects = app::update(&mut self.st, Msg::ImagesWanted(wanted));
+            self.run(effects);
+        }
     }
 
     /// The screen as text, one line per row (trailing spaces trimmed).

@@ -8,6 +8,7 @@ mod drafts;
 mod drawing;
 mod events;
 mod harness;
+mod images;
 mod keys;
 mod navigation;
 mod orgs;

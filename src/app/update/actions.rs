@@ -139,6 +139,7 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             st.ui.popup = Some(Popup::Help { scroll: 0 });
             vec![]
         }
+        Action::ViewImage => super::images::view_image(st),
         Action::NextOrganization | Action::PreviousOrganization => {
             let how = if a == Action::NextOrganization { OrgSwitch::Next } else { OrgSwitch::Previous };
             switch_organization(st, how)

@@ -13,9 +13,10 @@ pub(super) fn why(e: &ApiError) -> String {
 }
 
 /// Any failure, in the user's words.
-fn failure(f: &Failure) -> String {
+pub(super) fn failure(f: &Failure) -> String {
     match f {
         Failure::Api(e) => why(e),
+        Failure::Undecodable(why) => format!("not a picture topicterm can show ({why})"),
         Failure::File { path, error } => {
             format!("could not write {}: {}", path.display(), write_failure(error, path))
         }

@@ -324,6 +324,9 @@ pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     if let Some(fx) = super::directory_keys::on_popup_key(st, key) {
         return fx;
     }
+    if matches!(st.ui.popup, Some(Popup::Image { .. })) {
+        return super::images::on_image_key(st, key);
+    }
     if matches!(st.ui.popup, Some(Popup::Scheduled { .. })) {
         let ids: Vec<i64> = scheduled_in_order(st);
         let Some(Popup::Scheduled { selected }) = &mut st.ui.popup else { return vec![] };
@@ -427,7 +430,11 @@ pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         | Popup::MessageInfo { scroll, .. }
         | Popup::ChannelInfo { scroll, .. }
         | Popup::Profile { scroll, .. } => scroll,
-        Popup::Scheduled { .. } | Popup::Emoji { .. } | Popup::Channels { .. } | Popup::Recent { .. } => {
+        Popup::Scheduled { .. }
+        | Popup::Emoji { .. }
+        | Popup::Channels { .. }
+        | Popup::Recent { .. }
+        | Popup::Image { .. } => {
             return vec![];
         }
     };

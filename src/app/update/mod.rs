@@ -18,6 +18,7 @@ mod compose;
 mod directory;
 mod directory_keys;
 mod events;
+mod images;
 mod keys;
 mod navigation;
 mod outbox;
@@ -99,6 +100,11 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             st.ui.focus = Focus::Sidebar;
             st.ui.sidebar_selected = row;
             on_action(st, Action::Open)
+        }
+        Msg::ImagesWanted(srcs) => images::on_wanted(st, srcs),
+        Msg::Image { src, result } => {
+            images::on_image(st, src, result);
+            vec![]
         }
         Msg::ClickOrganization(i) => switch_organization(st, OrgSwitch::To(i)),
         Msg::Organizations(orgs) => {

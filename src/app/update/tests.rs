@@ -539,3 +539,32 @@ fn a_message_in_an_organization_not_on_screen_notifies_with_its_name() {
         .collect();
     assert_eq!(told, vec!["[acme] Alice (direct message)"], "{fx:?}");
 }
+
+#[test]
+fn pictures_wanted_are_fetched_once_and_only_from_the_own_server() {
+    use crate::app::images::{Picture, Slot};
+    let (mut st, _) = registered();
+    st.site = "https://chat.example.com".into();
+    let own = "/user_uploads/thumbnail/2/ab/cat.png/840x560.webp".to_owned();
+    let other = "https://img.example/cat.png".to_owned();
+    let fx = update(&mut st, Msg::ImagesWanted(vec![own.clone(), other.clone()]));
+    assert_eq!(fx, vec![Effect::FetchImage { src: own.clone() }]);
+    assert_eq!(st.images.get(&own), Some(&Slot::Loading));
+    assert_eq!(st.images.get(&other), Some(&Slot::Failed(super::images::ELSEWHERE.into())));
+    // Wanted again by the next frame while loading: not asked twice.
+    assert_eq!(update(&mut st, Msg::ImagesWanted(vec![own.clone()])), vec![]);
+    let picture = Picture(std::sync::Arc::new(image::DynamicImage::new_rgb8(4, 3)));
+    update(&mut st, Msg::Image { src: own.clone(), result: Ok(picture.clone()) });
+    assert_eq!(st.images.get(&own), Some(&Slot::Ready(picture)));
+    // A failure is kept in words, and not retried by every frame.
+    let broken = "/user_uploads/2/x/broken.png".to_owned();
+    update(&mut st, Msg::ImagesWanted(vec![broken.clone()]));
+    let failure = crate::app::Failure::Undecodable("Format error decoding Png".into());
+    update(&mut st, Msg::Image { src: broken.clone(), result: Err(failure) });
+    let Some(Slot::Failed(why)) = st.images.get(&broken) else { panic!("{:?}", st.images.get(&broken)) };
+    assert_eq!(why, "not a picture topicterm can show (Format error decoding Png)");
+    assert_eq!(update(&mut st, Msg::ImagesWanted(vec![broken])), vec![]);
+    // Off: nothing is fetched.
+    st.settings.images = crate::app::settings::ImageMode::Off;
+    assert_eq!(update(&mut st, Msg::ImagesWanted(vec!["/user_uploads/new.png".into()])), vec![]);
+}

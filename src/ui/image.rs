@@ -1,0 +1,176 @@
+//! Pictures on screen: how this terminal draws them (kitty, sixel or iTerm2 graphics when it
+//! answers for them, Unicode half-blocks elsewhere — [`Graphics`], decided once at start), the
+//! encoded pictures by size, and what the rows kept for a picture show until it is there.
+//! A picture not in the state yet is put on [`Pictures::wanted`]; the main loop asks for it
+//! after the frame, so a frame never waits for one.
+
+use super::theme::Theme;
+use crate::app::State;
+use crate::app::images::Slot;
+use crate::app::settings::ImageMode;
+use crate::content::sanitize;
+use ratatui::Frame;
+use ratatui::layout::{Rect, Size};
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Wrap};
+use ratatui_image::picker::{Picker, ProtocolType};
+use ratatui_image::protocol::Protocol;
+use ratatui_image::{Image, Resize};
+use std::collections::HashMap;
+
+/// How pictures are drawn in this terminal.
+#[derive(Clone, Debug)]
+pub struct Graphics {
+    /// `None`: not at all (`images = "off"`).
+    picker: Option<Picker>,
+}
+
+impl Default for Graphics {
+    fn default() -> Self {
+        Graphics::halfblocks()
+    }
+}
+
+impl Graphics {
+    /// Unicode half-blocks in colour: any terminal, and every test.
+    pub fn halfblocks() -> Graphics {
+        Graphics { picker: Some(Picker::halfblocks()) }
+    }
+
+    pub fn off() -> Graphics {
+        Graphics { picker: None }
+    }
+
+    /// What `mode` asks for. `Auto` asks the terminal which graphics it supports and its cell
+    /// size in pixels (escape sequences, answered within two seconds; inside tmux the outer
+    /// terminal's): call it in the alternate screen, before terminal events are read. A terminal
+    /// that does not answer gets half-blocks.
+    pub fn detect(mode: ImageMode) -> Graphics {
+        match mode {
+            ImageMode::Off => Graphics::off(),
+            ImageMode::Halfblocks => Graphics::halfblocks(),
+            ImageMode::Auto => match Picker::from_query_stdio() {
+                Ok(picker) => Graphics { picker: Some(picker) },
+                Err(e) => {
+                    tracing::info!("the terminal did not say which graphics it supports ({e}): half-blocks");
+                    Graphics::halfblocks()
+                }
+            },
+        }
+    }
+
+    /// The protocol in use, as the log and the notes name it.
+    pub fn name(&self) -> &'static str {
+        match self.picker.as_ref().map(Picker::protocol_type) {
+            None => "off",
+            Some(ProtocolType::Halfblocks) => "half-blocks",
+            Some(ProtocolType::Sixel) => "sixel",
+            Some(ProtocolType::Kitty) => "kitty",
+            Some(ProtocolType::Iterm2) => "iTerm2",
+        }
+    }
+}
+
+/// Encoded pictures kept at most (each is one size of one picture).
+const ENCODED: usize = 48;
+
+/// The views' side of pictures: how to draw them, those encoded for a size, those wanted.
+#[derive(Default)]
+pub struct Pictures {
+    pub graphics: Graphics,
+    encoded: HashMap<(String, u16, u16), Protocol>,
+    /// Pictures the last frame would have drawn and the state does not have: the main loop
+    /// takes them (`std::mem::take`) and asks for them.
+    pub wanted: Vec<String>,
+}
+
+/// How a picture fills the room it has.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Fit {
+    /// At most its natural size (at the terminal's cell size), from the top left: inline.
+    Shrink,
+    /// As large as the room allows, centred: full screen.
+    Fill,
+}
+
+/// Draw the picture `src` in `area` (kept for it, whole on screen), or what stands in for it.
+pub(super) fn draw_picture(
+    f: &mut Frame,
+    st: &State,
+    t: &Theme,
+    pics: &mut Pictures,
+    src: &str,
+    area: Rect,
+    fit: Fit,
+) {
+    let note = |f: &mut Frame, text: &str| {
+        let line = Line::styled(sanitize(text), t.dim);
+        f.render_widget(Paragraph::new(line).wrap(Wrap { trim: true }), area);
+    };
+    let Some(picker) = &pics.graphics.picker else { return };
+    let picture = match st.images.get(src) {
+        None => {
+            if !pics.wanted.iter().any(|w| w == src) {
+                pics.wanted.push(src.to_owned());
+            }
+            return note(f, "loading image…");
+        }
+        Some(Slot::Loading) => return note(f, "loading image…"),
+        Some(Slot::Failed(why)) => return note(f, &format!("image not shown: {why}")),
+        Some(Slot::Ready(p)) => p,
+    };
+    let key = (src.to_owned(), area.width, area.height);
+    if !pics.encoded.contains_key(&key) {
+        if pics.encoded.len() >= ENCODED {
+            pics.encoded.clear();
+        }
+        let filter = Some(image::imageops::FilterType::Triangle);
+        let resize = if fit == Fit::Fill { Resize::Scale(filter) } else { Resize::Fit(filter) };
+        match picker.new_protocol((*picture.0).clone(), Size::new(area.width, area.height), resize) {
+            Ok(proto) => {
+                pics.encoded.insert(key.clone(), proto);
+            }
+            Err(e) => return note(f, &format!("image not shown: {e}")),
+        }
+    }
+    if let Some(proto) = pics.encoded.get(&key) {
+        let size = proto.size();
+        let at = match fit {
+            Fit::Shrink => area,
+            Fit::Fill => Rect {
+                x: area.x + area.width.saturating_sub(size.width) / 2,
+                y: area.y + area.height.saturating_sub(size.height) / 2,
+                width: size.width.min(area.width),
+                height: size.height.min(area.height),
+            },
+        };
+        f.render_widget(Image::new(proto), at);
+    }
+}
+
+/// The full-screen image (`I`): one of a message's pictures, as large as the screen allows.
+pub(super) fn draw_image_popup(
+    f: &mut Frame,
+    st: &State,
+    t: &Theme,
+    pics: &mut Pictures,
+    srcs: &[String],
+    shown: usize,
+) {
+    use ratatui::widgets::{Block, Borders, Clear};
+    let area = f.area();
+    let Some(src) = srcs.get(shown) else { return };
+    let title = format!(
+        " image {} of {} · n/p next, previous · esc closes · {} ",
+        shown + 1,
+        srcs.len(),
+        pics.graphics.name()
+    );
+    let block = Block::default().borders(Borders::ALL).border_style(t.accent).title(title);
+    let inner = block.inner(area);
+    f.render_widget(Clear, area);
+    f.render_widget(block, area);
+    if inner.width > 0 && inner.height > 0 {
+        draw_picture(f, st, t, pics, src, inner, Fit::Fill);
+    }
+}
