@@ -582,3 +582,62 @@ async fn every_account_opens_in_one_window_and_the_switch_key_moves_between_them
     .await
     .unwrap();
 }
+
+/// The binary draws an uploaded picture in half-blocks under its message (tmux here: it has no
+/// kitty or sixel graphics of its own, and in a session no terminal is attached to the graphics
+/// query is not even sent, so start-up does not wait and the first key is not lost), in the
+/// picture's colours; `I` shows it full screen.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_uploaded_picture_is_drawn_in_the_terminal_and_full_screen() {
+    use topicterm::api::{Client, OutgoingMessage};
+    let server = topicterm::server::DemoServer::start(Default::default()).await.unwrap();
+    let bob = Client::new(&server.credentials("bob").unwrap()).unwrap();
+    let img = image::RgbImage::from_fn(160, 120, |x, _| {
+        if x < 80 { image::Rgb([255, 0, 0]) } else { image::Rgb([0, 0, 255]) }
+    });
+    let mut png = std::io::Cursor::new(Vec::new());
+    image::DynamicImage::ImageRgb8(img).write_to(&mut png, image::ImageFormat::Png).unwrap();
+    let png = png.into_inner();
+    let up = bob.upload_file("flag.png", png.len() as u64, png.into()).await.unwrap();
+    let subs = bob.get_subscriptions(None).await.unwrap().subscriptions;
+    let general = subs.iter().find(|s| s.name == "general").unwrap().stream_id;
+    let text = format!("the flag:\n[flag.png]({})", up.url);
+    bob.send_message(&OutgoingMessage::channel(general, "pictures", &text)).await.unwrap();
+    let home = tempfile::tempdir().unwrap();
+    server.write_zuliprcs(home.path()).unwrap();
+    let h = home.path().to_owned();
+    std::fs::write(h.join("config.toml"), "start = \"channel:general topic:pictures\"\n").unwrap();
+    let command = format!(
+        "HOME={h} XDG_CACHE_HOME={h}/cache XDG_STATE_HOME={h}/state XDG_DATA_HOME={h}/data {bin} \
+         --config {h}/config.toml -c {h}/member.zuliprc",
+        h = h.display(),
+        bin = env!("CARGO_BIN_EXE_topicterm"),
+    );
+    tokio::task::spawn_blocking(move || {
+        let t = Tmux::new("e2e-picture");
+        t.start_sized(&command, 120, 40);
+        let s = t.wait_for("the picture drawn", |s| {
+            s.contains("[image 1] flag.png") && !s.contains("loading image")
+        });
+        assert!(!s.contains("image not shown"), "{s}");
+        // Its colours reach the terminal: the rows under the link are painted (a background colour
+        // in the cells, red then blue along a row).
+        let coloured =
+            String::from_utf8_lossy(&t.cmd(&["capture-pane", "-p", "-e", "-t", "e2e-picture"]).stdout)
+                .into_owned();
+        let rows: Vec<&str> =
+            coloured.lines().skip_while(|l| !l.contains("[image 1] flag.png")).skip(1).take(4).collect();
+        let painted = rows.iter().filter(|l| l.contains("\u{1b}[48;2;")).count();
+        assert!(painted >= 2, "painted rows under the link: {rows:#?}");
+        // Kept on disk for the next start.
+        let kept = std::fs::read_dir(h.join("cache/topicterm/images")).map(|d| d.count()).unwrap_or(0);
+        assert_eq!(kept, 1, "one picture in the disk cache");
+        t.keys(&["I"]);
+        t.wait_for("the picture full screen", |s| s.contains("image 1 of 1") && s.contains("half-blocks"));
+        t.keys(&["Escape"]);
+        t.wait_for("back", |s| !s.contains("image 1 of 1"));
+        t.keys(&["q"]);
+    })
+    .await
+    .unwrap();
+}

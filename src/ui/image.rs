@@ -13,10 +13,27 @@ use ratatui::Frame;
 use ratatui::layout::{Rect, Size};
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
+use ratatui_image::picker::cap_parser::QueryStdioOptions;
 use ratatui_image::picker::{Picker, ProtocolType};
 use ratatui_image::protocol::Protocol;
 use ratatui_image::{Image, Resize};
 use std::collections::HashMap;
+
+/// How long the terminal has to answer the graphics query (terminals answer in milliseconds;
+/// one that does not answer at all costs this much start-up once).
+const QUERY_TIMEOUT: std::time::Duration = std::time::Duration::from_millis(1000);
+
+/// Inside tmux (`$TMUX`), in a session no terminal is attached to (started detached, as
+/// scripts and tests do).
+fn inside_detached_tmux() -> bool {
+    std::env::var_os("TMUX").is_some()
+        && std::process::Command::new("tmux")
+            .args(["display-message", "-p", "#{session_attached}"])
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .output()
+            .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
 
 /// How pictures are drawn in this terminal.
 #[derive(Clone, Debug)]
@@ -49,13 +66,25 @@ impl Graphics {
         match mode {
             ImageMode::Off => Graphics::off(),
             ImageMode::Halfblocks => Graphics::halfblocks(),
-            ImageMode::Auto => match Picker::from_query_stdio() {
-                Ok(picker) => Graphics { picker: Some(picker) },
-                Err(e) => {
-                    tracing::info!("the terminal did not say which graphics it supports ({e}): half-blocks");
-                    Graphics::halfblocks()
+            ImageMode::Auto if inside_detached_tmux() => {
+                // The query would go through tmux to a terminal that is not there: nobody would
+                // answer, start-up would wait for the timeout, and the reader left waiting for
+                // the answer would take the user's first key.
+                tracing::info!("in a tmux session no terminal is attached to: half-blocks");
+                Graphics::halfblocks()
+            }
+            ImageMode::Auto => {
+                let options = QueryStdioOptions { timeout: QUERY_TIMEOUT, ..Default::default() };
+                match Picker::from_query_stdio_with_options(options) {
+                    Ok(picker) => Graphics { picker: Some(picker) },
+                    Err(e) => {
+                        tracing::info!(
+                            "the terminal did not say which graphics it supports ({e}): half-blocks"
+                        );
+                        Graphics::halfblocks()
+                    }
                 }
-            },
+            }
         }
     }
 
