@@ -14,7 +14,7 @@ fn a_remark_leaves_the_screen_by_itself() {
         "HOME={h} XDG_DATA_HOME={h}/data XDG_STATE_HOME={h}/state XDG_CONFIG_HOME={h}/config {bin} --demo",
         h = home.path().display()
     ));
-    t.wait_for("the channel list", |s| s.contains("#engineering"));
+    t.wait_for_messages();
     t.keys(&["y"]);
     t.wait_for("the copy notice", |s| s.contains("link to the message copied"));
     // Remarks last six seconds; wait_for gives up after thirty.

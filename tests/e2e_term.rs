@@ -28,7 +28,7 @@ fn launch(name: &str) -> (Tmux, tempfile::TempDir) {
         h = home.path().display(),
         e = editor.display()
     ));
-    t.wait_for("the channel list", |s| s.contains("#engineering") && s.contains("All messages"));
+    t.wait_for_messages();
     (t, home)
 }
 

@@ -22,7 +22,7 @@ fn demo_session_reads_searches_replies_and_quits_cleanly() {
     );
     t.start(&command);
 
-    let s = t.wait_for("the channel list", |s| s.contains("#engineering") && s.contains("All messages"));
+    let s = t.wait_for_messages();
     assert!(s.contains("Direct messages"));
     // The binary asked the terminal for mouse reports.
     let flag = t.cmd(&["display-message", "-p", "-t", "e2e", "#{mouse_any_flag}#{mouse_button_flag}"]);
@@ -69,7 +69,7 @@ fn a_draft_survives_kill_9() {
         h = home.path().display()
     );
     t.start(&command);
-    t.wait_for("the channel list", |s| s.contains("#engineering"));
+    t.wait_for_messages();
     t.keys(&["r"]);
     t.wait_for("the compose box", |s| s.contains("ctrl+d send"));
     t.text("do not lose me");
@@ -85,7 +85,7 @@ fn a_draft_survives_kill_9() {
     std::thread::sleep(Duration::from_millis(300));
     t.cmd(&["kill-session", "-t", "k9"]);
     t.start(&command);
-    t.wait_for("the channel list again", |s| s.contains("#engineering"));
+    t.wait_for_messages();
     t.keys(&["r"]);
     t.wait_for("the restored draft", |s| s.contains("do not lose me") && s.contains("draft restored"));
     t.keys(&["Escape", "q"]);
@@ -110,7 +110,7 @@ fn copy_reaches_the_terminal_clipboard_and_the_editor_round_trips() {
     );
     t.start(&command);
     t.cmd(&["set-option", "-g", "set-clipboard", "on"]);
-    t.wait_for("the channel list", |s| s.contains("#engineering"));
+    t.wait_for_messages();
     t.keys(&["y"]);
     t.wait_for("the copy notice", |s| s.contains("link to the message copied"));
     let start = Instant::now();
@@ -145,7 +145,7 @@ fn renaming_a_topic_from_the_keyboard_moves_the_view_with_it() {
     let home = tempfile::tempdir().unwrap();
     let bin = env!("CARGO_BIN_EXE_topicterm");
     t.start(&format!("HOME={h} XDG_STATE_HOME={h}/state {bin} --demo", h = home.path().display()));
-    t.wait_for("the channel list", |s| s.contains("#engineering") && s.contains("All messages"));
+    t.wait_for_messages();
     // Into a topic through search, then `t`: the palette offers the topic's name to edit.
     t.keys(&["/"]);
     t.text("topic:\"lunch friday\"");
@@ -184,7 +184,7 @@ fn subscribing_from_the_channel_browser_adds_the_channel_to_the_sidebar() {
     let bin = env!("CARGO_BIN_EXE_topicterm");
     let command = format!("HOME={h} XDG_STATE_HOME={h}/state {bin} --demo", h = home.path().display());
     t.start(&command);
-    let s = t.wait_for("the channel list", |s| s.contains("#engineering") && s.contains("All messages"));
+    let s = t.wait_for_messages();
     assert!(!s.contains("▸#outdoors"), "the demo user is not in #outdoors yet");
     t.keys(&[":"]);
     t.text("channels");
@@ -212,7 +212,7 @@ fn attaching_a_file_uploads_it_and_links_it_in_the_message() {
     std::fs::write(&file, "hello from tmux\n").unwrap();
     let bin = env!("CARGO_BIN_EXE_topicterm");
     t.start(&format!("HOME={h} XDG_STATE_HOME={h}/state {bin} --demo", h = home.path().display()));
-    t.wait_for("the channel list", |s| s.contains("#engineering") && s.contains("All messages"));
+    t.wait_for_messages();
     t.keys(&["r"]);
     t.wait_for("the compose box", |s| s.contains("ctrl+d send"));
     t.text("the file: ");
@@ -235,7 +235,7 @@ fn voting_in_a_poll_from_the_keyboard() {
     let home = tempfile::tempdir().unwrap();
     let bin = env!("CARGO_BIN_EXE_topicterm");
     t.start(&format!("HOME={h} XDG_STATE_HOME={h}/state {bin} --demo", h = home.path().display()));
-    t.wait_for("the channel list", |s| s.contains("#engineering") && s.contains("All messages"));
+    t.wait_for_messages();
     t.keys(&["/"]);
     t.text("topic:\"team offsite\"");
     t.keys(&["Enter"]);
@@ -255,7 +255,7 @@ fn a_dm_from_the_people_pane() {
     let home = tempfile::tempdir().unwrap();
     let bin = env!("CARGO_BIN_EXE_topicterm");
     t.start(&format!("HOME={h} XDG_STATE_HOME={h}/state {bin} --demo", h = home.path().display()));
-    t.wait_for("the channel list", |s| s.contains("#engineering") && s.contains("All messages"));
+    t.wait_for_messages();
     t.keys(&["w"]);
     t.wait_for("the people pane", |s| s.lines().next().is_some_and(|l| l.trim_end().ends_with("People")));
     t.keys(&["/"]);

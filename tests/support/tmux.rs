@@ -56,6 +56,15 @@ impl Tmux {
         self.cmd(&["send-keys", "-t", &self.session, "-l", text]);
     }
 
+    /// Wait until the sidebar is drawn and a message is selected (`▌` beside it): the
+    /// channel list comes with the first answer, the messages with a later one, and a key
+    /// that acts on the selected message (`r`, `y`) pressed in between only gets a hint.
+    pub fn wait_for_messages(&self) -> String {
+        self.wait_for("the channel list and a selected message", |s| {
+            s.contains("All messages") && s.contains("│▌")
+        })
+    }
+
     /// Wait until the screen satisfies `pred`, or fail showing the screen.
     pub fn wait_for(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
