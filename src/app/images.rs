@@ -8,7 +8,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 /// Decoded pictures kept in memory at most.
-pub const KEPT: usize = 32;
+pub const KEPT: usize = 16;
 
 /// A decoded picture (a few hundred kilobytes to a few megabytes), shared with the views.
 #[derive(Clone)]

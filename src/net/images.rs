@@ -14,7 +14,7 @@ pub const MAX_BYTES: usize = 10 << 20;
 /// The disk cache's size, at most.
 pub const DISK_LIMIT: u64 = 100 << 20;
 /// Decoded pictures are scaled down to fit this many pixels on each side.
-pub const MAX_SIDE: u32 = 1280;
+pub const MAX_SIDE: u32 = 1024;
 
 /// The cache file of `src` on `site`.
 pub fn cache_file(dir: &Path, site: &str, src: &str) -> PathBuf {

@@ -101,7 +101,7 @@ impl Graphics {
 }
 
 /// Encoded pictures kept at most (each is one size of one picture).
-const ENCODED: usize = 48;
+const ENCODED: usize = 16;
 
 /// The views' side of pictures: how to draw them, those encoded for a size, those wanted.
 #[derive(Default)]
@@ -115,7 +115,7 @@ pub struct Pictures {
 
 /// How a picture fills the room it has.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Fit {
+pub enum Fit {
     /// At most its natural size (at the terminal's cell size), from the top left: inline.
     Shrink,
     /// As large as the room allows, centred: full screen.
@@ -153,9 +153,7 @@ pub(super) fn draw_picture(
         if pics.encoded.len() >= ENCODED {
             pics.encoded.clear();
         }
-        let filter = Some(image::imageops::FilterType::Triangle);
-        let resize = if fit == Fit::Fill { Resize::Scale(filter) } else { Resize::Fit(filter) };
-        match picker.new_protocol((*picture.0).clone(), Size::new(area.width, area.height), resize) {
+        match encode(picker, &picture.0, Size::new(area.width, area.height), fit) {
             Ok(proto) => {
                 pics.encoded.insert(key.clone(), proto);
             }
@@ -175,6 +173,48 @@ pub(super) fn draw_picture(
         };
         f.render_widget(Image::new(proto), at);
     }
+}
+
+/// The cells a `width`×`height` pixel picture takes in `room`, at `font` pixels a cell: its
+/// natural size, or as large as `room` allows for [`Fit::Fill`], shrunk to fit, aspect kept.
+fn cells_for(width: u32, height: u32, font: (u16, u16), room: Size, fit: Fit) -> Size {
+    let natural = (f64::from(width) / f64::from(font.0.max(1)), f64::from(height) / f64::from(font.1.max(1)));
+    let most =
+        (f64::from(room.width) / natural.0.max(1e-9)).min(f64::from(room.height) / natural.1.max(1e-9));
+    let scale = if fit == Fit::Fill { most } else { most.min(1.0) };
+    let side = |n: f64, limit: u16| ((n * scale).round() as u16).clamp(1, limit.max(1));
+    Size::new(side(natural.0, room.width), side(natural.1, room.height))
+}
+
+/// `picture` encoded to be drawn in `room`. It is first brought down, with a fast area average,
+/// to the pixels it will take (for half-blocks: two a cell), so that encoding — on the frame that
+/// first shows it — costs about a millisecond and not a resampling of the whole picture.
+pub fn encode(
+    picker: &Picker,
+    picture: &image::DynamicImage,
+    room: Size,
+    fit: Fit,
+) -> Result<Protocol, String> {
+    let font = picker.font_size();
+    let cells = cells_for(picture.width(), picture.height(), (font.width, font.height), room, fit);
+    let filter = image::imageops::FilterType::Triangle;
+    if picker.protocol_type() == ProtocolType::Halfblocks {
+        let (w, h) = (u32::from(cells.width), u32::from(cells.height) * 2);
+        let pixels = if picture.width() >= w && picture.height() >= h {
+            picture.thumbnail_exact(w, h)
+        } else {
+            picture.resize_exact(w, h, filter)
+        };
+        let blocks =
+            ratatui_image::protocol::halfblocks::Halfblocks::new(pixels, cells).map_err(|e| e.to_string())?;
+        return Ok(Protocol::Halfblocks(blocks));
+    }
+    let (w, h) =
+        (u32::from(cells.width) * u32::from(font.width), u32::from(cells.height) * u32::from(font.height));
+    let pixels =
+        if picture.width() > w || picture.height() > h { picture.thumbnail(w, h) } else { picture.clone() };
+    let resize = if fit == Fit::Fill { Resize::Scale(Some(filter)) } else { Resize::Fit(Some(filter)) };
+    picker.new_protocol(pixels, cells, resize).map_err(|e| e.to_string())
 }
 
 /// The full-screen image (`I`): one of a message's pictures, as large as the screen allows.
@@ -201,5 +241,39 @@ pub(super) fn draw_image_popup(
     f.render_widget(block, area);
     if inner.width > 0 && inner.height > 0 {
         draw_picture(f, st, t, pics, src, inner, Fit::Fill);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_picture_takes_its_natural_size_inline_and_the_whole_room_full_screen() {
+        // 10×20 pixel cells: a 200×100 picture is 20×5 cells.
+        let room = Size::new(60, 12);
+        assert_eq!(cells_for(200, 100, (10, 20), room, Fit::Shrink), Size::new(20, 5));
+        // Full screen it grows until a side meets the room: 60 / 20 = 3, 12 / 5 = 2.4.
+        assert_eq!(cells_for(200, 100, (10, 20), room, Fit::Fill), Size::new(48, 12));
+        // A large one shrinks, aspect kept: 1,000×1,000 is 100×50 cells, fitted by height.
+        assert_eq!(cells_for(1000, 1000, (10, 20), room, Fit::Shrink), Size::new(24, 12));
+        // Never nothing, never beyond the room.
+        assert_eq!(cells_for(1, 1, (10, 20), room, Fit::Shrink), Size::new(1, 1));
+        assert_eq!(cells_for(100_000, 10, (10, 20), room, Fit::Shrink), Size::new(60, 1));
+        assert_eq!(cells_for(0, 0, (0, 0), Size::new(0, 0), Fit::Fill), Size::new(1, 1));
+    }
+
+    #[test]
+    fn half_blocks_are_encoded_at_their_cell_size_from_a_large_or_small_picture() {
+        let picker = Picker::halfblocks();
+        for (w, h) in [(1024, 683), (16, 8)] {
+            let picture =
+                image::DynamicImage::ImageRgb8(image::RgbImage::from_pixel(w, h, image::Rgb([200, 10, 10])));
+            let room = Size::new(60, 12);
+            let font = picker.font_size();
+            let want = cells_for(w, h, (font.width, font.height), room, Fit::Fill);
+            let proto = encode(&picker, &picture, room, Fit::Fill).unwrap();
+            assert_eq!(proto.size(), want, "{w}×{h}");
+        }
     }
 }

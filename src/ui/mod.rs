@@ -10,7 +10,7 @@ pub mod content;
 mod emoji;
 mod help;
 mod history;
-mod image;
+pub mod image;
 mod info;
 mod messages;
 mod people;

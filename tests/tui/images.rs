@@ -11,9 +11,10 @@ use topicterm::api::OutgoingMessage;
 use topicterm::app::settings::ImageMode;
 use topicterm::app::{Narrow, Popup};
 
-/// A 160×120 PNG in four quadrants: red, green / blue, white.
+/// A 160×120 PNG in four quadrants: red, green / blue, white; the top ones 50 pixels high, so
+/// that the line between them falls inside a row of half-blocks (`▀` in the snapshots).
 fn quadrants() -> Vec<u8> {
-    let img = image::RgbImage::from_fn(160, 120, |x, y| match (x < 80, y < 60) {
+    let img = image::RgbImage::from_fn(160, 120, |x, y| match (x < 80, y < 50) {
         (true, true) => image::Rgb([255, 0, 0]),
         (false, true) => image::Rgb([0, 255, 0]),
         (true, false) => image::Rgb([0, 0, 255]),
@@ -83,6 +84,11 @@ async fn an_uploaded_image_is_drawn_in_half_blocks_under_its_message() {
     app.key(KeyCode::Char('I')).await;
     assert!(matches!(app.st.ui.popup, Some(Popup::Image { .. })));
     insta::assert_snapshot!("image_full_screen_80x24", app.screen(80, 24));
+    // As large as the screen allows, aspect kept: 16×6 cells natural, 59×22 here.
+    let full = halfblock_colours(&app.buffer(80, 24));
+    assert_eq!(full.len(), 59 * 22, "the whole height of the popup");
+    assert_eq!(full.first().map(|c| rgb(c.0)), Some((255, 0, 0)), "red at the top left");
+    assert_eq!(full.last().map(|c| rgb(c.1)), Some((255, 255, 255)), "white at the bottom right");
     app.key(KeyCode::Esc).await;
     assert!(app.st.ui.popup.is_none());
 }
