@@ -350,6 +350,15 @@ where
         let seen_before = on_a_tick(&open[active].st);
         let mut quit = false;
         let mut visible = false;
+        // A key or paste for the one on screen: the user is at the keyboard for all of them.
+        let typed = several && batch.iter().any(|m| matches!(m, Item::Active(Msg::Key(_) | Msg::Paste(_))));
+        if typed {
+            for (i, o) in open.iter_mut().enumerate() {
+                if i != active && !o.closed {
+                    app::update(&mut o.st, Msg::InputElsewhere);
+                }
+            }
+        }
         'batch: for item in batch {
             let deliveries = match item {
                 Item::Active(m) => vec![(active, m)],

@@ -149,6 +149,9 @@ pub enum Msg {
     /// The organizations open in the window changed (their unread counts, the one on screen):
     /// the main loop tells every one of them.
     Organizations(super::orgs::Orgs),
+    /// The user pressed a key or pasted in another organization open in the window: they are
+    /// at the keyboard, so presence here stays active too.
+    InputElsewhere,
     /// Another organization open in the window was closed: the server refused its account.
     OrganizationClosed {
         name: String,

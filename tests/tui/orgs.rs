@@ -144,11 +144,15 @@ async fn two_organizations_show_both_unread_counts_and_switch() {
             assert!(start.elapsed() < Duration::from_secs(30), "drafts not kept apart: {a:?} / {g:?}");
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+        // A tick later (the states' clock moves by ticks), the last key, in acme.
+        tokio::time::sleep(Duration::from_millis(1100)).await;
         keys.send(key('q')).unwrap();
     };
     let (ended, ()) = tokio::join!(run, drive);
     let (states, outside) = ended.unwrap();
     assert_eq!(states.len(), 2);
+    // Keys in acme count as the user being there for globex too (its presence stays active).
+    assert_eq!(states[1].ui.last_input, states[0].ui.last_input, "globex heard of acme's last key");
     let told: Vec<&str> = outside.notifications.iter().map(|(t, _)| t.as_str()).collect();
     assert!(
         told.iter().any(|t| t.starts_with("[globex] ") && t.contains("Carol")),

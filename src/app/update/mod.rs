@@ -113,6 +113,10 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             // Put on screen: what is selected is seen now.
             if shown { mark_selected_read(st) } else { vec![] }
         }
+        Msg::InputElsewhere => {
+            st.ui.last_input = st.now;
+            vec![]
+        }
         Msg::OrganizationClosed { name, why } => {
             set_error(st, format!("{name} is closed, the others stay open — {why}"));
             vec![]

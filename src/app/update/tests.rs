@@ -201,6 +201,23 @@ fn presence_pings_on_the_interval_and_turns_idle_without_input() {
     );
 }
 
+/// Keys go to the organization on screen; the others hear of them and stay active.
+#[test]
+fn input_in_another_organization_keeps_presence_active() {
+    let (mut st, _) = registered();
+    st.data.realm.ping_interval = 60;
+    let t0 = 1_800_000_000;
+    st.ui.last_input = t0;
+    update(&mut st, Msg::Tick(t0 + IDLE_AFTER - 10));
+    update(&mut st, Msg::InputElsewhere);
+    assert_eq!(st.ui.last_input, t0 + IDLE_AFTER - 10, "the time of the other organization's key");
+    assert_eq!(
+        update(&mut st, Msg::Tick(t0 + IDLE_AFTER + 60)),
+        vec![Effect::Ping { active: true, last_update_id: -1 }],
+        "still active past the idle time since its own last key"
+    );
+}
+
 #[test]
 fn typing_notices_are_kept_until_they_expire() {
     let (mut st, _) = registered();
