@@ -46,6 +46,16 @@ fn images(c: &mut Criterion) {
     c.bench_function("half-blocks full screen, 158×46", |b| {
         b.iter(|| encode(&picker, black_box(&decoded), Size::new(158, 46), Fit::Fill).unwrap())
     });
+    // Sixel (xterm, foot, WezTerm…) at 10×20 pixel cells (half-blocks' picker's): made on a
+    // blocking thread, not on the frame.
+    let mut sixel = Picker::halfblocks();
+    sixel.set_protocol_type(ratatui_image::picker::ProtocolType::Sixel);
+    c.bench_function("sixel for a message, 60×12", |b| {
+        b.iter(|| encode(&sixel, black_box(&decoded), Size::new(60, 12), Fit::Shrink).unwrap())
+    });
+    c.bench_function("sixel full screen, 158×46", |b| {
+        b.iter(|| encode(&sixel, black_box(&decoded), Size::new(158, 46), Fit::Fill).unwrap())
+    });
     // What encoding cost before the picture was first brought down to the pixels it takes.
     let filter = Some(image::imageops::FilterType::Triangle);
     c.bench_function("half-blocks full screen, 158×46, resampled by ratatui-image", |b| {

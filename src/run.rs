@@ -295,6 +295,8 @@ where
         let mut batch: Vec<Item> = Vec::new();
         let mut ended = false;
         let hits = &open[active].cache;
+        // A picture encoded off the frame (kitty, sixel, iTerm2) is drawn when it is ready.
+        let pictures_ready = hits.pictures.ready.clone();
         tokio::select! {
             ev = input.next() => match ev {
                 Some(Ok(ev)) => match translate(hits, ev) {
@@ -310,6 +312,7 @@ where
                 None => ended = true,
             },
             Some((i, m)) = rx.recv() => batch.push(Item::Org(i, m)),
+            () = pictures_ready.notified() => dirty = true,
             _ = clock.tick() => {
                 batch.push(Item::Tick(now()));
                 rows_due = several;

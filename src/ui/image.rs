@@ -18,6 +18,7 @@ use ratatui_image::picker::{Picker, ProtocolType};
 use ratatui_image::protocol::Protocol;
 use ratatui_image::{Image, Resize};
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 /// How long the terminal has to answer the graphics query (terminals answer in milliseconds;
 /// one that does not answer at all costs this much start-up once).
@@ -103,14 +104,51 @@ impl Graphics {
 /// Encoded pictures kept at most (each is one size of one picture).
 const ENCODED: usize = 16;
 
+/// A picture at a size (in cells).
+type Key = (String, u16, u16);
+/// An encoding made off the frame.
+type Encoded = (Key, Result<Protocol, String>);
+
 /// The views' side of pictures: how to draw them, those encoded for a size, those wanted.
 #[derive(Default)]
 pub struct Pictures {
     pub graphics: Graphics,
-    encoded: HashMap<(String, u16, u16), Protocol>,
+    encoded: HashMap<Key, Protocol>,
+    /// Kitty, sixel and iTerm2 encodings cost tens of milliseconds for a message's picture and
+    /// a hundred or more full screen (`benches/images.rs`), so they are made on a blocking
+    /// thread: those under way, those finished (taken by the next frame), and those that failed.
+    encoding: std::collections::HashSet<Key>,
+    finished: Arc<Mutex<Vec<Encoded>>>,
+    failed: HashMap<Key, String>,
+    /// Woken when an encoding finishes: the main loop draws again.
+    pub ready: Arc<tokio::sync::Notify>,
     /// Pictures the last frame would have drawn and the state does not have: the main loop
     /// takes them (`std::mem::take`) and asks for them.
     pub wanted: Vec<String>,
+}
+
+impl Pictures {
+    /// Take the encodings finished since the last frame.
+    fn take_finished(&mut self) {
+        let done = std::mem::take(&mut *self.finished.lock().unwrap_or_else(|e| e.into_inner()));
+        for (key, result) in done {
+            self.encoding.remove(&key);
+            match result {
+                Ok(proto) => self.keep(key, proto),
+                Err(why) => {
+                    self.failed.insert(key, why);
+                }
+            }
+        }
+    }
+
+    fn keep(&mut self, key: Key, proto: Protocol) {
+        if self.encoded.len() >= ENCODED {
+            self.encoded.clear();
+            self.failed.clear();
+        }
+        self.encoded.insert(key, proto);
+    }
 }
 
 /// How a picture fills the room it has.
@@ -136,6 +174,7 @@ pub(super) fn draw_picture(
         let line = Line::styled(sanitize(text), t.dim);
         f.render_widget(Paragraph::new(line).wrap(Wrap { trim: true }), area);
     };
+    pics.take_finished();
     let Some(picker) = &pics.graphics.picker else { return };
     let picture = match st.images.get(src) {
         None => {
@@ -149,14 +188,32 @@ pub(super) fn draw_picture(
         Some(Slot::Ready(p)) => p,
     };
     let key = (src.to_owned(), area.width, area.height);
+    let room = Size::new(area.width, area.height);
+    if let Some(why) = pics.failed.get(&key) {
+        return note(f, &format!("image not shown: {why}"));
+    }
     if !pics.encoded.contains_key(&key) {
-        if pics.encoded.len() >= ENCODED {
-            pics.encoded.clear();
-        }
-        match encode(picker, &picture.0, Size::new(area.width, area.height), fit) {
-            Ok(proto) => {
-                pics.encoded.insert(key.clone(), proto);
+        let runtime = tokio::runtime::Handle::try_current();
+        match runtime {
+            // Half-blocks take a couple of milliseconds: drawn now.
+            _ if picker.protocol_type() == ProtocolType::Halfblocks => {}
+            Ok(runtime) => {
+                if pics.encoding.insert(key.clone()) {
+                    let (picker, picture) = (picker.clone(), picture.0.clone());
+                    let (finished, ready) = (pics.finished.clone(), pics.ready.clone());
+                    runtime.spawn_blocking(move || {
+                        let result = encode(&picker, &picture, room, fit);
+                        finished.lock().unwrap_or_else(|e| e.into_inner()).push((key, result));
+                        ready.notify_one();
+                    });
+                }
+                return note(f, "loading image…");
             }
+            // No runtime to hand it to (not the main loop): drawn now.
+            Err(_) => {}
+        }
+        match encode(picker, &picture.0, room, fit) {
+            Ok(proto) => pics.keep(key.clone(), proto),
             Err(e) => return note(f, &format!("image not shown: {e}")),
         }
     }
@@ -275,5 +332,49 @@ mod tests {
             let proto = encode(&picker, &picture, room, Fit::Fill).unwrap();
             assert_eq!(proto.size(), want, "{w}×{h}");
         }
+    }
+
+    /// Sixel is encoded off the frame: the first frame says it is coming, the main loop is woken
+    /// when it is ready, and the next frame draws it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_sixel_picture_is_encoded_off_the_frame_and_drawn_when_ready() {
+        use crate::app::images::Picture;
+        use ratatui::{Terminal, backend::TestBackend};
+        let src = "/user_uploads/1/pic.png";
+        let mut st = State::default();
+        let picture =
+            image::DynamicImage::ImageRgb8(image::RgbImage::from_pixel(400, 300, image::Rgb([9, 9, 200])));
+        st.images.set(src.into(), Slot::Ready(Picture(Arc::new(picture))));
+        // Half-blocks' picker has 10×20 pixel cells.
+        let mut sixel = Picker::halfblocks();
+        sixel.set_protocol_type(ProtocolType::Sixel);
+        let mut pics = Pictures { graphics: Graphics { picker: Some(sixel) }, ..Default::default() };
+        let theme = Theme::default();
+        let mut term = Terminal::new(TestBackend::new(60, 20)).unwrap();
+        let mut frame = |pics: &mut Pictures| {
+            term.draw(|f| draw_picture(f, &st, &theme, pics, src, Rect::new(0, 0, 60, 20), Fit::Fill))
+                .unwrap()
+                .buffer
+                .clone()
+        };
+        let first = frame(&mut pics);
+        assert_eq!(first[(0, 0)].symbol(), "l", "the first frame says it is loading: {first:?}");
+        assert!(!first.content.iter().any(|c| c.symbol().contains("\x1bP")), "not drawn yet");
+        tokio::time::timeout(std::time::Duration::from_secs(20), pics.ready.notified())
+            .await
+            .expect("the main loop is woken when the encoding is done");
+        let next = frame(&mut pics);
+        // ratatui-image puts the whole sixel sequence (after clearing the area) in the picture's
+        // first cell: (3, 0), as 53×20 cells are centred in 60.
+        let drawn = next[(3, 0)].symbol();
+        // A sixel sequence of the picture at 530×400 pixels (53×20 cells of 10×20).
+        assert!(
+            drawn.contains("\x1bP") && drawn.contains("q\"1;1;530;400") && drawn.ends_with("\x1b\\"),
+            "sixel in the first cell: {drawn:?}"
+        );
+        // Drawn again, it is not encoded again.
+        assert!(pics.encoding.is_empty() && pics.encoded.len() == 1);
+        frame(&mut pics);
+        assert!(pics.encoding.is_empty() && pics.encoded.len() == 1);
     }
 }
