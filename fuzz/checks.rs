@@ -351,7 +351,11 @@ pub fn events(data: &[u8]) {
     let Ok(value) = serde_json::from_slice::<Value>(data) else { return };
     let single = decode_checked(value.clone());
     let events = match serde_json::from_value::<EventsResponse>(value.clone()) {
-        Ok(resp) => resp.events.into_iter().map(decode_checked).collect(),
+        Ok(resp) => resp
+            .events
+            .iter()
+            .map(|e| decode_checked(serde_json::from_str(e.get()).unwrap_or(Value::Null)))
+            .collect(),
         Err(_) => vec![single],
     };
     let register = serde_json::from_value::<RegisterResponse>(value.clone()).ok();

@@ -11,3 +11,209 @@ pub fn write_atomic(path: &std::path::Path, body: &[u8]) -> std::io::Result<()> 
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }
+
+/// Make `dir` a folder only the user can enter (mode 0700), creating it (and its parents) if
+/// needed. An existing symlink or file there is refused rather than followed.
+pub fn private_folder(dir: &std::path::Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)?;
+    let meta = std::fs::symlink_metadata(dir)?;
+    if !meta.is_dir() {
+        return Err(std::io::Error::other(format!("{} is not a folder", dir.display())));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if meta.permissions().mode() & 0o077 != 0 {
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+        }
+    }
+    Ok(())
+}
+
+/// Create a new file named `name` in `dir` — or `name (2)`, `name (3)`, … when that is taken —
+/// exclusively: never over an existing file, never through a symlink, mode 0600.
+pub fn create_fresh(
+    dir: &std::path::Path,
+    name: &str,
+) -> std::io::Result<(std::path::PathBuf, std::fs::File)> {
+    let (stem, ext) = match name.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => (stem, format!(".{ext}")),
+        _ => (name, String::new()),
+    };
+    for n in 1..=999 {
+        let path = dir.join(if n == 1 { name.to_owned() } else { format!("{stem} ({n}){ext}") });
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        match options.open(&path) {
+            Ok(file) => return Ok((path, file)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::other(format!("{} has too many files named {name}", dir.display())))
+}
+
+/// File types that run code when opened (programs, scripts, installers, launchers, and web
+/// pages, which a browser runs with access to local files): an attachment of one of these is
+/// saved, never opened. The one list of them.
+const RUNS_CODE: &[&str] = &[
+    // Linux and the BSDs
+    "appimage",
+    "bash",
+    "bin",
+    "csh",
+    "deb",
+    "desktop",
+    "elf",
+    "flatpak",
+    "flatpakref",
+    "jar",
+    "ksh",
+    "out",
+    "pl",
+    "py",
+    "pyc",
+    "pyw",
+    "rb",
+    "rpm",
+    "run",
+    "sh",
+    "snap",
+    "x86_64",
+    "zsh",
+    "php",
+    "lua",
+    "js",
+    "mjs",
+    "cjs",
+    // macOS
+    "app",
+    "applescript",
+    "command",
+    "dmg",
+    "pkg",
+    "mpkg",
+    "scpt",
+    "terminal",
+    "tool",
+    "workflow",
+    "webloc",
+    "fileloc",
+    "inetloc",
+    // Windows
+    "bat",
+    "cmd",
+    "com",
+    "cpl",
+    "exe",
+    "hta",
+    "inf",
+    "ins",
+    "jse",
+    "lnk",
+    "msc",
+    "msi",
+    "msp",
+    "pif",
+    "ps1",
+    "psm1",
+    "reg",
+    "scf",
+    "scr",
+    "url",
+    "vb",
+    "vbe",
+    "vbs",
+    "wsf",
+    "wsh",
+    "appref-ms",
+    "application",
+    "gadget",
+    "msix",
+    "appx",
+    "library-ms",
+    "settingcontent-ms",
+    // Pages and documents with scripts a viewer may run
+    "htm",
+    "html",
+    "xhtml",
+    "shtml",
+    "mht",
+    "mhtml",
+    "svg",
+    "svgz",
+    "xml",
+    "xsl",
+];
+
+/// Does opening a file of this name risk running code? Names with no extension count as such
+/// (the opener guesses their type from the bytes).
+pub fn runs_code(name: &str) -> bool {
+    match name.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => {
+            let ext = ext.to_ascii_lowercase();
+            RUNS_CODE.contains(&ext.as_str())
+        }
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fresh_file_never_overwrites_nor_follows_a_symlink() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("victim");
+        std::fs::write(&target, "keep").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&target, dir.path().join("a.txt")).unwrap();
+        let (p1, _) = create_fresh(dir.path(), "a.txt").unwrap();
+        let (p2, _) = create_fresh(dir.path(), "a.txt").unwrap();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
+        #[cfg(unix)]
+        assert_eq!(p1.file_name().unwrap(), "a (2).txt");
+        assert_ne!(p1, p2);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(std::fs::metadata(&p1).unwrap().permissions().mode() & 0o777, 0o600);
+        }
+    }
+
+    #[test]
+    fn a_private_folder_is_the_users_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let private = dir.path().join("x/downloads");
+        private_folder(&private).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode(&private), 0o700);
+            std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o755)).unwrap();
+            private_folder(&private).unwrap();
+            assert_eq!(mode(&private), 0o700, "made private again");
+            let link = dir.path().join("link");
+            std::os::unix::fs::symlink(&private, &link).unwrap();
+            assert!(private_folder(&link).is_err(), "a symlink is refused");
+        }
+    }
+
+    #[test]
+    fn programs_scripts_and_pages_run_code_pictures_and_documents_do_not() {
+        for name in ["x.desktop", "x.sh", "x.jar", "a.AppImage", "setup.EXE", "r.html", "noext", ".bashrc"] {
+            assert!(runs_code(name), "{name}");
+        }
+        for name in ["cat.png", "notes.txt", "report.pdf", "song.mp3", "a.b.tar.gz"] {
+            assert!(!runs_code(name), "{name}");
+        }
+    }
+}

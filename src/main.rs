@@ -376,8 +376,10 @@ fn organization(
         .map(|d| d.cache_dir().join(format!("{account}.json")));
     // Pictures are kept for every server in one folder (each named by server and address).
     let images_dir = dirs.as_ref().filter(|_| !demo).map(|d| d.cache_dir().join("images"));
+    // Attachments opened with `o`: one private folder (0700) for every account.
+    let downloads_dir = dirs.as_ref().map(|d| d.cache_dir().join("downloads"));
     let drafts_dir = dirs.map(|d| d.data_dir().join("drafts").join(account));
-    Ok(Organization { name, client, drafts_dir, cache_file, images_dir })
+    Ok(Organization { name, client, drafts_dir, cache_file, images_dir, downloads_dir })
 }
 
 async fn client_main(

@@ -42,6 +42,11 @@ pub fn osc52(text: &str) -> String {
     format!("\x1b]52;c;{}\x07", base64::engine::general_purpose::STANDARD.encode(text))
 }
 
+/// `notify-send`'s arguments: the untrusted title and body after `--`.
+pub fn notify_send_args<'a>(title: &'a str, body: &'a str) -> [&'a str; 4] {
+    ["--app-name=topicterm", "--", title, body]
+}
+
 /// The editor the user chose: `$VISUAL`, then `$EDITOR`, then `vi`.
 pub fn editor_command() -> String {
     std::env::var("VISUAL")
@@ -87,17 +92,26 @@ impl Outside for Terminal {
             NotifyMethod::None => {}
             NotifyMethod::Bell => self.write("\x07"),
             NotifyMethod::Desktop => {
+                // Title and body are server text: after `--`, never read as options.
                 let shown = std::process::Command::new("notify-send")
-                    .args(["--app-name=topicterm", title, body])
+                    .args(notify_send_args(title, body))
                     .stdin(std::process::Stdio::null())
                     .stdout(std::process::Stdio::null())
                     .stderr(std::process::Stdio::null())
-                    .status()
-                    .is_ok_and(|s| s.success());
-                if !shown {
-                    // No notification service here (a server, SSH, a bare console).
-                    self.notify = NotifyMethod::Bell;
-                    self.write("\x07");
+                    .status();
+                match shown {
+                    Ok(s) if s.success() => {}
+                    // It ran and failed (no notification service answering): the bell, this time.
+                    Ok(s) => {
+                        tracing::debug!("notify-send exited with {s}: rang the bell instead");
+                        self.write("\x07");
+                    }
+                    // No notify-send here (a server, SSH, a bare console): the bell from now on.
+                    Err(e) => {
+                        tracing::info!("notifications by the bell: notify-send cannot be run ({e})");
+                        self.notify = NotifyMethod::Bell;
+                        self.write("\x07");
+                    }
                 }
             }
         }

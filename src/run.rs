@@ -97,13 +97,23 @@ pub struct Organization {
     pub cache_file: Option<std::path::PathBuf>,
     /// Where fetched pictures are kept (pruned to `net::images::DISK_LIMIT`).
     pub images_dir: Option<std::path::PathBuf>,
+    /// The private folder attachments are downloaded to (`None`: a fresh private folder in
+    /// the temporary directory for each).
+    pub downloads_dir: Option<std::path::PathBuf>,
 }
 
 impl Organization {
     /// An organization with nothing kept on disk, named after its server.
     pub fn new(client: Client) -> Organization {
         let name = crate::urls::host_of(client.site());
-        Organization { name, client, drafts_dir: None, cache_file: None, images_dir: None }
+        Organization {
+            name,
+            client,
+            drafts_dir: None,
+            cache_file: None,
+            images_dir: None,
+            downloads_dir: None,
+        }
     }
 }
 
@@ -221,6 +231,9 @@ where
         }
         if let Some(dir) = org.images_dir {
             dispatcher = dispatcher.with_images(dir);
+        }
+        if let Some(dir) = org.downloads_dir {
+            dispatcher = dispatcher.with_downloads(dir);
         }
         let mut st = State {
             now: now(),

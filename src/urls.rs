@@ -51,6 +51,67 @@ pub fn host_of(site: &str) -> String {
         .unwrap_or_else(|| site.to_owned())
 }
 
+/// Where a link found in server text (a message, a profile) leads, judged after parsing: the one
+/// place that decides which links may carry the user's credentials.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Link {
+    /// An uploaded file on the user's own server: `/user_uploads/…` on the site's scheme, host
+    /// and port, with no `.`/`..` segment (plain or percent-encoded), no query and no user
+    /// name. Only such a link is ever fetched with the user's email and API key.
+    OwnUpload(url::Url),
+    /// A web or mail link (`http`, `https`, `mailto`), absolute and normalised: it starts with
+    /// its scheme, so no program handed it can read it as an option. Fetched, if at all,
+    /// without credentials.
+    Web(url::Url),
+    /// Anything else (`file:`, `javascript:`, a link that does not parse): never opened.
+    Refused(String),
+}
+
+/// The path every uploaded file lives under.
+const UPLOADS: &str = "/user_uploads/";
+
+/// Judge a link from server text against the user's site (`https://chat.example.com`).
+pub fn judge(site: &str, link: &str) -> Link {
+    let link = link.trim();
+    // The URL parser silently drops tabs and newlines and reads `\` as `/`: text with any of
+    // them could say one thing and mean another.
+    if link.is_empty() || link.chars().any(|c| c.is_control() || c == '\\' || c.is_whitespace()) {
+        return Link::Refused("the link has spaces or control characters in it".into());
+    }
+    let site_url = url::Url::parse(site.trim_end_matches('/')).ok();
+    let parsed = match &site_url {
+        Some(base) => base.join(link),
+        None => url::Url::parse(link),
+    };
+    let Ok(mut url) = parsed else { return Link::Refused("the link is not a valid address".into()) };
+    url.set_fragment(None);
+    if !matches!(url.scheme(), "http" | "https" | "mailto") {
+        return Link::Refused(format!("{}: links are not opened", url.scheme()));
+    }
+    let own = site_url.as_ref().is_some_and(|s| s.origin() == url.origin());
+    let in_uploads = url.path().starts_with(UPLOADS);
+    if own && in_uploads && url.query().is_none() && url.username().is_empty() && url.password().is_none() {
+        // The parser has already collapsed any `..`: look at the text as written.
+        let path = link.split(['?', '#']).next().unwrap_or_default();
+        let dotted = path.split('/').any(|seg| {
+            let seg = decode(seg);
+            seg == "." || seg == ".." || seg.contains(['/', '\\'])
+        });
+        if !dotted {
+            return Link::OwnUpload(url);
+        }
+    }
+    Link::Web(url)
+}
+
+/// The link's address if it is an upload on the user's own server (see [`judge`]).
+pub fn own_upload(site: &str, link: &str) -> Option<url::Url> {
+    match judge(site, link) {
+        Link::OwnUpload(url) => Some(url),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,6 +143,63 @@ mod tests {
         assert_eq!(hash_component("release 2.4"), "release.202.2E4");
         assert_eq!(hash_component("café"), "caf.C3.A9");
         assert_eq!(decode("caf%C3%A9%20x"), "café x");
+    }
+
+    #[test]
+    fn only_a_clean_upload_path_on_the_site_is_an_upload() {
+        let site = "https://chat.example.com";
+        let up = |l: &str| own_upload(site, l).map(|u| u.to_string());
+        assert_eq!(
+            up("/user_uploads/2/ab/cat.png").as_deref(),
+            Some("https://chat.example.com/user_uploads/2/ab/cat.png")
+        );
+        assert!(up("https://chat.example.com/user_uploads/thumbnail/2/x.webp").is_some());
+        assert!(up("/user_uploads/2/ab/cat.png#frag").is_some(), "a fragment is never sent");
+        // The attack of the issue: `..` climbs out of the uploads into the API.
+        let climbing = "/user_uploads/../../api/v1/messages?anchor=newest&num_before=30&f=report.html";
+        assert_eq!(up(climbing), None);
+        assert!(matches!(judge(site, climbing), Link::Web(u) if u.path() == "/api/v1/messages"));
+        for bad in [
+            "/user_uploads/../api/v1/users/me",
+            "/user_uploads/2/%2e%2e/%2E%2E/api/v1/users/me",
+            "/user_uploads/2/.%2e/x",
+            "/user_uploads/2/./x.png",
+            "/user_uploads/2/a%2Fb.png",
+            "/user_uploads/2/a%5Cb.png",
+            "/user_uploads\\..\\api/v1/users/me",
+            "/user_uploads/.\t./api/v1/users/me",
+            "/user_uploads/2/x.png?download=1",
+            "//evil.example/user_uploads/2/x.png",
+            "https://chat.example.com.evil.example/user_uploads/2/x.png",
+            "http://chat.example.com/user_uploads/2/x.png",
+            "https://chat.example.com:8443/user_uploads/2/x.png",
+            "https://me@chat.example.com/user_uploads/2/x.png",
+            "/api/v1/users/me",
+            "/user_uploadsx/2/x.png",
+        ] {
+            assert_eq!(up(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn links_open_only_as_web_or_mail_addresses_that_start_with_their_scheme() {
+        let site = "https://chat.example.com";
+        for (link, want) in [
+            ("https://example.org/a b", None),
+            ("https://example.org/-x", Some("https://example.org/-x")),
+            ("/help/", Some("https://chat.example.com/help/")),
+            ("mailto:a@b.example", Some("mailto:a@b.example")),
+            ("--help", Some("https://chat.example.com/--help")),
+        ] {
+            let got = match judge(site, link) {
+                Link::Web(u) => Some(u.to_string()),
+                _ => None,
+            };
+            assert_eq!(got.as_deref(), want, "{link}");
+        }
+        for refused in ["javascript:alert(1)", "file:///etc/passwd", "data:text/html,x", "ssh://h", ""] {
+            assert!(matches!(judge(site, refused), Link::Refused(_)), "{refused}");
+        }
     }
 
     #[test]

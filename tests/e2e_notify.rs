@@ -94,3 +94,110 @@ fn a_direct_message_notifies_on_the_desktop_or_rings_the_bell() {
     assert_eq!(flag, "1", "the bell rang");
     t.keys(&["q"]);
 }
+
+/// A logging stand-in for a program: appends its arguments, each followed by `|`, as one line
+/// to `log`, and exits 0.
+fn fake_program(bin_dir: &std::path::Path, name: &str, log: &std::path::Path) {
+    let fake = bin_dir.join(name);
+    std::fs::write(&fake, format!("#!/bin/sh\nprintf '%s|' \"$@\" >> {l}\necho >> {l}\n", l = log.display()))
+        .unwrap();
+    std::process::Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
+}
+
+/// Wait for a program's log to hold a line, and return its lines.
+fn logged(log: &std::path::Path) -> Vec<String> {
+    let start = Instant::now();
+    while !log.exists() && start.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::fs::read_to_string(log).unwrap_or_default().lines().map(str::to_owned).collect()
+}
+
+/// The hostile-content suite's subprocess half: server text reaches `notify-send`, the link
+/// opener (`xdg-open`) and the editor only where it cannot be read as an option. Logging fakes
+/// of all three come first in `PATH`, and each argument list is checked exactly.
+#[test]
+fn server_text_reaches_the_programs_the_client_starts_only_where_it_is_no_option() {
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let server = rt.block_on(DemoServer::start(ServerOptions::default())).unwrap();
+    // An admin renames Alice to something notify-send would read as an option.
+    let admin = Client::new(&server.credentials("admin").unwrap()).unwrap();
+    let alice = Client::new(&server.credentials("alice").unwrap()).unwrap();
+    let member_email = server.credentials("member").unwrap().email;
+    let (alice_id, member_id) = rt.block_on(async {
+        let users = alice.get_users().await.unwrap();
+        let id =
+            |f: &dyn Fn(&topicterm::api::User) -> bool| users.members.iter().find(|u| f(u)).unwrap().user_id;
+        (id(&|u| u.full_name == "Alice Okafor"), id(&|u| u.email == member_email))
+    });
+    rt.block_on(admin.raw(
+        reqwest::Method::PATCH,
+        &format!("/users/{alice_id}"),
+        topicterm::api::Params::new().add("full_name", "--icon=/tmp/x"),
+        Duration::from_secs(10),
+    ))
+    .expect("renamed");
+
+    let home = tempfile::tempdir().unwrap();
+    let bin_dir = home.path().join("bin");
+    std::fs::create_dir_all(&bin_dir).unwrap();
+    let (notified, opened, edited) =
+        (home.path().join("notified"), home.path().join("opened"), home.path().join("edited"));
+    fake_program(&bin_dir, "notify-send", &notified);
+    fake_program(&bin_dir, "xdg-open", &opened);
+    fake_program(&bin_dir, "fake-editor", &edited);
+    let rc = home.path().join("member.zuliprc");
+    topicterm::api::zuliprc::write(&rc, &server.credentials("member").unwrap()).unwrap();
+    let bin = env!("CARGO_BIN_EXE_topicterm");
+    let t = Tmux::new("argv");
+    t.start(&format!(
+        "env -u BROWSER -u VISUAL PATH={b}:$PATH EDITOR=fake-editor HOME={h} XDG_DATA_HOME={h}/data \
+         XDG_STATE_HOME={h}/state XDG_CONFIG_HOME={h}/config XDG_CACHE_HOME={h}/cache {bin} -c {rc}",
+        b = bin_dir.display(),
+        h = home.path().display(),
+        rc = rc.display()
+    ));
+    t.wait_for_messages();
+    t.keys(&["f"]);
+    std::thread::sleep(Duration::from_millis(500));
+
+    // 1. The notification: title and body after `--`.
+    let text = "--urgency=critical --expire-time=1 body [quarterly report](/user_uploads/../../api/v1/messages?anchor=newest&f=report.html)";
+    rt.block_on(alice.send_message(&OutgoingMessage::direct(vec![member_id], text))).unwrap();
+    assert_eq!(
+        logged(&notified),
+        vec![
+            "--app-name=topicterm|--|--icon=/tmp/x (direct message)|--urgency=critical --expire-time=1 body quarterly report|"
+        ]
+    );
+
+    // 2. The link opener: one argument, the resolved address (a web page: never downloaded).
+    t.keys(&["P"]);
+    t.wait_for("the direct messages", |s| s.contains("DM with"));
+    t.keys(&["G"]);
+    // Selected (`▌` beside it) and the newest: nothing more below.
+    t.wait_for("the direct message selected", |s| {
+        s.lines().any(|l| l.contains("│▌") && l.contains("quarterly report"))
+            && !s.contains("new messages below")
+    });
+    t.keys(&["o"]);
+    assert_eq!(
+        logged(&opened),
+        vec![format!("{}/api/v1/messages?anchor=newest&f=report.html|", server.url.trim_end_matches('/'))]
+    );
+    assert!(!home.path().join("cache/topicterm/downloads/report.html").exists());
+
+    // 3. The editor: one argument, the path of a private file of the client's own.
+    t.keys(&["r"]);
+    t.wait_for("the compose box", |s| s.contains("--icon=/tmp/x") && s.contains("ctrl+d"));
+    t.text("draft to edit");
+    t.keys(&["C-o"]);
+    let args = logged(&edited);
+    assert_eq!(args.len(), 1, "{args:?}");
+    let path = args[0].strip_suffix('|').expect("one argument");
+    assert!(!path.contains('|') && path.starts_with('/') && path.ends_with(".md"), "{path}");
+    assert!(std::path::Path::new(path).file_name().unwrap().to_string_lossy().starts_with("topicterm-"));
+    t.wait_for("the compose box back", |s| s.contains("draft to edit"));
+    t.keys(&["Escape"]);
+    t.keys(&["q"]);
+}

@@ -1187,3 +1187,58 @@ async fn a_send_whose_answer_is_lost_is_looked_for_before_it_is_sent_again() {
         direct.get_messages(&q).await.unwrap().messages.iter().filter(|m| m.content.contains(text)).count();
     assert_eq!(copies, 1, "posted once");
 }
+
+// -------------------------------------------------------------------------------------------
+// 4. A message that cannot be decoded (issue: a lone surrogate hid its neighbours).
+// -------------------------------------------------------------------------------------------
+
+/// The JSON answer with `mark` in a message's text turned into a lone UTF-16 surrogate, which
+/// serde_json refuses wherever it decodes a string.
+fn poisoned(ex: &Exchange, mark: &str) -> Reply {
+    let body = String::from_utf8_lossy(&ex.body).replace(mark, "poison\\ud800ed");
+    Reply::Body(200, body.into_bytes())
+}
+
+#[tokio::test]
+async fn a_message_that_cannot_be_read_in_a_page_leaves_its_neighbours() {
+    let _w = Watchdog::new("a_message_that_cannot_be_read_in_a_page_leaves_its_neighbours");
+    let mut rig = Rig::start(ServerOptions::default(), vec![]).await;
+    let before = rig.post("alice", "lone", "the one before").await;
+    let bad = rig.post("alice", "lone", "surrogate-page-mark").await;
+    let after = rig.post("alice", "lone", "the one after").await;
+    rig.proxy.arm(Box::new(|ex: &Exchange| {
+        (ex.is("GET", "/messages") && String::from_utf8_lossy(&ex.body).contains("surrogate-page-mark"))
+            .then(|| poisoned(ex, "surrogate-page-mark"))
+    }));
+    rig.open_topic("lone").await;
+    assert_eq!(rig.proxy.rewritten(), 1, "the page was poisoned");
+    let s = rig.draw(100, 30);
+    let text = s.text();
+    assert!(!text.contains("loading messages failed"), "{text}");
+    assert!(text.contains("the one before") && text.contains("the one after"), "neighbours drawn:\n{text}");
+    assert!(
+        s.body_of(bad).concat().contains(&format!("a message could not be read (ID {bad})")),
+        "the placeholder in its place:\n{text}"
+    );
+    assert!(rig.st.data.messages.contains_key(&before) && rig.st.data.messages.contains_key(&after));
+    rig.control().await;
+}
+
+#[tokio::test]
+async fn a_message_that_cannot_be_read_in_an_event_batch_leaves_the_rest_of_the_batch() {
+    let _w = Watchdog::new("a_message_that_cannot_be_read_in_an_event_batch_leaves_the_rest");
+    let mut rig = Rig::start(ServerOptions::default(), vec![]).await;
+    rig.open_topic("lone events").await;
+    rig.proxy.arm(on_message_batch(|ex| poisoned(ex, "surrogate-event-mark")));
+    let bad = rig.post("alice", "lone events", "surrogate-event-mark").await;
+    rig.until("the unreadable message's placeholder", |st| st.data.messages.contains_key(&bad)).await;
+    assert_eq!(rig.proxy.rewritten(), 1, "the batch was poisoned");
+    assert!(rig.st.ui.offline.is_none(), "one message does not cost the batch: {:?}", rig.st.ui.offline);
+    let after = rig.post("alice", "lone events", "the one after the event").await;
+    rig.until("the next message", |st| st.data.messages.contains_key(&after)).await;
+    let s = rig.draw(100, 30);
+    let text = s.text();
+    assert!(text.contains(&format!("a message could not be read (ID {bad})")), "{text}");
+    assert!(text.contains("the one after the event"), "{text}");
+    rig.control().await;
+}

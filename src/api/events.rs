@@ -147,8 +147,9 @@ where
 /// `GET /events` response.
 #[derive(Debug, Clone, Deserialize)]
 pub struct EventsResponse {
+    /// Raw, so that one event the JSON decoder refuses (a lone surrogate) costs only itself.
     #[serde(default)]
-    pub events: Vec<Value>,
+    pub events: Vec<Box<serde_json::value::RawValue>>,
     #[serde(default)]
     pub queue_id: Option<String>,
 }
@@ -163,10 +164,36 @@ pub struct Event {
 impl Event {
     /// Decode one event value. Never fails: the worst case is `Malformed`.
     pub fn decode(value: Value) -> Event {
-        let id = value.get("id").and_then(Value::as_i64).unwrap_or(-1);
-        let ty = value.get("type").and_then(Value::as_str).unwrap_or("").to_owned();
-        let kind = match serde_json::from_value::<EventKind>(value) {
+        Event::decode_str(&value.to_string())
+    }
+
+    /// Decode one event from its JSON. Never fails: a message event whose message cannot be
+    /// read carries a placeholder ([`super::lenient`]); the worst case is `Malformed`.
+    pub fn decode_str(json: &str) -> Event {
+        // Each field on its own, as a JSON value would read it (the last of duplicate keys):
+        // one that is not what it should be costs only itself.
+        let head: std::collections::HashMap<String, &serde_json::value::RawValue> =
+            serde_json::from_str(json).unwrap_or_default();
+        let field = |k: &str| head.get(k).and_then(|r| serde_json::from_str::<Value>(r.get()).ok());
+        let id = field("id").and_then(|v| v.as_i64()).unwrap_or(-1);
+        let ty = field("type").and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+        let kind = match serde_json::from_str::<EventKind>(json) {
             Ok(k) => k,
+            Err(e) if ty == "message" => {
+                let salvaged = head
+                    .get("message")
+                    .and_then(|m| super::lenient::message_from_str(m.get()))
+                    .map(|message| {
+                        let flags = head.get("flags").and_then(|f| serde_json::from_str(f.get()).ok());
+                        let local =
+                            head.get("local_message_id").and_then(|l| serde_json::from_str(l.get()).ok());
+                        MessageEvent { message, flags: flags.unwrap_or_default(), local_message_id: local }
+                    });
+                match salvaged {
+                    Some(m) => EventKind::Message(Box::new(m)),
+                    None => EventKind::Malformed { event_type: ty, error: e.to_string() },
+                }
+            }
             Err(e) if KNOWN_EVENT_TYPES.contains(&ty.as_str()) => {
                 EventKind::Malformed { event_type: ty, error: e.to_string() }
             }

@@ -123,6 +123,8 @@ pub struct MessagesResponse {
     pub found_anchor: bool,
     #[serde(default)]
     pub history_limited: bool,
+    /// One message that cannot be read becomes a placeholder: see [`super::lenient`].
+    #[serde(deserialize_with = "super::lenient::messages")]
     pub messages: Vec<Message>,
     #[serde(default)]
     pub ignored_parameters_unsupported: Vec<String>,
@@ -237,6 +239,7 @@ pub struct MessageEdit {
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct SingleMessageResponse {
+    #[serde(deserialize_with = "super::lenient::message")]
     pub message: Message,
     #[serde(default)]
     pub raw_content: Option<String>,

@@ -10,6 +10,7 @@ pub mod channels;
 pub mod drafts;
 pub mod error;
 pub mod events;
+pub mod lenient;
 pub mod limits;
 pub mod messages;
 pub mod models;

@@ -69,7 +69,7 @@ impl Client {
             .add("last_event_id", last_event_id)
             .add("dont_block", dont_block);
         let resp: EventsResponse = self.call_with_timeout(Method::GET, "/events", p, timeout).await?;
-        Ok(resp.events.into_iter().map(Event::decode).collect())
+        Ok(resp.events.iter().map(|e| Event::decode_str(e.get())).collect())
     }
 
     /// `DELETE /events`.

@@ -312,24 +312,28 @@ pub fn decode<T: DeserializeOwned>(
 }
 
 impl Client {
-    /// Fetch an uploaded file (`/user_uploads/…`, relative or on this server) with the user's
-    /// credentials; other hosts never see them. At most 200 MB.
+    /// Fetch a file a message links to: an upload on this server (see [`crate::urls::judge`])
+    /// with the user's credentials, anything else on the web without them. At most 200 MB.
     pub async fn download(&self, url: &str) -> Result<Vec<u8>> {
         self.download_at_most(url, 200 << 20).await
     }
 
-    /// [`Client::download`], refusing a body of more than `max` bytes (read no further).
+    /// [`Client::download`], refusing a body of more than `max` bytes (read no further). The
+    /// credentials go only with an upload on the user's own server; a redirect to another
+    /// origin drops them (reqwest removes `Authorization` across hosts, ports and schemes).
     pub async fn download_at_most(&self, url: &str, max: usize) -> Result<Vec<u8>> {
-        let site = self.site().trim_end_matches('/');
-        let (full, ours) = if url.starts_with('/') {
-            (format!("{site}{url}"), true)
-        } else {
-            (url.to_owned(), url.starts_with(&format!("{site}/")))
+        use crate::urls::Link;
+        let req = match crate::urls::judge(self.site(), url) {
+            Link::OwnUpload(full) => {
+                let req = self.http.get(full);
+                if self.email.is_empty() { req } else { req.basic_auth(&self.email, Some(&self.api_key)) }
+            }
+            Link::Web(full) if matches!(full.scheme(), "http" | "https") => self.http.get(full),
+            Link::Web(_) | Link::Refused(_) => {
+                return Err(ApiError::Decode { status: 0, message: format!("{url} is not a file to fetch") });
+            }
         };
-        let mut req = self.http.get(&full).timeout(Duration::from_secs(300));
-        if ours && !self.email.is_empty() {
-            req = req.basic_auth(&self.email, Some(&self.api_key));
-        }
+        let req = req.timeout(Duration::from_secs(300));
         let mut resp = req.send().await?;
         let status = resp.status().as_u16();
         if !resp.status().is_success() {

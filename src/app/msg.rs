@@ -80,6 +80,10 @@ pub enum Answer {
         saved: bool,
         opening: Option<String>,
     },
+    /// An attachment of a type that can run code: saved at `target`, not opened.
+    Kept {
+        target: String,
+    },
 }
 
 /// What one unsubscription did.

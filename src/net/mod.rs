@@ -10,6 +10,7 @@ use tokio::task::JoinHandle;
 
 pub mod cache;
 pub mod images;
+mod open;
 
 /// Runs effects. The UI task calls `run` and never awaits.
 pub struct Dispatcher {
@@ -19,7 +20,8 @@ pub struct Dispatcher {
     /// not swap); `None` keeps them in memory only.
     drafts: Option<std::sync::mpsc::Sender<(String, String)>>,
     drafts_writer: Option<std::thread::JoinHandle<()>>,
-    /// Where downloaded attachments go (default: the system's temporary directory).
+    /// The private folder downloaded attachments go to (default: a fresh private folder in
+    /// the system's temporary directory for each).
     downloads: Option<std::path::PathBuf>,
     /// The file the last session is kept in (`None`: not kept).
     cache: Option<std::path::PathBuf>,
@@ -103,7 +105,7 @@ impl Dispatcher {
         self
     }
 
-    /// Save downloaded attachments in this directory.
+    /// Save downloaded attachments in this folder (made private: mode 0700).
     pub fn with_downloads(mut self, dir: std::path::PathBuf) -> Self {
         self.downloads = Some(dir);
         self
@@ -227,7 +229,7 @@ impl Dispatcher {
                 let tx = self.tx.clone();
                 let dir = self.downloads.clone();
                 tokio::spawn(async move {
-                    let result = open_url(&c, &url, download, dir).await;
+                    let result = open::open_url(&c, &url, download, dir).await;
                     let _ = tx.send(done(Job::Open { download }, result));
                 });
             }
@@ -572,63 +574,6 @@ pub mod drafts {
             .map(|s| (s.key, s.text))
             .collect()
     }
-}
-
-/// Open a link with the user's browser (`$BROWSER`, else the system's opener). An uploaded file
-/// is first downloaded with the user's credentials and the file is opened instead.
-async fn open_url(
-    c: &Client,
-    url: &str,
-    download: bool,
-    dir: Option<std::path::PathBuf>,
-) -> Result<Answer, Failure> {
-    let target = if download {
-        let bytes = c.download(url).await?;
-        let name = url.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or("attachment");
-        // Only a file name from the URL: no path components, no hidden files.
-        let name: String = crate::urls::decode(name)
-            .chars()
-            .map(|ch| if ch.is_alphanumeric() || "-_.".contains(ch) { ch } else { '_' })
-            .collect();
-        let name = name.trim_start_matches('.').to_owned();
-        let dir = dir.unwrap_or_else(std::env::temp_dir);
-        let path = dir.join(if name.is_empty() { "attachment".into() } else { name });
-        let written = tokio::task::spawn_blocking({
-            let path = path.clone();
-            move || -> std::io::Result<()> {
-                std::fs::create_dir_all(&dir)?;
-                std::fs::write(&path, bytes)
-            }
-        })
-        .await
-        .unwrap_or_else(|e| Err(std::io::Error::other(e)));
-        if let Err(error) = written {
-            return Err(Failure::File { path, error });
-        }
-        path.display().to_string()
-    } else {
-        url.to_owned()
-    };
-    let opened = tokio::task::spawn_blocking({
-        let target = target.clone();
-        move || match std::env::var("BROWSER").ok().filter(|b| !b.trim().is_empty()) {
-            Some(browser) => std::process::Command::new("sh")
-                .arg("-c")
-                .arg(format!("{browser} \"$1\""))
-                .arg("sh")
-                .arg(&target)
-                .stdin(std::process::Stdio::null())
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .status()
-                .map_err(|e| e.to_string())
-                .and_then(|s| if s.success() { Ok(()) } else { Err(format!("{browser} exited with {s}")) }),
-            None => opener::open(&target).map_err(|e| e.to_string()),
-        }
-    })
-    .await
-    .unwrap_or_else(|e| Err(e.to_string()));
-    Ok(Answer::Opened { target, saved: download, opening: opened.err() })
 }
 
 /// Run an idempotent request until it succeeds, backing off (with jitter) through network and

@@ -168,6 +168,8 @@ pub struct Setup {
     pub server: ServerOptions,
     /// Where drafts are kept (as the binary keeps them in its data directory), if anywhere.
     pub drafts: Option<PathBuf>,
+    /// The private folder attachments are downloaded to (as the binary's cache directory).
+    pub downloads: Option<PathBuf>,
 }
 
 impl Setup {
@@ -177,6 +179,7 @@ impl Setup {
             who: who.to_owned(),
             server: ServerOptions { seed_time: Some(SEED_TIME), ..Default::default() },
             drafts: None,
+            downloads: None,
         }
     }
 
@@ -195,6 +198,12 @@ impl Setup {
     /// Keep drafts in `dir`.
     pub fn drafts(mut self, dir: Option<PathBuf>) -> Setup {
         self.drafts = dir;
+        self
+    }
+
+    /// Download attachments into `dir`.
+    pub fn downloads(mut self, dir: PathBuf) -> Setup {
+        self.downloads = Some(dir);
         self
     }
 
@@ -227,6 +236,9 @@ impl Setup {
         let mut dispatcher = Dispatcher::new(client.clone(), tx);
         if let Some(dir) = self.drafts {
             dispatcher = dispatcher.with_drafts(dir);
+        }
+        if let Some(dir) = self.downloads {
+            dispatcher = dispatcher.with_downloads(dir);
         }
         // As `run::run_main_loop` starts.
         let site = client.site().to_owned();

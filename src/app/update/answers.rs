@@ -106,6 +106,9 @@ fn other_success(st: &mut State, job: Job, result: Answer) -> Vec<Effect> {
                 return vec![];
             }
         },
+        (Job::Open { .. }, Answer::Kept { target }) => {
+            format!("saved {target} — not opened: a file of this type can run programs")
+        }
         (Job::Upload { target }, Answer::Uploaded { name, url }) => {
             return super::attach::uploaded(st, target, &name, &url);
         }

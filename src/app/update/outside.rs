@@ -5,6 +5,7 @@ use super::common::*;
 use super::navigation::{open_narrow, open_near};
 use super::prelude::*;
 use crate::content::{ContentContext, Document, Summary, sanitize};
+use crate::urls::Link;
 
 /// A message's links and code blocks, as the message pane numbers them (with every spoiler
 /// open, so that none is out of reach).
@@ -21,11 +22,6 @@ fn parts(m: &Message) -> Summary {
     Document::parse(&m.content).summary(&Open)
 }
 
-/// An absolute URL for a link in a message (server-relative ones resolve against the site).
-pub fn absolute(site: &str, url: &str) -> String {
-    if url.starts_with('/') { format!("{}{url}", site.trim_end_matches('/')) } else { url.to_owned() }
-}
-
 /// A link into this server's web app (`/#narrow/…`, `https://site/#narrow/…`), as a place in
 /// topicterm.
 fn in_app(st: &State, url: &str) -> Option<(Narrow, Option<MessageId>)> {
@@ -33,13 +29,6 @@ fn in_app(st: &State, url: &str) -> Option<(Narrow, Option<MessageId>)> {
     let rest = if site.is_empty() { url } else { url.strip_prefix(site).unwrap_or(url) };
     let fragment = rest.strip_prefix('/').unwrap_or(rest).strip_prefix('#')?;
     crate::app::narrow::from_fragment(fragment, st.data.me)
-}
-
-/// Is this an uploaded file on the user's own server (fetched with their credentials)?
-pub fn is_upload(site: &str, url: &str) -> bool {
-    let site = site.trim_end_matches('/');
-    url.starts_with("/user_uploads/")
-        || (!site.is_empty() && url.starts_with(&format!("{site}/user_uploads/")))
 }
 
 /// Which of `count` things (links, code blocks) the user means: the only one, the number
@@ -78,9 +67,18 @@ pub(super) fn open_link(st: &mut State, number: Option<usize>) -> Vec<Effect> {
             None => open_narrow(st, narrow),
         };
     }
-    let download = is_upload(&st.site, &url);
+    // Only an upload on the user's own server is fetched (with their credentials): see
+    // `urls::judge`, the one place that decides.
+    let (url, download) = match crate::urls::judge(&st.site, &url) {
+        Link::OwnUpload(url) => (url, true),
+        Link::Web(url) => (url, false),
+        Link::Refused(why) => {
+            set_error(st, format!("link [{n}] not opened: {why}"));
+            return vec![];
+        }
+    };
     set_status(st, if download { format!("downloading [{n}]…") } else { format!("opening [{n}]…") });
-    vec![Effect::OpenUrl { url: absolute(&st.site, &url), download }]
+    vec![Effect::OpenUrl { url: url.to_string(), download }]
 }
 
 /// A link to a message that opens it in the web app.
