@@ -1041,11 +1041,12 @@ async fn wrong_types_in_a_messages_answer_are_refused_with_a_message() {
     let _w = Watchdog::new("wrong_types_in_a_messages_answer_are_refused_with_a_message");
     let mut rig = Rig::start(ServerOptions::default(), vec![]).await;
     let random = rig.channel_id("random");
+    // A wrong type inside one message costs only that message: see
+    // `a_message_field_of_the_wrong_type_costs_only_that_message`. What is refused here is an
+    // answer that cannot be read as a page at all.
     let mangles: Vec<(&str, Mangle)> = vec![
-        ("id as a string", |v| v["messages"][0]["id"] = json!("12")),
-        ("reactions as an object", |v| v["messages"][0]["reactions"] = json!({"a": 1})),
-        ("content as a number", |v| v["messages"][0]["content"] = json!(12)),
         ("messages not a list", |v| v["messages"] = json!("none")),
+        ("found_newest as a string", |v| v["found_newest"] = json!("yes")),
         ("a truncated answer", |v| *v = json!(v.to_string()[..40].to_owned())),
     ];
     for (what, mangle) in mangles {
@@ -1125,8 +1126,8 @@ async fn wrong_types_in_the_register_answer_are_refused_with_a_message_and_retri
 /// Messages fetched through the API client directly: a page with one bad message is refused
 /// as a whole with an error naming the field, and the same client goes on working.
 #[tokio::test]
-async fn the_api_client_names_the_bad_field() {
-    let _w = Watchdog::new("the_api_client_names_the_bad_field");
+async fn a_message_field_of_the_wrong_type_costs_only_that_message() {
+    let _w = Watchdog::new("a_message_field_of_the_wrong_type_costs_only_that_message");
     let rig = Rig::start(ServerOptions::default(), vec![]).await;
     rig.proxy.arm(Box::new(|ex: &Exchange| {
         ex.is("GET", "/messages").then(|| {
@@ -1139,9 +1140,30 @@ async fn the_api_client_names_the_bad_field() {
     creds.site = rig.proxy.url.clone();
     let c = Client::new(&creds).expect("client");
     let q = GetMessages::around(Anchor::Newest, 5, 0);
-    let err = c.get_messages(&q).await.expect_err("refused");
-    assert!(err.to_string().contains("/messages: invalid type: string \"yesterday\", expected i64"), "{err}");
+    // The page is read; the one message becomes its placeholder (the log names the field).
+    let page = c.get_messages(&q).await.expect("the rest of the page is read");
+    assert_eq!(page.messages.len(), 5);
+    let bad = &page.messages[0];
+    assert_eq!(bad.content, format!("<p><em>a message could not be read (ID {})</em></p>", bad.id));
+    assert!(page.messages[1..].iter().all(|m| !m.content.contains("could not be read")));
     assert_eq!(c.get_messages(&q).await.expect("the next answer is fine").messages.len(), 5);
+    // Other wrong types in one message: the same; a message whose ID cannot be read is left out.
+    let mangles: Vec<(Mangle, usize)> = vec![
+        (|v| v["messages"][0]["reactions"] = json!({"a": 1}), 5),
+        (|v| v["messages"][0]["content"] = json!(12), 5),
+        (|v| v["messages"][0]["id"] = json!("12"), 4),
+    ];
+    for (mangle, count) in mangles {
+        rig.proxy.arm(Box::new(move |ex: &Exchange| {
+            ex.is("GET", "/messages").then(|| {
+                let mut v = ex.json().expect("JSON");
+                mangle(&mut v);
+                Reply::Body(200, v.to_string().into_bytes())
+            })
+        }));
+        let page = c.get_messages(&q).await.expect("the rest of the page is read");
+        assert_eq!(page.messages.len(), count);
+    }
 }
 
 /// The server takes a message but its answer is lost, and so is its event (the queue is gone
