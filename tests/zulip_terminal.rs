@@ -59,6 +59,16 @@ async fn zulip_terminal_starts_against_the_demo_server_and_shows_messages() {
     let home = tempfile::tempdir().unwrap();
     server.write_zuliprcs(home.path()).unwrap();
     let rc = home.path().join("member.zuliprc");
+    // A message of the member's own, new enough to edit (the limit is ten minutes).
+    let member = topicterm::api::Client::new(&server.credentials("member").unwrap()).unwrap();
+    let alice = topicterm::api::Client::new(&server.credentials("alice").unwrap()).unwrap();
+    let general = server.shared.lock().channel_named("general").unwrap().id;
+    let mine = member
+        .send_message(&topicterm::api::OutgoingMessage::channel(general, "zt", "zt edit me"))
+        .await
+        .unwrap()
+        .id;
+    let rt = tokio::runtime::Handle::current();
     tokio::task::spawn_blocking(move || {
         let t = Tmux::new("zulip-term");
         let command = format!(
@@ -74,6 +84,26 @@ async fn zulip_terminal_starts_against_the_demo_server_and_shows_messages() {
         });
         assert!(!screen.contains("Error connecting"), "{screen}");
         assert!(screen.contains("# engineering"), "the channel list: {screen}");
+        // Edit: find the message, `e` (it reads register's edit settings), append, ctrl+d.
+        t.keys(&["a", "/"]);
+        t.text("zt edit");
+        t.keys(&["Enter"]);
+        t.wait_for("the search result", |s| s.contains("Search Results") && s.contains("zt edit me"));
+        t.keys(&["e"]);
+        t.wait_for("the edit box", |s| s.contains("Also change later messages"));
+        t.text(" and edited");
+        t.keys(&["C-d"]);
+        t.wait_for("the edited message", |s| s.contains("zt edit me and edited"));
+        let content = rt.block_on(member.get_message(mine, false)).unwrap().message.content;
+        assert_eq!(content, "zt edit me and edited", "changed on the server");
+        // A reaction made elsewhere is drawn (the event's `user` names the reacting user).
+        let tada = topicterm::api::EmojiSpec {
+            emoji_name: Some("tada".into()),
+            emoji_code: None,
+            reaction_type: None,
+        };
+        rt.block_on(alice.add_reaction(mine, &tada)).unwrap();
+        t.wait_for("the reaction", |s| s.contains(":tada: Alice Okafor"));
         t.keys(&["q"]);
     })
     .await

@@ -146,7 +146,10 @@ impl Client {
         let value = i64::from(policy);
         limits::check_visibility_policy(value)?;
         limits::check_topic_length(topic, self.server_info().max_topic_length)?;
-        if self.feature_level().is_some_and(|l| l < 170)
+        if policy == VisibilityPolicy::Followed && !self.level().has(super::levels::FOLLOWED_TOPICS) {
+            return Err(LimitError::NotOnThisServer("following topics", "Zulip 8.0").into());
+        }
+        if !self.level().has(super::levels::USER_TOPICS)
             && matches!(policy, VisibilityPolicy::None | VisibilityPolicy::Muted)
         {
             let legacy = LegacyMute {
@@ -212,7 +215,7 @@ impl Client {
         include_subscribers: Option<IncludeSubscribers>,
     ) -> Result<SubscriptionsResponse> {
         let include = match include_subscribers {
-            Some(IncludeSubscribers::Partial) if self.feature_level().is_some_and(|l| l < 412) => {
+            Some(IncludeSubscribers::Partial) if !self.level().has(super::levels::PARTIAL_SUBSCRIBERS) => {
                 Some(IncludeSubscribers::True)
             }
             other => other,

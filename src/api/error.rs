@@ -95,6 +95,8 @@ pub enum LimitError {
     EmptyContent,
     #[error("an APNs token must not be empty")]
     EmptyToken,
+    #[error("this server does not offer {0}: it needs {1} or later")]
+    NotOnThisServer(&'static str, &'static str),
     #[error("a direct message needs at least one recipient")]
     NoRecipients,
     #[error("nothing to change")]

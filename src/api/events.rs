@@ -484,6 +484,26 @@ pub struct PresenceEvent {
     pub presences: Option<HashMap<String, ModernPresence>>,
 }
 
+impl PresenceEvent {
+    /// The event's entries by user ID, in either shape: the modern `presences`, or the legacy
+    /// `presence` of one user by client (what servers send without `simplified_presence_events`).
+    pub fn entries(&self) -> Vec<(UserId, ModernPresence)> {
+        if let Some(p) = &self.presences {
+            return p.iter().filter_map(|(k, v)| Some((k.parse().ok()?, *v))).collect();
+        }
+        let (Some(user), Some(clients)) = (self.user_id, &self.presence) else { return Vec::new() };
+        let newest = |active: bool| {
+            clients
+                .values()
+                .filter(|c| !active || c.status == "active")
+                .map(|c| c.timestamp)
+                .max()
+                .unwrap_or(0)
+        };
+        vec![(user, ModernPresence { active_timestamp: newest(true), idle_timestamp: newest(false) })]
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct UserStatusEvent {
     pub user_id: UserId,

@@ -11,6 +11,7 @@ pub mod drafts;
 pub mod error;
 pub mod events;
 pub mod lenient;
+pub mod levels;
 pub mod limits;
 pub mod messages;
 pub mod models;

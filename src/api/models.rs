@@ -625,6 +625,10 @@ pub struct Playground {
     pub url_template: String,
 }
 
+fn active() -> bool {
+    true
+}
+
 /// A user or bot. Fields at their defaults are left out when written (the last session on
 /// disk holds 20,000 of them in a large organization); reading fills them back in.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
@@ -635,7 +639,9 @@ pub struct User {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delivery_email: Option<String>,
     pub full_name: String,
-    #[serde(default)]
+    /// Register's `realm_users` carries no `is_active` (the server strips it: which list a user
+    /// is in says it), so a missing one means active.
+    #[serde(default = "active")]
     pub is_active: bool,
     #[serde(default)]
     pub is_bot: bool,

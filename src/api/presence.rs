@@ -33,13 +33,18 @@ impl PresenceUpdate {
 impl Client {
     /// Operation 5: `POST /users/me/presence`.
     pub async fn update_presence(&self, u: &PresenceUpdate) -> Result<PresenceResponse> {
+        // Before `last_update_id`, only `slim_presence` gets the modern format (by user ID).
+        let slim = u.slim_presence.or_else(|| {
+            (u.last_update_id.is_some() && !self.level().has(super::levels::PRESENCE_LAST_UPDATE_ID))
+                .then_some(true)
+        });
         let p = Params::new()
             .add("status", u.status.as_str())
             .opt("last_update_id", u.last_update_id)
             .opt("history_limit_days", u.history_limit_days)
             .opt("ping_only", u.ping_only)
             .opt("new_user_input", u.new_user_input)
-            .opt("slim_presence", u.slim_presence);
+            .opt("slim_presence", slim);
         self.call(Method::POST, "/users/me/presence", p).await
     }
 }

@@ -59,10 +59,13 @@ impl Client {
             return Err(LimitError::NoRecipients.into());
         }
         let p = Params::new()
-            .add("type", msg.kind.as_str())
+            .add("type", self.level().send_type(msg.kind).as_str())
             .add("to", msg.to.to_param())
             .add("content", &msg.content)
-            .opt("topic", msg.topic.as_ref().filter(|_| msg.kind.is_channel()))
+            .opt(
+                "topic",
+                msg.topic.as_deref().filter(|_| msg.kind.is_channel()).map(|t| self.level().topic(t)),
+            )
             .add("scheduled_delivery_timestamp", msg.scheduled_delivery_timestamp)
             .opt("read_by_sender", msg.read_by_sender);
         self.call(Method::POST, "/scheduled_messages", p).await
@@ -100,7 +103,7 @@ impl Client {
             return Err(LimitError::NothingToChange.into());
         }
         let p = Params::new()
-            .opt("type", upd.kind.map(SendType::as_str))
+            .opt("type", upd.kind.map(|k| self.level().send_type(k).as_str()))
             .opt("to", upd.to.as_ref().map(Recipient::to_param))
             .opt("content", upd.content.as_ref())
             .opt("topic", upd.topic.as_ref())

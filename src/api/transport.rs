@@ -239,6 +239,11 @@ impl Client {
         self.server_info().feature_level
     }
 
+    /// The server's level, to speak in its terms ([`super::levels`]).
+    pub fn level(&self) -> super::levels::Level {
+        super::levels::Level(self.feature_level())
+    }
+
     /// Send a request and return the decoded success body.
     pub async fn call<T: DeserializeOwned>(&self, method: Method, path: &str, params: Params) -> Result<T> {
         self.call_with_timeout(method, path, params, DEFAULT_TIMEOUT).await

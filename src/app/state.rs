@@ -282,8 +282,18 @@ impl Data {
         self.users.get(&id).map_or("(unknown user)", |u| u.full_name.as_str())
     }
 
+    /// A channel's name: one the user is in, or one they can see but never joined (register's
+    /// `never_subscribed`) — a search hit or a link can come from either.
     pub fn channel_name(&self, id: ChannelId) -> &str {
-        self.channels.get(&id).map_or("(unknown channel)", |c| c.name.as_str())
+        match self.channels.get(&id) {
+            Some(c) => c.name.as_str(),
+            None => self.unsubscribed.get(&id).map_or("(unknown channel)", String::as_str),
+        }
+    }
+
+    /// A channel the user is in, by name (any case).
+    pub fn subscribed_channel_id(&self, name: &str) -> Option<ChannelId> {
+        self.channels.values().find(|c| c.name.eq_ignore_ascii_case(name)).map(|c| c.id)
     }
 
     pub fn policy(&self, channel: ChannelId, topic: &str) -> VisibilityPolicy {
@@ -353,6 +363,20 @@ impl Data {
     }
 
     /// Store a message and index it.
+    /// A message from a page of messages. A page is a picture of the server when it was asked
+    /// for: for a message already known, the read state that events have left since stands
+    /// (a page asked for before "mark as read" must not make the messages unread again).
+    pub fn insert_fetched(&mut self, mut m: Message) {
+        if self.messages.contains_key(&m.id) {
+            let unread = self.unread.by_id.contains_key(&m.id);
+            m.flags.retain(|f| f != "read");
+            if !unread {
+                m.flags.push("read".into());
+            }
+        }
+        self.insert_message(m);
+    }
+
     pub fn insert_message(&mut self, m: Message) {
         let unread = !m.has_flag("read");
         let conv = self.conv_of(&m);
@@ -405,8 +429,11 @@ impl Data {
 }
 
 impl Resolver for Data {
+    /// Any channel the user can see: theirs, or one they never joined (Zulip searches those).
     fn channel_id(&self, name: &str) -> Option<ChannelId> {
-        self.channels.values().find(|c| c.name.eq_ignore_ascii_case(name)).map(|c| c.id)
+        self.subscribed_channel_id(name).or_else(|| {
+            self.unsubscribed.iter().find(|(_, n)| n.eq_ignore_ascii_case(name)).map(|(id, _)| *id)
+        })
     }
     /// By ID, email, full name, an email's local part, or a unique prefix of a full name.
     fn user_id(&self, who: &str) -> Option<UserId> {
@@ -442,7 +469,7 @@ impl Resolver for Data {
 impl RealmInfo {
     /// The narrow operator for "DMs including this user": `dm-with` from level 456.
     pub fn dm_operator(&self) -> &'static str {
-        if self.feature_level >= 456 { "dm-with" } else { "dm-including" }
+        if self.feature_level >= crate::api::levels::DM_WITH { "dm-with" } else { "dm-including" }
     }
 }
 

@@ -170,10 +170,6 @@ impl Dispatcher {
                 let handle = tokio::spawn(async move {
                     let mut q = GetMessages::around(anchor, before, after).narrow(terms);
                     q.apply_markdown = Some(true);
-                    q.allow_empty_topic_name = Some(true);
-                    // Messages in the empty topic come with "" (not its display name), as in
-                    // register, events and topic lists.
-                    q.allow_empty_topic_name = Some(true);
                     q.client_gravatar = Some(true);
                     let msg = match c.get_messages(&q).await {
                         Ok(resp) => Msg::Messages { narrow: n, resp: Box::new(resp), older, epoch },
@@ -676,6 +672,7 @@ pub fn register_params() -> RegisterParams {
             "stream_typing_notifications": true,
             "user_settings_object": true,
             "empty_topic_name": true,
+            "simplified_presence_events": true,
         })),
         event_types: Some(EVENT_TYPES.iter().map(|s| s.to_string()).collect()),
         fetch_event_types: Some(FETCH_TYPES.iter().map(|s| s.to_string()).collect()),

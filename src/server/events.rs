@@ -20,6 +20,9 @@ pub struct Queue {
     pub notify: Arc<Notify>,
     pub apply_markdown: bool,
     pub empty_topic_name: bool,
+    /// The client declared `simplified_presence_events` (and the server is of level 419 or
+    /// later): presence events in the modern shape only; else the legacy one.
+    pub simplified_presence: bool,
     /// A poll is waiting on this queue (it is not expired meanwhile).
     pub polling: bool,
 }
@@ -68,6 +71,7 @@ impl Queues {
         event_types: Option<HashSet<String>>,
         apply_markdown: bool,
         empty_topic_name: bool,
+        simplified_presence: bool,
     ) -> String {
         let id = format!("{}:{}", super::clock::now(), super::token::token(16));
         self.map.insert(
@@ -82,6 +86,7 @@ impl Queues {
                 notify: Arc::new(Notify::new()),
                 apply_markdown,
                 empty_topic_name,
+                simplified_presence,
                 polling: false,
             },
         );

@@ -16,6 +16,7 @@ pub mod emoji;
 pub mod error;
 pub mod events;
 mod handlers;
+pub mod levels;
 pub mod markdown;
 pub mod org;
 pub mod params;

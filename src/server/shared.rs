@@ -39,6 +39,8 @@ impl Shared {
 /// An authenticated request: the caller's user ID and the merged parameters.
 pub struct Req {
     pub user_id: i64,
+    /// The client the request names (`client` parameter, else the User-Agent's product).
+    pub client: String,
     pub p: Params,
     /// Files of a multipart body (`POST /user_uploads`).
     pub files: Vec<UploadedFile>,
@@ -128,7 +130,11 @@ impl FromRequest<Arc<Shared>> for Req {
         match user {
             None => Err(unauthorized("INVALID_API_KEY", "Invalid API key")),
             Some(u) if !u.is_active => Err(unauthorized("USER_DEACTIVATED", "Account is deactivated")),
-            Some(u) => Ok(Req { user_id: u.id, p, files }),
+            Some(u) => {
+                let agent = parts.headers.get(header::USER_AGENT).and_then(|v| v.to_str().ok());
+                let client = crate::server::levels::client_name(p.opt_str("client"), agent);
+                Ok(Req { user_id: u.id, client, p, files })
+            }
         }
     }
 }

@@ -77,7 +77,8 @@ fn message_block(
     let hidden = st.data.muted_users.contains(&m.sender_id) && !st.ui.revealed.contains(&m.id);
     if !same_conv {
         match (found.and_then(|f| f.subject.as_deref()), m.stream_id) {
-            (Some(subject), Some(c)) if !m.is_dm() => {
+            // An empty topic's match is empty too: the header names it as the realm does.
+            (Some(subject), Some(c)) if !m.is_dm() && !subject.trim().is_empty() => {
                 let mut spans =
                     vec![Span::styled(format!("#{} > ", sanitize(st.data.channel_name(c))), t.header)];
                 for (text, marked) in crate::content::highlighted_runs(subject) {

@@ -120,14 +120,17 @@ pub(super) fn draw_profile(
                     .and_then(|o| o.get(key)?.get("text")?.as_str().map(str::to_owned))
                     .unwrap_or_else(|| key.clone())
             }
+            // The users field: a list of IDs — as the JSON text of one, as the reference
+            // server sends it (`"[10]"`), or as a list.
+            serde_json::Value::String(s) if fd.field_type == USER_FIELD => {
+                serde_json::from_str::<Vec<i64>>(s)
+                    .map(|ids| user_names(st, &ids))
+                    .unwrap_or_else(|_| s.clone())
+            }
             serde_json::Value::String(s) => s.clone(),
-            // The users field: a list of IDs.
-            serde_json::Value::Array(ids) => ids
-                .iter()
-                .filter_map(serde_json::Value::as_i64)
-                .map(|id| d.user_name(id).to_owned())
-                .collect::<Vec<_>>()
-                .join(", "),
+            serde_json::Value::Array(ids) => {
+                user_names(st, &ids.iter().filter_map(serde_json::Value::as_i64).collect::<Vec<_>>())
+            }
             other => other.to_string(),
         };
         custom.push(field(&label, vec![Span::raw(sanitize(&text))]));
@@ -137,4 +140,12 @@ pub(super) fn draw_profile(
         lines.extend(custom);
     }
     scrolled_popup(f, st, lines, block, area, scroll);
+}
+
+/// The custom profile field type that holds users (Zulip's `USER`).
+const USER_FIELD: i64 = 6;
+
+/// Users' names, joined.
+fn user_names(st: &State, ids: &[i64]) -> String {
+    ids.iter().map(|id| st.data.user_name(*id).to_owned()).collect::<Vec<_>>().join(", ")
 }

@@ -212,11 +212,18 @@ async fn followed_is_refused_before_feature_level_219() {
     let env = Env::start_with(server_at(200)).await;
     let c = env.registered_client("member").await;
     let general = env.channel_id("general");
-    assert_err(
-        c.update_user_topic(general, "office wifi", VisibilityPolicy::Followed).await,
-        "BAD_REQUEST",
-        "",
-    );
+    // The client knows the level and says so without asking; the server refuses it too.
+    let e = c.update_user_topic(general, "office wifi", VisibilityPolicy::Followed).await.unwrap_err();
+    assert!(e.to_string().contains("Zulip 8.0"), "{e}");
+    let (status, body) = env
+        .raw(
+            "member",
+            "POST",
+            "/user_topics",
+            &[("stream_id", &general.to_string()), ("topic", "office wifi"), ("visibility_policy", "3")],
+        )
+        .await;
+    assert_eq!((status, body["msg"].as_str()), (400, Some("Invalid visibility_policy")), "{body}");
     assert_eq!(policy_of(&c, general, "office wifi").await, None);
     c.update_user_topic(general, "office wifi", VisibilityPolicy::Muted).await.unwrap();
     assert_eq!(policy_of(&c, general, "office wifi").await, Some(VisibilityPolicy::Muted));
@@ -907,6 +914,8 @@ async fn subscription_settings_change_and_announce() {
     assert_eq!(
         updates,
         vec![
+            // `in_home_view` first, as the reference server sends it since level 139.
+            ("in_home_view".to_owned(), json!(false)),
             ("is_muted".to_owned(), json!(true)),
             ("pin_to_top".to_owned(), json!(true)),
             ("color".to_owned(), json!("#123456")),

@@ -37,44 +37,21 @@ pub(super) fn channel_row_action(st: &mut State, a: Action) -> Vec<Effect> {
     }
 }
 
-/// Mark a whole channel read: at once here, then on the server.
+/// Mark a whole channel read on the server. The counts change when the server says the
+/// messages are read (its `update_message_flags` events), never before: a refused request
+/// leaves them as the server has them.
 pub(super) fn mark_channel_read(st: &mut State, c: ChannelId) -> Vec<Effect> {
     let name = st.data.channel_name(c).to_owned();
-    let topics: Vec<String> =
-        st.data.unread.by_channel.get(&c).map(|t| t.iter().cloned().collect()).unwrap_or_default();
-    if topics.is_empty() {
+    if st.data.unread.by_channel.get(&c).is_none_or(|t| t.is_empty()) {
         set_status(st, format!("#{name} has no unread messages"));
         return vec![];
     }
-    for t in topics {
-        let ids: Vec<MessageId> = st
-            .data
-            .unread
-            .by_conv
-            .get(&Conv::Topic(c, t))
-            .map(|s| s.iter().copied().collect())
-            .unwrap_or_default();
-        for id in ids {
-            st.data.unread.remove(id);
-        }
-    }
-    rebuild_sidebar(st);
     set_status(st, format!("marking #{name} as read…"));
     vec![Effect::MarkChannelRead { channel: c, name }]
 }
 
-/// Mark a topic read: at once here, then on the server.
-pub(super) fn mark_topic_read(st: &mut State, c: ChannelId, t: String) -> Vec<Effect> {
-    let ids: Vec<MessageId> = st
-        .data
-        .unread
-        .by_conv
-        .get(&Conv::Topic(c, t.to_lowercase()))
-        .map(|s| s.iter().copied().collect())
-        .unwrap_or_default();
-    for id in &ids {
-        st.data.unread.remove(*id);
-    }
+/// Mark a topic read on the server; the counts follow the server's events (as for a channel).
+pub(super) fn mark_topic_read(c: ChannelId, t: String) -> Vec<Effect> {
     vec![Effect::MarkTopicRead { channel: c, topic: t }]
 }
 
@@ -84,19 +61,10 @@ pub(super) fn set_channel_muted(st: &mut State, c: ChannelId, muted: bool) -> Ve
     let Some(ch) = st.data.channels.get_mut(&c) else { return vec![] };
     ch.muted = muted;
     let name = ch.name.clone();
-    // The combined feed leaves out muted channels' topics (those not unmuted or followed).
-    let d = &st.data;
-    let keep: Option<Vec<MessageId>> = d.narrows.get(&Narrow::All).map(|v| {
-        v.ids.iter().copied().filter(|id| d.messages.get(id).is_none_or(|m| d.in_feed(m))).collect()
-    });
-    if let (Some(keep), Some(view)) = (keep, st.data.narrows.get_mut(&Narrow::All)) {
-        // Unmuted: what was left out comes back with the next fetch.
-        view.loaded &= muted;
-        view.ids = keep;
-    }
-    rebuild_sidebar(st);
+    let mut fx = feed_after_mute(st, muted);
     set_status(st, format!("#{name}: {}…", if muted { "muting" } else { "unmuting" }));
-    vec![Effect::SetChannelMuted { channel: c, name, muted }]
+    fx.push(Effect::SetChannelMuted { channel: c, name, muted });
+    fx
 }
 
 /// The conversation of the selected message or sidebar row, as (channel, topic).
@@ -421,9 +389,13 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
                 set_status(st, "select a topic first");
                 return vec![];
             };
+            // As the web app: unmuting a topic of a channel that is not muted takes it back
+            // to the default; only in a muted channel is it "unmuted" (policy 2).
+            let channel_muted = st.data.channels.get(&c).is_some_and(|ch| ch.muted);
             let wanted = match a {
                 Action::MuteTopic => VisibilityPolicy::Muted,
-                Action::UnmuteTopic => VisibilityPolicy::Unmuted,
+                Action::UnmuteTopic if channel_muted => VisibilityPolicy::Unmuted,
+                Action::UnmuteTopic => VisibilityPolicy::None,
                 _ => VisibilityPolicy::Followed,
             };
             let policy = if st.data.policy(c, &t) == wanted { VisibilityPolicy::None } else { wanted };
@@ -439,7 +411,7 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
         }
         Action::MarkTopicRead => {
             let Some((c, t)) = current_topic(st) else { return vec![] };
-            mark_topic_read(st, c, t)
+            mark_topic_read(c, t)
         }
         Action::ToggleSpoiler => {
             let Some(m) = selected_message(st) else { return vec![] };

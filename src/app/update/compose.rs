@@ -97,7 +97,7 @@ pub(super) fn schedule_compose(st: &mut State, at: i64) -> Vec<Effect> {
         content,
         topic,
         scheduled_delivery_timestamp: at,
-        read_by_sender: None,
+        read_by_sender: Some(true),
     };
     vec![Effect::Api(ApiCall::Schedule(msg))]
 }

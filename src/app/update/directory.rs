@@ -136,14 +136,12 @@ fn on_subscribed(
 
 /// A channel by name: one the user is in, or one they can join.
 pub(super) fn channel_by_name(st: &State, name: &str) -> Option<ChannelId> {
-    crate::app::narrow::Resolver::channel_id(&st.data, name).or_else(|| {
-        st.data.unsubscribed.iter().find(|(_, n)| n.eq_ignore_ascii_case(name)).map(|(id, _)| *id)
-    })
+    crate::app::narrow::Resolver::channel_id(&st.data, name)
 }
 
 /// `:subscribe #name`: only existing channels (the server would create a missing one).
 pub(super) fn subscribe_command(st: &mut State, name: &str) -> Result<Vec<Effect>, String> {
-    if let Some(c) = crate::app::narrow::Resolver::channel_id(&st.data, name) {
+    if let Some(c) = st.data.subscribed_channel_id(name) {
         return Err(format!("you are already in #{}", st.data.channel_name(c)));
     }
     let (_, exact) = st

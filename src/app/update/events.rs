@@ -130,6 +130,7 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
             // Views of the old and new conversations are refetched when next opened.
             if ev.subject.is_some() || ev.new_stream_id.is_some() {
                 st.data.narrows.retain(|n, _| !n.is_conversation());
+                let refetch = moved_topic_rows(st, &ev, &ids);
                 // Reading the topic that moved: follow the selected message to where it went.
                 if let (Narrow::Topic(..), Some(sel)) = (&st.ui.narrow, st.ui.selected)
                     && ids.contains(&sel)
@@ -138,9 +139,12 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                 {
                     let to = Narrow::Topic(c, m.topic().to_owned());
                     if to != st.ui.narrow {
-                        return open_near(st, to, sel);
+                        let mut fx = open_near(st, to, sel);
+                        fx.extend(refetch);
+                        return fx;
                     }
                 }
+                return refetch;
             }
         }
         EventKind::Submessage(ev) => {
@@ -230,7 +234,9 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                     (ev.stream_id, ev.property.as_deref(), ev.value.as_ref())
                     && let Some(c) = st.data.channels.get_mut(&id)
                 {
+                    let was = c.muted;
                     match prop {
+                        // Zulip sends both (`in_home_view` is the legacy inverse).
                         "is_muted" => c.muted = v.as_bool().unwrap_or(c.muted),
                         "in_home_view" => c.muted = !v.as_bool().unwrap_or(!c.muted),
                         "pin_to_top" => c.pinned = v.as_bool().unwrap_or(c.pinned),
@@ -239,6 +245,10 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                         "desktop_notifications" => c.desktop_notifications = v.as_bool(),
                         "audible_notifications" => c.audible_notifications = v.as_bool(),
                         _ => {}
+                    }
+                    if c.muted != was {
+                        let muted = c.muted;
+                        return super::navigation::feed_after_mute(st, muted);
                     }
                 }
             }
@@ -271,10 +281,11 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
             _ => {}
         },
         EventKind::Presence(ev) => {
-            for (k, p) in ev.presences.iter().flatten() {
-                if let Ok(id) = k.parse::<UserId>() {
-                    st.data.presence.insert(id, *p);
-                }
+            for (id, p) in ev.entries() {
+                // A legacy entry says only the newest time: never move a user back.
+                let e = st.data.presence.entry(id).or_insert(p);
+                e.active_timestamp = e.active_timestamp.max(p.active_timestamp);
+                e.idle_timestamp = e.idle_timestamp.max(p.idle_timestamp);
             }
         }
         EventKind::UserStatus(ev) => {
@@ -430,4 +441,26 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
         _ => {}
     }
     vec![]
+}
+
+/// A topic moved (renamed, or to another channel): its row in the channels pane goes where
+/// the messages went. The old row goes when the whole topic moved; when only some messages
+/// did, the old channel's topics are asked for again (the server knows what is left).
+fn moved_topic_rows(st: &mut State, ev: &UpdateMessageEvent, ids: &[MessageId]) -> Vec<Effect> {
+    let (Some(from), Some(old)) = (ev.stream_id, ev.orig_subject.as_deref()) else { return vec![] };
+    let to = ev.new_stream_id.unwrap_or(from);
+    let new = ev.subject.as_deref().unwrap_or(old);
+    let mut fx = Vec::new();
+    if let Some(list) = st.data.topics.get_mut(&from).filter(|l| l.loaded) {
+        if ev.propagate_mode.as_deref() == Some("change_all") {
+            list.topics.retain(|t| !t.name.eq_ignore_ascii_case(old));
+        } else {
+            fx.push(Effect::FetchTopics(from));
+        }
+    }
+    if let (Some(list), Some(max)) = (st.data.topics.get_mut(&to).filter(|l| l.loaded), ids.iter().max()) {
+        list.touch(new, *max);
+    }
+    rebuild_sidebar(st);
+    fx
 }

@@ -54,6 +54,9 @@ pub use server_drafts::ServerDrafts;
 use tick::*;
 pub use views::view_name;
 
+/// How a failed page of messages starts its status line (cleared when a page loads).
+const LOAD_FAILED: &str = "loading messages failed";
+
 /// Apply one input; return what must happen outside.
 pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
     let (prompt_before, status_before) = (st.ui.prompt.is_some(), st.ui.status.clone());
@@ -170,6 +173,12 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             if epoch != 0 && st.data.epoch(&narrow) != epoch {
                 return vec![];
             }
+            // A view that loads says its earlier failure is over.
+            if narrow == st.ui.narrow
+                && st.ui.status.as_ref().is_some_and(|s| s.error && s.text.starts_with(LOAD_FAILED))
+            {
+                st.ui.status = None;
+            }
             let mut fx = on_messages(st, narrow, *resp, older);
             fx.extend(outbox::reap(st));
             // The session's state is kept on this machine once the first screen is complete.
@@ -185,7 +194,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
                 v.loading_older = false;
                 v.loading_newer = false;
             }
-            set_error(st, format!("loading messages failed: {}", answers::why(&error)));
+            set_error(st, format!("{LOAD_FAILED}: {}", answers::why(&error)));
             vec![]
         }
         Msg::DraftsLoaded(drafts) => {

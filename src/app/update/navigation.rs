@@ -88,7 +88,7 @@ pub(super) fn on_messages(
         if content.is_some() || subject.is_some() {
             matches.push((m.id, SearchMatch { content, subject }));
         }
-        st.data.insert_message(m);
+        st.data.insert_fetched(m);
     }
     let keep: Vec<MessageId> = if narrow == Narrow::All {
         ids.into_iter().filter(|id| st.data.messages.get(id).is_some_and(|m| st.data.in_feed(m))).collect()
@@ -203,4 +203,37 @@ pub(super) fn set_policy(st: &mut State, c: ChannelId, topic: &str, policy: Visi
             view.loaded = false;
         }
     }
+}
+
+/// The combined feed after a channel was muted or unmuted (here or elsewhere). Muted: its
+/// topics (those not unmuted or followed) leave the feed, and a selection among them moves to
+/// the nearest message still there, so a key never acts on a message no longer shown.
+/// Unmuted: the feed is fetched again around the selection, bringing them back.
+pub(super) fn feed_after_mute(st: &mut State, muted: bool) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    if muted {
+        let d = &st.data;
+        let keep: Option<Vec<MessageId>> = d.narrows.get(&Narrow::All).map(|v| {
+            v.ids.iter().copied().filter(|id| d.messages.get(id).is_none_or(|m| d.in_feed(m))).collect()
+        });
+        if let (Some(keep), Some(view)) = (keep, st.data.narrows.get_mut(&Narrow::All)) {
+            view.ids = keep;
+            if st.ui.narrow == Narrow::All
+                && let Some(sel) = st.ui.selected
+                && view.ids.binary_search(&sel).is_err()
+            {
+                let at = view.ids.partition_point(|id| *id < sel);
+                st.ui.selected = view.ids.get(at).or_else(|| view.ids.last()).copied();
+            }
+        }
+    } else if st.data.narrows.remove(&Narrow::All).is_some() && st.ui.narrow == Narrow::All {
+        let focus = st.ui.focus;
+        fx = match st.ui.selected {
+            Some(sel) => open_near(st, Narrow::All, sel),
+            None => open_narrow(st, Narrow::All),
+        };
+        st.ui.focus = focus;
+    }
+    rebuild_sidebar(st);
+    fx
 }

@@ -94,6 +94,8 @@ pub(super) fn pump(st: &mut State) -> Vec<Effect> {
     };
     message.local_id = Some(o.local_id.clone());
     message.queue_id = queue_id;
+    // The user wrote it: read for them, whatever the server guesses from the client's name.
+    message.read_by_sender = Some(true);
     vec![Effect::Send { local_id: o.local_id.clone(), message, verify }]
 }
 

@@ -342,7 +342,7 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
         C::MarkRead(None) => {
             let (c, t) = super::actions::current_topic(st).ok_or("select a message in a topic first")?;
             set_status(st, format!("marking #{} > {t} as read…", st.data.channel_name(c)));
-            super::actions::mark_topic_read(st, c, t)
+            super::actions::mark_topic_read(c, t)
         }
         C::MarkRead(Some(false)) => {
             let c = command_channel(st, None)?;

@@ -45,12 +45,13 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
         max_upload_bytes: r.max_file_upload_size_mib.map(|mib| mib << 20),
     };
     let statuses = r.user_status.clone().unwrap_or_default();
-    for u in r
-        .realm_users
-        .iter()
-        .flatten()
-        .chain(r.realm_non_active_users.iter().flatten())
-        .chain(r.cross_realm_bots.iter().flatten())
+    // Active or not by the list a user is in (register sends no `is_active`).
+    fn listed(list: &Option<Vec<User>>, active: bool) -> impl Iterator<Item = (&User, bool)> {
+        list.iter().flatten().map(move |u| (u, active))
+    }
+    for (u, active) in listed(&r.realm_users, true)
+        .chain(listed(&r.realm_non_active_users, false))
+        .chain(listed(&r.cross_realm_bots, true))
     {
         let status = statuses.get(&u.user_id.to_string()).cloned().unwrap_or_default();
         d.users.insert(
@@ -60,7 +61,7 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
                 full_name: u.full_name.clone(),
                 email: u.email.clone(),
                 is_bot: u.is_bot,
-                is_active: u.is_active,
+                is_active: active && u.is_active,
                 presence_enabled: u.presence_enabled,
                 status,
                 role: role_of(u.role, u.is_owner, u.is_admin, u.is_guest),
@@ -158,6 +159,21 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
         st.ui.focus = focus;
     }
     fx.extend(super::outbox::pump(st));
+    // Older than supported: said, with the server's version; what works still works.
+    if r.zulip_feature_level < crate::api::levels::OLDEST_SUPPORTED {
+        let version = if r.zulip_version.is_empty() {
+            "an old version".to_owned()
+        } else {
+            format!("Zulip {}", r.zulip_version)
+        };
+        set_error(
+            st,
+            format!(
+                "this server runs {version} (feature level {}); topicterm supports Zulip 7.0 and later: some actions will fail",
+                r.zulip_feature_level
+            ),
+        );
+    }
     if let Some(q) = st.data.queue_id.clone() {
         fx.push(Effect::PollEvents {
             queue_id: q,

@@ -20,7 +20,7 @@ fn everyone(org: &Org) -> Vec<i64> {
 }
 
 /// A person's name as the reference server takes it.
-fn check_name(name: &str) -> Result<(), ApiErr> {
+pub(super) fn check_name(name: &str) -> Result<(), ApiErr> {
     let name = name.trim();
     if name.is_empty() {
         return Err(ApiErr::bad("Name too short!"));
@@ -220,7 +220,7 @@ fn role_of(code: i64) -> Option<Role> {
     })
 }
 
-fn person_event(org: &mut Org, person: Value) {
+pub(super) fn person_event(org: &mut Org, person: Value) {
     let all = everyone(org);
     org.queues.push(&all, &json!({"type": "realm_user", "op": "update", "person": person}));
 }
@@ -469,7 +469,8 @@ pub async fn realm_emoji(State(s): State<Arc<Shared>>, req: Req) -> Res {
     Ok(reply(&req.p, success(json!({"emoji": org.realm_emoji_json()}))))
 }
 
-/// `GET /realm/linkifiers`: none in the demo organization, in the reference shape.
-pub async fn linkifiers(State(_s): State<Arc<Shared>>, req: Req) -> Res {
-    Ok(reply(&req.p, success(json!({"linkifiers": []}))))
+/// `GET /realm/linkifiers`: the organization's linkifiers (`POST /realm/filters` adds them).
+pub async fn linkifiers(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let list = super::invites::linkifiers_json(&s.lock());
+    Ok(reply(&req.p, success(json!({"linkifiers": list}))))
 }

@@ -62,7 +62,8 @@ pub async fn scheduler_loop(shared: Arc<Shared>, tick: Duration) {
         let delivered = {
             let mut org = shared.lock();
             let at = org.now();
-            org.deliver_due(at)
+            let reminded = super::daily::deliver_due_reminders(&mut org, at);
+            org.deliver_due(at) || reminded
         };
         if delivered {
             dispatch_webhooks(&shared);

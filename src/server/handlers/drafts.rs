@@ -250,23 +250,17 @@ pub async fn delete(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: R
 /// `PATCH /settings`: only `enable_drafts_synchronization` is supported (anything else is
 /// reported in `ignored_parameters_unsupported`). Turning it off deletes the user's drafts
 /// on the server, without events (clients keep their local copies).
-pub async fn update_settings(State(s): State<Arc<Shared>>, req: Req) -> Res {
-    let p = &req.p;
-    let uid = req.user_id;
-    let sync = p.opt_bool("enable_drafts_synchronization")?;
-    let mut org = s.lock();
-    if let Some(on) = sync
-        && on != org.drafts_sync_enabled(uid)
-    {
-        if on {
-            org.drafts_sync_off.remove(&uid);
-        } else {
-            org.drafts_sync_off.insert(uid);
-            org.drafts.remove(&uid);
-        }
-        let ev = json!({"type": "user_settings", "op": "update",
-                        "property": "enable_drafts_synchronization", "value": on});
-        org.queues.push(&[uid], &ev);
+pub fn set_drafts_sync(org: &mut Org, uid: i64, on: bool) {
+    if on == org.drafts_sync_enabled(uid) {
+        return;
     }
-    Ok(reply(p, ok()))
+    if on {
+        org.drafts_sync_off.remove(&uid);
+    } else {
+        org.drafts_sync_off.insert(uid);
+        org.drafts.remove(&uid);
+    }
+    let ev = json!({"type": "user_settings", "op": "update",
+                    "property": "enable_drafts_synchronization", "value": on});
+    org.queues.push(&[uid], &ev);
 }

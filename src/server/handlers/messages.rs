@@ -4,8 +4,9 @@
 use super::background::dispatch_webhooks;
 use super::common::Res;
 use crate::server::error::{ApiErr, ApiResult, ok, success};
+use crate::server::levels;
 use crate::server::org::{Org, Recip, Role, strip_resolved};
-use crate::server::params::{Params, path_id};
+use crate::server::params::path_id;
 use crate::server::shared::{Req, Shared, reply};
 use crate::server::validate::normalize_body;
 use axum::extract::{Path, State};
@@ -195,35 +196,35 @@ impl Org {
     }
 }
 
-fn send_type(p: &Params) -> ApiResult<bool> {
-    let t = p.str("type")?;
-    match t.as_str() {
-        "stream" | "channel" => Ok(true),
-        "private" | "direct" => Ok(false),
-        _ => Err(ApiErr::bad(format!("Invalid message type '{t}'"))),
-    }
-}
-
 /// `POST /messages`
 pub async fn send(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let p = &req.p;
-    let is_channel = send_type(p)?;
+    let level = s.lock().settings.feature_level;
+    let is_channel = levels::message_type(level, &p.str("type")?)?;
     let to = p.str("to")?;
     let content = normalize_body(&p.str("content")?);
     let local = match (p.opt_str("local_id"), p.opt_str("queue_id")) {
         (Some(l), Some(q)) => Some((l, q)),
         _ => None,
     };
-    let read_by_sender = p.opt_bool("read_by_sender")?;
+    // Before `read_by_sender`, the sender's copy is read only from a client known by name.
+    let read_by_sender = if level < levels::READ_BY_SENDER {
+        Some(levels::sent_by_human(&req.client))
+    } else {
+        p.opt_bool("read_by_sender")?
+    };
     let id = {
         let mut org = s.lock();
         let recip = if is_channel {
             let cid = org.channel_param(&to)?;
-            let topic = org.topic_in(
-                &p.opt_str("topic")
-                    .or_else(|| p.opt_str("subject"))
-                    .ok_or_else(|| ApiErr::missing("topic"))?,
-            );
+            let given = p
+                .opt_str("topic")
+                .or_else(|| p.opt_str("subject"))
+                .ok_or_else(|| ApiErr::missing("topic"))?;
+            if given.trim().is_empty() && level < levels::EMPTY_TOPIC {
+                return Err(ApiErr::bad("Topic can't be empty!"));
+            }
+            let topic = org.topic_in(&given);
             Recip::Channel { id: cid, topic }
         } else {
             let mut users = org.users_param(&to)?;
@@ -232,7 +233,7 @@ pub async fn send(State(s): State<Arc<Shared>>, req: Req) -> Res {
             users.dedup();
             Recip::Dm { users }
         };
-        org.send(req.user_id, recip, &content, "topicterm", local, read_by_sender)?
+        org.send(req.user_id, recip, &content, &req.client, local, read_by_sender)?
     };
     dispatch_webhooks(&s);
     Ok(reply(p, success(json!({"id": id}))))
@@ -369,6 +370,8 @@ pub async fn update_message(State(s): State<Arc<Shared>>, Path(id): Path<String>
             ev["orig_subject"] = json!(old_topic);
             if let Some(t) = &topic {
                 ev["subject"] = json!(t);
+                // The new topic's linkifier matches (the organization has no linkifiers).
+                ev["topic_links"] = json!([]);
             }
             if let Some(nc) = new_channel {
                 ev["new_stream_id"] = json!(nc);

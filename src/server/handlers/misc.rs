@@ -27,14 +27,20 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let _: Option<Value> = p.opt_json("narrow")?;
     let _ = p.opt_i64("presence_history_limit_days")?;
     let caps: Map<String, Value> = p.opt_json("client_capabilities")?.unwrap_or_default();
-    let empty_topic = caps.get("empty_topic_name").and_then(Value::as_bool).unwrap_or(false);
+    // The capability means nothing to a server before empty topics.
+    let empty_topic = caps.get("empty_topic_name").and_then(Value::as_bool).unwrap_or(false)
+        && s.lock().settings.feature_level >= crate::server::levels::EMPTY_TOPIC;
+    let simplified_presence =
+        caps.get("simplified_presence_events").and_then(Value::as_bool).unwrap_or(false);
     let fetch: Option<HashSet<String>> = fetch.or(event_types.clone()).map(|v| v.into_iter().collect());
     let wants = |t: &str| fetch.as_ref().is_none_or(|f| f.contains(t));
     let mut org = s.lock();
     org.queues.gc();
     let uid = req.user_id;
-    let queue_id =
-        org.queues.create(uid, event_types.map(|v| v.into_iter().collect()), apply_markdown, empty_topic);
+    let simplified_presence = simplified_presence
+        && org.settings.feature_level >= crate::server::levels::SIMPLIFIED_PRESENCE_EVENTS;
+    let event_types = event_types.map(|v| v.into_iter().collect());
+    let queue_id = org.queues.create(uid, event_types, apply_markdown, empty_topic, simplified_presence);
     let me = org.user(uid)?.clone();
     let mut r = Map::new();
     let mut put = |k: &str, v: Value| {
@@ -48,7 +54,10 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
     put("event_queue_longpoll_timeout_seconds", json!(LONGPOLL_TIMEOUT));
     put("max_message_length", json!(org.realm.max_message_length));
     put("max_topic_length", json!(org.realm.max_topic_length));
-    put("realm_empty_topic_display_name", json!(org.realm.empty_topic_display_name));
+    // Empty topics ("general chat") are new at level 334.
+    if org.settings.feature_level >= crate::server::levels::EMPTY_TOPIC {
+        put("realm_empty_topic_display_name", json!(org.realm.empty_topic_display_name));
+    }
     let types: Vec<Value> = super::common::report_types(org.settings.feature_level)
         .iter()
         .map(|(k, n)| json!({"key": k, "name": n}))
@@ -58,7 +67,15 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         put("server_report_message_types", json!(types));
     }
     put("realm_moderation_request_channel_id", json!(org.realm.moderation_request_channel_id.unwrap_or(-1)));
+    for (key, event_type, value) in super::realm_state::other_fields(&org) {
+        if wants(event_type) {
+            put(key, value);
+        }
+    }
     if wants("realm") {
+        for (key, value) in super::realm_state::realm_fields(&org, &s.url) {
+            put(key, value);
+        }
         put("realm_name", json!(org.realm.name));
         put("realm_message_content_delete_limit_seconds", json!(org.realm.delete_own_limit_secs));
         put("realm_can_delete_own_message_group", json!(org.system_group("role:everyone")));
@@ -89,16 +106,19 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         put("is_moderator", json!(me.role <= Role::Moderator));
         put("is_guest", json!(me.role == Role::Guest));
         put("role", json!(me.role as i64));
-        let active: Vec<Value> = org
-            .users
-            .values()
-            .filter(|u| u.is_active && !u.is_system_bot)
-            .map(|u| org.user_json(u))
-            .collect();
-        let inactive: Vec<Value> =
-            org.users.values().filter(|u| !u.is_active).map(|u| org.user_json(u)).collect();
-        let system: Vec<Value> =
-            org.users.values().filter(|u| u.is_system_bot).map(|u| org.user_json(u)).collect();
+        // The reference server strips `is_active` here (`post_process_state`): which list a
+        // user is in says it.
+        let listed = |u: &crate::server::org::UserRec| {
+            let mut j = org.user_json(u);
+            if let Some(o) = j.as_object_mut() {
+                o.remove("is_active");
+            }
+            j
+        };
+        let active: Vec<Value> =
+            org.users.values().filter(|u| u.is_active && !u.is_system_bot).map(listed).collect();
+        let inactive: Vec<Value> = org.users.values().filter(|u| !u.is_active).map(listed).collect();
+        let system: Vec<Value> = org.users.values().filter(|u| u.is_system_bot).map(listed).collect();
         put("realm_users", json!(active));
         put("realm_non_active_users", json!(inactive));
         put("cross_realm_bots", json!(system));
@@ -156,7 +176,9 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         // Modern (by user ID) only when asked for with `slim_presence`; else the legacy format
         // by email, as the reference server answers.
         put("presences", org.presence_json(&entries, slim));
-        put("presence_last_update_id", json!(org.max_presence_id()));
+        if org.settings.feature_level >= crate::server::levels::PRESENCE_LAST_UPDATE_ID {
+            put("presence_last_update_id", json!(org.max_presence_id()));
+        }
         put("server_timestamp", json!(org.now_f64()));
     }
     // `user_topics` is new at level 170; older servers only list muted topics.
@@ -203,7 +225,7 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         put("drafts", json!(drafts));
     }
     if wants("user_settings") || wants("update_display_settings") || wants("update_global_notifications") {
-        let mut settings = super::settings::defaults();
+        let mut settings = super::settings::of_user(&org, uid);
         settings.insert("enable_drafts_synchronization".into(), json!(org.drafts_sync_enabled(uid)));
         settings.insert("presence_enabled".into(), json!(me.presence_enabled));
         settings.insert("timezone".into(), json!(me.timezone));
@@ -216,6 +238,12 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         if wants("user_settings") {
             put("user_settings", Value::Object(settings));
         }
+    }
+    if wants("saved_snippets") {
+        put("saved_snippets", json!(super::daily::snippets_of(&org, uid)));
+    }
+    if wants("reminders") {
+        put("reminders", json!(super::daily::reminders_of(&org, uid)));
     }
     if wants("recent_private_conversations") {
         put("recent_private_conversations", org.recent_dms_json(uid));
@@ -235,7 +263,7 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         put("custom_profile_field_types", super::users::profile_field_types());
     }
     if wants("channel_folders") {
-        put("channel_folders", super::users::channel_folders_json(&org));
+        put("channel_folders", json!(super::org_admin::folders_json(&org, true)));
     }
     Ok(reply(p, success(Value::Object(r))))
 }
@@ -485,10 +513,16 @@ pub async fn upload_file(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let name = stored_name(&file.filename);
     let path = format!("2/{:x}/{name}", org.uploads.len() + 1);
     let content_type = file.content_type.unwrap_or_else(|| "application/octet-stream".into());
-    org.uploads.insert(
-        path.clone(),
-        crate::server::org::StoredUpload { owner: req.user_id, content_type, bytes: file.bytes },
-    );
+    let (id, created) = (org.alloc(), org.now());
+    let upload = crate::server::org::StoredUpload {
+        id,
+        name: name.clone(),
+        created,
+        owner: req.user_id,
+        content_type,
+        bytes: file.bytes,
+    };
+    org.uploads.insert(path.clone(), upload);
     let url = format!("/user_uploads/{path}");
     Ok(reply(&req.p, success(json!({"uri": url, "url": url, "filename": name}))))
 }

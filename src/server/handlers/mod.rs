@@ -3,14 +3,18 @@
 mod admin;
 pub mod background;
 mod common;
+mod daily;
 mod drafts;
 mod flags;
+mod invites;
 mod me;
 mod messages;
 mod misc;
 mod narrow;
+mod org_admin;
 mod reactions;
 mod reading;
+mod realm_state;
 mod scheduled;
 mod settings;
 mod subs;
@@ -36,6 +40,13 @@ pub fn router(shared: Arc<Shared>) -> Router {
             get(reading::get_message).patch(messages::update_message).delete(messages::delete_message),
         )
         .route("/messages/{id}/history", get(reading::history))
+        .route("/messages/{id}/read_receipts", get(daily::read_receipts))
+        .route("/messages/render", post(daily::render))
+        .route("/messages/matches_narrow", get(daily::matches_narrow))
+        .route("/saved_snippets", get(daily::snippets).post(daily::create_snippet))
+        .route("/saved_snippets/{id}", axum::routing::delete(daily::delete_snippet))
+        .route("/reminders", get(daily::reminders).post(daily::create_reminder))
+        .route("/reminders/{id}", axum::routing::delete(daily::delete_reminder))
         .route("/messages/{id}/reactions", post(reactions::add_reaction).delete(reactions::remove_reaction))
         .route("/messages/{id}/report", post(messages::report))
         .route("/messages/{id}/typing", post(typing::edit_typing))
@@ -48,7 +59,10 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/scheduled_messages/{id}", patch(scheduled::update).delete(scheduled::delete))
         .route("/drafts", get(drafts::list).post(drafts::create))
         .route("/drafts/{id}", patch(drafts::edit).delete(drafts::delete))
-        .route("/settings", patch(drafts::update_settings))
+        .route("/settings", patch(settings::update))
+        // The legacy paths of the same operation.
+        .route("/settings/display", patch(settings::update))
+        .route("/settings/notifications", patch(settings::update))
         .route("/user_topics", post(subs::user_topic))
         .route("/users/me/subscriptions", get(subs::list).post(subs::subscribe).delete(subs::unsubscribe))
         .route("/users/me/subscriptions/muted_topics", patch(subs::muted_topics))
@@ -57,6 +71,21 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/streams", get(subs::streams))
         .route("/streams/{id}", get(subs::stream).delete(subs::archive).patch(admin::update_stream))
         .route("/streams/{id}/email_address", get(subs::email_address))
+        .route("/streams/{id}/members", get(org_admin::members))
+        .route("/streams/{id}/delete_topic", post(org_admin::delete_topic))
+        .route("/users/{id}/subscriptions/{stream_id}", get(org_admin::subscription_status))
+        .route("/realm/profile_fields", get(org_admin::profile_fields))
+        .route("/channels/create", post(org_admin::create_channel))
+        .route("/channel_folders", get(org_admin::channel_folders))
+        .route("/channel_folders/create", post(org_admin::create_folder))
+        .route("/channel_folders/{id}", patch(org_admin::update_folder))
+        .route("/invites", get(invites::list).post(invites::send))
+        .route("/invites/multiuse", post(invites::create_link))
+        .route("/default_streams", post(invites::add_default_channel))
+        .route("/realm/filters", post(invites::add_linkifier))
+        .route("/realm/emoji/{name}", post(invites::upload_emoji))
+        .route("/attachments", get(org_admin::attachments))
+        .route("/attachments/{id}", axum::routing::delete(org_admin::delete_attachment))
         .route("/users/me/presence", post(users::presence))
         .route("/realm/presence", get(users::realm_presence))
         .route("/users/me/status", post(users::status))

@@ -110,6 +110,11 @@ impl Narrow {
                 ),
                 _ => return Err(ApiErr::bad("narrow elements must be objects or pairs")),
             };
+            if let Some(e) =
+                crate::server::levels::refuse_narrow_term(org.settings.feature_level, &op, &operand)
+            {
+                return Err(e);
+            }
             let text = || operand.as_str().map(str::to_owned).unwrap_or_else(|| operand.to_string());
             let term = match op.as_str() {
                 "channel" | "stream" => {

@@ -17,7 +17,7 @@ pub async fn get_messages(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let org = s.lock();
     let apply_markdown = p.bool_or("apply_markdown", true)?;
     let client_gravatar = p.bool_or("client_gravatar", true)?;
-    let allow_empty = p.bool_or("allow_empty_topic_name", false)?;
+    let allow_empty = crate::server::levels::allow_empty_topic(org.settings.feature_level, p)?;
     let narrow_raw: Option<Value> = p.opt_json("narrow")?;
     let narrow = Narrow::parse(&org, req.user_id, narrow_raw.as_ref())?;
     let message_ids: Option<Vec<i64>> = p.opt_json("message_ids")?;
@@ -202,7 +202,7 @@ pub async fn get_message(State(s): State<Arc<Shared>>, Path(id): Path<String>, r
     let id = path_id("message_id", &id)?;
     let p = &req.p;
     let apply_markdown = p.bool_or("apply_markdown", true)?;
-    let allow_empty = p.bool_or("allow_empty_topic_name", false)?;
+    let allow_empty = crate::server::levels::allow_empty_topic(s.lock().settings.feature_level, p)?;
     let org = s.lock();
     let m = org.readable(req.user_id, id)?;
     // This operation has no client_gravatar: avatar URLs are always given.
@@ -214,7 +214,7 @@ pub async fn get_message(State(s): State<Arc<Shared>>, Path(id): Path<String>, r
 pub async fn history(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
     let id = path_id("message_id", &id)?;
     let p = &req.p;
-    let allow_empty = p.bool_or("allow_empty_topic_name", false)?;
+    let allow_empty = crate::server::levels::allow_empty_topic(s.lock().settings.feature_level, p)?;
     let org = s.lock();
     if !org.realm.allow_edit_history {
         return Err(ApiErr::bad("Message edit history is disabled in this organization"));

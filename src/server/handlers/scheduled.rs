@@ -113,12 +113,8 @@ impl Org {
     }
 }
 
-fn parse_type(raw: &str) -> ApiResult<bool> {
-    match raw {
-        "stream" | "channel" => Ok(true),
-        "private" | "direct" => Ok(false),
-        _ => Err(ApiErr::bad(format!("Invalid type '{raw}'"))),
-    }
+fn parse_type(s: &Shared, raw: &str) -> ApiResult<bool> {
+    crate::server::levels::message_type(s.lock().settings.feature_level, raw)
 }
 
 fn check_content(org: &Org, content: &str) -> ApiResult<()> {
@@ -141,7 +137,7 @@ pub async fn list(State(s): State<Arc<Shared>>, req: Req) -> Res {
 /// `POST /scheduled_messages`
 pub async fn create(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let p = &req.p;
-    let is_channel = parse_type(&p.str("type")?)?;
+    let is_channel = parse_type(&s, &p.str("type")?)?;
     let to = p.str("to")?;
     let content = normalize_body(&p.str("content")?);
     let at = p.i64("scheduled_delivery_timestamp")?;
@@ -183,7 +179,7 @@ pub async fn create(State(s): State<Arc<Shared>>, req: Req) -> Res {
 pub async fn update(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
     let id = path_id("scheduled_message_id", &id)?;
     let p = &req.p;
-    let new_type = p.opt_str("type").map(|t| parse_type(&t)).transpose()?;
+    let new_type = p.opt_str("type").map(|t| parse_type(&s, &t)).transpose()?;
     let to = p.opt_str("to");
     let content = p.opt_str("content").map(|c| normalize_body(&c));
     let topic_raw = p.opt_str("topic");

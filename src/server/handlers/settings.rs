@@ -1,7 +1,12 @@
 //! A user's settings as the reference server reports them (`user_settings` in register, and
 //! the legacy top-level copies): the reference defaults, which the demo organization keeps.
 
+use super::common::Res;
+use crate::server::error::{ApiErr, ok};
+use crate::server::shared::{Req, Shared, reply};
+use axum::extract::State;
 use serde_json::{Map, Value, json};
+use std::sync::Arc;
 
 /// Every setting with the reference server's default.
 pub fn defaults() -> Map<String, Value> {
@@ -76,4 +81,150 @@ pub fn defaults() -> Map<String, Value> {
         ("web_navigate_to_sent_message", json!(true)),
     ];
     all.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
+}
+
+/// The settings `PATCH /settings` takes whose values are one of a fixed set (the spec's enums).
+const CHOICES: &[(&str, &[&str])] = &[
+    ("web_mark_read_on_scroll_policy", &["1", "2", "3"]),
+    ("web_channel_default_view", &["1", "2", "4"]),
+    ("color_scheme", &["1", "2", "3"]),
+    ("demote_inactive_streams", &["1", "2", "3"]),
+    ("user_list_style", &["1", "2", "3"]),
+    ("web_animate_image_previews", &["always", "on_hover", "never"]),
+    ("web_stream_unreads_count_display_policy", &["1", "2", "3"]),
+    ("desktop_icon_count_display", &["1", "2", "3", "4"]),
+    ("realm_name_in_email_notifications_policy", &["1", "2", "3"]),
+    ("automatically_follow_topics_policy", &["1", "2", "3", "4"]),
+    ("automatically_unmute_topics_in_muted_streams_policy", &["1", "2", "3", "4"]),
+    ("resolved_topic_notice_auto_read_policy", &["always", "except_followed", "never"]),
+    ("email_address_visibility", &["1", "2", "3", "4", "5"]),
+    ("web_home_view", &["recent_topics", "inbox", "all_messages"]),
+    ("emojiset", &["google", "twitter", "text"]),
+];
+
+/// Settings that only list what the server offers: not settable.
+const READ_ONLY: &[&str] = &["available_notification_sounds", "emojiset_choices"];
+
+/// Is a setting one of the legacy "global notification" settings (its legacy event is
+/// `update_global_notifications`; the others' is `update_display_settings`)?
+fn is_notification_setting(name: &str) -> bool {
+    name.starts_with("enable_")
+        || name.contains("notification")
+        || matches!(
+            name,
+            "wildcard_mentions_notify"
+                | "desktop_icon_count_display"
+                | "presence_enabled"
+                | "email_notifications_batching_period_seconds"
+        )
+}
+
+/// A setting's new value from its request text, checked against the setting's type (that of
+/// its default) and its choices; the reference server's errors.
+pub fn parse_setting(name: &str, default: &Value, raw: &str) -> Result<Value, String> {
+    let value = match default {
+        Value::Bool(_) => match raw {
+            "true" => json!(true),
+            "false" => json!(false),
+            _ => return Err(format!("{name} is not a boolean")),
+        },
+        Value::Number(_) => json!(raw.parse::<i64>().map_err(|_| format!("{name} is not an integer"))?),
+        _ => json!(raw),
+    };
+    if let Some((_, choices)) = CHOICES.iter().find(|(k, _)| *k == name)
+        && !choices.contains(&raw)
+    {
+        return Err(format!("Invalid {name}"));
+    }
+    Ok(value)
+}
+
+/// `PATCH /settings` (and the legacy `/settings/display` and `/settings/notifications`):
+/// every documented setting is kept and echoed by a `user_settings` event (plus the legacy
+/// event of its kind); one bad value refuses the whole request.
+pub async fn update(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let p = &req.p;
+    let uid = req.user_id;
+    let mut changes: Vec<(String, Value)> = Vec::new();
+    for (name, default) in defaults() {
+        if READ_ONLY.contains(&name.as_str()) {
+            continue;
+        }
+        if let Some(raw) = p.opt_str(&name) {
+            changes.push((name.clone(), parse_setting(&name, &default, &raw).map_err(ApiErr::bad)?));
+        }
+    }
+    let full_name = p.opt_str("full_name");
+    if let Some(n) = &full_name {
+        super::admin::check_name(n)?;
+    }
+    // Drafts synchronization deletes the drafts when turned off: its own path.
+    let sync =
+        changes.iter().position(|(k, _)| k == "enable_drafts_synchronization").map(|i| changes.remove(i));
+    let mut org = s.lock();
+    if let Some((_, on)) = sync {
+        super::drafts::set_drafts_sync(&mut org, uid, on.as_bool().unwrap_or(true));
+    }
+    if let Some(n) = full_name {
+        if let Some(u) = org.users.get_mut(&uid) {
+            u.full_name = n.trim().to_owned();
+        }
+        super::admin::person_event(&mut org, json!({"user_id": uid, "full_name": n.trim()}));
+    }
+    let email = org.users.get(&uid).map(|u| u.email.clone()).unwrap_or_default();
+    for (name, value) in changes {
+        match name.as_str() {
+            "presence_enabled" => {
+                if let Some(u) = org.users.get_mut(&uid) {
+                    u.presence_enabled = value.as_bool().unwrap_or(true);
+                }
+            }
+            "timezone" => {
+                if let Some(u) = org.users.get_mut(&uid) {
+                    u.timezone = value.as_str().unwrap_or_default().to_owned();
+                }
+            }
+            _ => {}
+        }
+        org.user_settings.entry(uid).or_default().insert(name.clone(), value.clone());
+        let ev = json!({"type": "user_settings", "op": "update", "property": name, "value": value});
+        org.queues.push(&[uid], &ev);
+        let legacy = if is_notification_setting(&name) {
+            json!({"type": "update_global_notifications", "user": email, "notification_name": name, "setting": value})
+        } else {
+            json!({"type": "update_display_settings", "user": email, "setting_name": name, "setting": value})
+        };
+        org.queues.push(&[uid], &legacy);
+    }
+    Ok(reply(p, ok()))
+}
+
+/// One user's settings: the defaults with what they changed.
+pub fn of_user(org: &crate::server::org::Org, uid: i64) -> Map<String, Value> {
+    let mut settings = defaults();
+    if let Some(mine) = org.user_settings.get(&uid) {
+        settings.extend(mine.iter().map(|(k, v)| (k.clone(), v.clone())));
+    }
+    settings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_are_checked_against_their_type_and_choices() {
+        assert_eq!(parse_setting("enter_sends", &json!(false), "true"), Ok(json!(true)));
+        assert_eq!(
+            parse_setting("enter_sends", &json!(false), "yes").unwrap_err(),
+            "enter_sends is not a boolean"
+        );
+        assert_eq!(parse_setting("color_scheme", &json!(1), "3"), Ok(json!(3)));
+        assert_eq!(parse_setting("color_scheme", &json!(1), "9").unwrap_err(), "Invalid color_scheme");
+        assert_eq!(
+            parse_setting("web_font_size_px", &json!(16), "x").unwrap_err(),
+            "web_font_size_px is not an integer"
+        );
+        assert_eq!(parse_setting("emojiset", &json!("google"), "twitter"), Ok(json!("twitter")));
+    }
 }

@@ -119,6 +119,68 @@ impl Org {
         })
     }
 
+    /// A new channel, announced to everyone who can see it (a `stream` create event); its ID.
+    pub(super) fn create_channel(
+        &mut self,
+        creator: i64,
+        name: &str,
+        description: &str,
+        invite_only: bool,
+    ) -> i64 {
+        let id = self.alloc();
+        let rendered_description = crate::server::markdown::render(description, &*self).html;
+        let admins = self.system_group("role:administrators");
+        let created = self.now();
+        self.channels.insert(
+            id,
+            ChannelRec {
+                id,
+                name: name.to_owned(),
+                description: description.to_owned(),
+                rendered_description,
+                invite_only,
+                history_public: true,
+                is_web_public: false,
+                folder_id: None,
+                admins_only_post: false,
+                subs: BTreeMap::new(),
+                date_created: created,
+                creator_id: Some(creator),
+                can_remove_group: admins,
+                is_archived: false,
+                email_token: crate::server::token::token(12).to_lowercase(),
+            },
+        );
+        let json = self.channels.get(&id).map(|c| self.channel_json(c));
+        let everyone: Vec<i64> = self.users.keys().copied().collect();
+        if !invite_only {
+            self.queues.push(&everyone, &json!({"type": "stream", "op": "create", "streams": [json]}));
+        }
+        id
+    }
+
+    /// Subscribe a user (who sees messages from `first_visible` on), with its events.
+    pub(super) fn add_subscriber(&mut self, user: i64, cid: i64, first_visible: i64) {
+        let color = ["#76ce90", "#fae589", "#a6c7e5", "#e79ab5"][(cid % 4) as usize].to_owned();
+        if let Some(c) = self.channels.get_mut(&cid) {
+            c.subs.insert(
+                user,
+                SubRec {
+                    color,
+                    pin_to_top: false,
+                    is_muted: false,
+                    desktop_notifications: None,
+                    email_notifications: None,
+                    wildcard_mentions_notify: None,
+                    push_notifications: None,
+                    audible_notifications: None,
+                    first_visible,
+                },
+            );
+        }
+        self.sub_event_add(user, cid);
+    }
+
     fn sub_event_add(&mut self, user: i64, cid: i64) {
         let Some(c) = self.channels.get(&cid) else { return };
         let Some(sub) = c.subs.get(&user) else { return };
@@ -342,37 +404,8 @@ pub async fn subscribe(State(s): State<Arc<Shared>>, req: Req) -> Res {
                 if caller.role == crate::server::org::Role::Guest {
                     return Err(ApiErr::insufficient());
                 }
-                let id = org.alloc();
                 let description = sub.get("description").and_then(Value::as_str).unwrap_or("").to_owned();
-                let rendered_description = crate::server::markdown::render(&description, &*org).html;
-                let admins = org.system_group("role:administrators");
-                let created = org.now();
-                org.channels.insert(
-                    id,
-                    ChannelRec {
-                        id,
-                        name: name.clone(),
-                        description,
-                        rendered_description,
-                        invite_only,
-                        history_public: true,
-                        is_web_public: false,
-                        folder_id: None,
-                        admins_only_post: false,
-                        subs: BTreeMap::new(),
-                        date_created: created,
-                        creator_id: Some(req.user_id),
-                        can_remove_group: admins,
-                        is_archived: false,
-                        email_token: crate::server::token::token(12).to_lowercase(),
-                    },
-                );
-                let json = org.channels.get(&id).map(|c| org.channel_json(c));
-                let everyone: Vec<i64> = org.users.keys().copied().collect();
-                if !invite_only {
-                    org.queues.push(&everyone, &json!({"type": "stream", "op": "create", "streams": [json]}));
-                }
-                id
+                org.create_channel(req.user_id, &name, &description, invite_only)
             }
         };
         let first_visible = org.messages.keys().next_back().map_or(0, |k| k + 1);
@@ -387,24 +420,7 @@ pub async fn subscribe(State(s): State<Arc<Shared>>, req: Req) -> Res {
                 already.entry(email).or_default().push(name.clone());
                 continue;
             }
-            let color = ["#76ce90", "#fae589", "#a6c7e5", "#e79ab5"][(cid % 4) as usize].to_owned();
-            if let Some(c) = org.channels.get_mut(&cid) {
-                c.subs.insert(
-                    *t,
-                    SubRec {
-                        color,
-                        pin_to_top: false,
-                        is_muted: false,
-                        desktop_notifications: None,
-                        email_notifications: None,
-                        wildcard_mentions_notify: None,
-                        push_notifications: None,
-                        audible_notifications: None,
-                        first_visible,
-                    },
-                );
-            }
-            org.sub_event_add(*t, cid);
+            org.add_subscriber(*t, cid, first_visible);
             subscribed.entry(email).or_default().push(name.clone());
         }
     }
@@ -466,6 +482,13 @@ pub async fn properties(State(s): State<Arc<Shared>>, req: Req) -> Res {
         changes.push((cid, prop, value));
     }
     for (cid, prop, value) in changes {
+        // Muting: `in_home_view` (its legacy inverse) first, then `is_muted`, as the reference
+        // server has sent since feature level 139.
+        if prop == "is_muted" {
+            let in_home_view = json!(!value.as_bool().unwrap_or(false));
+            let ev = json!({"type": "subscription", "op": "update", "stream_id": cid, "property": "in_home_view", "value": in_home_view});
+            org.queues.push(&[req.user_id], &ev);
+        }
         org.queues.push(&[req.user_id], &json!({"type": "subscription", "op": "update", "stream_id": cid, "property": prop, "value": value}));
     }
     Ok(reply(p, ok()))
@@ -474,7 +497,7 @@ pub async fn properties(State(s): State<Arc<Shared>>, req: Req) -> Res {
 /// `GET /users/me/{stream_id}/topics`
 pub async fn topics(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
     let cid = path_id("stream_id", &id)?;
-    let allow_empty = req.p.bool_or("allow_empty_topic_name", false)?;
+    let allow_empty = crate::server::levels::allow_empty_topic(s.lock().settings.feature_level, &req.p)?;
     let org = s.lock();
     let c = org.accessible_channel(req.user_id, cid)?;
     // Topics of archived channels are served since feature level 480.

@@ -69,11 +69,18 @@ pub async fn typing(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let op = typing_op(p)?;
     let kind = p.opt_str("type").unwrap_or_else(|| "direct".into());
     let mut org = s.lock();
+    crate::server::levels::typing_type(org.settings.feature_level, &kind)?;
     let sender = org.user(req.user_id)?;
     let sender_json = json!({"user_id": sender.id, "email": sender.email});
     let (users, ev) = match kind.as_str() {
         "direct" | "private" => {
-            let mut ids = org.users_param(&p.str("to")?)?;
+            // A JSON list of user IDs (since Zulip 3.0): emails and bare numbers are refused.
+            let mut ids = crate::server::levels::typing_recipients(&p.str("to")?)?;
+            for id in &ids {
+                if !org.users.get(id).is_some_and(|u| u.is_active) {
+                    return Err(ApiErr::bad(format!("Invalid user ID {id}")));
+                }
+            }
             ids.push(req.user_id);
             ids.sort_unstable();
             ids.dedup();
@@ -88,7 +95,14 @@ pub async fn typing(State(s): State<Arc<Shared>>, req: Req) -> Res {
             )
         }
         "stream" | "channel" => {
-            let cid = p.i64("stream_id")?;
+            // Before `stream_id`, the channel is `to` (a list of one ID), and required.
+            let cid = if org.settings.feature_level < crate::server::levels::TYPING_STREAM_ID {
+                let to: Vec<i64> =
+                    serde_json::from_str(&p.str("to")?).map_err(|_| ApiErr::bad("Invalid 'to'"))?;
+                *to.first().ok_or_else(|| ApiErr::bad("Invalid 'to'"))?
+            } else {
+                p.i64("stream_id")?
+            };
             let topic = org.topic_in(&p.str("topic")?);
             org.accessible_channel(req.user_id, cid)?;
             let users = org.recipients(&Recip::Channel { id: cid, topic: topic.clone() });

@@ -76,8 +76,18 @@ pub async fn presence(State(s): State<Arc<Shared>>, req: Req) -> Res {
     if !matches!(status.as_str(), "active" | "idle") {
         return Err(ApiErr::bad(format!("Invalid status: {status}")));
     }
-    let last_update_id = p.opt_i64("last_update_id")?;
-    let history_days = p.opt_i64("history_limit_days")?.unwrap_or(14).max(0);
+    let level = s.lock().settings.feature_level;
+    // Servers before these levels do not know the parameters (they are reported as ignored).
+    let last_update_id = if level >= crate::server::levels::PRESENCE_LAST_UPDATE_ID {
+        p.opt_i64("last_update_id")?
+    } else {
+        None
+    };
+    let history_days = if level >= crate::server::levels::PRESENCE_HISTORY_LIMIT {
+        p.opt_i64("history_limit_days")?.unwrap_or(14).max(0)
+    } else {
+        14
+    };
     let ping_only = p.bool_or("ping_only", false)?;
     let _ = p.opt_bool("new_user_input")?;
     let slim = p.bool_or("slim_presence", false)?;
@@ -107,20 +117,28 @@ pub async fn presence(State(s): State<Arc<Shared>>, req: Req) -> Res {
     if visible && changed && (came_online || status_changed) {
         let email = org.users.get(&req.user_id).map(|u| u.email.clone()).unwrap_or_default();
         let (now_status, ts) = legacy_status(&rec);
-        let ev = json!({
+        // The legacy shape, unless the client declared `simplified_presence_events`.
+        let legacy = json!({
             "type": "presence",
             "user_id": req.user_id,
             "email": email,
             "server_timestamp": org.now_f64(),
             "presence": {"website": {"client": "website", "status": now_status, "timestamp": ts, "pushable": false}},
+        });
+        let modern = json!({
+            "type": "presence",
             "presences": {req.user_id.to_string(): {"active_timestamp": rec.active_ts, "idle_timestamp": rec.idle_ts}},
         });
         let everyone: Vec<i64> = org.users.keys().copied().filter(|u| *u != req.user_id).collect();
-        org.queues.push(&everyone, &ev);
+        org.queues.push_with(&everyone, "presence", |q| {
+            Some(if q.simplified_presence { modern.clone() } else { legacy.clone() })
+        });
     }
+    let knows_ids = level >= crate::server::levels::PRESENCE_LAST_UPDATE_ID;
     if ping_only {
         let id = if last_update_id.is_some() { org.max_presence_id() } else { -1 };
-        return Ok(reply(p, success(json!({"presence_last_update_id": id}))));
+        let body = if knows_ids { json!({"presence_last_update_id": id}) } else { json!({}) };
+        return Ok(reply(p, success(body)));
     }
     let modern = last_update_id.is_some() || slim;
     let entries = org.visible_presence(last_update_id, history_days);
@@ -129,11 +147,13 @@ pub async fn presence(State(s): State<Arc<Shared>>, req: Req) -> Res {
         None if entries.is_empty() => -1,
         None => org.max_presence_id(),
     };
-    let body = json!({
-        "presence_last_update_id": last,
+    let mut body = json!({
         "server_timestamp": org.now_f64(),
         "presences": org.presence_json(&entries, modern),
     });
+    if knows_ids {
+        body["presence_last_update_id"] = json!(last);
+    }
     Ok(reply(p, success(body)))
 }
 
@@ -583,26 +603,6 @@ pub fn profile_field_types() -> Value {
         m.insert(key.into(), json!({"id": id, "name": name}));
     }
     Value::Object(m)
-}
-
-/// The organization's channel folders (register's `channel_folders`), in display order.
-pub fn channel_folders_json(org: &Org) -> Value {
-    json!(
-        org.folders
-            .iter()
-            .enumerate()
-            .map(|(order, (id, (name, description)))| json!({
-                "id": id,
-                "name": name,
-                "description": description,
-                "rendered_description": crate::server::markdown::render(description, org).html,
-                "order": order,
-                "creator_id": null,
-                "date_created": org.realm.date_created,
-                "is_archived": false,
-            }))
-            .collect::<Vec<_>>()
-    )
 }
 
 /// `GET /users/{user_id}` and `GET /users/{email}`: one user, deactivated ones included;

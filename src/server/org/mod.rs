@@ -37,6 +37,12 @@ pub struct ChannelStats {
 /// An uploaded file.
 #[derive(Debug, Clone)]
 pub struct StoredUpload {
+    /// The attachment's ID (`/attachments`).
+    pub id: i64,
+    /// The file's name as uploaded.
+    pub name: String,
+    /// When it was uploaded (UNIX seconds).
+    pub created: i64,
     pub owner: i64,
     pub content_type: String,
     pub bytes: axum::body::Bytes,
@@ -76,6 +82,10 @@ pub struct Org {
     pub users: BTreeMap<i64, UserRec>,
     pub channels: BTreeMap<i64, ChannelRec>,
     pub folders: BTreeMap<i64, (String, String)>,
+    /// Archived channel folders.
+    pub archived_folders: BTreeSet<i64>,
+    /// Who created each folder made through the API (the seed's have none).
+    pub folder_creators: BTreeMap<i64, i64>,
     /// Custom profile fields by ID (their own sequence, as in the reference server).
     pub profile_fields: BTreeMap<i64, ProfileFieldRec>,
     /// (user, field) → the user's value.
@@ -114,6 +124,18 @@ pub struct Org {
     pub drafts: HashMap<i64, BTreeMap<i64, DraftRec>>,
     /// Users who turned `enable_drafts_synchronization` off (it is on by default).
     pub drafts_sync_off: HashSet<i64>,
+    /// user → the settings they changed from the defaults (`PATCH /settings`).
+    pub user_settings: HashMap<i64, serde_json::Map<String, serde_json::Value>>,
+    /// Invitations by ID (`/invites`).
+    pub invites: BTreeMap<i64, InviteRec>,
+    /// Default channels for new members (`/default_streams`).
+    pub default_channels: BTreeSet<i64>,
+    /// Linkifiers by ID: (pattern, URL template) (`/realm/filters`).
+    pub linkifiers: BTreeMap<i64, (String, String)>,
+    /// Saved snippets by ID (`/saved_snippets`).
+    pub snippets: BTreeMap<i64, SnippetRec>,
+    /// Undelivered reminders by ID (`/reminders`).
+    pub reminders: BTreeMap<i64, ReminderRec>,
     pub dm_recipient_ids: HashMap<Vec<i64>, i64>,
     pub queues: Queues,
     pub webhook_jobs: Vec<WebhookJob>,
@@ -162,6 +184,8 @@ impl Org {
             users: BTreeMap::new(),
             channels: BTreeMap::new(),
             folders: BTreeMap::new(),
+            archived_folders: BTreeSet::new(),
+            folder_creators: BTreeMap::new(),
             profile_fields: BTreeMap::new(),
             profile_data: BTreeMap::new(),
             groups: BTreeMap::new(),
@@ -184,6 +208,12 @@ impl Org {
             apns_tokens: Vec::new(),
             drafts: HashMap::new(),
             drafts_sync_off: HashSet::new(),
+            user_settings: HashMap::new(),
+            snippets: BTreeMap::new(),
+            invites: BTreeMap::new(),
+            default_channels: BTreeSet::new(),
+            linkifiers: BTreeMap::new(),
+            reminders: BTreeMap::new(),
             dm_recipient_ids: HashMap::new(),
             queues: Queues::default(),
             webhook_jobs: Vec::new(),

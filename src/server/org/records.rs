@@ -384,3 +384,35 @@ pub struct UserStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub away: Option<bool>,
 }
+
+/// A saved snippet: a reusable reply of one user's.
+#[derive(Debug, Clone)]
+pub struct SnippetRec {
+    pub id: i64,
+    pub owner: i64,
+    pub title: String,
+    pub content: String,
+    pub date_created: i64,
+}
+
+/// A reminder about a message, delivered to its owner as a DM from the Notification Bot.
+#[derive(Debug, Clone)]
+pub struct ReminderRec {
+    pub id: i64,
+    pub owner: i64,
+    pub message_id: i64,
+    pub note: Option<String>,
+    pub deliver_at: i64,
+}
+
+/// An invitation: to an email address, or a reusable link.
+#[derive(Debug, Clone)]
+pub struct InviteRec {
+    pub id: i64,
+    pub by: i64,
+    pub at: i64,
+    pub expires: Option<i64>,
+    pub invited_as: i64,
+    pub email: Option<String>,
+    pub link: Option<String>,
+}

@@ -1,0 +1,211 @@
+//! What the web app does every day beyond sending: read receipts, rendering a draft, checking
+//! messages against a narrow, saved snippets and reminders (delivered by the Notification Bot),
+//! each with the reference server's permissions, errors and events.
+
+use super::common::Res;
+use super::narrow::{Narrow, highlight};
+use crate::server::error::{ApiErr, ApiResult, ok, success};
+use crate::server::markdown::escape_html;
+use crate::server::org::{Org, Recip, ReminderRec, SnippetRec};
+use crate::server::params::path_id;
+use crate::server::shared::{Req, Shared, reply};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+fn not_found(what: &str) -> ApiErr {
+    ApiErr::new(StatusCode::NOT_FOUND, "BAD_REQUEST", format!("{what} does not exist"))
+}
+
+fn readable(org: &Org, user: i64, id: i64) -> ApiResult<()> {
+    match org.messages.get(&id) {
+        Some(m) if org.can_read(user, m) => Ok(()),
+        _ => Err(ApiErr::bad("Invalid message(s)")),
+    }
+}
+
+/// `GET /messages/{id}/read_receipts`: who has read it, never its sender; refused where the
+/// organization turned read receipts off (it does not here).
+pub async fn read_receipts(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
+    let id = path_id("message_id", &id)?;
+    let org = s.lock();
+    readable(&org, req.user_id, id)?;
+    let sender = org.messages[&id].sender_id;
+    let user_ids: Vec<i64> = org
+        .users
+        .values()
+        .filter(|u| u.is_active && u.id != sender && org.flags_for(u.id, id).contains(&"read"))
+        .filter(|u| super::settings::of_user(&org, u.id).get("send_read_receipts") != Some(&json!(false)))
+        .map(|u| u.id)
+        .collect();
+    Ok(reply(&req.p, success(json!({"user_ids": user_ids}))))
+}
+
+/// `POST /messages/render`: the HTML a message with this Markdown would have.
+pub async fn render(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let content = req.p.str("content")?;
+    if content.trim().is_empty() {
+        return Err(ApiErr::bad("Message must not be empty"));
+    }
+    let org = s.lock();
+    let html = crate::server::markdown::render(&content, &*org).html;
+    Ok(reply(&req.p, success(json!({"rendered": html}))))
+}
+
+/// `GET /messages/matches_narrow`: which of these messages a narrow holds, with what matched.
+pub async fn matches_narrow(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let p = &req.p;
+    let ids: Vec<i64> = p.json("msg_ids")?;
+    let raw: Value = p.json("narrow")?;
+    let org = s.lock();
+    let narrow = Narrow::parse(&org, req.user_id, Some(&raw))?;
+    let words = narrow.search_words().unwrap_or_default();
+    let mut found = serde_json::Map::new();
+    for id in ids {
+        let Some(m) = org.messages.get(&id).filter(|m| org.can_read(req.user_id, m)) else { continue };
+        if narrow.matches(&org, m) {
+            found.insert(
+                id.to_string(),
+                json!({
+                    "match_content": highlight(&m.rendered.html, &words),
+                    "match_subject": highlight(&escape_html(m.topic()), &words),
+                }),
+            );
+        }
+    }
+    Ok(reply(p, success(json!({"messages": found}))))
+}
+
+fn snippet_json(s: &SnippetRec) -> Value {
+    json!({"id": s.id, "title": s.title, "content": s.content, "date_created": s.date_created})
+}
+
+/// One user's saved snippets (also in register).
+pub fn snippets_of(org: &Org, user: i64) -> Vec<Value> {
+    org.snippets.values().filter(|x| x.owner == user).map(snippet_json).collect()
+}
+
+/// `GET /saved_snippets`.
+pub async fn snippets(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let list = snippets_of(&s.lock(), req.user_id);
+    Ok(reply(&req.p, success(json!({"saved_snippets": list}))))
+}
+
+/// `POST /saved_snippets`: a `saved_snippets` add event to the owner's clients.
+pub async fn create_snippet(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let (title, content) = (req.p.str("title")?, req.p.str("content")?);
+    if title.trim().is_empty() {
+        return Err(ApiErr::bad("Title cannot be empty."));
+    }
+    if content.trim().is_empty() {
+        return Err(ApiErr::bad("Content cannot be empty."));
+    }
+    let mut org = s.lock();
+    let id = org.alloc();
+    let rec = SnippetRec { id, owner: req.user_id, title, content, date_created: org.now() };
+    let ev = json!({"type": "saved_snippets", "op": "add", "saved_snippet": snippet_json(&rec)});
+    org.snippets.insert(id, rec);
+    org.queues.push(&[req.user_id], &ev);
+    Ok(reply(&req.p, success(json!({"saved_snippet_id": id}))))
+}
+
+/// `DELETE /saved_snippets/{id}`.
+pub async fn delete_snippet(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
+    let id = path_id("saved_snippet_id", &id)?;
+    let mut org = s.lock();
+    if org.snippets.get(&id).is_none_or(|x| x.owner != req.user_id) {
+        return Err(not_found("Saved snippet"));
+    }
+    org.snippets.remove(&id);
+    org.queues
+        .push(&[req.user_id], &json!({"type": "saved_snippets", "op": "remove", "saved_snippet_id": id}));
+    Ok(reply(&req.p, ok()))
+}
+
+/// The reminder's text, as the Notification Bot sends it: a link to the message, and the note.
+fn reminder_content(org: &Org, r: &ReminderRec) -> String {
+    let link = match org.messages.get(&r.message_id).map(|m| &m.recip) {
+        Some(Recip::Channel { id, topic }) => {
+            let name = org.channels.get(id).map(|c| c.name.replace(' ', "-")).unwrap_or_default();
+            format!("#narrow/channel/{id}-{name}/topic/{}/near/{}", topic.replace(' ', "."), r.message_id)
+        }
+        _ => format!("#narrow/near/{}", r.message_id),
+    };
+    let mut text = format!("You requested a reminder for [this message]({link}).");
+    if let Some(note) = r.note.as_deref().filter(|n| !n.trim().is_empty()) {
+        text.push_str(&format!("\n\nNote:\n> {note}"));
+    }
+    text
+}
+
+fn reminder_json(org: &Org, r: &ReminderRec) -> Value {
+    let content = reminder_content(org, r);
+    let rendered = crate::server::markdown::render(&content, org).html;
+    json!({
+        "reminder_id": r.id, "type": "private", "to": [r.owner], "content": content,
+        "rendered_content": rendered, "scheduled_delivery_timestamp": r.deliver_at, "failed": false,
+        "reminder_target_message_id": r.message_id,
+    })
+}
+
+/// `POST /reminders`: a reminder about a message the user can read, in the future.
+pub async fn create_reminder(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let p = &req.p;
+    let message_id = p.i64("message_id")?;
+    let at = p.i64("scheduled_delivery_timestamp")?;
+    let note = p.opt_str("note");
+    let mut org = s.lock();
+    readable(&org, req.user_id, message_id)?;
+    if at <= org.now() {
+        return Err(ApiErr::bad("Scheduled delivery time must be in the future."));
+    }
+    let id = org.alloc();
+    let rec = ReminderRec { id, owner: req.user_id, message_id, note, deliver_at: at };
+    let ev = json!({"type": "reminders", "op": "add", "reminders": [reminder_json(&org, &rec)]});
+    org.reminders.insert(id, rec);
+    org.queues.push(&[req.user_id], &ev);
+    Ok(reply(p, success(json!({"reminder_id": id}))))
+}
+
+/// One user's undelivered reminders, soonest first (also in register).
+pub fn reminders_of(org: &Org, user: i64) -> Vec<Value> {
+    let mut list: Vec<&ReminderRec> = org.reminders.values().filter(|r| r.owner == user).collect();
+    list.sort_by_key(|r| (r.deliver_at, r.id));
+    list.into_iter().map(|r| reminder_json(org, r)).collect()
+}
+
+/// `GET /reminders`.
+pub async fn reminders(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let list = reminders_of(&s.lock(), req.user_id);
+    Ok(reply(&req.p, success(json!({"reminders": list}))))
+}
+
+/// `DELETE /reminders/{id}`.
+pub async fn delete_reminder(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
+    let id = path_id("reminder_id", &id)?;
+    let mut org = s.lock();
+    if org.reminders.get(&id).is_none_or(|r| r.owner != req.user_id) {
+        return Err(not_found("Reminder"));
+    }
+    org.reminders.remove(&id);
+    org.queues.push(&[req.user_id], &json!({"type": "reminders", "op": "remove", "reminder_id": id}));
+    Ok(reply(&req.p, ok()))
+}
+
+/// Deliver due reminders (the scheduler's tick): each a DM from the Notification Bot to its
+/// owner, and a `reminders` remove event. True when any was delivered.
+pub fn deliver_due_reminders(org: &mut Org, at: i64) -> bool {
+    let due: Vec<ReminderRec> = org.reminders.values().filter(|r| r.deliver_at <= at).cloned().collect();
+    for r in &due {
+        org.reminders.remove(&r.id);
+        let content = reminder_content(org, r);
+        let bot = org.notification_bot;
+        let users = if bot == r.owner { vec![r.owner] } else { vec![bot.min(r.owner), bot.max(r.owner)] };
+        if let Err(e) = org.send(bot, Recip::Dm { users }, &content, "Internal", None, Some(false)) {
+            tracing::warn!("reminder {} not delivered: {}", r.id, e.msg);
+        }
+        org.queues.push(&[r.owner], &json!({"type": "reminders", "op": "remove", "reminder_id": r.id}));
+    }
+    !due.is_empty()
+}

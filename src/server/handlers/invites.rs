@@ -1,0 +1,243 @@
+//! Growing the organization: invitations (by email and reusable links), default channels,
+//! linkifiers and custom emoji — with the reference server's permissions and events. No email
+//! leaves the demo server: an invitation is recorded and listed, as a server with outgoing
+//! email off would.
+
+use super::common::Res;
+use crate::server::error::{ApiErr, ok, success};
+use crate::server::org::{InviteRec, Org};
+use crate::server::shared::{Req, Shared, reply};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+/// Ten days, the reference server's default lifetime of an invitation, in minutes.
+const DEFAULT_EXPIRY_MINUTES: i64 = 10 * 24 * 60;
+
+fn may_invite(org: &Org, user: i64) -> Result<(), ApiErr> {
+    match org.users.get(&user) {
+        Some(u) if u.role != crate::server::org::Role::Guest => Ok(()),
+        _ => Err(ApiErr::insufficient()),
+    }
+}
+
+fn expiry(p: &crate::server::params::Params, now: i64) -> Result<Option<i64>, ApiErr> {
+    match p.opt_str("invite_expires_in_minutes").as_deref() {
+        None => Ok(Some(now + DEFAULT_EXPIRY_MINUTES * 60)),
+        Some("null") => Ok(None),
+        Some(raw) => {
+            let m: i64 =
+                raw.parse().map_err(|_| ApiErr::bad("invite_expires_in_minutes is not an integer"))?;
+            Ok(Some(now + m * 60))
+        }
+    }
+}
+
+fn invite_as(p: &crate::server::params::Params) -> Result<i64, ApiErr> {
+    let role = p.opt_i64("invite_as")?.unwrap_or(400);
+    if [100, 200, 300, 400, 600].contains(&role) { Ok(role) } else { Err(ApiErr::bad("Invalid invite_as")) }
+}
+
+fn check_channels(
+    org: &Org,
+    user: i64,
+    p: &crate::server::params::Params,
+    required: bool,
+) -> Result<(), ApiErr> {
+    let ids: Option<Vec<i64>> = p.opt_json("stream_ids")?;
+    let ids = match (ids, required) {
+        (Some(ids), _) => ids,
+        (None, true) => return Err(ApiErr::missing("stream_ids")),
+        (None, false) => Vec::new(),
+    };
+    for id in ids {
+        org.accessible_channel(user, id).map_err(|_| ApiErr::bad(format!("Invalid channel ID {id}")))?;
+    }
+    let _: Option<Vec<i64>> = p.opt_json("group_ids")?;
+    let _ = p.opt_bool("include_realm_default_subscriptions")?;
+    let _ = p.opt_str("welcome_message_custom_text");
+    Ok(())
+}
+
+fn invite_json(i: &InviteRec) -> Value {
+    let mut v = json!({
+        "id": i.id, "invited_by_user_id": i.by, "invited": i.at, "expiry_date": i.expires,
+        "invited_as": i.invited_as, "is_multiuse": i.link.is_some(), "notify_referrer_on_join": true,
+    });
+    if let Some(e) = &i.email {
+        v["email"] = json!(e);
+    }
+    if let Some(l) = &i.link {
+        v["link_url"] = json!(l);
+    }
+    v
+}
+
+/// `GET /invites`: administrators see every unexpired invitation, others their own.
+pub async fn list(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let org = s.lock();
+    let now = org.now();
+    let admin = org.users.get(&req.user_id).is_some_and(|u| u.is_admin());
+    let list: Vec<Value> = org
+        .invites
+        .values()
+        .filter(|i| i.expires.is_none_or(|e| e > now) && (admin || i.by == req.user_id))
+        .map(invite_json)
+        .collect();
+    Ok(reply(&req.p, success(json!({"invites": list}))))
+}
+
+/// `POST /invites`: an invitation to each address not already a member's; those skipped are
+/// listed in `errors` (as the reference server does, failing only when none could be sent).
+pub async fn send(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let p = &req.p;
+    let emails = p.str("invitee_emails")?;
+    let mut org = s.lock();
+    may_invite(&org, req.user_id)?;
+    let role = invite_as(p)?;
+    check_channels(&org, req.user_id, p, true)?;
+    let _ = p.opt_bool("notify_referrer_on_join")?;
+    let now = org.now();
+    let expires = expiry(p, now)?;
+    let mut errors: Vec<Value> = Vec::new();
+    let mut sent = 0;
+    for email in emails.split([',', '\n']).map(str::trim).filter(|e| !e.is_empty()) {
+        if !email.contains('@') || email.contains(char::is_whitespace) {
+            errors.push(json!([email, "Invalid address.", false]));
+        } else if org.user_by_email(email).is_some() {
+            errors.push(json!([email, "Already has an account.", false]));
+        } else {
+            let id = org.alloc();
+            let rec = InviteRec {
+                id,
+                by: req.user_id,
+                at: now,
+                expires,
+                invited_as: role,
+                email: Some(email.to_owned()),
+                link: None,
+            };
+            org.invites.insert(id, rec);
+            sent += 1;
+        }
+    }
+    if sent == 0 {
+        return Err(ApiErr::new(
+            StatusCode::BAD_REQUEST,
+            "INVITATION_FAILED",
+            "We weren't able to invite anyone.",
+        )
+        .with("errors", errors)
+        .with("sent_invitations", false)
+        .with("license_limit_reached", false)
+        .with("daily_limit_reached", false));
+    }
+    let body = json!({"errors": errors, "sent_invitations": true, "license_limit_reached": false, "daily_limit_reached": false});
+    Ok(reply(p, success(body)))
+}
+
+/// `POST /invites/multiuse`: a reusable invitation link.
+pub async fn create_link(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let p = &req.p;
+    let mut org = s.lock();
+    may_invite(&org, req.user_id)?;
+    let role = invite_as(p)?;
+    check_channels(&org, req.user_id, p, false)?;
+    let now = org.now();
+    let expires = expiry(p, now)?;
+    let id = org.alloc();
+    let link = format!("{}/join/{}/", s.url, crate::server::token::token(24).to_lowercase());
+    let rec = InviteRec {
+        id,
+        by: req.user_id,
+        at: now,
+        expires,
+        invited_as: role,
+        email: None,
+        link: Some(link.clone()),
+    };
+    org.invites.insert(id, rec);
+    Ok(reply(p, success(json!({"invite_link": link}))))
+}
+
+/// `POST /default_streams` (administrators): a `default_streams` event with the whole list.
+pub async fn add_default_channel(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let id = req.p.i64("stream_id")?;
+    let mut org = s.lock();
+    if !org.users.get(&req.user_id).is_some_and(|u| u.is_admin()) {
+        return Err(ApiErr::bad("Must be an organization administrator"));
+    }
+    let c = org.channels.get(&id).ok_or_else(|| ApiErr::bad("Invalid channel ID"))?;
+    if c.invite_only {
+        return Err(ApiErr::bad("Private channels cannot be made default."));
+    }
+    org.default_channels.insert(id);
+    let list: Vec<Value> = org
+        .default_channels
+        .iter()
+        .filter_map(|c| org.channels.get(c))
+        .map(|c| org.channel_json(c))
+        .collect();
+    let everyone: Vec<i64> = org.users.keys().copied().collect();
+    org.queues.push(&everyone, &json!({"type": "default_streams", "default_streams": list}));
+    Ok(reply(&req.p, ok()))
+}
+
+/// `POST /realm/filters` (administrators): a linkifier, kept and listed (`GET
+/// /realm/linkifiers`, register's `realm_linkifiers`) with a `realm_linkifiers` event.
+pub async fn add_linkifier(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let (pattern, template) = (req.p.str("pattern")?, req.p.str("url_template")?);
+    let mut org = s.lock();
+    if !org.users.get(&req.user_id).is_some_and(|u| u.is_admin()) {
+        return Err(ApiErr::bad("Must be an organization administrator"));
+    }
+    if regex::Regex::new(&pattern).is_err() {
+        return Err(ApiErr::bad("Invalid linkifier pattern.  Valid characters are [ a-zA-Z_#=/:+!-]."));
+    }
+    if !template.starts_with("http://") && !template.starts_with("https://") {
+        return Err(ApiErr::bad("Invalid URL template."));
+    }
+    let id = org.alloc();
+    org.linkifiers.insert(id, (pattern, template));
+    let everyone: Vec<i64> = org.users.keys().copied().collect();
+    let ev = json!({"type": "realm_linkifiers", "realm_linkifiers": linkifiers_json(&org)});
+    org.queues.push(&everyone, &ev);
+    Ok(reply(&req.p, success(json!({"id": id}))))
+}
+
+/// The organization's linkifiers, in the order they were added.
+pub fn linkifiers_json(org: &Org) -> Vec<Value> {
+    org.linkifiers
+        .iter()
+        .map(|(id, (pattern, url))| json!({"id": id, "pattern": pattern, "url_template": url}))
+        .collect()
+}
+
+/// `POST /realm/emoji/{name}`: one image file (multipart) becomes a custom emoji; a
+/// `realm_emoji` event with every custom emoji.
+pub async fn upload_emoji(State(s): State<Arc<Shared>>, Path(name): Path<String>, req: Req) -> Res {
+    let name = name.trim().to_lowercase();
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == ' ')
+    {
+        return Err(ApiErr::bad(
+            "Emoji names must contain only lowercase alphanumeric characters, spaces, underscores, and dashes.",
+        ));
+    }
+    if req.files.len() != 1 {
+        return Err(ApiErr::bad("You must upload exactly one file."));
+    }
+    let mut org = s.lock();
+    if org.users.get(&req.user_id).is_some_and(|u| u.role == crate::server::org::Role::Guest) {
+        return Err(ApiErr::insufficient());
+    }
+    if org.realm_emoji.values().any(|(n, _)| *n == name) {
+        return Err(ApiErr::bad("A custom emoji with this name already exists."));
+    }
+    let id = org.alloc();
+    org.realm_emoji.insert(id, (name, req.user_id));
+    let everyone: Vec<i64> = org.users.keys().copied().collect();
+    let ev = json!({"type": "realm_emoji", "op": "update", "realm_emoji": org.realm_emoji_json()});
+    org.queues.push(&everyone, &ev);
+    Ok(reply(&req.p, ok()))
+}

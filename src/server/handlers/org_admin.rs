@@ -1,0 +1,247 @@
+//! Looking at and shaping the organization: a channel's members, one user's subscription, the
+//! custom profile fields, creating a channel, deleting a topic (administrators), channel
+//! folders, and one's uploaded files — with the reference server's permissions, errors and
+//! events.
+
+use super::common::Res;
+use crate::server::error::{ApiErr, ok, success};
+use crate::server::org::{Org, Recip};
+use crate::server::params::path_id;
+use crate::server::shared::{Req, Shared, reply};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+fn admin(org: &Org, user: i64) -> Result<(), ApiErr> {
+    if org.users.get(&user).is_some_and(|u| u.is_admin()) {
+        Ok(())
+    } else {
+        Err(ApiErr::new(
+            StatusCode::BAD_REQUEST,
+            "UNAUTHORIZED_PRINCIPAL",
+            "Must be an organization administrator",
+        ))
+    }
+}
+
+/// `GET /streams/{id}/members`: the active subscribers of a channel the user can see.
+pub async fn members(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
+    let cid = path_id("stream_id", &id)?;
+    let org = s.lock();
+    let c = org.accessible_channel(req.user_id, cid)?;
+    let ids: Vec<i64> =
+        c.subs.keys().copied().filter(|u| org.users.get(u).is_some_and(|u| u.is_active)).collect();
+    Ok(reply(&req.p, success(json!({"subscribers": ids}))))
+}
+
+/// `GET /users/{user_id}/subscriptions/{stream_id}`.
+pub async fn subscription_status(
+    State(s): State<Arc<Shared>>,
+    Path((uid, cid)): Path<(String, String)>,
+    req: Req,
+) -> Res {
+    let (uid, cid) = (path_id("user_id", &uid)?, path_id("stream_id", &cid)?);
+    let org = s.lock();
+    org.user(uid)?;
+    org.accessible_channel(req.user_id, cid)?;
+    Ok(reply(&req.p, success(json!({"is_subscribed": org.is_subscribed(uid, cid)}))))
+}
+
+/// `GET /realm/profile_fields`.
+pub async fn profile_fields(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let org = s.lock();
+    Ok(reply(&req.p, success(json!({"custom_fields": org.profile_fields_json()}))))
+}
+
+/// `POST /channels/create`: a new channel with its first subscribers; refused when the name
+/// is taken or invalid.
+pub async fn create_channel(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let p = &req.p;
+    let name = p.str("name")?.trim().to_owned();
+    let subscribers: Vec<i64> = p.json("subscribers")?;
+    let description = p.opt_str("description").unwrap_or_default();
+    let invite_only = p.bool_or("invite_only", false)?;
+    if name.is_empty() || name.chars().any(char::is_control) || name.chars().count() > 60 {
+        return Err(ApiErr::bad("Invalid channel name"));
+    }
+    let mut org = s.lock();
+    if org.users.get(&req.user_id).is_some_and(|u| u.role == crate::server::org::Role::Guest) {
+        return Err(ApiErr::insufficient());
+    }
+    if org.channel_named(&name).is_some() {
+        return Err(ApiErr::new(
+            StatusCode::BAD_REQUEST,
+            "CHANNEL_ALREADY_EXISTS",
+            format!("Channel '{name}' already exists"),
+        ));
+    }
+    for u in &subscribers {
+        if !org.users.get(u).is_some_and(|u| u.is_active) {
+            return Err(ApiErr::bad(format!("Invalid user ID {u}")));
+        }
+    }
+    let id = org.create_channel(req.user_id, &name, &description, invite_only);
+    let first_visible = org.messages.keys().next_back().map_or(0, |k| k + 1);
+    for u in subscribers {
+        org.add_subscriber(u, id, first_visible);
+    }
+    Ok(reply(p, success(json!({"id": id}))))
+}
+
+/// `POST /streams/{id}/delete_topic`: administrators delete every message of a topic (a
+/// `delete_message` event each); `complete` as the reference server answers it.
+pub async fn delete_topic(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
+    let cid = path_id("stream_id", &id)?;
+    let topic = req.p.str("topic_name")?;
+    let mut org = s.lock();
+    admin(&org, req.user_id)?;
+    org.accessible_channel(req.user_id, cid)?;
+    let topic = org.topic_in(&topic);
+    let ids: Vec<i64> = org
+        .messages
+        .values()
+        .filter(|m| matches!(&m.recip, Recip::Channel { id, topic: t } if *id == cid && t.eq_ignore_ascii_case(&topic)))
+        .map(|m| m.id)
+        .collect();
+    for id in ids {
+        org.delete_message(id);
+    }
+    Ok(reply(&req.p, success(json!({"complete": true}))))
+}
+
+fn folder_json(org: &Org, id: i64, order: usize) -> Value {
+    let (name, description) = org.folders.get(&id).cloned().unwrap_or_default();
+    json!({
+        "id": id, "name": name, "description": description,
+        "rendered_description": crate::server::markdown::render(&description, org).html,
+        "order": order, "creator_id": org.folder_creators.get(&id), "date_created": org.realm.date_created,
+        "is_archived": org.archived_folders.contains(&id),
+    })
+}
+
+/// The organization's channel folders in display order (register's `channel_folders` too).
+pub fn folders_json(org: &Org, include_archived: bool) -> Vec<Value> {
+    org.folders
+        .keys()
+        .enumerate()
+        .filter(|(_, id)| include_archived || !org.archived_folders.contains(id))
+        .map(|(order, id)| folder_json(org, *id, order))
+        .collect()
+}
+
+/// `GET /channel_folders`.
+pub async fn channel_folders(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let include_archived = req.p.bool_or("include_archived", false)?;
+    let org = s.lock();
+    Ok(reply(&req.p, success(json!({"channel_folders": folders_json(&org, include_archived)}))))
+}
+
+fn check_folder_name(org: &Org, name: &str, except: Option<i64>) -> Result<(), ApiErr> {
+    if name.trim().is_empty() {
+        return Err(ApiErr::bad("Channel folder name can't be empty."));
+    }
+    if org.folders.iter().any(|(id, (n, _))| Some(*id) != except && n.eq_ignore_ascii_case(name.trim())) {
+        return Err(ApiErr::bad(format!("Channel folder '{}' already exists", name.trim())));
+    }
+    Ok(())
+}
+
+/// `POST /channel_folders/create` (administrators): a `channel_folder` add event to everyone.
+pub async fn create_folder(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let name = req.p.str("name")?;
+    let description = req.p.opt_str("description").unwrap_or_default();
+    let mut org = s.lock();
+    admin(&org, req.user_id)?;
+    check_folder_name(&org, &name, None)?;
+    let id = org.alloc();
+    org.folders.insert(id, (name.trim().to_owned(), description));
+    org.folder_creators.insert(id, req.user_id);
+    let order = org.folders.len() - 1;
+    let ev = json!({"type": "channel_folder", "op": "add", "channel_folder": folder_json(&org, id, order)});
+    let everyone: Vec<i64> = org.users.keys().copied().collect();
+    org.queues.push(&everyone, &ev);
+    Ok(reply(&req.p, success(json!({"channel_folder_id": id}))))
+}
+
+/// `PATCH /channel_folders/{id}` (administrators): name, description, archived.
+pub async fn update_folder(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
+    let id = path_id("channel_folder_id", &id)?;
+    let p = &req.p;
+    let (name, description, archived) =
+        (p.opt_str("name"), p.opt_str("description"), p.opt_bool("is_archived")?);
+    let mut org = s.lock();
+    admin(&org, req.user_id)?;
+    if !org.folders.contains_key(&id) {
+        return Err(ApiErr::bad("Invalid channel folder ID"));
+    }
+    let mut data = serde_json::Map::new();
+    if let Some(n) = name {
+        check_folder_name(&org, &n, Some(id))?;
+        org.folders.entry(id).and_modify(|f| f.0 = n.trim().to_owned());
+        data.insert("name".into(), json!(n.trim()));
+    }
+    if let Some(d) = description {
+        let rendered = crate::server::markdown::render(&d, &*org).html;
+        org.folders.entry(id).and_modify(|f| f.1 = d.clone());
+        data.insert("description".into(), json!(d));
+        data.insert("rendered_description".into(), json!(rendered));
+    }
+    if let Some(a) = archived {
+        if a {
+            org.archived_folders.insert(id);
+        } else {
+            org.archived_folders.remove(&id);
+        }
+        data.insert("is_archived".into(), json!(a));
+    }
+    let ev = json!({"type": "channel_folder", "op": "update", "channel_folder_id": id, "data": data});
+    let everyone: Vec<i64> = org.users.keys().copied().collect();
+    org.queues.push(&everyone, &ev);
+    Ok(reply(p, ok()))
+}
+
+fn attachment_json(org: &Org, path: &str) -> Option<Value> {
+    let up = org.uploads.get(path)?;
+    let link = format!("/user_uploads/{path}");
+    let messages: Vec<Value> = org
+        .messages
+        .values()
+        .filter(|m| m.content.contains(&link))
+        .map(|m| json!({"id": m.id, "date_sent": m.timestamp * 1000}))
+        .collect();
+    Some(json!({
+        "id": up.id, "name": up.name, "path_id": path, "size": up.bytes.len(),
+        "create_time": up.created * 1000, "messages": messages,
+    }))
+}
+
+/// `GET /attachments`: the user's own uploads, and the space all uploads take.
+pub async fn attachments(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let org = s.lock();
+    let list: Vec<Value> = org
+        .uploads
+        .iter()
+        .filter(|(_, u)| u.owner == req.user_id)
+        .filter_map(|(path, _)| attachment_json(&org, path))
+        .collect();
+    let used: usize = org.uploads.values().map(|u| u.bytes.len()).sum();
+    Ok(reply(&req.p, success(json!({"attachments": list, "upload_space_used": used}))))
+}
+
+/// `DELETE /attachments/{id}`: one's own upload; an `attachment` remove event.
+pub async fn delete_attachment(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
+    let id = path_id("attachment_id", &id)?;
+    let mut org = s.lock();
+    let Some(path) =
+        org.uploads.iter().find(|(_, u)| u.id == id && u.owner == req.user_id).map(|(p, _)| p.clone())
+    else {
+        return Err(ApiErr::new(StatusCode::NOT_FOUND, "BAD_REQUEST", "Invalid attachment"));
+    };
+    org.uploads.remove(&path);
+    let used: usize = org.uploads.values().map(|u| u.bytes.len()).sum();
+    let ev =
+        json!({"type": "attachment", "op": "remove", "attachment": {"id": id}, "upload_space_used": used});
+    org.queues.push(&[req.user_id], &ev);
+    Ok(reply(&req.p, ok()))
+}

@@ -1,0 +1,227 @@
+//! The organization endpoints third-party clients call that the demo server lacked: a channel's
+//! members, one user's subscription, the custom profile fields, creating a channel, deleting a
+//! topic, channel folders and one's uploads — each with its permission and its event.
+
+use crate::common::*;
+use serde_json::{Value, json};
+use topicterm::api::OutgoingMessage;
+
+async fn queue(env: &Env, who: &str, types: &str) -> String {
+    let (status, body) = env.raw(who, "POST", "/register", &[("event_types", types)]).await;
+    assert_eq!(status, 200, "{body}");
+    body["queue_id"].as_str().unwrap().to_owned()
+}
+
+async fn events(env: &Env, who: &str, queue: &str) -> Vec<Value> {
+    let (_, body) = env
+        .raw(who, "GET", "/events", &[("queue_id", queue), ("last_event_id", "-1"), ("dont_block", "true")])
+        .await;
+    body["events"].as_array().cloned().unwrap_or_default()
+}
+
+#[tokio::test]
+async fn members_and_one_users_subscription() {
+    let env = Env::start().await;
+    let general = env.channel_id("general");
+    let (status, body) = env.raw("member", "GET", &format!("/streams/{general}/members"), &[]).await;
+    assert_eq!(status, 200, "{body}");
+    let ids: Vec<i64> = serde_json::from_value(body["subscribers"].clone()).unwrap();
+    assert!(ids.contains(&env.user_id("member")) && ids.contains(&env.user_id("alice")));
+    let member = env.user_id("member");
+    let (_, body) = env.raw("alice", "GET", &format!("/users/{member}/subscriptions/{general}"), &[]).await;
+    assert_eq!(body["is_subscribed"], true);
+    let outdoors = env.channel_id("outdoors");
+    let (_, body) = env.raw("alice", "GET", &format!("/users/{member}/subscriptions/{outdoors}"), &[]).await;
+    assert_eq!(body["is_subscribed"], false);
+    let leadership = env.channel_id("leadership");
+    let (status, _) = env.raw("member", "GET", &format!("/streams/{leadership}/members"), &[]).await;
+    assert_eq!(status, 400, "a private channel one is not in");
+}
+
+#[tokio::test]
+async fn the_custom_profile_fields_are_listed() {
+    let env = Env::start().await;
+    let (status, body) = env.raw("member", "GET", "/realm/profile_fields", &[]).await;
+    assert_eq!(status, 200, "{body}");
+    let names: Vec<&str> =
+        body["custom_fields"].as_array().unwrap().iter().filter_map(|f| f["name"].as_str()).collect();
+    assert!(names.contains(&"Pronouns") && names.contains(&"Team"), "{names:?}");
+}
+
+#[tokio::test]
+async fn a_channel_is_created_with_its_subscribers_once() {
+    let env = Env::start().await;
+    let q = queue(&env, "alice", r#"["stream","subscription"]"#).await;
+    let alice = env.user_id("alice").to_string();
+    let subs = format!("[{alice}]");
+    let (status, body) = env
+        .raw(
+            "member",
+            "POST",
+            "/channels/create",
+            &[("name", "new-projects"), ("subscribers", &subs), ("description", "Ideas")],
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let id = body["id"].as_i64().unwrap();
+    let evs = events(&env, "alice", &q).await;
+    assert!(evs.iter().any(|e| e["type"] == "stream" && e["op"] == "create"), "{evs:?}");
+    assert!(evs.iter().any(|e| e["type"] == "subscription"
+        && e["op"] == "add"
+        && e["subscriptions"][0]["stream_id"] == id));
+    let (status, body) = env
+        .raw("member", "POST", "/channels/create", &[("name", "new-projects"), ("subscribers", "[]")])
+        .await;
+    assert_eq!((status, body["msg"].as_str()), (400, Some("Channel 'new-projects' already exists")));
+}
+
+#[tokio::test]
+async fn only_administrators_delete_a_topic() {
+    let env = Env::start().await;
+    let general = env.channel_id("general");
+    let alice = env.client("alice");
+    for text in ["one", "two"] {
+        alice.send_message(&OutgoingMessage::channel(general, "to delete", text)).await.unwrap();
+    }
+    let q = queue(&env, "member", r#"["delete_message"]"#).await;
+    let path = format!("/streams/{general}/delete_topic");
+    let (status, body) = env.raw("member", "POST", &path, &[("topic_name", "to delete")]).await;
+    assert_eq!((status, body["msg"].as_str()), (400, Some("Must be an organization administrator")));
+    let (status, body) = env.raw("admin", "POST", &path, &[("topic_name", "to delete")]).await;
+    assert_eq!((status, body["complete"].clone()), (200, json!(true)), "{body}");
+    let deleted = events(&env, "member", &q).await.iter().filter(|e| e["type"] == "delete_message").count();
+    assert_eq!(deleted, 2);
+}
+
+#[tokio::test]
+async fn channel_folders_are_listed_created_and_archived_by_administrators() {
+    let env = Env::start().await;
+    let q = queue(&env, "member", r#"["channel_folder"]"#).await;
+    let (_, before) = env.raw("member", "GET", "/channel_folders", &[]).await;
+    let count = before["channel_folders"].as_array().unwrap().len();
+    let (status, _) = env.raw("member", "POST", "/channel_folders/create", &[("name", "Ops")]).await;
+    assert_eq!(status, 400, "members may not");
+    let (status, body) = env
+        .raw(
+            "admin",
+            "POST",
+            "/channel_folders/create",
+            &[("name", "Ops"), ("description", "Running things")],
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let id = body["channel_folder_id"].as_i64().unwrap();
+    let (status, _) =
+        env.raw("admin", "PATCH", &format!("/channel_folders/{id}"), &[("is_archived", "true")]).await;
+    assert_eq!(status, 200);
+    let (_, after) = env.raw("member", "GET", "/channel_folders", &[]).await;
+    assert_eq!(after["channel_folders"].as_array().unwrap().len(), count, "archived: left out by default");
+    let (_, all) = env.raw("member", "GET", "/channel_folders", &[("include_archived", "true")]).await;
+    assert_eq!(all["channel_folders"].as_array().unwrap().len(), count + 1);
+    let ops: Vec<String> = events(&env, "member", &q)
+        .await
+        .iter()
+        .filter(|e| e["type"] == "channel_folder")
+        .map(|e| e["op"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(ops, vec!["add", "update"]);
+}
+
+#[tokio::test]
+async fn ones_uploads_are_listed_with_where_they_are_used_and_deleted() {
+    let env = Env::start().await;
+    let member = env.client("member");
+    let up = member.upload_file("notes.txt", 5, "hello".to_owned().into()).await.unwrap();
+    let general = env.channel_id("general");
+    member
+        .send_message(&OutgoingMessage::channel(general, "files", &format!("[notes.txt]({})", up.url)))
+        .await
+        .unwrap();
+    let (status, body) = env.raw("member", "GET", "/attachments", &[]).await;
+    assert_eq!(status, 200, "{body}");
+    let mine = &body["attachments"][0];
+    assert_eq!((mine["name"].as_str(), mine["size"].as_i64()), (Some("notes.txt"), Some(5)));
+    assert_eq!(mine["messages"].as_array().unwrap().len(), 1, "where it is used");
+    let id = mine["id"].as_i64().unwrap();
+    let (_, others) = env.raw("alice", "GET", "/attachments", &[]).await;
+    assert_eq!(others["attachments"], json!([]));
+    let (status, _) = env.raw("alice", "DELETE", &format!("/attachments/{id}"), &[]).await;
+    assert_eq!(status, 404, "not another user's");
+    let (status, _) = env.raw("member", "DELETE", &format!("/attachments/{id}"), &[]).await;
+    assert_eq!(status, 200);
+    let (_, body) = env.raw("member", "GET", "/attachments", &[]).await;
+    assert_eq!(body["attachments"], json!([]));
+}
+
+#[tokio::test]
+async fn invitations_are_sent_listed_and_refused_for_members_already_there() {
+    let env = Env::start().await;
+    let general = env.channel_id("general").to_string();
+    let ids = format!("[{general}]");
+    let alice = env.creds("alice").email;
+    let emails = format!("new.person@example.org, {alice}");
+    let (status, body) =
+        env.raw("member", "POST", "/invites", &[("invitee_emails", &emails), ("stream_ids", &ids)]).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["sent_invitations"], true);
+    assert_eq!(body["errors"][0][0], alice.as_str(), "an existing member is skipped and named");
+    let (status, body) =
+        env.raw("member", "POST", "/invites", &[("invitee_emails", &alice), ("stream_ids", &ids)]).await;
+    assert_eq!((status, body["code"].as_str()), (400, Some("INVITATION_FAILED")));
+    let (status, body) = env.raw("member", "POST", "/invites/multiuse", &[("invite_as", "400")]).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body["invite_link"].as_str().unwrap().contains("/join/"));
+    let (_, list) = env.raw("member", "GET", "/invites", &[]).await;
+    let invites = list["invites"].as_array().unwrap();
+    assert_eq!(invites.len(), 2);
+    assert!(invites.iter().any(|i| i["email"] == "new.person@example.org" && i["is_multiuse"] == false));
+    let (status, _) = env.raw("guest", "POST", "/invites/multiuse", &[]).await;
+    assert_eq!(status, 400, "guests may not invite");
+}
+
+#[tokio::test]
+async fn default_channels_linkifiers_and_custom_emoji_are_added_with_events() {
+    let env = Env::start().await;
+    let q = queue(&env, "member", r#"["default_streams","realm_linkifiers","realm_emoji"]"#).await;
+    let general = env.channel_id("general").to_string();
+    let (status, _) = env.raw("member", "POST", "/default_streams", &[("stream_id", &general)]).await;
+    assert_eq!(status, 400, "administrators only");
+    let (status, body) = env.raw("admin", "POST", "/default_streams", &[("stream_id", &general)]).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = env
+        .raw(
+            "admin",
+            "POST",
+            "/realm/filters",
+            &[("pattern", "#(?P<id>[0-9]+)"), ("url_template", "https://tracker.example/{id}")],
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (_, list) = env.raw("member", "GET", "/realm/linkifiers", &[]).await;
+    assert_eq!(list["linkifiers"][0]["url_template"], "https://tracker.example/{id}");
+    let reg = env.raw("member", "POST", "/register", &[]).await.1;
+    assert_eq!(reg["realm_default_streams"], json!([env.channel_id("general")]));
+    assert_eq!(reg["realm_linkifiers"][0]["pattern"], "#(?P<id>[0-9]+)");
+    // A custom emoji: one image, as multipart form data.
+    let creds = env.creds("member");
+    let form = reqwest::multipart::Form::new()
+        .part("file", reqwest::multipart::Part::bytes(b"GIF89a".to_vec()).file_name("party.gif"));
+    let resp = reqwest::Client::new()
+        .post(format!("{}/api/v1/realm/emoji/party_parrot", env.server.url))
+        .basic_auth(&creds.email, Some(&creds.api_key))
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
+    let (_, emoji) = env.raw("member", "GET", "/realm/emoji", &[]).await;
+    assert!(emoji["emoji"].as_object().unwrap().values().any(|e| e["name"] == "party_parrot"), "{emoji}");
+    let types: Vec<String> = events(&env, "member", &q)
+        .await
+        .iter()
+        .map(|e| e["type"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    for t in ["default_streams", "realm_linkifiers", "realm_emoji"] {
+        assert!(types.contains(&t.to_owned()), "{t}: {types:?}");
+    }
+}

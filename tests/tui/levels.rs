@@ -1,0 +1,173 @@
+//! The whole app's key paths against the demo server at the levels people run — 185 (Zulip
+//! 7.0, the oldest supported), 218 (an 8.0-dev server, the one of the report), 289 (10.0) and
+//! the current one — the demo server refusing what a server of that level refuses. Each step
+//! reads the server's state back.
+
+use super::harness::App;
+use crossterm::event::KeyCode;
+use topicterm::api::VisibilityPolicy;
+use topicterm::app::Narrow;
+
+const LEVELS: [i64; 4] = [185, 218, 289, topicterm::server::org::FEATURE_LEVEL];
+
+fn error(app: &App) -> Option<String> {
+    app.st.ui.status.as_ref().filter(|s| s.error).map(|s| s.text.clone())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_key_paths_work_at_every_supported_level() {
+    for level in LEVELS {
+        let mut app = App::start_at_level("member", level).await;
+        let me = app.st.data.me;
+        let general = app.channel_id("general");
+        assert_eq!(app.st.data.realm.feature_level, level);
+
+        // People: everyone register lists is active (it sends no `is_active`).
+        let active = app.st.data.users.values().filter(|u| u.is_active).count();
+        assert!(active > 10, "level {level}: {active} active users");
+        app.key(KeyCode::Char('x')).await;
+        app.keys("Alice Okafor").await;
+        app.key(KeyCode::Enter).await;
+        assert!(app.st.ui.compose.is_some(), "level {level}: {:?}", app.st.ui.status);
+        app.key(KeyCode::Esc).await;
+
+        // The channel view, then a topic of it.
+        app.open(Narrow::Channel(general)).await;
+        assert_eq!(error(&app), None, "level {level}");
+        let view = &app.st.data.narrows[&Narrow::Channel(general)];
+        assert!(view.loaded && !view.ids.is_empty(), "level {level}: the channel view loads");
+        // A named topic (the empty one, "general chat", is Zulip 10's).
+        let topic = view
+            .ids
+            .iter()
+            .rev()
+            .map(|id| app.st.data.messages[id].topic())
+            .find(|t| !t.is_empty() && *t != "general chat");
+        let topic = topic.expect("a named topic").to_owned();
+        app.open(Narrow::Topic(general, topic.clone())).await;
+        assert_eq!(error(&app), None, "level {level}");
+        assert!(!app.st.data.narrows[&Narrow::Topic(general, topic.clone())].ids.is_empty());
+
+        // A search with a channel.
+        app.key(KeyCode::Char('/')).await;
+        app.keys("channel:general").await;
+        app.key(KeyCode::Enter).await;
+        app.settle().await;
+        assert_eq!(error(&app), None, "level {level}");
+        let found = app.st.data.narrows.get(&app.st.ui.narrow).map_or(0, |v| v.ids.len());
+        assert!(found > 0, "level {level}: search found nothing");
+
+        // Send a reply: it is read for its sender, here and on the server.
+        app.open(Narrow::Topic(general, topic.clone())).await;
+        app.key(KeyCode::Char('r')).await;
+        app.keys(&format!("reply at level {level}")).await;
+        app.ctrl('d').await;
+        let reply = format!("reply at level {level}");
+        app.until("the reply to come back into the topic", |st| {
+            st.outbox.is_empty()
+                && st.data.narrows.get(&st.ui.narrow).is_some_and(|v| {
+                    v.ids
+                        .iter()
+                        .any(|id| st.data.messages.get(id).is_some_and(|m| m.content.contains(&reply)))
+                })
+        })
+        .await;
+        let mine =
+            app.st.data.messages.values().filter(|m| m.content.contains(&reply)).map(|m| m.id).max().unwrap();
+        app.until("the sender's copy to be read", |st| !st.data.unread.by_id.contains_key(&mine)).await;
+        assert!(
+            app.server.shared.lock().flags_for(me, mine).contains(&"read"),
+            "level {level}: read on the server"
+        );
+
+        // Edit it, react to it.
+        app.select(mine);
+        app.key(KeyCode::Char('e')).await;
+        app.keys(" (edited)").await;
+        app.ctrl('d').await;
+        app.until("the edit", |st| st.data.messages[&mine].content.contains("(edited)")).await;
+        app.key(KeyCode::Char('+')).await;
+        app.until("the reaction", |st| !st.data.messages[&mine].reactions.is_empty()).await;
+
+        // Follow (8.0 and later), mute, unmute: back to the default in a channel not muted.
+        app.key(KeyCode::Char('F')).await;
+        app.settle().await;
+        let policy = |app: &App| {
+            app.server.shared.lock().user_topics.get(&(me, general, topic.to_lowercase())).map_or(0, |t| t.1)
+        };
+        if level >= 219 {
+            assert_eq!(policy(&app), 3, "level {level}: followed");
+        } else {
+            let e = error(&app).expect("refused");
+            assert!(e.contains("Zulip 8.0"), "level {level}: {e}");
+        }
+        app.key(KeyCode::Char('M')).await;
+        app.settle().await;
+        assert_eq!(policy(&app), 1, "level {level}: muted");
+        app.key(KeyCode::Char('U')).await;
+        app.settle().await;
+        assert_eq!(policy(&app), 0, "level {level}: back to the default");
+        assert_eq!(app.st.data.policy(general, &topic), VisibilityPolicy::None);
+
+        // Schedule a channel message.
+        app.key(KeyCode::Char('c')).await;
+        app.keys("general>scheduled at a level").await;
+        app.key(KeyCode::Enter).await;
+        app.keys("later").await;
+        app.ctrl('s').await;
+        app.keys("in 2h").await;
+        app.key(KeyCode::Enter).await;
+        app.until("the scheduled message", |st| {
+            !st.data.scheduled.is_empty() || st.ui.status.as_ref().is_some_and(|s| s.error)
+        })
+        .await;
+        assert_eq!(error(&app), None, "level {level}");
+        assert!(
+            app.server
+                .shared
+                .lock()
+                .scheduled
+                .values()
+                .any(|s| s.sender_id == me && s.content.contains("later")),
+            "level {level}: scheduled on the server"
+        );
+
+        // Presence: Bob, last seen days ago, comes online; the event (legacy below 419, or
+        // the one the client asked for) is applied.
+        let bob = app.st.data.users.values().find(|u| u.full_name == "Bob Nakamura").unwrap().id;
+        let before = app.st.data.presence.get(&bob).map_or(0, |p| p.active_timestamp);
+        let mut ping = topicterm::api::PresenceUpdate::new(topicterm::api::PresenceStatus::Active);
+        ping.new_user_input = Some(true);
+        app.other("bob").update_presence(&ping).await.unwrap();
+        app.until("Bob online", |st| st.data.presence.get(&bob).is_some_and(|p| p.active_timestamp > before))
+            .await;
+
+        // A move: an administrator renames the topic; the message and the topic's row follow.
+        let admin = app.other("admin");
+        let moved = app.st.data.narrows[&Narrow::Topic(general, topic.clone())].ids[0];
+        let new_name = format!("{topic} (moved at {level})");
+        admin
+            .raw(
+                reqwest::Method::PATCH,
+                &format!("/messages/{moved}"),
+                topicterm::api::Params::new().add("topic", &new_name).add("propagate_mode", "change_all"),
+                std::time::Duration::from_secs(10),
+            )
+            .await
+            .unwrap();
+        app.until("the move", |st| st.data.messages[&moved].topic() == new_name).await;
+
+        // Mark the channel read: the server's unread messages there go, and so does the count.
+        app.open(Narrow::Channel(general)).await;
+        app.palette("mark-read channel").await;
+        app.until("the channel read", |st| st.data.channel_unread(general) == 0).await;
+        assert_eq!(error(&app), None, "level {level}");
+    }
+}
+
+#[tokio::test]
+async fn a_server_older_than_supported_is_named_with_its_version() {
+    let mut app = App::start_at_level("member", 160).await;
+    let s = app.screen(160, 30);
+    assert!(s.contains("feature level 160") && s.contains("Zulip 7.0 and later"), "{s}");
+}
