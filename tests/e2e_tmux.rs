@@ -50,7 +50,10 @@ fn demo_session_reads_searches_replies_and_quits_cleanly() {
     t.wait_for("a clean exit", |s| !s.contains("All messages") && !s.contains("#engineering"));
     let start = Instant::now();
     let status = loop {
-        if let Ok(s) = std::fs::read_to_string(&status_file) {
+        // The shell creates the file before `echo` writes to it: wait for the whole line.
+        if let Ok(s) = std::fs::read_to_string(&status_file)
+            && s.ends_with('\n')
+        {
             break s;
         }
         assert!(start.elapsed() < Duration::from_secs(10), "the process did not exit");

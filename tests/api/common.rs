@@ -99,3 +99,25 @@ pub fn assert_err<T: std::fmt::Debug>(
         other => panic!("expected server error {code}, got {other:?}"),
     }
 }
+
+impl Env {
+    /// Register `who` for these event types (a JSON list); the queue's ID.
+    pub async fn queue(&self, who: &str, types: &str) -> String {
+        let (status, body) = self.raw(who, "POST", "/register", &[("event_types", types)]).await;
+        assert_eq!(status, 200, "{body}");
+        body["queue_id"].as_str().unwrap().to_owned()
+    }
+
+    /// Every event of a queue so far, without waiting.
+    pub async fn events(&self, who: &str, queue: &str) -> Vec<Value> {
+        let (_, body) = self
+            .raw(
+                who,
+                "GET",
+                "/events",
+                &[("queue_id", queue), ("last_event_id", "-1"), ("dont_block", "true")],
+            )
+            .await;
+        body["events"].as_array().cloned().unwrap_or_default()
+    }
+}

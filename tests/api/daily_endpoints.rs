@@ -3,21 +3,8 @@
 //! events, and a reminder delivered by the Notification Bot).
 
 use crate::common::*;
-use serde_json::{Value, json};
+use serde_json::json;
 use topicterm::api::OutgoingMessage;
-
-async fn queue(env: &Env, who: &str, types: &str) -> String {
-    let (status, body) = env.raw(who, "POST", "/register", &[("event_types", types)]).await;
-    assert_eq!(status, 200, "{body}");
-    body["queue_id"].as_str().unwrap().to_owned()
-}
-
-async fn events(env: &Env, who: &str, queue: &str) -> Vec<Value> {
-    let (_, body) = env
-        .raw(who, "GET", "/events", &[("queue_id", queue), ("last_event_id", "-1"), ("dont_block", "true")])
-        .await;
-    body["events"].as_array().cloned().unwrap_or_default()
-}
 
 #[tokio::test]
 async fn read_receipts_name_the_readers_never_the_sender() {
@@ -78,7 +65,7 @@ async fn matches_narrow_says_which_messages_a_narrow_holds() {
 #[tokio::test]
 async fn saved_snippets_are_created_listed_and_deleted_with_events() {
     let env = Env::start().await;
-    let q = queue(&env, "member", r#"["saved_snippets"]"#).await;
+    let q = env.queue("member", r#"["saved_snippets"]"#).await;
     let (status, body) = env
         .raw("member", "POST", "/saved_snippets", &[("title", "thanks"), ("content", "Thank you! :heart:")])
         .await;
@@ -92,7 +79,7 @@ async fn saved_snippets_are_created_listed_and_deleted_with_events() {
     assert_eq!(status, 404, "not another user's");
     let (status, _) = env.raw("member", "DELETE", &format!("/saved_snippets/{id}"), &[]).await;
     assert_eq!(status, 200);
-    let evs = events(&env, "member", &q).await;
+    let evs = env.events("member", &q).await;
     let ops: Vec<&str> =
         evs.iter().filter(|e| e["type"] == "saved_snippets").filter_map(|e| e["op"].as_str()).collect();
     assert_eq!(ops, vec!["add", "remove"]);
@@ -111,7 +98,7 @@ async fn a_reminder_is_listed_then_delivered_by_the_notification_bot() {
         .await
         .unwrap()
         .id;
-    let q = queue(&env, "member", r#"["reminders","message"]"#).await;
+    let q = env.queue("member", r#"["reminders","message"]"#).await;
     let now = chrono::Utc::now().timestamp();
     let (status, body) = env
         .raw(
@@ -155,7 +142,7 @@ async fn a_reminder_is_listed_then_delivered_by_the_notification_bot() {
     assert_eq!(status, 200, "{body}");
     let mut delivered = None;
     for _ in 0..100 {
-        let evs = events(&env, "member", &q).await;
+        let evs = env.events("member", &q).await;
         delivered = evs.into_iter().find(|e| {
             e["type"] == "message" && e["message"]["content"].as_str().is_some_and(|c| c.contains("reminder"))
         });

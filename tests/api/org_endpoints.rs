@@ -3,21 +3,8 @@
 //! topic, channel folders and one's uploads — each with its permission and its event.
 
 use crate::common::*;
-use serde_json::{Value, json};
+use serde_json::json;
 use topicterm::api::OutgoingMessage;
-
-async fn queue(env: &Env, who: &str, types: &str) -> String {
-    let (status, body) = env.raw(who, "POST", "/register", &[("event_types", types)]).await;
-    assert_eq!(status, 200, "{body}");
-    body["queue_id"].as_str().unwrap().to_owned()
-}
-
-async fn events(env: &Env, who: &str, queue: &str) -> Vec<Value> {
-    let (_, body) = env
-        .raw(who, "GET", "/events", &[("queue_id", queue), ("last_event_id", "-1"), ("dont_block", "true")])
-        .await;
-    body["events"].as_array().cloned().unwrap_or_default()
-}
 
 #[tokio::test]
 async fn members_and_one_users_subscription() {
@@ -51,7 +38,7 @@ async fn the_custom_profile_fields_are_listed() {
 #[tokio::test]
 async fn a_channel_is_created_with_its_subscribers_once() {
     let env = Env::start().await;
-    let q = queue(&env, "alice", r#"["stream","subscription"]"#).await;
+    let q = env.queue("alice", r#"["stream","subscription"]"#).await;
     let alice = env.user_id("alice").to_string();
     let subs = format!("[{alice}]");
     let (status, body) = env
@@ -64,7 +51,7 @@ async fn a_channel_is_created_with_its_subscribers_once() {
         .await;
     assert_eq!(status, 200, "{body}");
     let id = body["id"].as_i64().unwrap();
-    let evs = events(&env, "alice", &q).await;
+    let evs = env.events("alice", &q).await;
     assert!(evs.iter().any(|e| e["type"] == "stream" && e["op"] == "create"), "{evs:?}");
     assert!(evs.iter().any(|e| e["type"] == "subscription"
         && e["op"] == "add"
@@ -83,20 +70,20 @@ async fn only_administrators_delete_a_topic() {
     for text in ["one", "two"] {
         alice.send_message(&OutgoingMessage::channel(general, "to delete", text)).await.unwrap();
     }
-    let q = queue(&env, "member", r#"["delete_message"]"#).await;
+    let q = env.queue("member", r#"["delete_message"]"#).await;
     let path = format!("/streams/{general}/delete_topic");
     let (status, body) = env.raw("member", "POST", &path, &[("topic_name", "to delete")]).await;
     assert_eq!((status, body["msg"].as_str()), (400, Some("Must be an organization administrator")));
     let (status, body) = env.raw("admin", "POST", &path, &[("topic_name", "to delete")]).await;
     assert_eq!((status, body["complete"].clone()), (200, json!(true)), "{body}");
-    let deleted = events(&env, "member", &q).await.iter().filter(|e| e["type"] == "delete_message").count();
+    let deleted = env.events("member", &q).await.iter().filter(|e| e["type"] == "delete_message").count();
     assert_eq!(deleted, 2);
 }
 
 #[tokio::test]
 async fn channel_folders_are_listed_created_and_archived_by_administrators() {
     let env = Env::start().await;
-    let q = queue(&env, "member", r#"["channel_folder"]"#).await;
+    let q = env.queue("member", r#"["channel_folder"]"#).await;
     let (_, before) = env.raw("member", "GET", "/channel_folders", &[]).await;
     let count = before["channel_folders"].as_array().unwrap().len();
     let (status, _) = env.raw("member", "POST", "/channel_folders/create", &[("name", "Ops")]).await;
@@ -118,7 +105,8 @@ async fn channel_folders_are_listed_created_and_archived_by_administrators() {
     assert_eq!(after["channel_folders"].as_array().unwrap().len(), count, "archived: left out by default");
     let (_, all) = env.raw("member", "GET", "/channel_folders", &[("include_archived", "true")]).await;
     assert_eq!(all["channel_folders"].as_array().unwrap().len(), count + 1);
-    let ops: Vec<String> = events(&env, "member", &q)
+    let ops: Vec<String> = env
+        .events("member", &q)
         .await
         .iter()
         .filter(|e| e["type"] == "channel_folder")
@@ -182,7 +170,7 @@ async fn invitations_are_sent_listed_and_refused_for_members_already_there() {
 #[tokio::test]
 async fn default_channels_linkifiers_and_custom_emoji_are_added_with_events() {
     let env = Env::start().await;
-    let q = queue(&env, "member", r#"["default_streams","realm_linkifiers","realm_emoji"]"#).await;
+    let q = env.queue("member", r#"["default_streams","realm_linkifiers","realm_emoji"]"#).await;
     let general = env.channel_id("general").to_string();
     let (status, _) = env.raw("member", "POST", "/default_streams", &[("stream_id", &general)]).await;
     assert_eq!(status, 400, "administrators only");
@@ -216,7 +204,8 @@ async fn default_channels_linkifiers_and_custom_emoji_are_added_with_events() {
     assert_eq!(resp.status().as_u16(), 200);
     let (_, emoji) = env.raw("member", "GET", "/realm/emoji", &[]).await;
     assert!(emoji["emoji"].as_object().unwrap().values().any(|e| e["name"] == "party_parrot"), "{emoji}");
-    let types: Vec<String> = events(&env, "member", &q)
+    let types: Vec<String> = env
+        .events("member", &q)
         .await
         .iter()
         .map(|e| e["type"].as_str().unwrap_or_default().to_owned())

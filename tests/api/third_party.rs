@@ -14,15 +14,6 @@ async fn register(env: &Env, who: &str, params: &[(&str, &str)]) -> Value {
     body
 }
 
-/// Every event of a queue so far.
-async fn events(env: &Env, who: &str, queue: &str) -> Vec<Value> {
-    let (status, body) = env
-        .raw(who, "GET", "/events", &[("queue_id", queue), ("last_event_id", "-1"), ("dont_block", "true")])
-        .await;
-    assert_eq!(status, 200, "{body}");
-    body["events"].as_array().cloned().unwrap_or_default()
-}
-
 #[tokio::test]
 async fn register_carries_the_organizations_settings() {
     let env = Env::start().await;
@@ -68,7 +59,7 @@ async fn reaction_events_name_the_user() {
     let (status, body) =
         env.raw("alice", "POST", &format!("/messages/{id}/reactions"), &[("emoji_name", "smile")]).await;
     assert_eq!(status, 200, "{body}");
-    let evs = events(&env, "member", &queue).await;
+    let evs = env.events("member", &queue).await;
     let ev = evs.iter().find(|e| e["type"] == "reaction").expect("a reaction event");
     assert_eq!(ev["user"]["user_id"], env.user_id("alice"));
     assert_eq!(ev["user"]["full_name"], "Alice Okafor");
@@ -86,7 +77,8 @@ async fn muting_a_channel_sends_in_home_view_then_is_muted() {
         .raw("member", "POST", "/users/me/subscriptions/properties", &[("subscription_data", &data)])
         .await;
     assert_eq!(status, 200, "{body}");
-    let evs: Vec<(String, Value)> = events(&env, "member", &queue)
+    let evs: Vec<(String, Value)> = env
+        .events("member", &queue)
         .await
         .into_iter()
         .filter(|e| e["type"] == "subscription")
@@ -132,7 +124,7 @@ async fn every_documented_setting_is_kept_and_the_legacy_paths_work() {
     assert_eq!(settings["email_notifications_batching_period_seconds"], 300);
     assert_eq!(settings["default_language"], "de");
     assert_eq!(settings["enable_digest_emails"], false);
-    let evs = events(&env, "member", &queue).await;
+    let evs = env.events("member", &queue).await;
     assert!(
         evs.iter()
             .any(|e| e["type"] == "user_settings" && e["property"] == "color_scheme" && e["value"] == 3)
@@ -205,7 +197,7 @@ async fn a_topic_move_event_carries_topic_links() {
         )
         .await;
     assert_eq!(status, 200, "{body}");
-    let evs = events(&env, "member", &queue).await;
+    let evs = env.events("member", &queue).await;
     let ev = evs.iter().find(|e| e["type"] == "update_message").expect("the move");
     assert_eq!(ev["subject"], "after the move");
     assert!(ev["topic_links"].is_array(), "{ev}");

@@ -165,9 +165,7 @@ pub async fn create_link(State(s): State<Arc<Shared>>, req: Req) -> Res {
 pub async fn add_default_channel(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let id = req.p.i64("stream_id")?;
     let mut org = s.lock();
-    if !org.users.get(&req.user_id).is_some_and(|u| u.is_admin()) {
-        return Err(ApiErr::bad("Must be an organization administrator"));
-    }
+    super::org_admin::admin(&org, req.user_id)?;
     let c = org.channels.get(&id).ok_or_else(|| ApiErr::bad("Invalid channel ID"))?;
     if c.invite_only {
         return Err(ApiErr::bad("Private channels cannot be made default."));
@@ -189,9 +187,7 @@ pub async fn add_default_channel(State(s): State<Arc<Shared>>, req: Req) -> Res 
 pub async fn add_linkifier(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let (pattern, template) = (req.p.str("pattern")?, req.p.str("url_template")?);
     let mut org = s.lock();
-    if !org.users.get(&req.user_id).is_some_and(|u| u.is_admin()) {
-        return Err(ApiErr::bad("Must be an organization administrator"));
-    }
+    super::org_admin::admin(&org, req.user_id)?;
     if regex::Regex::new(&pattern).is_err() {
         return Err(ApiErr::bad("Invalid linkifier pattern.  Valid characters are [ a-zA-Z_#=/:+!-]."));
     }

@@ -13,7 +13,8 @@ use axum::http::StatusCode;
 use serde_json::{Value, json};
 use std::sync::Arc;
 
-fn admin(org: &Org, user: i64) -> Result<(), ApiErr> {
+/// Administrators only (the reference server's refusal otherwise).
+pub(super) fn admin(org: &Org, user: i64) -> Result<(), ApiErr> {
     if org.users.get(&user).is_some_and(|u| u.is_admin()) {
         Ok(())
     } else {
