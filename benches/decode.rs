@@ -86,6 +86,16 @@ fn benches(c: &mut Criterion) {
     g.bench_function("serde_json::Value", |b| {
         b.iter(|| black_box(serde_json::from_slice::<serde_json::Value>(black_box(&page)).expect("ok")))
     });
+    // What decoding cost before one message could fail alone (every message straight into its
+    // type, the whole page failing with any one): the price of `api::lenient`.
+    #[derive(serde::Deserialize)]
+    struct WholePage {
+        #[allow(dead_code)]
+        messages: Vec<topicterm::api::Message>,
+    }
+    g.bench_function("typed in one piece (before lenient decoding)", |b| {
+        b.iter(|| black_box(serde_json::from_slice::<WholePage>(black_box(&page)).expect("ok")))
+    });
     g.finish();
 }
 
