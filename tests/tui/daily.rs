@@ -370,6 +370,17 @@ async fn attach_uploads_a_file_and_links_it_where_the_cursor_is() {
     .await;
     // (A new server for each test: the upload paths are always these.)
     insta::assert_snapshot!("attach_80x24", app.screen(80, 24));
+    // Right after a word, the link is set apart from it (it ran into it: "testplan v2.txt[1]").
+    app.keys(" test").await;
+    app.ctrl('t').await;
+    app.keys(&file.display().to_string()).await;
+    app.key(KeyCode::Enter).await;
+    app.until("the third link", |st| {
+        st.ui.compose.as_ref().is_some_and(|c| c.text().matches("](").count() == 3)
+    })
+    .await;
+    let text = app.st.ui.compose.as_ref().unwrap().text();
+    assert!(text.contains(" test [plan v2.txt](/user_uploads/"), "{text}");
     // A missing file or one over the server's limit: said, nothing uploaded, the text kept.
     let kept = app.st.ui.compose.as_ref().unwrap().text();
     let uploads = app.server.shared.lock().uploads.len();
@@ -390,7 +401,7 @@ async fn attach_uploads_a_file_and_links_it_where_the_cursor_is() {
         st.ui
             .status
             .as_ref()
-            .is_some_and(|s| s.text.ends_with("big.bin is 1.5 MB; this server takes files up to 1 MiB"))
+            .is_some_and(|s| s.text.ends_with("big.bin is 1.4 MiB; this server takes files up to 1 MiB"))
     })
     .await;
     assert_eq!(app.server.shared.lock().uploads.len(), uploads, "nothing more was uploaded");

@@ -30,12 +30,12 @@ pub fn file_name(path: &str) -> String {
     crate::content::sanitize(name)
 }
 
-/// "12.3 MB", "512 KB", "80 bytes".
+/// "12.3 MiB", "500 KiB", "80 bytes": binary units, as the server states its upload limit.
 pub fn size_text(bytes: u64) -> String {
     match bytes {
-        0..1_000 => format!("{bytes} bytes"),
-        1_000..1_000_000 => format!("{} KB", bytes / 1000),
-        _ => format!("{:.1} MB", bytes as f64 / 1e6),
+        0..1024 => format!("{bytes} bytes"),
+        1024..1_048_576 => format!("{} KiB", bytes / 1024),
+        _ => format!("{:.1} MiB", bytes as f64 / 1_048_576.0),
     }
 }
 
@@ -56,7 +56,15 @@ pub fn link(name: &str, url: &str) -> String {
 pub(super) fn uploaded(st: &mut State, target: Target, name: &str, url: &str) -> Vec<Effect> {
     let text = link(name, url);
     match &mut st.ui.compose {
-        Some(c) if c.target == target => c.editor.insert_str(&text),
+        Some(c) if c.target == target => {
+            // Apart from the word before it: `retarget test[notes.txt](…)` would run together.
+            let (row, col) = c.editor.cursor();
+            let before = c.editor.lines().get(row).and_then(|l| l.chars().nth(col.wrapping_sub(1)));
+            if before.is_some_and(|ch| !ch.is_whitespace()) {
+                c.editor.insert_str(" ");
+            }
+            c.editor.insert_str(&text)
+        }
         _ => {
             let key = target.key();
             let mut draft = st.drafts.get(&key).cloned().unwrap_or_default();
@@ -88,8 +96,9 @@ mod tests {
         assert_eq!(file_name("/tmp/x/report.pdf"), "report.pdf");
         assert_eq!(file_name("C:\\files\\a b.png"), "a b.png");
         assert_eq!(size_text(80), "80 bytes");
-        assert_eq!(size_text(512_000), "512 KB");
-        assert_eq!(size_text(12_345_678), "12.3 MB");
+        assert_eq!(size_text(512_000), "500 KiB");
+        assert_eq!(size_text(12_345_678), "11.8 MiB");
+        assert_eq!(size_text(27 * 1_048_576), "27.0 MiB", "the same unit as the limit");
         assert_eq!(link("a [b].txt", "/user_uploads/2/1/a-b.txt"), "[a b.txt](/user_uploads/2/1/a-b.txt)");
     }
 }
