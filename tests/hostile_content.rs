@@ -379,3 +379,23 @@ async fn escape_sequences_set_through_the_server_in_any_field_never_reach_the_te
     let wide = String::from_utf8_lossy(&screens[2]).into_owned();
     assert!(wide.contains("pwned") && wide.contains("Alice"), "the text around the escapes is still shown");
 }
+
+#[tokio::test]
+async fn a_link_of_another_scheme_is_refused_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = member_app(&dir.path().join("downloads")).await;
+    // What a hostile server could send: the reference server strips such links, so the
+    // message's HTML is set here as it would arrive.
+    let id = posted_and_selected(&mut app, "schemes", "see the file").await;
+    app.st.data.messages.get_mut(&id).unwrap().content =
+        "<p><a href=\"file:///etc/passwd\">passwords</a> <a href=\"javascript:alert(1)\">js</a></p>".into();
+    for (n, scheme) in [(1, "file"), (2, "javascript")] {
+        app.key(KeyCode::Char('o')).await;
+        app.keys(&n.to_string()).await;
+        app.key(KeyCode::Enter).await;
+        let status = app.st.ui.status.clone().expect("a status");
+        assert!(status.error, "{status:?}");
+        assert_eq!(status.text, format!("link [{n}] not opened: {scheme}: links are not opened"));
+    }
+    assert!(opened_with("passwd").is_empty() && opened_with("alert").is_empty(), "no program was started");
+}
