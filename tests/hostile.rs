@@ -17,25 +17,6 @@ use topicterm::ui::{self, RenderCache};
 const EVIL: &str =
     "\u{1b}]0;pwned\u{7}\u{1b}[2J\u{1b}[31mred\u{9b}31m\u{202e}reversed\u{2066}iso\u{8}\u{7f}\r";
 
-/// The payloads that must not appear in the output, as bytes.
-fn forbidden() -> Vec<(&'static str, Vec<u8>)> {
-    vec![
-        // What is left of the payload once ESC and BEL are gone is harmless visible text; the
-        // sequences themselves (ESC ] …, ESC [ 2 J) must not appear. ratatui's own output
-        // uses ESC [ for cursor moves and colours, never these.
-        ("OSC", b"\x1b]".to_vec()),
-        ("clear screen", b"\x1b[2J".to_vec()),
-        ("server's colour change", b"\x1b[31mred".to_vec()),
-        ("BEL", vec![0x07]),
-        ("C1 CSI", "\u{9b}".as_bytes().to_vec()),
-        ("RLO", "\u{202e}".as_bytes().to_vec()),
-        ("LRI", "\u{2066}".as_bytes().to_vec()),
-        ("backspace", vec![0x08]),
-        ("DEL", vec![0x7f]),
-        ("carriage return", vec![b'\r']),
-    ]
-}
-
 fn hostile_state() -> State {
     let mut st = State { tz: TimeZone::Fixed(0), now: 1_800_000_000, ..Default::default() };
     let reg: RegisterResponse = serde_json::from_value(json!({
@@ -73,6 +54,9 @@ fn hostile_state() -> State {
     st
 }
 
+#[path = "support/forbidden.rs"]
+mod forbidden;
+use forbidden::forbidden;
 #[path = "support/capture.rs"]
 mod capture;
 use capture::Shared;

@@ -15,6 +15,9 @@
 //! itself), `tests/e2e_notify.rs` (the exact argument lists of `notify-send`, the opener and the
 //! editor, from the real binary with logging fakes first in `PATH`).
 
+#[path = "support/forbidden.rs"]
+mod forbidden;
+use forbidden::forbidden;
 #[path = "support/capture.rs"]
 mod capture;
 #[path = "support/app.rs"]
@@ -285,20 +288,6 @@ async fn a_redirect_from_an_upload_to_another_origin_drops_the_key() {
 // -------------------------------------------------------------------------------------------
 
 const EVIL: &str = "\u{1b}]0;pwned\u{7}\u{1b}[2J\u{9b}31m\u{202e}rev\u{2066}\u{8}\u{7f}\r";
-
-fn forbidden() -> Vec<(&'static str, Vec<u8>)> {
-    vec![
-        ("OSC", b"\x1b]".to_vec()),
-        ("clear screen", b"\x1b[2J".to_vec()),
-        ("BEL", vec![0x07]),
-        ("C1 CSI", "\u{9b}".as_bytes().to_vec()),
-        ("RLO", "\u{202e}".as_bytes().to_vec()),
-        ("LRI", "\u{2066}".as_bytes().to_vec()),
-        ("backspace", vec![0x08]),
-        ("DEL", vec![0x7f]),
-        ("carriage return", vec![b'\r']),
-    ]
-}
 
 fn bytes_written(app: &App, width: u16, height: u16) -> Vec<u8> {
     let out = capture::Shared::default();

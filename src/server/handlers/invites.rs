@@ -74,6 +74,27 @@ fn invite_json(i: &InviteRec) -> Value {
     v
 }
 
+/// What both kinds of invitation check first: the inviter's permission, the role, the channels
+/// (required for email invitations); the role, now and the expiry.
+fn checked(
+    org: &Org,
+    user: i64,
+    p: &crate::server::params::Params,
+    channels_required: bool,
+) -> Result<(i64, i64, Option<i64>), ApiErr> {
+    may_invite(org, user)?;
+    let role = invite_as(p)?;
+    check_channels(org, user, p, channels_required)?;
+    let now = org.now();
+    Ok((role, now, expiry(p, now)?))
+}
+
+/// Keep an invitation under a fresh ID.
+fn keep(org: &mut Org, mut rec: InviteRec) {
+    rec.id = org.alloc();
+    org.invites.insert(rec.id, rec);
+}
+
 /// `GET /invites`: administrators see every unexpired invitation, others their own.
 pub async fn list(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let org = s.lock();
@@ -94,12 +115,8 @@ pub async fn send(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let p = &req.p;
     let emails = p.str("invitee_emails")?;
     let mut org = s.lock();
-    may_invite(&org, req.user_id)?;
-    let role = invite_as(p)?;
-    check_channels(&org, req.user_id, p, true)?;
+    let (role, now, expires) = checked(&org, req.user_id, p, true)?;
     let _ = p.opt_bool("notify_referrer_on_join")?;
-    let now = org.now();
-    let expires = expiry(p, now)?;
     let mut errors: Vec<Value> = Vec::new();
     let mut sent = 0;
     for email in emails.split([',', '\n']).map(str::trim).filter(|e| !e.is_empty()) {
@@ -108,9 +125,8 @@ pub async fn send(State(s): State<Arc<Shared>>, req: Req) -> Res {
         } else if org.user_by_email(email).is_some() {
             errors.push(json!([email, "Already has an account.", false]));
         } else {
-            let id = org.alloc();
             let rec = InviteRec {
-                id,
+                id: 0,
                 by: req.user_id,
                 at: now,
                 expires,
@@ -118,7 +134,7 @@ pub async fn send(State(s): State<Arc<Shared>>, req: Req) -> Res {
                 email: Some(email.to_owned()),
                 link: None,
             };
-            org.invites.insert(id, rec);
+            keep(&mut org, rec);
             sent += 1;
         }
     }
@@ -141,15 +157,10 @@ pub async fn send(State(s): State<Arc<Shared>>, req: Req) -> Res {
 pub async fn create_link(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let p = &req.p;
     let mut org = s.lock();
-    may_invite(&org, req.user_id)?;
-    let role = invite_as(p)?;
-    check_channels(&org, req.user_id, p, false)?;
-    let now = org.now();
-    let expires = expiry(p, now)?;
-    let id = org.alloc();
+    let (role, now, expires) = checked(&org, req.user_id, p, false)?;
     let link = format!("{}/join/{}/", s.url, crate::server::token::token(24).to_lowercase());
     let rec = InviteRec {
-        id,
+        id: 0,
         by: req.user_id,
         at: now,
         expires,
@@ -157,7 +168,7 @@ pub async fn create_link(State(s): State<Arc<Shared>>, req: Req) -> Res {
         email: None,
         link: Some(link.clone()),
     };
-    org.invites.insert(id, rec);
+    keep(&mut org, rec);
     Ok(reply(p, success(json!({"invite_link": link}))))
 }
 
