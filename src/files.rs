@@ -1,5 +1,7 @@
 //! Files this machine keeps (drafts, accounts, the last session): the one way they are written.
 
+use std::path::{Path, PathBuf};
+
 /// Write a file atomically (temp file in the same folder, synced, then renamed over the old
 /// one): a crash or `kill -9` leaves the old or the new contents, never a torn file.
 pub fn write_atomic(path: &std::path::Path, body: &[u8]) -> std::io::Result<()> {
@@ -162,6 +164,34 @@ pub fn runs_code(name: &str) -> bool {
         }
         _ => true,
     }
+}
+
+/// `~/` at the start of a path is the home folder, as in a shell (and as the Python bindings
+/// take a zuliprc's paths).
+pub fn expand_home(path: &str) -> PathBuf {
+    match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => Path::new(&home).join(rest),
+        _ => PathBuf::from(path),
+    }
+}
+
+/// At most this many entries of a folder are offered to complete a path.
+pub const MAX_LISTED: usize = 2_000;
+
+/// The entries of the folder `dir` names (`~/` is home, empty is the working folder) for
+/// completing a path: (name, is a folder), sorted by name, at most [`MAX_LISTED`].
+pub fn list_folder(dir: &str) -> std::io::Result<Vec<(String, bool)>> {
+    let path = if dir.is_empty() { PathBuf::from(".") } else { expand_home(dir) };
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(path)?.take(MAX_LISTED) {
+        let entry = entry?;
+        let Ok(name) = entry.file_name().into_string() else { continue };
+        // A symlink to a folder completes as a folder.
+        let folder = std::fs::metadata(entry.path()).is_ok_and(|m| m.is_dir());
+        out.push((name, folder));
+    }
+    out.sort();
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 //! - [`app`]: the state store, `Msg`s in, `Effect`s out, and the pure `update` function; the
 //!   keymap; narrows and search parsing; the settings the config file decides. No I/O.
 //! - [`editor`]: the compose box's text editor (ratatui-textarea behind a small interface).
+//! - [`line`]: the one-line prompts' editor (tui-input behind a small interface, readline keys).
 //! - [`net`]: the dispatcher that runs effects as tasks, and the event long-poller.
 //! - [`content`]: message HTML as a document (links, code blocks, spoilers, text) and
 //!   `sanitize`; no terminal layout. Used by `app`, `ui` and `webhook`.
@@ -34,6 +35,7 @@ pub mod editor;
 pub mod emoji;
 pub mod files;
 pub mod heap;
+pub mod line;
 pub mod net;
 pub mod outside;
 pub mod run;

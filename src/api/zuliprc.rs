@@ -25,7 +25,8 @@ pub fn parse(text: &str, path: &str) -> Result<Credentials, ZuliprcError> {
             ZuliprcError::Invalid { path: path.to_owned(), reason: format!("[api] has no '{k}'") }
         })
     };
-    let path_of = |k: &str| section.get(k).map(str::trim).filter(|v| !v.is_empty()).map(expand_home);
+    let path_of =
+        |k: &str| section.get(k).map(str::trim).filter(|v| !v.is_empty()).map(crate::files::expand_home);
     let insecure = match section.get("insecure").map(|v| v.trim().to_ascii_lowercase()) {
         None => false,
         Some(v) if v.is_empty() || v == "false" => false,
@@ -44,14 +45,6 @@ pub fn parse(text: &str, path: &str) -> Result<Credentials, ZuliprcError> {
         client_cert_key: path_of("client_cert_key"),
     };
     Ok(Credentials { email: get("email")?, api_key: get("key")?, site: get("site")?, tls })
-}
-
-/// A path as the Python bindings take it: `~` is the home folder.
-fn expand_home(v: &str) -> std::path::PathBuf {
-    match (v.strip_prefix("~/"), std::env::var_os("HOME")) {
-        (Some(rest), Some(home)) => std::path::Path::new(&home).join(rest),
-        _ => std::path::PathBuf::from(v),
-    }
 }
 
 /// Read a zuliprc file.

@@ -212,6 +212,8 @@ pub enum Effect {
         message_id: MessageId,
         start: bool,
     },
+    /// List a folder's entries to complete a path (`~/` is home); answered by `Msg::Listed`.
+    ListFolder(String),
     /// Write what the client holds (`state_dump`) to a file; `None`: the default place.
     DumpState {
         path: Option<String>,

@@ -8,6 +8,7 @@ use super::settings::Settings;
 use super::state::*;
 use crate::api::*;
 use crate::editor::Editor;
+use crate::line::LineEditor;
 use std::collections::HashSet;
 
 /// Which pane has the keyboard.
@@ -105,11 +106,26 @@ pub struct Completion {
     pub cycle: Option<(usize, usize)>,
 }
 
-/// A one-line prompt at the bottom (search, compose recipient).
+/// A folder's entries: (name, is a folder).
+pub type Folder = Vec<(String, bool)>;
+
+/// A one-line prompt at the bottom (search, compose recipient, the palette, …), edited with the
+/// usual line keys.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Prompt {
     pub kind: PromptKind,
-    pub text: String,
+    pub line: LineEditor,
+}
+
+impl Prompt {
+    /// A prompt prefilled with `text`, the cursor at its end.
+    pub fn new(kind: PromptKind, text: &str) -> Prompt {
+        Prompt { kind, line: LineEditor::new(text) }
+    }
+
+    pub fn text(&self) -> &str {
+        self.line.text()
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -287,8 +303,10 @@ pub struct Ui {
     pub expanded: Option<ChannelId>,
     pub compose: Option<Compose>,
     pub prompt: Option<Prompt>,
-    /// Tab completion in the channel>topic and DM prompts.
+    /// Tab completion in the prompts that complete.
     pub completion: Completion,
+    /// The folder whose entries complete a path in the attach prompt (`None` inside: asked for).
+    pub listing: Option<(String, Option<Folder>)>,
     pub popup: Option<Popup>,
     /// The largest useful scroll of the popup as last drawn (the view knows the wrapped text
     /// and the screen): scrolling stops there, and `G`/End go there.

@@ -238,6 +238,11 @@ pub enum Msg {
         sent: u64,
         total: u64,
     },
+    /// A folder's entries (name, is a folder) for path completion; `None`: it cannot be read.
+    Listed {
+        dir: String,
+        entries: Option<Vec<(String, bool)>>,
+    },
     /// `$EDITOR` returned the compose text (or failed).
     EditorDone(Result<String, String>),
 }

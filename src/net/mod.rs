@@ -236,6 +236,13 @@ impl Dispatcher {
                     let _ = tx.send(done(Job::Upload { target }, result));
                 });
             }
+            Effect::ListFolder(dir) => {
+                let tx = self.tx.clone();
+                tokio::task::spawn_blocking(move || {
+                    let entries = crate::files::list_folder(&dir).ok();
+                    let _ = tx.send(Msg::Listed { dir, entries });
+                });
+            }
             Effect::DumpState { path, contents } => {
                 let path = path.map(std::path::PathBuf::from).unwrap_or_else(|| {
                     std::env::temp_dir().join(format!("topicterm-state-{}.json", std::process::id()))
@@ -382,14 +389,6 @@ impl Dispatcher {
     }
 }
 
-/// `~/` at the start of a path is the home folder, as in a shell.
-fn expand_home(path: &str) -> std::path::PathBuf {
-    match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
-        (Some(rest), Some(home)) => std::path::Path::new(&home).join(rest),
-        _ => std::path::PathBuf::from(path),
-    }
-}
-
 /// Upload a file, telling the app how far it got (about every 5%) while it goes.
 async fn upload(
     c: &Client,
@@ -397,7 +396,7 @@ async fn upload(
     max_bytes: Option<u64>,
     tx: &tokio::sync::mpsc::UnboundedSender<Msg>,
 ) -> Result<Answer, Failure> {
-    let path = expand_home(path);
+    let path = crate::files::expand_home(path);
     let read = |error| Failure::Read { path: path.clone(), error };
     let meta = tokio::fs::metadata(&path).await.map_err(read)?;
     if meta.is_dir() {

@@ -40,8 +40,11 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
     // Set again below by a scrolled popup.
     st.ui.popup_bottom.set(None);
     let compose_h = if st.ui.compose.is_some() { 7.min(area.height / 2) } else { 0 };
+    let theme = cache.theme(st.settings.theme);
+    let t = &*theme;
+    let status_h = status::status_height(st, t, area.width);
     let [main, compose, status] =
-        Layout::vertical([Constraint::Min(3), Constraint::Length(compose_h), Constraint::Length(1)])
+        Layout::vertical([Constraint::Min(3), Constraint::Length(compose_h), Constraint::Length(status_h)])
             .areas(area);
     let side_w = if !st.settings.show_channels && st.ui.focus != Focus::Sidebar {
         0
@@ -54,8 +57,6 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
     let [side, msgs, people] =
         Layout::horizontal([Constraint::Length(side_w), Constraint::Min(10), Constraint::Length(people_w)])
             .areas(main);
-    let theme = cache.theme(st.settings.theme);
-    let t = &*theme;
     sidebar::draw_sidebar(f, st, side, &mut cache.hits, t);
     messages::draw_messages(f, st, t, cache, msgs);
     if people_w > 0 {

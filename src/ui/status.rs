@@ -9,7 +9,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 
 /// The title of a narrow, as the status line shows it.
 pub fn narrow_title(st: &State, n: &Narrow) -> String {
@@ -32,50 +32,53 @@ pub fn narrow_title(st: &State, n: &Narrow) -> String {
     }
 }
 
-pub(super) fn draw_status(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
-    if let Some(p) = &st.ui.prompt {
-        let question;
-        let label = match p.kind {
-            PromptKind::Search => "Search: ",
-            PromptKind::OpenLink => "Open link number: ",
-            PromptKind::CopyCode => "Copy code block number: ",
-            PromptKind::AttachPath => "Attach file (path): ",
-            PromptKind::FilterChannels => "Filter channels (enter keeps, esc clears): ",
-            PromptKind::FilterPeople => "Filter people (enter keeps, esc clears): ",
-            PromptKind::ChannelTopic => "Channel>topic: ",
-            PromptKind::DmRecipients => "DM to (names or emails, comma-separated): ",
-            PromptKind::Command => ":",
-            PromptKind::ScheduleTime => "Send at (in 2h, tomorrow 9:00, 17:30, 2026-11-25 15:00): ",
-            PromptKind::Confirm => {
-                question = st.ui.confirm.as_ref().map(|(q, _)| format!("{q} ")).unwrap_or_default();
-                question.as_str()
-            }
-        };
-        let mut spans =
-            vec![Span::styled(label, t.header), Span::raw(sanitize(&p.text)), Span::styled("█", t.dim)];
-        // Completions of the channel>topic and DM prompts, as the compose box shows them; else
-        // what the last key said (an error, the palette's completions), at once, beside the input.
-        let c = &st.ui.completion;
-        let used: usize = spans.iter().map(|s| display_width(&s.content)).sum();
-        if matches!(p.kind, PromptKind::ChannelTopic | PromptKind::DmRecipients) && !c.suggestions.is_empty()
-        {
-            let room = (area.width as usize).saturating_sub(used + 2);
-            let text = clip(&format!("tab: {}", candidates(&c.suggestions, c.cycle)), room);
-            spans.push(Span::raw("  "));
-            spans.push(Span::styled(text, t.highlight));
-        } else if let Some(s) = &st.ui.status {
-            let room = (area.width as usize).saturating_sub(used + 3);
-            if room > 0 {
-                let text = clip(&sanitize(&s.text), room);
-                let pad = (area.width as usize).saturating_sub(used + display_width(&text));
-                spans.push(Span::raw(" ".repeat(pad)));
-                spans.push(Span::styled(text, if s.error { t.error } else { t.dim }));
-            }
-        }
-        f.render_widget(Paragraph::new(Line::from(spans)), area);
-        return;
+/// What the bottom takes: the prompt or the title and news on one row, and the rows above it
+/// a long message wraps into (at most [`MAX_WRAPPED`]) when it does not fit beside them — a long
+/// banner wraps rather than hiding its fix.
+struct Bottom {
+    /// What wraps above the last row (status text), and its style.
+    above: Option<(String, Style)>,
+    /// Beside the prompt or the title, on the last row.
+    aside: Option<(String, Style)>,
+}
+
+/// The most rows a wrapped message takes above the last row.
+const MAX_WRAPPED: u16 = 3;
+
+fn prompt_label(st: &State, kind: PromptKind) -> String {
+    match kind {
+        PromptKind::Search => "Search: ".into(),
+        PromptKind::OpenLink => "Open link number: ".into(),
+        PromptKind::CopyCode => "Copy code block number: ".into(),
+        PromptKind::AttachPath => "Attach file (path): ".into(),
+        PromptKind::FilterChannels => "Filter channels (enter keeps, esc clears): ".into(),
+        PromptKind::FilterPeople => "Filter people (enter keeps, esc clears): ".into(),
+        PromptKind::ChannelTopic => "Channel>topic (or @name for a DM): ".into(),
+        PromptKind::DmRecipients => "DM to (names or emails, comma-separated): ".into(),
+        PromptKind::Command => ":".into(),
+        PromptKind::ScheduleTime => "Send at (in 2h, tomorrow 9:00, 17:30): ".into(),
+        PromptKind::Confirm => st.ui.confirm.as_ref().map(|(q, _)| format!("{q} ")).unwrap_or_default(),
     }
+}
+
+/// The narrow's title with what qualifies it (organization, explore, last session, insecure).
+fn title(st: &State) -> String {
     let title = narrow_title(st, &st.ui.narrow);
+    // Explore mode says so: nothing is being marked read.
+    let title = if st.settings.explore { format!("{title} · explore") } else { title };
+    // The last session, drawn from this machine until the server answers.
+    let title = if st.ui.from_cache { format!("{title} · last session") } else { title };
+    // Which organization, when several are open.
+    let title = match st.ui.orgs.own_name() {
+        Some(org) => format!("{org} · {title}"),
+        None => title,
+    };
+    // Loud and first: any certificate is accepted, so anyone on the way can read along.
+    sanitize(&if st.insecure { format!("INSECURE TLS · {title}") } else { title })
+}
+
+/// The news on the right: offline, an error, a notice, who is typing, or the hint.
+fn news(st: &State, t: &Theme) -> (String, Style) {
     let typing = typing_line(st);
     let (text, style) = match &st.ui.status {
         _ if st.ui.offline.is_some() => {
@@ -88,27 +91,120 @@ pub(super) fn draw_status(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
         _ if !typing.is_empty() => (typing, t.ok),
         None => ("? help".to_owned(), t.dim),
     };
-    // Explore mode says so: nothing is being marked read.
-    let title = if st.settings.explore { format!("{title} · explore") } else { title };
-    // The last session, drawn from this machine until the server answers.
-    let title = if st.ui.from_cache { format!("{title} · last session") } else { title };
-    // Which organization, when several are open.
-    let title = match st.ui.orgs.own_name() {
-        Some(org) => format!("{org} · {title}"),
-        None => title,
+    (sanitize(&text), style)
+}
+
+/// Rows `text` takes wrapped at `width`.
+fn wrapped_rows(text: &str, width: u16) -> u16 {
+    let n = Paragraph::new(text).wrap(Wrap { trim: true }).line_count(width.max(1));
+    u16::try_from(n).unwrap_or(u16::MAX).clamp(1, MAX_WRAPPED)
+}
+
+fn plan(st: &State, t: &Theme, width: u16) -> Bottom {
+    let w = width as usize;
+    if let Some(p) = &st.ui.prompt {
+        let label = prompt_label(st, p.kind);
+        // Candidates of a completing prompt, else what the last key said (an error, a notice).
+        let c = &st.ui.completion;
+        let aside = if !c.suggestions.is_empty() {
+            Some((format!("tab: {}", candidates(&c.suggestions, c.cycle)), t.highlight))
+        } else {
+            st.ui.status.as_ref().map(|s| (sanitize(&s.text), if s.error { t.error } else { t.dim }))
+        };
+        // The typed text keeps at least half the row (and the cursor its cell).
+        let used = if p.kind == PromptKind::Confirm {
+            display_width(&label) + 1
+        } else {
+            display_width(&label).min(w / 2) + display_width(p.text()).max(w / 4) + 3
+        };
+        return match aside {
+            Some((ref text, _)) if used + display_width(text) <= w => Bottom { above: None, aside },
+            Some(a) => Bottom { above: Some(a), aside: None },
+            None => Bottom { above: None, aside: None },
+        };
+    }
+    let (text, style) = news(st, t);
+    let title = title(st);
+    if display_width(&title).min(w / 2) + 2 + display_width(&text) <= w {
+        Bottom { above: None, aside: Some((text, style)) }
+    } else {
+        Bottom { above: Some((text, style)), aside: None }
+    }
+}
+
+/// How many rows the bottom needs at this width: 1, or more when a message wraps above it.
+pub(super) fn status_height(st: &State, t: &Theme, width: u16) -> u16 {
+    match plan(st, t, width).above {
+        Some((text, _)) => 1 + wrapped_rows(&text, width),
+        None => 1,
+    }
+}
+
+pub(super) fn draw_status(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
+    let plan = plan(st, t, area.width);
+    let last = Rect { y: area.bottom().saturating_sub(1), height: area.height.min(1), ..area };
+    if let Some((text, style)) = &plan.above {
+        let rows = Rect { height: area.height.saturating_sub(1), ..area };
+        f.render_widget(Paragraph::new(text.as_str()).style(*style).wrap(Wrap { trim: true }), rows);
+        // A message longer than the rows it may take ends in `…`.
+        if wrapped_rows_unclamped(text, area.width) > rows.height as usize && rows.height > 0 {
+            let end = ratatui::layout::Position { x: rows.right().saturating_sub(1), y: rows.bottom() - 1 };
+            if let Some(cell) = f.buffer_mut().cell_mut(end) {
+                cell.set_symbol("…");
+            }
+        }
+    }
+    let w = area.width as usize;
+    if let Some(p) = &st.ui.prompt {
+        // A question is all there is to read; another label gives the typed text half the row.
+        let most = if p.kind == PromptKind::Confirm { w.saturating_sub(2) } else { w / 2 };
+        let label = clip(&prompt_label(st, p.kind), most);
+        let aside_w = plan.aside.as_ref().map_or(0, |(s, _)| display_width(s) + 2);
+        let room = w.saturating_sub(display_width(&label) + aside_w).max(1);
+        let v = p.line.view(room);
+        let mut spans = vec![Span::styled(label, t.header)];
+        if v.cut_left {
+            spans.push(Span::styled("…", t.dim));
+        }
+        spans.push(Span::raw(v.before));
+        if v.at.is_empty() {
+            spans.push(Span::styled("█", t.dim));
+        } else {
+            spans.push(Span::styled(v.at, t.selected));
+        }
+        spans.push(Span::raw(v.after));
+        if v.cut_right {
+            spans.push(Span::styled("…", t.dim));
+        }
+        if let Some((text, style)) = plan.aside {
+            let used: usize = spans.iter().map(|s| display_width(&s.content)).sum();
+            let pad = w.saturating_sub(used + display_width(&text)).max(2);
+            spans.push(Span::raw(" ".repeat(pad)));
+            spans.push(Span::styled(text, style));
+        }
+        f.render_widget(Paragraph::new(Line::from(spans)), last);
+        return;
+    }
+    let title = title(st);
+    let (left, right, style) = match plan.aside {
+        Some((text, style)) => (clip(&title, w / 2), text, style),
+        None => (clip(&title, w), String::new(), Style::new()),
     };
-    // Loud and first: any certificate is accepted, so anyone on the way can read along.
-    let title = if st.insecure { format!("INSECURE TLS · {title}") } else { title };
-    let left = clip(&sanitize(&title), (area.width as usize) / 2);
-    let right_w = (area.width as usize).saturating_sub(display_width(&left) + 2);
-    let right = clip(&sanitize(&text), right_w);
-    let pad = (area.width as usize).saturating_sub(display_width(&left) + display_width(&right));
+    let right = clip(&right, w.saturating_sub(display_width(&left) + 2));
+    let pad = w.saturating_sub(display_width(&left) + display_width(&right));
     let line = Line::from(vec![
         Span::styled(left, if st.insecure { t.error } else { t.header }),
         Span::raw(" ".repeat(pad)),
         Span::styled(right, style),
     ]);
-    f.render_widget(Paragraph::new(line).style(t.status_bar), area);
+    f.render_widget(Paragraph::new(line).style(t.status_bar), last);
+    if plan.above.is_some() {
+        f.buffer_mut().set_style(Rect { height: area.height.saturating_sub(1), ..area }, t.status_bar);
+    }
+}
+
+fn wrapped_rows_unclamped(text: &str, width: u16) -> usize {
+    Paragraph::new(text).wrap(Wrap { trim: true }).line_count(width.max(1))
 }
 
 /// "Alice is typing…" / "Bob is editing…" for the shown conversation.

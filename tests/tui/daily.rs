@@ -89,7 +89,7 @@ async fn rename_resolve_and_move_a_topic_from_the_keyboard_and_the_view_follows(
     app.select(ids[1]);
     // `t` opens the palette with the topic's name to edit.
     app.key(KeyCode::Char('t')).await;
-    assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.text.as_str()), Some("rename-topic naming things"));
+    assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.text()), Some("rename-topic naming things"));
     for _ in 0.."things".len() {
         app.key(KeyCode::Backspace).await;
     }

@@ -129,7 +129,7 @@ async fn a_paste_goes_whole_into_the_compose_box_or_the_prompt_line() {
     assert!(app.st.ui.prompt.as_ref().is_some_and(|p| p.kind == PromptKind::Search));
     app.send(Msg::Paste("channel:engineering\nflaky".into())).await;
     let p = app.st.ui.prompt.as_ref().expect("still open: a paste does not submit");
-    assert_eq!(p.text, "channel:engineering flaky");
+    assert_eq!(p.text(), "channel:engineering flaky");
     let screen = app.screen(100, 30);
     assert!(screen.contains("channel:engineering flaky"), "{screen}");
 }

@@ -16,6 +16,7 @@ mod orgs;
 mod outbox;
 mod outside;
 mod palette;
+mod prompts;
 mod real_server;
 mod reference;
 mod screens;

@@ -236,7 +236,7 @@ async fn the_compose_box_changes_its_recipient_and_keeps_the_text() {
     let old_key = app.st.ui.compose.as_ref().unwrap().draft_key();
     app.ctrl('g').await;
     let p = app.st.ui.prompt.as_ref().expect("the channel>topic prompt");
-    assert_eq!(p.text, "builds>nightly", "filled with where it goes now");
+    assert_eq!(p.text(), "builds>nightly", "filled with where it goes now");
     for _ in 0.."builds>nightly".len() {
         app.key(KeyCode::Backspace).await;
     }

@@ -91,10 +91,7 @@ async fn group_view_playground_email_and_apns_commands() {
     assert_eq!(status(&app), (false, "playground Go added".into()));
     app.palette("playground Bad Go https://go.dev/play/").await;
     assert!(status(&app).0, "checked before sending");
-    assert_eq!(
-        app.st.ui.prompt.as_ref().map(|p| p.text.as_str()),
-        Some("playground Bad Go https://go.dev/play/")
-    );
+    assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.text()), Some("playground Bad Go https://go.dev/play/"));
     app.key(KeyCode::Esc).await;
 
     app.palette("channel-email #general").await;
@@ -192,7 +189,7 @@ async fn palette_completes_and_explains_unknown_commands() {
     app.key(KeyCode::Char(':')).await;
     app.keys("sch").await;
     app.key(KeyCode::Tab).await;
-    assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.text.as_str()), Some("scheduled "));
+    assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.text()), Some("scheduled "));
     app.key(KeyCode::Esc).await;
     app.palette("view").await;
     app.palette("frobnicate").await;

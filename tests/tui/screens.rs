@@ -97,7 +97,7 @@ async fn a_bad_search_says_why_and_keeps_the_query() {
     app.key(KeyCode::Enter).await;
     let status = app.st.ui.status.clone().expect("status");
     assert!(status.error && status.text.contains("nosuchchannel"), "{status:?}");
-    assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.text.as_str()), Some("channel:nosuchchannel"));
+    assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.text()), Some("channel:nosuchchannel"));
 }
 
 #[tokio::test]

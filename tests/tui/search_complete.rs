@@ -80,7 +80,7 @@ async fn apns_needs_an_app_id_from_the_level_that_requires_it() {
     app.palette("apns 0123456789abcdef").await;
     let (err, text) = status(&app);
     assert!(err && text.contains("needs the app ID") && text.contains(":apns TOKEN APPID"), "{text}");
-    assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.text.as_str()), Some("apns 0123456789abcdef"));
+    assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.text()), Some("apns 0123456789abcdef"));
     assert!(app.server.shared.lock().apns_tokens.is_empty(), "refused before any request");
     app.key(KeyCode::Esc).await;
     app.palette("apns 0123456789abcdef com.example.app").await;
@@ -163,7 +163,7 @@ fn compose_text(app: &App) -> String {
 }
 
 fn prompt_text(app: &App) -> String {
-    app.st.ui.prompt.as_ref().expect("a prompt").text.clone()
+    app.st.ui.prompt.as_ref().expect("a prompt").text().to_owned()
 }
 
 #[tokio::test]

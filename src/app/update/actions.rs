@@ -191,14 +191,14 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             vec![]
         }
         Action::Palette => {
-            st.ui.prompt = Some(Prompt { kind: PromptKind::Command, text: String::new() });
+            st.ui.prompt = Some(Prompt::new(PromptKind::Command, ""));
             vec![]
         }
         Action::Search if matches!(st.ui.focus, Focus::Sidebar | Focus::People) => {
             super::panes::start_filter(st)
         }
         Action::Search => {
-            st.ui.prompt = Some(Prompt { kind: PromptKind::Search, text: String::new() });
+            st.ui.prompt = Some(Prompt::new(PromptKind::Search, ""));
             vec![]
         }
         Action::NextUnreadTopic => {
@@ -325,11 +325,11 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
                 Narrow::Channel(c) => format!("{}>", st.data.channel_name(*c)),
                 _ => String::new(),
             };
-            st.ui.prompt = Some(Prompt { kind: PromptKind::ChannelTopic, text });
+            st.ui.prompt = Some(Prompt::new(PromptKind::ChannelTopic, &text));
             vec![]
         }
         Action::NewDm => {
-            st.ui.prompt = Some(Prompt { kind: PromptKind::DmRecipients, text: String::new() });
+            st.ui.prompt = Some(Prompt::new(PromptKind::DmRecipients, ""));
             vec![]
         }
         Action::Star => {

@@ -1,7 +1,11 @@
 //! Tab completion: cycling through the matches (tab forwards, shift+tab backwards), and the
-//! candidates of the channel>topic and DM prompts.
+//! candidates of the prompts: channels then topics (`c`, `ctrl+g`), people (`x`, and `@` in
+//! `c`), palette commands and their arguments (channels, topics, people, groups, paths), and
+//! paths in the attach prompt (a folder's entries are listed off the main task, `Msg::Listed`).
 
 use super::prelude::*;
+use crate::app::command;
+use crate::app::narrow::{Resolver, raw_tokens};
 
 /// Replace the last inserted completion (or the typed token) with the next or previous match.
 /// `remove` deletes that many characters before the cursor, `insert` inserts text there.
@@ -51,7 +55,9 @@ pub(super) fn compose(st: &mut State, back: bool) {
     c.cycle = cycle;
 }
 
-/// Tab (or shift+tab) in a prompt that completes.
+/// Tab (or shift+tab) in a prompt that completes. One candidate is inserted and completion starts
+/// afresh from there (a folder's entries, the topic after a channel, the next argument); several
+/// are cycled through.
 pub(super) fn prompt(st: &mut State, back: bool) -> Vec<Effect> {
     let mut fx = Vec::new();
     if st.ui.completion.cycle.is_none() {
@@ -59,94 +65,335 @@ pub(super) fn prompt(st: &mut State, back: bool) -> Vec<Effect> {
     }
     let Some(p) = &mut st.ui.prompt else { return fx };
     let comp = &mut st.ui.completion;
-    let text = std::cell::RefCell::new(&mut p.text);
+    let single = comp.cycle.is_none() && comp.suggestions.len() == 1;
+    let line = std::cell::RefCell::new(&mut p.line);
     comp.cycle = step(
         &comp.suggestions,
         comp.token_len,
         comp.cycle,
         back,
-        |n| {
-            let mut t = text.borrow_mut();
-            for _ in 0..n {
-                t.pop();
-            }
-        },
-        |s| text.borrow_mut().push_str(s),
+        |n| line.borrow_mut().delete_before(n),
+        |s| line.borrow_mut().insert_str(s),
     );
+    if single {
+        fx.extend(suggest(st));
+    }
     fx
 }
 
-/// Does this prompt complete names?
+/// Does this prompt complete?
 pub(super) fn completes(kind: PromptKind) -> bool {
-    matches!(kind, PromptKind::ChannelTopic | PromptKind::DmRecipients)
+    matches!(
+        kind,
+        PromptKind::ChannelTopic | PromptKind::DmRecipients | PromptKind::Command | PromptKind::AttachPath
+    )
 }
 
-/// Work out the candidates for the end of the prompt's text (fetching a channel's topics when
-/// they are not loaded yet, as the compose box's `#channel>topic` does).
+/// At most this many candidates are offered.
+const SHOWN: usize = 8;
+
+/// Work out the candidates for the text before the prompt's cursor (fetching a channel's topics
+/// or listing a folder when they are not known yet: their answers call this again).
 pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
     let mut fx = Vec::new();
     let Some(p) = &st.ui.prompt else { return fx };
-    let d = &st.data;
-    let mut out: Vec<(String, String)> = Vec::new();
-    let token: String;
-    match p.kind {
-        PromptKind::ChannelTopic => match p.text.split_once('>') {
+    let before = p.line.before_cursor().to_owned();
+    let (out, token) = match p.kind {
+        PromptKind::ChannelTopic => match before.split_once('>') {
+            None if before.contains(',') || before.trim_start().starts_with('@') => people_list(st, &before),
             None => {
-                token = p.text.clone();
-                let q = token.trim().trim_start_matches('#').to_lowercase();
-                let mut chans: Vec<&ChannelInfo> =
-                    d.channels.values().filter(|c| c.name.to_lowercase().contains(&q)).collect();
-                chans.sort_by_key(|c| (!c.name.to_lowercase().starts_with(&q), c.name.to_lowercase()));
-                out.extend(
-                    chans.into_iter().take(8).map(|c| (format!("#{}", c.name), format!("{}>", c.name))),
-                );
+                let mut out = channels(st, before.trim(), |name| format!("{name}>"));
+                // Fewer channels than room: people too, for a DM instead (ctrl+g to a person).
+                let q = before.trim().to_lowercase();
+                if !q.is_empty() && out.len() < SHOWN {
+                    let room = SHOWN - out.len();
+                    out.extend(
+                        people(st, &q, room, |n| format!("@{n}, "))
+                            .into_iter()
+                            .map(|(s, i)| (format!("@{s}"), i)),
+                    );
+                }
+                (out, before.clone())
             }
             Some((chan, topic)) => {
-                token = topic.to_owned();
-                let chan = chan.trim().trim_start_matches('#');
-                if let Some(cid) = crate::app::narrow::Resolver::channel_id(d, chan) {
-                    let q = topic.trim_start().to_lowercase();
-                    match d.topics.get(&cid) {
-                        Some(list) if list.loaded => {
-                            let mut topics: Vec<&str> = list
-                                .topics
-                                .iter()
-                                .map(|t| t.name.as_str())
-                                .filter(|t| t.to_lowercase().contains(&q))
-                                .collect();
-                            // Topics come newest first; names that start with the query first.
-                            topics.sort_by_key(|t| !t.to_lowercase().starts_with(&q));
-                            out.extend(topics.into_iter().take(8).map(|t| (t.to_owned(), t.to_owned())));
-                        }
-                        Some(list) if list.loading => {}
-                        _ => {
-                            st.data.topics.entry(cid).or_default().loading = true;
-                            fx.push(Effect::FetchTopics(cid));
-                        }
-                    }
-                }
+                let chan = chan.trim().trim_start_matches('#').to_owned();
+                (topics(st, &chan, topic.trim_start(), &mut fx, str::to_owned), topic.to_owned())
             }
         },
-        PromptKind::DmRecipients => {
-            let last = p.text.rsplit(',').next().unwrap_or("");
-            token = last.trim_start().to_owned();
-            let q = token.to_lowercase();
-            if !q.is_empty() {
-                let mut users: Vec<&UserInfo> = d
-                    .users
-                    .values()
-                    .filter(|u| u.is_active && u.full_name.to_lowercase().contains(&q))
-                    .collect();
-                users.sort_by_key(|u| {
-                    (!u.full_name.to_lowercase().starts_with(&q), u.full_name.to_lowercase())
-                });
-                out.extend(
-                    users.into_iter().take(8).map(|u| (u.full_name.clone(), format!("{}, ", u.full_name))),
-                );
-            }
-        }
+        PromptKind::DmRecipients => people_list(st, &before),
+        PromptKind::AttachPath => (paths(st, &before, &mut fx), file_part(&before).to_owned()),
+        PromptKind::Command => arguments(st, &before, &mut fx),
         _ => return fx,
-    }
+    };
     st.ui.completion = Completion { suggestions: out, token_len: token.chars().count(), cycle: None };
     fx
+}
+
+/// A folder's entries arrived (or could not be read): the attach prompt's candidates follow.
+pub(super) fn listed(st: &mut State, dir: String, entries: Option<Vec<(String, bool)>>) -> Vec<Effect> {
+    if st.ui.listing.as_ref().is_none_or(|(d, _)| *d != dir) {
+        return vec![];
+    }
+    st.ui.listing = Some((dir, Some(entries.unwrap_or_default())));
+    let open = st.ui.prompt.as_ref().is_some_and(|p| completes(p.kind));
+    if open && st.ui.completion.cycle.is_none() { suggest(st) } else { vec![] }
+}
+
+/// The names of a comma-separated list: candidates for the last one.
+fn people_list(st: &State, before: &str) -> (Vec<(String, String)>, String) {
+    let last = before.rsplit(',').next().unwrap_or("");
+    let token = last.trim_start().to_owned();
+    let q = token.trim_start_matches('@').to_lowercase();
+    if q.is_empty() {
+        return (vec![], token);
+    }
+    (people(st, &q, SHOWN, |n| format!("{n}, ")), token)
+}
+
+/// Active people whose name holds `q` (lowercase), names that start with it first.
+fn people(st: &State, q: &str, n: usize, insert: impl Fn(&str) -> String) -> Vec<(String, String)> {
+    let mut users: Vec<&UserInfo> =
+        st.data.users.values().filter(|u| u.is_active && u.full_name.to_lowercase().contains(q)).collect();
+    users.sort_by_key(|u| (!u.full_name.to_lowercase().starts_with(q), u.full_name.to_lowercase()));
+    users.into_iter().take(n).map(|u| (u.full_name.clone(), insert(&u.full_name))).collect()
+}
+
+/// Channels whose name holds the typed text (`#` optional), names that start with it first.
+fn channels(st: &State, typed: &str, insert: impl Fn(&str) -> String) -> Vec<(String, String)> {
+    let q = typed.trim_start_matches('#').to_lowercase();
+    let mut chans: Vec<&ChannelInfo> =
+        st.data.channels.values().filter(|c| c.name.to_lowercase().contains(&q)).collect();
+    chans.sort_by_key(|c| (!c.name.to_lowercase().starts_with(&q), c.name.to_lowercase()));
+    chans.into_iter().take(SHOWN).map(|c| (format!("#{}", c.name), insert(&c.name))).collect()
+}
+
+/// The topics of the channel named `chan` that hold `typed`, asking for them when not loaded.
+fn topics(
+    st: &mut State,
+    chan: &str,
+    typed: &str,
+    fx: &mut Vec<Effect>,
+    insert: impl Fn(&str) -> String,
+) -> Vec<(String, String)> {
+    let Some(cid) = Resolver::channel_id(&st.data, chan) else { return vec![] };
+    let q = typed.to_lowercase();
+    match st.data.topics.get(&cid) {
+        Some(list) if list.loaded => {
+            let mut names: Vec<&str> = list
+                .topics
+                .iter()
+                .map(|t| t.name.as_str())
+                .filter(|t| t.to_lowercase().contains(&q))
+                .collect();
+            // Topics come newest first; names that start with the query first.
+            names.sort_by_key(|t| !t.to_lowercase().starts_with(&q));
+            names.into_iter().take(SHOWN).map(|t| (t.to_owned(), insert(t))).collect()
+        }
+        Some(list) if list.loading => vec![],
+        _ => {
+            st.data.topics.entry(cid).or_default().loading = true;
+            fx.push(Effect::FetchTopics(cid));
+            vec![]
+        }
+    }
+}
+
+/// The file name being typed: what follows the last `/`.
+fn file_part(path: &str) -> &str {
+    path.rsplit_once('/').map_or(path, |(_, f)| f)
+}
+
+/// The entries of the folder a path names that start with its file part (hidden ones only when
+/// asked for with a `.`); folders end in `/`. The folder is listed first when not known.
+fn paths(st: &mut State, path: &str, fx: &mut Vec<Effect>) -> Vec<(String, String)> {
+    let (dir, file) = match path.rsplit_once('/') {
+        Some((d, f)) => (format!("{d}/"), f),
+        None => (String::new(), path),
+    };
+    match &st.ui.listing {
+        Some((d, Some(entries))) if *d == dir => entries
+            .iter()
+            .filter(|(name, _)| name.starts_with(file) && (file.starts_with('.') || !name.starts_with('.')))
+            .take(SHOWN)
+            .map(|(name, folder)| {
+                let name = if *folder { format!("{name}/") } else { name.clone() };
+                (name.clone(), name)
+            })
+            .collect(),
+        Some((d, None)) if *d == dir => vec![],
+        _ => {
+            st.ui.listing = Some((dir.clone(), None));
+            fx.push(Effect::ListFolder(dir));
+            vec![]
+        }
+    }
+}
+
+/// What a palette command's argument names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Arg {
+    Channel,
+    Person,
+    Group,
+    Path,
+    Topic,
+    Other,
+}
+
+/// The kinds of a command's arguments, read from its usage (`#channel [NEW]`, `GROUP USER …`),
+/// each with whether it may be left out; a last `…` repeats the last kind.
+fn arg_kinds(usage: &str) -> (Vec<(Arg, bool)>, bool) {
+    let mut kinds = Vec::new();
+    let mut repeats = false;
+    for word in usage.split_whitespace() {
+        let optional = word.starts_with('[');
+        let w = word.trim_matches(|c| c == '[' || c == ']');
+        let kind = match w {
+            "…" => {
+                repeats = true;
+                continue;
+            }
+            _ if w.contains("#channel") => Arg::Channel,
+            "USER" | "@user" | "user" | "sender" => Arg::Person,
+            "GROUP" | "SUBGROUP" => Arg::Group,
+            "PATH" => Arg::Path,
+            "NEW" => Arg::Topic,
+            _ => Arg::Other,
+        };
+        kinds.push((kind, optional));
+    }
+    (kinds, repeats)
+}
+
+/// A name as a palette argument: quoted when it holds a space.
+fn quoted(name: &str) -> String {
+    if name.contains(char::is_whitespace) { format!("\"{name}\"") } else { name.to_owned() }
+}
+
+/// Candidates for the `:` line: the command's name, then its arguments by kind.
+fn arguments(st: &mut State, before: &str, fx: &mut Vec<Effect>) -> (Vec<(String, String)>, String) {
+    let toks = raw_tokens(before);
+    let open_quote = before.matches('"').count() % 2 == 1;
+    let fresh = before.is_empty() || (before.ends_with(char::is_whitespace) && !open_quote);
+    let (done, token) = match toks.split_last() {
+        Some((last, rest)) if !fresh => (rest.to_vec(), last.clone()),
+        _ => (toks.clone(), String::new()),
+    };
+    let Some(name) = done.first() else {
+        let names = command::complete(&token);
+        return (names.into_iter().map(|n| (n.to_owned(), format!("{n} "))).collect(), token);
+    };
+    let (kinds, repeats) = arg_kinds(command::args(name, st.data.realm.feature_level));
+    let at = done.len() - 1;
+    // A `#channel` that was given counts; one left out does not shift the rest.
+    let given = done[1..].iter().filter(|t| !t.starts_with('#')).count();
+    let skip_channel = kinds.first().is_some_and(|(k, opt)| *k == Arg::Channel && *opt);
+    let index =
+        if skip_channel && !done[1..].first().is_some_and(|t| t.starts_with('#')) { given + 1 } else { at };
+    let mut kind = match kinds.get(index) {
+        Some((k, _)) => *k,
+        None if repeats => kinds.last().map_or(Arg::Other, |k| k.0),
+        None => Arg::Other,
+    };
+    if kind == Arg::Channel && skip_channel && index == 0 && !token.starts_with('#') {
+        kind = kinds.get(1).map_or(Arg::Channel, |k| k.0);
+    }
+    if token.starts_with('#') {
+        kind = Arg::Channel;
+    } else if token.starts_with('@') {
+        kind = Arg::Person;
+    }
+    // A topic is the rest of the line, spaces and all.
+    let topic_at = kinds.iter().position(|k| k.0 == Arg::Topic);
+    if let Some(t) = topic_at
+        && at >= t
+        && !token.starts_with(['-', '#'])
+    {
+        kind = Arg::Topic;
+    }
+    let bare = token.trim_start_matches(['#', '@']).replace('"', "");
+    let out = match kind {
+        Arg::Channel => channels(st, &bare, |n| format!("#{} ", quoted(n))),
+        Arg::Person => {
+            let at = if token.starts_with('@') || name == "profile" { "@" } else { "" };
+            people(st, &bare.to_lowercase(), SHOWN, |n| format!("{at}{} ", quoted(n)))
+                .into_iter()
+                .map(|(s, i)| (format!("@{s}"), i))
+                .collect()
+        }
+        Arg::Group => {
+            let q = bare.to_lowercase();
+            let mut groups: Vec<&str> = st
+                .data
+                .groups
+                .values()
+                .filter(|g| !g.deactivated && g.name.to_lowercase().contains(&q))
+                .map(|g| g.name.as_str())
+                .collect();
+            groups.sort_by_key(|g| (!g.to_lowercase().starts_with(&q), g.to_lowercase()));
+            groups.into_iter().take(SHOWN).map(|g| (g.to_owned(), format!("{} ", quoted(g)))).collect()
+        }
+        Arg::Topic => {
+            // `:move-topic #channel NEW` names its channel; `:rename-topic` keeps the selected one's.
+            let chan = match done.get(1).filter(|t| t.starts_with('#')) {
+                Some(c) => c.trim_start_matches('#').replace('"', ""),
+                None => super::common::selected_message(st)
+                    .and_then(|m| m.stream_id)
+                    .map(|c| st.data.channel_name(c).to_owned())
+                    .unwrap_or_default(),
+            };
+            let typed = after_tokens(before, 1 + topic_at.unwrap_or(0)).to_owned();
+            return (topics(st, &chan, &typed, fx, str::to_owned), typed);
+        }
+        Arg::Path => return (paths(st, &token, fx), file_part(&token).to_owned()),
+        Arg::Other => vec![],
+    };
+    (out, token)
+}
+
+/// What follows the first `k` words of a palette line (a quoted word counts as one).
+fn after_tokens(s: &str, k: usize) -> &str {
+    let mut rest = s;
+    for _ in 0..k {
+        rest = rest.trim_start();
+        let mut quoted = false;
+        let end = rest
+            .char_indices()
+            .find(|&(_, c)| {
+                if c == '"' {
+                    quoted = !quoted;
+                }
+                !quoted && c.is_whitespace()
+            })
+            .map_or(rest.len(), |(i, _)| i);
+        rest = &rest[end..];
+    }
+    rest.trim_start()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn argument_kinds_come_from_the_usage() {
+        assert_eq!(arg_kinds("#channel [NEW]"), (vec![(Arg::Channel, false), (Arg::Topic, true)], false));
+        assert_eq!(arg_kinds("GROUP USER …"), (vec![(Arg::Group, false), (Arg::Person, false)], true));
+        assert_eq!(arg_kinds("[#channel] [user …]"), (vec![(Arg::Channel, true), (Arg::Person, true)], true));
+        assert_eq!(arg_kinds("[@user]"), (vec![(Arg::Person, true)], false));
+        assert_eq!(arg_kinds("PATH"), (vec![(Arg::Path, false)], false));
+    }
+
+    #[test]
+    fn a_topic_is_the_rest_of_the_line() {
+        assert_eq!(after_tokens("move-topic #\"big one\" release 2", 2), "release 2");
+        assert_eq!(after_tokens("rename-topic ", 1), "");
+        assert_eq!(after_tokens("rename-topic naming th", 1), "naming th");
+    }
+
+    #[test]
+    fn names_with_spaces_are_quoted() {
+        assert_eq!(quoted("Alice Okafor"), "\"Alice Okafor\"");
+        assert_eq!(quoted("design"), "design");
+    }
 }

@@ -3,14 +3,13 @@
 use super::actions::*;
 use super::common::*;
 use super::compose::*;
-use super::navigation::*;
 use super::palette::*;
 use super::prelude::*;
 
 pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     st.ui.last_input = st.now;
     if st.ui.prompt.is_some() {
-        return on_prompt_key(st, key);
+        return super::prompt::on_prompt_key(st, key);
     }
     if st.ui.popup.is_some() {
         return on_popup_key(st, key);
@@ -20,12 +19,12 @@ pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
             Some(Action::Send) => send_compose(st),
             Some(Action::ExternalEditor) => super::outside::external_edit(st),
             Some(Action::Schedule) => {
-                st.ui.prompt = Some(Prompt { kind: PromptKind::ScheduleTime, text: String::new() });
+                st.ui.prompt = Some(Prompt::new(PromptKind::ScheduleTime, ""));
                 vec![]
             }
-            Some(Action::ChangeRecipient) => change_recipient(st),
+            Some(Action::ChangeRecipient) => super::prompt::change_recipient(st),
             Some(Action::Attach) => {
-                st.ui.prompt = Some(Prompt { kind: PromptKind::AttachPath, text: String::new() });
+                st.ui.prompt = Some(Prompt::new(PromptKind::AttachPath, ""));
                 vec![]
             }
             Some(Action::Cancel) => {
@@ -96,12 +95,8 @@ pub(super) fn on_paste(st: &mut State, text: &str) -> Vec<Effect> {
     st.ui.last_input = st.now;
     // Terminals send a pasted line break as CR.
     let text = text.replace("\r\n", "\n").replace('\r', "\n");
-    if let Some(p) = &mut st.ui.prompt {
-        if p.kind != PromptKind::Confirm {
-            let line = text.replace('\n', " ");
-            p.text.extend(line.chars().filter(|c| !c.is_control()));
-        }
-        return vec![];
+    if st.ui.prompt.is_some() {
+        return super::prompt::paste(st, &text);
     }
     if st.ui.popup.is_some() {
         return vec![];
@@ -113,211 +108,6 @@ pub(super) fn on_paste(st: &mut State, text: &str) -> Vec<Effect> {
     let mut fx = super::typing::keystroke(st);
     fx.extend(suggest(st));
     fx
-}
-
-pub(super) fn on_prompt_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let Some(p) = &mut st.ui.prompt else { return vec![] };
-    if p.kind == PromptKind::Confirm {
-        st.ui.prompt = None;
-        let pending = st.ui.confirm.take();
-        if matches!(key.code, KeyCode::Char('y') | KeyCode::Char('Y')) {
-            return pending.map(|(_, e)| *e).into_iter().collect();
-        }
-        set_status(st, "cancelled");
-        return vec![];
-    }
-    if p.kind == PromptKind::Command && key.code == KeyCode::Tab && !p.text.contains(' ') {
-        let options = crate::app::command::complete(&p.text);
-        match options.as_slice() {
-            [one] => p.text = format!("{one} "),
-            [] => {}
-            many => {
-                // Extend to the longest common prefix and list the rest.
-                let first = many[0];
-                let common = (0..first.len())
-                    .rev()
-                    .map(|n| &first[..=n])
-                    .find(|pre| many.iter().all(|o| o.starts_with(pre)))
-                    .unwrap_or("");
-                if common.len() > p.text.len() {
-                    p.text = common.to_owned();
-                }
-                let list = many.join("  ");
-                set_status(st, list);
-            }
-        }
-        return vec![];
-    }
-    let completes = super::complete::completes(p.kind);
-    if completes && matches!(key.code, KeyCode::Tab | KeyCode::BackTab) {
-        return super::complete::prompt(st, key.code == KeyCode::BackTab);
-    }
-    let filter = matches!(p.kind, PromptKind::FilterChannels | PromptKind::FilterPeople).then_some(p.kind);
-    match key.code {
-        KeyCode::Esc => {
-            st.ui.prompt = None;
-            if let Some(kind) = filter {
-                super::panes::filter_changed(st, kind, None);
-            }
-        }
-        KeyCode::Backspace => {
-            p.text.pop();
-        }
-        KeyCode::Enter => {
-            let p = st.ui.prompt.take().expect("prompt");
-            st.ui.completion = Completion::default();
-            return submit_prompt(st, p);
-        }
-        KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => p.text.push(c),
-        _ => return vec![],
-    }
-    if st.ui.prompt.is_none() {
-        st.ui.completion = Completion::default();
-        return vec![];
-    }
-    if let (Some(kind), Some(p)) = (filter, &st.ui.prompt) {
-        let text = p.text.clone();
-        super::panes::filter_changed(st, kind, Some(&text));
-        return vec![];
-    }
-    // The candidates follow what is typed.
-    if completes { super::complete::suggest(st) } else { vec![] }
-}
-
-pub(super) fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
-    match p.kind {
-        PromptKind::Confirm => vec![],
-        PromptKind::AttachPath if p.text.trim().is_empty() => vec![],
-        PromptKind::AttachPath => super::attach::attach(st, p.text.trim()).unwrap_or_else(|e| {
-            set_error(st, e);
-            vec![]
-        }),
-        PromptKind::FilterChannels | PromptKind::FilterPeople => {
-            super::panes::filter_changed(st, p.kind, Some(&p.text));
-            super::panes::filter_kept(st, p.kind);
-            vec![]
-        }
-        PromptKind::OpenLink | PromptKind::CopyCode => match p.text.trim().parse::<usize>() {
-            Ok(n) if p.kind == PromptKind::OpenLink => super::outside::open_link(st, Some(n)),
-            Ok(n) => super::outside::copy_code(st, Some(n)),
-            Err(_) => {
-                set_error(st, "type a number");
-                st.ui.prompt = Some(p);
-                vec![]
-            }
-        },
-        PromptKind::Command => match crate::app::command::parse(&p.text, st.data.realm.feature_level) {
-            Ok(cmd) => match run_command(st, cmd) {
-                Ok(fx) => fx,
-                Err(e) => {
-                    set_error(st, e);
-                    st.ui.prompt = Some(p);
-                    vec![]
-                }
-            },
-            Err(e) => {
-                set_error(st, e);
-                st.ui.prompt = Some(p);
-                vec![]
-            }
-        },
-        PromptKind::ScheduleTime => match crate::app::when::parse_when(&p.text, st.now, st.tz) {
-            Ok(at) => schedule_compose(st, at),
-            Err(e) => {
-                set_error(st, e);
-                st.ui.prompt = Some(p);
-                vec![]
-            }
-        },
-        PromptKind::Search => match parse_search(&p.text, &st.data) {
-            Ok(terms) => {
-                let narrow = Narrow::Search { query: p.text.clone(), terms };
-                st.data.narrows.remove(&narrow);
-                open_narrow(st, narrow)
-            }
-            Err(e) => {
-                set_error(st, format!("search: {e}"));
-                st.ui.prompt = Some(p);
-                vec![]
-            }
-        },
-        PromptKind::ChannelTopic => {
-            let (chan, topic) = p.text.split_once('>').unwrap_or((p.text.as_str(), ""));
-            let chan = chan.trim().trim_start_matches('#');
-            match crate::app::narrow::Resolver::channel_id(&st.data, chan) {
-                Some(id) => {
-                    let target = Target::Channel { id, topic: topic.trim().to_owned() };
-                    return retarget_or_open(st, target);
-                }
-                None => {
-                    set_error(st, format!("no channel named {chan:?}"));
-                    st.ui.prompt = Some(p);
-                }
-            }
-            vec![]
-        }
-        PromptKind::DmRecipients => {
-            let mut ids = Vec::new();
-            for who in p.text.split(',').map(str::trim).filter(|w| !w.is_empty()) {
-                match crate::app::narrow::Resolver::user_id(&st.data, who) {
-                    Some(id) => ids.push(id),
-                    None => {
-                        set_error(st, format!("no user {who:?}"));
-                        st.ui.prompt = Some(p);
-                        return vec![];
-                    }
-                }
-            }
-            if ids.is_empty() {
-                set_error(st, "name at least one recipient");
-                st.ui.prompt = Some(p);
-                return vec![];
-            }
-            let target = Target::Dm(dm_key(&ids, st.data.me));
-            retarget_or_open(st, target)
-        }
-    }
-}
-
-/// `ctrl+g` in the compose box: the `c` or `x` prompt, filled with where it goes now.
-fn change_recipient(st: &mut State) -> Vec<Effect> {
-    let Some(c) = &st.ui.compose else { return vec![] };
-    if c.editing.is_some() {
-        set_error(st, "a sent message keeps its conversation: :rename-topic or :move-topic moves it");
-        return vec![];
-    }
-    let d = &st.data;
-    let (kind, text) = match &c.target {
-        Target::Channel { id, topic } => {
-            (PromptKind::ChannelTopic, format!("{}>{topic}", d.channel_name(*id)))
-        }
-        Target::Dm(users) => {
-            let names: Vec<&str> = users.iter().map(|u| d.user_name(*u)).collect();
-            (PromptKind::DmRecipients, names.join(", "))
-        }
-    };
-    st.ui.prompt = Some(Prompt { kind, text });
-    vec![]
-}
-
-/// The `c`/`x` prompt answered: with a compose box open (`ctrl+g`) it now goes to `target`,
-/// text and all (its draft moves with it); else a compose box opens for `target`.
-fn retarget_or_open(st: &mut State, target: Target) -> Vec<Effect> {
-    let Some(c) = &mut st.ui.compose else {
-        open_compose(st, target, "", None);
-        return vec![];
-    };
-    if c.target == target {
-        return vec![];
-    }
-    let old = c.draft_key();
-    c.target = target;
-    c.suggestions.clear();
-    let fx = drop_draft(st, old);
-    st.ui.draft_dirty = true;
-    set_status(st, "the message will go to the new recipient; the text is kept");
-    // (Typing notices follow by themselves: `typing::follow` runs after every input.)
-    vec![fx]
 }
 
 pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {

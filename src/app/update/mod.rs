@@ -26,6 +26,7 @@ mod outside;
 mod palette;
 mod panes;
 mod prelude;
+mod prompt;
 mod recent;
 mod register;
 mod server_drafts;
@@ -317,6 +318,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             attach::progress(st, &name, sent, total);
             vec![]
         }
+        Msg::Listed { dir, entries } => complete::listed(st, dir, entries),
         Msg::EditorDone(result) => outside::editor_done(st, result),
         Msg::Edited(Err(e)) => {
             set_error(st, format!("not saved: {}", answers::why(&e)));

@@ -41,7 +41,7 @@ fn pick(st: &mut State, what: &str, count: usize, number: Option<usize>, ask: Pr
         }
         (None, 1) => Some(1),
         (None, count) => {
-            st.ui.prompt = Some(Prompt { kind: ask, text: String::new() });
+            st.ui.prompt = Some(Prompt::new(ask, ""));
             set_status(st, format!("which {what}? 1–{count}"));
             None
         }

@@ -65,14 +65,14 @@ pub(super) fn topic_key(st: &mut State, a: Action) -> Vec<Effect> {
             });
         }
     };
-    st.ui.prompt = Some(Prompt { kind: PromptKind::Command, text });
+    st.ui.prompt = Some(Prompt::new(PromptKind::Command, &text));
     vec![]
 }
 
 /// Ask "(y/N)" before `effect`: only `y` runs it.
 pub(super) fn confirm(st: &mut State, question: String, effect: Effect) {
     st.ui.confirm = Some((question, Box::new(effect)));
-    st.ui.prompt = Some(Prompt { kind: PromptKind::Confirm, text: String::new() });
+    st.ui.prompt = Some(Prompt::new(PromptKind::Confirm, ""));
 }
 
 /// "to #channel > topic at Tue 25 Nov 10:00", for questions about a scheduled message.

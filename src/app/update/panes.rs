@@ -10,7 +10,7 @@ pub(super) fn start_filter(st: &mut State) -> Vec<Effect> {
         Focus::People => (PromptKind::FilterPeople, st.ui.people_filter.clone()),
         _ => (PromptKind::FilterChannels, st.ui.channel_filter.clone()),
     };
-    st.ui.prompt = Some(Prompt { kind, text });
+    st.ui.prompt = Some(Prompt::new(kind, &text));
     vec![]
 }
 
