@@ -61,20 +61,31 @@ fn prompt_label(st: &State, kind: PromptKind) -> String {
     }
 }
 
-/// The narrow's title with what qualifies it (organization, explore, last session, insecure).
-fn title(st: &State) -> String {
-    let title = narrow_title(st, &st.ui.narrow);
-    // Explore mode says so: nothing is being marked read.
-    let title = if st.settings.explore { format!("{title} · explore") } else { title };
-    // The last session, drawn from this machine until the server answers.
-    let title = if st.ui.from_cache { format!("{title} · last session") } else { title };
-    // Which organization, when several are open.
-    let title = match st.ui.orgs.own_name() {
-        Some(org) => format!("{org} · {title}"),
-        None => title,
-    };
+/// The narrow's title with what qualifies it (organization, explore, last session, insecure), in
+/// at most `room` columns: the narrow's name is cut, never what qualifies it.
+fn title(st: &State, room: usize) -> String {
+    let mut before = String::new();
     // Loud and first: any certificate is accepted, so anyone on the way can read along.
-    sanitize(&if st.insecure { format!("INSECURE TLS · {title}") } else { title })
+    if st.insecure {
+        before.push_str("INSECURE TLS · ");
+    }
+    // Which organization, when several are open.
+    if let Some(org) = st.ui.orgs.own_name() {
+        before.push_str(&sanitize(org));
+        before.push_str(" · ");
+    }
+    let mut after = String::new();
+    // Explore mode says so: nothing is being marked read.
+    if st.settings.explore {
+        after.push_str(" · explore");
+    }
+    // The last session, drawn from this machine until the server answers.
+    if st.ui.from_cache {
+        after.push_str(" · last session");
+    }
+    let name = sanitize(&narrow_title(st, &st.ui.narrow));
+    let kept = display_width(&before) + display_width(&after);
+    clip(&format!("{before}{}{after}", clip(&name, room.saturating_sub(kept).max(1))), room)
 }
 
 /// The news on the right: offline, an error, a notice, who is typing, or the hint.
@@ -124,8 +135,13 @@ fn plan(st: &State, t: &Theme, width: u16) -> Bottom {
         };
     }
     let (text, style) = news(st, t);
-    let title = title(st);
-    if display_width(&title).min(w / 2) + 2 + display_width(&text) <= w {
+    let title_w = display_width(&title(st, usize::MAX));
+    // Both whole on one row; else a message (not the hint or who is typing) wraps above, the
+    // title keeping the row; the hint gives way to the title.
+    let message = st.ui.offline.is_some() || st.ui.status.is_some();
+    if title_w + 2 + display_width(&text) <= w
+        || (!message && title_w.min(w / 2) + 2 + display_width(&text) <= w)
+    {
         Bottom { above: None, aside: Some((text, style)) }
     } else {
         Bottom { above: Some((text, style)), aside: None }
@@ -185,10 +201,9 @@ pub(super) fn draw_status(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
         f.render_widget(Paragraph::new(Line::from(spans)), last);
         return;
     }
-    let title = title(st);
     let (left, right, style) = match plan.aside {
-        Some((text, style)) => (clip(&title, w / 2), text, style),
-        None => (clip(&title, w), String::new(), Style::new()),
+        Some((text, style)) => (title(st, w.saturating_sub(display_width(&text) + 2)), text, style),
+        None => (title(st, w), String::new(), Style::new()),
     };
     let right = clip(&right, w.saturating_sub(display_width(&left) + 2));
     let pad = w.saturating_sub(display_width(&left) + display_width(&right));

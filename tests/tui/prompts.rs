@@ -215,3 +215,17 @@ async fn an_empty_search_closes_the_line() {
     assert!(app.st.ui.prompt.is_none());
     assert_eq!(app.st.ui.status.as_ref().map(|s| s.text.as_str()), Some("nothing to search for"));
 }
+
+#[tokio::test]
+async fn a_long_title_keeps_what_qualifies_it_at_80x24() {
+    let mut app = App::start("member").await;
+    let general = app.channel_id("general");
+    let long = "an extremely long topic name that fills all sixty characters";
+    app.open(Narrow::Topic(general, long.into())).await;
+    // Drawn from the last session: that is never the part cut.
+    app.st.ui.from_cache = true;
+    app.st.ui.status = None;
+    let row = last_row(&app.screen(80, 24));
+    assert!(row.contains("#general > an extremely long") && row.contains("… · last session"), "{row:?}");
+    assert!(row.ends_with("? help"), "{row:?}");
+}
