@@ -61,6 +61,8 @@ pub enum Command {
     },
     /// Mark the selected message's topic resolved (✔) or not.
     Resolve(bool),
+    /// The selected message and every later one of the view become unread.
+    MarkUnread,
     /// Mark the selected topic (`None`), the current channel or everything as read.
     MarkRead(Option<bool>),
     /// Hide (or show again) a user's messages.
@@ -120,6 +122,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("resolve", "", "mark the selected message's topic resolved (✔)"),
     ("unresolve", "", "mark the selected message's topic unresolved"),
     ("delete", "", "delete the selected message (yours, or any as an administrator; asks first)"),
+    (
+        "mark-unread",
+        "",
+        "the selected message and every later one of the view become unread (reading resumes when you move)",
+    ),
     ("mark-read", "[channel|all]", "mark the selected topic, its channel, or everything as read"),
     ("mute-user", "USER", "hide a user's messages behind a muted-sender line; no notifications"),
     ("unmute-user", "USER", "show a muted user's messages again"),
@@ -286,6 +293,7 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
         }
         "resolve" => Command::Resolve(true),
         "unresolve" => Command::Resolve(false),
+        "mark-unread" => Command::MarkUnread,
         "mark-read" => match args.first().map(String::as_str) {
             None | Some("topic") => Command::MarkRead(None),
             Some("channel") => Command::MarkRead(Some(false)),

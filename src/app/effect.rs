@@ -187,6 +187,12 @@ pub enum Effect {
         channel: ChannelId,
         name: String,
     },
+    /// The message `anchor` and every later one of the narrow become unread
+    /// (`POST /messages/flags/narrow`, page by page).
+    MarkUnreadFrom {
+        terms: Vec<NarrowTerm>,
+        anchor: MessageId,
+    },
     /// Mute or unmute a channel (the subscription's `is_muted`).
     /// Every unread message, everywhere.
     MarkAllRead,

@@ -127,6 +127,8 @@ actions! {
         [Sidebar k('F'), Messages k('F')];
     MarkTopicRead => "mark_topic_read", "mark the topic as read, or on a channel row the whole channel",
         [Sidebar k('R'), Messages k('T')];
+    MarkUnread => "mark_unread", "mark the message and every later one unread (:mark-unread)",
+        [Messages k('!')];
     RenameTopic => "rename_topic", "rename the message's topic (opens :rename-topic)",
         [Messages k('t')];
     MoveTopic => "move_topic", "move the message's topic to another channel (opens :move-topic)",

@@ -303,6 +303,9 @@ pub struct Ui {
     pub expanded: Option<ChannelId>,
     pub compose: Option<Compose>,
     pub prompt: Option<Prompt>,
+    /// Marked unread from here (`:mark-unread`): this message is not read again until the
+    /// selection moves, as in the web app.
+    pub hold_read: Option<MessageId>,
     /// Tab completion in the prompts that complete.
     pub completion: Completion,
     /// The folder whose entries complete a path in the attach prompt (`None` inside: asked for).

@@ -36,6 +36,7 @@ pub enum Job {
         name: String,
     },
     MarkAllRead,
+    MarkUnread,
     SetChannelMuted {
         name: String,
         muted: bool,

@@ -315,6 +315,9 @@ impl Dispatcher {
             Effect::MarkTopicRead { channel, topic } => self.spawn(async move {
                 finished(Job::MarkTopicRead, c.mark_topic_as_read(channel, &topic).await)
             }),
+            Effect::MarkUnreadFrom { terms, anchor } => self.spawn(async move {
+                finished(Job::MarkUnread, flag_narrow(&c, &terms, Anchor::Id(anchor), false).await)
+            }),
             Effect::MarkChannelRead { channel, name } => self.spawn(async move {
                 let narrow = [NarrowTerm::new("channel", channel), NarrowTerm::new("is", "unread")];
                 finished(Job::MarkChannelRead { name }, mark_read_in(&c, &narrow).await)
@@ -598,9 +601,18 @@ where
 /// Mark every message of a narrow read, in batches (the server takes at most 5,000 a call: go
 /// on from the last one done), retrying through faults.
 async fn mark_read_in(c: &Client, narrow: &[NarrowTerm]) -> Result<(), ApiError> {
-    let mut anchor = Anchor::Oldest;
+    flag_narrow(c, narrow, Anchor::Oldest, true).await
+}
+
+/// Mark a narrow's messages from `anchor` on read (`add`) or unread, 5,000 at a time.
+async fn flag_narrow(
+    c: &Client,
+    narrow: &[NarrowTerm],
+    mut anchor: Anchor,
+    add: bool,
+) -> Result<(), ApiError> {
     loop {
-        match with_retries(|| c.update_message_flags_for_narrow(&anchor, 0, 5000, narrow, true, "read"))
+        match with_retries(|| c.update_message_flags_for_narrow(&anchor, 0, 5000, narrow, add, "read"))
             .await?
         {
             r if !r.found_newest && r.last_processed_id.is_some() => {

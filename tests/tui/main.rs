@@ -7,6 +7,7 @@ mod daily;
 mod drafts;
 mod drawing;
 mod events;
+mod everyday;
 mod harness;
 mod images;
 mod keys;

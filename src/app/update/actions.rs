@@ -373,6 +373,10 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             st.ui.popup = Some(Popup::EditHistory { message_id: id, snapshots: None, scroll: 0 });
             vec![Effect::FetchHistory(id)]
         }
+        Action::MarkUnread => mark_unread_from_here(st).unwrap_or_else(|e| {
+            set_status(st, e);
+            vec![]
+        }),
         Action::MessageInfo => {
             if let Some(id) = st.ui.selected {
                 st.ui.popup = Some(Popup::MessageInfo { message_id: id, scroll: 0 });

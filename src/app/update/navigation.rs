@@ -131,6 +131,13 @@ pub(super) fn on_messages(
 
 pub(super) fn mark_selected_read(st: &mut State) -> Vec<Effect> {
     let Some(id) = st.ui.selected else { return vec![] };
+    // Just marked unread: read again only once the user has moved on.
+    if let Some(held) = st.ui.hold_read {
+        if held == id {
+            return vec![];
+        }
+        st.ui.hold_read = None;
+    }
     // Explore mode: looking reads nothing; nor does an organization that is not on screen.
     if st.settings.explore || !st.ui.orgs.on_screen() || !st.data.unread.by_id.contains_key(&id) {
         return vec![];
@@ -142,6 +149,29 @@ pub(super) fn mark_selected_read(st: &mut State) -> Vec<Effect> {
         m.flags.push("read".into());
     }
     vec![Effect::MarkRead(vec![id])]
+}
+
+/// `:mark-unread`: the selected message and every later one of the view become unread, here at
+/// once (counts everywhere) and on the server — beyond what is loaded too.
+pub(super) fn mark_unread_from_here(st: &mut State) -> Result<Vec<Effect>, String> {
+    let id = st.ui.selected.ok_or("select a message first: it and every later one become unread")?;
+    let view = st.data.narrows.get(&st.ui.narrow).ok_or("nothing is shown here yet")?;
+    let from = view.ids.partition_point(|&m| m < id);
+    let later = view.ids[from..].to_vec();
+    for m in later {
+        if let Some(msg) = st.data.messages.get_mut(&m)
+            && msg.has_flag("read")
+        {
+            msg.flags.retain(|f| f != "read");
+            let conv = st.data.conv_of(&st.data.messages[&m]);
+            st.data.unread.add(m, conv);
+        }
+    }
+    st.ui.hold_read = Some(id);
+    rebuild_sidebar(st);
+    set_status(st, "marking as unread from here: reading resumes when you move");
+    let terms = st.ui.narrow.terms(st.data.me, dm_operator(st));
+    Ok(vec![Effect::MarkUnreadFrom { terms, anchor: id }])
 }
 
 pub(super) fn move_selection(st: &mut State, delta: isize) -> Vec<Effect> {

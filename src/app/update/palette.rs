@@ -339,6 +339,7 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
             confirm(st, format!("delete \"{preview}\"? (y/n)"), Effect::Api(ApiCall::DeleteMessage(id)));
             vec![]
         }
+        C::MarkUnread => super::navigation::mark_unread_from_here(st)?,
         C::MarkRead(None) => {
             let (c, t) = super::actions::current_topic(st).ok_or("select a message in a topic first")?;
             set_status(st, format!("marking #{} > {t} as read…", st.data.channel_name(c)));
