@@ -53,6 +53,20 @@ async fn help_lists_the_keys_of_the_context() {
     both(&mut app, "help");
 }
 
+/// `?` in the channels pane starts with what its marks mean (the `^` after a pinned channel's
+/// name was explained nowhere).
+#[tokio::test]
+async fn help_in_the_channels_pane_explains_its_marks() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('h')).await;
+    assert_eq!(app.st.ui.focus, Focus::Sidebar);
+    app.key(KeyCode::Char('?')).await;
+    let screen = app.screen(80, 24);
+    insta::assert_snapshot!("help_channels_pane_80x24", screen);
+    assert!(screen.contains("Marks in the channels pane"), "{screen}");
+    assert!(screen.contains("^     after a channel's name: pinned to the top"), "{screen}");
+}
+
 #[tokio::test]
 async fn edit_history_popup_shows_every_version() {
     let mut app = App::start("member").await;
