@@ -30,19 +30,30 @@ fn summary(tz: TimeZone, c: &BasicChannel) -> String {
     crate::content::Document::parse(&c.rendered_description).summary(&Plain(tz)).text
 }
 
-/// Keep the channels whose name or description holds every word typed.
+/// Keep the channels whose name or description holds every word typed: those whose name
+/// starts with the first word first, then the others whose name holds every word, then the
+/// ones only their description matches (each group in the list's order).
 pub(super) fn refilter(list: &mut ChannelList, query: &str) {
     let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
-    list.shown = list
+    let mut ranked: Vec<(u8, usize)> = list
         .all
         .iter()
         .enumerate()
-        .filter(|(_, e)| {
+        .filter_map(|(i, e)| {
             let (name, desc) = (e.channel.name.to_lowercase(), e.summary.to_lowercase());
-            words.iter().all(|w| name.contains(w.as_str()) || desc.contains(w.as_str()))
+            let in_name = words.iter().all(|w| name.contains(w.as_str()));
+            let rank = match words.first() {
+                _ if !in_name => 2,
+                Some(first) if name.starts_with(first.as_str()) => 0,
+                _ => 1,
+            };
+            let matches =
+                in_name || words.iter().all(|w| name.contains(w.as_str()) || desc.contains(w.as_str()));
+            matches.then_some((rank, i))
         })
-        .map(|(i, _)| i)
         .collect();
+    ranked.sort_by_key(|&(rank, _)| rank);
+    list.shown = ranked.into_iter().map(|(_, i)| i).collect();
 }
 
 /// `:channels`: the list, once the server has answered.
@@ -346,22 +357,13 @@ mod tests {
         assert_eq!(zone_time("", winter, Clock::H24), None);
     }
 
-    #[test]
-    fn who_may_post_reads_groups_and_the_old_policy() {
-        let mut d = Data::default();
-        let group = |id: i64, name: &str, system: bool| UserGroup {
-            id,
-            name: name.into(),
-            description: String::new(),
-            members: vec![],
-            direct_subgroup_ids: vec![],
-            is_system_group: system,
-            deactivated: false,
-        };
-        d.groups.insert(3, group(3, "role:administrators", true));
-        d.groups.insert(7, group(7, "role:everyone", true));
-        d.groups.insert(30, group(30, "leads", false));
-        let c = |setting: Option<GroupSettingValue>, policy: Option<i64>| BasicChannel {
+    fn entry(name: &str, summary: &str) -> ChannelEntry {
+        let channel = BasicChannel { name: name.into(), ..channel(None, None) };
+        ChannelEntry { channel, summary: summary.into() }
+    }
+
+    fn channel(setting: Option<GroupSettingValue>, policy: Option<i64>) -> BasicChannel {
+        BasicChannel {
             stream_id: 1,
             name: "x".into(),
             description: String::new(),
@@ -380,7 +382,52 @@ mod tests {
             subscriber_count: None,
             can_send_message_group: setting,
             is_default: None,
+        }
+    }
+
+    /// `pay` on the large organization listed `#billing-alert-695` (its description says
+    /// "payments") before any `#payments-…`.
+    #[test]
+    fn the_channel_filter_ranks_name_prefixes_then_names_then_descriptions() {
+        let mut list = ChannelList {
+            all: vec![
+                entry("billing-alert-695", "alerts about payments"),
+                entry("team-pay", "the team"),
+                entry("payments-eu", "money"),
+                entry("general", "everything"),
+                entry("payments-us", "money"),
+            ],
+            shown: vec![],
         };
+        let names = |l: &ChannelList| -> Vec<String> {
+            l.shown.iter().map(|i| l.all[*i].channel.name.clone()).collect()
+        };
+        refilter(&mut list, "pay");
+        assert_eq!(names(&list), ["payments-eu", "payments-us", "team-pay", "billing-alert-695"]);
+        refilter(&mut list, "PAY us");
+        assert_eq!(names(&list), ["payments-us"]);
+        refilter(&mut list, "money");
+        assert_eq!(names(&list), ["payments-eu", "payments-us"], "description matches keep the list's order");
+        refilter(&mut list, "");
+        assert_eq!(list.shown, [0, 1, 2, 3, 4], "no filter: the list's order");
+    }
+
+    #[test]
+    fn who_may_post_reads_groups_and_the_old_policy() {
+        let mut d = Data::default();
+        let group = |id: i64, name: &str, system: bool| UserGroup {
+            id,
+            name: name.into(),
+            description: String::new(),
+            members: vec![],
+            direct_subgroup_ids: vec![],
+            is_system_group: system,
+            deactivated: false,
+        };
+        d.groups.insert(3, group(3, "role:administrators", true));
+        d.groups.insert(7, group(7, "role:everyone", true));
+        d.groups.insert(30, group(30, "leads", false));
+        let c = channel;
         assert_eq!(who_may_post(&d, &c(Some(GroupSettingValue::Group(7)), None)), "everyone");
         assert_eq!(who_may_post(&d, &c(Some(GroupSettingValue::Group(3)), Some(1))), "administrators only");
         assert_eq!(who_may_post(&d, &c(Some(GroupSettingValue::Group(30)), None)), "members of @leads");
