@@ -78,10 +78,14 @@ async fn the_channel_browser_filters_joins_opens_and_leaves() {
     assert_eq!(app.st.ui.narrow, Narrow::Channel(outdoors));
     assert!(app.screen(120, 30).contains("ridge loop"), "its messages are shown");
 
-    // ctrl+s on a public channel one is in leaves it at once.
+    // ctrl+s on a public channel one is in asks first, as :unsubscribe does.
     palette(&mut app, "channels").await;
     app.keys("outdoors").await;
     app.ctrl('s').await;
+    assert_eq!(app.st.ui.confirm.as_ref().map(|(q, _)| q.as_str()), Some("Leave #outdoors? (y/N)"));
+    assert!(app.screen(80, 24).contains("Leave #outdoors? (y/N)"), "the question is on screen");
+    assert!(server_sub(&app, "member", "outdoors").is_some(), "nothing is left before the answer");
+    app.key(KeyCode::Char('y')).await;
     assert_eq!(status(&app), (false, "you left #outdoors".into()));
     assert!(server_sub(&app, "member", "outdoors").is_none());
     assert!(!app.st.data.channels.contains_key(&outdoors));

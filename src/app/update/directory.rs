@@ -150,6 +150,16 @@ pub(super) fn channel_by_name(st: &State, name: &str) -> Option<ChannelId> {
     crate::app::narrow::Resolver::channel_id(&st.data, name)
 }
 
+/// The question before leaving a channel (a private one needs an invitation to come back);
+/// `confirm` adds "(y/N)".
+pub(super) fn leave_question(name: &str, private: bool) -> String {
+    if private {
+        format!("Leave #{name}? It is private: you need an invitation to come back.")
+    } else {
+        format!("Leave #{name}?")
+    }
+}
+
 /// `:subscribe #name`: only existing channels (the server would create a missing one).
 pub(super) fn subscribe_command(st: &mut State, name: &str) -> Result<Vec<Effect>, String> {
     if let Some(c) = st.data.subscribed_channel_id(name) {

@@ -18,8 +18,8 @@ fn selected_entry(st: &State) -> Option<&BasicChannel> {
     }
 }
 
-/// Join a channel the user is not in, or leave one they are in (asking first for a private
-/// one: coming back needs an invitation).
+/// Join a channel the user is not in, or leave one they are in (asking first, as
+/// `:unsubscribe` does; for a private one, saying that coming back needs an invitation).
 pub(super) fn toggle_subscription(
     st: &mut State,
     channel: ChannelId,
@@ -32,16 +32,8 @@ pub(super) fn toggle_subscription(
             principals: None,
             names: vec!["you".into()],
         });
-        if private {
-            confirm(
-                st,
-                format!("Leave #{name}? It is private: you need an invitation to come back. (y/N)"),
-                leave,
-            );
-            return vec![];
-        }
-        set_status(st, format!("leaving #{name}…"));
-        vec![leave]
+        confirm(st, leave_question(&name, private), leave);
+        vec![]
     } else {
         set_status(st, format!("joining #{name}…"));
         vec![Effect::Api(ApiCall::Subscribe { names: vec![name] })]

@@ -339,7 +339,7 @@ pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
             KeyCode::Char('k') | KeyCode::Up => *selected = selected.saturating_sub(1),
             KeyCode::Char('d') => {
                 if let Some(sm) = ids.get(*selected).and_then(|id| st.data.scheduled.get(id)) {
-                    let question = format!("Delete the scheduled message {}? (y/N)", scheduled_label(st, sm));
+                    let question = format!("Delete the scheduled message {}?", scheduled_label(st, sm));
                     let effect = Effect::Api(ApiCall::DeleteScheduled(sm.scheduled_message_id));
                     confirm(st, question, effect);
                 }
