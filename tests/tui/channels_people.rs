@@ -52,6 +52,12 @@ async fn the_channel_browser_filters_joins_opens_and_leaves() {
     // Typing filters by name and description.
     app.keys("trail").await;
     assert_eq!(shown(&app), vec!["outdoors"], "the description mentions the trail list");
+    // ctrl+o shows the channel's info; esc goes back to the list as it was (it closed both).
+    app.ctrl('o').await;
+    assert!(matches!(app.st.ui.popup, Some(Popup::ChannelInfo { details: Some(_), .. })));
+    app.key(KeyCode::Esc).await;
+    assert!(matches!(&app.st.ui.popup, Some(Popup::Channels { query, .. }) if query == "trail"));
+    assert_eq!(shown(&app), vec!["outdoors"]);
     app.key(KeyCode::Enter).await;
     assert!(status(&app).1.contains("not in #outdoors"), "{:?}", status(&app));
     assert!(matches!(app.st.ui.popup, Some(Popup::Channels { .. })), "enter does not join");

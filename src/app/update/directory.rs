@@ -93,12 +93,15 @@ pub(super) fn on_answer(st: &mut State, call: ApiCall, result: Result<Answer, St
     }
 }
 
-/// Keep the list's subscriber counts current (subscription and peer events).
+/// Keep the list's subscriber counts current (subscription and peer events), also while a
+/// channel's info opened from it is in front.
 pub(super) fn count_subscribers(st: &mut State, channel: ChannelId, delta: i64) {
-    let list = match &mut st.ui.popup {
-        Some(Popup::Channels { list: Some(list), .. }) => list,
-        _ => return,
+    let popup = match &mut st.ui.popup {
+        Some(Popup::ChannelInfo { back: Some(back), .. }) => back.as_mut(),
+        Some(p) => p,
+        None => return,
     };
+    let Popup::Channels { list: Some(list), .. } = popup else { return };
     if let Some(e) = list.all.iter_mut().find(|e| e.channel.stream_id == channel) {
         e.channel.subscriber_count = e.channel.subscriber_count.map(|n| (n + delta).max(0));
     }
@@ -176,9 +179,10 @@ pub(super) fn subscribe_command(st: &mut State, name: &str) -> Result<Vec<Effect
     Ok(vec![Effect::Api(ApiCall::Subscribe { names: vec![exact] })])
 }
 
-/// A channel's info popup: its details and email address are asked for.
-pub(super) fn open_channel_info(st: &mut State, channel: ChannelId) -> Vec<Effect> {
-    st.ui.popup = Some(Popup::ChannelInfo { channel, details: None, email: None, scroll: 0 });
+/// A channel's info popup: its details and email address are asked for. `back`: the popup
+/// esc returns to (the `:channels` list it was opened from).
+pub(super) fn open_channel_info(st: &mut State, channel: ChannelId, back: Option<Box<Popup>>) -> Vec<Effect> {
+    st.ui.popup = Some(Popup::ChannelInfo { channel, details: None, email: None, scroll: 0, back });
     vec![
         Effect::Api(ApiCall::ChannelDetails(channel)),
         Effect::Api(ApiCall::ChannelEmail { channel, sender: None }),
@@ -194,7 +198,7 @@ pub(super) fn info_action(st: &mut State) -> Vec<Effect> {
             return vec![];
         }
     };
-    open_channel_info(st, channel)
+    open_channel_info(st, channel, None)
 }
 
 fn on_channel_details(
@@ -202,14 +206,16 @@ fn on_channel_details(
     channel: ChannelId,
     result: Result<Box<BasicChannel>, String>,
 ) -> Vec<Effect> {
-    let Some(Popup::ChannelInfo { channel: shown, details, .. }) = &mut st.ui.popup else { return vec![] };
+    let Some(Popup::ChannelInfo { channel: shown, details, back, .. }) = &mut st.ui.popup else {
+        return vec![];
+    };
     if *shown != channel {
         return vec![];
     }
     match result {
         Ok(c) => *details = Some(c),
         Err(e) => {
-            st.ui.popup = None;
+            st.ui.popup = back.take().map(|b| *b);
             set_error(st, format!("channel info: {e}"));
         }
     }

@@ -74,7 +74,8 @@ fn channels_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         KeyCode::Char('o') => {
             let Some(id) = selected_entry(st).map(|c| c.stream_id) else { return vec![] };
-            return open_channel_info(st, id);
+            let back = st.ui.popup.take().map(Box::new);
+            return open_channel_info(st, id, back);
         }
         KeyCode::Enter => {
             let Some(c) = selected_entry(st) else { return vec![] };
@@ -94,10 +95,19 @@ fn channels_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
 /// Keys of the channel info popup: the user's own settings. `None`: not one of them (the
 /// popup scrolls).
 fn info_key(st: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
-    let Some(Popup::ChannelInfo { channel, details, email, .. }) = &st.ui.popup else { return None };
+    let Some(Popup::ChannelInfo { channel, details, email, back, .. }) = &mut st.ui.popup else {
+        return None;
+    };
     let c = *channel;
     if key.modifiers.contains(KeyModifiers::CONTROL) {
         return None;
+    }
+    // Opened from the `:channels` list: esc (or q) goes back to it, as it was.
+    if matches!(key.code, KeyCode::Esc | KeyCode::Char('q'))
+        && let Some(back) = back.take()
+    {
+        st.ui.popup = Some(*back);
+        return Some(vec![]);
     }
     let KeyCode::Char(k @ ('m' | 'p' | 'd' | 'a' | 's' | 'y')) = key.code else { return None };
     if k == 'y' {

@@ -401,7 +401,7 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
                     None => command_channel(st, None)?,
                 },
             };
-            open_channel_info(st, id)
+            open_channel_info(st, id, None)
         }
         C::Profile(named) => {
             let user = match named.as_deref() {
