@@ -4,6 +4,9 @@
 
 use crate::harness::App;
 use crossterm::event::KeyCode;
+use reqwest::Method;
+use std::time::Duration;
+use topicterm::api::Params;
 use topicterm::app::{Narrow, Popup, SidebarRow};
 
 /// Type `:command` and press enter.
@@ -184,14 +187,31 @@ async fn channel_info_shows_the_channel_and_toggles_your_settings() {
     app.key(KeyCode::Char('a')).await;
     assert_eq!(sub(&app).audible_notifications, Some(true));
     assert_eq!(status(&app), (false, "#engineering: audible notifications on".into()));
+    // Again: back to the user's default (off), which the API sets as false (it takes no null).
     app.key(KeyCode::Char('d')).await;
     assert_eq!(sub(&app).desktop_notifications, Some(false));
+    assert_eq!(status(&app), (false, "#engineering: desktop notifications off (your default)".into()));
     app.key(KeyCode::Char('m')).await;
     assert!(sub(&app).is_muted);
     assert!(app.st.data.channels[&eng].muted);
-    let screen = app.screen(160, 48);
+    let screen = app.screen(80, 24);
     assert!(screen.contains("muted                  yes"), "{screen}");
-    assert!(screen.contains("desktop notifications  off") && screen.contains("audible notifications  on"));
+    assert!(screen.contains("desktop notifications  off (your default)"), "{screen}");
+    assert!(screen.contains("audible notifications  on"), "{screen}");
+    // The user's default turned on elsewhere: off is now this channel's own, and d goes back
+    // to the default.
+    let on = Params::new().add("enable_stream_desktop_notifications", true);
+    let patched = app.other("member").raw(Method::PATCH, "/settings", on, Duration::from_secs(10)).await;
+    assert!(patched.is_ok(), "{patched:?}");
+    app.until("the settings event", |st| st.data.notify_defaults.desktop).await;
+    let screen = app.screen(80, 24);
+    assert!(
+        screen.contains("desktop notifications  off") && !screen.contains("off (your default)"),
+        "{screen}"
+    );
+    app.key(KeyCode::Char('d')).await;
+    assert_eq!(sub(&app).desktop_notifications, Some(true));
+    assert!(app.screen(80, 24).contains("desktop notifications  on (your default)"));
     // y copies the email.
     app.key(KeyCode::Char('y')).await;
     assert_eq!(app.outside.copied, vec![email]);

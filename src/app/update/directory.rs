@@ -259,7 +259,10 @@ fn on_property_set(
         Ok(()) if property == "pin_to_top" => {
             set_status(st, format!("#{name} {}", if value { "pinned" } else { "unpinned" }))
         }
-        Ok(()) => set_status(st, format!("#{name}: {what} {}", if value { "on" } else { "off" })),
+        Ok(()) => {
+            let words = notify_words(Some(value), st.data.notify_defaults.get(property));
+            set_status(st, format!("#{name}: {what} {words}"))
+        }
         Err(e) => set_error(st, format!("#{name}: {what} not changed: {e}")),
     }
     vec![]

@@ -136,14 +136,21 @@ fn info_key(st: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
         's' => return Some(toggle_subscription(st, c, sub.name.clone(), sub.invite_only)),
         'm' => return Some(set_channel_muted(st, c, !sub.muted)),
         'p' => ("pin_to_top", !sub.pinned),
-        // `None` follows the user's default, which is off for channel messages.
-        'd' => ("desktop_notifications", !sub.desktop_notifications.unwrap_or(false)),
-        _ => ("audible_notifications", !sub.audible_notifications.unwrap_or(false)),
+        // From the user's default to the other value and back.
+        'd' => {
+            let default = st.data.notify_defaults.desktop;
+            ("desktop_notifications", next_notify(sub.desktop_notifications, default))
+        }
+        _ => {
+            ("audible_notifications", next_notify(sub.audible_notifications, st.data.notify_defaults.audible))
+        }
     };
-    set_status(
-        st,
-        format!("#{}: {} {}…", sub.name, setting_name(property), if value { "on" } else { "off" }),
-    );
+    let words = if property == "pin_to_top" {
+        (if value { "on" } else { "off" }).to_owned()
+    } else {
+        notify_words(Some(value), st.data.notify_defaults.get(property))
+    };
+    set_status(st, format!("#{}: {} {words}…", sub.name, setting_name(property)));
     Some(vec![Effect::Api(ApiCall::SubscriptionProperty { channel: c, property: property.into(), value })])
 }
 
