@@ -244,8 +244,10 @@ async fn profiles_show_who_someone_is_and_lead_to_a_dm_or_a_mention() {
         "Local time    21:00 (UTC+09:00), Asia/Tokyo",
         "Vacationing",
         "@backend",
-        "Pronouns:     he/him",
-        "Working hours: 10:00–19:00 JST",
+        // Custom fields are labelled as the other rows are (they ended in a colon).
+        "Pronouns      he/him",
+        "Team          Backend",
+        "Working hours 10:00–19:00 JST",
         "strong coffee",
     ] {
         assert!(screen.contains(shown), "{shown:?} in\n{screen}");
