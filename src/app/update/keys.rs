@@ -86,6 +86,16 @@ pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     match st.settings.keymap.lookup(ctx, &key) {
         Some(a @ (Action::RenameTopic | Action::MoveTopic | Action::ResolveTopic)) => topic_key(st, a),
         Some(a) => on_action(st, a),
+        // A digit on a message without a poll or a to-do list (handled above): say why nothing
+        // happens.
+        None if ctx == Context::Messages
+            && matches!(key.code, KeyCode::Char('1'..='9'))
+            && !key.modifiers.contains(KeyModifiers::CONTROL) =>
+        {
+            let why = if st.ui.selected.is_some() { "this message has neither" } else { "select one first" };
+            set_status(st, format!("1–9 vote in a poll or tick a to-do item; {why}"));
+            vec![]
+        }
         None => vec![],
     }
 }
