@@ -189,11 +189,13 @@ pub enum Popup {
         list: Option<ChannelList>,
     },
     /// One channel: the server's details, its email address, the user's own settings.
+    /// `back`: the `:channels` list it was opened from (ctrl+o), which esc returns to.
     ChannelInfo {
         channel: ChannelId,
         details: Option<Box<BasicChannel>>,
         email: Option<Result<String, String>>,
         scroll: u16,
+        back: Option<Box<Popup>>,
     },
     /// The recent conversations view (`rows`: `None` while loading).
     Recent {

@@ -58,6 +58,45 @@ pub struct ChannelInfo {
     pub folder_id: Option<i64>,
 }
 
+/// The user's own defaults for channel notifications (register's `user_settings`, kept by
+/// `user_settings` events): what a channel whose setting is `None` follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct NotifyDefaults {
+    pub desktop: bool,
+    pub audible: bool,
+}
+
+impl NotifyDefaults {
+    pub fn of(settings: &crate::api::UserSettings) -> NotifyDefaults {
+        NotifyDefaults {
+            desktop: settings.enable_stream_desktop_notifications.unwrap_or(false),
+            audible: settings.enable_stream_audible_notifications.unwrap_or(false),
+        }
+    }
+
+    /// The default for a subscription property (`desktop_notifications`, `audible_notifications`).
+    pub fn get(&self, property: &str) -> bool {
+        if property == "desktop_notifications" { self.desktop } else { self.audible }
+    }
+}
+
+/// A channel's notification setting in words: "on", "off", or "off (your default)". A value
+/// equal to the user's default counts as following it, as Zulip's own settings page counts it
+/// (the API sets only `true` or `false`, never back to `null`).
+pub fn notify_words(value: Option<bool>, default: bool) -> String {
+    let on = |b: bool| if b { "on" } else { "off" };
+    match value {
+        Some(v) if v != default => on(v).to_owned(),
+        _ => format!("{} (your default)", on(default)),
+    }
+}
+
+/// What a key press sets a channel's notification setting to: from the user's default to the
+/// other value, and from that back to the default.
+pub fn next_notify(value: Option<bool>, default: bool) -> bool {
+    if value.unwrap_or(default) == default { !default } else { default }
+}
+
 /// A topic of a channel.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TopicInfo {
@@ -267,6 +306,8 @@ pub struct Data {
     pub unsubscribed: BTreeMap<ChannelId, String>,
     /// Channel folders by ID → name.
     pub channel_folders: HashMap<i64, String>,
+    /// What channels' notification settings follow when they have none of their own.
+    pub notify_defaults: NotifyDefaults,
 }
 
 /// A user's presence as shown.

@@ -88,16 +88,12 @@ pub(super) fn draw_channel_info(
     };
     lines.push(Line::styled("Your settings", t.header));
     let yes = |b: bool| if b { "yes" } else { "no" };
-    let notify = |v: Option<bool>| match v {
-        Some(true) => "on".to_owned(),
-        Some(false) => "off".to_owned(),
-        None => "off (your default)".to_owned(),
-    };
+    let defaults = st.data.notify_defaults;
     for (key, what, value) in [
         ("m", "muted", yes(s.muted).to_owned()),
         ("p", "pinned", yes(s.pinned).to_owned()),
-        ("d", "desktop notifications", notify(s.desktop_notifications)),
-        ("a", "audible notifications", notify(s.audible_notifications)),
+        ("d", "desktop notifications", crate::app::notify_words(s.desktop_notifications, defaults.desktop)),
+        ("a", "audible notifications", crate::app::notify_words(s.audible_notifications, defaults.audible)),
     ] {
         lines.push(Line::from(vec![
             Span::styled(format!("  {key}  "), t.accent),

@@ -34,7 +34,17 @@ pub(super) fn draw_help(f: &mut Frame, st: &State, t: &Theme, scroll: u16) {
         Line::styled("g/home top, G/end the end (the commands), j/k and space/pgup scroll", t.dim),
         Line::raw(""),
     ];
-    head.append(&mut lines);
+    // What the channels pane's marks mean: first when help is opened there, else after the keys.
+    let mut marks = channel_marks(t);
+    if ctx == Context::Sidebar {
+        head.append(&mut marks);
+        head.push(Line::raw(""));
+        head.append(&mut lines);
+    } else {
+        head.append(&mut lines);
+        head.push(Line::raw(""));
+        head.append(&mut marks);
+    }
     let mut lines = head;
     // The palette's commands, from the same table that completes them.
     lines.push(Line::raw(""));
@@ -50,4 +60,24 @@ pub(super) fn draw_help(f: &mut Frame, st: &State, t: &Theme, scroll: u16) {
     f.render_widget(Clear, area);
     let block = Block::default().borders(Borders::ALL).title(" Keys (esc to close) ");
     scrolled_popup(f, st, lines, block, area, scroll);
+}
+
+/// The legend of the channels pane's marks (as `sidebar.rs` draws them).
+pub(super) fn channel_marks(t: &Theme) -> Vec<Line<'static>> {
+    // Padded by display width: 🔒 takes two columns.
+    let row = |mark: &'static str, what: &'static str| {
+        let pad = " ".repeat(6usize.saturating_sub(display_width(mark)));
+        Line::from(vec![Span::styled(format!("  {mark}{pad}"), t.header), Span::raw(what)])
+    };
+    vec![
+        Line::styled("Marks in the channels pane", t.header),
+        row("▸ ▾", "a channel's topics hidden / shown (enter)"),
+        row("# 🔒", "a public / private channel"),
+        row("^", "after a channel's name: pinned to the top (p in channel info)"),
+        row("★ ✕ ○", "a topic you follow / muted / unmuted (in a muted channel)"),
+        row("dim", "a muted channel or topic"),
+        row("◆ ◇", "a pinned / other saved view"),
+        row("● ○", "before a one-to-one DM: active or idle (by colour) / offline"),
+        row("N", "at the right: unread messages"),
+    ]
 }

@@ -81,7 +81,7 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
         Some(Popup::Channels { query, selected, list }) => {
             channels::draw_channels(f, st, t, query, *selected, list.as_ref())
         }
-        Some(Popup::ChannelInfo { channel, details, email, scroll }) => {
+        Some(Popup::ChannelInfo { channel, details, email, scroll, .. }) => {
             channel_info::draw_channel_info(f, st, t, *channel, details.as_deref(), email.as_ref(), *scroll)
         }
         Some(Popup::Recent { selected, rows }) => recent::draw_recent(f, st, t, *selected, rows.as_deref()),

@@ -97,7 +97,8 @@ pub(super) fn draw_profile(
     let mut custom = Vec::new();
     for fd in &d.profile_fields {
         let Some(v) = profile.and_then(|p| p.get(&fd.id.to_string())) else { continue };
-        let label = format!("{}:", sanitize(&fd.name));
+        // Labelled as the rows above are: the name, no colon.
+        let label = sanitize(&fd.name);
         if let Some(html) = v.rendered_value.as_deref().filter(|h| !h.trim().is_empty()) {
             custom.push(Line::styled(label, t.header));
             custom.extend(

@@ -923,6 +923,21 @@ async fn subscription_settings_change_and_announce() {
     );
 }
 
+/// A channel's notification settings start as `null` (the user's default); as on the reference
+/// server, only `true` or `false` can be set, never `null` again.
+#[tokio::test]
+async fn notification_settings_take_booleans_only() {
+    let env = Env::start().await;
+    let c = env.client("member");
+    let design = env.channel_id("design");
+    assert_eq!(subscription(&c, "design", None).await.unwrap().desktop_notifications, None);
+    c.update_subscription_settings(&[(design, "desktop_notifications", json!(true))]).await.unwrap();
+    assert_eq!(subscription(&c, "design", None).await.unwrap().desktop_notifications, Some(true));
+    let null = c.update_subscription_settings(&[(design, "desktop_notifications", Value::Null)]).await;
+    assert_err(null, "BAD_REQUEST", "not a boolean");
+    assert_eq!(subscription(&c, "design", None).await.unwrap().desktop_notifications, Some(true));
+}
+
 #[tokio::test]
 async fn subscribe_adds_announces_and_reports_already_and_unauthorized() {
     let env = Env::start().await;

@@ -4,6 +4,9 @@
 
 use crate::harness::App;
 use crossterm::event::KeyCode;
+use reqwest::Method;
+use std::time::Duration;
+use topicterm::api::Params;
 use topicterm::app::{Narrow, Popup, SidebarRow};
 
 /// Type `:command` and press enter.
@@ -52,6 +55,12 @@ async fn the_channel_browser_filters_joins_opens_and_leaves() {
     // Typing filters by name and description.
     app.keys("trail").await;
     assert_eq!(shown(&app), vec!["outdoors"], "the description mentions the trail list");
+    // ctrl+o shows the channel's info; esc goes back to the list as it was (it closed both).
+    app.ctrl('o').await;
+    assert!(matches!(app.st.ui.popup, Some(Popup::ChannelInfo { details: Some(_), .. })));
+    app.key(KeyCode::Esc).await;
+    assert!(matches!(&app.st.ui.popup, Some(Popup::Channels { query, .. }) if query == "trail"));
+    assert_eq!(shown(&app), vec!["outdoors"]);
     app.key(KeyCode::Enter).await;
     assert!(status(&app).1.contains("not in #outdoors"), "{:?}", status(&app));
     assert!(matches!(app.st.ui.popup, Some(Popup::Channels { .. })), "enter does not join");
@@ -78,10 +87,14 @@ async fn the_channel_browser_filters_joins_opens_and_leaves() {
     assert_eq!(app.st.ui.narrow, Narrow::Channel(outdoors));
     assert!(app.screen(120, 30).contains("ridge loop"), "its messages are shown");
 
-    // ctrl+s on a public channel one is in leaves it at once.
+    // ctrl+s on a public channel one is in asks first, as :unsubscribe does.
     palette(&mut app, "channels").await;
     app.keys("outdoors").await;
     app.ctrl('s').await;
+    assert_eq!(app.st.ui.confirm.as_ref().map(|(q, _)| q.as_str()), Some("Leave #outdoors? (y/N)"));
+    assert!(app.screen(80, 24).contains("Leave #outdoors? (y/N)"), "the question is on screen");
+    assert!(server_sub(&app, "member", "outdoors").is_some(), "nothing is left before the answer");
+    app.key(KeyCode::Char('y')).await;
     assert_eq!(status(&app), (false, "you left #outdoors".into()));
     assert!(server_sub(&app, "member", "outdoors").is_none());
     assert!(!app.st.data.channels.contains_key(&outdoors));
@@ -174,14 +187,31 @@ async fn channel_info_shows_the_channel_and_toggles_your_settings() {
     app.key(KeyCode::Char('a')).await;
     assert_eq!(sub(&app).audible_notifications, Some(true));
     assert_eq!(status(&app), (false, "#engineering: audible notifications on".into()));
+    // Again: back to the user's default (off), which the API sets as false (it takes no null).
     app.key(KeyCode::Char('d')).await;
     assert_eq!(sub(&app).desktop_notifications, Some(false));
+    assert_eq!(status(&app), (false, "#engineering: desktop notifications off (your default)".into()));
     app.key(KeyCode::Char('m')).await;
     assert!(sub(&app).is_muted);
     assert!(app.st.data.channels[&eng].muted);
-    let screen = app.screen(160, 48);
+    let screen = app.screen(80, 24);
     assert!(screen.contains("muted                  yes"), "{screen}");
-    assert!(screen.contains("desktop notifications  off") && screen.contains("audible notifications  on"));
+    assert!(screen.contains("desktop notifications  off (your default)"), "{screen}");
+    assert!(screen.contains("audible notifications  on"), "{screen}");
+    // The user's default turned on elsewhere: off is now this channel's own, and d goes back
+    // to the default.
+    let on = Params::new().add("enable_stream_desktop_notifications", true);
+    let patched = app.other("member").raw(Method::PATCH, "/settings", on, Duration::from_secs(10)).await;
+    assert!(patched.is_ok(), "{patched:?}");
+    app.until("the settings event", |st| st.data.notify_defaults.desktop).await;
+    let screen = app.screen(80, 24);
+    assert!(
+        screen.contains("desktop notifications  off") && !screen.contains("off (your default)"),
+        "{screen}"
+    );
+    app.key(KeyCode::Char('d')).await;
+    assert_eq!(sub(&app).desktop_notifications, Some(true));
+    assert!(app.screen(80, 24).contains("desktop notifications  on (your default)"));
     // y copies the email.
     app.key(KeyCode::Char('y')).await;
     assert_eq!(app.outside.copied, vec![email]);
@@ -214,8 +244,10 @@ async fn profiles_show_who_someone_is_and_lead_to_a_dm_or_a_mention() {
         "Local time    21:00 (UTC+09:00), Asia/Tokyo",
         "Vacationing",
         "@backend",
-        "Pronouns:     he/him",
-        "Working hours: 10:00–19:00 JST",
+        // Custom fields are labelled as the other rows are (they ended in a colon).
+        "Pronouns      he/him",
+        "Team          Backend",
+        "Working hours 10:00–19:00 JST",
         "strong coffee",
     ] {
         assert!(screen.contains(shown), "{shown:?} in\n{screen}");

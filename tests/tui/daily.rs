@@ -461,4 +461,16 @@ async fn polls_and_todo_lists_show_their_state_and_take_votes_and_ticks_by_digit
     app.key(KeyCode::Char('2')).await;
     app.until("ticked", |st| done(st, 1)).await;
     assert!(app.screen(80, 24).contains("2 [x] Changelog"));
+    // A digit on a message with neither says why nothing happens (it said nothing).
+    app.open(topicterm::app::Narrow::Channel(engineering)).await;
+    let plain = *app.st.data.narrows[&app.st.ui.narrow]
+        .ids
+        .iter()
+        .find(|id| !app.st.data.widgets.contains_key(id))
+        .expect("a message without a widget");
+    app.select(plain);
+    app.key(KeyCode::Char('1')).await;
+    let said = "1–9 vote in a poll or tick a to-do item; this message has neither";
+    assert_eq!(app.st.ui.status.as_ref().map(|s| s.text.as_str()), Some(said));
+    assert!(app.screen(80, 24).contains("1–9 vote in a poll or tick a to-do item;"));
 }

@@ -191,6 +191,33 @@ async fn the_channels_pane_filters_as_you_type() {
     app.keys("alice").await;
     assert!(app.st.ui.sidebar.iter().any(|r| matches!(r, SidebarRow::Dm(_))), "{:?}", app.st.ui.sidebar);
     assert!(!app.st.ui.sidebar.contains(&SidebarRow::Channel(engineering)));
+    // Every conversation with someone whose name matches, not only five of them ("a" hid
+    // Carol and Bob).
+    for _ in 0.."alice".len() {
+        app.key(KeyCode::Backspace).await;
+    }
+    app.keys("a").await;
+    let dms: Vec<Vec<i64>> = app
+        .st
+        .ui
+        .sidebar
+        .iter()
+        .filter_map(|r| match r {
+            SidebarRow::Dm(users) => Some(users.clone()),
+            _ => None,
+        })
+        .collect();
+    let d = &app.st.data;
+    let named = |users: &Vec<i64>| users.iter().any(|u| d.user_name(*u).to_lowercase().contains('a'));
+    let expected =
+        d.recent_dms.keys().filter(|u| named(u) && !u.iter().all(|u| d.muted_users.contains(u))).count();
+    assert!(expected > 5, "the demo org has more than five such conversations: {expected}");
+    assert_eq!(dms.len(), expected, "{dms:?}");
+    for who in ["Carol Dubois", "Bob Nakamura"] {
+        let id = d.users.values().find(|u| u.full_name == who).map(|u| u.id).unwrap();
+        assert!(dms.contains(&vec![id]), "{who} is listed");
+    }
+    insta::assert_snapshot!("channels_filtered_dms_80x24", app.screen(80, 24));
     // esc in the prompt drops the filter.
     app.key(KeyCode::Esc).await;
     assert!(app.st.ui.sidebar.contains(&SidebarRow::AllMessages));

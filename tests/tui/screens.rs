@@ -53,6 +53,20 @@ async fn help_lists_the_keys_of_the_context() {
     both(&mut app, "help");
 }
 
+/// `?` in the channels pane starts with what its marks mean (the `^` after a pinned channel's
+/// name was explained nowhere).
+#[tokio::test]
+async fn help_in_the_channels_pane_explains_its_marks() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('h')).await;
+    assert_eq!(app.st.ui.focus, Focus::Sidebar);
+    app.key(KeyCode::Char('?')).await;
+    let screen = app.screen(80, 24);
+    insta::assert_snapshot!("help_channels_pane_80x24", screen);
+    assert!(screen.contains("Marks in the channels pane"), "{screen}");
+    assert!(screen.contains("^     after a channel's name: pinned to the top"), "{screen}");
+}
+
 #[tokio::test]
 async fn edit_history_popup_shows_every_version() {
     let mut app = App::start("member").await;
@@ -389,4 +403,30 @@ async fn losing_the_server_shows_offline_and_keeps_the_compose_text() {
     let screen = app.screen(100, 24);
     assert!(screen.contains("offline"), "{screen}");
     assert_eq!(app.st.ui.compose.as_ref().map(|c| c.text()).as_deref(), Some("typed before the outage"));
+}
+
+/// A skin tone stays joined to its base: one cell pair holding both, in the compose box and in
+/// the sent message, the text after it where it belongs. (A terminal whose width table draws
+/// the modifier as a character of its own — tmux 3.3a — still shows only the base: the cell
+/// after the pair is written over; see `ui/clusters.rs`.)
+#[tokio::test]
+async fn a_skin_tone_stays_with_its_emoji() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('r')).await;
+    app.keys("thumbs \u{1F44D}\u{1F3FD} up").await;
+    let row_with = |b: &ratatui::buffer::Buffer, y: u16| -> Vec<String> {
+        (0..b.area.width).map(|x| b[(x, y)].symbol().to_owned()).collect()
+    };
+    let check = |b: &ratatui::buffer::Buffer, what: &str| {
+        let rows: Vec<Vec<String>> = (0..b.area.height).map(|y| row_with(b, y)).collect();
+        let row = rows.iter().find(|r| r.iter().any(|c| c.starts_with('\u{1F44D}'))).expect(what);
+        let x = row.iter().position(|c| c.starts_with('\u{1F44D}')).unwrap();
+        assert_eq!(row[x], "\u{1F44D}\u{1F3FD}", "{what}: the modifier is in the emoji's cell");
+        assert_eq!(row[x + 1..x + 4].concat(), "  u", "{what}: one cell pair, then the text: {row:?}");
+    };
+    check(&app.buffer(80, 24), "the compose box");
+    app.ctrl('d').await;
+    app.until("sent", |st| st.data.messages.values().any(|m| m.content.contains("\u{1F44D}\u{1F3FD} up")))
+        .await;
+    check(&app.buffer(80, 24), "the message");
 }

@@ -74,6 +74,8 @@ async fn apns_needs_an_app_id_from_the_level_that_requires_it() {
     // The demo server announces a level where `appid` is required (223 and later).
     let mut app = App::start("member").await;
     app.key(KeyCode::Char('?')).await;
+    // The commands come last (G: the end).
+    app.key(KeyCode::Char('G')).await;
     let help = app.screen(120, 90);
     assert!(help.contains(":apns TOKEN APPID "), "{help}");
     app.key(KeyCode::Esc).await;
@@ -89,6 +91,7 @@ async fn apns_needs_an_app_id_from_the_level_that_requires_it() {
     // Older servers default the app ID: it is optional there.
     let mut old = App::start_at_level("member", 222).await;
     old.key(KeyCode::Char('?')).await;
+    old.key(KeyCode::Char('G')).await;
     let help = old.screen(120, 90);
     assert!(help.contains(":apns TOKEN [APPID] "), "{help}");
     old.key(KeyCode::Esc).await;

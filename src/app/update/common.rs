@@ -165,9 +165,11 @@ pub fn rebuild_sidebar(st: &mut State) {
             d.nav_views.iter().filter(|v| has_view_row(v)).partition(|v| v.is_pinned);
         rows.extend(pinned.into_iter().chain(other).map(|v| SidebarRow::View(v.fragment.clone())));
     } else {
-        // Filtering: the conversations whose people match, then the channels.
+        // Filtering: every conversation whose people match (newest first), then the channels.
+        // The filter narrows the pane, it does not cap it: this runs per keystroke, and the
+        // pane draws only the rows it shows.
         let named = |users: &Vec<UserId>| users.iter().any(|u| matches(d.user_name(*u)));
-        rows.extend(recent_dms(d, usize::MAX).into_iter().filter(named).take(DM_ROWS).map(SidebarRow::Dm));
+        rows.extend(recent_dms(d, usize::MAX).into_iter().filter(named).map(SidebarRow::Dm));
     }
     for c in chans {
         rows.push(SidebarRow::Channel(c.id));

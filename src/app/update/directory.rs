@@ -30,19 +30,30 @@ fn summary(tz: TimeZone, c: &BasicChannel) -> String {
     crate::content::Document::parse(&c.rendered_description).summary(&Plain(tz)).text
 }
 
-/// Keep the channels whose name or description holds every word typed.
+/// Keep the channels whose name or description holds every word typed: those whose name
+/// starts with the first word first, then the others whose name holds every word, then the
+/// ones only their description matches (each group in the list's order).
 pub(super) fn refilter(list: &mut ChannelList, query: &str) {
     let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
-    list.shown = list
+    let mut ranked: Vec<(u8, usize)> = list
         .all
         .iter()
         .enumerate()
-        .filter(|(_, e)| {
+        .filter_map(|(i, e)| {
             let (name, desc) = (e.channel.name.to_lowercase(), e.summary.to_lowercase());
-            words.iter().all(|w| name.contains(w.as_str()) || desc.contains(w.as_str()))
+            let in_name = words.iter().all(|w| name.contains(w.as_str()));
+            let rank = match words.first() {
+                _ if !in_name => 2,
+                Some(first) if name.starts_with(first.as_str()) => 0,
+                _ => 1,
+            };
+            let matches =
+                in_name || words.iter().all(|w| name.contains(w.as_str()) || desc.contains(w.as_str()));
+            matches.then_some((rank, i))
         })
-        .map(|(i, _)| i)
         .collect();
+    ranked.sort_by_key(|&(rank, _)| rank);
+    list.shown = ranked.into_iter().map(|(_, i)| i).collect();
 }
 
 /// `:channels`: the list, once the server has answered.
@@ -82,12 +93,15 @@ pub(super) fn on_answer(st: &mut State, call: ApiCall, result: Result<Answer, St
     }
 }
 
-/// Keep the list's subscriber counts current (subscription and peer events).
+/// Keep the list's subscriber counts current (subscription and peer events), also while a
+/// channel's info opened from it is in front.
 pub(super) fn count_subscribers(st: &mut State, channel: ChannelId, delta: i64) {
-    let list = match &mut st.ui.popup {
-        Some(Popup::Channels { list: Some(list), .. }) => list,
-        _ => return,
+    let popup = match &mut st.ui.popup {
+        Some(Popup::ChannelInfo { back: Some(back), .. }) => back.as_mut(),
+        Some(p) => p,
+        None => return,
     };
+    let Popup::Channels { list: Some(list), .. } = popup else { return };
     if let Some(e) = list.all.iter_mut().find(|e| e.channel.stream_id == channel) {
         e.channel.subscriber_count = e.channel.subscriber_count.map(|n| (n + delta).max(0));
     }
@@ -139,6 +153,16 @@ pub(super) fn channel_by_name(st: &State, name: &str) -> Option<ChannelId> {
     crate::app::narrow::Resolver::channel_id(&st.data, name)
 }
 
+/// The question before leaving a channel (a private one needs an invitation to come back);
+/// `confirm` adds "(y/N)".
+pub(super) fn leave_question(name: &str, private: bool) -> String {
+    if private {
+        format!("Leave #{name}? It is private: you need an invitation to come back.")
+    } else {
+        format!("Leave #{name}?")
+    }
+}
+
 /// `:subscribe #name`: only existing channels (the server would create a missing one).
 pub(super) fn subscribe_command(st: &mut State, name: &str) -> Result<Vec<Effect>, String> {
     if let Some(c) = st.data.subscribed_channel_id(name) {
@@ -155,9 +179,10 @@ pub(super) fn subscribe_command(st: &mut State, name: &str) -> Result<Vec<Effect
     Ok(vec![Effect::Api(ApiCall::Subscribe { names: vec![exact] })])
 }
 
-/// A channel's info popup: its details and email address are asked for.
-pub(super) fn open_channel_info(st: &mut State, channel: ChannelId) -> Vec<Effect> {
-    st.ui.popup = Some(Popup::ChannelInfo { channel, details: None, email: None, scroll: 0 });
+/// A channel's info popup: its details and email address are asked for. `back`: the popup
+/// esc returns to (the `:channels` list it was opened from).
+pub(super) fn open_channel_info(st: &mut State, channel: ChannelId, back: Option<Box<Popup>>) -> Vec<Effect> {
+    st.ui.popup = Some(Popup::ChannelInfo { channel, details: None, email: None, scroll: 0, back });
     vec![
         Effect::Api(ApiCall::ChannelDetails(channel)),
         Effect::Api(ApiCall::ChannelEmail { channel, sender: None }),
@@ -173,7 +198,7 @@ pub(super) fn info_action(st: &mut State) -> Vec<Effect> {
             return vec![];
         }
     };
-    open_channel_info(st, channel)
+    open_channel_info(st, channel, None)
 }
 
 fn on_channel_details(
@@ -181,14 +206,16 @@ fn on_channel_details(
     channel: ChannelId,
     result: Result<Box<BasicChannel>, String>,
 ) -> Vec<Effect> {
-    let Some(Popup::ChannelInfo { channel: shown, details, .. }) = &mut st.ui.popup else { return vec![] };
+    let Some(Popup::ChannelInfo { channel: shown, details, back, .. }) = &mut st.ui.popup else {
+        return vec![];
+    };
     if *shown != channel {
         return vec![];
     }
     match result {
         Ok(c) => *details = Some(c),
         Err(e) => {
-            st.ui.popup = None;
+            st.ui.popup = back.take().map(|b| *b);
             set_error(st, format!("channel info: {e}"));
         }
     }
@@ -232,7 +259,10 @@ fn on_property_set(
         Ok(()) if property == "pin_to_top" => {
             set_status(st, format!("#{name} {}", if value { "pinned" } else { "unpinned" }))
         }
-        Ok(()) => set_status(st, format!("#{name}: {what} {}", if value { "on" } else { "off" })),
+        Ok(()) => {
+            let words = notify_words(Some(value), st.data.notify_defaults.get(property));
+            set_status(st, format!("#{name}: {what} {words}"))
+        }
         Err(e) => set_error(st, format!("#{name}: {what} not changed: {e}")),
     }
     vec![]
@@ -346,22 +376,13 @@ mod tests {
         assert_eq!(zone_time("", winter, Clock::H24), None);
     }
 
-    #[test]
-    fn who_may_post_reads_groups_and_the_old_policy() {
-        let mut d = Data::default();
-        let group = |id: i64, name: &str, system: bool| UserGroup {
-            id,
-            name: name.into(),
-            description: String::new(),
-            members: vec![],
-            direct_subgroup_ids: vec![],
-            is_system_group: system,
-            deactivated: false,
-        };
-        d.groups.insert(3, group(3, "role:administrators", true));
-        d.groups.insert(7, group(7, "role:everyone", true));
-        d.groups.insert(30, group(30, "leads", false));
-        let c = |setting: Option<GroupSettingValue>, policy: Option<i64>| BasicChannel {
+    fn entry(name: &str, summary: &str) -> ChannelEntry {
+        let channel = BasicChannel { name: name.into(), ..channel(None, None) };
+        ChannelEntry { channel, summary: summary.into() }
+    }
+
+    fn channel(setting: Option<GroupSettingValue>, policy: Option<i64>) -> BasicChannel {
+        BasicChannel {
             stream_id: 1,
             name: "x".into(),
             description: String::new(),
@@ -380,7 +401,52 @@ mod tests {
             subscriber_count: None,
             can_send_message_group: setting,
             is_default: None,
+        }
+    }
+
+    /// `pay` on the large organization listed `#billing-alert-695` (its description says
+    /// "payments") before any `#payments-…`.
+    #[test]
+    fn the_channel_filter_ranks_name_prefixes_then_names_then_descriptions() {
+        let mut list = ChannelList {
+            all: vec![
+                entry("billing-alert-695", "alerts about payments"),
+                entry("team-pay", "the team"),
+                entry("payments-eu", "money"),
+                entry("general", "everything"),
+                entry("payments-us", "money"),
+            ],
+            shown: vec![],
         };
+        let names = |l: &ChannelList| -> Vec<String> {
+            l.shown.iter().map(|i| l.all[*i].channel.name.clone()).collect()
+        };
+        refilter(&mut list, "pay");
+        assert_eq!(names(&list), ["payments-eu", "payments-us", "team-pay", "billing-alert-695"]);
+        refilter(&mut list, "PAY us");
+        assert_eq!(names(&list), ["payments-us"]);
+        refilter(&mut list, "money");
+        assert_eq!(names(&list), ["payments-eu", "payments-us"], "description matches keep the list's order");
+        refilter(&mut list, "");
+        assert_eq!(list.shown, [0, 1, 2, 3, 4], "no filter: the list's order");
+    }
+
+    #[test]
+    fn who_may_post_reads_groups_and_the_old_policy() {
+        let mut d = Data::default();
+        let group = |id: i64, name: &str, system: bool| UserGroup {
+            id,
+            name: name.into(),
+            description: String::new(),
+            members: vec![],
+            direct_subgroup_ids: vec![],
+            is_system_group: system,
+            deactivated: false,
+        };
+        d.groups.insert(3, group(3, "role:administrators", true));
+        d.groups.insert(7, group(7, "role:everyone", true));
+        d.groups.insert(30, group(30, "leads", false));
+        let c = channel;
         assert_eq!(who_may_post(&d, &c(Some(GroupSettingValue::Group(7)), None)), "everyone");
         assert_eq!(who_may_post(&d, &c(Some(GroupSettingValue::Group(3)), Some(1))), "administrators only");
         assert_eq!(who_may_post(&d, &c(Some(GroupSettingValue::Group(30)), None)), "members of @leads");

@@ -18,8 +18,8 @@ fn selected_entry(st: &State) -> Option<&BasicChannel> {
     }
 }
 
-/// Join a channel the user is not in, or leave one they are in (asking first for a private
-/// one: coming back needs an invitation).
+/// Join a channel the user is not in, or leave one they are in (asking first, as
+/// `:unsubscribe` does; for a private one, saying that coming back needs an invitation).
 pub(super) fn toggle_subscription(
     st: &mut State,
     channel: ChannelId,
@@ -32,16 +32,8 @@ pub(super) fn toggle_subscription(
             principals: None,
             names: vec!["you".into()],
         });
-        if private {
-            confirm(
-                st,
-                format!("Leave #{name}? It is private: you need an invitation to come back. (y/N)"),
-                leave,
-            );
-            return vec![];
-        }
-        set_status(st, format!("leaving #{name}…"));
-        vec![leave]
+        confirm(st, leave_question(&name, private), leave);
+        vec![]
     } else {
         set_status(st, format!("joining #{name}…"));
         vec![Effect::Api(ApiCall::Subscribe { names: vec![name] })]
@@ -82,7 +74,8 @@ fn channels_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         KeyCode::Char('o') => {
             let Some(id) = selected_entry(st).map(|c| c.stream_id) else { return vec![] };
-            return open_channel_info(st, id);
+            let back = st.ui.popup.take().map(Box::new);
+            return open_channel_info(st, id, back);
         }
         KeyCode::Enter => {
             let Some(c) = selected_entry(st) else { return vec![] };
@@ -102,10 +95,19 @@ fn channels_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
 /// Keys of the channel info popup: the user's own settings. `None`: not one of them (the
 /// popup scrolls).
 fn info_key(st: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
-    let Some(Popup::ChannelInfo { channel, details, email, .. }) = &st.ui.popup else { return None };
+    let Some(Popup::ChannelInfo { channel, details, email, back, .. }) = &mut st.ui.popup else {
+        return None;
+    };
     let c = *channel;
     if key.modifiers.contains(KeyModifiers::CONTROL) {
         return None;
+    }
+    // Opened from the `:channels` list: esc (or q) goes back to it, as it was.
+    if matches!(key.code, KeyCode::Esc | KeyCode::Char('q'))
+        && let Some(back) = back.take()
+    {
+        st.ui.popup = Some(*back);
+        return Some(vec![]);
     }
     let KeyCode::Char(k @ ('m' | 'p' | 'd' | 'a' | 's' | 'y')) = key.code else { return None };
     if k == 'y' {
@@ -134,14 +136,21 @@ fn info_key(st: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
         's' => return Some(toggle_subscription(st, c, sub.name.clone(), sub.invite_only)),
         'm' => return Some(set_channel_muted(st, c, !sub.muted)),
         'p' => ("pin_to_top", !sub.pinned),
-        // `None` follows the user's default, which is off for channel messages.
-        'd' => ("desktop_notifications", !sub.desktop_notifications.unwrap_or(false)),
-        _ => ("audible_notifications", !sub.audible_notifications.unwrap_or(false)),
+        // From the user's default to the other value and back.
+        'd' => {
+            let default = st.data.notify_defaults.desktop;
+            ("desktop_notifications", next_notify(sub.desktop_notifications, default))
+        }
+        _ => {
+            ("audible_notifications", next_notify(sub.audible_notifications, st.data.notify_defaults.audible))
+        }
     };
-    set_status(
-        st,
-        format!("#{}: {} {}…", sub.name, setting_name(property), if value { "on" } else { "off" }),
-    );
+    let words = if property == "pin_to_top" {
+        (if value { "on" } else { "off" }).to_owned()
+    } else {
+        notify_words(Some(value), st.data.notify_defaults.get(property))
+    };
+    set_status(st, format!("#{}: {} {words}…", sub.name, setting_name(property)));
     Some(vec![Effect::Api(ApiCall::SubscriptionProperty { channel: c, property: property.into(), value })])
 }
 

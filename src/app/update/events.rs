@@ -407,6 +407,14 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
             }
         }
         EventKind::Drafts(ev) => return super::server_drafts::on_event(st, ev),
+        EventKind::UserSettings(ev) if ev.op == "update" => {
+            let (d, v) = (&mut st.data.notify_defaults, ev.value.as_ref().and_then(|v| v.as_bool()));
+            match (ev.property.as_deref(), v) {
+                (Some("enable_stream_desktop_notifications"), Some(v)) => d.desktop = v,
+                (Some("enable_stream_audible_notifications"), Some(v)) => d.audible = v,
+                _ => {}
+            }
+        }
         EventKind::NavigationView(ev) => {
             let views = &mut st.data.nav_views;
             match (ev.op.as_str(), ev.navigation_view, ev.fragment) {

@@ -85,6 +85,16 @@ pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     match st.settings.keymap.lookup(ctx, &key) {
         Some(a @ (Action::RenameTopic | Action::MoveTopic | Action::ResolveTopic)) => topic_key(st, a),
         Some(a) => on_action(st, a),
+        // A digit on a message without a poll or a to-do list (handled above): say why nothing
+        // happens.
+        None if ctx == Context::Messages
+            && matches!(key.code, KeyCode::Char('1'..='9'))
+            && !key.modifiers.contains(KeyModifiers::CONTROL) =>
+        {
+            let why = if st.ui.selected.is_some() { "this message has neither" } else { "select one first" };
+            set_status(st, format!("1–9 vote in a poll or tick a to-do item; {why}"));
+            vec![]
+        }
         None => vec![],
     }
 }
@@ -129,7 +139,7 @@ pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
             KeyCode::Char('k') | KeyCode::Up => *selected = selected.saturating_sub(1),
             KeyCode::Char('d') => {
                 if let Some(sm) = ids.get(*selected).and_then(|id| st.data.scheduled.get(id)) {
-                    let question = format!("Delete the scheduled message {}? (y/N)", scheduled_label(st, sm));
+                    let question = format!("Delete the scheduled message {}?", scheduled_label(st, sm));
                     let effect = Effect::Api(ApiCall::DeleteScheduled(sm.scheduled_message_id));
                     confirm(st, question, effect);
                 }

@@ -69,9 +69,10 @@ pub(super) fn topic_key(st: &mut State, a: Action) -> Vec<Effect> {
     vec![]
 }
 
-/// Ask "(y/N)" before `effect`: only `y` runs it.
+/// Ask `question` before `effect`, followed by "(y/N)" (every confirmation says it the same
+/// way): only `y` runs it, anything else cancels.
 pub(super) fn confirm(st: &mut State, question: String, effect: Effect) {
-    st.ui.confirm = Some((question, Box::new(effect)));
+    st.ui.confirm = Some((format!("{question} (y/N)"), Box::new(effect)));
     st.ui.prompt = Some(Prompt::new(PromptKind::Confirm, ""));
 }
 
@@ -180,11 +181,11 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
             let me = st.data.me;
             let who = |u: &UserId| if *u == me { "you".to_owned() } else { st.data.user_name(*u).to_owned() };
             let question = match ids.as_slice() {
-                [] => format!("Leave #{name}? (y/N)"),
-                [one] if *one == me => format!("Leave #{name}? (y/N)"),
+                [] => super::directory::leave_question(&name, false),
+                [one] if *one == me => super::directory::leave_question(&name, false),
                 _ => {
                     let names: Vec<String> = ids.iter().map(who).collect();
-                    format!("Remove {} from #{name}? (y/N)", and_list(&names))
+                    format!("Remove {} from #{name}?", and_list(&names))
                 }
             };
             let names = if ids.is_empty() { vec!["you".to_owned()] } else { ids.iter().map(who).collect() };
@@ -228,7 +229,7 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
                 format!("This also deletes {}: it cannot be undone.", also.join(", "))
             };
             let effect = Effect::Api(ApiCall::Deactivate { user, name: name.clone(), actions });
-            confirm(st, format!("Deactivate {name}? Their bots go too. {deletes} (y/N)"), effect);
+            confirm(st, format!("Deactivate {name}? Their bots go too. {deletes}"), effect);
             vec![]
         }
         C::Group { group, add, subgroups, names } => {
@@ -336,7 +337,7 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
             }
             let id = m.id;
             let preview: String = super::outside::plain_text(&m.content, 40);
-            confirm(st, format!("delete \"{preview}\"? (y/n)"), Effect::Api(ApiCall::DeleteMessage(id)));
+            confirm(st, format!("Delete \"{preview}\"?"), Effect::Api(ApiCall::DeleteMessage(id)));
             vec![]
         }
         C::MarkUnread => super::navigation::mark_unread_from_here(st)?,
@@ -350,7 +351,7 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
             super::actions::mark_channel_read(st, c)
         }
         C::MarkRead(Some(true)) => {
-            confirm(st, "mark every message as read? (y/n)".into(), Effect::MarkAllRead);
+            confirm(st, "Mark every message as read?".into(), Effect::MarkAllRead);
             vec![]
         }
         C::MuteUser { user: who, mute } => {
@@ -401,7 +402,7 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
                     None => command_channel(st, None)?,
                 },
             };
-            open_channel_info(st, id)
+            open_channel_info(st, id, None)
         }
         C::Profile(named) => {
             let user = match named.as_deref() {

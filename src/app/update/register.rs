@@ -137,6 +137,7 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
     d.last_event_id = r.last_event_id;
     st.ui.loading = false;
     super::server_drafts::on_register(st, r.drafts.clone(), r.user_settings.as_ref());
+    st.data.notify_defaults = r.user_settings.as_ref().map(NotifyDefaults::of).unwrap_or_default();
     st.data.nav_views = r.navigation_views.clone().unwrap_or_default();
     st.data.recent_dms = r
         .recent_private_conversations

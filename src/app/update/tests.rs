@@ -585,3 +585,26 @@ fn pictures_wanted_are_fetched_once_and_only_from_the_own_server() {
     st.settings.images = crate::app::settings::ImageMode::Off;
     assert_eq!(update(&mut st, Msg::ImagesWanted(vec!["/user_uploads/new.png".into()])), vec![]);
 }
+
+/// Every confirmation ends in "(y/N)" (`:mark-read all` said "(y/n)"), and only y or Y runs it.
+#[test]
+fn confirmations_say_y_slash_capital_n_and_only_y_confirms() {
+    let (mut st, _) = registered();
+    let ask = |st: &mut State| {
+        let fx = update(st, key(':'));
+        assert!(fx.is_empty());
+        for c in "mark-read all".chars() {
+            update(st, key(c));
+        }
+        update(st, Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
+        st.ui.confirm.as_ref().map(|(q, _)| q.clone()).expect("a question")
+    };
+    assert_eq!(ask(&mut st), "Mark every message as read? (y/N)");
+    for no in [KeyCode::Char('n'), KeyCode::Enter, KeyCode::Char('x'), KeyCode::Esc] {
+        let fx = update(&mut st, Msg::Key(KeyEvent::new(no, KeyModifiers::NONE)));
+        assert!(fx.is_empty(), "{no:?} does not confirm: {fx:?}");
+        assert!(st.ui.confirm.is_none() && st.ui.prompt.is_none());
+        ask(&mut st);
+    }
+    assert_eq!(update(&mut st, key('Y')), vec![Effect::MarkAllRead]);
+}

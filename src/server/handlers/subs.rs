@@ -454,7 +454,9 @@ pub async fn properties(State(s): State<Arc<Shared>>, req: Req) -> Res {
         let as_bool = |v: &Value| {
             v.as_bool().ok_or_else(|| ApiErr::bad(format!("value for '{prop}' is not a boolean")))
         };
-        let opt_bool = |v: &Value| if v.is_null() { Ok(None) } else { as_bool(v).map(Some) };
+        // The notification settings are `null` (the user's default) until first set; the
+        // reference server takes only `true` or `false` for them, never `null` back.
+        let opt_bool = |v: &Value| as_bool(v).map(Some);
         match prop.as_str() {
             "color" => {
                 sub.color = value
