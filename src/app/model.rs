@@ -167,7 +167,7 @@ pub enum Popup {
     /// Pick an emoji to react with; typing searches.
     Emoji {
         message_id: MessageId,
-        query: String,
+        query: LineEditor,
         /// (name, code, reaction type), best first.
         matches: Vec<(String, String, String)>,
         selected: usize,
@@ -184,7 +184,7 @@ pub enum Popup {
     /// Every channel the user can see (`:channels`); typing filters. `list`: `None` while
     /// loading.
     Channels {
-        query: String,
+        query: LineEditor,
         selected: usize,
         list: Option<ChannelList>,
     },

@@ -5,6 +5,7 @@ use super::common::{centered, clip};
 use super::theme::Theme;
 use crate::app::{ChannelList, State};
 use crate::content::{display_width, sanitize};
+use crate::line::LineEditor;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -15,17 +16,19 @@ pub(super) fn draw_channels(
     f: &mut Frame,
     st: &State,
     t: &Theme,
-    query: &str,
+    query: &LineEditor,
     selected: usize,
     list: Option<&ChannelList>,
 ) {
     let area = centered(f.area(), 110, f.area().height.saturating_sub(2));
     f.render_widget(Clear, area);
-    let title = format!(" Channels: {}█ ", sanitize(query));
+    let mut title = vec![Span::raw(" Channels: ")];
+    title.extend(super::common::line_spans(query, (area.width as usize).saturating_sub(15), t));
+    title.push(Span::raw(" "));
     let help = " enter open · ctrl+s join/leave · ctrl+o info · esc close ";
     let block = Block::default()
         .borders(Borders::ALL)
-        .title(clip(&title, area.width.saturating_sub(2) as usize))
+        .title(Line::from(title))
         .title_bottom(Line::styled(clip(help, area.width.saturating_sub(2) as usize), t.dim));
     let inner = block.inner(area);
     f.render_widget(block, area);

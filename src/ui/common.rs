@@ -213,3 +213,28 @@ pub(super) fn scrolled_popup(
     st.ui.popup_bottom.set(Some(bottom));
     f.render_widget(text.block(block).scroll((scroll.min(bottom), 0)), area);
 }
+
+/// A line being edited, in `width` columns: the text around the cursor (the grapheme under it
+/// reversed, `█` at the end), `…` where text is hidden either side.
+pub(super) fn line_spans(
+    line: &crate::line::LineEditor,
+    width: usize,
+    t: &super::theme::Theme,
+) -> Vec<Span<'static>> {
+    let v = line.view(width);
+    let mut spans = Vec::new();
+    if v.cut_left {
+        spans.push(Span::styled("…", t.dim));
+    }
+    spans.push(Span::raw(v.before));
+    if v.at.is_empty() {
+        spans.push(Span::styled("█", t.dim));
+    } else {
+        spans.push(Span::styled(v.at, t.selected));
+    }
+    spans.push(Span::raw(v.after));
+    if v.cut_right {
+        spans.push(Span::styled("…", t.dim));
+    }
+    spans
+}

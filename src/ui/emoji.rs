@@ -1,10 +1,11 @@
 //! The emoji picker popup.
 
-use super::common::{centered, clip, emoji_label};
+use super::common::{centered, emoji_label};
 use super::theme::Theme;
 use crate::api::MessageId;
 use crate::app::State;
 use crate::content::sanitize;
+use crate::line::LineEditor;
 use ratatui::Frame;
 use ratatui::style::Style;
 use ratatui::text::Line;
@@ -15,15 +16,20 @@ pub(super) fn draw_emoji(
     st: &State,
     t: &Theme,
     id: MessageId,
-    query: &str,
+    query: &LineEditor,
     matches: &[(String, String, String)],
     selected: usize,
 ) {
     let area = centered(f.area(), 50, f.area().height.saturating_sub(6).min(20));
     f.render_widget(Clear, area);
-    let title = format!(" React: {}█ (enter toggles, esc closes) ", sanitize(query));
-    let block =
-        Block::default().borders(Borders::ALL).title(clip(&title, area.width.saturating_sub(2) as usize));
+    let hint = " (enter toggles, esc closes) ";
+    let room = (area.width as usize).saturating_sub(10 + hint.len()).max(8);
+    let mut title = vec![ratatui::text::Span::raw(" React: ")];
+    title.extend(super::common::line_spans(query, room, t));
+    title.push(ratatui::text::Span::raw(hint));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(super::common::clip_line(title, area.width.saturating_sub(2) as usize));
     let inner = block.inner(area);
     f.render_widget(block, area);
     let me = st.data.me;

@@ -177,21 +177,8 @@ pub(super) fn draw_status(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
         let label = clip(&prompt_label(st, p.kind), most);
         let aside_w = plan.aside.as_ref().map_or(0, |(s, _)| display_width(s) + 2);
         let room = w.saturating_sub(display_width(&label) + aside_w).max(1);
-        let v = p.line.view(room);
         let mut spans = vec![Span::styled(label, t.header)];
-        if v.cut_left {
-            spans.push(Span::styled("…", t.dim));
-        }
-        spans.push(Span::raw(v.before));
-        if v.at.is_empty() {
-            spans.push(Span::styled("█", t.dim));
-        } else {
-            spans.push(Span::styled(v.at, t.selected));
-        }
-        spans.push(Span::raw(v.after));
-        if v.cut_right {
-            spans.push(Span::styled("…", t.dim));
-        }
+        spans.extend(super::common::line_spans(&p.line, room, t));
         if let Some((text, style)) = plan.aside {
             let used: usize = spans.iter().map(|s| display_width(&s.content)).sum();
             let pad = w.saturating_sub(used + display_width(&text)).max(2);

@@ -59,7 +59,7 @@ async fn the_channel_browser_filters_joins_opens_and_leaves() {
     app.ctrl('o').await;
     assert!(matches!(app.st.ui.popup, Some(Popup::ChannelInfo { details: Some(_), .. })));
     app.key(KeyCode::Esc).await;
-    assert!(matches!(&app.st.ui.popup, Some(Popup::Channels { query, .. }) if query == "trail"));
+    assert!(matches!(&app.st.ui.popup, Some(Popup::Channels { query, .. }) if query.text() == "trail"));
     assert_eq!(shown(&app), vec!["outdoors"]);
     app.key(KeyCode::Enter).await;
     assert!(status(&app).1.contains("not in #outdoors"), "{:?}", status(&app));

@@ -229,3 +229,38 @@ async fn a_long_title_keeps_what_qualifies_it_at_80x24() {
     assert!(row.contains("#general > an extremely long") && row.contains("… · last session"), "{row:?}");
     assert!(row.ends_with("? help"), "{row:?}");
 }
+
+#[tokio::test]
+async fn the_channel_browser_and_the_emoji_picker_filter_with_the_same_line_keys() {
+    let mut app = App::start("member").await;
+    app.palette("channels").await;
+    app.until("the list", |st| matches!(&st.ui.popup, Some(Popup::Channels { list: Some(_), .. }))).await;
+    app.keys("nothing trail").await;
+    let shown = |app: &App| match &app.st.ui.popup {
+        Some(Popup::Channels { list: Some(l), query, .. }) => (query.text().to_owned(), l.shown.len()),
+        _ => panic!("the channel browser"),
+    };
+    assert_eq!(shown(&app).1, 0, "nothing matches both words");
+    // ctrl+a, then alt+d takes the first word: the list follows.
+    app.ctrl('a').await;
+    chord(&mut app, KeyCode::Char('d'), KeyModifiers::ALT).await;
+    let (query, n) = shown(&app);
+    assert_eq!(query.trim(), "trail");
+    assert!(n > 0, "trail matches again");
+    assert!(app.screen(80, 24).contains("Channels: trail"), "{}", app.screen(80, 24));
+    app.key(KeyCode::Esc).await;
+    // The emoji picker's query: ctrl+w takes the word back.
+    let id = *app.st.data.narrows[&app.st.ui.narrow].ids.last().unwrap();
+    app.select(id);
+    app.key(KeyCode::Char('E')).await;
+    app.keys("thumbs").await;
+    app.ctrl('w').await;
+    app.keys("tada").await;
+    match &app.st.ui.popup {
+        Some(Popup::Emoji { query, matches, .. }) => {
+            assert_eq!(query.text(), "tada");
+            assert_eq!(matches.first().map(|m| m.0.as_str()), Some("tada"));
+        }
+        other => panic!("the emoji picker: {other:?}"),
+    }
+}

@@ -361,7 +361,8 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
         Action::EmojiPicker => {
             let Some(id) = st.ui.selected else { return vec![] };
             let matches = emoji_matches(&st.data, "", 200);
-            st.ui.popup = Some(Popup::Emoji { message_id: id, query: String::new(), matches, selected: 0 });
+            st.ui.popup =
+                Some(Popup::Emoji { message_id: id, query: LineEditor::default(), matches, selected: 0 });
             vec![]
         }
         Action::EditHistory => {

@@ -58,7 +58,7 @@ pub(super) fn refilter(list: &mut ChannelList, query: &str) {
 
 /// `:channels`: the list, once the server has answered.
 pub(super) fn open_channels(st: &mut State) -> Vec<Effect> {
-    st.ui.popup = Some(Popup::Channels { query: String::new(), selected: 0, list: None });
+    st.ui.popup = Some(Popup::Channels { query: LineEditor::default(), selected: 0, list: None });
     vec![Effect::Api(ApiCall::Channels)]
 }
 
@@ -114,7 +114,7 @@ fn on_channel_list(st: &mut State, result: Result<Vec<BasicChannel>, String>) ->
             let all =
                 channels.into_iter().map(|c| ChannelEntry { summary: summary(tz, &c), channel: c }).collect();
             let mut l = ChannelList { all, shown: Vec::new() };
-            refilter(&mut l, query);
+            refilter(&mut l, query.text());
             *selected = (*selected).min(l.shown.len().saturating_sub(1));
             *list = Some(l);
         }

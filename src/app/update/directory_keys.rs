@@ -53,30 +53,6 @@ fn channels_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         KeyCode::PageUp => *selected = selected.saturating_sub(10),
         KeyCode::Home => *selected = 0,
         KeyCode::End => *selected = last,
-        KeyCode::Backspace => {
-            query.pop();
-            if let Some(l) = list {
-                refilter(l, query);
-            }
-            *selected = 0;
-        }
-        KeyCode::Char(c) if !ctrl => {
-            query.push(c);
-            if let Some(l) = list {
-                refilter(l, query);
-            }
-            *selected = 0;
-        }
-        KeyCode::Char('s') => {
-            let Some(c) = selected_entry(st) else { return vec![] };
-            let (id, name, private) = (c.stream_id, c.name.clone(), c.invite_only);
-            return toggle_subscription(st, id, name, private);
-        }
-        KeyCode::Char('o') => {
-            let Some(id) = selected_entry(st).map(|c| c.stream_id) else { return vec![] };
-            let back = st.ui.popup.take().map(Box::new);
-            return open_channel_info(st, id, back);
-        }
         KeyCode::Enter => {
             let Some(c) = selected_entry(st) else { return vec![] };
             let (id, name) = (c.stream_id, c.name.clone());
@@ -86,6 +62,26 @@ fn channels_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
             }
             st.ui.popup = None;
             return open_narrow(st, Narrow::Channel(id));
+        }
+        // The filter is a line like every prompt's (left/right, ctrl+w, ctrl+u, …).
+        _ if (!ctrl || !matches!(key.code, KeyCode::Char('s' | 'o')))
+            && query.key(&key) == crate::line::Edit::Changed =>
+        {
+            if let Some(l) = list {
+                refilter(l, query.text());
+            }
+            *selected = 0;
+        }
+        _ if !ctrl => {}
+        KeyCode::Char('s') => {
+            let Some(c) = selected_entry(st) else { return vec![] };
+            let (id, name, private) = (c.stream_id, c.name.clone(), c.invite_only);
+            return toggle_subscription(st, id, name, private);
+        }
+        KeyCode::Char('o') => {
+            let Some(id) = selected_entry(st).map(|c| c.stream_id) else { return vec![] };
+            let back = st.ui.popup.take().map(Box::new);
+            return open_channel_info(st, id, back);
         }
         _ => {}
     }

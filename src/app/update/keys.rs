@@ -180,14 +180,9 @@ pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
             KeyCode::Esc => st.ui.popup = None,
             KeyCode::Down => *selected = (*selected + 1).min(matches.len().saturating_sub(1)),
             KeyCode::Up => *selected = selected.saturating_sub(1),
-            KeyCode::Backspace => {
-                query.pop();
-                *matches = emoji_matches(&st.data, query, 200);
-                *selected = 0;
-            }
-            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-                query.push(c);
-                *matches = emoji_matches(&st.data, query, 200);
+            // The query is a line like every prompt's (left/right, ctrl+w, ctrl+u, …).
+            _ if query.key(&key) == crate::line::Edit::Changed => {
+                *matches = emoji_matches(&st.data, query.text(), 200);
                 *selected = 0;
             }
             KeyCode::Enter => {

@@ -10,5 +10,6 @@ pub(super) use crate::app::orgs::OrgSwitch;
 pub(super) use crate::app::outgoing::*;
 pub(super) use crate::app::state::*;
 pub(super) use crate::backoff::{Backoff, pseudo_random};
+pub(super) use crate::line::LineEditor;
 pub(super) use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 pub(super) use std::collections::HashMap;
