@@ -61,6 +61,11 @@ pub enum Command {
     },
     /// Mark the selected message's topic resolved (✔) or not.
     Resolve(bool),
+    /// Add an option to the selected message's poll (`true`) or a task to its to-do list.
+    AddItem {
+        poll: bool,
+        text: String,
+    },
     /// The selected message and every later one of the view become unread.
     MarkUnread,
     /// Mark the selected topic (`None`), the current channel or everything as read.
@@ -122,6 +127,8 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("resolve", "", "mark the selected message's topic resolved (✔)"),
     ("unresolve", "", "mark the selected message's topic unresolved"),
     ("delete", "", "delete the selected message (yours, or any as an administrator; asks first)"),
+    ("poll-option", "TEXT", "add an option to the selected message's poll"),
+    ("todo-add", "TEXT", "add a task to the selected message's to-do list"),
     (
         "mark-unread",
         "",
@@ -294,6 +301,10 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
         "resolve" => Command::Resolve(true),
         "unresolve" => Command::Resolve(false),
         "mark-unread" => Command::MarkUnread,
+        "poll-option" | "todo-add" => {
+            need(1)?;
+            Command::AddItem { poll: name == "poll-option", text: rest() }
+        }
         "mark-read" => match args.first().map(String::as_str) {
             None | Some("topic") => Command::MarkRead(None),
             Some("channel") => Command::MarkRead(Some(false)),

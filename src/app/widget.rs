@@ -164,6 +164,27 @@ pub fn choose(widget: &Widget, n: usize, me: UserId) -> Option<Value> {
     }
 }
 
+/// The submessage that adds `text` as `me`'s next option of a poll or task of a to-do list, as
+/// the web app sends it: `new_option` with the next `idx` of this sender's options, `new_task`
+/// with the next `key` of this sender's tasks (items are keyed per sender).
+pub fn add_item(widget: &Widget, me: UserId, text: &str) -> Value {
+    let mine = |key: &str, first: bool| -> Option<i64> {
+        let (a, b) = key.split_once(',')?;
+        let (n, who) = if first { (a, b) } else { (b, a) };
+        (who == me.to_string()).then(|| n.parse().ok()).flatten()
+    };
+    match widget {
+        Widget::Poll(p) => {
+            let idx = p.options.iter().filter_map(|o| mine(&o.key, false)).max().unwrap_or(0) + 1;
+            serde_json::json!({"type": "new_option", "idx": idx, "option": text})
+        }
+        Widget::Todo(t) => {
+            let key = t.tasks.iter().filter_map(|x| mine(&x.key, true)).max().unwrap_or(0) + 1;
+            serde_json::json!({"type": "new_task", "key": key, "task": text, "desc": "", "completed": false})
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -239,5 +260,32 @@ mod tests {
         let bad =
             Submessage { msg_type: "widget".into(), content: "{".into(), message_id: 1, sender_id: 1, id: 1 };
         assert_eq!(build(&[bad]), None);
+    }
+
+    #[test]
+    fn an_added_item_takes_the_next_number_of_its_sender() {
+        let poll = build(&[
+            sub(
+                1,
+                11,
+                serde_json::json!({"widget_type": "poll", "extra_data": {"question": "q", "options": ["a"]}}),
+            ),
+            sub(2, 12, serde_json::json!({"type": "new_option", "idx": 1, "option": "b"})),
+            sub(3, 12, serde_json::json!({"type": "new_option", "idx": 4, "option": "c"})),
+            sub(4, 13, serde_json::json!({"type": "new_option", "idx": 9, "option": "d"})),
+        ])
+        .unwrap();
+        assert_eq!(
+            add_item(&poll, 12, "e"),
+            serde_json::json!({"type": "new_option", "idx": 5, "option": "e"})
+        );
+        assert_eq!(add_item(&poll, 14, "f")["idx"], 1);
+        let todo = build(&[
+            sub(1, 11, serde_json::json!({"widget_type": "todo", "extra_data": {"tasks": []}})),
+            sub(2, 12, serde_json::json!({"type": "new_task", "key": 2, "task": "x", "desc": "", "completed": false})),
+        ])
+        .unwrap();
+        assert_eq!(add_item(&todo, 12, "y")["key"], 3);
+        assert_eq!(add_item(&todo, 11, "z")["key"], 1);
     }
 }

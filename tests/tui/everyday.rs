@@ -62,3 +62,59 @@ async fn mark_unread_takes_the_message_and_every_later_one_and_holds_until_the_u
     let status = app.st.ui.status.as_ref().map(|s| s.text.clone()).unwrap_or_default();
     assert!(status.starts_with("select a message first"), "{status}");
 }
+
+#[tokio::test]
+async fn a_poll_takes_new_options_and_a_to_do_list_new_tasks_from_the_palette() {
+    use topicterm::app::widget::Widget;
+    let mut app = App::start("member").await;
+    let random = app.channel_id("random");
+    app.open(Narrow::Topic(random, "team offsite".into())).await;
+    let poll =
+        *app.st.data.widgets.keys().find(|id| app.st.data.messages[id].topic() == "team offsite").unwrap();
+    app.select(poll);
+    let options = |st: &topicterm::app::State| match st.data.widgets.get(&poll) {
+        Some(Widget::Poll(p)) => p.options.iter().map(|o| o.text.clone()).collect::<Vec<_>>(),
+        _ => vec![],
+    };
+    let before = options(&app.st).len();
+    app.palette("poll-option Riga").await;
+    app.until("the new option, by event", |st| options(st).last().map(String::as_str) == Some("Riga")).await;
+    // A second one gets the next index: both stay.
+    app.palette("poll-option Vilnius").await;
+    app.until("the second option", |st| options(st).len() == before + 2).await;
+    assert!(app.screen(80, 24).contains("Vilnius"));
+    // The server keeps them: another client sees the same poll.
+    let subs = app.server.shared.lock().messages[&poll].submessages.len();
+    assert!(subs >= 2, "{subs}");
+    // The wrong kind is said.
+    app.palette("todo-add pack").await;
+    let status = app.st.ui.status.as_ref().map(|s| s.text.clone()).unwrap_or_default();
+    assert_eq!(status, "this message is a poll: :poll-option adds an option");
+    app.key(KeyCode::Esc).await;
+    let engineering = app.channel_id("engineering");
+    app.open(Narrow::Topic(engineering, "release 2.5 checklist".into())).await;
+    let todo = *app
+        .st
+        .data
+        .widgets
+        .keys()
+        .find(|id| app.st.data.messages[id].topic() == "release 2.5 checklist")
+        .unwrap();
+    app.select(todo);
+    app.palette("todo-add write the release notes").await;
+    app.until("the new task", |st| match st.data.widgets.get(&todo) {
+        Some(Widget::Todo(t)) => {
+            t.tasks.last().is_some_and(|x| x.task == "write the release notes" && !x.done)
+        }
+        _ => false,
+    })
+    .await;
+    // And on a message with neither.
+    let m = OutgoingMessage::channel(engineering, "release 2.5 checklist", "plain words");
+    let plain = app.other("alice").send_message(&m).await.unwrap().id;
+    app.until("the plain message", |st| st.data.messages.contains_key(&plain)).await;
+    app.select(plain);
+    app.palette("todo-add x").await;
+    let status = app.st.ui.status.as_ref().map(|s| s.text.clone()).unwrap_or_default();
+    assert_eq!(status, "the selected message has no to-do list (/todo makes one)");
+}

@@ -341,6 +341,27 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
             vec![]
         }
         C::MarkUnread => super::navigation::mark_unread_from_here(st)?,
+        C::AddItem { poll, text } => {
+            use crate::app::widget::Widget;
+            let id = st.ui.selected.ok_or("select the message with the poll or to-do list first")?;
+            let w = st.data.widgets.get(&id);
+            match (w, poll) {
+                (Some(w @ Widget::Poll(_)), true) | (Some(w @ Widget::Todo(_)), false) => {
+                    let content = crate::app::widget::add_item(w, st.data.me, &text);
+                    vec![Effect::Api(ApiCall::Submessage { message_id: id, content })]
+                }
+                (Some(Widget::Todo(_)), true) => {
+                    return Err("this message is a to-do list: :todo-add adds a task".into());
+                }
+                (Some(Widget::Poll(_)), false) => {
+                    return Err("this message is a poll: :poll-option adds an option".into());
+                }
+                (None, true) => return Err("the selected message has no poll (/poll makes one)".into()),
+                (None, false) => {
+                    return Err("the selected message has no to-do list (/todo makes one)".into());
+                }
+            }
+        }
         C::MarkRead(None) => {
             let (c, t) = super::actions::current_topic(st).ok_or("select a message in a topic first")?;
             set_status(st, format!("marking #{} > {t} as read…", st.data.channel_name(c)));
