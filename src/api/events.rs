@@ -38,6 +38,8 @@ pub struct RegisterResponse {
     #[serde(default)]
     pub realm_allow_edit_history: Option<bool>,
     #[serde(default)]
+    pub realm_enable_read_receipts: Option<bool>,
+    #[serde(default)]
     pub realm_message_edit_history_visibility_policy: Option<String>,
     #[serde(default)]
     pub realm_name: Option<String>,

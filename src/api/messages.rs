@@ -131,6 +131,13 @@ pub struct MessagesResponse {
     pub ignored_parameters_unsupported: Vec<String>,
 }
 
+/// `GET /messages/{id}/read_receipts`: who has read a message (never its sender; nor people
+/// who do not share read receipts, or who are muted either way).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct ReadReceipts {
+    pub user_ids: Vec<UserId>,
+}
+
 #[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct HistoryResponse {
     pub message_history: Vec<HistorySnapshot>,
@@ -300,6 +307,11 @@ impl Client {
     }
 
     /// Operation 10: `GET /messages/{id}/history`.
+    /// `GET /messages/{id}/read_receipts`; refused where the organization turned them off.
+    pub async fn read_receipts(&self, message_id: MessageId) -> Result<ReadReceipts> {
+        self.call(Method::GET, &format!("/messages/{message_id}/read_receipts"), Params::new()).await
+    }
+
     pub async fn get_message_history(
         &self,
         message_id: MessageId,

@@ -161,6 +161,8 @@ pub enum Effect {
         add: bool,
     },
     FetchHistory(MessageId),
+    /// Who has read the user's own message (message info).
+    FetchReadReceipts(MessageId),
     /// Upload a file (`~` is the home folder) and link it in the compose box for `target`;
     /// refused without uploading when larger than `max_bytes`.
     Upload {

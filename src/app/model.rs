@@ -106,6 +106,9 @@ pub struct Completion {
     pub cycle: Option<(usize, usize)>,
 }
 
+/// Who has read a message, or why that is not known.
+pub type Receipts = Result<Vec<UserId>, String>;
+
 /// A folder's entries: (name, is a folder).
 pub type Folder = Vec<(String, bool)>;
 
@@ -305,6 +308,9 @@ pub struct Ui {
     pub expanded: Option<ChannelId>,
     pub compose: Option<Compose>,
     pub prompt: Option<Prompt>,
+    /// Who has read the message whose info is open (the user's own): `None` inside until the
+    /// server answers.
+    pub read_receipts: Option<(MessageId, Option<Receipts>)>,
     /// Marked unread from here (`:mark-unread`): this message is not read again until the
     /// selection moves, as in the web app.
     pub hold_read: Option<MessageId>,

@@ -214,6 +214,10 @@ pub enum Msg {
         local_id: String,
         result: Result<MessageId, SendFailure>,
     },
+    ReadReceipts {
+        message_id: MessageId,
+        result: Result<Vec<UserId>, ApiError>,
+    },
     History {
         message_id: MessageId,
         result: Result<Vec<HistorySnapshot>, ApiError>,

@@ -251,6 +251,8 @@ pub struct RealmInfo {
     pub report_types: Vec<ReportType>,
     pub moderation_channel: Option<ChannelId>,
     pub allow_edit_history: bool,
+    /// The organization shows who has read a message (`realm_enable_read_receipts`).
+    pub read_receipts: bool,
     pub ping_interval: u64,
     pub offline_threshold: i64,
     pub longpoll_timeout: u64,

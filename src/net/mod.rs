@@ -349,6 +349,10 @@ impl Dispatcher {
                 };
                 finished(Job::React, r)
             }),
+            Effect::FetchReadReceipts(message_id) => self.spawn(async move {
+                let result = c.read_receipts(message_id).await.map(|r| r.user_ids);
+                Msg::ReadReceipts { message_id, result }
+            }),
             Effect::FetchHistory(message_id) => self.spawn(async move {
                 let result = c.get_message_history(message_id, true).await.map(|r| r.message_history);
                 Msg::History { message_id, result }

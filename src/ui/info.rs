@@ -111,5 +111,25 @@ pub(super) fn draw_info(
             lines.push(Line::raw(format!("  {label}  {}", who.join(", "))));
         }
     }
+    // Who has read it (the user's own message), names in order; the popup scrolls.
+    if let Some((id, receipts)) = &st.ui.read_receipts
+        && *id == m.id
+    {
+        lines.push(Line::raw(""));
+        match receipts {
+            None => lines.push(Line::styled("Read by: asking the server…", t.dim)),
+            Some(Err(e)) => lines.push(Line::styled(format!("Read by: {}", sanitize(e)), t.error)),
+            Some(Ok(ids)) if ids.is_empty() => lines.push(Line::styled("Read by nobody yet", t.header)),
+            Some(Ok(ids)) => {
+                lines.push(Line::styled(format!("Read by {}", ids.len()), t.header));
+                let mut names: Vec<String> = ids.iter().map(|u| sanitize(d.user_name(*u))).collect();
+                names.sort_by_key(|n| n.to_lowercase());
+                lines.extend(names.into_iter().map(|n| Line::raw(format!("  {n}"))));
+            }
+        }
+    } else if m.sender_id == d.me && !d.realm.read_receipts {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled("read receipts are off in this organization", t.dim));
+    }
     scrolled_popup(f, st, lines, block, area, scroll);
 }

@@ -21,11 +21,20 @@ async fn read_receipts_name_the_readers_never_the_sender() {
         .raw("member", "POST", "/messages/flags", &[("messages", &ids), ("op", "add"), ("flag", "read")])
         .await;
     assert_eq!(status, 200, "{body}");
-    let (status, body) = env.raw("alice", "GET", &format!("/messages/{id}/read_receipts"), &[]).await;
+    let (status, body) = env
+        .raw("bob", "POST", "/messages/flags", &[("messages", &ids), ("op", "add"), ("flag", "read")])
+        .await;
     assert_eq!(status, 200, "{body}");
-    let readers: Vec<i64> = serde_json::from_value(body["user_ids"].clone()).unwrap();
-    assert!(readers.contains(&env.user_id("member")), "{readers:?}");
+    // The typed client, as message info asks.
+    let readers = env.client("alice").read_receipts(id).await.unwrap().user_ids;
+    assert!(readers.contains(&env.user_id("member")) && readers.contains(&env.user_id("bob")), "{readers:?}");
     assert!(!readers.contains(&env.user_id("alice")), "never the sender");
+    // Someone the asker muted is left out (and so is someone who muted the asker).
+    let bob = env.user_id("bob");
+    let (status, body) = env.raw("alice", "POST", &format!("/users/me/muted_users/{bob}"), &[]).await;
+    assert_eq!(status, 200, "{body}");
+    let readers = env.client("alice").read_receipts(id).await.unwrap().user_ids;
+    assert!(!readers.contains(&bob) && readers.contains(&env.user_id("member")), "{readers:?}");
     let (status, _) = env.raw("alice", "GET", "/messages/99999999/read_receipts", &[]).await;
     assert_eq!(status, 400);
 }

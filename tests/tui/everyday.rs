@@ -118,3 +118,51 @@ async fn a_poll_takes_new_options_and_a_to_do_list_new_tasks_from_the_palette() 
     let status = app.st.ui.status.as_ref().map(|s| s.text.clone()).unwrap_or_default();
     assert_eq!(status, "the selected message has no to-do list (/todo makes one)");
 }
+
+#[tokio::test]
+async fn message_info_on_ones_own_message_says_who_has_read_it() {
+    let mut app = App::start("member").await;
+    let general = app.channel_id("general");
+    let m = OutgoingMessage::channel(general, "receipts", "did you see this?");
+    let id = app.other("member").send_message(&m).await.unwrap().id;
+    let other = app
+        .other("alice")
+        .send_message(&OutgoingMessage::channel(general, "receipts", "yes"))
+        .await
+        .unwrap()
+        .id;
+    app.other("alice").update_message_flags(&[id], true, "read").await.unwrap();
+    app.other("bob").update_message_flags(&[id], true, "read").await.unwrap();
+    app.open(Narrow::Topic(general, "receipts".into())).await;
+    app.until("both messages", |st| {
+        st.data.messages.contains_key(&id) && st.data.messages.contains_key(&other)
+    })
+    .await;
+    app.select(id);
+    app.key(KeyCode::Char('i')).await;
+    app.until("the receipts", |st| st.ui.read_receipts.as_ref().is_some_and(|r| r.1.is_some())).await;
+    let screen = app.screen(80, 24);
+    // The time it was sent follows the demo server's clock: left out of the picture.
+    let steady: String = screen
+        .lines()
+        .map(|l| if l.contains("Sent:") { "│Sent:  (the time it was sent)" } else { l })
+        .collect::<Vec<_>>()
+        .join("\n");
+    insta::assert_snapshot!("read_receipts_80x24", steady);
+    assert!(screen.contains("Read by 2"), "{screen}");
+    assert!(screen.contains("Alice Okafor") && screen.contains("Bob Nakamura"), "{screen}");
+    assert!(app.screen(160, 48).contains("Read by 2"));
+    app.key(KeyCode::Esc).await;
+    // Someone else's message: not asked.
+    app.select(other);
+    app.key(KeyCode::Char('i')).await;
+    assert!(app.st.ui.read_receipts.is_none());
+    assert!(!app.screen(80, 24).contains("Read by"));
+    app.key(KeyCode::Esc).await;
+    // Turned off by the organization (an event): said, not asked.
+    app.inject(vec![serde_json::json!({"id": 99, "type": "realm", "op": "update", "property": "enable_read_receipts", "value": false})]).await;
+    app.select(id);
+    app.key(KeyCode::Char('i')).await;
+    assert!(app.st.ui.read_receipts.is_none());
+    assert!(app.screen(80, 24).contains("read receipts are off in this organization"));
+}

@@ -379,9 +379,15 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             vec![]
         }),
         Action::MessageInfo => {
-            if let Some(id) = st.ui.selected {
-                st.ui.popup = Some(Popup::MessageInfo { message_id: id, scroll: 0 });
+            let Some(id) = st.ui.selected else { return vec![] };
+            st.ui.popup = Some(Popup::MessageInfo { message_id: id, scroll: 0 });
+            // Who has read it, on the user's own message, where the organization shows that.
+            let mine = st.data.messages.get(&id).is_some_and(|m| m.sender_id == st.data.me);
+            if mine && st.data.realm.read_receipts {
+                st.ui.read_receipts = Some((id, None));
+                return vec![Effect::FetchReadReceipts(id)];
             }
+            st.ui.read_receipts = None;
             vec![]
         }
         Action::MuteTopic | Action::UnmuteTopic | Action::FollowTopic | Action::MarkTopicRead

@@ -68,6 +68,7 @@ pub fn snapshot(st: &State) -> Snapshot {
         server_report_message_types: Some(r.report_types.clone()),
         realm_moderation_request_channel_id: r.moderation_channel,
         realm_allow_edit_history: Some(r.allow_edit_history),
+        realm_enable_read_receipts: Some(r.read_receipts),
         server_presence_ping_interval_seconds: Some(r.ping_interval),
         server_presence_offline_threshold_seconds: Some(r.offline_threshold.max(0) as u64),
         event_queue_longpoll_timeout_seconds: Some(r.longpoll_timeout),

@@ -319,6 +319,9 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                 Some("allow_edit_history") => {
                     st.data.realm.allow_edit_history = value.and_then(|v| v.as_bool()).unwrap_or(true);
                 }
+                Some("enable_read_receipts") => {
+                    st.data.realm.read_receipts = value.and_then(|v| v.as_bool()).unwrap_or(true);
+                }
                 Some("name") => {
                     st.data.realm.name = value.and_then(|v| v.as_str()).unwrap_or_default().to_owned();
                 }

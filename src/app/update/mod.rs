@@ -279,6 +279,14 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::Sent { local_id, result } => outbox::on_sent(st, &local_id, result),
         Msg::DraftPushed { key, content, result } => server_drafts::on_pushed(st, key, content, result),
+        Msg::ReadReceipts { message_id, result } => {
+            if let Some((id, receipts)) = &mut st.ui.read_receipts
+                && *id == message_id
+            {
+                *receipts = Some(result.map_err(|e| answers::why(&e)));
+            }
+            vec![]
+        }
         Msg::History { message_id, result } => {
             match (&mut st.ui.popup, result) {
                 (Some(Popup::EditHistory { message_id: m, snapshots, .. }), Ok(s)) if *m == message_id => {

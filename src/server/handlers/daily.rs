@@ -25,8 +25,9 @@ fn readable(org: &Org, user: i64, id: i64) -> ApiResult<()> {
     }
 }
 
-/// `GET /messages/{id}/read_receipts`: who has read it, never its sender; refused where the
-/// organization turned read receipts off (it does not here).
+/// `GET /messages/{id}/read_receipts`: who has read it, never its sender, nor people who do not
+/// share read receipts, nor anyone muted by or muting the asker (zerver/views/read_receipts.py);
+/// refused where the organization turned read receipts off (it does not here).
 pub async fn read_receipts(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
     let id = path_id("message_id", &id)?;
     let org = s.lock();
@@ -35,8 +36,15 @@ pub async fn read_receipts(State(s): State<Arc<Shared>>, Path(id): Path<String>,
     let user_ids: Vec<i64> = org
         .users
         .values()
-        .filter(|u| u.is_active && u.id != sender && org.flags_for(u.id, id).contains(&"read"))
+        // Only those who received it and marked it read: no row, no receipt (a public channel's
+        // history is "read" for anyone who looks, which says nothing).
+        .filter(|u| u.is_active && u.id != sender)
+        .filter(|u| org.user_msgs.get(&u.id).and_then(|m| m.get(&id)).is_some_and(|f| f.read))
         .filter(|u| super::settings::of_user(&org, u.id).get("send_read_receipts") != Some(&json!(false)))
+        .filter(|u| {
+            let mutes = |a: i64, b: i64| org.muted_users.get(&a).is_some_and(|m| m.contains_key(&b));
+            !mutes(u.id, req.user_id) && !mutes(req.user_id, u.id)
+        })
         .map(|u| u.id)
         .collect();
     Ok(reply(&req.p, success(json!({"user_ids": user_ids}))))
