@@ -88,18 +88,28 @@ pub(super) fn draw_status(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
         _ if !typing.is_empty() => (typing, t.ok),
         None => ("? help".to_owned(), t.dim),
     };
+    // Marks around the narrow's name, kept whole when a long name is cut short.
+    let mut marks = String::new();
     // Explore mode says so: nothing is being marked read.
-    let title = if st.settings.explore { format!("{title} · explore") } else { title };
+    if st.settings.explore {
+        marks.push_str(" · explore");
+    }
     // The last session, drawn from this machine until the server answers.
-    let title = if st.ui.from_cache { format!("{title} · last session") } else { title };
-    // Which organization, when several are open.
-    let title = match st.ui.orgs.own_name() {
-        Some(org) => format!("{org} · {title}"),
-        None => title,
-    };
+    if st.ui.from_cache {
+        marks.push_str(" · last session");
+    }
+    let mut lead = String::new();
     // Loud and first: any certificate is accepted, so anyone on the way can read along.
-    let title = if st.insecure { format!("INSECURE TLS · {title}") } else { title };
-    let left = clip(&sanitize(&title), (area.width as usize) / 2);
+    if st.insecure {
+        lead.push_str("INSECURE TLS · ");
+    }
+    // Which organization, when several are open.
+    if let Some(org) = st.ui.orgs.own_name() {
+        lead.push_str(&format!("{} · ", sanitize(org)));
+    }
+    let half = (area.width as usize) / 2;
+    let room = half.saturating_sub(display_width(&lead) + display_width(&marks));
+    let left = clip(&format!("{lead}{}{marks}", clip(&sanitize(&title), room.max(1))), half);
     let right_w = (area.width as usize).saturating_sub(display_width(&left) + 2);
     let right = clip(&sanitize(&text), right_w);
     let pad = (area.width as usize).saturating_sub(display_width(&left) + display_width(&right));
