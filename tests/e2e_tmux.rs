@@ -278,7 +278,8 @@ fn a_dm_from_the_people_pane() {
 
 /// The last session is kept on disk when the user quits and drawn at the next start before the
 /// server answers — here it never does: the server is gone, and the kept session is what
-/// there is to read, marked as such, with the client saying it is offline.
+/// there is to read, marked as such, with the client saying it is offline. It reopens on the
+/// topic the user left (`n`), and the feed opened before it is there too.
 #[tokio::test(flavor = "multi_thread")]
 async fn the_last_session_is_shown_at_once_even_with_the_server_gone() {
     let server = topicterm::server::DemoServer::start(Default::default()).await.unwrap();
@@ -295,6 +296,10 @@ async fn the_last_session_is_shown_at_once_even_with_the_server_gone() {
         let t = Tmux::new("e2e-cache");
         t.start_sized(&first, 120, 30);
         t.wait_for("the first screen", |s| s.contains("#engineering") && s.contains("Nightly #306"));
+        t.keys(&["n"]);
+        t.wait_for("the next unread topic", |s| {
+            s.contains("#engineering > release 2.4 planning") && s.contains("muted topics reappear")
+        });
         t.keys(&["q"]);
         t.wait_for("a clean exit", |s| !s.contains("#engineering"));
     })
@@ -309,13 +314,19 @@ async fn the_last_session_is_shown_at_once_even_with_the_server_gone() {
     tokio::task::spawn_blocking(move || {
         let t = Tmux::new("e2e-cache2");
         t.start_sized(&command, 120, 30);
-        // Nightly #306 was read in the first session: the view opens at the next unread message.
-        let s = t.wait_for("the last session", |s| {
-            s.contains("#engineering") && s.contains("The grinder arrived") && s.contains("last session")
+        let s = t.wait_for("the topic left, from the last session", |s| {
+            s.contains("#engineering > release 2.4 planning · last session")
+                && s.contains("muted topics reappear")
         });
-        assert!(!s.contains("Connecting…"), "{s}");
+        assert!(!s.contains("Connecting…") && !s.contains("Loading…"), "{s}");
         t.wait_for("the client saying it is offline", |s| {
             s.contains("offline") && s.contains("last session")
+        });
+        // The feed was kept with it: Nightly #306 was read in the first session, so it opens
+        // at the next unread message.
+        t.keys(&["a"]);
+        t.wait_for("all messages, from the last session", |s| {
+            s.contains("All messages · last session") && s.contains("The grinder arrived")
         });
         t.keys(&["q"]);
     })

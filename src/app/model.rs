@@ -365,6 +365,9 @@ pub struct Ui {
     pub from_cache: bool,
     /// The session is to be written to this machine once the open narrow's first page is in.
     pub cache_due: bool,
+    /// The narrows opened last, newest first (at most `session::CACHED_NARROWS`): the last
+    /// session keeps their windows.
+    pub visited: Vec<Narrow>,
     /// The organizations open in the window (empty with one).
     pub orgs: super::orgs::Orgs,
 }

@@ -3,8 +3,8 @@
 use crate::api::{ChannelId, Message, MessageId, NarrowTerm, UserId};
 use serde_json::json;
 
-/// What the message pane shows.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// What the message pane shows (kept with the last session, hence serialisable).
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Narrow {
     /// The combined feed: everything except muted channels and topics.
     #[default]

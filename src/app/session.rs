@@ -1,21 +1,38 @@
 //! What is kept of a session on this machine (see `update/cache.rs` for how it is taken and
 //! shown, `net/cache.rs` for the file).
 
-use crate::api::{Message, NarrowTerm, RegisterResponse};
+use super::narrow::Narrow;
+use crate::api::{Message, MessageId, RegisterResponse};
 use serde::{Deserialize, Serialize};
 
-/// How many of the open narrow's newest messages are kept.
+/// How many of each kept narrow's newest messages are kept.
 pub const CACHED_MESSAGES: usize = 200;
+
+/// How many narrows are kept: the open one and those opened last before it. With
+/// [`CACHED_MESSAGES`], the file holds at most 1,000 messages.
+pub const CACHED_NARROWS: usize = 5;
 
 /// What is kept of a session.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
     /// The state, in the shape of the register answer that would have produced it.
     pub register: RegisterResponse,
-    /// The open narrow, as terms (it is compared, never sent).
-    pub narrow: Vec<NarrowTerm>,
-    /// Its newest messages, oldest first.
+    /// The narrow that was open, and the message selected in it: the next start reopens it
+    /// there.
+    pub open: Narrow,
+    pub selected: Option<MessageId>,
+    /// The loaded windows of the narrows opened last, the open one first (when it was loaded).
+    pub windows: Vec<Window>,
+    /// Their messages, each once, oldest first.
     pub messages: Vec<Message>,
+}
+
+/// The newest part of one narrow's loaded window.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Window {
+    pub narrow: Narrow,
+    /// Ascending; each is in `Snapshot::messages`.
+    pub ids: Vec<MessageId>,
     pub found_newest: bool,
     pub found_oldest: bool,
 }

@@ -138,6 +138,10 @@ pub struct NarrowView {
     pub loading_newer: bool,
     /// Set once the first page arrived.
     pub loaded: bool,
+    /// Filled from messages already held while the server could not be asked (offline, or
+    /// the last session before the server answered): shown, not loaded, never paged, and
+    /// replaced by the first page the server sends.
+    pub provisional: bool,
     /// Which incarnation of the window this is: pages asked for an earlier one (before it was
     /// reset by a jump or a resync) are dropped, so they cannot leave a gap.
     pub epoch: u64,

@@ -31,6 +31,12 @@ pub trait ContentContext {
     fn image(&self, _src: &str) -> bool {
         false
     }
+    /// The rows a drawn picture takes in a room `width` columns wide and at most `most` rows
+    /// high, from its size in pixels: `pixels` as the message gives it, else the picture's own
+    /// once it is held. `None` while its size is not known (the room is then `most` rows).
+    fn picture_rows(&self, _src: &str, _pixels: Option<(u32, u32)>, _width: u16, _most: u16) -> Option<u16> {
+        None
+    }
 }
 
 /// A link or image of a message, numbered `[1]`, `[2]`, … in order of first appearance.

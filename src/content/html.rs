@@ -268,6 +268,12 @@ pub(crate) fn media_link(el: ElementRef<'_>) -> Option<(String, String, bool)> {
 /// (the server's thumbnail when it made one), not a video's, not the server's "still making the
 /// thumbnail" placeholder.
 pub(crate) fn media_preview(el: ElementRef<'_>) -> Option<String> {
+    media_picture(el).map(|(src, _)| src)
+}
+
+/// [`media_preview`], with the picture's size in pixels when the message gives it (Zulip's
+/// `data-original-dimensions="640x480"` on the `<img>`).
+pub(crate) fn media_picture(el: ElementRef<'_>) -> Option<(String, Option<(u32, u32)>)> {
     let shown = shown_elements(el);
     if shown.iter().any(|d| d.value().name() == "video")
         || has_class(el, "message_inline_video")
@@ -279,12 +285,38 @@ pub(crate) fn media_preview(el: ElementRef<'_>) -> Option<String> {
     let img =
         shown.iter().find(|d| d.value().name() == "img" && !has_class(**d, "image-loading-placeholder"))?;
     let src = img.attr("src").map(str::trim).filter(|s| !s.is_empty())?;
-    Some(attr_text(src))
+    let pixels = img.attr("data-original-dimensions").and_then(|d| {
+        let (w, h) = d.trim().split_once('x')?;
+        let (w, h) = (w.parse::<u32>().ok()?, h.parse::<u32>().ok()?);
+        (w > 0 && h > 0).then_some((w, h))
+    });
+    Some((attr_text(src), pixels))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pictures_size_is_read_from_the_message_when_given() {
+        let html = |img: &str| {
+            Html::parse_fragment(&format!(
+                "<div class=\"message_inline_image\"><a href=\"/u/p.png\">{img}</a></div>"
+            ))
+        };
+        let picture = |img: &str| {
+            let doc = html(img);
+            let div = doc.root_element().child_elements().next().unwrap();
+            media_picture(div)
+        };
+        let given = r#"<img data-original-dimensions="64x48" src="/u/thumbnail/p.png/840x560.webp">"#;
+        assert_eq!(picture(given), Some(("/u/thumbnail/p.png/840x560.webp".into(), Some((64, 48)))));
+        for odd in ["0x48", "64", "x", "64x-1", "big"] {
+            let img = format!(r#"<img data-original-dimensions="{odd}" src="/u/p.png">"#);
+            assert_eq!(picture(&img), Some(("/u/p.png".into(), None)), "{odd}");
+        }
+        assert_eq!(picture(r#"<img src="/u/p.png">"#), Some(("/u/p.png".into(), None)));
+    }
 
     #[test]
     fn highlighted_runs_of_a_marked_topic() {

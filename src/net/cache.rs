@@ -6,8 +6,9 @@ use crate::app::session::Snapshot;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// Bumped whenever what a `Snapshot` holds changes meaning.
-pub const FORMAT: u32 = 1;
+/// Bumped whenever what a `Snapshot` holds changes meaning (2: the open narrow and the windows
+/// of the narrows opened last, instead of the open narrow's terms and messages).
+pub const FORMAT: u32 = 2;
 
 #[derive(Serialize)]
 struct Stamped<'a> {
@@ -64,4 +65,24 @@ pub fn load(path: &Path, site: &str, email: &str) -> Result<Snapshot, String> {
     serde_json::from_slice::<Loaded>(&body)
         .map(|l| l.snapshot)
         .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file of the earlier format (the open narrow's terms and messages) is refused, never
+    /// read as if it were of this one.
+    #[test]
+    fn a_file_of_another_format_is_ignored_not_misread() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("member.json");
+        let old = serde_json::json!({
+            "format": 1, "version": env!("CARGO_PKG_VERSION"), "site": "https://a.example", "email": "me@a",
+            "snapshot": {"register": {}, "narrow": [], "messages": [], "found_newest": true, "found_oldest": true},
+        });
+        std::fs::write(&file, old.to_string()).unwrap();
+        let err = load(&file, "https://a.example", "me@a").unwrap_err();
+        assert!(err.contains("format 1"), "{err}");
+    }
 }

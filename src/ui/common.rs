@@ -5,6 +5,7 @@ use super::content::{RenderedContent, render_html_with_theme};
 use super::theme::Theme;
 use crate::api::{Message, MessageId};
 use crate::app::State;
+use crate::app::images::Slot;
 use crate::app::settings::ThemeChoice;
 use crate::content::{ContentContext, display_width, sanitize};
 use ratatui::Frame;
@@ -68,15 +69,23 @@ impl HitMap {
 
 pub(super) const CACHE_LIMIT: usize = 4000;
 
-pub(super) struct Ctx {
+pub(super) struct Ctx<'a> {
     pub(super) spoilers: bool,
     pub(super) tz: crate::app::TimeZone,
     pub(super) clock: crate::app::settings::Clock,
-    /// Make room for the pictures of inline images on this server (the site), if any.
-    pub(super) images: Option<String>,
+    /// Make room for the pictures of inline images on this server, if any.
+    pub(super) images: Option<Room<'a>>,
 }
 
-impl ContentContext for Ctx {
+/// What room for pictures is made from: the server whose pictures are drawn, the pictures held
+/// (whose size is known), the pixels of a cell.
+pub(super) struct Room<'a> {
+    pub(super) site: &'a str,
+    pub(super) held: &'a crate::app::images::Images,
+    pub(super) cell: (u16, u16),
+}
+
+impl ContentContext for Ctx<'_> {
     fn format_time(&self, ts: i64) -> String {
         self.tz.format(ts, self.clock.short())
     }
@@ -84,7 +93,15 @@ impl ContentContext for Ctx {
         self.spoilers
     }
     fn image(&self, src: &str) -> bool {
-        self.images.as_deref().is_some_and(|site| crate::app::images::on_own_server(site, src))
+        self.images.as_ref().is_some_and(|r| crate::app::images::on_own_server(r.site, src))
+    }
+    fn picture_rows(&self, src: &str, pixels: Option<(u32, u32)>, width: u16, most: u16) -> Option<u16> {
+        let room = self.images.as_ref()?;
+        let pixels = pixels.or_else(|| match room.held.get(src) {
+            Some(Slot::Ready(p)) => Some((p.0.width(), p.0.height())),
+            _ => None,
+        })?;
+        Some(super::image::inline_rows(pixels, room.cell, width, most))
     }
 }
 
@@ -127,16 +144,22 @@ impl RenderCache {
         let settings = &st.settings;
         let tz = st.tz;
         let theme = self.theme(settings.theme);
-        let images = Some(st.site.as_str())
-            .filter(|_| pictures && settings.images != crate::app::settings::ImageMode::Off);
+        let cell = self.pictures.graphics.cell_pixels();
+        let images = cell
+            .filter(|_| pictures && settings.images != crate::app::settings::ImageMode::Off)
+            .map(|cell| Room { site: st.site.as_str(), held: &st.images, cell });
         let key = (m.id, width, hash(html), spoilers, images.is_some());
-        if let Some(r) = self.map.get(&key) {
+        // A picture laid out before its size was known is laid out again once it is held (the
+        // layout changes once; the pane keeps the selected message where it was).
+        if let Some(r) = self.map.get(&key)
+            && !r.images.iter().any(|i| !i.sized && matches!(st.images.get(&i.src), Some(Slot::Ready(_))))
+        {
             return r.clone();
         }
         if self.map.len() >= CACHE_LIMIT {
             self.map.clear();
         }
-        let ctx = Ctx { spoilers, tz, clock: settings.clock, images: images.map(str::to_owned) };
+        let ctx = Ctx { spoilers, tz, clock: settings.clock, images };
         let r = Rc::new(render_html_with_theme(html, width, &ctx, &theme.content));
         self.map.insert(key, r.clone());
         r

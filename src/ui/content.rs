@@ -29,7 +29,7 @@ use unicode_segmentation::UnicodeSegmentation;
 use crate::content::guard::TOO_COMPLEX;
 use crate::content::html::{
     Visit, code_language, emoji_from_code, has_class, is_block, is_skipped, is_spoiler_block,
-    is_spoiler_part, is_stray_spoiler_content, media_link, media_preview, parent_element, walk_tree,
+    is_spoiler_part, is_stray_spoiler_content, media_link, media_picture, parent_element, walk_tree,
 };
 use crate::content::text::{attr_text, grapheme_width, sanitize_code};
 use crate::content::{ContentContext, LinkRef, display_width};
@@ -38,6 +38,8 @@ use crate::content::{Document, MAX_DEPTH, code_text, math_text};
 mod code;
 mod flat;
 mod flow;
+#[cfg(test)]
+mod picture_tests;
 mod table;
 #[cfg(test)]
 mod tests;
@@ -50,7 +52,8 @@ pub use theme::Theme;
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RenderedContent {
     pub lines: Vec<Line<'static>>,
-    /// Links and images in order of first appearance, numbered [1], [2], … in the text.
+    /// Links and images in order of first appearance, numbered [1], [2], … in the text (a
+    /// picture's label says both: `[image 1] cat.png[2]` is the first picture, the second link).
     pub links: Vec<LinkRef>,
     /// Number of spoilers in the content.
     pub spoilers: usize,
@@ -72,9 +75,13 @@ pub struct BodyImage {
     pub col: u16,
     /// The picture to fetch (the server's thumbnail where it made one).
     pub src: String,
+    /// The rows follow the picture's size; false: its size was not known when laid out, and
+    /// the rows are the most it may take (laid out again once the picture is held).
+    pub sized: bool,
 }
 
-/// Rows kept for an inline image in a body `width` columns wide: more on wider screens.
+/// Rows kept at most for an inline image in a body `width` columns wide: more on wider screens
+/// (a picture takes fewer when it is smaller).
 pub fn image_rows(width: usize) -> u16 {
     (width / 8).clamp(4, 12) as u16
 }
@@ -84,17 +91,18 @@ pub fn image_rows(width: usize) -> u16 {
 const IMAGE_ROW: char = '\u{1}';
 
 /// Blank the rows kept for images and say where they are.
-fn take_image_rows(lines: &mut [Line<'static>], previews: &[String]) -> Vec<BodyImage> {
+fn take_image_rows(lines: &mut [Line<'static>], previews: &[(String, bool)]) -> Vec<BodyImage> {
     let mut out: Vec<(usize, BodyImage)> = Vec::new();
     for (i, line) in lines.iter_mut().enumerate() {
         let Some(at) = line.spans.iter().position(|s| s.content.starts_with(IMAGE_ROW)) else { continue };
         let k: usize = line.spans[at].content[IMAGE_ROW.len_utf8()..].parse().unwrap_or(usize::MAX);
         let col: usize = line.spans[..at].iter().map(|s| display_width(&s.content)).sum();
         line.spans.truncate(at);
-        let Some(src) = previews.get(k) else { continue };
+        let Some((src, sized)) = previews.get(k) else { continue };
         match out.last_mut() {
             Some((last, img)) if *last == k && img.line + usize::from(img.rows) == i => img.rows += 1,
-            _ => out.push((k, BodyImage { line: i, rows: 1, col: col as u16, src: src.clone() })),
+            _ => out
+                .push((k, BodyImage { line: i, rows: 1, col: col as u16, src: src.clone(), sized: *sized })),
         }
     }
     out.into_iter().map(|(_, img)| img).collect()
@@ -139,6 +147,7 @@ pub fn render_document(
         list_depth: 0,
         capture: None,
         previews: Vec::new(),
+        pictures: 0,
     };
     let mut flow = Flow::new(width);
     let base = Inherit { style: theme.text, nowrap: false };
@@ -194,8 +203,11 @@ struct Renderer<'a> {
     list_depth: usize,
     /// Text emitted inside the current link (its `LinkRef::text`).
     capture: Option<String>,
-    /// The pictures of the inline images given room, in order.
-    previews: Vec<String>,
+    /// The pictures of the inline images given room, in order, and whether their rows follow
+    /// their size.
+    previews: Vec<(String, bool)>,
+    /// Pictures met so far: each is labelled `[image N]` as `I` numbers them.
+    pictures: usize,
 }
 
 impl<'a> Renderer<'a> {
@@ -370,13 +382,15 @@ impl<'a> Renderer<'a> {
             }
             return;
         };
+        // Not a picture `I` shows (not an inline image's): no picture number, only its link's.
         let n = self.register_link(src, &alt, true);
         let style = inh.style.patch(t.media);
-        flow.text(&format!("[image {n}]"), style, true);
+        flow.text("[image]", style, true);
         if !alt.is_empty() {
             flow.space(style);
             self.emit(flow, &alt, inh.patch(t.media));
         }
+        flow.text(&format!("[{n}]"), style.patch(t.link_marker), true);
     }
 
     /// A bare `<audio>`/`<video>` (Zulip renders `[a.mp3](/user_uploads/…)` as `<audio>`):
@@ -396,27 +410,43 @@ impl<'a> Renderer<'a> {
         let title = el.attr("title").map(attr_text).unwrap_or_default();
         let n = self.register_link(src, &title, false);
         let style = inh.style.patch(t.media);
-        flow.text(&format!("[{} {n}]", el.value().name()), style, true);
+        flow.text(&format!("[{}]", el.value().name()), style, true);
         flow.space(style);
         let label = if title.is_empty() { attr_text(src) } else { title };
         self.emit(flow, &label, inh.patch(t.media));
+        flow.text(&format!("[{n}]"), style.patch(t.link_marker), true);
     }
 
     fn media(&mut self, el: ElementRef<'_>, flow: &mut Flow) {
         let t = self.theme;
         let Some((url, label, is_video)) = media_link(el) else { return };
         let n = self.register_link(&url, &label, !is_video);
-        let tag = if is_video { "video" } else { "image" };
+        let picture = media_picture(el);
+        // Pictures are numbered as `I` shows them (the first of the message is `[image 1]`),
+        // apart from links: the link's number follows the label, as it follows a link's text.
+        let tag = match &picture {
+            _ if is_video => "[video]".to_owned(),
+            Some(_) => {
+                self.pictures += 1;
+                format!("[image {}]", self.pictures)
+            }
+            None => "[image]".to_owned(),
+        };
         let mut sub = Flow::new(flow.width);
-        sub.text(&format!("[{tag} {n}]"), t.media, true);
+        sub.text(&tag, t.media, true);
         sub.space(t.media);
         sub.text(&label, t.media, false);
+        sub.text(&format!("[{n}]"), t.media.patch(t.link_marker), true);
         flow.block(sub.finish(), Kind::Media);
-        // Room for the picture under its link, marked until the layout is done.
-        if let Some(src) = media_preview(el).filter(|src| self.ctx.image(src)) {
+        // Room for the picture under its link, marked until the layout is done: the rows its
+        // size takes (one column is kept free at the right), at most `image_rows`.
+        if let Some((src, pixels)) = picture.filter(|(src, _)| self.ctx.image(src)) {
+            let most = image_rows(flow.width);
+            let width = u16::try_from(flow.width.saturating_sub(1)).unwrap_or(u16::MAX);
+            let rows = self.ctx.picture_rows(&src, pixels, width, most);
             let mark = format!("{IMAGE_ROW}{}", self.previews.len());
-            self.previews.push(src);
-            let rows = (0..image_rows(flow.width)).map(|_| Line::raw(mark.clone())).collect();
+            self.previews.push((src, rows.is_some()));
+            let rows = (0..rows.unwrap_or(most).clamp(1, most)).map(|_| Line::raw(mark.clone())).collect();
             flow.block(rows, Kind::Media);
         }
     }

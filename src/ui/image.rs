@@ -89,6 +89,14 @@ impl Graphics {
         }
     }
 
+    /// The pixels of a terminal cell, which size pictures in cells (`None`: images are off).
+    pub fn cell_pixels(&self) -> Option<(u16, u16)> {
+        self.picker.as_ref().map(|p| {
+            let f = p.font_size();
+            (f.width, f.height)
+        })
+    }
+
     /// The protocol in use, as the log and the notes name it.
     pub fn name(&self) -> &'static str {
         match self.picker.as_ref().map(Picker::protocol_type) {
@@ -238,9 +246,23 @@ fn cells_for(width: u32, height: u32, font: (u16, u16), room: Size, fit: Fit) ->
     let natural = (f64::from(width) / f64::from(font.0.max(1)), f64::from(height) / f64::from(font.1.max(1)));
     let most =
         (f64::from(room.width) / natural.0.max(1e-9)).min(f64::from(room.height) / natural.1.max(1e-9));
-    let scale = if fit == Fit::Fill { most } else { most.min(1.0) };
+    // Inline, a picture whose natural size, in whole cells, fits is drawn at it (the rows the
+    // layout keeps are its natural height rounded: 2.4 rows are 2, not a picture shrunk to fit).
+    let fits = natural.0.round() <= f64::from(room.width) && natural.1.round() <= f64::from(room.height);
+    let scale = match fit {
+        Fit::Fill => most,
+        Fit::Shrink if fits => 1.0,
+        Fit::Shrink => most.min(1.0),
+    };
     let side = |n: f64, limit: u16| ((n * scale).round() as u16).clamp(1, limit.max(1));
     Size::new(side(natural.0, room.width), side(natural.1, room.height))
+}
+
+/// The rows a `pixels` picture takes inline ([`Fit::Shrink`]) in a room `width` columns wide
+/// and at most `most` rows high, at `cell` pixels a cell: what the layout keeps for it, so that
+/// a small picture leaves no blank rows under it.
+pub(super) fn inline_rows(pixels: (u32, u32), cell: (u16, u16), width: u16, most: u16) -> u16 {
+    cells_for(pixels.0, pixels.1, cell, Size::new(width, most), Fit::Shrink).height
 }
 
 /// `picture` encoded to be drawn in `room`. It is first brought down, with a fast area average,
@@ -314,10 +336,21 @@ mod tests {
         assert_eq!(cells_for(200, 100, (10, 20), room, Fit::Fill), Size::new(48, 12));
         // A large one shrinks, aspect kept: 1,000×1,000 is 100×50 cells, fitted by height.
         assert_eq!(cells_for(1000, 1000, (10, 20), room, Fit::Shrink), Size::new(24, 12));
+        // Its natural size in whole cells, when that fits: 64×48 is 6.4×2.4, drawn 6×2 in 2 rows.
+        assert_eq!(cells_for(64, 48, (10, 20), Size::new(60, 2), Fit::Shrink), Size::new(6, 2));
         // Never nothing, never beyond the room.
         assert_eq!(cells_for(1, 1, (10, 20), room, Fit::Shrink), Size::new(1, 1));
         assert_eq!(cells_for(100_000, 10, (10, 20), room, Fit::Shrink), Size::new(60, 1));
         assert_eq!(cells_for(0, 0, (0, 0), Size::new(0, 0), Fit::Fill), Size::new(1, 1));
+    }
+
+    #[test]
+    fn the_rows_kept_inline_follow_the_pictures_size_up_to_the_most() {
+        // 10×20 pixel cells: 64×48 pixels are 6×2 cells, 640×480 would be 24 rows.
+        assert_eq!(inline_rows((64, 48), (10, 20), 50, 6), 2);
+        assert_eq!(inline_rows((640, 480), (10, 20), 50, 6), 6);
+        // A wide one in a narrow room: as many rows as its width allows, aspect kept.
+        assert_eq!(inline_rows((1000, 100), (10, 20), 20, 6), 1);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 use std::collections::HashMap;
 
 pub(super) fn conversation_header(st: &State, m: &Message) -> String {
@@ -358,9 +358,16 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
     let width = area.width.saturating_sub(1);
     let height = area.height as usize;
     let Some(view) = st.data.narrows.get(&st.ui.narrow) else {
-        let mut lines = vec![Line::styled(if st.ui.loading { "Connecting…" } else { "Loading…" }, t.dim)];
+        let text = if st.ui.loading {
+            "Connecting…"
+        } else if st.ui.offline.is_some() {
+            crate::app::not_loaded(st)
+        } else {
+            "Loading…"
+        };
+        let mut lines = vec![Line::styled(text, t.dim)];
         lines.extend(crate::app::pending_in(st, &st.ui.narrow).flat_map(|o| pending_block(st, t, o, width)));
-        f.render_widget(Paragraph::new(lines), area);
+        f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
         return;
     };
     let pending: Vec<Line<'static>> = if view.found_newest || view.ids.is_empty() {
@@ -369,10 +376,16 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
         Vec::new()
     };
     if view.ids.is_empty() {
-        let text = if view.loading_newer { "Loading…" } else { "No messages here." };
+        let text = if view.loading_newer {
+            "Loading…"
+        } else if !view.loaded {
+            crate::app::not_loaded(st)
+        } else {
+            "No messages here."
+        };
         let mut lines = vec![Line::styled(text, t.dim)];
         lines.extend(pending);
-        f.render_widget(Paragraph::new(lines), area);
+        f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
         return;
     }
     let ids = &view.ids;

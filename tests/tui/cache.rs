@@ -79,3 +79,100 @@ async fn the_last_session_is_drawn_before_the_server_answers_then_replaced() {
     let fx = app::update(&mut app.st, Msg::Cached(Box::new(snapshot)));
     assert!(fx.is_empty() && !app.st.ui.from_cache);
 }
+
+/// The last session reopens on the narrow the user left, with its messages, even with the
+/// server out of reach (`n` to a topic, quit, server gone, start again). The narrows opened
+/// before it were kept too and show their messages; one never opened shows what is held of it,
+/// and one with nothing held says it is not loaded — until the server answers, when it loads.
+#[tokio::test]
+async fn the_last_session_reopens_the_narrow_left_and_the_others_kept_even_offline() {
+    use topicterm::app::{Effect, Narrow, settings::StartNarrow};
+    let (mut app, proxy) = App::start_behind_proxy("member").await;
+    app.keys("n").await;
+    let topic = app.st.ui.narrow.clone();
+    let Narrow::Topic(channel, _) = topic.clone() else { panic!("n opens a topic: {topic:?}") };
+    assert!(app.st.data.narrows[&topic].loaded);
+    let left = app.draw(80, 24);
+    let dir = tempfile::tempdir().unwrap();
+    let snapshot = kept_and_read(&app, dir.path());
+    let kept: Vec<&Narrow> = snapshot.windows.iter().map(|w| &w.narrow).collect();
+    assert_eq!(kept, [&topic, &Narrow::All], "the narrow left first, then the one before it");
+    assert!(snapshot.messages.len() <= app::cache::CACHED_MESSAGES * app::cache::CACHED_NARROWS);
+    let held: Vec<i64> = snapshot.messages.iter().map(|m| m.id).collect();
+
+    // A new start, the server out of reach; the config names no first view of its own.
+    proxy.set_down(true);
+    let mut fresh =
+        State { tz: TimeZone::Fixed(0), now: app.st.now, site: app.st.site.clone(), ..Default::default() };
+    fresh.settings.start = Some(StartNarrow::All);
+    fresh.ui.loading = true;
+    app.st = fresh;
+    app.apply(Msg::Cached(Box::new(snapshot)));
+    app.run(vec![Effect::Register]);
+    app.until("the server found out of reach", |st| st.ui.offline.as_ref().is_some_and(|o| o.register_due))
+        .await;
+    assert_eq!(app.st.ui.narrow, topic, "the narrow left");
+    let screen = app.draw(80, 24);
+    assert!(screen.rows[23].contains("· last session"), "{}", screen.text());
+    let shown = |s: &crate::harness::Screen| s.owners.iter().flatten().copied().collect::<Vec<i64>>();
+    assert_eq!(shown(&screen), shown(&left), "its messages, as they were left:\n{}", screen.text());
+    insta::assert_snapshot!("last_session_offline_80x24", screen.text());
+
+    // All messages was kept with it.
+    app.open(Narrow::All).await;
+    let all = app.draw(80, 24);
+    assert!(shown(&all).len() > 5 && shown(&all).iter().all(|id| held.contains(id)), "{}", all.text());
+
+    // A topic never opened: the messages held of it (from the kept All messages).
+    let (other, of_other) = {
+        let d = &app.st.data;
+        let m = d.narrows[&Narrow::All]
+            .ids
+            .iter()
+            .rev()
+            .map(|id| &d.messages[id])
+            .find(|m| m.stream_id.is_some_and(|c| c != channel))
+            .expect("a message of another channel");
+        let other = Narrow::Topic(m.stream_id.unwrap(), m.topic().to_owned());
+        let of_other: Vec<i64> =
+            held.iter().copied().filter(|id| other.contains(&d.messages[id], d.me)).collect();
+        (other, of_other)
+    };
+    app.open(other.clone()).await;
+    let screen = app.draw(80, 24);
+    assert!(
+        !shown(&screen).is_empty() && shown(&screen).iter().all(|id| of_other.contains(id)),
+        "{}",
+        screen.text()
+    );
+
+    // A channel none of whose messages is held: it says so and why.
+    let empty = {
+        let d = &app.st.data;
+        let c = d.channels.keys().find(|c| !held.iter().any(|id| d.messages[id].stream_id == Some(**c)));
+        Narrow::Channel(*c.expect("a channel with no message kept"))
+    };
+    app.open(empty.clone()).await;
+    let screen = app.draw(80, 24);
+    let p = screen.pane;
+    let pane: String = screen.rows[p.y as usize..(p.y + 2) as usize]
+        .iter()
+        .map(|r| r.chars().skip(p.x as usize).collect::<String>().trim().to_owned())
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert_eq!(pane, "Not loaded yet: offline — it loads when the server answers", "{}", screen.text());
+    insta::assert_snapshot!("last_session_not_loaded_80x24", screen.text());
+
+    // The server is back: the narrow on screen loads, the last session is replaced.
+    proxy.set_down(false);
+    let retry_at = app.st.ui.offline.as_ref().unwrap().retry_at;
+    app.apply(Msg::Tick(retry_at));
+    app.until("registered", |st| st.data.queue_id.is_some()).await;
+    app.until("the channel loaded", |st| st.data.narrows.get(&empty).is_some_and(|v| v.loaded)).await;
+    assert!(!app.st.ui.from_cache && app.st.ui.offline.is_none());
+    let screen = app.draw(80, 24);
+    assert!(!screen.text().contains("Not loaded"), "{}", screen.text());
+    // The topic shown from what was held is fetched anew when opened.
+    app.open(other.clone()).await;
+    assert!(app.st.data.narrows[&other].loaded && !app.st.data.narrows[&other].provisional);
+}

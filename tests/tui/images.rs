@@ -164,3 +164,91 @@ async fn a_message_without_an_image_says_so() {
     assert!(app.st.ui.popup.is_none());
     assert_eq!(app.st.ui.status.as_ref().unwrap().text, "this message has no image");
 }
+
+/// A 64×48 PNG: red above, blue below.
+fn small_png() -> Vec<u8> {
+    let img = image::RgbImage::from_fn(64, 48, |_, y| {
+        if y < 24 { image::Rgb([255, 0, 0]) } else { image::Rgb([0, 0, 255]) }
+    });
+    let mut out = std::io::Cursor::new(Vec::new());
+    image::DynamicImage::ImageRgb8(img).write_to(&mut out, image::ImageFormat::Png).unwrap();
+    out.into_inner()
+}
+
+/// A small picture takes the rows of its size (64×48 pixels: 6×2 cells of half-blocks) and no
+/// more — no blank rows under it, the text going on at once — and its label numbers it as `I`
+/// does (the first picture of the message), apart from the links, whose number follows it.
+#[tokio::test]
+async fn a_small_picture_leaves_no_hole_and_is_numbered_as_i_numbers_it() {
+    let mut app = App::start("member").await;
+    let bob = app.other("bob");
+    let png = small_png();
+    let up = bob.upload_file("dot.png", png.len() as u64, png.into()).await.unwrap();
+    let general = app.channel_id("general");
+    let text = format!(
+        "the status light, see https://example.com/status\n[dot.png]({})\n\nafter the picture",
+        up.url
+    );
+    bob.send_message(&OutgoingMessage::channel(general, "small", &text)).await.unwrap();
+    app.settle().await;
+    app.open(Narrow::Topic(general, "small".into())).await;
+    let first = app.screen(80, 24);
+    assert!(first.contains("loading image…"), "{first}");
+    app.settle().await;
+    let screen = app.screen(80, 24);
+    insta::assert_snapshot!("small_image_80x24", screen);
+    let rows: Vec<&str> = screen.lines().collect();
+    let label = rows.iter().position(|r| r.contains("[image 1] dot.png[2]")).expect("the label");
+    let after = rows.iter().position(|r| r.contains("after the picture")).expect("the text after it");
+    // The picture's two rows, then the blank line between paragraphs.
+    assert_eq!(after, label + 4, "no hole under the picture:\n{screen}");
+    let buf = app.buffer(80, 24);
+    let drawn: Vec<u16> =
+        (0..24).filter(|y| (0..80).any(|x| matches!(buf[(x, *y)].bg, Color::Rgb(..)))).collect();
+    assert_eq!(drawn, [label as u16 + 1, label as u16 + 2], "two rows of picture under its label");
+    let cells = halfblock_colours(&buf);
+    assert_eq!(cells.len(), 6 * 2, "6×2 cells");
+
+    app.key(KeyCode::Char('I')).await;
+    let popup = app.screen(80, 24);
+    assert!(popup.contains("image 1 of 1"), "the number the label says: {popup}");
+}
+
+/// A picture whose size the message does not give (here: linked by its full address, which the
+/// server does not size) keeps the most rows until it is held, then the rows of its size — the
+/// layout changes once, and the selected message below it stays where it was on screen.
+#[tokio::test]
+async fn a_picture_of_unknown_size_takes_its_rows_once_held_the_selection_staying_in_place() {
+    let mut app = App::start("member").await;
+    let bob = app.other("bob");
+    let png = small_png();
+    let up = bob.upload_file("dot.png", png.len() as u64, png.into()).await.unwrap();
+    let general = app.channel_id("general");
+    let send = |text: String| {
+        let bob = bob.clone();
+        async move { bob.send_message(&OutgoingMessage::channel(general, "unsized", &text)).await.unwrap() }
+    };
+    for i in 0..12 {
+        send(format!("filler {i}")).await;
+    }
+    send(format!("[dot.png]({}{})\n\nafter the picture", app.client.site(), up.url)).await;
+    send("the message after".into()).await;
+    app.settle().await;
+    app.open(Narrow::Topic(general, "unsized".into())).await;
+    app.key(KeyCode::Char('G')).await;
+    let row_of = |s: &str, text: &str| s.lines().position(|r| r.contains(text));
+    let before = app.screen(80, 24);
+    let (label, after) =
+        (row_of(&before, "[image 1] dot.png[1]").unwrap(), row_of(&before, "after the picture").unwrap());
+    assert_eq!(after - label, 1 + 6 + 1, "the most rows, while its size is not known:\n{before}");
+    app.settle().await;
+    let now = app.screen(80, 24);
+    let (label_now, after_now) =
+        (row_of(&now, "[image 1] dot.png[1]").unwrap(), row_of(&now, "after the picture").unwrap());
+    assert_eq!(after_now - label_now, 1 + 2 + 1, "its own two rows once held:\n{now}");
+    assert_eq!(
+        row_of(&now, "the message after"),
+        row_of(&before, "the message after"),
+        "the selected message stays in place:\n{before}\n{now}"
+    );
+}

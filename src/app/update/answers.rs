@@ -12,6 +12,18 @@ pub(super) fn why(e: &ApiError) -> String {
     e.to_string()
 }
 
+/// What the message pane says of a narrow that is neither loaded nor loading: why, and when it
+/// will be (it loads when the server answers: see `reload_if_not_loaded` and `on_registered`).
+pub fn not_loaded(st: &State) -> &'static str {
+    if st.ui.offline.is_some() {
+        "Not loaded yet: offline — it loads when the server answers"
+    } else if st.ui.from_cache {
+        "Not loaded yet: it loads when the server answers"
+    } else {
+        "Not loaded: open it again to retry"
+    }
+}
+
 /// Any failure, in the user's words.
 pub(super) fn failure(f: &Failure) -> String {
     match f {

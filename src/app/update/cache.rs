@@ -1,13 +1,15 @@
 //! The last session kept on this machine, so that the first screen is drawn before the server
 //! answers: the state rebuilt as a register answer (users, channels, unread messages, muted
-//! topics, …) and the newest messages of the narrow that was open. Applied through the same
+//! topics, …), the narrow that was open, and the newest messages of it and of the few narrows
+//! opened before it (see `session`). Applied through the same
 //! code as a real register answer, marked as not yet current until the server's own answer
 //! replaces it. `net` reads and writes the file (atomically, with the server and account it
 //! belongs to); this module only turns state into a snapshot and back.
 
 use super::common::*;
 use super::prelude::*;
-pub use crate::app::session::{CACHED_MESSAGES, Snapshot};
+pub use crate::app::session::{CACHED_MESSAGES, CACHED_NARROWS, Snapshot, Window};
+use crate::app::settings::StartNarrow;
 use serde_json::json;
 
 /// The state worth keeping, as a snapshot. Costs a pass over users and channels: taken once the
@@ -58,7 +60,7 @@ pub fn snapshot(st: &State) -> Snapshot {
         })
         .collect();
     let unread = unread_msgs(st);
-    let (narrow, messages, found_newest, found_oldest) = newest_of_open_narrow(st);
+    let (windows, messages) = kept_windows(st);
     let register = RegisterResponse {
         zulip_feature_level: r.feature_level,
         realm_name: Some(r.name.clone()),
@@ -116,7 +118,7 @@ pub fn snapshot(st: &State) -> Snapshot {
         ),
         ..Default::default()
     };
-    Snapshot { register, narrow, messages, found_newest, found_oldest }
+    Snapshot { register, open: st.ui.narrow.clone(), selected: st.ui.selected, windows, messages }
 }
 
 /// A topic's name as shown (the state keys muted topics and unreads by the lowercased name).
@@ -166,50 +168,85 @@ fn unread_msgs(st: &State) -> UnreadMsgs {
     }
 }
 
-/// The open narrow's newest loaded messages (none for a narrow that is not loaded).
-fn newest_of_open_narrow(st: &State) -> (Vec<NarrowTerm>, Vec<Message>, bool, bool) {
+/// The windows of the open narrow and of those opened last (loaded ones only, at most
+/// `CACHED_NARROWS`), each cut to its newest `CACHED_MESSAGES`, and their messages.
+fn kept_windows(st: &State) -> (Vec<Window>, Vec<Message>) {
     let d = &st.data;
-    let terms = st.ui.narrow.terms(d.me, "");
-    let Some(view) = d.narrows.get(&st.ui.narrow).filter(|v| v.loaded) else {
-        return (terms, vec![], false, false);
-    };
-    let from = view.ids.len().saturating_sub(CACHED_MESSAGES);
-    let messages: Vec<Message> =
-        view.ids[from..].iter().filter_map(|id| d.messages.get(id).cloned()).collect();
-    (terms, messages, view.found_newest, view.found_oldest && from == 0)
+    let narrows = std::iter::once(&st.ui.narrow).chain(st.ui.visited.iter().filter(|n| **n != st.ui.narrow));
+    let mut windows = Vec::new();
+    let mut kept = std::collections::BTreeSet::new();
+    for narrow in narrows {
+        let Some(view) = d.narrows.get(narrow).filter(|v| v.loaded) else { continue };
+        let from = view.ids.len().saturating_sub(CACHED_MESSAGES);
+        let ids: Vec<MessageId> =
+            view.ids[from..].iter().copied().filter(|id| d.messages.contains_key(id)).collect();
+        kept.extend(ids.iter().copied());
+        windows.push(Window {
+            narrow: narrow.clone(),
+            ids,
+            found_newest: view.found_newest,
+            found_oldest: view.found_oldest && from == 0,
+        });
+        if windows.len() == CACHED_NARROWS {
+            break;
+        }
+    }
+    (windows, kept.iter().filter_map(|id| d.messages.get(id).cloned()).collect())
 }
 
 /// Draw the last session while the server has not answered: its state, applied as a register
-/// answer would be (nothing is fetched and no queue is polled on its account), and the open
-/// narrow's messages. Ignored once the server has answered (a register answer always
-/// carries at least the user), not when it has refused or cannot be reached.
+/// answer would be (nothing is fetched and no queue is polled on its account), reopened on the
+/// narrow that was open (unless the config names another first view), with the kept windows
+/// of it and of the narrows opened before it. Ignored once the server has answered (a
+/// register answer always carries at least the user), not when it has refused or cannot be
+/// reached.
 pub(super) fn on_cached(st: &mut State, snap: Snapshot) -> Vec<Effect> {
     if !st.data.users.is_empty() {
         return vec![];
     }
+    let configured = st.settings.start.as_ref().is_some_and(|s| *s != StartNarrow::All);
     let offline = st.ui.offline.clone();
     let _ = super::register::on_registered(st, snap.register);
     st.ui.offline = offline;
     st.data.queue_id = None;
     st.ui.from_cache = true;
     st.ui.cache_due = false;
-    if st.ui.narrow.terms(st.data.me, "") == snap.narrow && !snap.messages.is_empty() {
+    // No page was asked for: the windows are the kept ones.
+    st.data.narrows.clear();
+    st.ui.visited.clear();
+    if !configured {
+        st.ui.narrow = snap.open;
+    }
+    st.ui.selected = None;
+    // Landing on the first unread message does not mark it read here: nothing is sent from
+    // this answer, and the server's unread state is still to come.
+    let explore = std::mem::replace(&mut st.settings.explore, true);
+    let messages: HashMap<MessageId, Message> = snap.messages.into_iter().map(|m| (m.id, m)).collect();
+    // Oldest visit first, so that the open narrow ends up the one visited last.
+    for w in snap.windows.into_iter().rev() {
         let resp = MessagesResponse {
             anchor: None,
-            found_newest: snap.found_newest,
-            found_oldest: snap.found_oldest,
+            found_newest: w.found_newest,
+            found_oldest: w.found_oldest,
             found_anchor: false,
             history_limited: false,
-            messages: snap.messages,
+            messages: w.ids.iter().filter_map(|id| messages.get(id).cloned()).collect(),
             ignored_parameters_unsupported: vec![],
         };
-        let narrow = st.ui.narrow.clone();
-        // Landing on the first unread message does not mark it read here: nothing is sent
-        // from this answer, and the server's unread state is still to come.
-        let explore = std::mem::replace(&mut st.settings.explore, true);
-        let _ = super::navigation::on_messages(st, narrow, resp, false);
-        st.settings.explore = explore;
+        let _ = super::navigation::on_messages(st, w.narrow.clone(), resp, false);
+        super::navigation::visit(st, &w.narrow);
     }
+    // The open narrow without a kept window: what is held of it, until the server answers.
+    let open = st.ui.narrow.clone();
+    if !st.data.narrows.contains_key(&open) {
+        super::navigation::fill_from_held(st, &open);
+    }
+    // The message that was selected, where it is still shown.
+    if let Some(id) = snap.selected.filter(|id| st.data.narrows[&open].ids.binary_search(id).is_ok()) {
+        st.ui.selected = Some(id);
+    }
+    super::navigation::visit(st, &open);
+    st.settings.explore = explore;
     set_status(st, "showing the last session: connecting…");
     vec![]
 }

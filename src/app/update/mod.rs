@@ -37,6 +37,7 @@ mod typing;
 mod views;
 
 use actions::*;
+pub use answers::not_loaded;
 use common::*;
 pub use common::{rebuild_people, rebuild_sidebar};
 pub use compose::scheduled_in_order;
@@ -167,7 +168,9 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             if st.ui.offline.take().is_some() {
                 set_status(st, "back online");
             }
-            outbox::pump(st)
+            let mut fx = reload_if_not_loaded(st);
+            fx.extend(outbox::pump(st));
+            fx
         }
         Msg::Messages { narrow, resp, older, epoch } => {
             // A page asked for an earlier incarnation of the window would leave a gap.

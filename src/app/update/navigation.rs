@@ -3,11 +3,14 @@
 use super::common::*;
 use super::prelude::*;
 
-/// Switch to a narrow, fetching its first page if needed.
+/// Switch to a narrow, fetching its first page if needed. Offline, or while the last session
+/// is shown before the server has answered, the messages already held that belong to it are
+/// shown meanwhile; offline nothing is asked (it loads when the server answers).
 pub fn open_narrow(st: &mut State, narrow: Narrow) -> Vec<Effect> {
     st.ui.narrow = narrow.clone();
     st.ui.selected = None;
     st.ui.focus = Focus::Messages;
+    visit(st, &narrow);
     if st.data.narrows.get(&narrow).is_some_and(|v| v.loaded || v.loading_newer) {
         if narrow == Narrow::Starred {
             // Messages unstarred while the view was on screen leave it now.
@@ -21,6 +24,15 @@ pub fn open_narrow(st: &mut State, narrow: Narrow) -> Vec<Effect> {
         return mark_selected_read(st);
     }
     let epoch = st.data.reset_view(&narrow);
+    if st.ui.offline.is_some() || st.ui.from_cache {
+        fill_from_held(st, &narrow);
+    }
+    if st.ui.offline.is_some() {
+        if let Some(v) = st.data.narrows.get_mut(&narrow) {
+            v.loading_newer = false;
+        }
+        return vec![];
+    }
     let terms = narrow.terms(st.data.me, dm_operator(st));
     vec![Effect::FetchMessages {
         narrow,
@@ -39,6 +51,7 @@ pub fn open_near(st: &mut State, narrow: Narrow, id: MessageId) -> Vec<Effect> {
     st.ui.narrow = narrow.clone();
     st.ui.selected = None;
     st.ui.focus = Focus::Messages;
+    visit(st, &narrow);
     st.ui.jump_to = Some(id);
     vec![fetch_around(st, narrow, id)]
 }
@@ -56,6 +69,45 @@ pub(super) fn fetch_around(st: &mut State, narrow: Narrow, id: MessageId) -> Eff
         older: false,
         epoch,
     }
+}
+
+/// Note a narrow as the one opened last (the last session keeps the windows of these).
+pub(super) fn visit(st: &mut State, narrow: &Narrow) {
+    let v = &mut st.ui.visited;
+    v.retain(|n| n != narrow);
+    v.insert(0, narrow.clone());
+    v.truncate(crate::app::session::CACHED_NARROWS);
+}
+
+/// Show in a narrow's window the messages already held that belong to it, as provisional (see
+/// `NarrowView::provisional`), and select as on opening. A pass over the messages held: done
+/// when a narrow is opened without a server to ask, never per event or frame.
+pub(super) fn fill_from_held(st: &mut State, narrow: &Narrow) {
+    let d = &st.data;
+    let mut ids: Vec<MessageId> = d
+        .messages
+        .values()
+        .filter(|m| narrow.contains(m, d.me) && (*narrow != Narrow::All || d.in_feed(m)))
+        .map(|m| m.id)
+        .collect();
+    ids.sort_unstable();
+    let view = st.data.narrows.entry(narrow.clone()).or_default();
+    view.ids = ids;
+    view.provisional = true;
+    if *narrow == st.ui.narrow {
+        select_initial(st);
+    }
+}
+
+/// The narrow on screen loads now if it could not while the server was out of reach.
+pub(super) fn reload_if_not_loaded(st: &mut State) -> Vec<Effect> {
+    if st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.loaded || v.loading_newer) {
+        return vec![];
+    }
+    let focus = st.ui.focus;
+    let fx = open_narrow(st, st.ui.narrow.clone());
+    st.ui.focus = focus;
+    fx
 }
 
 pub(super) fn select_initial(st: &mut State) {
@@ -96,6 +148,10 @@ pub(super) fn on_messages(
         ids
     };
     let view = st.data.narrows.entry(narrow.clone()).or_default();
+    if view.provisional && !older {
+        view.ids.clear();
+        view.provisional = false;
+    }
     // A page is the truth for the range it covers: drop what is no longer there (deleted or
     // moved away while the queue was lost).
     if let (Some(lo), Some(hi)) = (ids_sorted.first(), ids_sorted.last()) {
@@ -186,8 +242,8 @@ pub(super) fn move_selection(st: &mut State, delta: isize) -> Vec<Effect> {
     // Near the bottom of a window that does not reach the newest messages: page newer ones in;
     // near the top, older history.
     let view = st.data.narrows.get_mut(&st.ui.narrow).expect("view exists");
-    let newer = new + 5 >= view.ids.len() && !view.found_newest && !view.loading_newer;
-    let older = new < 5 && !view.found_oldest && !view.loading_older;
+    let newer = new + 5 >= view.ids.len() && !view.found_newest && !view.loading_newer && !view.provisional;
+    let older = new < 5 && !view.found_oldest && !view.loading_older && !view.provisional;
     view.loading_newer |= newer;
     view.loading_older |= older;
     let (first, last, epoch) = (view.ids[0], view.ids[view.ids.len() - 1], view.epoch);

@@ -608,3 +608,43 @@ fn confirmations_say_y_slash_capital_n_and_only_y_confirms() {
     }
     assert_eq!(update(&mut st, key('Y')), vec![Effect::MarkAllRead]);
 }
+
+/// A narrow opened before the server could be asked shows the messages held of it, and its
+/// first page replaces them (a message held but gone from the server does not stay); offline
+/// nothing is asked, and it loads when the connection is back.
+#[test]
+fn a_narrow_filled_from_held_messages_is_replaced_by_its_first_page() {
+    let (mut st, _) = registered();
+    let page = |ids: &[i64]| -> Box<MessagesResponse> {
+        let messages: Vec<serde_json::Value> = ids.iter().map(|id| msg(*id, 1, "plans", &["read"])).collect();
+        Box::new(
+            serde_json::from_value(json!({"messages": messages, "found_newest": true, "found_oldest": true}))
+                .unwrap(),
+        )
+    };
+    let resp = page(&[5, 6]);
+    update(&mut st, Msg::Messages { narrow: Narrow::All, resp, older: false, epoch: 0 });
+    let plans = Narrow::Topic(1, "plans".into());
+
+    // The last session shown, the server not answered yet: held messages, and a page asked for.
+    st.ui.from_cache = true;
+    let fx = open_narrow(&mut st, plans.clone());
+    let epoch = match fx.as_slice() {
+        [Effect::FetchMessages { epoch, .. }] => *epoch,
+        _ => panic!("a page is asked for: {fx:?}"),
+    };
+    assert_eq!(st.data.narrows[&plans].ids, vec![5, 6]);
+    assert!(st.data.narrows[&plans].provisional && !st.data.narrows[&plans].loaded);
+    update(&mut st, Msg::Messages { narrow: plans.clone(), resp: page(&[6, 8]), older: false, epoch });
+    assert_eq!(st.data.narrows[&plans].ids, vec![6, 8], "the page replaces what was held");
+    assert!(!st.data.narrows[&plans].provisional && st.data.narrows[&plans].loaded);
+
+    // Offline: held messages, nothing asked; back online, the narrow on screen loads.
+    st.ui.from_cache = false;
+    st.ui.offline = Some(Offline { why: "gone".into(), retry_at: 0, attempts: 1, register_due: false });
+    let noise = Narrow::Channel(1);
+    assert_eq!(open_narrow(&mut st, noise.clone()), vec![]);
+    assert_eq!(st.data.narrows[&noise].ids, vec![5, 6, 8]);
+    let fx = update(&mut st, Msg::Online);
+    assert!(matches!(fx.as_slice(), [Effect::FetchMessages { narrow, .. }] if *narrow == noise), "{fx:?}");
+}

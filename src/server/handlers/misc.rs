@@ -513,6 +513,11 @@ pub async fn upload_file(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let name = stored_name(&file.filename);
     let path = format!("2/{:x}/{name}", org.uploads.len() + 1);
     let content_type = file.content_type.unwrap_or_else(|| "application/octet-stream".into());
+    // A picture's size, from its header only (as Zulip keeps it for `data-original-dimensions`).
+    let dimensions = image::ImageReader::new(std::io::Cursor::new(&file.bytes))
+        .with_guessed_format()
+        .ok()
+        .and_then(|r| r.into_dimensions().ok());
     let (id, created) = (org.alloc(), org.now());
     let upload = crate::server::org::StoredUpload {
         id,
@@ -521,6 +526,7 @@ pub async fn upload_file(State(s): State<Arc<Shared>>, req: Req) -> Res {
         owner: req.user_id,
         content_type,
         bytes: file.bytes,
+        dimensions,
     };
     org.uploads.insert(path.clone(), upload);
     let url = format!("/user_uploads/{path}");

@@ -35,6 +35,9 @@ impl RenderContext for TestContext {
     fn realm_emoji(&self, name: &str) -> Option<(String, String)> {
         (name == "party_parrot").then(|| ("1".to_owned(), "/user_avatars/2/emoji/images/1.gif".to_owned()))
     }
+    fn upload_dimensions(&self, href: &str) -> Option<(u32, u32)> {
+        (href == "/user_uploads/2/ef/dot.png").then_some((64, 48))
+    }
 }
 
 fn full(markdown: &str) -> Rendered {
@@ -245,6 +248,11 @@ fn uploaded_files() {
     ));
     let rendered = full("https://x.org/a.JPG");
     assert!(rendered.has_image && rendered.html.contains("<img src=\"https://x.org/a.JPG\">"));
+    // A picture whose size the server knows says it, as Zulip does.
+    let rendered = full("[dot.png](/user_uploads/2/ef/dot.png)");
+    assert!(rendered.html.ends_with(
+        "<a href=\"/user_uploads/2/ef/dot.png\" title=\"dot.png\"><img data-original-dimensions=\"64x48\" src=\"/user_uploads/2/ef/dot.png\"></a></div>"
+    ), "{}", rendered.html);
 }
 
 #[test]

@@ -21,6 +21,11 @@ pub trait RenderContext {
     fn channel_by_name(&self, name: &str) -> Option<(i64, String)>;
     /// A custom emoji by name: (emoji_id, image url).
     fn realm_emoji(&self, name: &str) -> Option<(String, String)>;
+    /// An uploaded picture's size in pixels, by its address (`/user_uploads/…`): Zulip writes
+    /// it on the preview as `data-original-dimensions`.
+    fn upload_dimensions(&self, _href: &str) -> Option<(u32, u32)> {
+        None
+    }
 }
 
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -302,10 +307,16 @@ impl<'w, 'c> Writer<'w, 'c> {
     /// Queues an inline image preview, written after the top-level block.
     pub(super) fn queue_preview(&mut self, href: &str, title: Option<&str>) {
         self.renderer.result.has_image = true;
+        let size = self
+            .renderer
+            .ctx
+            .upload_dimensions(href)
+            .map(|(w, h)| format!(r#" data-original-dimensions="{w}x{h}""#))
+            .unwrap_or_default();
         let href = escape_html(href);
         let title = title.map(|title| format!(r#" title="{}""#, escape_html(title))).unwrap_or_default();
         self.previews.push(format!(
-            r#"<div class="message_inline_image"><a href="{href}"{title}><img src="{href}"></a></div>"#
+            r#"<div class="message_inline_image"><a href="{href}"{title}><img{size} src="{href}"></a></div>"#
         ));
     }
 

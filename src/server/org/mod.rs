@@ -46,6 +46,8 @@ pub struct StoredUpload {
     pub owner: i64,
     pub content_type: String,
     pub bytes: axum::body::Bytes,
+    /// A picture's size in pixels (read from its header when it was uploaded).
+    pub dimensions: Option<(u32, u32)>,
 }
 
 /// Largest upload, as register's `max_file_upload_size_mib` says.
@@ -172,6 +174,9 @@ impl RenderContext for Org {
             .iter()
             .find(|(_, (n, _))| n == name)
             .map(|(id, _)| (id.to_string(), format!("/user_avatars/1/emoji/images/{id}.png")))
+    }
+    fn upload_dimensions(&self, href: &str) -> Option<(u32, u32)> {
+        self.uploads.get(href.strip_prefix("/user_uploads/")?)?.dimensions
     }
 }
 

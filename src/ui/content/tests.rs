@@ -455,22 +455,26 @@ fn katex_shows_only_tex() {
 
 #[test]
 fn inline_images_reference_links() {
-    let html = "<p><a href=\"/user_uploads/2/ab/pasted.png\">pasted.png</a></p>\n\
+    let html = "<p><a href=\"https://x.org\">x</a> <a href=\"/user_uploads/2/ab/pasted.png\">pasted.png</a></p>\n\
         <div class=\"message_inline_image\"><a href=\"/user_uploads/2/ab/pasted.png\" title=\"pasted.png\">\
         <img data-original-dimensions=\"640x480\" src=\"/user_uploads/thumbnail/2/ab/pasted.png/840x560.webp\"></a></div>\
         <div class=\"message_inline_image\"><a href=\"https://example.com/cat.jpg\"><img src=\"https://example.com/cat.jpg\"></a></div>\
         <div class=\"youtube-video message_inline_image\"><a data-id=\"dQw\" href=\"https://www.youtube.com/watch?v=dQw\">\
         <img src=\"https://i.ytimg.com/vi/dQw/default.jpg\"></a></div>";
     let r = render(html, 60);
+    // Pictures are numbered as `I` shows them, apart from links; each label ends in its link's
+    // number, as a link's text does.
     assert_eq!(
         plain(&r),
-        "pasted.png[1]\n[image 1] pasted.png\n[image 2] https://example.com/cat.jpg\n[video 3] https://www.youtube.com/watch?v=dQw"
+        "x[1] pasted.png[2]\n[image 1] pasted.png[2]\n[image 2] https://example.com/cat.jpg[3]\n[video] https://www.youtube.com/watch?v=dQw[4]"
     );
-    assert_eq!(r.links.len(), 3);
-    assert!(r.links[0].is_image);
-    assert_eq!(r.links[0].text, "pasted.png");
+    let previews = crate::content::Document::parse(html).summary(&CLOSED).previews;
+    assert_eq!(previews.len(), 2, "`I` shows the two pictures, in the labels' order: {previews:?}");
+    assert_eq!(r.links.len(), 4);
     assert!(r.links[1].is_image);
-    assert!(!r.links[2].is_image);
+    assert_eq!(r.links[1].text, "pasted.png");
+    assert!(r.links[2].is_image);
+    assert!(!r.links[3].is_image);
 }
 
 #[test]
@@ -479,14 +483,15 @@ fn audio_and_video_elements() {
         <div class=\"message_inline_image message_inline_video\"><a href=\"/user_uploads/2/b/clip.mp4\" title=\"clip.mp4\">\
         <video preload=\"metadata\" src=\"/user_uploads/2/b/clip.mp4\"></video></a></div>";
     let r = render(html, 40);
-    assert_eq!(plain(&r), "[audio 1] song.mp3\n[video 2] clip.mp4");
+    assert_eq!(plain(&r), "[audio] song.mp3[1]\n[video] clip.mp4[2]");
     assert!(!r.links[0].is_image && !r.links[1].is_image);
 }
 
 #[test]
 fn bare_img_is_numbered() {
+    // Not an inline image's picture (`I` does not show it): only its link's number.
     let r = render("<p>look <img src=\"https://x.org/a.png\" alt=\"a cat\"></p>", 40);
-    assert_eq!(plain(&r), "look [image 1] a cat");
+    assert_eq!(plain(&r), "look [image] a cat[1]");
     assert!(r.links[0].is_image);
 }
 
@@ -902,76 +907,4 @@ fn spoilers_inside_code_math_and_media_stay_hidden() {
         assert!(!text.contains(word), "{word} leaked: {text}");
     }
     assert!(text.contains("$$y$$") && text.contains("shown.example"), "{text}");
-}
-
-// ---------------------------------------------------------------------------------------------
-// Room for pictures
-// ---------------------------------------------------------------------------------------------
-
-/// Draws the pictures of the server at `/` (relative addresses), opens the spoilers listed.
-struct Pictures(Vec<usize>);
-
-impl ContentContext for Pictures {
-    fn format_time(&self, _: i64) -> String {
-        String::new()
-    }
-    fn spoiler_open(&self, index: usize) -> bool {
-        self.0.contains(&index)
-    }
-    fn image(&self, src: &str) -> bool {
-        src.starts_with('/')
-    }
-}
-
-const UPLOAD: &str = "<div class=\"message_inline_image\"><a href=\"/user_uploads/2/ab/pasted.png\" title=\"pasted.png\">\
-    <img data-original-dimensions=\"640x480\" src=\"/user_uploads/thumbnail/2/ab/pasted.png/840x560.webp\"></a></div>";
-
-#[test]
-fn room_is_kept_under_an_inline_image_for_its_thumbnail() {
-    let html = format!("<p>see</p>\n{UPLOAD}\n<p>after</p>");
-    let r = render_html(&html, 60, &Pictures(vec![]));
-    let rows = image_rows(60);
-    assert_eq!(r.images.len(), 1);
-    let img = &r.images[0];
-    assert_eq!(
-        img.src, "/user_uploads/thumbnail/2/ab/pasted.png/840x560.webp",
-        "the thumbnail, not the original"
-    );
-    assert_eq!((img.rows, img.col), (rows, 0));
-    let text = |lines: &[Line]| lines.iter().map(|l| l.to_string()).collect::<Vec<_>>().join("\n");
-    assert_eq!(text(&r.lines[img.line - 1..img.line]), "[image 1] pasted.png");
-    // The kept rows are blank (no mark left in them), and the text goes on after them.
-    let kept = &r.lines[img.line..img.line + usize::from(rows)];
-    assert!(kept.iter().all(|l| l.spans.iter().all(|s| s.content.trim().is_empty())), "{kept:?}");
-    assert!(text(&r.lines[img.line + usize::from(rows)..]).contains("after"));
-    // Narrow screens keep fewer rows, wide ones more, within bounds.
-    assert_eq!((image_rows(20), image_rows(400)), (4, 12));
-    // Without pictures (the context says no, or another server's image): no room at all.
-    assert!(render(&html, 60).images.is_empty());
-    let elsewhere = UPLOAD.replace("/user_uploads/thumbnail", "https://img.example/thumbnail");
-    assert!(render_html(&elsewhere, 60, &Pictures(vec![])).images.is_empty());
-}
-
-#[test]
-fn an_image_in_a_closed_spoiler_gets_no_room_until_opened() {
-    let html = format!(
-        "<div class=\"spoiler-block\"><div class=\"spoiler-header\"><p>cat</p></div>\
-         <div class=\"spoiler-content\" aria-hidden=\"true\">{UPLOAD}</div></div>"
-    );
-    assert!(render_html(&html, 60, &Pictures(vec![])).images.is_empty(), "nothing of it shows");
-    assert!(crate::content::Document::parse(&html).summary(&Pictures(vec![])).previews.is_empty());
-    let open = render_html(&html, 60, &Pictures(vec![0]));
-    assert_eq!(open.images.len(), 1);
-    assert_eq!(crate::content::Document::parse(&html).summary(&Pictures(vec![0])).previews.len(), 1);
-}
-
-#[test]
-fn videos_and_loading_placeholders_get_no_room() {
-    let video = "<div class=\"message_inline_image message_inline_video\"><a href=\"/user_uploads/2/b/clip.mp4\">\
-        <video src=\"/user_uploads/2/b/clip.mp4\"></video></a></div>";
-    let loading = "<div class=\"message_inline_image\"><a href=\"/user_uploads/2/c/big.png\">\
-        <img class=\"image-loading-placeholder\" src=\"/static/images/loading/loader-black.svg\"></a></div>";
-    for html in [video, loading] {
-        assert!(render_html(html, 60, &Pictures(vec![])).images.is_empty(), "{html}");
-    }
 }

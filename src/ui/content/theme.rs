@@ -57,7 +57,7 @@ pub struct Theme {
     pub spoiler: Style,
     /// TeX source of KaTeX math.
     pub math: Style,
-    /// "[image N] …" / "[video N] …" lines.
+    /// "[image N] …" / "[video] …" lines.
     pub media: Style,
     /// `<hr>` line.
     pub rule: Style,
