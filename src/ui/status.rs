@@ -126,7 +126,9 @@ fn plan(st: &State, t: &Theme, width: u16) -> Bottom {
         let used = if p.kind == PromptKind::Confirm {
             display_width(&label) + 1
         } else {
-            display_width(&label).min(w / 2) + display_width(p.text()).max(w / 4) + 3
+            display_width(&label).min(w.saturating_sub(20).max(w / 2))
+                + display_width(p.text()).max(w / 4)
+                + 3
         };
         return match aside {
             Some((ref text, _)) if used + display_width(text) <= w => Bottom { above: None, aside },
@@ -172,8 +174,9 @@ pub(super) fn draw_status(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
     }
     let w = area.width as usize;
     if let Some(p) = &st.ui.prompt {
-        // A question is all there is to read; another label gives the typed text half the row.
-        let most = if p.kind == PromptKind::Confirm { w.saturating_sub(2) } else { w / 2 };
+        // A question is all there is to read; another label leaves the typed text 20 columns (or half).
+        let most =
+            if p.kind == PromptKind::Confirm { w.saturating_sub(2) } else { w.saturating_sub(20).max(w / 2) };
         let label = clip(&prompt_label(st, p.kind), most);
         let aside_w = plan.aside.as_ref().map_or(0, |(s, _)| display_width(s) + 2);
         let room = w.saturating_sub(display_width(&label) + aside_w).max(1);
