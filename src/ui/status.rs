@@ -11,6 +11,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+/// The fewest columns a title is clipped to before it gives way to an error altogether.
+const SHORTEST_TITLE: usize = 16;
+
 /// The title of a narrow, as the status line shows it.
 pub fn narrow_title(st: &State, n: &Narrow) -> String {
     let d = &st.data;
@@ -77,11 +80,16 @@ pub(super) fn draw_status(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
     }
     let title = narrow_title(st, &st.ui.narrow);
     let typing = typing_line(st);
+    let error = st.ui.offline.is_some() || st.ui.status.as_ref().is_some_and(|s| s.error);
     let (text, style) = match &st.ui.status {
         _ if st.ui.offline.is_some() => {
             let o = st.ui.offline.as_ref().expect("checked");
             let secs = (o.retry_at - st.now).max(0);
-            (format!("offline: {} — retrying in {secs} s · drafts are kept", o.why), t.error)
+            let banner = format!("offline: {} — retrying in {secs} s", o.why);
+            // The reassurance goes first when the line is short.
+            let kept = " · drafts are kept";
+            let fits = display_width(&banner) + kept.len() + SHORTEST_TITLE + 2 <= area.width as usize;
+            (if fits { banner + kept } else { banner }, t.error)
         }
         Some(s) if s.error => (s.text.clone(), t.error),
         Some(s) => (s.text.clone(), Style::new()),
@@ -99,8 +107,17 @@ pub(super) fn draw_status(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
     };
     // Loud and first: any certificate is accepted, so anyone on the way can read along.
     let title = if st.insecure { format!("INSECURE TLS · {title}") } else { title };
-    let left = clip(&sanitize(&title), (area.width as usize) / 2);
-    let right_w = (area.width as usize).saturating_sub(display_width(&left) + 2);
+    // The title takes at most half the line; less when an error needs the room to be read
+    // whole, and none while an error would not fit beside a title of a few words (an error
+    // goes after a while; the offline banner can last, and the insecure warning always stays,
+    // so they keep a short title).
+    let width = area.width as usize;
+    let room = if error { width.saturating_sub(display_width(&text) + 2) } else { width };
+    let shortest = if st.ui.offline.is_some() || st.insecure { SHORTEST_TITLE } else { 0 };
+    let room = if room < SHORTEST_TITLE.min(display_width(&title)) { shortest } else { room };
+    let left = clip(&sanitize(&title), room.min(width / 2));
+    let gap = if left.is_empty() { 0 } else { 2 };
+    let right_w = (area.width as usize).saturating_sub(display_width(&left) + gap);
     let right = clip(&sanitize(&text), right_w);
     let pad = (area.width as usize).saturating_sub(display_width(&left) + display_width(&right));
     let line = Line::from(vec![

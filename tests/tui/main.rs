@@ -7,6 +7,7 @@ mod daily;
 mod drafts;
 mod drawing;
 mod events;
+mod failures;
 mod harness;
 mod images;
 mod keys;
@@ -18,5 +19,7 @@ mod outside;
 mod palette;
 mod real_server;
 mod reference;
+#[path = "../support/rewriter.rs"]
+mod rewriter;
 mod screens;
 mod search_complete;

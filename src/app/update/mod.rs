@@ -55,7 +55,7 @@ use tick::*;
 pub use views::view_name;
 
 /// How a failed page of messages starts its status line (cleared when a page loads).
-const LOAD_FAILED: &str = "loading messages failed";
+const LOAD_FAILED: &str = "messages not loaded";
 
 /// Apply one input; return what must happen outside.
 pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
@@ -145,7 +145,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::Registered(resp) => on_registered(st, *resp),
         Msg::RegisterFailed(error) => {
-            let why = error.outage();
+            let why = answers::why(&error);
             st.ui.loading = false;
             // Back off exponentially up to a minute, with jitter so that many clients of a
             // restarted server do not come back in step.
@@ -156,7 +156,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             vec![]
         }
         Msg::Offline { error, retry_in } => {
-            let why = error.outage();
+            let why = answers::why(&error);
             let attempts = st.ui.offline.as_ref().map_or(0, |o| o.attempts);
             st.ui.offline =
                 Some(Offline { why, retry_at: st.now + retry_in as i64, attempts, register_due: false });
@@ -194,7 +194,9 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
                 v.loading_older = false;
                 v.loading_newer = false;
             }
-            set_error(st, format!("{LOAD_FAILED}: {}", answers::why(&error)));
+            // Asked again when the view is opened again (or paged, for older ones).
+            let again = if error.is_transient() { " (reopen the view to retry)" } else { "" };
+            set_error(st, format!("{LOAD_FAILED}: {}{again}", answers::why(&error)));
             vec![]
         }
         Msg::DraftsLoaded(drafts) => {
@@ -285,7 +287,10 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
                 }
                 (_, Err(e)) => {
                     st.ui.popup = None;
-                    set_error(st, format!("edit history: {}", answers::why(&e)));
+                    let again =
+                        answers::Again { key: Some((Context::Messages, Action::EditHistory)), command: None };
+                    let hint = answers::retry_hint(st, &e, &again);
+                    set_error(st, format!("edit history: {}{hint}", answers::why(&e)));
                 }
                 _ => {}
             }
@@ -303,7 +308,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
                 vec![]
             }
             Err(e) => {
-                set_error(st, answers::why(&e));
+                set_error(st, format!("could not fetch the message's text: {}", answers::why(&e)));
                 vec![]
             }
         },
@@ -324,10 +329,9 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::Done { job, result } => answers::on_done(st, job, result),
         Msg::UnreadableEvents { count, first: (event_type, error) } => {
-            set_error(
-                st,
-                format!("ignored {count} unreadable event(s) from the server ({event_type}: {error})"),
-            );
+            // Where it broke is for the log; the user learns what was skipped.
+            tracing::info!("{count} unreadable event(s); the first, of type {event_type:?}: {error}");
+            set_error(st, format!("ignored {count} unreadable event(s) from the server ({event_type})"));
             vec![]
         }
     }
