@@ -19,6 +19,7 @@ mod outside;
 mod palette;
 mod real_server;
 mod reference;
+mod refused;
 #[path = "../support/rewriter.rs"]
 mod rewriter;
 mod screens;

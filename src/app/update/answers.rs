@@ -87,6 +87,62 @@ pub(super) fn failure(f: &Failure) -> String {
     }
 }
 
+/// The server refused the account (a wrong or revoked key, a deactivated user or
+/// organization): the organization closes — nothing more goes to its server — and its screen
+/// says why and how to fix the account and reopen it.
+pub(super) fn account_refused(st: &mut State, e: &ApiError) -> Vec<Effect> {
+    use crate::app::orgs::AccountSource;
+    let reason = why(e);
+    st.ui.fatal = Some(format!("the server refused this account: {reason}"));
+    let key = REOPEN_KEY;
+    let deactivated = matches!(e.code(), Some("USER_DEACTIVATED" | "REALM_DEACTIVATED"));
+    let mut lines =
+        vec!["The server refused this account:".to_owned(), format!("    {reason}"), String::new()];
+    lines.extend(match &st.account {
+        _ if deactivated => vec![
+            "An administrator can reactivate it;".to_owned(),
+            format!("then press {key} here to reopen it."),
+        ],
+        AccountSource::Account(name) => vec![
+            "Log in again, in another terminal:".to_owned(),
+            format!("    topicterm login --account {name}"),
+            format!("then press {key} here to reopen it."),
+        ],
+        AccountSource::Zuliprc(path) => vec![
+            format!("Put a valid API key in {}", path.display()),
+            format!("(in another terminal), then press {key} here to reopen it."),
+        ],
+        AccountSource::Given => vec![format!("Press {key} to try again.")],
+    });
+    st.ui.reopen = lines;
+    // Nothing is retried or asked any more; the screen is the explanation. What was being
+    // written is kept on this machine, and comes back with the compose box once reopened.
+    st.data.queue_id = None;
+    st.ui.offline = None;
+    st.ui.loading = false;
+    st.ui.popup = None;
+    st.ui.prompt = None;
+    st.ui.status = None;
+    let Some(c) = st.ui.compose.take() else { return vec![] };
+    let (key, text) = (c.draft_key(), c.text());
+    st.ui.draft_dirty = false;
+    st.drafts.insert(key.clone(), text.clone());
+    vec![Effect::SaveDraft { key, text }]
+}
+
+/// Another organization of the window was closed (the server refused its account): where to
+/// learn more.
+pub(super) fn closed_elsewhere(st: &State, name: &str) -> String {
+    let key = st.settings.keymap.keys_for(Context::Global, Action::NextOrganization).into_iter().next();
+    let how = key.unwrap_or_else(|| "its row".to_owned());
+    format!("{name} closed — the server refused the account; {how} shows how to reopen it")
+}
+
+/// A closed organization could not be reopened.
+pub(super) fn reopen_failed(why: &str) -> String {
+    format!("not reopened: {why}")
+}
+
 /// A background job finished.
 pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>) -> Vec<Effect> {
     let job = match job {

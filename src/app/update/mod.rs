@@ -12,6 +12,7 @@ mod actions;
 mod answers;
 mod attach;
 pub mod cache;
+mod closed;
 mod common;
 mod complete;
 mod compose;
@@ -59,6 +60,10 @@ const LOAD_FAILED: &str = "messages not loaded";
 
 /// Apply one input; return what must happen outside.
 pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
+    // The server refused the account: nothing goes to it until it is reopened.
+    if st.ui.fatal.is_some() {
+        return closed::on_msg(st, msg);
+    }
     let (prompt_before, status_before) = (st.ui.prompt.is_some(), st.ui.status.clone());
     let mut fx = apply(st, msg);
     // A prompt opens on a clean line: what was said before it does not linger there.
@@ -120,10 +125,13 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             st.ui.last_input = st.now;
             vec![]
         }
-        Msg::OrganizationClosed { name, why } => {
-            set_error(st, format!("{name} is closed, the others stay open — {why}"));
+        Msg::OrganizationClosed { name, .. } => {
+            let text = answers::closed_elsewhere(st, &name);
+            set_error(st, text);
             vec![]
         }
+        // Only a closed organization is reopened.
+        Msg::ReopenFailed(_) => vec![],
         Msg::ClickMessage(id) => {
             if st.ui.popup.is_some() || st.ui.prompt.is_some() {
                 return vec![];
@@ -265,11 +273,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             }
             fx
         }
-        Msg::AuthLost(why) => {
-            st.ui.fatal = Some(format!("the server refused this account: {}", answers::why(&why)));
-            st.ui.quit = true;
-            vec![Effect::Quit]
-        }
+        Msg::AuthLost(e) => answers::account_refused(st, &e),
         Msg::QueueLost => {
             set_status(st, "event queue expired; resynchronising…");
             vec![Effect::Register]
