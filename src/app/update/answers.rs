@@ -138,6 +138,16 @@ pub(super) fn closed_elsewhere(st: &State, name: &str) -> String {
     format!("{name} closed — the server refused the account; {how} shows how to reopen it")
 }
 
+/// The keys a closed organization takes (its `?`).
+pub(super) fn closed_keys(st: &State) -> String {
+    let quit = st.settings.keymap.keys_for(Context::Global, Action::Quit);
+    let quit = quit.iter().find(|k| k.chars().count() == 1).or(quit.first());
+    match quit {
+        Some(q) => format!("closed: {REOPEN_KEY} reopens it once the account is fixed, {q} quits"),
+        None => format!("closed: {REOPEN_KEY} reopens it once the account is fixed"),
+    }
+}
+
 /// A closed organization could not be reopened.
 pub(super) fn reopen_failed(why: &str) -> String {
     format!("not reopened: {why}")

@@ -51,6 +51,11 @@ fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
             st.ui.quit = true;
             vec![Effect::Quit]
         }
+        Some(Action::Help) => {
+            let text = super::answers::closed_keys(st);
+            set_status(st, text);
+            vec![]
+        }
         Some(a @ (Action::NextOrganization | Action::PreviousOrganization)) => {
             let how = if a == Action::NextOrganization { OrgSwitch::Next } else { OrgSwitch::Previous };
             switch_organization(st, how)

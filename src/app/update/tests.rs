@@ -572,6 +572,11 @@ fn a_refused_account_closes_the_organization_and_says_how_to_reopen_it() {
     let later = st.now + 3600;
     assert_eq!(update(&mut st, Msg::Tick(later)), vec![]);
     assert_eq!(update(&mut st, Msg::QueueLost), vec![]);
+    assert_eq!(update(&mut st, key('?')), vec![]);
+    assert_eq!(
+        st.ui.status.as_ref().map(|s| s.text.as_str()),
+        Some("closed: r reopens it once the account is fixed, q quits")
+    );
     assert_eq!(update(&mut st, key('r')), vec![Effect::Term(TermEffect::Reopen)]);
     update(&mut st, Msg::ReopenFailed("the keyring has no API key for account \"work\"".into()));
     assert_eq!(
