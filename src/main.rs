@@ -6,6 +6,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use topicterm::account::{self, AccountStore, LoginOptions, TerminalPrompter};
 use topicterm::api::{Client, Credentials};
+use topicterm::app::orgs::AccountSource;
 use topicterm::app::settings::Settings;
 use topicterm::run::Organization;
 #[cfg(feature = "demo")]
@@ -321,28 +322,35 @@ fn list_accounts() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// An account to open: its name, its credentials, and where they come from.
+type Opened = (String, Credentials, AccountSource);
+
 /// The organizations to open, each with its account's name: -c's zuliprc, else the account
 /// chosen with --account, else every account (the default first), else ~/.zuliprc.
-fn credentials(
-    zuliprc: Option<PathBuf>,
-    account: Option<String>,
-) -> anyhow::Result<Vec<(String, Credentials)>> {
+fn credentials(zuliprc: Option<PathBuf>, account: Option<String>) -> anyhow::Result<Vec<Opened>> {
     let hint = NO_CREDENTIALS_HINT;
-    let named = |creds: Credentials| vec![(topicterm::urls::host_of(&creds.site), creds)];
+    let from_file = |path: PathBuf| {
+        let creds = account::read_zuliprc(&path).map_err(|e| anyhow::anyhow!("{e}\n{hint}"))?;
+        Ok(vec![(topicterm::urls::host_of(&creds.site), creds, AccountSource::Zuliprc(path))])
+    };
     if let Some(path) = zuliprc {
-        return account::read_zuliprc(&path).map(named).map_err(|e| anyhow::anyhow!("{e}\n{hint}"));
+        return from_file(path);
     }
     let store = AccountStore::open_default()?;
+    let stored = |(name, creds): (String, Credentials)| {
+        let source = AccountSource::Account(name.clone());
+        (name, creds, source)
+    };
     if account.is_some() {
         if let Some(one) = store.credentials(account.as_deref())? {
-            return Ok(vec![one]);
+            return Ok(vec![stored(one)]);
         }
     } else {
         let all = store.all_credentials().map_err(|e| {
             anyhow::anyhow!("{e}\n(every account opens at once; open one with --account NAME)")
         })?;
         if !all.is_empty() {
-            return Ok(all);
+            return Ok(all.into_iter().map(stored).collect());
         }
     }
     let home = directories::BaseDirs::new().context("cannot find your home directory")?;
@@ -350,17 +358,44 @@ fn credentials(
     if !path.exists() {
         anyhow::bail!("no account yet, and no ~/.zuliprc\n{hint}");
     }
-    account::read_zuliprc(&path).map(named).map_err(|e| anyhow::anyhow!("{e}\n{hint}"))
+    from_file(path)
+}
+
+/// How an account's credentials are read again, to reopen its organization after the server
+/// refused them and the user logged in again (or fixed the zuliprc).
+fn reread(source: &AccountSource) -> Option<topicterm::run::Reread> {
+    match source.clone() {
+        AccountSource::Account(name) => Some(std::sync::Arc::new(move || {
+            let store = AccountStore::open_default()?;
+            let (_, creds) = store.credentials(Some(&name))?.context("the account is gone")?;
+            Ok(creds)
+        })),
+        AccountSource::Zuliprc(path) => Some(std::sync::Arc::new(move || account::read_zuliprc(&path))),
+        AccountSource::Given => None,
+    }
+}
+
+/// What to do about a refused account, once the window is closed.
+fn relogin_hint(source: &AccountSource) -> String {
+    match source {
+        AccountSource::Account(name) => {
+            format!("  to use it again, log in again: topicterm login --account {name}")
+        }
+        AccountSource::Zuliprc(path) => {
+            format!("  to use it again, put a valid API key in {}", account::shell_word(path))
+        }
+        AccountSource::Given => String::new(),
+    }
 }
 
 /// An organization to open, with its drafts and (unless `demo` or not `keep_session`) its last
 /// session kept in folders of its own account.
 fn organization(
-    name: String,
-    creds: &Credentials,
+    (name, creds, source): Opened,
     demo: bool,
     keep_session: bool,
 ) -> anyhow::Result<Organization> {
+    let creds = &creds;
     let client = Client::new(creds)?;
     // Drafts are kept per account; the demo org's account is the same on every run.
     let site = if demo { "demo".to_owned() } else { creds.site.clone() };
@@ -379,7 +414,17 @@ fn organization(
     // Attachments opened with `o`: one private folder (0700) for every account.
     let downloads_dir = dirs.as_ref().map(|d| d.cache_dir().join("downloads"));
     let drafts_dir = dirs.map(|d| d.data_dir().join("drafts").join(account));
-    Ok(Organization { name, client, drafts_dir, cache_file, images_dir, downloads_dir })
+    let reread = reread(&source);
+    Ok(Organization {
+        name,
+        client,
+        drafts_dir,
+        cache_file,
+        images_dir,
+        downloads_dir,
+        account: source,
+        reread,
+    })
 }
 
 async fn client_main(
@@ -394,7 +439,7 @@ async fn client_main(
     let (_server, accounts) = if demo {
         let server = DemoServer::start(ServerOptions::default()).await?;
         let creds = server.credentials("member").context("the demo organization has no member")?;
-        (Some(server), vec![("demo".to_owned(), creds)])
+        (Some(server), vec![("demo".to_owned(), creds, AccountSource::Given)])
     } else {
         (None, credentials(zuliprc, account)?)
     };
@@ -406,7 +451,7 @@ async fn client_main(
     };
     let orgs = accounts
         .into_iter()
-        .map(|(name, creds)| organization(name, &creds, demo, keep_session))
+        .map(|opened| organization(opened, demo, keep_session))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let mut terminal = ratatui::init();
     // The mouse scrolls and selects, focus changes drive idle presence, and bracketed paste
@@ -444,20 +489,16 @@ async fn client_main(
     );
     ratatui::restore();
     let states = result?;
-    // Refusals, named when several organizations were open: the window stops on one only when
-    // no other is left open.
-    let refused: Vec<String> = states
-        .iter()
-        .filter_map(|st| {
-            let why = st.ui.fatal.as_ref()?;
-            Some(st.ui.orgs.own_name().map_or_else(|| why.clone(), |org| format!("{org}: {why}")))
-        })
-        .collect();
-    if !refused.is_empty() && refused.len() == states.len() {
-        anyhow::bail!(refused.join("\n"));
-    }
-    for why in refused {
-        eprintln!("closed while open: {why}");
+    // Accounts the server refused and the user did not reopen: said again, with what to do,
+    // now that the terminal is back (the window said it too, and stayed open for it).
+    for st in &states {
+        let Some(why) = &st.ui.fatal else { continue };
+        let org = st.ui.orgs.own_name().map_or_else(String::new, |org| format!("{org}: "));
+        eprintln!("closed: {org}{why}");
+        let hint = relogin_hint(&st.account);
+        if !hint.is_empty() {
+            eprintln!("{hint}");
+        }
     }
     Ok(())
 }

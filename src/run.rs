@@ -89,6 +89,7 @@ fn translate(cache: &RenderCache, ev: TermEvent) -> Input {
 }
 
 /// One organization to open: its client, and where its drafts and last session are kept.
+#[derive(Clone)]
 pub struct Organization {
     /// The account's name (`topicterm accounts`): shown when several are open.
     pub name: String,
@@ -100,7 +101,16 @@ pub struct Organization {
     /// The private folder attachments are downloaded to (`None`: a fresh private folder in
     /// the temporary directory for each).
     pub downloads_dir: Option<std::path::PathBuf>,
+    /// Where the credentials come from: what the user is told to fix when the server refuses
+    /// them.
+    pub account: app::orgs::AccountSource,
+    /// Reads the credentials again, to reopen the organization once the user has fixed them
+    /// (`None`: they cannot be read again).
+    pub reread: Option<Reread>,
 }
+
+/// Reads an organization's credentials again (the account store, a zuliprc).
+pub type Reread = std::sync::Arc<dyn Fn() -> anyhow::Result<crate::api::Credentials> + Send + Sync>;
 
 impl Organization {
     /// An organization with nothing kept on disk, named after its server.
@@ -113,6 +123,8 @@ impl Organization {
             cache_file: None,
             images_dir: None,
             downloads_dir: None,
+            account: app::orgs::AccountSource::Given,
+            reread: None,
         }
     }
 }
@@ -120,14 +132,73 @@ impl Organization {
 /// An organization open in the window: its state, its own network tasks and event queue, and
 /// what its last frame laid out.
 struct Open {
-    name: String,
+    /// How it was opened, to open it again.
+    org: Organization,
     st: State,
     dispatcher: Dispatcher,
     cache: RenderCache,
     /// Its row as the others last showed it; worked out again at most once a second.
     stale: bool,
-    /// Stopped: the server refused the account while others stayed open.
+    /// Stopped: the server refused the account. Its screen says how to reopen it.
     closed: bool,
+    /// Which opening this is: answers of the tasks of an earlier one are dropped.
+    generation: u64,
+}
+
+/// Where every organization's tasks answer: its index and generation with each message.
+type Answers = mpsc::UnboundedSender<(usize, u64, Msg)>;
+
+/// Open organization `i` (again, as `generation`): its tasks answer through `tx`; the last
+/// session is read while the server is asked.
+fn start_org(
+    i: usize,
+    org: Organization,
+    generation: u64,
+    tx: &Answers,
+    settings: &app::settings::Settings,
+    graphics: &ui::Graphics,
+) -> Open {
+    // Its tasks answer on a channel of their own, forwarded with its index and generation.
+    let (org_tx, mut org_rx) = mpsc::unbounded_channel::<Msg>();
+    let all = tx.clone();
+    tokio::spawn(async move {
+        while let Some(m) = org_rx.recv().await {
+            if all.send((i, generation, m)).is_err() {
+                break;
+            }
+        }
+    });
+    let client = org.client.clone();
+    let mut dispatcher = Dispatcher::new(client.clone(), org_tx);
+    if let Some(dir) = org.drafts_dir.clone() {
+        dispatcher = dispatcher.with_drafts(dir);
+    }
+    if let Some(dir) = org.images_dir.clone() {
+        dispatcher = dispatcher.with_images(dir);
+    }
+    if let Some(dir) = org.downloads_dir.clone() {
+        dispatcher = dispatcher.with_downloads(dir);
+    }
+    let mut st = State {
+        now: now(),
+        site: client.site().to_owned(),
+        insecure: client.insecure(),
+        keep_session: org.cache_file.is_some(),
+        account: org.account.clone(),
+        ..Default::default()
+    };
+    st.ui.show_people = settings.show_people;
+    st.settings = settings.clone();
+    st.ui.loading = true;
+    // The last session is read while the server is asked: whichever comes first is drawn.
+    if let Some(file) = org.cache_file.clone() {
+        dispatcher = dispatcher.with_cache(file);
+        dispatcher.run(Effect::LoadCache);
+    }
+    dispatcher.run(Effect::Register);
+    let mut cache = RenderCache::default();
+    cache.pictures.graphics = graphics.clone();
+    Open { org, st, dispatcher, cache, stale: true, closed: false, generation }
 }
 
 /// A message and who it is for.
@@ -155,6 +226,8 @@ impl Item {
 struct Asked {
     quit: bool,
     switch: Option<app::orgs::OrgSwitch>,
+    /// Read the closed organization's credentials again and open it anew.
+    reopen: bool,
 }
 
 /// Run one message's effects; what needs the terminal runs here, between frames.
@@ -175,6 +248,7 @@ where
             Effect::Term(TermEffect::Notify { title, body }) => outside.notify(&title, &body),
             Effect::Term(TermEffect::Copy(text)) => outside.copy(&text),
             Effect::Term(TermEffect::SwitchOrganization(how)) => asked.switch = Some(how),
+            Effect::Term(TermEffect::Reopen) => asked.reopen = true,
             Effect::Term(TermEffect::ExternalEdit { text }) => {
                 let result = outside.edit(&text);
                 terminal.clear()?;
@@ -183,6 +257,7 @@ where
                 let more = app::update(&mut org.st, Msg::EditorDone(result));
                 let then = run_effects(terminal, org, outside, more, dirty)?;
                 asked.quit |= then.quit;
+                asked.reopen |= then.reopen;
                 asked.switch = then.switch.or(asked.switch);
             }
             e => asked.quit |= !org.dispatcher.run(e),
@@ -211,50 +286,12 @@ where
     S: Stream<Item = std::io::Result<TermEvent>> + Unpin,
 {
     anyhow::ensure!(!orgs.is_empty(), "no organization to open");
-    let (tx, mut rx) = mpsc::unbounded_channel::<(usize, Msg)>();
-    let mut open: Vec<Open> = Vec::with_capacity(orgs.len());
-    for (i, org) in orgs.into_iter().enumerate() {
-        // Each organization's tasks answer on a channel of their own, forwarded with its index.
-        let (org_tx, mut org_rx) = mpsc::unbounded_channel::<Msg>();
-        let all = tx.clone();
-        tokio::spawn(async move {
-            while let Some(m) = org_rx.recv().await {
-                if all.send((i, m)).is_err() {
-                    break;
-                }
-            }
-        });
-        let client = org.client;
-        let mut dispatcher = Dispatcher::new(client.clone(), org_tx);
-        if let Some(dir) = org.drafts_dir {
-            dispatcher = dispatcher.with_drafts(dir);
-        }
-        if let Some(dir) = org.images_dir {
-            dispatcher = dispatcher.with_images(dir);
-        }
-        if let Some(dir) = org.downloads_dir {
-            dispatcher = dispatcher.with_downloads(dir);
-        }
-        let mut st = State {
-            now: now(),
-            site: client.site().to_owned(),
-            insecure: client.insecure(),
-            keep_session: org.cache_file.is_some(),
-            ..Default::default()
-        };
-        st.ui.show_people = settings.show_people;
-        st.settings = settings.clone();
-        st.ui.loading = true;
-        // The last session is read while the server is asked: whichever comes first is drawn.
-        if let Some(file) = org.cache_file {
-            dispatcher = dispatcher.with_cache(file);
-            dispatcher.run(Effect::LoadCache);
-        }
-        dispatcher.run(Effect::Register);
-        let mut cache = RenderCache::default();
-        cache.pictures.graphics = graphics.clone();
-        open.push(Open { name: org.name, st, dispatcher, cache, stale: true, closed: false });
-    }
+    let (tx, mut rx) = mpsc::unbounded_channel::<(usize, u64, Msg)>();
+    let mut open: Vec<Open> = orgs
+        .into_iter()
+        .enumerate()
+        .map(|(i, org)| start_org(i, org, 0, &tx, &settings, &graphics))
+        .collect();
     let several = open.len() > 1;
     let mut active = 0;
     let mut rows: Vec<app::orgs::OrgRow> = Vec::new();
@@ -275,7 +312,7 @@ where
                     Some(r) if !o.stale => r.clone(),
                     _ => {
                         o.stale = false;
-                        let mut r = app::orgs::row_of(&o.name, &o.st);
+                        let mut r = app::orgs::row_of(&o.org.name, &o.st);
                         r.closed = r.closed.filter(|_| o.closed);
                         r
                     }
@@ -324,7 +361,9 @@ where
                 Some(Err(e)) => return Err(e.into()),
                 None => ended = true,
             },
-            Some((i, m)) = rx.recv() => batch.push(Item::Org(i, m)),
+            Some((i, g, m)) = rx.recv() => if open[i].generation == g {
+                batch.push(Item::Org(i, m));
+            },
             () = pictures_ready.notified() => dirty = true,
             _ = clock.tick() => {
                 batch.push(Item::Tick(now()));
@@ -356,8 +395,10 @@ where
             break;
         }
         // Drain whatever else the network tasks queued before redrawing (batches bursts of events).
-        while let Ok((i, m)) = rx.try_recv() {
-            batch.push(Item::Org(i, m));
+        while let Ok((i, g, m)) = rx.try_recv() {
+            if open[i].generation == g {
+                batch.push(Item::Org(i, m));
+            }
         }
         let only_ticks = batch.iter().all(|m| matches!(m, Item::Tick(_)));
         // The state of a whole organization arriving (from the server or this machine) leaves
@@ -376,16 +417,16 @@ where
             }
         }
         'batch: for item in batch {
+            // A closed organization still takes keys and the clock (its screen says how to
+            // reopen it), nothing from the network.
             let deliveries = match item {
                 Item::Active(m) => vec![(active, m)],
+                Item::Org(i, _) if open[i].closed => continue,
                 Item::Org(i, m) => vec![(i, m)],
                 Item::Tick(t) => (0..open.len()).map(|i| (i, Msg::Tick(t))).collect(),
                 Item::Focus(f) => (0..open.len()).map(|i| (i, Msg::Focus(f))).collect(),
             };
             for (i, msg) in deliveries {
-                if open[i].closed {
-                    continue;
-                }
                 visible |= i == active && !matches!(msg, Msg::Tick(_));
                 let effects = app::update(&mut open[i].st, msg);
                 let asked = run_effects(terminal, &mut open[i], outside, effects, &mut dirty)?;
@@ -397,16 +438,19 @@ where
                     rows_due = true;
                     dirty = true;
                 }
+                // The server refused the account: its tasks stop, its screen says how to
+                // reopen it (the others, if any, stay open).
+                if open[i].st.ui.fatal.is_some() && !open[i].closed {
+                    close(&mut open, i, &mut active).await;
+                    rows_due = true;
+                    dirty = true;
+                }
+                if asked.reopen && open[i].closed {
+                    reopen(&mut open, i, &tx, &settings, &graphics).await;
+                    rows_due = true;
+                    dirty = true;
+                }
                 if asked.quit {
-                    // The server refused one account of several: that one closes, the rest stay.
-                    if let Some(why) = open[i].st.ui.fatal.clone()
-                        && open.iter().enumerate().any(|(k, o)| k != i && !o.closed)
-                    {
-                        close(&mut open, i, &mut active, &why).await;
-                        rows_due = true;
-                        dirty = true;
-                        continue;
-                    }
                     quit = true;
                     break 'batch;
                 }
@@ -436,18 +480,54 @@ where
     Ok(open.into_iter().map(|o| o.st).collect())
 }
 
-/// Close organization `i` (the server refused its account) while others stay open: its tasks
-/// stop, and if it was on screen the next open one takes its place and says why.
-async fn close(open: &mut [Open], i: usize, active: &mut usize, why: &str) {
+/// Close organization `i` (the server refused its account): its tasks stop. If it was on
+/// screen and another is still open, that one takes its place and says so; alone, it stays on
+/// screen, saying how to reopen it.
+async fn close(open: &mut [Open], i: usize, active: &mut usize) {
     open[i].closed = true;
     open[i].stale = true;
     open[i].dispatcher.shutdown(None).await;
-    let name = open[i].name.clone();
+    let name = open[i].org.name.clone();
+    let why = open[i].st.ui.fatal.clone().unwrap_or_default();
     if *active == i
         && let Some(next) = (1..open.len()).map(|k| (i + k) % open.len()).find(|&k| !open[k].closed)
     {
         *active = next;
     }
     tracing::warn!("{name} is closed: {why}");
-    app::update(&mut open[*active].st, Msg::OrganizationClosed { name, why: why.to_owned() });
+    if *active != i {
+        app::update(&mut open[*active].st, Msg::OrganizationClosed { name, why });
+    }
+}
+
+/// Reopen closed organization `i`: its credentials read again (the user has logged in again
+/// meanwhile) and the organization opened anew, as at start; or, when they cannot be read,
+/// why not, on its screen.
+async fn reopen(
+    open: &mut [Open],
+    i: usize,
+    tx: &Answers,
+    settings: &app::settings::Settings,
+    graphics: &ui::Graphics,
+) {
+    let read = match open[i].org.reread.clone() {
+        Some(read) => tokio::task::spawn_blocking(move || read())
+            .await
+            .unwrap_or_else(|e| Err(anyhow::anyhow!("{e}")))
+            .and_then(|creds| Client::new(&creds).map_err(anyhow::Error::from)),
+        None => Err(anyhow::anyhow!("this organization's credentials cannot be read again")),
+    };
+    match read {
+        Ok(client) => {
+            tracing::info!("reopening {}", open[i].org.name);
+            let org = Organization { client, ..open[i].org.clone() };
+            let orgs = open[i].st.ui.orgs.clone();
+            open[i] = start_org(i, org, open[i].generation + 1, tx, settings, graphics);
+            open[i].st.ui.orgs = orgs;
+        }
+        Err(e) => {
+            tracing::warn!("{} not reopened: {e:#}", open[i].org.name);
+            app::update(&mut open[i].st, Msg::ReopenFailed(format!("{e:#}")));
+        }
+    }
 }

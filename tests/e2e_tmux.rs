@@ -514,8 +514,9 @@ async fn a_server_asking_for_a_client_certificate_serves_the_binary_that_shows_o
 /// Every account opens at once: two in-process demo servers as two accounts of
 /// `topicterm accounts` (a third whose key the server refuses), the binary started without
 /// `--account`. Both organizations have rows with their unread counts, the default on screen;
-/// `]` switches; the refused one is closed with the reason while the others stay open; and
-/// `--account NAME` still opens just the one.
+/// `]` switches; the refused one is closed while the others stay open, its screen says how to
+/// log in again, and once its key is fixed `r` opens it; `--account NAME` still opens just the
+/// one — and a refused one alone stays open saying what to do, and says it again on exit.
 #[tokio::test(flavor = "multi_thread")]
 async fn every_account_opens_in_one_window_and_the_switch_key_moves_between_them() {
     use topicterm::server::DemoServer;
@@ -524,11 +525,13 @@ async fn every_account_opens_in_one_window_and_the_switch_key_moves_between_them
     let home = tempfile::tempdir().unwrap();
     let h = home.path().to_owned();
     let mut toml = String::from("default = \"globex\"\n");
+    let mut initech_key = None;
     for (name, server) in [("acme", &acme), ("globex", &globex), ("initech", &acme)] {
         let dir = h.join(name);
         server.write_zuliprcs(&dir).unwrap();
         let mut creds = server.credentials("member").unwrap();
         if name == "initech" {
+            initech_key = Some((dir.join("member.zuliprc"), creds.clone()));
             creds.api_key = "not-a-key-the-server-knows".into();
             topicterm::api::zuliprc::write(&dir.join("member.zuliprc"), &creds).unwrap();
         }
@@ -539,19 +542,55 @@ async fn every_account_opens_in_one_window_and_the_switch_key_moves_between_them
             dir.join("member.zuliprc").display()
         ));
     }
+    let (initech_rc, initech_good) = initech_key.unwrap();
     std::fs::create_dir_all(h.join("config/topicterm")).unwrap();
     std::fs::write(h.join("config/topicterm/accounts.toml"), toml).unwrap();
-    let command = |args: &str| {
+    // Each run writes its stderr and then its exit status to files named after it.
+    let command = |args: &str, run: &str| {
         format!(
             "HOME={h} XDG_CONFIG_HOME={h}/config XDG_CACHE_HOME={h}/cache XDG_STATE_HOME={h}/state \
-             XDG_DATA_HOME={h}/data {bin} {args} 2> {h}/stderr",
+             XDG_DATA_HOME={h}/data {bin} {args} 2> {h}/stderr-{run}; echo $? > {h}/exit-{run}",
             h = h.display(),
             bin = env!("CARGO_BIN_EXE_topicterm"),
         )
     };
-    let (all, one) = (command(""), command("--account acme"));
-    let stderr = h.join("stderr");
+    let (all, one, refused) =
+        (command("", "all"), command("--account acme", "one"), command("--account initech", "refused"));
     tokio::task::spawn_blocking(move || {
+        // A run's exit status and stderr, once the shell has written the status (waiting on the
+        // file, not a fixed time).
+        let ended = |run: &str| {
+            let start = Instant::now();
+            loop {
+                let code = std::fs::read_to_string(h.join(format!("exit-{run}"))).unwrap_or_default();
+                if !code.trim().is_empty() {
+                    let said = std::fs::read_to_string(h.join(format!("stderr-{run}"))).unwrap_or_default();
+                    break (code.trim().to_owned(), said);
+                }
+                assert!(start.elapsed() < Duration::from_secs(30), "{run} did not end");
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        };
+
+        // The refused account alone: the window stays open and says what to do.
+        let t = Tmux::new("e2e-orgs-refused");
+        t.start_sized(&refused, 100, 30);
+        let s = t.wait_for("the refusal and how to log in again", |s| {
+            s.contains("The server refused this account:")
+                && s.contains("    Invalid API key")
+                && s.contains("topicterm login --account initech")
+                && s.contains("then press r here to reopen it.")
+        });
+        assert!(!s.contains("Error"), "{s}");
+        t.keys(&["q"]);
+        let (code, said) = ended("refused");
+        assert_eq!(
+            said,
+            "closed: the server refused this account: Invalid API key\n  \
+             to use it again, log in again: topicterm login --account initech\n",
+        );
+        assert_eq!(code, "0", "the user quit");
+
         let t = Tmux::new("e2e-orgs");
         t.start_sized(&all, 120, 30);
         let s = t.wait_for("three organization rows, initech closed and why", |s| {
@@ -559,7 +598,7 @@ async fn every_account_opens_in_one_window_and_the_switch_key_moves_between_them
                 && s.contains("acme")
                 && s.contains("initech")
                 && s.contains("closed")
-                && s.contains("initech is closed, the others stay open — the server refused this account")
+                && s.contains("initech closed — the server refused the account; ] shows how to reopen it")
         });
         assert!(s.lines().any(|l| l.starts_with("globex · ")), "the default account on screen first:\n{s}");
         t.wait_for("unread counts in both", |s| {
@@ -572,26 +611,31 @@ async fn every_account_opens_in_one_window_and_the_switch_key_moves_between_them
         t.keys(&["]"]);
         let s = t.wait_for("acme on screen", |s| s.lines().any(|l| l.starts_with("acme · ")));
         assert!(s.contains("▶ acme"), "{s}");
-        // Round past the closed one, back to globex.
+        // On to the closed one: it says how to reopen it.
+        t.keys(&["]"]);
+        let s = t.wait_for("initech's screen", |s| s.contains("topicterm login --account initech"));
+        assert!(s.contains("▶ initech"), "{s}");
+        // Logged in again (here: its key file fixed, as `topicterm login` writes it): `r`.
+        topicterm::api::zuliprc::write(&initech_rc, &initech_good).unwrap();
+        t.keys(&["r"]);
+        let s = t.wait_for("initech open", |s| {
+            s.lines().any(|l| l.starts_with("initech · "))
+                && s.contains("#engineering")
+                && !s.contains("refused")
+        });
+        assert!(!s.lines().any(|l| l.contains("initech") && l.contains("closed")), "{s}");
         t.keys(&["]"]);
         t.wait_for("globex again", |s| s.lines().any(|l| l.starts_with("globex · ")));
         t.keys(&["q"]);
-        t.wait_for("a clean exit", |s| !s.contains("#engineering"));
-        let start = Instant::now();
-        let said = loop {
-            let said = std::fs::read_to_string(&stderr).unwrap_or_default();
-            if said.contains("initech") || start.elapsed() > Duration::from_secs(10) {
-                break said;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        };
-        assert!(said.contains("closed while open: initech: the server refused this account"), "{said}");
+        // Nothing left refused: nothing to say on the way out.
+        assert_eq!(ended("all"), ("0".to_owned(), String::new()));
 
         let t = Tmux::new("e2e-orgs-one");
         t.start_sized(&one, 120, 30);
         let s = t.wait_for("one organization", |s| s.contains("#engineering") && s.contains("All messages"));
         assert!(!s.contains("▶") && !s.contains("globex") && !s.contains("acme · "), "{s}");
         t.keys(&["q"]);
+        assert_eq!(ended("one").0, "0");
     })
     .await
     .unwrap();

@@ -10,7 +10,7 @@ pub struct ServerError {
     pub status: u16,
     /// The server's error code (`BAD_REQUEST`, `STREAM_DOES_NOT_EXIST`, …); `BAD_REQUEST` when absent.
     pub code: String,
-    /// The server's human-readable message.
+    /// The server's human-readable message (empty when the body has none).
     pub msg: String,
     /// `stream_id` extra field (`STREAM_DOES_NOT_EXIST` when scheduling).
     pub stream_id: Option<i64>,
@@ -39,7 +39,7 @@ impl ServerError {
         };
         let msg = match extra.remove("msg") {
             Some(Value::String(s)) => s,
-            _ => format!("HTTP {status}"),
+            _ => String::new(),
         };
         extra.remove("result");
         let stream_id = extra.get("stream_id").and_then(Value::as_i64);
@@ -54,7 +54,8 @@ impl ServerError {
     }
 }
 
-/// A request refused on the client before it was sent, naming the rule it breaks.
+/// A request refused on the client before it was sent (or an answer it stopped reading), naming
+/// the rule it breaks.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LimitError {
     #[error("status text is {0} characters; the limit is 60")]
@@ -111,19 +112,27 @@ pub enum LimitError {
     NegativeDraftTimestamp,
     #[error("the draft's type is not one this client can send")]
     UnknownDraftType,
+    #[error("this link is not a file that can be fetched")]
+    NotFetchable,
+    #[error("the file is larger than {max_mib} MiB, more than this client fetches")]
+    TooLargeToFetch { max_mib: usize },
 }
 
-/// Every way an API call can fail.
+/// Every way an API call can fail. The `Display` form is for the log: it says what happened in
+/// technical terms (status, endpoint path without its query, lengths, where JSON broke) and never
+/// quotes what the server sent, which can be message text. What the user reads is worded by
+/// `app::update::answers` from the kind.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    /// The server answered with an error body.
+    /// The server answered with an error body (shown as its message; `ServerError`'s own
+    /// `Display` adds the code and status).
     #[error("{}", .0.msg)]
     Server(Box<ServerError>),
     /// The request never got an answer (DNS, connect, TLS, timeout, broken connection).
     #[error("network error: {message}")]
     Transport { message: String, timeout: bool, connect: bool },
     /// The server answered, but not with what the protocol says.
-    #[error("unexpected response from server (HTTP {status}): {message}")]
+    #[error("unexpected answer from the server (HTTP {status}): {message}")]
     Decode { status: u16, message: String },
     /// Refused before sending: the request breaks one of the contract's limits.
     #[error("{0}")]
@@ -145,6 +154,13 @@ impl ApiError {
             ApiError::Server(e) => Some(e),
             _ => None,
         }
+    }
+
+    /// An answer to `path` that is not what the protocol says: `json` is why it could not be
+    /// read, `len` its length in bytes. Only these facts are kept, never the answer's text.
+    pub fn unreadable(path: &str, status: u16, len: usize, json: &serde_json::Error) -> ApiError {
+        let path = path.split('?').next().unwrap_or(path);
+        ApiError::Decode { status, message: format!("{path}: {} ({len} bytes)", json_fault(json)) }
     }
 
     /// True for failures worth retrying later: network trouble, 5xx, rate limits, and answers
@@ -169,26 +185,26 @@ impl ApiError {
         }
     }
 
-    /// What went wrong with the connection, in a few words for a status line (the full error,
-    /// with URLs and queue ids, belongs in the log).
-    pub fn outage(&self) -> String {
+    /// What the trouble is, as a kind the client words for the user.
+    pub fn trouble(&self) -> Trouble {
         match self {
-            // Retrying will not help; the user has to say whom to trust.
             ApiError::Transport { message, .. } if message.ends_with(UNTRUSTED_CERTIFICATE) => {
-                UNTRUSTED_CERTIFICATE.into()
+                Trouble::UntrustedCertificate
             }
             ApiError::Transport { message, .. } if message.ends_with(CLIENT_CERTIFICATE_REQUIRED) => {
-                CLIENT_CERTIFICATE_REQUIRED.into()
+                Trouble::ClientCertificateRequired
             }
-            ApiError::Transport { connect: true, .. } => "server unreachable".into(),
-            ApiError::Transport { timeout: true, .. } => "the server stopped answering".into(),
-            ApiError::Transport { .. } => "connection lost".into(),
-            ApiError::Server(e) if e.status == 429 => "too many requests: the server asked to wait".into(),
-            ApiError::Server(e) if e.status >= 500 => format!("server error (HTTP {})", e.status),
-            ApiError::Server(e) => e.msg.clone(),
-            ApiError::Decode { status, .. } if *status >= 500 => format!("server error (HTTP {status})"),
-            ApiError::Decode { .. } => "the server's answer could not be read".into(),
-            ApiError::Limit(l) => l.to_string(),
+            ApiError::Transport { connect: true, .. } => Trouble::Unreachable,
+            ApiError::Transport { timeout: true, .. } => Trouble::NoAnswer,
+            ApiError::Transport { .. } => Trouble::ConnectionLost,
+            ApiError::Server(e) if e.status == 429 => Trouble::TooManyRequests,
+            ApiError::Server(e) if matches!(e.status, 502..=504) => Trouble::Unavailable,
+            ApiError::Server(e) if e.status >= 500 => Trouble::ServerFailed,
+            ApiError::Decode { status: 502..=504, .. } => Trouble::Unavailable,
+            ApiError::Decode { status, .. } if *status >= 500 => Trouble::ServerFailed,
+            ApiError::Decode { .. } => Trouble::NotUnderstood,
+            ApiError::Server(_) => Trouble::Refused,
+            ApiError::Limit(_) => Trouble::Limit,
         }
     }
 
@@ -197,6 +213,46 @@ impl ApiError {
         matches!(self, ApiError::Server(e) if e.status == 401
             || matches!(e.code.as_str(), "UNAUTHORIZED" | "USER_DEACTIVATED" | "REALM_DEACTIVATED"))
     }
+}
+
+/// The kinds of trouble a request runs into, as the user is told about them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trouble {
+    /// No connection could be made.
+    Unreachable,
+    /// Connected, but no answer came in time.
+    NoAnswer,
+    /// The connection broke before the answer was complete.
+    ConnectionLost,
+    /// The server's certificate is not trusted.
+    UntrustedCertificate,
+    /// The server wants a client certificate.
+    ClientCertificateRequired,
+    /// The server (or a proxy in front of it) is down or overloaded: 502, 503, 504.
+    Unavailable,
+    /// The server failed (another 5xx).
+    ServerFailed,
+    /// Rate limited.
+    TooManyRequests,
+    /// An answer that is not the protocol's: not JSON, or JSON of another shape.
+    NotUnderstood,
+    /// The server refused the request, with its own message.
+    Refused,
+    /// The client refused to send it.
+    Limit,
+}
+
+/// Why JSON could not be read, without any of its text: the kind of fault and where.
+/// (serde_json's own message can quote the value it met, which can be message text.)
+pub fn json_fault(e: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    let kind = match e.classify() {
+        Category::Io => "a read error",
+        Category::Syntax => "not JSON",
+        Category::Data => "JSON of another shape",
+        Category::Eof => "JSON cut short",
+    };
+    format!("{kind} at line {}, column {}", e.line(), e.column())
 }
 
 /// What to do about a server certificate this client does not trust (the zuliprc options of the
@@ -211,8 +267,14 @@ pub const CLIENT_CERTIFICATE_REQUIRED: &str = "the server asks for a client cert
 
 impl From<reqwest::Error> for ApiError {
     fn from(e: reqwest::Error) -> Self {
-        // reqwest's Display includes the URL but never the credentials (sent in a header).
-        let mut message = e.to_string();
+        // The URL's path only: its query can hold a search, which is the user's words.
+        let path = e.url().map(|u| u.path().to_owned());
+        let (timeout, connect) = (e.is_timeout(), e.is_connect());
+        let e = e.without_url();
+        let mut message = match path {
+            Some(path) => format!("{path}: {e}"),
+            None => e.to_string(),
+        };
         let mut source = std::error::Error::source(&e);
         while let Some(s) = source {
             message.push_str(": ");
@@ -231,7 +293,7 @@ impl From<reqwest::Error> for ApiError {
             message.push_str(" — ");
             message.push_str(UNTRUSTED_CERTIFICATE);
         }
-        ApiError::Transport { message, timeout: e.is_timeout(), connect: e.is_connect() }
+        ApiError::Transport { message, timeout, connect }
     }
 }
 
@@ -241,5 +303,27 @@ pub type Result<T, E = ApiError> = std::result::Result<T, E>;
 impl fmt::Display for ServerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ({}, HTTP {})", self.msg, self.code, self.status)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_faults_say_what_and_where_but_never_quote_the_text() {
+        let secret = "the secret plans for friday";
+        let shape = serde_json::from_str::<i64>(&format!("\"{secret}\"")).unwrap_err();
+        assert!(shape.to_string().contains(secret), "serde_json's own message quotes it: {shape}");
+        assert_eq!(json_fault(&shape), "JSON of another shape at line 1, column 29");
+        let syntax = serde_json::from_str::<serde_json::Value>(&format!("<html>{secret}")).unwrap_err();
+        assert_eq!(json_fault(&syntax), "not JSON at line 1, column 1");
+        let cut = serde_json::from_str::<serde_json::Value>(&format!("{{\"msg\": \"{secret}")).unwrap_err();
+        assert_eq!(json_fault(&cut), "JSON cut short at line 1, column 36");
+        let e = ApiError::unreadable("/messages?anchor=newest&narrow=secret", 200, 512, &shape);
+        assert_eq!(
+            e.to_string(),
+            "unexpected answer from the server (HTTP 200): /messages: JSON of another shape at line 1, column 29 (512 bytes)"
+        );
     }
 }

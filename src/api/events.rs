@@ -140,7 +140,10 @@ where
     match serde_json::from_value(v) {
         Ok(t) => Ok(Some(t)),
         Err(e) => {
-            tracing::warn!("left out an unreadable part of the register answer: {e}");
+            tracing::warn!(
+                "left out an unreadable part of the register answer: {}",
+                super::error::json_fault(&e)
+            );
             Ok(None)
         }
     }
@@ -193,11 +196,11 @@ impl Event {
                     });
                 match salvaged {
                     Some(m) => EventKind::Message(Box::new(m)),
-                    None => EventKind::Malformed { event_type: ty, error: e.to_string() },
+                    None => EventKind::Malformed { event_type: ty, error: super::error::json_fault(&e) },
                 }
             }
             Err(e) if KNOWN_EVENT_TYPES.contains(&ty.as_str()) => {
-                EventKind::Malformed { event_type: ty, error: e.to_string() }
+                EventKind::Malformed { event_type: ty, error: super::error::json_fault(&e) }
             }
             Err(_) => EventKind::Unknown { event_type: ty },
         };
@@ -286,6 +289,7 @@ pub enum EventKind {
     #[serde(skip)]
     Malformed {
         event_type: String,
+        /// Where its JSON broke ([`super::error::json_fault`]: never the event's text).
         error: String,
     },
 }

@@ -64,10 +64,10 @@ fn unreadable(json: &str, error: &serde_json::Error) -> Option<Message> {
         raw.and_then(|r| serde_json::from_str(r.get()).ok())
     }
     let Ok(s) = serde_json::from_str::<Skeleton>(json) else {
-        tracing::warn!("a message without a readable ID was left out: {error}");
+        tracing::warn!("a message without a readable ID was left out: {}", super::error::json_fault(error));
         return None;
     };
-    tracing::warn!(id = s.id, "a message could not be read: {error}");
+    tracing::warn!(id = s.id, "a message could not be read: {}", super::error::json_fault(error));
     let stream_id: Option<ChannelId> = field(s.stream_id);
     let kind =
         field(s.kind).unwrap_or(if stream_id.is_some() { MessageType::Stream } else { MessageType::Private });

@@ -1,7 +1,7 @@
 //! The event queue: register, long-poll for events, delete.
 
 use super::channels::IncludeSubscribers;
-use super::error::Result;
+use super::error::{ApiError, Result};
 use super::events::{Event, EventsResponse, RegisterResponse};
 use super::models::*;
 use super::transport::*;
@@ -43,8 +43,25 @@ impl RegisterParams {
 
 impl Client {
     /// `POST /register`. Records the server's feature level and limits in this client.
+    /// An answer that lacks the users or the subscriptions when they were asked for is not
+    /// the protocol's (a mangled answer): taken as it is, it would show an organization
+    /// without its people ("(unknown user)" in every conversation) or its channels.
     pub async fn register(&self, r: &RegisterParams) -> Result<RegisterResponse> {
         let resp: RegisterResponse = self.call(Method::POST, "/register", r.params()).await?;
+        // What the answer carries: `fetch_event_types`, else `event_types`, else everything.
+        let fetched = r.fetch_event_types.as_ref().or(r.event_types.as_ref());
+        let asked = |t: &str| fetched.is_none_or(|f| f.iter().any(|x| x == t));
+        for (kind, field, present) in [
+            ("realm_user", "realm_users", resp.realm_users.is_some()),
+            ("subscription", "subscriptions", resp.subscriptions.is_some()),
+        ] {
+            if asked(kind) && !present {
+                return Err(ApiError::Decode {
+                    status: 200,
+                    message: format!("/register: no {field} in the answer"),
+                });
+            }
+        }
         let mut info = self.server_info();
         info.feature_level = Some(resp.zulip_feature_level);
         info.max_message_length = resp.max_message_length.or(info.max_message_length);

@@ -2,7 +2,7 @@
 //! operation goes through (limits checked before sending, `ignored_parameters_unsupported` logged,
 //! error bodies turned into [`ApiError::Server`]).
 
-use super::error::{ApiError, Result, ServerError};
+use super::error::{ApiError, LimitError, Result, ServerError};
 
 use reqwest::Method;
 use serde::de::DeserializeOwned;
@@ -311,8 +311,7 @@ pub fn decode<T: DeserializeOwned>(
         if let Some(ignored) = envelope.ignored_parameters_unsupported.filter(|i| !i.is_empty()) {
             tracing::warn!(path, ?ignored, "server ignored unsupported parameters");
         }
-        serde_json::from_slice(bytes)
-            .map_err(|e| ApiError::Decode { status: 200, message: format!("{path}: {e}") })
+        serde_json::from_slice(bytes).map_err(|e| ApiError::unreadable(path, status, bytes.len(), &e))
     }
 }
 
@@ -334,24 +333,19 @@ impl Client {
                 if self.email.is_empty() { req } else { req.basic_auth(&self.email, Some(&self.api_key)) }
             }
             Link::Web(full) if matches!(full.scheme(), "http" | "https") => self.http.get(full),
-            Link::Web(_) | Link::Refused(_) => {
-                return Err(ApiError::Decode { status: 0, message: format!("{url} is not a file to fetch") });
-            }
+            Link::Web(_) | Link::Refused(_) => return Err(LimitError::NotFetchable.into()),
         };
         let req = req.timeout(Duration::from_secs(300));
         let mut resp = req.send().await?;
         let status = resp.status().as_u16();
         if !resp.status().is_success() {
-            return Err(ApiError::Decode {
-                status,
-                message: format!("download of {url} answered HTTP {status}"),
-            });
+            // A file's answer is no API error body: the status says it all.
+            return Err(ApiError::Server(Box::new(ServerError::new(status, "DOWNLOAD_REFUSED", ""))));
         }
         let mut body = Vec::new();
         while let Some(chunk) = resp.chunk().await? {
             if body.len() + chunk.len() > max {
-                let mb = max >> 20;
-                return Err(ApiError::Decode { status, message: format!("{url} is larger than {mb} MB") });
+                return Err(LimitError::TooLargeToFetch { max_mib: max >> 20 }.into());
             }
             body.extend_from_slice(&chunk);
         }
@@ -399,24 +393,75 @@ impl Client {
     }
 }
 
-/// The error an unsuccessful answer stands for: the server's error body, or (not JSON at all)
-/// an answer that is not the protocol's.
+/// The error an answer that is not a success stands for: the server's error body, or an answer
+/// that is not the protocol's (not JSON, or JSON that is no error body: a proxy's page, a
+/// mangled answer). Only facts about the answer are kept (status, length, where it broke), never
+/// its text.
 fn error_body(path: &str, status: u16, retry_header: Option<f64>, bytes: &[u8]) -> ApiError {
+    let success = (200..300).contains(&status);
     match serde_json::from_slice::<Value>(bytes) {
-        Ok(body) => ApiError::Server(Box::new(ServerError::from_body(status, &body, retry_header))),
-        Err(e) => {
-            let snippet: String = String::from_utf8_lossy(&bytes[..bytes.len().min(200)])
-                .chars()
-                .filter(|c| !c.is_control())
-                .collect();
-            ApiError::Decode { status, message: format!("{path}: not JSON ({e}): {snippet}") }
+        Ok(body)
+            if body.is_object()
+                && (!success || body.get("result").and_then(Value::as_str) == Some("error")) =>
+        {
+            ApiError::Server(Box::new(ServerError::from_body(status, &body, retry_header)))
         }
+        Ok(_) => ApiError::Decode {
+            status,
+            message: format!(
+                "{}: JSON that is no answer ({} bytes)",
+                path.split('?').next().unwrap_or(path),
+                bytes.len()
+            ),
+        },
+        Err(e) => ApiError::unreadable(path, status, bytes.len(), &e),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What the log keeps of a bad answer: its status, length, endpoint and where its JSON
+    /// broke — never its text, which can be message content.
+    #[test]
+    fn a_bad_answer_is_logged_without_its_text() {
+        let secret = "the secret plans for friday";
+        let path = "/messages?anchor=newest&narrow=%5B%7B%22operand%22%3A%22plans%22%7D%5D";
+        let answers: [(u16, String, &str); 6] = [
+            (200, format!("<html><body>{secret}</body></html>"), "/messages: not JSON at line 1, column 1 ("),
+            (
+                200,
+                format!(r#"{{"result":"success","messages":"{secret}"}}"#),
+                "/messages: JSON of another shape at line 1, column 60 (",
+            ),
+            (200, format!(r#"["{secret}"]"#), "/messages: JSON of another shape at line 1, column 30 ("),
+            (200, format!(r#""{secret}""#), "/messages: JSON that is no answer ("),
+            (502, format!("<h1>Bad Gateway</h1>{secret}"), "/messages: not JSON at line 1, column 1 ("),
+            (
+                200,
+                format!(r#"{{"result":"success","messages":["{secret}"#),
+                "/messages: JSON cut short at line 1, column 60 (",
+            ),
+        ];
+        for (status, body, logged) in answers {
+            let e =
+                decode::<super::super::MessagesResponse>(path, status, None, body.as_bytes()).unwrap_err();
+            let line = e.to_string();
+            assert!(line.contains(logged), "{line}");
+            assert!(line.ends_with(&format!("({} bytes)", body.len())), "{line}");
+            assert!(line.contains(&format!("(HTTP {status})")), "{line}");
+            assert!(
+                !line.contains("secret") && !line.contains("plans") && !line.contains("anchor"),
+                "{line}"
+            );
+        }
+        // A refusal keeps the server's message (its words about the request, not content).
+        let e =
+            decode::<Value>(path, 400, None, br#"{"result":"error","code":"BAD_NARROW","msg":"Bad narrow"}"#)
+                .unwrap_err();
+        assert_eq!(e.server().map(ToString::to_string).as_deref(), Some("Bad narrow (BAD_NARROW, HTTP 400)"));
+    }
 
     #[test]
     fn credentials_debug_hides_key() {

@@ -259,4 +259,6 @@ pub enum TermEffect {
     ExternalEdit { text: String },
     /// Put another of the open organizations on screen.
     SwitchOrganization(super::orgs::OrgSwitch),
+    /// Read this closed organization's credentials again and open it anew.
+    Reopen,
 }

@@ -357,8 +357,11 @@ pub struct Ui {
     /// True until the first register answer arrives.
     pub loading: bool,
     pub quit: bool,
-    /// Why the client stopped, printed after the terminal is restored.
+    /// The server refused the account, and why: the organization is closed (its screen says
+    /// how to reopen it) until it is reopened; printed after the terminal is restored.
     pub fatal: Option<String>,
+    /// While closed: how to fix the account and reopen the organization, line by line.
+    pub reopen: Vec<String>,
     /// Set while the server cannot be reached.
     pub offline: Option<Offline>,
     /// What is shown is the last session's, from this machine: not yet current.
@@ -420,6 +423,8 @@ pub struct State {
     pub keep_session: bool,
     /// The user's settings (config file): keys, colours, clock, first view.
     pub settings: Settings,
+    /// Where the account's credentials come from (what the user fixes when they are refused).
+    pub account: super::orgs::AccountSource,
     /// Pictures of inline images: fetched, failed, decoded.
     pub images: super::images::Images,
 }

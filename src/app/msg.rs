@@ -162,6 +162,9 @@ pub enum Msg {
         name: String,
         why: String,
     },
+    /// This closed organization could not be reopened: its credentials could not be read
+    /// again (the reason, in the words of the account store).
+    ReopenFailed(String),
     Tick(i64),
     Registered(Box<RegisterResponse>),
     /// The last session, read from this machine.

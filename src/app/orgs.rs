@@ -58,17 +58,29 @@ pub enum OrgSwitch {
     To(usize),
 }
 
-/// The organization a switch from `active` lands on, skipping closed ones; `None` when it
-/// stays (one open, or every other closed, or `To` a closed or missing one).
+/// The organization a switch from `active` lands on — a closed one too: its screen says how to
+/// reopen it; `None` when it stays (one open, or `To` itself or a missing one).
 pub fn switch_target(rows: &[OrgRow], active: usize, how: OrgSwitch) -> Option<usize> {
     let n = rows.len();
-    let open = |i: usize| rows.get(i).is_some_and(|r| r.closed.is_none());
     let target = match how {
-        OrgSwitch::To(i) => Some(i).filter(|&i| open(i)),
-        OrgSwitch::Next => (1..n).map(|k| (active + k) % n).find(|&i| open(i)),
-        OrgSwitch::Previous => (1..n).map(|k| (active + n - k) % n).find(|&i| open(i)),
+        OrgSwitch::To(i) => Some(i).filter(|&i| i < n),
+        OrgSwitch::Next => (n > 1).then(|| (active + 1) % n),
+        OrgSwitch::Previous => (n > 1).then(|| (active + n - 1) % n),
     };
     target.filter(|&i| i != active)
+}
+
+/// Where an organization's credentials come from: what the user fixes when the server refuses
+/// them, and what is read again to reopen it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum AccountSource {
+    /// An account of `topicterm accounts`, by name.
+    Account(String),
+    /// A zuliprc file (`-c`, or `~/.zuliprc`).
+    Zuliprc(std::path::PathBuf),
+    /// Given by the program itself (the demo): nothing for the user to fix.
+    #[default]
+    Given,
 }
 
 /// What the other organizations show of `st`, named `name`. Costs the channels and topics
@@ -100,7 +112,7 @@ mod tests {
     }
 
     #[test]
-    fn switching_goes_round_and_skips_closed_organizations() {
+    fn switching_goes_round_closed_organizations_included() {
         let r = rows(&[false, false, false]);
         assert_eq!(switch_target(&r, 0, OrgSwitch::Next), Some(1));
         assert_eq!(switch_target(&r, 2, OrgSwitch::Next), Some(0));
@@ -108,11 +120,12 @@ mod tests {
         assert_eq!(switch_target(&r, 1, OrgSwitch::To(2)), Some(2));
         assert_eq!(switch_target(&r, 1, OrgSwitch::To(1)), None);
         assert_eq!(switch_target(&r, 1, OrgSwitch::To(7)), None);
+        // A closed one is shown with how to reopen it.
         let r = rows(&[false, true, false]);
-        assert_eq!(switch_target(&r, 0, OrgSwitch::Next), Some(2));
-        assert_eq!(switch_target(&r, 2, OrgSwitch::Previous), Some(0));
-        assert_eq!(switch_target(&r, 0, OrgSwitch::To(1)), None);
-        assert_eq!(switch_target(&rows(&[false, true]), 0, OrgSwitch::Next), None);
+        assert_eq!(switch_target(&r, 0, OrgSwitch::Next), Some(1));
+        assert_eq!(switch_target(&r, 2, OrgSwitch::Previous), Some(1));
+        assert_eq!(switch_target(&r, 0, OrgSwitch::To(1)), Some(1));
+        assert_eq!(switch_target(&rows(&[false, true]), 0, OrgSwitch::Next), Some(1));
         assert_eq!(switch_target(&rows(&[false]), 0, OrgSwitch::Next), None);
         assert_eq!(switch_target(&[], 0, OrgSwitch::Previous), None);
     }

@@ -357,6 +357,20 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
     cache.hits.message_rows.clear();
     let width = area.width.saturating_sub(1);
     let height = area.height as usize;
+    // Closed: the server refused the account. Why (the first two lines), and how to reopen
+    // it, in place of messages.
+    if st.ui.fatal.is_some() {
+        let lines: Vec<Line> = st
+            .ui
+            .reopen
+            .iter()
+            .enumerate()
+            .map(|(i, l)| Line::styled(sanitize(l), if i < 2 { t.error } else { Style::new() }))
+            .collect();
+        let inner = Rect { x: area.x + 1, width: area.width.saturating_sub(2), ..area };
+        f.render_widget(Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }), inner);
+        return;
+    }
     let Some(view) = st.data.narrows.get(&st.ui.narrow) else {
         let text = if st.ui.loading {
             "Connecting…"

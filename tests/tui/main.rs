@@ -8,6 +8,7 @@ mod drafts;
 mod drawing;
 mod events;
 mod everyday;
+mod failures;
 mod harness;
 mod images;
 mod keys;
@@ -20,5 +21,8 @@ mod palette;
 mod prompts;
 mod real_server;
 mod reference;
+mod refused;
+#[path = "../support/rewriter.rs"]
+mod rewriter;
 mod screens;
 mod search_complete;

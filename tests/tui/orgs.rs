@@ -7,7 +7,7 @@ use topicterm::api::{Client, OutgoingMessage};
 use topicterm::run::Organization;
 use topicterm::server::{DemoServer, ServerOptions};
 
-fn key(c: char) -> std::io::Result<Event> {
+pub(crate) fn key(c: char) -> std::io::Result<Event> {
     Ok(Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)))
 }
 
@@ -16,7 +16,7 @@ fn esc() -> std::io::Result<Event> {
 }
 
 /// Wait (at most a minute) until the screen shows what `ok` looks for.
-async fn wait_for(screen: &impl Fn() -> String, what: &str, ok: impl Fn(&str) -> bool) -> String {
+pub(crate) async fn wait_for(screen: &impl Fn() -> String, what: &str, ok: impl Fn(&str) -> bool) -> String {
     let start = Instant::now();
     loop {
         let s = screen();
@@ -29,7 +29,7 @@ async fn wait_for(screen: &impl Fn() -> String, what: &str, ok: impl Fn(&str) ->
 }
 
 /// The organization rows at the top of the channels pane, as drawn: "▶ acme       1".
-fn org_row(screen: &str, name: &str) -> Option<String> {
+pub(crate) fn org_row(screen: &str, name: &str) -> Option<String> {
     screen.lines().map(|l| l.split('│').next().unwrap_or("").trim().to_owned()).find(|l| {
         let l = l.trim_start_matches("▶ ");
         l.strip_prefix(name).is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
@@ -37,13 +37,13 @@ fn org_row(screen: &str, name: &str) -> Option<String> {
 }
 
 /// The count at the end of an organization's row ("" when none).
-fn count(screen: &str, name: &str) -> Option<String> {
+pub(crate) fn count(screen: &str, name: &str) -> Option<String> {
     let row = org_row(screen, name)?;
     let rest = row.trim_start_matches("▶ ")[name.len()..].trim().to_owned();
     Some(rest)
 }
 
-async fn dm_to_member(server: &DemoServer, from: &str, text: &str) {
+pub(crate) async fn dm_to_member(server: &DemoServer, from: &str, text: &str) {
     let sender = client_of(server, from);
     let member = server.credentials("member").unwrap().email;
     let users = sender.get_users().await.unwrap();

@@ -82,7 +82,7 @@ async fn a_failure_leaves_the_status_bar_when_the_next_view_loads() {
     app.key(KeyCode::Enter).await;
     app.until("the failure", |st| st.ui.status.as_ref().is_some_and(|s| s.error)).await;
     assert!(
-        app.st.ui.status.as_ref().unwrap().text.starts_with("loading messages failed"),
+        app.st.ui.status.as_ref().unwrap().text.starts_with("messages not loaded"),
         "{:?}",
         app.st.ui.status
     );

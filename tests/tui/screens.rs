@@ -367,20 +367,22 @@ async fn an_expired_queue_is_replaced_and_missed_messages_appear() {
     assert_eq!(view.ids.iter().filter(|x| **x == id).count(), 1, "the missed message, once");
 }
 
+/// A deactivated account closes the organization, saying why and who can fix it; the client
+/// does not end on its own.
 #[tokio::test]
-async fn a_deactivated_account_stops_the_client_with_a_reason() {
+async fn a_deactivated_account_closes_the_organization_with_a_reason() {
     let mut app = App::start("bob").await;
     let admin = topicterm::api::Client::new(&app.server.credentials("admin").unwrap()).unwrap();
     let bob = app.st.data.me;
     admin.deactivate_user(bob, None, None).await.unwrap();
-    for _ in 0..20 {
-        app.settle().await;
-        if app.st.ui.quit {
-            break;
-        }
-    }
-    assert!(app.st.ui.quit);
+    app.until("the refusal", |st| st.ui.fatal.is_some()).await;
+    assert!(!app.st.ui.quit);
     assert!(app.st.ui.fatal.as_deref().is_some_and(|f| f.contains("deactivated")), "{:?}", app.st.ui.fatal);
+    let s = app.draw(80, 24).text();
+    assert!(s.contains("│ The server refused this account:\n"), "{s}");
+    assert!(s.contains("│     Account is deactivated\n"), "{s}");
+    assert!(s.contains("│ An administrator can reactivate it;\n"), "{s}");
+    assert!(s.contains("│ then press r here to reopen it."), "{s}");
 }
 
 #[tokio::test]

@@ -467,21 +467,12 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
 pub(super) fn switch_organization(st: &mut State, how: OrgSwitch) -> Vec<Effect> {
     let orgs = &st.ui.orgs;
     if crate::app::orgs::switch_target(&orgs.rows, orgs.active, how).is_none() {
-        // A click on a closed organization's row says why it closed.
-        if let OrgSwitch::To(i) = how
-            && let Some(row) = orgs.rows.get(i)
-            && let Some(why) = &row.closed
-        {
-            let text = format!("{} is closed — {why}", row.name);
-            set_error(st, text);
-            return vec![];
+        if !orgs.several() {
+            set_status(
+                st,
+                "only this organization is open: without --account, every account of `topicterm accounts` opens",
+            );
         }
-        let why = if orgs.several() {
-            "no other organization is open (the others are closed)"
-        } else {
-            "only this organization is open: without --account, every account of `topicterm accounts` opens"
-        };
-        set_status(st, why);
         return vec![];
     }
     vec![Effect::Term(TermEffect::SwitchOrganization(how))]

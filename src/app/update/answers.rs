@@ -4,12 +4,64 @@
 
 use super::common::*;
 use super::prelude::*;
+use crate::api::error::{CLIENT_CERTIFICATE_REQUIRED, Trouble, UNTRUSTED_CERTIFICATE};
 use crate::app::msg::{Answer, Failure, Job, Unsubscribed};
 
 /// An API error, in the user's words: the server's own message for a refusal, the kind of
-/// trouble otherwise.
+/// trouble otherwise — never a status code, a URL or a library's text. The error itself, in
+/// technical terms and without anything the server sent (see `ApiError`'s `Display`), goes to
+/// the log.
 pub(super) fn why(e: &ApiError) -> String {
-    e.to_string()
+    match e.server() {
+        Some(s) => tracing::info!("a request was refused: {s}"),
+        None => tracing::info!("a request failed: {e}"),
+    }
+    match e.trouble() {
+        Trouble::Unreachable => "server unreachable".into(),
+        Trouble::NoAnswer => "no answer from the server".into(),
+        Trouble::ConnectionLost => "connection lost".into(),
+        Trouble::UntrustedCertificate => UNTRUSTED_CERTIFICATE.into(),
+        Trouble::ClientCertificateRequired => CLIENT_CERTIFICATE_REQUIRED.into(),
+        Trouble::Unavailable => "server unavailable".into(),
+        Trouble::ServerFailed => "server error".into(),
+        Trouble::TooManyRequests => "too many requests: the server asked to wait".into(),
+        Trouble::NotUnderstood => "garbled answer from the server".into(),
+        Trouble::Limit => e.to_string(),
+        Trouble::Refused => match e.server() {
+            Some(s) if !s.msg.trim().is_empty() => crate::content::sanitize(s.msg.trim()),
+            Some(s) if s.status == 404 => "not found on the server".into(),
+            Some(s) if matches!(s.status, 401 | 403) => "the server does not allow it".into(),
+            _ => "refused by the server".into(),
+        },
+    }
+}
+
+/// How the user asks again for something: a key bound to an action, else a palette command.
+pub(super) struct Again {
+    pub key: Option<(Context, Action)>,
+    pub command: Option<&'static str>,
+}
+
+/// How to ask again for what failed, when trying again may help (the trouble may pass): the
+/// key (else the palette command) and "retries", as in " (v retries)"; empty for a refusal,
+/// which asking again would only repeat.
+pub(super) fn retry_hint(st: &State, e: &ApiError, again: &Again) -> String {
+    if !e.is_transient() {
+        return String::new();
+    }
+    let key = again.key.and_then(|(ctx, action)| st.settings.keymap.keys_for(ctx, action).into_iter().next());
+    match key.or_else(|| again.command.map(|c| format!(":{c}"))) {
+        Some(how) => format!(" ({how} retries)"),
+        None => String::new(),
+    }
+}
+
+/// A failed job in the user's words, with how to ask again (see [`retry_hint`]).
+fn failure_again(st: &State, f: &Failure, again: &Again) -> String {
+    match f {
+        Failure::Api(e) => format!("{}{}", why(e), retry_hint(st, e, again)),
+        f => failure(f),
+    }
 }
 
 /// What the message pane says of a narrow that is neither loaded nor loading: why, and when it
@@ -36,7 +88,7 @@ pub(super) fn failure(f: &Failure) -> String {
             std::io::ErrorKind::NotFound => format!("there is no file {}", path.display()),
             std::io::ErrorKind::PermissionDenied => format!("no permission to read {}", path.display()),
             std::io::ErrorKind::IsADirectory => format!("{} is a folder, not a file", path.display()),
-            _ => format!("could not read {}: {error}", path.display()),
+            kind => format!("could not read {}: {kind}", path.display()),
         },
         Failure::TooLarge { path, size, max } => format!(
             "{} is {}; this server takes files up to {} MiB",
@@ -47,14 +99,98 @@ pub(super) fn failure(f: &Failure) -> String {
     }
 }
 
+/// The server refused the account (a wrong or revoked key, a deactivated user or
+/// organization): the organization closes — nothing more goes to its server — and its screen
+/// says why and how to fix the account and reopen it.
+pub(super) fn account_refused(st: &mut State, e: &ApiError) -> Vec<Effect> {
+    use crate::app::orgs::AccountSource;
+    let reason = why(e);
+    st.ui.fatal = Some(format!("the server refused this account: {reason}"));
+    let key = REOPEN_KEY;
+    let deactivated = matches!(e.code(), Some("USER_DEACTIVATED" | "REALM_DEACTIVATED"));
+    let mut lines =
+        vec!["The server refused this account:".to_owned(), format!("    {reason}"), String::new()];
+    lines.extend(match &st.account {
+        _ if deactivated => vec![
+            "An administrator can reactivate it;".to_owned(),
+            format!("then press {key} here to reopen it."),
+        ],
+        AccountSource::Account(name) => vec![
+            "Log in again, in another terminal:".to_owned(),
+            format!("    topicterm login --account {name}"),
+            format!("then press {key} here to reopen it."),
+        ],
+        AccountSource::Zuliprc(path) => vec![
+            format!("Put a valid API key in {}", path.display()),
+            format!("(in another terminal), then press {key} here to reopen it."),
+        ],
+        AccountSource::Given => vec![format!("Press {key} to try again.")],
+    });
+    st.ui.reopen = lines;
+    // Nothing is retried or asked any more; the screen is the explanation. What was being
+    // written is kept on this machine, and comes back with the compose box once reopened.
+    st.data.queue_id = None;
+    st.ui.offline = None;
+    st.ui.loading = false;
+    st.ui.popup = None;
+    st.ui.prompt = None;
+    st.ui.status = None;
+    let Some(c) = st.ui.compose.take() else { return vec![] };
+    let (key, text) = (c.draft_key(), c.text());
+    st.ui.draft_dirty = false;
+    st.drafts.insert(key.clone(), text.clone());
+    vec![Effect::SaveDraft { key, text }]
+}
+
+/// Another organization of the window was closed (the server refused its account): where to
+/// learn more.
+pub(super) fn closed_elsewhere(st: &State, name: &str) -> String {
+    let key = st.settings.keymap.keys_for(Context::Global, Action::NextOrganization).into_iter().next();
+    let how = key.unwrap_or_else(|| "its row".to_owned());
+    format!("{name} closed — the server refused the account; {how} shows how to reopen it")
+}
+
+/// The keys a closed organization takes (its `?`).
+pub(super) fn closed_keys(st: &State) -> String {
+    let quit = st.settings.keymap.keys_for(Context::Global, Action::Quit);
+    let quit = quit.iter().find(|k| k.chars().count() == 1).or(quit.first());
+    match quit {
+        Some(q) => format!("closed: {REOPEN_KEY} reopens it once the account is fixed, {q} quits"),
+        None => format!("closed: {REOPEN_KEY} reopens it once the account is fixed"),
+    }
+}
+
+/// A closed organization could not be reopened.
+pub(super) fn reopen_failed(why: &str) -> String {
+    format!("not reopened: {why}")
+}
+
 /// A background job finished.
 pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>) -> Vec<Effect> {
     let job = match job {
         Job::Api(call) if super::directory::answers(&call) => {
-            return super::directory::on_answer(st, *call, result.map_err(|f| failure(&f)));
+            // The popups that close on a failure say how to open them again.
+            let again = match *call {
+                ApiCall::Channels => Some(Again { key: None, command: Some("channels") }),
+                ApiCall::ChannelDetails(_) => Some(Again {
+                    key: Some((Context::Sidebar, Action::ChannelInfo)),
+                    command: Some("channel-info"),
+                }),
+                ApiCall::Profile(_) => {
+                    Some(Again { key: Some((Context::Messages, Action::Profile)), command: Some("profile") })
+                }
+                _ => None,
+            };
+            let result = result.map_err(|f| match &again {
+                Some(again) => failure_again(st, &f, again),
+                None => failure(&f),
+            });
+            return super::directory::on_answer(st, *call, result);
         }
         Job::Api(call) if matches!(*call, ApiCall::RecentMessages) => {
-            return super::recent::on_answer(st, result.map_err(|f| failure(&f)));
+            let again = Again { key: Some((Context::Global, Action::Recent)), command: Some("recent") };
+            let result = result.map_err(|f| failure_again(st, &f, &again));
+            return super::recent::on_answer(st, result);
         }
         job => job,
     };
@@ -196,14 +332,16 @@ fn refused(st: &mut State, job: Job, f: &Failure) {
             _ => text,
         },
         Job::SaveDraft => match f {
-            Failure::File { error, .. } => format!("could not save the draft: {error}"),
+            Failure::File { error, path } => {
+                format!("could not save the draft: {}", write_failure(error, path))
+            }
             _ => format!("could not save the draft: {text}"),
         },
         Job::Upload { .. } => format!("not attached: {text}"),
         Job::FetchTopics => format!("topics: {text}"),
         Job::Open { download: true } if matches!(f, Failure::Api(_)) => format!("download failed: {text}"),
         Job::Open { .. } if matches!(f, Failure::File { .. }) => match f {
-            Failure::File { error, .. } => format!("cannot save the file: {error}"),
+            Failure::File { error, path } => format!("cannot save the file: {}", write_failure(error, path)),
             _ => text,
         },
         _ => text,
@@ -319,6 +457,33 @@ mod tests {
             unsubscribed(&u("Dave Kowalski", &["a", "b"], &["c"])),
             vec!["Dave Kowalski removed from #a, #b", "Dave Kowalski was not subscribed to #c"]
         );
+    }
+
+    #[test]
+    fn troubles_are_worded_without_codes_urls_or_a_librarys_text() {
+        let server = |status: u16, body: serde_json::Value| {
+            ApiError::Server(Box::new(ServerError::from_body(status, &body, None)))
+        };
+        let empty = serde_json::json!({});
+        assert_eq!(why(&server(500, empty.clone())), "server error");
+        assert_eq!(why(&server(502, empty.clone())), "server unavailable");
+        assert_eq!(why(&server(429, empty.clone())), "too many requests: the server asked to wait");
+        assert_eq!(why(&server(404, empty.clone())), "not found on the server");
+        assert_eq!(why(&server(200, serde_json::json!({"result": "error"}))), "refused by the server");
+        assert_eq!(why(&server(400, serde_json::json!({"msg": "Invalid narrow"}))), "Invalid narrow");
+        let transport = |connect, timeout| ApiError::Transport {
+            message: "/api/v1/messages: error sending request: connection refused".into(),
+            timeout,
+            connect,
+        };
+        assert_eq!(why(&transport(true, false)), "server unreachable");
+        assert_eq!(why(&transport(false, true)), "no answer from the server");
+        assert_eq!(why(&transport(false, false)), "connection lost");
+        let garbled =
+            ApiError::Decode { status: 200, message: "/messages: not JSON at line 1, column 1".into() };
+        assert_eq!(why(&garbled), "garbled answer from the server");
+        let page = ApiError::Decode { status: 504, message: "/events: not JSON at line 1, column 1".into() };
+        assert_eq!(why(&page), "server unavailable");
     }
 
     #[test]

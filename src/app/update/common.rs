@@ -6,6 +6,10 @@ use super::prelude::*;
 /// Messages fetched around the anchor when a narrow opens, and per page when scrolling back.
 pub const PAGE: u64 = 50;
 
+/// The key that reopens an organization whose account the server refused (its closed screen's
+/// own key, as a popup has its own).
+pub(super) const REOPEN_KEY: char = 'r';
+
 pub(super) fn set_status(st: &mut State, text: impl Into<String>) {
     st.ui.status = Some(Status { text: text.into(), error: false, at: st.now });
 }

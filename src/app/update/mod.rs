@@ -12,6 +12,7 @@ mod actions;
 mod answers;
 mod attach;
 pub mod cache;
+mod closed;
 mod common;
 mod complete;
 mod compose;
@@ -57,10 +58,14 @@ use tick::*;
 pub use views::view_name;
 
 /// How a failed page of messages starts its status line (cleared when a page loads).
-const LOAD_FAILED: &str = "loading messages failed";
+const LOAD_FAILED: &str = "messages not loaded";
 
 /// Apply one input; return what must happen outside.
 pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
+    // The server refused the account: nothing goes to it until it is reopened.
+    if st.ui.fatal.is_some() {
+        return closed::on_msg(st, msg);
+    }
     let (prompt_before, status_before) = (st.ui.prompt.is_some(), st.ui.status.clone());
     let mut fx = apply(st, msg);
     // A prompt opens on a clean line: what was said before it does not linger there.
@@ -122,10 +127,13 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             st.ui.last_input = st.now;
             vec![]
         }
-        Msg::OrganizationClosed { name, why } => {
-            set_error(st, format!("{name} is closed, the others stay open — {why}"));
+        Msg::OrganizationClosed { name, .. } => {
+            let text = answers::closed_elsewhere(st, &name);
+            set_error(st, text);
             vec![]
         }
+        // Only a closed organization is reopened.
+        Msg::ReopenFailed(_) => vec![],
         Msg::ClickMessage(id) => {
             if st.ui.popup.is_some() || st.ui.prompt.is_some() {
                 return vec![];
@@ -147,7 +155,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::Registered(resp) => on_registered(st, *resp),
         Msg::RegisterFailed(error) => {
-            let why = error.outage();
+            let why = answers::why(&error);
             st.ui.loading = false;
             // Back off exponentially up to a minute, with jitter so that many clients of a
             // restarted server do not come back in step.
@@ -158,7 +166,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             vec![]
         }
         Msg::Offline { error, retry_in } => {
-            let why = error.outage();
+            let why = answers::why(&error);
             let attempts = st.ui.offline.as_ref().map_or(0, |o| o.attempts);
             st.ui.offline =
                 Some(Offline { why, retry_at: st.now + retry_in as i64, attempts, register_due: false });
@@ -198,7 +206,9 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
                 v.loading_older = false;
                 v.loading_newer = false;
             }
-            set_error(st, format!("{LOAD_FAILED}: {}", answers::why(&error)));
+            // Asked again when the view is opened again (or paged, for older ones).
+            let again = if error.is_transient() { " (reopen the view to retry)" } else { "" };
+            set_error(st, format!("{LOAD_FAILED}: {}{again}", answers::why(&error)));
             vec![]
         }
         Msg::DraftsLoaded(drafts) => {
@@ -267,11 +277,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             }
             fx
         }
-        Msg::AuthLost(why) => {
-            st.ui.fatal = Some(format!("the server refused this account: {}", answers::why(&why)));
-            st.ui.quit = true;
-            vec![Effect::Quit]
-        }
+        Msg::AuthLost(e) => answers::account_refused(st, &e),
         Msg::QueueLost => {
             set_status(st, "event queue expired; resynchronising…");
             vec![Effect::Register]
@@ -297,7 +303,10 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
                 }
                 (_, Err(e)) => {
                     st.ui.popup = None;
-                    set_error(st, format!("edit history: {}", answers::why(&e)));
+                    let again =
+                        answers::Again { key: Some((Context::Messages, Action::EditHistory)), command: None };
+                    let hint = answers::retry_hint(st, &e, &again);
+                    set_error(st, format!("edit history: {}{hint}", answers::why(&e)));
                 }
                 _ => {}
             }
@@ -315,7 +324,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
                 vec![]
             }
             Err(e) => {
-                set_error(st, answers::why(&e));
+                set_error(st, format!("could not fetch the message's text: {}", answers::why(&e)));
                 vec![]
             }
         },
@@ -337,10 +346,9 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::Done { job, result } => answers::on_done(st, job, result),
         Msg::UnreadableEvents { count, first: (event_type, error) } => {
-            set_error(
-                st,
-                format!("ignored {count} unreadable event(s) from the server ({event_type}: {error})"),
-            );
+            // Where it broke is for the log; the user learns what was skipped.
+            tracing::info!("{count} unreadable event(s); the first, of type {event_type:?}: {error}");
+            set_error(st, format!("ignored {count} unreadable event(s) from the server ({event_type})"));
             vec![]
         }
     }

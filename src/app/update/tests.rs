@@ -524,18 +524,67 @@ fn switching_organizations_asks_the_main_loop_or_says_why_not() {
     assert_eq!(update(&mut st, key(']')), switch(OrgSwitch::Next));
     assert_eq!(update(&mut st, key('[')), switch(OrgSwitch::Previous));
     assert_eq!(update(&mut st, Msg::ClickOrganization(1)), switch(OrgSwitch::To(1)));
+    // A closed one is switched to as well: its screen says how to reopen it.
     update(&mut st, orgs(0, Some("the server refused this account: invalid API key")));
-    assert_eq!(update(&mut st, key(']')), vec![]);
-    assert!(st.ui.status.as_ref().unwrap().text.contains("the others are closed"));
-    assert_eq!(update(&mut st, Msg::ClickOrganization(1)), vec![]);
-    let said = &st.ui.status.as_ref().unwrap().text;
-    assert_eq!(said, "globex is closed — the server refused this account: invalid API key");
+    assert_eq!(update(&mut st, key(']')), switch(OrgSwitch::Next));
+    assert_eq!(update(&mut st, Msg::ClickOrganization(1)), switch(OrgSwitch::To(1)));
     update(&mut st, Msg::OrganizationClosed { name: "globex".into(), why: "invalid API key".into() });
     let said = st.ui.status.as_ref().unwrap();
     assert!(
-        said.error && said.text == "globex is closed, the others stay open — invalid API key",
+        said.error && said.text == "globex closed — the server refused the account; ] shows how to reopen it",
         "{said:?}"
     );
+}
+
+/// A refused account closes its organization without ending the client: the screen says why
+/// and how to fix it; only reopening, quitting and switching are taken; nothing goes out.
+#[test]
+fn a_refused_account_closes_the_organization_and_says_how_to_reopen_it() {
+    let (mut st, _) = registered();
+    st.account = crate::app::orgs::AccountSource::Account("work".into());
+    let refusal = ApiError::Server(Box::new(ServerError::new(401, "UNAUTHORIZED", "Invalid API key")));
+    // Something being written is kept on this machine.
+    let target = crate::app::outgoing::Target::Channel { id: 1, topic: "plans".into() };
+    super::common::open_compose(&mut st, target, "half a thought", None);
+    let fx = update(&mut st, Msg::AuthLost(refusal));
+    assert!(
+        fx.iter().any(|e| matches!(e, Effect::SaveDraft { text, .. } if text == "half a thought")),
+        "{fx:?}"
+    );
+    assert!(st.ui.compose.is_none());
+    assert!(!st.ui.quit, "the window stays open");
+    assert_eq!(st.ui.fatal.as_deref(), Some("the server refused this account: Invalid API key"));
+    assert_eq!(
+        st.ui.reopen,
+        vec![
+            "The server refused this account:",
+            "    Invalid API key",
+            "",
+            "Log in again, in another terminal:",
+            "    topicterm login --account work",
+            "then press r here to reopen it.",
+        ]
+    );
+    assert!(st.data.queue_id.is_none() && st.ui.offline.is_none());
+    // Nothing else is done while closed: no key, tick or answer sends anything.
+    assert_eq!(update(&mut st, key('c')), vec![]);
+    assert!(st.ui.compose.is_none());
+    let later = st.now + 3600;
+    assert_eq!(update(&mut st, Msg::Tick(later)), vec![]);
+    assert_eq!(update(&mut st, Msg::QueueLost), vec![]);
+    assert_eq!(update(&mut st, key('?')), vec![]);
+    assert_eq!(
+        st.ui.status.as_ref().map(|s| s.text.as_str()),
+        Some("closed: r reopens it once the account is fixed, q quits")
+    );
+    assert_eq!(update(&mut st, key('r')), vec![Effect::Term(TermEffect::Reopen)]);
+    update(&mut st, Msg::ReopenFailed("the keyring has no API key for account \"work\"".into()));
+    assert_eq!(
+        st.ui.status.as_ref().map(|s| s.text.as_str()),
+        Some("not reopened: the keyring has no API key for account \"work\"")
+    );
+    assert_eq!(update(&mut st, key('q')), vec![Effect::Quit]);
+    assert!(st.ui.quit);
 }
 
 #[test]

@@ -1,0 +1,140 @@
+//! Failures the user sees, in words: a server that answers badly (HTTP 200 with what is not
+//! JSON, a connection dropped mid-answer, a proxy's 502 page) is put into words by the client —
+//! what failed and what happens next — never a status code, a URL or a library's text. The
+//! answers are broken by the rewriting proxy of `tests/support/rewriter.rs`.
+
+use crate::harness::{App, Setup};
+use crate::rewriter::{Exchange, Reply, Rewriter, Rule};
+use crossterm::event::KeyCode;
+use topicterm::app::{self, Msg, Narrow, State, TimeZone};
+use topicterm::server::DemoServer;
+
+/// The member, through a rewriting proxy that lets everything through until a rule is armed.
+async fn behind_rewriter() -> (App, Rewriter) {
+    Setup::new("member")
+        .start_through(async |s: &DemoServer| {
+            let p = Rewriter::start(&s.url, vec![]).await;
+            let url = p.url.clone();
+            (p, url)
+        })
+        .await
+}
+
+/// What must never reach the screen: a status code, a URL, a library's words.
+const NEVER: &[&str] = &["HTTP", "http://", "error sending request", "expected value", "/api/v1"];
+
+/// The status line (the last row) at 80×24, checked for what must never show.
+fn status_line(app: &mut App) -> String {
+    let s = app.draw(80, 24);
+    let text = s.text();
+    for never in NEVER {
+        assert!(!text.contains(never), "{never:?} on screen:\n{text}");
+    }
+    s.rows.last().expect("a last row").clone()
+}
+
+/// What the server's answer becomes.
+type Fault = fn(&Exchange) -> Reply;
+
+/// The next answer to GET /messages, replaced.
+fn next_messages_answer(reply: Fault) -> Rule {
+    Box::new(move |ex: &Exchange| ex.is("GET", "/messages").then(|| reply(ex)))
+}
+
+/// A line as the status bar draws it at 80 columns: the title on the left, the news on the right.
+fn line(title: &str, news: &str) -> String {
+    let pad = 80 - title.chars().count() - news.chars().count();
+    format!("{title}{}{news}", " ".repeat(pad))
+}
+
+#[tokio::test]
+async fn a_server_answering_badly_is_put_in_words_with_what_happens_next() {
+    let (mut app, proxy) = behind_rewriter().await;
+    let faults: [(&str, Fault, &str); 3] = [
+        (
+            "HTTP 200 that is not JSON",
+            |_| Reply::Body(200, b"<html><body>the secret plans (expected value)</body></html>".to_vec()),
+            "recent conversations: garbled answer from the server (v retries)",
+        ),
+        (
+            "a connection dropped mid-answer",
+            |ex| Reply::CutAfter(ex.body.clone(), ex.body.len() / 2),
+            "recent conversations: connection lost (v retries)",
+        ),
+        (
+            "a proxy's 502 page",
+            |_| Reply::Body(502, b"<html><h1>502 Bad Gateway</h1> nginx</html>".to_vec()),
+            "recent conversations: server unavailable (v retries)",
+        ),
+    ];
+    for (what, reply, said) in faults {
+        proxy.arm(next_messages_answer(reply));
+        app.st.ui.status = None;
+        app.key(KeyCode::Char('v')).await;
+        app.until(what, |st| st.ui.status.as_ref().is_some_and(|s| s.error)).await;
+        assert_eq!(status_line(&mut app), line("All messages", said), "{what}");
+        assert!(app.st.ui.popup.is_none(), "{what}: the view closed");
+    }
+    // As said: v asks again, and the server's answer is fine now.
+    app.key(KeyCode::Char('v')).await;
+    app.until(
+        "the recent conversations",
+        |st| matches!(&st.ui.popup, Some(app::Popup::Recent { rows: Some(r), .. }) if !r.is_empty()),
+    )
+    .await;
+    assert_eq!(proxy.rewritten(), 3);
+}
+
+#[tokio::test]
+async fn messages_that_do_not_load_say_so_in_words_at_80_columns() {
+    let (mut app, proxy) = behind_rewriter().await;
+    let random = app.channel_id("random");
+    proxy.arm(next_messages_answer(|_| {
+        Reply::Body(200, b"{\"result\": \"success\", \"messages\": 7".to_vec())
+    }));
+    let fx = app::open_narrow(&mut app.st, Narrow::Channel(random));
+    app.run(fx);
+    app.until("the failure", |st| st.ui.status.as_ref().is_some_and(|s| s.error)).await;
+    // Too long to stand beside the title: the title gives way while the error shows.
+    let said = "messages not loaded: garbled answer from the server (reopen the view to retry)";
+    assert_eq!(status_line(&mut app), format!("{said:>80}"));
+    // Reopened, it loads.
+    app.open(Narrow::Channel(random)).await;
+    assert!(app.st.data.narrows[&Narrow::Channel(random)].loaded);
+    assert!(!status_line(&mut app).contains("not loaded"));
+}
+
+/// A register answer without its users (mangled on the way) is not taken for an organization
+/// without people: conversations never read "(unknown user)"; the client retries and shows
+/// their names.
+#[tokio::test]
+async fn a_register_answer_without_its_users_never_shows_unknown_users() {
+    let (mut app, proxy) = behind_rewriter().await;
+    // A new start of the client, no session kept: the first register answer loses its users.
+    let fresh =
+        State { tz: TimeZone::Fixed(0), now: app.st.now, site: app.st.site.clone(), ..Default::default() };
+    app.st = fresh;
+    app.st.ui.loading = true;
+    proxy.arm(Box::new(|ex: &Exchange| {
+        ex.is("POST", "/register").then(|| {
+            let mut v = ex.json().expect("JSON");
+            v["realm_users"] = serde_json::Value::Null;
+            Reply::Body(200, v.to_string().into_bytes())
+        })
+    }));
+    app.run(vec![app::Effect::Register]);
+    app.until("the answer refused", |st| st.ui.offline.is_some()).await;
+    let s = app.draw(80, 24).text();
+    assert!(!s.contains("unknown user"), "{s}");
+    let retry_at = app.st.ui.offline.as_ref().expect("offline").retry_at;
+    let wait = retry_at - app.st.now;
+    let said = format!("offline: garbled answer from the server — retrying in {wait} s");
+    assert_eq!(status_line(&mut app), line("All messages", &said), "{s}");
+    app.send(Msg::Tick(retry_at)).await;
+    app.until("registered", |st| st.ui.offline.is_none() && st.data.queue_id.is_some()).await;
+    let s = app.draw(80, 24).text();
+    assert!(!s.contains("unknown user"), "{s}");
+    let dm_row = s.lines().find(|l| l.contains("Erin Byrne, Noa Pe")).unwrap_or_default();
+    assert!(dm_row.starts_with("    Erin Byrne, Noa Pe… 1│"), "the group conversation by name:\n{s}");
+    assert_eq!(proxy.rewritten(), 1);
+}
