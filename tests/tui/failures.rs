@@ -42,6 +42,16 @@ fn next_messages_answer(reply: Fault) -> Rule {
 }
 
 /// A line as the status bar draws it at 80 columns: the title on the left, the news on the right.
+/// The rows a message too long for the last row wraps into above it, joined, and the last row.
+fn wrapped_status(app: &mut App) -> (String, String) {
+    let last = status_line(app);
+    let s = app.draw(80, 24);
+    let n = s.rows.len();
+    let above: Vec<&str> =
+        s.rows[n - 4..n - 1].iter().map(|r| r.trim()).filter(|r| !r.contains('│') && !r.is_empty()).collect();
+    (above.join(" "), last)
+}
+
 fn line(title: &str, news: &str) -> String {
     let pad = 80 - title.chars().count() - news.chars().count();
     format!("{title}{}{news}", " ".repeat(pad))
@@ -95,9 +105,11 @@ async fn messages_that_do_not_load_say_so_in_words_at_80_columns() {
     let fx = app::open_narrow(&mut app.st, Narrow::Channel(random));
     app.run(fx);
     app.until("the failure", |st| st.ui.status.as_ref().is_some_and(|s| s.error)).await;
-    // Too long to stand beside the title: the title gives way while the error shows.
+    // Too long to stand beside the title: it wraps above it, whole; the title keeps its row.
     let said = "messages not loaded: garbled answer from the server (reopen the view to retry)";
-    assert_eq!(status_line(&mut app), format!("{said:>80}"));
+    let (above, last) = wrapped_status(&mut app);
+    assert_eq!(above, said);
+    assert_eq!(last.trim_end(), "#random");
     // Reopened, it loads.
     app.open(Narrow::Channel(random)).await;
     assert!(app.st.data.narrows[&Narrow::Channel(random)].loaded);
@@ -128,8 +140,10 @@ async fn a_register_answer_without_its_users_never_shows_unknown_users() {
     assert!(!s.contains("unknown user"), "{s}");
     let retry_at = app.st.ui.offline.as_ref().expect("offline").retry_at;
     let wait = retry_at - app.st.now;
-    let said = format!("offline: garbled answer from the server — retrying in {wait} s");
-    assert_eq!(status_line(&mut app), line("All messages", &said), "{s}");
+    let said = format!("offline: garbled answer from the server — retrying in {wait} s · drafts are kept");
+    let (above, last) = wrapped_status(&mut app);
+    assert_eq!(above, said, "{s}");
+    assert_eq!(last.trim_end(), "All messages");
     app.send(Msg::Tick(retry_at)).await;
     app.until("registered", |st| st.ui.offline.is_none() && st.data.queue_id.is_some()).await;
     let s = app.draw(80, 24).text();
