@@ -2,6 +2,7 @@
 //! `$EDITOR`. They run on the UI task between frames, so nothing interleaves with drawing.
 //! The binary uses [`Terminal`]; tests use [`Recorder`].
 
+use crate::app::ProgramFailure;
 use base64::Engine as _;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,7 +29,7 @@ pub trait Outside {
     /// Put text on the clipboard.
     fn copy(&mut self, text: &str);
     /// Leave the screen, edit `text` in the user's editor, come back with the result.
-    fn edit(&mut self, text: &str) -> Result<String, String>;
+    fn edit(&mut self, text: &str) -> Result<String, ProgramFailure>;
 }
 
 /// The real terminal on stdout.
@@ -58,25 +59,30 @@ pub fn editor_command() -> String {
 
 /// Write `text` to a private temporary file, run `editor` on it (through `sh`, so it may carry
 /// arguments), and read the file back.
-pub fn edit_with(editor: &str, text: &str) -> Result<String, String> {
-    let mut file = tempfile::Builder::new()
-        .prefix("topicterm-")
-        .suffix(".md")
-        .tempfile()
-        .map_err(|e| format!("cannot make a temporary file: {e}"))?;
-    file.write_all(text.as_bytes()).and_then(|_| file.flush()).map_err(|e| e.to_string())?;
+pub fn edit_with(editor: &str, text: &str) -> Result<String, ProgramFailure> {
+    let file_failed = |e: std::io::Error| ProgramFailure::File(e.kind());
+    let mut file =
+        tempfile::Builder::new().prefix("topicterm-").suffix(".md").tempfile().map_err(file_failed)?;
+    file.write_all(text.as_bytes()).and_then(|_| file.flush()).map_err(file_failed)?;
     let path = file.path().to_owned();
+    let program = editor.to_owned();
     let status = std::process::Command::new("sh")
         .arg("-c")
         .arg(format!("{editor} \"$1\""))
         .arg("sh")
         .arg(&path)
         .status()
-        .map_err(|e| format!("cannot run {editor}: {e}"))?;
-    if !status.success() {
-        return Err(format!("{editor} exited with {status}"));
+        .map_err(|e| ProgramFailure::NotStarted { program: program.clone(), kind: e.kind() })?;
+    // `sh` says 127 when it cannot find the editor, 126 when it cannot run it.
+    match status.code() {
+        Some(0) => {}
+        Some(127) => return Err(ProgramFailure::NotStarted { program, kind: std::io::ErrorKind::NotFound }),
+        Some(126) => {
+            return Err(ProgramFailure::NotStarted { program, kind: std::io::ErrorKind::PermissionDenied });
+        }
+        code => return Err(ProgramFailure::Exited { program, code }),
     }
-    std::fs::read_to_string(&path).map_err(|e| format!("cannot read the edited text: {e}"))
+    std::fs::read_to_string(&path).map_err(file_failed)
 }
 
 impl Terminal {
@@ -121,7 +127,7 @@ impl Outside for Terminal {
         self.write(&osc52(text));
     }
 
-    fn edit(&mut self, text: &str) -> Result<String, String> {
+    fn edit(&mut self, text: &str) -> Result<String, ProgramFailure> {
         use crossterm::{event, execute, terminal};
         let mut out = std::io::stdout();
         // The editor owns the terminal's input until it exits: our reader takes none of it.
@@ -153,7 +159,7 @@ pub struct Recorder {
     pub notifications: Vec<(String, String)>,
     pub copied: Vec<String>,
     /// What the "editor" returns: a fixed text, or an error.
-    pub editor_result: Option<Result<String, String>>,
+    pub editor_result: Option<Result<String, ProgramFailure>>,
     pub edited: Vec<String>,
 }
 
@@ -164,7 +170,7 @@ impl Outside for Recorder {
     fn copy(&mut self, text: &str) {
         self.copied.push(text.into());
     }
-    fn edit(&mut self, text: &str) -> Result<String, String> {
+    fn edit(&mut self, text: &str) -> Result<String, ProgramFailure> {
         self.edited.push(text.into());
         self.editor_result.clone().unwrap_or_else(|| Ok(text.into()))
     }
@@ -185,6 +191,15 @@ mod tests {
         let out = edit_with("sh -c 'printf \"\\nadded\" >> \"$0\"'", "typed").unwrap();
         assert_eq!(out, "typed\nadded");
         let err = edit_with("false", "typed").unwrap_err();
-        assert!(err.contains("exited"), "{err}");
+        assert_eq!(err, ProgramFailure::Exited { program: "false".into(), code: Some(1) });
+        // Not installed: told apart from a failing one.
+        let err = edit_with("no-such-editor-here", "typed").unwrap_err();
+        assert_eq!(
+            err,
+            ProgramFailure::NotStarted {
+                program: "no-such-editor-here".into(),
+                kind: std::io::ErrorKind::NotFound
+            }
+        );
     }
 }

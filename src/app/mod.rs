@@ -22,7 +22,7 @@ pub mod widget;
 pub use effect::{ApiCall, Effect, TermEffect};
 pub use keymap::{Action, Context};
 pub use model::*;
-pub use msg::{Answer, Failure, Job, Msg, Unsubscribed};
+pub use msg::{Answer, Failure, Job, Msg, ProgramFailure, Unsubscribed};
 pub use narrow::Narrow;
 pub use outgoing::*;
 pub use state::*;

@@ -79,12 +79,24 @@ pub enum Answer {
     Opened {
         target: String,
         saved: bool,
-        opening: Option<String>,
+        opening: Option<ProgramFailure>,
     },
     /// An attachment of a type that can run code: saved at `target`, not opened.
     Kept {
         target: String,
     },
+}
+
+/// Why a program the client starts (the browser or opener, `$EDITOR`) did not do its part;
+/// `answers.rs` words it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProgramFailure {
+    /// It could not be started (not installed, not allowed to run, …).
+    NotStarted { program: String, kind: std::io::ErrorKind },
+    /// It ran and said it failed (its exit code, if it had one).
+    Exited { program: String, code: Option<i32> },
+    /// The file it works on could not be made or read back.
+    File(std::io::ErrorKind),
 }
 
 /// What one unsubscription did.
@@ -252,5 +264,5 @@ pub enum Msg {
         entries: Option<Vec<(String, bool)>>,
     },
     /// `$EDITOR` returned the compose text (or failed).
-    EditorDone(Result<String, String>),
+    EditorDone(Result<String, ProgramFailure>),
 }

@@ -8,7 +8,7 @@
 //! (`xdg-open` takes no `--`.)
 
 use crate::api::Client;
-use crate::app::{Answer, Failure};
+use crate::app::{Answer, Failure, ProgramFailure};
 use std::path::PathBuf;
 
 pub(super) async fn open_url(
@@ -74,26 +74,53 @@ fn save(dir: Option<PathBuf>, name: &str, bytes: &[u8]) -> Result<PathBuf, (Path
 
 /// Hand `target` to `$BROWSER` (through `sh`, so it may carry arguments; the target is `$1`)
 /// or to the system's opener.
-async fn open(target: String) -> Result<(), String> {
+async fn open(target: String) -> Result<(), ProgramFailure> {
     debug_assert!(target.starts_with('/') || target.contains(':'), "{target}");
     tokio::task::spawn_blocking(move || {
         match std::env::var("BROWSER").ok().filter(|b| !b.trim().is_empty()) {
-            Some(browser) => std::process::Command::new("sh")
-                .arg("-c")
-                .arg(format!("{browser} \"$1\""))
-                .arg("sh")
-                .arg(&target)
-                .stdin(std::process::Stdio::null())
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .status()
-                .map_err(|e| e.to_string())
-                .and_then(|s| if s.success() { Ok(()) } else { Err(format!("{browser} exited with {s}")) }),
-            None => opener::open(&target).map_err(|e| e.to_string()),
+            Some(browser) => {
+                let status = std::process::Command::new("sh")
+                    .arg("-c")
+                    .arg(format!("{browser} \"$1\""))
+                    .arg("sh")
+                    .arg(&target)
+                    .stdin(std::process::Stdio::null())
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::null())
+                    .status()
+                    .map_err(|e| ProgramFailure::NotStarted { program: browser.clone(), kind: e.kind() })?;
+                // `sh` says 127 when it cannot find the program, 126 when it cannot run it.
+                match status.code() {
+                    Some(0) => Ok(()),
+                    Some(127) => Err(ProgramFailure::NotStarted {
+                        program: browser,
+                        kind: std::io::ErrorKind::NotFound,
+                    }),
+                    Some(126) => Err(ProgramFailure::NotStarted {
+                        program: browser,
+                        kind: std::io::ErrorKind::PermissionDenied,
+                    }),
+                    code => Err(ProgramFailure::Exited { program: browser, code }),
+                }
+            }
+            None => opener::open(&target).map_err(|e| {
+                let program = "the system's opener (xdg-open)".to_owned();
+                match e {
+                    opener::OpenError::ExitStatus { status, .. } => {
+                        ProgramFailure::Exited { program, code: status.code() }
+                    }
+                    opener::OpenError::Spawn { source, .. } | opener::OpenError::Io(source) => {
+                        ProgramFailure::NotStarted { program, kind: source.kind() }
+                    }
+                    _ => ProgramFailure::NotStarted { program, kind: std::io::ErrorKind::Other },
+                }
+            }),
         }
     })
     .await
-    .unwrap_or_else(|e| Err(e.to_string()))
+    .unwrap_or_else(|_| {
+        Err(ProgramFailure::NotStarted { program: "the opener".into(), kind: std::io::ErrorKind::Other })
+    })
 }
 
 #[cfg(test)]

@@ -152,7 +152,18 @@ async fn an_attachment_is_downloaded_with_the_users_login_and_opened() {
     app.key(KeyCode::Enter).await;
     app.settle().await;
     let status = app.st.ui.status.clone().unwrap();
-    assert!(status.error && status.text.contains("could not open https://docs.example/x"), "{status:?}");
+    assert_eq!(status.text, "could not open https://docs.example/x: false failed (exit code 1)");
+    assert!(status.error);
+    unsafe { std::env::set_var("BROWSER", "no-such-browser-here") };
+    app.key(KeyCode::Char('o')).await;
+    app.keys("2").await;
+    app.key(KeyCode::Enter).await;
+    app.settle().await;
+    let status = app.st.ui.status.clone().unwrap();
+    assert_eq!(
+        status.text,
+        "could not open https://docs.example/x: no-such-browser-here was not found: is it installed?"
+    );
     // Without a login the file is not served.
     let mut stranger = app.server.credentials("member").unwrap();
     stranger.api_key = "wrong".into();
@@ -172,10 +183,24 @@ async fn the_compose_text_goes_through_the_editor_and_comes_back() {
     assert_eq!(app.outside.edited, vec!["first draft".to_owned()]);
     assert_eq!(app.st.ui.compose.as_ref().map(|c| c.text()).as_deref(), Some("rewritten in vim"));
     // A failing editor changes nothing.
-    app.outside.editor_result = Some(Err("vim exited with 1".into()));
+    app.outside.editor_result =
+        Some(Err(topicterm::app::ProgramFailure::Exited { program: "vim".into(), code: Some(1) }));
     app.ctrl('o').await;
     assert_eq!(app.st.ui.compose.as_ref().map(|c| c.text()).as_deref(), Some("rewritten in vim"));
-    assert!(app.st.ui.status.as_ref().is_some_and(|s| s.error && s.text.contains("unchanged")));
+    let status = app.st.ui.status.clone().unwrap();
+    assert!(status.error, "{status:?}");
+    assert_eq!(
+        status.text,
+        "not edited: vim failed (exit code 1); the text is unchanged ($VISUAL or $EDITOR names the editor)"
+    );
+    // One that is not there says so.
+    app.outside.editor_result = Some(Err(topicterm::app::ProgramFailure::NotStarted {
+        program: "nvim".into(),
+        kind: std::io::ErrorKind::NotFound,
+    }));
+    app.ctrl('o').await;
+    let status = app.st.ui.status.clone().unwrap();
+    assert!(status.text.starts_with("not edited: nvim was not found: is it installed?"), "{status:?}");
 }
 
 #[tokio::test]

@@ -165,6 +165,32 @@ pub(super) fn reopen_failed(why: &str) -> String {
     format!("not reopened: {why}")
 }
 
+/// Why a program the client started did not do its part, in the user's words.
+pub(super) fn program_failure(f: &crate::app::ProgramFailure) -> String {
+    use crate::app::ProgramFailure as P;
+    use std::io::ErrorKind as K;
+    match f {
+        P::NotStarted { program, kind: K::NotFound } => format!("{program} was not found: is it installed?"),
+        P::NotStarted { program, kind: K::PermissionDenied } => format!("{program} is not allowed to run"),
+        P::NotStarted { program, .. } => format!("{program} could not be started"),
+        P::Exited { program, code: Some(code) } => format!("{program} failed (exit code {code})"),
+        P::Exited { program, code: None } => format!("{program} was stopped"),
+        P::File(kind) => format!("its file could not be written or read back ({})", io_words(*kind)),
+    }
+}
+
+/// An I/O error's kind, in words.
+fn io_words(kind: std::io::ErrorKind) -> &'static str {
+    use std::io::ErrorKind as K;
+    match kind {
+        K::NotFound => "not found",
+        K::PermissionDenied => "no permission",
+        K::StorageFull => "the disk is full",
+        K::ReadOnlyFilesystem => "a read-only file system",
+        _ => "an input/output error",
+    }
+}
+
 /// A background job finished.
 pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>) -> Vec<Effect> {
     let job = match job {
@@ -248,9 +274,9 @@ fn other_success(st: &mut State, job: Job, result: Answer) -> Vec<Effect> {
         (Job::Open { .. }, Answer::Opened { target, saved, opening }) => match (saved, opening) {
             (true, None) => format!("saved and opened {target}"),
             (false, None) => format!("opened {target}"),
-            (true, Some(e)) => format!("saved {target} (could not open it: {e})"),
+            (true, Some(e)) => format!("saved {target} (not opened: {})", program_failure(&e)),
             (false, Some(e)) => {
-                set_error(st, format!("could not open {target}: {e}"));
+                set_error(st, format!("could not open {target}: {}", program_failure(&e)));
                 return vec![];
             }
         },

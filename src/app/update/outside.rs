@@ -127,7 +127,7 @@ pub(super) fn external_edit(st: &mut State) -> Vec<Effect> {
 }
 
 /// The editor returned: its text replaces the compose box's (nothing is lost on failure).
-pub(super) fn editor_done(st: &mut State, result: Result<String, String>) -> Vec<Effect> {
+pub(super) fn editor_done(st: &mut State, result: Result<String, crate::app::ProgramFailure>) -> Vec<Effect> {
     match (result, &st.ui.compose) {
         (Ok(text), Some(c)) => {
             let text = text.trim_end_matches('\n');
@@ -138,7 +138,13 @@ pub(super) fn editor_done(st: &mut State, result: Result<String, String>) -> Vec
             set_status(st, "text taken back from the editor");
         }
         (Ok(_), None) => {}
-        (Err(e), _) => set_error(st, format!("editor: {e} (the text is unchanged)")),
+        (Err(e), _) => {
+            let why = super::answers::program_failure(&e);
+            set_error(
+                st,
+                format!("not edited: {why}; the text is unchanged ($VISUAL or $EDITOR names the editor)"),
+            )
+        }
     }
     vec![]
 }
