@@ -699,3 +699,49 @@ async fn an_uploaded_picture_is_drawn_in_the_terminal_and_full_screen() {
     .await
     .unwrap();
 }
+
+/// `!` marks the selected message and every later one unread: the channel's count in the
+/// sidebar goes up at once, the server says it is done, and staying on the message keeps it so.
+#[test]
+fn mark_unread_from_the_keyboard_raises_the_count_at_once() {
+    let t = Tmux::new("e2e-unread");
+    let home = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_topicterm");
+    t.start(&format!("HOME={h} XDG_STATE_HOME={h}/state {bin} --demo", h = home.path().display()));
+    t.wait_for_messages();
+    t.keys(&["/"]);
+    t.text("topic:\"lunch friday\"");
+    t.keys(&["Enter"]);
+    t.wait_for("the search", |s| s.contains("> lunch friday"));
+    t.keys(&["S"]);
+    t.wait_for("the topic", |s| s.lines().last().is_some_and(|l| l.contains("#random > lunch friday")));
+    // The whole topic read first (T), then its first message selected: every message follows it.
+    t.keys(&["T"]);
+    t.wait_for("the topic read", |s| s.contains("topic marked as read"));
+    t.keys(&["g"]);
+    let row = |s: &str| {
+        // The sidebar's row (left of the first border), not the conversation's header.
+        s.lines()
+            .map(|l| l.split('│').next().unwrap_or(""))
+            .find(|l| l.contains("#random"))
+            .map(str::to_owned)
+    };
+    let count = |s: &str| -> u32 {
+        row(s).and_then(|r| r.split_whitespace().last().and_then(|n| n.parse().ok())).unwrap_or(0)
+    };
+    let before = t.wait_for("the channel's row", |s| row(s).is_some());
+    let was = count(&before);
+    t.keys(&["!"]);
+    // The topic holds ten messages or more: all of them unread again, at once.
+    t.wait_for("the count up", |s| count(s) >= was + 2);
+    let after = t.wait_for("the server done", |s| s.contains("marked as unread from the selected message"));
+    let now = count(&after);
+    assert!(now >= was + 2, "{after}");
+    // Still on it: a later frame keeps the count.
+    t.keys(&["?"]);
+    t.wait_for("help", |s| s.contains("mark the message and every later one unread"));
+    t.keys(&["Escape"]);
+    let again = t.wait_for("the view back", |s| !s.contains("mark the message and every later one unread"));
+    assert_eq!(count(&again), now, "held while the user stays:\n{again}");
+    t.keys(&["q"]);
+}
