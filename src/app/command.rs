@@ -68,6 +68,8 @@ pub enum Command {
     },
     /// The selected message and every later one of the view become unread.
     MarkUnread,
+    /// Delete the selected topic and every message in it (administrators; asks first).
+    DeleteTopic,
     /// Mark the selected topic (`None`), the current channel or everything as read.
     MarkRead(Option<bool>),
     /// Hide (or show again) a user's messages.
@@ -127,6 +129,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("resolve", "", "mark the selected message's topic resolved (✔)"),
     ("unresolve", "", "mark the selected message's topic unresolved"),
     ("delete", "", "delete the selected message (yours, or any as an administrator; asks first)"),
+    (
+        "delete-topic",
+        "",
+        "delete the selected topic and all its messages, for everyone (administrators; asks first, naming how many)",
+    ),
     ("poll-option", "TEXT", "add an option to the selected message's poll"),
     ("todo-add", "TEXT", "add a task to the selected message's to-do list"),
     (
@@ -301,6 +308,7 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
         "resolve" => Command::Resolve(true),
         "unresolve" => Command::Resolve(false),
         "mark-unread" => Command::MarkUnread,
+        "delete-topic" => Command::DeleteTopic,
         "poll-option" | "todo-add" => {
             need(1)?;
             Command::AddItem { poll: name == "poll-option", text: rest() }

@@ -189,6 +189,18 @@ pub enum Effect {
         channel: ChannelId,
         name: String,
     },
+    /// Count a topic's messages (up to 1,000) before asking whether to delete it.
+    CountTopic {
+        channel: ChannelId,
+        topic: String,
+    },
+    /// Delete a topic and all its messages (administrators), call after call until complete.
+    DeleteTopic {
+        channel: ChannelId,
+        topic: String,
+        /// `#channel > topic`, for the answer.
+        name: String,
+    },
     /// The message `anchor` and every later one of the narrow become unread
     /// (`POST /messages/flags/narrow`, page by page).
     MarkUnreadFrom {

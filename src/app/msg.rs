@@ -37,6 +37,9 @@ pub enum Job {
     },
     MarkAllRead,
     MarkUnread,
+    DeleteTopic {
+        name: String,
+    },
     SetChannelMuted {
         name: String,
         muted: bool,
@@ -228,6 +231,12 @@ pub enum Msg {
     Sent {
         local_id: String,
         result: Result<MessageId, SendFailure>,
+    },
+    /// How many messages a topic holds (`all`: every one was counted; else there are more).
+    TopicCounted {
+        channel: ChannelId,
+        topic: String,
+        result: Result<(usize, bool), ApiError>,
     },
     ReadReceipts {
         message_id: MessageId,

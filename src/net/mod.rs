@@ -315,6 +315,29 @@ impl Dispatcher {
             Effect::MarkTopicRead { channel, topic } => self.spawn(async move {
                 finished(Job::MarkTopicRead, c.mark_topic_as_read(channel, &topic).await)
             }),
+            Effect::CountTopic { channel, topic } => self.spawn(async move {
+                let terms =
+                    vec![NarrowTerm::new("channel", channel), NarrowTerm::new("topic", topic.as_str())];
+                let mut q = GetMessages::around(Anchor::Newest, 1000, 0).narrow(terms);
+                q.apply_markdown = Some(false);
+                let result = c.get_messages(&q).await.map(|r| (r.messages.len(), r.found_oldest));
+                Msg::TopicCounted { channel, topic, result }
+            }),
+            Effect::DeleteTopic { channel, topic, name } => self.spawn(async move {
+                let mut result = Ok(());
+                // A large topic goes in batches; a server that never finishes is not asked forever.
+                for _ in 0..50 {
+                    match c.delete_topic(channel, &topic).await {
+                        Ok(r) if r.complete == Some(false) => continue,
+                        Ok(_) => break,
+                        Err(e) => {
+                            result = Err(e);
+                            break;
+                        }
+                    }
+                }
+                finished(Job::DeleteTopic { name }, result)
+            }),
             Effect::MarkUnreadFrom { terms, anchor } => self.spawn(async move {
                 finished(Job::MarkUnread, flag_narrow(&c, &terms, Anchor::Id(anchor), false).await)
             }),

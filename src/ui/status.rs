@@ -115,6 +115,11 @@ fn plan(st: &State, t: &Theme, width: u16) -> Bottom {
     let w = width as usize;
     if let Some(p) = &st.ui.prompt {
         let label = prompt_label(st, p.kind);
+        // A question longer than the row is read whole above it; the row keeps the answer.
+        if p.kind == PromptKind::Confirm && display_width(&label) + 1 > w {
+            let question = label.trim_end().trim_end_matches("(y/N)").trim_end().to_owned();
+            return Bottom { above: Some((question, t.header)), aside: None };
+        }
         // Candidates of a completing prompt, else what the last key said (an error, a notice).
         let c = &st.ui.completion;
         let aside = if !c.suggestions.is_empty() {
@@ -177,7 +182,8 @@ pub(super) fn draw_status(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
         // A question is all there is to read; another label leaves the typed text 20 columns (or half).
         let most =
             if p.kind == PromptKind::Confirm { w.saturating_sub(2) } else { w.saturating_sub(20).max(w / 2) };
-        let label = clip(&prompt_label(st, p.kind), most);
+        let long_question = p.kind == PromptKind::Confirm && plan.above.is_some();
+        let label = if long_question { "(y/N) ".to_owned() } else { clip(&prompt_label(st, p.kind), most) };
         let aside_w = plan.aside.as_ref().map_or(0, |(s, _)| display_width(s) + 2);
         let room = w.saturating_sub(display_width(&label) + aside_w).max(1);
         let mut spans = vec![Span::styled(label, t.header)];

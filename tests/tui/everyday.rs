@@ -166,3 +166,56 @@ async fn message_info_on_ones_own_message_says_who_has_read_it() {
     assert!(app.st.ui.read_receipts.is_none());
     assert!(app.screen(80, 24).contains("read receipts are off in this organization"));
 }
+
+#[tokio::test]
+async fn an_administrator_deletes_a_topic_after_a_question_that_counts_its_messages() {
+    let mut app = App::start("admin").await;
+    let general = app.channel_id("general");
+    let alice = app.other("alice");
+    let mut ids = Vec::new();
+    for text in ["one", "two", "three"] {
+        ids.push(alice.send_message(&OutgoingMessage::channel(general, "to go", text)).await.unwrap().id);
+    }
+    let keep = alice.send_message(&OutgoingMessage::channel(general, "to stay", "here")).await.unwrap().id;
+    let topic = Narrow::Topic(general, "to go".into());
+    app.open(topic.clone()).await;
+    app.until("the topic", |st| ids.iter().all(|id| st.data.messages.contains_key(id))).await;
+    app.select(ids[1]);
+    app.palette("delete-topic").await;
+    app.until("the question", |st| st.ui.confirm.is_some()).await;
+    let question = app.st.ui.confirm.as_ref().map(|(q, _)| q.clone()).unwrap();
+    assert_eq!(
+        question,
+        "Delete #general > to go and its 3 messages, for everyone? This cannot be undone. (y/N)"
+    );
+    insta::assert_snapshot!("delete_topic_confirm_80x24", app.screen(80, 24));
+    // No: nothing goes.
+    app.key(KeyCode::Char('n')).await;
+    assert!(ids.iter().all(|id| app.server.shared.lock().messages.contains_key(id)));
+    // Yes: every message of the topic, on the server and here; the other topic stays.
+    app.palette("delete-topic").await;
+    app.until("the question", |st| st.ui.confirm.is_some()).await;
+    app.key(KeyCode::Char('y')).await;
+    app.until("gone here", |st| ids.iter().all(|id| !st.data.messages.contains_key(id))).await;
+    app.until("said so", |st| st.ui.status.as_ref().is_some_and(|s| s.text == "deleted #general > to go"))
+        .await;
+    let org = app.server.shared.lock();
+    assert!(ids.iter().all(|id| !org.messages.contains_key(id)) && org.messages.contains_key(&keep));
+}
+
+#[tokio::test]
+async fn a_member_is_told_only_administrators_delete_topics() {
+    let mut app = App::start("member").await;
+    let general = app.channel_id("general");
+    let id =
+        app.other("alice").send_message(&OutgoingMessage::channel(general, "mine", "x")).await.unwrap().id;
+    app.open(Narrow::Topic(general, "mine".into())).await;
+    app.until("the message", |st| st.data.messages.contains_key(&id)).await;
+    app.select(id);
+    app.palette("delete-topic").await;
+    assert_eq!(
+        app.st.ui.status.as_ref().map(|s| s.text.as_str()),
+        Some("only administrators can delete a topic")
+    );
+    assert!(app.st.ui.confirm.is_none());
+}

@@ -291,6 +291,7 @@ fn other_success(st: &mut State, job: Job, result: Answer) -> Vec<Effect> {
         (Job::MarkChannelRead { name }, _) => format!("#{name} marked as read"),
         (Job::MarkAllRead, _) => "all messages marked as read".into(),
         (Job::MarkUnread, _) => "marked as unread from the selected message".into(),
+        (Job::DeleteTopic { name }, _) => format!("deleted {name}"),
         (Job::SetChannelMuted { name, muted }, _) => {
             format!("#{name} {}", if muted { "muted" } else { "unmuted" })
         }

@@ -288,6 +288,26 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::Sent { local_id, result } => outbox::on_sent(st, &local_id, result),
         Msg::DraftPushed { key, content, result } => server_drafts::on_pushed(st, key, content, result),
+        Msg::TopicCounted { channel, topic, result } => match result {
+            Ok((n, all)) => {
+                let name = format!("#{} > {topic}", st.data.channel_name(channel));
+                let count = match (n, all) {
+                    (1, true) => "its one message".to_owned(),
+                    (n, true) => format!("its {n} messages"),
+                    (n, false) => format!("its {n} newest messages and more"),
+                };
+                let question = format!("Delete {name} and {count}, for everyone? This cannot be undone.");
+                palette::confirm(st, question, Effect::DeleteTopic { channel, topic, name });
+                vec![]
+            }
+            Err(e) => {
+                set_error(
+                    st,
+                    format!("not deleted: could not count the topic's messages: {}", answers::why(&e)),
+                );
+                vec![]
+            }
+        },
         Msg::ReadReceipts { message_id, result } => {
             if let Some((id, receipts)) = &mut st.ui.read_receipts
                 && *id == message_id

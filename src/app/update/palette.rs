@@ -341,6 +341,15 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
             vec![]
         }
         C::MarkUnread => super::navigation::mark_unread_from_here(st)?,
+        C::DeleteTopic => {
+            let (channel, topic) =
+                super::actions::current_topic(st).ok_or("select a message in a topic first")?;
+            if !st.data.users.get(&st.data.me).is_some_and(UserInfo::is_admin) {
+                return Err("only administrators can delete a topic".into());
+            }
+            set_status(st, format!("counting the messages of #{} > {topic}…", st.data.channel_name(channel)));
+            vec![Effect::CountTopic { channel, topic }]
+        }
         C::AddItem { poll, text } => {
             use crate::app::widget::Widget;
             let id = st.ui.selected.ok_or("select the message with the poll or to-do list first")?;
