@@ -73,15 +73,7 @@ pub fn edit_with(editor: &str, text: &str) -> Result<String, ProgramFailure> {
         .arg(&path)
         .status()
         .map_err(|e| ProgramFailure::NotStarted { program: program.clone(), kind: e.kind() })?;
-    // `sh` says 127 when it cannot find the editor, 126 when it cannot run it.
-    match status.code() {
-        Some(0) => {}
-        Some(127) => return Err(ProgramFailure::NotStarted { program, kind: std::io::ErrorKind::NotFound }),
-        Some(126) => {
-            return Err(ProgramFailure::NotStarted { program, kind: std::io::ErrorKind::PermissionDenied });
-        }
-        code => return Err(ProgramFailure::Exited { program, code }),
-    }
+    ProgramFailure::from_sh(program, status.code())?;
     std::fs::read_to_string(&path).map_err(file_failed)
 }
 

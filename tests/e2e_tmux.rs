@@ -142,21 +142,27 @@ fn copy_reaches_the_terminal_clipboard_and_the_editor_round_trips() {
     t.keys(&["q"]);
 }
 
-#[test]
-fn renaming_a_topic_from_the_keyboard_moves_the_view_with_it() {
-    let t = Tmux::new("e2e-rename");
+/// The demo in tmux (a home of its own), opened on `#random > lunch friday`: found by search,
+/// then `S`, the selected message's conversation.
+fn demo_in_lunch_friday(name: &str) -> (Tmux, tempfile::TempDir) {
+    let t = Tmux::new(name);
     let home = tempfile::tempdir().unwrap();
     let bin = env!("CARGO_BIN_EXE_topicterm");
     t.start(&format!("HOME={h} XDG_STATE_HOME={h}/state {bin} --demo", h = home.path().display()));
     t.wait_for_messages();
-    // Into a topic through search, then `t`: the palette offers the topic's name to edit.
     t.keys(&["/"]);
     t.text("topic:\"lunch friday\"");
     t.keys(&["Enter"]);
     t.wait_for("the search", |s| s.contains("> lunch friday"));
-    // `S`: the selected message's conversation, the topic itself.
     t.keys(&["S"]);
     t.wait_for("the topic", |s| s.lines().last().is_some_and(|l| l.contains("#random > lunch friday")));
+    (t, home)
+}
+
+#[test]
+fn renaming_a_topic_from_the_keyboard_moves_the_view_with_it() {
+    let (t, _home) = demo_in_lunch_friday("e2e-rename");
+    // `t`: the palette offers the topic's name to edit.
     t.keys(&["t"]);
     t.wait_for("the prefilled palette", |s| s.contains(":rename-topic lunch friday"));
     for _ in 0.."friday".len() {
@@ -704,17 +710,7 @@ async fn an_uploaded_picture_is_drawn_in_the_terminal_and_full_screen() {
 /// sidebar goes up at once, the server says it is done, and staying on the message keeps it so.
 #[test]
 fn mark_unread_from_the_keyboard_raises_the_count_at_once() {
-    let t = Tmux::new("e2e-unread");
-    let home = tempfile::tempdir().unwrap();
-    let bin = env!("CARGO_BIN_EXE_topicterm");
-    t.start(&format!("HOME={h} XDG_STATE_HOME={h}/state {bin} --demo", h = home.path().display()));
-    t.wait_for_messages();
-    t.keys(&["/"]);
-    t.text("topic:\"lunch friday\"");
-    t.keys(&["Enter"]);
-    t.wait_for("the search", |s| s.contains("> lunch friday"));
-    t.keys(&["S"]);
-    t.wait_for("the topic", |s| s.lines().last().is_some_and(|l| l.contains("#random > lunch friday")));
+    let (t, _home) = demo_in_lunch_friday("e2e-unread");
     // The whole topic read first (T), then its first message selected: every message follows it.
     t.keys(&["T"]);
     t.wait_for("the topic read", |s| s.contains("topic marked as read"));

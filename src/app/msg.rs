@@ -102,6 +102,20 @@ pub enum ProgramFailure {
     File(std::io::ErrorKind),
 }
 
+impl ProgramFailure {
+    /// How a program run through `sh -c` ended: `sh` says 127 when it cannot find the program and
+    /// 126 when it may not run it; any other code but 0 is the program's own failure.
+    pub fn from_sh(program: String, code: Option<i32>) -> Result<(), ProgramFailure> {
+        use std::io::ErrorKind;
+        match code {
+            Some(0) => Ok(()),
+            Some(127) => Err(ProgramFailure::NotStarted { program, kind: ErrorKind::NotFound }),
+            Some(126) => Err(ProgramFailure::NotStarted { program, kind: ErrorKind::PermissionDenied }),
+            code => Err(ProgramFailure::Exited { program, code }),
+        }
+    }
+}
+
 /// What one unsubscription did.
 #[derive(Debug, PartialEq)]
 pub struct Unsubscribed {

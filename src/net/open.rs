@@ -89,19 +89,7 @@ async fn open(target: String) -> Result<(), ProgramFailure> {
                     .stderr(std::process::Stdio::null())
                     .status()
                     .map_err(|e| ProgramFailure::NotStarted { program: browser.clone(), kind: e.kind() })?;
-                // `sh` says 127 when it cannot find the program, 126 when it cannot run it.
-                match status.code() {
-                    Some(0) => Ok(()),
-                    Some(127) => Err(ProgramFailure::NotStarted {
-                        program: browser,
-                        kind: std::io::ErrorKind::NotFound,
-                    }),
-                    Some(126) => Err(ProgramFailure::NotStarted {
-                        program: browser,
-                        kind: std::io::ErrorKind::PermissionDenied,
-                    }),
-                    code => Err(ProgramFailure::Exited { program: browser, code }),
-                }
+                ProgramFailure::from_sh(browser, status.code())
             }
             None => opener::open(&target).map_err(|e| {
                 let program = "the system's opener (xdg-open)".to_owned();

@@ -105,10 +105,9 @@ fn news(st: &State, t: &Theme) -> (String, Style) {
     (sanitize(&text), style)
 }
 
-/// Rows `text` takes wrapped at `width`.
+/// Rows `text` takes wrapped at `width`, at most [`MAX_WRAPPED`].
 fn wrapped_rows(text: &str, width: u16) -> u16 {
-    let n = Paragraph::new(text).wrap(Wrap { trim: true }).line_count(width.max(1));
-    u16::try_from(n).unwrap_or(u16::MAX).clamp(1, MAX_WRAPPED)
+    u16::try_from(wrapped_rows_unclamped(text, width)).unwrap_or(u16::MAX).clamp(1, MAX_WRAPPED)
 }
 
 fn plan(st: &State, t: &Theme, width: u16) -> Bottom {
