@@ -252,6 +252,46 @@ impl Client {
         let p = Params::new().json("subscriptions", &subs).opt_json("principals", principals);
         self.call(Method::POST, "/users/me/subscriptions", p).await
     }
+
+    /// `POST /channels/create`: a new channel with the user as its one subscriber. Before
+    /// [`super::levels::CREATE_CHANNEL`], `POST /users/me/subscriptions` with the new name (which would
+    /// join a channel of that name instead: the caller checks the name is free).
+    pub async fn create_channel(&self, c: &NewChannel) -> Result<CreatedChannel> {
+        limits::check_channel_name(&c.name)?;
+        let flags = |p: Params| {
+            p.add("invite_only", c.private)
+                .add("history_public_to_subscribers", true)
+                .opt("description", (!c.description.is_empty()).then_some(&c.description))
+        };
+        if self.level().has(super::levels::CREATE_CHANNEL) {
+            let p = flags(Params::new().add("name", &c.name).json("subscribers", &c.subscribers));
+            return self.call(Method::POST, "/channels/create", p).await;
+        }
+        let sub = serde_json::json!([{"name": c.name, "description": c.description}]);
+        let p = flags(Params::new().json("subscriptions", &sub));
+        let _: SubscribeResponse = self.call(Method::POST, "/users/me/subscriptions", p).await?;
+        Ok(CreatedChannel { id: None })
+    }
+}
+
+/// A channel to create: its name, description (Markdown) and whether it is private (invite
+/// only, its history public to subscribers as the web app makes it).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NewChannel {
+    pub name: String,
+    /// Its first subscribers (the creator); a server before [`super::levels::CREATE_CHANNEL`]
+    /// subscribes only the creator.
+    pub subscribers: Vec<UserId>,
+    pub description: String,
+    pub private: bool,
+}
+
+/// The answer of `create_channel`: the new channel's ID (a server before
+/// [`super::levels::CREATE_CHANNEL`] does not say it).
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+pub struct CreatedChannel {
+    #[serde(default)]
+    pub id: Option<ChannelId>,
 }
 
 /// The answer of `delete_topic`: `complete` false when messages are left to delete.

@@ -94,6 +94,14 @@ pub enum LimitError {
     TopicTooLong { len: usize, max: usize },
     #[error("the message is empty")]
     EmptyContent,
+    #[error("a channel needs a name")]
+    EmptyChannelName,
+    #[error("a channel name is at most 60 characters; this one has {0}")]
+    ChannelNameTooLong(usize),
+    #[error("a channel name cannot contain control characters")]
+    ChannelNameControl,
+    #[error("name at least one email address to invite")]
+    NoInvitees,
     #[error("an APNs token must not be empty")]
     EmptyToken,
     #[error("this server does not offer {0}: it needs {1} or later")]

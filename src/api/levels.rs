@@ -32,12 +32,18 @@ pub const CHANNEL_TYPE: i64 = 248;
 /// Narrow operators `channel` and `channels` (Zulip 9.0): "Invalid narrow operator: unknown
 /// operator channel" before; `stream` and `streams` work at every level.
 pub const CHANNEL_OPERATOR: i64 = 250;
+/// `include_realm_default_subscriptions` on `POST /invites` (Zulip 9.0); before it, an invitation
+/// names its channels (at least one).
+pub const INVITE_DEFAULT_CHANNELS: i64 = 261;
 /// Empty topic names ("general chat", the `empty_topic_name` capability, Zulip 10.0).
 pub const EMPTY_TOPIC: i64 = 334;
 /// `POST /message_edit_typing` (Zulip 10.0); no edit-typing endpoint before.
 pub const EDIT_TYPING_LEGACY: i64 = 351;
 /// `POST /messages/{id}/typing` replaces `/message_edit_typing` (Zulip 10.0).
 pub const EDIT_TYPING: i64 = 361;
+/// `POST /channels/create` (Zulip 11.0); before it, subscribing to a new name creates the
+/// channel.
+pub const CREATE_CHANNEL: i64 = 417;
 /// `include_subscribers=partial` (Zulip 11.0).
 pub const PARTIAL_SUBSCRIBERS: i64 = 412;
 /// Narrow `dm-with` replaces `dm-including` (Zulip 12.0).

@@ -95,6 +95,21 @@ pub fn check_content(content: &str, max: Option<usize>) -> Result<(), LimitError
     }
 }
 
+/// A channel name as the reference server takes it: not blank, at most 60 characters
+/// (`max_stream_name_length`), no control characters.
+pub fn check_channel_name(name: &str) -> Result<(), LimitError> {
+    let len = code_points(name);
+    if name.trim().is_empty() {
+        Err(LimitError::EmptyChannelName)
+    } else if len > 60 {
+        Err(LimitError::ChannelNameTooLong(len))
+    } else if name.chars().any(char::is_control) {
+        Err(LimitError::ChannelNameControl)
+    } else {
+        Ok(())
+    }
+}
+
 /// Topic within `max_topic_length` when known.
 pub fn check_topic_length(topic: &str, max: Option<usize>) -> Result<(), LimitError> {
     let len = code_points(topic);

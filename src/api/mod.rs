@@ -2,7 +2,7 @@
 //!
 //! Knows nothing of the UI. `transport` holds the client and the one request path; each resource
 //! has a file with its operations and their parameter and answer types (`messages`, `channels`,
-//! `users`, `presence`, `scheduled`, `drafts`, `realm`, `queue`); `models` holds the resources
+//! `invites`, `users`, `presence`, `scheduled`, `drafts`, `realm`, `queue`); `models` holds the resources
 //! shared between them, `events` register's answer and the real-time events, `limits` the checks
 //! made before a request is sent, `error` the one error type.
 
@@ -10,6 +10,7 @@ pub mod channels;
 pub mod drafts;
 pub mod error;
 pub mod events;
+pub mod invites;
 pub mod lenient;
 pub mod levels;
 pub mod limits;
@@ -26,6 +27,7 @@ pub mod zuliprc;
 pub use channels::*;
 pub use error::{ApiError, LimitError, Result, ServerError};
 pub use events::*;
+pub use invites::*;
 pub use messages::*;
 pub use models::*;
 pub use presence::*;

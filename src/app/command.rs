@@ -91,6 +91,17 @@ pub enum Command {
     ChannelInfo(Option<String>),
     /// A user's profile: named, or the selected message's sender.
     Profile(Option<String>),
+    /// Create a channel (the user its first subscriber).
+    CreateChannel {
+        name: String,
+        private: bool,
+        description: String,
+    },
+    /// Invite people by email, into the channels named (none: the default channels).
+    Invite {
+        emails: Vec<String>,
+        channels: Vec<String>,
+    },
     Help,
     Quit,
 }
@@ -168,6 +179,16 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "a channel's description, subscribers, folder, who may post, email; m mute, p pin, d / a desktop / audible notifications, s join or leave",
     ),
     ("profile", "[@user]", "a user's profile (default: the selected message's sender); x DM, @ mention"),
+    (
+        "create-channel",
+        "NAME [--private] [--description TEXT]",
+        "create a channel and join it (\"a name\" in quotes, or the words before the flags)",
+    ),
+    (
+        "invite",
+        "EMAIL… [#channel…]",
+        "invite people by email, into the channels named (none: the organization's default channels)",
+    ),
     ("help", "", "show the keys"),
     ("quit", "", "quit"),
 ];
@@ -350,6 +371,50 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
                 (!named.is_empty()).then(|| named.trim_start_matches('@').trim_matches('*').to_owned()),
             )
         }
+        "create-channel" => {
+            let mut private = false;
+            let (mut words, mut description) = (Vec::new(), Vec::new());
+            let mut in_description = false;
+            for a in args {
+                match a.as_str() {
+                    "--private" => private = true,
+                    "--description" => in_description = true,
+                    f if f.starts_with("--") => return Err(format!("unknown flag {f}; {}", usage(name))),
+                    w if in_description => description.push(w),
+                    w => words.push(w),
+                }
+            }
+            if words.is_empty() {
+                return Err(usage(name));
+            }
+            Command::CreateChannel {
+                name: words.join(" ").trim_start_matches('#').to_owned(),
+                private,
+                description: description.join(" "),
+            }
+        }
+        "invite" => {
+            // Addresses (commas allowed), then `#channel`s — a channel's name runs on to the
+            // next `#` or address, so names with spaces need no quotes.
+            let (mut emails, mut channels): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
+            for word in args.iter().flat_map(|a| a.split(',')).map(str::trim).filter(|w| !w.is_empty()) {
+                match (word.strip_prefix('#'), channels.last_mut()) {
+                    (Some(c), _) => channels.push(c.to_owned()),
+                    (None, Some(c)) if !word.contains('@') => {
+                        c.push(' ');
+                        c.push_str(word);
+                    }
+                    _ => emails.push(word.to_owned()),
+                }
+            }
+            if emails.is_empty() {
+                return Err(usage(name));
+            }
+            if let Some(bad) = emails.iter().find(|e| !e.contains('@')) {
+                return Err(format!("{bad:?} is not an email address; {}", usage(name)));
+            }
+            Command::Invite { emails, channels }
+        }
         "help" => Command::Help,
         "quit" | "q" => Command::Quit,
         other => {
@@ -477,6 +542,25 @@ mod tests {
     fn channel_and_people_commands() {
         assert_eq!(parse("channels", 496), Ok(Command::Channels));
         assert_eq!(parse("subscribe #book club", 496), Ok(Command::Subscribe("book club".into())));
+        assert_eq!(
+            parse("invite a@x.org,b@x.org c@x.org #night shift #general", 496),
+            Ok(Command::Invite {
+                emails: vec!["a@x.org".into(), "b@x.org".into(), "c@x.org".into()],
+                channels: vec!["night shift".into(), "general".into()],
+            })
+        );
+        assert_eq!(
+            parse("create-channel \"night shift\" --private --description On **call**", 496),
+            Ok(Command::CreateChannel {
+                name: "night shift".into(),
+                private: true,
+                description: "On **call**".into()
+            })
+        );
+        assert_eq!(
+            parse("create-channel night shift --loud", 496),
+            Err("unknown flag --loud; usage: :create-channel NAME [--private] [--description TEXT]".into())
+        );
         assert!(parse("subscribe", 496).unwrap_err().contains("usage: :subscribe #channel"));
         assert_eq!(parse("channel-info", 496), Ok(Command::ChannelInfo(None)));
         assert_eq!(parse("channel-info #design", 496), Ok(Command::ChannelInfo(Some("design".into()))));

@@ -99,6 +99,15 @@ pub enum ApiCall {
         property: String,
         value: bool,
     },
+    /// Create a channel: answers `Answer::ChannelCreated`.
+    CreateChannel(NewChannel),
+    /// Invite people by email into channels (none: the default channels): answers
+    /// `Answer::Invited`. `channels`: the names, for the answer.
+    Invite {
+        emails: Vec<String>,
+        ids: Vec<ChannelId>,
+        channels: Vec<String>,
+    },
 }
 
 /// What `update` asks the outside world to do.

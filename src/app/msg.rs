@@ -88,6 +88,10 @@ pub enum Answer {
     Kept {
         target: String,
     },
+    /// A channel created (its ID, where the server says it).
+    ChannelCreated(Option<ChannelId>),
+    /// Invitations sent to all but those skipped.
+    Invited(Invited),
 }
 
 /// Why a program the client starts (the browser or opener, `$EDITOR`) did not do its part;

@@ -30,6 +30,10 @@ impl ApiErr {
     pub fn admin_required() -> Self {
         Self::new(StatusCode::BAD_REQUEST, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator")
     }
+    /// What a server answers for an endpoint it does not have (one of a later feature level).
+    pub fn no_endpoint() -> Self {
+        Self::new(StatusCode::NOT_FOUND, "NOT_FOUND", "Invalid API endpoint")
+    }
     pub fn insufficient() -> Self {
         Self::bad("Insufficient permission")
     }

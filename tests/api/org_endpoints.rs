@@ -4,7 +4,8 @@
 
 use crate::common::*;
 use serde_json::json;
-use topicterm::api::OutgoingMessage;
+use topicterm::api::{ApiError, Invited, LimitError, NewChannel, OutgoingMessage, invitation_failure};
+use topicterm::server::ServerOptions;
 
 #[tokio::test]
 async fn members_and_one_users_subscription() {
@@ -153,12 +154,19 @@ async fn invitations_are_sent_listed_and_refused_for_members_already_there() {
     let emails = format!("new.person@example.org, {alice}");
     let (status, body) =
         env.raw("member", "POST", "/invites", &[("invitee_emails", &emails), ("stream_ids", &ids)]).await;
-    assert_eq!(status, 200, "{body}");
+    // As the reference server: the others are invited, the refusal says so and names the member.
+    assert_eq!((status, body["code"].as_str()), (400, Some("INVITATION_FAILED")), "{body}");
     assert_eq!(body["sent_invitations"], true);
     assert_eq!(body["errors"][0][0], alice.as_str(), "an existing member is skipped and named");
     let (status, body) =
         env.raw("member", "POST", "/invites", &[("invitee_emails", &alice), ("stream_ids", &ids)]).await;
     assert_eq!((status, body["code"].as_str()), (400, Some("INVITATION_FAILED")));
+    assert_eq!(body["sent_invitations"], false);
+    let bad = "another.new@example.org, not-an-address";
+    let (status, body) =
+        env.raw("member", "POST", "/invites", &[("invitee_emails", bad), ("stream_ids", &ids)]).await;
+    assert_eq!((status, body["sent_invitations"].as_bool()), (400, Some(false)), "one invalid: none sent");
+    assert_eq!(body["errors"], json!([["not-an-address", "Invalid address.", false]]));
     let (status, body) = env.raw("member", "POST", "/invites/multiuse", &[("invite_as", "400")]).await;
     assert_eq!(status, 200, "{body}");
     assert!(body["invite_link"].as_str().unwrap().contains("/join/"));
@@ -216,4 +224,66 @@ async fn default_channels_linkifiers_and_custom_emoji_are_added_with_events() {
     for t in ["default_streams", "realm_linkifiers", "realm_emoji"] {
         assert!(types.contains(&t.to_owned()), "{t}: {types:?}");
     }
+}
+
+#[tokio::test]
+async fn the_typed_client_creates_a_channel_by_the_endpoint_of_each_level() {
+    for level in [topicterm::api::levels::CREATE_CHANNEL - 1, topicterm::api::levels::CREATE_CHANNEL] {
+        let env = Env::start_with(ServerOptions { feature_level: level, ..Default::default() }).await;
+        let me = env.user_id("member");
+        let c = env.registered_client("member").await;
+        let new = NewChannel {
+            name: "night shift".into(),
+            description: "Who is on **tonight**".into(),
+            private: true,
+            subscribers: vec![me],
+        };
+        let made = c.create_channel(&new).await.unwrap_or_else(|e| panic!("level {level}: {e}"));
+        let id = env.channel_id("night shift");
+        assert_eq!(
+            made.id,
+            (level >= 417).then_some(id),
+            "level {level}: the new ID where the server says it"
+        );
+        let ch = c.get_stream(id).await.unwrap().stream;
+        assert!(ch.invite_only, "level {level}: private");
+        assert_eq!(ch.description, "Who is on **tonight**");
+        let subs = c.get_subscriptions(Default::default()).await.unwrap().subscriptions;
+        assert!(subs.iter().any(|s| s.stream_id == id), "level {level}: the creator is in it");
+        if level >= 417 {
+            let err = c.create_channel(&new).await.expect_err("a name taken");
+            assert_eq!(err.server().map(|e| e.msg.as_str()), Some("Channel 'night shift' already exists"));
+        }
+    }
+    let c = Env::start().await.client("member");
+    let blank = NewChannel { name: "  ".into(), ..Default::default() };
+    assert!(matches!(c.create_channel(&blank).await, Err(ApiError::Limit(LimitError::EmptyChannelName))));
+}
+
+#[tokio::test]
+async fn the_typed_client_invites_and_names_those_skipped() {
+    let env = Env::start().await;
+    let general = env.channel_id("general");
+    let c = env.registered_client("member").await;
+    let alice = env.creds("alice").email;
+    let done = c.send_invites(&["new.one@example.org".into()], &[general]).await.unwrap();
+    assert_eq!(done, Invited::default());
+    let done = c.send_invites(&["new.two@example.org".into(), alice.clone()], &[]).await.unwrap();
+    assert_eq!(done.skipped.len(), 1, "sent to the one, the member skipped: {done:?}");
+    assert_eq!(
+        (done.skipped[0].email.as_str(), done.skipped[0].reason.as_str()),
+        (alice.as_str(), "Already has an account.")
+    );
+    let err = c.send_invites(std::slice::from_ref(&alice), &[general]).await.expect_err("nobody invited");
+    let (skipped, sent) = invitation_failure(&err).expect("an invitation failure");
+    assert_eq!((skipped.len(), sent), (1, false));
+    let err = env.registered_client("guest").await.send_invites(&["x@example.org".into()], &[general]).await;
+    assert_eq!(
+        err.expect_err("guests may not").server().map(|e| e.msg.as_str()),
+        Some("Insufficient permission")
+    );
+    let (_, list) = env.raw("member", "GET", "/invites", &[]).await;
+    let emails: Vec<&str> =
+        list["invites"].as_array().unwrap().iter().filter_map(|i| i["email"].as_str()).collect();
+    assert_eq!(emails, ["new.one@example.org", "new.two@example.org"]);
 }

@@ -14,6 +14,7 @@ mod images;
 mod keys;
 mod levels;
 mod navigation;
+mod organization;
 mod orgs;
 mod outbox;
 mod outside;

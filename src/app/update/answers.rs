@@ -256,6 +256,14 @@ pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>)
             }
             parts.join("; ")
         }
+        (ApiCall::CreateChannel(c), Answer::ChannelCreated(id)) => {
+            let kind = if c.private { " (private)" } else { "" };
+            set_status(st, format!("#{}{kind} created; you are in it", c.name));
+            return super::directory::open_created(st, &c.name, id);
+        }
+        (ApiCall::Invite { emails, channels, .. }, Answer::Invited(r)) => {
+            invited_note(&emails, &channels, &r.skipped)
+        }
         (ApiCall::AlertWords { .. }, Answer::Words(words)) => {
             st.data.alert_words = words;
             alert_words_note(&st.data.alert_words)
@@ -338,7 +346,33 @@ fn api_success(call: ApiCall) -> String {
         ApiCall::MoveTopic { done, .. } => done,
         ApiCall::Unsubscribe { .. } | ApiCall::ChannelEmail { .. } => String::new(),
         ApiCall::Schedule(_) | ApiCall::UpdateScheduled { .. } => String::new(),
+        ApiCall::CreateChannel(_) | ApiCall::Invite { .. } => String::new(),
     }
+}
+
+/// Who was invited, where to, and who was not and why (the server's reasons).
+fn invited_note(emails: &[String], channels: &[String], skipped: &[crate::api::Skipped]) -> String {
+    let sent: Vec<String> =
+        emails.iter().filter(|e| !skipped.iter().any(|s| s.email.eq_ignore_ascii_case(e))).cloned().collect();
+    let into = if channels.is_empty() {
+        "the default channels".to_owned()
+    } else {
+        format!("#{}", channels.join(", #"))
+    };
+    let mut note = format!("invited {} (into {into})", and_list(&sent));
+    if !skipped.is_empty() {
+        note.push_str(&format!("; {}", skipped_note(skipped)));
+    }
+    note
+}
+
+/// "not invited: a@x.org (Already has an account.), …".
+fn skipped_note(skipped: &[crate::api::Skipped]) -> String {
+    let each: Vec<String> = skipped
+        .iter()
+        .map(|s| crate::content::sanitize(&format!("{} ({})", s.email, s.reason.trim())))
+        .collect();
+    format!("not invited: {}", each.join(", "))
 }
 
 /// A job failed: say so, in the terms of what was asked.
@@ -353,6 +387,19 @@ fn refused(st: &mut State, job: Job, f: &Failure) {
                 Err(e) => format!("channel email: {}", e.err().unwrap_or_default()),
             },
             (ApiCall::Schedule(_) | ApiCall::UpdateScheduled { .. }, _) => format!("not scheduled: {text}"),
+            (ApiCall::Invite { .. }, Failure::Api(e)) => match crate::api::invitation_failure(e) {
+                Some((skipped, _)) if !skipped.is_empty() => {
+                    format!("nobody was invited; {}", skipped_note(&skipped))
+                }
+                _ if insufficient(e) => {
+                    "not invited: this organization does not let you invite people".into()
+                }
+                _ => format!("not invited: {text}"),
+            },
+            (ApiCall::CreateChannel(c), Failure::Api(e)) if insufficient(e) => {
+                format!("#{} not created: this organization does not let you create channels", c.name)
+            }
+            (ApiCall::CreateChannel(c), _) => format!("#{} not created: {text}", c.name),
             (ApiCall::GroupMembers { group, names, .. }, Failure::Api(e)) => {
                 group_refusal(&why(e), &group, &names)
             }
@@ -374,6 +421,11 @@ fn refused(st: &mut State, job: Job, f: &Failure) {
         _ => text,
     };
     set_error(st, said);
+}
+
+/// The server's refusal for want of permission (its one message for it).
+fn insufficient(e: &ApiError) -> bool {
+    e.server().is_some_and(|s| s.msg == "Insufficient permission")
 }
 
 /// Why a file could not be written, in words (the I/O error's own text names the temporary

@@ -192,3 +192,12 @@ pub fn rebuild_sidebar(st: &mut State) {
     }
     st.ui.sidebar_selected = st.ui.sidebar_selected.min(st.ui.sidebar.len().saturating_sub(1));
 }
+
+/// "A", "A and B", "A, B and C".
+pub(super) fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}

@@ -148,6 +148,15 @@ fn on_subscribed(
     vec![]
 }
 
+/// A channel just created: opened, as the web app does, when known by its ID or (a server that
+/// does not say the ID) by its name.
+pub(super) fn open_created(st: &mut State, name: &str, id: Option<ChannelId>) -> Vec<Effect> {
+    match id.or_else(|| st.data.subscribed_channel_id(name)) {
+        Some(c) => super::navigation::open_narrow(st, Narrow::Channel(c)),
+        None => vec![],
+    }
+}
+
 /// A channel by name: one the user is in, or one they can join.
 pub(super) fn channel_by_name(st: &State, name: &str) -> Option<ChannelId> {
     crate::app::narrow::Resolver::channel_id(&st.data, name)

@@ -91,15 +91,6 @@ pub(super) fn scheduled_label(st: &State, sm: &ScheduledMessage) -> String {
     format!("{to} at {at}")
 }
 
-/// "A", "A and B", "A, B and C".
-pub(super) fn and_list(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
-}
-
 /// Turn a palette command into effects (or say what is wrong).
 pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> Result<Vec<Effect>, String> {
     use crate::app::command::Command as C;
@@ -423,6 +414,27 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
         C::Recent => super::recent::open_recent(st),
         C::Attach(path) => super::attach::attach(st, &path)?,
         C::Subscribe(name) => subscribe_command(st, &name)?,
+        C::CreateChannel { name, private, description } => {
+            crate::api::limits::check_channel_name(&name).map_err(|e| e.to_string())?;
+            if let Some(c) = st.data.subscribed_channel_id(&name) {
+                return Err(format!("#{} already exists, and you are in it", st.data.channel_name(c)));
+            }
+            if let Some((_, n)) = st.data.unsubscribed.iter().find(|(_, n)| n.eq_ignore_ascii_case(&name)) {
+                return Err(format!("#{n} already exists (:subscribe #{n} joins it)"));
+            }
+            set_status(st, format!("creating #{name}…"));
+            let subscribers = vec![st.data.me];
+            vec![Effect::Api(ApiCall::CreateChannel(NewChannel { name, description, private, subscribers }))]
+        }
+        C::Invite { emails, channels } => {
+            let ids = channels
+                .iter()
+                .map(|n| channel_by_name(st, n).ok_or_else(|| format!("no channel named {n:?}")))
+                .collect::<Result<Vec<_>, _>>()?;
+            let channels: Vec<String> = ids.iter().map(|c| st.data.channel_name(*c).to_owned()).collect();
+            set_status(st, format!("inviting {}…", and_list(&emails)));
+            vec![Effect::Api(ApiCall::Invite { emails, ids, channels })]
+        }
         C::ChannelInfo(named) => {
             // Named, the channel row selected in the sidebar, or the one being viewed.
             let id = match named.as_deref() {

@@ -109,48 +109,86 @@ pub async fn list(State(s): State<Arc<Shared>>, req: Req) -> Res {
     Ok(reply(&req.p, success(json!({"invites": list}))))
 }
 
-/// `POST /invites`: an invitation to each address not already a member's; those skipped are
-/// listed in `errors` (as the reference server does, failing only when none could be sent).
+/// `POST /invites`: an invitation to each address, as the reference server does it
+/// (`zerver/actions/invites.py`): one address that is not valid and none is sent; addresses of
+/// members are skipped, the rest invited, and the skipped ones listed in an `INVITATION_FAILED`
+/// refusal that says invitations were sent (or, all skipped, that none were).
 pub async fn send(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let p = &req.p;
     let emails = p.str("invitee_emails")?;
     let mut org = s.lock();
     let (role, now, expires) = checked(&org, req.user_id, p, true)?;
     let _ = p.opt_bool("notify_referrer_on_join")?;
-    let mut errors: Vec<Value> = Vec::new();
-    let mut sent = 0;
-    for email in emails.split([',', '\n']).map(str::trim).filter(|e| !e.is_empty()) {
-        if !email.contains('@') || email.contains(char::is_whitespace) {
-            errors.push(json!([email, "Invalid address.", false]));
-        } else if org.user_by_email(email).is_some() {
-            errors.push(json!([email, "Already has an account.", false]));
-        } else {
-            let rec = InviteRec {
-                id: 0,
-                by: req.user_id,
-                at: now,
-                expires,
-                invited_as: role,
-                email: Some(email.to_owned()),
-                link: None,
-            };
-            keep(&mut org, rec);
-            sent += 1;
+    let mut emails: Vec<&str> = emails.split([',', '\n']).map(str::trim).filter(|e| !e.is_empty()).collect();
+    emails.dedup();
+    if emails.is_empty() {
+        return Err(ApiErr::bad("You must specify at least one email address."));
+    }
+    let failed = |msg: &str, errors: Vec<Value>, sent: bool| {
+        ApiErr::new(StatusCode::BAD_REQUEST, "INVITATION_FAILED", msg)
+            .with("errors", errors)
+            .with("sent_invitations", sent)
+            .with("license_limit_reached", false)
+            .with("daily_limit_reached", false)
+    };
+    let invalid: Vec<Value> =
+        emails.iter().filter(|e| !valid_address(e)).map(|e| json!([e, "Invalid address.", false])).collect();
+    if !invalid.is_empty() {
+        return Err(failed(
+            "Some emails did not validate, so we didn't send any invitations.",
+            invalid,
+            false,
+        ));
+    }
+    let mut skipped: Vec<Value> = Vec::new();
+    let mut invite = Vec::new();
+    for email in emails {
+        match org.user_by_email(email).map(|u| u.is_active) {
+            Some(active) => skipped.push(json!([
+                email,
+                if active { "Already has an account." } else { "Account has been deactivated." },
+                !active
+            ])),
+            None => invite.push(email),
         }
     }
-    if sent == 0 {
-        return Err(ApiErr::new(
-            StatusCode::BAD_REQUEST,
-            "INVITATION_FAILED",
-            "We weren't able to invite anyone.",
-        )
-        .with("errors", errors)
-        .with("sent_invitations", false)
-        .with("license_limit_reached", false)
-        .with("daily_limit_reached", false));
+    if invite.is_empty() {
+        return Err(failed("We weren't able to invite anyone.", skipped, false));
     }
-    let body = json!({"errors": errors, "sent_invitations": true, "license_limit_reached": false, "daily_limit_reached": false});
-    Ok(reply(p, success(body)))
+    for email in invite {
+        let rec = InviteRec {
+            id: 0,
+            by: req.user_id,
+            at: now,
+            expires,
+            invited_as: role,
+            email: Some(email.to_owned()),
+            link: None,
+        };
+        keep(&mut org, rec);
+    }
+    if !skipped.is_empty() {
+        return Err(failed(
+            "Some of those addresses are already using Zulip, so we didn't send them an invitation. We did send invitations to everyone else!",
+            skipped,
+            true,
+        ));
+    }
+    Ok(reply(p, ok()))
+}
+
+/// An address as far as the demo server checks one: a local part, `@`, a domain with a dot,
+/// no spaces.
+fn valid_address(e: &str) -> bool {
+    match e.split_once('@') {
+        Some((local, domain)) => {
+            !local.is_empty()
+                && domain.contains('.')
+                && !domain.starts_with('.')
+                && !e.contains(char::is_whitespace)
+        }
+        None => false,
+    }
 }
 
 /// `POST /invites/multiuse`: a reusable invitation link.

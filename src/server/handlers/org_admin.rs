@@ -67,6 +67,9 @@ pub async fn create_channel(State(s): State<Arc<Shared>>, req: Req) -> Res {
         return Err(ApiErr::bad("Invalid channel name"));
     }
     let mut org = s.lock();
+    if org.settings.feature_level < 417 {
+        return Err(ApiErr::no_endpoint());
+    }
     if org.users.get(&req.user_id).is_some_and(|u| u.role == crate::server::org::Role::Guest) {
         return Err(ApiErr::insufficient());
     }
