@@ -77,6 +77,19 @@ impl Graphics {
             ImageMode::Auto => {
                 let options = QueryStdioOptions { timeout: QUERY_TIMEOUT, ..Default::default() };
                 match Picker::from_query_stdio_with_options(options) {
+                    Ok(mut picker) if picker.protocol_type() == ProtocolType::Kitty => {
+                        use super::xtversion;
+                        let answer =
+                            xtversion::ask(picker.tmux_detected(), QUERY_TIMEOUT).unwrap_or_default();
+                        if xtversion::kitty_draws_placeholders(&answer) == Some(false) {
+                            let (a, b, c) = xtversion::kitty_version(&answer).unwrap_or_default();
+                            tracing::info!(
+                                "kitty {a}.{b}.{c} draws no Unicode placeholders (0.28 and later do): half-blocks"
+                            );
+                            picker.set_protocol_type(ProtocolType::Halfblocks);
+                        }
+                        Graphics { picker: Some(picker) }
+                    }
                     Ok(picker) => Graphics { picker: Some(picker) },
                     Err(e) => {
                         tracing::info!(

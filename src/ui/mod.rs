@@ -21,6 +21,7 @@ mod sidebar;
 mod status;
 pub mod theme;
 mod widget;
+mod xtversion;
 
 pub use common::{HitMap, RenderCache, emoji_label};
 pub use history::diff_lines;
