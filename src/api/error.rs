@@ -124,6 +124,10 @@ pub enum LimitError {
     NotFetchable,
     #[error("the file is larger than {max_mib} MiB, more than this client fetches")]
     TooLargeToFetch { max_mib: usize },
+    /// An answer larger than [`super::transport::answer_bound`] allows its endpoint: refused
+    /// unread (by its announced length) or as soon as it passes the bound.
+    #[error("the server's answer was larger than {max_mib} MiB, more than this client reads for it")]
+    AnswerTooLarge { max_mib: usize },
 }
 
 /// Every way an API call can fail. The `Display` form is for the log: it says what happened in

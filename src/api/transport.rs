@@ -273,7 +273,9 @@ impl Client {
         }
         let resp = req.multipart(form).send().await?;
         let status = resp.status().as_u16();
-        let bytes = resp.bytes().await?;
+        let max = answer_bound(&Method::POST, path);
+        let bytes =
+            read_at_most(resp, max).await?.ok_or(LimitError::AnswerTooLarge { max_mib: max >> 20 })?;
         let mut r: UploadResponse = decode(path, status, None, &bytes)?;
         // Servers before feature level 272 name it `uri` only.
         if r.url.is_empty() {
@@ -336,20 +338,15 @@ impl Client {
             Link::Web(_) | Link::Refused(_) => return Err(LimitError::NotFetchable.into()),
         };
         let req = req.timeout(Duration::from_secs(300));
-        let mut resp = req.send().await?;
+        let resp = req.send().await?;
         let status = resp.status().as_u16();
         if !resp.status().is_success() {
             // A file's answer is no API error body: the status says it all.
             return Err(ApiError::Server(Box::new(ServerError::new(status, "DOWNLOAD_REFUSED", ""))));
         }
-        let mut body = Vec::new();
-        while let Some(chunk) = resp.chunk().await? {
-            if body.len() + chunk.len() > max {
-                return Err(LimitError::TooLargeToFetch { max_mib: max >> 20 }.into());
-            }
-            body.extend_from_slice(&chunk);
-        }
-        Ok(body)
+        read_at_most(resp, max)
+            .await?
+            .ok_or_else(|| LimitError::TooLargeToFetch { max_mib: max >> 20 }.into())
     }
 
     /// Send a request and return the raw JSON of a success body; error bodies become
@@ -389,8 +386,49 @@ impl Client {
             .get(reqwest::header::RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<f64>().ok());
-        Ok((status, retry_header, resp.bytes().await?))
+        let max = answer_bound(&method, path);
+        let body = read_at_most(resp, max).await?.ok_or(LimitError::AnswerTooLarge { max_mib: max >> 20 })?;
+        Ok((status, retry_header, body))
     }
+}
+
+/// The most an answer of an endpoint may be, read before it is decoded: register (the whole
+/// organization's state: 20,000 users and 2,000 channels take about 12 MB) may be large; a page
+/// of messages, an events batch and the lists of users or channels moderate; every other answer
+/// (a send's, a flag's, one user's…) small. Past it the answer is refused, not read whole.
+pub fn answer_bound(method: &Method, path: &str) -> usize {
+    const MIB: usize = 1 << 20;
+    let path = path.split('?').next().unwrap_or(path);
+    match (method, path) {
+        (_, "/register") => 512 * MIB,
+        (&Method::GET, "/messages" | "/events" | "/users" | "/streams" | "/users/me/subscriptions") => {
+            128 * MIB
+        }
+        _ => 16 * MIB,
+    }
+}
+
+/// A body, read chunk by chunk: `None` as soon as it passes `max` bytes (or announces more),
+/// so an answer too large never takes its size in memory.
+async fn read_at_most(mut resp: reqwest::Response, max: usize) -> Result<Option<Vec<u8>>> {
+    // The announced length (reqwest's own `content_length` does not tell it where it can
+    // decompress); of a compressed body it is less than what it decompresses to.
+    let announced = resp
+        .headers()
+        .get(reqwest::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if announced.is_some_and(|n| n > max as u64) {
+        return Ok(None);
+    }
+    let mut body = Vec::with_capacity(announced.map_or(0, |n| n as usize));
+    while let Some(chunk) = resp.chunk().await? {
+        if body.len() + chunk.len() > max {
+            return Ok(None);
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(Some(body))
 }
 
 /// The error an answer that is not a success stands for: the server's error body, or an answer

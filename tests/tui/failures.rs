@@ -152,3 +152,28 @@ async fn a_register_answer_without_its_users_never_shows_unknown_users() {
     assert!(dm_row.starts_with("    Erin Byrne, Noa Pe… 1│"), "the group conversation by name:\n{s}");
     assert_eq!(proxy.rewritten(), 1);
 }
+
+#[tokio::test]
+async fn an_answer_larger_than_its_endpoint_allows_is_refused_unread() {
+    let (mut app, proxy) = behind_rewriter().await;
+    let alice = app.st.data.users.values().find(|u| u.full_name == "Alice Okafor").map(|u| u.id).unwrap();
+    let profile = format!("/users/{alice}");
+    // 20 MiB for one user's profile (16 MiB is the most a small answer may be): refused by its
+    // announced length — read whole, it would have been a garbled answer.
+    let path = profile.clone();
+    proxy.arm(Box::new(move |ex: &Exchange| {
+        ex.is("GET", &path).then(|| Reply::Body(200, vec![b' '; 20 << 20]))
+    }));
+    app.palette("profile @Alice Okafor").await;
+    app.until("refused", |st| st.ui.status.as_ref().is_some_and(|s| s.error)).await;
+    let said = app.st.ui.status.as_ref().map(|s| s.text.clone()).unwrap_or_default();
+    assert!(
+        said.contains("the server's answer was larger than 16 MiB, more than this client reads for it"),
+        "{said}"
+    );
+    assert_eq!(proxy.rewritten(), 1);
+    // The same request answered as it should be is read.
+    app.palette("profile @Alice Okafor").await;
+    app.until("the profile", |st| matches!(&st.ui.popup, Some(app::Popup::Profile { details: Some(_), .. })))
+        .await;
+}
