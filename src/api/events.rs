@@ -422,6 +422,26 @@ pub struct FlagsEvent {
     pub flag: String,
     pub messages: Vec<MessageId>,
     pub all: bool,
+    /// Messages marked unread: where each is (feature level 121), so a client that does not
+    /// hold them can count them.
+    pub message_details: std::collections::HashMap<MessageId, FlagDetails>,
+}
+
+/// Where a message marked unread is (`message_details` of `update_message_flags`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct FlagDetails {
+    /// `stream` or `private`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(default)]
+    pub stream_id: Option<ChannelId>,
+    #[serde(default)]
+    pub topic: Option<String>,
+    /// The other participants of a direct message.
+    #[serde(default)]
+    pub user_ids: Option<Vec<UserId>>,
+    #[serde(default)]
+    pub mentioned: bool,
 }
 
 /// Servers send `op`, the deprecated `operation`, or both (a serde alias would reject both).
@@ -436,13 +456,27 @@ struct RawFlagsEvent {
     messages: Vec<MessageId>,
     #[serde(default)]
     all: bool,
+    /// Keyed by the ID as a string: inside an internally tagged enum serde cannot read map
+    /// keys as numbers.
+    #[serde(default)]
+    message_details: std::collections::HashMap<String, FlagDetails>,
 }
 
 impl TryFrom<RawFlagsEvent> for FlagsEvent {
     type Error = &'static str;
     fn try_from(r: RawFlagsEvent) -> Result<Self, Self::Error> {
         let op = r.op.or(r.operation).ok_or("missing field `op`")?;
-        Ok(FlagsEvent { op, flag: r.flag, messages: r.messages, all: r.all })
+        Ok(FlagsEvent {
+            op,
+            flag: r.flag,
+            messages: r.messages,
+            all: r.all,
+            message_details: r
+                .message_details
+                .into_iter()
+                .filter_map(|(id, d)| Some((id.trim().parse().ok()?, d)))
+                .collect(),
+        })
     }
 }
 
@@ -633,5 +667,24 @@ mod tests {
             "queue_id": "q", "last_event_id": -1, "zulip_feature_level": 496, "realm_users": "everyone",
         }));
         assert!(bad.is_err());
+    }
+
+    #[test]
+    fn a_message_marked_unread_says_where_it_is() {
+        let e = Event::decode(json!({
+            "id": 3, "type": "update_message_flags", "op": "remove", "flag": "read", "messages": [446, 7],
+            "all": false,
+            "message_details": {
+                "446": {"type": "stream", "stream_id": 29, "topic": "", "mentioned": true},
+                "7": {"type": "private", "user_ids": [11]},
+                "x": {"type": "private"},
+            },
+        }));
+        let EventKind::UpdateMessageFlags(f) = e.kind else { panic!("not decoded: {e:?}") };
+        assert_eq!(f.messages, [446, 7]);
+        assert_eq!(f.message_details[&446].stream_id, Some(29));
+        assert!(f.message_details[&446].mentioned);
+        assert_eq!(f.message_details[&7].user_ids.as_deref(), Some(&[11][..]));
+        assert_eq!(f.message_details.len(), 2, "a key that is no ID is left out");
     }
 }

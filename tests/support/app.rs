@@ -347,6 +347,13 @@ impl App {
         }
     }
 
+    /// Apply what the background tasks have sent so far, without waiting for more.
+    pub fn drain(&mut self) {
+        while let Ok(m) = self.rx.try_recv() {
+            self.apply(m);
+        }
+    }
+
     /// Feed one message and settle.
     pub async fn send(&mut self, msg: Msg) {
         self.apply(msg);

@@ -150,3 +150,29 @@ async fn the_empty_topic_is_listed_once() {
     let screen = app.screen(100, 30);
     assert_eq!(screen.matches("   general chat").count(), 1, "{screen}");
 }
+
+/// A message marked unread elsewhere that this client does not hold (older than what it
+/// loaded): counted all the same, from where the server says it is.
+#[tokio::test]
+async fn a_message_marked_unread_elsewhere_is_counted_though_not_held() {
+    let mut app = App::start("member").await;
+    let general = app.channel_id("general");
+    let me = app.st.data.me;
+    // The oldest message of #general the member has read, dropped from what the app holds.
+    let id = {
+        let org = app.server.shared.lock();
+        *org.user_msgs[&me]
+            .iter()
+            .find(|(id, f)| f.read && org.messages[id].channel_id() == Some(general))
+            .map(|(id, _)| id)
+            .unwrap()
+    };
+    app.st.data.messages.remove(&id);
+    let before = app.st.data.channel_unread(general);
+    // Another client of the same user marks it unread.
+    let other = app.other("member");
+    let ids = [id];
+    other.update_message_flags(&ids, false, "read").await.unwrap();
+    app.until("counted", |st| st.data.unread.by_id.contains_key(&id)).await;
+    assert_eq!(app.st.data.channel_unread(general), before + 1);
+}

@@ -212,6 +212,20 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                     } else if let Some(m) = st.data.messages.get(id) {
                         let conv = st.data.conv_of(m);
                         st.data.unread.add(*id, conv);
+                    } else if let Some(d) = ev.message_details.get(id) {
+                        // Not held here: where it is comes with the event.
+                        let conv = match (d.kind.as_str(), d.stream_id) {
+                            ("stream", Some(c)) => {
+                                let topic = d.topic.clone().unwrap_or_default();
+                                st.data.topics.entry(c).or_default().touch(&topic, *id);
+                                Conv::Topic(c, topic.to_lowercase())
+                            }
+                            _ => Conv::Dm(dm_key(d.user_ids.as_deref().unwrap_or_default(), st.data.me)),
+                        };
+                        st.data.unread.add(*id, conv);
+                        if d.mentioned {
+                            st.data.unread.mentions.insert(*id);
+                        }
                     }
                 }
             }

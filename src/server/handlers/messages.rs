@@ -184,7 +184,7 @@ impl Org {
         if messages.is_empty() {
             return;
         }
-        let ev = json!({
+        let mut ev = json!({
             "type": "update_message_flags",
             "op": if add { "add" } else { "remove" },
             "operation": if add { "add" } else { "remove" },
@@ -192,6 +192,31 @@ impl Org {
             "messages": messages,
             "all": false,
         });
+        if flag == "read" && !add {
+            // Where each message marked unread is, as the reference server says it (feature
+            // level 121): a client that does not hold them counts them all the same.
+            let empty_topic = self.settings.feature_level >= levels::EMPTY_TOPIC;
+            let details: serde_json::Map<String, Value> = messages
+                .iter()
+                .filter_map(|id| {
+                    let m = self.messages.get(id)?;
+                    let mentioned = self.user_msgs.get(&user).and_then(|r| r.get(id)).is_some_and(|f| f.mentioned || f.wildcard_mentioned);
+                    let mut d = match &m.recip {
+                        Recip::Channel { id: c, topic } => {
+                            json!({"type": "stream", "stream_id": c, "topic": self.topic_out(topic, empty_topic)})
+                        }
+                        Recip::Dm { users } => {
+                            json!({"type": "private", "user_ids": users.iter().filter(|u| **u != user).collect::<Vec<_>>()})
+                        }
+                    };
+                    if mentioned {
+                        d["mentioned"] = json!(true);
+                    }
+                    Some((id.to_string(), d))
+                })
+                .collect();
+            ev["message_details"] = Value::Object(details);
+        }
         self.queues.push(&[user], &ev);
     }
 }
