@@ -88,6 +88,15 @@ pub enum Answer {
     Kept {
         target: String,
     },
+    /// The user's reminders.
+    Reminders(Vec<Reminder>),
+    /// The user's uploads, the space all uploads take, and the messages that link to them
+    /// (those the server gave).
+    Uploads {
+        files: Vec<Attachment>,
+        used: Option<u64>,
+        messages: Vec<Message>,
+    },
 }
 
 /// Why a program the client starts (the browser or opener, `$EDITOR`) did not do its part;
