@@ -295,6 +295,8 @@ fn kind_tag(k: &EventKind) -> Option<&'static str> {
         EventKind::MutedUsers { .. } => "muted_users",
         EventKind::AlertWords { .. } => "alert_words",
         EventKind::Submessage(_) => "submessage",
+        EventKind::Reminders(_) => "reminders",
+        EventKind::Attachment(_) => "attachment",
         EventKind::Unknown { .. } | EventKind::Malformed { .. } => return None,
     })
 }

@@ -121,6 +121,12 @@ pub struct RegisterResponse {
     pub starred_messages: Option<Vec<MessageId>>,
     #[serde(default, deserialize_with = "lenient")]
     pub channel_folders: Option<Vec<ChannelFolder>>,
+    /// The user's undelivered reminders (Zulip 11.0; absent from older servers' answers).
+    #[serde(default, deserialize_with = "lenient")]
+    pub reminders: Option<Vec<super::reminders::Reminder>>,
+    /// The most the organization's uploads may take together, in MiB (`None`: no limit).
+    #[serde(default, deserialize_with = "lenient")]
+    pub realm_upload_quota_mib: Option<u64>,
     #[serde(default)]
     pub ignored_parameters_unsupported: Vec<String>,
 }
@@ -236,6 +242,8 @@ pub const KNOWN_EVENT_TYPES: &[&str] = &[
     "muted_users",
     "alert_words",
     "submessage",
+    "reminders",
+    "attachment",
 ];
 
 /// The kinds of event this client understands.
@@ -280,6 +288,10 @@ pub enum EventKind {
     },
     /// A change to a message's widget (a vote, a new option, a ticked task).
     Submessage(SubmessageEvent),
+    /// Reminders set, or gone (deleted or delivered).
+    Reminders(super::reminders::RemindersEvent),
+    /// One of the user's uploads added, linked or unlinked, or deleted.
+    Attachment(super::attachments::AttachmentEvent),
     /// An event type this client does not know.
     #[serde(skip)]
     Unknown {

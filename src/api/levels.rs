@@ -48,6 +48,13 @@ pub const CREATE_CHANNEL: i64 = 417;
 pub const PARTIAL_SUBSCRIBERS: i64 = 412;
 /// Narrow `dm-with` replaces `dm-including` (Zulip 12.0).
 pub const DM_WITH: i64 = 456;
+/// `/reminders`: reminders about a message, delivered by the Notification Bot (Zulip 11.0);
+/// the endpoint is unknown before.
+pub const REMINDERS: i64 = 381;
+/// `note` on `POST /reminders` (Zulip 11.0); before it, the server ignores it.
+pub const REMINDER_NOTE: i64 = 415;
+/// `message_ids` on `GET /messages`: these messages, by ID (Zulip 10.0).
+pub const MESSAGE_IDS: i64 = 300;
 
 /// A server's level as far as the client knows it: `None` before register answered, taken
 /// as the newest (every name of the current protocol).

@@ -2,10 +2,11 @@
 //!
 //! Knows nothing of the UI. `transport` holds the client and the one request path; each resource
 //! has a file with its operations and their parameter and answer types (`messages`, `channels`,
-//! `invites`, `users`, `presence`, `scheduled`, `drafts`, `realm`, `queue`); `models` holds the resources
+//! `invites`, `users`, `presence`, `scheduled`, `drafts`, `realm`, `queue`, `reminders`, `attachments`); `models` holds the resources
 //! shared between them, `events` register's answer and the real-time events, `limits` the checks
 //! made before a request is sent, `error` the one error type.
 
+pub mod attachments;
 pub mod channels;
 pub mod drafts;
 pub mod error;
@@ -19,11 +20,13 @@ pub mod models;
 pub mod presence;
 pub mod queue;
 pub mod realm;
+pub mod reminders;
 pub mod scheduled;
 pub mod transport;
 pub mod users;
 pub mod zuliprc;
 
+pub use attachments::*;
 pub use channels::*;
 pub use error::{ApiError, LimitError, Result, ServerError};
 pub use events::*;
@@ -33,6 +36,7 @@ pub use models::*;
 pub use presence::*;
 pub use queue::*;
 pub use realm::*;
+pub use reminders::*;
 pub use scheduled::*;
 pub use transport::*;
 pub use users::*;

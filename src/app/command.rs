@@ -104,6 +104,12 @@ pub enum Command {
     },
     Help,
     Quit,
+    /// Remind the user of the selected message: the time and a note, as typed (`WHEN [NOTE]`).
+    Remind(Vec<String>),
+    /// The user's reminders, by delivery time.
+    Reminders,
+    /// The user's uploaded files.
+    Uploads,
 }
 
 /// (name, arguments, what it does) — completion and `:help` come from this table.
@@ -191,6 +197,13 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ),
     ("help", "", "show the keys"),
     ("quit", "", "quit"),
+    (
+        "remind",
+        "WHEN [NOTE]",
+        "remind you of the selected message at WHEN (in 2h, tomorrow 9:00, 17:30, 2026-11-25 15:00), with a note",
+    ),
+    ("reminders", "", "your reminders by time: which message, the note; d deletes"),
+    ("uploads", "", "your uploaded files: size, date, where used, the total; d deletes, enter or o opens"),
 ];
 
 /// Commands starting with what was typed.
@@ -417,6 +430,12 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
         }
         "help" => Command::Help,
         "quit" | "q" => Command::Quit,
+        "remind" => {
+            need(1)?;
+            Command::Remind(args.to_vec())
+        }
+        "reminders" => Command::Reminders,
+        "uploads" => Command::Uploads,
         other => {
             let close = complete(other);
             return Err(if close.is_empty() {
@@ -575,5 +594,17 @@ mod tests {
     fn completion_follows_the_table() {
         assert_eq!(complete("view"), vec!["view-pin", "view-hide", "view-rename"]);
         assert_eq!(complete("sch"), vec!["scheduled"]);
+    }
+
+    #[test]
+    fn reminders_and_uploads() {
+        assert_eq!(
+            parse("remind tomorrow 9:00 call Bob", 496),
+            Ok(Command::Remind(["tomorrow", "9:00", "call", "Bob"].map(String::from).to_vec()))
+        );
+        assert_eq!(parse("remind", 496).unwrap_err(), "usage: :remind WHEN [NOTE]");
+        assert_eq!(parse("reminders", 496), Ok(Command::Reminders));
+        assert_eq!(parse("uploads", 496), Ok(Command::Uploads));
+        assert_eq!(complete("remi"), vec!["remind", "reminders"]);
     }
 }

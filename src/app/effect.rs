@@ -108,6 +108,26 @@ pub enum ApiCall {
         ids: Vec<ChannelId>,
         channels: Vec<String>,
     },
+    /// Remind the user of a message at `at` (UNIX seconds), with a note where the server
+    /// keeps one (`note_kept`: said when it does not).
+    Remind {
+        message_id: MessageId,
+        at: i64,
+        note: Option<String>,
+        note_kept: bool,
+    },
+    /// The user's reminders (`GET /reminders`, when register had none): answers
+    /// `Answer::Reminders`.
+    Reminders,
+    DeleteReminder(i64),
+    /// The user's uploads (`GET /attachments`) and the messages that link to them: answers
+    /// `Answer::Uploads`.
+    Uploads,
+    /// Delete one of the user's uploads; `name`: the file's, for the answer.
+    DeleteUpload {
+        id: i64,
+        name: String,
+    },
 }
 
 /// What `update` asks the outside world to do.

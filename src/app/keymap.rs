@@ -177,6 +177,12 @@ actions! {
         [Global k(']')];
     PreviousOrganization => "previous_organization", "the previous organization",
         [Global k('[')];
+    Remind => "remind", "remind you of the message later (opens :remind WHEN [NOTE])",
+        [Messages k('B')];
+    Reminders => "reminders", "your reminders, by time: which message, the note (d deletes)",
+        [Global k('W')];
+    Uploads => "uploads", "your uploaded files: size, date, where used (d deletes, enter or o opens)",
+        [Global k('A')];
 }
 
 impl Action {

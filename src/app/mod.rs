@@ -28,6 +28,7 @@ pub use outgoing::*;
 pub use state::*;
 pub use update::cache;
 pub use update::{
-    RECENT_MESSAGES, message_link, not_loaded, open_narrow, pending_in, plain_text, rebuild_people,
-    rebuild_sidebar, role_name, scheduled_in_order, update, view_name, who_may_post, zone_time,
+    RECENT_MESSAGES, conversation, message_link, not_loaded, open_narrow, pending_in, plain_text,
+    rebuild_people, rebuild_sidebar, reminder_excerpt, role_name, scheduled_in_order, size_text, update,
+    view_name, who_may_post, zone_time,
 };

@@ -218,6 +218,30 @@ pub enum Popup {
         srcs: Vec<String>,
         shown: usize,
     },
+    /// The user's reminders, by delivery time (`Data::reminders`; asked for when the server
+    /// has not said them).
+    Reminders {
+        selected: usize,
+    },
+    /// The user's uploaded files (`list`: `None` while loading).
+    Uploads {
+        selected: usize,
+        list: Option<UploadList>,
+    },
+}
+
+/// The `:uploads` list: the user's files, newest first, the space uploads take, and the
+/// conversations of the messages that link to them (as far as the client knows them).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct UploadList {
+    pub files: Vec<Attachment>,
+    /// Bytes the files take together.
+    pub total: u64,
+    /// Bytes every upload of the organization takes (the server's count), when it says.
+    pub used: Option<u64>,
+    /// The conversation of each message that links to a file, from the messages fetched with
+    /// the list (a message held in the store is looked up there).
+    pub places: std::collections::HashMap<MessageId, Narrow>,
 }
 
 /// The user's own typing, as last told to the server.

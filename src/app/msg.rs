@@ -92,6 +92,15 @@ pub enum Answer {
     ChannelCreated(Option<ChannelId>),
     /// Invitations sent to all but those skipped.
     Invited(Invited),
+    /// The user's reminders.
+    Reminders(Vec<Reminder>),
+    /// The user's uploads, the space all uploads take, and the messages that link to them
+    /// (those the server gave).
+    Uploads {
+        files: Vec<Attachment>,
+        used: Option<u64>,
+        messages: Vec<Message>,
+    },
 }
 
 /// Why a program the client starts (the browser or opener, `$EDITOR`) did not do its part;

@@ -80,6 +80,13 @@ impl Clock {
             Clock::H12 => "%A %-d %B %Y, %-I:%M:%S %p %Z",
         }
     }
+    /// The time of day alone.
+    pub fn time(self) -> &'static str {
+        match self {
+            Clock::H24 => "%H:%M",
+            Clock::H12 => "%-I:%M %p",
+        }
+    }
 }
 
 /// The view shown first.

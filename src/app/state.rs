@@ -264,6 +264,9 @@ pub struct RealmInfo {
     pub typing_started_wait_secs: i64,
     /// The largest file the server takes (`max_file_upload_size_mib`), in bytes.
     pub max_upload_bytes: Option<u64>,
+    /// The most the organization's uploads may take together (`realm_upload_quota_mib`), in
+    /// bytes; `None`: no limit.
+    pub upload_quota_bytes: Option<u64>,
 }
 
 /// All the data the client holds.
@@ -314,6 +317,9 @@ pub struct Data {
     pub channel_folders: HashMap<i64, String>,
     /// What channels' notification settings follow when they have none of their own.
     pub notify_defaults: NotifyDefaults,
+    /// The user's undelivered reminders, soonest first (register's `reminders`, kept by
+    /// `reminders` events); `None` while the server has not said (asked for when listed).
+    pub reminders: Option<Vec<Reminder>>,
 }
 
 /// A user's presence as shown.

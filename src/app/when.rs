@@ -1,4 +1,4 @@
-//! "When" for scheduled messages: `in 2h`, `in 1h30m`, `tomorrow 9:00`, `17:30`, or ISO 8601.
+//! "When" for scheduled messages and reminders: `in 2h`, `in 1h30m`, `tomorrow 9:00`, `17:30`, or ISO 8601.
 
 use super::model::TimeZone;
 use chrono::{DateTime, Duration, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone as _};
@@ -44,14 +44,42 @@ fn parse_clock(s: &str) -> Option<NaiveTime> {
 
 /// The UNIX time a phrase means, which must be in the future.
 pub fn parse_when(input: &str, now: i64, tz: TimeZone) -> Result<i64, String> {
+    let ts = read_when(input, now, tz).ok_or_else(|| {
+        format!(
+            "cannot read {input:?} as a time; try `in 2h`, `tomorrow 9:00`, `17:30` or `2026-11-25 15:00`"
+        )
+    })?;
+    if ts <= now {
+        return Err(format!("{input:?} is in the past"));
+    }
+    Ok(ts)
+}
+
+/// A time at the start of `words`, and the words after it: the longest run of leading words
+/// that reads as a time (`tomorrow 9:00 call Bob` is tomorrow at 09:00, then `call Bob`), which
+/// must be in the future.
+pub fn split_when(words: &[String], now: i64, tz: TimeZone) -> Result<(i64, Vec<String>), String> {
+    // No phrase of the syntax takes more than three words (`in 1h 30m`, `tomorrow 9:00`).
+    let longest = words.len().min(3);
+    for n in (1..=longest).rev() {
+        let phrase = words[..n].join(" ");
+        if read_when(&phrase, now, tz).is_some() {
+            return parse_when(&phrase, now, tz).map(|ts| (ts, words[n..].to_vec()));
+        }
+    }
+    parse_when(&words.join(" "), now, tz).map(|ts| (ts, Vec::new()))
+}
+
+/// The UNIX time a phrase means, past or not; `None` when it is not a time.
+fn read_when(input: &str, now: i64, tz: TimeZone) -> Option<i64> {
     let s = input.trim().to_lowercase();
     let off = offset(tz, now);
-    let local_now = off.timestamp_opt(now, 0).single().ok_or("bad clock")?;
+    let local_now = off.timestamp_opt(now, 0).single()?;
     let at = |date: NaiveDate, time: NaiveTime| -> Option<i64> {
         off.from_local_datetime(&date.and_time(time)).single().map(|t| t.timestamp())
     };
     let nine = NaiveTime::from_hms_opt(9, 0, 0).expect("09:00");
-    let ts = if let Some(rest) = s.strip_prefix("in ") {
+    if let Some(rest) = s.strip_prefix("in ") {
         parse_duration(rest).map(|d| now + d)
     } else if let Some(rest) = s.strip_prefix("tomorrow") {
         let time = if rest.trim().is_empty() { Some(nine) } else { parse_clock(rest.trim()) };
@@ -71,16 +99,7 @@ pub fn parse_when(input: &str, now: i64, tz: TimeZone) -> Result<i64, String> {
             .and_then(|dt| off.from_local_datetime(&dt).single())
             .map(|t| t.timestamp())
             .or_else(|| NaiveDate::parse_from_str(&raw, "%Y-%m-%d").ok().and_then(|d| at(d, nine)))
-    };
-    let ts = ts.ok_or_else(|| {
-        format!(
-            "cannot read {input:?} as a time; try `in 2h`, `tomorrow 9:00`, `17:30` or `2026-11-25 15:00`"
-        )
-    })?;
-    if ts <= now {
-        return Err(format!("{input:?} is in the past"));
     }
-    Ok(ts)
 }
 
 #[cfg(test)]
@@ -120,5 +139,23 @@ mod tests {
         assert!(parse_when("today 9:00", NOW, utc).unwrap_err().contains("past"));
         assert!(parse_when("whenever", NOW, utc).unwrap_err().contains("try"));
         assert!(parse_when("in 2 fortnights", NOW, utc).is_err());
+    }
+
+    #[test]
+    fn a_time_then_a_note() {
+        let utc = TimeZone::Fixed(0);
+        let w = |s: &str| s.split(' ').map(str::to_owned).collect::<Vec<_>>();
+        let note = |v: Vec<String>| v.join(" ");
+        let split = |s: &str| split_when(&w(s), NOW, utc).map(|(ts, rest)| (ts, note(rest)));
+        assert_eq!(split("tomorrow 9:00 call Bob"), Ok((NOW + 21 * 3600, "call Bob".into())));
+        assert_eq!(split("tomorrow standup"), Ok((NOW + 21 * 3600, "standup".into())));
+        assert_eq!(split("in 1h 30m"), Ok((NOW + 5400, String::new())));
+        assert_eq!(split("in 2h before the call"), Ok((NOW + 7200, "before the call".into())));
+        assert_eq!(split("2026-11-25 15:00 ship it"), Ok((NOW + 4 * 86400 + 3 * 3600, "ship it".into())));
+        assert_eq!(split("17:30"), Ok((NOW + 5 * 3600 + 1800, String::new())));
+        assert_eq!(split("2020-01-01 10:00 old").unwrap_err(), "\"2020-01-01 10:00\" is in the past");
+        assert!(
+            split("soonish call Bob").unwrap_err().starts_with("cannot read \"soonish call Bob\" as a time")
+        );
     }
 }

@@ -92,7 +92,38 @@ pub(super) async fn run_api(c: &Client, call: ApiCall) -> Msg {
             .map(|_| Answer::Nothing),
         A::CreateChannel(new) => c.create_channel(new).await.map(|r| Answer::ChannelCreated(r.id)),
         A::Invite { emails, ids, .. } => c.send_invites(emails, ids).await.map(Answer::Invited),
+        A::Remind { message_id, at, note, .. } => {
+            c.create_message_reminder(*message_id, *at, note.as_deref()).await.map(|_| Answer::Nothing)
+        }
+        A::Reminders => c.get_reminders().await.map(|r| Answer::Reminders(r.reminders)),
+        A::DeleteReminder(id) => c.delete_reminder(*id).await.map(|_| Answer::Nothing),
+        A::Uploads => uploads(c).await,
+        A::DeleteUpload { id, .. } => c.remove_attachment(*id).await.map(|_| Answer::Nothing),
     };
     // The answer is built here, not by the parent's `done`: a child never names its parent.
     Msg::Done { job: Job::Api(Box::new(call)), result: result.map_err(Failure::Api) }
+}
+
+/// The most messages asked for to say where uploads are used (the newest that link to them).
+const UPLOAD_MESSAGES: usize = 1000;
+
+/// The user's uploads, and the messages that link to them, so their conversations can be
+/// named: asked for by ID where the server takes that ([`levels::MESSAGE_IDS`]). Without them
+/// the list still comes (the places it cannot name are counted).
+async fn uploads(c: &Client) -> Result<Answer, ApiError> {
+    let r = c.get_attachments().await?;
+    let mut ids: Vec<MessageId> =
+        r.attachments.iter().flat_map(|a| a.messages.iter().map(|m| m.id)).collect();
+    ids.sort_unstable_by(|a, b| b.cmp(a));
+    ids.dedup();
+    ids.truncate(UPLOAD_MESSAGES);
+    let mut messages = Vec::new();
+    if !ids.is_empty() && c.level().has(levels::MESSAGE_IDS) {
+        let q = GetMessages { message_ids: Some(ids), ..Default::default() };
+        match c.get_messages(&q).await {
+            Ok(page) => messages = page.messages,
+            Err(e) => tracing::info!("the messages that link to uploads were not fetched: {e}"),
+        }
+    }
+    Ok(Answer::Uploads { files: r.attachments, used: r.upload_space_used, messages })
 }

@@ -656,6 +656,8 @@ pub const EVENT_TYPES: &[&str] = &[
     "muted_users",
     "alert_words",
     "submessage",
+    "reminders",
+    "attachment",
 ];
 
 /// The state the register answer carries (legacy `muted_topics` for servers before 170).
@@ -681,6 +683,7 @@ pub const FETCH_TYPES: &[&str] = &[
     "alert_words",
     "custom_profile_fields",
     "channel_folders",
+    "reminders",
 ];
 
 /// Long-poll forever, sending batches of events; `QueueLost` when the queue is gone.

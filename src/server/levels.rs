@@ -35,6 +35,12 @@ pub const IS_MUTED: i64 = 366;
 pub const WITH_OPERATOR: i64 = 271;
 /// The `simplified_presence_events` capability: presence events in the modern shape (Zulip 11.0).
 pub const SIMPLIFIED_PRESENCE_EVENTS: i64 = 419;
+/// `/reminders` (Zulip 11.0): an unknown endpoint before.
+pub const REMINDERS: i64 = 381;
+/// Register's `reminders` (Zulip 11.0): before, a client asks `GET /reminders`.
+pub const REMINDERS_IN_REGISTER: i64 = 399;
+/// `note` on `POST /reminders` (Zulip 11.0): ignored before.
+pub const REMINDER_NOTE: i64 = 415;
 
 /// The narrow validator's error for an operand that should have been a string: before the
 /// typed `NarrowParameter` (Zulip 9.0), it named the element.

@@ -57,6 +57,9 @@ pub struct ServerOptions {
     /// With `tls`: serve only clients showing a certificate signed by a CA made at start, which
     /// signs one client certificate (`DemoServer::client_cert`).
     pub require_client_cert: bool,
+    /// The most all uploads of the organization may take together, in MiB (`None`: no limit,
+    /// as a self-hosted server has by default).
+    pub upload_quota_mib: Option<u64>,
 }
 
 impl Default for ServerOptions {
@@ -73,6 +76,7 @@ impl Default for ServerOptions {
             seed_time: None,
             tls: false,
             require_client_cert: false,
+            upload_quota_mib: None,
         }
     }
 }
@@ -122,6 +126,7 @@ impl DemoServer {
             partial_subscribers_threshold: opts.partial_subscribers_threshold,
             outgoing_webhook_url: opts.outgoing_webhook_url.clone(),
             clock_offset: opts.seed_time.map_or(0, |t| t - clock::now()),
+            upload_quota_mib: opts.upload_quota_mib,
         };
         let mut org = Org::from_seed(&seed, settings, opts.seed_time.unwrap_or_else(clock::now))
             .map_err(|e| anyhow::anyhow!("invalid seed: {e}"))?;

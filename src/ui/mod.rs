@@ -16,10 +16,12 @@ mod messages;
 mod people;
 mod profile;
 mod recent;
+mod reminders;
 mod scheduled;
 mod sidebar;
 mod status;
 pub mod theme;
+mod uploads;
 mod widget;
 mod xtversion;
 
@@ -92,6 +94,8 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
         Some(Popup::Image { srcs, shown, .. }) => {
             image::draw_image_popup(f, st, t, &mut cache.pictures, srcs, *shown)
         }
+        Some(Popup::Reminders { selected }) => reminders::draw_reminders(f, st, t, *selected),
+        Some(Popup::Uploads { selected, list }) => uploads::draw_uploads(f, st, t, *selected, list.as_ref()),
         None => {}
     }
     clusters::guard_clusters(f.buffer_mut(), &mut cache.clusters);

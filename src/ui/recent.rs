@@ -11,7 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 /// "#channel > topic" or the people of a direct-message conversation.
-fn title(st: &State, n: &Narrow) -> String {
+pub(super) fn title(st: &State, n: &Narrow) -> String {
     let d = &st.data;
     match n {
         Narrow::Topic(c, t) => {

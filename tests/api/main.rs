@@ -3,6 +3,7 @@
 
 mod common;
 
+mod attachments;
 mod channels;
 mod channels_people;
 mod daily;
@@ -17,6 +18,7 @@ mod org;
 mod org_endpoints;
 mod protocol;
 mod reference;
+mod reminders;
 mod scheduled;
 mod servers_in_the_wild;
 mod smoke;

@@ -23,7 +23,9 @@ mod prompts;
 mod real_server;
 mod reference;
 mod refused;
+mod reminders;
 #[path = "../support/rewriter.rs"]
 mod rewriter;
 mod screens;
 mod search_complete;
+mod uploads;

@@ -460,6 +460,12 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             None => vec![],
         },
         Action::Profile => super::directory::sender_profile(st),
+        Action::Remind => super::reminders::prompt(st),
+        Action::Reminders => super::reminders::open(st).unwrap_or_else(|e| {
+            set_error(st, e);
+            vec![]
+        }),
+        Action::Uploads => super::uploads::open(st),
     }
 }
 

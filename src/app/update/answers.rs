@@ -213,6 +213,9 @@ pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>)
             });
             return super::directory::on_answer(st, *call, result);
         }
+        Job::Api(call) if matches!(*call, ApiCall::Reminders | ApiCall::Uploads) => {
+            return list_answer(st, *call, result);
+        }
         Job::Api(call) if matches!(*call, ApiCall::RecentMessages) => {
             let again = Again { key: Some((Context::Global, Action::Recent)), command: Some("recent") };
             let result = result.map_err(|f| failure_again(st, &f, &again));
@@ -268,12 +271,75 @@ pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>)
             st.data.alert_words = words;
             alert_words_note(&st.data.alert_words)
         }
+        (ApiCall::Remind { at, note, note_kept, .. }, _) => reminded(st, at, note.is_some() && !note_kept),
+        (call @ ApiCall::DeleteReminder(id), _) => {
+            super::reminders::on_event(st, RemindersEvent::Remove(id));
+            api_success(call)
+        }
+        (call @ ApiCall::DeleteUpload { id, .. }, _) => {
+            super::uploads::deleted(st, id);
+            api_success(call)
+        }
         (call, _) => api_success(call),
     };
     if !note.is_empty() {
         set_status(st, note);
     }
     vec![]
+}
+
+/// The reminders or uploads list answered: it is shown, or it closes and says why.
+fn list_answer(st: &mut State, call: ApiCall, result: Result<Answer, Failure>) -> Vec<Effect> {
+    let (what, action) = match call {
+        ApiCall::Reminders => ("reminders", Action::Reminders),
+        _ => ("uploads", Action::Uploads),
+    };
+    match result {
+        Ok(Answer::Reminders(list)) => super::reminders::on_list(st, list),
+        Ok(Answer::Uploads { files, used, messages }) => super::uploads::on_list(st, files, used, messages),
+        Ok(_) => {}
+        Err(f) => {
+            let open = matches!(
+                (&call, &st.ui.popup),
+                (ApiCall::Reminders, Some(Popup::Reminders { .. }))
+                    | (ApiCall::Uploads, Some(Popup::Uploads { .. }))
+            );
+            if open {
+                st.ui.popup = None;
+            }
+            let again = Again { key: Some((Context::Global, action)), command: Some(what) };
+            set_error(st, format!("{what} not loaded: {}", failure_again(st, &f, &again)));
+        }
+    }
+    vec![]
+}
+
+/// When a time comes, from now: "today at 17:30", "tomorrow at 09:00", "on Wed 25 Nov at
+/// 15:00" (with the year when it is another).
+pub(super) fn when_words(st: &State, at: i64) -> String {
+    let tz = st.tz;
+    let day = |ts: i64| tz.format(ts, "%Y-%m-%d");
+    let time = tz.format(at, st.settings.clock.time());
+    if day(at) == day(st.now) {
+        format!("today at {time}")
+    } else if day(at) == day(st.now + 86_400) {
+        format!("tomorrow at {time}")
+    } else if tz.format(at, "%Y") == tz.format(st.now, "%Y") {
+        format!("on {} at {time}", tz.format(at, "%a %-d %b"))
+    } else {
+        format!("on {} at {time}", tz.format(at, "%a %-d %b %Y"))
+    }
+}
+
+/// A reminder was set: when it will come (and that the note was left out, by a server that
+/// keeps none).
+fn reminded(st: &State, at: i64, note_dropped: bool) -> String {
+    let when = when_words(st, at);
+    if note_dropped {
+        format!("I'll remind you about this message {when} (without the note: this server keeps none)")
+    } else {
+        format!("I'll remind you about this message {when}")
+    }
 }
 
 /// A job other than a palette operation worked.
@@ -346,6 +412,9 @@ fn api_success(call: ApiCall) -> String {
         ApiCall::MoveTopic { done, .. } => done,
         ApiCall::Unsubscribe { .. } | ApiCall::ChannelEmail { .. } => String::new(),
         ApiCall::Schedule(_) | ApiCall::UpdateScheduled { .. } => String::new(),
+        ApiCall::Remind { .. } | ApiCall::Reminders | ApiCall::Uploads => String::new(),
+        ApiCall::DeleteReminder(_) => "reminder deleted".into(),
+        ApiCall::DeleteUpload { name, .. } => format!("deleted {name}"),
         ApiCall::CreateChannel(_) | ApiCall::Invite { .. } => String::new(),
     }
 }
@@ -403,6 +472,9 @@ fn refused(st: &mut State, job: Job, f: &Failure) {
             (ApiCall::GroupMembers { group, names, .. }, Failure::Api(e)) => {
                 group_refusal(&why(e), &group, &names)
             }
+            (ApiCall::Remind { .. }, _) => format!("not reminded: {text}"),
+            (ApiCall::DeleteReminder(_), _) => format!("reminder not deleted: {text}"),
+            (ApiCall::DeleteUpload { name, .. }, _) => format!("{name} not deleted: {text}"),
             _ => text,
         },
         Job::SaveDraft => match f {
@@ -563,6 +635,24 @@ mod tests {
         assert_eq!(why(&garbled), "garbled answer from the server");
         let page = ApiError::Decode { status: 504, message: "/events: not JSON at line 1, column 1".into() };
         assert_eq!(why(&page), "server unavailable");
+    }
+
+    #[test]
+    fn a_reminder_says_when_it_comes_from_now() {
+        // Saturday 2026-11-21 12:00 UTC.
+        let now = 1_795_262_400;
+        let st = State { now, tz: crate::app::TimeZone::Fixed(0), ..Default::default() };
+        assert_eq!(when_words(&st, now + 2 * 3600), "today at 14:00");
+        assert_eq!(when_words(&st, now + 21 * 3600), "tomorrow at 09:00");
+        assert_eq!(when_words(&st, now + 4 * 86_400 + 3 * 3600), "on Wed 25 Nov at 15:00");
+        assert_eq!(when_words(&st, now + 60 * 86_400), "on Wed 20 Jan 2027 at 12:00");
+        assert_eq!(
+            reminded(&st, now + 3600, true),
+            "I'll remind you about this message today at 13:00 (without the note: this server keeps none)"
+        );
+        // Another time zone: its own today and tomorrow.
+        let tokyo = State { tz: crate::app::TimeZone::Fixed(9 * 3600), ..st };
+        assert_eq!(when_words(&tokyo, now + 13 * 3600), "tomorrow at 10:00");
     }
 
     #[test]

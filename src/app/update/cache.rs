@@ -116,6 +116,8 @@ pub fn snapshot(st: &State) -> Snapshot {
                 .filter_map(|(id, name)| serde_json::from_value(json!({"id": id, "name": name})).ok())
                 .collect(),
         ),
+        reminders: d.reminders.clone(),
+        realm_upload_quota_mib: r.upload_quota_bytes.map(|b| b >> 20),
         ..Default::default()
     };
     Snapshot { register, open: st.ui.narrow.clone(), selected: st.ui.selected, windows, messages }

@@ -5,8 +5,9 @@
 //! (a register answer and resyncs), `events` (real-time events), `keys` (keys and pastes),
 //! `actions` (what keys are bound to), `navigation` (narrows, pages, selection, reading),
 //! `compose` and `complete` (the compose box and tab completion), `outbox` (optimistic sending),
-//! `palette` (`:commands`), `tick` (the clock and presence pings), `server_drafts`, and
-//! `outside` (links, clipboard, editor, notifications).
+//! `palette` (`:commands`), `tick` (the clock and presence pings), `server_drafts`,
+//! `outside` (links, clipboard, editor, notifications), `reminders` and `uploads` (their
+//! lists, whose keys are in `lists_keys`).
 
 mod actions;
 mod answers;
@@ -21,6 +22,7 @@ mod directory_keys;
 mod events;
 mod images;
 mod keys;
+mod lists_keys;
 mod navigation;
 mod outbox;
 mod outside;
@@ -30,15 +32,18 @@ mod prelude;
 mod prompt;
 mod recent;
 mod register;
+mod reminders;
 mod server_drafts;
 #[cfg(test)]
 mod tests;
 mod tick;
 mod typing;
+mod uploads;
 mod views;
 
 use actions::*;
 pub use answers::not_loaded;
+pub use attach::size_text;
 use common::*;
 pub use common::{rebuild_people, rebuild_sidebar};
 pub use compose::scheduled_in_order;
@@ -51,8 +56,9 @@ use navigation::*;
 pub use outbox::pending_in;
 pub use outside::{message_link, plain_text};
 use prelude::*;
-pub use recent::RECENT_MESSAGES;
+pub use recent::{RECENT_MESSAGES, conversation};
 use register::*;
+pub use reminders::reminder_excerpt;
 pub use server_drafts::ServerDrafts;
 use tick::*;
 pub use views::view_name;

@@ -67,17 +67,22 @@ pub(super) fn open_link(st: &mut State, number: Option<usize>) -> Vec<Effect> {
             None => open_narrow(st, narrow),
         };
     }
-    // Only an upload on the user's own server is fetched (with their credentials): see
-    // `urls::judge`, the one place that decides.
-    let (url, download) = match crate::urls::judge(&st.site, &url) {
+    open_judged(st, &url, &format!("[{n}]"), &format!("link [{n}]"))
+}
+
+/// Open a link from server text: an upload on the user's own server downloaded (with their
+/// credentials) and opened, a web or mail link in the browser. Only `urls::judge`, the one
+/// place that decides, says which. `label` names it while it opens, `what` when it is refused.
+pub(super) fn open_judged(st: &mut State, url: &str, label: &str, what: &str) -> Vec<Effect> {
+    let (url, download) = match crate::urls::judge(&st.site, url) {
         Link::OwnUpload(url) => (url, true),
         Link::Web(url) => (url, false),
         Link::Refused(why) => {
-            set_error(st, format!("link [{n}] not opened: {why}"));
+            set_error(st, format!("{what} not opened: {why}"));
             return vec![];
         }
     };
-    set_status(st, if download { format!("downloading [{n}]…") } else { format!("opening [{n}]…") });
+    set_status(st, if download { format!("downloading {label}…") } else { format!("opening {label}…") });
     vec![Effect::OpenUrl { url: url.to_string(), download }]
 }
 
@@ -161,10 +166,14 @@ pub fn plain_text(html: &str, max_chars: usize) -> String {
             false
         }
     }
-    let text = Document::parse(html).summary(&Closed).text;
+    cut(&Document::parse(html).summary(&Closed).text, max_chars)
+}
+
+/// At most `max_chars` characters of a text, "…" marking a cut.
+pub(super) fn cut(text: &str, max_chars: usize) -> String {
     match text.char_indices().nth(max_chars) {
         Some((i, _)) => format!("{}…", &text[..i]),
-        None => text,
+        None => text.to_owned(),
     }
 }
 

@@ -471,5 +471,8 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
                 .map_err(|e| e.to_string())?;
             vec![Effect::Api(ApiCall::Report { message_id: id, report_type, description })]
         }
+        C::Remind(words) => super::reminders::remind(st, &words)?,
+        C::Reminders => super::reminders::open(st)?,
+        C::Uploads => super::uploads::open(st),
     })
 }

@@ -18,7 +18,7 @@ pub(super) fn open_recent(st: &mut State) -> Vec<Effect> {
 }
 
 /// The conversation a message belongs to, as a view to open.
-fn conversation(d: &Data, m: &Message) -> Narrow {
+pub fn conversation(d: &Data, m: &Message) -> Narrow {
     match m.stream_id {
         Some(c) if !m.is_dm() => Narrow::Topic(c, m.topic().to_owned()),
         _ => Narrow::Dm(dm_key(&m.dm_user_ids(), d.me)),

@@ -44,6 +44,7 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
             .server_typing_started_wait_period_milliseconds
             .map_or(10, |ms| (ms / 1000).max(1) as i64),
         max_upload_bytes: r.max_file_upload_size_mib.map(|mib| mib << 20),
+        upload_quota_bytes: r.realm_upload_quota_mib.map(|mib| mib << 20),
     };
     let statuses = r.user_status.clone().unwrap_or_default();
     // Active or not by the list a user is in (register sends no `is_active`).
@@ -147,6 +148,7 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
         .map(|c| (dm_key(&c.user_ids, st.data.me), c.max_message_id))
         .collect();
     st.data.playgrounds = r.realm_playgrounds.clone().unwrap_or_default();
+    st.data.reminders = r.reminders.clone().map(super::reminders::in_order);
     rebuild_sidebar(st);
     rebuild_people(st);
     apply_start(st);

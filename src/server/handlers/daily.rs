@@ -5,6 +5,7 @@
 use super::common::Res;
 use super::narrow::{Narrow, highlight};
 use crate::server::error::{ApiErr, ApiResult, ok, success};
+use crate::server::levels;
 use crate::server::markdown::escape_html;
 use crate::server::org::{Org, Recip, ReminderRec, SnippetRec};
 use crate::server::params::path_id;
@@ -131,45 +132,110 @@ pub async fn delete_snippet(State(s): State<Arc<Shared>>, Path(id): Path<String>
     Ok(reply(&req.p, ok()))
 }
 
-/// The reminder's text, as the Notification Bot sends it: a link to the message, and the note.
-fn reminder_content(org: &Org, r: &ReminderRec) -> String {
-    let link = match org.messages.get(&r.message_id).map(|m| &m.recip) {
-        Some(Recip::Channel { id, topic }) => {
-            let name = org.channels.get(id).map(|c| c.name.replace(' ', "-")).unwrap_or_default();
-            format!("#narrow/channel/{id}-{name}/topic/{}/near/{}", topic.replace(' ', "."), r.message_id)
-        }
-        _ => format!("#narrow/near/{}", r.message_id),
+/// The longest note a reminder takes (the reference server's `MAX_REMINDER_NOTE_LENGTH`).
+const MAX_NOTE: usize = 1000;
+
+fn mention(org: &Org, user: i64) -> String {
+    let name = org.users.get(&user).map_or("Unknown user", |u| u.full_name.as_str());
+    format!("@_**{name}|{user}**")
+}
+
+/// "A", "A and B", "A, B, and C", as the reference server lists mentions.
+fn mentions(org: &Org, users: &[i64]) -> String {
+    let all: Vec<String> = users.iter().map(|u| mention(org, *u)).collect();
+    match all.as_slice() {
+        [one] => one.clone(),
+        [a, b] => format!("{a} and {b}"),
+        [rest @ .., last] => format!("{}, and {last}", rest.join(", ")),
+        [] => String::new(),
+    }
+}
+
+/// The reminder's text, as the Notification Bot sends it (`get_reminder_formatted_content`,
+/// `zerver/lib/reminders.py`): what was asked, the note, who said what where, the message
+/// quoted. Written when the reminder is set, as the reference server stores it.
+fn reminder_content(org: &Org, message_id: i64, note: Option<&str>) -> String {
+    let Some(m) = org.messages.get(&message_id) else { return String::new() };
+    let what = if matches!(m.recip, Recip::Channel { .. }) { "message" } else { "direct message" };
+    let mut text = match note {
+        Some(note) => format!("You requested a reminder for the following {what}. Note:\n > {note}"),
+        None => format!("You requested a reminder for the following {what}."),
     };
-    let mut text = format!("You requested a reminder for [this message]({link}).");
-    if let Some(note) = r.note.as_deref().filter(|n| !n.trim().is_empty()) {
-        text.push_str(&format!("\n\nNote:\n> {note}"));
+    text.push_str("\n\n");
+    let who = mention(org, m.sender_id);
+    let (url, place) = match &m.recip {
+        Recip::Channel { id, topic } => {
+            let name = org.channels.get(id).map(|c| c.name.as_str()).unwrap_or_default();
+            let url = format!(
+                "#narrow/channel/{id}-{}/topic/{}/near/{message_id}",
+                name.replace(' ', "-"),
+                topic.replace(' ', ".")
+            );
+            // The reference server falls back to a link where the names would break the syntax.
+            let plain = |s: &str| !s.contains(['`', '>', '*', '&', '$']);
+            let link = if plain(name) && plain(topic) {
+                format!("#**{name}>{topic}@{message_id}**")
+            } else {
+                format!("[#{name} > {topic} @ 💬]({url})")
+            };
+            (url, format!("in {link}"))
+        }
+        Recip::Dm { users } => {
+            let mut others: Vec<i64> = users.iter().copied().filter(|u| *u != m.sender_id).collect();
+            if others.is_empty() {
+                others.push(m.sender_id);
+            }
+            (format!("#narrow/near/{message_id}"), format!("to {}", mentions(org, &others)))
+        }
+    };
+    let widget =
+        [("/poll", "poll"), ("/todo", "todo list")].into_iter().find(|(p, _)| m.content.starts_with(p));
+    match widget {
+        Some((_, widget)) => text.push_str(&format!("{who} [sent]({url}) a {widget} {place}.")),
+        None => {
+            // A fence longer than any run of backticks in the message.
+            let longest = m.content.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+            let fence = "`".repeat(longest.max(2) + 1);
+            text.push_str(&format!("{who} [said]({url}) {place}:\n{fence}quote\n{}\n{fence}", m.content));
+        }
     }
     text
 }
 
 fn reminder_json(org: &Org, r: &ReminderRec) -> Value {
-    let content = reminder_content(org, r);
-    let rendered = crate::server::markdown::render(&content, org).html;
+    let rendered = crate::server::markdown::render(&r.content, org).html;
     json!({
-        "reminder_id": r.id, "type": "private", "to": [r.owner], "content": content,
+        "reminder_id": r.id, "type": "private", "to": [r.owner], "content": r.content,
         "rendered_content": rendered, "scheduled_delivery_timestamp": r.deliver_at, "failed": false,
         "reminder_target_message_id": r.message_id,
     })
 }
 
-/// `POST /reminders`: a reminder about a message the user can read, in the future.
+/// `POST /reminders`: a reminder about a message the user can read, in the future; its note
+/// from the level that keeps one (before, the server ignores it and says so).
 pub async fn create_reminder(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let p = &req.p;
+    let level = s.lock().settings.feature_level;
+    if level < levels::REMINDERS {
+        return Err(super::common::invalid_endpoint());
+    }
     let message_id = p.i64("message_id")?;
     let at = p.i64("scheduled_delivery_timestamp")?;
-    let note = p.opt_str("note");
+    let note = if level >= levels::REMINDER_NOTE { p.opt_str("note") } else { None };
+    // As `normalize_note_text`: trailing space and leading blank lines go.
+    let note = note.map(|n| n.trim_end().trim_start_matches('\n').to_owned()).filter(|n| !n.is_empty());
+    if note.as_ref().is_some_and(|n| n.chars().count() > MAX_NOTE) {
+        return Err(ApiErr::bad(format!("Maximum reminder note length: {MAX_NOTE} characters")));
+    }
     let mut org = s.lock();
-    readable(&org, req.user_id, message_id)?;
+    // As the reference server checks them: the time first, then the message.
     if at <= org.now() {
         return Err(ApiErr::bad("Scheduled delivery time must be in the future."));
     }
+    readable(&org, req.user_id, message_id)?;
     let id = org.alloc();
-    let rec = ReminderRec { id, owner: req.user_id, message_id, note, deliver_at: at };
+    let content = reminder_content(&org, message_id, note.as_deref());
+    let rec = ReminderRec { id, owner: req.user_id, message_id, content, deliver_at: at };
     let ev = json!({"type": "reminders", "op": "add", "reminders": [reminder_json(&org, &rec)]});
     org.reminders.insert(id, rec);
     org.queues.push(&[req.user_id], &ev);
@@ -185,14 +251,21 @@ pub fn reminders_of(org: &Org, user: i64) -> Vec<Value> {
 
 /// `GET /reminders`.
 pub async fn reminders(State(s): State<Arc<Shared>>, req: Req) -> Res {
-    let list = reminders_of(&s.lock(), req.user_id);
+    let org = s.lock();
+    if org.settings.feature_level < levels::REMINDERS {
+        return Err(super::common::invalid_endpoint());
+    }
+    let list = reminders_of(&org, req.user_id);
     Ok(reply(&req.p, success(json!({"reminders": list}))))
 }
 
 /// `DELETE /reminders/{id}`.
 pub async fn delete_reminder(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
-    let id = path_id("reminder_id", &id)?;
     let mut org = s.lock();
+    if org.settings.feature_level < levels::REMINDERS {
+        return Err(super::common::invalid_endpoint());
+    }
+    let id = path_id("reminder_id", &id)?;
     if org.reminders.get(&id).is_none_or(|r| r.owner != req.user_id) {
         return Err(not_found("Reminder"));
     }
@@ -207,7 +280,7 @@ pub fn deliver_due_reminders(org: &mut Org, at: i64) -> bool {
     let due: Vec<ReminderRec> = org.reminders.values().filter(|r| r.deliver_at <= at).cloned().collect();
     for r in &due {
         org.reminders.remove(&r.id);
-        let content = reminder_content(org, r);
+        let content = r.content.clone();
         let bot = org.notification_bot;
         let users = if bot == r.owner { vec![r.owner] } else { vec![bot.min(r.owner), bot.max(r.owner)] };
         if let Err(e) = org.send(bot, Recip::Dm { users }, &content, "Internal", None, Some(false)) {

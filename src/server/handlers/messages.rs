@@ -81,6 +81,7 @@ impl Org {
         }
         let id = self.insert_message(sender, recip, content, self.now(), client, read_by_sender);
         self.publish_message(id, local);
+        self.claim_attachments(content);
         Ok(id)
     }
 
@@ -370,6 +371,10 @@ pub async fn update_message(State(s): State<Arc<Shared>>, Path(id): Path<String>
     for mid in &ids {
         let c = if *mid == id { content.as_deref() } else { None };
         org.apply_edit(*mid, req.user_id, ts, c, topic.as_deref(), new_channel, true);
+    }
+    // Uploads linked or no longer linked: their owners hear where they are used now.
+    if let Some(c) = &content {
+        org.claim_attachments(&format!("{}\n{c}", msg.content));
     }
     let edited = org.messages.get(&id).cloned();
     let mut ev = json!({

@@ -242,7 +242,7 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
     if wants("saved_snippets") {
         put("saved_snippets", json!(super::daily::snippets_of(&org, uid)));
     }
-    if wants("reminders") {
+    if wants("reminders") && org.settings.feature_level >= crate::server::levels::REMINDERS_IN_REGISTER {
         put("reminders", json!(super::daily::reminders_of(&org, uid)));
     }
     if wants("recent_private_conversations") {
@@ -510,15 +510,25 @@ pub async fn upload_file(State(s): State<Arc<Shared>>, req: Req) -> Res {
         )));
     }
     let mut org = s.lock();
+    if let Some(quota) = org.settings.upload_quota_mib
+        && (org.upload_space_used() + file.bytes.len()) as u64 > quota << 20
+    {
+        return Err(ApiErr::new(
+            axum::http::StatusCode::BAD_REQUEST,
+            "REALM_UPLOAD_QUOTA",
+            "Upload would exceed your organization's upload quota.",
+        ));
+    }
     let name = stored_name(&file.filename);
-    let path = format!("2/{:x}/{name}", org.uploads.len() + 1);
+    org.uploads_made += 1;
+    let path = format!("2/{:x}/{name}", org.uploads_made);
+    let (id, created) = (org.alloc(), org.now());
     let content_type = file.content_type.unwrap_or_else(|| "application/octet-stream".into());
     // A picture's size, from its header only (as Zulip keeps it for `data-original-dimensions`).
     let dimensions = image::ImageReader::new(std::io::Cursor::new(&file.bytes))
         .with_guessed_format()
         .ok()
         .and_then(|r| r.into_dimensions().ok());
-    let (id, created) = (org.alloc(), org.now());
     let upload = crate::server::org::StoredUpload {
         id,
         name: name.clone(),
@@ -529,6 +539,7 @@ pub async fn upload_file(State(s): State<Arc<Shared>>, req: Req) -> Res {
         dimensions,
     };
     org.uploads.insert(path.clone(), upload);
+    org.notify_attachment(&path, "add");
     let url = format!("/user_uploads/{path}");
     Ok(reply(&req.p, success(json!({"uri": url, "url": url, "filename": name}))))
 }

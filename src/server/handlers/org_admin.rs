@@ -205,19 +205,59 @@ pub async fn update_folder(State(s): State<Arc<Shared>>, Path(id): Path<String>,
     Ok(reply(p, ok()))
 }
 
-fn attachment_json(org: &Org, path: &str) -> Option<Value> {
-    let up = org.uploads.get(path)?;
-    let link = format!("/user_uploads/{path}");
-    let messages: Vec<Value> = org
-        .messages
-        .values()
-        .filter(|m| m.content.contains(&link))
-        .map(|m| json!({"id": m.id, "date_sent": m.timestamp * 1000}))
-        .collect();
-    Some(json!({
-        "id": up.id, "name": up.name, "path_id": path, "size": up.bytes.len(),
-        "create_time": up.created * 1000, "messages": messages,
-    }))
+impl Org {
+    /// An upload as `GET /attachments` lists it, with the messages that link to it.
+    pub fn attachment_json(&self, path: &str) -> Option<Value> {
+        let up = self.uploads.get(path)?;
+        let link = format!("/user_uploads/{path}");
+        let messages: Vec<Value> = self
+            .messages
+            .values()
+            .filter(|m| m.content.contains(&link))
+            .map(|m| json!({"id": m.id, "date_sent": m.timestamp * 1000}))
+            .collect();
+        Some(json!({
+            "id": up.id, "name": up.name, "path_id": path, "size": up.bytes.len(),
+            "create_time": up.created * 1000, "messages": messages,
+        }))
+    }
+
+    /// Bytes every upload of the organization takes (what its quota counts).
+    pub fn upload_space_used(&self) -> usize {
+        self.uploads.values().map(|u| u.bytes.len()).sum()
+    }
+
+    /// Tell an upload's owner it was added or changed (`op`), as the reference server's
+    /// `notify_attachment_update` does.
+    pub fn notify_attachment(&mut self, path: &str, op: &str) {
+        let (Some(json), Some(owner)) = (self.attachment_json(path), self.uploads.get(path).map(|u| u.owner))
+        else {
+            return;
+        };
+        let ev = json!({"type": "attachment", "op": op, "attachment": json, "upload_space_used": self.upload_space_used()});
+        self.queues.push(&[owner], &ev);
+    }
+
+    /// A message's text links to uploads: each owner is told the file is used there (the
+    /// reference server's `do_claim_attachments`).
+    pub fn claim_attachments(&mut self, content: &str) {
+        const LINK: &str = "/user_uploads/";
+        let mut paths: Vec<String> = content
+            .match_indices(LINK)
+            .map(|(i, _)| {
+                let rest = &content[i + LINK.len()..];
+                let end = rest
+                    .find(|c: char| c.is_whitespace() || matches!(c, ')' | ']' | '"' | '>'))
+                    .unwrap_or(rest.len());
+                rest[..end].to_owned()
+            })
+            .filter(|p| self.uploads.contains_key(p))
+            .collect();
+        paths.dedup();
+        for p in paths {
+            self.notify_attachment(&p, "update");
+        }
+    }
 }
 
 /// `GET /attachments`: the user's own uploads, and the space all uploads take.
@@ -227,9 +267,9 @@ pub async fn attachments(State(s): State<Arc<Shared>>, req: Req) -> Res {
         .uploads
         .iter()
         .filter(|(_, u)| u.owner == req.user_id)
-        .filter_map(|(path, _)| attachment_json(&org, path))
+        .filter_map(|(path, _)| org.attachment_json(path))
         .collect();
-    let used: usize = org.uploads.values().map(|u| u.bytes.len()).sum();
+    let used = org.upload_space_used();
     Ok(reply(&req.p, success(json!({"attachments": list, "upload_space_used": used}))))
 }
 
@@ -243,7 +283,7 @@ pub async fn delete_attachment(State(s): State<Arc<Shared>>, Path(id): Path<Stri
         return Err(ApiErr::new(StatusCode::NOT_FOUND, "BAD_REQUEST", "Invalid attachment"));
     };
     org.uploads.remove(&path);
-    let used: usize = org.uploads.values().map(|u| u.bytes.len()).sum();
+    let used = org.upload_space_used();
     let ev =
         json!({"type": "attachment", "op": "remove", "attachment": {"id": id}, "upload_space_used": used});
     org.queues.push(&[req.user_id], &ev);

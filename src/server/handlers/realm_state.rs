@@ -95,7 +95,7 @@ pub fn realm_fields(org: &Org, site: &str) -> Vec<(&'static str, Value)> {
         ("realm_password_auth_enabled", json!(true)),
         ("realm_push_notifications_enabled", json!(false)),
         ("realm_push_notifications_enabled_end_timestamp", Value::Null),
-        ("realm_upload_quota_mib", Value::Null),
+        ("realm_upload_quota_mib", json!(org.settings.upload_quota_mib)),
         ("realm_org_type", json!(0)),
         ("realm_plan_type", json!(1)),
         ("realm_enable_guest_user_dm_warning", json!(true)),

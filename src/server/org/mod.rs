@@ -64,6 +64,9 @@ pub struct Settings {
     /// Seconds added to the real clock: a server seeded at a fixed past time keeps its own
     /// "now" consistent with its data (tests).
     pub clock_offset: i64,
+    /// The most all uploads may take together, in MiB (`realm_upload_quota_mib`; `None`: no
+    /// limit).
+    pub upload_quota_mib: Option<u64>,
 }
 
 impl Default for Settings {
@@ -73,6 +76,7 @@ impl Default for Settings {
             partial_subscribers_threshold: 250,
             outgoing_webhook_url: None,
             clock_offset: 0,
+            upload_quota_mib: None,
         }
     }
 }
@@ -144,6 +148,9 @@ pub struct Org {
     next_id: i64,
     pub notification_bot: i64,
     pub email_gateway_bot: i64,
+    /// Uploads made so far: each gets a folder of its own (`2/{n}/`), never one a deleted
+    /// upload's successor shares.
+    pub uploads_made: u64,
 }
 
 /// Built-in navigation views every user has.
@@ -225,6 +232,7 @@ impl Org {
             next_id: 1,
             notification_bot: 0,
             email_gateway_bot: 0,
+            uploads_made: 0,
         }
     }
 

@@ -401,7 +401,8 @@ pub struct ReminderRec {
     pub id: i64,
     pub owner: i64,
     pub message_id: i64,
-    pub note: Option<String>,
+    /// The Notification Bot's text, written when it was set (the note in it).
+    pub content: String,
     pub deliver_at: i64,
 }
 
