@@ -1,7 +1,6 @@
 //! Palette and popup operations (`Effect::Api`): one `ApiCall` in, one request (or a few) to
 //! the server, one `Msg::Done` out. `app/update/answers.rs` words the outcome.
 
-use super::done;
 use crate::api::*;
 use crate::app::{Answer, ApiCall, Failure, Job, Msg, Unsubscribed};
 
@@ -92,5 +91,5 @@ pub(super) async fn run_api(c: &Client, call: ApiCall) -> Msg {
             .await
             .map(|_| Answer::Nothing),
     };
-    done(Job::Api(Box::new(call)), result.map_err(Failure::Api))
+    Msg::Done { job: Job::Api(Box::new(call)), result: result.map_err(Failure::Api) }
 }
