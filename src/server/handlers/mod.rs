@@ -144,7 +144,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
 }
 
 async fn not_found() -> ApiErr {
-    ApiErr::new(StatusCode::NOT_FOUND, "NOT_FOUND", "Invalid API endpoint")
+    ApiErr::no_endpoint()
 }
 
 async fn method_not_allowed() -> ApiErr {

@@ -6,7 +6,6 @@ use crate::server::org::{Org, Recip};
 use crate::server::params::{Params, path_id};
 use crate::server::shared::{Req, Shared, reply};
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
 use serde_json::{Value, json};
 use std::sync::Arc;
 
@@ -35,15 +34,11 @@ fn edit_typing_inner(org: &mut Org, user: i64, id: i64, op: &str) -> ApiResult<(
 }
 
 /// The 404 of a path the configured feature level does not have.
-fn no_such_endpoint() -> ApiErr {
-    ApiErr::new(StatusCode::NOT_FOUND, "NOT_FOUND", "Invalid API endpoint")
-}
-
 /// `POST /messages/{id}/typing` (feature level 361 on).
 pub async fn edit_typing(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
     let mut org = s.lock();
     if org.settings.feature_level < 361 {
-        return Err(no_such_endpoint());
+        return Err(ApiErr::no_endpoint());
     }
     let id = path_id("message_id", &id)?;
     let op = typing_op(&req.p)?;
@@ -55,7 +50,7 @@ pub async fn edit_typing(State(s): State<Arc<Shared>>, Path(id): Path<String>, r
 pub async fn edit_typing_legacy(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let mut org = s.lock();
     if !(351..361).contains(&org.settings.feature_level) {
-        return Err(no_such_endpoint());
+        return Err(ApiErr::no_endpoint());
     }
     let id = req.p.i64("message_id")?;
     let op = typing_op(&req.p)?;
