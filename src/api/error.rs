@@ -116,6 +116,10 @@ pub enum LimitError {
     NotFetchable,
     #[error("the file is larger than {max_mib} MiB, more than this client fetches")]
     TooLargeToFetch { max_mib: usize },
+    #[error("a snippet needs a title")]
+    SnippetTitleEmpty,
+    #[error("the title is {0} characters; a snippet's title may have 60")]
+    SnippetTitleTooLong(usize),
 }
 
 /// Every way an API call can fail. The `Display` form is for the log: it says what happened in

@@ -32,6 +32,8 @@ pub const CHANNEL_TYPE: i64 = 248;
 /// Narrow operators `channel` and `channels` (Zulip 9.0): "Invalid narrow operator: unknown
 /// operator channel" before; `stream` and `streams` work at every level.
 pub const CHANNEL_OPERATOR: i64 = 250;
+/// Saved snippets: `/saved_snippets`, register's `saved_snippets` and their events (Zulip 10.0).
+pub const SAVED_SNIPPETS: i64 = 297;
 /// Empty topic names ("general chat", the `empty_topic_name` capability, Zulip 10.0).
 pub const EMPTY_TOPIC: i64 = 334;
 /// `POST /message_edit_typing` (Zulip 10.0); no edit-typing endpoint before.

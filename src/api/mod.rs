@@ -2,7 +2,7 @@
 //!
 //! Knows nothing of the UI. `transport` holds the client and the one request path; each resource
 //! has a file with its operations and their parameter and answer types (`messages`, `channels`,
-//! `users`, `presence`, `scheduled`, `drafts`, `realm`, `queue`); `models` holds the resources
+//! `users`, `presence`, `scheduled`, `snippets`, `drafts`, `realm`, `queue`); `models` holds the resources
 //! shared between them, `events` register's answer and the real-time events, `limits` the checks
 //! made before a request is sent, `error` the one error type.
 
@@ -19,6 +19,7 @@ pub mod presence;
 pub mod queue;
 pub mod realm;
 pub mod scheduled;
+pub mod snippets;
 pub mod transport;
 pub mod users;
 pub mod zuliprc;
@@ -32,5 +33,6 @@ pub use presence::*;
 pub use queue::*;
 pub use realm::*;
 pub use scheduled::*;
+pub use snippets::*;
 pub use transport::*;
 pub use users::*;

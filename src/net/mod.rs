@@ -656,6 +656,7 @@ pub const EVENT_TYPES: &[&str] = &[
     "muted_users",
     "alert_words",
     "submessage",
+    "saved_snippets",
 ];
 
 /// The state the register answer carries (legacy `muted_topics` for servers before 170).
@@ -681,6 +682,7 @@ pub const FETCH_TYPES: &[&str] = &[
     "alert_words",
     "custom_profile_fields",
     "channel_folders",
+    "saved_snippets",
 ];
 
 /// Long-poll forever, sending batches of events; `QueueLost` when the queue is gone.

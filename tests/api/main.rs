@@ -20,6 +20,7 @@ mod reference;
 mod scheduled;
 mod servers_in_the_wild;
 mod smoke;
+mod snippets;
 mod third_party;
 mod uploads;
 mod users;
