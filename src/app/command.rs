@@ -93,6 +93,8 @@ pub enum Command {
     Profile(Option<String>),
     Help,
     Quit,
+    /// The user's saved snippets.
+    Snippets,
 }
 
 /// (name, arguments, what it does) — completion and `:help` come from this table.
@@ -170,6 +172,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("profile", "[@user]", "a user's profile (default: the selected message's sender); x DM, @ mention"),
     ("help", "", "show the keys"),
     ("quit", "", "quit"),
+    (
+        "snippets",
+        "",
+        "your saved snippets: enter inserts one (in the compose box, or a new one for the selected conversation), a saves the compose text as one, d deletes, / filters",
+    ),
 ];
 
 /// Commands starting with what was typed.
@@ -352,6 +359,7 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
         }
         "help" => Command::Help,
         "quit" | "q" => Command::Quit,
+        "snippets" => Command::Snippets,
         other => {
             let close = complete(other);
             return Err(if close.is_empty() {
@@ -485,6 +493,12 @@ mod tests {
             Ok(Command::Profile(Some("Bob Nakamura".into())))
         );
         assert_eq!(parse("profile", 496), Ok(Command::Profile(None)));
+    }
+
+    #[test]
+    fn snippets_take_no_arguments() {
+        assert_eq!(parse("snippets", 496), Ok(Command::Snippets));
+        assert_eq!(complete("sn"), vec!["snippets"]);
     }
 
     #[test]

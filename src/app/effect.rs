@@ -99,6 +99,19 @@ pub enum ApiCall {
         property: String,
         value: bool,
     },
+    /// The user's saved snippets (`GET /saved_snippets`), where register had none: answers
+    /// `Answer::Snippets`.
+    Snippets,
+    /// Save a snippet (its title, its text).
+    CreateSnippet {
+        title: String,
+        content: String,
+    },
+    /// Delete a saved snippet; `title` words the answer.
+    DeleteSnippet {
+        id: i64,
+        title: String,
+    },
 }
 
 /// What `update` asks the outside world to do.

@@ -177,6 +177,8 @@ actions! {
         [Global k(']')];
     PreviousOrganization => "previous_organization", "the previous organization",
         [Global k('[')];
+    Snippets => "snippets", "your saved snippets (:snippets): enter inserts one at the cursor, a saves this text as one",
+        [Compose Key { code: KeyCode::Char('s'), mods: KeyModifiers::ALT }];
 }
 
 impl Action {

@@ -154,6 +154,8 @@ pub enum PromptKind {
     FilterChannels,
     /// Filter the people pane as the user types.
     FilterPeople,
+    /// The title of a new saved snippet (its text: the compose box's).
+    SnippetTitle,
 }
 
 /// A popup over the main screen.
@@ -217,6 +219,15 @@ pub enum Popup {
         /// The pictures, in the message's order, and the one shown.
         srcs: Vec<String>,
         shown: usize,
+    },
+    /// The user's saved snippets (`:snippets`): enter inserts one; `/` filters by title and
+    /// text. `shown`: the IDs the filter keeps, in order (`None` while the server is asked).
+    Snippets {
+        query: LineEditor,
+        /// The filter line has the keys (after `/`); else the list does.
+        filtering: bool,
+        selected: usize,
+        shown: Option<Vec<i64>>,
     },
 }
 

@@ -88,6 +88,8 @@ pub enum Answer {
     Kept {
         target: String,
     },
+    /// The user's saved snippets.
+    Snippets(Vec<SavedSnippet>),
 }
 
 /// Why a program the client starts (the browser or opener, `$EDITOR`) did not do its part;

@@ -90,6 +90,11 @@ pub(super) async fn run_api(c: &Client, call: ApiCall) -> Msg {
             .update_subscription_settings(&[(*channel, property, (*value).into())])
             .await
             .map(|_| Answer::Nothing),
+        A::Snippets => c.get_saved_snippets().await.map(|r| Answer::Snippets(r.saved_snippets)),
+        A::CreateSnippet { title, content } => {
+            c.create_saved_snippet(title, content).await.map(|_| Answer::Nothing)
+        }
+        A::DeleteSnippet { id, .. } => c.delete_saved_snippet(*id).await.map(|_| Answer::Nothing),
     };
     Msg::Done { job: Job::Api(Box::new(call)), result: result.map_err(Failure::Api) }
 }

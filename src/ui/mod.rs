@@ -18,6 +18,7 @@ mod profile;
 mod recent;
 mod scheduled;
 mod sidebar;
+mod snippets;
 mod status;
 pub mod theme;
 mod widget;
@@ -90,6 +91,9 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
         }
         Some(Popup::Image { srcs, shown, .. }) => {
             image::draw_image_popup(f, st, t, &mut cache.pictures, srcs, *shown)
+        }
+        Some(Popup::Snippets { query, filtering, selected, shown }) => {
+            snippets::draw_snippets(f, st, t, query, *filtering, *selected, shown.as_deref())
         }
         None => {}
     }

@@ -26,3 +26,4 @@ mod refused;
 mod rewriter;
 mod screens;
 mod search_complete;
+mod snippets;

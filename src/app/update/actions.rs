@@ -460,6 +460,8 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             None => vec![],
         },
         Action::Profile => super::directory::sender_profile(st),
+        // Keys of the compose box (`keys.rs`).
+        Action::Snippets => vec![],
     }
 }
 

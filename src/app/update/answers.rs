@@ -213,6 +213,14 @@ pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>)
             });
             return super::directory::on_answer(st, *call, result);
         }
+        Job::Api(call) if super::snippets::answers(&call) => {
+            // The list is asked for again with `:snippets`; a snippet saved or deleted, from
+            // the list, as before.
+            let command = matches!(*call, ApiCall::Snippets).then_some("snippets");
+            let again = Again { key: None, command };
+            let result = result.map_err(|f| failure_again(st, &f, &again));
+            return super::snippets::on_answer(st, *call, result);
+        }
         Job::Api(call) if matches!(*call, ApiCall::RecentMessages) => {
             let again = Again { key: Some((Context::Global, Action::Recent)), command: Some("recent") };
             let result = result.map_err(|f| failure_again(st, &f, &again));
@@ -338,6 +346,8 @@ fn api_success(call: ApiCall) -> String {
         ApiCall::MoveTopic { done, .. } => done,
         ApiCall::Unsubscribe { .. } | ApiCall::ChannelEmail { .. } => String::new(),
         ApiCall::Schedule(_) | ApiCall::UpdateScheduled { .. } => String::new(),
+        // Put into words by `snippets.rs`.
+        ApiCall::Snippets | ApiCall::CreateSnippet { .. } | ApiCall::DeleteSnippet { .. } => String::new(),
     }
 }
 

@@ -47,6 +47,7 @@ pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
                 fx.push(Effect::SaveDraft { key, text });
                 fx
             }
+            Some(Action::Snippets) => super::snippets::open(st),
             Some(a @ (Action::Complete | Action::CompleteBack)) => {
                 super::complete::compose(st, a == Action::CompleteBack);
                 vec![]
@@ -122,6 +123,9 @@ pub(super) fn on_paste(st: &mut State, text: &str) -> Vec<Effect> {
 
 pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     if let Some(fx) = super::directory_keys::on_popup_key(st, key) {
+        return fx;
+    }
+    if let Some(fx) = super::snippet_keys::on_key(st, key) {
         return fx;
     }
     if matches!(st.ui.popup, Some(Popup::Image { .. })) {
@@ -229,7 +233,8 @@ pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         | Popup::Emoji { .. }
         | Popup::Channels { .. }
         | Popup::Recent { .. }
-        | Popup::Image { .. } => {
+        | Popup::Image { .. }
+        | Popup::Snippets { .. } => {
             return vec![];
         }
     };

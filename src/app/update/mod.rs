@@ -31,6 +31,8 @@ mod prompt;
 mod recent;
 mod register;
 mod server_drafts;
+mod snippet_keys;
+mod snippets;
 #[cfg(test)]
 mod tests;
 mod tick;
