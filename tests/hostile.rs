@@ -100,6 +100,13 @@ fn hostile_server_text_never_reaches_the_terminal() {
             screens.push(bytes_written(&st, w, h));
         }
         st.ui.popup = None;
+        // The compose box's preview: the server's rendering of the text.
+        let mut c = app::Compose::new(app::Target::Dm(vec![2]), "x", None);
+        let html = format!("<p>{EVIL}<strong>{EVIL}</strong></p><pre><code>{EVIL}</code></pre>");
+        c.preview = Some(app::Preview { text: "x".into(), html: Some(html), scroll: 0 });
+        st.ui.compose = Some(c);
+        screens.push(bytes_written(&st, w, h));
+        st.ui.compose = None;
         st.ui.expanded = Some(7);
         st.data.topics.entry(7).or_default().loaded = true;
         app::rebuild_sidebar(&mut st);

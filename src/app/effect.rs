@@ -112,6 +112,10 @@ pub enum ApiCall {
         id: i64,
         title: String,
     },
+    /// Render the compose text for its preview: answers `Answer::Rendered`.
+    RenderPreview {
+        content: String,
+    },
 }
 
 /// What `update` asks the outside world to do.

@@ -90,6 +90,8 @@ pub enum Answer {
     },
     /// The user's saved snippets.
     Snippets(Vec<SavedSnippet>),
+    /// A text rendered by the server (HTML).
+    Rendered(String),
 }
 
 /// Why a program the client starts (the browser or opener, `$EDITOR`) did not do its part;

@@ -95,6 +95,7 @@ pub(super) async fn run_api(c: &Client, call: ApiCall) -> Msg {
             c.create_saved_snippet(title, content).await.map(|_| Answer::Nothing)
         }
         A::DeleteSnippet { id, .. } => c.delete_saved_snippet(*id).await.map(|_| Answer::Nothing),
+        A::RenderPreview { content } => c.render_message(content).await.map(|r| Answer::Rendered(r.rendered)),
     };
     Msg::Done { job: Job::Api(Box::new(call)), result: result.map_err(Failure::Api) }
 }

@@ -64,7 +64,7 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
         people::draw_people(f, st, t, people);
     }
     if compose_h > 0 {
-        compose::draw_compose(f, st, t, compose);
+        compose::draw_compose(f, st, t, cache, compose);
     }
     status::draw_status(f, st, t, status);
     match &st.ui.popup {

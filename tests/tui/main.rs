@@ -18,6 +18,7 @@ mod orgs;
 mod outbox;
 mod outside;
 mod palette;
+mod preview;
 mod prompts;
 mod real_server;
 mod reference;

@@ -461,7 +461,7 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
         },
         Action::Profile => super::directory::sender_profile(st),
         // Keys of the compose box (`keys.rs`).
-        Action::Snippets => vec![],
+        Action::Snippets | Action::Preview => vec![],
     }
 }
 

@@ -221,6 +221,12 @@ pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>)
             let result = result.map_err(|f| failure_again(st, &f, &again));
             return super::snippets::on_answer(st, *call, result);
         }
+        Job::Api(call) if matches!(*call, ApiCall::RenderPreview { .. }) => {
+            let ApiCall::RenderPreview { content } = *call else { return vec![] };
+            let again = Again { key: Some((Context::Compose, Action::Preview)), command: None };
+            let result = result.map_err(|f| failure_again(st, &f, &again));
+            return super::preview::on_answer(st, &content, result);
+        }
         Job::Api(call) if matches!(*call, ApiCall::RecentMessages) => {
             let again = Again { key: Some((Context::Global, Action::Recent)), command: Some("recent") };
             let result = result.map_err(|f| failure_again(st, &f, &again));
@@ -346,8 +352,11 @@ fn api_success(call: ApiCall) -> String {
         ApiCall::MoveTopic { done, .. } => done,
         ApiCall::Unsubscribe { .. } | ApiCall::ChannelEmail { .. } => String::new(),
         ApiCall::Schedule(_) | ApiCall::UpdateScheduled { .. } => String::new(),
-        // Put into words by `snippets.rs`.
-        ApiCall::Snippets | ApiCall::CreateSnippet { .. } | ApiCall::DeleteSnippet { .. } => String::new(),
+        // Put into words by `snippets.rs` and `preview.rs`.
+        ApiCall::Snippets
+        | ApiCall::CreateSnippet { .. }
+        | ApiCall::DeleteSnippet { .. }
+        | ApiCall::RenderPreview { .. } => String::new(),
     }
 }
 

@@ -27,6 +27,7 @@ mod outside;
 mod palette;
 mod panes;
 mod prelude;
+mod preview;
 mod prompt;
 mod recent;
 mod register;

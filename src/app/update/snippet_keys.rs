@@ -42,6 +42,7 @@ pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
 fn insert(st: &mut State) -> Vec<Effect> {
     let Some(s) = selected(st).cloned() else { return vec![] };
     if let Some(c) = &mut st.ui.compose {
+        c.preview = None;
         c.editor.insert_str(&s.content);
         st.ui.popup = None;
         set_status(st, format!("inserted the snippet \"{}\"", s.title));
