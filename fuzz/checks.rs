@@ -297,6 +297,7 @@ fn kind_tag(k: &EventKind) -> Option<&'static str> {
         EventKind::Submessage(_) => "submessage",
         EventKind::Reminders(_) => "reminders",
         EventKind::Attachment(_) => "attachment",
+        EventKind::SavedSnippets(_) => "saved_snippets",
         EventKind::Unknown { .. } | EventKind::Malformed { .. } => return None,
     })
 }

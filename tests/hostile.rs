@@ -29,6 +29,7 @@ fn hostile_state() -> State {
         "subscriptions": [{"stream_id": 7, "name": format!("chan{EVIL}"), "color": "#fff", "description": EVIL}],
         "user_status": {"2": {"status_text": format!("away{EVIL}"), "emoji_name": format!("x{EVIL}"), "emoji_code": "1b", "reaction_type": "unicode_emoji"}},
         "unread_msgs": {"streams": [{"stream_id": 7, "topic": format!("topic{EVIL}"), "unread_message_ids": [10]}]},
+        "saved_snippets": [{"id": 3, "title": format!("title{EVIL}"), "content": format!("{EVIL}\ntext{EVIL}"), "date_created": 1}],
     }))
     .unwrap();
     app::update(&mut st, Msg::Registered(Box::new(reg)));
@@ -88,7 +89,24 @@ fn hostile_server_text_never_reaches_the_terminal() {
         screens.push(bytes_written(&st, w, h));
         st.ui.popup = Some(app::Popup::MessageInfo { message_id: 10, scroll: 0 });
         screens.push(bytes_written(&st, w, h));
+        let snippets = |filtering| app::Popup::Snippets {
+            query: topicterm::line::LineEditor::new("q"),
+            filtering,
+            selected: 0,
+            shown: Some(vec![3]),
+        };
+        for filtering in [false, true] {
+            st.ui.popup = Some(snippets(filtering));
+            screens.push(bytes_written(&st, w, h));
+        }
         st.ui.popup = None;
+        // The compose box's preview: the server's rendering of the text.
+        let mut c = app::Compose::new(app::Target::Dm(vec![2]), "x", None);
+        let html = format!("<p>{EVIL}<strong>{EVIL}</strong></p><pre><code>{EVIL}</code></pre>");
+        c.preview = Some(app::Preview { text: "x".into(), html: Some(html), scroll: 0 });
+        st.ui.compose = Some(c);
+        screens.push(bytes_written(&st, w, h));
+        st.ui.compose = None;
         st.ui.expanded = Some(7);
         st.data.topics.entry(7).or_default().loaded = true;
         app::rebuild_sidebar(&mut st);

@@ -128,6 +128,10 @@ pub enum LimitError {
     /// unread (by its announced length) or as soon as it passes the bound.
     #[error("the server's answer was larger than {max_mib} MiB, more than this client reads for it")]
     AnswerTooLarge { max_mib: usize },
+    #[error("a snippet needs a title")]
+    SnippetTitleEmpty,
+    #[error("the title is {0} characters; a snippet's title may have 60")]
+    SnippetTitleTooLong(usize),
 }
 
 /// Every way an API call can fail. The `Display` form is for the log: it says what happened in

@@ -5,6 +5,7 @@
 //! [`EventKind::Malformed`].
 
 use super::models::*;
+use super::snippets::SavedSnippet;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -127,6 +128,9 @@ pub struct RegisterResponse {
     /// The most the organization's uploads may take together, in MiB (`None`: no limit).
     #[serde(default, deserialize_with = "lenient")]
     pub realm_upload_quota_mib: Option<u64>,
+    /// The user's saved snippets (Zulip 10.0; absent before).
+    #[serde(default, deserialize_with = "lenient")]
+    pub saved_snippets: Option<Vec<SavedSnippet>>,
     #[serde(default)]
     pub ignored_parameters_unsupported: Vec<String>,
 }
@@ -244,6 +248,7 @@ pub const KNOWN_EVENT_TYPES: &[&str] = &[
     "submessage",
     "reminders",
     "attachment",
+    "saved_snippets",
 ];
 
 /// The kinds of event this client understands.
@@ -292,6 +297,8 @@ pub enum EventKind {
     Reminders(super::reminders::RemindersEvent),
     /// One of the user's uploads added, linked or unlinked, or deleted.
     Attachment(super::attachments::AttachmentEvent),
+    /// One of the user's saved snippets was created, edited or deleted.
+    SavedSnippets(SavedSnippetsEvent),
     /// An event type this client does not know.
     #[serde(skip)]
     Unknown {
@@ -640,6 +647,41 @@ impl TryFrom<RawDraftsEvent> for DraftsEvent {
     }
 }
 
+/// A saved snippet was created, edited (Zulip 10.0, level 368) or deleted: sent to its owner.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(try_from = "RawSavedSnippetsEvent")]
+pub enum SavedSnippetsEvent {
+    /// Created, or (op `update`) edited: the snippet as it now is.
+    Put(SavedSnippet),
+    Remove(i64),
+}
+
+#[derive(Deserialize)]
+struct RawSavedSnippetsEvent {
+    op: String,
+    #[serde(default)]
+    saved_snippet: Option<SavedSnippet>,
+    #[serde(default)]
+    saved_snippet_id: Option<i64>,
+}
+
+impl TryFrom<RawSavedSnippetsEvent> for SavedSnippetsEvent {
+    type Error = String;
+    fn try_from(r: RawSavedSnippetsEvent) -> Result<Self, Self::Error> {
+        match r.op.as_str() {
+            "add" | "update" => r
+                .saved_snippet
+                .map(SavedSnippetsEvent::Put)
+                .ok_or_else(|| "missing field `saved_snippet`".into()),
+            "remove" => r
+                .saved_snippet_id
+                .map(SavedSnippetsEvent::Remove)
+                .ok_or_else(|| "missing field `saved_snippet_id`".into()),
+            other => Err(format!("unknown saved_snippets op `{other}`")),
+        }
+    }
+}
+
 /// One of the user's own settings changed (`op` "update": `property` now has `value`).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct UserSettingsEvent {
@@ -698,5 +740,27 @@ mod tests {
         assert!(f.message_details[&446].mentioned);
         assert_eq!(f.message_details[&7].user_ids.as_deref(), Some(&[11][..]));
         assert_eq!(f.message_details.len(), 2, "a key that is no ID is left out");
+    }
+
+    #[test]
+    fn saved_snippet_events_put_and_remove() {
+        let snippet = json!({"id": 4, "title": "thanks", "content": "Thank you!", "date_created": 1});
+        let put = |op: &str| {
+            Event::decode(json!({"id": 1, "type": "saved_snippets", "op": op, "saved_snippet": snippet})).kind
+        };
+        let want =
+            SavedSnippet { id: 4, title: "thanks".into(), content: "Thank you!".into(), date_created: 1 };
+        assert_eq!(put("add"), EventKind::SavedSnippets(SavedSnippetsEvent::Put(want.clone())));
+        assert_eq!(put("update"), EventKind::SavedSnippets(SavedSnippetsEvent::Put(want)));
+        let gone =
+            Event::decode(json!({"id": 2, "type": "saved_snippets", "op": "remove", "saved_snippet_id": 4}));
+        assert_eq!(gone.kind, EventKind::SavedSnippets(SavedSnippetsEvent::Remove(4)));
+        let odd = Event::decode(json!({"id": 3, "type": "saved_snippets", "op": "remove"}));
+        assert!(matches!(odd.kind, EventKind::Malformed { .. }), "{odd:?}");
+        let r: RegisterResponse = serde_json::from_value(json!({
+            "queue_id": "q", "last_event_id": -1, "zulip_feature_level": 297, "saved_snippets": [snippet],
+        }))
+        .unwrap();
+        assert_eq!(r.saved_snippets.map(|s| s.len()), Some(1));
     }
 }

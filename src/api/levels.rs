@@ -35,6 +35,8 @@ pub const CHANNEL_OPERATOR: i64 = 250;
 /// `include_realm_default_subscriptions` on `POST /invites` (Zulip 9.0); before it, an invitation
 /// names its channels (at least one).
 pub const INVITE_DEFAULT_CHANNELS: i64 = 261;
+/// Saved snippets: `/saved_snippets`, register's `saved_snippets` and their events (Zulip 10.0).
+pub const SAVED_SNIPPETS: i64 = 297;
 /// Empty topic names ("general chat", the `empty_topic_name` capability, Zulip 10.0).
 pub const EMPTY_TOPIC: i64 = 334;
 /// `POST /message_edit_typing` (Zulip 10.0); no edit-typing endpoint before.

@@ -148,6 +148,29 @@ pub fn check_draft(
     }
 }
 
+/// The longest title a saved snippet may have (the reference server's
+/// `SavedSnippet.MAX_TITLE_LENGTH`), in code points.
+pub const SNIPPET_TITLE_MAX: usize = 60;
+
+/// A saved snippet: a title of at most [`SNIPPET_TITLE_MAX`] code points and a text of a
+/// message's length at most, neither blank (measured without the whitespace around them, which
+/// the server strips).
+pub fn check_snippet(
+    title: &str,
+    content: &str,
+    max_message_length: Option<usize>,
+) -> Result<(), LimitError> {
+    let title = title.trim();
+    if title.is_empty() {
+        return Err(LimitError::SnippetTitleEmpty);
+    }
+    let n = code_points(title);
+    if n > SNIPPET_TITLE_MAX {
+        return Err(LimitError::SnippetTitleTooLong(n));
+    }
+    check_content(content.trim(), max_message_length)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,5 +268,16 @@ mod tests {
         assert_eq!(check_draft(&past, None, None), Err(LimitError::NegativeDraftTimestamp));
         let odd = Draft { kind: DraftType::Other, ..Draft::unaddressed("x") };
         assert_eq!(check_draft(&odd, None, None), Err(LimitError::UnknownDraftType));
+    }
+
+    #[test]
+    fn snippet_rules() {
+        assert_eq!(check_snippet(" thanks ", "Thank you!", Some(10)), Ok(()));
+        assert_eq!(check_snippet("  ", "x", None), Err(LimitError::SnippetTitleEmpty));
+        assert_eq!(check_snippet(&"é".repeat(60), "x", None), Ok(()), "code points, not bytes");
+        assert_eq!(check_snippet(&"é".repeat(61), "x", None), Err(LimitError::SnippetTitleTooLong(61)));
+        assert_eq!(check_snippet("t", " \n ", None), Err(LimitError::EmptyContent));
+        assert_eq!(check_snippet("t", " 12345 ", Some(5)), Ok(()), "measured as the server strips it");
+        assert_eq!(check_snippet("t", "123456", Some(5)), Err(LimitError::ContentTooLong { len: 6, max: 5 }));
     }
 }

@@ -138,6 +138,12 @@ pub struct ReadReceipts {
     pub user_ids: Vec<UserId>,
 }
 
+/// `POST /messages/render`: the HTML a message with some Markdown would have.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct Rendered {
+    pub rendered: String,
+}
+
 #[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct HistoryResponse {
     pub message_history: Vec<HistorySnapshot>,
@@ -310,6 +316,13 @@ impl Client {
     /// `GET /messages/{id}/read_receipts`; refused where the organization turned them off.
     pub async fn read_receipts(&self, message_id: MessageId) -> Result<ReadReceipts> {
         self.call(Method::GET, &format!("/messages/{message_id}/read_receipts"), Params::new()).await
+    }
+
+    /// `POST /messages/render`: how the server would render `content` (a preview); refused
+    /// before sending when it is empty or longer than the server's `max_message_length`.
+    pub async fn render_message(&self, content: &str) -> Result<Rendered> {
+        limits::check_content(content, self.server_info().max_message_length)?;
+        self.call(Method::POST, "/messages/render", Params::new().add("content", content)).await
     }
 
     pub async fn get_message_history(

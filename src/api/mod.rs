@@ -2,7 +2,7 @@
 //!
 //! Knows nothing of the UI. `transport` holds the client and the one request path; each resource
 //! has a file with its operations and their parameter and answer types (`messages`, `channels`,
-//! `invites`, `users`, `presence`, `scheduled`, `drafts`, `realm`, `queue`, `reminders`, `attachments`); `models` holds the resources
+//! `invites`, `users`, `presence`, `scheduled`, `snippets`, `drafts`, `realm`, `queue`, `reminders`, `attachments`); `models` holds the resources
 //! shared between them, `events` register's answer and the real-time events, `limits` the checks
 //! made before a request is sent, `error` the one error type.
 
@@ -22,6 +22,7 @@ pub mod queue;
 pub mod realm;
 pub mod reminders;
 pub mod scheduled;
+pub mod snippets;
 pub mod transport;
 pub mod users;
 pub mod zuliprc;
@@ -38,5 +39,6 @@ pub use queue::*;
 pub use realm::*;
 pub use reminders::*;
 pub use scheduled::*;
+pub use snippets::*;
 pub use transport::*;
 pub use users::*;

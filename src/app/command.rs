@@ -110,6 +110,8 @@ pub enum Command {
     Reminders,
     /// The user's uploaded files.
     Uploads,
+    /// The user's saved snippets.
+    Snippets,
 }
 
 /// (name, arguments, what it does) — completion and `:help` come from this table.
@@ -195,8 +197,6 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "EMAIL… [#channel…]",
         "invite people by email, into the channels named (none: the organization's default channels)",
     ),
-    ("help", "", "show the keys"),
-    ("quit", "", "quit"),
     (
         "remind",
         "WHEN [NOTE]",
@@ -204,6 +204,13 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ),
     ("reminders", "", "your reminders by time: which message, the note; d deletes"),
     ("uploads", "", "your uploaded files: size, date, where used, the total; d deletes, enter or o opens"),
+    (
+        "snippets",
+        "",
+        "your saved snippets: enter inserts one (in the compose box, or a new one for the selected conversation), a saves the compose text as one, d deletes, / filters",
+    ),
+    ("help", "", "show the keys"),
+    ("quit", "", "quit"),
 ];
 
 /// Commands starting with what was typed.
@@ -436,6 +443,7 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
         }
         "reminders" => Command::Reminders,
         "uploads" => Command::Uploads,
+        "snippets" => Command::Snippets,
         other => {
             let close = complete(other);
             return Err(if close.is_empty() {
@@ -588,6 +596,12 @@ mod tests {
             Ok(Command::Profile(Some("Bob Nakamura".into())))
         );
         assert_eq!(parse("profile", 496), Ok(Command::Profile(None)));
+    }
+
+    #[test]
+    fn snippets_take_no_arguments() {
+        assert_eq!(parse("snippets", 496), Ok(Command::Snippets));
+        assert_eq!(complete("sn"), vec!["snippets"]);
     }
 
     #[test]

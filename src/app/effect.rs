@@ -128,6 +128,23 @@ pub enum ApiCall {
         id: i64,
         name: String,
     },
+    /// The user's saved snippets (`GET /saved_snippets`), where register had none: answers
+    /// `Answer::Snippets`.
+    Snippets,
+    /// Save a snippet (its title, its text).
+    CreateSnippet {
+        title: String,
+        content: String,
+    },
+    /// Delete a saved snippet; `title` words the answer.
+    DeleteSnippet {
+        id: i64,
+        title: String,
+    },
+    /// Render the compose text for its preview: answers `Answer::Rendered`.
+    RenderPreview {
+        content: String,
+    },
 }
 
 /// What `update` asks the outside world to do.

@@ -183,6 +183,10 @@ actions! {
         [Global k('W')];
     Uploads => "uploads", "your uploaded files: size, date, where used (d deletes, enter or o opens)",
         [Global k('A')];
+    Snippets => "snippets", "your saved snippets (:snippets): enter inserts one at the cursor, a saves this text as one",
+        [Compose Key { code: KeyCode::Char('s'), mods: KeyModifiers::ALT }];
+    Preview => "preview", "preview the message as the server renders it (again, esc or typing: back to the text)",
+        [Compose Key { code: KeyCode::Char('p'), mods: KeyModifiers::ALT }];
 }
 
 impl Action {

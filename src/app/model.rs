@@ -66,6 +66,19 @@ pub struct Compose {
     pub token_len: usize,
     /// Repeated tab: (index of the completion inserted, characters it inserted).
     pub cycle: Option<(usize, usize)>,
+    /// Shown in place of the editor (alt+p): the server's rendering of the text.
+    pub preview: Option<Preview>,
+}
+
+/// The compose text as the server renders it: what was sent to be rendered, and the answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Preview {
+    /// The text asked about; an answer for any other text is stale.
+    pub text: String,
+    /// The server's HTML, once it has answered.
+    pub html: Option<String>,
+    /// Rows scrolled down.
+    pub scroll: u16,
 }
 
 impl Compose {
@@ -79,6 +92,7 @@ impl Compose {
             suggestions: Vec::new(),
             token_len: 0,
             cycle: None,
+            preview: None,
         }
     }
     pub fn text(&self) -> String {
@@ -154,6 +168,8 @@ pub enum PromptKind {
     FilterChannels,
     /// Filter the people pane as the user types.
     FilterPeople,
+    /// The title of a new saved snippet (its text: the compose box's).
+    SnippetTitle,
 }
 
 /// A popup over the main screen.
@@ -227,6 +243,15 @@ pub enum Popup {
     Uploads {
         selected: usize,
         list: Option<UploadList>,
+    },
+    /// The user's saved snippets (`:snippets`): enter inserts one; `/` filters by title and
+    /// text. `shown`: the IDs the filter keeps, in order (`None` while the server is asked).
+    Snippets {
+        query: LineEditor,
+        /// The filter line has the keys (after `/`); else the list does.
+        filtering: bool,
+        selected: usize,
+        shown: Option<Vec<i64>>,
     },
 }
 
@@ -343,8 +368,9 @@ pub struct Ui {
     /// The folder whose entries complete a path in the attach prompt (`None` inside: asked for).
     pub listing: Option<(String, Option<Folder>)>,
     pub popup: Option<Popup>,
-    /// The largest useful scroll of the popup as last drawn (the view knows the wrapped text
-    /// and the screen): scrolling stops there, and `G`/End go there.
+    /// The largest useful scroll of the popup (or of the compose box's preview) as last drawn
+    /// (the view knows the wrapped text and the screen): scrolling stops there, and `G`/End go
+    /// there.
     pub popup_bottom: std::cell::Cell<Option<u16>>,
     pub status: Option<Status>,
     /// (message, spoiler index) toggled open.

@@ -101,6 +101,10 @@ pub enum Answer {
         used: Option<u64>,
         messages: Vec<Message>,
     },
+    /// The user's saved snippets.
+    Snippets(Vec<SavedSnippet>),
+    /// A text rendered by the server (HTML).
+    Rendered(String),
 }
 
 /// Why a program the client starts (the browser or opener, `$EDITOR`) did not do its part;

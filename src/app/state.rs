@@ -291,6 +291,9 @@ pub struct Data {
     pub presence: HashMap<UserId, ModernPresence>,
     pub presence_last_update_id: i64,
     pub scheduled: BTreeMap<i64, ScheduledMessage>,
+    /// The user's saved snippets by ID; `None`: not known (register had none: an older
+    /// server, or a section it could not read), so `:snippets` asks.
+    pub snippets: Option<BTreeMap<i64, SavedSnippet>>,
     pub realm_emoji: HashMap<String, RealmEmoji>,
     pub groups: HashMap<i64, UserGroup>,
     pub queue_id: Option<String>,

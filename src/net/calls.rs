@@ -99,6 +99,12 @@ pub(super) async fn run_api(c: &Client, call: ApiCall) -> Msg {
         A::DeleteReminder(id) => c.delete_reminder(*id).await.map(|_| Answer::Nothing),
         A::Uploads => uploads(c).await,
         A::DeleteUpload { id, .. } => c.remove_attachment(*id).await.map(|_| Answer::Nothing),
+        A::Snippets => c.get_saved_snippets().await.map(|r| Answer::Snippets(r.saved_snippets)),
+        A::CreateSnippet { title, content } => {
+            c.create_saved_snippet(title, content).await.map(|_| Answer::Nothing)
+        }
+        A::DeleteSnippet { id, .. } => c.delete_saved_snippet(*id).await.map(|_| Answer::Nothing),
+        A::RenderPreview { content } => c.render_message(content).await.map(|r| Answer::Rendered(r.rendered)),
     };
     // The answer is built here, not by the parent's `done`: a child never names its parent.
     Msg::Done { job: Job::Api(Box::new(call)), result: result.map_err(Failure::Api) }

@@ -658,6 +658,7 @@ pub const EVENT_TYPES: &[&str] = &[
     "submessage",
     "reminders",
     "attachment",
+    "saved_snippets",
 ];
 
 /// The state the register answer carries (legacy `muted_topics` for servers before 170).
@@ -684,6 +685,7 @@ pub const FETCH_TYPES: &[&str] = &[
     "custom_profile_fields",
     "channel_folders",
     "reminders",
+    "saved_snippets",
 ];
 
 /// Long-poll forever, sending batches of events; `QueueLost` when the queue is gone.

@@ -30,12 +30,12 @@ impl ApiErr {
     pub fn admin_required() -> Self {
         Self::new(StatusCode::BAD_REQUEST, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator")
     }
-    /// What a server answers for an endpoint it does not have (one of a later feature level).
-    pub fn no_endpoint() -> Self {
-        Self::new(StatusCode::NOT_FOUND, "NOT_FOUND", "Invalid API endpoint")
-    }
     pub fn insufficient() -> Self {
         Self::bad("Insufficient permission")
+    }
+    /// 404 `NOT_FOUND`: no such endpoint (also what a server older than an endpoint says).
+    pub fn no_endpoint() -> Self {
+        Self::new(StatusCode::NOT_FOUND, "NOT_FOUND", "Invalid API endpoint")
     }
     pub fn with(mut self, key: &str, value: impl Into<Value>) -> Self {
         self.extra.insert(key.to_owned(), value.into());

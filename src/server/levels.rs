@@ -13,6 +13,8 @@ pub const ID_INTEGER_OPERAND: i64 = 194;
 /// `read_by_sender` on `POST /messages` (Zulip 8.0); before it, a sender's own message is read
 /// only when sent from a client the server knows by name.
 pub const READ_BY_SENDER: i64 = 236;
+/// Saved snippets: `/saved_snippets`, register's `saved_snippets` and their events (Zulip 10.0).
+pub const SAVED_SNIPPETS: i64 = 297;
 /// Empty topic names (Zulip 10.0): "Topic can't be empty!" before.
 pub const EMPTY_TOPIC: i64 = 334;
 /// Message type `channel` (Zulip 9.0).

@@ -141,6 +141,24 @@ impl RenderCache {
         st: &State,
         pictures: bool,
     ) -> Rc<RenderedContent> {
+        self.layout(m.id, html, width, spoilers, st, pictures)
+    }
+
+    /// The layout of the compose box's preview: the server's HTML of the text, laid out as a
+    /// message's (spoilers closed, no pictures), kept under an ID no message has.
+    pub(super) fn preview(&mut self, html: &str, width: u16, st: &State) -> Rc<RenderedContent> {
+        self.layout(MessageId::MIN, html, width, false, st, false)
+    }
+
+    fn layout(
+        &mut self,
+        id: MessageId,
+        html: &str,
+        width: u16,
+        spoilers: bool,
+        st: &State,
+        pictures: bool,
+    ) -> Rc<RenderedContent> {
         let settings = &st.settings;
         let tz = st.tz;
         let theme = self.theme(settings.theme);
@@ -148,7 +166,7 @@ impl RenderCache {
         let images = cell
             .filter(|_| pictures && settings.images != crate::app::settings::ImageMode::Off)
             .map(|cell| Room { site: st.site.as_str(), held: &st.images, cell });
-        let key = (m.id, width, hash(html), spoilers, images.is_some());
+        let key = (id, width, hash(html), spoilers, images.is_some());
         // A picture laid out before its size was known is laid out again once it is held (the
         // layout changes once; the pane keeps the selected message where it was).
         if let Some(r) = self.map.get(&key)

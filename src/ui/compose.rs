@@ -1,16 +1,17 @@
-//! The compose box: where the message goes, what the keys do, completions.
+//! The compose box: where the message goes, what the keys do, completions; or, in place of the
+//! editor, the preview of the text as the server renders it.
 
-use super::common::clip;
+use super::common::{RenderCache, clip};
 use super::theme::Theme;
 use crate::app::keymap::{Action, Context};
-use crate::app::{State, Target};
+use crate::app::{Preview, State, Target};
 use crate::content::sanitize;
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
-use ratatui::widgets::{Block, Borders};
+use ratatui::widgets::{Block, Borders, Paragraph};
 
-pub(super) fn draw_compose(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
+pub(super) fn draw_compose(f: &mut Frame, st: &State, t: &Theme, cache: &mut RenderCache, area: Rect) {
     let Some(c) = &st.ui.compose else { return };
     let d = &st.data;
     let to = match &c.target {
@@ -46,7 +47,39 @@ pub(super) fn draw_compose(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
     }
     let inner = block.inner(area);
     f.render_widget(block, area);
-    f.render_widget(c.editor.widget(), inner);
+    match &c.preview {
+        Some(p) => draw_preview(f, st, t, cache, p, inner),
+        None => f.render_widget(c.editor.widget(), inner),
+    }
+}
+
+/// The preview in place of the editor: a line saying what it is and how to go back, then the
+/// server's rendering laid out as a message's body, scrolled.
+fn draw_preview(f: &mut Frame, st: &State, t: &Theme, cache: &mut RenderCache, p: &Preview, inner: Rect) {
+    let key =
+        |a: Action| st.settings.keymap.keys_for(Context::Compose, a).into_iter().next().unwrap_or_default();
+    let head = format!(
+        "Preview — {}, {} or typing: back to the text; {} sends",
+        key(Action::Preview),
+        key(Action::Cancel),
+        key(Action::Send)
+    );
+    let [head_row, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(inner);
+    f.render_widget(
+        Paragraph::new(Line::styled(clip(&head, head_row.width as usize), t.highlight)),
+        head_row,
+    );
+    let Some(html) = &p.html else {
+        f.render_widget(Paragraph::new(Line::styled("rendering…", t.dim)), body);
+        return;
+    };
+    let rendered = cache.preview(html, body.width, st);
+    let bottom = rendered.lines.len().saturating_sub(body.height as usize);
+    let bottom = u16::try_from(bottom).unwrap_or(u16::MAX);
+    st.ui.popup_bottom.set(Some(bottom));
+    let top = usize::from(p.scroll.min(bottom));
+    let lines: Vec<Line> = rendered.lines.iter().skip(top).take(body.height as usize).cloned().collect();
+    f.render_widget(Paragraph::new(lines), body);
 }
 
 /// Completion candidates, the one inserted by the last tab in brackets.

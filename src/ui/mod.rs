@@ -19,6 +19,7 @@ mod recent;
 mod reminders;
 mod scheduled;
 mod sidebar;
+mod snippets;
 mod status;
 pub mod theme;
 mod uploads;
@@ -66,7 +67,7 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
         people::draw_people(f, st, t, people);
     }
     if compose_h > 0 {
-        compose::draw_compose(f, st, t, compose);
+        compose::draw_compose(f, st, t, cache, compose);
     }
     status::draw_status(f, st, t, status);
     match &st.ui.popup {
@@ -96,6 +97,9 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
         }
         Some(Popup::Reminders { selected }) => reminders::draw_reminders(f, st, t, *selected),
         Some(Popup::Uploads { selected, list }) => uploads::draw_uploads(f, st, t, *selected, list.as_ref()),
+        Some(Popup::Snippets { query, filtering, selected, shown }) => {
+            snippets::draw_snippets(f, st, t, query, *filtering, *selected, shown.as_deref())
+        }
         None => {}
     }
     clusters::guard_clusters(f.buffer_mut(), &mut cache.clusters);

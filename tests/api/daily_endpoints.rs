@@ -94,7 +94,7 @@ async fn saved_snippets_are_created_listed_and_deleted_with_events() {
     assert_eq!(ops, vec!["add", "remove"]);
     let (status, body) =
         env.raw("member", "POST", "/saved_snippets", &[("title", " "), ("content", "x")]).await;
-    assert_eq!((status, body["msg"].as_str()), (400, Some("Title cannot be empty.")));
+    assert_eq!((status, body["msg"].as_str()), (400, Some("title cannot be blank")));
 }
 
 #[tokio::test]

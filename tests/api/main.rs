@@ -22,6 +22,7 @@ mod reminders;
 mod scheduled;
 mod servers_in_the_wild;
 mod smoke;
+mod snippets;
 mod third_party;
 mod uploads;
 mod users;

@@ -466,6 +466,8 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             vec![]
         }),
         Action::Uploads => super::uploads::open(st),
+        // Keys of the compose box (`keys.rs`).
+        Action::Snippets | Action::Preview => vec![],
     }
 }
 

@@ -216,6 +216,20 @@ pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>)
         Job::Api(call) if matches!(*call, ApiCall::Reminders | ApiCall::Uploads) => {
             return list_answer(st, *call, result);
         }
+        Job::Api(call) if super::snippets::answers(&call) => {
+            // The list is asked for again with `:snippets`; a snippet saved or deleted, from
+            // the list, as before.
+            let command = matches!(*call, ApiCall::Snippets).then_some("snippets");
+            let again = Again { key: None, command };
+            let result = result.map_err(|f| failure_again(st, &f, &again));
+            return super::snippets::on_answer(st, *call, result);
+        }
+        Job::Api(call) if matches!(*call, ApiCall::RenderPreview { .. }) => {
+            let ApiCall::RenderPreview { content } = *call else { return vec![] };
+            let again = Again { key: Some((Context::Compose, Action::Preview)), command: None };
+            let result = result.map_err(|f| failure_again(st, &f, &again));
+            return super::preview::on_answer(st, &content, result);
+        }
         Job::Api(call) if matches!(*call, ApiCall::RecentMessages) => {
             let again = Again { key: Some((Context::Global, Action::Recent)), command: Some("recent") };
             let result = result.map_err(|f| failure_again(st, &f, &again));
@@ -416,6 +430,11 @@ fn api_success(call: ApiCall) -> String {
         ApiCall::DeleteReminder(_) => "reminder deleted".into(),
         ApiCall::DeleteUpload { name, .. } => format!("deleted {name}"),
         ApiCall::CreateChannel(_) | ApiCall::Invite { .. } => String::new(),
+        // Put into words by `snippets.rs` and `preview.rs`.
+        ApiCall::Snippets
+        | ApiCall::CreateSnippet { .. }
+        | ApiCall::DeleteSnippet { .. }
+        | ApiCall::RenderPreview { .. } => String::new(),
     }
 }
 

@@ -57,6 +57,8 @@ pub(super) fn uploaded(st: &mut State, target: Target, name: &str, url: &str) ->
     let text = link(name, url);
     match &mut st.ui.compose {
         Some(c) if c.target == target => {
+            // The text changes: a preview shown would be of what it was.
+            c.preview = None;
             // Apart from the word before it: `retarget test[notes.txt](…)` would run together.
             let (row, col) = c.editor.cursor();
             let before = c.editor.lines().get(row).and_then(|l| l.chars().nth(col.wrapping_sub(1)));

@@ -109,6 +109,7 @@ pub fn snapshot(st: &State) -> Snapshot {
         muted_users: Some(d.muted_users.iter().map(|id| MutedUser { id: *id, timestamp: 0 }).collect()),
         custom_profile_fields: Some(d.profile_fields.clone()),
         alert_words: Some(d.alert_words.clone()),
+        saved_snippets: d.snippets.as_ref().map(|s| s.values().cloned().collect()),
         realm_user_groups: Some(d.groups.values().cloned().collect()),
         channel_folders: Some(
             d.channel_folders

@@ -458,6 +458,7 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
         EventKind::Stream(ev) => on_stream_event(st, ev),
         EventKind::Reminders(ev) => super::reminders::on_event(st, ev),
         EventKind::Attachment(ev) => super::uploads::on_event(st, ev),
+        EventKind::SavedSnippets(ev) => super::snippets::on_event(st, ev),
         EventKind::Malformed { event_type, error } => {
             tracing::warn!("ignored a malformed {event_type} event: {error}");
             // What such an event carried is fetched again: the loaded windows are refreshed.

@@ -15,6 +15,9 @@ pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         return on_popup_key(st, key);
     }
     if st.ui.compose.is_some() {
+        if let Some(fx) = super::preview::on_key(st, key) {
+            return fx;
+        }
         return match st.settings.keymap.lookup(Context::Compose, &key) {
             Some(Action::Send) => send_compose(st),
             Some(Action::ExternalEditor) => super::outside::external_edit(st),
@@ -47,6 +50,8 @@ pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
                 fx.push(Effect::SaveDraft { key, text });
                 fx
             }
+            Some(Action::Preview) => super::preview::toggle(st),
+            Some(Action::Snippets) => super::snippets::open(st),
             Some(a @ (Action::Complete | Action::CompleteBack)) => {
                 super::complete::compose(st, a == Action::CompleteBack);
                 vec![]
@@ -111,6 +116,8 @@ pub(super) fn on_paste(st: &mut State, text: &str) -> Vec<Effect> {
     if st.ui.popup.is_some() {
         return vec![];
     }
+    // Pasted into the text: the preview goes, the editor shows what was pasted.
+    super::preview::close(st);
     let Some(c) = &mut st.ui.compose else { return vec![] };
     let text: String = text.chars().filter(|&c| c == '\n' || c == '\t' || !c.is_control()).collect();
     c.editor.insert_str(text);
@@ -125,6 +132,9 @@ pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         return fx;
     }
     if let Some(fx) = super::lists_keys::on_popup_key(st, key) {
+        return fx;
+    }
+    if let Some(fx) = super::snippet_keys::on_key(st, key) {
         return fx;
     }
     if matches!(st.ui.popup, Some(Popup::Image { .. })) {
@@ -234,7 +244,8 @@ pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         | Popup::Recent { .. }
         | Popup::Image { .. }
         | Popup::Reminders { .. }
-        | Popup::Uploads { .. } => {
+        | Popup::Uploads { .. }
+        | Popup::Snippets { .. } => {
             return vec![];
         }
     };

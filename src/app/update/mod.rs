@@ -29,11 +29,14 @@ mod outside;
 mod palette;
 mod panes;
 mod prelude;
+mod preview;
 mod prompt;
 mod recent;
 mod register;
 mod reminders;
 mod server_drafts;
+mod snippet_keys;
+mod snippets;
 #[cfg(test)]
 mod tests;
 mod tick;

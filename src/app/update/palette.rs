@@ -412,6 +412,7 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
         C::Apns { token, appid } => vec![Effect::Api(ApiCall::Apns { token, appid })],
         C::Channels => open_channels(st),
         C::Recent => super::recent::open_recent(st),
+        C::Snippets => super::snippets::open(st),
         C::Attach(path) => super::attach::attach(st, &path)?,
         C::Subscribe(name) => subscribe_command(st, &name)?,
         C::CreateChannel { name, private, description } => {

@@ -119,6 +119,10 @@ pub(super) fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
             }
             Err(e) => keep_open(st, format!("search: {e}")),
         },
+        PromptKind::SnippetTitle => match super::snippets::save(st, &text) {
+            Ok(fx) => fx,
+            Err(e) => keep_open(st, e),
+        },
         PromptKind::ChannelTopic | PromptKind::DmRecipients => match target_of(st, &text, p.kind) {
             Ok(target) => retarget_or_open(st, target),
             Err(e) => keep_open(st, e),

@@ -134,6 +134,7 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
     d.scheduled =
         r.scheduled_messages.iter().flatten().map(|s| (s.scheduled_message_id, s.clone())).collect();
     d.realm_emoji = r.realm_emoji.clone().unwrap_or_default();
+    d.snippets = r.saved_snippets.as_ref().map(|v| v.iter().map(|s| (s.id, s.clone())).collect());
     d.groups = r.realm_user_groups.iter().flatten().map(|g| (g.id, g.clone())).collect();
     d.queue_id = r.queue_id.clone();
     d.last_event_id = r.last_event_id;

@@ -6,11 +6,6 @@ use serde_json::Value;
 pub type Json = axum::Json<Value>;
 pub type Res = Result<Json, ApiErr>;
 
-/// What a server answers for an endpoint it does not have (one of a later level included).
-pub fn invalid_endpoint() -> ApiErr {
-    ApiErr::new(axum::http::StatusCode::NOT_FOUND, "NOT_FOUND", "Invalid API endpoint")
-}
-
 /// Report types by feature level (from the registration response since 435).
 pub fn report_types(_feature_level: i64) -> Vec<(&'static str, &'static str)> {
     vec![

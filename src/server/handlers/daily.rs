@@ -95,22 +95,46 @@ pub fn snippets_of(org: &Org, user: i64) -> Vec<Value> {
     org.snippets.values().filter(|x| x.owner == user).map(snippet_json).collect()
 }
 
+/// Saved snippets came with feature level 297: an older server has no such endpoint.
+fn has_snippets(org: &Org) -> ApiResult<()> {
+    if org.settings.feature_level < crate::server::levels::SAVED_SNIPPETS {
+        return Err(ApiErr::no_endpoint());
+    }
+    Ok(())
+}
+
 /// `GET /saved_snippets`.
 pub async fn snippets(State(s): State<Arc<Shared>>, req: Req) -> Res {
-    let list = snippets_of(&s.lock(), req.user_id);
+    let org = s.lock();
+    has_snippets(&org)?;
+    let list = snippets_of(&org, req.user_id);
     Ok(reply(&req.p, success(json!({"saved_snippets": list}))))
 }
+
+/// A snippet's title or text as the reference server's typed endpoint takes it: stripped of
+/// the whitespace around it, then neither blank nor longer than `max` code points (its errors
+/// name the parameter, as pydantic's `StringConstraints` failures do).
+fn snippet_field(name: &str, value: &str, max: usize) -> ApiResult<String> {
+    let v = value.trim();
+    if v.is_empty() {
+        return Err(ApiErr::bad(format!("{name} cannot be blank")));
+    }
+    if v.chars().count() > max {
+        return Err(ApiErr::bad(format!("{name} is too long (limit: {max} characters)")));
+    }
+    Ok(v.to_owned())
+}
+
+/// The reference server's `SavedSnippet.MAX_TITLE_LENGTH`.
+const SNIPPET_TITLE_MAX: usize = 60;
 
 /// `POST /saved_snippets`: a `saved_snippets` add event to the owner's clients.
 pub async fn create_snippet(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let (title, content) = (req.p.str("title")?, req.p.str("content")?);
-    if title.trim().is_empty() {
-        return Err(ApiErr::bad("Title cannot be empty."));
-    }
-    if content.trim().is_empty() {
-        return Err(ApiErr::bad("Content cannot be empty."));
-    }
     let mut org = s.lock();
+    has_snippets(&org)?;
+    let title = snippet_field("title", &title, SNIPPET_TITLE_MAX)?;
+    let content = snippet_field("content", &content, org.realm.max_message_length)?;
     let id = org.alloc();
     let rec = SnippetRec { id, owner: req.user_id, title, content, date_created: org.now() };
     let ev = json!({"type": "saved_snippets", "op": "add", "saved_snippet": snippet_json(&rec)});
@@ -123,6 +147,7 @@ pub async fn create_snippet(State(s): State<Arc<Shared>>, req: Req) -> Res {
 pub async fn delete_snippet(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
     let id = path_id("saved_snippet_id", &id)?;
     let mut org = s.lock();
+    has_snippets(&org)?;
     if org.snippets.get(&id).is_none_or(|x| x.owner != req.user_id) {
         return Err(not_found("Saved snippet"));
     }
@@ -217,7 +242,7 @@ pub async fn create_reminder(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let p = &req.p;
     let level = s.lock().settings.feature_level;
     if level < levels::REMINDERS {
-        return Err(super::common::invalid_endpoint());
+        return Err(ApiErr::no_endpoint());
     }
     let message_id = p.i64("message_id")?;
     let at = p.i64("scheduled_delivery_timestamp")?;
@@ -253,7 +278,7 @@ pub fn reminders_of(org: &Org, user: i64) -> Vec<Value> {
 pub async fn reminders(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let org = s.lock();
     if org.settings.feature_level < levels::REMINDERS {
-        return Err(super::common::invalid_endpoint());
+        return Err(ApiErr::no_endpoint());
     }
     let list = reminders_of(&org, req.user_id);
     Ok(reply(&req.p, success(json!({"reminders": list}))))
@@ -263,7 +288,7 @@ pub async fn reminders(State(s): State<Arc<Shared>>, req: Req) -> Res {
 pub async fn delete_reminder(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
     let mut org = s.lock();
     if org.settings.feature_level < levels::REMINDERS {
-        return Err(super::common::invalid_endpoint());
+        return Err(ApiErr::no_endpoint());
     }
     let id = path_id("reminder_id", &id)?;
     if org.reminders.get(&id).is_none_or(|r| r.owner != req.user_id) {

@@ -239,7 +239,7 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
             put("user_settings", Value::Object(settings));
         }
     }
-    if wants("saved_snippets") {
+    if wants("saved_snippets") && org.settings.feature_level >= crate::server::levels::SAVED_SNIPPETS {
         put("saved_snippets", json!(super::daily::snippets_of(&org, uid)));
     }
     if wants("reminders") && org.settings.feature_level >= crate::server::levels::REMINDERS_IN_REGISTER {

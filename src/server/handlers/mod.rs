@@ -144,7 +144,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
 }
 
 async fn not_found() -> ApiErr {
-    common::invalid_endpoint()
+    ApiErr::no_endpoint()
 }
 
 async fn method_not_allowed() -> ApiErr {

@@ -560,7 +560,7 @@ pub async fn user_topic(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let p = &req.p;
     // The endpoint is new in feature level 170; older servers only have the legacy one.
     if s.lock().settings.feature_level < 170 {
-        return Err(ApiErr::new(StatusCode::NOT_FOUND, "NOT_FOUND", "Invalid API endpoint"));
+        return Err(ApiErr::no_endpoint());
     }
     let cid = p.i64("stream_id")?;
     let topic_raw = p.str("topic")?;
