@@ -295,6 +295,7 @@ fn kind_tag(k: &EventKind) -> Option<&'static str> {
         EventKind::MutedUsers { .. } => "muted_users",
         EventKind::AlertWords { .. } => "alert_words",
         EventKind::Submessage(_) => "submessage",
+        EventKind::ChannelFolder(_) => "channel_folder",
         EventKind::Unknown { .. } | EventKind::Malformed { .. } => return None,
     })
 }

@@ -33,9 +33,25 @@ pub enum SidebarRow {
     Dm(Vec<UserId>),
     /// A saved view (navigation view), by its fragment.
     View(String),
+    /// A heading over channels (shown when some are in folders); the selection passes over it.
+    Header(Section),
+}
+
+/// A group of the channels pane, as the web app's left sidebar has them: the pinned channels,
+/// then each channel folder in the organization's order, then the channels in none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Section {
+    Pinned,
+    Folder(i64),
+    Other,
 }
 
 impl SidebarRow {
+    /// Can the selection rest here (anything but a heading)?
+    pub fn selectable(&self) -> bool {
+        !matches!(self, SidebarRow::Header(_))
+    }
+
     pub fn narrow(&self) -> Narrow {
         match self {
             SidebarRow::AllMessages => Narrow::All,
@@ -47,6 +63,8 @@ impl SidebarRow {
             SidebarRow::Dm(users) => Narrow::Dm(users.clone()),
             // Opened through `views::open` (it needs the names of channels and people).
             SidebarRow::View(_) => Narrow::All,
+            // Never opened: the selection does not rest on a heading.
+            SidebarRow::Header(_) => Narrow::All,
         }
     }
 }

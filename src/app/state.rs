@@ -310,8 +310,9 @@ pub struct Data {
     /// Channels the user can see but is not in, by ID → name (register's `never_subscribed`
     /// and `unsubscribed`, kept by subscription events): `:subscribe` finds them here.
     pub unsubscribed: BTreeMap<ChannelId, String>,
-    /// Channel folders by ID → name.
-    pub channel_folders: HashMap<i64, String>,
+    /// The organization's channel folders by ID (archived ones too: a channel in one is shown
+    /// as in none); the channels pane groups channels under them in their `order`.
+    pub channel_folders: HashMap<i64, ChannelFolder>,
     /// What channels' notification settings follow when they have none of their own.
     pub notify_defaults: NotifyDefaults,
 }

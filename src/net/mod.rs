@@ -656,6 +656,7 @@ pub const EVENT_TYPES: &[&str] = &[
     "muted_users",
     "alert_words",
     "submessage",
+    "channel_folder",
 ];
 
 /// The state the register answer carries (legacy `muted_topics` for servers before 170).

@@ -9,6 +9,7 @@ mod drawing;
 mod events;
 mod everyday;
 mod failures;
+mod folders;
 mod harness;
 mod images;
 mod keys;

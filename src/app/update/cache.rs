@@ -110,12 +110,7 @@ pub fn snapshot(st: &State) -> Snapshot {
         custom_profile_fields: Some(d.profile_fields.clone()),
         alert_words: Some(d.alert_words.clone()),
         realm_user_groups: Some(d.groups.values().cloned().collect()),
-        channel_folders: Some(
-            d.channel_folders
-                .iter()
-                .filter_map(|(id, name)| serde_json::from_value(json!({"id": id, "name": name})).ok())
-                .collect(),
-        ),
+        channel_folders: Some(d.channel_folders.values().cloned().collect()),
         ..Default::default()
     };
     Snapshot { register, open: st.ui.narrow.clone(), selected: st.ui.selected, windows, messages }

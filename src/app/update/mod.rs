@@ -104,7 +104,8 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             on_action(st, if lines < 0 { Action::Up } else { Action::Down })
         }
         Msg::ClickSidebar(row) => {
-            if row >= st.ui.sidebar.len() || st.ui.popup.is_some() || st.ui.prompt.is_some() {
+            let heading = st.ui.sidebar.get(row).is_none_or(|r| !r.selectable());
+            if heading || st.ui.popup.is_some() || st.ui.prompt.is_some() {
                 return vec![];
             }
             st.ui.focus = Focus::Sidebar;
@@ -260,6 +261,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
                         m.message.is_dm() || (expanded.is_some() && m.message.stream_id == expanded)
                     }
                     EventKind::MutedUsers { .. } | EventKind::NavigationView(_) => true,
+                    EventKind::ChannelFolder(_) => true,
                     EventKind::UpdateMessage(_) | EventKind::DeleteMessage(_) => expanded.is_some(),
                     _ => false,
                 };
