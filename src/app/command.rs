@@ -93,6 +93,8 @@ pub enum Command {
     Profile(Option<String>),
     Help,
     Quit,
+    /// Unread conversations by channel, then direct messages.
+    Inbox,
 }
 
 /// (name, arguments, what it does) — completion and `:help` come from this table.
@@ -170,6 +172,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("profile", "[@user]", "a user's profile (default: the selected message's sender); x DM, @ mention"),
     ("help", "", "show the keys"),
     ("quit", "", "quit"),
+    (
+        "inbox",
+        "",
+        "unread conversations by channel (newest topic first), then DMs; enter opens, space collapses a channel",
+    ),
 ];
 
 /// Commands starting with what was typed.
@@ -352,6 +359,7 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
         }
         "help" => Command::Help,
         "quit" | "q" => Command::Quit,
+        "inbox" => Command::Inbox,
         other => {
             let close = complete(other);
             return Err(if close.is_empty() {

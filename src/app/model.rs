@@ -236,6 +236,69 @@ pub enum Popup {
         srcs: Vec<String>,
         shown: usize,
     },
+    /// The inbox (`:inbox`): unread conversations by channel, then direct messages.
+    Inbox(InboxView),
+}
+
+/// The inbox as shown: its rows, derived from the unread index and rebuilt when the index
+/// changes (or a mute does), not per frame.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct InboxView {
+    pub rows: Vec<InboxRow>,
+    pub selected: usize,
+    /// Groups shown as their heading only.
+    pub collapsed: std::collections::BTreeSet<InboxGroup>,
+    /// The unread index's revision the rows were built from.
+    pub revision: u64,
+}
+
+/// A group of the inbox: a channel's topics, or the direct messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum InboxGroup {
+    Channel(ChannelId),
+    Dms,
+}
+
+/// A row of the inbox with its unread count.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InboxRow {
+    /// A group's heading: a channel's or the direct messages' unread total.
+    Group { group: InboxGroup, unread: usize },
+    /// A topic, named as its newest unread message names it.
+    Topic { channel: ChannelId, topic: String, unread: usize },
+    /// A direct-message conversation (the others in it).
+    Dm { users: Vec<UserId>, unread: usize },
+}
+
+impl InboxRow {
+    /// The group the row belongs to (or heads).
+    pub fn group(&self) -> InboxGroup {
+        match self {
+            InboxRow::Group { group, .. } => *group,
+            InboxRow::Topic { channel, .. } => InboxGroup::Channel(*channel),
+            InboxRow::Dm { .. } => InboxGroup::Dms,
+        }
+    }
+
+    /// The same place in two builds (topics compare without case; counts do not matter).
+    pub fn same_place(&self, other: &InboxRow) -> bool {
+        match (self, other) {
+            (InboxRow::Group { group: a, .. }, InboxRow::Group { group: b, .. }) => a == b,
+            (InboxRow::Topic { channel: a, topic: t, .. }, InboxRow::Topic { channel: b, topic: u, .. }) => {
+                a == b && t.to_lowercase() == u.to_lowercase()
+            }
+            (InboxRow::Dm { users: a, .. }, InboxRow::Dm { users: b, .. }) => a == b,
+            _ => false,
+        }
+    }
+
+    pub fn unread(&self) -> usize {
+        match self {
+            InboxRow::Group { unread, .. } | InboxRow::Topic { unread, .. } | InboxRow::Dm { unread, .. } => {
+                *unread
+            }
+        }
+    }
 }
 
 /// The user's own typing, as last told to the server.

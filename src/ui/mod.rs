@@ -11,6 +11,7 @@ mod emoji;
 mod help;
 mod history;
 pub mod image;
+mod inbox;
 mod info;
 mod messages;
 mod people;
@@ -91,6 +92,7 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
         Some(Popup::Image { srcs, shown, .. }) => {
             image::draw_image_popup(f, st, t, &mut cache.pictures, srcs, *shown)
         }
+        Some(Popup::Inbox(view)) => inbox::draw_inbox(f, st, t, view),
         None => {}
     }
     clusters::guard_clusters(f.buffer_mut(), &mut cache.clusters);

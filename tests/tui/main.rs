@@ -12,6 +12,7 @@ mod failures;
 mod folders;
 mod harness;
 mod images;
+mod inbox;
 mod keys;
 mod levels;
 mod navigation;

@@ -464,6 +464,9 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             None => vec![],
         },
         Action::Profile => super::directory::sender_profile(st),
+        Action::Inbox => super::inbox::open(st),
+        // Only in the inbox (`inbox::on_key`).
+        Action::InboxToggle | Action::InboxCollapse | Action::InboxExpand => vec![],
     }
 }
 

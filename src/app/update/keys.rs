@@ -124,6 +124,9 @@ pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     if let Some(fx) = super::directory_keys::on_popup_key(st, key) {
         return fx;
     }
+    if let Some(fx) = super::inbox::on_key(st, key) {
+        return fx;
+    }
     if matches!(st.ui.popup, Some(Popup::Image { .. })) {
         return super::images::on_image_key(st, key);
     }
@@ -229,7 +232,8 @@ pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         | Popup::Emoji { .. }
         | Popup::Channels { .. }
         | Popup::Recent { .. }
-        | Popup::Image { .. } => {
+        | Popup::Image { .. }
+        | Popup::Inbox(_) => {
             return vec![];
         }
     };

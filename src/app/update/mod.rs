@@ -20,6 +20,7 @@ mod directory;
 mod directory_keys;
 mod events;
 mod images;
+mod inbox;
 mod keys;
 mod navigation;
 mod outbox;
@@ -72,6 +73,8 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
     if !prompt_before && st.ui.prompt.is_some() && st.ui.status == status_before {
         st.ui.status = None;
     }
+    // The open inbox follows the unread index.
+    inbox::follow(st);
     // Every local draft save is followed on the server.
     server_drafts::follow(st, &mut fx);
     // Others see the user typing, and stop seeing it.
@@ -247,7 +250,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::Events(events) => {
             let mut fx = Vec::new();
-            let (mut sidebar, mut people) = (false, false);
+            let (mut sidebar, mut people, mut mutes) = (false, false, false);
             for e in events {
                 st.data.last_event_id = st.data.last_event_id.max(e.id);
                 // Rows and the people list change only for some events; rebuilding them for
@@ -269,6 +272,14 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
                     e.kind,
                     EventKind::Presence(_) | EventKind::UserStatus(_) | EventKind::RealmUser(_)
                 );
+                // What the inbox leaves out, or the channels it names, may have changed.
+                mutes |= matches!(
+                    e.kind,
+                    EventKind::UserTopic(_)
+                        | EventKind::Subscription(_)
+                        | EventKind::MutedUsers { .. }
+                        | EventKind::Stream(_)
+                );
                 fx.extend(on_event(st, e.kind));
             }
             if sidebar {
@@ -276,6 +287,9 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             }
             if people {
                 rebuild_people(st);
+            }
+            if mutes {
+                inbox::rebuild(st);
             }
             fx
         }

@@ -459,5 +459,6 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
                 .map_err(|e| e.to_string())?;
             vec![Effect::Api(ApiCall::Report { message_id: id, report_type, description })]
         }
+        C::Inbox => super::inbox::open(st),
     })
 }
