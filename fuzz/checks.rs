@@ -298,6 +298,7 @@ fn kind_tag(k: &EventKind) -> Option<&'static str> {
         EventKind::Reminders(_) => "reminders",
         EventKind::Attachment(_) => "attachment",
         EventKind::SavedSnippets(_) => "saved_snippets",
+        EventKind::ChannelFolder(_) => "channel_folder",
         EventKind::Unknown { .. } | EventKind::Malformed { .. } => return None,
     })
 }

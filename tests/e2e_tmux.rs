@@ -741,3 +741,63 @@ fn mark_unread_from_the_keyboard_raises_the_count_at_once() {
     assert_eq!(count(&again), now, "held while the user stays:\n{again}");
     t.keys(&["q"]);
 }
+
+/// `B` opens the inbox: unread conversations by channel, the channel's total on its heading;
+/// enter opens a topic, and once it is read the inbox (opened again) leaves it out; space folds
+/// a channel; q closes.
+#[test]
+fn the_inbox_from_the_keyboard_opens_a_topic_and_follows_what_was_read() {
+    let t = Tmux::new("e2e-inbox");
+    let home = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_topicterm");
+    t.start(&format!("HOME={h} XDG_STATE_HOME={h}/state {bin} --demo", h = home.path().display()));
+    t.wait_for_messages();
+    // The inbox's rows: the lines inside its box, without the borders and the right-hand count.
+    let rows = |s: &str| -> Vec<(String, u32)> {
+        s.lines()
+            .skip_while(|l| !l.starts_with("┌ Inbox"))
+            .skip(1)
+            .take_while(|l| !l.starts_with('└'))
+            .map(|l| {
+                let inner = l.trim_start_matches('│').trim_end_matches('│').trim_end();
+                let count = inner.rsplit(' ').next().and_then(|n| n.parse().ok()).unwrap_or(0);
+                let label = inner.trim_end_matches(|c: char| c.is_ascii_digit()).trim().to_owned();
+                (label, count)
+            })
+            .collect()
+    };
+    let count_of = |s: &str, label: &str| rows(s).into_iter().find(|(l, _)| l == label).map(|(_, n)| n);
+    t.keys(&["B"]);
+    let open = t.wait_for("the inbox", |s| count_of(s, "all-hands questions").is_some());
+    let general = count_of(&open, "▾ #general").expect("#general's heading");
+    let topic = count_of(&open, "all-hands questions").unwrap();
+    assert!(general > topic, "the heading sums its topics:\n{open}");
+    // Down to the topic (the first row is selected on opening), enter opens it.
+    let at = rows(&open).iter().position(|(l, _)| l == "all-hands questions").unwrap();
+    for _ in 0..at {
+        t.keys(&["j"]);
+    }
+    t.keys(&["Enter"]);
+    // Its messages in, one selected (T acts on the selected message's topic).
+    t.wait_for("the topic", |s| {
+        !s.contains("┌ Inbox")
+            && s.contains("│▌")
+            && s.lines().last().is_some_and(|l| l.contains("#general > all-hands questions"))
+    });
+    // Read (T), the inbox leaves it out and #general's total drops by its count.
+    t.keys(&["T"]);
+    t.wait_for("the topic read", |s| s.contains("topic marked as read"));
+    t.keys(&["B"]);
+    let again = t.wait_for("the inbox without the topic, #general's total down by its count", |s| {
+        count_of(s, "▾ #general") == Some(general - topic) && count_of(s, "all-hands questions").is_none()
+    });
+    // Space folds the selected (first) channel: its heading turns ▸, its topics go.
+    let first = rows(&again)[0].0.clone();
+    let heading = first.trim_start_matches("▾ ").to_owned();
+    t.keys(&["Space"]);
+    let folded = t.wait_for("the channel folded", |s| count_of(s, &format!("▸ {heading}")).is_some());
+    assert!(rows(&folded)[1].0.starts_with('▾'), "the next row is the next channel:\n{folded}");
+    t.keys(&["q"]);
+    t.wait_for("the inbox closed", |s| !s.contains("┌ Inbox") && s.contains("All messages"));
+    t.keys(&["q"]);
+}

@@ -249,6 +249,7 @@ pub const KNOWN_EVENT_TYPES: &[&str] = &[
     "reminders",
     "attachment",
     "saved_snippets",
+    "channel_folder",
 ];
 
 /// The kinds of event this client understands.
@@ -299,6 +300,8 @@ pub enum EventKind {
     Attachment(super::attachments::AttachmentEvent),
     /// One of the user's saved snippets was created, edited or deleted.
     SavedSnippets(SavedSnippetsEvent),
+    /// A channel folder was created, changed or the folders reordered.
+    ChannelFolder(ChannelFolderEvent),
     /// An event type this client does not know.
     #[serde(skip)]
     Unknown {
@@ -682,6 +685,53 @@ impl TryFrom<RawSavedSnippetsEvent> for SavedSnippetsEvent {
     }
 }
 
+/// A channel folder came, changed (name, description, archived), or the folders' order did
+/// (every folder's ID, archived ones too, in the new order).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(try_from = "RawChannelFolderEvent")]
+pub enum ChannelFolderEvent {
+    Add(ChannelFolder),
+    Update { id: i64, name: Option<String>, is_archived: Option<bool> },
+    Reorder(Vec<i64>),
+}
+
+#[derive(Deserialize)]
+struct RawChannelFolderEvent {
+    op: String,
+    #[serde(default)]
+    channel_folder: Option<ChannelFolder>,
+    #[serde(default)]
+    channel_folder_id: Option<i64>,
+    #[serde(default)]
+    data: Option<ChannelFolderChange>,
+    #[serde(default)]
+    order: Option<Vec<i64>>,
+}
+
+#[derive(Deserialize, Default)]
+struct ChannelFolderChange {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    is_archived: Option<bool>,
+}
+
+impl TryFrom<RawChannelFolderEvent> for ChannelFolderEvent {
+    type Error = String;
+    fn try_from(r: RawChannelFolderEvent) -> Result<Self, Self::Error> {
+        match r.op.as_str() {
+            "add" => r.channel_folder.map(Self::Add).ok_or_else(|| "missing field `channel_folder`".into()),
+            "update" => {
+                let id = r.channel_folder_id.ok_or("missing field `channel_folder_id`")?;
+                let data = r.data.unwrap_or_default();
+                Ok(Self::Update { id, name: data.name, is_archived: data.is_archived })
+            }
+            "reorder" => r.order.map(Self::Reorder).ok_or_else(|| "missing field `order`".into()),
+            other => Err(format!("unknown channel_folder op `{other}`")),
+        }
+    }
+}
+
 /// One of the user's own settings changed (`op` "update": `property` now has `value`).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct UserSettingsEvent {
@@ -762,5 +812,32 @@ mod tests {
         }))
         .unwrap();
         assert_eq!(r.saved_snippets.map(|s| s.len()), Some(1));
+    }
+
+    #[test]
+    fn channel_folder_events_decode_and_a_broken_one_is_malformed() {
+        let kind = |v: Value| Event::decode(v).kind;
+        let folder = json!({"id": 7, "name": "Ops", "order": 7, "is_archived": false});
+        assert!(matches!(
+            kind(json!({"id": 1, "type": "channel_folder", "op": "add", "channel_folder": folder})),
+            EventKind::ChannelFolder(ChannelFolderEvent::Add(f)) if f.name == "Ops"
+        ));
+        assert_eq!(
+            kind(json!({"id": 2, "type": "channel_folder", "op": "update", "channel_folder_id": 7,
+                "data": {"is_archived": true}})),
+            EventKind::ChannelFolder(ChannelFolderEvent::Update {
+                id: 7,
+                name: None,
+                is_archived: Some(true)
+            })
+        );
+        assert_eq!(
+            kind(json!({"id": 3, "type": "channel_folder", "op": "reorder", "order": [3, 1]})),
+            EventKind::ChannelFolder(ChannelFolderEvent::Reorder(vec![3, 1]))
+        );
+        assert!(matches!(
+            kind(json!({"id": 4, "type": "channel_folder", "op": "reorder"})),
+            EventKind::Malformed { event_type, .. } if event_type == "channel_folder"
+        ));
     }
 }

@@ -112,6 +112,8 @@ pub enum Command {
     Uploads,
     /// The user's saved snippets.
     Snippets,
+    /// Unread conversations by channel, then direct messages.
+    Inbox,
 }
 
 /// (name, arguments, what it does) — completion and `:help` come from this table.
@@ -211,6 +213,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ),
     ("help", "", "show the keys"),
     ("quit", "", "quit"),
+    (
+        "inbox",
+        "",
+        "unread conversations by channel (newest topic first), then DMs; enter opens, space collapses a channel",
+    ),
 ];
 
 /// Commands starting with what was typed.
@@ -444,6 +451,7 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
         "reminders" => Command::Reminders,
         "uploads" => Command::Uploads,
         "snippets" => Command::Snippets,
+        "inbox" => Command::Inbox,
         other => {
             let close = complete(other);
             return Err(if close.is_empty() {

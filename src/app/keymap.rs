@@ -14,6 +14,8 @@ pub enum Context {
     /// The people pane.
     People,
     Compose,
+    /// The inbox (`:inbox`).
+    Inbox,
 }
 
 /// Declares [`Action`] from one table: each action once, with its config name, its help text
@@ -178,7 +180,7 @@ actions! {
     PreviousOrganization => "previous_organization", "the previous organization",
         [Global k('[')];
     Remind => "remind", "remind you of the message later (opens :remind WHEN [NOTE])",
-        [Messages k('B')];
+        [Messages k('Z')];
     Reminders => "reminders", "your reminders, by time: which message, the note (d deletes)",
         [Global k('W')];
     Uploads => "uploads", "your uploaded files: size, date, where used (d deletes, enter or o opens)",
@@ -187,6 +189,14 @@ actions! {
         [Compose Key { code: KeyCode::Char('s'), mods: KeyModifiers::ALT }];
     Preview => "preview", "preview the message as the server renders it (again, esc or typing: back to the text)",
         [Compose Key { code: KeyCode::Char('p'), mods: KeyModifiers::ALT }];
+    Inbox => "inbox", "the inbox: unread conversations by channel, then direct messages (:inbox; the web app's shift+i, which shows images here)",
+        [Global k('B')];
+    InboxToggle => "inbox_toggle", "in the inbox: collapse or expand the selected channel (or the direct messages)",
+        [Inbox k(' ')];
+    InboxCollapse => "inbox_collapse", "in the inbox: collapse the selected channel's group",
+        [Inbox code(KeyCode::Left), Inbox k('h')];
+    InboxExpand => "inbox_expand", "in the inbox: expand the selected channel's group",
+        [Inbox code(KeyCode::Right), Inbox k('l')];
 }
 
 impl Action {
@@ -333,6 +343,7 @@ impl Keymap {
         match ctx {
             Context::Compose => find(Context::Compose),
             Context::Global => find(Context::Global),
+            Context::Inbox => find(Context::Inbox),
             other => find(other).or_else(|| find(Context::Global)),
         }
     }
@@ -354,12 +365,14 @@ impl Keymap {
     /// Help lines for a context: (keys, description), the context's own keys first, then global.
     pub fn help(&self, ctx: Context) -> Vec<(String, &'static str)> {
         let mut out: Vec<(String, &'static str)> = Vec::new();
+        // The inbox's own keys follow the panes' (its popup has no help of its own).
         let contexts: &[Context] = match ctx {
             Context::Compose => &[Context::Compose],
             Context::Global => &[Context::Global],
-            Context::Sidebar => &[Context::Sidebar, Context::Global],
-            Context::People => &[Context::People, Context::Global],
-            _ => &[Context::Messages, Context::Global],
+            Context::Inbox => &[Context::Inbox],
+            Context::Sidebar => &[Context::Sidebar, Context::Global, Context::Inbox],
+            Context::People => &[Context::People, Context::Global, Context::Inbox],
+            _ => &[Context::Messages, Context::Global, Context::Inbox],
         };
         for c in contexts {
             let mut seen: Vec<Action> = Vec::new();
@@ -383,6 +396,7 @@ impl Context {
         ("messages", Context::Messages),
         ("people", Context::People),
         ("compose", Context::Compose),
+        ("inbox", Context::Inbox),
     ];
 
     pub fn config_name(self) -> &'static str {
@@ -408,6 +422,7 @@ impl Context {
             Context::Messages => "in the messages pane",
             Context::People => "in the people pane",
             Context::Compose => "in the compose box",
+            Context::Inbox => "in the inbox",
         }
     }
 }

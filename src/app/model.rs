@@ -33,9 +33,25 @@ pub enum SidebarRow {
     Dm(Vec<UserId>),
     /// A saved view (navigation view), by its fragment.
     View(String),
+    /// A heading over channels (shown when some are in folders); the selection passes over it.
+    Header(Section),
+}
+
+/// A group of the channels pane, as the web app's left sidebar has them: the pinned channels,
+/// then each channel folder in the organization's order, then the channels in none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Section {
+    Pinned,
+    Folder(i64),
+    Other,
 }
 
 impl SidebarRow {
+    /// Can the selection rest here (anything but a heading)?
+    pub fn selectable(&self) -> bool {
+        !matches!(self, SidebarRow::Header(_))
+    }
+
     pub fn narrow(&self) -> Narrow {
         match self {
             SidebarRow::AllMessages => Narrow::All,
@@ -47,6 +63,8 @@ impl SidebarRow {
             SidebarRow::Dm(users) => Narrow::Dm(users.clone()),
             // Opened through `views::open` (it needs the names of channels and people).
             SidebarRow::View(_) => Narrow::All,
+            // Never opened: the selection does not rest on a heading.
+            SidebarRow::Header(_) => Narrow::All,
         }
     }
 }
@@ -253,6 +271,8 @@ pub enum Popup {
         selected: usize,
         shown: Option<Vec<i64>>,
     },
+    /// The inbox (`:inbox`): unread conversations by channel, then direct messages.
+    Inbox(InboxView),
 }
 
 /// The `:uploads` list: the user's files, newest first, the space uploads take, and the
@@ -267,6 +287,67 @@ pub struct UploadList {
     /// The conversation of each message that links to a file, from the messages fetched with
     /// the list (a message held in the store is looked up there).
     pub places: std::collections::HashMap<MessageId, Narrow>,
+}
+
+/// The inbox as shown: its rows, derived from the unread index and rebuilt when the index
+/// changes (or a mute does), not per frame.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct InboxView {
+    pub rows: Vec<InboxRow>,
+    pub selected: usize,
+    /// Groups shown as their heading only.
+    pub collapsed: std::collections::BTreeSet<InboxGroup>,
+    /// The unread index's revision the rows were built from.
+    pub revision: u64,
+}
+
+/// A group of the inbox: a channel's topics, or the direct messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum InboxGroup {
+    Channel(ChannelId),
+    Dms,
+}
+
+/// A row of the inbox with its unread count.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InboxRow {
+    /// A group's heading: a channel's or the direct messages' unread total.
+    Group { group: InboxGroup, unread: usize },
+    /// A topic, named as its newest unread message names it.
+    Topic { channel: ChannelId, topic: String, unread: usize },
+    /// A direct-message conversation (the others in it).
+    Dm { users: Vec<UserId>, unread: usize },
+}
+
+impl InboxRow {
+    /// The group the row belongs to (or heads).
+    pub fn group(&self) -> InboxGroup {
+        match self {
+            InboxRow::Group { group, .. } => *group,
+            InboxRow::Topic { channel, .. } => InboxGroup::Channel(*channel),
+            InboxRow::Dm { .. } => InboxGroup::Dms,
+        }
+    }
+
+    /// The same place in two builds (topics compare without case; counts do not matter).
+    pub fn same_place(&self, other: &InboxRow) -> bool {
+        match (self, other) {
+            (InboxRow::Group { group: a, .. }, InboxRow::Group { group: b, .. }) => a == b,
+            (InboxRow::Topic { channel: a, topic: t, .. }, InboxRow::Topic { channel: b, topic: u, .. }) => {
+                a == b && t.to_lowercase() == u.to_lowercase()
+            }
+            (InboxRow::Dm { users: a, .. }, InboxRow::Dm { users: b, .. }) => a == b,
+            _ => false,
+        }
+    }
+
+    pub fn unread(&self) -> usize {
+        match self {
+            InboxRow::Group { unread, .. } | InboxRow::Topic { unread, .. } | InboxRow::Dm { unread, .. } => {
+                *unread
+            }
+        }
+    }
 }
 
 /// The user's own typing, as last told to the server.

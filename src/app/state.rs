@@ -195,6 +195,8 @@ pub struct Unreads {
     pub mentions: HashSet<MessageId>,
     /// Unread direct messages in all conversations (kept with every change).
     pub dm_total: usize,
+    /// Counts every change: what is derived from the index (the inbox) is rebuilt when it moves.
+    pub revision: u64,
 }
 
 impl Unreads {
@@ -202,6 +204,7 @@ impl Unreads {
         if self.by_id.contains_key(&id) {
             return;
         }
+        self.revision += 1;
         match &conv {
             Conv::Topic(c, t) => {
                 self.by_channel.entry(*c).or_default().insert(t.clone());
@@ -215,6 +218,7 @@ impl Unreads {
     pub fn remove(&mut self, id: MessageId) {
         self.mentions.remove(&id);
         let Some(conv) = self.by_id.remove(&id) else { return };
+        self.revision += 1;
         if matches!(conv, Conv::Dm(_)) {
             self.dm_total -= 1;
         }
@@ -240,7 +244,7 @@ impl Unreads {
     }
 
     pub fn clear(&mut self) {
-        *self = Unreads::default();
+        *self = Unreads { revision: self.revision + 1, ..Unreads::default() };
     }
 }
 
@@ -316,8 +320,9 @@ pub struct Data {
     /// Channels the user can see but is not in, by ID → name (register's `never_subscribed`
     /// and `unsubscribed`, kept by subscription events): `:subscribe` finds them here.
     pub unsubscribed: BTreeMap<ChannelId, String>,
-    /// Channel folders by ID → name.
-    pub channel_folders: HashMap<i64, String>,
+    /// The organization's channel folders by ID (archived ones too: a channel in one is shown
+    /// as in none); the channels pane groups channels under them in their `order`.
+    pub channel_folders: HashMap<i64, ChannelFolder>,
     /// What channels' notification settings follow when they have none of their own.
     pub notify_defaults: NotifyDefaults,
     /// The user's undelivered reminders, soonest first (register's `reminders`, kept by

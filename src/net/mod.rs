@@ -659,6 +659,7 @@ pub const EVENT_TYPES: &[&str] = &[
     "reminders",
     "attachment",
     "saved_snippets",
+    "channel_folder",
 ];
 
 /// The state the register answer carries (legacy `muted_topics` for servers before 170).

@@ -60,7 +60,7 @@ pub(super) fn draw_channel_info(
             lines.push(field("Subscribers", count));
             let folder = match c.folder_id {
                 Some(id) => {
-                    d.channel_folders.get(&id).map_or_else(|| format!("folder {id}"), |n| sanitize(n))
+                    d.channel_folders.get(&id).map_or_else(|| format!("folder {id}"), |f| sanitize(&f.name))
                 }
                 None => "none".to_owned(),
             };

@@ -74,6 +74,7 @@ pub(super) fn channel_marks(t: &Theme) -> Vec<Line<'static>> {
         row("▸ ▾", "a channel's topics hidden / shown (enter)"),
         row("# 🔒", "a public / private channel"),
         row("^", "after a channel's name: pinned to the top (p in channel info)"),
+        row("ABC", "a heading: the pinned channels, a channel folder, the other channels"),
         row("★ ✕ ○", "a topic you follow / muted / unmuted (in a muted channel)"),
         row("dim", "a muted channel or topic"),
         row("◆ ◇", "a pinned / other saved view"),

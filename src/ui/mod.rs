@@ -11,6 +11,7 @@ mod emoji;
 mod help;
 mod history;
 pub mod image;
+mod inbox;
 mod info;
 mod messages;
 mod people;
@@ -100,6 +101,7 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
         Some(Popup::Snippets { query, filtering, selected, shown }) => {
             snippets::draw_snippets(f, st, t, query, *filtering, *selected, shown.as_deref())
         }
+        Some(Popup::Inbox(view)) => inbox::draw_inbox(f, st, t, view),
         None => {}
     }
     clusters::guard_clusters(f.buffer_mut(), &mut cache.clusters);

@@ -1,8 +1,9 @@
-//! The channels pane: channels, their topics when expanded, and the views above them.
+//! The channels pane: channels (under their folders' headings when some are in folders), their
+//! topics when expanded, and the views above them.
 
 use super::common::{HitMap, clip};
 use super::theme::Theme;
-use crate::app::{Focus, SidebarRow, State};
+use crate::app::{Focus, Section, SidebarRow, State};
 use crate::content::{display_width, sanitize};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -81,6 +82,17 @@ pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut Hit
                 let mark = if v.is_pinned { "◆ " } else { "◇ " };
                 let style = if v.is_pinned { Style::new() } else { th.dim };
                 (format!("{mark}{}", sanitize(&crate::app::view_name(v))), 0, style)
+            }
+            SidebarRow::Header(section) => {
+                let name = match section {
+                    Section::Pinned => "PINNED CHANNELS".to_owned(),
+                    Section::Folder(f) => d
+                        .channel_folders
+                        .get(f)
+                        .map_or_else(|| "FOLDER".to_owned(), |f| sanitize(&f.name).to_uppercase()),
+                    Section::Other => "OTHER CHANNELS".to_owned(),
+                };
+                (name, 0, th.dim.add_modifier(Modifier::BOLD))
             }
         };
         let lead = match dot {

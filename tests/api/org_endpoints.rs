@@ -287,3 +287,65 @@ async fn the_typed_client_invites_and_names_those_skipped() {
         list["invites"].as_array().unwrap().iter().filter_map(|i| i["email"].as_str()).collect();
     assert_eq!(emails, ["new.one@example.org", "new.two@example.org"]);
 }
+
+#[tokio::test]
+async fn channel_folders_are_reordered_and_channels_moved_between_them_with_events() {
+    let env = Env::start().await;
+    let q = env.queue("member", r#"["channel_folder","stream"]"#).await;
+    let (_, listed) = env.raw("member", "GET", "/channel_folders", &[]).await;
+    let ids: Vec<i64> =
+        listed["channel_folders"].as_array().unwrap().iter().filter_map(|f| f["id"].as_i64()).collect();
+    assert_eq!(ids.len(), 2, "{listed}");
+    let reversed = format!("[{},{}]", ids[1], ids[0]);
+    let (status, _) = env.raw("member", "PATCH", "/channel_folders", &[("order", &reversed)]).await;
+    assert_eq!(status, 400, "members may not");
+    // Every folder, each once, or the reference server's refusal.
+    for bad in [format!("[{}]", ids[0]), format!("[{0},{0}]", ids[0]), format!("[{},{},999]", ids[1], ids[0])]
+    {
+        let (status, body) = env.raw("admin", "PATCH", "/channel_folders", &[("order", &bad)]).await;
+        assert_eq!((status, body["msg"].as_str()), (400, Some("Invalid order mapping.")), "{bad}");
+    }
+    let (status, body) = env.raw("admin", "PATCH", "/channel_folders", &[("order", &reversed)]).await;
+    assert_eq!(status, 200, "{body}");
+    let (_, listed) = env.raw("member", "GET", "/channel_folders", &[]).await;
+    let now: Vec<(i64, i64)> = listed["channel_folders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["id"].as_i64().unwrap(), f["order"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(now, vec![(ids[1], 0), (ids[0], 1)]);
+    // A channel goes into a folder and out of it (`null`), as `PATCH /streams/{id}` says.
+    let general = env.channel_id("general");
+    let path = format!("/streams/{general}");
+    let (status, body) = env.raw("admin", "PATCH", &path, &[("folder_id", "999")]).await;
+    assert_eq!((status, body["msg"].as_str()), (400, Some("Invalid channel folder ID")));
+    let into = ids[0].to_string();
+    let (status, body) = env.raw("admin", "PATCH", &path, &[("folder_id", &into)]).await;
+    assert_eq!(status, 200, "{body}");
+    let (_, c) = env.raw("member", "GET", &path, &[]).await;
+    assert_eq!(c["stream"]["folder_id"], ids[0]);
+    // A folder with channels in it is not archived.
+    let (status, body) =
+        env.raw("admin", "PATCH", &format!("/channel_folders/{}", ids[0]), &[("is_archived", "true")]).await;
+    assert_eq!(
+        (status, body["msg"].as_str()),
+        (400, Some("You need to remove all the channels from this folder to archive it."))
+    );
+    let (status, _) = env.raw("admin", "PATCH", &path, &[("folder_id", "null")]).await;
+    assert_eq!(status, 200);
+    let (_, c) = env.raw("member", "GET", &path, &[]).await;
+    assert_eq!(c["stream"]["folder_id"], serde_json::Value::Null);
+    let evs = env.events("member", &q).await;
+    let reorder: Vec<&serde_json::Value> = evs.iter().filter(|e| e["type"] == "channel_folder").collect();
+    assert_eq!(reorder.len(), 1, "{evs:?}");
+    assert_eq!(reorder[0]["op"], "reorder");
+    assert_eq!(reorder[0]["order"], json!([ids[1], ids[0]]));
+    let moved: Vec<&serde_json::Value> =
+        evs.iter().filter(|e| e["type"] == "stream" && e["property"] == "folder_id").collect();
+    assert_eq!(moved.len(), 2, "{evs:?}");
+    assert_eq!((moved[0]["stream_id"].as_i64(), &moved[0]["value"]), (Some(general), &json!(ids[0])));
+    assert_eq!(moved[1]["value"], serde_json::Value::Null);
+    assert_eq!(moved[1]["op"], "update");
+    assert_eq!(moved[1]["name"], "general");
+}

@@ -150,7 +150,7 @@ async fn refusals_are_worded_before_anything_is_sent_and_the_servers_after() {
         refused(&mut app, "remind in 2h").await,
         (true, "select the message to be reminded of first".into())
     );
-    app.key(KeyCode::Char('B')).await;
+    app.key(KeyCode::Char('Z')).await;
     assert_eq!(status(&app.st), (true, "select the message to be reminded of first".into()));
     assert!(app.st.ui.prompt.is_none());
 }
@@ -158,7 +158,7 @@ async fn refusals_are_worded_before_anything_is_sent_and_the_servers_after() {
 #[tokio::test]
 async fn the_remind_key_opens_the_palette_and_an_old_server_is_said_to_have_none() {
     let (mut app, id) = on_a_message(Setup::new("member")).await;
-    app.key(KeyCode::Char('B')).await;
+    app.key(KeyCode::Char('Z')).await;
     assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.text()), Some("remind "));
     app.keys("17:30").await;
     app.key(KeyCode::Enter).await;

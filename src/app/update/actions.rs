@@ -136,6 +136,7 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
                 st.ui.sidebar_selected = (st.ui.sidebar_selected as isize)
                     .saturating_add(delta)
                     .clamp(0, (len - 1).max(0)) as usize;
+                settle_sidebar_selection(st, delta > 0);
                 vec![]
             } else {
                 move_selection(st, delta)
@@ -148,6 +149,9 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
         Action::Open if st.ui.focus == Focus::People => super::panes::open_person(st),
         Action::Open => {
             let Some(row) = st.ui.sidebar.get(st.ui.sidebar_selected).cloned() else { return vec![] };
+            if !row.selectable() {
+                return vec![];
+            }
             if let SidebarRow::View(fragment) = &row {
                 return super::views::open(st, fragment);
             }
@@ -468,6 +472,9 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
         Action::Uploads => super::uploads::open(st),
         // Keys of the compose box (`keys.rs`).
         Action::Snippets | Action::Preview => vec![],
+        Action::Inbox => super::inbox::open(st),
+        // Only in the inbox (`inbox::on_key`).
+        Action::InboxToggle | Action::InboxCollapse | Action::InboxExpand => vec![],
     }
 }
 

@@ -111,12 +111,7 @@ pub fn snapshot(st: &State) -> Snapshot {
         alert_words: Some(d.alert_words.clone()),
         saved_snippets: d.snippets.as_ref().map(|s| s.values().cloned().collect()),
         realm_user_groups: Some(d.groups.values().cloned().collect()),
-        channel_folders: Some(
-            d.channel_folders
-                .iter()
-                .filter_map(|(id, name)| serde_json::from_value(json!({"id": id, "name": name})).ok())
-                .collect(),
-        ),
+        channel_folders: Some(d.channel_folders.values().cloned().collect()),
         reminders: d.reminders.clone(),
         realm_upload_quota_mib: r.upload_quota_bytes.map(|b| b >> 20),
         ..Default::default()

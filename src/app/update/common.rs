@@ -157,8 +157,6 @@ pub fn rebuild_sidebar(st: &mut State) {
     let d = &st.data;
     let filter = st.ui.channel_filter.as_str();
     let matches = |name: &str| matches_filter(name, filter);
-    let mut chans: Vec<&ChannelInfo> = d.channels.values().filter(|c| matches(&c.name)).collect();
-    chans.sort_by_key(|c| (!c.pinned, c.muted, c.name.to_lowercase()));
     let mut rows = Vec::new();
     if filter.is_empty() {
         rows.extend([SidebarRow::AllMessages, SidebarRow::AllDms]);
@@ -175,12 +173,20 @@ pub fn rebuild_sidebar(st: &mut State) {
         let named = |users: &Vec<UserId>| users.iter().any(|u| matches(d.user_name(*u)));
         rows.extend(recent_dms(d, usize::MAX).into_iter().filter(named).map(SidebarRow::Dm));
     }
-    for c in chans {
-        rows.push(SidebarRow::Channel(c.id));
-        if st.ui.expanded == Some(c.id)
-            && let Some(list) = d.topics.get(&c.id)
-        {
-            rows.extend(list.topics.iter().map(|t| SidebarRow::Topic(c.id, t.name.clone())));
+    let sections = channel_sections(d, filter);
+    // Headings only when some channels are in folders, as in the web app.
+    let headed = sections.iter().any(|(s, _)| matches!(s, Section::Folder(_)));
+    for (section, chans) in sections {
+        if headed {
+            rows.push(SidebarRow::Header(section));
+        }
+        for c in chans {
+            rows.push(SidebarRow::Channel(c));
+            if st.ui.expanded == Some(c)
+                && let Some(list) = d.topics.get(&c)
+            {
+                rows.extend(list.topics.iter().map(|t| SidebarRow::Topic(c, t.name.clone())));
+            }
         }
     }
     let prev = st.ui.sidebar.get(st.ui.sidebar_selected).cloned();
@@ -191,6 +197,57 @@ pub fn rebuild_sidebar(st: &mut State) {
         st.ui.sidebar_selected = i;
     }
     st.ui.sidebar_selected = st.ui.sidebar_selected.min(st.ui.sidebar.len().saturating_sub(1));
+    settle_sidebar_selection(st, true);
+}
+
+/// The subscribed channels matching `filter`, grouped as the channels pane shows them: pinned
+/// ones first (wherever their folder), then each folder that holds some, in the organization's
+/// order (archived folders' channels count as in none), then the rest; within each, muted last,
+/// then by name. Empty groups are left out.
+pub fn channel_sections(d: &Data, filter: &str) -> Vec<(Section, Vec<ChannelId>)> {
+    let mut chans: Vec<&ChannelInfo> =
+        d.channels.values().filter(|c| matches_filter(&c.name, filter)).collect();
+    chans.sort_by_cached_key(|c| (c.muted, c.name.to_lowercase()));
+    let folder = |c: &ChannelInfo| {
+        c.folder_id
+            .and_then(|f| d.channel_folders.get(&f))
+            .filter(|f| !f.is_archived)
+            .map(|f| (f.order, f.id))
+    };
+    let mut groups: std::collections::BTreeMap<(u8, (i64, i64)), Vec<ChannelId>> = Default::default();
+    for c in chans {
+        let key = match (c.pinned, folder(c)) {
+            (true, _) => (0, (0, 0)),
+            (false, Some(f)) => (1, f),
+            (false, None) => (2, (0, 0)),
+        };
+        groups.entry(key).or_default().push(c.id);
+    }
+    groups
+        .into_iter()
+        .map(|((rank, (_, id)), chans)| {
+            let section = match rank {
+                0 => Section::Pinned,
+                1 => Section::Folder(id),
+                _ => Section::Other,
+            };
+            (section, chans)
+        })
+        .collect()
+}
+
+/// Keep the channels pane's selection off headings: onward in the direction it was moving (or
+/// back, at the end).
+pub(super) fn settle_sidebar_selection(st: &mut State, forward: bool) {
+    let rows = &st.ui.sidebar;
+    let at = st.ui.sidebar_selected;
+    if rows.get(at).is_none_or(SidebarRow::selectable) {
+        return;
+    }
+    let ahead = || (at + 1..rows.len()).find(|&i| rows[i].selectable());
+    let behind = || (0..at).rev().find(|&i| rows[i].selectable());
+    let to = if forward { ahead().or_else(behind) } else { behind().or_else(ahead) };
+    st.ui.sidebar_selected = to.unwrap_or(at);
 }
 
 /// "A", "A and B", "A, B and C".

@@ -30,6 +30,8 @@ pub(super) fn on_stream_event(st: &mut State, ev: OpValueEvent) {
                 ("name", Some(serde_json::Value::String(n))) => c.name = n.clone(),
                 ("description", Some(serde_json::Value::String(d))) => c.description = d.clone(),
                 ("is_archived", Some(serde_json::Value::Bool(true))) => {}
+                // Into a folder, or out of every folder (`null`).
+                ("folder_id", Some(v)) => c.folder_id = v.as_i64(),
                 _ => return,
             }
             if prop == "is_archived" { vec![id] } else { vec![] }
@@ -258,6 +260,7 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                         // `null` (the user's default) is a value too.
                         "desktop_notifications" => c.desktop_notifications = v.as_bool(),
                         "audible_notifications" => c.audible_notifications = v.as_bool(),
+                        "folder_id" => c.folder_id = v.as_i64(),
                         _ => {}
                     }
                     if c.muted != was {
@@ -451,6 +454,27 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                 }
                 ("remove", _, Some(f)) => views.retain(|x| x.fragment != f),
                 _ => {}
+            }
+        }
+        EventKind::ChannelFolder(ev) => {
+            let folders = &mut st.data.channel_folders;
+            match ev {
+                ChannelFolderEvent::Add(f) => {
+                    folders.insert(f.id, f);
+                }
+                ChannelFolderEvent::Update { id, name, is_archived } => {
+                    if let Some(f) = folders.get_mut(&id) {
+                        f.name = name.unwrap_or_else(|| std::mem::take(&mut f.name));
+                        f.is_archived = is_archived.unwrap_or(f.is_archived);
+                    }
+                }
+                ChannelFolderEvent::Reorder(order) => {
+                    for (i, id) in order.iter().enumerate() {
+                        if let Some(f) = folders.get_mut(id) {
+                            f.order = i as i64;
+                        }
+                    }
+                }
             }
         }
         EventKind::RealmPlaygrounds { realm_playgrounds } => st.data.playgrounds = realm_playgrounds,

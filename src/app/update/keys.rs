@@ -137,6 +137,9 @@ pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     if let Some(fx) = super::snippet_keys::on_key(st, key) {
         return fx;
     }
+    if let Some(fx) = super::inbox::on_key(st, key) {
+        return fx;
+    }
     if matches!(st.ui.popup, Some(Popup::Image { .. })) {
         return super::images::on_image_key(st, key);
     }
@@ -245,7 +248,8 @@ pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         | Popup::Image { .. }
         | Popup::Reminders { .. }
         | Popup::Uploads { .. }
-        | Popup::Snippets { .. } => {
+        | Popup::Snippets { .. }
+        | Popup::Inbox(_) => {
             return vec![];
         }
     };

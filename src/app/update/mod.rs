@@ -21,6 +21,7 @@ mod directory;
 mod directory_keys;
 mod events;
 mod images;
+mod inbox;
 mod keys;
 mod lists_keys;
 mod navigation;
@@ -81,6 +82,8 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
     if !prompt_before && st.ui.prompt.is_some() && st.ui.status == status_before {
         st.ui.status = None;
     }
+    // The open inbox follows the unread index.
+    inbox::follow(st);
     // Every local draft save is followed on the server.
     server_drafts::follow(st, &mut fx);
     // Others see the user typing, and stop seeing it.
@@ -113,7 +116,8 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             on_action(st, if lines < 0 { Action::Up } else { Action::Down })
         }
         Msg::ClickSidebar(row) => {
-            if row >= st.ui.sidebar.len() || st.ui.popup.is_some() || st.ui.prompt.is_some() {
+            let heading = st.ui.sidebar.get(row).is_none_or(|r| !r.selectable());
+            if heading || st.ui.popup.is_some() || st.ui.prompt.is_some() {
                 return vec![];
             }
             st.ui.focus = Focus::Sidebar;
@@ -255,7 +259,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::Events(events) => {
             let mut fx = Vec::new();
-            let (mut sidebar, mut people) = (false, false);
+            let (mut sidebar, mut people, mut mutes) = (false, false, false);
             for e in events {
                 st.data.last_event_id = st.data.last_event_id.max(e.id);
                 // Rows and the people list change only for some events; rebuilding them for
@@ -269,12 +273,21 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
                         m.message.is_dm() || (expanded.is_some() && m.message.stream_id == expanded)
                     }
                     EventKind::MutedUsers { .. } | EventKind::NavigationView(_) => true,
+                    EventKind::ChannelFolder(_) => true,
                     EventKind::UpdateMessage(_) | EventKind::DeleteMessage(_) => expanded.is_some(),
                     _ => false,
                 };
                 people |= matches!(
                     e.kind,
                     EventKind::Presence(_) | EventKind::UserStatus(_) | EventKind::RealmUser(_)
+                );
+                // What the inbox leaves out, or the channels it names, may have changed.
+                mutes |= matches!(
+                    e.kind,
+                    EventKind::UserTopic(_)
+                        | EventKind::Subscription(_)
+                        | EventKind::MutedUsers { .. }
+                        | EventKind::Stream(_)
                 );
                 fx.extend(on_event(st, e.kind));
             }
@@ -283,6 +296,9 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             }
             if people {
                 rebuild_people(st);
+            }
+            if mutes {
+                inbox::rebuild(st);
             }
             fx
         }

@@ -475,5 +475,6 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
         C::Remind(words) => super::reminders::remind(st, &words)?,
         C::Reminders => super::reminders::open(st)?,
         C::Uploads => super::uploads::open(st),
+        C::Inbox => super::inbox::open(st),
     })
 }

@@ -29,6 +29,7 @@ pub(super) fn filter_changed(st: &mut State, kind: PromptKind, text: Option<&str
             // The first channel (or conversation) that matches, when filtering.
             if !st.ui.channel_filter.is_empty() {
                 st.ui.sidebar_selected = 0;
+                settle_sidebar_selection(st, true);
             }
         }
     }

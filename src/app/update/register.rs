@@ -85,7 +85,7 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
     let mut fields = r.custom_profile_fields.clone().unwrap_or_default();
     fields.sort_by_key(|f| (f.order, f.id));
     d.profile_fields = fields;
-    d.channel_folders = r.channel_folders.iter().flatten().map(|f| (f.id, f.name.clone())).collect();
+    d.channel_folders = r.channel_folders.iter().flatten().map(|f| (f.id, f.clone())).collect();
     d.user_topics.clear();
     for t in r.user_topics.iter().flatten() {
         d.user_topics.insert((t.stream_id, t.topic_name.to_lowercase()), t.visibility_policy);

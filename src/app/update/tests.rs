@@ -697,3 +697,144 @@ fn a_narrow_filled_from_held_messages_is_replaced_by_its_first_page() {
     let fx = update(&mut st, Msg::Online);
     assert!(matches!(fx.as_slice(), [Effect::FetchMessages { narrow, .. }] if *narrow == noise), "{fx:?}");
 }
+
+/// A registered state whose channels are in folders: 1 "eng" (pinned, in Code), 2 "random"
+/// (muted, in Social), 3 "builds" (in Code), 4 "general" (none), 5 "old" (in an archived folder).
+fn registered_with_folders() -> State {
+    let mut st = State::default();
+    let reg: RegisterResponse = serde_json::from_value(json!({
+        "queue_id": "q1", "last_event_id": -1, "zulip_feature_level": 496, "user_id": ME,
+        "realm_users": [{"user_id": ME, "full_name": "Me", "email": "me@x"}],
+        "subscriptions": [
+            {"stream_id": 1, "name": "eng", "color": "#fff", "pin_to_top": true, "folder_id": 100},
+            {"stream_id": 2, "name": "random", "color": "#fff", "is_muted": true, "folder_id": 101},
+            {"stream_id": 3, "name": "builds", "color": "#fff", "folder_id": 100},
+            {"stream_id": 4, "name": "general", "color": "#fff"},
+            {"stream_id": 5, "name": "old", "color": "#fff", "folder_id": 102},
+        ],
+        "channel_folders": [
+            {"id": 101, "name": "Social", "order": 1},
+            {"id": 100, "name": "Code", "order": 0},
+            {"id": 102, "name": "Gone", "order": 2, "is_archived": true},
+        ],
+    }))
+    .unwrap();
+    update(&mut st, Msg::Registered(Box::new(reg)));
+    st
+}
+
+/// The channels pane's rows from the first heading on.
+fn channel_rows(st: &State) -> Vec<SidebarRow> {
+    let first =
+        st.ui.sidebar.iter().position(|r| matches!(r, SidebarRow::Header(_) | SidebarRow::Channel(_)));
+    st.ui.sidebar[first.unwrap_or(0)..].to_vec()
+}
+
+#[test]
+fn channels_are_grouped_under_their_folders_in_the_servers_order_pinned_first() {
+    let st = registered_with_folders();
+    use SidebarRow::{Channel as C, Header as H};
+    assert_eq!(
+        channel_rows(&st),
+        vec![
+            H(Section::Pinned),
+            C(1),
+            H(Section::Folder(100)),
+            C(3),
+            H(Section::Folder(101)),
+            C(2),
+            H(Section::Other),
+            C(4),
+            C(5),
+        ],
+        "pinned first wherever their folder; folders by order; the archived folder's channel in none"
+    );
+    // Without folders: no headings at all.
+    let (plain, _) = registered();
+    assert!(!plain.ui.sidebar.iter().any(|r| matches!(r, SidebarRow::Header(_))));
+}
+
+#[test]
+fn the_selection_passes_over_headings_and_the_filter_keeps_the_folders_of_what_matches() {
+    let mut st = registered_with_folders();
+    update(&mut st, key('h'));
+    assert_eq!(st.ui.focus, Focus::Sidebar);
+    let at = |st: &State| st.ui.sidebar[st.ui.sidebar_selected].clone();
+    update(&mut st, key('G'));
+    assert_eq!(at(&st), SidebarRow::Channel(5));
+    let mut seen = vec![at(&st)];
+    for _ in 0..st.ui.sidebar.len() {
+        update(&mut st, key('k'));
+        seen.push(at(&st));
+    }
+    assert!(seen.iter().all(SidebarRow::selectable), "never on a heading: {seen:?}");
+    assert!(seen.contains(&SidebarRow::Channel(3)) && seen.contains(&SidebarRow::Channel(1)));
+    // Enter on a heading (a click) does nothing.
+    let heading = st.ui.sidebar.iter().position(|r| !r.selectable()).unwrap();
+    let narrow = st.ui.narrow.clone();
+    assert!(update(&mut st, Msg::ClickSidebar(heading)).is_empty());
+    assert_eq!(st.ui.narrow, narrow);
+    // Filtering: the folders of the channels that match, and the selection on the first channel.
+    update(&mut st, key('/'));
+    for c in "bu".chars() {
+        update(&mut st, key(c));
+    }
+    assert_eq!(st.ui.sidebar, vec![SidebarRow::Header(Section::Folder(100)), SidebarRow::Channel(3)]);
+    assert_eq!(st.ui.sidebar_selected, 1);
+}
+
+#[test]
+fn folder_events_and_a_channel_moving_between_folders_regroup_the_pane() {
+    let mut st = registered_with_folders();
+    let ev = |id: i64, v: serde_json::Value| {
+        let mut v = v;
+        v["id"] = json!(id);
+        Msg::Events(vec![Event::decode(v)])
+    };
+    // general goes into Social.
+    update(
+        &mut st,
+        ev(
+            1,
+            json!({"type": "stream", "op": "update", "stream_id": 4, "name": "general", "property": "folder_id", "value": 101}),
+        ),
+    );
+    let social = st.ui.sidebar.iter().position(|r| *r == SidebarRow::Header(Section::Folder(101))).unwrap();
+    assert_eq!(st.ui.sidebar[social + 1..social + 3], [SidebarRow::Channel(4), SidebarRow::Channel(2)]);
+    // The folders swap places.
+    update(&mut st, ev(2, json!({"type": "channel_folder", "op": "reorder", "order": [102, 101, 100]})));
+    let pos =
+        |st: &State, s: Section| st.ui.sidebar.iter().position(|r| *r == SidebarRow::Header(s)).unwrap();
+    assert!(pos(&st, Section::Folder(101)) < pos(&st, Section::Folder(100)));
+    // A new folder, renamed; Code archived (its channel goes to the others); general out of any.
+    let folder = json!({"id": 103, "name": "Ops", "order": 3, "description": "", "rendered_description": "",
+        "creator_id": null, "date_created": 0, "is_archived": false});
+    update(&mut st, ev(3, json!({"type": "channel_folder", "op": "add", "channel_folder": folder})));
+    update(
+        &mut st,
+        ev(
+            4,
+            json!({"type": "channel_folder", "op": "update", "channel_folder_id": 103, "data": {"name": "Operations"}}),
+        ),
+    );
+    assert_eq!(st.data.channel_folders[&103].name, "Operations");
+    update(
+        &mut st,
+        ev(
+            5,
+            json!({"type": "channel_folder", "op": "update", "channel_folder_id": 100, "data": {"is_archived": true}}),
+        ),
+    );
+    update(
+        &mut st,
+        ev(
+            6,
+            json!({"type": "stream", "op": "update", "stream_id": 4, "name": "general", "property": "folder_id", "value": null}),
+        ),
+    );
+    use SidebarRow::{Channel as C, Header as H};
+    assert_eq!(
+        channel_rows(&st),
+        vec![H(Section::Pinned), C(1), H(Section::Folder(101)), C(2), H(Section::Other), C(3), C(4), C(5)]
+    );
+}

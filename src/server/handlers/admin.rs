@@ -148,6 +148,8 @@ pub async fn update_stream(State(s): State<Arc<Shared>>, Path(id): Path<String>,
     let is_private = p.opt_bool("is_private")?;
     let history = p.opt_bool("history_public_to_subscribers")?;
     let web_public = p.opt_bool("is_web_public")?;
+    // Absent: unchanged; `null`: out of its folder.
+    let folder: Option<Option<i64>> = p.opt_json("folder_id")?;
     let mut org = s.lock();
     org.accessible_channel(req.user_id, cid)?;
     let me = org.user(req.user_id)?;
@@ -169,6 +171,11 @@ pub async fn update_stream(State(s): State<Arc<Shared>>, Path(id): Path<String>,
     }
     if description.as_ref().is_some_and(|d| d.chars().count() > 1024) {
         return Err(ApiErr::bad("description is too long (limit: 1024 characters)"));
+    }
+    if let Some(Some(f)) = folder
+        && !org.folders.contains_key(&f)
+    {
+        return Err(ApiErr::bad("Invalid channel folder ID"));
     }
     let mut changes: Vec<(&str, Value, Option<Value>)> = Vec::new();
     let rendered = description.as_ref().map(|d| crate::server::markdown::render(d, &*org).html);
@@ -193,6 +200,10 @@ pub async fn update_stream(State(s): State<Arc<Shared>>, Path(id): Path<String>,
     if let Some(v) = web_public {
         c.is_web_public = v;
         changes.push(("is_web_public", json!(v), None));
+    }
+    if let Some(f) = folder {
+        c.folder_id = f;
+        changes.push(("folder_id", json!(f), None));
     }
     let name = c.name.clone();
     let viewers: Vec<i64> = org.users.keys().copied().filter(|u| org.can_access_channel(*u, cid)).collect();

@@ -76,7 +76,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/users/{id}/subscriptions/{stream_id}", get(org_admin::subscription_status))
         .route("/realm/profile_fields", get(org_admin::profile_fields))
         .route("/channels/create", post(org_admin::create_channel))
-        .route("/channel_folders", get(org_admin::channel_folders))
+        .route("/channel_folders", get(org_admin::channel_folders).patch(org_admin::reorder_folders))
         .route("/channel_folders/create", post(org_admin::create_folder))
         .route("/channel_folders/{id}", patch(org_admin::update_folder))
         .route("/invites", get(invites::list).post(invites::send))

@@ -126,8 +126,8 @@ fn folder_json(org: &Org, id: i64, order: usize) -> Value {
 
 /// The organization's channel folders in display order (register's `channel_folders` too).
 pub fn folders_json(org: &Org, include_archived: bool) -> Vec<Value> {
-    org.folders
-        .keys()
+    org.folder_order
+        .iter()
         .enumerate()
         .filter(|(_, id)| include_archived || !org.archived_folders.contains(id))
         .map(|(order, id)| folder_json(org, *id, order))
@@ -161,7 +161,8 @@ pub async fn create_folder(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let id = org.alloc();
     org.folders.insert(id, (name.trim().to_owned(), description));
     org.folder_creators.insert(id, req.user_id);
-    let order = org.folders.len() - 1;
+    org.folder_order.push(id);
+    let order = org.folder_order.len() - 1;
     let ev = json!({"type": "channel_folder", "op": "add", "channel_folder": folder_json(&org, id, order)});
     let everyone: Vec<i64> = org.users.keys().copied().collect();
     org.queues.push(&everyone, &ev);
@@ -178,6 +179,10 @@ pub async fn update_folder(State(s): State<Arc<Shared>>, Path(id): Path<String>,
     admin(&org, req.user_id)?;
     if !org.folders.contains_key(&id) {
         return Err(ApiErr::bad("Invalid channel folder ID"));
+    }
+    // As the reference server: a folder is emptied before it is archived.
+    if archived == Some(true) && org.channels.values().any(|c| c.folder_id == Some(id)) {
+        return Err(ApiErr::bad("You need to remove all the channels from this folder to archive it."));
     }
     let mut data = serde_json::Map::new();
     if let Some(n) = name {
@@ -203,6 +208,25 @@ pub async fn update_folder(State(s): State<Arc<Shared>>, Path(id): Path<String>,
     let everyone: Vec<i64> = org.users.keys().copied().collect();
     org.queues.push(&everyone, &ev);
     Ok(reply(p, ok()))
+}
+
+/// `PATCH /channel_folders` (administrators): every folder's ID, archived ones too, in the new
+/// order; a `channel_folder` reorder event to everyone.
+pub async fn reorder_folders(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let order: Vec<i64> = req.p.json("order")?;
+    let mut org = s.lock();
+    admin(&org, req.user_id)?;
+    let mut sorted = order.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    if sorted.len() != order.len() || !sorted.iter().eq(org.folders.keys()) {
+        return Err(ApiErr::bad("Invalid order mapping."));
+    }
+    org.folder_order = order.clone();
+    let ev = json!({"type": "channel_folder", "op": "reorder", "order": order});
+    let everyone: Vec<i64> = org.users.keys().copied().collect();
+    org.queues.push(&everyone, &ev);
+    Ok(reply(&req.p, ok()))
 }
 
 impl Org {

@@ -88,6 +88,9 @@ pub struct Org {
     pub users: BTreeMap<i64, UserRec>,
     pub channels: BTreeMap<i64, ChannelRec>,
     pub folders: BTreeMap<i64, (String, String)>,
+    /// Channel folder IDs in display order (each folder's `order` is its place here; `PATCH
+    /// /channel_folders` changes it).
+    pub folder_order: Vec<i64>,
     /// Archived channel folders.
     pub archived_folders: BTreeSet<i64>,
     /// Who created each folder made through the API (the seed's have none).
@@ -196,6 +199,7 @@ impl Org {
             users: BTreeMap::new(),
             channels: BTreeMap::new(),
             folders: BTreeMap::new(),
+            folder_order: Vec::new(),
             archived_folders: BTreeSet::new(),
             folder_creators: BTreeMap::new(),
             profile_fields: BTreeMap::new(),

@@ -212,6 +212,7 @@ impl Builder<'_> {
         for f in &self.seed.channel_folders {
             let id = self.org.alloc();
             self.org.folders.insert(id, (f.name.clone(), f.description.clone()));
+            self.org.folder_order.push(id);
         }
     }
 
