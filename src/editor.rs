@@ -2,7 +2,8 @@
 //! wrapping) behind a small interface, so that the pure core (`app`) holds an editor without
 //! naming ratatui. `ui` draws it with [`Editor::widget`].
 
-use crossterm::event::KeyEvent;
+use crate::content::is_unsafe_char;
+use crossterm::event::{KeyCode, KeyEvent};
 use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 
 #[derive(Debug, Clone)]
@@ -12,7 +13,7 @@ impl Editor {
     /// An editor holding `text`, the cursor at its end. A text ending in a newline leaves the
     /// cursor on a fresh line (lines are split, not `lines()`d).
     pub fn new(text: &str) -> Editor {
-        let lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l).to_owned());
+        let lines = text.split('\n').map(|l| kept(l.strip_suffix('\r').unwrap_or(l)));
         let mut area = TextArea::from(lines.collect::<Vec<_>>());
         area.move_cursor(CursorMove::Bottom);
         area.move_cursor(CursorMove::End);
@@ -38,10 +39,15 @@ impl Editor {
 
     /// Apply an editing key (characters, movement, deletion, undo …).
     pub fn input(&mut self, key: KeyEvent) {
+        if matches!(key.code, KeyCode::Char(c) if is_unsafe_char(c)) {
+            return;
+        }
         self.0.input(key);
     }
 
     pub fn insert_str(&mut self, text: impl AsRef<str>) {
+        let text: String =
+            text.as_ref().chars().filter(|c| matches!(c, '\n' | '\t') || !is_unsafe_char(*c)).collect();
         self.0.insert_str(text);
     }
 
@@ -54,6 +60,12 @@ impl Editor {
     pub fn widget(&self) -> &TextArea<'static> {
         &self.0
     }
+}
+
+/// A line as the editor keeps it: without what must never reach the terminal (the text can
+/// come from the server: an edit's raw content) — tabs are kept, as typed.
+fn kept(line: &str) -> String {
+    line.chars().filter(|c| *c == '\t' || !is_unsafe_char(*c)).collect()
 }
 
 #[cfg(test)]
@@ -72,5 +84,15 @@ mod tests {
         e.delete_char();
         e.insert_str("d");
         assert_eq!(e.text(), "a\nbd");
+    }
+
+    #[test]
+    fn what_must_never_reach_the_terminal_never_enters_the_text() {
+        let mut e = Editor::new("a\u{202e}b\u{1b}[2J\tc\nd\u{2067}");
+        assert_eq!(e.text(), "ab[2J\tc\nd");
+        e.insert_str("\u{202e}x\ny\u{7}");
+        assert_eq!(e.text(), "ab[2J\tc\ndx\ny");
+        e.input(KeyEvent::new(KeyCode::Char('\u{202e}'), crossterm::event::KeyModifiers::NONE));
+        assert_eq!(e.text(), "ab[2J\tc\ndx\ny");
     }
 }

@@ -7,7 +7,7 @@
 //! The text never holds a control character: typed, pasted and prefilled text (a topic name from
 //! the server) are all filtered on the way in, so what is drawn is what is held.
 
-use crate::content::display_width;
+use crate::content::{display_width, is_unsafe_char};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tui_input::{Input, InputRequest};
 use unicode_segmentation::UnicodeSegmentation;
@@ -47,8 +47,10 @@ impl PartialEq for LineEditor {
 
 impl Eq for LineEditor {}
 
+/// What may stand on the line: no control characters, and none of what the sanitiser keeps off
+/// the terminal (bidi overrides and isolates, BOM…) — a prompt can be filled from server text.
 fn printable(text: &str) -> String {
-    text.chars().filter(|c| !c.is_control()).collect()
+    text.chars().filter(|c| !is_unsafe_char(*c)).collect()
 }
 
 impl LineEditor {
@@ -75,7 +77,7 @@ impl LineEditor {
 
     /// Insert at the cursor (control characters dropped).
     pub fn insert_str(&mut self, text: &str) {
-        for c in text.chars().filter(|c| !c.is_control()) {
+        for c in text.chars().filter(|c| !is_unsafe_char(*c)) {
             self.0.handle(InputRequest::InsertChar(c));
         }
     }
@@ -191,7 +193,7 @@ fn request(key: &KeyEvent) -> Option<InputRequest> {
             _ => return None,
         },
         // AltGr arrives as ctrl+alt on some terminals: a character.
-        KeyCode::Char(c) if !c.is_control() => InsertChar(c),
+        KeyCode::Char(c) if !is_unsafe_char(c) => InsertChar(c),
         _ => return None,
     })
 }
@@ -199,6 +201,16 @@ fn request(key: &KeyEvent) -> Option<InputRequest> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bidi_overrides_and_other_unsafe_characters_never_stand_on_the_line() {
+        let mut l = LineEditor::new("evil\u{202e}txt.exe\u{2066}\u{feff}");
+        assert_eq!(l.text(), "eviltxt.exe");
+        l.insert_str("\u{202d}x\u{1b}[31m");
+        assert_eq!(l.text(), "eviltxt.exex[31m");
+        press(&mut l, KeyCode::Char('\u{202e}'), KeyModifiers::NONE);
+        assert_eq!(l.text(), "eviltxt.exex[31m");
+    }
 
     fn press(l: &mut LineEditor, code: KeyCode, m: KeyModifiers) -> Edit {
         l.key(&KeyEvent::new(code, m))

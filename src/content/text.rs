@@ -30,7 +30,9 @@ pub fn display_width(s: &str) -> usize {
 // Constants and small text helpers
 // ---------------------------------------------------------------------------------------------
 
-pub(crate) fn is_unsafe_char(c: char) -> bool {
+/// A character that must never reach the terminal (see [`sanitize`]): what every text the
+/// client draws or edits leaves out.
+pub fn is_unsafe_char(c: char) -> bool {
     matches!(c,
         '\u{0}'..='\u{1F}'            // C0 controls (incl. ESC, \n, \t)
         | '\u{7F}'..='\u{9F}'         // DEL, C1 controls (incl. CSI U+009B)
