@@ -106,11 +106,18 @@ fn fake_program(bin_dir: &std::path::Path, name: &str, log: &std::path::Path) {
 
 /// Wait for a program's log to hold a line, and return its lines.
 fn logged(log: &std::path::Path) -> Vec<String> {
+    // A whole line: the fake writes its arguments, then the newline (the file exists, empty or
+    // half written, before that).
     let start = Instant::now();
-    while !log.exists() && start.elapsed() < Duration::from_secs(20) {
-        std::thread::sleep(Duration::from_millis(100));
+    let mut text = String::new();
+    while start.elapsed() < Duration::from_secs(20) {
+        text = std::fs::read_to_string(log).unwrap_or_default();
+        if text.ends_with('\n') {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
     }
-    std::fs::read_to_string(log).unwrap_or_default().lines().map(str::to_owned).collect()
+    text.lines().map(str::to_owned).collect()
 }
 
 /// The hostile-content suite's subprocess half: server text reaches `notify-send`, the link
