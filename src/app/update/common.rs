@@ -258,3 +258,18 @@ pub(super) fn and_list(items: &[String]) -> String {
         [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
+
+/// Move a list's selection by the keys every list popup shares — `j`/`k` or arrows, page keys,
+/// `g`/`G` or home/end — within `0..=last`; `false`: not one of them.
+pub(super) fn list_move(selected: &mut usize, last: usize, code: KeyCode) -> bool {
+    *selected = match code {
+        KeyCode::Down | KeyCode::Char('j') => (*selected + 1).min(last),
+        KeyCode::Up | KeyCode::Char('k') => selected.saturating_sub(1),
+        KeyCode::PageDown => (*selected + 10).min(last),
+        KeyCode::PageUp => selected.saturating_sub(10),
+        KeyCode::Home | KeyCode::Char('g') => 0,
+        KeyCode::End | KeyCode::Char('G') => last,
+        _ => return false,
+    };
+    true
+}

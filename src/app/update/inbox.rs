@@ -4,6 +4,7 @@
 //! topic of a muted channel stays, as in the web app). Built from the unread index, never from
 //! the messages, and rebuilt when the index (or a mute) changes while it is open.
 
+use super::common::list_move;
 use super::prelude::*;
 use std::collections::BTreeSet;
 
@@ -147,12 +148,7 @@ pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
     match key.code {
         KeyCode::Esc | KeyCode::Char('q') => st.ui.popup = None,
         _ if again => st.ui.popup = None,
-        KeyCode::Down | KeyCode::Char('j') => *selected = (*selected + 1).min(last),
-        KeyCode::Up | KeyCode::Char('k') => *selected = selected.saturating_sub(1),
-        KeyCode::PageDown => *selected = (*selected + 10).min(last),
-        KeyCode::PageUp => *selected = selected.saturating_sub(10),
-        KeyCode::Home | KeyCode::Char('g') => *selected = 0,
-        KeyCode::End | KeyCode::Char('G') => *selected = last,
+        code if list_move(selected, last, code) => {}
         KeyCode::Enter => {
             let Some(row) = view.rows.get(*selected) else { return Some(vec![]) };
             let narrow = match row {

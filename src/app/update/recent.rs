@@ -118,12 +118,7 @@ pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
     let last = rows.as_ref().map_or(0, |r| r.len().saturating_sub(1));
     match key.code {
         KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('v') => st.ui.popup = None,
-        KeyCode::Down | KeyCode::Char('j') => *selected = (*selected + 1).min(last),
-        KeyCode::Up | KeyCode::Char('k') => *selected = selected.saturating_sub(1),
-        KeyCode::PageDown => *selected = (*selected + 10).min(last),
-        KeyCode::PageUp => *selected = selected.saturating_sub(10),
-        KeyCode::Home | KeyCode::Char('g') => *selected = 0,
-        KeyCode::End | KeyCode::Char('G') => *selected = last,
+        code if list_move(selected, last, code) => {}
         KeyCode::Enter => {
             let Some(row) = rows.as_ref().and_then(|r| r.get(*selected)) else { return Some(vec![]) };
             let narrow = row.narrow.clone();
