@@ -3,7 +3,13 @@
 //! as soon as they open (a server that is gone) until it comes back up.
 //!
 //! Faults are real socket events (resets and EOFs in the middle of requests and long polls), so
-//! the client sees exactly what a flaky network gives it.
+//! the client sees exactly what a flaky network gives it. Lies told at the HTTP level (answers of
+//! the wrong shape, HTML with 200, trickled or truncated bodies, 5xx and 429, long delays, huge
+//! bodies) come from the rewriting relay of [`relay`] with the seeded rule of [`lies`]; put the
+//! relay behind this proxy to have both.
+
+pub mod lies;
+pub mod relay;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
