@@ -545,6 +545,9 @@ pub struct State {
     pub drafts: std::collections::HashMap<String, String>,
     /// Messages sent but not yet seen back from the server, in the order written.
     pub outbox: Vec<Outgoing>,
+    /// Server drafts deleted here (sent or emptied) whose deletion the server has not confirmed:
+    /// kept on disk until it has (`server_drafts::gone_key`), never taken back from the server.
+    pub gone_drafts: std::collections::HashSet<i64>,
     /// The server's base URL (message links, attachments).
     pub site: String,
     /// Any certificate is accepted for this server (`insecure`): said on every frame.

@@ -227,6 +227,10 @@ pub enum Msg {
     MessagesFailed {
         narrow: Narrow,
         error: ApiError,
+        /// The page asked for was older history (else the first page or newer messages).
+        older: bool,
+        /// The window's incarnation it was asked for (0: any).
+        epoch: u64,
     },
     Topics {
         channel: ChannelId,
@@ -240,6 +244,8 @@ pub enum Msg {
         content: String,
         result: Result<i64, ApiError>,
     },
+    /// The server deleted this draft (or had no such draft).
+    ServerDraftGone(i64),
     Events(Vec<Event>),
     /// The event queue is gone: register again.
     QueueLost,

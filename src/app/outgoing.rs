@@ -5,7 +5,7 @@ use super::narrow::Narrow;
 use crate::api::*;
 
 /// Where a message being composed goes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Target {
     Channel { id: ChannelId, topic: String },
     Dm(Vec<UserId>),

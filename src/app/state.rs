@@ -147,6 +147,12 @@ pub struct NarrowView {
     pub epoch: u64,
     /// Search results: what matched in each message, as the server marked it.
     pub matches: HashMap<MessageId, SearchMatch>,
+    /// Newer messages of this loaded window failed to load (its resynchronisation after a lost
+    /// queue, or a page): it may miss what came after its newest, so it is asked again at this
+    /// time while shown (windows not shown are dropped and loaded anew when opened).
+    pub catch_up_at: Option<i64>,
+    /// Failures in a row of those newer pages (drives the backoff).
+    pub catch_up_failures: u32,
 }
 
 /// What matched a search in one message: its rendered content and its topic (escaped HTML)

@@ -174,7 +174,7 @@ impl Dispatcher {
                     q.client_gravatar = Some(true);
                     let msg = match c.get_messages(&q).await {
                         Ok(resp) => Msg::Messages { narrow: n, resp: Box::new(resp), older, epoch },
-                        Err(error) => Msg::MessagesFailed { narrow: n, error },
+                        Err(error) => Msg::MessagesFailed { narrow: n, error, older, epoch },
                     };
                     let _ = tx.send(msg);
                 });
@@ -211,7 +211,7 @@ impl Dispatcher {
                 q.apply_markdown = Some(true);
                 match c.get_messages(&q).await {
                     Ok(resp) => Msg::Messages { narrow, resp: Box::new(resp), older: false, epoch },
-                    Err(error) => Msg::MessagesFailed { narrow, error },
+                    Err(error) => Msg::MessagesFailed { narrow, error, older: false, epoch },
                 }
             }),
             Effect::FetchTopics(channel) => self.spawn(async move {
@@ -272,11 +272,17 @@ impl Dispatcher {
                 let content = draft.content.clone();
                 Msg::DraftPushed { key, content, result: push_draft(&c, id, &draft).await }
             }),
+            // Deleting is idempotent: retried through faults; "no such draft" is as good as done.
+            // Unconfirmed, it is asked again at the next start (the app keeps it on disk).
             Effect::DeleteServerDraft(id) => self.spawn(async move {
-                if let Err(e) = c.delete_draft(id).await {
-                    tracing::debug!("server draft {id} not deleted: {e}");
+                match with_retries(|| c.delete_draft(id)).await {
+                    Ok(_) => Msg::ServerDraftGone(id),
+                    Err(ApiError::Server(e)) if e.status == 404 => Msg::ServerDraftGone(id),
+                    Err(e) => {
+                        tracing::debug!("server draft {id} not deleted: {e}");
+                        done(Job::Quiet, Ok(Answer::Nothing))
+                    }
                 }
-                done(Job::Quiet, Ok(Answer::Nothing))
             }),
             Effect::Send { local_id, message, verify } => self.spawn(async move {
                 if let Some(v) = verify {

@@ -204,6 +204,10 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             {
                 st.ui.status = None;
             }
+            if !older && let Some(v) = st.data.narrows.get_mut(&narrow) {
+                v.catch_up_at = None;
+                v.catch_up_failures = 0;
+            }
             let mut fx = on_messages(st, narrow, *resp, older);
             fx.extend(outbox::reap(st));
             // The session's state is kept on this machine once the first screen is complete.
@@ -214,19 +218,49 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             fx
         }
         Msg::Cached(snapshot) => cache::on_cached(st, *snapshot),
-        Msg::MessagesFailed { narrow, error } => {
+        Msg::MessagesFailed { narrow, error, older, epoch } => {
+            if epoch != 0 && st.data.epoch(&narrow) != epoch {
+                return vec![];
+            }
+            let shown = narrow == st.ui.narrow;
+            let now = st.now;
+            let mut again =
+                if error.is_transient() { " (reopen the view to retry)".to_owned() } else { String::new() };
+            let mut drop_window = false;
             if let Some(v) = st.data.narrows.get_mut(&narrow) {
                 v.loading_older = false;
                 v.loading_newer = false;
+                // A loaded window whose newer messages did not come may miss some: it no longer
+                // claims to reach the newest. Shown, it is asked again after a while; not shown,
+                // it is loaded anew when opened.
+                if !older && v.loaded {
+                    v.found_newest = false;
+                    if !shown {
+                        drop_window = true;
+                    } else if error.is_transient() {
+                        v.catch_up_failures += 1;
+                        let wait = Backoff::CLIENT
+                            .delay_secs(v.catch_up_failures, pseudo_random(now, v.catch_up_failures));
+                        v.catch_up_at = Some(now + wait);
+                        again = format!(" (trying again in {wait}s)");
+                    }
+                }
+            }
+            if drop_window {
+                st.data.narrows.remove(&narrow);
             }
             // Asked again when the view is opened again (or paged, for older ones).
-            let again = if error.is_transient() { " (reopen the view to retry)" } else { "" };
-            set_error(st, format!("{LOAD_FAILED}: {}{again}", answers::why(&error)));
+            if shown || !drop_window {
+                set_error(st, format!("{LOAD_FAILED}: {}{again}", answers::why(&error)));
+            }
             vec![]
         }
         Msg::DraftsLoaded(drafts) => {
             let (unsent, drafts): (Vec<_>, Vec<_>) =
                 drafts.into_iter().partition(|(k, _)| k.starts_with("outbox-"));
+            let (gone, drafts): (Vec<_>, Vec<_>) =
+                drafts.into_iter().partition(|(k, _)| server_drafts::gone_id(k).is_some());
+            let gone: Vec<i64> = gone.iter().filter_map(|(k, _)| server_drafts::gone_id(k)).collect();
             for (k, v) in drafts {
                 // What is on this machine wins over a copy from the server; text typed since
                 // start-up wins over both.
@@ -236,7 +270,9 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
                     st.drafts.insert(k, v);
                 }
             }
-            unsent.into_iter().flat_map(|(k, v)| outbox::restore(st, &k, &v)).collect()
+            let mut fx = server_drafts::on_gone_loaded(st, gone);
+            fx.extend(outbox::restore_all(st, unsent));
+            fx
         }
         Msg::Topics { channel, topics } => {
             let list = st.data.topics.entry(channel).or_default();
@@ -313,6 +349,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::Sent { local_id, result } => outbox::on_sent(st, &local_id, result),
         Msg::DraftPushed { key, content, result } => server_drafts::on_pushed(st, key, content, result),
+        Msg::ServerDraftGone(id) => server_drafts::on_gone(st, id),
         Msg::TopicCounted { channel, topic, result } => match result {
             Ok((n, all)) => {
                 let name = format!("#{} > {topic}", st.data.channel_name(channel));

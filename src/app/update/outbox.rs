@@ -21,6 +21,15 @@ struct OnDisk {
     /// The compose draft key of its conversation.
     draft: String,
     content: String,
+    /// Where it goes, and the newest message ID known when it was written: with both, a run
+    /// after a crash looks for it on the server and sends it only if it is not there. Files
+    /// written before these fields existed have neither: their text goes back to the draft.
+    #[serde(default)]
+    target: Option<Target>,
+    #[serde(default)]
+    after_id: Option<MessageId>,
+    #[serde(default)]
+    created: i64,
 }
 
 /// Queue the compose box's text; the box closes at once.
@@ -28,8 +37,14 @@ pub(super) fn enqueue(st: &mut State, target: Target, content: String) -> Vec<Ef
     st.next_local_id += 1;
     let local_id = format!("{}.{}", st.now, st.next_local_id);
     let draft = target.key();
-    let stored = serde_json::to_string(&OnDisk { draft: draft.clone(), content: content.clone() })
-        .expect("strings serialize");
+    let on_disk = OnDisk {
+        draft: draft.clone(),
+        content: content.clone(),
+        target: Some(target.clone()),
+        after_id: Some(st.data.newest_id),
+        created: st.now,
+    };
+    let stored = serde_json::to_string(&on_disk).expect("strings and numbers serialize");
     let mut fx = vec![drop_draft(st, draft), Effect::SaveDraft { key: disk_key(&local_id), text: stored }];
     // Show the bottom of the conversation, where the pending copy is.
     if narrow_holds(&st.ui.narrow, &target)
@@ -232,20 +247,53 @@ pub(super) fn take_back(st: &mut State) -> Vec<Effect> {
     vec![Effect::SaveDraft { key: disk_key(&o.local_id), text: String::new() }]
 }
 
-/// Messages left in the outbox by an earlier run go back into their conversations' drafts (they
-/// may or may not have reached the server: the user decides).
-pub(super) fn restore(st: &mut State, key: &str, text: &str) -> Vec<Effect> {
-    let Ok(o) = serde_json::from_str::<OnDisk>(text) else {
-        return vec![];
+/// Messages left in the outbox by an earlier run (killed while they were on their way) go back
+/// into the outbox, ahead of anything written since, oldest first: each is looked for on the
+/// server before it is sent, so it arrives exactly once. Files of older versions, which do not
+/// say where a message goes, go back into their conversations' drafts for the user to decide.
+pub(super) fn restore_all(st: &mut State, unsent: Vec<(String, String)>) -> Vec<Effect> {
+    let mut back = Vec::new();
+    let mut fx = Vec::new();
+    for (key, text) in unsent {
+        let Ok(o) = serde_json::from_str::<OnDisk>(&text) else { continue };
+        match (o.target, o.after_id, key.strip_prefix("outbox-")) {
+            (Some(target), Some(after_id), Some(local_id)) => back.push(Outgoing {
+                local_id: local_id.to_owned(),
+                target,
+                content: o.content,
+                created: o.created,
+                after_id,
+                maybe_sent: true,
+                attempts: 0,
+                state: OutState::Retry { at: st.now, why: "not confirmed sent before the restart".into() },
+            }),
+            _ => fx.extend(to_draft(st, &key, o.draft, o.content)),
+        }
+    }
+    if !back.is_empty() {
+        back.sort_by(|a, b| (a.created, &a.local_id).cmp(&(b.created, &b.local_id)));
+        let n = back.len();
+        back.append(&mut st.outbox);
+        st.outbox = back;
+        set_status(
+            st,
+            format!("{n} message(s) not confirmed sent last time: sending unless the server has them"),
+        );
+        fx.extend(pump(st));
+    }
+    fx
+}
+
+/// An old outbox file's message goes back into its conversation's draft.
+fn to_draft(st: &mut State, key: &str, draft: String, content: String) -> Vec<Effect> {
+    let merged = match st.drafts.get(&draft) {
+        Some(d) if !d.trim().is_empty() => format!("{d}\n\n{content}"),
+        _ => content,
     };
-    let merged = match st.drafts.get(&o.draft) {
-        Some(d) if !d.trim().is_empty() => format!("{d}\n\n{}", o.content),
-        _ => o.content,
-    };
-    st.drafts.insert(o.draft.clone(), merged.clone());
+    st.drafts.insert(draft.clone(), merged.clone());
     set_status(st, "a message not confirmed sent last time is back in its draft: check before sending");
     vec![
-        Effect::SaveDraft { key: o.draft, text: merged },
+        Effect::SaveDraft { key: draft, text: merged },
         Effect::SaveDraft { key: key.into(), text: String::new() },
     ]
 }
@@ -465,7 +513,7 @@ mod tests {
     }
 
     #[test]
-    fn messages_left_unsent_by_a_crash_come_back_as_drafts() {
+    fn messages_left_unsent_by_an_old_version_come_back_as_drafts() {
         let (mut st, _) = registered();
         let stored = json!({"draft": "channel-1-plans", "content": "lost?"}).to_string();
         let mut found = std::collections::HashMap::new();
@@ -476,5 +524,41 @@ mod tests {
         assert_eq!(st.drafts["channel-1-plans"], "half typed\n\nlost?");
         assert!(fx.contains(&Effect::SaveDraft { key: disk_key("9.1"), text: String::new() }));
         assert!(st.outbox.is_empty(), "not sent again on its own: the user decides");
+    }
+
+    /// A run killed while a message was on its way: the next run looks for it on the server
+    /// (it may have arrived) before sending it, ahead of what was written since.
+    #[test]
+    fn messages_left_unsent_by_a_crash_are_looked_for_then_sent_first() {
+        let (mut st, _) = registered();
+        // Written in this run before the old files were read (offline: it waits).
+        st.ui.offline = Some(Offline { why: "down".into(), retry_at: 0, attempts: 1, register_due: false });
+        send(&mut st, "new one");
+        st.ui.offline = None;
+        let target = Target::Channel { id: 1, topic: "Plans".into() };
+        let old = |content: &str, created: i64| {
+            json!({"draft": "channel-1-plans", "content": content, "target": target, "after_id": 7, "created": created})
+                .to_string()
+        };
+        let mut found = std::collections::HashMap::new();
+        found.insert(disk_key("20.1"), old("second", 20));
+        found.insert(disk_key("10.1"), old("first", 10));
+        let fx = update(&mut st, Msg::DraftsLoaded(found));
+        let contents: Vec<&str> = st.outbox.iter().map(|o| o.content.as_str()).collect();
+        assert_eq!(contents, ["first", "second", "new one"]);
+        assert!(!st.drafts.contains_key("channel-1-plans"), "not put back into the draft");
+        // The oldest goes first, looked for on the server since the newest message it knew.
+        let Some(Effect::Send { local_id, message, verify: Some(v) }) =
+            fx.iter().find(|e| matches!(e, Effect::Send { .. }))
+        else {
+            panic!("a verified send: {fx:?}")
+        };
+        assert_eq!((local_id.as_str(), message.content.as_str(), v.after_id), ("10.1", "first", 7));
+        assert!(v.terms.contains(&NarrowTerm::new("sender", ME)), "{v:?}");
+        // Found there: nothing is sent again, and the file goes once the message arrives.
+        let fx = update(&mut st, Msg::Sent { local_id: "10.1".into(), result: Ok(8) });
+        assert!(fx.contains(&Effect::SaveDraft { key: disk_key("10.1"), text: String::new() }), "{fx:?}");
+        assert_eq!(sends(&fx).len(), 1, "then the next one: {fx:?}");
+        assert_eq!(sends(&fx)[0].1, "second");
     }
 }

@@ -5,7 +5,9 @@
 //! every few seconds while typing, at once when the compose box closes — and a sent or emptied
 //! draft is deleted there. Drafts written in other clients arrive with register and as `drafts`
 //! events and fill in conversations that have no local draft; a draft being edited here is never
-//! overwritten from outside.
+//! overwritten from outside. A deletion is remembered on disk until the server confirms it, so
+//! a sent draft whose deletion failed (a lost connection, a crash) does not come back from the
+//! server into the compose box at the next start.
 
 use super::prelude::*;
 
@@ -38,6 +40,16 @@ pub fn key_of(d: &Draft, me: UserId) -> Option<(String, Target)> {
         _ => return None,
     };
     Some((target.key(), target))
+}
+
+/// The disk key that remembers a server draft deleted here until the server confirms it.
+pub fn gone_key(id: i64) -> String {
+    format!("gone-draft-{id}")
+}
+
+/// The server draft ID of a [`gone_key`].
+pub fn gone_id(key: &str) -> Option<i64> {
+    key.strip_prefix("gone-draft-")?.parse().ok()
 }
 
 fn is_conversation_key(key: &str) -> bool {
@@ -74,6 +86,9 @@ pub(super) fn on_register(st: &mut State, drafts: Option<Vec<Draft>>, settings: 
 /// Record a server draft; fill the local draft of its conversation if there is none.
 fn add(st: &mut State, sd: &mut ServerDrafts, d: Draft) {
     let (Some(id), Some((key, target))) = (d.id, key_of(&d, st.data.me)) else { return };
+    if st.gone_drafts.contains(&id) {
+        return;
+    }
     sd.by_key.insert(key.clone(), (id, d.content.clone()));
     sd.targets.entry(key.clone()).or_insert(target);
     let typing_here = editing_key(st).as_deref() == Some(key.as_str());
@@ -116,9 +131,19 @@ pub(super) fn on_pushed(
     content: String,
     result: Result<i64, ApiError>,
 ) -> Vec<Effect> {
+    let typing_here = editing_key(st).as_deref() == Some(key.as_str());
+    let dropped = !typing_here && st.drafts.get(&key).is_none_or(|t| t.trim().is_empty());
     let Some(sd) = st.data.server_drafts.as_mut() else { return vec![] };
     sd.creating.remove(&key);
     match result {
+        // Sent or emptied while the draft was being created there: delete it at once.
+        Ok(id) if dropped && !sd.by_key.contains_key(&key) => {
+            st.gone_drafts.insert(id);
+            return vec![
+                Effect::SaveDraft { key: gone_key(id), text: id.to_string() },
+                Effect::DeleteServerDraft(id),
+            ];
+        }
         Ok(id) => {
             sd.by_key.entry(key).or_insert((id, content));
         }
@@ -150,6 +175,15 @@ pub(super) fn follow(st: &mut State, fx: &mut Vec<Effect>) {
         if text.trim().is_empty() {
             sd.dirty.remove(&key);
             if let Some((id, _)) = sd.by_key.remove(&key) {
+                st.gone_drafts.insert(id);
+                // On disk right after the draft's own removal, before anything written after it
+                // (a sent message's outbox file): a crash in between cannot bring the draft back.
+                let at = fx.iter().position(|e| matches!(e, Effect::SaveDraft { key: k, .. } if *k == key));
+                let remember = Effect::SaveDraft { key: gone_key(id), text: id.to_string() };
+                match at {
+                    Some(i) => fx.insert(i + 1, remember),
+                    None => fx.push(remember),
+                }
                 fx.push(Effect::DeleteServerDraft(id));
             }
             continue;
@@ -210,4 +244,116 @@ pub(super) fn flush(st: &mut State) -> Vec<Effect> {
         fx.extend(push(sd, &key, &text, me, now));
     }
     fx
+}
+
+/// Deletions of server drafts found on disk at start-up (the earlier run's were not confirmed):
+/// asked again, and a draft of theirs that register already put into a conversation taken out.
+pub(super) fn on_gone_loaded(st: &mut State, ids: Vec<i64>) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    for id in ids {
+        st.gone_drafts.insert(id);
+        fx.push(Effect::DeleteServerDraft(id));
+        let Some(sd) = st.data.server_drafts.as_mut() else { continue };
+        let Some(key) = sd.by_key.iter().find(|(_, (i, _))| *i == id).map(|(k, _)| k.clone()) else {
+            continue;
+        };
+        let (_, content) = sd.by_key.remove(&key).unwrap_or_default();
+        let typing_here = editing_key(st).as_deref() == Some(key.as_str());
+        if !typing_here && st.drafts.get(&key).is_some_and(|t| t.trim() == content.trim()) {
+            st.drafts.remove(&key);
+        }
+    }
+    fx
+}
+
+/// The server confirmed a deletion (or had no such draft): forget it.
+pub(super) fn on_gone(st: &mut State, id: i64) -> Vec<Effect> {
+    st.gone_drafts.remove(&id);
+    vec![Effect::SaveDraft { key: gone_key(id), text: String::new() }]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::registered;
+    use super::*;
+    use crate::app::update;
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    const KEY: &str = "channel-1-plans";
+
+    /// Registered, with one draft kept on the server (ID 5) for #eng > plans.
+    fn with_server_draft(st: &mut State) {
+        let mut d = Draft::channel(1, "plans", "said already");
+        d.id = Some(5);
+        on_register(st, Some(vec![d]), None);
+    }
+
+    fn loaded(keys: &[(&str, &str)]) -> Msg {
+        Msg::DraftsLoaded(keys.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect())
+    }
+
+    #[test]
+    fn a_deleted_server_draft_is_remembered_on_disk_until_the_server_confirms() {
+        let (mut st, _) = registered();
+        with_server_draft(&mut st);
+        assert_eq!(st.drafts.get(KEY).map(String::as_str), Some("said already"));
+        st.ui.compose =
+            Some(Compose::new(Target::Channel { id: 1, topic: "plans".into() }, "said already", None));
+        let fx = update(&mut st, Msg::Key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL)));
+        assert!(fx.contains(&Effect::DeleteServerDraft(5)), "{fx:?}");
+        let gone = fx.iter().position(|e| *e == Effect::SaveDraft { key: gone_key(5), text: "5".into() });
+        let dropped =
+            fx.iter().position(|e| *e == Effect::SaveDraft { key: KEY.into(), text: String::new() });
+        let outbox =
+            fx.iter().position(|e| matches!(e, Effect::SaveDraft { key, .. } if key.starts_with("outbox-")));
+        assert!(dropped < gone && gone < outbox, "remembered before the outbox file is written: {fx:?}");
+        assert!(st.gone_drafts.contains(&5));
+        let fx = update(&mut st, Msg::ServerDraftGone(5));
+        assert_eq!(fx, vec![Effect::SaveDraft { key: gone_key(5), text: String::new() }]);
+        assert!(st.gone_drafts.is_empty());
+    }
+
+    /// The message was sent while its draft's creation was on its way to the server: the draft
+    /// created there is deleted as soon as its ID is known.
+    #[test]
+    fn a_draft_created_on_the_server_after_its_message_was_sent_is_deleted() {
+        let (mut st, _) = registered();
+        on_register(&mut st, Some(vec![]), None);
+        st.data.server_drafts.as_mut().unwrap().creating.insert(KEY.into());
+        let fx = update(&mut st, Msg::DraftPushed { key: KEY.into(), content: "x".into(), result: Ok(9) });
+        assert_eq!(
+            fx,
+            vec![Effect::SaveDraft { key: gone_key(9), text: "9".into() }, Effect::DeleteServerDraft(9)]
+        );
+        // Still there to type: kept.
+        st.drafts.insert(KEY.into(), "x".into());
+        let fx = update(&mut st, Msg::DraftPushed { key: KEY.into(), content: "x".into(), result: Ok(10) });
+        assert!(fx.is_empty(), "{fx:?}");
+        assert_eq!(st.data.server_drafts.as_ref().unwrap().by_key.get(KEY), Some(&(10, "x".to_string())));
+    }
+
+    /// The run before was killed (or lost the network) before the server deleted a sent
+    /// message's draft: at the next start that draft does not come back, whichever of register
+    /// and the disk answers first, and the deletion is asked again.
+    #[test]
+    fn an_unconfirmed_deletion_keeps_the_draft_out_after_a_restart() {
+        // Register first.
+        let (mut st, _) = registered();
+        with_server_draft(&mut st);
+        let fx = update(&mut st, loaded(&[(&gone_key(5), "5")]));
+        assert!(fx.contains(&Effect::DeleteServerDraft(5)), "{fx:?}");
+        assert!(!st.drafts.contains_key(KEY), "{:?}", st.drafts);
+        // The disk first.
+        let (mut st, _) = registered();
+        update(&mut st, loaded(&[(&gone_key(5), "5")]));
+        with_server_draft(&mut st);
+        assert!(!st.drafts.contains_key(KEY), "{:?}", st.drafts);
+        // A local draft with other text is the user's: kept.
+        let (mut st, _) = registered();
+        with_server_draft(&mut st);
+        st.drafts.insert(KEY.into(), "typed since".into());
+        update(&mut st, loaded(&[(&gone_key(5), "5")]));
+        assert_eq!(st.drafts.get(KEY).map(String::as_str), Some("typed since"));
+        assert_eq!(gone_id("gone-draft-x"), None);
+    }
 }

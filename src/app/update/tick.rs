@@ -1,5 +1,6 @@
 //! The clock: expiring notices, retries that are due, draft saves, presence pings.
 
+use super::common::dm_operator;
 use super::prelude::*;
 
 /// Seconds without input after which the user counts as idle.
@@ -31,11 +32,32 @@ pub(super) fn on_tick(st: &mut State, now: i64) -> Vec<Effect> {
     }
     fx.extend(ping_if_due(st, now));
     fx.extend(super::server_drafts::flush(st));
+    fx.extend(catch_up(st, now));
     // A send waiting out its backoff.
     if st.outbox.iter().any(|o| matches!(o.state, OutState::Retry { at, .. } if at <= now)) {
         fx.extend(super::outbox::pump(st));
     }
     fx
+}
+
+/// The shown window's newer messages failed to load: ask again once the wait is over.
+fn catch_up(st: &mut State, now: i64) -> Vec<Effect> {
+    let (me, op) = (st.data.me, dm_operator(st));
+    let narrow = st.ui.narrow.clone();
+    let Some(v) = st.data.narrows.get_mut(&narrow) else { return vec![] };
+    let due = v.catch_up_at.is_some_and(|at| at <= now) && !v.loading_newer && st.ui.offline.is_none();
+    let Some(&last) = v.ids.last().filter(|_| due) else { return vec![] };
+    v.catch_up_at = None;
+    v.loading_newer = true;
+    vec![Effect::FetchMessages {
+        terms: narrow.terms(me, op),
+        narrow,
+        anchor: Anchor::Id(last),
+        before: 0,
+        after: super::register::RESYNC_AFTER,
+        older: false,
+        epoch: v.epoch,
+    }]
 }
 
 pub(super) fn ping_if_due(st: &mut State, now: i64) -> Vec<Effect> {
@@ -49,4 +71,71 @@ pub(super) fn ping_if_due(st: &mut State, now: i64) -> Vec<Effect> {
     st.ui.last_ping = now;
     let active = !st.ui.unfocused && now - st.ui.last_input < IDLE_AFTER;
     vec![Effect::Ping { active, last_update_id: st.data.presence_last_update_id }]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{msg, registered};
+    use super::*;
+    use crate::app::update;
+    use serde_json::json;
+
+    fn page(narrow: &Narrow, ids: &[i64], epoch: u64) -> Msg {
+        let messages: Vec<_> = ids.iter().map(|id| msg(*id, 1, "plans", &["read"])).collect();
+        let resp = serde_json::from_value(json!({"messages": messages, "found_newest": true})).unwrap();
+        Msg::Messages { narrow: narrow.clone(), resp: Box::new(resp), older: false, epoch }
+    }
+
+    fn failed(narrow: &Narrow, epoch: u64) -> Msg {
+        let error = ApiError::Transport { message: "reset".into(), timeout: false, connect: false };
+        Msg::MessagesFailed { narrow: narrow.clone(), error, older: false, epoch }
+    }
+
+    /// After a lost queue every loaded window is asked for what it missed; when that fails, a
+    /// window must not go on claiming to reach the newest message (new events would land after a
+    /// gap). The shown one is asked again after a wait; one not shown is loaded anew when opened.
+    #[test]
+    fn a_window_whose_resynchronisation_failed_catches_up_or_is_loaded_anew() {
+        let (mut st, _) = registered();
+        st.now = 100;
+        let (shown, other) = (Narrow::Topic(1, "plans".into()), Narrow::Channel(1));
+        for n in [&other, &shown] {
+            update(&mut st, Msg::Tick(100));
+            let fx = crate::app::open_narrow(&mut st, n.clone());
+            let epoch = match fx.first() {
+                Some(Effect::FetchMessages { epoch, .. }) => *epoch,
+                _ => panic!("a fetch: {fx:?}"),
+            };
+            update(&mut st, page(n, &[1, 2, 3], epoch));
+        }
+        // The queue is lost: both windows are resynchronised, and both fetches fail.
+        let fx = super::super::register::resync_narrows(&mut st);
+        assert_eq!(fx.len(), 2, "{fx:?}");
+        let (e_shown, e_other) = (st.data.epoch(&shown), st.data.epoch(&other));
+        update(&mut st, failed(&other, e_other));
+        assert!(!st.data.narrows.contains_key(&other), "not shown: dropped, loaded anew when opened");
+        update(&mut st, failed(&shown, e_shown));
+        let v = &st.data.narrows[&shown];
+        assert!(!v.found_newest && !v.loading_newer && v.ids == [1, 2, 3], "{v:?}");
+        let status = st.ui.status.as_ref().map(|s| s.text.clone()).unwrap_or_default();
+        assert!(status.contains("trying again in"), "{status}");
+        let at = v.catch_up_at.expect("asked again later");
+        // Not before its time; then from the newest held message on.
+        assert!(
+            update(&mut st, Msg::Tick(at - 1)).iter().all(|e| !matches!(e, Effect::FetchMessages { .. }))
+        );
+        let fx = update(&mut st, Msg::Tick(at));
+        let Some(Effect::FetchMessages { anchor, older: false, epoch, .. }) =
+            fx.iter().find(|e| matches!(e, Effect::FetchMessages { .. }))
+        else {
+            panic!("a newer page: {fx:?}")
+        };
+        assert_eq!(*anchor, Anchor::Id(3));
+        update(&mut st, page(&shown, &[3, 4, 5], *epoch));
+        let v = &st.data.narrows[&shown];
+        assert!(v.found_newest && v.catch_up_at.is_none() && v.ids == [1, 2, 3, 4, 5], "{v:?}");
+        // A failure for an earlier incarnation of the window changes nothing.
+        update(&mut st, failed(&shown, e_shown - 1));
+        assert!(st.data.narrows[&shown].found_newest);
+    }
 }
