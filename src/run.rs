@@ -312,7 +312,7 @@ where
                     Some(r) if !o.stale => r.clone(),
                     _ => {
                         o.stale = false;
-                        let mut r = app::orgs::row_of(&o.org.name, &o.st);
+                        let mut r = app::org_row(&o.org.name, &o.st);
                         r.closed = r.closed.filter(|_| o.closed);
                         r
                     }

@@ -32,3 +32,4 @@ pub use update::{
     rebuild_people, rebuild_sidebar, reminder_excerpt, role_name, scheduled_in_order, size_text, update,
     view_name, who_may_post, zone_time,
 };
+pub use when::TimeZone;

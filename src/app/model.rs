@@ -1,11 +1,12 @@
 //! The state's types: the UI state (focus, sidebar rows, the compose box, prompts, popups,
-//! notices), the time zone, and [`State`], everything the UI task owns.
+//! notices), and [`State`], everything the UI task owns (its time zone is `when::TimeZone`).
 
 use super::effect::Effect;
 use super::narrow::Narrow;
 use super::outgoing::*;
 use super::settings::Settings;
 use super::state::*;
+use super::when::TimeZone;
 use crate::api::*;
 use crate::editor::Editor;
 use crate::line::LineEditor;
@@ -506,30 +507,6 @@ pub struct Ui {
     pub orgs: super::orgs::Orgs,
 }
 
-/// How times are shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum TimeZone {
-    /// The system's local time zone.
-    #[default]
-    Local,
-    /// A fixed offset from UTC in seconds (tests; users who want UTC).
-    Fixed(i32),
-}
-
-impl TimeZone {
-    /// Format a UNIX time with a chrono format string.
-    pub fn format(self, ts: i64, fmt: &str) -> String {
-        use chrono::TimeZone as _;
-        let out = match self {
-            TimeZone::Local => chrono::Local.timestamp_opt(ts, 0).single().map(|t| t.format(fmt).to_string()),
-            TimeZone::Fixed(off) => chrono::FixedOffset::east_opt(off)
-                .and_then(|z| z.timestamp_opt(ts, 0).single())
-                .map(|t| t.format(fmt).to_string()),
-        };
-        out.unwrap_or_else(|| "?".into())
-    }
-}
-
 /// Everything the UI task owns.
 #[derive(Debug, Default)]
 pub struct State {
@@ -610,4 +587,16 @@ pub fn state_dump(st: &State) -> serde_json::Value {
         "outbox": outbox,
         "drafts": st.drafts.len(),
     })
+}
+
+/// What the other organizations show of `st`, named `name`. Costs the channels and topics
+/// with unread messages: worked out when the organization changed, not per frame.
+pub fn org_row(name: &str, st: &State) -> super::orgs::OrgRow {
+    super::orgs::OrgRow {
+        name: name.to_owned(),
+        unread: st.data.unread_total(),
+        mentions: st.data.unread.mentions.len(),
+        offline: st.ui.offline.is_some(),
+        closed: st.ui.fatal.clone(),
+    }
 }

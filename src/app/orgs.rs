@@ -1,10 +1,8 @@
 //! Several organizations in one window: what each organization's state knows of the others
 //! (their rows: name, unread count, whether it is the one on screen), and which one a switch
-//! goes to. The main loop keeps one [`super::State`] per organization and tells each of them
-//! the rows with [`super::Msg::Organizations`]; with one organization open the rows are empty
+//! goes to. The main loop keeps one [`super::State`] per organization, makes each one's row
+//! with [`super::org_row`] and tells each of them the rows with [`super::Msg::Organizations`]; with one organization open the rows are empty
 //! and nothing of this shows.
-
-use super::State;
 
 /// One organization as the others show it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -81,18 +79,6 @@ pub enum AccountSource {
     /// Given by the program itself (the demo): nothing for the user to fix.
     #[default]
     Given,
-}
-
-/// What the other organizations show of `st`, named `name`. Costs the channels and topics
-/// with unread messages: worked out when the organization changed, not per frame.
-pub fn row_of(name: &str, st: &State) -> OrgRow {
-    OrgRow {
-        name: name.to_owned(),
-        unread: st.data.unread_total(),
-        mentions: st.data.unread.mentions.len(),
-        offline: st.ui.offline.is_some(),
-        closed: st.ui.fatal.clone(),
-    }
 }
 
 #[cfg(test)]

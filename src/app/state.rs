@@ -5,6 +5,7 @@
 //! or per event.
 
 use super::narrow::{Narrow, Resolver, dm_key};
+use super::outgoing::Target;
 use crate::api::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -322,7 +323,7 @@ pub struct Data {
     /// The last window epoch handed out.
     pub epochs: u64,
     /// The server's drafts, when it keeps them for this user.
-    pub server_drafts: Option<super::update::ServerDrafts>,
+    pub server_drafts: Option<ServerDrafts>,
     /// Channels the user can see but is not in, by ID → name (register's `never_subscribed`
     /// and `unsubscribed`, kept by subscription events): `:subscribe` finds them here.
     pub unsubscribed: BTreeMap<ChannelId, String>,
@@ -334,6 +335,21 @@ pub struct Data {
     /// The user's undelivered reminders, soonest first (register's `reminders`, kept by
     /// `reminders` events); `None` while the server has not said (asked for when listed).
     pub reminders: Option<Vec<Reminder>>,
+}
+
+/// What this client knows of the server's drafts.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ServerDrafts {
+    /// Draft key → the server's draft ID and content.
+    pub by_key: HashMap<String, (i64, String)>,
+    /// Where each known conversation's draft goes (keys are lowercased; targets are not).
+    pub targets: HashMap<String, Target>,
+    /// When each key was last pushed.
+    pub last_push: HashMap<String, i64>,
+    /// Keys with a create in flight (a second create would make a duplicate).
+    pub creating: HashSet<String>,
+    /// Keys whose latest text has not been pushed yet.
+    pub dirty: HashSet<String>,
 }
 
 /// A user's presence as shown.

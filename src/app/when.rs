@@ -1,7 +1,30 @@
-//! "When" for scheduled messages and reminders: `in 2h`, `in 1h30m`, `tomorrow 9:00`, `17:30`, or ISO 8601.
+//! "When" for scheduled messages and reminders: `in 2h`, `in 1h30m`, `tomorrow 9:00`, `17:30`, or ISO 8601;
+//! and the time zone times are read and shown in.
 
-use super::model::TimeZone;
 use chrono::{DateTime, Duration, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone as _};
+
+/// How times are shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TimeZone {
+    /// The system's local time zone.
+    #[default]
+    Local,
+    /// A fixed offset from UTC in seconds (tests; users who want UTC).
+    Fixed(i32),
+}
+
+impl TimeZone {
+    /// Format a UNIX time with a chrono format string.
+    pub fn format(self, ts: i64, fmt: &str) -> String {
+        let out = match self {
+            TimeZone::Local => chrono::Local.timestamp_opt(ts, 0).single().map(|t| t.format(fmt).to_string()),
+            TimeZone::Fixed(off) => chrono::FixedOffset::east_opt(off)
+                .and_then(|z| z.timestamp_opt(ts, 0).single())
+                .map(|t| t.format(fmt).to_string()),
+        };
+        out.unwrap_or_else(|| "?".into())
+    }
+}
 
 fn offset(tz: TimeZone, now: i64) -> FixedOffset {
     match tz {

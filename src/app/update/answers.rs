@@ -64,6 +64,29 @@ fn failure_again(st: &State, f: &Failure, again: &Again) -> String {
     }
 }
 
+/// The failure of a call whose part shows it itself (a popup, the preview), with how to ask
+/// for it again.
+pub(super) fn failure_for(st: &State, call: &ApiCall, f: &Failure) -> String {
+    let again = match call {
+        ApiCall::Channels => Again { key: None, command: Some("channels") },
+        ApiCall::ChannelDetails(_) => {
+            Again { key: Some((Context::Sidebar, Action::ChannelInfo)), command: Some("channel-info") }
+        }
+        ApiCall::Profile(_) => {
+            Again { key: Some((Context::Messages, Action::Profile)), command: Some("profile") }
+        }
+        ApiCall::Snippets => Again { key: None, command: Some("snippets") },
+        ApiCall::RenderPreview { .. } => {
+            Again { key: Some((Context::Compose, Action::Preview)), command: None }
+        }
+        ApiCall::RecentMessages => {
+            Again { key: Some((Context::Global, Action::Recent)), command: Some("recent") }
+        }
+        _ => return failure(f),
+    };
+    failure_again(st, f, &again)
+}
+
 /// What the message pane says of a narrow that is neither loaded nor loading: why, and when it
 /// will be (it loads when the server answers: see `reload_if_not_loaded` and `on_registered`).
 pub fn not_loaded(st: &State) -> &'static str {
@@ -93,9 +116,18 @@ pub(super) fn failure(f: &Failure) -> String {
         Failure::TooLarge { path, size, max } => format!(
             "{} is {}; this server takes files up to {} MiB",
             path.display(),
-            super::attach::size_text(*size),
+            size_text(*size),
             max >> 20
         ),
+    }
+}
+
+/// "12.3 MiB", "500 KiB", "80 bytes": binary units, as the server states its upload limit.
+pub fn size_text(bytes: u64) -> String {
+    match bytes {
+        0..1024 => format!("{bytes} bytes"),
+        1024..1_048_576 => format!("{} KiB", bytes / 1024),
+        _ => format!("{:.1} MiB", bytes as f64 / 1_048_576.0),
     }
 }
 
@@ -166,8 +198,8 @@ pub(super) fn reopen_failed(why: &str) -> String {
 }
 
 /// Why a program the client started did not do its part, in the user's words.
-pub(super) fn program_failure(f: &crate::app::ProgramFailure) -> String {
-    use crate::app::ProgramFailure as P;
+pub(super) fn program_failure(f: &crate::app::msg::ProgramFailure) -> String {
+    use crate::app::msg::ProgramFailure as P;
     use std::io::ErrorKind as K;
     match f {
         P::NotStarted { program, kind: K::NotFound } => format!("{program} was not found: is it installed?"),
@@ -191,52 +223,9 @@ fn io_words(kind: std::io::ErrorKind) -> &'static str {
     }
 }
 
-/// A background job finished.
+/// A finished job whose answer is only words (the parts that take their own answers have them
+/// from `done`).
 pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>) -> Vec<Effect> {
-    let job = match job {
-        Job::Api(call) if super::directory::answers(&call) => {
-            // The popups that close on a failure say how to open them again.
-            let again = match *call {
-                ApiCall::Channels => Some(Again { key: None, command: Some("channels") }),
-                ApiCall::ChannelDetails(_) => Some(Again {
-                    key: Some((Context::Sidebar, Action::ChannelInfo)),
-                    command: Some("channel-info"),
-                }),
-                ApiCall::Profile(_) => {
-                    Some(Again { key: Some((Context::Messages, Action::Profile)), command: Some("profile") })
-                }
-                _ => None,
-            };
-            let result = result.map_err(|f| match &again {
-                Some(again) => failure_again(st, &f, again),
-                None => failure(&f),
-            });
-            return super::directory::on_answer(st, *call, result);
-        }
-        Job::Api(call) if matches!(*call, ApiCall::Reminders | ApiCall::Uploads) => {
-            return list_answer(st, *call, result);
-        }
-        Job::Api(call) if super::snippets::answers(&call) => {
-            // The list is asked for again with `:snippets`; a snippet saved or deleted, from
-            // the list, as before.
-            let command = matches!(*call, ApiCall::Snippets).then_some("snippets");
-            let again = Again { key: None, command };
-            let result = result.map_err(|f| failure_again(st, &f, &again));
-            return super::snippets::on_answer(st, *call, result);
-        }
-        Job::Api(call) if matches!(*call, ApiCall::RenderPreview { .. }) => {
-            let ApiCall::RenderPreview { content } = *call else { return vec![] };
-            let again = Again { key: Some((Context::Compose, Action::Preview)), command: None };
-            let result = result.map_err(|f| failure_again(st, &f, &again));
-            return super::preview::on_answer(st, &content, result);
-        }
-        Job::Api(call) if matches!(*call, ApiCall::RecentMessages) => {
-            let again = Again { key: Some((Context::Global, Action::Recent)), command: Some("recent") };
-            let result = result.map_err(|f| failure_again(st, &f, &again));
-            return super::recent::on_answer(st, result);
-        }
-        job => job,
-    };
     let result = match result {
         Ok(answer) => answer,
         Err(f) => {
@@ -250,8 +239,6 @@ pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>)
     };
     let note = match (call, result) {
         (ApiCall::ChannelEmail { .. }, Answer::Email(email)) => {
-            // The channel info popup may be waiting for it; else it is copied.
-            let Err(Ok(email)) = super::directory::take_email(st, Ok(email)) else { return vec![] };
             set_status(st, format!("channel email copied: {email}"));
             return vec![Effect::Term(TermEffect::Copy(email))];
         }
@@ -273,10 +260,9 @@ pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>)
             }
             parts.join("; ")
         }
-        (ApiCall::CreateChannel(c), Answer::ChannelCreated(id)) => {
+        (ApiCall::CreateChannel(c), Answer::ChannelCreated(_)) => {
             let kind = if c.private { " (private)" } else { "" };
-            set_status(st, format!("#{}{kind} created; you are in it", c.name));
-            return super::directory::open_created(st, &c.name, id);
+            format!("#{}{kind} created; you are in it", c.name)
         }
         (ApiCall::Invite { emails, channels, .. }, Answer::Invited(r)) => {
             invited_note(&emails, &channels, &r.skipped)
@@ -286,14 +272,6 @@ pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>)
             alert_words_note(&st.data.alert_words)
         }
         (ApiCall::Remind { at, note, note_kept, .. }, _) => reminded(st, at, note.is_some() && !note_kept),
-        (call @ ApiCall::DeleteReminder(id), _) => {
-            super::reminders::on_event(st, RemindersEvent::Remove(id));
-            api_success(call)
-        }
-        (call @ ApiCall::DeleteUpload { id, .. }, _) => {
-            super::uploads::deleted(st, id);
-            api_success(call)
-        }
         (call, _) => api_success(call),
     };
     if !note.is_empty() {
@@ -302,30 +280,21 @@ pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>)
     vec![]
 }
 
-/// The reminders or uploads list answered: it is shown, or it closes and says why.
-fn list_answer(st: &mut State, call: ApiCall, result: Result<Answer, Failure>) -> Vec<Effect> {
+/// The reminders or uploads list was not loaded: it closes (if open) and says why.
+pub(super) fn list_failed(st: &mut State, call: &ApiCall, f: &Failure) {
     let (what, action) = match call {
         ApiCall::Reminders => ("reminders", Action::Reminders),
         _ => ("uploads", Action::Uploads),
     };
-    match result {
-        Ok(Answer::Reminders(list)) => super::reminders::on_list(st, list),
-        Ok(Answer::Uploads { files, used, messages }) => super::uploads::on_list(st, files, used, messages),
-        Ok(_) => {}
-        Err(f) => {
-            let open = matches!(
-                (&call, &st.ui.popup),
-                (ApiCall::Reminders, Some(Popup::Reminders { .. }))
-                    | (ApiCall::Uploads, Some(Popup::Uploads { .. }))
-            );
-            if open {
-                st.ui.popup = None;
-            }
-            let again = Again { key: Some((Context::Global, action)), command: Some(what) };
-            set_error(st, format!("{what} not loaded: {}", failure_again(st, &f, &again)));
-        }
+    let open = matches!(
+        (call, &st.ui.popup),
+        (ApiCall::Reminders, Some(Popup::Reminders { .. })) | (ApiCall::Uploads, Some(Popup::Uploads { .. }))
+    );
+    if open {
+        st.ui.popup = None;
     }
-    vec![]
+    let again = Again { key: Some((Context::Global, action)), command: Some(what) };
+    set_error(st, format!("{what} not loaded: {}", failure_again(st, f, &again)));
 }
 
 /// When a time comes, from now: "today at 17:30", "tomorrow at 09:00", "on Wed 25 Nov at
@@ -370,9 +339,6 @@ fn other_success(st: &mut State, job: Job, result: Answer) -> Vec<Effect> {
         },
         (Job::Open { .. }, Answer::Kept { target }) => {
             format!("saved {target} — not opened: a file of this type can run programs")
-        }
-        (Job::Upload { target }, Answer::Uploaded { name, url }) => {
-            return super::attach::uploaded(st, target, &name, &url);
         }
         (Job::DumpState, Answer::Written(path)) => format!("state written to {}", path.display()),
         (Job::MarkTopicRead, _) => "topic marked as read".into(),
@@ -470,10 +436,7 @@ fn refused(st: &mut State, job: Job, f: &Failure) {
         Job::Quiet => return,
         Job::Api(call) => match (*call, f) {
             (ApiCall::Submessage { .. }, _) => format!("not counted: {text}"),
-            (ApiCall::ChannelEmail { .. }, _) => match super::directory::take_email(st, Err(text)) {
-                Ok(()) => return,
-                Err(e) => format!("channel email: {}", e.err().unwrap_or_default()),
-            },
+            (ApiCall::ChannelEmail { .. }, _) => format!("channel email: {text}"),
             (ApiCall::Schedule(_) | ApiCall::UpdateScheduled { .. }, _) => format!("not scheduled: {text}"),
             (ApiCall::Invite { .. }, Failure::Api(e)) => match crate::api::invitation_failure(e) {
                 Some((skipped, _)) if !skipped.is_empty() => {
@@ -584,6 +547,14 @@ fn group_refusal(msg: &str, group: &str, names: &[(i64, String)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_in_binary_units() {
+        assert_eq!(size_text(80), "80 bytes");
+        assert_eq!(size_text(512_000), "500 KiB");
+        assert_eq!(size_text(12_345_678), "11.8 MiB");
+        assert_eq!(size_text(27 * 1_048_576), "27.0 MiB", "the same unit as the limit");
+    }
 
     #[test]
     fn group_refusals_name_people_and_groups_not_ids() {

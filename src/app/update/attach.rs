@@ -3,6 +3,7 @@
 //! line shows how far it got.
 
 use super::actions::current_target;
+use super::answers::size_text;
 use super::common::*;
 use super::prelude::*;
 
@@ -28,15 +29,6 @@ pub(super) fn attach(st: &mut State, path: &str) -> Result<Vec<Effect>, String> 
 pub fn file_name(path: &str) -> String {
     let name = path.trim_end_matches(['/', '\\']).rsplit(['/', '\\']).next().unwrap_or(path);
     crate::content::sanitize(name)
-}
-
-/// "12.3 MiB", "500 KiB", "80 bytes": binary units, as the server states its upload limit.
-pub fn size_text(bytes: u64) -> String {
-    match bytes {
-        0..1024 => format!("{bytes} bytes"),
-        1024..1_048_576 => format!("{} KiB", bytes / 1024),
-        _ => format!("{:.1} MiB", bytes as f64 / 1_048_576.0),
-    }
 }
 
 /// How far an upload got, on the status line.
@@ -94,13 +86,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_sizes_and_links() {
+    fn names_and_links() {
         assert_eq!(file_name("/tmp/x/report.pdf"), "report.pdf");
         assert_eq!(file_name("C:\\files\\a b.png"), "a b.png");
-        assert_eq!(size_text(80), "80 bytes");
-        assert_eq!(size_text(512_000), "500 KiB");
-        assert_eq!(size_text(12_345_678), "11.8 MiB");
-        assert_eq!(size_text(27 * 1_048_576), "27.0 MiB", "the same unit as the limit");
         assert_eq!(link("a [b].txt", "/user_uploads/2/1/a-b.txt"), "[a b.txt](/user_uploads/2/1/a-b.txt)");
     }
 }

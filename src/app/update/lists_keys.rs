@@ -58,7 +58,7 @@ fn uploads_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
             let name = crate::content::sanitize(&f.name);
             let question = format!(
                 "Delete {name} ({})? Messages that link to it lose it; this cannot be undone.",
-                super::attach::size_text(f.size)
+                super::answers::size_text(f.size)
             );
             let effect = Effect::Api(ApiCall::DeleteUpload { id: f.id, name });
             confirm(st, question, effect);

@@ -19,6 +19,7 @@ mod complete;
 mod compose;
 mod directory;
 mod directory_keys;
+mod done;
 mod events;
 mod images;
 mod inbox;
@@ -46,8 +47,7 @@ mod uploads;
 mod views;
 
 use actions::*;
-pub use answers::not_loaded;
-pub use attach::size_text;
+pub use answers::{not_loaded, size_text};
 use common::*;
 pub use common::{rebuild_people, rebuild_sidebar};
 pub use compose::scheduled_in_order;
@@ -63,7 +63,6 @@ use prelude::*;
 pub use recent::{RECENT_MESSAGES, conversation};
 use register::*;
 pub use reminders::reminder_excerpt;
-pub use server_drafts::ServerDrafts;
 use tick::*;
 pub use views::view_name;
 
@@ -426,7 +425,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             set_error(st, format!("not saved: {}", answers::why(&e)));
             vec![]
         }
-        Msg::Done { job, result } => answers::on_done(st, job, result),
+        Msg::Done { job, result } => done::on_done(st, job, result),
         Msg::UnreadableEvents { count, first: (event_type, error) } => {
             // Where it broke is for the log; the user learns what was skipped.
             tracing::info!("{count} unreadable event(s); the first, of type {event_type:?}: {error}");

@@ -132,7 +132,10 @@ pub(super) fn external_edit(st: &mut State) -> Vec<Effect> {
 }
 
 /// The editor returned: its text replaces the compose box's (nothing is lost on failure).
-pub(super) fn editor_done(st: &mut State, result: Result<String, crate::app::ProgramFailure>) -> Vec<Effect> {
+pub(super) fn editor_done(
+    st: &mut State,
+    result: Result<String, crate::app::msg::ProgramFailure>,
+) -> Vec<Effect> {
     match (result, &st.ui.compose) {
         (Ok(text), Some(c)) => {
             let text = text.trim_end_matches('\n');

@@ -12,25 +12,9 @@
 use super::prelude::*;
 
 use crate::app::narrow::dm_key;
-use std::collections::{HashMap, HashSet};
 
 /// Seconds between pushes of a draft that is still being typed.
 pub const PUSH_EVERY: i64 = 5;
-
-/// What this client knows of the server's drafts.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ServerDrafts {
-    /// Draft key → the server's draft ID and content.
-    pub by_key: HashMap<String, (i64, String)>,
-    /// Where each known conversation's draft goes (keys are lowercased; targets are not).
-    pub targets: HashMap<String, Target>,
-    /// When each key was last pushed.
-    pub last_push: HashMap<String, i64>,
-    /// Keys with a create in flight (a second create would make a duplicate).
-    pub creating: HashSet<String>,
-    /// Keys whose latest text has not been pushed yet.
-    pub dirty: HashSet<String>,
-}
 
 /// The local draft key of a server draft (`None`: not addressed; kept on the server only).
 pub fn key_of(d: &Draft, me: UserId) -> Option<(String, Target)> {
