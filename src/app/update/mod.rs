@@ -46,7 +46,7 @@ mod uploads;
 mod views;
 
 use actions::*;
-pub use answers::not_loaded;
+pub use answers::{not_loaded, why};
 pub use attach::size_text;
 use common::*;
 pub use common::{rebuild_people, rebuild_sidebar};
