@@ -306,9 +306,15 @@ fn main() -> anyhow::Result<()> {
             };
             rt.block_on(demo_server(opts, zuliprc_dir))
         }
-        Some(Command::Send(a)) => run_script(&rt, topicterm::script::Script::Send(a), cli.zuliprc, cli.account),
-        Some(Command::Tail(a)) => run_script(&rt, topicterm::script::Script::Tail(a), cli.zuliprc, cli.account),
-        Some(Command::Unread(a)) => run_script(&rt, topicterm::script::Script::Unread(a), cli.zuliprc, cli.account),
+        Some(Command::Send(a)) => {
+            run_script(&rt, topicterm::script::Script::Send(a), cli.zuliprc, cli.account)
+        }
+        Some(Command::Tail(a)) => {
+            run_script(&rt, topicterm::script::Script::Tail(a), cli.zuliprc, cli.account)
+        }
+        Some(Command::Unread(a)) => {
+            run_script(&rt, topicterm::script::Script::Unread(a), cli.zuliprc, cli.account)
+        }
         Some(Command::WebhookListen { addr, token }) => rt.block_on(topicterm::webhook::listen(addr, token)),
         None => {
             // Settings and credentials come before the terminal is touched, so errors print plainly.
@@ -330,9 +336,8 @@ fn run_script(
     account: Option<String>,
 ) -> ! {
     let (zuliprc, account) = script.account(zuliprc, account);
-    let creds = credentials(zuliprc, account, false).and_then(|mut all| {
-        all.drain(..).next().map(|(_, creds, _)| creds).context("no account")
-    });
+    let creds = credentials(zuliprc, account, false)
+        .and_then(|mut all| all.drain(..).next().map(|(_, creds, _)| creds).context("no account"));
     let code = rt.block_on(script.run(creds));
     std::process::exit(code)
 }

@@ -184,7 +184,8 @@ pub fn json_line(v: &impl serde::Serialize) -> String {
 pub fn report(command: &str, json: bool, f: &Failure) -> i32 {
     let why = crate::content::sanitize(&f.why.replace('\n', " "));
     if json {
-        Out::new().line(&json_line(&serde_json::json!({"result": "error", "msg": why, "code": f.exit.code()})));
+        Out::new()
+            .line(&json_line(&serde_json::json!({"result": "error", "msg": why, "code": f.exit.code()})));
     }
     let _ = writeln!(std::io::stderr().lock(), "topicterm {command}: {why}");
     f.exit.code()
@@ -207,7 +208,10 @@ mod tests {
     fn the_readme_lists_the_statuses() {
         let readme = include_str!("../../README.md");
         for (exit, text) in EXIT_STATUSES {
-            assert!(readme.contains(&format!("| {} | {text} |", exit.code())), "README lacks status {exit:?}");
+            assert!(
+                readme.contains(&format!("| {} | {text} |", exit.code())),
+                "README lacks status {exit:?}"
+            );
         }
     }
 }

@@ -29,7 +29,11 @@ pub enum Script {
 
 impl Script {
     /// Its account flags, else the top-level ones.
-    pub fn account(&self, zuliprc: Option<PathBuf>, account: Option<String>) -> (Option<PathBuf>, Option<String>) {
+    pub fn account(
+        &self,
+        zuliprc: Option<PathBuf>,
+        account: Option<String>,
+    ) -> (Option<PathBuf>, Option<String>) {
         match self {
             Script::Send(a) => a.common.or(zuliprc, account),
             Script::Tail(a) => a.common.or(zuliprc, account),

@@ -6,7 +6,9 @@
 //! the queue is asked for the `message` event that echoes the `local_id` before the message is
 //! sent again, and when that cannot be known it is not sent again — the outbox's rule.
 
-use super::common::{Common, EXIT_HELP, Exit, Failure, Out, client, data_of, forget_queue, json_line, register};
+use super::common::{
+    Common, EXIT_HELP, Exit, Failure, Out, client, data_of, forget_queue, json_line, register,
+};
 use crate::api::{Client, EventKind, OutgoingMessage, RegisterParams};
 use crate::app::narrow::Resolver;
 use crate::app::state::Data;
@@ -89,9 +91,9 @@ fn not_one(d: &Data, who: &str) -> Failure {
 fn message_for(d: &Data, target: &Target, content: &str) -> Result<OutgoingMessage, Failure> {
     match target {
         Target::Channel { name, topic } => {
-            let id = d
-                .channel_id(name)
-                .ok_or_else(|| Failure::new(Exit::Refused, format!("no channel named #{name} that you can see")))?;
+            let id = d.channel_id(name).ok_or_else(|| {
+                Failure::new(Exit::Refused, format!("no channel named #{name} that you can see"))
+            })?;
             Ok(OutgoingMessage::channel(id, topic, content))
         }
         Target::People(people) => {
@@ -110,9 +112,9 @@ fn text_of(arg: Option<String>) -> Result<String, Failure> {
         Some(t) => t,
         None => {
             let mut t = String::new();
-            std::io::stdin()
-                .read_to_string(&mut t)
-                .map_err(|e| Failure::new(Exit::Usage, format!("cannot read the message from standard input: {e}")))?;
+            std::io::stdin().read_to_string(&mut t).map_err(|e| {
+                Failure::new(Exit::Usage, format!("cannot read the message from standard input: {e}"))
+            })?;
             t
         }
     };
@@ -124,20 +126,30 @@ fn text_of(arg: Option<String>) -> Result<String, Failure> {
 
 /// A `local_id` no other send of this machine uses.
 fn fresh_local_id() -> String {
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
     format!("topicterm-send.{}.{nanos}", std::process::id())
 }
 
 /// Whether the queue holds the event of the message sent with `local_id`: its ID if so,
 /// `None` if it did not come after a few looks, an error if the queue cannot be asked.
-async fn arrived(client: &Client, queue: &str, last_event_id: &mut i64, local_id: &str) -> Result<Option<i64>, Failure> {
+async fn arrived(
+    client: &Client,
+    queue: &str,
+    last_event_id: &mut i64,
+    local_id: &str,
+) -> Result<Option<i64>, Failure> {
     for look in 1..=LOOKS {
-        let events = client.get_events(queue, *last_event_id, true, Duration::from_secs(10)).await.map_err(|e| {
-            Failure::new(
-                Exit::of(&e),
-                format!("the message may have been sent, and whether it was cannot be known: {}", crate::app::why(&e)),
-            )
-        })?;
+        let events =
+            client.get_events(queue, *last_event_id, true, Duration::from_secs(10)).await.map_err(|e| {
+                Failure::new(
+                    Exit::of(&e),
+                    format!(
+                        "the message may have been sent, and whether it was cannot be known: {}",
+                        crate::app::why(&e)
+                    ),
+                )
+            })?;
         for ev in events {
             *last_event_id = (*last_event_id).max(ev.id);
             if let EventKind::Message(m) = ev.kind
@@ -154,7 +166,12 @@ async fn arrived(client: &Client, queue: &str, last_event_id: &mut i64, local_id
 }
 
 /// Send `message` once: retried through transient failures, never twice.
-async fn send_once(client: &Client, queue: &str, mut last_event_id: i64, message: &mut OutgoingMessage) -> Result<i64, Failure> {
+async fn send_once(
+    client: &Client,
+    queue: &str,
+    mut last_event_id: i64,
+    message: &mut OutgoingMessage,
+) -> Result<i64, Failure> {
     let local_id = fresh_local_id();
     message.local_id = Some(local_id.clone());
     message.queue_id = Some(queue.to_owned());
@@ -182,7 +199,11 @@ async fn send_once(client: &Client, queue: &str, mut last_event_id: i64, message
 }
 
 /// `topicterm send`: the sent message's ID.
-pub async fn run(args: SendArgs, creds: anyhow::Result<crate::api::Credentials>, out: &mut Out) -> Result<(), Failure> {
+pub async fn run(
+    args: SendArgs,
+    creds: anyhow::Result<crate::api::Credentials>,
+    out: &mut Out,
+) -> Result<(), Failure> {
     let target = parse_target(&args.target)?;
     let content = text_of(args.text)?;
     let client = client(creds)?;

@@ -11,7 +11,9 @@
 //!
 //! It ends with status 0 on SIGINT and when standard output is closed (`| head`).
 
-use super::common::{Common, EXIT_HELP, Exit, Failure, Out, client, data_of, forget_queue, json_line, register};
+use super::common::{
+    Common, EXIT_HELP, Exit, Failure, Out, client, data_of, forget_queue, json_line, register,
+};
 use crate::api::{
     Anchor, ApiError, Client, EventKind, GetMessages, IncludeSubscribers, Message, NarrowTerm, RegisterParams,
 };
@@ -259,7 +261,11 @@ async fn follow(client: &Client, f: &Follow, since: u64, out: &mut Out) -> Resul
 }
 
 /// `topicterm tail`: until SIGINT, or standard output closes.
-pub async fn run(args: TailArgs, creds: anyhow::Result<crate::api::Credentials>, out: &mut Out) -> Result<(), Failure> {
+pub async fn run(
+    args: TailArgs,
+    creds: anyhow::Result<crate::api::Credentials>,
+    out: &mut Out,
+) -> Result<(), Failure> {
     let client = client(creds)?;
     let query = args.search.join(" ");
     let (terms, events_narrow, exact) = if query.trim().is_empty() {

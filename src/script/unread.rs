@@ -130,7 +130,9 @@ pub fn render(pieces: &[Piece], c: &Counts) -> Result<String, Failure> {
             Piece::Dms => out.push_str(&c.dms.to_string()),
             Piece::Channel(name) => {
                 let n = c.channels.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, n)| *n);
-                let n = n.ok_or_else(|| Failure::new(Exit::Refused, format!("you are in no channel named #{name}")))?;
+                let n = n.ok_or_else(|| {
+                    Failure::new(Exit::Refused, format!("you are in no channel named #{name}"))
+                })?;
                 out.push_str(&n.to_string());
             }
         }
@@ -158,7 +160,8 @@ async fn fetch(args: &UnreadArgs, creds: anyhow::Result<crate::api::Credentials>
     };
     let answer = register(&client, &params).await?;
     let queue = answer.queue_id.clone();
-    let result = counts(&answer).and_then(|c| if args.common.json { Ok(json_line(&c)) } else { render(&pieces, &c) });
+    let result =
+        counts(&answer).and_then(|c| if args.common.json { Ok(json_line(&c)) } else { render(&pieces, &c) });
     forget_queue(&client, queue.as_deref()).await;
     result
 }

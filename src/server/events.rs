@@ -55,7 +55,10 @@ impl Queue {
         let flag = |f: &str| flags.iter().any(|x| x == f);
         self.narrow.iter().all(|(op, operand)| match (op.as_str(), operand.as_str()) {
             ("channel" | "stream", name) => {
-                channel && message["display_recipient"].as_str().is_some_and(|d| d.to_lowercase() == name.to_lowercase())
+                channel
+                    && message["display_recipient"]
+                        .as_str()
+                        .is_some_and(|d| d.to_lowercase() == name.to_lowercase())
             }
             ("topic", t) => {
                 let (t, topic) = (t.to_lowercase(), topic.to_lowercase());

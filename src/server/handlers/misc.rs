@@ -20,7 +20,9 @@ fn events_narrow(terms: Vec<Vec<String>>) -> Result<Vec<(String, String)>, ApiEr
     terms
         .into_iter()
         .map(|term| match <[String; 2]>::try_from(term) {
-            Ok([op, _]) if !["channel", "stream", "topic", "exact-topic", "sender", "is"].contains(&op.as_str()) => {
+            Ok([op, _])
+                if !["channel", "stream", "topic", "exact-topic", "sender", "is"].contains(&op.as_str()) =>
+            {
                 Err(ApiErr::bad(format!("Operator {op} not supported.")))
             }
             Ok([op, operand]) if op == "is" && operand == "followed" => {
