@@ -166,14 +166,19 @@ async fn weather(e: ApiError, faults: &mut u32) -> Result<Option<Stop>, Failure>
     Ok(None)
 }
 
+/// A registered queue: its ID, the last event read, how long a poll may take.
+struct Queue {
+    id: String,
+    last_event_id: i64,
+    timeout: Duration,
+}
+
 /// Follow one queue until it is gone or standard output closes; `pending`: the gap after
 /// `last` is still to be fetched.
 async fn follow_queue(
     client: &Client,
     f: &Follow,
-    queue: &str,
-    mut last_event_id: i64,
-    timeout: Duration,
+    mut queue: Queue,
     last: &mut i64,
     mut pending: bool,
     out: &mut Out,
@@ -190,7 +195,7 @@ async fn follow_queue(
                 },
             }
         }
-        let events = match client.get_events(queue, last_event_id, false, timeout).await {
+        let events = match client.get_events(&queue.id, queue.last_event_id, false, queue.timeout).await {
             Ok(events) => events,
             Err(e) => match weather(e, &mut faults).await? {
                 Some(stop) => return Ok(stop),
@@ -199,7 +204,7 @@ async fn follow_queue(
         };
         faults = 0;
         for ev in events {
-            last_event_id = last_event_id.max(ev.id);
+            queue.last_event_id = queue.last_event_id.max(ev.id);
             let EventKind::Message(m) = ev.kind else { continue };
             if !f.exact {
                 pending = true;
@@ -250,7 +255,8 @@ async fn follow(client: &Client, f: &Follow, since: u64, out: &mut Out) -> Resul
         }
         let gap = !first;
         first = false;
-        match follow_queue(client, f, &queue, answer.last_event_id, timeout, &mut last, gap, out).await? {
+        let followed = Queue { id: queue.clone(), last_event_id: answer.last_event_id, timeout };
+        match follow_queue(client, f, followed, &mut last, gap, out).await? {
             Stop::Closed => {
                 forget_queue(client, Some(&queue)).await;
                 return Ok(());
