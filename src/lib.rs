@@ -24,6 +24,7 @@
 //!   `$EDITOR`), with a recording stand-in for tests.
 //! - [`urls`]: the one home for URL encoding (paths, URI components, the web app's hash encoding).
 //! - [`webhook`]: `topicterm webhook-listen`, the receiving end of outgoing webhooks.
+//! - [`script`]: the scripting subcommands `send`, `tail` and `unread`, and their exit statuses.
 
 pub mod account;
 pub mod api;
@@ -39,6 +40,7 @@ pub mod line;
 pub mod net;
 pub mod outside;
 pub mod run;
+pub mod script;
 #[cfg(feature = "demo")]
 pub mod server;
 pub mod ui;

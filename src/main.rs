@@ -175,6 +175,15 @@ enum Command {
     /// (for `bench/scale.sh`, which replays the client's start-up requests with curl).
     #[command(hide = true)]
     RegisterForm,
+    /// Send a message: to '#channel>topic', or '@name' (several: '@name,@other'); the text is
+    /// the argument, else standard input. Prints the message's ID.
+    Send(topicterm::script::SendArgs),
+    /// Print messages as they arrive (with --since N the last N first), one line each, or one
+    /// JSON object each with --json; only those matching SEARCH (the client's `/` search).
+    Tail(topicterm::script::TailArgs),
+    /// Print unread counts for a status bar: --format '{total} {mentions} {dms} {channel:NAME}';
+    /// on failure a placeholder (--placeholder, default `?`) and a status that says what failed.
+    Unread(topicterm::script::UnreadArgs),
 }
 
 /// Where logs go: never the screen while the interface runs.
@@ -240,7 +249,9 @@ fn main() -> anyhow::Result<()> {
         }
         _ => {}
     }
-    init_logging(cli.debug, cli.command.is_none());
+    // The client's screen, and the scripts' output, are kept free of logs.
+    let scripted = matches!(cli.command, Some(Command::Send(_) | Command::Tail(_) | Command::Unread(_)));
+    init_logging(cli.debug, cli.command.is_none() || scripted);
     // The client (not the demo server, which serves many at once) runs on one heap.
     if cli.command.is_none() {
         topicterm::heap::single_arena();
@@ -295,6 +306,15 @@ fn main() -> anyhow::Result<()> {
             };
             rt.block_on(demo_server(opts, zuliprc_dir))
         }
+        Some(Command::Send(a)) => {
+            run_script(&rt, topicterm::script::Script::Send(a), cli.zuliprc, cli.account)
+        }
+        Some(Command::Tail(a)) => {
+            run_script(&rt, topicterm::script::Script::Tail(a), cli.zuliprc, cli.account)
+        }
+        Some(Command::Unread(a)) => {
+            run_script(&rt, topicterm::script::Script::Unread(a), cli.zuliprc, cli.account)
+        }
         Some(Command::WebhookListen { addr, token }) => rt.block_on(topicterm::webhook::listen(addr, token)),
         None => {
             // Settings and credentials come before the terminal is touched, so errors print plainly.
@@ -306,6 +326,20 @@ fn main() -> anyhow::Result<()> {
             rt.block_on(client_main(cli.demo, cli.zuliprc, cli.account, keep, settings))
         }
     }
+}
+
+/// Run a scripting subcommand on one account and exit with its status.
+fn run_script(
+    rt: &tokio::runtime::Runtime,
+    script: topicterm::script::Script,
+    zuliprc: Option<PathBuf>,
+    account: Option<String>,
+) -> ! {
+    let (zuliprc, account) = script.account(zuliprc, account);
+    let creds = credentials(zuliprc, account, false)
+        .and_then(|mut all| all.drain(..).next().map(|(_, creds, _)| creds).context("no account"));
+    let code = rt.block_on(script.run(creds));
+    std::process::exit(code)
 }
 
 fn list_accounts() -> anyhow::Result<()> {
@@ -326,8 +360,9 @@ fn list_accounts() -> anyhow::Result<()> {
 type Opened = (String, Credentials, AccountSource);
 
 /// The organizations to open, each with its account's name: -c's zuliprc, else the account
-/// chosen with --account, else every account (the default first), else ~/.zuliprc.
-fn credentials(zuliprc: Option<PathBuf>, account: Option<String>) -> anyhow::Result<Vec<Opened>> {
+/// chosen with --account, else every account (the default first; only the default one unless
+/// `all`), else ~/.zuliprc.
+fn credentials(zuliprc: Option<PathBuf>, account: Option<String>, all: bool) -> anyhow::Result<Vec<Opened>> {
     let hint = NO_CREDENTIALS_HINT;
     let from_file = |path: PathBuf| {
         let creds = account::read_zuliprc(&path).map_err(|e| anyhow::anyhow!("{e}\n{hint}"))?;
@@ -341,7 +376,7 @@ fn credentials(zuliprc: Option<PathBuf>, account: Option<String>) -> anyhow::Res
         let source = AccountSource::Account(name.clone());
         (name, creds, source)
     };
-    if account.is_some() {
+    if account.is_some() || !all {
         if let Some(one) = store.credentials(account.as_deref())? {
             return Ok(vec![stored(one)]);
         }
@@ -441,13 +476,13 @@ async fn client_main(
         let creds = server.credentials("member").context("the demo organization has no member")?;
         (Some(server), vec![("demo".to_owned(), creds, AccountSource::Given)])
     } else {
-        (None, credentials(zuliprc, account)?)
+        (None, credentials(zuliprc, account, true)?)
     };
     #[cfg(not(feature = "demo"))]
     let accounts = if demo {
         anyhow::bail!("this build of topicterm has no demo server (it was built without the `demo` feature)");
     } else {
-        credentials(zuliprc, account)?
+        credentials(zuliprc, account, true)?
     };
     let orgs = accounts
         .into_iter()

@@ -30,6 +30,6 @@ pub use update::cache;
 pub use update::{
     RECENT_MESSAGES, conversation, message_link, not_loaded, open_narrow, pending_in, plain_text,
     rebuild_people, rebuild_sidebar, reminder_excerpt, role_name, scheduled_in_order, size_text, update,
-    view_name, who_may_post, zone_time,
+    view_name, who_may_post, why, zone_time,
 };
 pub use when::TimeZone;

@@ -25,6 +25,8 @@ pub struct Queue {
     pub simplified_presence: bool,
     /// A poll is waiting on this queue (it is not expired meanwhile).
     pub polling: bool,
+    /// `narrow` of `POST /register`: `message` events only for messages it admits.
+    pub narrow: Vec<(String, String)>,
 }
 
 impl Queue {
@@ -40,6 +42,37 @@ impl Queue {
         }
         self.events.push_back((id, event));
         self.notify.notify_one();
+    }
+
+    /// Whether a message (as this queue's user sees it) passes the queue's narrow: the reference
+    /// server's `build_narrow_predicate` (`zerver/lib/narrow_predicate.py`), loose topic match
+    /// (the topic or one of its words) and all.
+    pub fn admits(&self, message: &Value, flags: &[String]) -> bool {
+        let text = |k: &str| message.get(k).and_then(Value::as_str).unwrap_or("");
+        let channel = text("type") == "stream";
+        let topic = message.get("subject").or_else(|| message.get("topic")).and_then(Value::as_str);
+        let topic = topic.unwrap_or("");
+        let flag = |f: &str| flags.iter().any(|x| x == f);
+        self.narrow.iter().all(|(op, operand)| match (op.as_str(), operand.as_str()) {
+            ("channel" | "stream", name) => {
+                channel
+                    && message["display_recipient"]
+                        .as_str()
+                        .is_some_and(|d| d.to_lowercase() == name.to_lowercase())
+            }
+            ("topic", t) => {
+                let (t, topic) = (t.to_lowercase(), topic.to_lowercase());
+                channel && (t == topic || topic.split_whitespace().any(|w| w == t))
+            }
+            ("exact-topic", t) => channel && t == topic,
+            ("sender", email) => text("sender_email").to_lowercase() == email.to_lowercase(),
+            ("is", "dm" | "private") => text("type") == "private",
+            ("is", "starred") => flag("starred"),
+            ("is", "unread") => !flag("read"),
+            ("is", "alerted" | "mentioned") => flag("mentioned"),
+            ("is", "resolved") => channel && topic.starts_with("\u{2714} "),
+            _ => true,
+        })
     }
 
     /// Drop events the client acknowledged.
@@ -88,6 +121,7 @@ impl Queues {
                 empty_topic_name,
                 simplified_presence,
                 polling: false,
+                narrow: Vec::new(),
             },
         );
         id

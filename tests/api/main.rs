@@ -18,6 +18,7 @@ mod org;
 mod org_endpoints;
 mod protocol;
 mod reference;
+mod register_narrow;
 mod reminders;
 mod scheduled;
 mod servers_in_the_wild;

@@ -11,7 +11,7 @@ use crate::app::msg::{Answer, Failure, Job, Unsubscribed};
 /// trouble otherwise — never a status code, a URL or a library's text. The error itself, in
 /// technical terms and without anything the server sent (see `ApiError`'s `Display`), goes to
 /// the log.
-pub(super) fn why(e: &ApiError) -> String {
+pub fn why(e: &ApiError) -> String {
     match e.server() {
         Some(s) => tracing::info!("a request was refused: {s}"),
         None => tracing::info!("a request failed: {e}"),

@@ -47,7 +47,7 @@ mod uploads;
 mod views;
 
 use actions::*;
-pub use answers::{not_loaded, size_text};
+pub use answers::{not_loaded, size_text, why};
 use common::*;
 pub use common::{rebuild_people, rebuild_sidebar};
 pub use compose::scheduled_in_order;

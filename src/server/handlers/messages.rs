@@ -24,6 +24,10 @@ impl Org {
         for q in self.queues.map.values().filter(|q| users.contains(&q.user_id) && q.wants("message")) {
             let mut m = self.message_json(&msg, q.user_id, q.apply_markdown, q.empty_topic_name);
             let flags = m.as_object_mut().and_then(|o| o.remove("flags")).unwrap_or(json!([]));
+            let listed: Vec<String> = serde_json::from_value(flags.clone()).unwrap_or_default();
+            if !q.admits(&m, &listed) {
+                continue;
+            }
             let mut ev = json!({"type": "message", "message": m, "flags": flags});
             if let Some((local_id, queue_id)) = &local
                 && *queue_id == q.id

@@ -14,6 +14,26 @@ use std::time::Instant;
 /// Long-poll timeout clients should use (seconds); a heartbeat comes before it.
 pub const LONGPOLL_TIMEOUT: u64 = 90;
 
+/// Register's `narrow`: `[operator, operand]` pairs of the operators the reference server
+/// filters events by (`check_narrow_for_events`), refused in its words otherwise.
+fn events_narrow(terms: Vec<Vec<String>>) -> Result<Vec<(String, String)>, ApiErr> {
+    terms
+        .into_iter()
+        .map(|term| match <[String; 2]>::try_from(term) {
+            Ok([op, _])
+                if !["channel", "stream", "topic", "exact-topic", "sender", "is"].contains(&op.as_str()) =>
+            {
+                Err(ApiErr::bad(format!("Operator {op} not supported.")))
+            }
+            Ok([op, operand]) if op == "is" && operand == "followed" => {
+                Err(ApiErr::bad(format!("Operand {operand} not supported.")))
+            }
+            Ok([op, operand]) => Ok((op, operand)),
+            Err(_) => Err(ApiErr::bad("Invalid narrow: each term is [operator, operand]")),
+        })
+        .collect()
+}
+
 /// `POST /register`
 pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let p = &req.p;
@@ -24,7 +44,7 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let include = p.opt_str("include_subscribers").unwrap_or_else(|| "false".into());
     let slim = p.bool_or("slim_presence", false)?;
     let _ = p.opt_bool("all_public_streams")?;
-    let _: Option<Value> = p.opt_json("narrow")?;
+    let narrow = events_narrow(p.opt_json::<Vec<Vec<String>>>("narrow")?.unwrap_or_default())?;
     let _ = p.opt_i64("presence_history_limit_days")?;
     let caps: Map<String, Value> = p.opt_json("client_capabilities")?.unwrap_or_default();
     // The capability means nothing to a server before empty topics.
@@ -41,6 +61,9 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         && org.settings.feature_level >= crate::server::levels::SIMPLIFIED_PRESENCE_EVENTS;
     let event_types = event_types.map(|v| v.into_iter().collect());
     let queue_id = org.queues.create(uid, event_types, apply_markdown, empty_topic, simplified_presence);
+    if let Some(q) = org.queues.map.get_mut(&queue_id) {
+        q.narrow = narrow;
+    }
     let me = org.user(uid)?.clone();
     let mut r = Map::new();
     let mut put = |k: &str, v: Value| {

@@ -1,0 +1,217 @@
+//! What the scripting subcommands share: the one table of exit statuses, the account flags
+//! every one takes, a failure with its status, standard output that ends quietly when its
+//! reader goes away, and the register answer made into the client's data (its name lookups).
+
+use crate::api::{ApiError, Client, Credentials, RegisterParams, RegisterResponse};
+use crate::app::state::Data;
+use crate::app::{Msg, State};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Declares the exit statuses once: the enum, the help text every subcommand shows
+/// (`topicterm help send`), and the list the README is checked against.
+macro_rules! exit_statuses {
+    ($($(#[$doc:meta])* $name:ident = $code:literal : $text:literal,)*) => {
+        /// How a scripting subcommand ends: its exit status.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Exit {
+            $($(#[$doc])* $name = $code,)*
+        }
+
+        /// The exit statuses, as `--help` lists them.
+        pub const EXIT_HELP: &str = concat!("Exit status:\n", $("  ", $code, "  ", $text, "\n",)*);
+
+        /// Each status with what it says.
+        pub const EXIT_STATUSES: &[(Exit, &str)] = &[$((Exit::$name, $text),)*];
+    };
+}
+
+exit_statuses! {
+    /// Done.
+    Done = 0: "done",
+    /// The command line is wrong (clap's own status for its errors, and ours: an empty message, a bad template or search).
+    Usage = 2: "usage: a wrong command line, template or search",
+    /// No account to use, a key that cannot be read, or one the server refuses.
+    Credentials = 3: "no usable account: none set up, the key unreadable, or refused by the server",
+    /// The server could not be reached, or did not answer in time.
+    Network = 4: "network: the server is unreachable, unavailable or did not answer",
+    /// The server (or this program, before asking it) refused: an unknown or ambiguous target, not allowed.
+    Refused = 5: "refused: an unknown or ambiguous channel or person, or not allowed",
+    /// Anything else: the server failed, or answered what the protocol does not say.
+    Other = 6: "other: the server failed or its answer could not be read",
+}
+
+impl Exit {
+    pub fn code(self) -> i32 {
+        self as i32
+    }
+
+    /// The status an API failure ends with.
+    pub fn of(e: &ApiError) -> Exit {
+        use crate::api::error::Trouble::*;
+        if e.is_auth() {
+            return Exit::Credentials;
+        }
+        match e.trouble() {
+            Unreachable | NoAnswer | ConnectionLost | Unavailable | TooManyRequests => Exit::Network,
+            UntrustedCertificate | ClientCertificateRequired => Exit::Network,
+            Refused | Limit => Exit::Refused,
+            ServerFailed | NotUnderstood => Exit::Other,
+        }
+    }
+}
+
+/// The flags every scripting subcommand takes (the top-level `-a`/`-c` are taken too).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct Common {
+    /// Use this account (see `topicterm accounts`) instead of the default one.
+    #[arg(short = 'a', long, value_name = "NAME")]
+    pub account: Option<String>,
+    /// Use this zuliprc (INI [api] with email, key, site; it must be private: chmod 600).
+    #[arg(short = 'c', long = "zuliprc", value_name = "PATH", conflicts_with = "account")]
+    pub zuliprc: Option<PathBuf>,
+    /// Print JSON (one object per line) instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl Common {
+    /// These flags, else the top-level ones given before the subcommand.
+    pub fn or(&self, zuliprc: Option<PathBuf>, account: Option<String>) -> (Option<PathBuf>, Option<String>) {
+        if self.zuliprc.is_some() || self.account.is_some() {
+            (self.zuliprc.clone(), self.account.clone())
+        } else {
+            (zuliprc, account)
+        }
+    }
+}
+
+/// A subcommand that failed: its status and a one-line reason.
+#[derive(Debug)]
+pub struct Failure {
+    pub exit: Exit,
+    pub why: String,
+}
+
+impl Failure {
+    pub fn new(exit: Exit, why: impl Into<String>) -> Failure {
+        Failure { exit, why: why.into() }
+    }
+
+    /// An API failure, with what was being done: `doing: why` in the client's words.
+    pub fn api(doing: &str, e: &ApiError) -> Failure {
+        Failure::new(Exit::of(e), format!("{doing}: {}", crate::app::why(e)))
+    }
+
+    /// Credentials that could not be read (the error says which and how to fix it).
+    pub fn credentials(e: &anyhow::Error) -> Failure {
+        Failure::new(Exit::Credentials, format!("{e:#}"))
+    }
+}
+
+/// The client for these credentials.
+pub fn client(creds: anyhow::Result<Credentials>) -> Result<Client, Failure> {
+    let creds = creds.map_err(|e| Failure::credentials(&e))?;
+    Client::new(&creds).map_err(|e| Failure::new(Exit::Credentials, format!("cannot use the account: {e}")))
+}
+
+/// Register a queue (failures in words).
+pub async fn register(client: &Client, params: &RegisterParams) -> Result<RegisterResponse, Failure> {
+    client.register(params).await.map_err(|e| Failure::api("cannot reach the organization", &e))
+}
+
+/// The client's data from a register answer, as the interactive client builds it (through
+/// `app::update`): its users, channels and name lookups (`narrow::Resolver`).
+pub fn data_of(answer: RegisterResponse) -> Data {
+    let mut st = State::default();
+    let _ = crate::app::update(&mut st, Msg::Registered(Box::new(answer)));
+    st.data
+}
+
+/// Delete a queue that is no longer needed; a failure only costs the server a queue that
+/// expires on its own.
+pub async fn forget_queue(client: &Client, queue_id: Option<&str>) {
+    if let Some(q) = queue_id
+        && let Err(e) = client.delete_queue(q).await
+    {
+        tracing::debug!("queue not deleted: {e}");
+    }
+}
+
+/// Standard output, line by line. A reader that went away (`| head -1`: EPIPE) ends the
+/// output: `line` says so with `false`, and nothing is printed about it.
+pub struct Out {
+    closed: bool,
+}
+
+impl Out {
+    pub fn new() -> Out {
+        Out { closed: false }
+    }
+
+    /// Write one line and flush it; `false` once standard output is closed.
+    pub fn line(&mut self, text: &str) -> bool {
+        if self.closed {
+            return false;
+        }
+        let mut out = std::io::stdout().lock();
+        match writeln!(out, "{text}").and_then(|()| out.flush()) {
+            Ok(()) => true,
+            Err(e) => {
+                if e.kind() != std::io::ErrorKind::BrokenPipe {
+                    tracing::info!("standard output failed: {e}");
+                }
+                self.closed = true;
+                false
+            }
+        }
+    }
+}
+
+impl Default for Out {
+    fn default() -> Self {
+        Out::new()
+    }
+}
+
+/// A JSON value as one line (serde escapes every control character).
+pub fn json_line(v: &impl serde::Serialize) -> String {
+    serde_json::to_string(v).unwrap_or_else(|e| format!(r#"{{"result":"error","msg":"{e}"}}"#))
+}
+
+/// Report a failure: on standard error as `topicterm CMD: why`, and with `--json` on standard
+/// output too, as `{"result":"error","msg":…,"code":N}`. Returns the exit status.
+pub fn report(command: &str, json: bool, f: &Failure) -> i32 {
+    let why = crate::content::sanitize(&f.why.replace('\n', " "));
+    if json {
+        Out::new()
+            .line(&json_line(&serde_json::json!({"result": "error", "msg": why, "code": f.exit.code()})));
+    }
+    let _ = writeln!(std::io::stderr().lock(), "topicterm {command}: {why}");
+    f.exit.code()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_help_lists_every_status_once() {
+        for (exit, text) in EXIT_STATUSES {
+            let line = format!("  {}  {text}\n", exit.code());
+            assert_eq!(EXIT_HELP.matches(&line).count(), 1, "{line}");
+        }
+        assert_eq!(Exit::Usage.code(), 2, "clap's own status for a wrong command line");
+    }
+
+    #[test]
+    fn the_readme_lists_the_statuses() {
+        let readme = include_str!("../../README.md");
+        for (exit, text) in EXIT_STATUSES {
+            assert!(
+                readme.contains(&format!("| {} | {text} |", exit.code())),
+                "README lacks status {exit:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,358 @@
+//! `topicterm tail [SEARCH]`: messages as they arrive, one line each (or one JSON object each).
+//!
+//! SEARCH is read by the client's own search parser (`app::narrow::parse_search`, the `/`
+//! search), its names looked up in a first register answer. The queue that is followed is
+//! registered with the part of the search the server filters events by (register's `narrow`:
+//! channel, sender, `is:`; `check_narrow_for_events` in the reference server); when that part
+//! is the whole search, each message event is printed as it comes, and otherwise an event
+//! only says that something came, and what matches is fetched by anchor (`GET /messages`
+//! after the last message printed) — the same fetch that fills the gap when the queue expired
+//! and is registered again. Nothing is printed twice (IDs only grow) and nothing is missed.
+//!
+//! It ends with status 0 on SIGINT and when standard output is closed (`| head`).
+
+use super::common::{
+    Common, EXIT_HELP, Exit, Failure, Out, client, data_of, forget_queue, json_line, register,
+};
+use crate::api::{
+    Anchor, ApiError, Client, EventKind, GetMessages, IncludeSubscribers, Message, NarrowTerm, RegisterParams,
+};
+use crate::app::TimeZone;
+use crate::app::state::Data;
+use crate::backoff::{Backoff, pseudo_random};
+use crate::content::sanitize;
+use std::time::Duration;
+
+/// Messages asked for per page when filling a gap.
+const PAGE: u64 = 1000;
+
+/// Follow messages as they arrive.
+#[derive(clap::Args, Debug, Clone)]
+#[command(after_help = EXIT_HELP)]
+pub struct TailArgs {
+    /// Only messages matching this search, in the client's `/` search syntax: channel:NAME,
+    /// topic:"a topic", sender:EMAIL, dm:NAME, is:dm, is:mentioned, has:link, words… (any
+    /// number of words; quote what the shell would split).
+    #[arg(value_name = "SEARCH")]
+    pub search: Vec<String>,
+    /// First print the last N messages (of the search).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub since: u64,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// What is followed.
+struct Follow {
+    /// The whole search, for `GET /messages`.
+    terms: Vec<NarrowTerm>,
+    /// The part the server filters events by.
+    events_narrow: Vec<(String, String)>,
+    /// The events' filter is the whole search: an event's message is printed as it is.
+    exact: bool,
+    json: bool,
+}
+
+/// The part of a search the server filters events by, as register's `narrow` takes it
+/// (names, not IDs), and whether it is the whole search. The events' topic match is looser
+/// than a search's (a word of the topic matches too), so a topic makes it not the whole.
+fn events_narrow(terms: &[NarrowTerm], d: &Data) -> (Vec<(String, String)>, bool) {
+    let mut exact = true;
+    let mut pairs = Vec::new();
+    for t in terms {
+        let pair = match (t.operator.as_str(), &t.operand) {
+            _ if t.negated => None,
+            ("channel", v) => v.as_i64().map(|id| ("channel", d.channel_name(id).to_owned())),
+            ("sender", v) => v.as_i64().and_then(|id| d.users.get(&id)).map(|u| ("sender", u.email.clone())),
+            ("topic", v) => {
+                exact = false;
+                v.as_str().map(|topic| ("topic", topic.to_owned()))
+            }
+            ("is", v) => v
+                .as_str()
+                .filter(|o| ["dm", "starred", "mentioned", "alerted", "unread", "resolved"].contains(o))
+                .map(|o| ("is", o.to_owned())),
+            _ => None,
+        };
+        match pair {
+            Some((op, operand)) => pairs.push((op.to_owned(), operand)),
+            None => exact = false,
+        }
+    }
+    (pairs, exact)
+}
+
+/// A message as one line of text: `HH:MM #channel > topic  Sender: text`, or for a direct
+/// message `HH:MM @ Sender: text`; the text is the message's Markdown on one line. Everything
+/// from the server goes through `sanitize`.
+pub fn text_line(m: &Message, tz: TimeZone) -> String {
+    let when = tz.format(m.timestamp, "%H:%M");
+    let text = sanitize(&m.content.split_whitespace().collect::<Vec<_>>().join(" "));
+    let sender = sanitize(&m.sender_full_name);
+    match &m.display_recipient {
+        crate::api::DisplayRecipient::Channel(channel) => {
+            format!("{when} #{} > {}  {sender}: {text}", sanitize(channel), sanitize(m.topic()))
+        }
+        crate::api::DisplayRecipient::Users(_) => format!("{when} @ {sender}: {text}"),
+    }
+}
+
+/// Print one message; `false` once standard output is closed.
+fn print(out: &mut Out, m: &Message, json: bool) -> bool {
+    if json { out.line(&json_line(m)) } else { out.line(&text_line(m, TimeZone::Local)) }
+}
+
+/// Print the messages of the search after `last`, oldest first, moving `last`. `Ok(false)`:
+/// standard output is closed.
+async fn print_after(client: &Client, f: &Follow, last: &mut i64, out: &mut Out) -> Result<bool, ApiError> {
+    loop {
+        let mut q = GetMessages::around(Anchor::Id((*last).max(0)), 0, PAGE).narrow(f.terms.clone());
+        q.include_anchor = Some(false);
+        q.apply_markdown = Some(false);
+        let page = client.get_messages(&q).await?;
+        for m in &page.messages {
+            if m.id <= *last {
+                continue;
+            }
+            if !print(out, m, f.json) {
+                return Ok(false);
+            }
+            *last = m.id;
+        }
+        if page.found_newest || page.messages.is_empty() {
+            return Ok(true);
+        }
+    }
+}
+
+/// Print the last `n` messages of the search; the newest ID printed.
+async fn print_last(client: &Client, f: &Follow, n: u64, out: &mut Out) -> Result<Option<i64>, Failure> {
+    let mut q = GetMessages::around(Anchor::Newest, n.min(5000), 0).narrow(f.terms.clone());
+    q.apply_markdown = Some(false);
+    let page = client.get_messages(&q).await.map_err(|e| Failure::api("cannot read the messages", &e))?;
+    let mut newest = None;
+    for m in &page.messages {
+        if !print(out, m, f.json) {
+            break;
+        }
+        newest = Some(m.id);
+    }
+    Ok(newest)
+}
+
+/// What ends following one queue.
+enum Stop {
+    /// Standard output is closed: done.
+    Closed,
+    /// The queue is gone: register another.
+    QueueGone,
+}
+
+/// A failure while following: a queue that is gone, trouble worth waiting out (`Ok`, after
+/// the wait), or the end.
+async fn weather(e: ApiError, faults: &mut u32) -> Result<Option<Stop>, Failure> {
+    if e.code() == Some("BAD_EVENT_QUEUE_ID") {
+        return Ok(Some(Stop::QueueGone));
+    }
+    if e.is_auth() || !e.is_transient() {
+        return Err(Failure::api("stopped following", &e));
+    }
+    *faults += 1;
+    if *faults == 1 {
+        let why = sanitize(&crate::app::why(&e));
+        eprintln!("topicterm tail: {why}; trying again");
+    }
+    tokio::time::sleep(Backoff::NETWORK.delay(*faults, pseudo_random(i64::from(*faults), *faults))).await;
+    Ok(None)
+}
+
+/// A registered queue: its ID, the last event read, how long a poll may take.
+struct Queue {
+    id: String,
+    last_event_id: i64,
+    timeout: Duration,
+}
+
+/// Follow one queue until it is gone or standard output closes; `pending`: the gap after
+/// `last` is still to be fetched.
+async fn follow_queue(
+    client: &Client,
+    f: &Follow,
+    mut queue: Queue,
+    last: &mut i64,
+    mut pending: bool,
+    out: &mut Out,
+) -> Result<Stop, Failure> {
+    let mut faults = 0;
+    loop {
+        if pending {
+            match print_after(client, f, last, out).await {
+                Ok(true) => pending = false,
+                Ok(false) => return Ok(Stop::Closed),
+                Err(e) => match weather(e, &mut faults).await? {
+                    Some(stop) => return Ok(stop),
+                    None => continue,
+                },
+            }
+        }
+        let events = match client.get_events(&queue.id, queue.last_event_id, false, queue.timeout).await {
+            Ok(events) => events,
+            Err(e) => match weather(e, &mut faults).await? {
+                Some(stop) => return Ok(stop),
+                None => continue,
+            },
+        };
+        faults = 0;
+        for ev in events {
+            queue.last_event_id = queue.last_event_id.max(ev.id);
+            let EventKind::Message(m) = ev.kind else { continue };
+            if !f.exact {
+                pending = true;
+                continue;
+            }
+            let mut message = m.message;
+            if message.id <= *last {
+                continue;
+            }
+            message.flags = m.flags;
+            if !print(out, &message, f.json) {
+                return Ok(Stop::Closed);
+            }
+            *last = message.id;
+        }
+    }
+}
+
+/// Register, print `--since`, then follow; register again whenever the queue is gone.
+async fn follow(client: &Client, f: &Follow, since: u64, out: &mut Out) -> Result<(), Failure> {
+    let params = RegisterParams {
+        event_types: Some(vec!["message".into()]),
+        fetch_event_types: Some(vec!["message".into()]),
+        apply_markdown: Some(false),
+        narrow: (!f.events_narrow.is_empty()).then(|| f.events_narrow.clone()),
+        ..Default::default()
+    };
+    let mut last = -1;
+    let mut first = true;
+    let mut faults = 0;
+    loop {
+        let answer = match client.register(&params).await {
+            Ok(a) => a,
+            Err(e) if first => return Err(Failure::api("cannot follow the messages", &e)),
+            Err(e) => match weather(e, &mut faults).await? {
+                Some(Stop::Closed) => return Ok(()),
+                _ => continue,
+            },
+        };
+        faults = 0;
+        let queue = answer.queue_id.clone().unwrap_or_default();
+        let timeout = Duration::from_secs(answer.event_queue_longpoll_timeout_seconds.unwrap_or(90) + 15);
+        if first && since > 0 {
+            last = print_last(client, f, since, out).await?.unwrap_or(-1);
+        }
+        if first {
+            last = last.max(answer.max_message_id.unwrap_or(-1));
+        }
+        let gap = !first;
+        first = false;
+        let followed = Queue { id: queue.clone(), last_event_id: answer.last_event_id, timeout };
+        match follow_queue(client, f, followed, &mut last, gap, out).await? {
+            Stop::Closed => {
+                forget_queue(client, Some(&queue)).await;
+                return Ok(());
+            }
+            Stop::QueueGone => tracing::info!("the event queue expired: registering again"),
+        }
+    }
+}
+
+/// `topicterm tail`: until SIGINT, or standard output closes.
+pub async fn run(
+    args: TailArgs,
+    creds: anyhow::Result<crate::api::Credentials>,
+    out: &mut Out,
+) -> Result<(), Failure> {
+    let client = client(creds)?;
+    let query = args.search.join(" ");
+    let (terms, events_narrow, exact) = if query.trim().is_empty() {
+        (Vec::new(), Vec::new(), true)
+    } else {
+        let params = RegisterParams {
+            event_types: Some(vec!["message".into()]),
+            fetch_event_types: Some(vec!["realm_user".into(), "subscription".into()]),
+            include_subscribers: Some(IncludeSubscribers::False),
+            ..Default::default()
+        };
+        let answer = register(&client, &params).await?;
+        let queue = answer.queue_id.clone();
+        let data = data_of(answer);
+        forget_queue(&client, queue.as_deref()).await;
+        let terms = crate::app::narrow::parse_search(&query, &data)
+            .map_err(|e| Failure::new(Exit::Usage, format!("cannot read the search: {e}")))?;
+        let (pairs, exact) = events_narrow(&terms, &data);
+        (terms, pairs, exact)
+    };
+    let f = Follow { terms, events_narrow, exact, json: args.common.json };
+    tokio::select! {
+        r = follow(&client, &f, args.since, out) => r,
+        _ = tokio::signal::ctrl_c() => Ok(()),
+        () = reader_gone() => Ok(()),
+    }
+}
+
+/// Resolves when standard output is a pipe whose reader has gone (`| head -1` after its line):
+/// the end, even while no message comes to fail writing. Never, where that cannot be watched
+/// (a file, a terminal).
+async fn reader_gone() {
+    #[cfg(unix)]
+    {
+        use tokio::io::Interest;
+        use tokio::io::unix::AsyncFd;
+        // SAFETY: standard output's descriptor (1) is open for the whole process, and nothing
+        // here closes or replaces it; `Stdout` always names that same descriptor.
+        let watched = unsafe { AsyncFd::register_with_interest(std::io::stdout(), Interest::ERROR) };
+        if let Ok(fd) = watched
+            && fd.ready(Interest::ERROR).await.is_ok()
+        {
+            return;
+        }
+    }
+    std::future::pending::<()>().await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_line_is_one_line_without_controls() {
+        let m: Message = serde_json::from_value(json!({
+            "id": 1, "type": "stream", "content": "hello\n\x1b[31mworld\t!", "display_recipient": "book club",
+            "subject": "next\u{202e}", "sender_id": 5, "sender_full_name": "Alice\x07", "timestamp": 0
+        }))
+        .unwrap();
+        assert_eq!(text_line(&m, TimeZone::Fixed(3600)), "01:00 #book club > next  Alice: hello [31mworld !");
+        let dm: Message = serde_json::from_value(json!({
+            "id": 2, "type": "private", "content": "hi", "display_recipient": [], "sender_id": 5,
+            "sender_full_name": "Alice", "timestamp": 60
+        }))
+        .unwrap();
+        assert_eq!(text_line(&dm, TimeZone::Fixed(0)), "00:01 @ Alice: hi");
+    }
+
+    #[test]
+    fn the_events_narrow_is_what_the_server_filters_by() {
+        let mut d = Data::default();
+        d.unsubscribed.insert(9, "design".into());
+        let terms = vec![NarrowTerm::new("channel", 9), NarrowTerm::new("is", "mentioned")];
+        assert_eq!(
+            events_narrow(&terms, &d),
+            (vec![("channel".into(), "design".into()), ("is".into(), "mentioned".into())], true)
+        );
+        let terms = vec![NarrowTerm::new("channel", 9), NarrowTerm::new("search", "words")];
+        assert_eq!(events_narrow(&terms, &d), (vec![("channel".into(), "design".into())], false));
+        let terms = vec![NarrowTerm::new("topic", "q3"), NarrowTerm::new("is", "dm").negate()];
+        assert_eq!(events_narrow(&terms, &d), (vec![("topic".into(), "q3".into())], false));
+    }
+}

@@ -1,0 +1,442 @@
+//! The scripting subcommands (`send`, `tail`, `unread`): the real binary against the demo
+//! server over loopback, with what it did read back through the API. Waits are on the
+//! binary's output (each bounded, so a failure fails rather than hangs), never fixed sleeps.
+
+#[path = "support/rewriter.rs"]
+mod rewriter;
+
+use rewriter::{Reply, Rewriter};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, Command};
+use topicterm::api::{Anchor, Client, GetMessages, Message, NarrowTerm, OutgoingMessage};
+use topicterm::server::{DemoServer, ServerOptions};
+
+/// The longest any one wait may take before the test fails.
+const BOUND: Duration = Duration::from_secs(60);
+
+struct Env {
+    server: DemoServer,
+    dir: tempfile::TempDir,
+}
+
+async fn env() -> Env {
+    let server = DemoServer::start(ServerOptions::default()).await.expect("demo server");
+    let dir = tempfile::tempdir().unwrap();
+    server.write_zuliprcs(&dir.path().join("rc")).unwrap();
+    Env { server, dir }
+}
+
+/// What a finished run gave: status, standard output, standard error.
+struct Ran {
+    code: i32,
+    out: String,
+    err: String,
+}
+
+impl Env {
+    fn rc(&self, who: &str) -> PathBuf {
+        self.dir.path().join("rc").join(format!("{who}.zuliprc"))
+    }
+
+    /// A zuliprc of `who` on another site (a proxy, or nothing at all).
+    fn rc_at(&self, who: &str, site: &str) -> PathBuf {
+        let mut c = self.server.credentials(who).unwrap();
+        c.site = site.to_owned();
+        let path = self.dir.path().join(format!("{who}-elsewhere.zuliprc"));
+        topicterm::api::zuliprc::write(&path, &c).unwrap();
+        path
+    }
+
+    fn client(&self, who: &str) -> Client {
+        Client::new(&self.server.credentials(who).unwrap()).unwrap()
+    }
+
+    /// The binary, its home and config in the test's folder (no accounts, no ~/.zuliprc).
+    fn command(&self, args: &[&str]) -> Command {
+        let home = self.dir.path().join("home");
+        let mut c = Command::new(env!("CARGO_BIN_EXE_topicterm"));
+        c.args(args)
+            .env("HOME", &home)
+            .env("XDG_CONFIG_HOME", home.join("config"))
+            .env("XDG_STATE_HOME", home.join("state"))
+            .env("XDG_CACHE_HOME", home.join("cache"))
+            .env("XDG_DATA_HOME", home.join("data"))
+            .kill_on_drop(true);
+        c
+    }
+
+    async fn run(&self, args: &[&str], stdin: Option<&str>) -> Ran {
+        let mut cmd = self.command(args);
+        cmd.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().expect("runs");
+        if let Some(text) = stdin {
+            let mut input = child.stdin.take().unwrap();
+            input.write_all(text.as_bytes()).await.unwrap();
+            drop(input);
+        }
+        let out = tokio::time::timeout(BOUND, child.wait_with_output()).await.expect("ends").unwrap();
+        Ran {
+            code: out.status.code().unwrap_or(-1),
+            out: String::from_utf8_lossy(&out.stdout).into_owned(),
+            err: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+
+    /// The newest messages matching `terms`, as the server has them (raw Markdown).
+    async fn newest(&self, terms: Vec<NarrowTerm>, n: u64) -> Vec<Message> {
+        let mut q = GetMessages::around(Anchor::Newest, n, 0).narrow(terms);
+        q.apply_markdown = Some(false);
+        self.client("member").get_messages(&q).await.unwrap().messages
+    }
+}
+
+fn channel(name: &str) -> NarrowTerm {
+    NarrowTerm::new("channel", name)
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// The recipients of a direct message, by email, sorted.
+fn dm_emails(m: &Message) -> Vec<String> {
+    let v = serde_json::to_value(&m.display_recipient).unwrap();
+    let mut emails: Vec<String> =
+        v.as_array().unwrap().iter().map(|u| u["email"].as_str().unwrap().to_owned()).collect();
+    emails.sort();
+    emails
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn send_to_a_channel_and_to_people_with_the_text_from_args_or_stdin() {
+    let env = env().await;
+    let rc = env.rc("member");
+    let member = env.server.credentials("member").unwrap().email;
+    let alice = env.server.credentials("alice").unwrap().email;
+    let bob = env.server.credentials("bob").unwrap().email;
+
+    // A channel whose topic holds a '>': split at the first one.
+    let r = env.run(&["send", "-c", path(&rc), "#general>scripts > cron", "hello **there**"], None).await;
+    assert_eq!((r.code, r.err.as_str()), (0, ""), "{}", r.out);
+    let id: i64 = r.out.trim().parse().expect("the ID");
+    let got = env.newest(vec![channel("general"), NarrowTerm::new("topic", "scripts > cron")], 1).await;
+    assert_eq!(got.len(), 1);
+    assert_eq!(
+        (got[0].id, got[0].content.as_str(), got[0].sender_email.as_str()),
+        (id, "hello **there**", &*member)
+    );
+
+    // From standard input, to a person by full name; the top-level -c is taken too.
+    let r = env.run(&["-c", path(&rc), "send", "@Alice Okafor"], Some("from stdin\nsecond line\n")).await;
+    assert_eq!(r.code, 0, "{}", r.err);
+    let id: i64 = r.out.trim().parse().unwrap();
+    let got = env.newest(vec![NarrowTerm::new("dm-with", alice.as_str())], 1).await;
+    assert_eq!(got[0].id, id);
+    assert_eq!(got[0].content, "from stdin\nsecond line");
+    assert_eq!(dm_emails(&got[0]), {
+        let mut v = vec![alice.clone(), member.clone()];
+        v.sort();
+        v
+    });
+
+    // Several people, by short name and by email; --json.
+    let r =
+        env.run(&["send", "--json", "-c", path(&rc), &format!("@alice,@{bob}"), "group news"], None).await;
+    assert_eq!(r.code, 0, "{}", r.err);
+    let v: Value = serde_json::from_str(r.out.trim()).expect("JSON");
+    assert_eq!(v["result"], "success");
+    let id = v["id"].as_i64().unwrap();
+    let got = env.newest(vec![NarrowTerm::new("dm-with", serde_json::json!(bob))], 1).await;
+    assert_eq!((got[0].id, got[0].content.as_str()), (id, "group news"));
+    assert_eq!(dm_emails(&got[0]), {
+        let mut v = vec![alice, bob, member];
+        v.sort();
+        v
+    });
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_target_is_said_with_its_status_and_nothing_is_sent() {
+    let env = env().await;
+    let rc = env.rc("member");
+    let before = env.newest(vec![], 1).await[0].id;
+    for (target, code, says) in [
+        ("@Nobody Atall", 5, "no one is named @Nobody Atall"),
+        ("@D", 5, "@D could be Dave Kowalski, Diego Alvarez: name one by email"),
+        ("#no such channel>x", 5, "no channel named #no such channel"),
+        ("#general", 2, "a channel message needs a topic"),
+        ("general>x", 2, "is not a target"),
+    ] {
+        let r = env.run(&["send", "-c", path(&rc), target, "never sent"], None).await;
+        assert_eq!(r.code, code, "{target}: {}", r.err);
+        assert!(r.err.starts_with("topicterm send: ") && r.err.contains(says), "{target}: {}", r.err);
+        assert_eq!(r.err.lines().count(), 1, "one line: {}", r.err);
+        assert!(r.out.is_empty() && !r.err.contains("panicked"), "{}", r.out);
+    }
+    // An empty message is a usage error; --json says it on standard output too.
+    let r = env.run(&["send", "--json", "-c", path(&rc), "#general>x"], Some("  \n")).await;
+    assert_eq!(r.code, 2, "{}", r.err);
+    let v: Value = serde_json::from_str(r.out.trim()).unwrap();
+    assert_eq!((v["result"].as_str(), v["code"].as_i64()), (Some("error"), Some(2)));
+    assert_eq!(env.newest(vec![], 1).await[0].id, before, "nothing was sent");
+    // No account at all (an empty home): status 3, and what to do.
+    let r = env.run(&["send", "#general>x", "hi"], None).await;
+    assert_eq!(r.code, 3, "{}", r.err);
+    assert!(r.err.contains("topicterm login"), "{}", r.err);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_send_whose_answer_is_lost_is_found_and_not_sent_twice() {
+    let env = env().await;
+    let proxy = Rewriter::start(&env.server.url, vec![]).await;
+    // The server takes the message; its answer is cut after a few bytes.
+    proxy.arm(Box::new(|ex| {
+        (ex.is("POST", "/messages") && ex.status == 200).then(|| Reply::CutAfter(ex.body.clone(), 3))
+    }));
+    let rc = env.rc_at("member", &proxy.url);
+    let r = env.run(&["send", "-c", path(&rc), "#general>exactly once", "only one of me"], None).await;
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(proxy.rewritten(), 1, "the answer was lost");
+    let got = env.newest(vec![channel("general"), NarrowTerm::new("topic", "exactly once")], 10).await;
+    assert_eq!(got.len(), 1, "sent once: {got:?}");
+    assert_eq!(r.out.trim(), got[0].id.to_string(), "the ID printed is the message's");
+}
+
+/// A running `tail`, its output read line by line.
+struct Tail {
+    child: Child,
+    lines: tokio::io::Lines<BufReader<tokio::process::ChildStdout>>,
+}
+
+impl Tail {
+    fn start(env: &Env, args: &[&str]) -> Tail {
+        let mut child = env
+            .command(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("runs");
+        let lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        Tail { child, lines }
+    }
+
+    async fn line(&mut self) -> String {
+        tokio::time::timeout(BOUND, self.lines.next_line())
+            .await
+            .expect("a line in time")
+            .unwrap()
+            .expect("a line")
+    }
+
+    /// SIGINT; its status and standard error.
+    async fn interrupt(mut self) -> (i32, String) {
+        let pid = self.child.id().unwrap().to_string();
+        let killed = Command::new("kill").args(["-INT", &pid]).status().await.unwrap();
+        assert!(killed.success());
+        let mut err = String::new();
+        let mut stderr = self.child.stderr.take().unwrap();
+        tokio::io::AsyncReadExt::read_to_string(&mut stderr, &mut err).await.unwrap();
+        let status = tokio::time::timeout(BOUND, self.child.wait()).await.expect("ends").unwrap();
+        (status.code().unwrap_or(-1), err)
+    }
+}
+
+/// `HH:MM ` and the rest of a text line.
+fn after_time(line: &str) -> &str {
+    let (time, rest) = line.split_at(6);
+    assert!(time.as_bytes()[2] == b':' && time.ends_with(' '), "{line}");
+    rest
+}
+
+async fn send_as(env: &Env, who: &str, channel_name: &str, topic: &str, text: &str) -> i64 {
+    let c = env.client(who);
+    let id = env.newest(vec![channel(channel_name)], 1).await[0].stream_id.unwrap();
+    c.send_message(&OutgoingMessage::channel(id, topic, text)).await.unwrap().id
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tail_prints_the_last_messages_then_each_new_one_of_its_search_and_ends_on_sigint() {
+    let env = env().await;
+    let rc = env.rc("member");
+    let last_two = env.newest(vec![channel("general")], 2).await;
+    let mut tail = Tail::start(&env, &["tail", "-c", path(&rc), "--since", "2", "channel:general"]);
+    for m in &last_two {
+        let line = tail.line().await;
+        assert!(
+            after_time(&line).starts_with(&format!("#general > {}  {}: ", m.subject, m.sender_full_name)),
+            "{line}"
+        );
+    }
+    // Another channel's message is not printed; the next line is the general one after it.
+    send_as(&env, "alice", "random", "elsewhere", "not for the tail").await;
+    send_as(&env, "alice", "general", "live", "live\n\x1b[31mwords").await;
+    assert_eq!(after_time(&tail.line().await), "#general > live  Alice Okafor: live [31mwords");
+    // A direct message to member is not in channel:general either.
+    let bob = env.client("bob");
+    let member = env.server.credentials("member").unwrap().email;
+    let me: Vec<i64> =
+        vec![env.newest(vec![NarrowTerm::new("sender", member.as_str())], 1).await[0].sender_id];
+    bob.send_message(&OutgoingMessage::direct(me, "psst")).await.unwrap();
+    send_as(&env, "bob", "general", "live", "second").await;
+    assert_eq!(after_time(&tail.line().await), "#general > live  Bob Nakamura: second");
+    let (code, err) = tail.interrupt().await;
+    assert_eq!((code, err.as_str()), (0, ""));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tail_json_lines_parse_and_a_search_the_events_cannot_filter_is_fetched() {
+    let env = env().await;
+    let rc = env.rc("member");
+    // `search` words are beyond register's narrow: the events say that something came.
+    let old = send_as(&env, "alice", "general", "fruit", "an old pineapple").await;
+    let mut tail = Tail::start(
+        &env,
+        &["tail", "--json", "-c", path(&rc), "--since", "1", "channel:general", "pineapple"],
+    );
+    let first: Value = serde_json::from_str(&tail.line().await).expect("a JSON line");
+    assert_eq!((first["id"].as_i64(), first["display_recipient"].as_str()), (Some(old), Some("general")));
+    send_as(&env, "alice", "general", "fruit", "no fruit here").await;
+    let id = send_as(&env, "alice", "general", "fruit", "a pineapple pizza").await;
+    let v: Value = serde_json::from_str(&tail.line().await).expect("a JSON line");
+    assert_eq!((v["id"].as_i64(), v["content"].as_str()), (Some(id), Some("a pineapple pizza")));
+    let (code, err) = tail.interrupt().await;
+    assert_eq!((code, err.as_str()), (0, ""));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tail_fills_the_gap_when_its_queue_expires_without_printing_twice() {
+    let env = env().await;
+    let proxy = Rewriter::start(&env.server.url, vec![]).await;
+    let rc = env.rc_at("member", &proxy.url);
+    let mut tail = Tail::start(&env, &["tail", "-c", path(&rc), "--since", "1", "channel:general"]);
+    tail.line().await;
+    // The poll that brings the next message answers that the queue is gone instead.
+    proxy.arm(Box::new(|ex| {
+        ex.has_message_event().then(|| {
+            let body = r#"{"result":"error","code":"BAD_EVENT_QUEUE_ID","msg":"Bad event queue ID: x","queue_id":"x"}"#;
+            Reply::Body(400, body.as_bytes().to_vec())
+        })
+    }));
+    send_as(&env, "alice", "general", "gap", "in the gap").await;
+    assert_eq!(after_time(&tail.line().await), "#general > gap  Alice Okafor: in the gap");
+    assert_eq!(proxy.rewritten(), 1);
+    send_as(&env, "alice", "general", "gap", "after the gap").await;
+    assert_eq!(after_time(&tail.line().await), "#general > gap  Alice Okafor: after the gap", "once each");
+    let (code, err) = tail.interrupt().await;
+    assert_eq!((code, err.as_str()), (0, ""));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tail_into_a_pipe_that_closes_early_ends_quietly_with_status_0() {
+    let env = env().await;
+    let rc = env.rc("member");
+    for json in [false, true] {
+        let script = format!(
+            "set -o pipefail; \"$0\" tail -c \"$1\" --since 5 {} | head -1",
+            if json { "--json" } else { "" }
+        );
+        let mut sh = Command::new("bash");
+        sh.args(["-c", &script, env!("CARGO_BIN_EXE_topicterm"), path(&rc)])
+            .env("HOME", env.dir.path().join("home"))
+            .env("XDG_STATE_HOME", env.dir.path().join("home/state"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
+        // No message comes: tail must see its reader go by itself.
+        let out = tokio::time::timeout(BOUND, sh.output()).await.expect("tail ends with its reader").unwrap();
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        assert_eq!(stderr, "", "nothing on standard error");
+        assert_eq!(stdout.lines().count(), 1, "{stdout}");
+        if json {
+            serde_json::from_str::<Value>(stdout.trim()).expect("a JSON line");
+        }
+    }
+}
+
+/// The counts as the server has them (its `unread_msgs`).
+async fn server_counts(env: &Env, who: &str) -> (u64, usize, usize, usize) {
+    let r = env
+        .client(who)
+        .register(&topicterm::api::RegisterParams {
+            fetch_event_types: Some(vec![
+                "message".into(),
+                "update_message_flags".into(),
+                "subscription".into(),
+            ]),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let u = r.unread_msgs.unwrap();
+    let general = r.subscriptions.unwrap().iter().find(|s| s.name == "general").unwrap().stream_id;
+    let dms = u.direct().iter().map(|d| d.unread_message_ids.len()).sum::<usize>()
+        + u.huddles.iter().map(|h| h.unread_message_ids.len()).sum::<usize>();
+    let in_general =
+        u.streams.iter().filter(|s| s.stream_id == general).map(|s| s.unread_message_ids.len()).sum();
+    (u.count as u64, u.mentions.len(), dms, in_general)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unread_prints_the_servers_counts_by_template_or_json() {
+    let env = env().await;
+    let rc = env.rc("member");
+    let (total, mentions, dms, general) = server_counts(&env, "member").await;
+    let r = env.run(&["unread", "-c", path(&rc)], None).await;
+    assert_eq!((r.code, r.out.as_str(), r.err.as_str()), (0, format!("{total}\n").as_str(), ""));
+    let r = env.run(&["unread", "-c", path(&rc), "--json"], None).await;
+    let v: Value = serde_json::from_str(r.out.trim()).unwrap();
+    assert_eq!(
+        (v["total"].as_u64(), v["mentions"].as_u64(), v["dms"].as_u64(), v["channels"]["general"].as_u64()),
+        (Some(total), Some(mentions as u64), Some(dms as u64), Some(general as u64))
+    );
+    // A new direct message to member counts at once.
+    let member_id = env
+        .newest(vec![NarrowTerm::new("sender", env.server.credentials("member").unwrap().email)], 1)
+        .await[0]
+        .sender_id;
+    env.client("carol").send_message(&OutgoingMessage::direct(vec![member_id], "ping")).await.unwrap();
+    let r = env
+        .run(
+            &["unread", "-c", path(&rc), "-f", "✉ {total} @{mentions} dm {dms} {{g}} {channel:General}"],
+            None,
+        )
+        .await;
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(r.out, format!("✉ {} @{mentions} dm {} {{g}} {general}\n", total + 1, dms + 1));
+    assert_eq!(server_counts(&env, "member").await, (total + 1, mentions, dms + 1, general));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unread_fails_quietly_with_a_placeholder_and_a_status() {
+    let env = env().await;
+    // Nothing listens on port 1.
+    let gone = env.rc_at("member", "http://127.0.0.1:1");
+    let r = env.run(&["unread", "-c", path(&gone)], None).await;
+    assert_eq!((r.code, r.out.as_str(), r.err.as_str()), (4, "?\n", ""));
+    let r = env.run(&["unread", "-c", path(&gone), "--placeholder", "✉ -", "-v"], None).await;
+    assert_eq!((r.code, r.out.as_str()), (4, "✉ -\n"));
+    assert!(r.err.starts_with("topicterm unread: ") && r.err.lines().count() == 1, "{}", r.err);
+    // No account; a key the server refuses; a template with a mistake; a channel not one's own.
+    let mut refused = env.server.credentials("member").unwrap();
+    refused.api_key = "wrong".into();
+    let wrong_key = env.dir.path().join("wrong.zuliprc");
+    topicterm::api::zuliprc::write(&wrong_key, &refused).unwrap();
+    let rc = env.rc("member");
+    for (args, code) in [
+        (vec!["unread"], 3),
+        (vec!["unread", "-c", path(&wrong_key)], 3),
+        (vec!["unread", "-c", path(&rc), "-f", "{totl}"], 2),
+        (vec!["unread", "-c", path(&rc), "-f", "{channel:nowhere}"], 5),
+    ] {
+        let r = env.run(&args, None).await;
+        assert_eq!((r.code, r.out.as_str(), r.err.as_str()), (code, "?\n", ""), "{args:?}");
+    }
+}
