@@ -26,6 +26,8 @@ pub struct Config {
     pub notifications: Notifications,
     /// How images in messages show.
     pub images: ImageMode,
+    /// The most messages held in memory (0: no bound).
+    pub max_messages: usize,
     /// The `[keys]` entries, as given.
     pub key_overrides: Vec<Override>,
     /// The defaults with the overrides applied.
@@ -43,6 +45,7 @@ impl Default for Config {
             explore: false,
             notifications: Notifications::default(),
             images: ImageMode::default(),
+            max_messages: crate::app::settings::MAX_MESSAGES,
             key_overrides: Vec::new(),
             keymap: Keymap::default(),
         }
@@ -62,6 +65,7 @@ impl Config {
             explore: self.explore,
             notifications: self.notifications,
             images: self.images,
+            max_messages: self.max_messages,
         }
     }
 }
@@ -99,6 +103,9 @@ pub fn load(explicit: Option<&Path>) -> Result<Config, ConfigError> {
 // Parsing
 // ------------------------------------------------------------------------------------------
 
+/// The least `max_messages` can be: a screen's worth of several views.
+const MIN_HELD: usize = 1_000;
+
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct Raw {
@@ -107,6 +114,7 @@ struct Raw {
     start: Option<Spanned<String>>,
     explore: Option<bool>,
     images: Option<Spanned<String>>,
+    max_messages: Option<Spanned<i64>>,
     panels: Option<RawPanels>,
     notifications: Option<RawNotifications>,
     keys: Option<Spanned<KeysValue>>,
@@ -257,6 +265,16 @@ pub fn parse(text: &str, path: &str) -> Result<Config, ConfigError> {
         }
     }
     cfg.explore = raw.explore.unwrap_or(cfg.explore);
+    if let Some(m) = &raw.max_messages {
+        match usize::try_from(*m.get_ref()) {
+            Ok(n) if n == 0 || n >= MIN_HELD => cfg.max_messages = n,
+            _ => errors.push(format!(
+                "{}: max_messages = {}: give at least {MIN_HELD} (or 0 for no bound)",
+                src.at(&m.span()),
+                src.written(&m.span())
+            )),
+        }
+    }
     if let Some(p) = &raw.panels {
         cfg.show_channels = p.channels.unwrap_or(cfg.show_channels);
         cfg.show_people = p.people.unwrap_or(cfg.show_people);
@@ -441,6 +459,10 @@ explore = {explore}
 # numbered link only). Only images on your own server are fetched.
 images = {images}
 
+# The most messages held in memory. Past it, the views furthest from the screen are let go and
+# fetched again when opened; unread counts never depend on it. 0: no bound.
+max_messages = {max_messages}
+
 [panels]
 # The channels pane. Hidden, it still shows while it has the focus (h or ←).
 channels = {channels}
@@ -468,6 +490,7 @@ method = {method}
         start = toml_str(&d.start.as_config()),
         explore = d.explore,
         images = toml_str(d.images.as_str()),
+        max_messages = d.max_messages,
         channels = d.show_channels,
         people = d.show_people,
         dm = d.notifications.dm,
@@ -538,6 +561,17 @@ mod tests {
     fn an_empty_file_is_the_defaults() {
         assert_eq!(parse("", "x").unwrap(), Config::default());
         assert_eq!(parse("# nothing\n", "x").unwrap(), Config::default());
+    }
+
+    #[test]
+    fn the_bound_on_messages_held_is_read() {
+        assert_eq!(Config::default().max_messages, 50_000);
+        assert_eq!(parse("max_messages = 2000", "x").unwrap().max_messages, 2000);
+        assert_eq!(parse("max_messages = 0", "x").unwrap().max_messages, 0);
+        let e = parse("max_messages = 10", "x").unwrap_err().to_string();
+        assert!(e.contains("max_messages = 10: give at least 1000"), "{e}");
+        assert!(parse("max_messages = -1", "x").is_err());
+        assert!(parse("max_messages = \"many\"", "x").is_err());
     }
 
     #[test]

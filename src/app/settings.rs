@@ -216,7 +216,12 @@ pub struct Settings {
     pub explore: bool,
     pub notifications: Notifications,
     pub images: ImageMode,
+    /// The most messages held (`update::hold`); 0: no bound.
+    pub max_messages: usize,
 }
+
+/// The default bound on messages held: a few MB, far more than a day's reading.
+pub const MAX_MESSAGES: usize = 50_000;
 
 impl Default for Settings {
     fn default() -> Self {
@@ -230,6 +235,7 @@ impl Default for Settings {
             explore: false,
             notifications: Notifications::default(),
             images: ImageMode::default(),
+            max_messages: MAX_MESSAGES,
         }
     }
 }

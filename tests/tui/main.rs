@@ -11,6 +11,7 @@ mod everyday;
 mod failures;
 mod folders;
 mod harness;
+mod held;
 mod images;
 mod inbox;
 mod keys;

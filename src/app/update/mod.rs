@@ -21,6 +21,7 @@ mod directory;
 mod directory_keys;
 mod done;
 mod events;
+mod hold;
 mod images;
 mod inbox;
 mod keys;
@@ -209,6 +210,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             }
             let mut fx = on_messages(st, narrow, *resp, older);
             fx.extend(outbox::reap(st));
+            hold::enforce(st);
             // The session's state is kept on this machine once the first screen is complete.
             if st.ui.cache_due && st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.loaded) {
                 st.ui.cache_due = false;
@@ -335,6 +337,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             if mutes {
                 inbox::rebuild(st);
             }
+            hold::enforce(st);
             fx
         }
         Msg::AuthLost(e) => answers::account_refused(st, &e),
