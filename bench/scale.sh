@@ -64,7 +64,8 @@ if [ $link = 1 ]; then
   linker=$!
   until grep -q "listening" "$work/link.log" 2>/dev/null; do sleep 0.1; done
   site="http://127.0.0.1:$lport"
-  sed "s|^site=.*|site=$site|" "$work/rc/member.zuliprc" > "$work/rc/member-link.zuliprc"
+  # A zuliprc is read only when only its owner can read it.
+  (umask 077; sed "s|^site=.*|site=$site|" "$work/rc/member.zuliprc" > "$work/rc/member-link.zuliprc")
   rc="$work/rc/member-link.zuliprc"
   echo "through a simulated link: 100 ms round trip, 20 Mbit/s, connection set-up, slow start"
 fi
