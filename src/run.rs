@@ -195,7 +195,10 @@ fn start_org(
         dispatcher = dispatcher.with_cache(file);
         dispatcher.run(Effect::LoadCache);
     }
-    dispatcher.run(Effect::Register);
+    // Register, and the first page with it.
+    for effect in app::start(&mut st) {
+        dispatcher.run(effect);
+    }
     let mut cache = RenderCache::default();
     cache.pictures.graphics = graphics.clone();
     Open { org, st, dispatcher, cache, stale: true, closed: false, generation }

@@ -96,10 +96,13 @@ pub struct ServerInfo {
     pub empty_topic_display_name: Option<String>,
 }
 
-/// The typed API client. Cheap to clone; clones share the connection pool and server info.
+/// The typed API client. Cheap to clone; clones share the connection pools and server info.
 #[derive(Clone)]
 pub struct Client {
     http: reqwest::Client,
+    /// The long-poll's own pool: a `GET /events` held open never takes the connection a page
+    /// or a send is waiting for (see [`Client::pool_for`]).
+    poll: reqwest::Client,
     /// `{site}/api/v1`
     base: String,
     email: String,
@@ -204,12 +207,15 @@ impl Client {
                 connect: false,
             });
         }
-        let builder = reqwest::Client::builder()
-            .user_agent(concat!("topicterm/", env!("CARGO_PKG_VERSION")))
-            .connect_timeout(Duration::from_secs(10));
-        let http = tls.apply(builder)?.build()?;
+        let pool = || -> Result<reqwest::Client> {
+            let builder = reqwest::Client::builder()
+                .user_agent(concat!("topicterm/", env!("CARGO_PKG_VERSION")))
+                .connect_timeout(Duration::from_secs(10));
+            Ok(tls.apply(builder)?.build()?)
+        };
         Ok(Client {
-            http,
+            http: pool()?,
+            poll: pool()?,
             insecure: tls.insecure,
             base: format!("{site}/api/v1"),
             email: email.to_owned(),
@@ -365,6 +371,13 @@ impl Client {
         }
     }
 
+    /// The pool a request goes through: the long-poll (`GET /events`) its own, everything else
+    /// the other, so a poll held open for a minute never makes a short request wait for a
+    /// connection or open one of its own in the middle of the first screen.
+    fn pool_for(&self, method: &Method, path: &str) -> &reqwest::Client {
+        if *method == Method::GET && path == "/events" { &self.poll } else { &self.http }
+    }
+
     /// Send a request: the status, the `Retry-After` header, and the body.
     async fn send(
         &self,
@@ -374,7 +387,7 @@ impl Client {
         timeout: Duration,
     ) -> Result<(u16, Option<f64>, impl AsRef<[u8]>)> {
         let url = format!("{}{}", self.base, path);
-        let mut req = self.http.request(method.clone(), &url).timeout(timeout);
+        let mut req = self.pool_for(&method, path).request(method.clone(), &url).timeout(timeout);
         if !self.email.is_empty() {
             req = req.basic_auth(&self.email, Some(&self.api_key));
         }

@@ -29,7 +29,7 @@ pub use state::*;
 pub use update::cache;
 pub use update::{
     RECENT_MESSAGES, conversation, message_link, not_loaded, open_narrow, pending_in, plain_text,
-    rebuild_people, rebuild_sidebar, reminder_excerpt, role_name, scheduled_in_order, size_text, update,
-    view_name, who_may_post, why, zone_time,
+    rebuild_people, rebuild_sidebar, reminder_excerpt, role_name, scheduled_in_order, size_text, start,
+    update, view_name, who_may_post, why, zone_time,
 };
 pub use when::TimeZone;

@@ -505,6 +505,27 @@ pub struct Ui {
     pub visited: Vec<Narrow>,
     /// The organizations open in the window (empty with one).
     pub orgs: super::orgs::Orgs,
+    /// The first page, asked for together with register, until it and the register answer
+    /// are both in (see `update::cold_start`).
+    pub first_page: Option<Box<FirstPage>>,
+}
+
+/// The first page of a cold start, asked for at the same moment as register: its answer held
+/// until the register answer is in, the register's newest message ID (to see whether the page
+/// was taken before the queue existed), and the events held until the page is in.
+#[derive(Debug, Default)]
+pub struct FirstPage {
+    pub narrow: Narrow,
+    /// The epoch the page was asked with (its window's, once one is made for it).
+    pub epoch: u64,
+    /// The page, arrived before the register answer.
+    pub page: Option<MessagesResponse>,
+    /// The register answer is in (its `max_message_id`, -1 when it had none).
+    pub registered: Option<MessageId>,
+    /// The messages after the page were asked for (it was taken before the queue existed).
+    pub gap_asked: bool,
+    /// Event batches that arrived while the page (or the gap after it) was still out.
+    pub held: Vec<Vec<Event>>,
 }
 
 /// Everything the UI task owns.

@@ -253,7 +253,8 @@ impl Setup {
             cache: RenderCache::default(),
             outside: Default::default(),
         };
-        app.run(vec![Effect::Register]);
+        let start = app::start(&mut app.st);
+        app.run(start);
         app.settle().await;
         (app, proxy)
     }

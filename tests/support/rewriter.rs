@@ -3,4 +3,4 @@
 
 #![allow(unused_imports)]
 
-pub use topicterm::server::proxy::relay::{Exchange, Reply, Rewriter, Rule};
+pub use topicterm::server::proxy::relay::{Exchange, Gate, Hold, Reply, Rewriter, Rule};

@@ -3,6 +3,7 @@
 
 mod cache;
 mod channels_people;
+mod cold_start;
 mod daily;
 mod drafts;
 mod drawing;

@@ -6,6 +6,10 @@ use super::prelude::*;
 /// Messages fetched around the anchor when a narrow opens, and per page when scrolling back.
 pub const PAGE: u64 = 50;
 
+/// Messages fetched after the newest loaded one when resynchronising a window (or filling the
+/// gap after a first page taken before the event queue existed).
+pub(super) const RESYNC_AFTER: u64 = 4 * PAGE;
+
 /// The key that reopens an organization whose account the server refused (its closed screen's
 /// own key, as a popup has its own).
 pub(super) const REOPEN_KEY: char = 'r';

@@ -14,6 +14,7 @@ mod answers;
 mod attach;
 pub mod cache;
 mod closed;
+mod cold_start;
 mod common;
 mod complete;
 mod compose;
@@ -49,6 +50,7 @@ mod views;
 
 use actions::*;
 pub use answers::{not_loaded, size_text, why};
+pub use cold_start::start;
 use common::*;
 pub use common::{rebuild_people, rebuild_sidebar};
 pub use compose::scheduled_in_order;
@@ -81,6 +83,12 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
     // A prompt opens on a clean line: what was said before it does not linger there.
     if !prompt_before && st.ui.prompt.is_some() && st.ui.status == status_before {
         st.ui.status = None;
+    }
+    // The session's state is kept on this machine once the first screen is complete (its
+    // page came with register's answer, or after it).
+    if st.ui.cache_due && st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.loaded && !v.loading_newer) {
+        st.ui.cache_due = false;
+        fx.push(Effect::SaveCache(Box::new(cache::snapshot(st))));
     }
     // The open inbox follows the unread index.
     inbox::follow(st);
@@ -168,6 +176,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::Registered(resp) => on_registered(st, *resp),
         Msg::RegisterFailed(error) => {
+            cold_start::forget(st);
             let why = answers::why(&error);
             st.ui.loading = false;
             // Back off exponentially up to a minute, with jitter so that many clients of a
@@ -194,6 +203,8 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             fx
         }
         Msg::Messages { narrow, resp, older, epoch } => {
+            // The first page, come before the register answer, waits for it.
+            let Some(resp) = cold_start::on_page(st, &narrow, epoch, resp) else { return vec![] };
             // A page asked for an earlier incarnation of the window would leave a gap.
             if epoch != 0 && st.data.epoch(&narrow) != epoch {
                 return vec![];
@@ -208,20 +219,31 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
                 v.catch_up_at = None;
                 v.catch_up_failures = 0;
             }
+            let first = cold_start::is_first(st, &narrow, epoch);
+            let (newest, found_newest) = cold_start::newest_of(&resp);
             let mut fx = on_messages(st, narrow, *resp, older);
             fx.extend(outbox::reap(st));
             hold::enforce(st);
-            // The session's state is kept on this machine once the first screen is complete.
-            if st.ui.cache_due && st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.loaded) {
-                st.ui.cache_due = false;
-                fx.push(Effect::SaveCache(Box::new(cache::snapshot(st))));
+            if first {
+                let (more, held) = cold_start::after_page(st, newest, found_newest);
+                fx.extend(more);
+                for events in held {
+                    fx.extend(apply(st, Msg::Events(events)));
+                }
             }
             fx
         }
         Msg::Cached(snapshot) => cache::on_cached(st, *snapshot),
         Msg::MessagesFailed { narrow, error, older, epoch } => {
-            if epoch != 0 && st.data.epoch(&narrow) != epoch {
+            let (early, held) = cold_start::on_page_failed(st, &narrow);
+            if early {
+                // Asked for again once register is in, as any first view is.
                 return vec![];
+            }
+            let fx: Vec<Effect> =
+                held.into_iter().flat_map(|events| apply(st, Msg::Events(events))).collect();
+            if epoch != 0 && st.data.epoch(&narrow) != epoch {
+                return fx;
             }
             let shown = narrow == st.ui.narrow;
             let now = st.now;
@@ -254,7 +276,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             if shown || !drop_window {
                 set_error(st, format!("{LOAD_FAILED}: {}{again}", answers::why(&error)));
             }
-            vec![]
+            fx
         }
         Msg::DraftsLoaded(drafts) => {
             let (unsent, drafts): (Vec<_>, Vec<_>) =
@@ -295,6 +317,8 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             }
         }
         Msg::Events(events) => {
+            // Held while the first page is still out.
+            let Some(events) = cold_start::hold(st, events) else { return vec![] };
             let mut fx = Vec::new();
             let (mut sidebar, mut people, mut mutes) = (false, false, false);
             for e in events {

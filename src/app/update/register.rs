@@ -6,6 +6,8 @@ use super::navigation::*;
 use super::prelude::*;
 
 pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
+    // The server's answer (a kept session's has no queue): its newest message, for the first page.
+    let newest = r.queue_id.is_some().then_some(r.max_message_id);
     if st.ui.offline.take().is_some() {
         set_status(st, "back online");
     }
@@ -157,6 +159,10 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
     // refetch each from its newest loaded message on (a page back refreshes what is shown);
     // the answers replace what they cover, so nothing is doubled or kept after deletion.
     let mut fx = resync_narrows(st);
+    // The first page asked for with register: applied now if it came first, or awaited.
+    if let Some(max_message_id) = newest {
+        fx.extend(super::cold_start::on_registered(st, max_message_id));
+    }
     // The shown narrow keeps its selection when it is being resynchronised.
     if !st.data.narrows.contains_key(&st.ui.narrow) {
         let focus = st.ui.focus;
@@ -188,9 +194,6 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
     }
     fx
 }
-
-/// Messages fetched after the newest loaded one when resynchronising a window.
-pub(super) const RESYNC_AFTER: u64 = 4 * PAGE;
 
 pub(super) fn resync_narrows(st: &mut State) -> Vec<Effect> {
     let me = st.data.me;

@@ -1,6 +1,6 @@
 //! The clock: expiring notices, retries that are due, draft saves, presence pings.
 
-use super::common::dm_operator;
+use super::common::{RESYNC_AFTER, dm_operator};
 use super::prelude::*;
 
 /// Seconds without input after which the user counts as idle.
@@ -54,7 +54,7 @@ fn catch_up(st: &mut State, now: i64) -> Vec<Effect> {
         narrow,
         anchor: Anchor::Id(last),
         before: 0,
-        after: super::register::RESYNC_AFTER,
+        after: RESYNC_AFTER,
         older: false,
         epoch: v.epoch,
     }]

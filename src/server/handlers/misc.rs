@@ -181,7 +181,10 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         put("never_subscribed", json!(never));
     }
     if wants("message") {
-        put("max_message_id", json!(org.messages.keys().next_back().copied().unwrap_or(-1)));
+        // The user's newest message (`max_message_id_for_user`: of their UserMessage rows), not
+        // the organization's: a client joins its first page to the queue by it.
+        let newest = org.user_msgs.get(&uid).and_then(|m| m.keys().next_back().copied());
+        put("max_message_id", json!(newest.unwrap_or(-1)));
     }
     if wants("message") || wants("update_message_flags") {
         put("unread_msgs", org.unread_msgs(uid, empty_topic));

@@ -2,7 +2,9 @@
 //! and when a rule matches replaces the server's answer — another status or body, a body cut off
 //! mid-way, trickled, held back, or far too large. The rules see the request and the server's
 //! real answer (the request has reached the server: a lie about a send's answer is a lie about a
-//! send that happened). Tests arm their own rules; [`super::lies`] makes a seeded rule that lies
+//! send that happened). It can also hold one request back — before the server sees it, or its
+//! answer after the server gave it — until the test lets it go ([`Rewriter::hold`]), and counts
+//! the requests of each endpoint. Tests arm their own rules; [`super::lies`] makes a seeded rule that lies
 //! in every way a broken network or server does.
 
 use axum::body::{Body, Bytes};
@@ -73,6 +75,55 @@ struct ProxyState {
     rules: Mutex<Vec<(Rule, bool)>>,
     /// Answers replaced so far.
     rewritten: Mutex<usize>,
+    /// Holds still to catch a request, each used up by the first it catches.
+    holds: Mutex<Vec<Gate>>,
+    /// Every request so far: method and path (without the query).
+    seen: Mutex<Vec<(String, String)>>,
+}
+
+/// Where a held request waits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hold {
+    /// Before the server sees it: the server takes it only once let go.
+    Request,
+    /// After the server answered: the client gets the answer only once let go.
+    Answer,
+}
+
+/// One request held back: wait for it to arrive, then let it go.
+#[derive(Clone)]
+pub struct Gate {
+    method: String,
+    path: String,
+    when: Hold,
+    arrived: Arc<tokio::sync::watch::Sender<bool>>,
+    open: Arc<tokio::sync::watch::Sender<bool>>,
+}
+
+impl Gate {
+    /// Wait until the held request has reached the gate (and, for [`Hold::Answer`], the server
+    /// has answered it).
+    pub async fn arrived(&self) {
+        let _ = self.arrived.subscribe().wait_for(|a| *a).await;
+    }
+
+    /// Let it go on.
+    pub fn release(&self) {
+        self.open.send_replace(true);
+    }
+
+    /// If this gate catches the exchange: wait there until it is let go.
+    async fn pass(&self) {
+        self.arrived.send_replace(true);
+        let _ = self.open.subscribe().wait_for(|o| *o).await;
+    }
+}
+
+/// The gate that catches a request of `method` to `path` at `when`, if one still waits for it.
+fn gate_for(p: &ProxyState, method: &str, path: &str, when: Hold) -> Option<Gate> {
+    let mut holds = p.holds.lock().unwrap_or_else(|e| e.into_inner());
+    let i = holds.iter().position(|g| g.method == method && g.path == path && g.when == when)?;
+    Some(holds.remove(i))
 }
 
 /// The proxy; dropping it stops it.
@@ -97,6 +148,8 @@ impl Rewriter {
             // Bodies are read plain (no Accept-Encoding passed on) so that rules see JSON.
             http: reqwest::Client::new(),
             before: Mutex::new(Vec::new()),
+            holds: Mutex::new(Vec::new()),
+            seen: Mutex::new(Vec::new()),
             rules: Mutex::new(rules.into_iter().map(|r| (r, true)).collect()),
             rewritten: Mutex::new(0),
         });
@@ -135,12 +188,39 @@ impl Rewriter {
     pub fn rewritten(&self) -> usize {
         *self.state.rewritten.lock().unwrap_or_else(|e| e.into_inner())
     }
+
+    /// Hold back the next request of `method` to `path` (e.g. `/register`) at `when`.
+    pub fn hold(&self, method: &str, path: &str, when: Hold) -> Gate {
+        let gate = Gate {
+            method: method.to_owned(),
+            path: format!("/api/v1{path}"),
+            when,
+            arrived: Arc::new(tokio::sync::watch::channel(false).0),
+            open: Arc::new(tokio::sync::watch::channel(false).0),
+        };
+        self.state.holds.lock().unwrap_or_else(|e| e.into_inner()).push(gate.clone());
+        gate
+    }
+
+    /// How many requests of `method` to `path` went through so far.
+    pub fn seen(&self, method: &str, path: &str) -> usize {
+        let path = format!("/api/v1{path}");
+        self.state
+            .seen
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .filter(|(m, p)| m == method && *p == path)
+            .count()
+    }
 }
 
 async fn relay(AxState(p): AxState<Arc<ProxyState>>, req: Request) -> Response {
     let (parts, body) = req.into_parts();
     let body = axum::body::to_bytes(body, usize::MAX).await.unwrap_or_default();
     let path_query = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+    let (method, path) = (parts.method.to_string(), parts.uri.path().to_owned());
+    p.seen.lock().unwrap_or_else(|e| e.into_inner()).push((method.clone(), path.clone()));
     let asked = Exchange {
         method: parts.method.to_string(),
         path: parts.uri.path().to_owned(),
@@ -151,6 +231,9 @@ async fn relay(AxState(p): AxState<Arc<ProxyState>>, req: Request) -> Response {
     if let Some(reply) = early {
         *p.rewritten.lock().unwrap_or_else(|e| e.into_inner()) += 1;
         return give(reply, asked, |ex| plain(StatusCode::OK, "application/json", ex.body)).await;
+    }
+    if let Some(gate) = gate_for(&p, &method, &path, Hold::Request) {
+        gate.pass().await;
     }
     let mut up = p.http.request(parts.method.clone(), format!("{}{path_query}", p.upstream)).body(body);
     let skip = [
@@ -175,8 +258,10 @@ async fn relay(AxState(p): AxState<Arc<ProxyState>>, req: Request) -> Response {
     let retry_after = answer.headers().get(header::RETRY_AFTER).cloned();
     let content_type = answer.headers().get(header::CONTENT_TYPE).cloned();
     let bytes = answer.bytes().await.map(|b| b.to_vec()).unwrap_or_default();
-    let ex =
-        Exchange { method: parts.method.to_string(), path: parts.uri.path().to_owned(), status, body: bytes };
+    if let Some(gate) = gate_for(&p, &method, &path, Hold::Answer) {
+        gate.pass().await;
+    }
+    let ex = Exchange { method, path, status, body: bytes };
     let reply = {
         let mut rules = p.rules.lock().unwrap_or_else(|e| e.into_inner());
         let mut found = None;
