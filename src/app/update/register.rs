@@ -141,7 +141,7 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
     d.queue_id = r.queue_id.clone();
     d.last_event_id = r.last_event_id;
     st.ui.loading = false;
-    super::server_drafts::on_register(st, r.drafts.clone(), r.user_settings.as_ref());
+    let drafts_fx = super::server_drafts::on_register(st, r.drafts.clone(), r.user_settings.as_ref());
     st.data.notify_defaults = r.user_settings.as_ref().map(NotifyDefaults::of).unwrap_or_default();
     st.data.nav_views = r.navigation_views.clone().unwrap_or_default();
     st.data.recent_dms = r
@@ -159,6 +159,7 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
     // refetch each from its newest loaded message on (a page back refreshes what is shown);
     // the answers replace what they cover, so nothing is doubled or kept after deletion.
     let mut fx = resync_narrows(st);
+    fx.extend(drafts_fx);
     // The first page asked for with register: applied now if it came first, or awaited.
     if let Some(max_message_id) = newest {
         fx.extend(super::cold_start::on_registered(st, max_message_id));

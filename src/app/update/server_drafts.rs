@@ -54,31 +54,49 @@ fn editing_key(st: &State) -> Option<String> {
 }
 
 /// Register: take the server's drafts (when it keeps them for this user).
-pub(super) fn on_register(st: &mut State, drafts: Option<Vec<Draft>>, settings: Option<&UserSettings>) {
+pub(super) fn on_register(
+    st: &mut State,
+    drafts: Option<Vec<Draft>>,
+    settings: Option<&UserSettings>,
+) -> Vec<Effect> {
     let enabled = settings.and_then(|s| s.enable_drafts_synchronization).unwrap_or(true);
+    let unconfirmed = st.data.server_drafts.take().map(|sd| sd.unconfirmed).unwrap_or_default();
     let Some(drafts) = drafts.filter(|_| enabled) else {
-        st.data.server_drafts = None;
-        return;
+        return vec![];
     };
-    let mut sd = ServerDrafts::default();
-    for d in drafts {
-        add(st, &mut sd, d);
-    }
+    let mut sd = ServerDrafts { unconfirmed, ..ServerDrafts::default() };
+    let fx = drafts.into_iter().flat_map(|d| add(st, &mut sd, d)).collect();
     st.data.server_drafts = Some(sd);
+    fx
 }
 
-/// Record a server draft; fill the local draft of its conversation if there is none.
-fn add(st: &mut State, sd: &mut ServerDrafts, d: Draft) {
-    let (Some(id), Some((key, target))) = (d.id, key_of(&d, st.data.me)) else { return };
+/// Record a server draft; fill the local draft of its conversation if there is none. One this
+/// client made without hearing back, whose text has been sent or emptied since, is deleted.
+fn add(st: &mut State, sd: &mut ServerDrafts, d: Draft) -> Vec<Effect> {
+    let (Some(id), Some((key, target))) = (d.id, key_of(&d, st.data.me)) else { return vec![] };
     if st.gone_drafts.contains(&id) {
-        return;
+        return vec![];
+    }
+    let typing_here = editing_key(st).as_deref() == Some(key.as_str());
+    // Ours, by its content (a create whose answer was lost) or by a create still on its way
+    // (its event can come before its answer).
+    let ours = sd.unconfirmed.get(&key) == Some(&d.content) || sd.creating.contains(&key);
+    if ours {
+        sd.unconfirmed.remove(&key);
+        if !typing_here && st.drafts.get(&key).is_none_or(|t| t.trim().is_empty()) {
+            st.gone_drafts.insert(id);
+            return vec![
+                Effect::SaveDraft { key: gone_key(id), text: id.to_string() },
+                Effect::DeleteServerDraft(id),
+            ];
+        }
     }
     sd.by_key.insert(key.clone(), (id, d.content.clone()));
     sd.targets.entry(key.clone()).or_insert(target);
-    let typing_here = editing_key(st).as_deref() == Some(key.as_str());
     if !typing_here && !d.content.trim().is_empty() {
         st.drafts.insert(key, d.content);
     }
+    vec![]
 }
 
 /// A `drafts` event.
@@ -88,10 +106,10 @@ pub(super) fn on_event(st: &mut State, ev: DraftsEvent) -> Vec<Effect> {
     match ev {
         DraftsEvent::Add(list) => {
             for d in list {
-                add(st, &mut sd, d);
+                fx.extend(add(st, &mut sd, d));
             }
         }
-        DraftsEvent::Update(d) => add(st, &mut sd, d),
+        DraftsEvent::Update(d) => fx.extend(add(st, &mut sd, d)),
         DraftsEvent::Remove(id) => {
             if let Some(key) = sd.by_key.iter().find(|(_, (i, _))| *i == id).map(|(k, _)| k.clone()) {
                 let (_, content) = sd.by_key.remove(&key).unwrap_or_default();
@@ -118,8 +136,10 @@ pub(super) fn on_pushed(
     let typing_here = editing_key(st).as_deref() == Some(key.as_str());
     let dropped = !typing_here && st.drafts.get(&key).is_none_or(|t| t.trim().is_empty());
     let Some(sd) = st.data.server_drafts.as_mut() else { return vec![] };
-    sd.creating.remove(&key);
+    let was_create = sd.creating.remove(&key);
     match result {
+        // Already deleted when its event came first.
+        Ok(id) if st.gone_drafts.contains(&id) => {}
         // Sent or emptied while the draft was being created there: delete it at once.
         Ok(id) if dropped && !sd.by_key.contains_key(&key) => {
             st.gone_drafts.insert(id);
@@ -131,7 +151,12 @@ pub(super) fn on_pushed(
         Ok(id) => {
             sd.by_key.entry(key).or_insert((id, content));
         }
-        Err(e) => tracing::warn!("draft not saved on the server: {e}"),
+        Err(e) => {
+            tracing::warn!("draft not saved on the server: {e}");
+            if was_create && e.may_have_arrived() {
+                sd.unconfirmed.insert(key, content);
+            }
+        }
     }
     vec![]
 }
@@ -314,6 +339,50 @@ mod tests {
         let fx = update(&mut st, Msg::DraftPushed { key: KEY.into(), content: "x".into(), result: Ok(10) });
         assert!(fx.is_empty(), "{fx:?}");
         assert_eq!(st.data.server_drafts.as_ref().unwrap().by_key.get(KEY), Some(&(10, "x".to_string())));
+    }
+
+    /// A create whose answer was lost, or whose event comes before its answer: the draft that
+    /// turns up is ours, and once its text was sent it is deleted, not put back in the compose box.
+    #[test]
+    fn our_own_draft_turning_up_after_its_text_was_sent_is_deleted() {
+        let lost = || ApiError::Transport { message: "reset".into(), timeout: false, connect: false };
+        for answer_first in [true, false] {
+            let (mut st, _) = registered();
+            on_register(&mut st, Some(vec![]), None);
+            st.data.server_drafts.as_mut().unwrap().creating.insert(KEY.into());
+            if answer_first {
+                let fx = update(
+                    &mut st,
+                    Msg::DraftPushed { key: KEY.into(), content: "sent".into(), result: Err(lost()) },
+                );
+                assert!(fx.is_empty(), "{fx:?}");
+            }
+            let mut d = Draft::channel(1, "plans", "sent");
+            d.id = Some(12);
+            let fx = update(
+                &mut st,
+                Msg::Events(vec![Event { id: 1, kind: EventKind::Drafts(DraftsEvent::Add(vec![d])) }]),
+            );
+            assert!(fx.contains(&Effect::DeleteServerDraft(12)), "answer first: {answer_first}: {fx:?}");
+            assert!(!st.drafts.contains_key(KEY), "{:?}", st.drafts);
+            if !answer_first {
+                let fx = update(
+                    &mut st,
+                    Msg::DraftPushed { key: KEY.into(), content: "sent".into(), result: Ok(12) },
+                );
+                assert!(fx.is_empty(), "deleted once: {fx:?}");
+            }
+        }
+        // Another client's draft for the same conversation still fills it.
+        let (mut st, _) = registered();
+        on_register(&mut st, Some(vec![]), None);
+        let mut d = Draft::channel(1, "plans", "from the web");
+        d.id = Some(13);
+        update(
+            &mut st,
+            Msg::Events(vec![Event { id: 1, kind: EventKind::Drafts(DraftsEvent::Add(vec![d])) }]),
+        );
+        assert_eq!(st.drafts.get(KEY).map(String::as_str), Some("from the web"));
     }
 
     /// The run before was killed (or lost the network) before the server deleted a sent
