@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run the fuzz targets one after another, each for SECONDS (default 600), and print a summary.
 #
-#   fuzz/run.sh [SECONDS] [TARGET...]          targets: content search events (default: all)
+#   fuzz/run.sh [SECONDS] [TARGET...]          targets: content search events keys (default: all)
 #
 # Needs cargo-fuzz (`cargo install cargo-fuzz --locked`) and a nightly toolchain (without one,
 # stable is used with RUSTC_BOOTSTRAP=1). Builds with debug assertions (overflow checks) and,
@@ -15,7 +15,7 @@ cd "$(dirname "$0")"
 secs=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(content search events)
+[ ${#targets[@]} -eq 0 ] && targets=(content search events keys)
 sanitizer=${FUZZ_SANITIZER:-none}
 
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
