@@ -13,7 +13,8 @@
 //! in the outbox, a draft or a scheduled message, or is still in the box: [`lost`]) and the
 //! unread messages are the server's.
 //!
-//! `KEYFUZZ_TRACE=1` prints each action as it runs (to read what a failing input does).
+//! `KEYFUZZ_TRACE=1` prints each action as it runs, and at the end the texts written and kept
+//! (to read what an input does).
 
 #![allow(dead_code)]
 
@@ -389,6 +390,9 @@ pub async fn run(mut app: App, data: &[u8], limit: usize, quiet: Duration, label
         );
         kept.extend(org.scheduled.values().map(|s| s.content.clone()));
         kept.extend(org.drafts.get(&me).into_iter().flat_map(|d| d.values().map(|d| d.content.clone())));
+    }
+    if tracing() {
+        eprintln!("{label}: compose boxes closed with {written:?}; {} texts kept", kept.len());
     }
     let lost = lost(&written, &kept);
     assert!(lost.is_empty(), "{label}: compose texts lost: {lost:?}");
