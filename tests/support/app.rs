@@ -12,7 +12,8 @@
 //! clock), a drafts directory, and whatever stands between the client and the server (a
 //! [`FaultProxy`], or any proxy of a test's own that the client reaches through a URL).
 //!
-//! Included by `tests/tui` (as `crate::harness`), `tests/robustness.rs` and `tests/chaos.rs`.
+//! Included by `tests/tui` (as `crate::harness`), `tests/robustness.rs`, `tests/chaos.rs` and
+//! `fuzz/keys.rs` (the key fuzzer: `tests/keyfuzz.rs`, `tests/fuzz_corpus.rs`, the `keys` target).
 
 #![allow(dead_code)]
 
