@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run the fuzz targets one after another, each for SECONDS (default 600), and print a summary.
 #
-#   fuzz/run.sh [SECONDS] [TARGET...]          targets: content search events (default: all)
+#   fuzz/run.sh [SECONDS] [TARGET...]          targets: content search events keys (default: all)
 #
 # Needs cargo-fuzz (`cargo install cargo-fuzz --locked`) and a nightly toolchain (without one,
 # stable is used with RUSTC_BOOTSTRAP=1). Builds with debug assertions (overflow checks) and,
@@ -15,7 +15,7 @@ cd "$(dirname "$0")"
 secs=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(content search events)
+[ ${#targets[@]} -eq 0 ] && targets=(content search events keys)
 sanitizer=${FUZZ_SANITIZER:-none}
 
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
@@ -40,6 +40,11 @@ for t in "${targets[@]}"; do
   # Rendering cost grows with nesting depth (html5ever scans its open-element stack), so
   # content inputs are kept short; the big hostile seeds still run whole in the replay test.
   [ "$t" = content ] && extra+=(-max_len="${FUZZ_CONTENT_MAX_LEN:-4096}")
+  # keys: each input starts a demo server and an app (2 to 4 inputs a second), which is most
+  # of its time, so inputs are let grow to their full length at once (up to 512 bytes, about a
+  # hundred actions); and time for the unread check's wait (up to 60 s) to fail with its own
+  # message before libFuzzer calls the input a hang.
+  [ "$t" = keys ] && extra+=(-max_len="${FUZZ_KEYS_MAX_LEN:-512}" -len_control=0 -timeout=90)
   "${fuzz[@]}" run "${flags[@]}" "$t" "${dirs[@]}" -- \
     -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 "${extra[@]}" 2>&1 |
     tee "$log" | grep --line-buffered -E 'INITED|DONE|pulse|ERROR|panicked|SUMMARY|Test unit written'

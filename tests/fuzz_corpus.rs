@@ -6,6 +6,11 @@
 #[path = "../fuzz/checks.rs"]
 mod checks;
 
+// The whole-app key fuzzer runs against the demo server.
+#[cfg(feature = "demo")]
+#[path = "../fuzz/keys.rs"]
+mod keys;
+
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
@@ -65,6 +70,13 @@ fn events_corpus() {
     replay("events", checks::events, 50);
 }
 
+/// Each input a fresh demo server and app driven by its actions (see `fuzz/keys.rs`).
+#[cfg(feature = "demo")]
+#[test]
+fn keys_corpus() {
+    replay("keys", keys::check, 30);
+}
+
 fn fails(f: impl FnOnce()) -> bool {
     catch_unwind(AssertUnwindSafe(f)).is_err()
 }
@@ -113,4 +125,32 @@ fn checks_reject_violations() {
     assert!(fails(|| checks::check_decoded(&ev(3, malformed("nope")), 3, "nope")));
     assert!(!fails(|| checks::check_decoded(&ev(3, unknown("nope")), 3, "nope")));
     assert!(!fails(|| checks::check_decoded(&ev(-1, malformed("typing")), -1, "typing")));
+
+    #[cfg(feature = "demo")]
+    {
+        // The key fuzzer's: a drawn escape, bidi override or C1 control fails; wide and
+        // combining characters pass.
+        use ratatui::buffer::Buffer;
+        use ratatui::layout::Rect;
+        // Cells set one by one: ratatui's own `set_string` drops control characters itself.
+        let drawn = |cells: &[&str]| {
+            let mut buf = Buffer::empty(Rect::new(0, 0, 12, 2));
+            for (x, c) in cells.iter().enumerate() {
+                buf[(x as u16 + 3, 1)].set_symbol(c);
+            }
+            buf
+        };
+        assert!(fails(|| keys::check_buffer(&drawn(&["a", "\u{1b}", "[", "2", "J"]), "t")));
+        assert!(fails(|| keys::check_buffer(&drawn(&["a", "\u{202e}b"]), "t")));
+        assert!(fails(|| keys::check_buffer(&drawn(&["\u{9b}"]), "t")));
+        assert!(fails(|| keys::check_buffer(&drawn(&["e\u{7}"]), "t")));
+        assert!(!fails(|| keys::check_buffer(&drawn(&["嵐", " ", "e\u{301}", "👍🏽"]), "t")));
+        // A compose text none of the kept texts holds is lost; one kept whole, trimmed, or
+        // inside a longer text (edited on after sending) is not.
+        let written: std::collections::BTreeSet<String> = ["draft one".into(), " hello \n".into()].into();
+        let kept = |k: &[&str]| k.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(keys::lost(&written, &kept(&["draft one"])), [" hello \n"]);
+        assert_eq!(keys::lost(&written, &kept(&["", "  "])).len(), 2, "a blank text keeps nothing");
+        assert!(keys::lost(&written, &kept(&["draft one, edited", "hello"])).is_empty());
+    }
 }

@@ -12,7 +12,8 @@
 //! clock), a drafts directory, and whatever stands between the client and the server (a
 //! [`FaultProxy`], or any proxy of a test's own that the client reaches through a URL).
 //!
-//! Included by `tests/tui` (as `crate::harness`), `tests/robustness.rs` and `tests/chaos.rs`.
+//! Included by `tests/tui` (as `crate::harness`), `tests/robustness.rs`, `tests/chaos.rs` and
+//! `fuzz/keys.rs` (the key fuzzer: `tests/keyfuzz.rs`, `tests/fuzz_corpus.rs`, the `keys` target).
 
 #![allow(dead_code)]
 
@@ -38,7 +39,7 @@ pub const SEED_TIME: i64 = 1_795_262_400;
 pub const WAIT: Duration = Duration::from_secs(60);
 
 /// How long without a message from the background tasks counts as settled.
-const QUIET: Duration = Duration::from_millis(400);
+pub const QUIET: Duration = Duration::from_millis(400);
 
 // -------------------------------------------------------------------------------------------
 // The server side: the demo server and what may stand in front of it.
@@ -226,6 +227,23 @@ impl Setup {
     /// and the URL the client is to talk to), then the app through that URL: logged in,
     /// registered and showing its first narrow.
     pub async fn start_through<P>(self, proxy: impl AsyncFnOnce(&DemoServer) -> (P, String)) -> (App, P) {
+        let (mut app, proxy) = self.launch(proxy).await;
+        app.settle().await;
+        (app, proxy)
+    }
+
+    /// Start the server and the app talking to it directly, waiting until it has registered
+    /// and then only until no news came for `quiet` (not [`QUIET`]): for runs that start an
+    /// app for each of many inputs.
+    pub async fn start_quickly(self, quiet: Duration) -> App {
+        let (mut app, ()) = self.launch(async |s: &DemoServer| ((), s.url.clone())).await;
+        app.until("the register answer", |st| st.data.queue_id.is_some()).await;
+        app.settle_for(quiet).await;
+        app
+    }
+
+    /// Start the server, the proxy and the app, its register asked for.
+    async fn launch<P>(self, proxy: impl AsyncFnOnce(&DemoServer) -> (P, String)) -> (App, P) {
         let now = self.server.seed_time.unwrap_or_else(|| chrono::Utc::now().timestamp());
         let server = DemoServer::start(self.server).await.expect("demo server");
         let (proxy, site) = proxy(&server).await;
@@ -255,7 +273,6 @@ impl Setup {
         };
         let start = app::start(&mut app.st);
         app.run(start);
-        app.settle().await;
         (app, proxy)
     }
 }
@@ -326,7 +343,12 @@ impl App {
 
     /// Apply messages from background tasks until none arrives for a while.
     pub async fn settle(&mut self) {
-        while let Ok(Some(m)) = tokio::time::timeout(QUIET, self.rx.recv()).await {
+        self.settle_for(QUIET).await;
+    }
+
+    /// The same, for a quiet period of `quiet`.
+    pub async fn settle_for(&mut self, quiet: Duration) {
+        while let Ok(Some(m)) = tokio::time::timeout(quiet, self.rx.recv()).await {
             self.apply(m);
         }
     }
@@ -458,6 +480,12 @@ impl App {
     /// A client of another user (or of the same one elsewhere), straight to the server.
     pub fn other(&self, who: &str) -> Client {
         client_of(&self.server, who)
+    }
+
+    /// Stop as the main loop does on quit: the event poller stopped, the queue deleted (so a
+    /// process that starts many apps leaves no long poll behind).
+    pub async fn close(mut self) {
+        self.dispatcher.shutdown(self.st.data.queue_id.as_deref()).await;
     }
 }
 
