@@ -227,6 +227,8 @@ fn cli_command() -> clap::Command {
 }
 
 fn main() -> anyhow::Result<()> {
+    // Before any TLS client or server (the demo server's, the webhook listener's) is made.
+    topicterm::api::install_crypto();
     let cli = Cli::parse();
     if cli.print_default_config {
         return emit(topicterm::config::default_text().as_bytes());
