@@ -24,6 +24,9 @@ pub struct Config {
     /// Browse without marking messages read (zulip-terminal's explore mode).
     pub explore: bool,
     pub notifications: Notifications,
+    /// `[notifications] command`: the user's own notification program, run instead of the
+    /// built-in desktop notifications.
+    pub notify_command: Option<String>,
     /// How images in messages show.
     pub images: ImageMode,
     /// The most messages held in memory (0: no bound).
@@ -44,6 +47,7 @@ impl Default for Config {
             show_people: false,
             explore: false,
             notifications: Notifications::default(),
+            notify_command: None,
             images: ImageMode::default(),
             max_messages: crate::app::settings::MAX_MESSAGES,
             key_overrides: Vec::new(),
@@ -134,6 +138,7 @@ struct RawNotifications {
     mention: Option<bool>,
     followed: Option<bool>,
     method: Option<Spanned<String>>,
+    command: Option<Spanned<String>>,
 }
 
 /// A value in `[keys]`: one key, a list of keys, or a table (`[keys.messages]`).
@@ -293,6 +298,12 @@ pub fn parse(text: &str, path: &str) -> Result<Config, ConfigError> {
                     src.written(&m.span()),
                     one_of(NotifyMethod::ALL)
                 )),
+            }
+        }
+        if let Some(c) = &n.command {
+            match c.get_ref().trim() {
+                "" => errors.push(format!("{}: command is empty", src.at(&c.span()))),
+                command => cfg.notify_command = Some(command.to_owned()),
             }
         }
     }
@@ -478,6 +489,9 @@ followed = {followed}
 # How: desktop (a desktop notification where a notification service runs, else the terminal
 # bell), bell, or none.
 method = {method}
+# With method = "desktop", a program of your own instead of the built-in notifications, run
+# through sh with `--`, the title and the body after what you write (the bell rings if it fails):
+# command = "notify-send --app-name=topicterm"
 
 {syntax}
 # [] unbinds an action. A key can do one thing in each place: [keys] binds an action wherever it
@@ -594,6 +608,7 @@ people = true
 [notifications]
 dm = false
 method = "bell"
+command = "  notify-send -u low "
 [keys]
 reply = ["b", "enter"]
 quit = "ctrl+q"
@@ -611,6 +626,8 @@ mark_topic_read = ["ctrl+t"]
             cfg.notifications,
             Notifications { dm: false, mention: true, followed: true, method: NotifyMethod::Bell }
         );
+        assert_eq!(cfg.notify_command.as_deref(), Some("notify-send -u low"));
+        assert_eq!(parse("", "x").unwrap().notify_command, None);
         assert_eq!(cfg.keymap.keys_for(Context::Messages, Action::Reply), vec!["b", "enter"]);
         assert_eq!(cfg.keymap.keys_for(Context::Global, Action::Quit), vec!["ctrl+q"]);
         assert_eq!(cfg.keymap.keys_for(Context::Sidebar, Action::MarkTopicRead), vec!["ctrl+t"]);
@@ -632,6 +649,8 @@ mark_topic_read = ["ctrl+t"]
         assert_eq!(e, "/home/me/.config/topicterm/config.toml:1:15: time_format = 13 is not one of 12, 24");
         let e = err("[notifications]\nmethod = \"popup\"\n");
         assert!(e.ends_with(":2:10: method = \"popup\" is not one of desktop, bell, none"), "{e}");
+        let e = err("[notifications]\ncommand = \" \"\n");
+        assert!(e.ends_with(":2:11: command is empty"), "{e}");
         let e = err("images = \"sixel\"");
         assert!(e.ends_with(":1:10: images = \"sixel\" is not one of auto, halfblocks, off"), "{e}");
         assert_eq!(parse("images = \"off\"", "x").unwrap().images, ImageMode::Off);

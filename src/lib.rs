@@ -32,6 +32,7 @@ pub mod app;
 pub mod backoff;
 pub mod config;
 pub mod content;
+pub mod desktop;
 pub mod editor;
 pub mod emoji;
 pub mod files;

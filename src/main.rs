@@ -227,6 +227,8 @@ fn cli_command() -> clap::Command {
 }
 
 fn main() -> anyhow::Result<()> {
+    // Before any TLS client or server (the demo server's, the webhook listener's) is made.
+    topicterm::api::install_crypto();
     let cli = Cli::parse();
     if cli.print_default_config {
         return emit(topicterm::config::default_text().as_bytes());
@@ -323,7 +325,11 @@ fn main() -> anyhow::Result<()> {
             let mut settings = config.settings(no_color);
             settings.explore |= cli.explore;
             let keep = !cli.no_cache;
-            rt.block_on(client_main(cli.demo, cli.zuliprc, cli.account, keep, settings))
+            let outside = topicterm::outside::Terminal {
+                notify: settings.notifications.method,
+                command: config.notify_command.clone(),
+            };
+            rt.block_on(client_main(cli.demo, cli.zuliprc, cli.account, keep, settings, outside))
         }
     }
 }
@@ -468,6 +474,7 @@ async fn client_main(
     account: Option<String>,
     keep_session: bool,
     settings: Settings,
+    mut outside: topicterm::outside::Terminal,
 ) -> anyhow::Result<()> {
     // The demo server lives as long as the client.
     #[cfg(feature = "demo")]
@@ -513,7 +520,6 @@ async fn client_main(
     let graphics = topicterm::ui::Graphics::detect(settings.images);
     tracing::info!("images: {}", graphics.name());
     let input = topicterm::run::terminal_events();
-    let mut outside = topicterm::outside::Terminal { notify: settings.notifications.method };
     let result =
         topicterm::run::run_main_loop(&mut terminal, orgs, input, settings, graphics, &mut outside).await;
     let _ = crossterm::execute!(

@@ -1,8 +1,10 @@
 //! What the main loop does beyond the screen: the bell, the clipboard, desktop notifications,
-//! `$EDITOR`. They run on the UI task between frames, so nothing interleaves with drawing.
-//! The binary uses [`Terminal`]; tests use [`Recorder`].
+//! `$EDITOR`. They run on the UI task between frames, so nothing interleaves with drawing; a
+//! notification is handed to a task (`crate::desktop`, or the user's command) whose outcome
+//! comes back to its organization as a `Msg`. The binary uses [`Terminal`]; tests use
+//! [`Recorder`].
 
-use crate::app::ProgramFailure;
+use crate::app::{Clicked, Msg, ProgramFailure};
 use base64::Engine as _;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,9 +25,15 @@ pub fn terminal_input_paused() -> bool {
 
 pub use crate::app::settings::NotifyMethod;
 
+/// Where a notification's outcome goes: its organization's answers (a click, or that none
+/// was shown).
+pub type Answers = tokio::sync::mpsc::UnboundedSender<Msg>;
+
 pub trait Outside {
-    /// Announce a new message.
-    fn notify(&mut self, title: &str, body: &str);
+    /// Announce a new message; a click on it answers `Msg::NotificationClicked(clicked)`.
+    fn notify(&mut self, title: &str, body: &str, clicked: Clicked, answers: &Answers);
+    /// Ring the terminal bell.
+    fn bell(&mut self);
     /// Put text on the clipboard.
     fn copy(&mut self, text: &str);
     /// Leave the screen, edit `text` in the user's editor, come back with the result.
@@ -36,6 +44,9 @@ pub trait Outside {
 #[derive(Debug, Default)]
 pub struct Terminal {
     pub notify: NotifyMethod,
+    /// The user's own notification command (`[notifications] command`): it wins over the
+    /// built-in desktop notifications.
+    pub command: Option<String>,
 }
 
 /// OSC 52: the terminal (or tmux, or the terminal at the other end of SSH) sets its clipboard.
@@ -43,9 +54,28 @@ pub fn osc52(text: &str) -> String {
     format!("\x1b]52;c;{}\x07", base64::engine::general_purpose::STANDARD.encode(text))
 }
 
-/// `notify-send`'s arguments: the untrusted title and body after `--`.
-pub fn notify_send_args<'a>(title: &'a str, body: &'a str) -> [&'a str; 4] {
-    ["--app-name=topicterm", "--", title, body]
+/// Run the user's notification command (through `sh`, so it may carry arguments) with `--`,
+/// the title and the body after it: server text is never read as an option. Exiting with a
+/// failure or not starting counts as not shown.
+pub fn run_command(command: &str, title: &str, body: &str, answers: &Answers) {
+    let mut child = tokio::process::Command::new("sh");
+    child
+        .arg("-c")
+        .arg(format!("{command} -- \"$1\" \"$2\""))
+        .arg("sh")
+        .args([title, body])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true);
+    let (command, answers) = (command.to_owned(), answers.clone());
+    tokio::spawn(async move {
+        match child.status().await {
+            Ok(s) if s.success() => {}
+            Ok(s) => crate::desktop::unshown(&format!("`{command}` exited with {s}"), &answers),
+            Err(e) => crate::desktop::unshown(&format!("`{command}` cannot be run ({e})"), &answers),
+        }
+    });
 }
 
 /// The editor the user chose: `$VISUAL`, then `$EDITOR`, then `vi`.
@@ -85,34 +115,17 @@ impl Terminal {
 }
 
 impl Outside for Terminal {
-    fn notify(&mut self, title: &str, body: &str) {
-        match self.notify {
-            NotifyMethod::None => {}
-            NotifyMethod::Bell => self.write("\x07"),
-            NotifyMethod::Desktop => {
-                // Title and body are server text: after `--`, never read as options.
-                let shown = std::process::Command::new("notify-send")
-                    .args(notify_send_args(title, body))
-                    .stdin(std::process::Stdio::null())
-                    .stdout(std::process::Stdio::null())
-                    .stderr(std::process::Stdio::null())
-                    .status();
-                match shown {
-                    Ok(s) if s.success() => {}
-                    // It ran and failed (no notification service answering): the bell, this time.
-                    Ok(s) => {
-                        tracing::debug!("notify-send exited with {s}: rang the bell instead");
-                        self.write("\x07");
-                    }
-                    // No notify-send here (a server, SSH, a bare console): the bell from now on.
-                    Err(e) => {
-                        tracing::info!("notifications by the bell: notify-send cannot be run ({e})");
-                        self.notify = NotifyMethod::Bell;
-                        self.write("\x07");
-                    }
-                }
-            }
+    fn notify(&mut self, title: &str, body: &str, clicked: Clicked, answers: &Answers) {
+        match (self.notify, &self.command) {
+            (NotifyMethod::None, _) => {}
+            (NotifyMethod::Bell, _) => self.bell(),
+            (NotifyMethod::Desktop, Some(command)) => run_command(command, title, body, answers),
+            (NotifyMethod::Desktop, None) => crate::desktop::show(title, body, clicked, answers),
         }
+    }
+
+    fn bell(&mut self) {
+        self.write("\x07");
     }
 
     fn copy(&mut self, text: &str) {
@@ -148,16 +161,32 @@ impl Outside for Terminal {
 /// Records what would have gone outside (tests).
 #[derive(Debug, Default)]
 pub struct Recorder {
+    /// Title and body of each notification.
     pub notifications: Vec<(String, String)>,
+    /// What clicking each notification would answer, and where ([`Recorder::click`]).
+    pub clickable: Vec<(Clicked, Answers)>,
+    pub bells: usize,
     pub copied: Vec<String>,
     /// What the "editor" returns: a fixed text, or an error.
     pub editor_result: Option<Result<String, ProgramFailure>>,
     pub edited: Vec<String>,
 }
 
+impl Recorder {
+    /// The user clicks notification `i` (in the order shown), as a notification service tells.
+    pub fn click(&self, i: usize) {
+        let (clicked, answers) = &self.clickable[i];
+        let _ = answers.send(Msg::NotificationClicked(clicked.clone()));
+    }
+}
+
 impl Outside for Recorder {
-    fn notify(&mut self, title: &str, body: &str) {
+    fn notify(&mut self, title: &str, body: &str, clicked: Clicked, answers: &Answers) {
         self.notifications.push((title.into(), body.into()));
+        self.clickable.push((clicked, answers.clone()));
+    }
+    fn bell(&mut self) {
+        self.bells += 1;
     }
     fn copy(&mut self, text: &str) {
         self.copied.push(text.into());

@@ -248,7 +248,10 @@ where
     let mut asked = Asked::default();
     for e in effects {
         match e {
-            Effect::Term(TermEffect::Notify { title, body }) => outside.notify(&title, &body),
+            Effect::Term(TermEffect::Notify { title, body, clicked }) => {
+                outside.notify(&title, &body, clicked, &org.dispatcher.answers())
+            }
+            Effect::Term(TermEffect::Bell) => outside.bell(),
             Effect::Term(TermEffect::Copy(text)) => outside.copy(&text),
             Effect::Term(TermEffect::SwitchOrganization(how)) => asked.switch = Some(how),
             Effect::Term(TermEffect::Reopen) => asked.reopen = true,

@@ -112,6 +112,12 @@ pub struct Client {
     insecure: bool,
 }
 
+/// Make ring the process's TLS crypto provider (the one linked; reqwest has none of its own in
+/// the binary). Done by every client and by `main` first thing; the first call wins.
+pub fn install_crypto() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
 impl Client {
     /// True when any certificate is accepted (`insecure`): the status bar says so.
     pub fn insecure(&self) -> bool {
@@ -207,6 +213,7 @@ impl Client {
                 connect: false,
             });
         }
+        install_crypto();
         let pool = || -> Result<reqwest::Client> {
             let builder = reqwest::Client::builder()
                 .user_agent(concat!("topicterm/", env!("CARGO_PKG_VERSION")))

@@ -311,12 +311,22 @@ pub enum Effect {
 pub enum TermEffect {
     /// Put text on the clipboard (OSC 52: works over SSH).
     Copy(String),
-    /// Tell the user about a new message (desktop notification or bell).
-    Notify { title: String, body: String },
+    /// Tell the user about a new message (desktop notification or bell): the organization as
+    /// the title, who wrote where and the text as the body; clicked, it opens `clicked`.
+    Notify { title: String, body: String, clicked: Clicked },
     /// Edit the compose text in `$EDITOR`.
     ExternalEdit { text: String },
     /// Put another of the open organizations on screen.
     SwitchOrganization(super::orgs::OrgSwitch),
     /// Read this closed organization's credentials again and open it anew.
     Reopen,
+    /// Ring the terminal bell (a notification no desktop showed, or one clicked).
+    Bell,
+}
+
+/// What a click on a notification opens: the message's conversation, at the message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Clicked {
+    pub open: Narrow,
+    pub id: MessageId,
 }

@@ -19,7 +19,7 @@ mod update;
 pub mod when;
 pub mod widget;
 
-pub use effect::{ApiCall, Effect, TermEffect};
+pub use effect::{ApiCall, Clicked, Effect, TermEffect};
 pub use keymap::{Action, Context};
 pub use model::*;
 pub use msg::{Answer, Failure, Job, Msg, ProgramFailure, Unsubscribed};

@@ -1,6 +1,6 @@
 //! What `update` takes in: keys, pastes, the clock, and every answer of the network tasks.
 
-use super::effect::ApiCall;
+use super::effect::{ApiCall, Clicked};
 use super::narrow::Narrow;
 use super::outgoing::SendFailure;
 use crate::api::*;
@@ -311,4 +311,8 @@ pub enum Msg {
     },
     /// `$EDITOR` returned the compose text (or failed).
     EditorDone(Result<String, ProgramFailure>),
+    /// A desktop notification was clicked.
+    NotificationClicked(Clicked),
+    /// No desktop showed a notification (the reason is in the log): the bell instead.
+    NotificationUnshown,
 }

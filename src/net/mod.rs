@@ -71,6 +71,12 @@ impl Dispatcher {
         }
     }
 
+    /// Where this organization's tasks answer: for what the terminal side starts (a
+    /// notification's click).
+    pub fn answers(&self) -> UnboundedSender<Msg> {
+        self.tx.clone()
+    }
+
     /// Keep the last session in this file, and show it at start-up until the server answers.
     pub fn with_cache(mut self, file: std::path::PathBuf) -> Self {
         self.cache = Some(file);

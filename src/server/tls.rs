@@ -67,7 +67,7 @@ impl TlsListener {
         let certs = rustls::pki_types::CertificateDer::pem_slice_iter(g.cert_pem.as_bytes())
             .collect::<Result<Vec<_>, _>>()?;
         let key = rustls::pki_types::PrivateKeyDer::from_pem_slice(g.key_pem.as_bytes())?;
-        let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
         let builder = rustls::ServerConfig::builder_with_provider(provider.clone())
             .with_safe_default_protocol_versions()?;
         let builder = match client_ca {

@@ -321,7 +321,10 @@ impl App {
         use topicterm::outside::Outside as _;
         for e in effects {
             match e {
-                Effect::Term(TermEffect::Notify { title, body }) => self.outside.notify(&title, &body),
+                Effect::Term(TermEffect::Notify { title, body, clicked }) => {
+                    self.outside.notify(&title, &body, clicked, &self.dispatcher.answers())
+                }
+                Effect::Term(TermEffect::Bell) => self.outside.bell(),
                 Effect::Term(TermEffect::Copy(text)) => self.outside.copy(&text),
                 Effect::Term(TermEffect::ExternalEdit { text }) => {
                     let result = self.outside.edit(&text);

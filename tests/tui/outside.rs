@@ -20,10 +20,10 @@ async fn dms_mentions_and_followed_topics_notify_muted_topics_never() {
     app.settle().await;
     let n = &app.outside.notifications;
     assert_eq!(n.len(), 1, "{n:?}");
-    assert!(
-        n[0].0.contains("Alice") && n[0].0.contains("direct message") && n[0].1 == "are you there?",
-        "{n:?}"
-    );
+    // The organization as the title; who, where and the text as the body.
+    let org = app.st.data.realm.name.clone();
+    assert!(!org.is_empty());
+    assert_eq!(n[0], (org.clone(), "Alice Okafor (direct message): are you there?".to_owned()), "{n:?}");
 
     // A mention notifies; an ordinary message in an ordinary topic does not.
     let name = app.st.data.user_name(me).to_owned();
@@ -34,7 +34,7 @@ async fn dms_mentions_and_followed_topics_notify_muted_topics_never() {
     alice.send_message(&OutgoingMessage::channel(general, "plans", "nothing special")).await.unwrap();
     app.settle().await;
     assert_eq!(app.outside.notifications.len(), 2);
-    assert!(app.outside.notifications[1].0.contains("#general > plans (mention)"));
+    assert!(app.outside.notifications[1].1.starts_with("Alice Okafor in #general > plans (mention): "));
 
     // Followed topics notify; muted ones never, not even for a mention.
     app.client.update_user_topic(general, "followed one", VisibilityPolicy::Followed).await.unwrap();
@@ -46,14 +46,39 @@ async fn dms_mentions_and_followed_topics_notify_muted_topics_never() {
         .await
         .unwrap();
     app.settle().await;
-    let titles: Vec<&str> = app.outside.notifications.iter().map(|(t, _)| t.as_str()).collect();
-    assert_eq!(titles.len(), 3, "{titles:?}");
-    assert!(titles[2].contains("followed one (followed)"));
+    let bodies: Vec<&str> = app.outside.notifications.iter().map(|(_, b)| b.as_str()).collect();
+    assert_eq!(bodies.len(), 3, "{bodies:?}");
+    assert!(bodies[2].contains("followed one (followed): news"), "{bodies:?}");
 
     // The user's own messages never notify.
     app.client.send_message(&OutgoingMessage::direct(vec![as_id(&app, "alice")], "mine")).await.unwrap();
     app.settle().await;
     assert_eq!(app.outside.notifications.len(), 3);
+}
+
+/// A click on a notification (as a notification service tells of it) opens its conversation at
+/// its message and rings the bell; one no desktop showed rings the bell.
+#[tokio::test]
+async fn a_clicked_notification_opens_its_conversation_at_its_message() {
+    let mut app = App::start("member").await;
+    let me = app.st.data.me;
+    let alice = as_user(&app, "alice");
+    app.st.ui.unfocused = true;
+    let id = alice.send_message(&OutgoingMessage::direct(vec![me], "over here")).await.unwrap().id;
+    app.settle().await;
+    assert_eq!(app.outside.notifications.len(), 1, "{:?}", app.outside.notifications);
+    assert!(!matches!(app.st.ui.narrow, Narrow::Dm(_)), "{:?}", app.st.ui.narrow);
+    assert_eq!(app.outside.bells, 0);
+
+    app.outside.click(0);
+    app.settle().await;
+    assert_eq!(app.st.ui.narrow, Narrow::Dm(vec![as_id(&app, "alice")]));
+    assert_eq!(app.st.ui.selected, Some(id));
+    assert_eq!(app.outside.bells, 1, "the bell draws the eye to the terminal");
+    assert!(app.screen(80, 24).contains("over here"));
+
+    app.apply(topicterm::app::Msg::NotificationUnshown);
+    assert_eq!(app.outside.bells, 2, "none shown: the bell instead");
 }
 
 fn as_id(app: &App, short: &str) -> i64 {

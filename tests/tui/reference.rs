@@ -124,7 +124,7 @@ async fn alert_words_are_marked_and_notify() {
     app.until("it arrived", |st| st.data.messages.contains_key(&id)).await;
     app.settle().await;
     let n = &app.outside.notifications;
-    assert!(n.iter().any(|(title, _)| title.contains("(alert word)")), "{n:?}");
+    assert!(n.iter().any(|(_, body)| body.contains("(alert word): ")), "{n:?}");
     app.open(topicterm::app::Narrow::Topic(general, "alerts".into())).await;
     app.select(id);
     let pane = app.draw(160, 48).pane;

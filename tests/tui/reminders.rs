@@ -103,9 +103,11 @@ async fn a_delivered_reminder_notifies_like_a_direct_message_and_leaves_the_list
     })
     .await;
     let (title, body) = app.outside.notifications.last().cloned().expect("a notification");
-    assert_eq!(title, "Notification Bot (direct message)");
+    assert_eq!(title, app.st.data.realm.name);
     assert!(
-        body.starts_with("You requested a reminder for the following message. Note: before lunch"),
+        body.starts_with(
+            "Notification Bot (direct message): You requested a reminder for the following message. Note: before lunch"
+        ),
         "{body}"
     );
     let screen = app.screen(80, 24);

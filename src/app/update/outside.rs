@@ -218,18 +218,38 @@ pub(super) fn notify(st: &State, m: &Message, flags: &[String]) -> Option<Effect
         return None;
     }
     let sender = sanitize(&m.sender_full_name);
-    let title = match m.stream_id {
+    let who = match m.stream_id {
         Some(c) if !m.is_dm() => {
             format!("{sender} in #{} > {}{why}", sanitize(d.channel_name(c)), sanitize(m.topic()))
         }
         _ => format!("{sender} (direct message)"),
     };
-    // Several organizations open: which one it is in.
-    let title = match st.ui.orgs.own_name() {
-        Some(org) => format!("[{}] {title}", sanitize(org)),
-        None => title,
-    };
-    Some(Effect::Term(TermEffect::Notify { title, body: plain_text(&m.content, 200) }))
+    let body = format!("{who}: {}", plain_text(&m.content, 200));
+    let clicked = Clicked { open: super::recent::conversation(d, m), id: m.id };
+    Some(Effect::Term(TermEffect::Notify { title: org_name(st), body, clicked }))
+}
+
+/// The organization, as a notification's title: its name among several open, else the name
+/// its server gives it, else its server's host.
+fn org_name(st: &State) -> String {
+    match st.ui.orgs.own_name() {
+        Some(org) => sanitize(org),
+        None if !st.data.realm.name.trim().is_empty() => sanitize(&st.data.realm.name),
+        None => sanitize(&crate::urls::host_of(&st.site)),
+    }
+}
+
+/// A notification clicked: its conversation on screen at its message, this organization
+/// brought on screen if another was, and the bell, which draws the eye to the terminal (most
+/// terminals mark or raise a window that rings).
+pub(super) fn notification_clicked(st: &mut State, clicked: Clicked) -> Vec<Effect> {
+    st.ui.popup = None;
+    let mut fx = open_near(st, clicked.open, clicked.id);
+    if !st.ui.orgs.on_screen() {
+        fx.push(Effect::Term(TermEffect::SwitchOrganization(OrgSwitch::To(st.ui.orgs.index))));
+    }
+    fx.push(Effect::Term(TermEffect::Bell));
+    fx
 }
 
 #[cfg(test)]

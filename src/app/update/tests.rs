@@ -596,14 +596,14 @@ fn a_message_in_an_organization_not_on_screen_notifies_with_its_name() {
         "display_recipient": [{"id": ME, "email": "me@x", "full_name": "Me"}, {"id": 11, "email": "alice@x", "full_name": "Alice"}]});
     let ev = Event::decode(json!({"id": 0, "type": "message", "message": dm, "flags": []}));
     let fx = update(&mut st, Msg::Events(vec![ev]));
-    let told: Vec<&String> = fx
+    let told: Vec<(&str, &str)> = fx
         .iter()
         .filter_map(|e| match e {
-            Effect::Term(TermEffect::Notify { title, .. }) => Some(title),
+            Effect::Term(TermEffect::Notify { title, body, .. }) => Some((title.as_str(), body.as_str())),
             _ => None,
         })
         .collect();
-    assert_eq!(told, vec!["[acme] Alice (direct message)"], "{fx:?}");
+    assert_eq!(told, vec![("acme", "Alice (direct message): psst")], "{fx:?}");
 }
 
 #[test]
