@@ -561,8 +561,8 @@ pub struct State {
     pub images: super::images::Images,
 }
 
-/// What the client holds, as JSON: loaded windows with the terms that select them on the server,
-/// unread messages, the outbox, the connection. Compared with the server's truth by the chaos
+/// What the client holds, as JSON: the IDs of the messages held, loaded windows with the terms
+/// that select them on the server, unread messages, the outbox, the connection. Compared with the server's truth by the chaos
 /// test; attached to bug reports.
 pub fn state_dump(st: &State) -> serde_json::Value {
     use serde_json::json;
@@ -591,6 +591,8 @@ pub fn state_dump(st: &State) -> serde_json::Value {
     narrows.sort_by_key(|n| n["narrow"].to_string());
     let mut unread: Vec<MessageId> = st.data.unread.by_id.keys().copied().collect();
     unread.sort_unstable();
+    let mut held: Vec<MessageId> = st.data.messages.keys().copied().collect();
+    held.sort_unstable();
     let outbox: Vec<serde_json::Value> = st
         .outbox
         .iter()
@@ -603,6 +605,7 @@ pub fn state_dump(st: &State) -> serde_json::Value {
         "last_event_id": st.data.last_event_id,
         "offline": st.ui.offline.as_ref().map(|o| o.why.clone()),
         "messages": st.data.messages.len(),
+        "held": held,
         "narrows": narrows,
         "unread": unread,
         "outbox": outbox,
