@@ -6,8 +6,11 @@
 //! is waited for, and answered `Msg::NotificationClicked`.
 
 use crate::app::{Clicked, Msg};
-use crate::outside::Answers;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Where a notification's outcome goes: its organization's answers (a click, or that none
+/// was shown). `outside` names it for every notifier.
+pub type Answers = tokio::sync::mpsc::UnboundedSender<Msg>;
 
 /// Whether a failure has been logged at `warn` (the later ones go to `debug`).
 static TOLD: AtomicBool = AtomicBool::new(false);

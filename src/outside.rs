@@ -25,9 +25,7 @@ pub fn terminal_input_paused() -> bool {
 
 pub use crate::app::settings::NotifyMethod;
 
-/// Where a notification's outcome goes: its organization's answers (a click, or that none
-/// was shown).
-pub type Answers = tokio::sync::mpsc::UnboundedSender<Msg>;
+pub use crate::desktop::Answers;
 
 pub trait Outside {
     /// Announce a new message; a click on it answers `Msg::NotificationClicked(clicked)`.
