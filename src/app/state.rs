@@ -350,10 +350,6 @@ pub struct ServerDrafts {
     pub creating: HashSet<String>,
     /// Keys whose latest text has not been pushed yet.
     pub dirty: HashSet<String>,
-    /// Creates whose answer was lost (they may have been made): key → the content sent. The
-    /// draft that turns up with that content is ours; if its text was sent or emptied since, it
-    /// is deleted instead of filling the conversation's draft again.
-    pub unconfirmed: HashMap<String, String>,
 }
 
 /// A user's presence as shown.

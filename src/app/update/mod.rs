@@ -284,6 +284,13 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             let (gone, drafts): (Vec<_>, Vec<_>) =
                 drafts.into_iter().partition(|(k, _)| server_drafts::gone_id(k).is_some());
             let gone: Vec<i64> = gone.iter().filter_map(|(k, _)| server_drafts::gone_id(k)).collect();
+            let (unconfirmed, drafts): (Vec<_>, Vec<_>) =
+                drafts.into_iter().partition(|(k, _)| k.starts_with("unconfirmed-draft-"));
+            let unconfirmed: Vec<(String, String)> = unconfirmed
+                .into_iter()
+                .filter_map(|(k, v)| Some((k.strip_prefix("unconfirmed-draft-")?.to_owned(), v)))
+                .collect();
+            let on_disk: std::collections::HashSet<String> = drafts.iter().map(|(k, _)| k.clone()).collect();
             for (k, v) in drafts {
                 // What is on this machine wins over a copy from the server; text typed since
                 // start-up wins over both.
@@ -294,6 +301,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
                 }
             }
             let mut fx = server_drafts::on_gone_loaded(st, gone);
+            fx.extend(server_drafts::on_unconfirmed_loaded(st, unconfirmed, &on_disk));
             fx.extend(outbox::restore_all(st, unsent));
             fx
         }

@@ -31,6 +31,43 @@ pub fn gone_key(id: i64) -> String {
     format!("gone-draft-{id}")
 }
 
+/// The disk key that remembers a create whose answer was lost (see `State::unconfirmed_drafts`).
+pub fn unconfirmed_key(key: &str) -> String {
+    format!("unconfirmed-draft-{key}")
+}
+
+/// Creates whose answer was lost in an earlier run, found on disk at start-up (`key` →
+/// content): remembered; one that register already put into a conversation whose draft is not on
+/// disk (its text was sent or emptied) is deleted. `on_disk` says which drafts the disk holds.
+pub(super) fn on_unconfirmed_loaded(
+    st: &mut State,
+    found: Vec<(String, String)>,
+    on_disk: &std::collections::HashSet<String>,
+) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    for (key, content) in found {
+        let from_server = st.data.server_drafts.as_ref().and_then(|sd| sd.by_key.get(&key)).cloned();
+        match from_server {
+            Some((id, text)) if text == content && !on_disk.contains(&key) => {
+                if let Some(sd) = st.data.server_drafts.as_mut() {
+                    sd.by_key.remove(&key);
+                }
+                if st.drafts.get(&key) == Some(&content) {
+                    st.drafts.remove(&key);
+                }
+                st.gone_drafts.insert(id);
+                fx.push(Effect::SaveDraft { key: unconfirmed_key(&key), text: String::new() });
+                fx.push(Effect::SaveDraft { key: gone_key(id), text: id.to_string() });
+                fx.push(Effect::DeleteServerDraft(id));
+            }
+            _ => {
+                st.unconfirmed_drafts.insert(key, content);
+            }
+        }
+    }
+    fx
+}
+
 /// The server draft ID of a [`gone_key`].
 pub fn gone_id(key: &str) -> Option<i64> {
     key.strip_prefix("gone-draft-")?.parse().ok()
@@ -60,11 +97,10 @@ pub(super) fn on_register(
     settings: Option<&UserSettings>,
 ) -> Vec<Effect> {
     let enabled = settings.and_then(|s| s.enable_drafts_synchronization).unwrap_or(true);
-    let unconfirmed = st.data.server_drafts.take().map(|sd| sd.unconfirmed).unwrap_or_default();
     let Some(drafts) = drafts.filter(|_| enabled) else {
         return vec![];
     };
-    let mut sd = ServerDrafts { unconfirmed, ..ServerDrafts::default() };
+    let mut sd = ServerDrafts::default();
     let fx = drafts.into_iter().flat_map(|d| add(st, &mut sd, d)).collect();
     st.data.server_drafts = Some(sd);
     fx
@@ -80,16 +116,22 @@ fn add(st: &mut State, sd: &mut ServerDrafts, d: Draft) -> Vec<Effect> {
     let typing_here = editing_key(st).as_deref() == Some(key.as_str());
     // Ours, by its content (a create whose answer was lost) or by a create still on its way
     // (its event can come before its answer).
-    let ours = sd.unconfirmed.get(&key) == Some(&d.content) || sd.creating.contains(&key);
-    if ours {
-        sd.unconfirmed.remove(&key);
+    let unconfirmed = st.unconfirmed_drafts.get(&key) == Some(&d.content);
+    if unconfirmed || sd.creating.contains(&key) {
+        let mut fx = Vec::new();
+        if unconfirmed {
+            st.unconfirmed_drafts.remove(&key);
+            fx.push(Effect::SaveDraft { key: unconfirmed_key(&key), text: String::new() });
+        }
         if !typing_here && st.drafts.get(&key).is_none_or(|t| t.trim().is_empty()) {
             st.gone_drafts.insert(id);
-            return vec![
-                Effect::SaveDraft { key: gone_key(id), text: id.to_string() },
-                Effect::DeleteServerDraft(id),
-            ];
+            fx.push(Effect::SaveDraft { key: gone_key(id), text: id.to_string() });
+            fx.push(Effect::DeleteServerDraft(id));
+            return fx;
         }
+        sd.by_key.insert(key.clone(), (id, d.content.clone()));
+        sd.targets.entry(key).or_insert(target);
+        return fx;
     }
     sd.by_key.insert(key.clone(), (id, d.content.clone()));
     sd.targets.entry(key.clone()).or_insert(target);
@@ -154,7 +196,8 @@ pub(super) fn on_pushed(
         Err(e) => {
             tracing::warn!("draft not saved on the server: {e}");
             if was_create && e.may_have_arrived() {
-                sd.unconfirmed.insert(key, content);
+                st.unconfirmed_drafts.insert(key.clone(), content.clone());
+                return vec![Effect::SaveDraft { key: unconfirmed_key(&key), text: content }];
             }
         }
     }
@@ -355,7 +398,7 @@ mod tests {
                     &mut st,
                     Msg::DraftPushed { key: KEY.into(), content: "sent".into(), result: Err(lost()) },
                 );
-                assert!(fx.is_empty(), "{fx:?}");
+                assert_eq!(fx, vec![Effect::SaveDraft { key: unconfirmed_key(KEY), text: "sent".into() }]);
             }
             let mut d = Draft::channel(1, "plans", "sent");
             d.id = Some(12);
@@ -383,6 +426,32 @@ mod tests {
             Msg::Events(vec![Event { id: 1, kind: EventKind::Drafts(DraftsEvent::Add(vec![d])) }]),
         );
         assert_eq!(st.drafts.get(KEY).map(String::as_str), Some("from the web"));
+    }
+
+    /// A create whose answer was lost, then a kill: the next run still knows the draft is ours.
+    #[test]
+    fn an_unheard_create_is_known_after_a_restart_in_either_order() {
+        let mut d = Draft::channel(1, "plans", "sent");
+        d.id = Some(14);
+        let found = || loaded(&[(&unconfirmed_key(KEY), "sent")]);
+        // The disk first, then register.
+        let (mut st, _) = registered();
+        update(&mut st, found());
+        let fx = on_register(&mut st, Some(vec![d.clone()]), None);
+        assert!(fx.contains(&Effect::DeleteServerDraft(14)), "{fx:?}");
+        assert!(!st.drafts.contains_key(KEY));
+        // Register first.
+        let (mut st, _) = registered();
+        on_register(&mut st, Some(vec![d.clone()]), None);
+        let fx = update(&mut st, found());
+        assert!(fx.contains(&Effect::DeleteServerDraft(14)), "{fx:?}");
+        assert!(!st.drafts.contains_key(KEY));
+        // A draft of the same text still on disk is the user's: kept.
+        let (mut st, _) = registered();
+        on_register(&mut st, Some(vec![d]), None);
+        let fx = update(&mut st, loaded(&[(&unconfirmed_key(KEY), "sent"), (KEY, "sent")]));
+        assert!(!fx.contains(&Effect::DeleteServerDraft(14)), "{fx:?}");
+        assert_eq!(st.drafts.get(KEY).map(String::as_str), Some("sent"));
     }
 
     /// The run before was killed (or lost the network) before the server deleted a sent
