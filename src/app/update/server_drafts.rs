@@ -98,6 +98,7 @@ pub(super) fn on_register(
 ) -> Vec<Effect> {
     let enabled = settings.and_then(|s| s.enable_drafts_synchronization).unwrap_or(true);
     let Some(drafts) = drafts.filter(|_| enabled) else {
+        st.data.server_drafts = None;
         return vec![];
     };
     let mut sd = ServerDrafts::default();
