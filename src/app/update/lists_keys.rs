@@ -7,17 +7,7 @@ use super::prelude::*;
 
 /// Move a list's selection by a key; `false`: not a moving key.
 fn moved(selected: &mut usize, len: usize, key: &KeyEvent) -> bool {
-    let last = len.saturating_sub(1);
-    *selected = match key.code {
-        KeyCode::Down | KeyCode::Char('j') => (*selected + 1).min(last),
-        KeyCode::Up | KeyCode::Char('k') => selected.saturating_sub(1),
-        KeyCode::PageDown => (*selected + 10).min(last),
-        KeyCode::PageUp => selected.saturating_sub(10),
-        KeyCode::Home | KeyCode::Char('g') => 0,
-        KeyCode::End | KeyCode::Char('G') => last,
-        _ => return false,
-    };
-    true
+    super::common::list_move(selected, len.saturating_sub(1), key.code)
 }
 
 fn reminders_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
