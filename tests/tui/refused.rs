@@ -78,6 +78,9 @@ async fn a_refused_account_stays_open_says_how_to_log_in_again_and_reopens() {
         keys.send(key('r')).unwrap();
         let s = wait_for(&screen, "the organization open", |s| s.contains("#general")).await;
         assert!(!s.contains("refused"), "{s}");
+        // Its queue exists (its register was taken) before the client quits.
+        let queues = || server.shared.lock().queues.map.len().to_string();
+        wait_for(&queues, "the new queue", |n| n == "1").await;
         keys.send(key('q')).unwrap();
     };
     let (ended, ()) = tokio::join!(run, drive);
@@ -108,6 +111,10 @@ async fn a_key_revoked_while_open_closes_that_organization_and_it_reopens() {
             count(s, "acme").is_some() && count(s, "globex").as_deref() == Some("") && s.contains("#general")
         })
         .await;
+        // The first page can be on screen before the server has taken register (they are asked
+        // for together): the key changes only once the session's queue exists.
+        let queues = |server: &DemoServer| server.shared.lock().queues.map.len().to_string();
+        wait_for(&|| queues(&globex), "globex's queue", |n| n == "1").await;
         // The key is regenerated in globex's web app; the next poll is refused.
         let fresh = regenerate_key(&globex, "member");
         dm_to_member(&globex, "alice", "after the new key").await;
@@ -134,6 +141,8 @@ async fn a_key_revoked_while_open_closes_that_organization_and_it_reopens() {
         })
         .await;
         assert!(!s.contains("refused"), "{s}");
+        // The new session's queue exists (its register was taken) before the client quits.
+        wait_for(&|| queues(&globex), "globex's new queue", |n| n == "2").await;
         keys.send(key('q')).unwrap();
     };
     let (ended, ()) = tokio::join!(run, drive);
