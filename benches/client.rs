@@ -126,7 +126,27 @@ fn big_state() -> State {
     st
 }
 
+/// The message store alone: the heap one held message takes, against its JSON.
+fn store_figure() {
+    let (before, mut json) = (heap(), 0);
+    let mut store = app::Store::default();
+    for id in 1..=MESSAGES {
+        let m = message(id, 1 + id % CHANNELS, id % 10 != 0);
+        json += serde_json::to_vec(&m).expect("json").len();
+        store.insert(m);
+    }
+    let (places, senders) = store.shared_records();
+    eprintln!(
+        "the message store: {:.0} bytes of heap per held message against {:.0} bytes of JSON \
+         ({} messages, {places} conversations, {senders} senders)",
+        (heap() - before) as f64 / MESSAGES as f64,
+        json as f64 / MESSAGES as f64,
+        store.len()
+    );
+}
+
 fn benches(c: &mut Criterion) {
+    store_figure();
     c.bench_function("render typical message at 80 columns", |b| {
         b.iter(|| black_box(render_html(black_box(TYPICAL), 80, &Ctx)))
     });

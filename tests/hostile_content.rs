@@ -376,8 +376,10 @@ async fn a_link_of_another_scheme_is_refused_with_the_reason() {
     // What a hostile server could send: the reference server strips such links, so the
     // message's HTML is set here as it would arrive.
     let id = posted_and_selected(&mut app, "schemes", "see the file").await;
-    app.st.data.messages.get_mut(&id).unwrap().content =
-        "<p><a href=\"file:///etc/passwd\">passwords</a> <a href=\"javascript:alert(1)\">js</a></p>".into();
+    app.st.data.messages.get_mut(&id).unwrap().set_content(
+        "<p><a href=\"file:///etc/passwd\">passwords</a> <a href=\"javascript:alert(1)\">js</a></p>",
+        0,
+    );
     for (n, scheme) in [(1, "file"), (2, "javascript")] {
         app.key(KeyCode::Char('o')).await;
         app.keys(&n.to_string()).await;

@@ -122,14 +122,14 @@ impl Rig {
     async fn show(&mut self, id: i64) {
         self.until("the message to arrive", |st| st.data.messages.contains_key(&id)).await;
         let m = &self.st.data.messages[&id];
-        let narrow = Narrow::Topic(m.stream_id.expect("a channel message"), m.topic().to_owned());
+        let narrow = Narrow::Topic(m.stream_id().expect("a channel message"), m.topic().to_owned());
         self.open(narrow).await;
         self.select(id);
     }
 
     /// A real message of the store as JSON, to build injected events from.
     fn message_json(&self, id: i64) -> Value {
-        serde_json::to_value(&self.st.data.messages[&id]).expect("message JSON")
+        serde_json::to_value(self.st.data.messages[&id].to_api()).expect("message JSON")
     }
 
     /// Normal operation still works: write a message in the compose box, send it, see it.
@@ -144,7 +144,7 @@ impl Rig {
         self.keys(text).await;
         self.send(Msg::Key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL))).await;
         self.until("the control message to be sent and echoed", |st| {
-            st.outbox.is_empty() && st.data.messages.values().any(|m| m.content.contains(text))
+            st.outbox.is_empty() && st.data.messages.values().any(|m| m.content().contains(text))
         })
         .await;
         self.open_topic("control").await;
@@ -201,7 +201,7 @@ async fn a_megabyte_of_words_is_wrapped_whole_in_the_pane() {
     let words: Vec<&str> = text.split(' ').collect();
     let id = rig.post("alice", "huge", &text).await;
     rig.show(id).await;
-    assert!(rig.st.data.messages[&id].content.len() > MB, "the whole megabyte arrived");
+    assert!(rig.st.data.messages[&id].content().len() > MB, "the whole megabyte arrived");
 
     for (w, h) in [(80, 24), (200, 60)] {
         let s = check_frame(&mut rig, w, h);
@@ -285,7 +285,7 @@ async fn ten_thousand_nested_quotes_in_markdown_are_shown_or_refused_with_a_noti
     let text = format!("{} at the bottom of the well", ">".repeat(10_000));
     let id = rig.post("alice", "deep", &text).await;
     rig.show(id).await;
-    let html = &rig.st.data.messages[&id].content;
+    let html = &rig.st.data.messages[&id].content();
     assert!(html.matches("<blockquote>").count() >= 1000, "the server nested the quotes");
     for (w, h) in [(80, 24), (200, 60)] {
         let s = check_frame(&mut rig, w, h);
@@ -520,7 +520,7 @@ async fn ten_thousand_reactions_from_the_server_render_and_still_change() {
         t.await.expect("reactions added");
     }
     assert_eq!(rig.server.shared.lock().messages[&id].reactions.len(), total);
-    rig.until("every reaction event applied", |st| st.data.messages[&id].reactions.len() == total).await;
+    rig.until("every reaction event applied", |st| st.data.messages[&id].reactions().len() == total).await;
     let kinds = total.div_ceil(users.len());
 
     for (w, h) in [(80, 24), (200, 60)] {
@@ -539,12 +539,12 @@ async fn ten_thousand_reactions_from_the_server_render_and_still_change() {
     let member = rig.other("member");
     let first = EmojiSpec { emoji_name: Some(names[0].to_owned()), ..Default::default() };
     member.remove_reaction(id, &first).await.expect("removed");
-    rig.until("the removal", |st| st.data.messages[&id].reactions.len() == total - 1).await;
+    rig.until("the removal", |st| st.data.messages[&id].reactions().len() == total - 1).await;
     let s = rig.draw(80, 24);
     let (chips, _) = check_chips(&s, id, "after removal");
     assert!(chips[0].ends_with(&format!(" {}", users.len() - 1)), "{chips:?}");
     member.add_reaction(id, &first).await.expect("added");
-    rig.until("the addition", |st| st.data.messages[&id].reactions.len() == total).await;
+    rig.until("the addition", |st| st.data.messages[&id].reactions().len() == total).await;
     rig.control().await;
 }
 
@@ -567,7 +567,7 @@ async fn ten_thousand_distinct_reactions_in_an_event_render_and_still_change() {
     let last = rig.st.data.last_event_id;
     rig.inject(vec![json!({"id": last, "type": "message", "message": m, "flags": []})]).await;
     rig.select(id);
-    assert_eq!(rig.st.data.messages[&id].reactions.len(), total);
+    assert_eq!(rig.st.data.messages[&id].reactions().len(), total);
 
     for (w, h) in [(80, 24), (200, 60)] {
         let started = Instant::now();
@@ -593,7 +593,7 @@ async fn ten_thousand_distinct_reactions_in_an_event_render_and_still_change() {
         e
     };
     rig.inject(vec![ev("add", reaction(total)), ev("remove", reaction(0)), ev("remove", reaction(1))]).await;
-    assert_eq!(rig.st.data.messages[&id].reactions.len(), total - 1);
+    assert_eq!(rig.st.data.messages[&id].reactions().len(), total - 1);
     let s = rig.draw(80, 24);
     let (chips, more) = check_chips(&s, id, "after the events");
     assert_eq!(chips[0], ":custom_2: 1", "{chips:?}");
@@ -777,14 +777,14 @@ async fn wrong_types_in_events_lose_only_those_events_not_the_batch() {
     }));
     let text = "the good event in a bad batch";
     let id = rig.post("alice", "mixed", text).await;
-    rig.until("the good events", |st| st.data.messages.get(&id).is_some_and(|m| !m.reactions.is_empty()))
+    rig.until("the good events", |st| st.data.messages.get(&id).is_some_and(|m| !m.reactions().is_empty()))
         .await;
     assert_eq!(rig.proxy.rewritten(), 1);
     assert!(rig.st.ui.offline.is_none(), "a batch with bad events is not an outage");
     let m = &rig.st.data.messages[&id];
-    assert!(m.content.contains(text));
-    assert_eq!(m.reactions.len(), 1, "only the well-formed reaction applied: {:?}", m.reactions);
-    assert_eq!(m.reactions[0].user_id, alice);
+    assert!(m.content().contains(text));
+    assert_eq!(m.reactions().len(), 1, "only the well-formed reaction applied: {:?}", m.reactions());
+    assert_eq!(m.reactions()[0].user_id, alice);
     rig.until("the user to be told", |st| st.ui.status.is_some()).await;
     let status = rig.st.ui.status.clone().expect("a status");
     assert!(status.error, "{status:?}");

@@ -135,7 +135,7 @@ pub struct Reaction {
 }
 
 /// A participant of a direct message.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Deserialize, Serialize)]
 pub struct DmRecipient {
     pub id: UserId,
     #[serde(default)]

@@ -15,6 +15,7 @@ mod outgoing;
 pub mod session;
 pub mod settings;
 pub mod state;
+pub mod store;
 mod update;
 pub mod when;
 pub mod widget;
@@ -26,6 +27,7 @@ pub use msg::{Answer, Failure, Job, Msg, ProgramFailure, Unsubscribed};
 pub use narrow::Narrow;
 pub use outgoing::*;
 pub use state::*;
+pub use store::{Store, Stored};
 pub use update::cache;
 pub use update::{
     RECENT_MESSAGES, conversation, message_link, not_loaded, open_narrow, pending_in, plain_text,

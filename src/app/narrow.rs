@@ -1,6 +1,7 @@
 //! Narrows (what the message pane shows) and the web app's search syntax.
 
-use crate::api::{ChannelId, Message, MessageId, NarrowTerm, UserId};
+use super::store::Stored;
+use crate::api::{ChannelId, MessageId, NarrowTerm, UserId};
 use serde_json::json;
 
 /// What the message pane shows (kept with the last session, hence serialisable).
@@ -65,11 +66,11 @@ impl Narrow {
     }
 
     /// Does a message (arriving live) belong here? Searches are never extended live.
-    pub fn contains(&self, m: &Message, me: UserId) -> bool {
+    pub fn contains(&self, m: &Stored, me: UserId) -> bool {
         match self {
             Narrow::All => true,
-            Narrow::Channel(c) => m.stream_id == Some(*c),
-            Narrow::Topic(c, t) => m.stream_id == Some(*c) && m.topic().eq_ignore_ascii_case(t),
+            Narrow::Channel(c) => m.stream_id() == Some(*c),
+            Narrow::Topic(c, t) => m.stream_id() == Some(*c) && m.topic().eq_ignore_ascii_case(t),
             Narrow::AllDms => m.is_dm(),
             Narrow::Dm(users) => m.is_dm() && dm_key(&m.dm_user_ids(), me) == *users,
             Narrow::Starred => m.has_flag("starred"),

@@ -1,11 +1,12 @@
 //! The state store: everything the views show, owned by the UI task.
 //!
-//! Built for a large organization: messages live once in a map; each narrow keeps a sorted ID
+//! Built for a large organization: messages live once in the store (`store.rs`, compact); each narrow keeps a sorted ID
 //! list; unread and topic indexes are kept incrementally so nothing walks all messages per frame
 //! or per event.
 
 use super::narrow::{Narrow, Resolver, dm_key};
 use super::outgoing::Target;
+use super::store::{Store, Stored};
 use crate::api::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -288,7 +289,7 @@ pub struct Data {
     pub users: HashMap<UserId, UserInfo>,
     pub channels: BTreeMap<ChannelId, ChannelInfo>,
     pub topics: HashMap<ChannelId, TopicList>,
-    pub messages: HashMap<MessageId, Message>,
+    pub messages: Store,
     pub narrows: HashMap<Narrow, NarrowView>,
     pub unread: Unreads,
     /// (channel, lowercased topic) → policy.
@@ -414,16 +415,16 @@ impl Data {
         self.unread.count(&Conv::Topic(channel, topic.to_lowercase()))
     }
 
-    pub fn conv_of(&self, m: &Message) -> Conv {
-        match m.stream_id {
+    pub fn conv_of(&self, m: &Stored) -> Conv {
+        match m.stream_id() {
             Some(c) if !m.is_dm() => Conv::Topic(c, m.topic().to_lowercase()),
             _ => Conv::Dm(dm_key(&m.dm_user_ids(), self.me)),
         }
     }
 
     /// Does a message show in the combined feed?
-    pub fn in_feed(&self, m: &Message) -> bool {
-        match m.stream_id {
+    pub fn in_feed(&self, m: &Stored) -> bool {
+        match m.stream_id() {
             Some(c) if !m.is_dm() => !self.topic_muted(c, m.topic()),
             _ => true,
         }
@@ -445,25 +446,29 @@ impl Data {
         }
     }
 
-    /// Store a message and index it.
     /// A message from a page of messages. A page is a picture of the server when it was asked
     /// for: for a message already known, the read state that events have left since stands
     /// (a page asked for before "mark as read" must not make the messages unread again).
-    pub fn insert_fetched(&mut self, mut m: Message) {
+    pub fn insert_fetched(&mut self, m: Message) {
+        let mut m = self.messages.compact(m);
         if self.messages.contains_key(&m.id) {
             let unread = self.unread.by_id.contains_key(&m.id);
-            m.flags.retain(|f| f != "read");
-            if !unread {
-                m.flags.push("read".into());
-            }
+            m.set_flag("read", !unread);
         }
-        self.insert_message(m);
+        self.insert_stored(m);
     }
 
+    /// Store a decoded message and index it.
     pub fn insert_message(&mut self, m: Message) {
+        let m = self.messages.compact(m);
+        self.insert_stored(m);
+    }
+
+    /// Store a message and index it.
+    pub fn insert_stored(&mut self, m: Stored) {
         let unread = !m.has_flag("read");
         let conv = self.conv_of(&m);
-        if let (Some(c), false) = (m.stream_id, m.is_dm()) {
+        if let (Some(c), false) = (m.stream_id(), m.is_dm()) {
             self.topics.entry(c).or_default().touch(m.topic(), m.id);
         }
         if let Conv::Dm(key) = &conv {
@@ -480,12 +485,12 @@ impl Data {
         }
         self.newest_id = self.newest_id.max(m.id);
         self.refresh_widget(&m);
-        self.messages.insert(m.id, m);
+        self.messages.put(m);
     }
 
     /// Read a message's widget again from its submessages.
-    pub fn refresh_widget(&mut self, m: &Message) {
-        match (m.submessages.is_empty(), super::widget::build(&m.submessages)) {
+    pub fn refresh_widget(&mut self, m: &Stored) {
+        match (m.submessages().is_empty(), super::widget::build(m.submessages())) {
             (false, Some(w)) => {
                 self.widgets.insert(m.id, w);
             }
@@ -500,7 +505,7 @@ impl Data {
         let Some(m) = self.messages.get(&id) else { return };
         let unread = self.unread.by_id.contains_key(&id);
         let conv = self.conv_of(m);
-        let topic = (m.stream_id, m.topic().to_owned());
+        let topic = (m.stream_id(), m.topic().to_owned());
         if unread {
             self.unread.remove(id);
             self.unread.add(id, conv);

@@ -3,7 +3,7 @@
 
 use super::content::{RenderedContent, render_html_with_theme};
 use super::theme::Theme;
-use crate::api::{Message, MessageId};
+use crate::api::MessageId;
 use crate::app::State;
 use crate::app::images::Slot;
 use crate::app::settings::ThemeChoice;
@@ -134,7 +134,7 @@ impl RenderCache {
     /// the settings draw images).
     pub(super) fn get(
         &mut self,
-        m: &Message,
+        m: &crate::app::Stored,
         html: &str,
         width: u16,
         spoilers: bool,

@@ -35,7 +35,7 @@ pub(super) fn draw_emoji(
     let me = st.data.me;
     let mine = |code: &str, kind: &str| {
         st.data.messages.get(&id).is_some_and(|m| {
-            m.reactions
+            m.reactions()
                 .iter()
                 .any(|r| r.user_id == me && r.emoji_code == code && r.reaction_type.as_str() == kind)
         })

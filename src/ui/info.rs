@@ -31,7 +31,7 @@ pub(super) fn draw_info(
     let mut lines = vec![
         Line::from(vec![
             Span::styled("From:  ", t.header),
-            Span::raw(format!("{} <{}>", sanitize(&m.sender_full_name), sanitize(&m.sender_email))),
+            Span::raw(format!("{} <{}>", sanitize(m.sender_full_name()), sanitize(m.sender_email()))),
         ]),
         Line::from(vec![
             Span::styled("Sent:  ", t.header),
@@ -40,19 +40,19 @@ pub(super) fn draw_info(
         Line::from(vec![Span::styled("Where: ", t.header), Span::raw(conversation_header(st, m))]),
         Line::from(vec![Span::styled("ID:    ", t.header), Span::raw(m.id.to_string())]),
     ];
-    if let Some(ts) = m.last_edit_timestamp {
+    if let Some(ts) = m.last_edit_timestamp() {
         lines.push(Line::from(vec![
             Span::styled("Edited: ", t.header),
             Span::raw(st.tz.format(ts, clock.stamp())),
         ]));
     }
-    if let Some(ts) = m.last_moved_timestamp {
+    if let Some(ts) = m.last_moved_timestamp() {
         lines.push(Line::from(vec![
             Span::styled("Moved: ", t.header),
             Span::raw(st.tz.format(ts, clock.stamp())),
         ]));
     }
-    let body = cache.get(m, &m.content, area.width.saturating_sub(4).max(10), false, st, false);
+    let body = cache.get(m, m.content(), area.width.saturating_sub(4).max(10), false, st, false);
     if !body.links.is_empty() {
         lines.push(Line::raw(""));
         lines.push(Line::styled("Links", t.header));
@@ -87,12 +87,12 @@ pub(super) fn draw_info(
         lines.push(Line::styled("Code playgrounds", t.header));
         lines.extend(playgrounds.into_iter().map(Line::raw));
     }
-    if !m.reactions.is_empty() {
+    if !m.reactions().is_empty() {
         lines.push(Line::raw(""));
         lines.push(Line::styled("Reactions", t.header));
         let mut by: Vec<(String, Vec<String>)> = Vec::new();
         let mut index: HashMap<String, usize> = HashMap::new();
-        for r in &m.reactions {
+        for r in m.reactions() {
             // A Unicode emoji and its name; an emoji without a character here (custom,
             // zulip_extra) is drawn as its name, once.
             let glyph = emoji_label(&r.emoji_code, &r.emoji_name, r.reaction_type.as_str());
@@ -127,7 +127,7 @@ pub(super) fn draw_info(
                 lines.extend(names.into_iter().map(|n| Line::raw(format!("  {n}"))));
             }
         }
-    } else if m.sender_id == d.me && !d.realm.read_receipts {
+    } else if m.sender_id() == d.me && !d.realm.read_receipts {
         lines.push(Line::raw(""));
         lines.push(Line::styled("read receipts are off in this organization", t.dim));
     }

@@ -4,8 +4,8 @@
 use super::common::{Ctx, RenderCache, clip, clip_line, emoji_label};
 use super::content::render_html_with_theme;
 use super::theme::Theme;
-use crate::api::{Message, MessageId};
-use crate::app::{Focus, Narrow, State};
+use crate::api::MessageId;
+use crate::app::{Focus, Narrow, State, Stored};
 use crate::content::{display_width, escape_html, sanitize};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -14,9 +14,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 use std::collections::HashMap;
 
-pub(super) fn conversation_header(st: &State, m: &Message) -> String {
+pub(super) fn conversation_header(st: &State, m: &Stored) -> String {
     let d = &st.data;
-    match m.stream_id {
+    match m.stream_id() {
         Some(c) if !m.is_dm() => {
             let t = if m.topic().is_empty() { d.realm.empty_topic_name.as_str() } else { m.topic() };
             format!("#{} > {}{}", sanitize(d.channel_name(c)), sanitize(t), policy_mark(st, c, m.topic()))
@@ -59,24 +59,19 @@ fn message_block(
     st: &State,
     t: &Theme,
     cache: &mut RenderCache,
-    m: &Message,
-    prev: Option<&Message>,
+    m: &Stored,
+    prev: Option<&Stored>,
     width: u16,
     images: &mut Vec<Placed>,
 ) -> Vec<Line<'static>> {
     let mut out = Vec::new();
-    let same_conv = prev.is_some_and(|p| {
-        p.stream_id == m.stream_id
-            && p.topic() == m.topic()
-            && p.is_dm() == m.is_dm()
-            && p.dm_user_ids() == m.dm_user_ids()
-    });
+    let same_conv = prev.is_some_and(|p| p.same_place(m));
     // In search results, what matched is marked.
     let found = st.data.narrows.get(&st.ui.narrow).and_then(|v| v.matches.get(&m.id));
     // A muted sender's message stays behind one line until the user asks to see it.
-    let hidden = st.data.muted_users.contains(&m.sender_id) && !st.ui.revealed.contains(&m.id);
+    let hidden = st.data.muted_users.contains(&m.sender_id()) && !st.ui.revealed.contains(&m.id);
     if !same_conv {
-        match (found.and_then(|f| f.subject.as_deref()), m.stream_id) {
+        match (found.and_then(|f| f.subject.as_deref()), m.stream_id()) {
             // An empty topic's match is empty too: the header names it as the realm does.
             (Some(subject), Some(c)) if !m.is_dm() && !subject.trim().is_empty() => {
                 let mut spans =
@@ -92,13 +87,13 @@ fn message_block(
         }
     }
     let same_sender =
-        same_conv && prev.is_some_and(|p| p.sender_id == m.sender_id && m.timestamp - p.timestamp < 300);
+        same_conv && prev.is_some_and(|p| p.sender_id() == m.sender_id() && m.timestamp - p.timestamp < 300);
     // "(edited)" or "(moved)", and ★ when starred: on the sender line, or for a message drawn
     // under the previous one's, after its first line (on a line of their own when that is full).
     let mut marks = Vec::new();
-    if m.last_edit_timestamp.is_some() {
+    if m.last_edit_timestamp().is_some() {
         marks.push(Span::styled(" (edited)", t.dim));
-    } else if m.last_moved_timestamp.is_some() {
+    } else if m.last_moved_timestamp().is_some() {
         marks.push(Span::styled(" (moved)", t.dim));
     }
     if m.has_flag("starred") {
@@ -115,7 +110,7 @@ fn message_block(
             r if r >= 10 => r,
             _ => (width as usize).max(1),
         };
-        let name = if hidden { "Muted user".into() } else { clip(&sanitize(&m.sender_full_name), room) };
+        let name = if hidden { "Muted user".into() } else { clip(&sanitize(m.sender_full_name()), room) };
         spans.insert(0, Span::styled(name, t.bold));
         out.push(Line::from(spans));
     }
@@ -128,10 +123,10 @@ fn message_block(
     let html = match found.and_then(|f| f.content.as_deref()) {
         Some(html) => html,
         None if m.has_flag("has_alert_word") && !st.data.alert_words.is_empty() => {
-            alerted = crate::content::mark_words(&m.content, &st.data.alert_words, "alert-word", true);
+            alerted = crate::content::mark_words(m.content(), &st.data.alert_words, "alert-word", true);
             &alerted
         }
-        None => &m.content,
+        None => m.content(),
     };
     // A poll or a to-do list shows instead of its `/poll` or `/todo` text.
     if let Some(w) = st.data.widgets.get(&m.id) {
@@ -188,15 +183,15 @@ const MAX_REACTION_LINES: usize = 3;
 
 /// A message's reactions as "[emoji n]" chips, wrapped to `width` and at most
 /// [`MAX_REACTION_LINES`] lines, the last ending in "+N more" when not all fit.
-fn reaction_lines(st: &State, t: &Theme, m: &Message, width: u16) -> Vec<Line<'static>> {
-    if m.reactions.is_empty() {
+fn reaction_lines(st: &State, t: &Theme, m: &Stored, width: u16) -> Vec<Line<'static>> {
+    if m.reactions().is_empty() {
         return Vec::new();
     }
     // (label, count, mine) in order of first appearance; the index keeps this linear in the
     // number of reactions (a message may carry thousands).
     let mut counts: Vec<(String, usize, bool)> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
-    for r in &m.reactions {
+    for r in m.reactions() {
         let label = emoji_label(&r.emoji_code, &r.emoji_name, r.reaction_type.as_str());
         let mine = r.user_id == st.data.me;
         match index.get(&label) {

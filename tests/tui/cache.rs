@@ -138,9 +138,9 @@ async fn the_last_session_reopens_the_narrow_left_and_the_others_kept_even_offli
             .iter()
             .rev()
             .map(|id| &d.messages[id])
-            .find(|m| m.stream_id.is_some_and(|c| c != channel))
+            .find(|m| m.stream_id().is_some_and(|c| c != channel))
             .expect("a message of another channel");
-        let other = Narrow::Topic(m.stream_id.unwrap(), m.topic().to_owned());
+        let other = Narrow::Topic(m.stream_id().unwrap(), m.topic().to_owned());
         let of_other: Vec<i64> =
             held.iter().copied().filter(|id| other.contains(&d.messages[id], d.me)).collect();
         (other, of_other)
@@ -156,7 +156,7 @@ async fn the_last_session_reopens_the_narrow_left_and_the_others_kept_even_offli
     // A channel none of whose messages is held: it says so and why.
     let empty = {
         let d = &app.st.data;
-        let c = d.channels.keys().find(|c| !held.iter().any(|id| d.messages[id].stream_id == Some(**c)));
+        let c = d.channels.keys().find(|c| !held.iter().any(|id| d.messages[id].stream_id() == Some(**c)));
         Narrow::Channel(*c.expect("a channel with no message kept"))
     };
     app.open(empty.clone()).await;

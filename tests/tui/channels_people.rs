@@ -268,7 +268,7 @@ async fn profiles_show_who_someone_is_and_lead_to_a_dm_or_a_mention() {
     let (id, sender) = {
         let view = &app.st.data.narrows[&Narrow::Channel(general)];
         let id = *view.ids.last().unwrap();
-        (id, app.st.data.messages[&id].sender_id)
+        (id, app.st.data.messages[&id].sender_id())
     };
     app.select(id);
     app.key(KeyCode::Char('u')).await;

@@ -113,13 +113,13 @@ async fn rename_resolve_and_move_a_topic_from_the_keyboard_and_the_view_follows(
         st.data
             .messages
             .values()
-            .any(|m| m.topic() == "✔ naming stuff" && m.content.contains("marked this topic as resolved"))
+            .any(|m| m.topic() == "✔ naming stuff" && m.content().contains("marked this topic as resolved"))
     })
     .await;
     // `:move-topic #design` moves every message; the old channel no longer has them.
     app.select(ids[0]);
     app.palette("move-topic #design").await;
-    app.until("moved", |st| ids.iter().all(|id| st.data.messages[id].stream_id == Some(design))).await;
+    app.until("moved", |st| ids.iter().all(|id| st.data.messages[id].stream_id() == Some(design))).await;
     let org = app.server.shared.lock();
     assert!(ids.iter().all(|id| org.messages[id].channel_id() == Some(design)), "on the server");
 }
@@ -174,14 +174,16 @@ async fn at_replies_in_the_conversation_mentioning_the_author() {
     app.until("it arrived", |st| st.data.messages.contains_key(&id)).await;
     app.select(id);
     app.key(KeyCode::Char('@')).await;
-    let bob_id = app.st.data.messages[&id].sender_id;
+    let bob_id = app.st.data.messages[&id].sender_id();
     let text = app.st.ui.compose.as_ref().map(|c| c.text()).unwrap_or_default();
     assert_eq!(text, format!("@**Bob Nakamura|{bob_id}** "));
     app.keys("me!").await;
     app.ctrl('d').await;
     app.until("sent and back", |st| {
         st.data.narrows.get(&topic).is_some_and(|v| {
-            v.ids.iter().any(|m| st.data.messages[m].content.contains(&format!("data-user-id=\"{bob_id}\"")))
+            v.ids
+                .iter()
+                .any(|m| st.data.messages[m].content().contains(&format!("data-user-id=\"{bob_id}\"")))
         })
     })
     .await;
@@ -408,7 +410,7 @@ async fn attach_uploads_a_file_and_links_it_where_the_cursor_is() {
     assert_eq!(app.st.ui.compose.as_ref().unwrap().text(), kept);
     // Sent, the message links the file.
     app.ctrl('d').await;
-    app.until("sent", |st| st.data.messages.values().any(|m| m.content.contains("plan-v2.txt"))).await;
+    app.until("sent", |st| st.data.messages.values().any(|m| m.content().contains("plan-v2.txt"))).await;
 }
 
 #[tokio::test]

@@ -230,7 +230,7 @@ async fn the_compose_title_says_what_ctrl_d_does() {
     let screen = app.screen(100, 30);
     assert!(!screen.contains("ctrl+d send"), "{screen}");
     // Edit the message just sent.
-    let mine = app.st.data.messages.values().filter(|m| m.sender_id == app.st.data.me).map(|m| m.id).max();
+    let mine = app.st.data.messages.values().filter(|m| m.sender_id() == app.st.data.me).map(|m| m.id).max();
     app.st.ui.selected = mine;
     app.key(KeyCode::Char('e')).await;
     assert!(app.st.ui.compose.as_ref().is_some_and(|c| c.editing.is_some()));
@@ -286,7 +286,7 @@ async fn message_info_shows_each_reaction_once_with_names() {
         .data
         .messages
         .values()
-        .filter(|m| m.reactions.iter().any(|r| r.emoji_name == "lgtm"))
+        .filter(|m| m.reactions().iter().any(|r| r.emoji_name == "lgtm"))
         .min_by_key(|m| m.id)
         .cloned()
         .expect("a message with a custom emoji reaction in the seed");
@@ -297,7 +297,7 @@ async fn message_info_shows_each_reaction_once_with_names() {
     assert!(!screen.contains(":lgtm: :lgtm:"), "{screen}");
     let lines: Vec<&str> = screen.lines().filter(|l| l.contains(":lgtm:")).collect();
     assert_eq!(lines.len(), 1, "one line for the reaction:\n{screen}");
-    for r in m.reactions.iter().filter(|r| r.emoji_name == "lgtm") {
+    for r in m.reactions().iter().filter(|r| r.emoji_name == "lgtm") {
         let name = app.st.data.user_name(r.user_id);
         assert!(lines[0].contains(name), "{name} reacted:\n{screen}");
     }

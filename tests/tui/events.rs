@@ -116,9 +116,9 @@ async fn an_old_server_gets_the_old_protocol() {
         app.keys(&format!("hello level {level}")).await;
         app.ctrl('d').await;
         assert!(app.st.outbox.is_empty(), "level {level}: {:?}", app.st.outbox);
-        assert!(app.st.data.messages.values().any(|m| m.content.contains(&format!("hello level {level}"))));
+        assert!(app.st.data.messages.values().any(|m| m.content().contains(&format!("hello level {level}"))));
         let m = app.st.data.messages[&app.st.ui.selected.unwrap()].clone();
-        if let Some(channel) = m.stream_id {
+        if let Some(channel) = m.stream_id() {
             app.key(KeyCode::Char('M')).await;
             assert_eq!(
                 app.st.data.policy(channel, m.topic()),

@@ -297,7 +297,7 @@ async fn keys_with_nothing_to_act_on_say_so() {
         .ids
         .iter()
         .copied()
-        .find(|id| !app.st.data.messages[id].content.contains("spoiler"))
+        .find(|id| !app.st.data.messages[id].content().contains("spoiler"))
         .expect("a message without spoilers");
     app.st.ui.selected = Some(plain);
     app.key(KeyCode::Char('z')).await;

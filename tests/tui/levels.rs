@@ -68,12 +68,19 @@ async fn the_key_paths_work_at_every_supported_level() {
                 && st.data.narrows.get(&st.ui.narrow).is_some_and(|v| {
                     v.ids
                         .iter()
-                        .any(|id| st.data.messages.get(id).is_some_and(|m| m.content.contains(&reply)))
+                        .any(|id| st.data.messages.get(id).is_some_and(|m| m.content().contains(&reply)))
                 })
         })
         .await;
-        let mine =
-            app.st.data.messages.values().filter(|m| m.content.contains(&reply)).map(|m| m.id).max().unwrap();
+        let mine = app
+            .st
+            .data
+            .messages
+            .values()
+            .filter(|m| m.content().contains(&reply))
+            .map(|m| m.id)
+            .max()
+            .unwrap();
         app.until("the sender's copy to be read", |st| !st.data.unread.by_id.contains_key(&mine)).await;
         assert!(
             app.server.shared.lock().flags_for(me, mine).contains(&"read"),
@@ -85,9 +92,9 @@ async fn the_key_paths_work_at_every_supported_level() {
         app.key(KeyCode::Char('e')).await;
         app.keys(" (edited)").await;
         app.ctrl('d').await;
-        app.until("the edit", |st| st.data.messages[&mine].content.contains("(edited)")).await;
+        app.until("the edit", |st| st.data.messages[&mine].content().contains("(edited)")).await;
         app.key(KeyCode::Char('+')).await;
-        app.until("the reaction", |st| !st.data.messages[&mine].reactions.is_empty()).await;
+        app.until("the reaction", |st| !st.data.messages[&mine].reactions().is_empty()).await;
 
         // Follow (8.0 and later), mute, unmute: back to the default in a channel not muted.
         app.key(KeyCode::Char('F')).await;

@@ -161,7 +161,7 @@ async fn the_people_pane_takes_the_focus_filters_as_you_type_and_opens_a_dm_or_a
     );
     app.keys("hello bob").await;
     app.ctrl('d').await;
-    app.until("sent", |st| st.data.messages.values().any(|m| m.content.contains("hello bob"))).await;
+    app.until("sent", |st| st.data.messages.values().any(|m| m.content().contains("hello bob"))).await;
     // esc in the pane clears its filter.
     app.key(KeyCode::Esc).await;
     app.st.ui.focus = topicterm::app::Focus::People;
@@ -280,7 +280,7 @@ async fn the_compose_box_changes_its_recipient_and_keeps_the_text() {
         st.data
             .messages
             .values()
-            .any(|m| m.content.contains("this belongs elsewhere") && m.topic() == "new home")
+            .any(|m| m.content().contains("this belongs elsewhere") && m.topic() == "new home")
     })
     .await;
 }

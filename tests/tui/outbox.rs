@@ -61,7 +61,7 @@ async fn messages_written_offline_show_pending_and_go_once_in_order_when_back() 
     assert_eq!(on_server(&app, "second while offline").await, 1);
     let ids: Vec<_> = ["first while offline", "second while offline"]
         .iter()
-        .map(|t| app.st.data.messages.values().find(|m| m.content.contains(t)).expect("in the store").id)
+        .map(|t| app.st.data.messages.values().find(|m| m.content().contains(t)).expect("in the store").id)
         .collect();
     assert!(ids[0] < ids[1], "sent in the order written");
     let screen = app.screen(100, 24);

@@ -56,7 +56,7 @@ async fn search_results_mark_the_matched_words_in_text_and_topic() {
     let in_text = *app.st.data.narrows[&app.st.ui.narrow]
         .ids
         .iter()
-        .find(|id| app.st.data.messages[id].content.to_lowercase().contains("flaky"))
+        .find(|id| app.st.data.messages[id].content().to_lowercase().contains("flaky"))
         .expect("a result with the word in its text");
     app.select(in_text);
     let buf = app.buffer(160, 48);
@@ -64,8 +64,8 @@ async fn search_results_mark_the_matched_words_in_text_and_topic() {
     assert!(!seen.is_empty() && seen.iter().all(|m| *m), "the text's match drawn marked: {seen:?}");
     // The same message outside the search is drawn plain.
     let m = app.st.data.messages[&in_text].clone();
-    assert!(m.match_content.is_none(), "what matched stays with the search, not the message");
-    app.open(topicterm::app::Narrow::Topic(m.stream_id.unwrap(), m.subject.clone())).await;
+    assert!(m.match_content().is_none(), "what matched stays with the search, not the message");
+    app.open(topicterm::app::Narrow::Topic(m.stream_id().unwrap(), m.topic().to_owned())).await;
     app.select(in_text);
     let buf = app.buffer(160, 48);
     let seen = marked(&buf, pane, "flaky");

@@ -99,7 +99,7 @@ async fn a_delivered_reminder_notifies_like_a_direct_message_and_leaves_the_list
     app.server.shared.lock().settings.clock_offset += 2 * 3600;
     app.until("delivered", |st| st.data.reminders.as_ref().is_some_and(Vec::is_empty)).await;
     app.until("the Notification Bot's message", |st| {
-        st.data.messages.values().any(|m| m.sender_full_name == "Notification Bot")
+        st.data.messages.values().any(|m| m.sender_full_name() == "Notification Bot")
     })
     .await;
     let (title, body) = app.outside.notifications.last().cloned().expect("a notification");

@@ -99,7 +99,7 @@ async fn search_narrows_with_web_syntax() {
     assert!(!view.ids.is_empty());
     for id in &view.ids {
         let m = &app.st.data.messages[id];
-        assert!(format!("{} {}", m.subject, m.content).to_lowercase().contains("flaky"));
+        assert!(format!("{} {}", m.topic(), m.content()).to_lowercase().contains("flaky"));
     }
     both(&mut app, "search");
 }
@@ -179,7 +179,7 @@ async fn emoji_picker_searches_adds_and_removes_with_stored_values() {
     };
     assert!(has(&app), "added on the server");
     assert!(
-        app.st.data.messages[&id].reactions.iter().any(|r| r.user_id == me),
+        app.st.data.messages[&id].reactions().iter().any(|r| r.user_id == me),
         "and shown through the event"
     );
     app.key(KeyCode::Char('E')).await;
@@ -253,7 +253,7 @@ async fn quote_reply_and_editing_own_messages() {
     app.key(KeyCode::Char('>')).await;
     let text = app.st.ui.compose.as_ref().map(|c| c.text()).unwrap();
     // The web app's format: a silent mention linking to the message, the raw text in a quote fence.
-    let head = format!("@_**{}|", app.st.data.messages[&id].sender_full_name);
+    let head = format!("@_**{}|", app.st.data.messages[&id].sender_full_name());
     assert!(text.starts_with(&head) && text.contains(&format!("/near/{id}):")), "{text}");
     assert!(text.contains(&format!("```quote\n{}\n```\n", raw.trim_end())), "{text}");
     // Esc keeps the quote as the conversation's draft; the next reply continues it.
@@ -271,7 +271,11 @@ async fn quote_reply_and_editing_own_messages() {
     app.keys("first draft").await;
     app.ctrl('d').await;
     let mine = app.st.ui.selected.unwrap();
-    assert_eq!(app.st.data.messages[&mine].sender_id, app.st.data.me, "the view jumped to the sent message");
+    assert_eq!(
+        app.st.data.messages[&mine].sender_id(),
+        app.st.data.me,
+        "the view jumped to the sent message"
+    );
     app.key(KeyCode::Char('e')).await;
     let sent = app.st.ui.compose.as_ref().map(|c| c.text()).unwrap();
     assert!(
@@ -429,7 +433,7 @@ async fn a_skin_tone_stays_with_its_emoji() {
     };
     check(&app.buffer(80, 24), "the compose box");
     app.ctrl('d').await;
-    app.until("sent", |st| st.data.messages.values().any(|m| m.content.contains("\u{1F44D}\u{1F3FD} up")))
+    app.until("sent", |st| st.data.messages.values().any(|m| m.content().contains("\u{1F44D}\u{1F3FD} up")))
         .await;
     check(&app.buffer(80, 24), "the message");
 }

@@ -29,10 +29,10 @@ async fn sender_me_searches_my_own_messages() {
     let me = app.st.data.me;
     let mine = search(&mut app, "sender:me").await;
     assert!(!mine.is_empty());
-    assert!(mine.iter().all(|id| app.st.data.messages[id].sender_id == me));
+    assert!(mine.iter().all(|id| app.st.data.messages[id].sender_id() == me));
     let not_mine = search(&mut app, "-sender:me channel:engineering").await;
     assert!(!not_mine.is_empty());
-    assert!(not_mine.iter().all(|id| app.st.data.messages[id].sender_id != me));
+    assert!(not_mine.iter().all(|id| app.st.data.messages[id].sender_id() != me));
 }
 
 #[tokio::test]
@@ -45,7 +45,7 @@ async fn quoted_phrases_are_searched_as_phrases() {
     assert_eq!(phrase, words);
     let one = search(&mut app, r#""muted topics" reappear"#).await;
     assert_eq!(one.len(), 1);
-    assert!(app.st.data.messages[&one[0]].content.contains("reappear after a reconnect"));
+    assert!(app.st.data.messages[&one[0]].content().contains("reappear after a reconnect"));
 }
 
 #[tokio::test]

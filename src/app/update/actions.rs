@@ -75,7 +75,7 @@ pub(super) fn current_topic(st: &State) -> Option<(ChannelId, String)> {
         return Some((*c, t.clone()));
     }
     let m = selected_message(st)?;
-    Some((m.stream_id.filter(|_| !m.is_dm())?, m.topic().to_owned()))
+    Some((m.stream_id().filter(|_| !m.is_dm())?, m.topic().to_owned()))
 }
 
 /// Where a reply goes: the selected message's conversation, else the conversation in view.
@@ -90,8 +90,8 @@ pub(super) fn current_target(st: &State) -> Option<Target> {
     }
 }
 
-pub(super) fn target_of(st: &State, m: &Message) -> Target {
-    match m.stream_id {
+pub(super) fn target_of(st: &State, m: &Stored) -> Target {
+    match m.stream_id() {
         Some(id) if !m.is_dm() => Target::Channel { id, topic: m.topic().to_owned() },
         _ => Target::Dm(dm_key(&m.dm_user_ids(), st.data.me)),
     }
@@ -280,7 +280,7 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
                 }
             }
         }
-        Action::NarrowChannel => match selected_message(st).map(|m| (m.stream_id, m.is_dm())) {
+        Action::NarrowChannel => match selected_message(st).map(|m| (m.stream_id(), m.is_dm())) {
             Some((Some(c), false)) => open_narrow(st, Narrow::Channel(c)),
             _ => vec![],
         },
@@ -303,20 +303,20 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
                 return vec![];
             };
             let (target, mention) =
-                (target_of(st, m), format!("@**{}|{}** ", m.sender_full_name, m.sender_id));
+                (target_of(st, m), format!("@**{}|{}** ", m.sender_full_name(), m.sender_id()));
             open_compose(st, target, &mention, None);
             vec![]
         }
         Action::ReplyAuthor => {
             if let Some(m) = selected_message(st) {
-                let t = Target::Dm(dm_key(&[m.sender_id], st.data.me));
+                let t = Target::Dm(dm_key(&[m.sender_id()], st.data.me));
                 open_compose(st, t, "", None);
             }
             vec![]
         }
         Action::QuoteReply | Action::Edit => {
             let Some(m) = selected_message(st) else { return vec![] };
-            if a == Action::Edit && m.sender_id != st.data.me {
+            if a == Action::Edit && m.sender_id() != st.data.me {
                 set_error(st, "you can only edit your own messages");
                 return vec![];
             }
@@ -339,11 +339,7 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
         Action::Star => {
             let Some(m) = st.ui.selected.and_then(|id| st.data.messages.get_mut(&id)) else { return vec![] };
             let add = !m.has_flag("starred");
-            if add {
-                m.flags.push("starred".into());
-            } else {
-                m.flags.retain(|f| f != "starred");
-            }
+            m.set_flag("starred", add);
             let id = m.id;
             starred_changed(st, id, add);
             vec![Effect::SetFlag { ids: vec![id], flag: "starred", add }]
@@ -351,7 +347,7 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
         Action::ThumbsUp => {
             let me = st.data.me;
             let Some(m) = selected_message(st) else { return vec![] };
-            let mine = m.reactions.iter().find(|r| r.user_id == me && r.emoji_code == "1f44d");
+            let mine = m.reactions().iter().find(|r| r.user_id == me && r.emoji_code == "1f44d");
             let spec = match mine {
                 Some(r) => EmojiSpec::from(r),
                 None => EmojiSpec {
@@ -386,7 +382,7 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             let Some(id) = st.ui.selected else { return vec![] };
             st.ui.popup = Some(Popup::MessageInfo { message_id: id, scroll: 0 });
             // Who has read it, on the user's own message, where the organization shows that.
-            let mine = st.data.messages.get(&id).is_some_and(|m| m.sender_id == st.data.me);
+            let mine = st.data.messages.get(&id).is_some_and(|m| m.sender_id() == st.data.me);
             if mine && st.data.realm.read_receipts {
                 st.ui.read_receipts = Some((id, None));
                 return vec![Effect::FetchReadReceipts(id)];
@@ -431,7 +427,7 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
         Action::ToggleSpoiler => {
             let Some(m) = selected_message(st) else { return vec![] };
             // A muted sender's message: the key shows it (and hides it again).
-            if st.data.muted_users.contains(&m.sender_id) {
+            if st.data.muted_users.contains(&m.sender_id()) {
                 let id = m.id;
                 if !st.ui.revealed.remove(&id) {
                     st.ui.revealed.insert(id);
@@ -439,7 +435,7 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
                 return vec![];
             }
             // Zulip renders every spoiler as a `spoiler-block`.
-            if !m.content.contains("spoiler-block") {
+            if !m.content().contains("spoiler-block") {
                 set_status(st, "this message has no spoilers");
                 return vec![];
             }

@@ -189,7 +189,7 @@ fn kept_windows(st: &State) -> (Vec<Window>, Vec<Message>) {
             break;
         }
     }
-    (windows, kept.iter().filter_map(|id| d.messages.get(id).cloned()).collect())
+    (windows, kept.iter().filter_map(|id| d.messages.get(id).map(Stored::to_api)).collect())
 }
 
 /// Draw the last session while the server has not answered: its state, applied as a register

@@ -46,7 +46,7 @@ pub(super) fn drop_draft(st: &mut State, key: String) -> Effect {
 }
 
 /// The selected message, if any.
-pub fn selected_message(st: &State) -> Option<&Message> {
+pub fn selected_message(st: &State) -> Option<&Stored> {
     st.ui.selected.and_then(|id| st.data.messages.get(&id))
 }
 

@@ -338,7 +338,7 @@ fn arguments(st: &mut State, before: &str, fx: &mut Vec<Effect>) -> (Vec<(String
             let chan = match done.get(1).filter(|t| t.starts_with('#')) {
                 Some(c) => c.trim_start_matches('#').replace('"', ""),
                 None => super::common::selected_message(st)
-                    .and_then(|m| m.stream_id)
+                    .and_then(|m| m.stream_id())
                     .map(|c| st.data.channel_name(c).to_owned())
                     .unwrap_or_default(),
             };

@@ -6,7 +6,7 @@ use super::prelude::*;
 /// The web app's quote-and-reply text: a silent mention linking to the message, then the raw
 /// Markdown in a `quote` fence longer than any fence inside it, and a fresh line for the reply
 /// (a `> ` quote would swallow the reply as a lazy continuation line).
-pub(super) fn quote_reply(st: &State, m: &Message, raw: &str) -> String {
+pub(super) fn quote_reply(st: &State, m: &Stored, raw: &str) -> String {
     let longest = raw
         .lines()
         .filter_map(|l| {
@@ -20,8 +20,8 @@ pub(super) fn quote_reply(st: &State, m: &Message, raw: &str) -> String {
     let link = super::outside::message_link(st, m);
     format!(
         "@_**{}|{}** [said]({link}):\n{fence}quote\n{}\n{fence}\n",
-        m.sender_full_name,
-        m.sender_id,
+        m.sender_full_name(),
+        m.sender_id(),
         raw.trim_end_matches('\n')
     )
 }

@@ -285,7 +285,7 @@ pub(super) fn open_profile(st: &mut State, user: UserId) -> Vec<Effect> {
 
 /// `u`: the selected message's sender.
 pub(super) fn sender_profile(st: &mut State) -> Vec<Effect> {
-    match selected_message(st).map(|m| m.sender_id) {
+    match selected_message(st).map(|m| m.sender_id()) {
         Some(u) => open_profile(st, u),
         None => {
             set_status(st, "select a message first");

@@ -82,8 +82,9 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
         EventKind::Message(ev) => {
             let mut m = ev.message;
             m.flags = ev.flags;
+            let m = st.data.messages.compact(m);
             let id = m.id;
-            let notice = super::outside::notify(st, &m, &m.flags);
+            let notice = super::outside::notify(st, &m);
             super::recent::on_message(st, &m);
             let narrows: Vec<Narrow> = st.data.narrows.keys().cloned().collect();
             let mut targets = Vec::new();
@@ -93,7 +94,7 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                     targets.push(n);
                 }
             }
-            st.data.insert_message(m);
+            st.data.insert_stored(m);
             for n in targets {
                 if let Some(v) = st.data.narrows.get_mut(&n) {
                     v.merge([id]);
@@ -111,21 +112,17 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                 if *id == ev.message_id
                     && let Some(c) = &ev.rendered_content
                 {
-                    m.content = c.clone();
-                    m.last_edit_timestamp = Some(ev.edit_timestamp);
+                    m.set_content(c, ev.edit_timestamp);
                     // The user's flags as they are now (an alert word may have come or gone).
                     if !ev.flags.is_empty() {
-                        m.flags = ev.flags.clone();
+                        m.set_flags(&ev.flags);
                     }
                 }
-                if let Some(t) = &ev.subject {
-                    m.subject = t.clone();
-                }
-                if let Some(c) = ev.new_stream_id {
-                    m.stream_id = Some(c);
-                    m.display_recipient = DisplayRecipient::Channel(
-                        st.data.channels.get(&c).map(|x| x.name.clone()).unwrap_or_default(),
-                    );
+                if ev.subject.is_some() || ev.new_stream_id.is_some() {
+                    let to = ev
+                        .new_stream_id
+                        .map(|c| (c, st.data.channels.get(&c).map(|x| x.name.as_str()).unwrap_or_default()));
+                    st.data.messages.move_to(*id, to, ev.subject.as_deref());
                 }
                 st.data.reindex(*id);
             }
@@ -137,7 +134,7 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                 if let (Narrow::Topic(..), Some(sel)) = (&st.ui.narrow, st.ui.selected)
                     && ids.contains(&sel)
                     && let Some(m) = st.data.messages.get(&sel)
-                    && let Some(c) = m.stream_id
+                    && let Some(c) = m.stream_id()
                 {
                     let to = Narrow::Topic(c, m.topic().to_owned());
                     if to != st.ui.narrow {
@@ -151,9 +148,7 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
         }
         EventKind::Submessage(ev) => {
             if let Some(m) = st.data.messages.get_mut(&ev.message_id) {
-                if !m.submessages.iter().any(|s| s.id == ev.submessage_id) {
-                    m.submessages.push(ev.submessage());
-                }
+                m.add_submessage(ev.submessage());
                 let m = m.clone();
                 st.data.refresh_widget(&m);
             }
@@ -180,11 +175,9 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                     user_id: ev.user_id,
                 };
                 if ev.op == "add" {
-                    if !m.reactions.contains(&r) {
-                        m.reactions.push(r);
-                    }
+                    m.add_reaction(r);
                 } else {
-                    m.reactions.retain(|x| {
+                    m.retain_reactions(|x| {
                         !(x.user_id == r.user_id
                             && x.emoji_code == r.emoji_code
                             && x.reaction_type == r.reaction_type)
@@ -199,11 +192,7 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
             }
             for id in &ev.messages {
                 if let Some(m) = st.data.messages.get_mut(id) {
-                    if add && !m.has_flag(&ev.flag) {
-                        m.flags.push(ev.flag.clone());
-                    } else if !add {
-                        m.flags.retain(|f| *f != ev.flag);
-                    }
+                    m.set_flag(&ev.flag, add);
                 }
                 if ev.flag == "starred" {
                     starred_changed(st, *id, add);

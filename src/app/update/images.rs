@@ -55,7 +55,7 @@ pub(super) fn view_image(st: &mut State) -> Vec<Effect> {
     };
     let id = m.id;
     let open = st.ui.open_spoilers.contains(&(id, 0));
-    let srcs = crate::content::Document::parse(&m.content).summary(&Shown(open)).previews;
+    let srcs = crate::content::Document::parse(m.content()).summary(&Shown(open)).previews;
     if srcs.is_empty() {
         set_status(st, "this message has no image");
         return vec![];

@@ -211,7 +211,7 @@ pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
                     .messages
                     .get(&id)
                     .and_then(|m| {
-                        m.reactions.iter().find(|r| {
+                        m.reactions().iter().find(|r| {
                             r.user_id == me && r.emoji_code == code && r.reaction_type.as_str() == kind
                         })
                     })

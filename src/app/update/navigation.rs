@@ -199,10 +199,8 @@ pub(super) fn mark_selected_read(st: &mut State) -> Vec<Effect> {
         return vec![];
     }
     st.data.unread.remove(id);
-    if let Some(m) = st.data.messages.get_mut(&id)
-        && !m.has_flag("read")
-    {
-        m.flags.push("read".into());
+    if let Some(m) = st.data.messages.get_mut(&id) {
+        m.set_flag("read", true);
     }
     vec![Effect::MarkRead(vec![id])]
 }
@@ -218,7 +216,7 @@ pub(super) fn mark_unread_from_here(st: &mut State) -> Result<Vec<Effect>, Strin
         if let Some(msg) = st.data.messages.get_mut(&m)
             && msg.has_flag("read")
         {
-            msg.flags.retain(|f| f != "read");
+            msg.set_flag("read", false);
             let conv = st.data.conv_of(&st.data.messages[&m]);
             st.data.unread.add(m, conv);
         }
@@ -283,7 +281,9 @@ pub(super) fn set_policy(st: &mut State, c: ChannelId, topic: &str, policy: Visi
             || (policy == VisibilityPolicy::None && d.channels.get(&c).is_some_and(|ch| ch.muted));
         if hide {
             view.ids.retain(|id| {
-                !msgs.get(id).is_some_and(|m| m.stream_id == Some(c) && m.topic().eq_ignore_ascii_case(topic))
+                !msgs
+                    .get(id)
+                    .is_some_and(|m| m.stream_id() == Some(c) && m.topic().eq_ignore_ascii_case(topic))
             });
         } else {
             view.loaded = false;

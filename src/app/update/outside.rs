@@ -9,7 +9,7 @@ use crate::urls::Link;
 
 /// A message's links and code blocks, as the message pane numbers them (with every spoiler
 /// open, so that none is out of reach).
-fn parts(m: &Message) -> Summary {
+fn parts(m: &Stored) -> Summary {
     struct Open;
     impl ContentContext for Open {
         fn format_time(&self, _: i64) -> String {
@@ -19,7 +19,7 @@ fn parts(m: &Message) -> Summary {
             true
         }
     }
-    Document::parse(&m.content).summary(&Open)
+    Document::parse(m.content()).summary(&Open)
 }
 
 /// A link into this server's web app (`/#narrow/…`, `https://site/#narrow/…`), as a place in
@@ -87,9 +87,9 @@ pub(super) fn open_judged(st: &mut State, url: &str, label: &str, what: &str) ->
 }
 
 /// A link to a message that opens it in the web app.
-pub fn message_link(st: &State, m: &Message) -> String {
+pub fn message_link(st: &State, m: &Stored) -> String {
     let site = st.site.trim_end_matches('/');
-    match m.stream_id {
+    match m.stream_id() {
         Some(c) if !m.is_dm() => {
             let name = st.data.channel_name(c).replace(' ', "-");
             format!(
@@ -183,19 +183,19 @@ pub(super) fn cut(text: &str, max_chars: usize) -> String {
 /// A new message: notify for direct messages, mentions, alert words and followed topics — never for the
 /// user's own, never in muted topics, not for the conversation on screen while the terminal has
 /// focus.
-pub(super) fn notify(st: &State, m: &Message, flags: &[String]) -> Option<Effect> {
+pub(super) fn notify(st: &State, m: &Stored) -> Option<Effect> {
     let d = &st.data;
-    if m.sender_id == d.me || d.muted_users.contains(&m.sender_id) {
+    if m.sender_id() == d.me || d.muted_users.contains(&m.sender_id()) {
         return None;
     }
-    let flag = |f: &str| flags.iter().any(|x| x == f);
+    let flag = |f: &str| m.has_flag(f);
     // Alert words notify as mentions do.
     let alerted = flag("has_alert_word") && st.settings.notifications.mention;
     let prefs = st.settings.notifications;
     let why = if m.is_dm() {
         prefs.dm.then_some("")
     } else {
-        let c = m.stream_id?;
+        let c = m.stream_id()?;
         if d.topic_muted(c, m.topic()) {
             return None;
         }
@@ -217,14 +217,14 @@ pub(super) fn notify(st: &State, m: &Message, flags: &[String]) -> Option<Effect
     if shown {
         return None;
     }
-    let sender = sanitize(&m.sender_full_name);
-    let who = match m.stream_id {
+    let sender = sanitize(m.sender_full_name());
+    let who = match m.stream_id() {
         Some(c) if !m.is_dm() => {
             format!("{sender} in #{} > {}{why}", sanitize(d.channel_name(c)), sanitize(m.topic()))
         }
         _ => format!("{sender} (direct message)"),
     };
-    let body = format!("{who}: {}", plain_text(&m.content, 200));
+    let body = format!("{who}: {}", plain_text(m.content(), 200));
     let clicked = Clicked { open: super::recent::conversation(d, m), id: m.id };
     Some(Effect::Term(TermEffect::Notify { title: org_name(st), body, clicked }))
 }

@@ -28,7 +28,7 @@ pub(super) fn command_channel(st: &State, named: Option<&str>) -> Result<Channel
         None => match &st.ui.narrow {
             Narrow::Channel(c) | Narrow::Topic(c, _) => Ok(*c),
             _ => selected_message(st)
-                .and_then(|m| m.stream_id.filter(|_| !m.is_dm()))
+                .and_then(|m| m.stream_id().filter(|_| !m.is_dm()))
                 .ok_or_else(|| "name a #channel, or open one first".to_owned()),
         },
     }
@@ -40,7 +40,7 @@ pub(super) const RESOLVED_PREFIX: &str = "✔ ";
 /// The selected message, when it is in a channel: (its ID, the channel, the topic).
 fn selected_topic_message(st: &State) -> Result<(MessageId, ChannelId, String), String> {
     let m = selected_message(st).ok_or("select a message in the topic first")?;
-    let c = m.stream_id.filter(|_| !m.is_dm()).ok_or("direct messages have no topic to change")?;
+    let c = m.stream_id().filter(|_| !m.is_dm()).ok_or("direct messages have no topic to change")?;
     Ok((m.id, c, m.topic().to_owned()))
 }
 
@@ -323,11 +323,11 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
         C::Delete => {
             let m = selected_message(st).ok_or("select a message first")?;
             let admin = st.data.users.get(&st.data.me).is_some_and(UserInfo::is_admin);
-            if m.sender_id != st.data.me && !admin {
+            if m.sender_id() != st.data.me && !admin {
                 return Err("you can delete only your own messages".into());
             }
             let id = m.id;
-            let preview: String = super::outside::plain_text(&m.content, 40);
+            let preview: String = super::outside::plain_text(m.content(), 40);
             confirm(st, format!("Delete \"{preview}\"?"), Effect::Api(ApiCall::DeleteMessage(id)));
             vec![]
         }
@@ -451,7 +451,7 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
             let user = match named.as_deref() {
                 Some(n) => resolve_user(st, n)?,
                 None => selected_message(st)
-                    .map(|m| m.sender_id)
+                    .map(|m| m.sender_id())
                     .ok_or("name someone (:profile @name), or select one of their messages")?,
             };
             open_profile(st, user)

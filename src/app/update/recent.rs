@@ -18,8 +18,8 @@ pub(super) fn open_recent(st: &mut State) -> Vec<Effect> {
 }
 
 /// The conversation a message belongs to, as a view to open.
-pub fn conversation(d: &Data, m: &Message) -> Narrow {
-    match m.stream_id {
+pub fn conversation(d: &Data, m: &Stored) -> Narrow {
+    match m.stream_id() {
         Some(c) if !m.is_dm() => Narrow::Topic(c, m.topic().to_owned()),
         _ => Narrow::Dm(dm_key(&m.dm_user_ids(), d.me)),
     }
@@ -44,7 +44,9 @@ fn same(a: &Narrow, b: &Narrow) -> bool {
 }
 
 /// Rows from messages in any order: one per conversation, newest first.
-pub fn build(d: &Data, mut messages: Vec<Message>) -> Vec<RecentConversation> {
+pub fn build(d: &Data, messages: Vec<Message>) -> Vec<RecentConversation> {
+    // Read as the store keeps them (they are not held).
+    let mut messages: Vec<Stored> = messages.into_iter().map(Stored::from).collect();
     messages.sort_unstable_by_key(|m| std::cmp::Reverse(m.id));
     let mut rows: Vec<RecentConversation> = Vec::new();
     let mut index: HashMap<Narrow, usize> = HashMap::new();
@@ -59,8 +61,8 @@ pub fn build(d: &Data, mut messages: Vec<Message>) -> Vec<RecentConversation> {
             rows.len() - 1
         });
         let row = &mut rows[i];
-        if row.senders.len() < SENDERS && !row.senders.contains(&m.sender_id) {
-            row.senders.push(m.sender_id);
+        if row.senders.len() < SENDERS && !row.senders.contains(&m.sender_id()) {
+            row.senders.push(m.sender_id());
         }
     }
     rows.retain(|r| !hidden(d, &r.narrow));
@@ -89,7 +91,7 @@ pub(super) fn on_answer(st: &mut State, result: Result<Answer, String>) -> Vec<E
 }
 
 /// A new message while the view is open: its conversation goes to the top.
-pub(super) fn on_message(st: &mut State, m: &Message) {
+pub(super) fn on_message(st: &mut State, m: &Stored) {
     let narrow = conversation(&st.data, m);
     if hidden(&st.data, &narrow) {
         return;
@@ -102,8 +104,8 @@ pub(super) fn on_message(st: &mut State, m: &Message) {
     };
     row.newest = row.newest.max(m.id);
     row.timestamp = row.timestamp.max(m.timestamp);
-    row.senders.retain(|u| *u != m.sender_id);
-    row.senders.insert(0, m.sender_id);
+    row.senders.retain(|u| *u != m.sender_id());
+    row.senders.insert(0, m.sender_id());
     row.senders.truncate(SENDERS);
     rows.insert(0, row);
     // The selection stays on the conversation it was on.

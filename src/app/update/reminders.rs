@@ -109,7 +109,7 @@ pub(super) fn selected(st: &State) -> Option<&Reminder> {
 /// message's own when it is held, else as the Notification Bot's text quotes it.
 pub fn reminder_excerpt(st: &State, r: &Reminder, max: usize) -> String {
     match st.data.messages.get(&r.reminder_target_message_id) {
-        Some(m) => super::outside::plain_text(&m.content, max),
+        Some(m) => super::outside::plain_text(m.content(), max),
         None => r.quoted().map(|q| super::outside::cut(q, max)).unwrap_or_default(),
     }
 }

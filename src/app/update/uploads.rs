@@ -25,8 +25,11 @@ fn place(d: &Data, places: &mut HashMap<MessageId, Narrow>, files: &[Attachment]
 /// The server listed the files (and the messages that link to them).
 pub(super) fn on_list(st: &mut State, mut files: Vec<Attachment>, used: Option<u64>, messages: Vec<Message>) {
     files.sort_by(|a, b| b.create_time.total_cmp(&a.create_time).then(b.id.cmp(&a.id)));
-    let mut places: HashMap<MessageId, Narrow> =
-        messages.iter().map(|m| (m.id, super::recent::conversation(&st.data, m))).collect();
+    let mut places: HashMap<MessageId, Narrow> = messages
+        .into_iter()
+        .map(Stored::from)
+        .map(|m| (m.id, super::recent::conversation(&st.data, &m)))
+        .collect();
     place(&st.data, &mut places, &files);
     let Some(Popup::Uploads { list, selected }) = &mut st.ui.popup else { return };
     *selected = (*selected).min(files.len().saturating_sub(1));
