@@ -9,12 +9,13 @@
 #     them (bench/soak.py flood: four kept-alive connections): nine in ten to three channels and
 #     eight topics, every tenth a direct message to the member;
 #   - meanwhile the client's resident memory is sampled every second (ps -o rss=), through the
-#     flood and for 60 s after it, and j and k are pressed in turn every 100 ms, the client
-#     logging key-to-frame for each frame that answers keys (TOPICTERM_LOG=topicterm::frame=debug);
+#     flood and for 60 s after it, and k is pressed every 100 ms through the flood (one message
+#     older each, as bench/scale.sh does), the client logging key-to-frame for each frame that
+#     answers keys (TOPICTERM_LOG=topicterm::frame=debug);
 #   - at the end the client writes its state (`:dump-state`), and bench/soak.py check compares
 #     its unread messages with the server's (is:unread paged from the oldest) and fetches the
 #     messages it holds by ID, as it asks for them, to measure their JSON.
-# Prints messages sent and the send rate; resident memory before, at its peak, at the end of the
+# Prints messages sent and the send rate; the CPU time the client and the server took; resident memory before, at its peak, at the end of the
 # flood and 60 s after; held messages and their JSON; whether the target (25 MB + that JSON) is
 # met 60 s after; flatness (max − min of the last 30 s of samples); unread equal or not; and
 # key-to-frame during the flood.
@@ -85,14 +86,17 @@ t_start=$(now)
 before=$(rss_at "$t_start")
 bound="at most $cap held"; [ "$cap" = 0 ] && bound="no bound on what is held"
 echo "soak: $count messages to a client with $bound ($size org); RSS before ${before} MB"
-( while :; do tmux -L "$sock" send-keys -t b k; sleep 0.1; tmux -L "$sock" send-keys -t b j; sleep 0.1; done ) &
+( while :; do tmux -L "$sock" send-keys -t b k; sleep 0.1; done ) &
 keys=$!
 python3 bench/soak.py flood "$work/rc/alice.zuliprc" "$count" "$(sed -n 's/^email=//p' "$work/rc/member.zuliprc")" 4 > "$work/flood.json"
 t_end=$(now)
 kill "$keys"; keys=
-sed -n 's/.*key_to_frame_us=\([0-9]*\).*/\1/p' "$home/state/topicterm/topicterm.log" > "$work/frame.us"
 sleep 60
+# Only keys pressed during the flood are logged (the presses stop with it).
+sed -n 's/.*key_to_frame_us=\([0-9]*\).*/\1/p' "$home/state/topicterm/topicterm.log" > "$work/frame.us"
 t_after=$(now)
+cpu() { ps -o times= -p "$1" | tr -d ' '; }
+cpu_client=$(cpu "$client"); cpu_server=$(cpu "$server")
 kill "$sampler"; sampler=
 # The client writes down what it holds.
 tmux -L "$sock" send-keys -t b Escape; sleep 0.3
@@ -122,6 +126,7 @@ echo "| max_messages = $cap, $size org | |"
 echo "|---|---|"
 echo "| messages sent | $sent in ${secs} s ($(awk -v n="$sent" -v s="$secs" 'BEGIN { printf "%d", n / s }')/s), $failed failed |"
 echo "| resident memory before / peak / end of flood / 60 s after | $before / $peak / $at_end / $after MB |"
+echo "| CPU time to the end: client / server | $cpu_client / $cpu_server s |"
 echo "| messages held | $held ($in_windows in its windows) |"
 echo "| their JSON (fetched by ID as the client asks) | $json_mb MB |"
 echo "| target: 25 MB + that JSON = $target MB, 60 s after | $met |"
