@@ -21,19 +21,22 @@
 # key-to-frame during the flood.
 # A separate script rather than a mode of bench/scale.sh: that one alternates clients over short
 # launches; this is one long session with a sender beside it and a different report.
-# Usage: bench/soak.sh [MESSAGES] [--cap N] [--size demo|large] [--samples FILE]. --samples
-# writes the memory samples to FILE ("seconds since the flood began" "MB" per line).
+# Usage: bench/soak.sh [MESSAGES] [--cap N] [--size demo|large] [--samples FILE] [--notify M].
+# --samples writes the memory samples to FILE ("seconds since the flood began" "MB" per line);
+# --notify sets how the client announces the direct messages (default desktop, as the client's
+# own default: notify-send run for each, the bell where it fails).
 # $TOPICTERM_BIN runs another build of topicterm instead of building this one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-count=100000 cap=50000 size=demo samples=
+count=100000 cap=50000 size=demo samples= notify=desktop
 while [ $# -gt 0 ]; do
   case $1 in
     --cap) cap=$2; shift 2 ;;
     --size) size=$2; shift 2 ;;
     --samples) samples=$2; shift 2 ;;
+    --notify) notify=$2; shift 2 ;;
     [0-9]*) count=$1; shift ;;
-    *) echo "usage: bench/soak.sh [MESSAGES] [--cap N] [--size demo|large] [--samples FILE]" >&2; exit 2 ;;
+    *) echo "usage: bench/soak.sh [MESSAGES] [--cap N] [--size demo|large] [--samples FILE] [--notify desktop|bell|none]" >&2; exit 2 ;;
   esac
 done
 if [ -n "${TOPICTERM_BIN:-}" ]; then
@@ -58,7 +61,7 @@ mkdir -p "$work/rc" "$work/home"
 server=$!
 until grep -q "listening" "$work/server.log" 2>/dev/null; do sleep 0.1; done
 until [ -s "$work/rc/member.zuliprc" ] && [ -s "$work/rc/alice.zuliprc" ]; do sleep 0.1; done
-printf 'max_messages = %s\n' "$cap" > "$work/config.toml"
+printf 'max_messages = %s\n[notifications]\nmethod = "%s"\n' "$cap" "$notify" > "$work/config.toml"
 home=$work/home
 tmux -L "$sock" new-session -d -s b -x 160 -y 48 \
   "HOME=$home XDG_STATE_HOME=$home/state XDG_CACHE_HOME=$home/cache XDG_CONFIG_HOME=$home/config TOPICTERM_LOG=topicterm::frame=debug exec $bin -c $work/rc/member.zuliprc --config $work/config.toml"
@@ -85,7 +88,7 @@ rss_at() { awk -v t="$1" '$1 <= t { r = $2 } END { print int(r / 1024) }' "$work
 t_start=$(now)
 before=$(rss_at "$t_start")
 bound="at most $cap held"; [ "$cap" = 0 ] && bound="no bound on what is held"
-echo "soak: $count messages to a client with $bound ($size org); RSS before ${before} MB"
+echo "soak: $count messages to a client with $bound ($size org, notifications: $notify); RSS before ${before} MB"
 ( while :; do tmux -L "$sock" send-keys -t b k; sleep 0.1; done ) &
 keys=$!
 python3 bench/soak.py flood "$work/rc/alice.zuliprc" "$count" "$(sed -n 's/^email=//p' "$work/rc/member.zuliprc")" 4 > "$work/flood.json"
