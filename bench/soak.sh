@@ -9,30 +9,34 @@
 #     them (bench/soak.py flood: four kept-alive connections): nine in ten to three channels and
 #     eight topics, every tenth a direct message to the member;
 #   - meanwhile the client's resident memory is sampled every second (ps -o rss=), through the
-#     flood and for 60 s after it, and j and k are pressed in turn every 100 ms, the client
-#     logging key-to-frame for each frame that answers keys (TOPICTERM_LOG=topicterm::frame=debug);
+#     flood and for 60 s after it, and k is pressed every 100 ms through the flood (one message
+#     older each, as bench/scale.sh does), the client logging key-to-frame for each frame that
+#     answers keys (TOPICTERM_LOG=topicterm::frame=debug);
 #   - at the end the client writes its state (`:dump-state`), and bench/soak.py check compares
 #     its unread messages with the server's (is:unread paged from the oldest) and fetches the
 #     messages it holds by ID, as it asks for them, to measure their JSON.
-# Prints messages sent and the send rate; resident memory before, at its peak, at the end of the
+# Prints messages sent and the send rate; the CPU time the client and the server took; resident memory before, at its peak, at the end of the
 # flood and 60 s after; held messages and their JSON; whether the target (25 MB + that JSON) is
 # met 60 s after; flatness (max − min of the last 30 s of samples); unread equal or not; and
 # key-to-frame during the flood.
 # A separate script rather than a mode of bench/scale.sh: that one alternates clients over short
 # launches; this is one long session with a sender beside it and a different report.
-# Usage: bench/soak.sh [MESSAGES] [--cap N] [--size demo|large] [--samples FILE]. --samples
-# writes the memory samples to FILE ("seconds since the flood began" "MB" per line).
+# Usage: bench/soak.sh [MESSAGES] [--cap N] [--size demo|large] [--samples FILE] [--notify M].
+# --samples writes the memory samples to FILE ("seconds since the flood began" "MB" per line);
+# --notify sets how the client announces the direct messages (default desktop, as the client's
+# own default: notify-send run for each, the bell where it fails).
 # $TOPICTERM_BIN runs another build of topicterm instead of building this one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-count=100000 cap=50000 size=demo samples=
+count=100000 cap=50000 size=demo samples= notify=desktop
 while [ $# -gt 0 ]; do
   case $1 in
     --cap) cap=$2; shift 2 ;;
     --size) size=$2; shift 2 ;;
     --samples) samples=$2; shift 2 ;;
+    --notify) notify=$2; shift 2 ;;
     [0-9]*) count=$1; shift ;;
-    *) echo "usage: bench/soak.sh [MESSAGES] [--cap N] [--size demo|large] [--samples FILE]" >&2; exit 2 ;;
+    *) echo "usage: bench/soak.sh [MESSAGES] [--cap N] [--size demo|large] [--samples FILE] [--notify desktop|bell|none]" >&2; exit 2 ;;
   esac
 done
 if [ -n "${TOPICTERM_BIN:-}" ]; then
@@ -57,7 +61,7 @@ mkdir -p "$work/rc" "$work/home"
 server=$!
 until grep -q "listening" "$work/server.log" 2>/dev/null; do sleep 0.1; done
 until [ -s "$work/rc/member.zuliprc" ] && [ -s "$work/rc/alice.zuliprc" ]; do sleep 0.1; done
-printf 'max_messages = %s\n' "$cap" > "$work/config.toml"
+printf 'max_messages = %s\n[notifications]\nmethod = "%s"\n' "$cap" "$notify" > "$work/config.toml"
 home=$work/home
 tmux -L "$sock" new-session -d -s b -x 160 -y 48 \
   "HOME=$home XDG_STATE_HOME=$home/state XDG_CACHE_HOME=$home/cache XDG_CONFIG_HOME=$home/config TOPICTERM_LOG=topicterm::frame=debug exec $bin -c $work/rc/member.zuliprc --config $work/config.toml"
@@ -84,15 +88,18 @@ rss_at() { awk -v t="$1" '$1 <= t { r = $2 } END { print int(r / 1024) }' "$work
 t_start=$(now)
 before=$(rss_at "$t_start")
 bound="at most $cap held"; [ "$cap" = 0 ] && bound="no bound on what is held"
-echo "soak: $count messages to a client with $bound ($size org); RSS before ${before} MB"
-( while :; do tmux -L "$sock" send-keys -t b k; sleep 0.1; tmux -L "$sock" send-keys -t b j; sleep 0.1; done ) &
+echo "soak: $count messages to a client with $bound ($size org, notifications: $notify); RSS before ${before} MB"
+( while :; do tmux -L "$sock" send-keys -t b k; sleep 0.1; done ) &
 keys=$!
 python3 bench/soak.py flood "$work/rc/alice.zuliprc" "$count" "$(sed -n 's/^email=//p' "$work/rc/member.zuliprc")" 4 > "$work/flood.json"
 t_end=$(now)
 kill "$keys"; keys=
-sed -n 's/.*key_to_frame_us=\([0-9]*\).*/\1/p' "$home/state/topicterm/topicterm.log" > "$work/frame.us"
 sleep 60
+# Only keys pressed during the flood are logged (the presses stop with it).
+sed -n 's/.*key_to_frame_us=\([0-9]*\).*/\1/p' "$home/state/topicterm/topicterm.log" > "$work/frame.us"
 t_after=$(now)
+cpu() { ps -o times= -p "$1" | tr -d ' '; }
+cpu_client=$(cpu "$client"); cpu_server=$(cpu "$server")
 kill "$sampler"; sampler=
 # The client writes down what it holds.
 tmux -L "$sock" send-keys -t b Escape; sleep 0.3
@@ -122,6 +129,7 @@ echo "| max_messages = $cap, $size org | |"
 echo "|---|---|"
 echo "| messages sent | $sent in ${secs} s ($(awk -v n="$sent" -v s="$secs" 'BEGIN { printf "%d", n / s }')/s), $failed failed |"
 echo "| resident memory before / peak / end of flood / 60 s after | $before / $peak / $at_end / $after MB |"
+echo "| CPU time to the end: client / server | $cpu_client / $cpu_server s |"
 echo "| messages held | $held ($in_windows in its windows) |"
 echo "| their JSON (fetched by ID as the client asks) | $json_mb MB |"
 echo "| target: 25 MB + that JSON = $target MB, 60 s after | $met |"

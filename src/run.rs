@@ -129,6 +129,15 @@ impl Organization {
     }
 }
 
+/// How many messages coming or let go at once are worth giving the heap back for (walking the
+/// heap costs milliseconds: a few microseconds a message at most).
+const TRIM_AFTER_MESSAGES: usize = 1000;
+
+/// The messages every organization holds.
+fn held(open: &[Open]) -> usize {
+    open.iter().map(|o| o.st.data.messages.len()).sum()
+}
+
 /// An organization open in the window: its state, its own network tasks and event queue, and
 /// what its last frame laid out.
 struct Open {
@@ -388,6 +397,12 @@ where
             // bound above keeps the loop from starving instead).
             match futures_util::poll!(tokio::task::unconstrained(input.next())) {
                 std::task::Poll::Ready(Some(Ok(ev))) => match translate(&open[active].cache, ev) {
+                    // Timed as a key the wait above took (woken by the network, the loop takes
+                    // the keys here).
+                    Input::Msg(m @ Msg::Key(_)) => {
+                        key_at.get_or_insert_with(std::time::Instant::now);
+                        batch.push(Item::Active(m));
+                    }
                     Input::Msg(m) => batch.push(Item::from_terminal(m)),
                     Input::Redraw => dirty = true,
                     Input::Nothing => {}
@@ -410,6 +425,9 @@ where
         // The state of a whole organization arriving (from the server or this machine) leaves
         // what decoding it needed free once applied.
         let large = batch.iter().any(|m| matches!(m, Item::Org(_, Msg::Registered(_) | Msg::Cached(_))));
+        // So does a burst of messages come or let go (`max_messages`): what decoding a large
+        // event batch took, what the held messages took. Counted by the messages held, O(1).
+        let held_before = held(&open);
         let seen_before = on_a_tick(&open[active].st);
         let mut quit = false;
         let mut visible = false;
@@ -475,7 +493,7 @@ where
             }
             return Ok(open.into_iter().map(|o| o.st).collect());
         }
-        if large {
+        if large || held(&open).abs_diff(held_before) >= TRIM_AFTER_MESSAGES {
             crate::heap::trim();
         }
         // A tick redraws only when time changed what is shown: an expired remark, a typing
