@@ -9,6 +9,7 @@ use super::outgoing::Target;
 use super::store::{Store, Stored};
 use crate::api::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 /// A user as the client needs them.
 #[derive(Debug, Clone, PartialEq)]
@@ -193,11 +194,12 @@ pub enum Conv {
     Dm(Vec<UserId>),
 }
 
-/// Unread messages, indexed by conversation.
+/// Unread messages, indexed by conversation. A conversation is kept once, shared by its
+/// unread messages (a 100,000-message backlog holds no topic name per message).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Unreads {
-    pub by_id: HashMap<MessageId, Conv>,
-    pub by_conv: HashMap<Conv, BTreeSet<MessageId>>,
+    pub by_id: HashMap<MessageId, Arc<Conv>>,
+    pub by_conv: HashMap<Arc<Conv>, BTreeSet<MessageId>>,
     /// Channel → topics (lowercased) with unreads.
     pub by_channel: HashMap<ChannelId, BTreeSet<String>>,
     pub mentions: HashSet<MessageId>,
@@ -215,28 +217,35 @@ impl Unreads {
         self.revision += 1;
         match &conv {
             Conv::Topic(c, t) => {
-                self.by_channel.entry(*c).or_default().insert(t.clone());
+                let topics = self.by_channel.entry(*c).or_default();
+                if !topics.contains(t) {
+                    topics.insert(t.clone());
+                }
             }
             Conv::Dm(_) => self.dm_total += 1,
         }
-        self.by_conv.entry(conv.clone()).or_default().insert(id);
-        self.by_id.insert(id, conv);
+        let shared = match self.by_conv.get_key_value(&conv) {
+            Some((shared, _)) => shared.clone(),
+            None => Arc::new(conv),
+        };
+        self.by_conv.entry(shared.clone()).or_default().insert(id);
+        self.by_id.insert(id, shared);
     }
 
     pub fn remove(&mut self, id: MessageId) {
         self.mentions.remove(&id);
         let Some(conv) = self.by_id.remove(&id) else { return };
         self.revision += 1;
-        if matches!(conv, Conv::Dm(_)) {
+        if matches!(*conv, Conv::Dm(_)) {
             self.dm_total -= 1;
         }
-        let now_empty = self.by_conv.get_mut(&conv).is_some_and(|s| {
+        let now_empty = self.by_conv.get_mut(&*conv).is_some_and(|s| {
             s.remove(&id);
             s.is_empty()
         });
         if now_empty {
-            self.by_conv.remove(&conv);
-            if let Conv::Topic(c, t) = &conv
+            self.by_conv.remove(&*conv);
+            if let Conv::Topic(c, t) = &*conv
                 && let Some(set) = self.by_channel.get_mut(c)
             {
                 set.remove(t);

@@ -67,10 +67,10 @@ async fn next_unread_topic_moves_on_and_reopening_reads_the_first_unread() {
         .unread
         .by_conv
         .iter()
-        .find(|(c, ids)| matches!(c, topicterm::app::Conv::Topic(..)) && ids.len() >= 3)
+        .find(|(c, ids)| matches!(***c, topicterm::app::Conv::Topic(..)) && ids.len() >= 3)
         .map(|(c, ids)| (c.clone(), ids.iter().copied().collect::<Vec<_>>()))
         .expect("a topic with three unread messages");
-    let topicterm::app::Conv::Topic(channel, _) = conv else { unreachable!() };
+    let topicterm::app::Conv::Topic(channel, _) = *conv else { unreachable!() };
     let topic = app.client.get_message(ids[0], false).await.unwrap().message.topic().to_owned();
     app.open(Narrow::Topic(channel, topic.clone())).await;
     assert_eq!(app.st.ui.selected, Some(ids[0]));

@@ -270,7 +270,7 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
                 .unread
                 .by_conv
                 .keys()
-                .filter_map(|c| if let Conv::Dm(u) = c { Some(u.clone()) } else { None })
+                .filter_map(|c| if let Conv::Dm(u) = &**c { Some(u.clone()) } else { None })
                 .min();
             match next {
                 Some(users) => open_narrow(st, Narrow::Dm(users)),

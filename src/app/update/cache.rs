@@ -135,7 +135,7 @@ fn unread_msgs(st: &State) -> UnreadMsgs {
     let mut huddles = Vec::new();
     for (conv, ids) in &d.unread.by_conv {
         let ids: Vec<MessageId> = ids.iter().copied().collect();
-        match conv {
+        match &**conv {
             Conv::Topic(channel, topic) => streams.push(UnreadStream {
                 stream_id: *channel,
                 topic: display_topic(st, *channel, topic),

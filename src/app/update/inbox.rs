@@ -61,7 +61,7 @@ pub fn build(d: &Data, collapsed: &BTreeSet<InboxGroup>) -> Vec<InboxRow> {
         .unread
         .by_conv
         .iter()
-        .filter_map(|(conv, ids)| match conv {
+        .filter_map(|(conv, ids)| match &**conv {
             Conv::Dm(users) if users.is_empty() || !users.iter().all(|u| d.muted_users.contains(u)) => {
                 Some((*ids.last()?, users, ids.len()))
             }
