@@ -5,7 +5,6 @@
 //! keeps its own. A leaf: the time is given (`State::now`), it names no `State`.
 
 use super::effect::Clicked;
-use super::narrow::Narrow;
 
 /// How many notifications any [`WINDOW`] seconds may show.
 pub const AT_MOST: usize = 3;
@@ -124,6 +123,7 @@ impl Burst {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::narrow::Narrow;
 
     fn notice(id: i64, reason: Reason, open: Narrow) -> Notice {
         let clicked = Clicked { open, id };
