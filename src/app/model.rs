@@ -564,6 +564,8 @@ pub struct State {
     pub account: super::orgs::AccountSource,
     /// Pictures of inline images: fetched, failed, decoded.
     pub images: super::images::Images,
+    /// The notifications shown lately and those held back for a burst's summary.
+    pub notices: super::burst::Burst,
 }
 
 /// What the client holds, as JSON: the IDs of the messages held, loaded windows with the terms

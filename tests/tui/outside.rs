@@ -81,6 +81,50 @@ async fn a_clicked_notification_opens_its_conversation_at_its_message() {
     assert_eq!(app.outside.bells, 2, "none shown: the bell instead");
 }
 
+/// A burst is summed up: twenty direct messages at once show three notifications, and once ten
+/// seconds are over one more says how many came after them; its click opens the newest. Every
+/// one of them is unread all the same.
+#[tokio::test]
+async fn twenty_direct_messages_at_once_notify_three_times_then_once_for_the_rest() {
+    let mut app = App::start("member").await;
+    let me = app.st.data.me;
+    let alice = as_user(&app, "alice");
+    app.st.ui.unfocused = true;
+    let alice_id = as_id(&app, "alice");
+    let conversation = topicterm::app::Conv::Dm(vec![alice_id]);
+    let unread_before = app.st.data.unread.count(&conversation);
+    let mut newest = 0;
+    for i in 1..=20 {
+        newest =
+            alice.send_message(&OutgoingMessage::direct(vec![me], &format!("ping {i}"))).await.unwrap().id;
+    }
+    app.until("all twenty arrived", |st| st.data.messages.contains_key(&newest)).await;
+    app.settle().await;
+    assert_eq!(
+        app.st.data.unread.count(&conversation),
+        unread_before + 20,
+        "nothing lost from the unread state"
+    );
+    let bodies = |app: &App| app.outside.notifications.iter().map(|(_, b)| b.clone()).collect::<Vec<_>>();
+    assert_eq!(
+        bodies(&app),
+        (1..=3).map(|i| format!("Alice Okafor (direct message): ping {i}")).collect::<Vec<_>>()
+    );
+    // Not before the ten seconds are over; then once.
+    let now = app.st.now;
+    app.apply(topicterm::app::Msg::Tick(now + 9));
+    assert_eq!(app.outside.notifications.len(), 3);
+    app.apply(topicterm::app::Msg::Tick(now + 10));
+    app.apply(topicterm::app::Msg::Tick(now + 11));
+    assert_eq!(bodies(&app)[3..], ["17 more direct messages from Alice Okafor".to_owned()]);
+    let org = app.st.data.realm.name.clone();
+    assert_eq!(app.outside.notifications[3].0, org, "the organization as its title");
+    app.outside.click(3);
+    app.settle().await;
+    assert_eq!(app.st.ui.narrow, Narrow::Dm(vec![alice_id]));
+    assert_eq!(app.st.ui.selected, Some(newest));
+}
+
 fn as_id(app: &App, short: &str) -> i64 {
     let email = app.server.credentials(short).unwrap().email;
     app.st.data.users.values().find(|u| u.email == email).unwrap().id

@@ -101,7 +101,7 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                 }
             }
             apply_jump(st);
-            let mut fx: Vec<Effect> = notice.into_iter().collect();
+            let mut fx = super::burst::admit(st, notice);
             fx.extend(super::outbox::on_message_event(st, ev.local_message_id.as_deref(), id));
             return fx;
         }

@@ -12,6 +12,7 @@
 mod actions;
 mod answers;
 mod attach;
+mod burst;
 pub mod cache;
 mod closed;
 mod cold_start;

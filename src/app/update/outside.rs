@@ -4,6 +4,7 @@
 use super::common::*;
 use super::navigation::{open_narrow, open_near};
 use super::prelude::*;
+use crate::app::burst::{Notice, Reason};
 use crate::content::{ContentContext, Document, Summary, sanitize};
 use crate::urls::Link;
 
@@ -182,8 +183,8 @@ pub(super) fn cut(text: &str, max_chars: usize) -> String {
 
 /// A new message: notify for direct messages, mentions, alert words and followed topics — never for the
 /// user's own, never in muted topics, not for the conversation on screen while the terminal has
-/// focus.
-pub(super) fn notify(st: &State, m: &Stored) -> Option<Effect> {
+/// focus. What is shown of it is `burst::admit`'s to decide.
+pub(super) fn notify(st: &State, m: &Stored) -> Option<Notice> {
     let d = &st.data;
     if m.sender_id() == d.me || d.muted_users.contains(&m.sender_id()) {
         return None;
@@ -192,8 +193,8 @@ pub(super) fn notify(st: &State, m: &Stored) -> Option<Effect> {
     // Alert words notify as mentions do.
     let alerted = flag("has_alert_word") && st.settings.notifications.mention;
     let prefs = st.settings.notifications;
-    let why = if m.is_dm() {
-        prefs.dm.then_some("")
+    let reason = if m.is_dm() {
+        prefs.dm.then_some(Reason::Direct)
     } else {
         let c = m.stream_id()?;
         if d.topic_muted(c, m.topic()) {
@@ -201,11 +202,11 @@ pub(super) fn notify(st: &State, m: &Stored) -> Option<Effect> {
         }
         let mentioned = flag("mentioned") || flag("wildcard_mentioned") || flag("stream_wildcard_mentioned");
         if mentioned && prefs.mention {
-            Some(" (mention)")
+            Some(Reason::Mention)
         } else if alerted {
-            Some(" (alert word)")
+            Some(Reason::AlertWord)
         } else if prefs.followed && d.policy(c, m.topic()) == VisibilityPolicy::Followed {
-            Some(" (followed)")
+            Some(Reason::Followed)
         } else {
             None
         }
@@ -218,15 +219,33 @@ pub(super) fn notify(st: &State, m: &Stored) -> Option<Effect> {
         return None;
     }
     let sender = sanitize(m.sender_full_name());
-    let who = match m.stream_id() {
+    let (who, place) = match m.stream_id() {
         Some(c) if !m.is_dm() => {
-            format!("{sender} in #{} > {}{why}", sanitize(d.channel_name(c)), sanitize(m.topic()))
+            let why = match reason {
+                Reason::Mention => " (mention)",
+                Reason::AlertWord => " (alert word)",
+                _ => " (followed)",
+            };
+            let place = format!("#{} > {}", sanitize(d.channel_name(c)), sanitize(m.topic()));
+            (format!("{sender} in {place}{why}"), format!("in {place}"))
         }
-        _ => format!("{sender} (direct message)"),
+        _ => {
+            let others: Vec<String> = m
+                .dm_user_ids()
+                .into_iter()
+                .filter(|u| *u != d.me)
+                .map(|u| sanitize(d.user_name(u)))
+                .collect();
+            let place = match others.len() {
+                0 | 1 => format!("from {sender}"),
+                _ => format!("in the group with {}", cut(&others.join(", "), 80)),
+            };
+            (format!("{sender} (direct message)"), place)
+        }
     };
     let body = format!("{who}: {}", plain_text(m.content(), 200));
     let clicked = Clicked { open: super::recent::conversation(d, m), id: m.id };
-    Some(Effect::Term(TermEffect::Notify { title: org_name(st), body, clicked }))
+    Some(Notice { title: org_name(st), body, clicked, reason, place })
 }
 
 /// The organization, as a notification's title: its name among several open, else the name

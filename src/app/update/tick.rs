@@ -20,8 +20,9 @@ pub(super) fn on_tick(st: &mut State, now: i64) -> Vec<Effect> {
         o.register_due = false;
         return vec![Effect::Register];
     }
+    // A burst's held notifications, told once their window is over.
+    let mut fx = super::burst::on_tick(st);
     // Drafts reach the disk within a tick of typing.
-    let mut fx = Vec::new();
     if st.ui.draft_dirty
         && let Some(c) = &st.ui.compose
     {
