@@ -27,6 +27,14 @@ fn resize(t: &Tmux, (w, h): (u16, u16)) {
     assert!(out.status.success(), "tmux resize: {}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// Drawn whole at `width` columns: the status line's help hint ends in the last column (a
+/// screen still drawn at another width shows it elsewhere, or cut).
+fn drawn_at(s: &str, width: usize) -> bool {
+    s.lines()
+        .last()
+        .is_some_and(|l| l.trim_end().ends_with("? help") && l.trim_end().chars().count() == width)
+}
+
 /// The screen once it stops changing (two captures alike, a tenth of a second apart).
 fn settled(t: &Tmux) -> String {
     let mut last = t.screen();
@@ -76,17 +84,17 @@ async fn a_resize_storm_ends_on_the_screen_a_fresh_draw_gives() {
         resize(&t2, (80, 24));
         // The client catches up with the storm (on a busy machine it may take a while).
         t2.wait_for("the screen drawn at 80×24", |s| {
-            s.contains("exited") || (s.contains("All messages") && s.contains("│▌"))
+            s.contains("exited") || (s.contains("All messages") && s.contains("│▌") && drawn_at(s, 80))
         });
         let after = settled(&t2);
         assert!(!after.contains("exited"), "the client ended in the storm:\n{after}");
-        // A fresh draw: away and back, which ratatui draws whole.
+        // A fresh draw: away and back, which ratatui draws whole. Each step waits for the
+        // client's draw at that width (on a loaded machine tmux shows the old one, cut or
+        // padded, for a while).
         resize(&t2, (81, 24));
-        t2.wait_for("the screen at 81 columns", |s| {
-            s.lines().next().is_some_and(|l| l.chars().count() <= 81)
-        });
+        t2.wait_for("the screen drawn at 81 columns", |s| drawn_at(s, 81));
         resize(&t2, (80, 24));
-        t2.wait_for("the screen drawn at 80×24 again", |s| s.contains("All messages") && s.contains("│▌"));
+        t2.wait_for("the screen drawn at 80×24 again", |s| drawn_at(s, 80));
         let fresh = settled(&t2);
         assert_eq!(after, fresh, "the screen after the storm is not the one drawn afresh");
         t2.keys(&["q"]);
