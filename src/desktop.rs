@@ -32,15 +32,33 @@ fn notification(title: &str, body: &str) -> notify_rust::Notification {
     n
 }
 
+/// Whether the notification service reads the body as markup (`body-markup`: a subset of HTML,
+/// links and images included), asked once. Where it does, the body — server text — is escaped,
+/// so a message's `<b>` or `<img src=…>` is shown as written and nothing in it is fetched.
+#[cfg(all(unix, not(target_os = "macos")))]
+async fn body_is_markup() -> bool {
+    static MARKUP: tokio::sync::OnceCell<bool> = tokio::sync::OnceCell::const_new();
+    *MARKUP
+        .get_or_init(|| async {
+            let ask = tokio::task::spawn_blocking(notify_rust::get_capabilities);
+            let caps = tokio::time::timeout(std::time::Duration::from_secs(10), ask).await;
+            // Not known: escaped (at worst `&lt;` shows where `<` was meant).
+            !matches!(caps, Ok(Ok(Ok(c))) if !c.iter().any(|x| x == "body-markup"))
+        })
+        .await
+}
+
 /// Show a notification, on a task of its own.
 #[cfg(all(unix, not(target_os = "macos")))]
 pub fn show(title: &str, body: &str, clicked: Clicked, answers: &Answers) {
     use std::time::Duration;
-    let mut n = notification(title, body);
-    // The action a service invokes when the notification itself is clicked.
-    n.action("default", "Open");
+    let (title, body) = (title.to_owned(), body.to_owned());
     let answers = answers.clone();
     tokio::spawn(async move {
+        let body = if body_is_markup().await { crate::content::escape_html(&body) } else { body };
+        let mut n = notification(&title, &body);
+        // The action a service invokes when the notification itself is clicked.
+        n.action("default", "Open");
         // A bus that never answers (activation that hangs) is no service either.
         let handle = match tokio::time::timeout(Duration::from_secs(10), n.show_async()).await {
             Ok(Ok(handle)) => handle,

@@ -157,6 +157,8 @@ type Shown = (String, String, String, Vec<String>);
 #[derive(Clone, Default)]
 struct Service {
     shown: Arc<Mutex<Vec<Shown>>>,
+    /// Says it reads the body as markup (`body-markup`), as most desktops' services do.
+    markup: bool,
 }
 
 #[zbus::interface(name = "org.freedesktop.Notifications")]
@@ -179,7 +181,11 @@ impl Service {
     }
 
     fn get_capabilities(&self) -> Vec<String> {
-        vec!["body".into(), "actions".into()]
+        let mut caps = vec!["body".into(), "actions".into()];
+        if self.markup {
+            caps.push("body-markup".into());
+        }
+        caps
     }
 
     fn get_server_information(&self) -> (String, String, String, String) {
@@ -213,6 +219,28 @@ impl Drop for Bus {
     }
 }
 
+/// `service` on a bus of its own.
+fn serve(rt: &tokio::runtime::Runtime, bus: &Bus, service: &Service) -> zbus::Connection {
+    rt.block_on(async {
+        zbus::connection::Builder::address(bus.1.as_str())?
+            .serve_at("/org/freedesktop/Notifications", service.clone())?
+            .name("org.freedesktop.Notifications")?
+            .build()
+            .await
+    })
+    .expect("the notification service is on the bus")
+}
+
+/// What the service was shown, once it was shown something.
+fn shown(service: &Service) -> Vec<Shown> {
+    let start = Instant::now();
+    while service.shown.lock().unwrap().is_empty() {
+        assert!(start.elapsed() < Duration::from_secs(20), "no notification reached the service");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    service.shown.lock().unwrap().clone()
+}
+
 #[test]
 fn over_d_bus_the_organization_is_the_title_and_a_click_opens_the_conversation() {
     let (home, _) = home_with(&["notify-send"], 0);
@@ -223,24 +251,11 @@ fn over_d_bus_the_organization_is_the_title_and_a_click_opens_the_conversation()
     let rt = runtime();
     let server = rt.block_on(DemoServer::start(ServerOptions::default())).unwrap();
     let service = Service::default();
-    let conn = rt
-        .block_on(async {
-            zbus::connection::Builder::address(bus.1.as_str())?
-                .serve_at("/org/freedesktop/Notifications", service.clone())?
-                .name("org.freedesktop.Notifications")?
-                .build()
-                .await
-        })
-        .expect("the notification service is on the bus");
+    let conn = serve(&rt, &bus, &service);
 
     let t = launch(&server, "dbus", home.path(), &format!("DBUS_SESSION_BUS_ADDRESS={}", bus.1), "");
     dm_to_member(&rt, &server, "lunch at noon?");
-    let start = Instant::now();
-    while service.shown.lock().unwrap().is_empty() {
-        assert!(start.elapsed() < Duration::from_secs(20), "no notification reached the service");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let shown = service.shown.lock().unwrap().clone();
+    let shown = shown(&service);
     assert_eq!(
         shown,
         vec![(
@@ -279,6 +294,30 @@ fn over_d_bus_the_organization_is_the_title_and_a_click_opens_the_conversation()
     }
     // And the bell, to draw the eye to the terminal.
     wait_for_bell(&t, "dbus");
+    t.keys(&["q"]);
+}
+
+/// A service that reads markup gets the message's text escaped: a `<b>` or an `<img src=…>`
+/// typed in a message is shown as written, never read as markup (nor an image fetched).
+#[test]
+fn over_d_bus_text_that_looks_like_markup_is_shown_as_written() {
+    let (home, _) = home_with(&["notify-send"], 0);
+    let Some(bus) = Bus::start(home.path()) else {
+        eprintln!("SKIPPED: no dbus-daemon to run a session bus (apt-get install dbus; .ci/run does)");
+        return;
+    };
+    let rt = runtime();
+    let server = rt.block_on(DemoServer::start(ServerOptions::default())).unwrap();
+    let service = Service { markup: true, ..Service::default() };
+    let _conn = serve(&rt, &bus, &service);
+    let t = launch(&server, "markup", home.path(), &format!("DBUS_SESSION_BUS_ADDRESS={}", bus.1), "");
+    dm_to_member(&rt, &server, "`<b>5 < 6 & 7 > 6</b> <img src=\"https://example.com/t.png\">`");
+    let shown = shown(&service);
+    assert_eq!(
+        shown[0].2,
+        "Alice Okafor (direct message): &lt;b&gt;5 &lt; 6 &amp; 7 &gt; 6&lt;/b&gt; &lt;img \
+         src=&quot;https://example.com/t.png&quot;&gt;"
+    );
     t.keys(&["q"]);
 }
 
