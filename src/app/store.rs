@@ -1,14 +1,14 @@
 //! The message store: every message the client holds, in less than its JSON.
 //!
 //! A message arrives as the API decodes it ([`Message`], twenty-odd owned strings and vectors,
-//! ~560 bytes before its text) and is kept as a [`Stored`] of 80 bytes plus its text:
+//! ~560 bytes before its text) and is kept as a [`Stored`] of 64 bytes plus its text:
 //! - its flags as bits ([`Flags`]);
 //! - where it was sent and who sent it as shared, interned records ([`Place`]: a channel, its
 //!   name and a topic, or a direct message's participants; [`From`]: the sender's name, email,
 //!   avatar and client), one per conversation and per sender however many messages point at them;
 //! - its rendered text once, boxed to its length;
-//! - the parts few messages carry (edit history, widgets' submessages, topic links, a search's
-//!   match marks, …) behind one box that most messages do not have.
+//! - the parts few messages carry (reactions, edit history, widgets' submessages, topic links, a
+//!   search's match marks, …) behind one box that most messages do not have.
 //!
 //! The interners let a record go when its last message goes, so what the store takes follows
 //! what it holds. Nothing here walks the store per message: inserting, looking up, moving and
@@ -95,6 +95,7 @@ pub struct From {
 /// What few messages carry, boxed apart.
 #[derive(Debug, Clone, Default, PartialEq)]
 struct Rare {
+    reactions: Vec<Reaction>,
     edit_history: Option<Vec<EditHistoryEntry>>,
     last_edit_timestamp: Option<i64>,
     last_moved_timestamp: Option<i64>,
@@ -124,7 +125,6 @@ pub struct Stored {
     from: Arc<From>,
     place: Arc<Place>,
     content: Box<str>,
-    reactions: Box<[Reaction]>,
     rare: Option<Box<Rare>>,
 }
 
@@ -210,7 +210,7 @@ impl Stored {
         self.flags.has(name) || self.rare.as_ref().is_some_and(|r| r.other_flags.iter().any(|f| f == name))
     }
     pub fn reactions(&self) -> &[Reaction] {
-        &self.reactions
+        self.rare.as_ref().map_or(&[], |r| &r.reactions)
     }
     pub fn edit_history(&self) -> Option<&[EditHistoryEntry]> {
         self.rare.as_ref().and_then(|r| r.edit_history.as_deref())
@@ -278,19 +278,18 @@ impl Stored {
     }
     /// Add a reaction unless it is there; true if it was added.
     pub fn add_reaction(&mut self, r: Reaction) -> bool {
-        if self.reactions.contains(&r) {
+        if self.reactions().contains(&r) {
             return false;
         }
-        let mut all = std::mem::take(&mut self.reactions).into_vec();
-        all.push(r);
-        self.reactions = all.into_boxed_slice();
+        self.rare_mut().reactions.push(r);
         true
     }
     /// Keep only the reactions `keep` says to.
     pub fn retain_reactions(&mut self, keep: impl FnMut(&Reaction) -> bool) {
-        let mut all = std::mem::take(&mut self.reactions).into_vec();
-        all.retain(keep);
-        self.reactions = all.into_boxed_slice();
+        if let Some(r) = &mut self.rare {
+            r.reactions.retain(keep);
+        }
+        self.tidy();
     }
     /// Add a widget's submessage unless one with its ID is there; true if it was added.
     pub fn add_submessage(&mut self, s: Submessage) -> bool {
@@ -326,7 +325,7 @@ impl Stored {
             is_me_message: rare.is_me_message,
             last_edit_timestamp: rare.last_edit_timestamp,
             last_moved_timestamp: rare.last_moved_timestamp,
-            reactions: self.reactions.to_vec(),
+            reactions: rare.reactions,
             recipient_id,
             sender_email: self.from.email.to_string(),
             sender_full_name: self.from.full_name.to_string(),
@@ -408,6 +407,7 @@ impl Store {
             }
         }
         let rare = Rare {
+            reactions: m.reactions,
             edit_history: m.edit_history,
             last_edit_timestamp: m.last_edit_timestamp,
             last_moved_timestamp: m.last_moved_timestamp,
@@ -427,7 +427,6 @@ impl Store {
             from: intern(&mut self.senders, from),
             place: intern(&mut self.places, place),
             content: m.content.into(),
-            reactions: m.reactions.into(),
             rare: (!rare.is_empty()).then(|| Box::new(rare)),
         }
     }
@@ -582,7 +581,7 @@ mod tests {
 
     #[test]
     fn a_stored_message_is_small_and_its_usual_parts_need_no_box() {
-        assert!(std::mem::size_of::<Stored>() <= 80, "{} bytes", std::mem::size_of::<Stored>());
+        assert!(std::mem::size_of::<Stored>() <= 64, "{} bytes", std::mem::size_of::<Stored>());
         let mut store = Store::default();
         assert!(store.compact(channel_message(1, "t", 1)).rare.is_none());
         let mut m = channel_message(2, "t", 1);
