@@ -184,19 +184,21 @@ impl ApiError {
     pub fn is_transient(&self) -> bool {
         match self {
             ApiError::Transport { .. } | ApiError::Decode { .. } => true,
+            // An answer too large to be the protocol's is another unreadable answer.
+            ApiError::Limit(LimitError::AnswerTooLarge { .. }) => true,
             ApiError::Server(e) => e.status >= 500 || e.status == 429,
             ApiError::Limit(_) => false,
         }
     }
 
     /// Whether the request may have reached the server and been acted on although this failed:
-    /// a timeout or a cut connection, a 5xx, an unreadable answer. A refused connection, a rate
-    /// limit or a refusal never was.
+    /// a timeout or a cut connection, a 5xx, an unreadable answer (too large to read among
+    /// them). A refused connection, a rate limit or a refusal never was.
     pub fn may_have_arrived(&self) -> bool {
         match self {
             ApiError::Transport { connect, .. } => !connect,
             ApiError::Server(e) => e.status >= 500,
-            ApiError::Decode { .. } => true,
+            ApiError::Decode { .. } | ApiError::Limit(LimitError::AnswerTooLarge { .. }) => true,
             ApiError::Limit(_) => false,
         }
     }
@@ -325,6 +327,17 @@ impl fmt::Display for ServerError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A send whose answer was too large to read reached the server (it answered): the outbox
+    /// looks for the message there instead of calling it not sent (the chaos test's huge lie
+    /// on a send left a sent message marked "not sent").
+    #[test]
+    fn an_answer_too_large_to_read_may_have_been_acted_on_and_is_worth_asking_again() {
+        let e = ApiError::from(LimitError::AnswerTooLarge { max_mib: 16 });
+        assert!(e.may_have_arrived() && e.is_transient());
+        let fetch = ApiError::from(LimitError::TooLargeToFetch { max_mib: 16 });
+        assert!(!fetch.may_have_arrived() && !fetch.is_transient());
+    }
 
     #[test]
     fn json_faults_say_what_and_where_but_never_quote_the_text() {
