@@ -241,21 +241,44 @@ fn shown(service: &Service) -> Vec<Shown> {
     service.shown.lock().unwrap().clone()
 }
 
+/// A demo server and a notification service on a session bus of the test's own, and the
+/// client's home (which has a `notify-send` that must not run).
+struct Desk {
+    conn: zbus::Connection,
+    service: Service,
+    server: DemoServer,
+    rt: tokio::runtime::Runtime,
+    bus: Bus,
+    home: tempfile::TempDir,
+}
+
+impl Desk {
+    /// `None` (said) where no `dbus-daemon` can run a bus.
+    fn start(service: Service) -> Option<Desk> {
+        let (home, _) = home_with(&["notify-send"], 0);
+        let Some(bus) = Bus::start(home.path()) else {
+            eprintln!("SKIPPED: no dbus-daemon to run a session bus (apt-get install dbus; .ci/run does)");
+            return None;
+        };
+        let rt = runtime();
+        let server = rt.block_on(DemoServer::start(ServerOptions::default())).unwrap();
+        let conn = serve(&rt, &bus, &service);
+        Some(Desk { conn, service, server, rt, bus, home })
+    }
+
+    /// The client, its notifications going to this desk's bus.
+    fn launch(&self, name: &str) -> Tmux {
+        launch(&self.server, name, self.home.path(), &format!("DBUS_SESSION_BUS_ADDRESS={}", self.bus.1), "")
+    }
+}
+
 #[test]
 fn over_d_bus_the_organization_is_the_title_and_a_click_opens_the_conversation() {
-    let (home, _) = home_with(&["notify-send"], 0);
-    let Some(bus) = Bus::start(home.path()) else {
-        eprintln!("SKIPPED: no dbus-daemon to run a session bus (apt-get install dbus; .ci/run does)");
-        return;
-    };
-    let rt = runtime();
-    let server = rt.block_on(DemoServer::start(ServerOptions::default())).unwrap();
-    let service = Service::default();
-    let conn = serve(&rt, &bus, &service);
-
-    let t = launch(&server, "dbus", home.path(), &format!("DBUS_SESSION_BUS_ADDRESS={}", bus.1), "");
-    dm_to_member(&rt, &server, "lunch at noon?");
-    let shown = shown(&service);
+    let Some(desk) = Desk::start(Service::default()) else { return };
+    let Desk { conn, service, server, rt, home, .. } = &desk;
+    let t = desk.launch("dbus");
+    dm_to_member(rt, server, "lunch at noon?");
+    let shown = shown(service);
     assert_eq!(
         shown,
         vec![(
@@ -301,18 +324,10 @@ fn over_d_bus_the_organization_is_the_title_and_a_click_opens_the_conversation()
 /// typed in a message is shown as written, never read as markup (nor an image fetched).
 #[test]
 fn over_d_bus_text_that_looks_like_markup_is_shown_as_written() {
-    let (home, _) = home_with(&["notify-send"], 0);
-    let Some(bus) = Bus::start(home.path()) else {
-        eprintln!("SKIPPED: no dbus-daemon to run a session bus (apt-get install dbus; .ci/run does)");
-        return;
-    };
-    let rt = runtime();
-    let server = rt.block_on(DemoServer::start(ServerOptions::default())).unwrap();
-    let service = Service { markup: true, ..Service::default() };
-    let _conn = serve(&rt, &bus, &service);
-    let t = launch(&server, "markup", home.path(), &format!("DBUS_SESSION_BUS_ADDRESS={}", bus.1), "");
-    dm_to_member(&rt, &server, "`<b>5 < 6 & 7 > 6</b> <img src=\"https://example.com/t.png\">`");
-    let shown = shown(&service);
+    let Some(desk) = Desk::start(Service { markup: true, ..Service::default() }) else { return };
+    let t = desk.launch("markup");
+    dm_to_member(&desk.rt, &desk.server, "`<b>5 < 6 & 7 > 6</b> <img src=\"https://example.com/t.png\">`");
+    let shown = shown(&desk.service);
     assert_eq!(
         shown[0].2,
         "Alice Okafor (direct message): &lt;b&gt;5 &lt; 6 &amp; 7 &gt; 6&lt;/b&gt; &lt;img \
