@@ -344,6 +344,70 @@ impl Stored {
     }
 }
 
+impl Stored {
+    /// A decoded message taken apart: `share` gives its place and sender their shared records.
+    fn build(m: Message, share: impl FnOnce(Place, From) -> (Arc<Place>, Arc<From>)) -> Stored {
+        let recipient = m.recipient_id;
+        let place = match m.display_recipient {
+            DisplayRecipient::Users(users) if m.kind == MessageType::Private => {
+                Place::Dm { recipient, users: users.into() }
+            }
+            DisplayRecipient::Channel(name) => Place::Channel {
+                id: m.stream_id.unwrap_or_default(),
+                recipient,
+                name: name.into(),
+                topic: m.subject.into(),
+            },
+            // A channel message whose recipient came as users (a malformed answer the decoder
+            // let through): its channel is what `stream_id` says.
+            DisplayRecipient::Users(users) => match m.stream_id {
+                Some(id) => Place::Channel { id, recipient, name: "".into(), topic: m.subject.into() },
+                None => Place::Dm { recipient, users: users.into() },
+            },
+        };
+        let from = From {
+            id: m.sender_id,
+            full_name: m.sender_full_name.into(),
+            email: m.sender_email.into(),
+            avatar_url: m.avatar_url.map(Into::into),
+            realm_str: m.sender_realm_str.into(),
+            client: m.client.into(),
+        };
+        let (place, from) = share(place, from);
+        let mut flags = Flags::default();
+        let mut other_flags = Vec::new();
+        for f in m.flags {
+            match Flags::bit(&f) {
+                Some(b) => flags.0 |= b,
+                None => other_flags.push(f),
+            }
+        }
+        let rare = Rare {
+            reactions: m.reactions,
+            edit_history: m.edit_history,
+            last_edit_timestamp: m.last_edit_timestamp,
+            last_moved_timestamp: m.last_moved_timestamp,
+            submessages: m.submessages,
+            topic_links: m.topic_links,
+            match_content: m.match_content,
+            match_subject: m.match_subject,
+            rendered_content: m.rendered_content,
+            content_type: m.content_type,
+            is_me_message: m.is_me_message,
+            other_flags,
+        };
+        Stored {
+            id: m.id,
+            timestamp: m.timestamp,
+            flags,
+            from,
+            place,
+            content: m.content.into(),
+            rare: (!rare.is_empty()).then(|| Box::new(rare)),
+        }
+    }
+}
+
 /// Every held message by ID, and the records they share.
 #[derive(Debug, Default)]
 pub struct Store {
@@ -372,63 +436,8 @@ fn release<T: Eq + std::hash::Hash>(set: &mut HashSet<Arc<T>>, shared: &Arc<T>) 
 impl Store {
     /// The compact form of a decoded message, its shared records interned (not yet held).
     pub fn compact(&mut self, m: Message) -> Stored {
-        let recipient = m.recipient_id;
-        let place = match m.display_recipient {
-            DisplayRecipient::Users(users) if m.kind == MessageType::Private => {
-                Place::Dm { recipient, users: users.into() }
-            }
-            DisplayRecipient::Channel(name) => Place::Channel {
-                id: m.stream_id.unwrap_or_default(),
-                recipient,
-                name: name.into(),
-                topic: m.subject.into(),
-            },
-            // A channel message whose recipient came as users (a malformed answer the decoder
-            // let through): its channel is what `stream_id` says.
-            DisplayRecipient::Users(users) => match m.stream_id {
-                Some(id) => Place::Channel { id, recipient, name: "".into(), topic: m.subject.into() },
-                None => Place::Dm { recipient, users: users.into() },
-            },
-        };
-        let from = From {
-            id: m.sender_id,
-            full_name: m.sender_full_name.into(),
-            email: m.sender_email.into(),
-            avatar_url: m.avatar_url.map(Into::into),
-            realm_str: m.sender_realm_str.into(),
-            client: m.client.into(),
-        };
-        let mut flags = Flags::default();
-        let mut other_flags = Vec::new();
-        for f in m.flags {
-            match Flags::bit(&f) {
-                Some(b) => flags.0 |= b,
-                None => other_flags.push(f),
-            }
-        }
-        let rare = Rare {
-            reactions: m.reactions,
-            edit_history: m.edit_history,
-            last_edit_timestamp: m.last_edit_timestamp,
-            last_moved_timestamp: m.last_moved_timestamp,
-            submessages: m.submessages,
-            topic_links: m.topic_links,
-            match_content: m.match_content,
-            match_subject: m.match_subject,
-            rendered_content: m.rendered_content,
-            content_type: m.content_type,
-            is_me_message: m.is_me_message,
-            other_flags,
-        };
-        Stored {
-            id: m.id,
-            timestamp: m.timestamp,
-            flags,
-            from: intern(&mut self.senders, from),
-            place: intern(&mut self.places, place),
-            content: m.content.into(),
-            rare: (!rare.is_empty()).then(|| Box::new(rare)),
-        }
+        let (places, senders) = (&mut self.places, &mut self.senders);
+        Stored::build(m, |place, from| (intern(places, place), intern(senders, from)))
     }
 
     /// Hold a message (replacing one with its ID).
@@ -510,7 +519,7 @@ impl Store {
 /// A message read as the store keeps it without being held (its records shared with nothing).
 impl std::convert::From<Message> for Stored {
     fn from(m: Message) -> Stored {
-        Store::default().compact(m)
+        Stored::build(m, |place, from| (Arc::new(place), Arc::new(from)))
     }
 }
 
