@@ -227,6 +227,7 @@ fn cli_command() -> clap::Command {
 }
 
 fn main() -> anyhow::Result<()> {
+    let launched = std::time::Instant::now();
     // Before any TLS client or server (the demo server's, the webhook listener's) is made.
     topicterm::api::install_crypto();
     let cli = Cli::parse();
@@ -329,7 +330,7 @@ fn main() -> anyhow::Result<()> {
                 notify: settings.notifications.method,
                 command: config.notify_command.clone(),
             };
-            rt.block_on(client_main(cli.demo, cli.zuliprc, cli.account, keep, settings, outside))
+            rt.block_on(client_main(cli.demo, cli.zuliprc, cli.account, keep, settings, outside, launched))
         }
     }
 }
@@ -437,7 +438,6 @@ fn organization(
     keep_session: bool,
 ) -> anyhow::Result<Organization> {
     let creds = &creds;
-    let client = Client::new(creds)?;
     // Drafts are kept per account; the demo org's account is the same on every run.
     let site = if demo { "demo".to_owned() } else { creds.site.clone() };
     let account: String = format!("{}@{}", creds.email, site)
@@ -450,6 +450,12 @@ fn organization(
         .as_ref()
         .filter(|_| keep_session && !demo)
         .map(|d| d.cache_dir().join(format!("{account}.json")));
+    // Read while the client and the terminal are made: the first frame is drawn from it.
+    let kept = cache_file.clone().map(|file| {
+        let site = topicterm::api::site_of(&creds.site).to_owned();
+        topicterm::net::cache::Early::read(file, site, creds.email.clone())
+    });
+    let client = Client::new(creds)?;
     // Pictures are kept for every server in one folder (each named by server and address).
     let images_dir = dirs.as_ref().filter(|_| !demo).map(|d| d.cache_dir().join("images"));
     // Attachments opened with `o`: one private folder (0700) for every account.
@@ -461,6 +467,7 @@ fn organization(
         client,
         drafts_dir,
         cache_file,
+        kept,
         images_dir,
         downloads_dir,
         account: source,
@@ -475,7 +482,13 @@ async fn client_main(
     keep_session: bool,
     settings: Settings,
     mut outside: topicterm::outside::Terminal,
+    launched: std::time::Instant,
 ) -> anyhow::Result<()> {
+    // Asked while the organizations and the terminal are made (only for pictures drawn `auto`).
+    let tmux = match settings.images {
+        topicterm::app::settings::ImageMode::Auto => topicterm::ui::image::TmuxCheck::start(),
+        _ => topicterm::ui::image::TmuxCheck::none(),
+    };
     // The demo server lives as long as the client.
     #[cfg(feature = "demo")]
     let (_server, accounts) = if demo {
@@ -496,6 +509,8 @@ async fn client_main(
         .map(|opened| organization(opened, demo, keep_session))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let mut terminal = ratatui::init();
+    // Start-up's steps go to the log at debug level (target `topicterm::start`).
+    tracing::debug!(target: "topicterm::start", "clients and terminal ready {:?} after launch", launched.elapsed());
     // The mouse scrolls and selects, focus changes drive idle presence, and bracketed paste
     // delivers a paste as one piece of text rather than as keys. All are switched off again on
     // every exit path below and by the panic hook (ratatui's own hook, chained, restores the
@@ -517,9 +532,10 @@ async fn client_main(
         restore(info);
     }));
     // Which graphics the terminal draws pictures with: asked before its events are read.
-    let graphics = topicterm::ui::Graphics::detect(settings.images);
+    let graphics = topicterm::ui::Graphics::detect(settings.images, tmux);
     tracing::info!("images: {}", graphics.name());
     let input = topicterm::run::terminal_events();
+    tracing::debug!(target: "topicterm::start", "graphics known {:?} after launch", launched.elapsed());
     let result =
         topicterm::run::run_main_loop(&mut terminal, orgs, input, settings, graphics, &mut outside).await;
     let _ = crossterm::execute!(

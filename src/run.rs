@@ -96,6 +96,9 @@ pub struct Organization {
     pub client: Client,
     pub drafts_dir: Option<std::path::PathBuf>,
     pub cache_file: Option<std::path::PathBuf>,
+    /// The last session, being read since before the client was made (else it is read when the
+    /// organization opens).
+    pub kept: Option<crate::net::cache::Early>,
     /// Where fetched pictures are kept (pruned to `net::images::DISK_LIMIT`).
     pub images_dir: Option<std::path::PathBuf>,
     /// The private folder attachments are downloaded to (`None`: a fresh private folder in
@@ -121,11 +124,26 @@ impl Organization {
             client,
             drafts_dir: None,
             cache_file: None,
+            kept: None,
             images_dir: None,
             downloads_dir: None,
             account: app::orgs::AccountSource::Given,
             reread: None,
         }
+    }
+}
+
+/// How many of start-up's frames are logged (`topicterm::start`).
+const START_STEPS: usize = 8;
+
+/// What start-up's log calls a message that builds the first screen.
+fn start_step(msg: &Msg) -> Option<&'static str> {
+    match msg {
+        Msg::Registered(_) => Some("register's answer"),
+        Msg::Cached(_) => Some("the last session"),
+        Msg::Users { .. } => Some("the users"),
+        Msg::Messages { .. } => Some("a page"),
+        _ => None,
     }
 }
 
@@ -202,7 +220,7 @@ fn start_org(
     // The last session is read while the server is asked: whichever comes first is drawn.
     if let Some(file) = org.cache_file.clone() {
         dispatcher = dispatcher.with_cache(file);
-        dispatcher.run(Effect::LoadCache);
+        dispatcher.load_cache(org.kept.as_ref());
     }
     // Register, and the first page with it.
     for effect in app::start(&mut st) {
@@ -316,6 +334,11 @@ where
     // When the oldest key not yet drawn arrived: key-to-frame times go to the log at debug level
     // (target `topicterm::frame`) for `bench/scale.sh`.
     let mut key_at: Option<std::time::Instant> = None;
+    // Start-up's steps go to the log at debug level (target `topicterm::start`, for
+    // `bench/scale.sh`): when each organization's state and first page arrived, how long
+    // applying them, trimming the heap and drawing took, in time since the loop started.
+    let launched = std::time::Instant::now();
+    let mut start_steps = 0;
     loop {
         // Every organization learns the others' rows when they changed (several open only).
         if rows_due {
@@ -345,8 +368,13 @@ where
         }
         if dirty {
             let o = &mut open[active];
+            let at = std::time::Instant::now();
             terminal.draw(|f| ui::draw(f, &o.st, &mut o.cache))?;
             dirty = false;
+            if start_steps < START_STEPS {
+                start_steps += 1;
+                tracing::debug!(target: "topicterm::start", "frame drawn at {:?} in {:?}", launched.elapsed(), at.elapsed());
+            }
             if let Some(at) = key_at.take() {
                 tracing::debug!(target: "topicterm::frame", key_to_frame_us = at.elapsed().as_micros() as u64);
             }
@@ -452,7 +480,12 @@ where
             };
             for (i, msg) in deliveries {
                 visible |= i == active && !matches!(msg, Msg::Tick(_));
+                let step = start_step(&msg).filter(|_| start_steps < START_STEPS);
+                let at = std::time::Instant::now();
                 let effects = app::update(&mut open[i].st, msg);
+                if let Some(what) = step {
+                    tracing::debug!(target: "topicterm::start", "{what} applied at {:?} in {:?}", launched.elapsed(), at.elapsed());
+                }
                 let asked = run_effects(terminal, &mut open[i], outside, effects, &mut dirty)?;
                 open[i].stale = true;
                 if let Some(how) = asked.switch
@@ -487,14 +520,21 @@ where
                 if quit && o.st.ui.fatal.is_none() {
                     o.dispatcher.shutdown(o.st.data.queue_id.as_deref()).await;
                 }
-                if quit && o.st.ui.fatal.is_none() && !o.st.ui.loading && o.st.keep_session {
+                if quit
+                    && o.st.ui.fatal.is_none()
+                    && !o.st.ui.loading
+                    && o.st.data.roster_due.is_none()
+                    && o.st.keep_session
+                {
                     o.dispatcher.save_cache_now(&app::cache::snapshot(&o.st));
                 }
             }
             return Ok(open.into_iter().map(|o| o.st).collect());
         }
         if large || held(&open).abs_diff(held_before) >= TRIM_AFTER_MESSAGES {
+            let at = std::time::Instant::now();
             crate::heap::trim();
+            tracing::debug!(target: "topicterm::start", "heap trimmed at {:?} in {:?}", launched.elapsed(), at.elapsed());
         }
         // A tick redraws only when time changed what is shown: an expired remark, a typing
         // notice gone, the offline countdown.

@@ -383,7 +383,7 @@ fn sample_state(settings: Settings) -> topicterm::app::State {
         "presences": {"2": {"active_timestamp": 1_800_000_000, "idle_timestamp": 1_800_000_000}},
     }))
     .unwrap();
-    app::update(&mut st, Msg::Registered(Box::new(reg)));
+    app::register_at_once(&mut st, reg);
     let resp: topicterm::api::MessagesResponse = serde_json::from_value(json!({
         "found_newest": true, "found_oldest": true,
         "messages": [{

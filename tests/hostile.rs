@@ -32,7 +32,7 @@ fn hostile_state() -> State {
         "saved_snippets": [{"id": 3, "title": format!("title{EVIL}"), "content": format!("{EVIL}\ntext{EVIL}"), "date_created": 1}],
     }))
     .unwrap();
-    app::update(&mut st, Msg::Registered(Box::new(reg)));
+    app::register_at_once(&mut st, reg);
     let content = format!(
         "<p>{e}<strong>{e}</strong><a href=\"https://x/{e}\">{e}</a></p><div class=\"codehilite\"><pre><code>{e}</code></pre></div><span class=\"user-mention\" data-user-id=\"2\">@{e}</span><time datetime=\"{e}\">{e}</time><table><tr><td>{e}</td></tr></table>",
         e = EVIL

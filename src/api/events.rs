@@ -69,11 +69,11 @@ pub struct RegisterResponse {
     #[serde(default)]
     pub role: Option<i64>,
     #[serde(default)]
-    pub realm_users: Option<Vec<User>>,
+    pub realm_users: Option<super::lenient::Later<User>>,
     #[serde(default)]
-    pub realm_non_active_users: Option<Vec<User>>,
+    pub realm_non_active_users: Option<super::lenient::Later<User>>,
     #[serde(default)]
-    pub cross_realm_bots: Option<Vec<User>>,
+    pub cross_realm_bots: Option<super::lenient::Later<User>>,
     #[serde(default)]
     pub subscriptions: Option<Vec<Subscription>>,
     #[serde(default, deserialize_with = "lenient")]

@@ -5,10 +5,117 @@
 //!
 //! serde_json refuses a lone surrogate wherever it decodes a string, but skips over one as a
 //! raw value: a page's messages and a batch's events are taken as raw values first.
+//!
+//! [`Later`] is a list taken as raw JSON and read only when wanted — off the path of the first
+//! frame — item by item in the same way: register's 20,000 users are megabytes of JSON that
+//! the first screen does not show.
 
 use super::models::*;
-use serde::{Deserialize, Deserializer};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
+
+/// A list of an answer kept as its JSON text, read when wanted ([`Later::read`]), or a list
+/// already read (made by the client itself, say for the last session kept on disk). Taking one
+/// from an answer checks only that it is a list; reading it leaves out, with a log entry, an
+/// item that cannot be read, never the rest.
+#[derive(Clone)]
+pub enum Later<T> {
+    /// The list's JSON text (checked to be a list only when read).
+    Json(Box<str>),
+    Read(Vec<T>),
+}
+
+impl<T> From<Vec<T>> for Later<T> {
+    fn from(items: Vec<T>) -> Self {
+        Later::Read(items)
+    }
+}
+
+impl<T: DeserializeOwned> Later<T> {
+    /// The items: those that can be read, in order.
+    pub fn read(self) -> Vec<T> {
+        let json = match self {
+            Later::Read(items) => return items,
+            Later::Json(json) => json,
+        };
+        if let Ok(items) = serde_json::from_str::<Vec<T>>(&json) {
+            return items;
+        }
+        // One item spoils the whole: read one by one.
+        let raw = match serde_json::from_str::<Vec<&RawValue>>(&json) {
+            Ok(raw) => raw,
+            Err(e) => {
+                tracing::warn!("a list could not be read: {}", super::error::json_fault(&e));
+                return Vec::new();
+            }
+        };
+        raw.iter()
+            .enumerate()
+            .filter_map(|(i, r)| {
+                serde_json::from_str(r.get())
+                    .map_err(|e| {
+                        tracing::warn!(
+                            "item {i} of a list could not be read: {}",
+                            super::error::json_fault(&e)
+                        )
+                    })
+                    .ok()
+            })
+            .collect()
+    }
+}
+
+impl<T: Clone + DeserializeOwned> Later<T> {
+    /// The items, read without taking the list (tests, and the rare reader that keeps it).
+    pub fn to_vec(&self) -> Vec<T> {
+        self.clone().read()
+    }
+}
+
+impl<'de, T> Deserialize<'de> for Later<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let json = Box::<RawValue>::deserialize(d)?;
+        if !json.get().starts_with('[') {
+            return Err(serde::de::Error::invalid_type(
+                serde::de::Unexpected::Other("not a list"),
+                &"a list",
+            ));
+        }
+        Ok(Later::Json(json.into()))
+    }
+}
+
+impl<T: Serialize> Serialize for Later<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Later::Json(json) => RawValue::from_string(json.to_string())
+                .map_err(|e| serde::ser::Error::custom(format!("a list kept as JSON is not JSON: {e}")))?
+                .serialize(s),
+            Later::Read(items) => items.serialize(s),
+        }
+    }
+}
+
+impl<T> std::fmt::Debug for Later<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Later::Json(json) => write!(f, "Later({} bytes of JSON)", json.len()),
+            Later::Read(items) => write!(f, "Later({} read)", items.len()),
+        }
+    }
+}
+
+/// Equal when they hold the same JSON text, or the same items.
+impl<T: PartialEq> PartialEq for Later<T> {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Later::Json(a), Later::Json(b)) => a == b,
+            (Later::Read(a), Later::Read(b)) => a == b,
+            _ => false,
+        }
+    }
+}
 
 /// What a message that could not be read shows in place of its text.
 pub fn placeholder_html(id: MessageId) -> String {
@@ -103,6 +210,35 @@ fn unreadable(json: &str, error: &serde_json::Error) -> Option<Message> {
 
 #[cfg(test)]
 mod tests {
+    use super::Later;
+
+    #[test]
+    fn a_list_read_later_keeps_every_item_it_can_read() {
+        let later: Later<crate::api::User> = serde_json::from_str(
+            r#"[{"user_id": 1, "full_name": "Ann", "email": "a@x"}, {"user_id": "two"}, {"user_id": 3, "full_name": "Cy", "email": "c@x"}]"#,
+        )
+        .unwrap();
+        let users = later.clone().read();
+        assert_eq!(
+            users.iter().map(|u| u.user_id).collect::<Vec<_>>(),
+            [1, 3],
+            "the unreadable one left out"
+        );
+        // Written back as it came.
+        let again: Later<crate::api::User> =
+            serde_json::from_str(&serde_json::to_string(&later).unwrap()).unwrap();
+        assert_eq!(again, later);
+        // From a JSON value too (as tests build answers).
+        let v: Later<crate::api::User> =
+            serde_json::from_value(serde_json::json!([{"user_id": 4, "full_name": "D", "email": "d@x"}]))
+                .unwrap();
+        assert_eq!(v.read()[0].full_name, "D");
+        assert!(
+            serde_json::from_str::<Later<crate::api::User>>(r#""everyone""#).is_err(),
+            "not a list: refused"
+        );
+    }
+
     #[test]
     fn a_lone_surrogate_costs_one_message_not_the_page() {
         let page = r#"{"found_newest":true,"messages":[

@@ -32,6 +32,7 @@ pub use channels::*;
 pub use error::{ApiError, LimitError, Result, ServerError};
 pub use events::*;
 pub use invites::*;
+pub use lenient::Later;
 pub use messages::*;
 pub use models::*;
 pub use presence::*;

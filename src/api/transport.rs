@@ -101,8 +101,10 @@ pub struct ServerInfo {
 pub struct Client {
     http: reqwest::Client,
     /// The long-poll's own pool: a `GET /events` held open never takes the connection a page
-    /// or a send is waiting for (see [`Client::pool_for`]).
-    poll: reqwest::Client,
+    /// or a send is waiting for (see [`Client::pool_for`]). Made at the first poll, not with
+    /// the client: each pool reads the system's certificates (milliseconds of start-up).
+    poll: Arc<std::sync::OnceLock<reqwest::Client>>,
+    tls: Tls,
     /// `{site}/api/v1`
     base: String,
     email: String,
@@ -128,6 +130,20 @@ impl Client {
     pub fn site(&self) -> &str {
         self.base.strip_suffix("/api/v1").unwrap_or(&self.base)
     }
+}
+
+/// A connection pool trusting servers as `tls` says.
+fn pool(tls: &Tls) -> Result<reqwest::Client> {
+    let builder = reqwest::Client::builder()
+        .user_agent(concat!("topicterm/", env!("CARGO_PKG_VERSION")))
+        .connect_timeout(Duration::from_secs(10));
+    Ok(tls.apply(builder)?.build()?)
+}
+
+/// A server's address as a client keeps it (spaces and trailing slashes gone): what
+/// [`Client::site`] gives back for it, known before the client is made.
+pub fn site_of(site: &str) -> &str {
+    site.trim().trim_end_matches('/')
 }
 
 impl fmt::Debug for Client {
@@ -200,7 +216,7 @@ impl Client {
     }
 
     fn build(site: &str, email: &str, api_key: &str, tls: &Tls) -> Result<Self> {
-        let site = site.trim().trim_end_matches('/');
+        let site = site_of(site);
         let parsed = url::Url::parse(site).map_err(|e| ApiError::Transport {
             message: format!("invalid server URL {site:?}: {e}"),
             timeout: false,
@@ -214,15 +230,10 @@ impl Client {
             });
         }
         install_crypto();
-        let pool = || -> Result<reqwest::Client> {
-            let builder = reqwest::Client::builder()
-                .user_agent(concat!("topicterm/", env!("CARGO_PKG_VERSION")))
-                .connect_timeout(Duration::from_secs(10));
-            Ok(tls.apply(builder)?.build()?)
-        };
         Ok(Client {
-            http: pool()?,
-            poll: pool()?,
+            http: pool(tls)?,
+            poll: Arc::default(),
+            tls: tls.clone(),
             insecure: tls.insecure,
             base: format!("{site}/api/v1"),
             email: email.to_owned(),
@@ -382,7 +393,17 @@ impl Client {
     /// the other, so a poll held open for a minute never makes a short request wait for a
     /// connection or open one of its own in the middle of the first screen.
     fn pool_for(&self, method: &Method, path: &str) -> &reqwest::Client {
-        if *method == Method::GET && path == "/events" { &self.poll } else { &self.http }
+        if *method == Method::GET && path == "/events" {
+            // Made as the other was, which worked: should it fail now, the poll shares the other.
+            self.poll.get_or_init(|| {
+                pool(&self.tls).unwrap_or_else(|e| {
+                    tracing::warn!("the long-poll shares the connections of the rest: {e}");
+                    self.http.clone()
+                })
+            })
+        } else {
+            &self.http
+        }
     }
 
     /// Send a request: the status, the `Retry-After` header, and the body.

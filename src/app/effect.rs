@@ -164,6 +164,11 @@ pub enum Effect {
     FetchTopics(ChannelId),
     /// Read the last session from this machine (answered by `Msg::Cached`, or not at all).
     LoadCache,
+    /// Read register's users into the users map, off the main task (answered by `Msg::Users`).
+    ReadUsers {
+        epoch: u64,
+        roster: Box<crate::app::roster::Roster>,
+    },
     /// Keep this session on this machine (written atomically, with its server and account).
     SaveCache(Box<crate::app::session::Snapshot>),
     /// Write a draft to disk atomically (empty text deletes it).

@@ -13,6 +13,7 @@ mod msg;
 pub mod narrow;
 pub mod orgs;
 mod outgoing;
+pub mod roster;
 pub mod session;
 pub mod settings;
 pub mod state;
@@ -32,7 +33,7 @@ pub use store::{Store, Stored};
 pub use update::cache;
 pub use update::{
     RECENT_MESSAGES, conversation, message_link, not_loaded, open_narrow, pending_in, plain_text,
-    rebuild_people, rebuild_sidebar, reminder_excerpt, role_name, scheduled_in_order, size_text, start,
-    update, view_name, who_may_post, why, zone_time,
+    rebuild_people, rebuild_sidebar, register_at_once, reminder_excerpt, role_name, scheduled_in_order,
+    size_text, start, update, view_name, who_may_post, why, zone_time,
 };
 pub use when::TimeZone;

@@ -215,6 +215,11 @@ pub enum Msg {
     Registered(Box<RegisterResponse>),
     /// The last session, read from this machine.
     Cached(Box<crate::app::session::Snapshot>),
+    /// Register's users, read (`Effect::ReadUsers` of the same epoch).
+    Users {
+        epoch: u64,
+        users: Box<std::collections::HashMap<UserId, crate::app::state::UserInfo>>,
+    },
     RegisterFailed(ApiError),
     /// A page of a narrow arrived.
     Messages {

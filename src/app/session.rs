@@ -2,7 +2,7 @@
 //! shown, `net/cache.rs` for the file).
 
 use super::narrow::Narrow;
-use crate::api::{Message, MessageId, RegisterResponse};
+use crate::api::{Later, Message, MessageId, RegisterResponse, User};
 use serde::{Deserialize, Serialize};
 
 /// How many of each kept narrow's newest messages are kept.
@@ -25,6 +25,11 @@ pub struct Snapshot {
     pub windows: Vec<Window>,
     /// Their messages, each once, oldest first.
     pub messages: Vec<Message>,
+    /// The users, kept apart from the rest (`register.realm_users` is empty): the file keeps
+    /// them on a line of their own, after what the first screen needs, so that reading the
+    /// rest does not read them; they are read after the first frame, as register's are.
+    #[serde(skip)]
+    pub users: Option<Later<User>>,
 }
 
 /// The newest part of one narrow's loaded window.

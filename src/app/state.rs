@@ -45,6 +45,10 @@ pub fn role_of(role: Option<i64>, is_owner: bool, is_admin: bool, is_guest: bool
     })
 }
 
+/// A name while the users are still being read (`app::roster`: for a few milliseconds after the
+/// first frame).
+pub const NOT_YET: &str = "…";
+
 /// A subscribed channel.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ChannelInfo {
@@ -296,6 +300,12 @@ pub struct Data {
     pub me: UserId,
     pub realm: RealmInfo,
     pub users: HashMap<UserId, UserInfo>,
+    /// The users are being read off the main task (`app::roster`): the epoch of the
+    /// `Effect::ReadUsers` awaited, and the event batches that wait for it, in order.
+    pub roster_due: Option<u64>,
+    pub roster_held: Vec<Vec<Event>>,
+    /// The server has answered register at least once (the last session is no longer shown).
+    pub served: bool,
     pub channels: BTreeMap<ChannelId, ChannelInfo>,
     pub topics: HashMap<ChannelId, TopicList>,
     pub messages: Store,
@@ -372,7 +382,11 @@ pub enum Activity {
 
 impl Data {
     pub fn user_name(&self, id: UserId) -> &str {
-        self.users.get(&id).map_or("(unknown user)", |u| u.full_name.as_str())
+        match self.users.get(&id) {
+            Some(u) => u.full_name.as_str(),
+            None if self.roster_due.is_some() => NOT_YET,
+            None => "(unknown user)",
+        }
     }
 
     /// A channel's name: one the user is in, or one they can see but never joined (register's

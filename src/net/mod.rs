@@ -83,6 +83,28 @@ impl Dispatcher {
         self
     }
 
+    /// Show the last session (answered by `Msg::Cached`, or not at all): the reading started
+    /// early, or else the file read now.
+    pub fn load_cache(&self, early: Option<&cache::Early>) {
+        let tx = self.tx.clone();
+        if let Some(reading) = early.and_then(cache::Early::take) {
+            tokio::spawn(async move {
+                match reading.await {
+                    Ok(Ok(snapshot)) => drop(tx.send(Msg::Cached(Box::new(snapshot)))),
+                    Ok(Err(why)) => tracing::info!("no last session shown: {why}"),
+                    Err(_) => tracing::warn!("the last session could not be read"),
+                }
+            });
+            return;
+        }
+        let Some(path) = self.cache.clone() else { return };
+        let (site, email) = (self.client.site().to_owned(), self.client.email().to_owned());
+        tokio::task::spawn_blocking(move || match cache::load(&path, &site, &email) {
+            Ok(snapshot) => drop(tx.send(Msg::Cached(Box::new(snapshot)))),
+            Err(why) => tracing::info!("no last session shown: {why}"),
+        });
+    }
+
     /// Write the session now, before the process goes (the user quit).
     pub fn save_cache_now(&self, snapshot: &crate::app::session::Snapshot) {
         if let Some(path) = &self.cache {
@@ -186,15 +208,12 @@ impl Dispatcher {
                 });
                 self.fetches.push((narrow, older, handle));
             }
-            Effect::LoadCache => {
-                let Some(path) = self.cache.clone() else { return true };
-                let (site, email) = (self.client.site().to_owned(), self.client.email().to_owned());
+            Effect::LoadCache => self.load_cache(None),
+            Effect::ReadUsers { epoch, roster } => {
                 let tx = self.tx.clone();
-                tokio::task::spawn_blocking(move || match cache::load(&path, &site, &email) {
-                    Ok(snapshot) => {
-                        let _ = tx.send(Msg::Cached(Box::new(snapshot)));
-                    }
-                    Err(why) => tracing::info!("no last session shown: {why}"),
+                tokio::task::spawn_blocking(move || {
+                    let users = Box::new(roster.read());
+                    let _ = tx.send(Msg::Users { epoch, users });
                 });
             }
             Effect::SaveCache(snapshot) => {

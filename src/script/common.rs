@@ -3,8 +3,8 @@
 //! reader goes away, and the register answer made into the client's data (its name lookups).
 
 use crate::api::{ApiError, Client, Credentials, RegisterParams, RegisterResponse};
+use crate::app::State;
 use crate::app::state::Data;
-use crate::app::{Msg, State};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -124,7 +124,7 @@ pub async fn register(client: &Client, params: &RegisterParams) -> Result<Regist
 /// `app::update`): its users, channels and name lookups (`narrow::Resolver`).
 pub fn data_of(answer: RegisterResponse) -> Data {
     let mut st = State::default();
-    let _ = crate::app::update(&mut st, Msg::Registered(Box::new(answer)));
+    let _ = crate::app::register_at_once(&mut st, answer);
     st.data
 }
 

@@ -26,6 +26,32 @@ const QUERY_TIMEOUT: std::time::Duration = std::time::Duration::from_millis(1000
 
 /// Inside tmux (`$TMUX`), in a session no terminal is attached to (started detached, as
 /// scripts and tests do).
+/// Whether this runs inside a tmux session no terminal is attached to: asked of tmux (a
+/// process to run, milliseconds) on a thread of its own while the rest of start-up goes on.
+pub struct TmuxCheck(Option<std::thread::JoinHandle<bool>>);
+
+impl TmuxCheck {
+    /// Start asking (only inside tmux).
+    pub fn start() -> TmuxCheck {
+        if std::env::var_os("TMUX").is_none() {
+            return TmuxCheck(None);
+        }
+        TmuxCheck(std::thread::Builder::new().name("tmux-check".into()).spawn(inside_detached_tmux).ok())
+    }
+
+    /// Not asked (pictures are not drawn `auto`).
+    pub fn none() -> TmuxCheck {
+        TmuxCheck(None)
+    }
+
+    fn detached(self) -> bool {
+        match self.0 {
+            Some(asked) => asked.join().unwrap_or(false),
+            None => false,
+        }
+    }
+}
+
 fn inside_detached_tmux() -> bool {
     std::env::var_os("TMUX").is_some()
         && std::process::Command::new("tmux")
@@ -63,11 +89,11 @@ impl Graphics {
     /// size in pixels (escape sequences, answered within two seconds; inside tmux the outer
     /// terminal's): call it in the alternate screen, before terminal events are read. A terminal
     /// that does not answer gets half-blocks.
-    pub fn detect(mode: ImageMode) -> Graphics {
+    pub fn detect(mode: ImageMode, tmux: TmuxCheck) -> Graphics {
         match mode {
             ImageMode::Off => Graphics::off(),
             ImageMode::Halfblocks => Graphics::halfblocks(),
-            ImageMode::Auto if inside_detached_tmux() => {
+            ImageMode::Auto if tmux.detached() => {
                 // The query would go through tmux to a terminal that is not there: nobody would
                 // answer, start-up would wait for the timeout, and the reader left waiting for
                 // the answer would take the user's first key.

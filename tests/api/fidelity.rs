@@ -129,5 +129,5 @@ async fn answers_are_compressed_for_clients_that_accept_it_and_the_client_asks_a
     assert!(accept.contains("gzip") && accept.contains("br"), "{request}");
     // … and decodes it (a whole register goes through).
     let reg = env.client("member").register(&topicterm::api::RegisterParams::default()).await.unwrap();
-    assert!(reg.realm_users.is_some_and(|u| u.len() > 10));
+    assert!(reg.realm_users.is_some_and(|u| u.read().len() > 10));
 }

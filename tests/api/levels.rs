@@ -145,7 +145,7 @@ async fn register_sends_no_is_active_and_the_client_takes_everyone_listed_as_act
         "as the reference server"
     );
     let reg = c.register(&Default::default()).await.unwrap();
-    assert!(reg.realm_users.unwrap().iter().all(|u| u.is_active));
+    assert!(reg.realm_users.unwrap().read().iter().all(|u| u.is_active));
 }
 
 #[tokio::test]

@@ -122,8 +122,8 @@ async fn deactivated_user_is_refused_and_listed_inactive() {
     assert_eq!(listed.full_name, "Bob Nakamura", "no actions: the profile stays");
     assert_eq!(deactivated_user_ids(&events(&alice, &q).await), vec![bob]);
     let reg = alice.register(&RegisterParams::default()).await.unwrap();
-    assert!(reg.realm_users.unwrap().iter().all(|u| u.user_id != bob));
-    assert!(reg.realm_non_active_users.unwrap().iter().any(|u| u.user_id == bob));
+    assert!(reg.realm_users.unwrap().read().iter().all(|u| u.user_id != bob));
+    assert!(reg.realm_non_active_users.unwrap().read().iter().any(|u| u.user_id == bob));
     // Nothing else was deleted.
     assert_eq!(sent_by(&env, "bob"), (9, 0, 3));
 }

@@ -58,7 +58,7 @@ async fn register_returns_a_queue_and_the_initial_state() {
     assert!(subs.iter().any(|s| s.name == "security" && s.invite_only));
     assert!(subs.iter().find(|s| s.name == "random").is_some_and(|s| s.is_muted));
     assert!(!subs.iter().any(|s| s.name == "moderation"), "member is not subscribed to moderation");
-    let users = reg.realm_users.expect("realm_users");
+    let users = reg.realm_users.expect("realm_users").read();
     for who in ["owner", "member", "carol", "guest", "helperbot", "echobot"] {
         assert!(users.iter().any(|u| u.user_id == env.user_id(who)), "{who}");
     }

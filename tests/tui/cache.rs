@@ -31,8 +31,17 @@ async fn the_last_session_is_drawn_before_the_server_answers_then_replaced() {
     let live_state = std::mem::replace(&mut app.st, fresh);
     app.st.ui.loading = true;
     let fx = app::update(&mut app.st, Msg::Cached(Box::new(snapshot.clone())));
-    assert!(fx.is_empty(), "the kept session asks the server nothing: {fx:?}");
+    assert!(
+        fx.len() == 1 && matches!(fx[0], topicterm::app::Effect::ReadUsers { .. }),
+        "the kept session asks the server nothing, only that its users be read: {fx:?}"
+    );
     assert!(app.st.ui.from_cache && !app.st.ui.loading);
+    // The first frame does not wait for the users: the messages are drawn.
+    let first = app.draw(120, 30);
+    assert!(first.owners.iter().flatten().count() > 10, "messages are drawn:\n{}", first.text());
+    assert!(app.st.data.users.is_empty());
+    app.run(fx);
+    app.until("the users read", |st| st.data.roster_due.is_none()).await;
     let cached = app.draw(120, 30);
     assert!(cached.rows[cached.rows.len() - 1].contains("last session"), "marked:\n{}", cached.text());
     let pane = |s: &crate::harness::Screen| -> Vec<String> {
@@ -78,6 +87,7 @@ async fn the_last_session_is_drawn_before_the_server_answers_then_replaced() {
     // A kept session that arrives after the server's answer is not shown.
     let fx = app::update(&mut app.st, Msg::Cached(Box::new(snapshot)));
     assert!(fx.is_empty() && !app.st.ui.from_cache);
+    assert_eq!(app.st.data.users.len(), live_state.data.users.len(), "the users are the server's");
 }
 
 /// The last session reopens on the narrow the user left, with its messages, even with the

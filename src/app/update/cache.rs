@@ -77,7 +77,6 @@ pub fn snapshot(st: &State) -> Snapshot {
         server_typing_started_wait_period_milliseconds: Some(r.typing_started_wait_secs.max(0) as u64 * 1000),
         max_file_upload_size_mib: r.max_upload_bytes.map(|b| b >> 20),
         user_id: Some(d.me),
-        realm_users: Some(users),
         subscriptions: Some(subscriptions),
         unsubscribed: None,
         never_subscribed: Some(
@@ -116,7 +115,14 @@ pub fn snapshot(st: &State) -> Snapshot {
         realm_upload_quota_mib: r.upload_quota_bytes.map(|b| b >> 20),
         ..Default::default()
     };
-    Snapshot { register, open: st.ui.narrow.clone(), selected: st.ui.selected, windows, messages }
+    Snapshot {
+        register,
+        open: st.ui.narrow.clone(),
+        selected: st.ui.selected,
+        windows,
+        messages,
+        users: Some(users.into()),
+    }
 }
 
 /// A topic's name as shown (the state keys muted topics and unreads by the lowercased name).
@@ -199,12 +205,18 @@ fn kept_windows(st: &State) -> (Vec<Window>, Vec<Message>) {
 /// register answer always carries at least the user), not when it has refused or cannot be
 /// reached.
 pub(super) fn on_cached(st: &mut State, snap: Snapshot) -> Vec<Effect> {
-    if !st.data.users.is_empty() {
+    if st.data.served {
         return vec![];
     }
     let configured = st.settings.start.as_ref().is_some_and(|s| *s != StartNarrow::All);
     let offline = st.ui.offline.clone();
-    let _ = super::register::on_registered(st, snap.register);
+    // Only the users are read from its answer: nothing is asked of the server.
+    let mut register = snap.register;
+    register.realm_users = register.realm_users.or(snap.users);
+    let fx: Vec<Effect> = super::register::on_registered(st, register)
+        .into_iter()
+        .filter(|e| matches!(e, Effect::ReadUsers { .. }))
+        .collect();
     st.ui.offline = offline;
     st.data.queue_id = None;
     st.ui.from_cache = true;
@@ -246,5 +258,5 @@ pub(super) fn on_cached(st: &mut State, snap: Snapshot) -> Vec<Effect> {
     super::navigation::visit(st, &open);
     st.settings.explore = explore;
     set_status(st, "showing the last session: connecting…");
-    vec![]
+    fx
 }

@@ -86,8 +86,11 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
         st.ui.status = None;
     }
     // The session's state is kept on this machine once the first screen is complete (its
-    // page came with register's answer, or after it).
-    if st.ui.cache_due && st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.loaded && !v.loading_newer) {
+    // page came with register's answer, or after it, and its users are read).
+    if st.ui.cache_due
+        && st.data.roster_due.is_none()
+        && st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.loaded && !v.loading_newer)
+    {
         st.ui.cache_due = false;
         fx.push(Effect::SaveCache(Box::new(cache::snapshot(st))));
     }
@@ -98,6 +101,21 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
     // Others see the user typing, and stop seeing it.
     fx.extend(typing::follow(st));
     fx
+}
+
+/// Apply a register answer with its users read at once, on this task: for callers that run no
+/// network tasks (the scripting subcommands, tests). Returns the other effects.
+pub fn register_at_once(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
+    let mut out = Vec::new();
+    for e in update(st, Msg::Registered(Box::new(r))) {
+        match e {
+            Effect::ReadUsers { epoch, roster } => {
+                out.extend(update(st, Msg::Users { epoch, users: Box::new(roster.read()) }))
+            }
+            e => out.push(e),
+        }
+    }
+    out
 }
 
 fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
@@ -235,6 +253,13 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             fx
         }
         Msg::Cached(snapshot) => cache::on_cached(st, *snapshot),
+        Msg::Users { epoch, users } => {
+            let (mut fx, held) = register::on_users(st, epoch, *users);
+            for events in held {
+                fx.extend(apply(st, Msg::Events(events)));
+            }
+            fx
+        }
         Msg::MessagesFailed { narrow, error, older, epoch } => {
             let (early, held) = cold_start::on_page_failed(st, &narrow);
             if early {
@@ -326,7 +351,12 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             }
         }
         Msg::Events(events) => {
-            // Held while the first page is still out.
+            // Held while the users are read (an event about a user lands on the map that lists
+            // them), then while the first page is still out.
+            if st.data.roster_due.is_some() {
+                st.data.roster_held.push(events);
+                return vec![];
+            }
             let Some(events) = cold_start::hold(st, events) else { return vec![] };
             let mut fx = Vec::new();
             let (mut sidebar, mut people, mut mutes) = (false, false, false);

@@ -4,10 +4,12 @@
 use super::common::*;
 use super::navigation::*;
 use super::prelude::*;
+use crate::app::roster::Roster;
 
-pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
+pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effect> {
     // The server's answer (a kept session's has no queue): its newest message, for the first page.
     let newest = r.queue_id.is_some().then_some(r.max_message_id);
+    st.data.served |= r.queue_id.is_some();
     if st.ui.offline.take().is_some() {
         set_status(st, "back online");
     }
@@ -48,30 +50,21 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
         max_upload_bytes: r.max_file_upload_size_mib.map(|mib| mib << 20),
         upload_quota_bytes: r.realm_upload_quota_mib.map(|mib| mib << 20),
     };
-    let statuses = r.user_status.clone().unwrap_or_default();
-    // Active or not by the list a user is in (register sends no `is_active`).
-    fn listed(list: &Option<Vec<User>>, active: bool) -> impl Iterator<Item = (&User, bool)> {
-        list.iter().flatten().map(move |u| (u, active))
-    }
-    for (u, active) in listed(&r.realm_users, true)
-        .chain(listed(&r.realm_non_active_users, false))
-        .chain(listed(&r.cross_realm_bots, true))
-    {
-        let status = statuses.get(&u.user_id.to_string()).cloned().unwrap_or_default();
-        d.users.insert(
-            u.user_id,
-            UserInfo {
-                id: u.user_id,
-                full_name: u.full_name.clone(),
-                email: u.email.clone(),
-                is_bot: u.is_bot,
-                is_active: active && u.is_active,
-                presence_enabled: u.presence_enabled,
-                status,
-                role: role_of(u.role, u.is_owner, u.is_admin, u.is_guest),
-            },
-        );
-    }
+    // The users are read off the first frame's path (`app::roster`); events wait for them.
+    let lists: Vec<(Later<User>, bool)> = [
+        (r.realm_users.take(), true),
+        (r.realm_non_active_users.take(), false),
+        (r.cross_realm_bots.take(), true),
+    ]
+    .into_iter()
+    .filter_map(|(list, active)| Some((list?, active)))
+    .collect();
+    let read_users = (!lists.is_empty()).then(|| {
+        d.epochs += 1;
+        d.roster_due = Some(d.epochs);
+        let statuses = r.user_status.take().unwrap_or_default();
+        Effect::ReadUsers { epoch: d.epochs, roster: Box::new(Roster { lists, statuses }) }
+    });
     d.channels = r.subscriptions.iter().flatten().map(|s| (s.stream_id, channel_info(s))).collect();
     d.muted_users = r.muted_users.iter().flatten().map(|m| m.id).collect();
     d.alert_words = r.alert_words.clone().unwrap_or_default();
@@ -154,18 +147,23 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
     st.data.reminders = r.reminders.clone().map(super::reminders::in_order);
     rebuild_sidebar(st);
     rebuild_people(st);
-    apply_start(st);
+    // A first view that names people waits for them.
+    let search_start = matches!(st.settings.start, Some(crate::app::settings::StartNarrow::Search(_)));
+    if !(search_start && st.data.roster_due.is_some()) {
+        apply_start(st);
+    }
     // After a lost queue, every loaded window may have missed messages, edits and deletions:
     // refetch each from its newest loaded message on (a page back refreshes what is shown);
     // the answers replace what they cover, so nothing is doubled or kept after deletion.
-    let mut fx = resync_narrows(st);
+    let mut fx: Vec<Effect> = read_users.into_iter().collect();
+    fx.extend(resync_narrows(st));
     fx.extend(drafts_fx);
     // The first page asked for with register: applied now if it came first, or awaited.
     if let Some(max_message_id) = newest {
         fx.extend(super::cold_start::on_registered(st, max_message_id));
     }
     // The shown narrow keeps its selection when it is being resynchronised.
-    if !st.data.narrows.contains_key(&st.ui.narrow) {
+    if !st.data.narrows.contains_key(&st.ui.narrow) && st.settings.start.is_none() {
         let focus = st.ui.focus;
         fx.extend(open_narrow(st, st.ui.narrow.clone()));
         st.ui.focus = focus;
@@ -194,6 +192,34 @@ pub(super) fn on_registered(st: &mut State, r: RegisterResponse) -> Vec<Effect> 
         });
     }
     fx
+}
+
+/// The users are read: the map replaces the one held (register lists everyone), the rows that
+/// name people are drawn again, a first view that names people is opened, and the event
+/// batches that waited are given back, in order, to be applied. Users of an earlier register
+/// (another came meanwhile) are dropped.
+pub(super) fn on_users(
+    st: &mut State,
+    epoch: u64,
+    users: HashMap<UserId, UserInfo>,
+) -> (Vec<Effect>, Vec<Vec<Event>>) {
+    if st.data.roster_due != Some(epoch) {
+        return (vec![], vec![]);
+    }
+    st.data.roster_due = None;
+    st.data.users = users;
+    rebuild_sidebar(st);
+    rebuild_people(st);
+    let mut fx = Vec::new();
+    if st.settings.start.is_some() {
+        apply_start(st);
+        if !st.data.narrows.contains_key(&st.ui.narrow) {
+            let focus = st.ui.focus;
+            fx.extend(open_narrow(st, st.ui.narrow.clone()));
+            st.ui.focus = focus;
+        }
+    }
+    (fx, std::mem::take(&mut st.data.roster_held))
 }
 
 pub(super) fn resync_narrows(st: &mut State) -> Vec<Effect> {
@@ -241,4 +267,84 @@ pub(super) fn apply_start(st: &mut State) {
             }
         },
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::settings::StartNarrow;
+    use crate::app::update::tests::ME;
+    use crate::app::update::update;
+    use serde_json::json;
+
+    fn answer(queue: &str, names: &[(i64, &str)]) -> RegisterResponse {
+        let users: Vec<_> = names
+            .iter()
+            .map(|(id, n)| json!({"user_id": id, "full_name": n, "email": format!("u{id}@x")}))
+            .collect();
+        serde_json::from_value(json!({
+            "queue_id": queue, "last_event_id": -1, "zulip_feature_level": 496, "user_id": ME,
+            "realm_users": users, "subscriptions": [],
+        }))
+        .unwrap()
+    }
+
+    /// What the network task answers to the `Effect::ReadUsers` among `fx`.
+    fn users_read(fx: &[Effect]) -> Msg {
+        let Some(Effect::ReadUsers { epoch, roster }) =
+            fx.iter().find(|e| matches!(e, Effect::ReadUsers { .. }))
+        else {
+            panic!("the users are not asked to be read: {fx:?}")
+        };
+        Msg::Users { epoch: *epoch, users: Box::new((**roster).clone().read()) }
+    }
+
+    #[test]
+    fn register_is_applied_before_its_users_are_read_and_events_wait_for_them() {
+        let mut st = State::default();
+        let fx = update(&mut st, Msg::Registered(Box::new(answer("q1", &[(ME, "Me"), (11, "Alice")]))));
+        let users = users_read(&fx);
+        assert!(!st.ui.loading, "the organization is shown");
+        assert!(st.data.users.is_empty());
+        assert_eq!(st.data.user_name(11), NOT_YET, "a name not yet read says so, not '(unknown user)'");
+        // An event about a user waits for the map that lists them.
+        let rename = Event::decode(json!({
+            "id": 0, "type": "realm_user", "op": "update", "person": {"user_id": 11, "full_name": "Alicia"},
+        }));
+        update(&mut st, Msg::Events(vec![rename]));
+        assert_eq!(st.data.last_event_id, -1, "held, not applied");
+        update(&mut st, users);
+        assert_eq!(st.data.user_name(11), "Alicia", "the held event applied to the map read");
+        assert_eq!(st.data.user_name(ME), "Me");
+        assert_eq!(st.data.user_name(12), "(unknown user)");
+        assert_eq!(st.data.last_event_id, 0);
+        assert!(st.data.roster_held.is_empty());
+    }
+
+    #[test]
+    fn the_users_of_an_earlier_register_are_dropped() {
+        let mut st = State::default();
+        let first = update(&mut st, Msg::Registered(Box::new(answer("q1", &[(11, "Old")]))));
+        let second = update(&mut st, Msg::Registered(Box::new(answer("q2", &[(11, "New")]))));
+        update(&mut st, users_read(&second));
+        update(&mut st, users_read(&first));
+        assert_eq!(st.data.user_name(11), "New");
+    }
+
+    #[test]
+    fn a_first_view_that_names_people_opens_once_they_are_read() {
+        let mut st = State::default();
+        st.settings.start = Some(StartNarrow::Search("dm:u11@x".into()));
+        let fx = update(&mut st, Msg::Registered(Box::new(answer("q1", &[(ME, "Me"), (11, "Alice")]))));
+        assert!(
+            !fx.iter().any(|e| matches!(e, Effect::FetchMessages { .. })),
+            "nothing opened before the people are known: {fx:?}"
+        );
+        let fx = update(&mut st, users_read(&fx));
+        assert!(st.ui.status.as_ref().is_none_or(|s| !s.error), "{:?}", st.ui.status);
+        assert_eq!(st.ui.narrow, Narrow::Dm(vec![11]));
+        assert!(
+            fx.iter().any(|e| matches!(e, Effect::FetchMessages { narrow: Narrow::Dm(u), .. } if *u == [11]))
+        );
+    }
 }

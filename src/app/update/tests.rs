@@ -38,7 +38,7 @@ pub(super) fn registered() -> (State, Vec<Effect>) {
         ], "pms": [{"sender_id": 11, "unread_message_ids": [4]}], "huddles": [], "mentions": []},
     }))
     .unwrap();
-    let fx = update(&mut st, Msg::Registered(Box::new(reg)));
+    let fx = register_at_once(&mut st, reg);
     (st, fx)
 }
 
@@ -292,7 +292,7 @@ fn a_failed_register_is_retried_with_growing_backoff() {
     let (mut ok, _) = registered();
     ok.ui.offline = Some(second);
     let reg: RegisterResponse = serde_json::from_value(json!({"queue_id": "q2", "user_id": ME})).unwrap();
-    update(&mut ok, Msg::Registered(Box::new(reg)));
+    register_at_once(&mut ok, reg);
     assert!(ok.ui.offline.is_none());
 }
 
@@ -374,7 +374,7 @@ fn a_new_register_resyncs_every_loaded_narrow_from_its_newest_message() {
         json!({"queue_id": "q2", "last_event_id": 5, "zulip_feature_level": 496, "user_id": ME}),
     )
     .unwrap();
-    let fx = update(&mut st, Msg::Registered(Box::new(reg)));
+    let fx = register_at_once(&mut st, reg);
     let mut fetched: Vec<(Narrow, Anchor, u64)> = fx
         .iter()
         .filter_map(|e| match e {
@@ -719,7 +719,7 @@ fn registered_with_folders() -> State {
         ],
     }))
     .unwrap();
-    update(&mut st, Msg::Registered(Box::new(reg)));
+    register_at_once(&mut st, reg);
     st
 }
 
