@@ -481,9 +481,9 @@ where
             for (i, msg) in deliveries {
                 visible |= i == active && !matches!(msg, Msg::Tick(_));
                 let step = start_step(&msg).filter(|_| start_steps < START_STEPS);
-                let at = std::time::Instant::now();
+                let at = step.map(|_| std::time::Instant::now());
                 let effects = app::update(&mut open[i].st, msg);
-                if let Some(what) = step {
+                if let (Some(what), Some(at)) = (step, at) {
                     tracing::debug!(target: "topicterm::start", "{what} applied at {:?} in {:?}", launched.elapsed(), at.elapsed());
                 }
                 let asked = run_effects(terminal, &mut open[i], outside, effects, &mut dirty)?;

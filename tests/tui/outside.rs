@@ -9,6 +9,16 @@ fn as_user(app: &App, who: &str) -> Client {
     Client::new(&app.server.credentials(who).unwrap()).unwrap()
 }
 
+/// The member's client with the user in another window (so messages notify), their ID, and
+/// Alice to write to them.
+async fn away_from_the_terminal() -> (App, topicterm::api::UserId, Client) {
+    let mut app = App::start("member").await;
+    let me = app.st.data.me;
+    let alice = as_user(&app, "alice");
+    app.st.ui.unfocused = true;
+    (app, me, alice)
+}
+
 #[tokio::test]
 async fn dms_mentions_and_followed_topics_notify_muted_topics_never() {
     let mut app = App::start("member").await;
@@ -60,10 +70,7 @@ async fn dms_mentions_and_followed_topics_notify_muted_topics_never() {
 /// its message and rings the bell; one no desktop showed rings the bell.
 #[tokio::test]
 async fn a_clicked_notification_opens_its_conversation_at_its_message() {
-    let mut app = App::start("member").await;
-    let me = app.st.data.me;
-    let alice = as_user(&app, "alice");
-    app.st.ui.unfocused = true;
+    let (mut app, me, alice) = away_from_the_terminal().await;
     let id = alice.send_message(&OutgoingMessage::direct(vec![me], "over here")).await.unwrap().id;
     app.settle().await;
     assert_eq!(app.outside.notifications.len(), 1, "{:?}", app.outside.notifications);
@@ -86,10 +93,7 @@ async fn a_clicked_notification_opens_its_conversation_at_its_message() {
 /// one of them is unread all the same.
 #[tokio::test]
 async fn twenty_direct_messages_at_once_notify_three_times_then_once_for_the_rest() {
-    let mut app = App::start("member").await;
-    let me = app.st.data.me;
-    let alice = as_user(&app, "alice");
-    app.st.ui.unfocused = true;
+    let (mut app, me, alice) = away_from_the_terminal().await;
     let alice_id = as_id(&app, "alice");
     let conversation = topicterm::app::Conv::Dm(vec![alice_id]);
     let unread_before = app.st.data.unread.count(&conversation);
