@@ -261,10 +261,25 @@ fn demo_output(name: &str, env: &str) -> Vec<u8> {
     t.wait_for("the help closed", |s| !s.contains("Keys (esc to close)"));
     t.keys(&["h", "r"]);
     t.wait_for("the compose box", |s| s.contains("ctrl+d send"));
-    t.keys(&["Escape", "q"]);
+    // Escape and q sent together can reach the binary as one alt+q: each is seen to act.
+    t.keys(&["Escape"]);
+    t.wait_for("the compose box closed", |s| !s.contains("ctrl+d send"));
+    t.keys(&["q"]);
     assert_eq!(wait_for_file(&status).trim(), "0");
-    std::thread::sleep(Duration::from_millis(200));
-    std::fs::read(&bytes).unwrap()
+    // The recorder may lag the exit: wait until it has the terminal given back (the main
+    // screen restored), the last thing the binary writes.
+    let start = Instant::now();
+    loop {
+        let written = std::fs::read(&bytes).unwrap_or_default();
+        if written.windows(8).any(|w| w == b"\x1b[?1049l") {
+            return written;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(15),
+            "the recording never showed the main screen restored"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 /// SGR sequences that set a foreground or background colour (ESC [ 3x/4x/9x/10x … m).
