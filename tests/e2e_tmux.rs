@@ -156,7 +156,11 @@ fn demo_in_lunch_friday(name: &str) -> (Tmux, tempfile::TempDir) {
     t.keys(&["Enter"]);
     t.wait_for("the search", |s| s.contains("> lunch friday"));
     t.keys(&["S"]);
-    t.wait_for("the topic", |s| s.lines().last().is_some_and(|l| l.contains("#random > lunch friday")));
+    // Its messages selected too: `t` and `V` act on the selected message, and a key pressed
+    // while the topic's page is still on its way only gets a hint.
+    t.wait_for("the topic with a message selected", |s| {
+        s.lines().last().is_some_and(|l| l.contains("#random > lunch friday")) && s.contains("│▌")
+    });
     (t, home)
 }
 
