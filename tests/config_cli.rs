@@ -251,7 +251,8 @@ fn demo_output(name: &str, env: &str) -> Vec<u8> {
     let out = t.cmd(&["pipe-pane", "-O", "-t", &t.session, &format!("cat >> {}", bytes.display())]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     std::fs::write(&go, "").unwrap();
-    t.wait_for("the demo", |s| s.contains("#engineering") && s.contains("All messages"));
+    // A message selected: `r` below replies to it.
+    t.wait_for_messages();
     // Show more styles: the help popup, the people pane, a compose box.
     t.keys(&["w", "?"]);
     t.wait_for("the help", |s| s.contains("Keys (esc to close)"));
@@ -348,13 +349,18 @@ async fn login_in_a_terminal_hides_the_password_then_the_account_just_works() {
         t.wait_for("the password question", |s| s.contains("Password:"));
         t.line(DEMO_PASSWORD);
         // The session starts on the new default account, with the config applied.
-        let s = t.wait_for("the session", |s| s.contains("#engineering") && s.contains("All messages"));
+        // Messages drawn with a selected one (`│▌`): their times are on screen.
+        let s = t.wait_for("the session", |s| {
+            s.contains("#engineering") && s.contains("All messages") && s.contains("│▌")
+        });
         assert!(s.contains("PM") || s.contains("AM"), "12-hour times: {s}");
         let status_line = s.lines().rfind(|l| !l.trim().is_empty()).unwrap_or("");
         assert!(status_line.starts_with("#engineering"), "starts in the channel: {s}");
-        t.keys(&["q"]);
-        std::thread::sleep(Duration::from_millis(300));
-        assert!(t.screen().contains("All messages"), "q is no longer quit");
+        // q is no longer quit: a key after it is still read.
+        t.keys(&["q", "?"]);
+        t.wait_for("the help after q", |s| s.contains("Keys (esc to close)"));
+        t.keys(&["Escape"]);
+        t.wait_for("the help closed", |s| !s.contains("Keys (esc to close)"));
         t.keys(&["Q"]);
         assert_eq!(wait_for_file(&status).trim(), "0");
         // What login printed, still on the screen: the password was not echoed.
