@@ -504,13 +504,15 @@ async fn client_main(
     } else {
         credentials(zuliprc, account, true)?
     };
+    // Start-up's steps go to the log at debug level (target `topicterm::start`).
+    tracing::debug!(target: "topicterm::start", "accounts read {:?} after launch", launched.elapsed());
     let orgs = accounts
         .into_iter()
         .map(|opened| organization(opened, demo, keep_session))
         .collect::<anyhow::Result<Vec<_>>>()?;
+    tracing::debug!(target: "topicterm::start", "clients made {:?} after launch", launched.elapsed());
     let mut terminal = ratatui::init();
-    // Start-up's steps go to the log at debug level (target `topicterm::start`).
-    tracing::debug!(target: "topicterm::start", "clients and terminal ready {:?} after launch", launched.elapsed());
+    tracing::debug!(target: "topicterm::start", "terminal ready {:?} after launch", launched.elapsed());
     // The mouse scrolls and selects, focus changes drive idle presence, and bracketed paste
     // delivers a paste as one piece of text rather than as keys. All are switched off again on
     // every exit path below and by the panic hook (ratatui's own hook, chained, restores the

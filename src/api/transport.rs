@@ -99,7 +99,9 @@ pub struct ServerInfo {
 /// The typed API client. Cheap to clone; clones share the connection pools and server info.
 #[derive(Clone)]
 pub struct Client {
-    http: reqwest::Client,
+    /// The pool every request but the long-poll goes through, being made on a thread of its
+    /// own from [`Client::new`] on (see [`Building`]).
+    http: Arc<Building>,
     /// The long-poll's own pool: a `GET /events` held open never takes the connection a page
     /// or a send is waiting for (see [`Client::pool_for`]). Made at the first poll, not with
     /// the client: each pool reads the system's certificates (milliseconds of start-up).
@@ -134,10 +136,45 @@ impl Client {
 
 /// A connection pool trusting servers as `tls` says.
 fn pool(tls: &Tls) -> Result<reqwest::Client> {
+    Ok(builder(tls)?.build()?)
+}
+
+/// A pool's settings, with the files `tls` names read (an unreadable one is an error now).
+fn builder(tls: &Tls) -> Result<reqwest::ClientBuilder> {
     let builder = reqwest::Client::builder()
         .user_agent(concat!("topicterm/", env!("CARGO_PKG_VERSION")))
         .connect_timeout(Duration::from_secs(10));
-    Ok(tls.apply(builder)?.build()?)
+    tls.apply(builder)
+}
+
+/// The pool, or why it could not be made.
+type Built = std::result::Result<reqwest::Client, String>;
+
+/// A pool being made. Making one reads and parses the system's certificates: milliseconds
+/// that would otherwise stand between the launch and the first frame, which needs no network.
+/// A thread starts making it at once; the first request waits for it only if it is not done.
+pub struct Building(std::sync::LazyLock<Built, Box<dyn FnOnce() -> Built + Send>>);
+
+impl Building {
+    fn start(builder: reqwest::ClientBuilder) -> Arc<Building> {
+        let make: Box<dyn FnOnce() -> Built + Send> =
+            Box::new(move || builder.build().map_err(|e| e.to_string()));
+        let building = Arc::new(Building(std::sync::LazyLock::new(make)));
+        let on_thread = building.clone();
+        // Without a thread, the first request makes it.
+        let _ = std::thread::Builder::new().name("connections".into()).spawn(move || {
+            std::sync::LazyLock::force(&on_thread.0);
+        });
+        building
+    }
+
+    fn get(&self) -> Result<&reqwest::Client> {
+        std::sync::LazyLock::force(&self.0).as_ref().map_err(|e| ApiError::Transport {
+            message: format!("no connection can be made: {e}"),
+            timeout: false,
+            connect: true,
+        })
+    }
 }
 
 /// A server's address as a client keeps it (spaces and trailing slashes gone): what
@@ -231,7 +268,7 @@ impl Client {
         }
         install_crypto();
         Ok(Client {
-            http: pool(tls)?,
+            http: Building::start(builder(tls)?),
             poll: Arc::default(),
             tls: tls.clone(),
             insecure: tls.insecure,
@@ -291,7 +328,7 @@ impl Client {
         let part = reqwest::multipart::Part::stream_with_length(body, len).file_name(filename.to_owned());
         let form = reqwest::multipart::Form::new().part("file", part);
         let path = "/user_uploads";
-        let mut req = self.http.post(format!("{}{path}", self.base)).timeout(Duration::from_secs(600));
+        let mut req = self.http.get()?.post(format!("{}{path}", self.base)).timeout(Duration::from_secs(600));
         if !self.email.is_empty() {
             req = req.basic_auth(&self.email, Some(&self.api_key));
         }
@@ -355,10 +392,10 @@ impl Client {
         use crate::urls::Link;
         let req = match crate::urls::judge(self.site(), url) {
             Link::OwnUpload(full) => {
-                let req = self.http.get(full);
+                let req = self.http.get()?.get(full);
                 if self.email.is_empty() { req } else { req.basic_auth(&self.email, Some(&self.api_key)) }
             }
-            Link::Web(full) if matches!(full.scheme(), "http" | "https") => self.http.get(full),
+            Link::Web(full) if matches!(full.scheme(), "http" | "https") => self.http.get()?.get(full),
             Link::Web(_) | Link::Refused(_) => return Err(LimitError::NotFetchable.into()),
         };
         let req = req.timeout(Duration::from_secs(300));
@@ -392,17 +429,18 @@ impl Client {
     /// The pool a request goes through: the long-poll (`GET /events`) its own, everything else
     /// the other, so a poll held open for a minute never makes a short request wait for a
     /// connection or open one of its own in the middle of the first screen.
-    fn pool_for(&self, method: &Method, path: &str) -> &reqwest::Client {
+    fn pool_for(&self, method: &Method, path: &str) -> Result<&reqwest::Client> {
+        let http = self.http.get()?;
         if *method == Method::GET && path == "/events" {
             // Made as the other was, which worked: should it fail now, the poll shares the other.
-            self.poll.get_or_init(|| {
+            Ok(self.poll.get_or_init(|| {
                 pool(&self.tls).unwrap_or_else(|e| {
                     tracing::warn!("the long-poll shares the connections of the rest: {e}");
-                    self.http.clone()
+                    http.clone()
                 })
-            })
+            }))
         } else {
-            &self.http
+            Ok(http)
         }
     }
 
@@ -415,7 +453,7 @@ impl Client {
         timeout: Duration,
     ) -> Result<(u16, Option<f64>, impl AsRef<[u8]>)> {
         let url = format!("{}{}", self.base, path);
-        let mut req = self.pool_for(&method, path).request(method.clone(), &url).timeout(timeout);
+        let mut req = self.pool_for(&method, path)?.request(method.clone(), &url).timeout(timeout);
         if !self.email.is_empty() {
             req = req.basic_auth(&self.email, Some(&self.api_key));
         }
