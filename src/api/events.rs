@@ -116,8 +116,9 @@ pub struct RegisterResponse {
     pub custom_profile_fields: Option<Vec<CustomProfileField>>,
     #[serde(default, deserialize_with = "lenient")]
     pub alert_words: Option<Vec<String>>,
-    #[serde(default, deserialize_with = "lenient")]
-    pub realm_user_groups: Option<Vec<UserGroup>>,
+    /// Read with the users, off the first frame's path (half a megabyte in a large organization).
+    #[serde(default)]
+    pub realm_user_groups: Option<super::lenient::Later<UserGroup>>,
     #[serde(default, deserialize_with = "lenient")]
     pub starred_messages: Option<Vec<MessageId>>,
     #[serde(default, deserialize_with = "lenient")]
@@ -143,11 +144,13 @@ where
     D: serde::Deserializer<'de>,
     T: serde::de::DeserializeOwned,
 {
-    let v = Value::deserialize(d)?;
-    if v.is_null() {
+    // Taken as raw text, then read: a `Value` tree first would cost the allocations of every
+    // object and string of the section twice over (the last session's first screen waited on it).
+    let raw = Box::<serde_json::value::RawValue>::deserialize(d)?;
+    if raw.get() == "null" {
         return Ok(None);
     }
-    match serde_json::from_value(v) {
+    match serde_json::from_str(raw.get()) {
         Ok(t) => Ok(Some(t)),
         Err(e) => {
             tracing::warn!(

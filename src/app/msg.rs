@@ -215,10 +215,10 @@ pub enum Msg {
     Registered(Box<RegisterResponse>),
     /// The last session, read from this machine.
     Cached(Box<crate::app::session::Snapshot>),
-    /// Register's users, read (`Effect::ReadUsers` of the same epoch).
+    /// Register's users and user groups, read (`Effect::ReadUsers` of the same epoch).
     Users {
         epoch: u64,
-        users: Box<std::collections::HashMap<UserId, crate::app::state::UserInfo>>,
+        roll: Box<crate::app::roster::Roll>,
     },
     RegisterFailed(ApiError),
     /// A page of a narrow arrived.

@@ -1,7 +1,7 @@
 //! The last session on this machine: one file per account, written atomically, stamped with
 //! the server, the account and the format, so that a cache of another server, account or
-//! version of topicterm is never shown. Two lines: the stamp and what the first screen needs,
-//! then the users (megabytes in a large organization), which are read after the first frame.
+//! version of topicterm is never shown. Three lines: the stamp; what the first screen needs;
+//! the users (megabytes in a large organization), which are read after the first frame.
 
 use crate::app::session::Snapshot;
 use serde::{Deserialize, Serialize};
@@ -23,9 +23,12 @@ impl Early {
     /// its own.
     pub fn read(path: PathBuf, site: String, email: String) -> Early {
         let (tx, rx) = oneshot::channel();
-        let spawned = std::thread::Builder::new()
-            .name("kept-session".into())
-            .spawn(move || drop(tx.send(load(&path, &site, &email))));
+        let spawned = std::thread::Builder::new().name("kept-session".into()).spawn(move || {
+            let began = std::time::Instant::now();
+            let read = load(&path, &site, &email);
+            tracing::debug!(target: "topicterm::start", "the last session read in {:?}", began.elapsed());
+            drop(tx.send(read))
+        });
         match spawned {
             Ok(_) => Early(Arc::new(Mutex::new(Some(rx)))),
             Err(e) => {
@@ -43,41 +46,33 @@ impl Early {
 
 /// Bumped whenever what a `Snapshot` holds changes meaning (2: the open narrow and the windows
 /// of the narrows opened last, instead of the open narrow's terms and messages; 3: the users on
-/// a second line).
-pub const FORMAT: u32 = 3;
+/// a second line; 4: the stamp on a line of its own, so that checking it reads only it).
+pub const FORMAT: u32 = 4;
 
-#[derive(Serialize)]
-struct Stamped<'a> {
+/// The first line. (Files before format 4 hold the snapshot in it too: their stamp is still
+/// read, and refused for its format.)
+#[derive(Serialize, Deserialize)]
+struct Stamp<'a> {
     format: u32,
-    version: &'a str,
-    site: &'a str,
-    email: &'a str,
-    snapshot: &'a Snapshot,
-}
-
-#[derive(Deserialize)]
-struct Stamp {
-    format: u32,
-    version: String,
-    site: String,
-    email: String,
-}
-
-#[derive(Deserialize)]
-struct Loaded {
-    snapshot: Snapshot,
+    #[serde(borrow)]
+    version: std::borrow::Cow<'a, str>,
+    #[serde(borrow)]
+    site: std::borrow::Cow<'a, str>,
+    #[serde(borrow)]
+    email: std::borrow::Cow<'a, str>,
 }
 
 /// Write the session for this server and account (temp file + rename: never a torn file).
 pub fn save(path: &Path, site: &str, email: &str, snapshot: &Snapshot) -> std::io::Result<()> {
-    let mut body = serde_json::to_vec(&Stamped {
+    let mut body = serde_json::to_vec(&Stamp {
         format: FORMAT,
-        version: env!("CARGO_PKG_VERSION"),
-        site,
-        email,
-        snapshot,
+        version: env!("CARGO_PKG_VERSION").into(),
+        site: site.into(),
+        email: email.into(),
     })?;
     // JSON written by serde_json holds no line break of its own.
+    body.push(b'\n');
+    serde_json::to_writer(&mut body, snapshot)?;
     body.push(b'\n');
     match &snapshot.users {
         Some(users) => serde_json::to_writer(&mut body, users)?,
@@ -96,18 +91,18 @@ pub fn keep(path: &Path, site: &str, email: &str, snapshot: &Snapshot) {
 
 /// The session kept for this server and account, if there is one this version can show.
 pub fn load(path: &Path, site: &str, email: &str) -> Result<Snapshot, String> {
-    let body = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let (body, users) = body.split_once('\n').unwrap_or((&body, ""));
-    let stamp: Stamp = serde_json::from_str(body).map_err(|e| format!("{}: {e}", path.display()))?;
+    let faulty = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let body = std::fs::read_to_string(path).map_err(|e| faulty(&e))?;
+    let (stamp, rest) = body.split_once('\n').unwrap_or((&body, ""));
+    let stamp: Stamp = serde_json::from_str(stamp).map_err(|e| faulty(&e))?;
     if stamp.format != FORMAT || stamp.version != env!("CARGO_PKG_VERSION") {
         return Err(format!("written by topicterm {} (format {})", stamp.version, stamp.format));
     }
     if stamp.site != site || stamp.email != email {
         return Err(format!("kept for {} on {}", stamp.email, stamp.site));
     }
-    let mut snapshot = serde_json::from_str::<Loaded>(body)
-        .map(|l| l.snapshot)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let (snapshot, users) = rest.split_once('\n').unwrap_or((rest, ""));
+    let mut snapshot = serde_json::from_str::<Snapshot>(snapshot).map_err(|e| faulty(&e))?;
     // Read (and checked) after the first frame.
     let users = users.trim();
     snapshot.users = (!users.is_empty()).then(|| crate::api::Later::Json(users.into()));
@@ -140,7 +135,8 @@ mod tests {
         save(&file, "https://a.example", "me@a", &snapshot).unwrap();
         let text = std::fs::read_to_string(&file).unwrap();
         let first = text.lines().next().unwrap();
-        assert!(first.contains("\"format\":3") && !first.contains("Ann Lee"), "{first}");
+        assert!(first.contains("\"format\":4") && !first.contains("register"), "{first}");
+        assert!(!text.lines().nth(1).unwrap().contains("Ann Lee"), "the users on a line of their own");
         let back = load(&file, "https://a.example", "me@a").unwrap();
         assert!(matches!(back.users, Some(crate::api::Later::Json(_))), "not read yet");
         assert_eq!(back.users.unwrap().read(), users);

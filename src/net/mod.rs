@@ -212,8 +212,8 @@ impl Dispatcher {
             Effect::ReadUsers { epoch, roster } => {
                 let tx = self.tx.clone();
                 tokio::task::spawn_blocking(move || {
-                    let users = Box::new(roster.read());
-                    let _ = tx.send(Msg::Users { epoch, users });
+                    let roll = Box::new(roster.read());
+                    let _ = tx.send(Msg::Users { epoch, roll });
                 });
             }
             Effect::SaveCache(snapshot) => {

@@ -276,7 +276,7 @@ async fn unknown_deactivation_action_is_a_bad_request() {
 
 async fn group(env: &Env, name: &str) -> UserGroup {
     let reg = env.client("alice").register(&RegisterParams::default()).await.unwrap();
-    reg.realm_user_groups.unwrap().into_iter().find(|g| g.name == name).expect("group")
+    reg.realm_user_groups.unwrap().read().into_iter().find(|g| g.name == name).expect("group")
 }
 
 fn group_events(evs: &[EventKind]) -> Vec<&UserGroupEvent> {

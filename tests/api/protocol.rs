@@ -87,7 +87,7 @@ async fn register_returns_a_queue_and_the_initial_state() {
     );
     let playgrounds = reg.realm_playgrounds.expect("realm_playgrounds");
     assert!(playgrounds.iter().any(|p| p.name == "Rust playground" && p.pygments_language == "Rust"));
-    let groups = reg.realm_user_groups.expect("realm_user_groups");
+    let groups = reg.realm_user_groups.expect("realm_user_groups").read();
     let engineers = groups.iter().find(|g| g.name == "engineers").expect("engineers");
     assert_eq!(engineers.direct_subgroup_ids.len(), 2);
     // The client learned the server's limits.

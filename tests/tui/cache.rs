@@ -121,6 +121,9 @@ async fn the_last_session_reopens_the_narrow_left_and_the_others_kept_even_offli
     app.run(vec![Effect::Register]);
     app.until("the server found out of reach", |st| st.ui.offline.as_ref().is_some_and(|o| o.register_due))
         .await;
+    // The kept users are read on a thread of their own: under load, after the server is found
+    // out of reach. Until then names show as not yet known.
+    app.until("the kept users read", |st| st.data.roster_due.is_none()).await;
     assert_eq!(app.st.ui.narrow, topic, "the narrow left");
     let screen = app.draw(80, 24);
     assert!(screen.rows[23].contains("· last session"), "{}", screen.text());

@@ -109,7 +109,7 @@ pub fn snapshot(st: &State) -> Snapshot {
         custom_profile_fields: Some(d.profile_fields.clone()),
         alert_words: Some(d.alert_words.clone()),
         saved_snippets: d.snippets.as_ref().map(|s| s.values().cloned().collect()),
-        realm_user_groups: Some(d.groups.values().cloned().collect()),
+        realm_user_groups: Some(d.groups.values().cloned().collect::<Vec<_>>().into()),
         channel_folders: Some(d.channel_folders.values().cloned().collect()),
         reminders: d.reminders.clone(),
         realm_upload_quota_mib: r.upload_quota_bytes.map(|b| b >> 20),

@@ -110,7 +110,7 @@ pub fn register_at_once(st: &mut State, r: RegisterResponse) -> Vec<Effect> {
     for e in update(st, Msg::Registered(Box::new(r))) {
         match e {
             Effect::ReadUsers { epoch, roster } => {
-                out.extend(update(st, Msg::Users { epoch, users: Box::new(roster.read()) }))
+                out.extend(update(st, Msg::Users { epoch, roll: Box::new(roster.read()) }))
             }
             e => out.push(e),
         }
@@ -253,8 +253,8 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             fx
         }
         Msg::Cached(snapshot) => cache::on_cached(st, *snapshot),
-        Msg::Users { epoch, users } => {
-            let (mut fx, held) = register::on_users(st, epoch, *users);
+        Msg::Users { epoch, roll } => {
+            let (mut fx, held) = register::on_users(st, epoch, *roll);
             for events in held {
                 fx.extend(apply(st, Msg::Events(events)));
             }

@@ -4,7 +4,7 @@
 use super::common::*;
 use super::navigation::*;
 use super::prelude::*;
-use crate::app::roster::Roster;
+use crate::app::roster::{Roll, Roster};
 
 pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effect> {
     // The server's answer (a kept session's has no queue): its newest message, for the first page.
@@ -59,11 +59,12 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     .into_iter()
     .filter_map(|(list, active)| Some((list?, active)))
     .collect();
-    let read_users = (!lists.is_empty()).then(|| {
+    let groups = r.realm_user_groups.take();
+    let read_users = (!lists.is_empty() || groups.is_some()).then(|| {
         d.epochs += 1;
         d.roster_due = Some(d.epochs);
         let statuses = r.user_status.take().unwrap_or_default();
-        Effect::ReadUsers { epoch: d.epochs, roster: Box::new(Roster { lists, statuses }) }
+        Effect::ReadUsers { epoch: d.epochs, roster: Box::new(Roster { lists, statuses, groups }) }
     });
     d.channels = r.subscriptions.iter().flatten().map(|s| (s.stream_id, channel_info(s))).collect();
     d.muted_users = r.muted_users.iter().flatten().map(|m| m.id).collect();
@@ -130,7 +131,6 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
         r.scheduled_messages.iter().flatten().map(|s| (s.scheduled_message_id, s.clone())).collect();
     d.realm_emoji = r.realm_emoji.clone().unwrap_or_default();
     d.snippets = r.saved_snippets.as_ref().map(|v| v.iter().map(|s| (s.id, s.clone())).collect());
-    d.groups = r.realm_user_groups.iter().flatten().map(|g| (g.id, g.clone())).collect();
     d.queue_id = r.queue_id.clone();
     d.last_event_id = r.last_event_id;
     st.ui.loading = false;
@@ -198,16 +198,13 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
 /// name people are drawn again, a first view that names people is opened, and the event
 /// batches that waited are given back, in order, to be applied. Users of an earlier register
 /// (another came meanwhile) are dropped.
-pub(super) fn on_users(
-    st: &mut State,
-    epoch: u64,
-    users: HashMap<UserId, UserInfo>,
-) -> (Vec<Effect>, Vec<Vec<Event>>) {
+pub(super) fn on_users(st: &mut State, epoch: u64, roll: Roll) -> (Vec<Effect>, Vec<Vec<Event>>) {
     if st.data.roster_due != Some(epoch) {
         return (vec![], vec![]);
     }
     st.data.roster_due = None;
-    st.data.users = users;
+    st.data.users = roll.users;
+    st.data.groups = roll.groups;
     rebuild_sidebar(st);
     rebuild_people(st);
     let mut fx = Vec::new();
@@ -296,7 +293,7 @@ mod tests {
         else {
             panic!("the users are not asked to be read: {fx:?}")
         };
-        Msg::Users { epoch: *epoch, users: Box::new((**roster).clone().read()) }
+        Msg::Users { epoch: *epoch, roll: Box::new((**roster).clone().read()) }
     }
 
     #[test]
@@ -319,6 +316,30 @@ mod tests {
         assert_eq!(st.data.user_name(12), "(unknown user)");
         assert_eq!(st.data.last_event_id, 0);
         assert!(st.data.roster_held.is_empty());
+    }
+
+    /// The user groups (half a megabyte in a large organization) are read with the users, off
+    /// the first frame's path, and a group event waits for them as a user event does.
+    #[test]
+    fn the_user_groups_are_read_with_the_users() {
+        let mut st = State::default();
+        let mut r = answer("q1", &[(ME, "Me")]);
+        r.realm_user_groups =
+            Some(serde_json::from_str(r#"[{"id": 7, "name": "backend", "members": [1]}]"#).unwrap());
+        let fx = update(&mut st, Msg::Registered(Box::new(r)));
+        assert!(st.data.groups.is_empty(), "not read yet");
+        let added = Event::decode(json!({
+            "id": 0, "type": "user_group", "op": "add",
+            "group": {"id": 8, "name": "frontend", "members": [], "direct_subgroup_ids": [], "description": ""},
+        }));
+        update(&mut st, Msg::Events(vec![added]));
+        update(&mut st, users_read(&fx));
+        assert_eq!(st.data.groups[&7].name, "backend");
+        assert_eq!(
+            st.data.groups.get(&8).map(|g| g.name.as_str()),
+            Some("frontend"),
+            "the held event applied after"
+        );
     }
 
     #[test]
