@@ -179,6 +179,17 @@ impl ApiError {
         ApiError::Decode { status, message: format!("{path}: {} ({len} bytes)", json_fault(json)) }
     }
 
+    /// No connection pool could be made (`reason`, for the log): with rustls' platform verifier
+    /// that means no certificate of the system's could be read to trust servers by. Nothing was
+    /// sent; the user is told what trusts a server instead (`cert_bundle`).
+    pub fn no_connections(reason: &str) -> ApiError {
+        ApiError::Transport {
+            message: format!("no connection can be made ({reason}) — {UNTRUSTED_CERTIFICATE}"),
+            timeout: false,
+            connect: true,
+        }
+    }
+
     /// True for failures worth retrying later: network trouble, 5xx, rate limits, and answers
     /// that are not the protocol's (a proxy's error page). The one notion of "transient".
     pub fn is_transient(&self) -> bool {

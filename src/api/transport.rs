@@ -156,10 +156,8 @@ type Built = std::result::Result<reqwest::Client, String>;
 pub struct Building(std::sync::LazyLock<Built, Box<dyn FnOnce() -> Built + Send>>);
 
 impl Building {
-    fn start(builder: reqwest::ClientBuilder) -> Arc<Building> {
-        let make: Box<dyn FnOnce() -> Built + Send> =
-            Box::new(move || builder.build().map_err(|e| e.to_string()));
-        let building = Arc::new(Building(std::sync::LazyLock::new(make)));
+    fn start(make: impl FnOnce() -> Built + Send + 'static) -> Arc<Building> {
+        let building = Arc::new(Building(std::sync::LazyLock::new(Box::new(make))));
         let on_thread = building.clone();
         // Without a thread, the first request makes it.
         let _ = std::thread::Builder::new().name("connections".into()).spawn(move || {
@@ -169,11 +167,7 @@ impl Building {
     }
 
     fn get(&self) -> Result<&reqwest::Client> {
-        std::sync::LazyLock::force(&self.0).as_ref().map_err(|e| ApiError::Transport {
-            message: format!("no connection can be made: {e}"),
-            timeout: false,
-            connect: true,
-        })
+        std::sync::LazyLock::force(&self.0).as_ref().map_err(|e| ApiError::no_connections(e))
     }
 }
 
@@ -268,7 +262,10 @@ impl Client {
         }
         install_crypto();
         Ok(Client {
-            http: Building::start(builder(tls)?),
+            http: {
+                let builder = builder(tls)?;
+                Building::start(move || builder.build().map_err(|e| e.to_string()))
+            },
             poll: Arc::default(),
             tls: tls.clone(),
             insecure: tls.insecure,
@@ -538,6 +535,16 @@ fn error_body(path: &str, status: u16, retry_header: Option<f64>, bytes: &[u8]) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A pool that cannot be made (no certificate of the system's to trust servers by) is each
+    /// request's error, told as what to put in the zuliprc, and nothing is sent.
+    #[test]
+    fn a_pool_that_cannot_be_made_says_what_trusts_a_server_instead() {
+        let building = Building::start(|| Err("No CA certificates were loaded from the system".into()));
+        let e = building.get().unwrap_err();
+        assert_eq!(e.trouble(), crate::api::error::Trouble::UntrustedCertificate);
+        assert!(!e.may_have_arrived());
+    }
 
     /// What the log keeps of a bad answer: its status, length, endpoint and where its JSON
     /// broke — never its text, which can be message content.

@@ -24,8 +24,6 @@ use std::sync::{Arc, Mutex};
 /// one that does not answer at all costs this much start-up once).
 const QUERY_TIMEOUT: std::time::Duration = std::time::Duration::from_millis(1000);
 
-/// Inside tmux (`$TMUX`), in a session no terminal is attached to (started detached, as
-/// scripts and tests do).
 /// Whether this runs inside a tmux session no terminal is attached to: asked of tmux (a
 /// process to run, milliseconds) on a thread of its own while the rest of start-up goes on.
 pub struct TmuxCheck(Option<std::thread::JoinHandle<bool>>);
@@ -52,6 +50,8 @@ impl TmuxCheck {
     }
 }
 
+/// Inside tmux (`$TMUX`), in a session no terminal is attached to (started detached, as
+/// scripts and tests do).
 fn inside_detached_tmux() -> bool {
     std::env::var_os("TMUX").is_some()
         && std::process::Command::new("tmux")

@@ -620,6 +620,12 @@ mod tests {
         assert_eq!(why(&transport(true, false)), "server unreachable");
         assert_eq!(why(&transport(false, true)), "no answer from the server");
         assert_eq!(why(&transport(false, false)), "connection lost");
+        // No connection pool could be made: what trusts a server instead, not the library's reason.
+        let no_pool = ApiError::no_connections("No CA certificates were loaded from the system");
+        assert_eq!(why(&no_pool), UNTRUSTED_CERTIFICATE);
+        assert!(
+            why(&no_pool).contains("cert_bundle=PATH") && !why(&no_pool).contains("CA certificates were")
+        );
         let garbled =
             ApiError::Decode { status: 200, message: "/messages: not JSON at line 1, column 1".into() };
         assert_eq!(why(&garbled), "garbled answer from the server");

@@ -104,6 +104,12 @@ pub(super) fn reload_if_not_loaded(st: &mut State) -> Vec<Effect> {
     if st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.loaded || v.loading_newer) {
         return vec![];
     }
+    open_shown(st)
+}
+
+/// Open the narrow on screen, the focus left where it is (the server's answers open it, not
+/// the user).
+pub(super) fn open_shown(st: &mut State) -> Vec<Effect> {
     let focus = st.ui.focus;
     let fx = open_narrow(st, st.ui.narrow.clone());
     st.ui.focus = focus;

@@ -164,9 +164,7 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     }
     // The shown narrow keeps its selection when it is being resynchronised.
     if !st.data.narrows.contains_key(&st.ui.narrow) && st.settings.start.is_none() {
-        let focus = st.ui.focus;
-        fx.extend(open_narrow(st, st.ui.narrow.clone()));
-        st.ui.focus = focus;
+        fx.extend(open_shown(st));
     }
     fx.extend(super::outbox::pump(st));
     // Older than supported: said, with the server's version; what works still works.
@@ -211,9 +209,7 @@ pub(super) fn on_users(st: &mut State, epoch: u64, roll: Roll) -> (Vec<Effect>, 
     if st.settings.start.is_some() {
         apply_start(st);
         if !st.data.narrows.contains_key(&st.ui.narrow) {
-            let focus = st.ui.focus;
-            fx.extend(open_narrow(st, st.ui.narrow.clone()));
-            st.ui.focus = focus;
+            fx.extend(open_shown(st));
         }
     }
     (fx, std::mem::take(&mut st.data.roster_held))
