@@ -450,12 +450,15 @@ fn organization(
         .as_ref()
         .filter(|_| keep_session && !demo)
         .map(|d| d.cache_dir().join(format!("{account}.json")));
-    // Read while the client and the terminal are made: the first frame is drawn from it.
+    // The client's connection pool (the system's certificates read and parsed: milliseconds of
+    // processor) is made after the last session is read, which the first frame is drawn from;
+    // at once where there is none.
+    let (client, connect) = Client::held(creds)?;
+    // Read while the terminal is made.
     let kept = cache_file.clone().map(|file| {
         let site = topicterm::api::site_of(&creds.site).to_owned();
-        topicterm::net::cache::Early::read(file, site, creds.email.clone())
+        topicterm::net::cache::Early::read(file, site, creds.email.clone(), move || connect.now())
     });
-    let client = Client::new(creds)?;
     // Pictures are kept for every server in one folder (each named by server and address).
     let images_dir = dirs.as_ref().filter(|_| !demo).map(|d| d.cache_dir().join("images"));
     // Attachments opened with `o`: one private folder (0700) for every account.
@@ -484,11 +487,6 @@ async fn client_main(
     mut outside: topicterm::outside::Terminal,
     launched: std::time::Instant,
 ) -> anyhow::Result<()> {
-    // Asked while the organizations and the terminal are made (only for pictures drawn `auto`).
-    let tmux = match settings.images {
-        topicterm::app::settings::ImageMode::Auto => topicterm::ui::image::TmuxCheck::start(),
-        _ => topicterm::ui::image::TmuxCheck::none(),
-    };
     // The demo server lives as long as the client.
     #[cfg(feature = "demo")]
     let (_server, accounts) = if demo {
@@ -533,11 +531,25 @@ async fn client_main(
         );
         restore(info);
     }));
-    // Which graphics the terminal draws pictures with: asked before its events are read.
-    let graphics = topicterm::ui::Graphics::detect(settings.images, tmux);
-    tracing::info!("images: {}", graphics.name());
-    let input = topicterm::run::terminal_events();
-    tracing::debug!(target: "topicterm::start", "graphics known {:?} after launch", launched.elapsed());
+    // Which graphics the terminal draws pictures with: asked after the first frame (`auto`),
+    // before its events are read.
+    let (start_reading, reading) = tokio::sync::oneshot::channel();
+    let input = topicterm::run::terminal_events(reading);
+    let mode = settings.images;
+    let graphics = match mode {
+        topicterm::app::settings::ImageMode::Auto => {
+            topicterm::run::GraphicsSource::Ask(Box::new(move || {
+                let graphics = topicterm::ui::Graphics::detect(mode);
+                let _ = start_reading.send(());
+                graphics
+            }))
+        }
+        _ => {
+            let _ = start_reading.send(());
+            topicterm::ui::Graphics::detect(mode).into()
+        }
+    };
+    tracing::debug!(target: "topicterm::start", "main loop started {:?} after launch", launched.elapsed());
     let result =
         topicterm::run::run_main_loop(&mut terminal, orgs, input, settings, graphics, &mut outside).await;
     let _ = crossterm::execute!(

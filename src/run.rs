@@ -36,10 +36,15 @@ fn mouse(cache: &RenderCache, m: crossterm::event::MouseEvent) -> Option<Msg> {
 /// Not crossterm's `EventStream`: with the level-triggered reader (the `use-dev-tty` feature)
 /// its zero-timeout poll never sees bytes already waiting, so every event costs a round trip
 /// through its wake thread and a burst could not be taken in one go. Here everything read is
-/// queued at once, and the main loop drains the queue before it draws.
-pub fn terminal_events() -> impl Stream<Item = std::io::Result<TermEvent>> + Unpin {
+/// queued at once, and the main loop drains the queue before it draws. Nothing is read before
+/// `start` is sent (or dropped): the graphics query reads the terminal's answers first, and
+/// keys typed meanwhile wait in the terminal.
+pub fn terminal_events(
+    start: tokio::sync::oneshot::Receiver<()>,
+) -> impl Stream<Item = std::io::Result<TermEvent>> + Unpin {
     let (tx, mut rx) = mpsc::channel(MAX_INPUT_PER_FRAME);
     std::thread::spawn(move || {
+        let _ = start.blocking_recv();
         loop {
             if crate::outside::terminal_input_paused() {
                 std::thread::sleep(Duration::from_millis(20));
@@ -132,6 +137,26 @@ impl Organization {
         }
     }
 }
+
+/// How pictures are drawn, as the main loop is given it.
+pub enum GraphicsSource {
+    /// Known from the start (tests; `images = "off"` or `"halfblocks"`).
+    Known(ui::Graphics),
+    /// Asked of the terminal (which answers within a second) once the first frame that shows
+    /// the organization is drawn, or [`ASK_GRAPHICS_BY`] after the loop starts, whichever is
+    /// first: the question holds the terminal to itself, and the first frame does not wait
+    /// for it. Until then pictures are not drawn ([`ui::Graphics::unknown`]).
+    Ask(Box<dyn FnOnce() -> ui::Graphics + Send>),
+}
+
+impl From<ui::Graphics> for GraphicsSource {
+    fn from(graphics: ui::Graphics) -> Self {
+        GraphicsSource::Known(graphics)
+    }
+}
+
+/// The latest the terminal's graphics are asked, while the first screen is still loading.
+pub const ASK_GRAPHICS_BY: Duration = Duration::from_millis(200);
 
 /// How many of start-up's frames are logged (`topicterm::start`).
 const START_STEPS: usize = 8;
@@ -303,14 +328,14 @@ where
 /// Run the client until the user quits, with every organization of `orgs` open (the first on
 /// screen): one state, one set of network tasks and one event queue each, all answering into
 /// this loop. `input` yields terminal events ([`terminal_events`] in the binary, a scripted
-/// stream in tests); `graphics` is how pictures are drawn. Returns each organization's state as
-/// it ended.
+/// stream in tests); `graphics` is how pictures are drawn, or how to ask. Returns each
+/// organization's state as it ended.
 pub async fn run_main_loop<B, S>(
     terminal: &mut Terminal<B>,
     orgs: Vec<Organization>,
     mut input: S,
     settings: app::settings::Settings,
-    graphics: ui::Graphics,
+    graphics: impl Into<GraphicsSource>,
     outside: &mut dyn crate::outside::Outside,
 ) -> anyhow::Result<Vec<State>>
 where
@@ -319,6 +344,14 @@ where
     S: Stream<Item = std::io::Result<TermEvent>> + Unpin,
 {
     anyhow::ensure!(!orgs.is_empty(), "no organization to open");
+    let (mut graphics, mut ask) = match graphics.into() {
+        GraphicsSource::Known(g) => {
+            tracing::info!("images: {}", g.name());
+            (g, None)
+        }
+        GraphicsSource::Ask(ask) => (ui::Graphics::unknown(), Some(ask)),
+    };
+    let ask_by = tokio::time::Instant::now() + ASK_GRAPHICS_BY;
     let (tx, mut rx) = mpsc::unbounded_channel::<(usize, u64, Msg)>();
     let mut open: Vec<Open> = orgs
         .into_iter()
@@ -385,6 +418,18 @@ where
                 run_effects(terminal, o, outside, effects, &mut dirty)?;
             }
         }
+        // The terminal's graphics, once the organization is on screen (or loading takes long).
+        if ask.is_some() && (!open[active].st.ui.loading || tokio::time::Instant::now() >= ask_by) {
+            let at = std::time::Instant::now();
+            graphics = ask.take().map_or(graphics, |ask| ask());
+            tracing::info!("images: {}", graphics.name());
+            tracing::debug!(target: "topicterm::start", "graphics known at {:?} in {:?}", launched.elapsed(), at.elapsed());
+            for o in &mut open {
+                o.cache.set_graphics(graphics.clone());
+            }
+            dirty = true;
+            continue;
+        }
         let mut batch: Vec<Item> = Vec::new();
         let mut ended = false;
         let hits = &open[active].cache;
@@ -408,6 +453,7 @@ where
                 batch.push(Item::Org(i, m));
             },
             () = pictures_ready.notified() => dirty = true,
+            () = tokio::time::sleep_until(ask_by), if ask.is_some() => {}
             _ = clock.tick() => {
                 batch.push(Item::Tick(now()));
                 rows_due = several;

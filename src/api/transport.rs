@@ -152,22 +152,40 @@ type Built = std::result::Result<reqwest::Client, String>;
 
 /// A pool being made. Making one reads and parses the system's certificates: milliseconds
 /// that would otherwise stand between the launch and the first frame, which needs no network.
-/// A thread starts making it at once; the first request waits for it only if it is not done.
+/// A thread makes it ([`Connect`]); the first request waits for it only if it is not done.
 pub struct Building(std::sync::LazyLock<Built, Box<dyn FnOnce() -> Built + Send>>);
 
 impl Building {
-    fn start(make: impl FnOnce() -> Built + Send + 'static) -> Arc<Building> {
-        let building = Arc::new(Building(std::sync::LazyLock::new(Box::new(make))));
-        let on_thread = building.clone();
-        // Without a thread, the first request makes it.
-        let _ = std::thread::Builder::new().name("connections".into()).spawn(move || {
-            std::sync::LazyLock::force(&on_thread.0);
-        });
-        building
+    fn new(make: impl FnOnce() -> Built + Send + 'static) -> Arc<Building> {
+        Arc::new(Building(std::sync::LazyLock::new(Box::new(make))))
     }
 
     fn get(&self) -> Result<&reqwest::Client> {
         std::sync::LazyLock::force(&self.0).as_ref().map_err(|e| ApiError::no_connections(e))
+    }
+}
+
+/// The making of a client's pool, not started yet ([`Client::held`]): [`Connect::now`] makes
+/// it on the caller's thread; dropped unused, it starts a thread that makes it. (Without either,
+/// the first request would make it.)
+pub struct Connect(Option<Arc<Building>>);
+
+impl Connect {
+    /// Make the pool here and now (a thread that has other start-up work to do first).
+    pub fn now(mut self) {
+        if let Some(building) = self.0.take() {
+            std::sync::LazyLock::force(&building.0);
+        }
+    }
+}
+
+impl Drop for Connect {
+    fn drop(&mut self) {
+        if let Some(building) = self.0.take() {
+            let _ = std::thread::Builder::new().name("connections".into()).spawn(move || {
+                std::sync::LazyLock::force(&building.0);
+            });
+        }
     }
 }
 
@@ -238,15 +256,22 @@ const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 impl Client {
     /// A client with credentials. The site may be given with or without a trailing slash.
     pub fn new(creds: &Credentials) -> Result<Self> {
+        Self::held(creds).map(|(client, _connect)| client)
+    }
+
+    /// A client whose pool is made when the caller says ([`Connect`]): start-up has it made
+    /// after the last session is read, so that the two do not share the processor on the way
+    /// to the first frame.
+    pub fn held(creds: &Credentials) -> Result<(Self, Connect)> {
         Self::build(&creds.site, &creds.email, &creds.api_key, &creds.tls)
     }
 
     /// A client without credentials, for `server_settings` and `fetch_api_key`.
     pub fn anonymous(site: &str, tls: &Tls) -> Result<Self> {
-        Self::build(site, "", "", tls)
+        Self::build(site, "", "", tls).map(|(client, _connect)| client)
     }
 
-    fn build(site: &str, email: &str, api_key: &str, tls: &Tls) -> Result<Self> {
+    fn build(site: &str, email: &str, api_key: &str, tls: &Tls) -> Result<(Self, Connect)> {
         let site = site_of(site);
         let parsed = url::Url::parse(site).map_err(|e| ApiError::Transport {
             message: format!("invalid server URL {site:?}: {e}"),
@@ -261,11 +286,10 @@ impl Client {
             });
         }
         install_crypto();
-        Ok(Client {
-            http: {
-                let builder = builder(tls)?;
-                Building::start(move || builder.build().map_err(|e| e.to_string()))
-            },
+        let builder = builder(tls)?;
+        let http = Building::new(move || builder.build().map_err(|e| e.to_string()));
+        let client = Client {
+            http: http.clone(),
             poll: Arc::default(),
             tls: tls.clone(),
             insecure: tls.insecure,
@@ -273,7 +297,8 @@ impl Client {
             email: email.to_owned(),
             api_key: api_key.to_owned(),
             info: Arc::new(RwLock::new(ServerInfo::default())),
-        })
+        };
+        Ok((client, Connect(Some(http))))
     }
 
     /// The account's email.
@@ -540,10 +565,41 @@ mod tests {
     /// request's error, told as what to put in the zuliprc, and nothing is sent.
     #[test]
     fn a_pool_that_cannot_be_made_says_what_trusts_a_server_instead() {
-        let building = Building::start(|| Err("No CA certificates were loaded from the system".into()));
+        let building = Building::new(|| Err("No CA certificates were loaded from the system".into()));
         let e = building.get().unwrap_err();
         assert_eq!(e.trouble(), crate::api::error::Trouble::UntrustedCertificate);
         assert!(!e.may_have_arrived());
+    }
+
+    /// A held pool is made when the caller says, or by a thread of its own once the caller
+    /// lets it go unused; the first request gets that pool, not another.
+    #[test]
+    fn a_held_pool_is_made_when_told_or_when_let_go() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let made = Arc::new(AtomicUsize::new(0));
+        let count = |made: &Arc<AtomicUsize>| {
+            let made = made.clone();
+            move || {
+                made.fetch_add(1, Ordering::SeqCst);
+                Err("no pool in this test".to_owned())
+            }
+        };
+        let building = Building::new(count(&made));
+        Connect(Some(building.clone())).now();
+        assert_eq!(made.load(Ordering::SeqCst), 1, "made on this thread, before now() returned");
+        assert!(building.get().is_err());
+        assert_eq!(made.load(Ordering::SeqCst), 1, "the request took the pool made");
+
+        let made = Arc::new(AtomicUsize::new(0));
+        let building = Building::new(count(&made));
+        drop(Connect(Some(building.clone())));
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        while made.load(Ordering::SeqCst) == 0 && std::time::Instant::now() < deadline {
+            std::thread::yield_now();
+        }
+        assert_eq!(made.load(Ordering::SeqCst), 1, "a thread made it");
+        assert!(building.get().is_err());
+        assert_eq!(made.load(Ordering::SeqCst), 1);
     }
 
     /// What the log keeps of a bad answer: its status, length, endpoint and where its JSON

@@ -2,7 +2,7 @@
 //! shown, `net/cache.rs` for the file).
 
 use super::narrow::Narrow;
-use crate::api::{Later, Message, MessageId, RegisterResponse, User};
+use crate::api::{Later, Message, MessageId, RegisterResponse, User, UserGroup};
 use serde::{Deserialize, Serialize};
 
 /// How many of each kept narrow's newest messages are kept.
@@ -30,6 +30,10 @@ pub struct Snapshot {
     /// rest does not read them; they are read after the first frame, as register's are.
     #[serde(skip)]
     pub users: Option<Later<User>>,
+    /// The user groups, kept apart the same way (`register.realm_user_groups` is empty), on
+    /// the line after the users: read with them.
+    #[serde(skip)]
+    pub groups: Option<Later<UserGroup>>,
 }
 
 /// The newest part of one narrow's loaded window.

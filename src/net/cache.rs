@@ -1,7 +1,8 @@
 //! The last session on this machine: one file per account, written atomically, stamped with
 //! the server, the account and the format, so that a cache of another server, account or
-//! version of topicterm is never shown. Three lines: the stamp; what the first screen needs;
-//! the users (megabytes in a large organization), which are read after the first frame.
+//! version of topicterm is never shown. Four lines: the stamp; what the first screen needs;
+//! the users (megabytes in a large organization) and the user groups, which are read after
+//! the first frame.
 
 use crate::app::session::Snapshot;
 use serde::{Deserialize, Serialize};
@@ -20,14 +21,16 @@ pub type Reading = oneshot::Receiver<Result<Snapshot, String>>;
 
 impl Early {
     /// Start reading the session kept in `path` for this server and account, on a thread of
-    /// its own.
-    pub fn read(path: PathBuf, site: String, email: String) -> Early {
+    /// its own; `then` runs on it once the session is read (start-up's other work that the
+    /// first frame does not need: making the connection pool).
+    pub fn read(path: PathBuf, site: String, email: String, then: impl FnOnce() + Send + 'static) -> Early {
         let (tx, rx) = oneshot::channel();
         let spawned = std::thread::Builder::new().name("kept-session".into()).spawn(move || {
             let began = std::time::Instant::now();
             let read = load(&path, &site, &email);
             tracing::debug!(target: "topicterm::start", "the last session read in {:?}", began.elapsed());
-            drop(tx.send(read))
+            drop(tx.send(read));
+            then();
         });
         match spawned {
             Ok(_) => Early(Arc::new(Mutex::new(Some(rx)))),
@@ -46,11 +49,12 @@ impl Early {
 
 /// Bumped whenever what a `Snapshot` holds changes meaning (2: the open narrow and the windows
 /// of the narrows opened last, instead of the open narrow's terms and messages; 3: the users on
-/// a second line; 4: the stamp on a line of its own, so that checking it reads only it).
-pub const FORMAT: u32 = 4;
+/// a second line; 4: the stamp on a line of its own, so that checking it reads only it; 5: the
+/// user groups on a line of their own after the users).
+pub const FORMAT: u32 = 5;
 
 /// The first line. (Files before format 4 hold the snapshot in it too: their stamp is still
-/// read, and refused for its format.)
+/// read, and refused for its format; so is a stamp of format 4.)
 #[derive(Serialize, Deserialize)]
 struct Stamp<'a> {
     format: u32,
@@ -78,6 +82,11 @@ pub fn save(path: &Path, site: &str, email: &str, snapshot: &Snapshot) -> std::i
         Some(users) => serde_json::to_writer(&mut body, users)?,
         None => body.extend_from_slice(b"[]"),
     }
+    body.push(b'\n');
+    match &snapshot.groups {
+        Some(groups) => serde_json::to_writer(&mut body, groups)?,
+        None => body.extend_from_slice(b"[]"),
+    }
     crate::files::write_atomic(path, &body)
 }
 
@@ -89,39 +98,66 @@ pub fn keep(path: &Path, site: &str, email: &str, snapshot: &Snapshot) {
     }
 }
 
-/// The session kept for this server and account, if there is one this version can show.
+/// The session kept for this server and account, if there is one this version can show. The
+/// lines the first screen needs are read and parsed; the users and groups after them are read
+/// as text, to be parsed after the first frame.
 pub fn load(path: &Path, site: &str, email: &str) -> Result<Snapshot, String> {
+    use std::io::{BufRead, Read};
     let faulty = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    let body = std::fs::read_to_string(path).map_err(|e| faulty(&e))?;
-    let (stamp, rest) = body.split_once('\n').unwrap_or((&body, ""));
-    let stamp: Stamp = serde_json::from_str(stamp).map_err(|e| faulty(&e))?;
+    let mut file =
+        std::io::BufReader::with_capacity(1 << 16, std::fs::File::open(path).map_err(|e| faulty(&e))?);
+    let mut line = String::new();
+    file.read_line(&mut line).map_err(|e| faulty(&e))?;
+    let stamp: Stamp = serde_json::from_str(&line).map_err(|e| faulty(&e))?;
     if stamp.format != FORMAT || stamp.version != env!("CARGO_PKG_VERSION") {
         return Err(format!("written by topicterm {} (format {})", stamp.version, stamp.format));
     }
     if stamp.site != site || stamp.email != email {
         return Err(format!("kept for {} on {}", stamp.email, stamp.site));
     }
-    let (snapshot, users) = rest.split_once('\n').unwrap_or((rest, ""));
-    let mut snapshot = serde_json::from_str::<Snapshot>(snapshot).map_err(|e| faulty(&e))?;
+    let mut first = String::new();
+    file.read_line(&mut first).map_err(|e| faulty(&e))?;
+    let mut snapshot = serde_json::from_str::<Snapshot>(&first).map_err(|e| faulty(&e))?;
+    drop(first);
     // Read (and checked) after the first frame.
-    let users = users.trim();
-    snapshot.users = (!users.is_empty()).then(|| crate::api::Later::Json(users.into()));
+    let mut users = String::new();
+    file.read_to_string(&mut users).map_err(|e| faulty(&e))?;
+    let groups = match users.find('\n') {
+        Some(end) => {
+            let groups = users[end + 1..].trim().to_owned();
+            users.truncate(end);
+            groups
+        }
+        None => String::new(),
+    };
+    snapshot.users = later(users);
+    snapshot.groups = later(groups);
     Ok(snapshot)
+}
+
+/// A list's JSON text kept to be read later: the text itself, not a copy (megabytes).
+fn later<T>(mut text: String) -> Option<crate::api::Later<T>> {
+    text.truncate(text.trim_end().len());
+    (!text.trim_start().is_empty()).then(|| crate::api::Later::Json(text.into_boxed_str()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The users are kept on a line of their own, after what the first screen needs, and read
-    /// back as they were written.
+    /// The users and the user groups are kept on lines of their own, after what the first
+    /// screen needs, and read back as they were written.
     #[test]
-    fn the_users_are_kept_apart_and_come_back() {
+    fn the_users_and_groups_are_kept_apart_and_come_back() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("member.json");
         let users: Vec<crate::api::User> = serde_json::from_value(serde_json::json!([
             {"user_id": 1, "full_name": "Ann Lee", "email": "ann@a"},
             {"user_id": 2, "full_name": "Bo", "email": "bo@a"},
+        ]))
+        .unwrap();
+        let groups: Vec<crate::api::UserGroup> = serde_json::from_value(serde_json::json!([
+            {"id": 7, "name": "backend", "description": "", "members": [1, 2], "direct_subgroup_ids": []},
         ]))
         .unwrap();
         let snapshot = Snapshot {
@@ -131,15 +167,21 @@ mod tests {
             windows: vec![],
             messages: vec![],
             users: Some(users.clone().into()),
+            groups: Some(groups.clone().into()),
         };
         save(&file, "https://a.example", "me@a", &snapshot).unwrap();
         let text = std::fs::read_to_string(&file).unwrap();
         let first = text.lines().next().unwrap();
-        assert!(first.contains("\"format\":4") && !first.contains("register"), "{first}");
-        assert!(!text.lines().nth(1).unwrap().contains("Ann Lee"), "the users on a line of their own");
+        assert!(first.contains("\"format\":5") && !first.contains("register"), "{first}");
+        let second = text.lines().nth(1).unwrap();
+        assert!(!second.contains("Ann Lee") && !second.contains("backend"), "users and groups apart");
+        assert!(text.lines().nth(2).unwrap().contains("Ann Lee"), "the users on the third line");
+        assert!(text.lines().nth(3).unwrap().contains("backend"), "the groups on the fourth");
         let back = load(&file, "https://a.example", "me@a").unwrap();
         assert!(matches!(back.users, Some(crate::api::Later::Json(_))), "not read yet");
+        assert!(matches!(back.groups, Some(crate::api::Later::Json(_))), "not read yet");
         assert_eq!(back.users.unwrap().read(), users);
+        assert_eq!(back.groups.unwrap().read(), groups);
         assert!(load(&file, "https://b.example", "me@a").is_err(), "another server's is not shown");
     }
 

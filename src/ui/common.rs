@@ -113,6 +113,15 @@ pub(super) fn hash(s: &str) -> u64 {
 }
 
 impl RenderCache {
+    /// Draw pictures with `graphics` from now on: bodies laid out for another cell size are
+    /// laid out again.
+    pub fn set_graphics(&mut self, graphics: super::Graphics) {
+        if graphics.cell_pixels() != self.pictures.graphics.cell_pixels() {
+            self.map.clear();
+        }
+        self.pictures.set_graphics(graphics);
+    }
+
     /// The styles for the settings' theme choice; built once, again only when the choice
     /// changes (which also drops bodies rendered in the old colours).
     pub(super) fn theme(&mut self, choice: ThemeChoice) -> Rc<Theme> {

@@ -24,32 +24,6 @@ use std::sync::{Arc, Mutex};
 /// one that does not answer at all costs this much start-up once).
 const QUERY_TIMEOUT: std::time::Duration = std::time::Duration::from_millis(1000);
 
-/// Whether this runs inside a tmux session no terminal is attached to: asked of tmux (a
-/// process to run, milliseconds) on a thread of its own while the rest of start-up goes on.
-pub struct TmuxCheck(Option<std::thread::JoinHandle<bool>>);
-
-impl TmuxCheck {
-    /// Start asking (only inside tmux).
-    pub fn start() -> TmuxCheck {
-        if std::env::var_os("TMUX").is_none() {
-            return TmuxCheck(None);
-        }
-        TmuxCheck(std::thread::Builder::new().name("tmux-check".into()).spawn(inside_detached_tmux).ok())
-    }
-
-    /// Not asked (pictures are not drawn `auto`).
-    pub fn none() -> TmuxCheck {
-        TmuxCheck(None)
-    }
-
-    fn detached(self) -> bool {
-        match self.0 {
-            Some(asked) => asked.join().unwrap_or(false),
-            None => false,
-        }
-    }
-}
-
 /// Inside tmux (`$TMUX`), in a session no terminal is attached to (started detached, as
 /// scripts and tests do).
 fn inside_detached_tmux() -> bool {
@@ -67,6 +41,9 @@ fn inside_detached_tmux() -> bool {
 pub struct Graphics {
     /// `None`: not at all (`images = "off"`).
     picker: Option<Picker>,
+    /// Not asked of the terminal yet ([`Graphics::unknown`]): pictures are laid out at a
+    /// half-block's cell size and stand as "loading image…".
+    pending: bool,
 }
 
 impl Default for Graphics {
@@ -78,22 +55,33 @@ impl Default for Graphics {
 impl Graphics {
     /// Unicode half-blocks in colour: any terminal, and every test.
     pub fn halfblocks() -> Graphics {
-        Graphics { picker: Some(Picker::halfblocks()) }
+        Graphics { picker: Some(Picker::halfblocks()), pending: false }
     }
 
     pub fn off() -> Graphics {
-        Graphics { picker: None }
+        Graphics { picker: None, pending: false }
+    }
+
+    /// To be asked of the terminal (after the first frame): until then pictures are laid out
+    /// as half-blocks would be and not drawn.
+    pub fn unknown() -> Graphics {
+        Graphics { pending: true, ..Graphics::halfblocks() }
+    }
+
+    /// Not asked of the terminal yet.
+    pub fn pending(&self) -> bool {
+        self.pending
     }
 
     /// What `mode` asks for. `Auto` asks the terminal which graphics it supports and its cell
-    /// size in pixels (escape sequences, answered within two seconds; inside tmux the outer
-    /// terminal's): call it in the alternate screen, before terminal events are read. A terminal
-    /// that does not answer gets half-blocks.
-    pub fn detect(mode: ImageMode, tmux: TmuxCheck) -> Graphics {
+    /// size in pixels (escape sequences, answered within a second; inside tmux the outer
+    /// terminal's): call it in the alternate screen, while nothing else reads terminal events.
+    /// A terminal that does not answer gets half-blocks.
+    pub fn detect(mode: ImageMode) -> Graphics {
         match mode {
             ImageMode::Off => Graphics::off(),
             ImageMode::Halfblocks => Graphics::halfblocks(),
-            ImageMode::Auto if tmux.detached() => {
+            ImageMode::Auto if inside_detached_tmux() => {
                 // The query would go through tmux to a terminal that is not there: nobody would
                 // answer, start-up would wait for the timeout, and the reader left waiting for
                 // the answer would take the user's first key.
@@ -114,9 +102,9 @@ impl Graphics {
                             );
                             picker.set_protocol_type(ProtocolType::Halfblocks);
                         }
-                        Graphics { picker: Some(picker) }
+                        Graphics { picker: Some(picker), pending: false }
                     }
-                    Ok(picker) => Graphics { picker: Some(picker) },
+                    Ok(picker) => Graphics { picker: Some(picker), pending: false },
                     Err(e) => {
                         tracing::info!(
                             "the terminal did not say which graphics it supports ({e}): half-blocks"
@@ -139,6 +127,7 @@ impl Graphics {
     /// The protocol in use, as the log and the notes name it.
     pub fn name(&self) -> &'static str {
         match self.picker.as_ref().map(Picker::protocol_type) {
+            _ if self.pending => "not asked yet",
             None => "off",
             Some(ProtocolType::Halfblocks) => "half-blocks",
             Some(ProtocolType::Sixel) => "sixel",
@@ -175,6 +164,16 @@ pub struct Pictures {
 }
 
 impl Pictures {
+    /// Draw with `graphics` from now on (once, when the terminal has said which it draws: the
+    /// pending graphics before encode nothing), what was encoded or refused before let go.
+    pub fn set_graphics(&mut self, graphics: Graphics) {
+        self.graphics = graphics;
+        self.encoded.clear();
+        self.failed.clear();
+        self.encoding.clear();
+        self.finished.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+
     /// Take the encodings finished since the last frame.
     fn take_finished(&mut self) {
         let done = std::mem::take(&mut *self.finished.lock().unwrap_or_else(|e| e.into_inner()));
@@ -232,6 +231,8 @@ pub(super) fn draw_picture(
         }
         Some(Slot::Loading) => return note(f, "loading image…"),
         Some(Slot::Failed(why)) => return note(f, &format!("image not shown: {why}")),
+        // Fetched, and drawn once the terminal has said how.
+        Some(Slot::Ready(_)) if pics.graphics.pending => return note(f, "loading image…"),
         Some(Slot::Ready(p)) => p,
     };
     let key = (src.to_owned(), area.width, area.height);
@@ -420,7 +421,8 @@ mod tests {
         // Half-blocks' picker has 10×20 pixel cells.
         let mut sixel = Picker::halfblocks();
         sixel.set_protocol_type(ProtocolType::Sixel);
-        let mut pics = Pictures { graphics: Graphics { picker: Some(sixel) }, ..Default::default() };
+        let mut pics =
+            Pictures { graphics: Graphics { picker: Some(sixel), pending: false }, ..Default::default() };
         let theme = Theme::default();
         let mut term = Terminal::new(TestBackend::new(60, 20)).unwrap();
         let mut frame = |pics: &mut Pictures| {

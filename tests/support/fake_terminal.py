@@ -2,8 +2,9 @@
 start-up probe: `fake_terminal.py VERSION -- COMMAND…` runs COMMAND on a pseudo-terminal of
 80x24 cells (10x20 pixels each) and answers, in order, each query it writes: kitty's graphics
 probe, the device attributes, the cell size, XTVERSION (`kitty(VERSION)`) and the status report.
-Everything else the program draws is read and dropped. Ends when the program ends, or on
-SIGTERM (taking the program with it)."""
+Everything else the program draws is read and dropped. With `--answer-after TEXT` it answers
+nothing until the program has drawn TEXT (the queries written before are answered then). Ends
+when the program ends, or on SIGTERM (taking the program with it)."""
 
 import os
 import pty
@@ -15,7 +16,9 @@ import fcntl
 import termios
 
 version = sys.argv[1]
+options = sys.argv[2 : sys.argv.index("--")]
 cmd = sys.argv[sys.argv.index("--") + 1 :]
+after = options[options.index("--answer-after") + 1].encode() if "--answer-after" in options else b""
 ANSWERS = [
     (b"\x1b_Gi=31,", b"\x1b_Gi=31;OK\x1b\\"),
     (b"\x1b[c", b"\x1b[?62;22c"),
@@ -51,6 +54,11 @@ while True:
     if not chunk:
         break
     pending += chunk
+    if after:
+        if after not in pending:
+            # Held: the queries are kept, and enough of the rest to find TEXT across reads.
+            continue
+        after = b""
     # Answer the queries in the order they were written.
     while True:
         found = [(pending.find(q), q, a) for q, a in ANSWERS if pending.find(q) >= 0]

@@ -40,8 +40,16 @@ async fn the_last_session_is_drawn_before_the_server_answers_then_replaced() {
     let first = app.draw(120, 30);
     assert!(first.owners.iter().flatten().count() > 10, "messages are drawn:\n{}", first.text());
     assert!(app.st.data.users.is_empty());
+    assert!(app.st.data.groups.is_empty(), "the groups are read with the users");
     app.run(fx);
     app.until("the users read", |st| st.data.roster_due.is_none()).await;
+    assert!(!live_state.data.groups.is_empty(), "the demo organization has user groups");
+    let ids = |groups: &std::collections::HashMap<i64, _>| {
+        let mut ids: Vec<i64> = groups.keys().copied().collect();
+        ids.sort_unstable();
+        ids
+    };
+    assert_eq!(ids(&app.st.data.groups), ids(&live_state.data.groups), "the kept groups came back");
     let cached = app.draw(120, 30);
     assert!(cached.rows[cached.rows.len() - 1].contains("last session"), "marked:\n{}", cached.text());
     let pane = |s: &crate::harness::Screen| -> Vec<String> {

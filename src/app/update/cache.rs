@@ -109,7 +109,6 @@ pub fn snapshot(st: &State) -> Snapshot {
         custom_profile_fields: Some(d.profile_fields.clone()),
         alert_words: Some(d.alert_words.clone()),
         saved_snippets: d.snippets.as_ref().map(|s| s.values().cloned().collect()),
-        realm_user_groups: Some(d.groups.values().cloned().collect::<Vec<_>>().into()),
         channel_folders: Some(d.channel_folders.values().cloned().collect()),
         reminders: d.reminders.clone(),
         realm_upload_quota_mib: r.upload_quota_bytes.map(|b| b >> 20),
@@ -122,6 +121,7 @@ pub fn snapshot(st: &State) -> Snapshot {
         windows,
         messages,
         users: Some(users.into()),
+        groups: Some(d.groups.values().cloned().collect::<Vec<_>>().into()),
     }
 }
 
@@ -213,6 +213,7 @@ pub(super) fn on_cached(st: &mut State, snap: Snapshot) -> Vec<Effect> {
     // Only the users are read from its answer: nothing is asked of the server.
     let mut register = snap.register;
     register.realm_users = register.realm_users.or(snap.users);
+    register.realm_user_groups = register.realm_user_groups.or(snap.groups);
     let fx: Vec<Effect> = super::register::on_registered(st, register)
         .into_iter()
         .filter(|e| matches!(e, Effect::ReadUsers { .. }))
