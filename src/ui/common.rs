@@ -115,7 +115,7 @@ pub(super) fn hash(s: &str) -> u64 {
 impl RenderCache {
     /// Draw pictures with `graphics` from now on: bodies laid out for another cell size are
     /// laid out again.
-    pub fn set_graphics(&mut self, graphics: super::Graphics) {
+    pub fn set_graphics(&mut self, graphics: super::image::Graphics) {
         if graphics.cell_pixels() != self.pictures.graphics.cell_pixels() {
             self.map.clear();
         }
