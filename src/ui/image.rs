@@ -68,11 +68,6 @@ impl Graphics {
         Graphics { pending: true, ..Graphics::halfblocks() }
     }
 
-    /// Not asked of the terminal yet.
-    pub fn pending(&self) -> bool {
-        self.pending
-    }
-
     /// What `mode` asks for. `Auto` asks the terminal which graphics it supports and its cell
     /// size in pixels (escape sequences, answered within a second; inside tmux the outer
     /// terminal's): call it in the alternate screen, while nothing else reads terminal events.
