@@ -174,17 +174,16 @@ impl Resolver for DemoNames {
     fn channel_id(&self, name: &str) -> Option<ChannelId> {
         CHANNELS.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, id)| *id)
     }
-    fn user_id(&self, who: &str) -> Option<UserId> {
-        if let Ok(id) = who.parse::<UserId>() {
-            return USERS.iter().any(|u| u.2 == id).then_some(id);
-        }
-        USERS
-            .iter()
-            .find(|(short, full, _)| {
-                who.eq_ignore_ascii_case(full)
-                    || who.strip_suffix("@demo.topicterm.test").is_some_and(|s| s.eq_ignore_ascii_case(short))
-            })
-            .map(|u| u.2)
+    fn user_id(&self, who: &str) -> Result<UserId, topicterm::app::people::NameError> {
+        let emails: Vec<String> =
+            USERS.iter().map(|(short, _, _)| format!("{short}@demo.topicterm.test")).collect();
+        let people = USERS.iter().zip(&emails).map(|((_, full, id), email)| topicterm::app::people::Person {
+            id: *id,
+            full_name: full,
+            email,
+            active: true,
+        });
+        topicterm::app::people::person(people, |id| USERS.iter().any(|u| u.2 == id), who)
     }
     fn me(&self) -> UserId {
         10

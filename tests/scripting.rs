@@ -145,9 +145,10 @@ async fn send_to_a_channel_and_to_people_with_the_text_from_args_or_stdin() {
         v
     });
 
-    // Several people, by short name and by email; --json.
-    let r =
-        env.run(&["send", "--json", "-c", path(&rc), &format!("@alice,@{bob}"), "group news"], None).await;
+    // Several people, by full name and by email; --json.
+    let r = env
+        .run(&["send", "--json", "-c", path(&rc), &format!("@Alice Okafor,@{bob}"), "group news"], None)
+        .await;
     assert_eq!(r.code, 0, "{}", r.err);
     let v: Value = serde_json::from_str(r.out.trim()).expect("JSON");
     assert_eq!(v["result"], "success");
@@ -167,8 +168,10 @@ async fn a_bad_target_is_said_with_its_status_and_nothing_is_sent() {
     let rc = env.rc("member");
     let before = env.newest(vec![], 1).await[0].id;
     for (target, code, says) in [
-        ("@Nobody Atall", 5, "no one is named @Nobody Atall"),
-        ("@D", 5, "@D could be Dave Kowalski, Diego Alvarez: name one by email"),
+        ("@Nobody Atall", 5, "no one is named \"Nobody Atall\""),
+        ("@D", 5, "no one is named \"D\"; did you mean Dave Kowalski ("),
+        // Neither a prefix nor an email's local part picks a recipient.
+        ("@alice", 5, "no one is named \"alice\"; did you mean Alice Okafor ("),
         ("#no such channel>x", 5, "no channel named #no such channel"),
         ("#general", 2, "a channel message needs a topic"),
         ("general>x", 2, "is not a target"),
@@ -189,6 +192,54 @@ async fn a_bad_target_is_said_with_its_status_and_nothing_is_sent() {
     let r = env.run(&["send", "#general>x", "hi"], None).await;
     assert_eq!(r.code, 3, "{}", r.err);
     assert!(r.err.contains("topicterm login"), "{}", r.err);
+}
+
+/// `who` takes a new full name, as any member may.
+async fn rename(env: &Env, who: &str, name: &str) {
+    let c = env.server.credentials(who).unwrap();
+    let r = reqwest::Client::new()
+        .patch(format!("{}/api/v1/settings", env.server.url))
+        .basic_auth(&c.email, Some(&c.api_key))
+        .form(&[("full_name", name)])
+        .send()
+        .await
+        .unwrap();
+    assert!(r.status().is_success(), "{}", r.text().await.unwrap());
+}
+
+/// Issue 37, hole 1: a look-alike name never takes someone else's messages. Alice renames
+/// herself after Bob, then after Bob's email: a send by Bob's name is refused naming both (status
+/// 5), a send by Bob's email reaches Bob alone, and an ID or the mention form picks one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_look_alike_name_never_takes_someone_elses_direct_messages() {
+    let env = env().await;
+    let rc = env.rc("member");
+    let alice = env.server.credentials("alice").unwrap().email;
+    let bob = env.server.credentials("bob").unwrap().email;
+    let before = env.newest(vec![], 1).await[0].id;
+
+    rename(&env, "alice", "Bob Nakamura").await;
+    for _ in 0..3 {
+        let r = env.run(&["send", "-c", path(&rc), "@Bob Nakamura", "secret"], None).await;
+        assert_eq!(r.code, 5, "{}", r.err);
+        assert!(r.err.contains("2 people are named \"Bob Nakamura\""), "{}", r.err);
+        assert!(r.err.contains(&alice) && r.err.contains(&bob), "both, with their emails: {}", r.err);
+    }
+    assert_eq!(env.newest(vec![], 1).await[0].id, before, "nothing was sent");
+
+    // An email names the user whose email it is.
+    let r = env.run(&["send", "-c", path(&rc), &format!("@{bob}"), "secret"], None).await;
+    assert_eq!(r.code, 0, "{}", r.err);
+    let got = env.newest(vec![NarrowTerm::new("dm", serde_json::json!([bob.clone()]))], 1).await;
+    assert_eq!(got[0].id, r.out.trim().parse::<i64>().unwrap());
+    assert!(!dm_emails(&got[0]).contains(&alice));
+    // The mention form's ID decides, whatever the name says.
+    let users = env.client("member").get_users().await.unwrap().members;
+    let bob_id = users.iter().find(|u| u.email == bob).unwrap().user_id;
+    let r = env.run(&["send", "-c", path(&rc), &format!("@**Alice Okafor|{bob_id}**"), "by id"], None).await;
+    assert_eq!(r.code, 0, "{}", r.err);
+    let got = env.newest(vec![], 1).await;
+    assert!(dm_emails(&got[0]).contains(&bob) && !dm_emails(&got[0]).contains(&alice));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

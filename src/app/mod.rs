@@ -13,6 +13,7 @@ mod msg;
 pub mod narrow;
 pub mod orgs;
 mod outgoing;
+pub mod people;
 pub mod roster;
 pub mod session;
 pub mod settings;

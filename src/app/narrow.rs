@@ -1,5 +1,6 @@
 //! Narrows (what the message pane shows) and the web app's search syntax.
 
+use super::people::NameError;
 use super::store::Stored;
 use crate::api::{ChannelId, MessageId, NarrowTerm, UserId};
 use serde_json::json;
@@ -130,8 +131,8 @@ pub fn dm_key(participants: &[UserId], me: UserId) -> Vec<UserId> {
 /// Name lookups the search parser needs.
 pub trait Resolver {
     fn channel_id(&self, name: &str) -> Option<ChannelId>;
-    /// A user by ID, email or full name.
-    fn user_id(&self, who: &str) -> Option<UserId>;
+    /// A user by ID, email or full name, by the one rule of `app::people`.
+    fn user_id(&self, who: &str) -> Result<UserId, NameError>;
     /// The current user, whom `me` names in searches (`sender:me`, `dm:me`).
     fn me(&self) -> UserId;
 }
@@ -142,7 +143,7 @@ fn search_user(r: &dyn Resolver, who: &str) -> Result<UserId, String> {
     if who.eq_ignore_ascii_case("me") {
         return Ok(r.me());
     }
-    r.user_id(who).ok_or_else(|| format!("no user {who:?}"))
+    r.user_id(who).map_err(|e| e.to_string())
 }
 
 /// Split a query into tokens as typed, keeping `"quoted strings"` whole and with their quotes.
@@ -276,11 +277,11 @@ mod tests {
         fn channel_id(&self, name: &str) -> Option<ChannelId> {
             (name.eq_ignore_ascii_case("design")).then_some(12)
         }
-        fn user_id(&self, who: &str) -> Option<UserId> {
+        fn user_id(&self, who: &str) -> Result<UserId, NameError> {
             match who {
-                "5" | "alice@x" | "Alice Okafor" => Some(5),
-                "7" => Some(7),
-                _ => None,
+                "5" | "alice@x" | "Alice Okafor" => Ok(5),
+                "7" => Ok(7),
+                _ => Err(NameError::Nobody { who: who.into(), could: vec![] }),
             }
         }
         fn me(&self) -> UserId {

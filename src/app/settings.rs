@@ -108,8 +108,8 @@ impl Resolver for AnyName {
     fn channel_id(&self, _: &str) -> Option<ChannelId> {
         Some(0)
     }
-    fn user_id(&self, _: &str) -> Option<UserId> {
-        Some(0)
+    fn user_id(&self, _: &str) -> Result<UserId, super::people::NameError> {
+        Ok(0)
     }
     fn me(&self) -> UserId {
         0

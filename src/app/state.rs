@@ -6,6 +6,7 @@
 
 use super::narrow::{Narrow, Resolver, dm_key};
 use super::outgoing::Target;
+use super::people::{NameError, Names, Person, person};
 use super::store::{Store, Stored};
 use crate::api::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -300,6 +301,8 @@ pub struct Data {
     pub me: UserId,
     pub realm: RealmInfo,
     pub users: HashMap<UserId, UserInfo>,
+    /// Who holds which full name (`app::people`): kept with `users` by register and events.
+    pub names: Names,
     /// The users are being read off the main task (`app::roster`): the epoch of the
     /// `Effect::ReadUsers` awaited, and the event batches that wait for it, in order.
     pub roster_due: Option<u64>,
@@ -386,6 +389,15 @@ impl Data {
             Some(u) => u.full_name.as_str(),
             None if self.roster_due.is_some() => NOT_YET,
             None => "(unknown user)",
+        }
+    }
+
+    /// A person named as a DM partner: the full name, and beside it the email when someone
+    /// else holds the same name (anyone can take a name; the email is theirs alone).
+    pub fn partner_name(&self, id: UserId) -> std::borrow::Cow<'_, str> {
+        match self.users.get(&id) {
+            Some(u) if self.names.shared(&u.full_name) => format!("{} ({})", u.full_name, u.email).into(),
+            _ => self.user_name(id).into(),
         }
     }
 
@@ -546,31 +558,15 @@ impl Resolver for Data {
             self.unsubscribed.iter().find(|(_, n)| n.eq_ignore_ascii_case(name)).map(|(id, _)| *id)
         })
     }
-    /// By ID, email, full name, an email's local part, or a unique prefix of a full name.
-    fn user_id(&self, who: &str) -> Option<UserId> {
-        if let Ok(id) = who.parse::<UserId>() {
-            return self.users.contains_key(&id).then_some(id);
-        }
-        let active = || self.users.values().filter(|u| u.is_active);
-        let exact =
-            active().find(|u| u.email.eq_ignore_ascii_case(who) || u.full_name.eq_ignore_ascii_case(who));
-        if let Some(u) = exact {
-            return Some(u.id);
-        }
-        let local: Vec<UserId> = active()
-            .filter(|u| u.email.split('@').next().is_some_and(|l| l.eq_ignore_ascii_case(who)))
-            .map(|u| u.id)
-            .collect();
-        if let [one] = local.as_slice() {
-            return Some(*one);
-        }
-        let lower = who.to_lowercase();
-        let prefix: Vec<UserId> =
-            active().filter(|u| u.full_name.to_lowercase().starts_with(&lower)).map(|u| u.id).collect();
-        match prefix.as_slice() {
-            [one] => Some(*one),
-            _ => None,
-        }
+    /// By the one rule of `app::people`: an ID, an email, or a full name no one else holds.
+    fn user_id(&self, who: &str) -> Result<UserId, NameError> {
+        let people = self.users.values().map(|u| Person {
+            id: u.id,
+            full_name: &u.full_name,
+            email: &u.email,
+            active: u.is_active,
+        });
+        person(people, |id| self.users.contains_key(&id), who)
     }
     fn me(&self) -> UserId {
         self.me

@@ -69,24 +69,6 @@ pub fn parse_target(s: &str) -> Result<Target, Failure> {
     Err(usage(&format!("{s:?} is not a target")))
 }
 
-/// Why no one (or not one person) answers to `who`: the few people it could mean, if any.
-fn not_one(d: &Data, who: &str) -> Failure {
-    let lower = who.to_lowercase();
-    let mut could: Vec<&str> = d
-        .users
-        .values()
-        .filter(|u| u.is_active && u.full_name.to_lowercase().starts_with(&lower))
-        .map(|u| u.full_name.as_str())
-        .collect();
-    could.sort_unstable();
-    if could.len() > 1 {
-        let shown = could.iter().take(5).copied().collect::<Vec<_>>().join(", ");
-        let more = if could.len() > 5 { ", …" } else { "" };
-        return Failure::new(Exit::Refused, format!("@{who} could be {shown}{more}: name one by email"));
-    }
-    Failure::new(Exit::Refused, format!("no one is named @{who}"))
-}
-
 /// The message for a target, its names looked up in the register answer's data.
 fn message_for(d: &Data, target: &Target, content: &str) -> Result<OutgoingMessage, Failure> {
     match target {
@@ -99,7 +81,7 @@ fn message_for(d: &Data, target: &Target, content: &str) -> Result<OutgoingMessa
         Target::People(people) => {
             let ids = people
                 .iter()
-                .map(|who| d.user_id(who).ok_or_else(|| not_one(d, who)))
+                .map(|who| d.user_id(who).map_err(|e| Failure::new(Exit::Refused, e.to_string())))
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(OutgoingMessage::direct(ids, content))
         }

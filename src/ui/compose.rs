@@ -21,7 +21,7 @@ pub(super) fn draw_compose(f: &mut Frame, st: &State, t: &Theme, cache: &mut Ren
         }
         Target::Dm(u) if u.is_empty() => "Notes to self".into(),
         Target::Dm(u) => {
-            format!("DM to {}", u.iter().map(|id| d.user_name(*id)).collect::<Vec<_>>().join(", "))
+            format!("DM to {}", u.iter().map(|id| d.partner_name(*id)).collect::<Vec<_>>().join(", "))
         }
     };
     let verb = if c.editing.is_some() { "Editing" } else { "To" };

@@ -34,7 +34,7 @@ fn label(st: &State, t: &Theme, view: &InboxView, row: &InboxRow) -> (String, St
         InboxRow::Dm { users, .. } => {
             let names = match users.as_slice() {
                 [] => format!("{} (you)", d.user_name(d.me)),
-                many => many.iter().map(|u| d.user_name(*u)).collect::<Vec<_>>().join(", "),
+                many => many.iter().map(|u| d.partner_name(*u)).collect::<Vec<_>>().join(", "),
             };
             (format!("    {}", sanitize(&names)), Style::new())
         }

@@ -28,7 +28,7 @@ pub(super) fn conversation_header(st: &State, m: &Stored) -> String {
             } else {
                 format!(
                     "DM with {}",
-                    others.iter().map(|u| sanitize(d.user_name(*u))).collect::<Vec<_>>().join(", ")
+                    others.iter().map(|u| sanitize(&d.partner_name(*u))).collect::<Vec<_>>().join(", ")
                 )
             }
         }
@@ -304,7 +304,7 @@ fn pending_block(st: &State, th: &Theme, o: &crate::app::Outgoing, width: u16) -
             crate::app::Target::Dm(users) if users.is_empty() => "Notes to self".into(),
             crate::app::Target::Dm(users) => format!(
                 "DM with {}",
-                users.iter().map(|u| sanitize(st.data.user_name(*u))).collect::<Vec<_>>().join(", ")
+                users.iter().map(|u| sanitize(&st.data.partner_name(*u))).collect::<Vec<_>>().join(", ")
             ),
         };
         out.push(Line::styled(clip(&header, width as usize), th.header));

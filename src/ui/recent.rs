@@ -20,7 +20,7 @@ pub(super) fn title(st: &State, n: &Narrow) -> String {
         }
         Narrow::Dm(users) if users.is_empty() => format!("DM: {} (you)", d.user_name(d.me)),
         Narrow::Dm(users) => {
-            let names: Vec<&str> = users.iter().map(|u| d.user_name(*u)).collect();
+            let names: Vec<_> = users.iter().map(|u| d.partner_name(*u)).collect();
             format!("DM: {}", names.join(", "))
         }
         other => format!("{other:?}"),

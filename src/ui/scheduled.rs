@@ -34,7 +34,7 @@ pub(super) fn draw_scheduled(f: &mut Frame, st: &State, t: &Theme, selected: usi
             crate::api::Recipient::Users(u) => {
                 format!(
                     "DM to {}",
-                    u.iter().map(|x| sanitize(d.user_name(*x))).collect::<Vec<_>>().join(", ")
+                    u.iter().map(|x| sanitize(&d.partner_name(*x))).collect::<Vec<_>>().join(", ")
                 )
             }
         };

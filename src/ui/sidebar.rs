@@ -70,9 +70,9 @@ pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut Hit
                     [] => vec![format!("{} (you)", d.user_name(d.me))],
                     [one] => {
                         dot = Some(super::people::activity_glyph(d.activity(*one, st.now), th));
-                        vec![d.user_name(*one).to_owned()]
+                        vec![d.partner_name(*one).into_owned()]
                     }
-                    many => many.iter().map(|u| d.user_name(*u).to_owned()).collect(),
+                    many => many.iter().map(|u| d.partner_name(*u).into_owned()).collect(),
                 };
                 let n = d.unread.by_conv.get(&crate::app::Conv::Dm(users.clone())).map_or(0, |s| s.len());
                 (sanitize(&names.join(", ")), n, Style::new())

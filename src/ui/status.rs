@@ -24,7 +24,7 @@ pub fn narrow_title(st: &State, n: &Narrow) -> String {
         Narrow::AllDms => "Direct messages".into(),
         Narrow::Dm(u) if u.is_empty() => "Notes to self".into(),
         Narrow::Dm(u) => {
-            format!("DM with {}", u.iter().map(|id| d.user_name(*id)).collect::<Vec<_>>().join(", "))
+            format!("DM with {}", u.iter().map(|id| d.partner_name(*id)).collect::<Vec<_>>().join(", "))
         }
         Narrow::Starred => "Starred".into(),
         Narrow::Mentions => "Mentions".into(),

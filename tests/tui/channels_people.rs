@@ -282,7 +282,7 @@ async fn profiles_show_who_someone_is_and_lead_to_a_dm_or_a_mention() {
     // Unknown people are named in the error.
     app.key(KeyCode::Esc).await;
     palette(&mut app, "profile nobody-here").await;
-    assert_eq!(status(&app), (true, "no user \"nobody-here\"".into()));
+    assert_eq!(status(&app), (true, "no one is named \"nobody-here\"".into()));
 }
 
 #[tokio::test]

@@ -65,7 +65,7 @@ async fn deactivation_asks_first_and_only_admins_may() {
     assert!(!app.server.shared.lock().users[&bob].is_active);
 
     let mut member = App::start("member").await;
-    member.palette("deactivate alice").await;
+    member.palette("deactivate alice@demo.topicterm.test").await;
     let (err, text) = status(&member);
     assert!(err && text.contains("administrator"), "{text}");
     assert!(member.st.ui.confirm.is_none(), "a member is told before being asked to confirm");
@@ -74,7 +74,7 @@ async fn deactivation_asks_first_and_only_admins_may() {
 #[tokio::test]
 async fn group_view_playground_email_and_apns_commands() {
     let mut app = App::start("admin").await;
-    app.palette("group-add backend noa").await;
+    app.palette("group-add backend noa@demo.topicterm.test").await;
     assert_eq!(status(&app), (false, "Noa Peretz added to @backend".into()));
     let noa = app.server.shared.lock().users.values().find(|u| u.short_name == "noa").map(|u| u.id).unwrap();
     let backend = app.st.data.groups.values().find(|g| g.name == "backend").map(|g| g.id).unwrap();
@@ -228,7 +228,7 @@ async fn status_takes_an_emoji_and_deactivation_takes_actions() {
         org.messages.values().filter(|m| m.sender_id == bob && m.channel_id().is_none()).count()
     };
     assert!(dms_of_bob(&app) > 0, "the seed has DMs from bob");
-    app.palette("deactivate bob --delete-dms").await;
+    app.palette("deactivate bob@demo.topicterm.test --delete-dms").await;
     app.key(KeyCode::Char('y')).await;
     assert_eq!(status(&app), (false, "Bob Nakamura deactivated".into()));
     assert_eq!(dms_of_bob(&app), 0, "his direct messages are deleted");

@@ -103,7 +103,7 @@ async fn a_muted_users_messages_hide_behind_a_line_never_notify_and_show_on_requ
     app.key(KeyCode::Char('z')).await;
     let rows = app.draw(80, 24).rows_of(id).join("\n");
     assert!(rows.contains("secret plans") && rows.contains("Bob"), "shown on request: {rows}");
-    app.palette("unmute-user bob").await;
+    app.palette("unmute-user bob@demo.topicterm.test").await;
     app.until("unmuted", |st| !st.data.muted_users.contains(&bob_id)).await;
 }
 

@@ -103,15 +103,15 @@ async fn apns_needs_an_app_id_from_the_level_that_requires_it() {
 #[tokio::test]
 async fn group_commands_name_people_and_groups() {
     let mut app = App::start("admin").await;
-    app.palette("group-add backend dave").await;
+    app.palette("group-add backend dave@demo.topicterm.test").await;
     assert_eq!(status(&app), (true, "Dave Kowalski is already in @backend".into()));
     assert!(app.st.ui.prompt.is_some(), "refused before any request; the line stays to fix");
     app.key(KeyCode::Esc).await;
-    app.palette("group-add backend noa erin").await;
+    app.palette("group-add backend noa@demo.topicterm.test erin@demo.topicterm.test").await;
     assert_eq!(status(&app), (false, "Noa Peretz and Erin Byrne added to @backend".into()));
-    app.palette("group-remove backend noa").await;
+    app.palette("group-remove backend noa@demo.topicterm.test").await;
     assert_eq!(status(&app), (false, "Noa Peretz removed from @backend".into()));
-    app.palette("group-remove backend noa").await;
+    app.palette("group-remove backend noa@demo.topicterm.test").await;
     assert_eq!(status(&app), (true, "Noa Peretz is not in @backend".into()));
     app.key(KeyCode::Esc).await;
     app.palette("subgroup-add oncall frontend").await;
@@ -133,11 +133,11 @@ async fn unsubscribe_says_who_was_removed() {
         app.palette(line).await;
         app.key(KeyCode::Char('y')).await;
     };
-    unsubscribe(&mut app, "unsubscribe #builds dave").await;
+    unsubscribe(&mut app, "unsubscribe #builds dave@demo.topicterm.test").await;
     assert_eq!(status(&app), (false, "Dave Kowalski removed from #builds".into()));
-    unsubscribe(&mut app, "unsubscribe #builds dave").await;
+    unsubscribe(&mut app, "unsubscribe #builds dave@demo.topicterm.test").await;
     assert_eq!(status(&app), (false, "Dave Kowalski was not subscribed to #builds".into()));
-    unsubscribe(&mut app, "unsubscribe #builds bob dave").await;
+    unsubscribe(&mut app, "unsubscribe #builds bob@demo.topicterm.test dave@demo.topicterm.test").await;
     assert_eq!(
         status(&app),
         (false, "Bob Nakamura removed from #builds; Dave Kowalski was not subscribed to #builds".into())
@@ -249,4 +249,48 @@ async fn the_dm_prompt_completes_each_name() {
     let mut want = vec![id("Alice Okafor"), id("Diego Alvarez")];
     want.sort_unstable();
     assert_eq!(app.st.ui.compose.as_ref().map(|c| c.target.clone()), Some(Target::Dm(want)));
+}
+
+/// Issue 37, hole 1, in the client: a name two people share picks no one. Alice renames herself
+/// after Bob: `x` with the name is refused naming both with their emails, completion shows and
+/// inserts the email, and a DM with Bob is titled with his email beside the name.
+#[tokio::test]
+async fn a_name_two_people_share_picks_no_one_and_is_shown_with_the_email() {
+    let mut app = App::start("member").await;
+    let alice = app.server.credentials("alice").unwrap();
+    let bob_email = app.server.credentials("bob").unwrap().email;
+    let r = reqwest::Client::new()
+        .patch(format!("{}/api/v1/settings", app.server.url))
+        .basic_auth(&alice.email, Some(&alice.api_key))
+        .form(&[("full_name", "Bob Nakamura")])
+        .send()
+        .await
+        .unwrap();
+    assert!(r.status().is_success());
+    app.until("the rename", |st| st.data.names.shared("Bob Nakamura")).await;
+    let id = |app: &App, email: &str| app.st.data.users.values().find(|u| u.email == email).unwrap().id;
+    let bob = id(&app, &bob_email);
+
+    app.key(KeyCode::Char('x')).await;
+    app.keys("Bob Nakamura").await;
+    app.key(KeyCode::Enter).await;
+    assert!(app.st.ui.compose.is_none(), "no one was picked");
+    let shown = app.screen(160, 48);
+    assert!(shown.contains("2 people are named \"Bob Nakamura\""), "{shown}");
+    assert!(shown.contains(&alice.email) && shown.contains(&bob_email), "{shown}");
+
+    // Completion tells them apart and inserts the email, which names one.
+    app.key(KeyCode::Esc).await;
+    app.key(KeyCode::Char('x')).await;
+    app.keys("Bob Nak").await;
+    app.key(KeyCode::Tab).await;
+    let text = prompt_text(&app);
+    assert!(text == format!("{bob_email}, ") || text == format!("{}, ", alice.email), "{text}");
+    assert!(app.screen(160, 24).contains(&format!("Bob Nakamura ({bob_email})")));
+    app.key(KeyCode::Esc).await;
+
+    // A DM with Bob is titled with his email beside the shared name.
+    app.open(Narrow::Dm(vec![bob])).await;
+    let shown = app.screen(160, 48);
+    assert!(shown.contains(&format!("DM with Bob Nakamura ({bob_email})")), "{shown}");
 }

@@ -155,7 +155,16 @@ fn people(st: &State, q: &str, n: usize, insert: impl Fn(&str) -> String) -> Vec
     let mut users: Vec<&UserInfo> =
         st.data.users.values().filter(|u| u.is_active && u.full_name.to_lowercase().contains(q)).collect();
     users.sort_by_key(|u| (!u.full_name.to_lowercase().starts_with(q), u.full_name.to_lowercase()));
-    users.into_iter().take(n).map(|u| (u.full_name.clone(), insert(&u.full_name))).collect()
+    // A name someone else holds too is shown with the email and completes to it (`app::people`).
+    let d = &st.data;
+    users
+        .into_iter()
+        .take(n)
+        .map(|u| match d.names.shared(&u.full_name) {
+            true => (format!("{} ({})", u.full_name, u.email), insert(&u.email)),
+            false => (u.full_name.clone(), insert(&u.full_name)),
+        })
+        .collect()
 }
 
 /// Channels whose name holds the typed text (`#` optional), names that start with it first.

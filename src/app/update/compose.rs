@@ -130,12 +130,13 @@ pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
             let mut users: Vec<&UserInfo> =
                 d.users.values().filter(|u| u.is_active && u.full_name.to_lowercase().contains(&q)).collect();
             users.sort_by_key(|u| (!u.full_name.to_lowercase().starts_with(&q), u.full_name.to_lowercase()));
-            out.extend(
-                users
-                    .into_iter()
-                    .take(8)
-                    .map(|u| (u.full_name.clone(), format!("{sigil}**{}**", u.full_name))),
-            );
+            out.extend(users.into_iter().take(8).map(|u| match d.names.shared(&u.full_name) {
+                // A name two people hold mentions by ID too, as the web app does.
+                true => {
+                    (format!("{} ({})", u.full_name, u.email), format!("{sigil}**{}|{}**", u.full_name, u.id))
+                }
+                false => (u.full_name.clone(), format!("{sigil}**{}**", u.full_name)),
+            }));
             // User groups (not the roles' system groups).
             let mut groups: Vec<&UserGroup> = d
                 .groups

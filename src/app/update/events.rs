@@ -359,6 +359,7 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
             if let Some(u) =
                 ev.fields.get("person").and_then(|p| serde_json::from_value::<User>(p.clone()).ok())
             {
+                st.data.names.add(u.user_id, &u.full_name);
                 st.data.users.insert(
                     u.user_id,
                     UserInfo {
@@ -380,7 +381,12 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                 && let Some(u) = st.data.users.get_mut(&id)
             {
                 if let Some(n) = p.get("full_name").and_then(|v| v.as_str()) {
+                    st.data.names.remove(id, &u.full_name);
+                    st.data.names.add(id, n);
                     u.full_name = n.to_owned();
+                }
+                if let Some(e) = p.get("new_email").and_then(|v| v.as_str()) {
+                    u.email = e.to_owned();
                 }
                 if let Some(a) = p.get("is_active").and_then(|v| v.as_bool()) {
                     u.is_active = a;

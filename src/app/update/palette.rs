@@ -7,8 +7,7 @@ use super::directory::*;
 use super::prelude::*;
 
 pub(super) fn resolve_user(st: &State, who: &str) -> Result<UserId, String> {
-    crate::app::narrow::Resolver::user_id(&st.data, who.trim_start_matches('@'))
-        .ok_or_else(|| format!("no user {who:?}"))
+    crate::app::narrow::Resolver::user_id(&st.data, who).map_err(|e| e.to_string())
 }
 
 pub(super) fn resolve_group(st: &State, name: &str) -> Result<i64, String> {

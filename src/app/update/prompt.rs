@@ -7,6 +7,7 @@ use super::compose::*;
 use super::navigation::*;
 use super::palette::*;
 use super::prelude::*;
+use crate::app::people::NameError;
 use crate::line::Edit;
 
 pub(super) fn on_prompt_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
@@ -149,16 +150,18 @@ fn target_of(st: &State, text: &str, kind: PromptKind) -> Result<Target, String>
         }
     }
     let mut ids = Vec::new();
-    for who in text.split(',').map(|w| w.trim().trim_start_matches('@').trim_matches('*').trim()) {
-        if who.is_empty() {
+    for who in text.split(',').map(str::trim) {
+        if who.trim_start_matches('@').trim_matches('*').trim().is_empty() {
             continue;
         }
         match crate::app::narrow::Resolver::user_id(d, who) {
-            Some(id) => ids.push(id),
-            None if kind == PromptKind::ChannelTopic && ids.is_empty() => {
+            Ok(id) => ids.push(id),
+            Err(NameError::Nobody { could, .. })
+                if kind == PromptKind::ChannelTopic && ids.is_empty() && could.is_empty() =>
+            {
                 return Err(format!("no channel or person named {who:?} (channel>topic, or names for a DM)"));
             }
-            None => return Err(format!("no user {who:?}")),
+            Err(e) => return Err(e.to_string()),
         }
     }
     if ids.is_empty() {

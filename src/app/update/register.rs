@@ -201,6 +201,7 @@ pub(super) fn on_users(st: &mut State, epoch: u64, roll: Roll) -> (Vec<Effect>, 
         return (vec![], vec![]);
     }
     st.data.roster_due = None;
+    st.data.names = crate::app::people::Names::of(roll.users.values().map(|u| (u.id, u.full_name.as_str())));
     st.data.users = roll.users;
     st.data.groups = roll.groups;
     rebuild_sidebar(st);
