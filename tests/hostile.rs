@@ -123,3 +123,54 @@ fn hostile_server_text_never_reaches_the_terminal() {
         }
     }
 }
+
+/// Invisible format characters: tags (hidden ASCII), zero-width spaces, invisible operators,
+/// Hangul fillers. Terminals disagree on their width (a line holding them lost its popup's
+/// right border) and they hide text or make a name look empty.
+const INVISIBLE: &str = "\u{e0041}\u{e0042}\u{200b}\u{2060}\u{2062}\u{3164}\u{115f}\u{ffa0}\u{ad}\u{180e}";
+
+#[test]
+fn invisible_characters_in_names_and_topics_never_reach_the_screen_or_break_a_border() {
+    let mut st = hostile_state();
+    let topic = format!("plan{INVISIBLE}ned");
+    let renamed: Event = Event::decode(json!({"id": 2, "type": "realm_user", "op": "update",
+        "person": {"user_id": 2, "full_name": format!("{INVISIBLE}Mal{INVISIBLE}lory{INVISIBLE}")}}));
+    app::update(&mut st, Msg::Events(vec![renamed]));
+    let snap = |topic: &str, prev: Option<&str>, content: &str| {
+        serde_json::from_value::<topicterm::api::HistorySnapshot>(json!({
+            "topic": topic, "prev_topic": prev, "content": content, "rendered_content": "",
+            "user_id": 2, "timestamp": 1_799_999_000,
+        }))
+        .unwrap()
+    };
+    st.ui.popup = Some(app::Popup::EditHistory {
+        message_id: 10,
+        snapshots: Some(vec![
+            snap("old", None, &format!("first {INVISIBLE}draft")),
+            snap(&topic, Some("old"), &format!("second{INVISIBLE} draft {INVISIBLE}")),
+        ]),
+        scroll: 0,
+    });
+    for (w, h) in [(80, 24), (160, 48)] {
+        let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).unwrap();
+        let mut cache = RenderCache::default();
+        terminal.draw(|f| ui::draw(f, &st, &mut cache)).unwrap();
+        let buf = terminal.backend().buffer().clone();
+        let rows: Vec<String> =
+            (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol().to_owned()).collect::<String>()).collect();
+        let screen = rows.join("\n");
+        for c in INVISIBLE.chars() {
+            assert!(!screen.contains(c), "U+{:04X} reached the screen at {w}x{h}:\n{screen}", c as u32);
+        }
+        assert!(screen.contains("Edited by Mallory"), "the name, without what hid in it:\n{screen}");
+        assert!(screen.contains("topic: old → planned"), "{screen}");
+        // Every row of the popup ends in its right border, in the same column.
+        let top =
+            rows.iter().position(|r| r.contains("Edit history of message 10")).expect("the popup") as u16;
+        let right = (0..w).rev().find(|&x| buf[(x, top)].symbol() == "┐").expect("the corner");
+        let bottom = (top + 1..h).find(|&y| buf[(right, y)].symbol() == "┘").expect("the bottom corner");
+        for y in top + 1..bottom {
+            assert_eq!(buf[(right, y)].symbol(), "│", "the border lost on row {y} at {w}x{h}:\n{screen}");
+        }
+    }
+}

@@ -44,10 +44,68 @@ pub fn is_unsafe_char(c: char) -> bool {
         | '\u{2028}' | '\u{2029}'     // line/paragraph separators
         | '\u{FEFF}'                  // BOM / zero width no-break space
         | '\u{FFF9}'..='\u{FFFB}' // interlinear annotation (hides text)
+    ) || is_invisible(c)
+}
+
+/// An invisible character with no use in a name, a topic or a chat message, which hides text or
+/// makes a name look empty or like another, and whose width terminals disagree on (a line
+/// holding one broke a popup's border): tags, zero-width spaces, invisible operators, fillers.
+/// Kept: the joiners (U+200C, U+200D) and variation selectors, which emoji and scripts need.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}'                    // soft hyphen
+        | '\u{034F}'                  // combining grapheme joiner
+        | '\u{115F}' | '\u{1160}'     // Hangul choseong/jungseong fillers
+        | '\u{17B4}' | '\u{17B5}'     // Khmer inherent vowels
+        | '\u{180B}'..='\u{180F}'     // Mongolian selectors and vowel separator
+        | '\u{200B}'                  // zero width space
+        | '\u{2060}'..='\u{2065}'     // word joiner, invisible operators
+        | '\u{3164}'                  // Hangul filler
+        | '\u{FFA0}'                  // halfwidth Hangul filler
+        | '\u{1BCA0}'..='\u{1BCA3}'   // shorthand format controls
+        | '\u{1D173}'..='\u{1D17A}'   // musical format controls
     )
 }
 
+/// A tag character (U+E0000–U+E007F): hidden ASCII. Kept only where an emoji flag needs them
+/// (🏴 then tag letters then the cancel tag: 🏴󠁧󠁢󠁳󠁣󠁴󠁿); see [`drop_stray_tags`].
+pub fn is_tag(c: char) -> bool {
+    ('\u{E0000}'..='\u{E007F}').contains(&c)
+}
+
+/// `s` without tag characters, except in emoji flag sequences.
+fn drop_stray_tags(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] == '\u{1F3F4}' {
+            let letters =
+                chars[i + 1..].iter().take_while(|c| ('\u{E0020}'..='\u{E007E}').contains(*c)).count();
+            let end = i + 1 + letters;
+            if letters > 0 && chars.get(end) == Some(&'\u{E007F}') {
+                out.extend(&chars[i..=end]);
+                i = end + 1;
+                continue;
+            }
+        }
+        if !is_tag(chars[i]) {
+            out.push(chars[i]);
+        }
+        i += 1;
+    }
+    out
+}
+
 pub(crate) fn clean(s: &str) -> Cow<'_, str> {
+    if !s.is_ascii() && s.chars().any(is_tag) {
+        let kept = drop_stray_tags(s);
+        return Cow::Owned(clean_controls(&kept).into_owned());
+    }
+    clean_controls(s)
+}
+
+fn clean_controls(s: &str) -> Cow<'_, str> {
     if s.chars().any(is_unsafe_char) || (!s.is_ascii() && has_long_zero_width_run(s)) {
         let mut run = 0;
         Cow::Owned(
@@ -78,6 +136,7 @@ pub(crate) fn has_long_zero_width_run(s: &str) -> bool {
 
 /// Like [`sanitize`] but keeps `\n` and `\t` (code block text for copying).
 pub(crate) fn sanitize_code(s: &str) -> String {
+    let s = if s.chars().any(is_tag) { Cow::Owned(drop_stray_tags(s)) } else { Cow::Borrowed(s) };
     s.chars().filter(|&c| c == '\n' || c == '\t' || !is_unsafe_char(c)).collect()
 }
 

@@ -174,9 +174,40 @@ impl Default for Out {
     }
 }
 
-/// A JSON value as one line (serde escapes every control character).
+/// A JSON value as one line. serde escapes the C0 controls only; every other character the
+/// terminal must never see (`content::is_unsafe_char`: DEL, C1 controls such as CSI U+009B,
+/// bidirectional overrides, invisible format characters) is written as a `\uXXXX` escape too,
+/// so a script that prints a field does not hand the terminal a control.
 pub fn json_line(v: &impl serde::Serialize) -> String {
-    serde_json::to_string(v).unwrap_or_else(|e| format!(r#"{{"result":"error","msg":"{e}"}}"#))
+    let mut out = Vec::new();
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, Escaping);
+    match v.serialize(&mut ser) {
+        Ok(()) => String::from_utf8(out).unwrap_or_default(),
+        Err(e) => format!(r#"{{"result":"error","msg":"{e}"}}"#),
+    }
+}
+
+/// serde_json's compact output, escaping what `content::is_unsafe_char` names, and tags.
+struct Escaping;
+
+impl serde_json::ser::Formatter for Escaping {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut start = 0;
+        for (i, c) in fragment.char_indices() {
+            if crate::content::is_unsafe_char(c) || crate::content::is_tag(c) {
+                w.write_all(&fragment.as_bytes()[start..i])?;
+                for unit in c.encode_utf16(&mut [0; 2]) {
+                    write!(w, "\\u{unit:04x}")?;
+                }
+                start = i + c.len_utf8();
+            }
+        }
+        w.write_all(&fragment.as_bytes()[start..])
+    }
 }
 
 /// Report a failure: on standard error as `topicterm CMD: why`, and with `--json` on standard
@@ -194,6 +225,21 @@ pub fn report(command: &str, json: bool, f: &Failure) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_output_escapes_every_character_the_terminal_must_not_see() {
+        let v = serde_json::json!({"t": "a\u{9b}31m\u{9d}0;x\u{7f}\u{202e}b\u{e0041}\u{200b}c é 😎 \u{1b}[2J\"\n"});
+        let line = json_line(&v);
+        assert_eq!(line, r#"{"t":"a\u009b31m\u009d0;x\u007f\u202eb\udb40\udc41\u200bc é 😎 \u001b[2J\"\n"}"#);
+        assert!(
+            !line
+                .chars()
+                .any(|c| !c.is_ascii() && (crate::content::is_unsafe_char(c) || crate::content::is_tag(c))),
+            "{line:?}"
+        );
+        // What a script reads back is what the server sent.
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&line).unwrap(), v);
+    }
 
     #[test]
     fn the_help_lists_every_status_once() {
