@@ -6,7 +6,11 @@ use std::path::{Path, PathBuf};
 /// one): a crash or `kill -9` leaves the old or the new contents, never a torn file.
 pub fn write_atomic(path: &std::path::Path, body: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-    std::fs::create_dir_all(dir)?;
+    // A folder made for it is the user's alone (0700): what is kept names accounts and
+    // conversations. An existing one is left as it is (`keep_private` corrects the client's own).
+    if !dir.exists() {
+        private_folder(dir)?;
+    }
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     std::io::Write::write_all(&mut tmp, body)?;
     tmp.as_file().sync_all()?;
@@ -34,6 +38,22 @@ pub fn private_folder(dir: &std::path::Path) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Make the client's own folders (data, cache, state) the user's alone again where they exist
+/// with group or other access (an older version made them 0755; other users could list the
+/// accounts and which conversations have drafts). Each folder that cannot be corrected is
+/// returned with why, for the log.
+pub fn keep_private(dirs: &[&Path]) -> Vec<(PathBuf, std::io::Error)> {
+    let mut failed = Vec::new();
+    for dir in dirs {
+        if std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir())
+            && let Err(e) = private_folder(dir)
+        {
+            failed.push((dir.to_path_buf(), e));
+        }
+    }
+    failed
 }
 
 /// Create a new file named `name` in `dir` — or `name (2)`, `name (3)`, … when that is taken —
@@ -235,6 +255,27 @@ mod tests {
             std::os::unix::fs::symlink(&private, &link).unwrap();
             assert!(private_folder(&link).is_err(), "a symlink is refused");
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn folders_made_for_kept_files_are_private_and_old_open_ones_are_corrected() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let root = tempfile::tempdir().unwrap();
+        let drafts = root.path().join("data/topicterm/drafts/me@x");
+        write_atomic(&drafts.join("d1"), b"text").unwrap();
+        for dir in [root.path().join("data"), root.path().join("data/topicterm"), drafts.clone()] {
+            assert_eq!(mode(&dir), 0o700, "{}", dir.display());
+        }
+        // An older version's folders, open to others, are closed on start; missing ones are not made.
+        let cache = root.path().join("cache/topicterm");
+        std::fs::create_dir_all(&cache).unwrap();
+        std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let missing = root.path().join("state/topicterm");
+        assert!(keep_private(&[&cache, &missing]).is_empty());
+        assert_eq!(mode(&cache), 0o700);
+        assert!(!missing.exists());
     }
 
     #[test]

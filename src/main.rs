@@ -190,7 +190,7 @@ enum Command {
 fn log_file() -> Option<PathBuf> {
     let dirs = directories::ProjectDirs::from("", "", "topicterm")?;
     let dir = dirs.state_dir().unwrap_or(dirs.cache_dir()).to_path_buf();
-    std::fs::create_dir_all(&dir).ok()?;
+    topicterm::files::private_folder(&dir).ok()?;
     Some(dir.join("topicterm.log"))
 }
 
@@ -255,6 +255,13 @@ fn main() -> anyhow::Result<()> {
     // The client's screen, and the scripts' output, are kept free of logs.
     let scripted = matches!(cli.command, Some(Command::Send(_) | Command::Tail(_) | Command::Unread(_)));
     init_logging(cli.debug, cli.command.is_none() || scripted);
+    // What an older version left readable by others is made the user's alone.
+    if let Some(dirs) = directories::ProjectDirs::from("", "", "topicterm") {
+        let own = [dirs.data_dir(), dirs.cache_dir(), dirs.state_dir().unwrap_or(dirs.cache_dir())];
+        for (dir, e) in topicterm::files::keep_private(&own) {
+            tracing::warn!("{} could not be made private: {e}", dir.display());
+        }
+    }
     // The client (not the demo server, which serves many at once) runs on one heap.
     if cli.command.is_none() {
         topicterm::heap::single_arena();

@@ -7,6 +7,8 @@ fn run(args: &[&str], home: &std::path::Path) -> (i32, String) {
         .args(args)
         .env("HOME", home)
         .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_DATA_HOME", home.join(".local/share"))
+        .env("XDG_CACHE_HOME", home.join(".cache"))
         .output()
         .expect("runs");
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
@@ -44,4 +46,27 @@ fn a_broken_zuliprc_names_what_is_missing() {
     let (code, text) = run(&["-c", rc.to_str().unwrap()], home.path());
     assert_ne!(code, 0);
     assert!(text.contains("'key'"), "{text}");
+}
+
+#[cfg(unix)]
+#[test]
+fn the_clients_own_folders_left_open_to_others_are_made_private_on_start() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = tempfile::tempdir().unwrap();
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    // As an older version left them: drafts per account and the cache, readable by anyone.
+    let data = home.path().join(".local/share/topicterm");
+    let cache = home.path().join(".cache/topicterm");
+    let state = home.path().join("state/topicterm");
+    for dir in [data.join("drafts/me@demo"), cache.clone(), state.clone()] {
+        std::fs::create_dir_all(&dir).unwrap();
+    }
+    for dir in [&data, &cache, &state] {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let (code, _) = run(&["-c", "/nonexistent/zuliprc"], home.path());
+    assert_ne!(code, 0);
+    for dir in [&data, &cache, &state] {
+        assert_eq!(mode(dir), 0o700, "{} is the user's alone", dir.display());
+    }
 }
