@@ -27,13 +27,19 @@ const QUERY_TIMEOUT: std::time::Duration = std::time::Duration::from_millis(1000
 /// Inside tmux (`$TMUX`), in a session no terminal is attached to (started detached, as
 /// scripts and tests do).
 fn inside_detached_tmux() -> bool {
-    std::env::var_os("TMUX").is_some()
+    inside_tmux(std::env::var_os("TMUX").as_deref())
         && std::process::Command::new("tmux")
             .args(["display-message", "-p", "#{session_attached}"])
             .stdin(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .output()
             .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+/// Whether `TMUX` says this runs inside tmux: set and not empty, as tmux itself reads it (an
+/// empty `TMUX` is not nested; asking tmux then asks whatever server the machine runs).
+fn inside_tmux(var: Option<&std::ffi::OsStr>) -> bool {
+    var.is_some_and(|v| !v.is_empty())
 }
 
 /// How pictures are drawn in this terminal.
@@ -361,6 +367,13 @@ pub(super) fn draw_image_popup(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_empty_tmux_variable_is_not_inside_tmux() {
+        assert!(!inside_tmux(None));
+        assert!(!inside_tmux(Some(std::ffi::OsStr::new(""))), "tmux reads an empty TMUX as not nested");
+        assert!(inside_tmux(Some(std::ffi::OsStr::new("/tmp/tmux-0/default,123,0"))));
+    }
 
     #[test]
     fn a_picture_takes_its_natural_size_inline_and_the_whole_room_full_screen() {
