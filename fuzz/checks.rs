@@ -197,7 +197,7 @@ const OPERATORS: &[(&str, bool)] = &[
     ("channels", false),
     ("topic", false),
     ("sender", true),
-    ("dm-with", true),
+    ("dm-including", true),
     ("mentions", true),
     ("is", false),
     ("has", false),
@@ -255,7 +255,7 @@ pub fn search(data: &[u8]) {
             let back: Vec<NarrowTerm> = serde_json::from_str(&json).expect("terms deserialize");
             assert_eq!(back, terms, "JSON round trip of {query:?}");
             let narrow = Narrow::Search { query: query.to_string(), terms: terms.clone() };
-            assert_eq!(narrow.terms(11, "dm-with"), terms);
+            assert_eq!(narrow.terms(11), terms);
         }
         Err(e) => assert!(!e.is_empty(), "empty error for {query:?}"),
     }

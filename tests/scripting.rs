@@ -136,7 +136,7 @@ async fn send_to_a_channel_and_to_people_with_the_text_from_args_or_stdin() {
     let r = env.run(&["-c", path(&rc), "send", "@Alice Okafor"], Some("from stdin\nsecond line\n")).await;
     assert_eq!(r.code, 0, "{}", r.err);
     let id: i64 = r.out.trim().parse().unwrap();
-    let got = env.newest(vec![NarrowTerm::new("dm-with", alice.as_str())], 1).await;
+    let got = env.newest(vec![NarrowTerm::new("dm-including", alice.as_str())], 1).await;
     assert_eq!(got[0].id, id);
     assert_eq!(got[0].content, "from stdin\nsecond line");
     assert_eq!(dm_emails(&got[0]), {
@@ -153,7 +153,7 @@ async fn send_to_a_channel_and_to_people_with_the_text_from_args_or_stdin() {
     let v: Value = serde_json::from_str(r.out.trim()).expect("JSON");
     assert_eq!(v["result"], "success");
     let id = v["id"].as_i64().unwrap();
-    let got = env.newest(vec![NarrowTerm::new("dm-with", serde_json::json!(bob))], 1).await;
+    let got = env.newest(vec![NarrowTerm::new("dm-including", serde_json::json!(bob))], 1).await;
     assert_eq!((got[0].id, got[0].content.as_str()), (id, "group news"));
     assert_eq!(dm_emails(&got[0]), {
         let mut v = vec![alice, bob, member];

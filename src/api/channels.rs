@@ -146,8 +146,8 @@ impl Client {
         let value = i64::from(policy);
         limits::check_visibility_policy(value)?;
         limits::check_topic_length(topic, self.server_info().max_topic_length)?;
-        if policy == VisibilityPolicy::Followed && !self.level().has(super::levels::FOLLOWED_TOPICS) {
-            return Err(LimitError::NotOnThisServer("following topics", "Zulip 8.0").into());
+        if policy == VisibilityPolicy::Followed {
+            self.level().require(super::levels::FOLLOWED_TOPICS, "following topics", "Zulip 8.0")?;
         }
         if !self.level().has(super::levels::USER_TOPICS)
             && matches!(policy, VisibilityPolicy::None | VisibilityPolicy::Muted)

@@ -104,8 +104,11 @@ pub enum LimitError {
     NoInvitees,
     #[error("an APNs token must not be empty")]
     EmptyToken,
-    #[error("this server does not offer {0}: it needs {1} or later")]
-    NotOnThisServer(&'static str, &'static str),
+    /// What came with feature level `since` (Zulip `version`), asked of a server at `at`.
+    #[error(
+        "this server does not offer {what}: it needs {version} or later (feature level {since}; this server is at {at})"
+    )]
+    NotOnThisServer { what: &'static str, version: &'static str, since: i64, at: i64 },
     #[error("a direct message needs at least one recipient")]
     NoRecipients,
     #[error("nothing to change")]

@@ -61,10 +61,12 @@ impl Client {
             return Err(LimitError::NoInvitees.into());
         }
         let defaults = channels.is_empty();
-        if defaults && !self.level().has(levels::INVITE_DEFAULT_CHANNELS) {
-            return Err(
-                LimitError::NotOnThisServer("invitations to the default channels", "Zulip 9.0").into()
-            );
+        if defaults {
+            self.level().require(
+                levels::INVITE_DEFAULT_CHANNELS,
+                "invitations to the default channels",
+                "Zulip 9.0",
+            )?;
         }
         let p = Params::new()
             .add("invitee_emails", emails.join(","))

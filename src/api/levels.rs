@@ -48,8 +48,28 @@ pub const EDIT_TYPING: i64 = 361;
 pub const CREATE_CHANNEL: i64 = 417;
 /// `include_subscribers=partial` (Zulip 11.0).
 pub const PARTIAL_SUBSCRIBERS: i64 = 412;
-/// Narrow `dm-with` replaces `dm-including` (Zulip 12.0).
-pub const DM_WITH: i64 = 456;
+/// Narrow operators `dm` and `is:dm` (Zulip 7.0); `pm-with` and `is:private` before. Below the
+/// oldest supported level, but the names an unknown-operator answer falls back to.
+pub const DM_OPERATOR: i64 = 177;
+/// `anchor=date` with `anchor_date` on `GET /messages` (Zulip 12.0): "Invalid anchor" before.
+pub const ANCHOR_DATE: i64 = 445;
+/// Narrow `mentions:<user>` (Zulip 12.0).
+pub const MENTIONS_OPERATOR: i64 = 446;
+/// Narrow `channels:archived` (Zulip 12.0).
+pub const CHANNELS_ARCHIVED: i64 = 489;
+/// An attachment's `create_time` in seconds (Zulip 12.0); milliseconds before.
+pub const ATTACHMENT_SECONDS: i64 = 443;
+/// An attachment's `message_ids` replaces its `messages` list of `{id, date_sent}` (Zulip 12.0).
+pub const ATTACHMENT_MESSAGE_IDS: i64 = 472;
+/// `actions` on `DELETE /users/{id}`: what of a deactivated user's to delete (Zulip 12.0);
+/// ignored before.
+pub const DEACTIVATE_ACTIONS: i64 = 459;
+/// `can_create_topic_group` on channels: who may start a new topic (Zulip 12.0).
+pub const CAN_CREATE_TOPIC_GROUP: i64 = 441;
+/// `idle_queue_timeout` on register: how long a queue lives without a poll (Zulip 12.0).
+pub const IDLE_QUEUE_TIMEOUT: i64 = 481;
+/// No narrow operator `dm-with` exists on any server up to level 503 (the web app's search box
+/// takes it and sends `dm-including`): the client always sends `dm-including`.
 /// `/reminders`: reminders about a message, delivered by the Notification Bot (Zulip 11.0);
 /// the endpoint is unknown before.
 pub const REMINDERS: i64 = 381;
@@ -69,6 +89,19 @@ impl Level {
         self.0.is_none_or(|l| l >= since)
     }
 
+    /// What came with level `since` (Zulip `version`), or the refusal that names both levels.
+    pub fn require(
+        self,
+        since: i64,
+        what: &'static str,
+        version: &'static str,
+    ) -> Result<(), super::LimitError> {
+        match self.0 {
+            Some(at) if at < since => Err(super::LimitError::NotOnThisServer { what, version, since, at }),
+            _ => Ok(()),
+        }
+    }
+
     /// A message type in the server's terms: `stream`/`private` before [`CHANNEL_TYPE`].
     pub fn send_type(self, kind: super::models::SendType) -> super::models::SendType {
         use super::models::SendType;
@@ -86,8 +119,9 @@ impl Level {
     }
 
     /// A narrow in the server's terms: `channel`/`channels` as `stream`/`streams` before
-    /// [`CHANNEL_OPERATOR`], `id` operands as strings before [`ID_INTEGER_OPERAND`], `dm-with`
-    /// as `dm-including` before [`DM_WITH`].
+    /// [`CHANNEL_OPERATOR`], `id` operands as strings before [`ID_INTEGER_OPERAND`], `dm` and
+    /// `is:dm` as `pm-with` and `is:private` before [`DM_OPERATOR`], and `dm-with` (the web app's
+    /// name) as `dm-including` at every level.
     pub fn narrow(self, terms: &[NarrowTerm]) -> Vec<NarrowTerm> {
         terms
             .iter()
@@ -96,7 +130,9 @@ impl Level {
                 match t.operator.as_str() {
                     "channel" if !self.has(CHANNEL_OPERATOR) => t.operator = "stream".into(),
                     "channels" if !self.has(CHANNEL_OPERATOR) => t.operator = "streams".into(),
-                    "dm-with" if !self.has(DM_WITH) => t.operator = "dm-including".into(),
+                    "dm-with" => t.operator = "dm-including".into(),
+                    "dm" if !self.has(DM_OPERATOR) => t.operator = "pm-with".into(),
+                    "is" if !self.has(DM_OPERATOR) && t.operand == "dm" => t.operand = "private".into(),
                     "id" if !self.has(ID_INTEGER_OPERAND) => {
                         if let Some(n) = t.operand.as_i64() {
                             t.operand = n.to_string().into();
@@ -108,6 +144,41 @@ impl Level {
             })
             .collect()
     }
+
+    /// The operators of `terms` this server does not have and that have no older name: refused
+    /// before asking, naming both levels.
+    pub fn check_narrow(self, terms: &[NarrowTerm]) -> Result<(), super::LimitError> {
+        for t in terms {
+            match t.operator.as_str() {
+                "mentions" => {
+                    self.require(MENTIONS_OPERATOR, "searching by mention (mentions:)", "Zulip 12.0")?
+                }
+                "channels" if t.operand == "archived" => {
+                    self.require(CHANNELS_ARCHIVED, "searching archived channels", "Zulip 12.0")?
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The same narrow in the oldest names every server knows, when that differs from what
+    /// this level sends: what to ask once more when a server refuses an operator's name
+    /// ([`refuses_a_name`]) although its level says it has it.
+    pub fn older_names(self, terms: &[NarrowTerm]) -> Option<Vec<NarrowTerm>> {
+        let oldest = Level(Some(0)).narrow(terms);
+        (oldest != self.narrow(terms)).then_some(oldest)
+    }
+}
+
+/// Whether a server refused a narrow for an operator's name or operand type: "unknown
+/// operator X" (`BAD_NARROW`), or "operand is not a string" (an operator it takes only names for).
+pub fn refuses_a_name(e: &super::ApiError) -> bool {
+    e.server().is_some_and(|s| {
+        s.status == 400
+            && ((s.code == "BAD_NARROW" && s.msg.contains("unknown operator"))
+                || s.msg.contains("is not a string"))
+    })
 }
 
 #[cfg(test)]
@@ -132,8 +203,9 @@ mod tests {
         assert_eq!(at(CHANNEL_OPERATOR - 1)[..2], ["stream:7", "streams:\"public\""]);
         assert_eq!(at(ID_INTEGER_OPERAND)[2], "id:42");
         assert_eq!(at(ID_INTEGER_OPERAND - 1)[2], "id:\"42\"");
-        assert_eq!(at(DM_WITH)[3], "dm-with:5");
-        assert_eq!(at(DM_WITH - 1)[3], "dm-including:5");
+        // No server knows `dm-with`: the web app's name is sent as `dm-including` at every level.
+        assert_eq!(at(503)[3], "dm-including:5");
+        assert_eq!(at(OLDEST_SUPPORTED)[3], "dm-including:5");
         assert_eq!(at(OLDEST_SUPPORTED)[4], "topic:\"t\"");
         assert_eq!(ops(None, &terms)[0].0, "channel", "before register: the current protocol");
     }
@@ -142,6 +214,42 @@ mod tests {
     fn a_level_has_what_came_at_or_before_it() {
         assert!(Level(Some(248)).has(CHANNEL_TYPE));
         assert!(!Level(Some(247)).has(CHANNEL_TYPE));
-        assert!(Level(None).has(DM_WITH));
+        assert!(Level(None).has(CHANNELS_ARCHIVED));
+    }
+
+    #[test]
+    fn operators_without_an_older_name_are_refused_naming_both_levels() {
+        let mentions = [NarrowTerm::new("mentions", 5)];
+        assert!(Level(Some(MENTIONS_OPERATOR)).check_narrow(&mentions).is_ok());
+        assert_eq!(
+            Level(Some(MENTIONS_OPERATOR - 1)).check_narrow(&mentions).unwrap_err().to_string(),
+            "this server does not offer searching by mention (mentions:): it needs Zulip 12.0 or later \
+             (feature level 446; this server is at 445)"
+        );
+        let archived = [NarrowTerm::new("channels", "archived")];
+        assert!(Level(Some(CHANNELS_ARCHIVED - 1)).check_narrow(&archived).is_err());
+        assert!(
+            Level(Some(CHANNELS_ARCHIVED - 1)).check_narrow(&[NarrowTerm::new("channels", "public")]).is_ok()
+        );
+    }
+
+    #[test]
+    fn a_refused_name_falls_back_to_the_oldest_names_once() {
+        let terms = [NarrowTerm::new("channel", 7), NarrowTerm::new("dm", serde_json::json!([5]))];
+        let older = Level(Some(503)).older_names(&terms).unwrap();
+        let names: Vec<&str> = older.iter().map(|t| t.operator.as_str()).collect();
+        assert_eq!(names, ["stream", "pm-with"]);
+        assert_eq!(Level(Some(0)).older_names(&terms), None, "already the oldest");
+        let unknown = super::super::ServerError::new(
+            400,
+            "BAD_NARROW",
+            "Invalid narrow operator: unknown operator channel",
+        );
+        assert!(refuses_a_name(&super::super::ApiError::Server(Box::new(unknown))));
+        let not_string = super::super::ServerError::new(400, "BAD_REQUEST", "operand is not a string");
+        assert!(refuses_a_name(&super::super::ApiError::Server(Box::new(not_string))));
+        let other =
+            super::super::ServerError::new(400, "BAD_NARROW", "Invalid narrow operator: unknown user 9");
+        assert!(!refuses_a_name(&super::super::ApiError::Server(Box::new(other))));
     }
 }

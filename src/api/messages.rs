@@ -292,12 +292,26 @@ impl Client {
         // Messages in the empty topic come with "" (not its display name), as in register,
         // events and topic lists: every page, whoever asks for it (the recent view, a jump).
         let allow_empty = q.allow_empty_topic_name.or(self.level().has(levels::EMPTY_TOPIC).then_some(true));
-        let q = GetMessages {
+        self.level().check_narrow(&q.narrow)?;
+        let asked = GetMessages {
             narrow: self.level().narrow(&q.narrow),
             allow_empty_topic_name: allow_empty,
             ..q.clone()
         };
-        self.call(Method::GET, "/messages", q.params()).await
+        match self.call(Method::GET, "/messages", asked.params()).await {
+            // A server that does not know an operator's name its level says it has: once more
+            // in the oldest names, and nothing said to the user.
+            Err(e) if levels::refuses_a_name(&e) => match self.level().older_names(&q.narrow) {
+                Some(narrow) => {
+                    tracing::info!(
+                        "the server refused a narrow operator's name ({e}); asking in the older names"
+                    );
+                    self.call(Method::GET, "/messages", GetMessages { narrow, ..asked }.params()).await
+                }
+                None => Err(e),
+            },
+            answer => answer,
+        }
     }
 
     /// Operation 9: `POST /messages/{id}/report`.
@@ -466,14 +480,23 @@ impl Client {
         add: bool,
         flag: &str,
     ) -> Result<FlagsNarrowResponse> {
-        let p = Params::new()
-            .add("anchor", anchor)
-            .add("num_before", num_before)
-            .add("num_after", num_after)
-            .json("narrow", &self.level().narrow(narrow))
-            .add("op", if add { "add" } else { "remove" })
-            .add("flag", flag);
-        self.call(Method::POST, "/messages/flags/narrow", p).await
+        self.level().check_narrow(narrow)?;
+        let params = |terms: &[NarrowTerm]| {
+            Params::new()
+                .add("anchor", anchor)
+                .add("num_before", num_before)
+                .add("num_after", num_after)
+                .json("narrow", &terms)
+                .add("op", if add { "add" } else { "remove" })
+                .add("flag", flag)
+        };
+        match self.call(Method::POST, "/messages/flags/narrow", params(&self.level().narrow(narrow))).await {
+            Err(e) if levels::refuses_a_name(&e) => match self.level().older_names(narrow) {
+                Some(older) => self.call(Method::POST, "/messages/flags/narrow", params(&older)).await,
+                None => Err(e),
+            },
+            answer => answer,
+        }
     }
 
     /// `POST /submessage`: a change to a message's widget; `content` is its JSON.

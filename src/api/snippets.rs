@@ -2,7 +2,7 @@
 //! feature level 297). Register's `saved_snippets` and the `saved_snippets` events keep a
 //! client's list current; `GET /saved_snippets` reads it where register did not.
 
-use super::error::{LimitError, Result};
+use super::error::Result;
 use super::levels::SAVED_SNIPPETS;
 use super::limits;
 use super::models::Ack;
@@ -37,13 +37,15 @@ pub struct SavedSnippetCreated {
     pub ignored_parameters_unsupported: Vec<String>,
 }
 
-/// What a server older than saved snippets is refused (before it is asked).
-pub const NO_SNIPPETS_HERE: LimitError = LimitError::NotOnThisServer("saved snippets", "Zulip 10.0");
+/// What a server at `level`, older than saved snippets, is refused (before it is asked).
+pub fn no_snippets_here(level: Option<i64>) -> Result<()> {
+    Ok(super::levels::Level(level).require(SAVED_SNIPPETS, "saved snippets", "Zulip 10.0")?)
+}
 
 impl Client {
     /// Refused before asking a server older than saved snippets.
     fn has_snippets(&self) -> Result<()> {
-        if self.level().has(SAVED_SNIPPETS) { Ok(()) } else { Err(NO_SNIPPETS_HERE.into()) }
+        no_snippets_here(self.level().0)
     }
 
     /// `GET /saved_snippets`: the user's saved snippets.

@@ -574,13 +574,12 @@ pub struct State {
 pub fn state_dump(st: &State) -> serde_json::Value {
     use serde_json::json;
     let me = st.data.me;
-    let op = st.data.realm.dm_operator();
     let mut narrows: Vec<serde_json::Value> = st
         .data
         .narrows
         .iter()
         .map(|(n, v)| {
-            let mut terms = n.terms(me, op);
+            let mut terms = n.terms(me);
             // The combined feed leaves muted topics out.
             if *n == Narrow::All {
                 terms.push(NarrowTerm::new("is", "muted").negate());

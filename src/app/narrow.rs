@@ -41,9 +41,8 @@ impl std::hash::Hash for Narrow {
 }
 
 impl Narrow {
-    /// The `narrow` parameter for get-messages. `dm_with` is the operator the server knows
-    /// (`dm-with` from feature level 456, `dm-including` before).
-    pub fn terms(&self, me: UserId, dm_with: &str) -> Vec<NarrowTerm> {
+    /// The `narrow` parameter for get-messages.
+    pub fn terms(&self, me: UserId) -> Vec<NarrowTerm> {
         match self {
             Narrow::All => vec![],
             Narrow::Channel(c) => vec![NarrowTerm::new("channel", *c)],
@@ -55,14 +54,7 @@ impl Narrow {
             }
             Narrow::Starred => vec![NarrowTerm::new("is", "starred")],
             Narrow::Mentions => vec![NarrowTerm::new("is", "mentioned")],
-            // Searches are parsed with the modern operator; older servers know `dm-including`.
-            Narrow::Search { terms, .. } => terms
-                .iter()
-                .map(|t| match t.operator.as_str() {
-                    "dm-with" => NarrowTerm { operator: dm_with.to_owned(), ..t.clone() },
-                    _ => t.clone(),
-                })
-                .collect(),
+            Narrow::Search { terms, .. } => terms.clone(),
         }
     }
 
@@ -214,7 +206,8 @@ pub fn parse_search(query: &str, r: &dyn Resolver) -> Result<Vec<NarrowTerm>, St
                     value.split(',').map(|w| search_user(r, w.trim())).collect();
                 NarrowTerm::new("dm", json!(ids?))
             }
-            "dm-with" | "dm-including" => NarrowTerm::new("dm-with", search_user(r, value)?),
+            // `dm-with` is the web app's search box name; every server knows `dm-including`.
+            "dm-with" | "dm-including" => NarrowTerm::new("dm-including", search_user(r, value)?),
             "mentions" => NarrowTerm::new("mentions", search_user(r, value)?),
             "is" => match value {
                 "dm" | "private" | "starred" | "mentioned" | "unread" | "alerted" | "resolved"

@@ -573,13 +573,6 @@ impl Resolver for Data {
     }
 }
 
-impl RealmInfo {
-    /// The narrow operator for "DMs including this user": `dm-with` from level 456.
-    pub fn dm_operator(&self) -> &'static str {
-        if self.feature_level >= crate::api::levels::DM_WITH { "dm-with" } else { "dm-including" }
-    }
-}
-
 impl Data {
     /// A fresh, loading window for `narrow` (replacing any); returns its epoch.
     pub fn reset_view(&mut self, narrow: &Narrow) -> u64 {

@@ -83,8 +83,8 @@ async fn saved_snippets_come_with_level_297() {
             assert!(r.saved_snippets.is_none(), "an older server's register has none");
             let before = env.requests();
             match c.get_saved_snippets().await {
-                Err(ApiError::Limit(LimitError::NotOnThisServer(what, version))) => {
-                    assert_eq!((what, version), ("saved snippets", "Zulip 10.0"))
+                Err(ApiError::Limit(LimitError::NotOnThisServer { what, version, since, at })) => {
+                    assert_eq!((what, version, since, at), ("saved snippets", "Zulip 10.0", 297, 296))
                 }
                 other => panic!("{other:?}"),
             }

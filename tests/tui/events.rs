@@ -100,7 +100,7 @@ async fn an_old_server_gets_the_old_protocol() {
         assert_eq!(app.st.data.realm.feature_level, level);
         // Search by DM participant.
         app.key(KeyCode::Char('/')).await;
-        app.keys("dm-with:alice").await;
+        app.keys("dm-with:alice@demo.topicterm.test").await;
         app.key(KeyCode::Enter).await;
         let found = app.st.data.narrows.get(&app.st.ui.narrow).map_or(0, |v| v.ids.len());
         assert!(found > 0, "level {level}: {:?}", app.st.ui.status);

@@ -122,7 +122,7 @@ async fn a_guest_is_told_they_may_not_invite_and_an_old_server_needs_channels_na
     app.palette("invite someone@example.org").await;
     said(
         &mut app,
-        "not invited: this server does not offer invitations to the default channels: it needs Zulip 9.0 or later",
+        "not invited: this server does not offer invitations to the default channels: it needs Zulip 9.0 or later (feature level 261; this server is at 260)",
     )
     .await;
     app.palette("invite someone@example.org #general").await;

@@ -255,7 +255,10 @@ async fn a_server_older_than_snippets_is_said_to_have_none() {
     assert!(app.st.data.snippets.is_none(), "its register has none");
     app.palette("snippets").await;
     app.until("the refusal", |st| st.ui.status.as_ref().is_some_and(|s| s.error)).await;
-    assert_eq!(status(&app.st), "this server does not offer saved snippets: it needs Zulip 10.0 or later");
+    assert_eq!(
+        status(&app.st),
+        "this server does not offer saved snippets: it needs Zulip 10.0 or later (feature level 297; this server is at 296)"
+    );
     assert!(app.st.ui.popup.is_none());
     assert!(app.screen(80, 24).contains("does not offer saved snippets"));
 }

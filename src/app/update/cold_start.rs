@@ -41,7 +41,7 @@ pub fn start(st: &mut State) -> Vec<Effect> {
     st.data.epochs += 1;
     let epoch = st.data.epochs;
     fx.push(Effect::FetchMessages {
-        terms: narrow.terms(st.data.me, dm_operator(st)),
+        terms: narrow.terms(st.data.me),
         narrow: narrow.clone(),
         anchor: Anchor::FirstUnread,
         before: PAGE,
@@ -155,7 +155,7 @@ pub(super) fn after_page(
         if let Some(v) = st.data.narrows.get_mut(&narrow) {
             v.loading_newer = true;
         }
-        let terms = narrow.terms(st.data.me, dm_operator(st));
+        let terms = narrow.terms(st.data.me);
         let anchor = newest.map_or(Anchor::Oldest, Anchor::Id);
         let gap = Effect::FetchMessages {
             narrow,

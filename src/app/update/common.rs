@@ -22,10 +22,6 @@ pub(super) fn set_error(st: &mut State, text: impl Into<String>) {
     st.ui.status = Some(Status { text: text.into(), error: true, at: st.now });
 }
 
-pub(super) fn dm_operator(st: &State) -> &'static str {
-    st.data.realm.dm_operator()
-}
-
 /// Open the compose box, continuing the conversation's saved draft if there is one.
 pub(super) fn open_compose(st: &mut State, target: Target, text: &str, editing: Option<MessageId>) {
     let mut c = Compose::new(target, text, editing);

@@ -33,7 +33,7 @@ pub fn open_narrow(st: &mut State, narrow: Narrow) -> Vec<Effect> {
         }
         return vec![];
     }
-    let terms = narrow.terms(st.data.me, dm_operator(st));
+    let terms = narrow.terms(st.data.me);
     vec![Effect::FetchMessages {
         narrow,
         terms,
@@ -59,7 +59,7 @@ pub fn open_near(st: &mut State, narrow: Narrow, id: MessageId) -> Vec<Effect> {
 /// A fresh window of `narrow` around message `id` (the old window is dropped).
 pub(super) fn fetch_around(st: &mut State, narrow: Narrow, id: MessageId) -> Effect {
     let epoch = st.data.reset_view(&narrow);
-    let terms = narrow.terms(st.data.me, dm_operator(st));
+    let terms = narrow.terms(st.data.me);
     Effect::FetchMessages {
         narrow,
         terms,
@@ -230,7 +230,7 @@ pub(super) fn mark_unread_from_here(st: &mut State) -> Result<Vec<Effect>, Strin
     st.ui.hold_read = Some(id);
     rebuild_sidebar(st);
     set_status(st, "marking as unread from here: reading resumes when you move");
-    let terms = st.ui.narrow.terms(st.data.me, dm_operator(st));
+    let terms = st.ui.narrow.terms(st.data.me);
     Ok(vec![Effect::MarkUnreadFrom { terms, anchor: id }])
 }
 
@@ -252,7 +252,7 @@ pub(super) fn move_selection(st: &mut State, delta: isize) -> Vec<Effect> {
     view.loading_older |= older;
     let (first, last, epoch) = (view.ids[0], view.ids[view.ids.len() - 1], view.epoch);
     let narrow = st.ui.narrow.clone();
-    let terms = narrow.terms(st.data.me, dm_operator(st));
+    let terms = narrow.terms(st.data.me);
     let page = |anchor, before, after, older| Effect::FetchMessages {
         narrow: narrow.clone(),
         terms: terms.clone(),

@@ -85,7 +85,7 @@ pub(super) fn pump(st: &mut State) -> Vec<Effect> {
         OutState::Retry { at, .. } if *at > st.now => return vec![],
         OutState::Retry { .. } if st.outbox[pos].maybe_sent => {
             let o = &st.outbox[pos];
-            let mut terms = o.target.narrow().terms(st.data.me, dm_operator(st));
+            let mut terms = o.target.narrow().terms(st.data.me);
             terms.push(NarrowTerm::new("sender", st.data.me));
             let skip = st
                 .outbox

@@ -148,7 +148,7 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
             let epoch = st.data.reset_view(&narrow);
             st.ui.selected = None;
             st.ui.date_jump = Some(date.clone());
-            let terms = narrow.terms(st.data.me, dm_operator(st));
+            let terms = narrow.terms(st.data.me);
             vec![Effect::JumpToDate { narrow, terms, date: date.replace(' ', "T"), epoch }]
         }
         C::Mute => on_action(st, Action::MuteTopic),

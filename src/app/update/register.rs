@@ -218,7 +218,6 @@ pub(super) fn on_users(st: &mut State, epoch: u64, roll: Roll) -> (Vec<Effect>, 
 
 pub(super) fn resync_narrows(st: &mut State) -> Vec<Effect> {
     let me = st.data.me;
-    let op = dm_operator(st);
     let mut fx = Vec::new();
     // Windows still loading or empty are loaded anew when shown.
     st.data.narrows.retain(|_, v| v.loaded && !v.ids.is_empty());
@@ -232,7 +231,7 @@ pub(super) fn resync_narrows(st: &mut State) -> Vec<Effect> {
         view.epoch = *epochs;
         fx.push(Effect::FetchMessages {
             narrow: narrow.clone(),
-            terms: narrow.terms(me, op),
+            terms: narrow.terms(me),
             anchor: Anchor::Id(newest),
             before: PAGE,
             after: RESYNC_AFTER,

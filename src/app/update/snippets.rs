@@ -11,8 +11,11 @@ use crate::app::msg::Answer;
 /// server is older than saved snippets, which is said instead.
 pub(super) fn open(st: &mut State) -> Vec<Effect> {
     let level = st.data.realm.feature_level;
-    if st.data.snippets.is_none() && level > 0 && level < crate::api::levels::SAVED_SNIPPETS {
-        set_error(st, NO_SNIPPETS_HERE.to_string());
+    if st.data.snippets.is_none()
+        && level > 0
+        && let Err(e) = crate::api::snippets::no_snippets_here(Some(level))
+    {
+        set_error(st, e.to_string());
         return vec![];
     }
     let shown = st.data.snippets.as_ref().map(|all| filtered(all, ""));

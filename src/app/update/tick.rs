@@ -1,6 +1,6 @@
 //! The clock: expiring notices, retries that are due, draft saves, presence pings.
 
-use super::common::{RESYNC_AFTER, dm_operator};
+use super::common::RESYNC_AFTER;
 use super::prelude::*;
 
 /// Seconds without input after which the user counts as idle.
@@ -43,7 +43,7 @@ pub(super) fn on_tick(st: &mut State, now: i64) -> Vec<Effect> {
 
 /// The shown window's newer messages failed to load: ask again once the wait is over.
 fn catch_up(st: &mut State, now: i64) -> Vec<Effect> {
-    let (me, op) = (st.data.me, dm_operator(st));
+    let me = st.data.me;
     let narrow = st.ui.narrow.clone();
     let Some(v) = st.data.narrows.get_mut(&narrow) else { return vec![] };
     let due = v.catch_up_at.is_some_and(|at| at <= now) && !v.loading_newer && st.ui.offline.is_none();
@@ -51,7 +51,7 @@ fn catch_up(st: &mut State, now: i64) -> Vec<Effect> {
     v.catch_up_at = None;
     v.loading_newer = true;
     vec![Effect::FetchMessages {
-        terms: narrow.terms(me, op),
+        terms: narrow.terms(me),
         narrow,
         anchor: Anchor::Id(last),
         before: 0,
