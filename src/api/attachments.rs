@@ -3,6 +3,7 @@
 //! uploaded, linked from messages and deleted.
 
 use super::error::Result;
+use super::levels;
 use super::models::{Ack, MessageId};
 use super::transport::*;
 
@@ -19,12 +20,17 @@ pub struct Attachment {
     /// Bytes.
     #[serde(default)]
     pub size: u64,
-    /// When it was uploaded, in milliseconds (a float before Zulip 3.0).
+    /// When it was uploaded: seconds from feature level 443, milliseconds before (a float
+    /// before Zulip 3.0). Seconds once read through [`Attachment::read_at`].
     #[serde(default)]
     pub create_time: f64,
-    /// The messages that link to it (anyone's).
-    #[serde(default)]
+    /// The messages that link to it (anyone's), as servers below level 472 list them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub messages: Vec<AttachmentMessage>,
+    /// The messages that link to it (anyone's), by ID: from level 472, and from `messages`
+    /// once read through [`Attachment::read_at`].
+    #[serde(default)]
+    pub message_ids: Vec<MessageId>,
 }
 
 /// A message that links to an attachment.
@@ -34,9 +40,22 @@ pub struct AttachmentMessage {
 }
 
 impl Attachment {
-    /// When it was uploaded (UNIX seconds).
+    /// The attachment as a server of `level` sent it, in one shape: `create_time` in seconds
+    /// (milliseconds below [`levels::ATTACHMENT_SECONDS`]) and the linking messages in
+    /// `message_ids` (a `messages` list below [`levels::ATTACHMENT_MESSAGE_IDS`]).
+    pub fn read_at(mut self, level: levels::Level) -> Attachment {
+        if !level.has(levels::ATTACHMENT_SECONDS) {
+            self.create_time /= 1000.0;
+        }
+        if self.message_ids.is_empty() {
+            self.message_ids = self.messages.drain(..).map(|m| m.id).collect();
+        }
+        self
+    }
+
+    /// When it was uploaded (UNIX seconds), once read through [`Attachment::read_at`].
     pub fn uploaded_at(&self) -> i64 {
-        (self.create_time / 1000.0) as i64
+        self.create_time as i64
     }
 
     /// The link a message uses for it, relative to the site: every segment of its path
@@ -97,7 +116,9 @@ impl TryFrom<RawAttachmentEvent> for AttachmentEvent {
 impl Client {
     /// `GET /attachments`: the user's uploads, and the space all uploads take.
     pub async fn get_attachments(&self) -> Result<AttachmentsResponse> {
-        self.call(Method::GET, "/attachments", Params::new()).await
+        let mut r: AttachmentsResponse = self.call(Method::GET, "/attachments", Params::new()).await?;
+        r.attachments = r.attachments.into_iter().map(|a| a.read_at(self.level())).collect();
+        Ok(r)
     }
 
     /// `DELETE /attachments/{id}`: delete one of the user's uploads (links to it stop working).

@@ -118,8 +118,7 @@ const UPLOAD_MESSAGES: usize = 1000;
 /// the list still comes (the places it cannot name are counted).
 async fn uploads(c: &Client) -> Result<Answer, ApiError> {
     let r = c.get_attachments().await?;
-    let mut ids: Vec<MessageId> =
-        r.attachments.iter().flat_map(|a| a.messages.iter().map(|m| m.id)).collect();
+    let mut ids: Vec<MessageId> = r.attachments.iter().flat_map(|a| a.message_ids.iter().copied()).collect();
     ids.sort_unstable_by(|a, b| b.cmp(a));
     ids.dedup();
     ids.truncate(UPLOAD_MESSAGES);

@@ -43,6 +43,10 @@ pub const REMINDERS: i64 = 381;
 pub const REMINDERS_IN_REGISTER: i64 = 399;
 /// `note` on `POST /reminders` (Zulip 11.0): ignored before.
 pub const REMINDER_NOTE: i64 = 415;
+/// An attachment's `create_time` (and its messages' `date_sent`) in seconds; milliseconds before.
+pub const ATTACHMENT_SECONDS: i64 = 443;
+/// An attachment's `message_ids` replaces its `messages` list of `{id, date_sent}`.
+pub const ATTACHMENT_MESSAGE_IDS: i64 = 472;
 
 /// The narrow validator's error for an operand that should have been a string: before the
 /// typed `NarrowParameter` (Zulip 9.0), it named the element.

@@ -16,13 +16,13 @@ const ROWS: usize = 2;
 /// Where a file is used: the conversations of the messages that link to it, as far as they
 /// are known, and how many others.
 fn used_in(st: &State, list: &UploadList, file: &crate::api::Attachment) -> String {
-    if file.messages.is_empty() {
+    if file.message_ids.is_empty() {
         return "not used".into();
     }
     let mut places: Vec<String> = Vec::new();
     let mut unknown = 0;
-    for m in &file.messages {
-        match list.places.get(&m.id) {
+    for id in &file.message_ids {
+        match list.places.get(id) {
             Some(n) => {
                 let title = super::recent::title(st, n);
                 if !places.contains(&title) {

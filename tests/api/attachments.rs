@@ -23,11 +23,11 @@ async fn uploads_are_listed_where_used_and_deleted_with_their_events() {
     let list = c.get_attachments().await.unwrap();
     assert_eq!(list.upload_space_used, Some(8), "every upload of the organization");
     let report = list.attachments.iter().find(|a| a.name == "report.pdf").expect("listed");
-    assert_eq!((report.size, report.messages.clone()), (5, vec![AttachmentMessage { id: linked }]));
+    assert_eq!((report.size, report.message_ids.clone()), (5, vec![linked]));
     assert_eq!(report.url(), used.url, "the link a message uses");
-    assert!(report.uploaded_at() > 1_700_000_000, "seconds, from milliseconds");
+    assert!(report.uploaded_at() > 1_700_000_000 && report.uploaded_at() < 4_000_000_000, "seconds");
     let notes = list.attachments.iter().find(|a| a.name == "notes.txt").expect("listed");
-    assert!(notes.messages.is_empty());
+    assert!(notes.message_ids.is_empty());
     // Others do not see them, nor may they delete them.
     assert!(env.client("alice").get_attachments().await.unwrap().attachments.is_empty());
     let err = env.client("alice").remove_attachment(notes.id).await.unwrap_err();
@@ -50,7 +50,7 @@ async fn uploads_are_listed_where_used_and_deleted_with_their_events() {
         .iter()
         .map(|e| match &e.change {
             AttachmentChange::Add(a) => format!("add {}", a.name),
-            AttachmentChange::Update(a) => format!("update {} in {}", a.name, a.messages.len()),
+            AttachmentChange::Update(a) => format!("update {} in {}", a.name, a.message_ids.len()),
             AttachmentChange::Remove(id) => format!("remove {}", if *id == notes.id { "notes" } else { "?" }),
         })
         .collect();
@@ -95,4 +95,39 @@ async fn the_quota_is_announced_and_an_upload_past_it_refused() {
         free.client("member").register(&Default::default()).await.unwrap().realm_upload_quota_mib,
         None
     );
+}
+
+/// Level 443 sends times in seconds (milliseconds before) and 472 the linking messages as
+/// `message_ids` (a `messages` list before): the server speaks each shape on its side of the
+/// level, and the client reads every one as the same upload, dated today and used once.
+#[tokio::test]
+async fn uploads_are_dated_and_placed_on_both_sides_of_443_and_472() {
+    for level in [442, 443, 471, 472] {
+        let env = Env::start_with(ServerOptions { feature_level: level, ..Default::default() }).await;
+        let c = env.registered_client("member").await;
+        let up = c.upload_file("r.pdf", 5, body(b"%PDF-")).await.unwrap();
+        let general = env.channel_id("general");
+        let m = OutgoingMessage::channel(general, "reports", &format!("[r.pdf]({})", up.url));
+        let linked = c.send_message(&m).await.unwrap().id;
+        let (_, raw) = env.raw("member", "GET", "/attachments", &[]).await;
+        let a = &raw["attachments"][0];
+        let now =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+        let sent = a["create_time"].as_i64().unwrap();
+        if level < 443 {
+            assert!((sent / 1000 - now).abs() < 600, "level {level}: milliseconds: {a}");
+        } else {
+            assert!((sent - now).abs() < 600, "level {level}: seconds: {a}");
+        }
+        if level < 472 {
+            assert_eq!(a["messages"][0]["id"], linked, "level {level}: {a}");
+            assert!(a.get("message_ids").is_none(), "level {level}: {a}");
+        } else {
+            assert_eq!(a["message_ids"], serde_json::json!([linked]), "level {level}: {a}");
+            assert!(a.get("messages").is_none(), "level {level}: {a}");
+        }
+        let read = &c.get_attachments().await.unwrap().attachments[0];
+        assert!((read.uploaded_at() - now).abs() < 600, "level {level}: dated today, not in 1970");
+        assert_eq!(read.message_ids, vec![linked], "level {level}: where it is used");
+    }
 }

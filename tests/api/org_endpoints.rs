@@ -133,7 +133,7 @@ async fn ones_uploads_are_listed_with_where_they_are_used_and_deleted() {
     assert_eq!(status, 200, "{body}");
     let mine = &body["attachments"][0];
     assert_eq!((mine["name"].as_str(), mine["size"].as_i64()), (Some("notes.txt"), Some(5)));
-    assert_eq!(mine["messages"].as_array().unwrap().len(), 1, "where it is used");
+    assert_eq!(mine["message_ids"].as_array().unwrap().len(), 1, "where it is used (level 472)");
     let id = mine["id"].as_i64().unwrap();
     let (_, others) = env.raw("alice", "GET", "/attachments", &[]).await;
     assert_eq!(others["attachments"], json!([]));

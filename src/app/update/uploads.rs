@@ -13,7 +13,7 @@ pub(super) fn open(st: &mut State) -> Vec<Effect> {
 /// The conversations of the messages that link to `files`: from the messages fetched with
 /// the list, else from those held.
 fn place(d: &Data, places: &mut HashMap<MessageId, Narrow>, files: &[Attachment]) {
-    for id in files.iter().flat_map(|f| f.messages.iter().map(|m| m.id)) {
+    for &id in files.iter().flat_map(|f| &f.message_ids) {
         if !places.contains_key(&id)
             && let Some(m) = d.messages.get(&id)
         {
@@ -40,10 +40,12 @@ pub(super) fn on_list(st: &mut State, mut files: Vec<Attachment>, used: Option<u
 /// An `attachment` event: a file uploaded, linked or unlinked, or deleted (here or
 /// elsewhere); the space uploads take, as the server counts it now.
 pub(super) fn on_event(st: &mut State, ev: AttachmentEvent) {
+    let level = crate::api::levels::Level(Some(st.data.realm.feature_level).filter(|l| *l > 0));
     let Some(Popup::Uploads { list: Some(list), selected }) = &mut st.ui.popup else { return };
     let chosen = list.files.get(*selected).map(|f| f.id);
     match ev.change {
         AttachmentChange::Add(file) | AttachmentChange::Update(file) => {
+            let file = file.read_at(level);
             place(&st.data, &mut list.places, std::slice::from_ref(&file));
             match list.files.iter_mut().find(|f| f.id == file.id) {
                 Some(old) => *old = file,
@@ -84,8 +86,9 @@ mod tests {
             name: format!("f{id}"),
             path_id: format!("2/{id}/f{id}"),
             size,
-            create_time: id as f64 * 1000.0,
-            messages: messages.iter().map(|id| AttachmentMessage { id: *id }).collect(),
+            create_time: id as f64,
+            messages: vec![],
+            message_ids: messages.to_vec(),
         }
     }
 

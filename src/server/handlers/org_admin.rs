@@ -230,20 +230,29 @@ pub async fn reorder_folders(State(s): State<Arc<Shared>>, req: Req) -> Res {
 }
 
 impl Org {
-    /// An upload as `GET /attachments` lists it, with the messages that link to it.
+    /// An upload as `GET /attachments` lists it, with the messages that link to it: times in
+    /// seconds from level 443 (milliseconds before), the messages as `message_ids` from 472
+    /// (a `messages` list of `{id, date_sent}` before).
     pub fn attachment_json(&self, path: &str) -> Option<Value> {
+        use crate::server::levels::{ATTACHMENT_MESSAGE_IDS, ATTACHMENT_SECONDS};
+        let level = self.settings.feature_level;
+        let unit = if level >= ATTACHMENT_SECONDS { 1 } else { 1000 };
         let up = self.uploads.get(path)?;
         let link = format!("/user_uploads/{path}");
-        let messages: Vec<Value> = self
-            .messages
-            .values()
-            .filter(|m| m.content.contains(&link))
-            .map(|m| json!({"id": m.id, "date_sent": m.timestamp * 1000}))
-            .collect();
-        Some(json!({
+        let linking = self.messages.values().filter(|m| m.content.contains(&link));
+        let mut v = json!({
             "id": up.id, "name": up.name, "path_id": path, "size": up.bytes.len(),
-            "create_time": up.created * 1000, "messages": messages,
-        }))
+            "create_time": up.created * unit,
+        });
+        if level >= ATTACHMENT_MESSAGE_IDS {
+            v["message_ids"] = linking.map(|m| m.id).collect::<Vec<_>>().into();
+        } else {
+            v["messages"] = linking
+                .map(|m| json!({"id": m.id, "date_sent": m.timestamp * unit}))
+                .collect::<Vec<_>>()
+                .into();
+        }
+        Some(v)
     }
 
     /// Bytes every upload of the organization takes (what its quota counts).
