@@ -81,109 +81,125 @@ pub fn create_fresh(
     Err(std::io::Error::other(format!("{} has too many files named {name}", dir.display())))
 }
 
-/// File types that run code when opened (programs, scripts, installers, launchers, and web
-/// pages, which a browser runs with access to local files): an attachment of one of these is
-/// saved, never opened. The one list of them.
-const RUNS_CODE: &[&str] = &[
-    // Linux and the BSDs
-    "appimage",
-    "bash",
-    "bin",
-    "csh",
-    "deb",
-    "desktop",
-    "elf",
-    "flatpak",
-    "flatpakref",
-    "jar",
-    "ksh",
-    "out",
-    "pl",
-    "py",
-    "pyc",
-    "pyw",
-    "rb",
-    "rpm",
-    "run",
-    "sh",
-    "snap",
-    "x86_64",
-    "zsh",
-    "php",
-    "lua",
-    "js",
-    "mjs",
-    "cjs",
-    // macOS
-    "app",
-    "applescript",
-    "command",
-    "dmg",
-    "pkg",
-    "mpkg",
-    "scpt",
-    "terminal",
-    "tool",
-    "workflow",
-    "webloc",
-    "fileloc",
-    "inetloc",
-    // Windows
-    "bat",
-    "cmd",
-    "com",
-    "cpl",
-    "exe",
-    "hta",
-    "inf",
-    "ins",
-    "jse",
-    "lnk",
-    "msc",
-    "msi",
-    "msp",
-    "pif",
-    "ps1",
-    "psm1",
-    "reg",
-    "scf",
-    "scr",
-    "url",
-    "vb",
-    "vbe",
-    "vbs",
-    "wsf",
-    "wsh",
-    "appref-ms",
-    "application",
-    "gadget",
-    "msix",
-    "appx",
-    "library-ms",
-    "settingcontent-ms",
-    // Pages and documents with scripts a viewer may run
-    "htm",
-    "html",
-    "xhtml",
-    "shtml",
-    "mht",
-    "mhtml",
-    "svg",
-    "svgz",
-    "xml",
-    "xsl",
+/// The inert kinds of file an attachment may be opened as: the user's opener shows them
+/// (an image viewer, a PDF reader, a text editor, a player) without running anything of theirs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Inert {
+    Picture,
+    Pdf,
+    Text,
+    Audio,
+    Video,
+}
+
+/// Why a downloaded attachment was saved and not opened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kept {
+    /// An archive: saved, never unpacked or opened.
+    Archive,
+    /// Its name is of no inert type: programs, scripts, pages, documents with macros, and
+    /// every type not on the list (a name with no extension or a trailing dot too).
+    NotInert,
+    /// Its name is of an inert type (this extension) but its contents are not.
+    Contents(String),
+}
+
+impl std::fmt::Display for Kept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Kept::Archive => f.write_str("an archive is saved, not unpacked or opened"),
+            Kept::NotInert => f.write_str("only pictures, PDFs, plain text, audio and video are opened"),
+            Kept::Contents(ext) => write!(f, "its contents are not those of a .{ext} file"),
+        }
+    }
+}
+
+/// Whether a file's contents are of a type (its magic bytes).
+type Test = fn(&[u8]) -> bool;
+
+/// The allow-list: each extension (lowercase) that may be opened, its kind, and the test its
+/// contents must pass. Nothing else is ever opened.
+const INERT: &[(&str, Inert, Test)] = &[
+    ("png", Inert::Picture, infer::image::is_png),
+    ("jpg", Inert::Picture, infer::image::is_jpeg),
+    ("jpeg", Inert::Picture, infer::image::is_jpeg),
+    ("gif", Inert::Picture, infer::image::is_gif),
+    ("webp", Inert::Picture, is_webp),
+    ("pdf", Inert::Pdf, is_pdf),
+    ("txt", Inert::Text, is_plain_text),
+    ("text", Inert::Text, is_plain_text),
+    ("log", Inert::Text, is_plain_text),
+    ("mp3", Inert::Audio, infer::audio::is_mp3),
+    ("m4a", Inert::Audio, infer::audio::is_m4a),
+    ("ogg", Inert::Audio, infer::audio::is_ogg),
+    ("oga", Inert::Audio, infer::audio::is_ogg),
+    ("opus", Inert::Audio, infer::audio::is_ogg),
+    ("flac", Inert::Audio, infer::audio::is_flac),
+    ("wav", Inert::Audio, infer::audio::is_wav),
+    ("mp4", Inert::Video, infer::video::is_mp4),
+    ("m4v", Inert::Video, |b| infer::video::is_m4v(b) || infer::video::is_mp4(b)),
+    ("mov", Inert::Video, infer::video::is_mov),
+    ("webm", Inert::Video, infer::video::is_webm),
+    ("mkv", Inert::Video, infer::video::is_mkv),
+    ("ogv", Inert::Video, infer::audio::is_ogg),
 ];
 
-/// Does opening a file of this name risk running code? Names with no extension count as such
-/// (the opener guesses their type from the bytes).
-pub fn runs_code(name: &str) -> bool {
-    match name.rsplit_once('.') {
-        Some((stem, ext)) if !stem.is_empty() => {
-            let ext = ext.to_ascii_lowercase();
-            RUNS_CODE.contains(&ext.as_str())
-        }
-        _ => true,
+/// Archives: saved and named, never opened (an archive manager may run what it unpacks).
+const ARCHIVES: &[&str] = &["zip", "tar", "gz", "tgz", "bz2", "xz", "zst", "7z", "rar"];
+
+/// May a downloaded attachment named `name` holding `bytes` be opened? Only when its extension
+/// is on the allow-list of inert types and its contents are of that type, and nothing in its
+/// head reads as a web page or script (which the system's opener, sniffing the contents, would
+/// give to a browser or an interpreter). Everything else is saved and not opened.
+pub fn judge(name: &str, bytes: &[u8]) -> Result<Inert, Kept> {
+    let ext = match name.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => ext.to_ascii_lowercase(),
+        _ => return Err(Kept::NotInert),
+    };
+    if ARCHIVES.contains(&ext.as_str()) {
+        return Err(Kept::Archive);
     }
+    let Some((_, kind, is)) = INERT.iter().find(|(e, _, _)| *e == ext) else {
+        return Err(Kept::NotInert);
+    };
+    if !is(bytes) || reads_as_page(bytes) {
+        return Err(Kept::Contents(ext));
+    }
+    Ok(*kind)
+}
+
+/// How far into a file an opener's content sniffing looks for markup (libmagic searches HTML's
+/// tags within the first 4 KiB).
+const SNIFFED: usize = 4096;
+
+/// Does the head of a file hold what a content sniffer takes for a web page, SVG or XML?
+/// Pictures' own metadata (XMP: `<?xpacket`, `<x:xmpmeta`, `<rdf:`) does not count.
+fn reads_as_page(bytes: &[u8]) -> bool {
+    const TAGS: &[&[u8]] =
+        &[b"<html", b"<!doctype", b"<script", b"<head", b"<body", b"<iframe", b"<svg", b"<?xml-stylesheet"];
+    let head = bytes[..bytes.len().min(SNIFFED)].to_ascii_lowercase();
+    TAGS.iter().any(|tag| head.windows(tag.len()).any(|w| w == *tag))
+}
+
+/// A PDF starts with its header (readers accept it further in; here it must come first).
+fn is_pdf(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"%PDF-")
+}
+
+/// A WebP picture is a RIFF file of form `WEBP`.
+fn is_webp(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"RIFF") && infer::image::is_webp(bytes)
+}
+
+/// Plain text: UTF-8 (a byte-order mark allowed) with no control characters but tab, line
+/// feed, carriage return and form feed, and not starting as markup (`<`) or a script (`#!`).
+fn is_plain_text(bytes: &[u8]) -> bool {
+    let Ok(text) = std::str::from_utf8(bytes) else { return false };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let start = text.trim_start();
+    !start.starts_with('<')
+        && !start.starts_with("#!")
+        && !text.chars().any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\u{c}'))
 }
 
 /// `~/` at the start of a path is the home folder, as in a shell (and as the Python bindings
@@ -278,13 +294,85 @@ mod tests {
         assert!(!missing.exists());
     }
 
+    /// A PNG header and the start of its first chunk.
+    const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x02\0\0\0";
+    const PAGE: &[u8] = b"<!DOCTYPE html><html><script>alert(1)</script></html>";
+
     #[test]
-    fn programs_scripts_and_pages_run_code_pictures_and_documents_do_not() {
-        for name in ["x.desktop", "x.sh", "x.jar", "a.AppImage", "setup.EXE", "r.html", "noext", ".bashrc"] {
-            assert!(runs_code(name), "{name}");
+    fn only_inert_types_whose_contents_match_their_name_are_opened() {
+        let ok = |name: &str, bytes: &[u8]| judge(name, bytes);
+        assert_eq!(ok("cat.png", PNG), Ok(Inert::Picture));
+        assert_eq!(ok("CAT.PNG", PNG), Ok(Inert::Picture), "the extension's case does not matter");
+        assert_eq!(ok("photo.jpeg", b"\xff\xd8\xff\xe0\0\x10JFIF\0"), Ok(Inert::Picture));
+        assert_eq!(ok("a.gif", b"GIF89a\x01\0\x01\0"), Ok(Inert::Picture));
+        assert_eq!(ok("a.webp", b"RIFF\x24\0\0\0WEBPVP8 "), Ok(Inert::Picture));
+        assert_eq!(ok("report.pdf", b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"), Ok(Inert::Pdf));
+        assert_eq!(ok("notes.txt", "caf\u{e9}\tnotes\r\n- one\n".as_bytes()), Ok(Inert::Text));
+        assert_eq!(ok("empty.txt", b""), Ok(Inert::Text));
+        assert_eq!(ok("song.mp3", b"ID3\x04\0\0\0\0\0\0"), Ok(Inert::Audio));
+        assert_eq!(ok("take.wav", b"RIFF\x24\0\0\0WAVEfmt "), Ok(Inert::Audio));
+        assert_eq!(ok("clip.mp4", b"\0\0\0\x18ftypisom\0\0\x02\0"), Ok(Inert::Video));
+        let mut tagged = PNG.to_vec();
+        tagged
+            .extend_from_slice(b"iTXtXML:com.adobe.xmp<?xpacket begin=''?><x:xmpmeta><rdf:RDF/></x:xmpmeta>");
+        assert_eq!(ok("tagged.png", &tagged), Ok(Inert::Picture), "a picture's own metadata is no page");
+    }
+
+    #[test]
+    fn programs_pages_unknown_types_and_names_without_an_extension_are_kept() {
+        for name in [
+            "x.desktop",
+            "x.sh",
+            "x.jar",
+            "a.AppImage",
+            "setup.EXE",
+            "r.html",
+            "report.html.",
+            "page.xht",
+            "run.jnlp",
+            "doc.ps",
+            "sniff.dat",
+            "pic.svg",
+            "sheet.csv",
+            "notes.md",
+            "noext",
+            ".bashrc",
+            ".png",
+        ] {
+            assert_eq!(judge(name, b"hello"), Err(Kept::NotInert), "{name}");
         }
-        for name in ["cat.png", "notes.txt", "report.pdf", "song.mp3", "a.b.tar.gz"] {
-            assert!(!runs_code(name), "{name}");
+        for name in ["a.zip", "a.b.tar.gz", "x.7z", "x.TGZ"] {
+            assert_eq!(judge(name, b"PK\x03\x04"), Err(Kept::Archive), "{name}");
+        }
+    }
+
+    #[test]
+    fn contents_that_are_not_of_the_named_type_are_kept() {
+        let wrong = |ext: &str| Err(Kept::Contents(ext.into()));
+        assert_eq!(judge("cat.png", PAGE), wrong("png"), "a page named as a picture");
+        assert_eq!(judge("cat.jpg", PNG), wrong("jpg"), "another picture's bytes");
+        assert_eq!(judge("a.pdf", b"<html>%PDF-1.4"), wrong("pdf"), "the header must come first");
+        assert_eq!(judge("a.webp", b"XXXXXXXXWEBP"), wrong("webp"));
+        assert_eq!(
+            judge("song.mp3", b"\xff\xfb<html><script>x</script>"),
+            wrong("mp3"),
+            "markup after a weak magic"
+        );
+        let mut polyglot = PNG.to_vec();
+        polyglot.extend_from_slice(b"<body onload=x>");
+        assert_eq!(judge("cat.png", &polyglot), wrong("png"), "markup in the head");
+        // Text: UTF-8 with no controls, not a page or a script.
+        for bad in [
+            &b"<html><body>hi"[..],
+            b"  \n<?xml version=\"1.0\"?><x/>",
+            b"\xef\xbb\xbf<script>x</script>",
+            b"#!/bin/sh\nrm -rf ~\n",
+            b"a\0b",
+            b"\xff\xfe not utf-8",
+            b"colour \x1b]0;pwned\x07",
+            b"notes\n\n<!DOCTYPE html>",
+        ] {
+            assert_eq!(judge("a.txt", bad), wrong("txt"), "{bad:?}");
         }
     }
 }

@@ -5,7 +5,10 @@
 //! - a link in a message never makes the client send the user's key anywhere but the site's
 //!   API and its uploads (`/user_uploads/../../api/…` is a web page, never a download);
 //! - a download lands in the client's private folder, under a fresh name, never over a file
-//!   or through a symlink, mode 0600; one whose type can run code is saved and not opened;
+//!   or through a symlink, mode 0600; it is opened only when its name and its contents are of
+//!   an inert type (picture, PDF, plain text, audio, video), else saved and not opened;
+//! - a link's number counts only links on screen: one in a closed spoiler (or a muted sender's
+//!   message) gets none, and `o` cannot reach it, until it is shown;
 //! - a program the client starts gets server text only where it cannot be read as an option
 //!   (here: the browser gets one argument, which starts with `/` or its scheme);
 //! - no control or escape character from any field reaches the terminal.
@@ -127,6 +130,92 @@ async fn an_upload_link_that_climbs_into_the_api_is_a_web_page_never_fetched_wit
     assert!(!status(&app).contains("saved"), "{}", status(&app));
 }
 
+/// The text of the rows the selected message takes on a screen of this size.
+fn shown(app: &mut App, id: i64) -> String {
+    app.draw(100, 30);
+    app.draw(100, 30).rows_of(id).join("\n")
+}
+
+#[tokio::test]
+async fn link_numbers_count_only_the_links_on_screen_and_a_closed_spoiler_keeps_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = member_app(&dir.path().join("downloads")).await;
+    // The report's message: a hidden link before two shown ones.
+    let text = "```spoiler Careful\n[a](http://evil.example/hidden)\n```\n\
+        [docs](https://docs.example/spoiled-docs) and [wiki](https://wiki.example/spoiled-wiki)";
+    let id = posted_and_selected(&mut app, "spoiled", text).await;
+    let screen = shown(&mut app, id);
+    assert!(screen.contains("docs[1]") && screen.contains("wiki[2]") && !screen.contains("evil"), "{screen}");
+    app.key(KeyCode::Char('o')).await;
+    assert!(app.st.ui.prompt.is_some());
+    assert_eq!(status(&app), "which link? 1–2", "the range counts the links on screen");
+    app.keys("1").await;
+    app.key(KeyCode::Enter).await;
+    app.until("the browser to be asked", |_| !opened_with("spoiled-docs").is_empty()).await;
+    assert_eq!(opened_with("spoiled-docs"), vec!["https://docs.example/spoiled-docs|".to_owned()]);
+    open_link(&mut app, 3, "the refusal", |st| st.ui.status.as_ref().is_some_and(|s| s.error)).await;
+    assert_eq!(status(&app), "no link 3: the message has 2");
+
+    // Open, the spoiler's link is first on screen and first for `o`.
+    app.key(KeyCode::Char('z')).await;
+    let screen = shown(&mut app, id);
+    assert!(screen.contains("a[1]") && screen.contains("docs[2]") && screen.contains("wiki[3]"), "{screen}");
+    app.key(KeyCode::Char('o')).await;
+    assert_eq!(status(&app), "which link? 1–3");
+    app.keys("1").await;
+    app.key(KeyCode::Enter).await;
+    app.until("the browser to be asked", |_| !opened_with("evil.example/hidden").is_empty()).await;
+    assert_eq!(opened_with("evil.example/hidden"), vec!["http://evil.example/hidden|".to_owned()]);
+    assert!(opened_with("spoiled-wiki").is_empty());
+}
+
+#[tokio::test]
+async fn a_message_whose_only_links_are_in_a_closed_spoiler_opens_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let downloads = dir.path().join("downloads");
+    let mut app = member_app(&downloads).await;
+    let alice = app.other("alice");
+    let body = "[Desktop Entry]\nType=Application\nExec=sh -c 'touch /tmp/pwned'\n";
+    let up =
+        alice.upload_file("only-hidden.desktop", body.len() as u64, body.to_owned().into()).await.unwrap();
+    let text =
+        format!("```spoiler Nothing to see\n[launch]({}) [web](https://hidden-only.example/x)\n```", up.url);
+    posted_and_selected(&mut app, "only hidden", &text).await;
+    app.key(KeyCode::Char('o')).await;
+    app.settle().await;
+    let said = app.st.ui.status.clone().expect("a status");
+    assert!(said.error, "{said:?}");
+    assert_eq!(
+        said.text,
+        "this message has no links shown (those in its closed spoiler count once it is open)"
+    );
+    assert!(app.st.ui.prompt.is_none(), "nothing to ask");
+    assert!(opened_with("hidden-only").is_empty() && opened_with("only-hidden").is_empty(), "nothing opened");
+    assert!(!downloads.exists() || std::fs::read_dir(&downloads).unwrap().next().is_none(), "nothing saved");
+    assert!(!app.server.recent_requests().iter().any(|r| r.contains("only-hidden")), "nothing fetched");
+
+    // A muted sender's message, shown as one line: none of its links either, until `z`.
+    let muted = posted_and_selected(&mut app, "muted", "[m](https://muted-sender.example/m)").await;
+    let alice_id = app.st.data.messages[&muted].sender_id();
+    app.client.mute_user(alice_id).await.unwrap();
+    app.until("the mute", |st| st.data.muted_users.contains(&alice_id)).await;
+    app.select(muted);
+    app.key(KeyCode::Char('o')).await;
+    assert_eq!(status(&app), "this message has no links (its sender is muted)");
+    app.key(KeyCode::Char('z')).await;
+    open_link(&mut app, 1, "the browser to be asked", |_| !opened_with("muted-sender").is_empty()).await;
+}
+
+/// A PNG of one pixel, made by the `image` crate.
+fn real_png() -> Vec<u8> {
+    let img = image::RgbImage::from_pixel(1, 1, image::Rgb([200, 30, 30]));
+    let mut out = std::io::Cursor::new(Vec::new());
+    image::DynamicImage::ImageRgb8(img).write_to(&mut out, image::ImageFormat::Png).unwrap();
+    out.into_inner()
+}
+
+const PAGE: &str = "<!DOCTYPE html><html><script>fetch('file:///etc/passwd')</script></html>\n";
+
 #[tokio::test]
 async fn an_attachment_that_can_run_code_is_saved_privately_and_not_opened() {
     let dir = tempfile::tempdir().unwrap();
@@ -144,7 +233,10 @@ async fn an_attachment_that_can_run_code_is_saved_privately_and_not_opened() {
     let saved = downloads.join("launch-x1.desktop");
     assert_eq!(
         status(&app),
-        format!("saved {} — not opened: a file of this type can run programs", saved.display())
+        format!(
+            "saved {} — not opened: only pictures, PDFs, plain text, audio and video are opened",
+            saved.display()
+        )
     );
     assert_eq!(std::fs::read_to_string(&saved).unwrap(), body);
     assert!(opened_with("launch-x1").is_empty(), "not handed to any program");
@@ -160,6 +252,50 @@ async fn an_attachment_that_can_run_code_is_saved_privately_and_not_opened() {
     })
     .await;
     assert_eq!(std::fs::read_to_string(&saved).unwrap(), body);
+
+    // What a deny-list let through: a trailing dot (no extension), types it did not name, HTML
+    // under an unknown extension, and HTML under a picture's name. Only an allow-list of inert
+    // types is opened, and only when the contents are of that type.
+    let not_inert = "only pictures, PDFs, plain text, audio and video are opened";
+    let cases: [(&str, &[u8], &str); 6] = [
+        ("report.html.", PAGE.as_bytes(), not_inert),
+        ("page.xht", PAGE.as_bytes(), not_inert),
+        ("run.jnlp", b"<?xml version=\"1.0\"?><jnlp><application-desc main-class=\"X\"/></jnlp>", not_inert),
+        ("doc.ps", b"%!PS-Adobe-3.0\n(/etc/passwd) (r) file\n", not_inert),
+        ("sniff.dat", PAGE.as_bytes(), not_inert),
+        ("fake.png", PAGE.as_bytes(), "its contents are not those of a .png file"),
+    ];
+    let mut text = String::new();
+    for (name, bytes, _) in &cases {
+        let up = alice.upload_file(name, bytes.len() as u64, bytes.to_vec().into()).await.unwrap();
+        text.push_str(&format!("[{name}]({}) ", up.url));
+    }
+    posted_and_selected(&mut app, "not inert", &text).await;
+    for (n, (name, bytes, why)) in cases.iter().enumerate() {
+        let saved = downloads.join(name);
+        open_link(&mut app, n + 1, name, |st| {
+            st.ui.status.as_ref().is_some_and(|s| s.text.contains(&saved.display().to_string()))
+        })
+        .await;
+        assert!(opened_with(&saved.display().to_string()).is_empty(), "{name} was handed to a program");
+        assert_eq!(status(&app), format!("saved {} — not opened: {why}", saved.display()), "{name}");
+        assert_eq!(&std::fs::read(&saved).unwrap(), bytes, "{name}");
+    }
+
+    // A real picture and a PDF are opened: the path, one argument.
+    let pdf = b"%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n".to_vec();
+    let mut text = String::new();
+    for (name, bytes) in [("dot.png", real_png()), ("paper.pdf", pdf)] {
+        let up = alice.upload_file(name, bytes.len() as u64, bytes.into()).await.unwrap();
+        text.push_str(&format!("[{name}]({}) ", up.url));
+    }
+    posted_and_selected(&mut app, "inert", &text).await;
+    for (n, name) in ["dot.png", "paper.pdf"].into_iter().enumerate() {
+        let saved = downloads.join(name).display().to_string();
+        open_link(&mut app, n + 1, name, |_| !opened_with(&saved).is_empty()).await;
+        assert_eq!(opened_with(&saved), vec![format!("{saved}|")]);
+        assert_eq!(status(&app), format!("saved and opened {saved}"));
+    }
 }
 
 #[cfg(unix)]

@@ -133,19 +133,26 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn times_are_milliseconds_and_links_are_encoded() {
-        let a: Attachment = serde_json::from_value(json!({
+    fn times_are_read_by_level_and_links_are_encoded() {
+        let before: Attachment = serde_json::from_value(json!({
             "id": 1, "name": "a b.txt", "path_id": "2/ce/x y/a b.txt", "size": 3,
             "create_time": 1_588_145_417_000_i64, "messages": [{"id": 102, "date_sent": 1_588_145_424_000_i64}]
         }))
         .unwrap();
+        let a = before.read_at(levels::Level(Some(levels::ATTACHMENT_SECONDS - 1)));
         assert_eq!(a.uploaded_at(), 1_588_145_417);
         assert_eq!(a.url(), "/user_uploads/2/ce/x%20y/a%20b.txt");
-        assert_eq!(a.messages, vec![AttachmentMessage { id: 102 }]);
+        assert_eq!(a.message_ids, vec![102]);
         let old: Attachment =
             serde_json::from_value(json!({"id": 1, "name": "n", "path_id": "p", "create_time": 1.5e12}))
                 .unwrap();
-        assert_eq!(old.uploaded_at(), 1_500_000_000);
+        assert_eq!(old.read_at(levels::Level(Some(300))).uploaded_at(), 1_500_000_000);
+        let now: Attachment = serde_json::from_value(
+            json!({"id": 1, "name": "n", "path_id": "p", "create_time": 1_780_000_000, "message_ids": [7, 9]}),
+        )
+        .unwrap();
+        let now = now.read_at(levels::Level(Some(levels::ATTACHMENT_MESSAGE_IDS)));
+        assert_eq!((now.uploaded_at(), now.message_ids), (1_780_000_000, vec![7, 9]));
     }
 
     #[test]

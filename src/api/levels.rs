@@ -95,9 +95,9 @@ impl Level {
         since: i64,
         what: &'static str,
         version: &'static str,
-    ) -> Result<(), super::LimitError> {
+    ) -> Result<(), super::error::LimitError> {
         match self.0 {
-            Some(at) if at < since => Err(super::LimitError::NotOnThisServer { what, version, since, at }),
+            Some(at) if at < since => Err(super::error::LimitError::NotOnThisServer { what, version, since, at }),
             _ => Ok(()),
         }
     }
@@ -147,7 +147,7 @@ impl Level {
 
     /// The operators of `terms` this server does not have and that have no older name: refused
     /// before asking, naming both levels.
-    pub fn check_narrow(self, terms: &[NarrowTerm]) -> Result<(), super::LimitError> {
+    pub fn check_narrow(self, terms: &[NarrowTerm]) -> Result<(), super::error::LimitError> {
         for t in terms {
             match t.operator.as_str() {
                 "mentions" => {
@@ -173,7 +173,7 @@ impl Level {
 
 /// Whether a server refused a narrow for an operator's name or operand type: "unknown
 /// operator X" (`BAD_NARROW`), or "operand is not a string" (an operator it takes only names for).
-pub fn refuses_a_name(e: &super::ApiError) -> bool {
+pub fn refuses_a_name(e: &super::error::ApiError) -> bool {
     e.server().is_some_and(|s| {
         s.status == 400
             && ((s.code == "BAD_NARROW" && s.msg.contains("unknown operator"))
@@ -240,16 +240,16 @@ mod tests {
         let names: Vec<&str> = older.iter().map(|t| t.operator.as_str()).collect();
         assert_eq!(names, ["stream", "pm-with"]);
         assert_eq!(Level(Some(0)).older_names(&terms), None, "already the oldest");
-        let unknown = super::super::ServerError::new(
+        let unknown = super::super::error::ServerError::new(
             400,
             "BAD_NARROW",
             "Invalid narrow operator: unknown operator channel",
         );
-        assert!(refuses_a_name(&super::super::ApiError::Server(Box::new(unknown))));
-        let not_string = super::super::ServerError::new(400, "BAD_REQUEST", "operand is not a string");
-        assert!(refuses_a_name(&super::super::ApiError::Server(Box::new(not_string))));
+        assert!(refuses_a_name(&super::super::error::ApiError::Server(Box::new(unknown))));
+        let not_string = super::super::error::ServerError::new(400, "BAD_REQUEST", "operand is not a string");
+        assert!(refuses_a_name(&super::super::error::ApiError::Server(Box::new(not_string))));
         let other =
-            super::super::ServerError::new(400, "BAD_NARROW", "Invalid narrow operator: unknown user 9");
-        assert!(!refuses_a_name(&super::super::ApiError::Server(Box::new(other))));
+            super::super::error::ServerError::new(400, "BAD_NARROW", "Invalid narrow operator: unknown user 9");
+        assert!(!refuses_a_name(&super::super::error::ApiError::Server(Box::new(other))));
     }
 }

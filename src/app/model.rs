@@ -568,6 +568,27 @@ pub struct State {
     pub notices: super::burst::Burst,
 }
 
+/// How the message pane shows a message's content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    /// A muted sender's message the user has not chosen to see: nothing of it.
+    Hidden,
+    /// Its content, its spoilers open or closed (`z` opens and closes them all).
+    Body { spoilers_open: bool },
+}
+
+impl State {
+    /// How message `m` shows: the one answer the message pane draws by and `o`, `Y` and `I`
+    /// number by, so that a number on screen is the link it opens and nothing out of sight
+    /// (a closed spoiler, a muted sender's message) gets one.
+    pub fn shown(&self, m: &super::store::Stored) -> Shown {
+        if self.data.muted_users.contains(&m.sender_id()) && !self.ui.revealed.contains(&m.id) {
+            return Shown::Hidden;
+        }
+        Shown::Body { spoilers_open: self.ui.open_spoilers.contains(&(m.id, 0)) }
+    }
+}
+
 /// What the client holds, as JSON: the IDs of the messages held, loaded windows with the terms
 /// that select them on the server, unread messages, the outbox, the connection. Compared with the server's truth by the chaos
 /// test; attached to bug reports.

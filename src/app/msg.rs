@@ -84,9 +84,11 @@ pub enum Answer {
         saved: bool,
         opening: Option<ProgramFailure>,
     },
-    /// An attachment of a type that can run code: saved at `target`, not opened.
+    /// An attachment saved at `target` and not opened (`why`: not of an inert type, or its
+    /// contents are not what its name says).
     Kept {
         target: String,
+        why: crate::files::Kept,
     },
     /// A channel created (its ID, where the server says it).
     ChannelCreated(Option<ChannelId>),

@@ -1,7 +1,9 @@
 //! Opening a link from a message. A web or mail link goes to the user's browser (`$BROWSER`,
 //! else the system's opener). An upload on the user's own server is downloaded with the
 //! user's credentials into the private downloads folder, under a fresh name (mode 0600), and
-//! the file is opened — or only saved, when its type can run code (`files::runs_code`).
+//! the file is opened only when `files::judge` finds its name and its contents of one inert
+//! type (picture, PDF, plain text, audio, video); anything else is only saved, and the status
+//! line names where.
 //!
 //! Whatever is handed to a program is one argument that starts with `/` (a path in the
 //! private folder) or with its scheme (`https:`, `mailto:`): never readable as an option.
@@ -23,6 +25,7 @@ pub(super) async fn open_url(
     }
     let bytes = c.download(url).await?;
     let name = file_name(url);
+    let verdict = crate::files::judge(&name, &bytes);
     let saved = tokio::task::spawn_blocking({
         let name = name.clone();
         move || save(dir, &name, &bytes)
@@ -34,9 +37,9 @@ pub(super) async fn open_url(
         Err((path, error)) => return Err(Failure::File { path, error }),
     };
     let target = path.display().to_string();
-    if crate::files::runs_code(&name) {
-        tracing::info!("saved a file of a type that runs code, not opened");
-        return Ok(Answer::Kept { target });
+    if let Err(why) = verdict {
+        tracing::info!("saved an attachment, not opened: {why}");
+        return Ok(Answer::Kept { target, why });
     }
     let opening = open(target.clone()).await.err();
     Ok(Answer::Opened { target, saved: true, opening })

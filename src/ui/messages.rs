@@ -5,7 +5,7 @@ use super::common::{Ctx, RenderCache, clip, clip_line, emoji_label};
 use super::content::render_html_with_theme;
 use super::theme::Theme;
 use crate::api::MessageId;
-use crate::app::{Focus, Narrow, State, Stored};
+use crate::app::{Focus, Narrow, Shown, State, Stored};
 use crate::content::{display_width, escape_html, sanitize};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -68,8 +68,10 @@ fn message_block(
     let same_conv = prev.is_some_and(|p| p.same_place(m));
     // In search results, what matched is marked.
     let found = st.data.narrows.get(&st.ui.narrow).and_then(|v| v.matches.get(&m.id));
-    // A muted sender's message stays behind one line until the user asks to see it.
-    let hidden = st.data.muted_users.contains(&m.sender_id()) && !st.ui.revealed.contains(&m.id);
+    // A muted sender's message stays behind one line until the user asks to see it. The same
+    // answer (`State::shown`) numbers the links `o` opens.
+    let shown = st.shown(m);
+    let hidden = shown == Shown::Hidden;
     if !same_conv {
         match (found.and_then(|f| f.subject.as_deref()), m.stream_id()) {
             // An empty topic's match is empty too: the header names it as the realm does.
@@ -114,7 +116,7 @@ fn message_block(
         spans.insert(0, Span::styled(name, t.bold));
         out.push(Line::from(spans));
     }
-    let spoilers = st.ui.open_spoilers.contains(&(m.id, 0));
+    let spoilers = matches!(shown, Shown::Body { spoilers_open: true });
     if hidden {
         out.push(Line::styled(clip("  (a message from a muted user: z shows it)", width as usize), t.dim));
         return out;

@@ -111,7 +111,11 @@ async fn a_file_opens_through_the_open_link_path_and_a_refused_deletion_is_said(
     app.key(KeyCode::Char('o')).await;
     app.until("saved", |st| st.ui.status.as_ref().is_some_and(|s| s.text.starts_with("saved "))).await;
     let (error, text) = status(&app.st);
-    assert!(!error && text.ends_with(" — not opened: a file of this type can run programs"), "{text}");
+    assert!(
+        !error
+            && text.ends_with(" — not opened: only pictures, PDFs, plain text, audio and video are opened"),
+        "{text}"
+    );
     let saved: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().path()).collect();
     assert_eq!(saved.len(), 1);
     assert_eq!(std::fs::read(&saved[0]).unwrap(), b"echo hi\n\n\n");

@@ -337,9 +337,7 @@ fn other_success(st: &mut State, job: Job, result: Answer) -> Vec<Effect> {
                 return vec![];
             }
         },
-        (Job::Open { .. }, Answer::Kept { target }) => {
-            format!("saved {target} — not opened: a file of this type can run programs")
-        }
+        (Job::Open { .. }, Answer::Kept { target, why }) => format!("saved {target} — not opened: {why}"),
         (Job::DumpState, Answer::Written(path)) => format!("state written to {}", path.display()),
         (Job::MarkTopicRead, _) => "topic marked as read".into(),
         (Job::MarkChannelRead { name }, _) => format!("#{name} marked as read"),

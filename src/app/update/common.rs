@@ -46,6 +46,29 @@ pub fn selected_message(st: &State) -> Option<&Stored> {
     st.ui.selected.and_then(|id| st.data.messages.get(&id))
 }
 
+/// A message's links, code blocks and pictures as the message pane shows them ([`State::shown`]):
+/// none of a hidden message, none inside a closed spoiler, numbered as on screen.
+pub(super) fn shown_parts(st: &State, m: &Stored) -> crate::content::Summary {
+    match st.shown(m) {
+        Shown::Hidden => crate::content::Summary::default(),
+        Shown::Body { spoilers_open } => parts_with(m, spoilers_open),
+    }
+}
+
+/// A message's links, code blocks and pictures with its spoilers open or closed.
+pub(super) fn parts_with(m: &Stored, spoilers_open: bool) -> crate::content::Summary {
+    struct Spoilers(bool);
+    impl crate::content::ContentContext for Spoilers {
+        fn format_time(&self, _: i64) -> String {
+            String::new()
+        }
+        fn spoiler_open(&self, _: usize) -> bool {
+            self.0
+        }
+    }
+    crate::content::Document::parse(m.content()).summary(&Spoilers(spoilers_open))
+}
+
 /// Would a message sent to `target` show in `narrow`?
 pub(super) fn narrow_holds(narrow: &Narrow, target: &Target) -> bool {
     match (narrow, target) {

@@ -40,22 +40,12 @@ pub(super) fn on_image(st: &mut State, src: String, result: Result<crate::app::i
 
 /// `I`: the selected message's images, full screen (those in closed spoilers left out).
 pub(super) fn view_image(st: &mut State) -> Vec<Effect> {
-    struct Shown(bool);
-    impl crate::content::ContentContext for Shown {
-        fn format_time(&self, _: i64) -> String {
-            String::new()
-        }
-        fn spoiler_open(&self, _: usize) -> bool {
-            self.0
-        }
-    }
     let Some(m) = selected_message(st) else {
         set_status(st, "no message selected");
         return vec![];
     };
     let id = m.id;
-    let open = st.ui.open_spoilers.contains(&(id, 0));
-    let srcs = crate::content::Document::parse(m.content()).summary(&Shown(open)).previews;
+    let srcs = shown_parts(st, m).previews;
     if srcs.is_empty() {
         set_status(st, "this message has no image");
         return vec![];

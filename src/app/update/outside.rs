@@ -5,23 +5,8 @@ use super::common::*;
 use super::navigation::{open_narrow, open_near};
 use super::prelude::*;
 use crate::app::burst::{Notice, Reason};
-use crate::content::{ContentContext, Document, Summary, sanitize};
+use crate::content::{ContentContext, Document, sanitize};
 use crate::urls::Link;
-
-/// A message's links and code blocks, as the message pane numbers them (with every spoiler
-/// open, so that none is out of reach).
-fn parts(m: &Stored) -> Summary {
-    struct Open;
-    impl ContentContext for Open {
-        fn format_time(&self, _: i64) -> String {
-            String::new()
-        }
-        fn spoiler_open(&self, _: usize) -> bool {
-            true
-        }
-    }
-    Document::parse(m.content()).summary(&Open)
-}
 
 /// A link into this server's web app (`/#narrow/…`, `https://site/#narrow/…`), as a place in
 /// topicterm.
@@ -57,7 +42,19 @@ fn pick(st: &mut State, what: &str, count: usize, number: Option<usize>, ask: Pr
 /// `o`: open the selected message's link (asks which when there are several).
 pub(super) fn open_link(st: &mut State, number: Option<usize>) -> Vec<Effect> {
     let Some(m) = selected_message(st) else { return vec![] };
-    let links = parts(m).links;
+    let links = shown_parts(st, m).links;
+    if links.is_empty() {
+        // Links out of sight are not offered; say where they are.
+        let why = match st.shown(m) {
+            Shown::Hidden => " (its sender is muted)",
+            Shown::Body { spoilers_open: false } if !parts_with(m, true).links.is_empty() => {
+                " shown (those in its closed spoiler count once it is open)"
+            }
+            _ => "",
+        };
+        set_error(st, format!("this message has no links{why}"));
+        return vec![];
+    }
     let Some(n) = pick(st, "link", links.len(), number, PromptKind::OpenLink) else { return vec![] };
     let url = links[n - 1].url.clone();
     // A link to a conversation on this server opens here, at that place.
@@ -120,7 +117,7 @@ pub(super) fn copy_link(st: &mut State) -> Vec<Effect> {
 /// `Y`: copy a code block of the selected message (asks which when there are several).
 pub(super) fn copy_code(st: &mut State, number: Option<usize>) -> Vec<Effect> {
     let Some(m) = selected_message(st) else { return vec![] };
-    let blocks = parts(m).code_blocks;
+    let blocks = shown_parts(st, m).code_blocks;
     let Some(n) = pick(st, "code block", blocks.len(), number, PromptKind::CopyCode) else { return vec![] };
     set_status(st, format!("code block {n} copied"));
     vec![Effect::Term(TermEffect::Copy(blocks[n - 1].code.clone()))]
