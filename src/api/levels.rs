@@ -97,7 +97,9 @@ impl Level {
         version: &'static str,
     ) -> Result<(), super::error::LimitError> {
         match self.0 {
-            Some(at) if at < since => Err(super::error::LimitError::NotOnThisServer { what, version, since, at }),
+            Some(at) if at < since => {
+                Err(super::error::LimitError::NotOnThisServer { what, version, since, at })
+            }
             _ => Ok(()),
         }
     }
@@ -248,8 +250,11 @@ mod tests {
         assert!(refuses_a_name(&super::super::error::ApiError::Server(Box::new(unknown))));
         let not_string = super::super::error::ServerError::new(400, "BAD_REQUEST", "operand is not a string");
         assert!(refuses_a_name(&super::super::error::ApiError::Server(Box::new(not_string))));
-        let other =
-            super::super::error::ServerError::new(400, "BAD_NARROW", "Invalid narrow operator: unknown user 9");
+        let other = super::super::error::ServerError::new(
+            400,
+            "BAD_NARROW",
+            "Invalid narrow operator: unknown user 9",
+        );
         assert!(!refuses_a_name(&super::super::error::ApiError::Server(Box::new(other))));
     }
 }

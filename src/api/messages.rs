@@ -293,6 +293,9 @@ impl Client {
         // events and topic lists: every page, whoever asks for it (the recent view, a jump).
         let allow_empty = q.allow_empty_topic_name.or(self.level().has(levels::EMPTY_TOPIC).then_some(true));
         self.level().check_narrow(&q.narrow)?;
+        if q.anchor == Some(Anchor::Date) {
+            self.level().require(levels::ANCHOR_DATE, "jumping to a date", "Zulip 12.0")?;
+        }
         let asked = GetMessages {
             narrow: self.level().narrow(&q.narrow),
             allow_empty_topic_name: allow_empty,

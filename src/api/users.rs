@@ -101,6 +101,15 @@ impl Client {
         actions: Option<&DeactivationActions>,
         notification_comment: Option<&str>,
     ) -> Result<Ack> {
+        // An older server ignores `actions`: it would deactivate and delete nothing, while the
+        // user was told their messages would go.
+        if actions.is_some() {
+            self.level().require(
+                super::levels::DEACTIVATE_ACTIONS,
+                "deleting a deactivated user's messages",
+                "Zulip 12.0",
+            )?;
+        }
         let p = Params::new()
             .opt_json("actions", actions)
             .opt("deactivation_notification_comment", notification_comment);

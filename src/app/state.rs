@@ -573,6 +573,14 @@ impl Resolver for Data {
     }
 }
 
+impl RealmInfo {
+    /// The server's level as far as the client knows it (before register: the newest), in
+    /// the terms of `api::levels`.
+    pub fn level(&self) -> crate::api::levels::Level {
+        crate::api::levels::Level(Some(self.feature_level).filter(|l| *l > 0))
+    }
+}
+
 impl Data {
     /// A fresh, loading window for `narrow` (replacing any); returns its epoch.
     pub fn reset_view(&mut self, narrow: &Narrow) -> u64 {

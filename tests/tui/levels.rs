@@ -178,3 +178,30 @@ async fn a_server_older_than_supported_is_named_with_its_version() {
     let s = app.screen(160, 30);
     assert!(s.contains("feature level 160") && s.contains("Zulip 7.0 and later"), "{s}");
 }
+
+/// What came with Zulip 12.0 and has no older form is refused before anything is asked or
+/// reset, naming both levels; on the level's side it works (`:date` jumps, `--delete-dms`
+/// deletes: `tests/tui/palette.rs`).
+#[tokio::test]
+async fn a_jump_to_a_date_and_deleting_a_deactivated_users_messages_need_zulip_12() {
+    let level = topicterm::api::levels::ANCHOR_DATE - 1;
+    let mut app = App::start_at_level("admin", level).await;
+    let general = app.channel_id("general");
+    app.open(Narrow::Channel(general)).await;
+    let held = app.st.data.narrows[&Narrow::Channel(general)].ids.len();
+    app.palette("date 2024-01-01").await;
+    assert_eq!(
+        error(&app).as_deref(),
+        Some(
+            "this server does not offer jumping to a date: it needs Zulip 12.0 or later (feature level 445; this server is at 444)"
+        )
+    );
+    assert_eq!(app.st.data.narrows[&Narrow::Channel(general)].ids.len(), held, "the view is kept");
+    let bob = app.server.shared.lock().users.values().find(|u| u.short_name == "bob").map(|u| u.id).unwrap();
+    app.key(KeyCode::Esc).await;
+    app.palette("deactivate bob@demo.topicterm.test --delete-dms").await;
+    app.key(KeyCode::Char('y')).await;
+    app.until("the refusal", |st| st.ui.status.as_ref().is_some_and(|s| s.error)).await;
+    assert!(error(&app).unwrap().contains("deleting a deactivated user's messages"), "{:?}", error(&app));
+    assert!(app.server.shared.lock().users[&bob].is_active, "not deactivated: the deletion would not happen");
+}

@@ -144,6 +144,11 @@ pub(super) fn run_command(st: &mut State, cmd: crate::app::command::Command) -> 
             if !valid {
                 return Err(format!("{date:?} is not a date; use YYYY-MM-DD or YYYY-MM-DD HH:MM"));
             }
+            st.data
+                .realm
+                .level()
+                .require(crate::api::levels::ANCHOR_DATE, "jumping to a date", "Zulip 12.0")
+                .map_err(|e| e.to_string())?;
             let narrow = st.ui.narrow.clone();
             let epoch = st.data.reset_view(&narrow);
             st.ui.selected = None;

@@ -16,7 +16,7 @@ pub(super) fn in_order(mut list: Vec<Reminder>) -> Vec<Reminder> {
 
 /// The server's level as far as the client knows it (before register: the newest).
 fn level(st: &State) -> Level {
-    Level(Some(st.data.realm.feature_level).filter(|l| *l > 0))
+    st.data.realm.level()
 }
 
 /// Reminders are refused by a server before [`REMINDERS`].

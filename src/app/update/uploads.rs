@@ -40,7 +40,7 @@ pub(super) fn on_list(st: &mut State, mut files: Vec<Attachment>, used: Option<u
 /// An `attachment` event: a file uploaded, linked or unlinked, or deleted (here or
 /// elsewhere); the space uploads take, as the server counts it now.
 pub(super) fn on_event(st: &mut State, ev: AttachmentEvent) {
-    let level = crate::api::levels::Level(Some(st.data.realm.feature_level).filter(|l| *l > 0));
+    let level = st.data.realm.level();
     let Some(Popup::Uploads { list: Some(list), selected }) = &mut st.ui.popup else { return };
     let chosen = list.files.get(*selected).map(|f| f.id);
     match ev.change {
