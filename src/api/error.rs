@@ -232,6 +232,10 @@ impl ApiError {
             ApiError::Server(e) if e.status == 429 => Trouble::TooManyRequests,
             ApiError::Server(e) if matches!(e.status, 502..=504) => Trouble::Unavailable,
             ApiError::Server(e) if e.status >= 500 => Trouble::ServerFailed,
+            ApiError::Server(e) if e.status == 404 && e.msg.starts_with("Invalid API endpoint") => {
+                Trouble::NoSuchEndpoint
+            }
+            ApiError::Decode { status: 404, .. } => Trouble::NoSuchEndpoint,
             ApiError::Decode { status: 502..=504, .. } => Trouble::Unavailable,
             ApiError::Decode { status, .. } if *status >= 500 => Trouble::ServerFailed,
             ApiError::Decode { .. } => Trouble::NotUnderstood,
@@ -268,6 +272,8 @@ pub enum Trouble {
     TooManyRequests,
     /// An answer that is not the protocol's: not JSON, or JSON of another shape.
     NotUnderstood,
+    /// The server has no such endpoint: a 404 page, or "Invalid API endpoint" (an older server).
+    NoSuchEndpoint,
     /// The server refused the request, with its own message.
     Refused,
     /// The client refused to send it.
@@ -341,6 +347,18 @@ impl fmt::Display for ServerError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An endpoint an older server does not have: its 404 page (a real Zulip 8.0-dev answered
+    /// HTML), or "Invalid API endpoint"; another 404 is the server's own refusal.
+    #[test]
+    fn a_404_page_or_an_invalid_endpoint_is_an_endpoint_this_server_lacks() {
+        let page = ApiError::Decode { status: 404, message: "/streams/7/email_address: not JSON".into() };
+        assert_eq!(page.trouble(), Trouble::NoSuchEndpoint);
+        let old = ServerError::new(404, "NOT_FOUND", "Invalid API endpoint");
+        assert_eq!(ApiError::Server(Box::new(old)).trouble(), Trouble::NoSuchEndpoint);
+        let gone = ServerError::new(404, "BAD_REQUEST", "Invalid message(s)");
+        assert_eq!(ApiError::Server(Box::new(gone)).trouble(), Trouble::Refused);
+    }
 
     /// A send whose answer was too large to read reached the server (it answered): the outbox
     /// looks for the message there instead of calling it not sent (the chaos test's huge lie

@@ -275,6 +275,8 @@ impl Unreads {
 pub struct RealmInfo {
     pub name: String,
     pub feature_level: i64,
+    /// The server's version as it says it (`zulip_version`: "8.0-dev-1234-g…"), for the user.
+    pub version: String,
     pub empty_topic_name: String,
     pub max_message_length: Option<usize>,
     pub max_topic_length: Option<usize>,
@@ -574,6 +576,14 @@ impl Resolver for Data {
 }
 
 impl RealmInfo {
+    /// What is missing on this server, for the user: "not available on this server (Zulip 8.0-dev)".
+    pub fn not_here(&self) -> String {
+        match self.version.split('-').take(2).collect::<Vec<_>>().join("-") {
+            v if v.is_empty() => "not available on this server".into(),
+            v => format!("not available on this server (Zulip {})", crate::content::sanitize(&v)),
+        }
+    }
+
     /// The server's level as far as the client knows it (before register: the newest), in
     /// the terms of `api::levels`.
     pub fn level(&self) -> crate::api::levels::Level {

@@ -55,7 +55,7 @@ impl Exit {
         match e.trouble() {
             Unreachable | NoAnswer | ConnectionLost | Unavailable | TooManyRequests => Exit::Network,
             UntrustedCertificate | ClientCertificateRequired => Exit::Network,
-            Refused | Limit => Exit::Refused,
+            Refused | Limit | NoSuchEndpoint => Exit::Refused,
             ServerFailed | NotUnderstood => Exit::Other,
         }
     }

@@ -43,6 +43,8 @@ pub const REMINDERS: i64 = 381;
 pub const REMINDERS_IN_REGISTER: i64 = 399;
 /// `note` on `POST /reminders` (Zulip 11.0): ignored before.
 pub const REMINDER_NOTE: i64 = 415;
+/// `GET /streams/{id}/email_address` (Zulip 8.0): no such endpoint before.
+pub const CHANNEL_EMAIL_ENDPOINT: i64 = 226;
 /// An attachment's `create_time` (and its messages' `date_sent`) in seconds; milliseconds before.
 pub const ATTACHMENT_SECONDS: i64 = 443;
 /// An attachment's `message_ids` replaces its `messages` list of `{id, date_sent}`.

@@ -56,7 +56,8 @@ pub(super) fn draw_channel_info(
                 }
             }
             lines.push(Line::raw(""));
-            let count = c.subscriber_count.map_or_else(|| "unknown".to_owned(), |n| n.to_string());
+            // An older server's channel has no count (Zulip 8 sends none).
+            let count = c.subscriber_count.map_or_else(|| d.realm.not_here(), |n| n.to_string());
             lines.push(field("Subscribers", count));
             let folder = match c.folder_id {
                 Some(id) => {

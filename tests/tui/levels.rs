@@ -205,3 +205,24 @@ async fn a_jump_to_a_date_and_deleting_a_deactivated_users_messages_need_zulip_1
     assert!(error(&app).unwrap().contains("deleting a deactivated user's messages"), "{:?}", error(&app));
     assert!(app.server.shared.lock().users[&bob].is_active, "not deactivated: the deletion would not happen");
 }
+
+/// Found on a real Zulip 8.0-dev server (level 218): the channel info said "Email garbled
+/// answer from the server" where the server has no email endpoint (a 404 page; it came with
+/// level 226), and "Subscribers unknown" where its channels carry no count. Both say what is
+/// missing, and on which server.
+#[tokio::test]
+async fn channel_info_says_what_an_older_server_does_not_offer() {
+    let mut app = App::start_at_level("member", 218).await;
+    app.palette("channel-info #general").await;
+    app.until("the details and the email", |st| {
+        matches!(
+            &st.ui.popup,
+            Some(topicterm::app::Popup::ChannelInfo { details: Some(_), email: Some(_), .. })
+        )
+    })
+    .await;
+    let screen = app.screen(100, 40);
+    let email = screen.lines().find(|l| l.contains("Email")).unwrap_or_default().to_owned();
+    assert!(email.contains("not available on this server (Zulip "), "{screen}");
+    assert!(!screen.contains("garbled"), "{screen}");
+}

@@ -26,6 +26,7 @@ pub fn why(e: &ApiError) -> String {
         Trouble::ServerFailed => "server error".into(),
         Trouble::TooManyRequests => "too many requests: the server asked to wait".into(),
         Trouble::NotUnderstood => "garbled answer from the server".into(),
+        Trouble::NoSuchEndpoint => "not available on this server".into(),
         Trouble::Limit => e.to_string(),
         Trouble::Refused => match e.server() {
             Some(s) if !s.msg.trim().is_empty() => crate::content::sanitize(s.msg.trim()),
@@ -100,6 +101,17 @@ pub fn not_loaded(st: &State) -> &'static str {
 }
 
 /// Any failure, in the user's words.
+/// A failure in the user's words, naming the server's version where what was asked does not
+/// exist on it ("not available on this server (Zulip 8.0-dev)").
+pub(super) fn failure_here(st: &State, f: &Failure) -> String {
+    match f {
+        Failure::Api(e) if e.trouble() == crate::api::error::Trouble::NoSuchEndpoint => {
+            st.data.realm.not_here()
+        }
+        f => failure(f),
+    }
+}
+
 pub(super) fn failure(f: &Failure) -> String {
     match f {
         Failure::Api(e) => why(e),

@@ -67,7 +67,7 @@ fn on_call(st: &mut State, call: ApiCall, result: Result<Answer, Failure>) -> Ve
             }
         }
         (call @ ApiCall::ChannelEmail { .. }, Err(f)) => {
-            match directory::take_email(st, Err(answers::failure(&f))) {
+            match directory::take_email(st, Err(answers::failure_here(st, &f))) {
                 Ok(()) => vec![],
                 Err(_) => answers::on_done(st, Job::Api(Box::new(call)), Err(f)),
             }

@@ -22,6 +22,7 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     d.realm = RealmInfo {
         name: r.realm_name.clone().unwrap_or_default(),
         feature_level: r.zulip_feature_level,
+        version: r.zulip_version.clone(),
         empty_topic_name: r.realm_empty_topic_display_name.clone().unwrap_or_else(|| "general chat".into()),
         max_message_length: r.max_message_length,
         max_topic_length: r.max_topic_length,

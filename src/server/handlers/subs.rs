@@ -635,6 +635,9 @@ pub async fn email_address(State(s): State<Arc<Shared>>, Path(id): Path<String>,
     let cid = path_id("stream_id", &id)?;
     let sender = req.p.opt_i64("sender_id")?;
     let org = s.lock();
+    if org.settings.feature_level < crate::server::levels::CHANNEL_EMAIL_ENDPOINT {
+        return Err(ApiErr::no_endpoint());
+    }
     let c = org.accessible_channel(req.user_id, cid)?;
     if org.post_denied(req.user_id, cid).is_some() {
         return Err(ApiErr::bad("You do not have permission to post in this channel."));
