@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use topicterm::api::*;
+use topicterm::server::ServerOptions;
 
 /// Send `head` on a fresh connection, then read until the server answers or closes: what it
 /// sent, and whether it closed, within `within`.
@@ -62,4 +63,46 @@ async fn a_request_without_valid_credentials_is_refused_before_its_body_is_sent(
     // With the right key, the body is read as before.
     let c = env.client("member");
     c.send_message(&OutgoingMessage::channel(env.channel_id("general"), "t", "still works")).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_request_head_that_stops_halfway_is_dropped_after_the_bound() {
+    let opts = ServerOptions { header_read_timeout: Duration::from_millis(500), ..Default::default() };
+    let env = Env::start_with(opts).await;
+    let half = "GET /api/v1/users/me HTTP/1.1\r\nHost: x\r\nUser-Agent: slow";
+    let started = Instant::now();
+    // Generous against a loaded machine; without a bound the connection stays open for good.
+    let (_, closed) = answer_to_head(&env.server.url, half, Duration::from_secs(30)).await;
+    assert!(closed, "still open after {:?}", started.elapsed());
+    // A whole request is answered as before.
+    let (answer, _) = answer_to_head(
+        &env.server.url,
+        "GET /api/v1/server_settings HTTP/1.1\r\nHost: x\r\n\r\n",
+        Duration::from_secs(20),
+    )
+    .await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer:?}");
+}
+
+#[tokio::test]
+async fn a_tls_handshake_that_never_comes_keeps_no_one_else_waiting() {
+    let opts =
+        ServerOptions { tls: true, header_read_timeout: Duration::from_secs(60), ..Default::default() };
+    let env = Env::start_with(opts).await;
+    let addr = env.server.url.trim_start_matches("https://").to_owned();
+    // Three connections that never start their handshake.
+    let mut stalled = Vec::new();
+    for _ in 0..3 {
+        stalled.push(TcpStream::connect(&addr).await.unwrap());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    env.server.write_zuliprcs(dir.path()).unwrap();
+    let creds = topicterm::api::zuliprc::read(&dir.path().join("member.zuliprc")).unwrap();
+    let c = Client::new(&creds).unwrap();
+    let started = Instant::now();
+    let me = tokio::time::timeout(Duration::from_secs(60), c.get_subscriptions(None)).await;
+    assert!(matches!(me, Ok(Ok(_))), "{me:?}");
+    // Before, each stalled handshake held the accept loop for 10 s.
+    assert!(started.elapsed() < Duration::from_secs(8), "waited {:?}", started.elapsed());
+    drop(stalled);
 }
