@@ -11,6 +11,67 @@ use tokio::net::TcpStream;
 use topicterm::api::*;
 use topicterm::server::ServerOptions;
 
+fn body(bytes: &[u8]) -> reqwest::Body {
+    reqwest::Body::from(bytes.to_vec())
+}
+
+/// `GET {path}` on the server as `who` (a short name; "" for no credentials): status and body.
+async fn get_as(env: &Env, who: &str, path: &str) -> (u16, Vec<u8>) {
+    let mut req = reqwest::Client::new().get(format!("{}{path}", env.server.url));
+    if !who.is_empty() {
+        let c = env.creds(who);
+        req = req.basic_auth(c.email, Some(c.api_key));
+    }
+    let resp = req.send().await.expect("request");
+    let status = resp.status().as_u16();
+    (status, resp.bytes().await.expect("body").to_vec())
+}
+
+#[tokio::test]
+async fn an_upload_is_served_only_to_its_uploader_and_to_readers_of_a_message_that_links_it() {
+    let env = Env::start().await;
+    let member = env.client("member");
+    let secret = b"the member's own secret\n";
+    let up = member.upload_file("victim-secret.txt", secret.len() as u64, body(secret)).await.unwrap();
+    let missing = get_as(&env, "alice", "/user_uploads/2/ab/no-such-file.txt").await;
+    assert_eq!(missing.0, 404, "{:?}", String::from_utf8_lossy(&missing.1));
+    // The uploader reads it; another member, knowing its address, gets what a missing file gets.
+    assert_eq!(get_as(&env, "member", &up.url).await, (200, secret.to_vec()));
+    assert_eq!(get_as(&env, "alice", &up.url).await, missing, "a member who was never shown it");
+    // Nor does linking it herself give it to her, or to those who read her message: the
+    // reference server ties a file to a message only when its sender may read the file.
+    let general = env.channel_id("general");
+    let alice = env.client("alice");
+    let m = OutgoingMessage::channel(general, "files", &format!("[mine now]({})", up.url));
+    alice.send_message(&m).await.unwrap();
+    assert_eq!(get_as(&env, "alice", &up.url).await, missing, "linked by someone who may not read it");
+    assert_eq!(get_as(&env, "bob", &up.url).await, missing);
+    // The same under the thumbnail address and the API's prefix.
+    let thumb = up.url.replacen("/user_uploads/", "/user_uploads/thumbnail/", 1) + "/840x560.webp";
+    assert_eq!(get_as(&env, "alice", &thumb).await, missing);
+    let (status, _) = get_as(&env, "alice", &format!("/api/v1{}", up.url)).await;
+    assert_ne!(status, 200, "the API's prefix serves no file");
+    // The uploader sends it to Bob: Bob reads it, Alice still does not.
+    let bob_id = env.user_id("bob");
+    let dm = OutgoingMessage::direct(vec![bob_id], &format!("[for you]({})", up.url));
+    let to_bob = member.send_message(&dm).await.unwrap().id;
+    assert_eq!(get_as(&env, "bob", &up.url).await, (200, secret.to_vec()));
+    assert_eq!(get_as(&env, "alice", &up.url).await, missing);
+    // Edited out of that message, it is Bob's no more.
+    let edit = MessageEdit { content: Some("never mind".into()), ..Default::default() };
+    member.update_message(to_bob, &edit).await.unwrap();
+    assert_eq!(get_as(&env, "bob", &up.url).await, missing);
+    // Once the uploader links it in a public channel, every member who can read that reads it.
+    let m = OutgoingMessage::channel(general, "files", &format!("[for all]({})", up.url));
+    let public = member.send_message(&m).await.unwrap().id;
+    assert_eq!(get_as(&env, "alice", &up.url).await, (200, secret.to_vec()));
+    // Deleted, that message no longer shows it.
+    member.delete_message(public).await.unwrap();
+    assert_eq!(get_as(&env, "alice", &up.url).await, missing);
+    // Without credentials: refused as before.
+    assert_eq!(get_as(&env, "", &up.url).await.0, 401);
+}
+
 /// Send `head` on a fresh connection, then read until the server answers or closes: what it
 /// sent, and whether it closed, within `within`.
 async fn answer_to_head(url: &str, head: &str, within: Duration) -> (String, bool) {

@@ -85,7 +85,7 @@ impl Org {
         }
         let id = self.insert_message(sender, recip, content, self.now(), client, read_by_sender);
         self.publish_message(id, local);
-        self.claim_attachments(content);
+        self.claim_attachments(id, "");
         Ok(id)
     }
 
@@ -181,6 +181,9 @@ impl Org {
         }
         for rows in self.user_msgs.values_mut() {
             rows.remove(&id);
+        }
+        for up in self.uploads.values_mut() {
+            up.messages.remove(&id);
         }
     }
 
@@ -377,8 +380,8 @@ pub async fn update_message(State(s): State<Arc<Shared>>, Path(id): Path<String>
         org.apply_edit(*mid, req.user_id, ts, c, topic.as_deref(), new_channel, true);
     }
     // Uploads linked or no longer linked: their owners hear where they are used now.
-    if let Some(c) = &content {
-        org.claim_attachments(&format!("{}\n{c}", msg.content));
+    if content.is_some() {
+        org.claim_attachments(id, &msg.content);
     }
     let edited = org.messages.get(&id).cloned();
     let mut ev = json!({

@@ -48,7 +48,16 @@ pub struct StoredUpload {
     pub bytes: axum::body::Bytes,
     /// A picture's size in pixels (read from its header when it was uploaded).
     pub dimensions: Option<(u32, u32)>,
+    /// The messages it is tied to: those that link it and whose sender could read it when
+    /// linking it (the reference server's `Attachment.messages`). Who can read one of them can
+    /// read the file (`Org::can_read_upload`).
+    pub messages: BTreeSet<i64>,
 }
+
+/// The demo organization's built-in files (the seed has no binary assets). They have no
+/// uploader: they are served to whoever can read a message that links them.
+pub const DEMO_UPLOADS: &[(&str, &str)] =
+    &[("2/ab/release-checklist.txt", "Release checklist\n- tag\n- changelog\n- announce\n")];
 
 /// Largest upload, as register's `max_file_upload_size_mib` says.
 pub const MAX_UPLOAD_MIB: usize = 25;
@@ -327,4 +336,23 @@ impl Org {
 /// A topic name without the resolved-topic prefix.
 pub fn strip_resolved(topic: &str) -> &str {
     topic.strip_prefix("✔ ").unwrap_or(topic)
+}
+
+/// The upload paths (under `/user_uploads/`, percent-decoded) a message's text links to,
+/// whether or not a file is there.
+pub fn linked_uploads(content: &str) -> Vec<String> {
+    const LINK: &str = "/user_uploads/";
+    let mut paths: Vec<String> = content
+        .match_indices(LINK)
+        .map(|(i, _)| {
+            let rest = &content[i + LINK.len()..];
+            let end = rest
+                .find(|c: char| c.is_whitespace() || matches!(c, ')' | ']' | '"' | '>' | '?' | '#'))
+                .unwrap_or(rest.len());
+            percent_encoding::percent_decode_str(&rest[..end]).decode_utf8_lossy().into_owned()
+        })
+        .collect();
+    paths.sort();
+    paths.dedup();
+    paths
 }
