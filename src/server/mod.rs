@@ -112,6 +112,7 @@ impl DemoServer {
             outgoing_webhook_url: opts.outgoing_webhook_url.clone(),
             clock_offset: opts.seed_time.map_or(0, |t| t - clock::now()),
             upload_quota_mib: opts.upload_quota_mib,
+            upload_seed: opts.seed_time.map(|t| t as u64),
         };
         let mut org = Org::from_seed(&seed, settings, opts.seed_time.unwrap_or_else(clock::now))
             .map_err(|e| anyhow::anyhow!("invalid seed: {e}"))?;

@@ -72,6 +72,18 @@ async fn an_upload_is_served_only_to_its_uploader_and_to_readers_of_a_message_th
     assert_eq!(get_as(&env, "", &up.url).await.0, 401);
 }
 
+#[tokio::test]
+async fn upload_addresses_cannot_be_guessed_from_one_another() {
+    let env = Env::start().await;
+    let member = env.client("member");
+    let a = member.upload_file("a.txt", 1, body(b"a")).await.unwrap();
+    let b = member.upload_file("a.txt", 1, body(b"b")).await.unwrap();
+    let folder = |url: &str| url.trim_start_matches("/user_uploads/").split('/').nth(1).unwrap().to_owned();
+    let (fa, fb) = (folder(&a.url), folder(&b.url));
+    assert!(fa.len() >= 20 && fb.len() >= 20, "random folders: {} {}", a.url, b.url);
+    assert_ne!(fa, fb);
+}
+
 /// Send `head` on a fresh connection, then read until the server answers or closes: what it
 /// sent, and whether it closed, within `within`.
 async fn answer_to_head(url: &str, head: &str, within: Duration) -> (String, bool) {

@@ -519,8 +519,8 @@ fn stored_name(name: &str) -> String {
     if clean.is_empty() { "uploaded-file".into() } else { clean.chars().take(200).collect() }
 }
 
-/// `POST /user_uploads`: one file (multipart), kept in memory; the answer's `url` serves it
-/// back to its uploader (and to readers of messages it is tied to).
+/// `POST /user_uploads`: one file (multipart), kept in memory, in a folder of its own named at
+/// random (as the reference server's): one upload's address says nothing of another's.
 pub async fn upload_file(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let mut files = req.files;
     let file = match files.len() {
@@ -545,8 +545,12 @@ pub async fn upload_file(State(s): State<Arc<Shared>>, req: Req) -> Res {
         ));
     }
     let name = stored_name(&file.filename);
-    org.uploads_made += 1;
-    let path = format!("2/{:x}/{name}", org.uploads_made);
+    let path = loop {
+        let path = format!("2/{}/{name}", org.upload_folder());
+        if !org.uploads.contains_key(&path) {
+            break path;
+        }
+    };
     let (id, created) = (org.alloc(), org.now());
     let content_type = file.content_type.unwrap_or_else(|| "application/octet-stream".into());
     // A picture's size, from its header only (as Zulip keeps it for `data-original-dimensions`).

@@ -76,6 +76,9 @@ pub struct Settings {
     /// The most all uploads may take together, in MiB (`realm_upload_quota_mib`; `None`: no
     /// limit).
     pub upload_quota_mib: Option<u64>,
+    /// What upload folders are drawn from: a server started at a fixed moment (tests) names
+    /// them the same on every run; otherwise (`None`) they come from the system's randomness.
+    pub upload_seed: Option<u64>,
 }
 
 impl Default for Settings {
@@ -86,6 +89,7 @@ impl Default for Settings {
             outgoing_webhook_url: None,
             clock_offset: 0,
             upload_quota_mib: None,
+            upload_seed: None,
         }
     }
 }
@@ -160,9 +164,8 @@ pub struct Org {
     next_id: i64,
     pub notification_bot: i64,
     pub email_gateway_bot: i64,
-    /// Uploads made so far: each gets a folder of its own (`2/{n}/`), never one a deleted
-    /// upload's successor shares.
-    pub uploads_made: u64,
+    /// Draws the random folder of each upload (`Org::upload_folder`).
+    upload_rng: rand::rngs::StdRng,
 }
 
 /// Built-in navigation views every user has.
@@ -202,6 +205,11 @@ impl RenderContext for Org {
 impl Org {
     /// An organization with nothing in it yet but its realm (see `Org::from_seed`).
     pub fn new(settings: Settings, realm: RealmRec) -> Org {
+        use rand::SeedableRng;
+        let upload_rng = match settings.upload_seed {
+            Some(seed) => rand::rngs::StdRng::seed_from_u64(seed),
+            None => rand::rngs::StdRng::from_os_rng(),
+        };
         Org {
             settings,
             realm,
@@ -245,7 +253,7 @@ impl Org {
             next_id: 1,
             notification_bot: 0,
             email_gateway_bot: 0,
-            uploads_made: 0,
+            upload_rng,
         }
     }
 
@@ -325,6 +333,13 @@ impl Org {
         } else {
             t.to_owned()
         }
+    }
+
+    /// A new upload's folder: 24 random letters and digits (as the reference server's
+    /// `token_urlsafe(18)`), so that one upload's address says nothing of another's.
+    pub fn upload_folder(&mut self) -> String {
+        use rand::Rng;
+        (&mut self.upload_rng).sample_iter(rand::distr::Alphanumeric).take(24).map(char::from).collect()
     }
 
     /// The topic visibility policy of a user for a topic (0 = none).
