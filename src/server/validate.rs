@@ -1,6 +1,57 @@
-//! Checks of values clients send that the client also makes before sending (the server must
-//! enforce them regardless). The server knows nothing of the client, so it keeps its own
-//! copy; `tests/server_layout.rs` checks the two agree.
+//! Checks of values clients send, as the reference server makes them: names and topics, and
+//! some the client also makes before sending (the server must enforce them regardless). The
+//! server knows nothing of the client, so it keeps its own copy of those; `tests/server_layout.rs`
+//! checks the two agree.
+
+use super::error::{ApiErr, ApiResult};
+
+/// Where the first character the reference server refuses in names and topics is, counting
+/// characters from 1 (`check_string_is_printable`): a control character (Unicode's Cc: C0, DEL
+/// and C1, such as U+009B, which terminals read as CSI) or a noncharacter. Its third kind, a
+/// lone surrogate, cannot be in a Rust string. Format characters (bidi controls, zero-width
+/// ones) are taken, there as here.
+pub fn unprintable_at(text: &str) -> Option<usize> {
+    let noncharacter = |c: char| matches!(c as u32, 0xFDD0..=0xFDEF) || c as u32 & 0xFFFE == 0xFFFE;
+    text.chars().position(|c| c.is_control() || noncharacter(c)).map(|i| i + 1)
+}
+
+/// A channel name (trimmed) as the reference server's `check_stream_name` takes it.
+pub fn check_channel_name(name: &str) -> ApiResult<()> {
+    if name.trim().is_empty() {
+        return Err(ApiErr::bad("Channel name can't be empty."));
+    }
+    if name.chars().count() > 60 {
+        return Err(ApiErr::bad("Channel name too long (limit: 60 characters)."));
+    }
+    match unprintable_at(name) {
+        Some(at) => Err(ApiErr::bad(format!("Invalid character in channel name, at position {at}."))),
+        None => Ok(()),
+    }
+}
+
+/// A topic (trimmed) as the reference server's `check_stream_topic` takes it; the empty topic
+/// ("general chat") is one.
+pub fn check_topic(topic: &str) -> ApiResult<()> {
+    match unprintable_at(topic) {
+        Some(at) => Err(ApiErr::bad(format!("Invalid character in topic, at position {at}!"))),
+        None => Ok(()),
+    }
+}
+
+/// A person's full name as the reference server's `check_full_name` takes it (trimmed).
+pub fn check_full_name(name: &str) -> ApiResult<()> {
+    let name = name.trim();
+    if name.chars().count() > 100 {
+        return Err(ApiErr::bad("Name too long!"));
+    }
+    if name.is_empty() {
+        return Err(ApiErr::bad("Name must not be empty!"));
+    }
+    if unprintable_at(name).is_some() {
+        return Err(ApiErr::bad("Invalid characters in name!"));
+    }
+    Ok(())
+}
 
 /// Whether a playground's `url_template` is an RFC 6570 template with exactly one variable,
 /// `code`, as the server requires. (The client checks the same before sending, in
@@ -33,6 +84,19 @@ pub fn normalize_body(content: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn controls_and_noncharacters_are_found_format_characters_are_not() {
+        assert_eq!(unprintable_at("plain name"), None);
+        assert_eq!(unprintable_at("a\u{202e}b\u{200b}c\u{e0041}"), None, "format characters");
+        assert_eq!(unprintable_at("ab\u{9b}31m"), Some(3), "C1");
+        assert_eq!(unprintable_at("\u{1b}[2J"), Some(1), "C0");
+        assert_eq!(unprintable_at("x\u{7f}"), Some(2), "DEL");
+        assert_eq!(unprintable_at("é\u{fffe}"), Some(2), "counted in characters, not bytes");
+        assert_eq!(unprintable_at("\u{fdd0}"), Some(1));
+        assert_eq!(unprintable_at("\u{10ffff}"), Some(1));
+        assert_eq!(unprintable_at("\u{fdf0}\u{fffd}"), None, "next to noncharacters");
+    }
 
     #[test]
     fn playground_templates_need_exactly_one_code_variable() {

@@ -179,3 +179,89 @@ async fn a_tls_handshake_that_never_comes_keeps_no_one_else_waiting() {
     assert!(started.elapsed() < Duration::from_secs(8), "waited {:?}", started.elapsed());
     drop(stalled);
 }
+
+#[tokio::test]
+async fn control_characters_are_refused_in_channel_names_topics_and_full_names() {
+    let env = Env::start().await;
+    let general = env.channel_id("general").to_string();
+    let csi = "\u{9b}";
+    // Channel names: renamed, created by subscribing, created outright.
+    let (s, r) = env
+        .raw("admin", "PATCH", &format!("/streams/{general}"), &[("new_name", &format!("gen{csi}31m"))])
+        .await;
+    assert_eq!(
+        (s, r["msg"].as_str()),
+        (400, Some("Invalid character in channel name, at position 4.")),
+        "{r}"
+    );
+    let subs = serde_json::json!([{"name": format!("x{csi}")}]).to_string();
+    let (s, r) = env.raw("member", "POST", "/users/me/subscriptions", &[("subscriptions", &subs)]).await;
+    assert_eq!(
+        (s, r["msg"].as_str()),
+        (400, Some("Invalid character in channel name, at position 2.")),
+        "{r}"
+    );
+    let members = format!("[{}]", env.user_id("member"));
+    let (s, r) = env
+        .raw("member", "POST", "/channels/create", &[("name", "\u{1b}[2J"), ("subscribers", &members)])
+        .await;
+    assert_eq!(
+        (s, r["msg"].as_str()),
+        (400, Some("Invalid character in channel name, at position 1.")),
+        "{r}"
+    );
+    // Topics: sent, moved to, scheduled.
+    let (s, r) = env
+        .raw(
+            "alice",
+            "POST",
+            "/messages",
+            &[("type", "stream"), ("to", &general), ("topic", &format!("t{csi}")), ("content", "x")],
+        )
+        .await;
+    assert_eq!((s, r["msg"].as_str()), (400, Some("Invalid character in topic, at position 2!")), "{r}");
+    let (_, sent) = env
+        .raw(
+            "alice",
+            "POST",
+            "/messages",
+            &[("type", "stream"), ("to", &general), ("topic", "fine"), ("content", "x")],
+        )
+        .await;
+    let id = sent["id"].as_i64().expect("sent");
+    let (s, r) =
+        env.raw("alice", "PATCH", &format!("/messages/{id}"), &[("topic", &format!("ok{csi}"))]).await;
+    assert_eq!((s, r["msg"].as_str()), (400, Some("Invalid character in topic, at position 3!")), "{r}");
+    let at = (chrono::Utc::now().timestamp() + 3600).to_string();
+    let (s, r) = env
+        .raw(
+            "alice",
+            "POST",
+            "/scheduled_messages",
+            &[
+                ("type", "stream"),
+                ("to", &general),
+                ("topic", &format!("later{csi}")),
+                ("content", "x"),
+                ("scheduled_delivery_timestamp", &at),
+            ],
+        )
+        .await;
+    assert_eq!((s, r["msg"].as_str()), (400, Some("Invalid character in topic, at position 6!")), "{r}");
+    // Full names: one's own, and an admin's change of another's; C1 controls and noncharacters.
+    for name in [format!("Alice{csi}"), "Alice\u{fffe}".to_owned()] {
+        let (s, r) = env.raw("alice", "PATCH", "/settings", &[("full_name", &name)]).await;
+        assert_eq!((s, r["msg"].as_str()), (400, Some("Invalid characters in name!")), "{name:?} {r}");
+        let alice = env.user_id("alice");
+        let (s, r) = env.raw("admin", "PATCH", &format!("/users/{alice}"), &[("full_name", &name)]).await;
+        assert_eq!((s, r["msg"].as_str()), (400, Some("Invalid characters in name!")), "{name:?} {r}");
+    }
+    // Format characters are not controls: the reference server takes them, and so does this one
+    // (the client shows them visibly).
+    let (s, r) =
+        env.raw("admin", "PATCH", &format!("/streams/{general}"), &[("new_name", "general\u{202e}")]).await;
+    assert_eq!(s, 200, "{r}");
+    let org = env.server.shared.lock();
+    assert!(org.channels.values().all(|c| !c.name.chars().any(char::is_control)));
+    assert!(org.users.values().all(|u| !u.full_name.chars().any(char::is_control)));
+}

@@ -63,9 +63,7 @@ pub async fn create_channel(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let subscribers: Vec<i64> = p.json("subscribers")?;
     let description = p.opt_str("description").unwrap_or_default();
     let invite_only = p.bool_or("invite_only", false)?;
-    if name.is_empty() || name.chars().any(char::is_control) || name.chars().count() > 60 {
-        return Err(ApiErr::bad("Invalid channel name"));
-    }
+    crate::server::validate::check_channel_name(&name)?;
     let mut org = s.lock();
     if org.settings.feature_level < 417 {
         return Err(ApiErr::no_endpoint());
