@@ -14,7 +14,11 @@
 //! - no control or escape character from any field reaches the terminal.
 //!
 //! The other halves of the suite: `tests/hostile.rs` (every escape payload in every field of a
-//! state, through every view), `tests/robustness.rs` (a message that cannot be decoded costs only
+//! state, through every view, and invisible characters), `tests/api/hostile_server.rs` (the demo
+//! server's uploads, credentials before bodies, request heads' deadline, names without controls),
+//! `tests/scripting.rs::a_look_alike_name_never_takes_someone_elses_direct_messages` and
+//! `tests/tui/search_complete.rs::a_name_two_people_share_picks_no_one_and_is_shown_with_the_email`
+//! (naming people), `tests/robustness.rs` (a message that cannot be decoded costs only
 //! itself), `tests/e2e_notify.rs` (the exact argument lists of `notify-send`, the opener and the
 //! editor, from the real binary with logging fakes first in `PATH`).
 

@@ -227,6 +227,19 @@ async fn a_look_alike_name_never_takes_someone_elses_direct_messages() {
     }
     assert_eq!(env.newest(vec![], 1).await[0].id, before, "nothing was sent");
 
+    // A name that looks like an email is refused by the server, as the reference server does
+    // (`@` is not allowed in names); the client's rule does not rely on it (`app::people`).
+    let c = env.server.credentials("alice").unwrap();
+    for name in [bob.as_str(), "Bob Nakamura|12", "**Bob**"] {
+        let r = reqwest::Client::new()
+            .patch(format!("{}/api/v1/settings", env.server.url))
+            .basic_auth(&c.email, Some(&c.api_key))
+            .form(&[("full_name", name)])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 400, "{name}");
+    }
     // An email names the user whose email it is.
     let r = env.run(&["send", "-c", path(&rc), &format!("@{bob}"), "secret"], None).await;
     assert_eq!(r.code, 0, "{}", r.err);

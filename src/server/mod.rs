@@ -22,6 +22,7 @@ pub mod org;
 pub mod params;
 pub mod proxy;
 pub mod seed;
+mod serve;
 pub mod shared;
 pub mod tls;
 pub mod token;
@@ -60,6 +61,9 @@ pub struct ServerOptions {
     /// The most all uploads of the organization may take together, in MiB (`None`: no limit,
     /// as a self-hosted server has by default).
     pub upload_quota_mib: Option<u64>,
+    /// How long a client may take to send a request's head (and, with `tls`, its handshake)
+    /// before the connection is closed; an idle kept-alive connection is closed after as long.
+    pub header_read_timeout: Duration,
 }
 
 impl Default for ServerOptions {
@@ -77,28 +81,9 @@ impl Default for ServerOptions {
             tls: false,
             require_client_cert: false,
             upload_quota_mib: None,
+            header_read_timeout: Duration::from_secs(10),
         }
     }
-}
-
-/// Serve until `stop` fires (plain TCP or TLS alike).
-fn spawn_serving<L>(
-    listener: L,
-    app: axum::Router,
-    stop: tokio::sync::oneshot::Receiver<()>,
-) -> tokio::task::JoinHandle<()>
-where
-    L: axum::serve::Listener,
-    L::Addr: std::fmt::Debug,
-{
-    tokio::spawn(async move {
-        let stopped = async move {
-            let _ = stop.await;
-        };
-        if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(stopped).await {
-            tracing::error!("demo server stopped: {e}");
-        }
-    })
 }
 
 /// The file `write_zuliprcs` writes a TLS server's certificate to.
@@ -127,6 +112,7 @@ impl DemoServer {
             outgoing_webhook_url: opts.outgoing_webhook_url.clone(),
             clock_offset: opts.seed_time.map_or(0, |t| t - clock::now()),
             upload_quota_mib: opts.upload_quota_mib,
+            upload_seed: opts.seed_time.map(|t| t as u64),
         };
         let mut org = Org::from_seed(&seed, settings, opts.seed_time.unwrap_or_else(clock::now))
             .map_err(|e| anyhow::anyhow!("invalid seed: {e}"))?;
@@ -147,13 +133,11 @@ impl DemoServer {
         });
         let app = handlers::router(shared.clone());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-        let serve = match &generated {
-            None => spawn_serving(listener, app, rx),
-            Some(g) => {
-                let ca = client_certs.as_ref().map(|c| c.ca_pem.as_str());
-                spawn_serving(tls::TlsListener::new(listener, g, ca)?, app, rx)
-            }
+        let acceptor = match &generated {
+            None => None,
+            Some(g) => Some(tls::acceptor(g, client_certs.as_ref().map(|c| c.ca_pem.as_str()))?),
         };
+        let serve = serve::spawn(listener, acceptor, app, opts.header_read_timeout, rx);
         let scheduler =
             tokio::spawn(handlers::background::scheduler_loop(shared.clone(), opts.scheduler_tick));
         let cert_pem = generated.map(|g| g.cert_pem);

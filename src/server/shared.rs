@@ -58,8 +58,16 @@ pub struct Anon {
     pub p: Params,
 }
 
-/// Largest request body accepted (messages are limited far below this).
+/// Largest request body accepted from a user whose credentials were checked (messages are
+/// limited far below this; an upload may take 25 MiB).
 const MAX_BODY: usize = 32 * 1024 * 1024;
+
+/// Largest body of a request made without credentials (`fetch_api_key`: an email and a password).
+const MAX_ANON_BODY: usize = 64 * 1024;
+
+fn too_large() -> ApiErr {
+    ApiErr::new(StatusCode::PAYLOAD_TOO_LARGE, "BAD_REQUEST", "Request body too large")
+}
 
 /// A multipart body: its text fields as parameters, its files apart.
 async fn read_multipart(
@@ -85,13 +93,21 @@ async fn read_multipart(
     Ok(files)
 }
 
-async fn read_params(req: Request) -> ApiResult<(axum::http::request::Parts, Params, Vec<UploadedFile>)> {
-    let (parts, body) = req.into_parts();
+/// The query's and the body's parameters, and the body's files; a body over `max` bytes is
+/// refused, one that says so in its `Content-Length` before any of it is read.
+async fn read_params(
+    parts: &axum::http::request::Parts,
+    body: axum::body::Body,
+    max: usize,
+) -> ApiResult<(Params, Vec<UploadedFile>)> {
     let mut pairs: Vec<(String, String)> =
         url::form_urlencoded::parse(parts.uri.query().unwrap_or("").as_bytes()).into_owned().collect();
-    let bytes = axum::body::to_bytes(body, MAX_BODY)
-        .await
-        .map_err(|_| ApiErr::new(StatusCode::PAYLOAD_TOO_LARGE, "BAD_REQUEST", "Request body too large"))?;
+    let announced =
+        parts.headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if announced.is_some_and(|n| n > max as u64) {
+        return Err(too_large());
+    }
+    let bytes = axum::body::to_bytes(body, max).await.map_err(|_| too_large())?;
     let mut files = Vec::new();
     if !bytes.is_empty() {
         let ctype = parts.headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
@@ -101,41 +117,47 @@ async fn read_params(req: Request) -> ApiResult<(axum::http::request::Parts, Par
             pairs.extend(url::form_urlencoded::parse(&bytes).into_owned());
         }
     }
-    Ok((parts, Params::from_pairs(pairs), files))
+    Ok((Params::from_pairs(pairs), files))
+}
+
+/// The user the request's `Authorization` header names, if its key is theirs and they are
+/// active. Only the head is read: a request without valid credentials is answered before any
+/// of its body arrives (issue 37: 32 MiB bodies were buffered for anyone).
+fn authenticate(headers: &axum::http::HeaderMap, state: &Shared) -> ApiResult<i64> {
+    let unauthorized = |code, msg: &str| ApiErr::new(StatusCode::UNAUTHORIZED, code, msg);
+    let header = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .ok_or_else(|| unauthorized("UNAUTHORIZED", "Missing authorization header"))?;
+    let encoded = header
+        .strip_prefix("Basic ")
+        .ok_or_else(|| unauthorized("UNAUTHORIZED", "Only Basic authentication is supported"))?;
+    use base64::Engine;
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(encoded.trim())
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+        .ok_or_else(|| unauthorized("UNAUTHORIZED", "Invalid authorization header"))?;
+    let (email, key) = decoded.split_once(':').unwrap_or((&decoded, ""));
+    let org = state.lock();
+    let user = org.user_by_email(email).filter(|u| u.api_key == key && !key.is_empty());
+    match user {
+        None => Err(unauthorized("INVALID_API_KEY", "Invalid API key")),
+        Some(u) if !u.is_active => Err(unauthorized("USER_DEACTIVATED", "Account is deactivated")),
+        Some(u) => Ok(u.id),
+    }
 }
 
 impl FromRequest<Arc<Shared>> for Req {
     type Rejection = ApiErr;
 
     async fn from_request(req: Request, state: &Arc<Shared>) -> Result<Self, ApiErr> {
-        let (parts, p, files) = read_params(req).await?;
-        let unauthorized = |code, msg: &str| ApiErr::new(StatusCode::UNAUTHORIZED, code, msg);
-        let header = parts
-            .headers
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .ok_or_else(|| unauthorized("UNAUTHORIZED", "Missing authorization header"))?;
-        let encoded = header
-            .strip_prefix("Basic ")
-            .ok_or_else(|| unauthorized("UNAUTHORIZED", "Only Basic authentication is supported"))?;
-        use base64::Engine;
-        let decoded = base64::engine::general_purpose::STANDARD
-            .decode(encoded.trim())
-            .ok()
-            .and_then(|b| String::from_utf8(b).ok())
-            .ok_or_else(|| unauthorized("UNAUTHORIZED", "Invalid authorization header"))?;
-        let (email, key) = decoded.split_once(':').unwrap_or((&decoded, ""));
-        let org = state.lock();
-        let user = org.user_by_email(email).filter(|u| u.api_key == key && !key.is_empty());
-        match user {
-            None => Err(unauthorized("INVALID_API_KEY", "Invalid API key")),
-            Some(u) if !u.is_active => Err(unauthorized("USER_DEACTIVATED", "Account is deactivated")),
-            Some(u) => {
-                let agent = parts.headers.get(header::USER_AGENT).and_then(|v| v.to_str().ok());
-                let client = crate::server::levels::client_name(p.opt_str("client"), agent);
-                Ok(Req { user_id: u.id, client, p, files })
-            }
-        }
+        let (parts, body) = req.into_parts();
+        let user_id = authenticate(&parts.headers, state)?;
+        let (p, files) = read_params(&parts, body, MAX_BODY).await?;
+        let agent = parts.headers.get(header::USER_AGENT).and_then(|v| v.to_str().ok());
+        let client = crate::server::levels::client_name(p.opt_str("client"), agent);
+        Ok(Req { user_id, client, p, files })
     }
 }
 
@@ -143,7 +165,8 @@ impl FromRequest<Arc<Shared>> for Anon {
     type Rejection = ApiErr;
 
     async fn from_request(req: Request, _state: &Arc<Shared>) -> Result<Self, ApiErr> {
-        let (_, p, _) = read_params(req).await?;
+        let (parts, body) = req.into_parts();
+        let (p, _) = read_params(&parts, body, MAX_ANON_BODY).await?;
         Ok(Anon { p })
     }
 }

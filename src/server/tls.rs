@@ -3,10 +3,7 @@
 //! self-hosted servers: trusted through `cert_bundle`, refused without it, accepted with
 //! `insecure`.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
-use tokio::net::{TcpListener, TcpStream};
 
 /// A generated certificate and its key, as PEM.
 pub struct Generated {
@@ -54,64 +51,31 @@ pub fn client_certs() -> anyhow::Result<ClientCerts> {
     })
 }
 
-/// A TCP listener whose connections are TLS, for `axum::serve`.
-pub struct TlsListener {
-    tcp: TcpListener,
-    acceptor: tokio_rustls::TlsAcceptor,
-}
-
-impl TlsListener {
-    /// With `client_ca`, only clients showing a certificate that CA signed are served.
-    pub fn new(tcp: TcpListener, g: &Generated, client_ca: Option<&str>) -> anyhow::Result<TlsListener> {
-        use rustls::pki_types::pem::PemObject;
-        let certs = rustls::pki_types::CertificateDer::pem_slice_iter(g.cert_pem.as_bytes())
-            .collect::<Result<Vec<_>, _>>()?;
-        let key = rustls::pki_types::PrivateKeyDer::from_pem_slice(g.key_pem.as_bytes())?;
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
-        let builder = rustls::ServerConfig::builder_with_provider(provider.clone())
-            .with_safe_default_protocol_versions()?;
-        let builder = match client_ca {
-            None => builder.with_no_client_auth(),
-            Some(pem) => {
-                let mut roots = rustls::RootCertStore::empty();
-                for c in rustls::pki_types::CertificateDer::pem_slice_iter(pem.as_bytes()) {
-                    roots.add(c?)?;
-                }
-                let verifier =
-                    rustls::server::WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider)
-                        .build()?;
-                builder.with_client_cert_verifier(verifier)
+/// The server's side of the handshake: its certificate, and with `client_ca`, only clients
+/// showing a certificate that CA signed are served. Each connection's handshake is made on
+/// that connection's own task (`serve`), bounded in time, so one that stalls keeps no one
+/// else waiting.
+pub fn acceptor(g: &Generated, client_ca: Option<&str>) -> anyhow::Result<tokio_rustls::TlsAcceptor> {
+    use rustls::pki_types::pem::PemObject;
+    let certs = rustls::pki_types::CertificateDer::pem_slice_iter(g.cert_pem.as_bytes())
+        .collect::<Result<Vec<_>, _>>()?;
+    let key = rustls::pki_types::PrivateKeyDer::from_pem_slice(g.key_pem.as_bytes())?;
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let builder = rustls::ServerConfig::builder_with_provider(provider.clone())
+        .with_safe_default_protocol_versions()?;
+    let builder = match client_ca {
+        None => builder.with_no_client_auth(),
+        Some(pem) => {
+            let mut roots = rustls::RootCertStore::empty();
+            for c in rustls::pki_types::CertificateDer::pem_slice_iter(pem.as_bytes()) {
+                roots.add(c?)?;
             }
-        };
-        let config = builder.with_single_cert(certs, key)?;
-        Ok(TlsListener { tcp, acceptor: tokio_rustls::TlsAcceptor::from(Arc::new(config)) })
-    }
-}
-
-impl axum::serve::Listener for TlsListener {
-    type Io = tokio_rustls::server::TlsStream<TcpStream>;
-    type Addr = SocketAddr;
-
-    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
-        loop {
-            let (tcp, addr) = match self.tcp.accept().await {
-                Ok(x) => x,
-                Err(e) => {
-                    tracing::debug!("accept: {e}");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
-            };
-            // A handshake that stalls must not keep others waiting for long.
-            match tokio::time::timeout(Duration::from_secs(10), self.acceptor.accept(tcp)).await {
-                Ok(Ok(stream)) => return (stream, addr),
-                Ok(Err(e)) => tracing::debug!("TLS handshake with {addr} failed: {e}"),
-                Err(_) => tracing::debug!("TLS handshake with {addr} timed out"),
-            }
+            let verifier =
+                rustls::server::WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider)
+                    .build()?;
+            builder.with_client_cert_verifier(verifier)
         }
-    }
-
-    fn local_addr(&self) -> std::io::Result<SocketAddr> {
-        self.tcp.local_addr()
-    }
+    };
+    let config = builder.with_single_cert(certs, key)?;
+    Ok(tokio_rustls::TlsAcceptor::from(Arc::new(config)))
 }

@@ -12,6 +12,7 @@ mod drafts;
 mod emoji;
 mod endpoints13;
 mod fidelity;
+mod hostile_server;
 mod levels;
 mod messages;
 mod org;

@@ -1,4 +1,4 @@
-//! `POST /user_uploads` (multipart) and the file served back to logged-in users.
+//! `POST /user_uploads` (multipart) and the file served back to those who may read it.
 
 use crate::common::*;
 use topicterm::api::*;
@@ -8,7 +8,7 @@ fn body(bytes: &[u8]) -> reqwest::Body {
 }
 
 #[tokio::test]
-async fn an_uploaded_file_is_served_back_to_logged_in_users_only() {
+async fn an_uploaded_file_is_served_back_to_those_who_may_read_it() {
     let env = Env::start().await;
     let c = env.client("member");
     let text = b"line one\nline two\n";
@@ -16,7 +16,12 @@ async fn an_uploaded_file_is_served_back_to_logged_in_users_only() {
     assert!(r.url.starts_with("/user_uploads/") && r.url.ends_with("/notes-for-you.txt"), "{r:?}");
     assert_eq!(r.uri, r.url, "the legacy name too");
     assert_eq!(r.filename.as_deref(), Some("notes-for-you.txt"));
-    // Another user reads it back with their credentials.
+    // Another user reads it back with their credentials once it is in a message they can read
+    // (before that, only its uploader: `hostile_server.rs`).
+    let general = env.channel_id("general");
+    c.send_message(&OutgoingMessage::channel(general, "notes", &format!("[notes]({})", r.url)))
+        .await
+        .unwrap();
     assert_eq!(env.client("bob").download(&r.url).await.unwrap(), text);
     // Without credentials: refused.
     let anon = reqwest::get(format!("{}{}", env.server.url, r.url)).await.unwrap();

@@ -359,7 +359,7 @@ async fn attach_uploads_a_file_and_links_it_where_the_cursor_is() {
     let text = app.st.ui.compose.as_ref().unwrap().text();
     assert!(text.starts_with("[plan v2.txt](/user_uploads/") && text.ends_with("/plan-v2.txt)"), "{text}");
     let url = text[text.find("(").unwrap() + 1..text.len() - 1].to_owned();
-    assert_eq!(app.other("bob").download(&url).await.unwrap(), b"the plan\n", "the server has it");
+    assert_eq!(app.other("member").download(&url).await.unwrap(), b"the plan\n", "the server has it");
     // ctrl+t in the compose box: the link goes where the cursor is.
     app.keys(" and ").await;
     app.ctrl('t').await;

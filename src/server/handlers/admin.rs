@@ -19,21 +19,6 @@ fn everyone(org: &Org) -> Vec<i64> {
     org.users.keys().copied().collect()
 }
 
-/// A person's name as the reference server takes it.
-pub(super) fn check_name(name: &str) -> Result<(), ApiErr> {
-    let name = name.trim();
-    if name.is_empty() {
-        return Err(ApiErr::bad("Name too short!"));
-    }
-    if name.chars().count() > 100 {
-        return Err(ApiErr::bad("Name too long!"));
-    }
-    if name.chars().any(char::is_control) {
-        return Err(ApiErr::bad("Invalid characters in name!"));
-    }
-    Ok(())
-}
-
 fn require_admin(org: &Org, uid: i64) -> Result<(), ApiErr> {
     if org.user(uid)?.is_admin() { Ok(()) } else { Err(ApiErr::admin_required()) }
 }
@@ -159,12 +144,7 @@ pub async fn update_stream(State(s): State<Arc<Shared>>, Path(id): Path<String>,
     }
     if let Some(n) = &new_name {
         let n = n.trim();
-        if n.is_empty() {
-            return Err(ApiErr::bad("Channel name can't be empty."));
-        }
-        if n.chars().count() > 60 {
-            return Err(ApiErr::bad("Channel name too long (limit: 60 characters)."));
-        }
+        crate::server::validate::check_channel_name(n)?;
         if org.channels.values().any(|c| c.id != cid && c.name.eq_ignore_ascii_case(n)) {
             return Err(ApiErr::bad(format!("Channel '{n}' already exists")));
         }
@@ -261,7 +241,7 @@ pub async fn update_user(State(s): State<Arc<Shared>>, Path(id): Path<String>, r
         return Err(ApiErr::bad("Must be an organization owner"));
     }
     if let Some(n) = &full_name {
-        check_name(n)?;
+        crate::server::validate::check_full_name(n)?;
     }
     let mut fields = Vec::new();
     for entry in profile.iter().flatten() {
@@ -319,7 +299,7 @@ pub async fn create_user(State(s): State<Arc<Shared>>, req: Req) -> Res {
     if org.user_by_email(&email).is_some() {
         return Err(ApiErr::bad(format!("Email '{email}' already in use")));
     }
-    check_name(&full_name)?;
+    crate::server::validate::check_full_name(&full_name)?;
     let id = org.users.keys().filter(|k| **k < 1000).max().copied().unwrap_or(0) + 1;
     let now = org.now();
     let rec = UserRec {

@@ -8,7 +8,7 @@ use crate::server::levels;
 use crate::server::org::{Org, Recip, Role, strip_resolved};
 use crate::server::params::path_id;
 use crate::server::shared::{Req, Shared, reply};
-use crate::server::validate::normalize_body;
+use crate::server::validate::{check_topic, normalize_body};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
@@ -70,9 +70,7 @@ impl Org {
                         self.realm.max_topic_length
                     )));
                 }
-                if topic.chars().any(char::is_control) {
-                    return Err(ApiErr::bad("Invalid character in topic"));
-                }
+                check_topic(topic)?;
                 if let Some(why) = self.post_denied(sender, *id) {
                     return Err(ApiErr::bad(why));
                 }
@@ -85,7 +83,7 @@ impl Org {
         }
         let id = self.insert_message(sender, recip, content, self.now(), client, read_by_sender);
         self.publish_message(id, local);
-        self.claim_attachments(content);
+        self.claim_attachments(id, "");
         Ok(id)
     }
 
@@ -181,6 +179,9 @@ impl Org {
         }
         for rows in self.user_msgs.values_mut() {
             rows.remove(&id);
+        }
+        for up in self.uploads.values_mut() {
+            up.messages.remove(&id);
         }
     }
 
@@ -335,13 +336,14 @@ pub async fn update_message(State(s): State<Arc<Shared>>, Path(id): Path<String>
         return Err(ApiErr::bad("Direct messages cannot be moved"));
     }
     let topic = topic_raw.map(|t| org.topic_in(&t));
-    if let Some(t) = &topic
-        && t.chars().count() > org.realm.max_topic_length
-    {
-        return Err(ApiErr::bad(format!(
-            "Topic must not be longer than {} characters",
-            org.realm.max_topic_length
-        )));
+    if let Some(t) = &topic {
+        if t.chars().count() > org.realm.max_topic_length {
+            return Err(ApiErr::bad(format!(
+                "Topic must not be longer than {} characters",
+                org.realm.max_topic_length
+            )));
+        }
+        check_topic(t)?;
     }
     if let Some(c) = &content {
         if c.trim().is_empty() {
@@ -377,8 +379,8 @@ pub async fn update_message(State(s): State<Arc<Shared>>, Path(id): Path<String>
         org.apply_edit(*mid, req.user_id, ts, c, topic.as_deref(), new_channel, true);
     }
     // Uploads linked or no longer linked: their owners hear where they are used now.
-    if let Some(c) = &content {
-        org.claim_attachments(&format!("{}\n{c}", msg.content));
+    if content.is_some() {
+        org.claim_attachments(id, &msg.content);
     }
     let edited = org.messages.get(&id).cloned();
     let mut ev = json!({

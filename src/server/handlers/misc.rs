@@ -485,26 +485,25 @@ pub async fn update_realm(State(s): State<Arc<Shared>>, req: Req) -> Res {
     Ok(reply(p, ok()))
 }
 
-/// Files in the demo organization's uploads (fixed: the seed has no binary assets).
-pub const DEMO_UPLOADS: &[(&str, &str)] =
-    &[("2/ab/release-checklist.txt", "Release checklist\n- tag\n- changelog\n- announce\n")];
-
-/// `GET /user_uploads/{path}`: an uploaded file, for logged-in users only.
+/// `GET /user_uploads/{path}`: an uploaded file, for its uploader and for those who can read
+/// a message it is tied to (`Org::can_read_upload`); anyone else gets what a missing file gets.
 pub async fn upload(
     State(s): State<Arc<Shared>>,
     axum::extract::Path(path): axum::extract::Path<String>,
     req: crate::server::shared::Req,
 ) -> Result<axum::response::Response, ApiErr> {
-    let _ = req.user_id;
     use axum::response::IntoResponse;
     let ctype = axum::http::header::CONTENT_TYPE;
-    if let Some(f) = s.lock().uploads.get(&path) {
-        return Ok(([(ctype, f.content_type.clone())], f.bytes.clone()).into_response());
+    let org = s.lock();
+    if org.can_read_upload(req.user_id, &path) {
+        if let Some(f) = org.uploads.get(&path) {
+            return Ok(([(ctype, f.content_type.clone())], f.bytes.clone()).into_response());
+        }
+        if let Some((_, body)) = crate::server::org::DEMO_UPLOADS.iter().find(|(p, _)| *p == path) {
+            return Ok(([(ctype, "text/plain; charset=utf-8")], body.to_string()).into_response());
+        }
     }
-    let Some((_, body)) = DEMO_UPLOADS.iter().find(|(p, _)| *p == path) else {
-        return Err(ApiErr::new(axum::http::StatusCode::NOT_FOUND, "NOT_FOUND", "File not found"));
-    };
-    Ok(([(ctype, "text/plain; charset=utf-8")], body.to_string()).into_response())
+    Err(ApiErr::new(axum::http::StatusCode::NOT_FOUND, "NOT_FOUND", "File not found"))
 }
 
 /// A file name as the reference server stores it: letters, digits, `.`, `-` and `_`, spaces
@@ -520,8 +519,8 @@ fn stored_name(name: &str) -> String {
     if clean.is_empty() { "uploaded-file".into() } else { clean.chars().take(200).collect() }
 }
 
-/// `POST /user_uploads`: one file (multipart), kept in memory; the answer's `url` serves it
-/// back to logged-in users.
+/// `POST /user_uploads`: one file (multipart), kept in memory, in a folder of its own named at
+/// random (as the reference server's): one upload's address says nothing of another's.
 pub async fn upload_file(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let mut files = req.files;
     let file = match files.len() {
@@ -546,8 +545,12 @@ pub async fn upload_file(State(s): State<Arc<Shared>>, req: Req) -> Res {
         ));
     }
     let name = stored_name(&file.filename);
-    org.uploads_made += 1;
-    let path = format!("2/{:x}/{name}", org.uploads_made);
+    let path = loop {
+        let path = format!("2/{}/{name}", org.upload_folder());
+        if !org.uploads.contains_key(&path) {
+            break path;
+        }
+    };
     let (id, created) = (org.alloc(), org.now());
     let content_type = file.content_type.unwrap_or_else(|| "application/octet-stream".into());
     // A picture's size, from its header only (as Zulip keeps it for `data-original-dimensions`).
@@ -563,6 +566,7 @@ pub async fn upload_file(State(s): State<Arc<Shared>>, req: Req) -> Res {
         content_type,
         bytes: file.bytes,
         dimensions,
+        messages: Default::default(),
     };
     org.uploads.insert(path.clone(), upload);
     org.notify_attachment(&path, "add");

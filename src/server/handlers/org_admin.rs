@@ -63,9 +63,7 @@ pub async fn create_channel(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let subscribers: Vec<i64> = p.json("subscribers")?;
     let description = p.opt_str("description").unwrap_or_default();
     let invite_only = p.bool_or("invite_only", false)?;
-    if name.is_empty() || name.chars().any(char::is_control) || name.chars().count() > 60 {
-        return Err(ApiErr::bad("Invalid channel name"));
-    }
+    crate::server::validate::check_channel_name(&name)?;
     let mut org = s.lock();
     if org.settings.feature_level < 417 {
         return Err(ApiErr::no_endpoint());
@@ -230,7 +228,7 @@ pub async fn reorder_folders(State(s): State<Arc<Shared>>, req: Req) -> Res {
 }
 
 impl Org {
-    /// An upload as `GET /attachments` lists it, with the messages that link to it: times in
+    /// An upload as `GET /attachments` lists it, with the messages it is tied to: times in
     /// seconds from level 443 (milliseconds before), the messages as `message_ids` from 472
     /// (a `messages` list of `{id, date_sent}` before).
     pub fn attachment_json(&self, path: &str) -> Option<Value> {
@@ -238,8 +236,7 @@ impl Org {
         let level = self.settings.feature_level;
         let unit = if level >= ATTACHMENT_SECONDS { 1 } else { 1000 };
         let up = self.uploads.get(path)?;
-        let link = format!("/user_uploads/{path}");
-        let linking = self.messages.values().filter(|m| m.content.contains(&link));
+        let linking = up.messages.iter().filter_map(|id| self.messages.get(id));
         let mut v = json!({
             "id": up.id, "name": up.name, "path_id": path, "size": up.bytes.len(),
             "create_time": up.created * unit,
@@ -271,24 +268,32 @@ impl Org {
         self.queues.push(&[owner], &ev);
     }
 
-    /// A message's text links to uploads: each owner is told the file is used there (the
-    /// reference server's `do_claim_attachments`).
-    pub fn claim_attachments(&mut self, content: &str) {
-        const LINK: &str = "/user_uploads/";
-        let mut paths: Vec<String> = content
-            .match_indices(LINK)
-            .map(|(i, _)| {
-                let rest = &content[i + LINK.len()..];
-                let end = rest
-                    .find(|c: char| c.is_whitespace() || matches!(c, ')' | ']' | '"' | '>'))
-                    .unwrap_or(rest.len());
-                rest[..end].to_owned()
-            })
-            .filter(|p| self.uploads.contains_key(p))
-            .collect();
-        paths.dedup();
-        for p in paths {
-            self.notify_attachment(&p, "update");
+    /// A message was sent, or edited from `before`: each upload its text links is tied to it
+    /// if its sender may read that upload (the reference server's `do_claim_attachments`:
+    /// linking a file one may not read gives it to no one, oneself included), each it no
+    /// longer links is untied, and their owners are told where they are used now.
+    pub fn claim_attachments(&mut self, message_id: i64, before: &str) {
+        let Some(msg) = self.messages.get(&message_id) else { return };
+        let (sender, linked) = (msg.sender_id, crate::server::org::linked_uploads(&msg.content));
+        let mut told = Vec::new();
+        for path in &linked {
+            let tied = self.uploads.get(path).is_some_and(|u| u.messages.contains(&message_id));
+            if tied || self.uploads.contains_key(path) && self.can_read_upload(sender, path) {
+                if let Some(up) = self.uploads.get_mut(path) {
+                    up.messages.insert(message_id);
+                }
+                told.push(path.clone());
+            }
+        }
+        for path in crate::server::org::linked_uploads(before) {
+            if !linked.contains(&path)
+                && self.uploads.get_mut(&path).is_some_and(|u| u.messages.remove(&message_id))
+            {
+                told.push(path);
+            }
+        }
+        for path in told {
+            self.notify_attachment(&path, "update");
         }
     }
 }

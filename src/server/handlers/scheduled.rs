@@ -109,6 +109,7 @@ impl Org {
                 self.realm.max_topic_length
             )));
         }
+        crate::server::validate::check_topic(&t)?;
         Ok(t)
     }
 }

@@ -156,7 +156,7 @@ pub async fn update(State(s): State<Arc<Shared>>, req: Req) -> Res {
     }
     let full_name = p.opt_str("full_name");
     if let Some(n) = &full_name {
-        super::admin::check_name(n)?;
+        crate::server::validate::check_full_name(n)?;
     }
     // Drafts synchronization deletes the drafts when turned off: its own path.
     let sync =

@@ -387,9 +387,7 @@ pub async fn subscribe(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let mut unauthorized = Vec::new();
     for sub in subs {
         let name = sub.get("name").and_then(Value::as_str).unwrap_or("").trim().to_owned();
-        if name.is_empty() || name.chars().any(char::is_control) || name.chars().count() > 60 {
-            return Err(ApiErr::bad("Invalid channel name"));
-        }
+        crate::server::validate::check_channel_name(&name)?;
         let cid = match org.channel_named(&name).map(|c| c.id) {
             Some(cid) => {
                 if !org.can_access_channel(req.user_id, cid)

@@ -68,6 +68,21 @@ impl Org {
         None
     }
 
+    /// May the user read the upload at `path` (under `/user_uploads/`)? Its uploader may, and
+    /// whoever can read a message it is tied to (the reference server's
+    /// `validate_attachment_request`); a built-in demo file, whoever can read a message that
+    /// links it. Anyone else is answered as if there were no such file.
+    pub fn can_read_upload(&self, user_id: i64, path: &str) -> bool {
+        let readable = |id: &i64| self.messages.get(id).is_some_and(|m| self.can_read(user_id, m));
+        if let Some(up) = self.uploads.get(path) {
+            return up.owner == user_id || up.messages.iter().any(readable);
+        }
+        super::DEMO_UPLOADS.iter().any(|(p, _)| *p == path)
+            && self.messages.values().any(|m| {
+                super::linked_uploads(&m.content).iter().any(|p| p == path) && self.can_read(user_id, m)
+            })
+    }
+
     /// Can the user read this message?
     pub fn can_read(&self, user_id: i64, msg: &MessageRec) -> bool {
         if self.user_msgs.get(&user_id).is_some_and(|m| m.contains_key(&msg.id)) {

@@ -48,7 +48,16 @@ pub struct StoredUpload {
     pub bytes: axum::body::Bytes,
     /// A picture's size in pixels (read from its header when it was uploaded).
     pub dimensions: Option<(u32, u32)>,
+    /// The messages it is tied to: those that link it and whose sender could read it when
+    /// linking it (the reference server's `Attachment.messages`). Who can read one of them can
+    /// read the file (`Org::can_read_upload`).
+    pub messages: BTreeSet<i64>,
 }
+
+/// The demo organization's built-in files (the seed has no binary assets). They have no
+/// uploader: they are served to whoever can read a message that links them.
+pub const DEMO_UPLOADS: &[(&str, &str)] =
+    &[("2/ab/release-checklist.txt", "Release checklist\n- tag\n- changelog\n- announce\n")];
 
 /// Largest upload, as register's `max_file_upload_size_mib` says.
 pub const MAX_UPLOAD_MIB: usize = 25;
@@ -67,6 +76,9 @@ pub struct Settings {
     /// The most all uploads may take together, in MiB (`realm_upload_quota_mib`; `None`: no
     /// limit).
     pub upload_quota_mib: Option<u64>,
+    /// What upload folders are drawn from: a server started at a fixed moment (tests) names
+    /// them the same on every run; otherwise (`None`) they come from the system's randomness.
+    pub upload_seed: Option<u64>,
 }
 
 impl Default for Settings {
@@ -77,6 +89,7 @@ impl Default for Settings {
             outgoing_webhook_url: None,
             clock_offset: 0,
             upload_quota_mib: None,
+            upload_seed: None,
         }
     }
 }
@@ -151,9 +164,8 @@ pub struct Org {
     next_id: i64,
     pub notification_bot: i64,
     pub email_gateway_bot: i64,
-    /// Uploads made so far: each gets a folder of its own (`2/{n}/`), never one a deleted
-    /// upload's successor shares.
-    pub uploads_made: u64,
+    /// Draws the random folder of each upload (`Org::upload_folder`).
+    upload_rng: rand::rngs::StdRng,
 }
 
 /// Built-in navigation views every user has.
@@ -193,6 +205,11 @@ impl RenderContext for Org {
 impl Org {
     /// An organization with nothing in it yet but its realm (see `Org::from_seed`).
     pub fn new(settings: Settings, realm: RealmRec) -> Org {
+        use rand::SeedableRng;
+        let upload_rng = match settings.upload_seed {
+            Some(seed) => rand::rngs::StdRng::seed_from_u64(seed),
+            None => rand::rngs::StdRng::from_os_rng(),
+        };
         Org {
             settings,
             realm,
@@ -236,7 +253,7 @@ impl Org {
             next_id: 1,
             notification_bot: 0,
             email_gateway_bot: 0,
-            uploads_made: 0,
+            upload_rng,
         }
     }
 
@@ -318,6 +335,13 @@ impl Org {
         }
     }
 
+    /// A new upload's folder: 24 random letters and digits (as the reference server's
+    /// `token_urlsafe(18)`), so that one upload's address says nothing of another's.
+    pub fn upload_folder(&mut self) -> String {
+        use rand::Rng;
+        (&mut self.upload_rng).sample_iter(rand::distr::Alphanumeric).take(24).map(char::from).collect()
+    }
+
     /// The topic visibility policy of a user for a topic (0 = none).
     pub fn topic_policy(&self, user_id: i64, channel_id: i64, topic: &str) -> i64 {
         self.user_topics.get(&(user_id, channel_id, topic.to_lowercase())).map_or(0, |(_, p, _)| *p)
@@ -327,4 +351,23 @@ impl Org {
 /// A topic name without the resolved-topic prefix.
 pub fn strip_resolved(topic: &str) -> &str {
     topic.strip_prefix("✔ ").unwrap_or(topic)
+}
+
+/// The upload paths (under `/user_uploads/`, percent-decoded) a message's text links to,
+/// whether or not a file is there.
+pub fn linked_uploads(content: &str) -> Vec<String> {
+    const LINK: &str = "/user_uploads/";
+    let mut paths: Vec<String> = content
+        .match_indices(LINK)
+        .map(|(i, _)| {
+            let rest = &content[i + LINK.len()..];
+            let end = rest
+                .find(|c: char| c.is_whitespace() || matches!(c, ')' | ']' | '"' | '>' | '?' | '#'))
+                .unwrap_or(rest.len());
+            percent_encoding::percent_decode_str(&rest[..end]).decode_utf8_lossy().into_owned()
+        })
+        .collect();
+    paths.sort();
+    paths.dedup();
+    paths
 }
