@@ -371,6 +371,9 @@ pub struct Subscription {
     pub can_delete_any_message_group: Option<GroupSettingValue>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub can_send_message_group: Option<GroupSettingValue>,
+    /// Who may start a new topic (feature level 441); `None`: anyone who may post.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub can_create_topic_group: Option<GroupSettingValue>,
     /// Non-deactivated subscribers, bots included (feature level 394).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subscriber_count: Option<i64>,

@@ -64,6 +64,8 @@ pub struct ChannelInfo {
     pub desktop_notifications: Option<bool>,
     pub audible_notifications: Option<bool>,
     pub folder_id: Option<i64>,
+    /// Who may start a new topic in it (feature level 441); `None`: anyone who may post.
+    pub can_create_topic_group: Option<GroupSettingValue>,
 }
 
 /// The user's own defaults for channel notifications (register's `user_settings`, kept by
@@ -401,6 +403,51 @@ impl Data {
             Some(u) if self.names.shared(&u.full_name) => format!("{} ({})", u.full_name, u.email).into(),
             _ => self.user_name(id).into(),
         }
+    }
+
+    /// Whether `user` is among those a group setting names: its direct members, or a member of
+    /// one of its groups or their subgroups (each group looked at once). `None` when the groups
+    /// are not known yet (nothing can be said).
+    pub fn in_group_setting(&self, user: UserId, setting: &GroupSettingValue) -> Option<bool> {
+        if self.groups.is_empty() {
+            return None;
+        }
+        let mut todo: Vec<i64> = match setting {
+            GroupSettingValue::Group(id) => vec![*id],
+            GroupSettingValue::Anonymous { direct_members, .. } if direct_members.contains(&user) => {
+                return Some(true);
+            }
+            GroupSettingValue::Anonymous { direct_subgroups, .. } => direct_subgroups.clone(),
+        };
+        let mut seen = HashSet::new();
+        while let Some(id) = todo.pop() {
+            let Some(g) = self.groups.get(&id).filter(|_| seen.insert(id)) else { continue };
+            if g.members.contains(&user) {
+                return Some(true);
+            }
+            todo.extend(&g.direct_subgroup_ids);
+        }
+        Some(false)
+    }
+
+    /// Why the user may not start topic `topic` in `channel`, where the client can know it:
+    /// the channel's `can_create_topic_group` (level 441) leaves them out and the channel's
+    /// whole topic list is held without that topic. `None`: they may, or it cannot be known
+    /// here (the server decides, and says why it refuses).
+    pub fn may_not_start_topic(&self, channel: ChannelId, topic: &str) -> Option<String> {
+        let c = self.channels.get(&channel)?;
+        let setting = c.can_create_topic_group.as_ref()?;
+        if self.in_group_setting(self.me, setting)? {
+            return None;
+        }
+        let list = self.topics.get(&channel).filter(|l| l.loaded)?;
+        if list.topics.iter().any(|t| t.name.eq_ignore_ascii_case(topic)) {
+            return None;
+        }
+        Some(format!(
+            "you may not start new topics in #{}: pick one of its topics (tab completes them)",
+            c.name
+        ))
     }
 
     /// A channel's name: one the user is in, or one they can see but never joined (register's

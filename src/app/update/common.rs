@@ -102,6 +102,7 @@ pub(super) fn channel_info(s: &Subscription) -> ChannelInfo {
         desktop_notifications: s.desktop_notifications,
         audible_notifications: s.audible_notifications,
         folder_id: s.folder_id,
+        can_create_topic_group: s.can_create_topic_group.clone(),
     }
 }
 

@@ -55,6 +55,10 @@ pub(super) fn send_compose(st: &mut State) -> Vec<Effect> {
         ];
     }
     let target = c.target.clone();
+    if let Some(why) = new_topic_refused(st, &target) {
+        set_error(st, why);
+        return vec![];
+    }
     st.ui.compose = None;
     st.ui.draft_dirty = false;
     if st.ui.offline.is_some() {
@@ -63,6 +67,15 @@ pub(super) fn send_compose(st: &mut State) -> Vec<Effect> {
         set_status(st, "sending…");
     }
     super::outbox::enqueue(st, target, text)
+}
+
+/// Why a message to `target` would start a topic the user may not start (the compose box
+/// stays open, its text kept, for another topic).
+fn new_topic_refused(st: &State, target: &Target) -> Option<String> {
+    match target {
+        Target::Channel { id, topic } => st.data.may_not_start_topic(*id, topic),
+        Target::Dm(_) => None,
+    }
 }
 
 /// Scheduled message IDs by delivery time.
@@ -84,6 +97,11 @@ pub(super) fn schedule_compose(st: &mut State, at: i64) -> Vec<Effect> {
         };
         return vec![Effect::Api(ApiCall::UpdateScheduled { id, update })];
     }
+    if let Some(why) = new_topic_refused(st, &c.target) {
+        set_error(st, why);
+        return vec![];
+    }
+    let Some(c) = &st.ui.compose else { return vec![] };
     let (kind, to, topic) = match &c.target {
         Target::Channel { id, topic } => (SendType::Channel, Recipient::Channel(*id), Some(topic.clone())),
         Target::Dm(u) => {

@@ -32,6 +32,9 @@ pub(super) fn on_stream_event(st: &mut State, ev: OpValueEvent) {
                 ("is_archived", Some(serde_json::Value::Bool(true))) => {}
                 // Into a folder, or out of every folder (`null`).
                 ("folder_id", Some(v)) => c.folder_id = v.as_i64(),
+                ("can_create_topic_group", Some(v)) => {
+                    c.can_create_topic_group = serde_json::from_value(v.clone()).ok();
+                }
                 _ => return,
             }
             if prop == "is_archived" { vec![id] } else { vec![] }

@@ -838,3 +838,44 @@ fn folder_events_and_a_channel_moving_between_folders_regroup_the_pane() {
         vec![H(Section::Pinned), C(1), H(Section::Folder(101)), C(2), H(Section::Other), C(3), C(4), C(5)]
     );
 }
+
+/// Level 441's `can_create_topic_group`: a user it leaves out is told, before anything is
+/// sent, that they may not start a new topic (the compose box and its text stay); an existing
+/// topic, or a user the group takes in (through a subgroup, after an event), sends.
+#[test]
+fn a_new_topic_the_user_may_not_start_is_refused_before_sending() {
+    let mut st = State::default();
+    let reg: RegisterResponse = serde_json::from_value(json!({
+        "queue_id": "q1", "last_event_id": -1, "zulip_feature_level": 503, "user_id": ME,
+        "realm_users": [{"user_id": ME, "full_name": "Me", "email": "me@x"}],
+        "realm_user_groups": [
+            {"id": 1, "name": "role:administrators", "members": [99], "is_system_group": true},
+            {"id": 2, "name": "leads", "members": [], "direct_subgroup_ids": [1]},
+        ],
+        "subscriptions": [{"stream_id": 1, "name": "eng", "color": "#fff", "can_create_topic_group": 2}],
+    }))
+    .unwrap();
+    register_at_once(&mut st, reg);
+    let list = st.data.topics.entry(1).or_default();
+    list.loaded = true;
+    list.topics.push(TopicInfo { name: "plans".into(), max_id: 5 });
+    let send = |st: &mut State, topic: &str| {
+        st.ui.compose = Some(Compose::new(Target::Channel { id: 1, topic: topic.into() }, "hello", None));
+        update(st, Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::ALT)))
+    };
+    let fx = send(&mut st, "brand new");
+    assert!(fx.is_empty(), "nothing is sent: {fx:?}");
+    let status = st.ui.status.clone().expect("said");
+    assert!(status.error && status.text.starts_with("you may not start new topics in #eng"), "{status:?}");
+    assert_eq!(st.ui.compose.as_ref().map(|c| c.text()), Some("hello".to_owned()), "the text is kept");
+    // An existing topic (any case) is no new topic.
+    let fx = send(&mut st, "PLANS");
+    assert!(st.ui.compose.is_none() && !fx.is_empty(), "{:?}", st.ui.status);
+    // Made an administrator: in the group through its subgroup.
+    let joined = Event::decode(
+        json!({"id": 1, "type": "user_group", "op": "add_members", "group_id": 1, "user_ids": [ME]}),
+    );
+    update(&mut st, Msg::Events(vec![joined]));
+    let fx = send(&mut st, "brand new");
+    assert!(st.ui.compose.is_none() && !fx.is_empty(), "{:?}", st.ui.status);
+}
