@@ -50,6 +50,9 @@ pub struct RegisterResponse {
     pub server_presence_offline_threshold_seconds: Option<u64>,
     #[serde(default)]
     pub event_queue_longpoll_timeout_seconds: Option<u64>,
+    /// How long the queue lives without a poll, as the server settled it (level 481).
+    #[serde(default)]
+    pub idle_queue_timeout_secs: Option<u64>,
     #[serde(default)]
     pub server_typing_started_wait_period_milliseconds: Option<u64>,
     #[serde(default)]

@@ -22,6 +22,9 @@ pub struct RegisterParams {
     pub all_public_streams: Option<bool>,
     pub narrow: Option<Vec<(String, String)>>,
     pub client_capabilities: Option<Value>,
+    /// How long the queue lives without a poll, in seconds (level 481; an older server ignores
+    /// it and keeps a queue 10 minutes).
+    pub idle_queue_timeout: Option<u64>,
 }
 
 impl RegisterParams {
@@ -38,6 +41,7 @@ impl RegisterParams {
             .opt("all_public_streams", r.all_public_streams)
             .opt_json("narrow", r.narrow.as_ref())
             .opt_json("client_capabilities", r.client_capabilities.as_ref())
+            .opt("idle_queue_timeout", r.idle_queue_timeout)
     }
 }
 

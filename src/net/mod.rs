@@ -656,9 +656,15 @@ pub fn register_params() -> RegisterParams {
         })),
         event_types: Some(EVENT_TYPES.iter().map(|s| s.to_string()).collect()),
         fetch_event_types: Some(FETCH_TYPES.iter().map(|s| s.to_string()).collect()),
+        idle_queue_timeout: Some(IDLE_QUEUE_SECS),
         ..Default::default()
     }
 }
+
+/// How long the server is asked to keep the queue without a poll (level 481): an hour, so a
+/// laptop closed over lunch comes back to its queue and the events it missed, not to a new
+/// register (the default is 10 minutes).
+pub const IDLE_QUEUE_SECS: u64 = 3600;
 
 /// The events the screens apply (`heartbeat` always comes).
 pub const EVENT_TYPES: &[&str] = &[
