@@ -174,3 +174,43 @@ fn invisible_characters_in_names_and_topics_never_reach_the_screen_or_break_a_bo
         }
     }
 }
+
+/// Found on a real server: a channel named `#조리법 😎` erased the left border of a popup drawn
+/// over it. Ratatui never writes the cell after a wide grapheme, so a border drawn on the second
+/// cell of an emoji left the emoji there for the terminal to draw. The bytes of each frame go
+/// through a terminal emulator (vt100) here, at every width where a popup's edge can cut one.
+#[test]
+fn a_wide_emoji_under_a_popup_never_takes_its_border() {
+    let mut st = State { tz: TimeZone::Fixed(0), now: 1_800_000_000, ..Default::default() };
+    let reg: RegisterResponse = serde_json::from_value(json!({
+        "queue_id": "q", "last_event_id": -1, "zulip_feature_level": 503, "user_id": 1,
+        "realm_users": [{"user_id": 1, "full_name": "Me", "email": "me@x"}],
+        "subscriptions": [
+            {"stream_id": 7, "name": "조리법 😎😎😎😎😎😎😎😎😎😎😎😎😎😎😎😎", "color": "#fff"},
+            {"stream_id": 8, "name": "a조리법 😎😎😎😎😎😎😎😎😎😎😎😎😎😎😎😎", "color": "#fff"},
+        ],
+    }))
+    .unwrap();
+    app::register_at_once(&mut st, reg);
+    st.ui.popup = Some(app::Popup::Help { scroll: 0 });
+    for w in 40..=100u16 {
+        let h = 24;
+        let mut screen = vt100::Parser::new(h.try_into().unwrap(), w.try_into().unwrap(), 0);
+        screen.process(&bytes_written(&st, w, h));
+        let s = screen.screen();
+        let cell = |row: u16, col: u16| s.cell(row, col).map(|c| c.contents().to_owned()).unwrap_or_default();
+        let (top, left) = (0..h)
+            .flat_map(|r| (0..w).map(move |c| (r, c)))
+            .find(|&(r, c)| cell(r, c) == "┌")
+            .expect("the popup's corner");
+        let bottom = (top + 1..h).find(|&r| cell(r, left) == "└").expect("its bottom corner");
+        for row in top + 1..bottom {
+            assert_eq!(
+                cell(row, left),
+                "│",
+                "row {row} lost the popup's left border at width {w}:\n{}",
+                s.contents()
+            );
+        }
+    }
+}

@@ -49,9 +49,41 @@ pub(super) fn guard_clusters(buf: &mut ratatui::buffer::Buffer, last: &mut Vec<(
     }
     *last = now;
 }
+/// A wide grapheme whose second cell something else was drawn on (a popup's left border over a
+/// channel name with `😎` in it) is replaced by a space: the terminal would draw it over that
+/// cell, and ratatui, which never writes the cell after a wide one, leaves it there — the
+/// popup lost its border. O(cells), once per frame.
+pub(super) fn cut_wide(buf: &mut ratatui::buffer::Buffer) {
+    use unicode_width::UnicodeWidthStr;
+    let area = buf.area;
+    for y in area.top()..area.bottom() {
+        for x in area.left()..area.right() {
+            let w = buf[(x, y)].symbol().width() as u16;
+            if w < 2 {
+                continue;
+            }
+            let covered = x.saturating_add(1)..x.saturating_add(w).min(area.right());
+            if covered.clone().any(|cx| !matches!(buf[(cx, y)].symbol(), " " | "")) {
+                buf[(x, y)].set_symbol(" ");
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::guard_clusters;
+    use super::{cut_wide, guard_clusters};
+
+    #[test]
+    fn a_wide_grapheme_cut_by_what_is_drawn_after_it_gives_way() {
+        let mut buf = Buffer::empty(Rect::new(0, 0, 8, 1));
+        buf.set_string(0, 0, "a😎b😎", ratatui::style::Style::new());
+        // A popup's left border drawn on the second cell of the last emoji.
+        buf[(5, 0)].set_symbol("│");
+        cut_wide(&mut buf);
+        let row: Vec<&str> = (0..8).map(|x| buf[(x, 0)].symbol()).collect();
+        assert_eq!(row[..6], ["a", "😎", " ", "b", " ", "│"], "the whole emoji stays, the cut one goes");
+    }
     use ratatui::buffer::{Buffer, CellDiffOption};
     use ratatui::layout::Rect;
 

@@ -104,5 +104,6 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
         Some(Popup::Inbox(view)) => inbox::draw_inbox(f, st, t, view),
         None => {}
     }
+    clusters::cut_wide(f.buffer_mut());
     clusters::guard_clusters(f.buffer_mut(), &mut cache.clusters);
 }

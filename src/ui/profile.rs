@@ -28,11 +28,7 @@ pub(super) fn draw_profile(
         .borders(Borders::ALL)
         .title(format!(" {} (esc to close) ", sanitize(&name)))
         .title_bottom(Line::styled(" x direct message · @ mention · esc close ", t.dim));
-    let field = |label: &str, value: Vec<Span<'static>>| {
-        let mut spans = vec![Span::styled(format!("{label:<13} "), t.header)];
-        spans.extend(value);
-        Line::from(spans)
-    };
+    let field = |label: &str, value: Vec<Span<'static>>| labelled(label, value, t).remove(0);
     let Some(u) = details else {
         scrolled_popup(f, st, vec![Line::styled("Loading…", t.dim)], block, area, scroll);
         return;
@@ -134,13 +130,31 @@ pub(super) fn draw_profile(
             }
             other => other.to_string(),
         };
-        custom.push(field(&label, vec![Span::raw(sanitize(&text))]));
+        custom.extend(labelled(&label, vec![Span::raw(sanitize(&text))], t));
     }
     if !custom.is_empty() {
         lines.push(Line::raw(""));
         lines.extend(custom);
     }
     scrolled_popup(f, st, lines, block, area, scroll);
+}
+
+/// Columns a label takes before its value.
+const LABEL: usize = 13;
+
+/// A label and its value on one row, the value in the column after the labels (padded by
+/// display width); a label too long for that column on a row of its own, its value indented
+/// below (an organization's own field names run long: "Favorite editor" ran into "Emacs").
+fn labelled(label: &str, value: Vec<Span<'static>>, t: &Theme) -> Vec<Line<'static>> {
+    let width = crate::content::display_width(label);
+    if width <= LABEL {
+        let mut spans = vec![Span::styled(format!("{label}{}", " ".repeat(LABEL + 1 - width)), t.header)];
+        spans.extend(value);
+        return vec![Line::from(spans)];
+    }
+    let mut spans = vec![Span::raw("  ")];
+    spans.extend(value);
+    vec![Line::styled(label.to_owned(), t.header), Line::from(spans)]
 }
 
 /// The custom profile field type that holds users (Zulip's `USER`).

@@ -297,3 +297,29 @@ async fn start_up_asks_only_for_what_the_first_screen_reads() {
     assert_eq!(asked.iter().filter(|r| r.starts_with("GET /api/v1/messages?")).count(), 1, "{asked:#?}");
     assert!(!app.st.data.channels.is_empty(), "the channels came with register");
 }
+
+/// Found on a real server: an organization's own field names run long, and "Favorite editor"
+/// ran into its value ("Favorite editor Emacs"). A label too long for the labels' column gets
+/// a row of its own, its value indented below; short ones keep the column.
+#[tokio::test]
+async fn a_long_profile_field_label_never_runs_into_its_value() {
+    let mut app = App::start("member").await;
+    for f in &mut app.st.data.profile_fields {
+        if f.name == "Working hours" {
+            f.name = "Favorite working hours".into();
+        }
+    }
+    palette(&mut app, "profile @Bob Nakamura").await;
+    app.until("the server's record", |st| {
+        matches!(&st.ui.popup, Some(Popup::Profile { details: Some(_), .. }))
+    })
+    .await;
+    for (w, h) in [(80, 24), (160, 48)] {
+        let screen = app.screen(w, h);
+        let rows: Vec<&str> = screen.lines().collect();
+        let at = rows.iter().position(|r| r.contains("Favorite working hours")).expect("the label");
+        assert!(!rows[at].contains("10:00"), "the value is not on the label's row:\n{screen}");
+        assert!(rows[at + 1].contains("  10:00–19:00 JST"), "it is below, indented:\n{screen}");
+        assert!(screen.contains("Pronouns      he/him"), "short labels keep their column:\n{screen}");
+    }
+}
