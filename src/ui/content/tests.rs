@@ -908,3 +908,28 @@ fn spoilers_inside_code_math_and_media_stay_hidden() {
     }
     assert!(text.contains("$$y$$") && text.contains("shown.example"), "{text}");
 }
+
+/// Markdown image syntax from level 437: an `<img class="inline-image">` whose `src` is a
+/// thumbnail, or the loading spinner until the thumbnail is made. Its link is the file
+/// (`data-original-src`), never the spinner or the thumbnail.
+#[test]
+fn an_inline_image_links_its_file_not_its_thumbnail_or_the_spinner() {
+    for (class, src) in [
+        ("inline-image", "/user_uploads/thumbnail/2/ab/x.png/840x560.webp"),
+        ("inline-image image-loading-placeholder", "/static/images/loading/loader-black.svg"),
+    ] {
+        let html = format!(
+            "<ul><li><img alt=\"chart\" class=\"{class}\" data-original-dimensions=\"1050x700\" data-original-src=\"/user_uploads/2/ab/x.png\" src=\"{src}\"></li></ul>"
+        );
+        let r = render(&html, 40);
+        assert_eq!(r.links.len(), 1, "{html}");
+        assert_eq!(r.links[0].url, "/user_uploads/2/ab/x.png", "{class}");
+        assert!(plain(&r).contains("[image] chart[1]"), "{}", plain(&r));
+    }
+    // A spinner with no file named is no link at all.
+    let r = render(
+        "<p><img class=\"image-loading-placeholder\" alt=\"x\" src=\"/static/images/loading/loader-black.svg\"></p>",
+        40,
+    );
+    assert!(r.links.is_empty(), "{:?}", r.links);
+}
