@@ -6,7 +6,8 @@
 //! `--feature-level N` refuses and sends by the same table, so both sides are tested at N-1 and N.
 //!
 //! Zulip versions by level: 7.0 = 185, 8.0 = 188–237, 9.0 = 240–277, 10.0 = 280–371,
-//! 11.0 = 377–421.
+//! 11.0 = 377–421, 12.0 = 422–498, 13.0-dev (Zulip Cloud) from 502. `docs/levels.md` says, entry
+//! by entry from 421 to 503, what the client and the demo server do with each change.
 
 use super::models::NarrowTerm;
 
