@@ -76,13 +76,17 @@ async fn a_clean_exit_deletes_the_event_queue() {
     let backend = ratatui::backend::TestBackend::new(100, 30);
     let run = async move { crate::harness::main_loop(backend, client, rx).await.map(|st| st.data.queue_id) };
     let queues = |s: &DemoServer| s.shared.lock().queues.map.len();
+    // The client polls its queue only once it has applied register's answer (the queue's ID is
+    // in its state): a `q` before that has no queue to delete (a race seen under load).
+    let polled = |s: &DemoServer| s.recent_requests().iter().any(|r| r.starts_with("GET /api/v1/events"));
     let drive = async {
-        for _ in 0..100 {
-            if queues(&server) > 0 {
+        for _ in 0..400 {
+            if polled(&server) {
                 break;
             }
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
+        assert!(polled(&server), "the client polls its queue");
         assert_eq!(queues(&server), 1, "registered");
         keys.send(Ok(Event::Key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE)))).unwrap();
     };
