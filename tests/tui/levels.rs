@@ -1,14 +1,14 @@
 //! The whole app's key paths against the demo server at the levels people run — 185 (Zulip
-//! 7.0, the oldest supported), 218 (an 8.0-dev server, the one of the report), 289 (10.0) and
-//! the current one — the demo server refusing what a server of that level refuses. Each step
-//! reads the server's state back.
+//! 7.0, the oldest supported), 218 (an 8.0-dev server, the one of the report), 289 (10.0), 420
+//! (11.0) and the demo server's own (Zulip Cloud's 13.0-dev) — the demo server refusing what a
+//! server of that level refuses. Each step reads the server's state back.
 
 use super::harness::App;
 use crossterm::event::KeyCode;
 use topicterm::api::VisibilityPolicy;
 use topicterm::app::Narrow;
 
-const LEVELS: [i64; 4] = [185, 218, 289, topicterm::server::org::FEATURE_LEVEL];
+const LEVELS: [i64; 5] = [185, 218, 289, 420, topicterm::server::org::FEATURE_LEVEL];
 
 fn error(app: &App) -> Option<String> {
     app.st.ui.status.as_ref().filter(|s| s.error).map(|s| s.text.clone())
@@ -56,6 +56,47 @@ async fn the_key_paths_work_at_every_supported_level() {
         assert_eq!(error(&app), None, "level {level}");
         let found = app.st.data.narrows.get(&app.st.ui.narrow).map_or(0, |v| v.ids.len());
         assert!(found > 0, "level {level}: search found nothing");
+        // DMs with a person, by the web app's name and the server's (no server knows `dm-with`).
+        for op in ["dm-with", "dm-including", "dm"] {
+            app.key(KeyCode::Char('/')).await;
+            app.keys(&format!("{op}:alice@demo.topicterm.test")).await;
+            app.key(KeyCode::Enter).await;
+            app.settle().await;
+            assert_eq!(error(&app), None, "level {level}: {op}");
+            let found = app.st.data.narrows.get(&app.st.ui.narrow).map_or(0, |v| v.ids.len());
+            assert!(found > 0, "level {level}: {op} found nothing");
+        }
+        // Bots come from the user list (level 474 took their names out of bot objects): known as
+        // bots, and their profile opens.
+        let bot = app.st.data.users.values().find(|u| u.full_name == "Helper Bot").map(|u| (u.id, u.is_bot));
+        assert!(matches!(bot, Some((_, true))), "level {level}: {bot:?}");
+        app.palette("profile @Helper Bot").await;
+        app.until("the bot's record", |st| {
+            matches!(&st.ui.popup, Some(topicterm::app::Popup::Profile { details: Some(_), .. }))
+        })
+        .await;
+        assert!(app.screen(100, 30).contains("Helper Bot"), "level {level}");
+        app.key(KeyCode::Esc).await;
+        // The uploads list: an upload linked from a message is dated today and placed there
+        // (seconds and `message_ids` from 443 and 472, milliseconds and `messages` before).
+        let me_too = app.other("member");
+        me_too.register(&Default::default()).await.unwrap();
+        let up = me_too.upload_file("levels.txt", 2, reqwest::Body::from("hi")).await.unwrap();
+        let m = topicterm::api::OutgoingMessage::channel(
+            general,
+            "uploads",
+            &format!("[levels.txt]({})", up.url),
+        );
+        me_too.send_message(&m).await.unwrap();
+        app.palette("uploads").await;
+        app.until("the list", |st| {
+            matches!(&st.ui.popup, Some(topicterm::app::Popup::Uploads { list: Some(_), .. }))
+        })
+        .await;
+        let shown = app.screen(120, 30);
+        assert!(shown.contains("levels.txt") && !shown.contains("1970"), "level {level}: dated:\n{shown}");
+        assert!(shown.contains("used in #general > uploads"), "level {level}: where it is used:\n{shown}");
+        app.key(KeyCode::Esc).await;
 
         // Send a reply: it is read for its sender, here and on the server.
         app.open(Narrow::Topic(general, topic.clone())).await;
