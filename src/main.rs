@@ -226,7 +226,29 @@ fn cli_command() -> clap::Command {
     Cli::command()
 }
 
-fn main() -> anyhow::Result<()> {
+/// A failure is said in words, with its causes, and never with a backtrace: the default
+/// report of a `main` returning an error printed "Stack backtrace: 0: <unknown>…" wherever
+/// `RUST_BACKTRACE` was set (the log has the details).
+fn main() -> std::process::ExitCode {
+    match run() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            let mut text = format!("Error: {e}");
+            let causes: Vec<String> = e.chain().skip(1).map(|c| c.to_string()).collect();
+            if !causes.is_empty() {
+                text.push_str("\n\nCaused by:");
+                for (i, c) in causes.iter().enumerate() {
+                    text.push_str(&format!("\n    {i}: {c}"));
+                }
+            }
+            let lines: Vec<String> = text.lines().map(topicterm::content::sanitize).collect();
+            eprintln!("{}", lines.join("\n"));
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> anyhow::Result<()> {
     let launched = std::time::Instant::now();
     // Before any TLS client or server (the demo server's, the webhook listener's) is made.
     topicterm::api::install_crypto();

@@ -70,3 +70,21 @@ fn the_clients_own_folders_left_open_to_others_are_made_private_on_start() {
         assert_eq!(mode(dir), 0o700, "{} is the user's alone", dir.display());
     }
 }
+
+/// Issue 40: with `RUST_BACKTRACE=1` in the environment a start-up error printed
+/// "Stack backtrace: 0: <unknown>…". A user-facing error is words only.
+#[test]
+fn a_start_up_error_never_carries_a_backtrace() {
+    let home = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_topicterm"))
+        .args(["-c", "/nonexistent/zuliprc"])
+        .env("HOME", home.path())
+        .env("XDG_STATE_HOME", home.path().join("state"))
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(err.starts_with("Error: ") && err.contains("cannot read /nonexistent/zuliprc"), "{err}");
+    assert!(!err.contains("backtrace") && !err.contains("<unknown>"), "{err}");
+}

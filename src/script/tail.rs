@@ -83,8 +83,9 @@ fn events_narrow(terms: &[NarrowTerm], d: &Data) -> (Vec<(String, String)>, bool
 }
 
 /// A message as one line of text: `HH:MM #channel > topic  Sender: text`, or for a direct
-/// message `HH:MM @ Sender: text`; the text is the message's Markdown on one line. Everything
-/// from the server goes through `sanitize`.
+/// message `HH:MM @ Alice, Maya  Sender: text` (the conversation: everyone in it, as a channel
+/// message names its channel and topic); the text is the message's Markdown on one line.
+/// Everything from the server goes through `sanitize`.
 pub fn text_line(m: &Message, tz: TimeZone) -> String {
     let when = tz.format(m.timestamp, "%H:%M");
     let text = sanitize(&m.content.split_whitespace().collect::<Vec<_>>().join(" "));
@@ -93,7 +94,15 @@ pub fn text_line(m: &Message, tz: TimeZone) -> String {
         crate::api::DisplayRecipient::Channel(channel) => {
             format!("{when} #{} > {}  {sender}: {text}", sanitize(channel), sanitize(m.topic()))
         }
-        crate::api::DisplayRecipient::Users(_) => format!("{when} @ {sender}: {text}"),
+        crate::api::DisplayRecipient::Users(users) => {
+            let mut names: Vec<String> = users.iter().map(|u| sanitize(&u.full_name)).collect();
+            names.sort();
+            names.dedup();
+            if names.is_empty() {
+                names.push(sender.clone());
+            }
+            format!("{when} @ {}  {sender}: {text}", names.join(", "))
+        }
     }
 }
 
@@ -334,11 +343,12 @@ mod tests {
         .unwrap();
         assert_eq!(text_line(&m, TimeZone::Fixed(3600)), "01:00 #book club > next  Alice: hello [31mworld !");
         let dm: Message = serde_json::from_value(json!({
-            "id": 2, "type": "private", "content": "hi", "display_recipient": [], "sender_id": 5,
-            "sender_full_name": "Alice", "timestamp": 60
+            "id": 2, "type": "private", "content": "hi", "sender_id": 5, "sender_full_name": "Maya", "timestamp": 60,
+            "display_recipient": [{"id": 5, "full_name": "Maya", "email": "m@x"}, {"id": 7, "full_name": "Alice\u{1b}", "email": "a@x"}],
         }))
         .unwrap();
-        assert_eq!(text_line(&dm, TimeZone::Fixed(0)), "00:01 @ Alice: hi");
+        // Who the DM was with, not only who sent it (issue 40: a DM to Alice printed as `@ Maya: …`).
+        assert_eq!(text_line(&dm, TimeZone::Fixed(0)), "00:01 @ Alice, Maya  Maya: hi");
     }
 
     #[test]

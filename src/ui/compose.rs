@@ -20,11 +20,14 @@ pub(super) fn draw_compose(f: &mut Frame, st: &State, t: &Theme, cache: &mut Ren
             format!("#{} > {}", d.channel_name(*id), t)
         }
         Target::Dm(u) if u.is_empty() => "Notes to self".into(),
-        Target::Dm(u) => {
-            format!("DM to {}", u.iter().map(|id| d.partner_name(*id)).collect::<Vec<_>>().join(", "))
-        }
+        // "To: Alice Okafor" (it read "To: DM to Alice Okafor").
+        Target::Dm(u) => u.iter().map(|id| d.partner_name(*id)).collect::<Vec<_>>().join(", "),
     };
-    let verb = if c.editing.is_some() { "Editing" } else { "To" };
+    let verb = match (&c.target, c.editing.is_some()) {
+        (Target::Dm(u), true) if !u.is_empty() => "Editing a DM to",
+        (_, true) => "Editing",
+        _ => "To",
+    };
     let key =
         |a: Action| st.settings.keymap.keys_for(Context::Compose, a).into_iter().next().unwrap_or_default();
     // What the send key does here: a sent message being edited, or a scheduled one, is saved.

@@ -246,6 +246,16 @@ async fn the_compose_title_says_what_ctrl_d_does() {
     assert!(app.st.ui.compose.as_ref().is_some_and(|c| c.scheduled.is_some()));
     let screen = app.screen(100, 30);
     assert!(screen.contains("ctrl+d save, ctrl+s new time"), "{screen}");
+    app.key(KeyCode::Esc).await;
+    app.key(KeyCode::Esc).await;
+
+    // A DM's title names the person once (it read "To: DM to Alice Okafor": issue 40).
+    app.key(KeyCode::Char('x')).await;
+    app.keys("Alice Okafor").await;
+    app.key(KeyCode::Enter).await;
+    let screen = app.screen(100, 30);
+    assert!(screen.contains(" To: Alice Okafor — ctrl+d send"), "{screen}");
+    assert!(!screen.contains("DM to"), "{screen}");
 }
 
 /// The help popup says near its top that the command palette exists; `G`/End go to its end
