@@ -58,6 +58,13 @@ impl Narrow {
         }
     }
 
+    /// Whether selecting a message in this view marks it read: in every conversation and list
+    /// view, never in a search's results (as the web app: a search is for finding, and it
+    /// marked a group DM read that `/sender:Alice` only passed over).
+    pub fn reads(&self) -> bool {
+        !matches!(self, Narrow::Search { .. })
+    }
+
     /// Does a message (arriving live) belong here? Searches are never extended live.
     pub fn contains(&self, m: &Stored, me: UserId) -> bool {
         match self {

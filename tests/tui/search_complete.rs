@@ -294,3 +294,29 @@ async fn a_name_two_people_share_picks_no_one_and_is_shown_with_the_email() {
     let shown = app.screen(160, 48);
     assert!(shown.contains(&format!("DM with Bob Nakamura ({bob_email})")), "{shown}");
 }
+
+/// Issue 40: a search selected an unread group DM and marked it read (the server's DM count
+/// went 7 → 6). As in the web app, looking at a search's results reads nothing; the DM's own
+/// view still does.
+#[tokio::test]
+async fn search_results_are_not_marked_read() {
+    use topicterm::api::{Anchor, GetMessages, NarrowTerm};
+    let mut app = App::start("member").await;
+    let unread_from_alice = async |app: &App| {
+        let q = GetMessages::around(Anchor::Newest, 100, 0).narrow(vec![
+            NarrowTerm::new("sender", "alice@demo.topicterm.test"),
+            NarrowTerm::new("is", "unread"),
+        ]);
+        app.other("member").get_messages(&q).await.unwrap().messages.len()
+    };
+    let before = unread_from_alice(&app).await;
+    assert!(before > 0, "the seed has unread messages from Alice");
+    let found = search(&mut app, "sender:alice@demo.topicterm.test").await;
+    assert!(!found.is_empty());
+    for _ in 0..found.len() {
+        app.key(KeyCode::Char('k')).await;
+    }
+    app.settle().await;
+    assert_eq!(unread_from_alice(&app).await, before, "nothing read on the server");
+    assert!(found.iter().any(|id| app.st.data.unread.by_id.contains_key(id)), "nor here");
+}

@@ -200,8 +200,13 @@ pub(super) fn mark_selected_read(st: &mut State) -> Vec<Effect> {
         }
         st.ui.hold_read = None;
     }
-    // Explore mode: looking reads nothing; nor does an organization that is not on screen.
-    if st.settings.explore || !st.ui.orgs.on_screen() || !st.data.unread.by_id.contains_key(&id) {
+    // Explore mode: looking reads nothing; nor does an organization that is not on screen, nor
+    // a search (`Narrow::reads`).
+    if st.settings.explore
+        || !st.ui.orgs.on_screen()
+        || !st.ui.narrow.reads()
+        || !st.data.unread.by_id.contains_key(&id)
+    {
         return vec![];
     }
     st.data.unread.remove(id);
