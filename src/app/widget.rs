@@ -180,9 +180,18 @@ pub fn add_item(widget: &Widget, me: UserId, text: &str) -> Value {
         }
         Widget::Todo(t) => {
             let key = t.tasks.iter().filter_map(|x| mine(&x.key, true)).max().unwrap_or(0) + 1;
-            serde_json::json!({"type": "new_task", "key": key, "task": text, "desc": "", "completed": false})
+            let (task, desc) = task_and_description(text);
+            serde_json::json!({"type": "new_task", "key": key, "task": task, "desc": desc, "completed": false})
         }
     }
+}
+
+/// A task as typed, `task: description`, split at the first `": "` — the rule of a `/todo`
+/// message's lines (the reference server's, and the demo server's `org::widgets`), so
+/// `:todo-add notes: write release notes` is the task "notes" with its description.
+pub fn task_and_description(text: &str) -> (&str, &str) {
+    let (task, desc) = text.split_once(": ").unwrap_or((text, ""));
+    (task.trim(), desc.trim())
 }
 
 #[cfg(test)]

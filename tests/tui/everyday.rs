@@ -109,6 +109,15 @@ async fn a_poll_takes_new_options_and_a_to_do_list_new_tasks_from_the_palette() 
         _ => false,
     })
     .await;
+    // `task: description`, as a `/todo` message's lines (issue 40: the whole text was the task).
+    app.palette("todo-add notes: write the release notes").await;
+    app.until("the task and its description", |st| match st.data.widgets.get(&todo) {
+        Some(Widget::Todo(t)) => {
+            t.tasks.last().is_some_and(|x| x.task == "notes" && x.desc == "write the release notes")
+        }
+        _ => false,
+    })
+    .await;
     // And on a message with neither.
     let m = OutgoingMessage::channel(engineering, "release 2.5 checklist", "plain words");
     let plain = app.other("alice").send_message(&m).await.unwrap().id;
