@@ -13,7 +13,8 @@ use std::time::Duration;
 #[derive(clap::Args, Debug, Clone)]
 #[command(after_help = EXIT_HELP)]
 pub struct UnreadArgs {
-    /// What to print: {total} (unread outside muted channels and topics), {mentions}, {dms}
+    /// What to print: {total} (unread outside muted channels and topics, as the client counts
+    /// them; with --include-muted every unread message), {mentions}, {dms}
     /// (direct messages), {channel:NAME} (one of your channels, muted topics included); {{ and
     /// }} print braces.
     #[arg(short = 'f', long, value_name = "TEMPLATE", default_value = "{total}")]
@@ -21,6 +22,9 @@ pub struct UnreadArgs {
     /// Printed instead when the counts cannot be had.
     #[arg(long, value_name = "TEXT", default_value = "?")]
     pub placeholder: String,
+    /// Count unread messages in muted channels and topics in {total} too.
+    #[arg(long)]
+    pub include_muted: bool,
     /// On failure, say why on standard error.
     #[arg(short = 'v', long)]
     pub verbose: bool,
@@ -89,7 +93,8 @@ pub fn parse_template(t: &str) -> Result<Vec<Piece>, Failure> {
 /// The counts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Counts {
-    /// Unread messages outside muted channels and topics (the server's count).
+    /// Unread messages outside muted channels and topics, by the client's own rule
+    /// (`Data::unread_total`, what its screen says); every unread message with `--include-muted`.
     pub total: u64,
     pub mentions: usize,
     pub dms: usize,
@@ -98,8 +103,9 @@ pub struct Counts {
     pub channels: BTreeMap<String, usize>,
 }
 
-/// The counts in a register answer.
-pub fn counts(r: &RegisterResponse) -> Result<Counts, Failure> {
+/// The counts in a register answer: the total by the client's own rule (what its screen says),
+/// or every unread message with `include_muted`.
+pub fn counts(r: &RegisterResponse, include_muted: bool) -> Result<Counts, Failure> {
     let u = r
         .unread_msgs
         .as_ref()
@@ -116,7 +122,12 @@ pub fn counts(r: &RegisterResponse) -> Result<Counts, Failure> {
         .flatten()
         .map(|s| (s.name.clone(), by_id.get(&s.stream_id).copied().unwrap_or(0)))
         .collect();
-    Ok(Counts { total: u.count.max(0) as u64, mentions: u.mentions.len(), dms, channels })
+    let total = if include_muted {
+        dms + by_id.values().sum::<usize>()
+    } else {
+        super::common::data_of(r.clone()).unread_total()
+    };
+    Ok(Counts { total: total as u64, mentions: u.mentions.len(), dms, channels })
 }
 
 /// The template filled in.
@@ -146,8 +157,9 @@ async fn fetch(args: &UnreadArgs, creds: anyhow::Result<crate::api::Credentials>
     let names = args.common.json || pieces.iter().any(|p| matches!(p, Piece::Channel(_)));
     // Both are needed for `unread_msgs` (`zerver/lib/events.py`); the names come with the
     // subscriptions.
-    let mut types = vec!["message".to_owned(), "update_message_flags".to_owned()];
-    if names {
+    // What is muted, for the total: the channels (with the subscriptions) and the topics.
+    let mut types = vec!["message".to_owned(), "update_message_flags".to_owned(), "user_topic".to_owned()];
+    if names || !args.include_muted {
         types.push("subscription".into());
     }
     let client = client(creds)?;
@@ -160,8 +172,8 @@ async fn fetch(args: &UnreadArgs, creds: anyhow::Result<crate::api::Credentials>
     };
     let answer = register(&client, &params).await?;
     let queue = answer.queue_id.clone();
-    let result =
-        counts(&answer).and_then(|c| if args.common.json { Ok(json_line(&c)) } else { render(&pieces, &c) });
+    let result = counts(&answer, args.include_muted)
+        .and_then(|c| if args.common.json { Ok(json_line(&c)) } else { render(&pieces, &c) });
     forget_queue(&client, queue.as_deref()).await;
     result
 }
