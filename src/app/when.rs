@@ -39,26 +39,37 @@ fn offset(tz: TimeZone, now: i64) -> FixedOffset {
     }
 }
 
+/// A duration: `2h`, `1h30m`, `1d`, or in words — `2 hours`, `90 minutes`, `1 day 2 hours`,
+/// `1 week` (what the scheduler's help shows, and what people type).
 fn parse_duration(s: &str) -> Option<i64> {
-    let mut total = 0i64;
-    let mut num = String::new();
-    let mut any = false;
-    for c in s.chars().filter(|c| !c.is_whitespace()) {
-        if c.is_ascii_digit() {
-            num.push(c);
-            continue;
+    // Digits and letters apart: "1h30m" reads as "1 h 30 m".
+    let mut spaced = String::new();
+    let mut last_digit = None;
+    for c in s.chars() {
+        let digit = c.is_ascii_digit();
+        if last_digit.is_some_and(|d| d != digit) && !c.is_whitespace() {
+            spaced.push(' ');
         }
-        let n: i64 = num.parse().ok()?;
-        num.clear();
-        total += n * match c {
-            'd' => 86400,
-            'h' => 3600,
-            'm' => 60,
+        spaced.push(c);
+        last_digit = if c.is_whitespace() { None } else { Some(digit) };
+    }
+    let words: Vec<&str> = spaced.split_whitespace().collect();
+    if words.is_empty() || words.len() % 2 != 0 {
+        return None;
+    }
+    let mut total = 0i64;
+    for pair in words.chunks(2) {
+        let n: i64 = pair[0].parse().ok()?;
+        let unit = match pair[1].trim_end_matches(',') {
+            "w" | "week" | "weeks" => 7 * 86400,
+            "d" | "day" | "days" => 86400,
+            "h" | "hr" | "hrs" | "hour" | "hours" => 3600,
+            "m" | "min" | "mins" | "minute" | "minutes" => 60,
             _ => return None,
         };
-        any = true;
+        total = total.checked_add(n.checked_mul(unit)?)?;
     }
-    (any && num.is_empty()).then_some(total)
+    Some(total)
 }
 
 fn parse_clock(s: &str) -> Option<NaiveTime> {
@@ -82,8 +93,8 @@ pub fn parse_when(input: &str, now: i64, tz: TimeZone) -> Result<i64, String> {
 /// that reads as a time (`tomorrow 9:00 call Bob` is tomorrow at 09:00, then `call Bob`), which
 /// must be in the future.
 pub fn split_when(words: &[String], now: i64, tz: TimeZone) -> Result<(i64, Vec<String>), String> {
-    // No phrase of the syntax takes more than three words (`in 1h 30m`, `tomorrow 9:00`).
-    let longest = words.len().min(3);
+    // No phrase of the syntax takes more than five words (`in 1 hour 30 minutes`).
+    let longest = words.len().min(5);
     for n in (1..=longest).rev() {
         let phrase = words[..n].join(" ");
         if read_when(&phrase, now, tz).is_some() {
@@ -104,6 +115,9 @@ fn read_when(input: &str, now: i64, tz: TimeZone) -> Option<i64> {
     let nine = NaiveTime::from_hms_opt(9, 0, 0).expect("09:00");
     if let Some(rest) = s.strip_prefix("in ") {
         parse_duration(rest).map(|d| now + d)
+    } else if let Some(d) = parse_duration(&s) {
+        // `2 hours`, `90 minutes`: from now, as with `in`.
+        Some(now + d)
     } else if let Some(rest) = s.strip_prefix("tomorrow") {
         let time = if rest.trim().is_empty() { Some(nine) } else { parse_clock(rest.trim()) };
         time.and_then(|t| at(local_now.date_naive() + Duration::days(1), t))
@@ -138,6 +152,15 @@ mod tests {
         assert_eq!(parse_when("in 2h", NOW, utc), Ok(NOW + 7200));
         assert_eq!(parse_when("in 1h30m", NOW, utc), Ok(NOW + 5400));
         assert_eq!(parse_when("in 1d", NOW, utc), Ok(NOW + 86400));
+        // In words, with or without `in` (issue 40: `:remind in 2 hours` was refused).
+        assert_eq!(parse_when("in 2 hours", NOW, utc), Ok(NOW + 7200));
+        assert_eq!(parse_when("2 hours", NOW, utc), Ok(NOW + 7200));
+        assert_eq!(parse_when("90 minutes", NOW, utc), Ok(NOW + 5400));
+        assert_eq!(parse_when("in 1 hour 30 minutes", NOW, utc), Ok(NOW + 5400));
+        assert_eq!(parse_when("in 1 week", NOW, utc), Ok(NOW + 7 * 86400));
+        assert!(parse_when("in 2 fortnights", NOW, utc).is_err());
+        let words: Vec<String> = "in 2 hours call Bob".split(' ').map(str::to_owned).collect();
+        assert_eq!(split_when(&words, NOW, utc), Ok((NOW + 7200, vec!["call".to_owned(), "Bob".to_owned()])));
         assert_eq!(parse_when("tomorrow 9:00", NOW, utc), Ok(NOW + 21 * 3600));
         assert_eq!(parse_when("tomorrow", NOW, utc), Ok(NOW + 21 * 3600));
         assert_eq!(parse_when("17:30", NOW, utc), Ok(NOW + 5 * 3600 + 1800));
