@@ -136,7 +136,9 @@ async fn compose_schedules_for_later_and_the_list_edits_and_deletes() {
     app.ctrl('s').await;
     app.keys("in 2h").await;
     app.key(KeyCode::Enter).await;
-    assert_eq!(status(&app), (false, "scheduled".into()));
+    // It says when (issue 40: it said only "scheduled").
+    let said = status(&app);
+    assert!(!said.0 && said.1.starts_with("scheduled for ") && said.1.contains(" at "), "{said:?}");
     assert!(app.st.ui.compose.is_none());
     let ours =
         app.st.data.scheduled.values().find(|s| s.content == "remember the retro").cloned().expect("event");
@@ -160,7 +162,7 @@ async fn compose_schedules_for_later_and_the_list_edits_and_deletes() {
     app.ctrl('s').await;
     app.keys("tomorrow 10:00").await;
     app.key(KeyCode::Enter).await;
-    assert_eq!(status(&app), (false, "scheduled message updated".into()));
+    assert_eq!(status(&app), (false, "scheduled message moved to tomorrow at 10:00".into()));
     let failed_id = order[failed_pos];
     assert!(!app.st.data.scheduled[&failed_id].failed, "pending again");
 

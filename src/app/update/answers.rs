@@ -258,8 +258,19 @@ pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>)
             // Scheduled: the compose box's work is done.
             let fx: Vec<Effect> =
                 st.ui.compose.take().map(|c| drop_draft(st, c.draft_key())).into_iter().collect();
-            let note =
-                if matches!(call, ApiCall::Schedule(_)) { "scheduled" } else { "scheduled message updated" };
+            // When it will go, in words ("scheduled for tomorrow at 09:00"): it said only
+            // "scheduled".
+            let at = match &call {
+                ApiCall::Schedule(m) => Some(m.scheduled_delivery_timestamp),
+                ApiCall::UpdateScheduled { update, .. } => update.scheduled_delivery_timestamp,
+                _ => None,
+            };
+            let note = match (matches!(call, ApiCall::Schedule(_)), at) {
+                (true, Some(at)) => format!("scheduled for {}", when_words(st, at)),
+                (false, Some(at)) => format!("scheduled message moved to {}", when_words(st, at)),
+                (true, None) => "scheduled".to_owned(),
+                (false, None) => "scheduled message updated".to_owned(),
+            };
             set_status(st, note);
             return fx;
         }
