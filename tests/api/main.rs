@@ -14,6 +14,7 @@ mod endpoints13;
 mod fidelity;
 mod hostile_server;
 mod levels;
+mod levels12;
 mod messages;
 mod org;
 mod org_endpoints;

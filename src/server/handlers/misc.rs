@@ -2,7 +2,7 @@
 
 use super::common::Res;
 use crate::server::error::{ApiErr, ok, success};
-use crate::server::org::{Org, Role, VERSION};
+use crate::server::org::{Org, Role};
 use crate::server::shared::{Req, Shared, reply};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -72,8 +72,9 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
     put("queue_id", json!(queue_id));
     put("last_event_id", json!(-1));
     put("zulip_feature_level", json!(org.settings.feature_level));
-    put("zulip_version", json!(VERSION));
-    put("zulip_merge_base", json!(VERSION));
+    let version = crate::server::levels::version(org.settings.feature_level);
+    put("zulip_version", json!(version));
+    put("zulip_merge_base", json!(version));
     put("event_queue_longpoll_timeout_seconds", json!(LONGPOLL_TIMEOUT));
     put("max_message_length", json!(org.realm.max_message_length));
     put("max_topic_length", json!(org.realm.max_topic_length));
