@@ -155,6 +155,15 @@ pub fn refuse_narrow_term(level: i64, op: &str, operand: &Value) -> Option<ApiEr
             Some(not_a_string(level))
         }
         "channel" | "channels" if level < CHANNEL_OPERATOR => Some(unknown_operator(op)),
+        // No server has `dm-with` (the web app's search box takes it and sends `dm-including`):
+        // an integer operand fails the string check first, as for any operator not taking IDs.
+        "dm-with" if !operand.is_string() => Some(not_a_string(level)),
+        "dm-with" => Some(unknown_operator(op)),
+        "mentions" if level < MENTIONS_OPERATOR && !operand.is_string() => Some(not_a_string(level)),
+        "mentions" if level < MENTIONS_OPERATOR => Some(unknown_operator(op)),
+        "channels" | "streams" if level < CHANNELS_ARCHIVED && operand == "archived" => {
+            Some(bad_narrow("unknown channels operand archived".into()))
+        }
         "with" if level < WITH_OPERATOR => Some(unknown_operator(op)),
         "id" if level < ID_INTEGER_OPERAND && !operand.is_string() => Some(not_a_string(level)),
         "has" if level < HAS_REACTION && operand == "reaction" => {
@@ -270,6 +279,21 @@ mod tests {
         assert!(refuse_narrow_term(365, "is", &json!("muted")).is_some());
         assert!(refuse_narrow_term(366, "is", &json!("muted")).is_none());
         assert!(refuse_narrow_term(185, "is", &json!("starred")).is_none());
+        for level in [185, 456, 503] {
+            assert_eq!(
+                msg(refuse_narrow_term(level, "dm-with", &json!("a@b"))).as_deref(),
+                Some("Invalid narrow operator: unknown operator dm-with"),
+                "no level has dm-with"
+            );
+            assert!(refuse_narrow_term(level, "dm-with", &json!(5)).unwrap().msg.contains("is not a string"));
+        }
+        assert!(refuse_narrow_term(445, "mentions", &json!(5)).is_some());
+        assert!(refuse_narrow_term(446, "mentions", &json!(5)).is_none());
+        assert_eq!(
+            msg(refuse_narrow_term(488, "channels", &json!("archived"))).as_deref(),
+            Some("Invalid narrow operator: unknown channels operand archived")
+        );
+        assert!(refuse_narrow_term(489, "channels", &json!("archived")).is_none());
     }
 
     #[test]

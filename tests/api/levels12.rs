@@ -3,12 +3,26 @@
 //! real server of that level (issue 41; `shared/spec/api-changelog-since-11.md`).
 
 use crate::common::*;
-use serde_json::Value;
+use serde_json::{Value, json};
 use topicterm::server::ServerOptions;
 use topicterm::server::levels::*;
 
 async fn at(level: i64) -> Env {
     Env::start_with(ServerOptions { feature_level: level, ..Default::default() }).await
+}
+
+/// `GET /messages` with one narrow term, raw: (status, body).
+async fn narrowed(env: &Env, op: &str, operand: Value) -> (u16, Value) {
+    let narrow = json!([{"operator": op, "operand": operand}]).to_string();
+    let page = [("anchor", "newest"), ("num_before", "100"), ("num_after", "0"), ("narrow", narrow.as_str())];
+    env.raw("member", "GET", "/messages", &page).await
+}
+
+fn message_ids(body: &Value) -> Vec<i64> {
+    body["messages"]
+        .as_array()
+        .map(|m| m.iter().filter_map(|m| m["id"].as_i64()).collect())
+        .unwrap_or_default()
 }
 
 /// Register raw with these parameters; the whole answer.
@@ -36,5 +50,83 @@ async fn the_default_is_level_503_and_the_version_follows_the_level() {
         let (_, settings) = env.raw("", "GET", "/server_settings", &[]).await;
         assert_eq!(settings["zulip_version"], version, "level {level}");
         assert_eq!(settings["authentication_methods"].get("discord").is_some(), level >= DISCORD_AUTH);
+    }
+}
+
+/// No server has a `dm-with` operator; the validator's order decides the error: an integer
+/// operand fails the string check (worded per level), a string one is an unknown operator.
+#[tokio::test]
+async fn dm_with_is_refused_at_every_level() {
+    for (level, not_a_string) in [
+        (218, "elem[\"operand\"] is not a string"),
+        (456, "operand is not a string"),
+        (503, "operand is not a string"),
+    ] {
+        let env = at(level).await;
+        let alice = env.user_id("alice");
+        let (status, body) = narrowed(&env, "dm-with", alice.into()).await;
+        assert_eq!((status, body["msg"].as_str()), (400, Some(not_a_string)), "level {level}: {body}");
+        let (status, body) = narrowed(&env, "dm-with", env.creds("alice").email.into()).await;
+        assert_eq!((status, body["code"].as_str()), (400, Some("BAD_NARROW")), "level {level}");
+        assert_eq!(body["msg"], "Invalid narrow operator: unknown operator dm-with");
+        // What the client sends instead.
+        let (status, body) = narrowed(&env, "dm-including", alice.into()).await;
+        assert_eq!(status, 200, "level {level}: {body}");
+    }
+}
+
+#[tokio::test]
+async fn mentions_from_446() {
+    for level in [MENTIONS_OPERATOR - 1, MENTIONS_OPERATOR] {
+        let env = at(level).await;
+        let me = env.user_id("member");
+        let general = env.channel_id("general").to_string();
+        let mention =
+            [("type", "stream"), ("to", &general), ("topic", "m"), ("content", "hi @**Maya Lindqvist**")];
+        let (_, sent) = env.raw("alice", "POST", "/messages", &mention).await;
+        let (status, body) = narrowed(&env, "mentions", me.into()).await;
+        if level < MENTIONS_OPERATOR {
+            assert_eq!((status, body["msg"].as_str()), (400, Some("operand is not a string")), "{body}");
+            let (status, body) = narrowed(&env, "mentions", env.creds("member").email.into()).await;
+            assert_eq!(
+                (status, body["msg"].as_str()),
+                (400, Some("Invalid narrow operator: unknown operator mentions"))
+            );
+        } else {
+            assert_eq!(status, 200, "{body}");
+            assert!(message_ids(&body).contains(&sent["id"].as_i64().unwrap()), "{body}");
+        }
+    }
+}
+
+/// `channels:archived` (489): the messages the user received in archived channels.
+#[tokio::test]
+async fn channels_archived_from_489() {
+    for level in [CHANNELS_ARCHIVED - 1, CHANNELS_ARCHIVED] {
+        let env = at(level).await;
+        let general = env.channel_id("general");
+        let (_, sent) = env
+            .raw(
+                "alice",
+                "POST",
+                "/messages",
+                &[("type", "stream"), ("to", &general.to_string()), ("topic", "old"), ("content", "before")],
+            )
+            .await;
+        let (status, body) = env.raw("admin", "DELETE", &format!("/streams/{general}"), &[]).await;
+        assert_eq!(status, 200, "{body}");
+        let (status, body) = narrowed(&env, "channels", "archived".into()).await;
+        if level < CHANNELS_ARCHIVED {
+            assert_eq!((status, body["code"].as_str()), (400, Some("BAD_NARROW")), "{body}");
+            assert_eq!(body["msg"], "Invalid narrow operator: unknown channels operand archived");
+        } else {
+            assert_eq!(status, 200, "{body}");
+            let ids = message_ids(&body);
+            assert!(ids.contains(&sent["id"].as_i64().unwrap()), "{body}");
+            let messages = body["messages"].as_array().unwrap();
+            assert!(messages.iter().all(|m| m["stream_id"] == general), "only the archived channel's");
+        }
+        let (_, body) = narrowed(&env, "channels", "nonsense".into()).await;
+        assert_eq!(body["msg"], "Invalid narrow operator: unknown channels operand nonsense");
     }
 }
