@@ -130,3 +130,31 @@ async fn channels_archived_from_489() {
         assert_eq!(body["msg"], "Invalid narrow operator: unknown channels operand nonsense");
     }
 }
+
+#[tokio::test]
+async fn reaction_events_carry_user_only_before_484() {
+    for level in [REACTION_WITHOUT_USER - 1, REACTION_WITHOUT_USER] {
+        let env = at(level).await;
+        let queue = env.queue("member", r#"["reaction"]"#).await;
+        let general = env.channel_id("general").to_string();
+        let (_, sent) = env
+            .raw(
+                "alice",
+                "POST",
+                "/messages",
+                &[("type", "stream"), ("to", &general), ("topic", "r"), ("content", "x")],
+            )
+            .await;
+        let id = sent["id"].as_i64().unwrap();
+        env.raw("alice", "POST", &format!("/messages/{id}/reactions"), &[("emoji_name", "smile")]).await;
+        let evs = env.events("member", &queue).await;
+        let ev = evs.iter().find(|e| e["type"] == "reaction").expect("a reaction event");
+        assert_eq!(ev["user_id"], env.user_id("alice"));
+        if level < REACTION_WITHOUT_USER {
+            assert_eq!(ev["user"]["full_name"], "Alice Okafor");
+            assert_eq!(ev["user"]["is_mirror_dummy"], false);
+        } else {
+            assert!(ev.get("user").is_none(), "{ev}");
+        }
+    }
+}
