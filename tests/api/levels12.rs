@@ -158,3 +158,25 @@ async fn reaction_events_carry_user_only_before_484() {
         }
     }
 }
+
+/// `GET /users/{id}/presence`: legacy before 487 (`endpoints13.rs`), modern from 487, both with
+/// the server's time from 497.
+#[tokio::test]
+async fn one_users_presence_by_level() {
+    for level in [MODERN_USER_PRESENCE, USER_PRESENCE_BOTH - 1, USER_PRESENCE_BOTH] {
+        let env = at(level).await;
+        env.raw("alice", "POST", "/users/me/presence", &[("status", "active")]).await;
+        let alice = env.user_id("alice");
+        let (status, r) = env.raw("member", "GET", &format!("/users/{alice}/presence"), &[]).await;
+        assert_eq!(status, 200, "{r}");
+        let p = &r["presence"];
+        assert!(p["active_timestamp"].as_i64().is_some() && p["idle_timestamp"].as_i64().is_some(), "{r}");
+        let both = level >= USER_PRESENCE_BOTH;
+        assert_eq!(p.get("aggregated").is_some(), both, "level {level}: {r}");
+        assert_eq!(r.get("server_timestamp").is_some(), both, "level {level}: {r}");
+        if both {
+            assert_eq!(p["aggregated"]["status"], "active");
+            assert_eq!(p["website"]["timestamp"], p["active_timestamp"]);
+        }
+    }
+}

@@ -359,9 +359,24 @@ pub async fn user_presence(State(s): State<Arc<Shared>>, Path(who): Path<String>
     let Some(entry) = entry else {
         return Ok(reply(p, success(json!({"presence": {}}))));
     };
-    let body = org.presence_json(&[(u.id, entry)], false);
-    let presence = body.get(&u.email).cloned().unwrap_or_else(|| json!({}));
-    Ok(reply(p, success(json!({"presence": presence}))))
+    use crate::server::levels::{MODERN_USER_PRESENCE, USER_PRESENCE_BOTH};
+    let level = org.settings.feature_level;
+    if level < MODERN_USER_PRESENCE {
+        let body = org.presence_json(&[(u.id, entry)], false);
+        let presence = body.get(&u.email).cloned().unwrap_or_else(|| json!({}));
+        return Ok(reply(p, success(json!({"presence": presence}))));
+    }
+    let mut presence = json!({"active_timestamp": entry.active_ts, "idle_timestamp": entry.idle_ts});
+    if level < USER_PRESENCE_BOTH {
+        return Ok(reply(p, success(json!({"presence": presence}))));
+    }
+    // From 497 the legacy forms again (status and time only), and the server's time.
+    let (status, at) =
+        if entry.active_ts >= entry.idle_ts { ("active", entry.active_ts) } else { ("idle", entry.idle_ts) };
+    let aggregated = if org.now() - at > super::users::OFFLINE_THRESHOLD { "offline" } else { status };
+    presence["website"] = json!({"status": status, "timestamp": at});
+    presence["aggregated"] = json!({"status": aggregated, "timestamp": at});
+    Ok(reply(p, success(json!({"presence": presence, "server_timestamp": org.now_f64()}))))
 }
 
 // ----- user groups -----------------------------------------------------------------------------
