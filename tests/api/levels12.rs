@@ -159,6 +159,31 @@ async fn reaction_events_carry_user_only_before_484() {
     }
 }
 
+#[tokio::test]
+async fn bot_objects_lose_what_the_user_list_says_at_474() {
+    for level in [SLIM_BOT_OBJECTS - 1, SLIM_BOT_OBJECTS] {
+        let env = at(level).await;
+        let reg = register(&env, "admin", &[("fetch_event_types", r#"["realm_bot"]"#)]).await;
+        let bots = reg["realm_bots"].as_array().unwrap();
+        assert!(!bots.is_empty());
+        for bot in bots {
+            let keys: Vec<&str> = bot.as_object().unwrap().keys().map(String::as_str).collect();
+            for key in [
+                "user_id",
+                "default_sending_stream",
+                "default_events_register_stream",
+                "default_all_public_streams",
+                "services",
+            ] {
+                assert!(keys.contains(&key), "level {level}: {key} in {bot}");
+            }
+            for key in ["full_name", "email", "bot_type", "avatar_url", "owner_id", "is_active", "api_key"] {
+                assert_eq!(keys.contains(&key), level < SLIM_BOT_OBJECTS, "level {level}: {key} in {bot}");
+            }
+        }
+    }
+}
+
 /// `GET /users/{id}/presence`: legacy before 487 (`endpoints13.rs`), modern from 487, both with
 /// the server's time from 497.
 #[tokio::test]
@@ -178,5 +203,34 @@ async fn one_users_presence_by_level() {
             assert_eq!(p["aggregated"]["status"], "active");
             assert_eq!(p["website"]["timestamp"], p["active_timestamp"]);
         }
+    }
+}
+
+/// Register fields that came or went between 421 and 503.
+#[tokio::test]
+async fn register_fields_by_level() {
+    let has = |reg: &Value, key: &str| reg.get(key).is_some();
+    for level in [NO_ZEPHYR_MIRROR_FIELD - 1, TENOR, GIF_RATING_POLICY, KLIPY, 503] {
+        let env = at(level).await;
+        let reg = register(&env, "member", &[]).await;
+        assert_eq!(
+            has(&reg, "realm_is_zephyr_mirror_realm"),
+            level < NO_ZEPHYR_MIRROR_FIELD,
+            "level {level}"
+        );
+        assert_eq!(has(&reg, "realm_giphy_rating"), level < GIF_RATING_POLICY, "level {level}");
+        assert_eq!(has(&reg, "realm_gif_rating_policy"), level >= GIF_RATING_POLICY, "level {level}");
+        assert_eq!(has(&reg, "giphy_rating_options"), level < TENOR, "level {level}");
+        assert_eq!(
+            has(&reg, "gif_rating_options"),
+            (TENOR..GIF_RATING_POLICY).contains(&level),
+            "level {level}"
+        );
+        assert_eq!(has(&reg, "tenor_api_key"), level >= TENOR, "level {level}");
+        assert_eq!(has(&reg, "klipy_api_key"), level >= KLIPY, "level {level}");
+        assert_eq!(has(&reg, "realm_default_avatar_source"), level >= DEFAULT_AVATAR_SOURCE, "level {level}");
+        let user = &reg["realm_users"][0];
+        assert_eq!(has(user, "is_imported_stub"), level >= IMPORTED_STUB, "level {level}");
+        assert_eq!(has(user, "is_deleted"), level >= USER_IS_DELETED, "level {level}");
     }
 }

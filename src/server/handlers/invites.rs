@@ -253,9 +253,21 @@ pub async fn add_linkifier(State(s): State<Arc<Shared>>, req: Req) -> Res {
 
 /// The organization's linkifiers, in the order they were added.
 pub fn linkifiers_json(org: &Org) -> Vec<Value> {
+    use crate::server::levels::{LINKIFIER_ALTERNATIVES, LINKIFIER_EXAMPLES};
+    let level = org.settings.feature_level;
     org.linkifiers
         .iter()
-        .map(|(id, (pattern, url))| json!({"id": id, "pattern": pattern, "url_template": url}))
+        .map(|(id, (pattern, url))| {
+            let mut l = json!({"id": id, "pattern": pattern, "url_template": url});
+            if level >= LINKIFIER_EXAMPLES {
+                l["example_input"] = Value::Null;
+                l["reverse_template"] = Value::Null;
+            }
+            if level >= LINKIFIER_ALTERNATIVES {
+                l["alternative_url_templates"] = json!([]);
+            }
+            l
+        })
         .collect()
 }
 

@@ -148,22 +148,7 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         put("cross_realm_bots", json!(system));
     }
     if wants("realm_bot") {
-        let bots: Vec<Value> = org
-            .users
-            .values()
-            .filter(|u| u.is_bot() && !u.is_system_bot && (me.is_admin() || u.bot_owner == Some(uid)))
-            .map(|u| {
-                let services = match &u.webhook_token {
-                    Some(t) => {
-                        json!([{"base_url": org.settings.outgoing_webhook_url, "interface": 1, "token": t}])
-                    }
-                    None => json!([]),
-                };
-                json!({"user_id": u.id, "full_name": u.full_name, "email": u.email, "bot_type": u.bot_type,
-                       "owner_id": u.bot_owner, "is_active": u.is_active, "services": services})
-            })
-            .collect();
-        put("realm_bots", json!(bots));
+        put("realm_bots", json!(super::realm_state::bots_json(&org, &me)));
     }
     if wants("subscription") {
         let subs: Vec<Value> = org

@@ -143,7 +143,8 @@ impl Org {
     }
 
     pub fn user_json(&self, u: &UserRec) -> Value {
-        json!({
+        use crate::server::levels::{IMPORTED_STUB, USER_IS_DELETED};
+        let mut user = json!({
             "user_id": u.id,
             "email": u.email,
             "delivery_email": null,
@@ -162,7 +163,14 @@ impl Org {
             "date_joined": chrono::DateTime::from_timestamp(u.date_joined, 0).map(|d| d.to_rfc3339()).unwrap_or_default(),
             "presence_enabled": u.presence_enabled,
             "profile_data": self.profile_data_json(u),
-        })
+        });
+        if self.settings.feature_level >= IMPORTED_STUB {
+            user["is_imported_stub"] = json!(false);
+        }
+        if self.settings.feature_level >= USER_IS_DELETED {
+            user["is_deleted"] = json!(false);
+        }
+        user
     }
 
     /// The custom emoji by ID (register's `realm_emoji`, `GET /realm/emoji`).
@@ -221,17 +229,23 @@ impl Org {
         json!(
             fields
                 .iter()
-                .map(|f| json!({
-                    "id": f.id,
-                    "type": f.field_type,
-                    "order": f.order,
-                    "name": f.name,
-                    "hint": f.hint,
-                    "field_data": "",
-                    "display_in_profile_summary": f.display_in_profile_summary,
-                    "required": false,
-                    "editable_by_user": true,
-                }))
+                .map(|f| {
+                    let mut field = json!({
+                        "id": f.id,
+                        "type": f.field_type,
+                        "order": f.order,
+                        "name": f.name,
+                        "hint": f.hint,
+                        "field_data": "",
+                        "display_in_profile_summary": f.display_in_profile_summary,
+                        "required": false,
+                        "editable_by_user": true,
+                    });
+                    if self.settings.feature_level >= crate::server::levels::USE_FOR_USER_MATCHING {
+                        field["use_for_user_matching"] = json!(false);
+                    }
+                    field
+                })
                 .collect::<Vec<_>>()
         )
     }
