@@ -23,6 +23,9 @@ pub struct Queue {
     /// The client declared `simplified_presence_events` (and the server is of level 419 or
     /// later): presence events in the modern shape only; else the legacy one.
     pub simplified_presence: bool,
+    /// The client declared `user_settings_object`: settings changes come as `user_settings`
+    /// events only, never the legacy `update_display_settings`/`update_global_notifications`.
+    pub user_settings_object: bool,
     /// A poll is waiting on this queue (it is not expired meanwhile).
     pub polling: bool,
     /// `narrow` of `POST /register`: `message` events only for messages it admits.
@@ -120,6 +123,7 @@ impl Queues {
                 apply_markdown,
                 empty_topic_name,
                 simplified_presence,
+                user_settings_object: false,
                 polling: false,
                 narrow: Vec::new(),
             },

@@ -159,6 +159,40 @@ async fn reaction_events_carry_user_only_before_484() {
     }
 }
 
+/// The legacy settings events: before 439 beside `user_settings` (not to a client that declared
+/// `user_settings_object`); from 439 never.
+#[tokio::test]
+async fn legacy_settings_events_only_before_439() {
+    for level in [NO_LEGACY_SETTINGS_EVENTS - 1, NO_LEGACY_SETTINGS_EVENTS] {
+        let env = at(level).await;
+        let types = r#"["user_settings","update_display_settings","update_global_notifications"]"#;
+        let legacy_client = env.queue("member", types).await;
+        let modern = register(
+            &env,
+            "member",
+            &[("event_types", types), ("client_capabilities", r#"{"user_settings_object": true}"#)],
+        )
+        .await["queue_id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let (status, body) = env
+            .raw("member", "PATCH", "/settings", &[("color_scheme", "3"), ("enable_sounds", "false")])
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let kinds = |evs: Vec<Value>| -> Vec<String> {
+            evs.iter().map(|e| e["type"].as_str().unwrap_or_default().to_owned()).collect()
+        };
+        let legacy = kinds(env.events("member", &legacy_client).await);
+        let old = level < NO_LEGACY_SETTINGS_EVENTS;
+        assert_eq!(legacy.iter().filter(|t| *t == "user_settings").count(), 2, "{legacy:?}");
+        assert_eq!(legacy.contains(&"update_display_settings".to_owned()), old, "level {level}: {legacy:?}");
+        assert_eq!(legacy.contains(&"update_global_notifications".to_owned()), old, "level {level}");
+        let modern = kinds(env.events("member", &modern).await);
+        assert!(modern.iter().all(|t| t == "user_settings") && modern.len() == 2, "{modern:?}");
+    }
+}
+
 #[tokio::test]
 async fn bot_objects_lose_what_the_user_list_says_at_474() {
     for level in [SLIM_BOT_OBJECTS - 1, SLIM_BOT_OBJECTS] {

@@ -97,9 +97,15 @@ async fn muting_a_channel_sends_in_home_view_then_is_muted() {
     );
 }
 
+/// At level 438, the last with the legacy settings events (`update_display_settings`), as
+/// older third-party clients read them; `levels12.rs` has both sides of 439.
 #[tokio::test]
 async fn every_documented_setting_is_kept_and_the_legacy_paths_work() {
-    let env = Env::start().await;
+    let env = Env::start_with(topicterm::server::ServerOptions {
+        feature_level: topicterm::server::levels::NO_LEGACY_SETTINGS_EVENTS - 1,
+        ..Default::default()
+    })
+    .await;
     let reg =
         register(&env, "member", &[("event_types", r#"["user_settings","update_display_settings"]"#)]).await;
     let queue = reg["queue_id"].as_str().unwrap().to_owned();

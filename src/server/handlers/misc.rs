@@ -52,6 +52,7 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         && s.lock().settings.feature_level >= crate::server::levels::EMPTY_TOPIC;
     let simplified_presence =
         caps.get("simplified_presence_events").and_then(Value::as_bool).unwrap_or(false);
+    let cap = |name: &str| caps.get(name).and_then(Value::as_bool).unwrap_or(false);
     let fetch: Option<HashSet<String>> = fetch.or(event_types.clone()).map(|v| v.into_iter().collect());
     let wants = |t: &str| fetch.as_ref().is_none_or(|f| f.contains(t));
     let mut org = s.lock();
@@ -63,6 +64,7 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let queue_id = org.queues.create(uid, event_types, apply_markdown, empty_topic, simplified_presence);
     if let Some(q) = org.queues.map.get_mut(&queue_id) {
         q.narrow = narrow;
+        q.user_settings_object = cap("user_settings_object");
     }
     let me = org.user(uid)?.clone();
     let mut r = Map::new();
