@@ -26,6 +26,9 @@ pub struct Queue {
     /// The client declared `user_settings_object`: settings changes come as `user_settings`
     /// events only, never the legacy `update_display_settings`/`update_global_notifications`.
     pub user_settings_object: bool,
+    /// How long the queue lives without a poll: the server's default, or the client's
+    /// `idle_queue_timeout` (level 481).
+    pub lifetime: Duration,
     /// A poll is waiting on this queue (it is not expired meanwhile).
     pub polling: bool,
     /// `narrow` of `POST /register`: `message` events only for messages it admits.
@@ -124,6 +127,7 @@ impl Queues {
                 empty_topic_name,
                 simplified_presence,
                 user_settings_object: false,
+                lifetime: self.lifetime,
                 polling: false,
                 narrow: Vec::new(),
             },
@@ -133,8 +137,17 @@ impl Queues {
 
     /// Delete queues nobody polled within their lifetime.
     pub fn gc(&mut self) {
-        let lifetime = self.lifetime;
-        self.map.retain(|_, q| q.polling || q.last_access.elapsed() < lifetime);
+        self.map.retain(|_, q| q.polling || q.last_access.elapsed() < q.lifetime);
+    }
+
+    /// Make a queue's last poll `by` longer ago (tests: a queue's lifetime of minutes or days
+    /// passes at once). Its next `gc` judges it by the moved time.
+    pub fn age(&mut self, queue_id: &str, by: Duration) {
+        if let Some(q) = self.map.get_mut(queue_id)
+            && let Some(earlier) = q.last_access.checked_sub(by)
+        {
+            q.last_access = earlier;
+        }
     }
 
     /// Push one event to every queue of these users that wants its type.

@@ -4,6 +4,7 @@
 
 use crate::common::*;
 use serde_json::{Value, json};
+use std::time::Duration;
 use topicterm::server::ServerOptions;
 use topicterm::server::levels::*;
 
@@ -216,6 +217,54 @@ async fn bot_objects_lose_what_the_user_list_says_at_474() {
             }
         }
     }
+}
+
+/// `idle_queue_timeout` (481): how long a queue lives without a poll, in seconds or `mobile`,
+/// at most a week; before 481 the parameter is ignored (and said to be).
+#[tokio::test]
+async fn the_queue_lifetime_follows_idle_queue_timeout_from_481() {
+    for level in [IDLE_QUEUE_TIMEOUT - 1, IDLE_QUEUE_TIMEOUT] {
+        let env = at(level).await;
+        let short =
+            register(&env, "member", &[("fetch_event_types", "[]"), ("idle_queue_timeout", "60")]).await;
+        let default = register(&env, "member", &[("fetch_event_types", "[]")]).await;
+        let modern = level >= IDLE_QUEUE_TIMEOUT;
+        if modern {
+            assert_eq!(short["idle_queue_timeout_secs"], 60);
+            assert_eq!(default["idle_queue_timeout_secs"], 600);
+            assert!(short.get("ignored_parameters_unsupported").is_none(), "{short}");
+        } else {
+            assert!(short.get("idle_queue_timeout_secs").is_none());
+            assert_eq!(short["ignored_parameters_unsupported"], json!(["idle_queue_timeout"]));
+        }
+        let (short, default) = (short["queue_id"].as_str().unwrap(), default["queue_id"].as_str().unwrap());
+        for q in [short, default] {
+            env.server.shared.lock().queues.age(q, Duration::from_secs(61));
+        }
+        let poll = |q: &str| {
+            let q = q.to_owned();
+            let env = &env;
+            async move {
+                let p = [("queue_id", q.as_str()), ("last_event_id", "-1"), ("dont_block", "true")];
+                env.raw("member", "GET", "/events", &p).await
+            }
+        };
+        let (status, body) = poll(short).await;
+        if modern {
+            assert_eq!((status, body["code"].as_str()), (400, Some("BAD_EVENT_QUEUE_ID")), "{body}");
+        } else {
+            assert_eq!(status, 200, "level {level}: the server's ten minutes: {body}");
+        }
+        assert_eq!(poll(default).await.0, 200, "level {level}: ten minutes by default");
+    }
+    let env = at(IDLE_QUEUE_TIMEOUT).await;
+    for (given, secs) in [("mobile", 12 * 3600), ("100000000", 7 * 24 * 3600)] {
+        let reg =
+            register(&env, "member", &[("fetch_event_types", "[]"), ("idle_queue_timeout", given)]).await;
+        assert_eq!(reg["idle_queue_timeout_secs"], secs, "{given}");
+    }
+    let (status, _) = env.raw("member", "POST", "/register", &[("idle_queue_timeout", "soon")]).await;
+    assert_eq!(status, 400);
 }
 
 /// `GET /users/{id}/presence`: legacy before 487 (`endpoints13.rs`), modern from 487, both with

@@ -53,6 +53,13 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let simplified_presence =
         caps.get("simplified_presence_events").and_then(Value::as_bool).unwrap_or(false);
     let cap = |name: &str| caps.get(name).and_then(Value::as_bool).unwrap_or(false);
+    let level = s.lock().settings.feature_level;
+    // Below level 481 the parameter is unknown: not read, so reported as ignored.
+    let idle_timeout = if level >= crate::server::levels::IDLE_QUEUE_TIMEOUT {
+        idle_queue_timeout(p.opt_str("idle_queue_timeout"))?
+    } else {
+        None
+    };
     let fetch: Option<HashSet<String>> = fetch.or(event_types.clone()).map(|v| v.into_iter().collect());
     let wants = |t: &str| fetch.as_ref().is_none_or(|f| f.contains(t));
     let mut org = s.lock();
@@ -62,10 +69,12 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         && org.settings.feature_level >= crate::server::levels::SIMPLIFIED_PRESENCE_EVENTS;
     let event_types = event_types.map(|v| v.into_iter().collect());
     let queue_id = org.queues.create(uid, event_types, apply_markdown, empty_topic, simplified_presence);
-    if let Some(q) = org.queues.map.get_mut(&queue_id) {
-        q.narrow = narrow;
-        q.user_settings_object = cap("user_settings_object");
-    }
+    let default_lifetime = org.queues.lifetime;
+    let q = org.queues.map.get_mut(&queue_id).expect("the queue just made");
+    q.narrow = narrow;
+    q.user_settings_object = cap("user_settings_object");
+    q.lifetime = idle_timeout.unwrap_or(default_lifetime);
+    let lifetime = q.lifetime;
     let me = org.user(uid)?.clone();
     let mut r = Map::new();
     let mut put = |k: &str, v: Value| {
@@ -78,6 +87,9 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
     put("zulip_version", json!(version));
     put("zulip_merge_base", json!(version));
     put("event_queue_longpoll_timeout_seconds", json!(LONGPOLL_TIMEOUT));
+    if level >= crate::server::levels::IDLE_QUEUE_TIMEOUT {
+        put("idle_queue_timeout_secs", json!(lifetime.as_secs_f64().ceil() as u64));
+    }
     put("max_message_length", json!(org.realm.max_message_length));
     put("max_topic_length", json!(org.realm.max_topic_length));
     // Empty topics ("general chat") are new at level 334.
@@ -280,6 +292,23 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         put("channel_folders", json!(super::org_admin::folders_json(&org, true)));
     }
     Ok(reply(p, success(Value::Object(r))))
+}
+
+/// Register's `idle_queue_timeout` (level 481): seconds, or `mobile` (12 hours), at most a week
+/// (the reference server's `MOBILE_EVENT_QUEUE_TIMEOUT_SECS`, `MAX_QUEUE_TIMEOUT_SECS`).
+fn idle_queue_timeout(raw: Option<String>) -> Result<Option<std::time::Duration>, ApiErr> {
+    const MOBILE: u64 = 12 * 3600;
+    const MAX: u64 = 7 * 24 * 3600;
+    let Some(raw) = raw else { return Ok(None) };
+    let secs = match raw.trim() {
+        "mobile" | "\"mobile\"" => MOBILE,
+        n => n
+            .parse::<u64>()
+            .ok()
+            .filter(|n| *n > 0)
+            .ok_or_else(|| ApiErr::bad("idle_queue_timeout is not a positive integer or \"mobile\""))?,
+    };
+    Ok(Some(std::time::Duration::from_secs(secs.min(MAX))))
 }
 
 fn nav_views_json(org: &Org, uid: i64) -> Value {
