@@ -26,6 +26,9 @@ pub struct Queue {
     /// The client declared `user_settings_object`: settings changes come as `user_settings`
     /// events only, never the legacy `update_display_settings`/`update_global_notifications`.
     pub user_settings_object: bool,
+    /// The client declared `individual_emoji_changes` (and the server is of level 491 or
+    /// later): one `realm_emoji` `add`/`update_one` event per change, not the whole map.
+    pub individual_emoji_changes: bool,
     /// How long the queue lives without a poll: the server's default, or the client's
     /// `idle_queue_timeout` (level 481).
     pub lifetime: Duration,
@@ -127,6 +130,7 @@ impl Queues {
                 empty_topic_name,
                 simplified_presence,
                 user_settings_object: false,
+                individual_emoji_changes: false,
                 lifetime: self.lifetime,
                 polling: false,
                 narrow: Vec::new(),

@@ -289,6 +289,76 @@ async fn one_users_presence_by_level() {
     }
 }
 
+/// Upload a custom emoji as `who`.
+async fn upload_emoji(env: &Env, who: &str, name: &str) {
+    let creds = env.creds(who);
+    let form = reqwest::multipart::Form::new()
+        .part("file", reqwest::multipart::Part::bytes(b"GIF89a".to_vec()).file_name("e.gif"));
+    let resp = reqwest::Client::new()
+        .post(format!("{}/api/v1/realm/emoji/{name}", env.server.url))
+        .basic_auth(&creds.email, Some(&creds.api_key))
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
+}
+
+/// `individual_emoji_changes` (491): a queue that declared it gets one `add` or `update_one`
+/// per change; others (and every queue before 491) the whole map.
+#[tokio::test]
+async fn custom_emoji_events_one_by_one_from_491() {
+    for level in [INDIVIDUAL_EMOJI_CHANGES - 1, INDIVIDUAL_EMOJI_CHANGES] {
+        let env = at(level).await;
+        let caps = r#"{"individual_emoji_changes": true}"#;
+        let declared =
+            register(&env, "member", &[("event_types", r#"["realm_emoji"]"#), ("client_capabilities", caps)])
+                .await["queue_id"]
+                .as_str()
+                .unwrap()
+                .to_owned();
+        let plain = env.queue("member", r#"["realm_emoji"]"#).await;
+        upload_emoji(&env, "member", "party").await;
+        let (status, body) = env.raw("alice", "DELETE", "/realm/emoji/party", &[]).await;
+        assert_eq!(
+            (status, body["msg"].as_str()),
+            (400, Some("Must be an organization administrator or emoji author"))
+        );
+        let (status, body) = env.raw("member", "DELETE", "/realm/emoji/party", &[]).await;
+        assert_eq!(status, 200, "{body}");
+        let (status, _) = env.raw("member", "DELETE", "/realm/emoji/party", &[]).await;
+        assert_eq!(status, 404, "already deactivated");
+        let ops =
+            |evs: Vec<Value>| evs.into_iter().filter(|e| e["type"] == "realm_emoji").collect::<Vec<_>>();
+        let legacy = ops(env.events("member", &plain).await);
+        assert_eq!(legacy.len(), 2);
+        assert!(legacy.iter().all(|e| e["op"] == "update"), "{legacy:?}");
+        let party = |e: &Value| {
+            e["realm_emoji"].as_object().unwrap().values().find(|x| x["name"] == "party").cloned()
+        };
+        assert_eq!(party(&legacy[1]).unwrap()["deactivated"], true);
+        let mine = ops(env.events("member", &declared).await);
+        if level < INDIVIDUAL_EMOJI_CHANGES {
+            assert_eq!(mine, legacy, "the capability means nothing before 491");
+        } else {
+            assert_eq!(
+                (mine[0]["op"].as_str(), mine[0]["emoji"]["name"].as_str()),
+                (Some("add"), Some("party"))
+            );
+            assert_eq!(mine[0]["emoji"]["author_id"], env.user_id("member"));
+            let id = mine[0]["emoji"]["id"].clone();
+            assert_eq!(
+                mine[1],
+                json!({"type": "realm_emoji", "op": "update_one", "emoji_id": id,
+                                       "data": {"deactivated": true}, "id": mine[1]["id"]})
+            );
+        }
+        // A deactivated emoji is no longer drawn.
+        let (_, r) = env.raw("member", "POST", "/messages/render", &[("content", ":party:")]).await;
+        assert_eq!(r["rendered"], "<p>:party:</p>");
+    }
+}
+
 /// Register fields that came or went between 421 and 503.
 #[tokio::test]
 async fn register_fields_by_level() {

@@ -73,6 +73,8 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let q = org.queues.map.get_mut(&queue_id).expect("the queue just made");
     q.narrow = narrow;
     q.user_settings_object = cap("user_settings_object");
+    q.individual_emoji_changes =
+        cap("individual_emoji_changes") && level >= crate::server::levels::INDIVIDUAL_EMOJI_CHANGES;
     q.lifetime = idle_timeout.unwrap_or(default_lifetime);
     let lifetime = q.lifetime;
     let me = org.user(uid)?.clone();

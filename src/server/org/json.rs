@@ -176,14 +176,17 @@ impl Org {
     /// The custom emoji by ID (register's `realm_emoji`, `GET /realm/emoji`).
     pub fn realm_emoji_json(&self) -> Value {
         let mut m = serde_json::Map::new();
-        for (id, (name, author)) in &self.realm_emoji {
-            m.insert(
-                id.to_string(),
-                json!({"id": id.to_string(), "name": name, "source_url": format!("/user_avatars/1/emoji/images/{id}.png"),
-                       "deactivated": false, "author_id": author}),
-            );
+        for id in self.realm_emoji.keys() {
+            m.insert(id.to_string(), self.one_emoji_json(*id));
         }
         Value::Object(m)
+    }
+
+    /// One custom emoji, as listed and as a `realm_emoji` `add` event carries it.
+    pub fn one_emoji_json(&self, id: i64) -> Value {
+        let (name, author) = self.realm_emoji.get(&id).cloned().unwrap_or_default();
+        json!({"id": id.to_string(), "name": name, "source_url": format!("/user_avatars/1/emoji/images/{id}.png"),
+               "still_url": null, "deactivated": self.deactivated_emoji.contains(&id), "author_id": author})
     }
 
     /// The user's direct-message conversations among their newest 1,000 direct messages

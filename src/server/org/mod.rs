@@ -140,6 +140,8 @@ pub struct Org {
     pub playgrounds: Vec<PlaygroundRec>,
     /// id → (name, author)
     pub realm_emoji: BTreeMap<i64, (String, i64)>,
+    /// Custom emoji deactivated (`DELETE /realm/emoji/{name}`): listed as such, no longer drawn.
+    pub deactivated_emoji: BTreeSet<i64>,
     pub apns_tokens: Vec<(i64, String, Option<String>)>,
     /// owner → draft ID → draft.
     pub drafts: HashMap<i64, BTreeMap<i64, DraftRec>>,
@@ -193,7 +195,7 @@ impl RenderContext for Org {
     fn realm_emoji(&self, name: &str) -> Option<(String, String)> {
         self.realm_emoji
             .iter()
-            .find(|(_, (n, _))| n == name)
+            .find(|(id, (n, _))| n == name && !self.deactivated_emoji.contains(id))
             .map(|(id, _)| (id.to_string(), format!("/user_avatars/1/emoji/images/{id}.png")))
     }
     fn upload_dimensions(&self, href: &str) -> Option<(u32, u32)> {
@@ -237,6 +239,7 @@ impl Org {
             scheduled: BTreeMap::new(),
             playgrounds: Vec::new(),
             realm_emoji: BTreeMap::new(),
+            deactivated_emoji: BTreeSet::new(),
             apns_tokens: Vec::new(),
             drafts: HashMap::new(),
             drafts_sync_off: HashSet::new(),
