@@ -27,6 +27,7 @@ mod servers_in_the_wild;
 mod smoke;
 mod snippets;
 mod third_party;
+mod topic_group;
 mod uploads;
 mod users;
 mod widgets;
