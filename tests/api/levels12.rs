@@ -359,6 +359,28 @@ async fn custom_emoji_events_one_by_one_from_491() {
     }
 }
 
+#[tokio::test]
+async fn a_description_change_is_update_dict_from_464() {
+    for level in [RENDERED_REALM_DESCRIPTION - 1, RENDERED_REALM_DESCRIPTION, DESCRIPTION_UPDATE_DICT] {
+        let env = at(level).await;
+        let queue = env.queue("member", r#"["realm"]"#).await;
+        let (status, body) = env.raw("admin", "PATCH", "/realm", &[("description", "Our **org**")]).await;
+        assert_eq!(status, 200, "{body}");
+        let ev = env.events("member", &queue).await.into_iter().find(|e| e["type"] == "realm").unwrap();
+        let rendered = "<p>Our <strong>org</strong></p>";
+        if level >= DESCRIPTION_UPDATE_DICT {
+            assert_eq!((ev["op"].as_str(), ev["property"].as_str()), (Some("update_dict"), Some("default")));
+            assert_eq!(ev["data"], json!({"description": "Our **org**", "rendered_description": rendered}));
+        } else {
+            assert_eq!((ev["op"].as_str(), ev["property"].as_str()), (Some("update"), Some("description")));
+            assert_eq!(ev["value"], "Our **org**");
+            assert_eq!(ev.get("rendered_description").is_some(), level >= RENDERED_REALM_DESCRIPTION);
+        }
+        let reg = register(&env, "member", &[("fetch_event_types", r#"["realm"]"#)]).await;
+        assert_eq!(reg["realm_description"], "Our **org**");
+    }
+}
+
 /// Register fields that came or went between 421 and 503.
 #[tokio::test]
 async fn register_fields_by_level() {

@@ -457,9 +457,13 @@ pub async fn update_realm(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let allow_history = p.opt_bool("allow_edit_history")?;
     let history_policy = p.opt_str("message_edit_history_visibility_policy");
     let name = p.opt_str("name");
+    let description = p.opt_str("description");
     let mut org = s.lock();
     if !org.user(req.user_id)?.is_admin() {
         return Err(ApiErr::admin_required());
+    }
+    if description.as_ref().is_some_and(|d| d.chars().count() > 1000) {
+        return Err(ApiErr::bad("description is too long (limit: 1000 characters)"));
     }
     let mut changes: Vec<(&str, Value)> = Vec::new();
     if let Some(id) = moderation {
@@ -493,15 +497,37 @@ pub async fn update_realm(State(s): State<Arc<Shared>>, req: Req) -> Res {
         org.realm.name = n.clone();
         changes.push(("name", json!(n)));
     }
-    if changes.is_empty() {
+    let everyone: Vec<i64> = org.users.keys().copied().collect();
+    if let Some(d) = description {
+        org.realm.description = Some(d.clone());
+        let rendered = crate::server::markdown::render(&d, &*org).html;
+        let ev = description_event(org.settings.feature_level, &d, &rendered);
+        org.queues.push(&everyone, &ev);
+    } else if changes.is_empty() {
         return Err(ApiErr::bad("No setting to change"));
     }
-    let everyone: Vec<i64> = org.users.keys().copied().collect();
     for (prop, value) in changes {
         org.queues
             .push(&everyone, &json!({"type": "realm", "op": "update", "property": prop, "value": value}));
     }
     Ok(reply(p, ok()))
+}
+
+/// The event of a changed organization description, as a server of `level` sends it: from 464
+/// a `realm/update_dict` with its rendering; 462–463 a `realm/update` with it; before, without.
+fn description_event(level: i64, description: &str, rendered: &str) -> Value {
+    use crate::server::levels::{DESCRIPTION_UPDATE_DICT, RENDERED_REALM_DESCRIPTION};
+    if level >= DESCRIPTION_UPDATE_DICT {
+        json!({"type": "realm", "op": "update_dict", "property": "default",
+               "data": {"description": description, "rendered_description": rendered}})
+    } else {
+        let mut ev =
+            json!({"type": "realm", "op": "update", "property": "description", "value": description});
+        if level >= RENDERED_REALM_DESCRIPTION {
+            ev["rendered_description"] = json!(rendered);
+        }
+        ev
+    }
 }
 
 /// `GET /user_uploads/{path}`: an uploaded file, for its uploader and for those who can read

@@ -48,7 +48,7 @@ pub fn realm_fields(org: &Org, site: &str) -> Vec<(&'static str, Value)> {
         "jitsi_meet": {"name": "Jitsi Meet", "id": 1},
     });
     fields.extend([
-        ("realm_description", json!(format!("The {} organization.", org.realm.name))),
+        ("realm_description", json!(org.realm_description())),
         ("realm_default_language", json!("en")),
         ("realm_welcome_message_custom_text", json!("")),
         ("realm_digest_emails_enabled", json!(false)),

@@ -344,6 +344,11 @@ impl Org {
         (&mut self.upload_rng).sample_iter(rand::distr::Alphanumeric).take(24).map(char::from).collect()
     }
 
+    /// The organization's description (`realm_description`).
+    pub fn realm_description(&self) -> String {
+        self.realm.description.clone().unwrap_or_else(|| format!("The {} organization.", self.realm.name))
+    }
+
     /// The topic visibility policy of a user for a topic (0 = none).
     pub fn topic_policy(&self, user_id: i64, channel_id: i64, topic: &str) -> i64 {
         self.user_topics.get(&(user_id, channel_id, topic.to_lowercase())).map_or(0, |(_, p, _)| *p)

@@ -338,6 +338,8 @@ pub struct RealmRec {
     /// How long after sending people may delete their own messages (`None`: any time); the
     /// reference server's default is 600 s. Administrators may delete any message any time.
     pub delete_own_limit_secs: Option<i64>,
+    /// The organization's description as set (`PATCH /realm`); `None`: a sentence naming it.
+    pub description: Option<String>,
 }
 
 /// A payload to POST to an outgoing-webhook bot once the lock is released.

@@ -83,6 +83,7 @@ fn realm(seed: &Seed, start: i64) -> RealmRec {
         max_topic_length: r.max_topic_length,
         date_created: start - 400 * 86400,
         delete_own_limit_secs: Some(600),
+        description: None,
     }
 }
 
