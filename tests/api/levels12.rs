@@ -381,6 +381,37 @@ async fn a_description_change_is_update_dict_from_464() {
     }
 }
 
+/// Global times (451: an unreadable one as text; 503: ISO 8601 only) and `.mov` videos (495),
+/// as the server renders them.
+#[tokio::test]
+async fn rendering_by_level() {
+    let env = at(INVALID_TIME_AS_TEXT - 1).await;
+    assert_eq!(
+        render(&env, "<time:soon>").await,
+        "<p><span class=\"timestamp-error\">Invalid time format: soon</span></p>"
+    );
+    let env = at(INVALID_TIME_AS_TEXT).await;
+    assert_eq!(render(&env, "<time:soon>").await, "<p>&lt;time:soon&gt;</p>");
+    let env = at(TIME_ISO_ONLY - 1).await;
+    assert_eq!(
+        render(&env, "<time:1733000000>").await,
+        "<p><time datetime=\"2024-11-30T20:53:20Z\">1733000000</time></p>"
+    );
+    let env = at(TIME_ISO_ONLY).await;
+    assert_eq!(render(&env, "<time:1733000000>").await, "<p>&lt;time:1733000000&gt;</p>");
+    assert_eq!(
+        render(&env, "<time:2026-11-25T10:00-05:00>").await,
+        "<p><time datetime=\"2026-11-25T15:00:00Z\">2026-11-25T10:00-05:00</time></p>"
+    );
+    let mov = "[clip.mov](/user_uploads/2/ab/clip.mov)";
+    assert!(!render(&at(QUICKTIME_VIDEO - 1).await, mov).await.as_str().unwrap().contains("<video"));
+    assert!(render(&at(QUICKTIME_VIDEO).await, mov).await.as_str().unwrap().contains("message_inline_video"));
+}
+
+async fn render(env: &Env, content: &str) -> Value {
+    env.raw("member", "POST", "/messages/render", &[("content", content)]).await.1["rendered"].clone()
+}
+
 /// Register fields that came or went between 421 and 503.
 #[tokio::test]
 async fn register_fields_by_level() {

@@ -198,6 +198,9 @@ impl RenderContext for Org {
             .find(|(id, (n, _))| n == name && !self.deactivated_emoji.contains(id))
             .map(|(id, _)| (id.to_string(), format!("/user_avatars/1/emoji/images/{id}.png")))
     }
+    fn feature_level(&self) -> i64 {
+        self.settings.feature_level
+    }
     fn upload_dimensions(&self, href: &str) -> Option<(u32, u32)> {
         self.uploads.get(href.strip_prefix("/user_uploads/")?)?.dimensions
     }
