@@ -23,6 +23,15 @@ pub struct Queue {
     /// The client declared `simplified_presence_events` (and the server is of level 419 or
     /// later): presence events in the modern shape only; else the legacy one.
     pub simplified_presence: bool,
+    /// The client declared `user_settings_object`: settings changes come as `user_settings`
+    /// events only, never the legacy `update_display_settings`/`update_global_notifications`.
+    pub user_settings_object: bool,
+    /// The client declared `individual_emoji_changes` (and the server is of level 491 or
+    /// later): one `realm_emoji` `add`/`update_one` event per change, not the whole map.
+    pub individual_emoji_changes: bool,
+    /// How long the queue lives without a poll: the server's default, or the client's
+    /// `idle_queue_timeout` (level 481).
+    pub lifetime: Duration,
     /// A poll is waiting on this queue (it is not expired meanwhile).
     pub polling: bool,
     /// `narrow` of `POST /register`: `message` events only for messages it admits.
@@ -120,6 +129,9 @@ impl Queues {
                 apply_markdown,
                 empty_topic_name,
                 simplified_presence,
+                user_settings_object: false,
+                individual_emoji_changes: false,
+                lifetime: self.lifetime,
                 polling: false,
                 narrow: Vec::new(),
             },
@@ -129,8 +141,17 @@ impl Queues {
 
     /// Delete queues nobody polled within their lifetime.
     pub fn gc(&mut self) {
-        let lifetime = self.lifetime;
-        self.map.retain(|_, q| q.polling || q.last_access.elapsed() < lifetime);
+        self.map.retain(|_, q| q.polling || q.last_access.elapsed() < q.lifetime);
+    }
+
+    /// Make a queue's last poll `by` longer ago (tests: a queue's lifetime of minutes or days
+    /// passes at once). Its next `gc` judges it by the moved time.
+    pub fn age(&mut self, queue_id: &str, by: Duration) {
+        if let Some(q) = self.map.get_mut(queue_id)
+            && let Some(earlier) = q.last_access.checked_sub(by)
+        {
+            q.last_access = earlier;
+        }
     }
 
     /// Push one event to every queue of these users that wants its type.

@@ -49,6 +49,84 @@ pub const CHANNEL_EMAIL_ENDPOINT: i64 = 226;
 pub const ATTACHMENT_SECONDS: i64 = 443;
 /// An attachment's `message_ids` replaces its `messages` list of `{id, date_sent}`.
 pub const ATTACHMENT_MESSAGE_IDS: i64 = 472;
+/// `realm_is_zephyr_mirror_realm` leaves register (Zulip 12.0).
+pub const NO_ZEPHYR_MIRROR_FIELD: i64 = 426;
+/// `is_imported_stub` on user objects (Zulip 12.0).
+pub const IMPORTED_STUB: i64 = 433;
+/// `realm_owner_full_content_access` in register (Zulip 12.0).
+pub const OWNER_FULL_CONTENT_ACCESS: i64 = 438;
+/// The legacy `update_display_settings` and `update_global_notifications` events are no longer
+/// sent (Zulip 12.0): only `user_settings`.
+pub const NO_LEGACY_SETTINGS_EVENTS: i64 = 439;
+/// `can_create_topic_group` on channels: who may start a new topic (Zulip 12.0).
+pub const CAN_CREATE_TOPIC_GROUP: i64 = 441;
+/// `tenor_api_key` in register, `gif_rating_options` for `giphy_rating_options` (Zulip 12.0).
+pub const TENOR: i64 = 442;
+/// A `<time:…>` the server cannot read is left as text, not an error span (Zulip 12.0).
+pub const INVALID_TIME_AS_TEXT: i64 = 451;
+/// `realm_gif_rating_policy` and `gif_rating_policy_options` for the GIPHY names (Zulip 12.0).
+pub const GIF_RATING_POLICY: i64 = 453;
+/// `use_for_user_matching` on custom profile fields (Zulip 12.0).
+pub const USE_FOR_USER_MATCHING: i64 = 455;
+/// `realm_default_avatar_source` in register (Zulip 12.0).
+pub const DEFAULT_AVATAR_SOURCE: i64 = 456;
+/// A realm description change comes as `realm/update_dict` with its rendering (Zulip 12.0);
+/// from 462 to 463 as `realm/update` with `rendered_description`; before, without it.
+pub const DESCRIPTION_UPDATE_DICT: i64 = 464;
+/// The `rendered_description` of a `realm/update` event for `description` (462–463).
+pub const RENDERED_REALM_DESCRIPTION: i64 = 462;
+/// Linkifiers carry `example_input` and `reverse_template` (Zulip 12.0).
+pub const LINKIFIER_EXAMPLES: i64 = 471;
+/// Bot objects (register's `realm_bots`) keep only `user_id`, the `default_*` settings and
+/// `services` (Zulip 12.0): the rest comes from the user list.
+pub const SLIM_BOT_OBJECTS: i64 = 474;
+/// Linkifiers carry `alternative_url_templates` (Zulip 12.0).
+pub const LINKIFIER_ALTERNATIVES: i64 = 478;
+/// `idle_queue_timeout` on register: how long a queue lives without a poll (Zulip 12.0).
+pub const IDLE_QUEUE_TIMEOUT: i64 = 481;
+/// Reaction events no longer carry the `user` object (Zulip 12.0).
+pub const REACTION_WITHOUT_USER: i64 = 484;
+/// `klipy_api_key` in register (Zulip 12.0).
+pub const KLIPY: i64 = 486;
+/// `GET /users/{id}/presence` answers the modern `active_timestamp`/`idle_timestamp` (Zulip 12.0).
+pub const MODERN_USER_PRESENCE: i64 = 487;
+/// `discord` among `server_settings`' authentication methods (Zulip 12.0).
+pub const DISCORD_AUTH: i64 = 488;
+/// Narrow `channels:archived` (Zulip 12.0).
+pub const CHANNELS_ARCHIVED: i64 = 489;
+/// `is_deleted` on user objects (Zulip 12.0).
+pub const USER_IS_DELETED: i64 = 490;
+/// The `individual_emoji_changes` capability: `realm_emoji` `add`/`update_one` events (Zulip 12.0).
+pub const INDIVIDUAL_EMOJI_CHANGES: i64 = 491;
+/// An uploaded `.mov` (QuickTime) video is previewed inline like MP4 and WebM (Zulip 12.0).
+pub const QUICKTIME_VIDEO: i64 = 495;
+/// `GET /users/{id}/presence` answers the legacy `website`/`aggregated` beside the modern
+/// fields again, and `server_timestamp` (Zulip 12.0).
+pub const USER_PRESENCE_BOTH: i64 = 497;
+/// `<time:…>` takes only ISO 8601, no longer UNIX timestamps or free text (Zulip 13.0).
+pub const TIME_ISO_ONLY: i64 = 503;
+/// Narrow `mentions` (Zulip 12.0).
+pub const MENTIONS_OPERATOR: i64 = 446;
+
+/// Feature levels of the releases (`version.py`'s `API_FEATURE_LEVEL` at each `X.0`).
+const RELEASES: &[(i64, &str)] =
+    &[(185, "7.0"), (237, "8.0"), (278, "9.0"), (377, "10.0"), (421, "11.0"), (498, "12.0")];
+
+/// The version a server of `level` says it runs (`zulip_version`, `zulip_merge_base`): a release
+/// at a release's level, its maintenance release just after it (11.x: 422–424, 12.x: 499–501),
+/// the next release's development branch between them (`8.0-dev` at 218), `13.0-dev` from 502.
+pub fn version(level: i64) -> String {
+    match level {
+        502.. => "13.0-dev".into(),
+        499..=501 => "12.1".into(),
+        422..=424 => "11.1".into(),
+        _ => match RELEASES.iter().find(|(at, _)| *at >= level) {
+            Some((at, v)) if *at == level => (*v).into(),
+            Some((_, v)) => format!("{v}-dev"),
+            None => "13.0-dev".into(),
+        },
+    }
+}
 
 /// The narrow validator's error for an operand that should have been a string: before the
 /// typed `NarrowParameter` (Zulip 9.0), it named the element.
@@ -77,6 +155,15 @@ pub fn refuse_narrow_term(level: i64, op: &str, operand: &Value) -> Option<ApiEr
             Some(not_a_string(level))
         }
         "channel" | "channels" if level < CHANNEL_OPERATOR => Some(unknown_operator(op)),
+        // No server has `dm-with` (the web app's search box takes it and sends `dm-including`):
+        // an integer operand fails the string check first, as for any operator not taking IDs.
+        "dm-with" if !operand.is_string() => Some(not_a_string(level)),
+        "dm-with" => Some(unknown_operator(op)),
+        "mentions" if level < MENTIONS_OPERATOR && !operand.is_string() => Some(not_a_string(level)),
+        "mentions" if level < MENTIONS_OPERATOR => Some(unknown_operator(op)),
+        "channels" | "streams" if level < CHANNELS_ARCHIVED && operand == "archived" => {
+            Some(bad_narrow("unknown channels operand archived".into()))
+        }
         "with" if level < WITH_OPERATOR => Some(unknown_operator(op)),
         "id" if level < ID_INTEGER_OPERAND && !operand.is_string() => Some(not_a_string(level)),
         "has" if level < HAS_REACTION && operand == "reaction" => {
@@ -192,6 +279,35 @@ mod tests {
         assert!(refuse_narrow_term(365, "is", &json!("muted")).is_some());
         assert!(refuse_narrow_term(366, "is", &json!("muted")).is_none());
         assert!(refuse_narrow_term(185, "is", &json!("starred")).is_none());
+        for level in [185, 456, 503] {
+            assert_eq!(
+                msg(refuse_narrow_term(level, "dm-with", &json!("a@b"))).as_deref(),
+                Some("Invalid narrow operator: unknown operator dm-with"),
+                "no level has dm-with"
+            );
+            assert!(refuse_narrow_term(level, "dm-with", &json!(5)).unwrap().msg.contains("is not a string"));
+        }
+        assert!(refuse_narrow_term(445, "mentions", &json!(5)).is_some());
+        assert!(refuse_narrow_term(446, "mentions", &json!(5)).is_none());
+        assert_eq!(
+            msg(refuse_narrow_term(488, "channels", &json!("archived"))).as_deref(),
+            Some("Invalid narrow operator: unknown channels operand archived")
+        );
+        assert!(refuse_narrow_term(489, "channels", &json!("archived")).is_none());
+    }
+
+    #[test]
+    fn the_version_follows_the_level() {
+        assert_eq!(version(185), "7.0");
+        assert_eq!(version(218), "8.0-dev");
+        assert_eq!(version(289), "10.0-dev");
+        assert_eq!(version(420), "11.0-dev");
+        assert_eq!(version(421), "11.0");
+        assert_eq!(version(423), "11.1");
+        assert_eq!(version(489), "12.0-dev");
+        assert_eq!(version(498), "12.0");
+        assert_eq!(version(500), "12.1");
+        assert_eq!(version(503), "13.0-dev");
     }
 
     #[test]

@@ -144,9 +144,14 @@ async fn administrators_create_change_deactivate_and_reactivate_users() {
     assert!(users.iter().any(|e| e["person"]["is_active"] == true));
 }
 
+/// The legacy shape, as a server before level 487 answers it (`levels12.rs` has the others).
 #[tokio::test]
 async fn one_users_presence_by_id_or_email() {
-    let env = Env::start().await;
+    let env = Env::start_with(topicterm::server::ServerOptions {
+        feature_level: topicterm::server::levels::MODERN_USER_PRESENCE - 1,
+        ..Default::default()
+    })
+    .await;
     env.raw("alice", "POST", "/users/me/presence", &[("status", "active")]).await;
     let alice = env.user_id("alice");
     let (s, r) = env.raw("member", "GET", &format!("/users/{alice}/presence"), &[]).await;

@@ -472,13 +472,14 @@ async fn narrow_by_direct_message_conversation() {
 }
 
 #[tokio::test]
-async fn narrow_dm_with_includes_group_conversations() {
+async fn narrow_dm_including_includes_group_conversations() {
     let env = Env::start().await;
     let c = env.client("member");
     let (farid, noa) = (env.user_id("farid"), env.user_id("noa"));
     let group = send_dm(&c, vec![farid, noa], "group with farid and noa").await;
     let one_to_one = ids(&all(&c, vec![t("dm", json!([farid]))]).await);
     assert!(!one_to_one.contains(&group));
+    // `dm-with` is the web app's search-box name: the client sends it as `dm-including`.
     for op in ["dm-with", "dm-including"] {
         let with = all(&c, vec![t(op, farid)]).await;
         assert!(with.iter().all(|m| m.dm_user_ids().contains(&farid)), "{op}");
@@ -486,6 +487,21 @@ async fn narrow_dm_with_includes_group_conversations() {
         assert!(with.contains(&group), "{op} includes the group DM");
         assert!(one_to_one.iter().all(|id| with.contains(id)), "{op} includes the 1:1 DMs");
     }
+    // `group-pm-with`: the group conversations only.
+    let groups = ids(&all(&c, vec![t("group-pm-with", farid)]).await);
+    assert!(groups.contains(&group) && one_to_one.iter().all(|id| !groups.contains(id)));
+    // No server knows `dm-with` itself: asked directly, it is refused as the reference server
+    // refuses it (an integer operand fails the string check before the operator is looked up).
+    let page = [("anchor", "newest"), ("num_before", "5"), ("num_after", "0")];
+    let by_id = json!([{"operator": "dm-with", "operand": farid}]).to_string();
+    let (status, body) =
+        env.raw("member", "GET", "/messages", &[&page[..], &[("narrow", by_id.as_str())]].concat()).await;
+    assert_eq!((status, body["msg"].as_str()), (400, Some("operand is not a string")), "{body}");
+    let by_email = json!([{"operator": "dm-with", "operand": env.creds("farid").email}]).to_string();
+    let (status, body) =
+        env.raw("member", "GET", "/messages", &[&page[..], &[("narrow", by_email.as_str())]].concat()).await;
+    assert_eq!((status, body["code"].as_str()), (400, Some("BAD_NARROW")), "{body}");
+    assert_eq!(body["msg"], "Invalid narrow operator: unknown operator dm-with");
 }
 
 #[tokio::test]

@@ -4,7 +4,8 @@
 
 use super::common::Res;
 use crate::server::error::{ApiErr, ok, success};
-use crate::server::org::{Org, Role, UserRec};
+use crate::server::levels;
+use crate::server::org::{GroupSetting, Org, Role, UserRec};
 use crate::server::params::path_id;
 use crate::server::shared::{Req, Shared, reply};
 use axum::extract::{Path, State};
@@ -136,6 +137,12 @@ pub async fn update_stream(State(s): State<Arc<Shared>>, Path(id): Path<String>,
     // Absent: unchanged; `null`: out of its folder.
     let folder: Option<Option<i64>> = p.opt_json("folder_id")?;
     let mut org = s.lock();
+    // Unknown before level 441: not read, so reported as ignored.
+    let topic_group: Option<Value> = if org.settings.feature_level >= levels::CAN_CREATE_TOPIC_GROUP {
+        p.opt_json("can_create_topic_group")?
+    } else {
+        None
+    };
     org.accessible_channel(req.user_id, cid)?;
     let me = org.user(req.user_id)?;
     let creator = org.channels.get(&cid).and_then(|c| c.creator_id) == Some(req.user_id);
@@ -157,6 +164,10 @@ pub async fn update_stream(State(s): State<Arc<Shared>>, Path(id): Path<String>,
     {
         return Err(ApiErr::bad("Invalid channel folder ID"));
     }
+    let topic_group = match topic_group {
+        Some(change) => Some(group_setting_change(&org, cid, "can_create_topic_group", &change)?),
+        None => None,
+    };
     let mut changes: Vec<(&str, Value, Option<Value>)> = Vec::new();
     let rendered = description.as_ref().map(|d| crate::server::markdown::render(d, &*org).html);
     let c = org.channels.get_mut(&cid).ok_or_else(|| ApiErr::bad("Invalid channel ID"))?;
@@ -185,6 +196,10 @@ pub async fn update_stream(State(s): State<Arc<Shared>>, Path(id): Path<String>,
         c.folder_id = f;
         changes.push(("folder_id", json!(f), None));
     }
+    if let Some(g) = topic_group {
+        changes.push(("can_create_topic_group", g.json(), None));
+        c.can_create_topic_group = g;
+    }
     let name = c.name.clone();
     let viewers: Vec<i64> = org.users.keys().copied().filter(|u| org.can_access_channel(*u, cid)).collect();
     for (property, value, rendered) in changes {
@@ -196,6 +211,39 @@ pub async fn update_stream(State(s): State<Arc<Shared>>, Path(id): Path<String>,
         org.queues.push(&viewers, &ev);
     }
     Ok(reply(p, ok()))
+}
+
+/// A channel's group setting changed by `{"new": value, "old": value}` (`old` optional): the
+/// new value, checked as the reference server checks it (`old` must be the current value; the
+/// groups must exist, `role:internet` never).
+fn group_setting_change(org: &Org, cid: i64, name: &str, change: &Value) -> Result<GroupSetting, ApiErr> {
+    let current = org.channels.get(&cid).map(|c| c.can_create_topic_group.clone());
+    let new = change
+        .get("new")
+        .and_then(GroupSetting::parse)
+        .ok_or_else(|| ApiErr::bad(format!("{name} is not a valid group-setting value")))?;
+    if let Some(old) = change.get("old")
+        && GroupSetting::parse(old) != current
+    {
+        return Err(ApiErr::bad("'old' value does not match the expected value."));
+    }
+    let usable = |g: &i64| org.groups.get(g).is_some_and(|g| !g.deactivated);
+    let ok = match &new {
+        GroupSetting::Named(g) => usable(g),
+        GroupSetting::Anonymous { members, subgroups } => {
+            members.iter().all(|u| org.users.get(u).is_some_and(|u| u.is_active))
+                && subgroups.iter().all(usable)
+        }
+    };
+    if !ok {
+        return Err(ApiErr::bad("Invalid user group"));
+    }
+    if let GroupSetting::Named(g) = new
+        && g == org.system_group("role:internet")
+    {
+        return Err(ApiErr::bad(format!("'{name}' setting cannot be set to 'role:internet' group.")));
+    }
+    Ok(new)
 }
 
 // ----- users -----------------------------------------------------------------------------------
@@ -359,9 +407,24 @@ pub async fn user_presence(State(s): State<Arc<Shared>>, Path(who): Path<String>
     let Some(entry) = entry else {
         return Ok(reply(p, success(json!({"presence": {}}))));
     };
-    let body = org.presence_json(&[(u.id, entry)], false);
-    let presence = body.get(&u.email).cloned().unwrap_or_else(|| json!({}));
-    Ok(reply(p, success(json!({"presence": presence}))))
+    use crate::server::levels::{MODERN_USER_PRESENCE, USER_PRESENCE_BOTH};
+    let level = org.settings.feature_level;
+    if level < MODERN_USER_PRESENCE {
+        let body = org.presence_json(&[(u.id, entry)], false);
+        let presence = body.get(&u.email).cloned().unwrap_or_else(|| json!({}));
+        return Ok(reply(p, success(json!({"presence": presence}))));
+    }
+    let mut presence = json!({"active_timestamp": entry.active_ts, "idle_timestamp": entry.idle_ts});
+    if level < USER_PRESENCE_BOTH {
+        return Ok(reply(p, success(json!({"presence": presence}))));
+    }
+    // From 497 the legacy forms again (status and time only), and the server's time.
+    let (status, at) =
+        if entry.active_ts >= entry.idle_ts { ("active", entry.active_ts) } else { ("idle", entry.idle_ts) };
+    let aggregated = if org.now() - at > super::users::OFFLINE_THRESHOLD { "offline" } else { status };
+    presence["website"] = json!({"status": status, "timestamp": at});
+    presence["aggregated"] = json!({"status": aggregated, "timestamp": at});
+    Ok(reply(p, success(json!({"presence": presence, "server_timestamp": org.now_f64()}))))
 }
 
 // ----- user groups -----------------------------------------------------------------------------

@@ -253,9 +253,21 @@ pub async fn add_linkifier(State(s): State<Arc<Shared>>, req: Req) -> Res {
 
 /// The organization's linkifiers, in the order they were added.
 pub fn linkifiers_json(org: &Org) -> Vec<Value> {
+    use crate::server::levels::{LINKIFIER_ALTERNATIVES, LINKIFIER_EXAMPLES};
+    let level = org.settings.feature_level;
     org.linkifiers
         .iter()
-        .map(|(id, (pattern, url))| json!({"id": id, "pattern": pattern, "url_template": url}))
+        .map(|(id, (pattern, url))| {
+            let mut l = json!({"id": id, "pattern": pattern, "url_template": url});
+            if level >= LINKIFIER_EXAMPLES {
+                l["example_input"] = Value::Null;
+                l["reverse_template"] = Value::Null;
+            }
+            if level >= LINKIFIER_ALTERNATIVES {
+                l["alternative_url_templates"] = json!([]);
+            }
+            l
+        })
         .collect()
 }
 
@@ -276,13 +288,43 @@ pub async fn upload_emoji(State(s): State<Arc<Shared>>, Path(name): Path<String>
     if org.users.get(&req.user_id).is_some_and(|u| u.role == crate::server::org::Role::Guest) {
         return Err(ApiErr::insufficient());
     }
-    if org.realm_emoji.values().any(|(n, _)| *n == name) {
+    if org.realm_emoji.iter().any(|(id, (n, _))| *n == name && !org.deactivated_emoji.contains(id)) {
         return Err(ApiErr::bad("A custom emoji with this name already exists."));
     }
     let id = org.alloc();
     org.realm_emoji.insert(id, (name, req.user_id));
+    let add = json!({"type": "realm_emoji", "op": "add", "emoji": org.one_emoji_json(id)});
+    emoji_event(&mut org, add);
+    Ok(reply(&req.p, ok()))
+}
+
+/// Tell everyone of a custom emoji change: the queues that declared `individual_emoji_changes`
+/// (level 491) get `event`; the others the whole map, as a `realm_emoji` `update`.
+fn emoji_event(org: &mut Org, event: Value) {
     let everyone: Vec<i64> = org.users.keys().copied().collect();
-    let ev = json!({"type": "realm_emoji", "op": "update", "realm_emoji": org.realm_emoji_json()});
-    org.queues.push(&everyone, &ev);
+    let legacy = json!({"type": "realm_emoji", "op": "update", "realm_emoji": org.realm_emoji_json()});
+    org.queues.push_with(&everyone, "realm_emoji", |q| {
+        Some(if q.individual_emoji_changes { event.clone() } else { legacy.clone() })
+    });
+}
+
+/// `DELETE /realm/emoji/{name}`: its author or an administrator deactivates a custom emoji.
+pub async fn deactivate_emoji(State(s): State<Arc<Shared>>, Path(name): Path<String>, req: Req) -> Res {
+    let mut org = s.lock();
+    let found = org.realm_emoji.iter().find(|(id, (n, _))| *n == name && !org.deactivated_emoji.contains(id));
+    let Some((&id, &(_, author))) = found else {
+        return Err(ApiErr::new(
+            axum::http::StatusCode::NOT_FOUND,
+            "BAD_REQUEST",
+            format!("Emoji '{name}' does not exist"),
+        ));
+    };
+    if author != req.user_id && !org.user(req.user_id)?.is_admin() {
+        return Err(ApiErr::bad("Must be an organization administrator or emoji author"));
+    }
+    org.deactivated_emoji.insert(id);
+    let one = json!({"type": "realm_emoji", "op": "update_one", "emoji_id": id.to_string(),
+                     "data": {"deactivated": true}});
+    emoji_event(&mut org, one);
     Ok(reply(&req.p, ok()))
 }

@@ -74,6 +74,9 @@ impl Org {
                 if let Some(why) = self.post_denied(sender, *id) {
                     return Err(ApiErr::bad(why));
                 }
+                if let Some(why) = self.topic_create_denied(sender, *id, topic) {
+                    return Err(ApiErr::bad(why));
+                }
             }
             Recip::Dm { users } => {
                 for u in users {
@@ -358,6 +361,17 @@ pub async fn update_message(State(s): State<Arc<Shared>>, Path(id): Path<String>
             return Err(ApiErr::bad("Invalid channel ID"));
         }
         if let Some(why) = org.post_denied(req.user_id, nc) {
+            return Err(ApiErr::bad(why));
+        }
+    }
+    // Moving into a topic with no message yet starts it (resolving or unresolving does not).
+    if topic.is_some() || new_channel.is_some() {
+        let target_topic = topic.clone().unwrap_or_else(|| old_topic.clone());
+        let resolving = target_topic == format!("✔ {old_topic}")
+            || old_topic.strip_prefix("✔ ").is_some_and(|t| t == target_topic);
+        let target = new_channel.or(old_cid).unwrap_or_default();
+        if let Some(why) = org.topic_create_denied(req.user_id, target, &target_topic).filter(|_| !resolving)
+        {
             return Err(ApiErr::bad(why));
         }
     }

@@ -2,7 +2,7 @@
 
 use super::common::Res;
 use crate::server::error::{ApiErr, ok, success};
-use crate::server::org::{Org, Role, VERSION};
+use crate::server::org::{Org, Role};
 use crate::server::shared::{Req, Shared, reply};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -52,6 +52,14 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         && s.lock().settings.feature_level >= crate::server::levels::EMPTY_TOPIC;
     let simplified_presence =
         caps.get("simplified_presence_events").and_then(Value::as_bool).unwrap_or(false);
+    let cap = |name: &str| caps.get(name).and_then(Value::as_bool).unwrap_or(false);
+    let level = s.lock().settings.feature_level;
+    // Below level 481 the parameter is unknown: not read, so reported as ignored.
+    let idle_timeout = if level >= crate::server::levels::IDLE_QUEUE_TIMEOUT {
+        idle_queue_timeout(p.opt_str("idle_queue_timeout"))?
+    } else {
+        None
+    };
     let fetch: Option<HashSet<String>> = fetch.or(event_types.clone()).map(|v| v.into_iter().collect());
     let wants = |t: &str| fetch.as_ref().is_none_or(|f| f.contains(t));
     let mut org = s.lock();
@@ -61,9 +69,14 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         && org.settings.feature_level >= crate::server::levels::SIMPLIFIED_PRESENCE_EVENTS;
     let event_types = event_types.map(|v| v.into_iter().collect());
     let queue_id = org.queues.create(uid, event_types, apply_markdown, empty_topic, simplified_presence);
-    if let Some(q) = org.queues.map.get_mut(&queue_id) {
-        q.narrow = narrow;
-    }
+    let default_lifetime = org.queues.lifetime;
+    let q = org.queues.map.get_mut(&queue_id).expect("the queue just made");
+    q.narrow = narrow;
+    q.user_settings_object = cap("user_settings_object");
+    q.individual_emoji_changes =
+        cap("individual_emoji_changes") && level >= crate::server::levels::INDIVIDUAL_EMOJI_CHANGES;
+    q.lifetime = idle_timeout.unwrap_or(default_lifetime);
+    let lifetime = q.lifetime;
     let me = org.user(uid)?.clone();
     let mut r = Map::new();
     let mut put = |k: &str, v: Value| {
@@ -72,9 +85,13 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
     put("queue_id", json!(queue_id));
     put("last_event_id", json!(-1));
     put("zulip_feature_level", json!(org.settings.feature_level));
-    put("zulip_version", json!(VERSION));
-    put("zulip_merge_base", json!(VERSION));
+    let version = crate::server::levels::version(org.settings.feature_level);
+    put("zulip_version", json!(version));
+    put("zulip_merge_base", json!(version));
     put("event_queue_longpoll_timeout_seconds", json!(LONGPOLL_TIMEOUT));
+    if level >= crate::server::levels::IDLE_QUEUE_TIMEOUT {
+        put("idle_queue_timeout_secs", json!(lifetime.as_secs_f64().ceil() as u64));
+    }
     put("max_message_length", json!(org.realm.max_message_length));
     put("max_topic_length", json!(org.realm.max_topic_length));
     // Empty topics ("general chat") are new at level 334.
@@ -147,22 +164,7 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         put("cross_realm_bots", json!(system));
     }
     if wants("realm_bot") {
-        let bots: Vec<Value> = org
-            .users
-            .values()
-            .filter(|u| u.is_bot() && !u.is_system_bot && (me.is_admin() || u.bot_owner == Some(uid)))
-            .map(|u| {
-                let services = match &u.webhook_token {
-                    Some(t) => {
-                        json!([{"base_url": org.settings.outgoing_webhook_url, "interface": 1, "token": t}])
-                    }
-                    None => json!([]),
-                };
-                json!({"user_id": u.id, "full_name": u.full_name, "email": u.email, "bot_type": u.bot_type,
-                       "owner_id": u.bot_owner, "is_active": u.is_active, "services": services})
-            })
-            .collect();
-        put("realm_bots", json!(bots));
+        put("realm_bots", json!(super::realm_state::bots_json(&org, &me)));
     }
     if wants("subscription") {
         let subs: Vec<Value> = org
@@ -292,6 +294,23 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         put("channel_folders", json!(super::org_admin::folders_json(&org, true)));
     }
     Ok(reply(p, success(Value::Object(r))))
+}
+
+/// Register's `idle_queue_timeout` (level 481): seconds, or `mobile` (12 hours), at most a week
+/// (the reference server's `MOBILE_EVENT_QUEUE_TIMEOUT_SECS`, `MAX_QUEUE_TIMEOUT_SECS`).
+fn idle_queue_timeout(raw: Option<String>) -> Result<Option<std::time::Duration>, ApiErr> {
+    const MOBILE: u64 = 12 * 3600;
+    const MAX: u64 = 7 * 24 * 3600;
+    let Some(raw) = raw else { return Ok(None) };
+    let secs = match raw.trim() {
+        "mobile" | "\"mobile\"" => MOBILE,
+        n => n
+            .parse::<u64>()
+            .ok()
+            .filter(|n| *n > 0)
+            .ok_or_else(|| ApiErr::bad("idle_queue_timeout is not a positive integer or \"mobile\""))?,
+    };
+    Ok(Some(std::time::Duration::from_secs(secs.min(MAX))))
 }
 
 fn nav_views_json(org: &Org, uid: i64) -> Value {
@@ -438,9 +457,13 @@ pub async fn update_realm(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let allow_history = p.opt_bool("allow_edit_history")?;
     let history_policy = p.opt_str("message_edit_history_visibility_policy");
     let name = p.opt_str("name");
+    let description = p.opt_str("description");
     let mut org = s.lock();
     if !org.user(req.user_id)?.is_admin() {
         return Err(ApiErr::admin_required());
+    }
+    if description.as_ref().is_some_and(|d| d.chars().count() > 1000) {
+        return Err(ApiErr::bad("description is too long (limit: 1000 characters)"));
     }
     let mut changes: Vec<(&str, Value)> = Vec::new();
     if let Some(id) = moderation {
@@ -474,15 +497,37 @@ pub async fn update_realm(State(s): State<Arc<Shared>>, req: Req) -> Res {
         org.realm.name = n.clone();
         changes.push(("name", json!(n)));
     }
-    if changes.is_empty() {
+    let everyone: Vec<i64> = org.users.keys().copied().collect();
+    if let Some(d) = description {
+        org.realm.description = Some(d.clone());
+        let rendered = crate::server::markdown::render(&d, &*org).html;
+        let ev = description_event(org.settings.feature_level, &d, &rendered);
+        org.queues.push(&everyone, &ev);
+    } else if changes.is_empty() {
         return Err(ApiErr::bad("No setting to change"));
     }
-    let everyone: Vec<i64> = org.users.keys().copied().collect();
     for (prop, value) in changes {
         org.queues
             .push(&everyone, &json!({"type": "realm", "op": "update", "property": prop, "value": value}));
     }
     Ok(reply(p, ok()))
+}
+
+/// The event of a changed organization description, as a server of `level` sends it: from 464
+/// a `realm/update_dict` with its rendering; 462–463 a `realm/update` with it; before, without.
+fn description_event(level: i64, description: &str, rendered: &str) -> Value {
+    use crate::server::levels::{DESCRIPTION_UPDATE_DICT, RENDERED_REALM_DESCRIPTION};
+    if level >= DESCRIPTION_UPDATE_DICT {
+        json!({"type": "realm", "op": "update_dict", "property": "default",
+               "data": {"description": description, "rendered_description": rendered}})
+    } else {
+        let mut ev =
+            json!({"type": "realm", "op": "update", "property": "description", "value": description});
+        if level >= RENDERED_REALM_DESCRIPTION {
+            ev["rendered_description"] = json!(rendered);
+        }
+        ev
+    }
 }
 
 /// `GET /user_uploads/{path}`: an uploaded file, for its uploader and for those who can read

@@ -83,7 +83,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/invites/multiuse", post(invites::create_link))
         .route("/default_streams", post(invites::add_default_channel))
         .route("/realm/filters", post(invites::add_linkifier))
-        .route("/realm/emoji/{name}", post(invites::upload_emoji))
+        .route("/realm/emoji/{name}", post(invites::upload_emoji).delete(invites::deactivate_emoji))
         .route("/attachments", get(org_admin::attachments))
         .route("/attachments/{id}", axum::routing::delete(org_admin::delete_attachment))
         .route("/users/me/presence", post(users::presence))

@@ -9,9 +9,13 @@ use std::collections::BTreeSet;
 enum Term {
     Channel(i64),
     Channels,
+    /// `channels:archived`: messages of archived channels (in the viewer's own history).
+    ArchivedChannels,
     Topic(String),
     Dm(Vec<i64>),
     DmWith(i64),
+    /// `group-pm-with`: group conversations (three or more people) that include the user.
+    GroupDmWith(i64),
     Sender(i64),
     Mentions(i64),
     Is(String),
@@ -132,7 +136,9 @@ impl Narrow {
                 }
                 "channels" | "streams" => match operand.as_str() {
                     Some("public") | Some("web-public") => Term::Channels,
-                    _ => return Err(bad("invalid channels operand")),
+                    // Refused before its level (`levels::refuse_narrow_term`).
+                    Some("archived") => Term::ArchivedChannels,
+                    _ => return Err(bad(&format!("unknown channels operand {}", text()))),
                 },
                 "topic" | "subject" => Term::Topic(org.topic_in(&text()).to_lowercase()),
                 "dm" | "pm-with" => {
@@ -142,11 +148,9 @@ impl Narrow {
                     users.dedup();
                     Term::Dm(users)
                 }
-                // `dm-with` is new at level 456.
-                "dm-with" if org.settings.feature_level < 456 => {
-                    return Err(bad("unknown operator dm-with"));
-                }
-                "dm-with" | "dm-including" | "group-pm-with" => Term::DmWith(user_operand(org, &operand)?),
+                // No server knows `dm-with`: refused at every level (`levels::refuse_narrow_term`).
+                "dm-including" => Term::DmWith(user_operand(org, &operand)?),
+                "group-pm-with" => Term::GroupDmWith(user_operand(org, &operand)?),
                 "sender" => Term::Sender(user_operand(org, &operand)?),
                 "mentions" => Term::Mentions(user_operand(org, &operand)?),
                 "is" => {
@@ -212,7 +216,13 @@ impl Narrow {
             }
             Term::Topic(t) => m.channel_id().is_some() && m.topic().to_lowercase() == *t,
             Term::Dm(users) => matches!(&m.recip, Recip::Dm { users: u } if u == users),
+            Term::ArchivedChannels => {
+                m.channel_id().is_some_and(|c| org.channels.get(&c).is_some_and(|c| c.is_archived))
+            }
             Term::DmWith(uid) => matches!(&m.recip, Recip::Dm { users } if users.contains(uid)),
+            Term::GroupDmWith(uid) => {
+                matches!(&m.recip, Recip::Dm { users } if users.len() > 2 && users.contains(uid))
+            }
             Term::Sender(uid) => m.sender_id == *uid,
             Term::Mentions(uid) => m.rendered.mentioned_user_ids.contains(uid),
             Term::Is(what) => match what.as_str() {

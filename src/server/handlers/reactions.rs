@@ -78,15 +78,18 @@ pub fn check_emoji(
 }
 
 fn reaction_event(org: &mut Org, op: &str, msg_id: i64, r: &Reaction) {
-    // `user` carries the reacting user's email and name too, as the reference server sends it
-    // (deprecated, but clients such as zulip-terminal read it).
-    let (email, full_name) =
-        org.users.get(&r.user_id).map(|u| (u.email.clone(), u.full_name.clone())).unwrap_or_default();
-    let ev = json!({
+    let mut ev = json!({
         "type": "reaction", "op": op, "message_id": msg_id, "user_id": r.user_id,
-        "user": {"user_id": r.user_id, "email": email, "full_name": full_name},
         "emoji_name": r.emoji_name, "emoji_code": r.emoji_code, "reaction_type": r.reaction_type,
     });
+    // Before level 484, `user` carries the reacting user's email and name too, as the
+    // reference server sent it (deprecated, but clients such as zulip-terminal 0.7.0 read it).
+    if org.settings.feature_level < crate::server::levels::REACTION_WITHOUT_USER {
+        let (email, full_name) =
+            org.users.get(&r.user_id).map(|u| (u.email.clone(), u.full_name.clone())).unwrap_or_default();
+        ev["user"] = json!({"user_id": r.user_id, "email": email, "full_name": full_name,
+                            "is_mirror_dummy": false});
+    }
     let holders = org.holders(msg_id);
     org.queues.push(&holders, &ev);
 }

@@ -3,7 +3,8 @@
 //! demo organization. Clients read them without checking they are there (zulip-terminal reads
 //! `realm_allow_message_editing` and the edit limits before editing).
 
-use crate::server::org::Org;
+use crate::server::levels;
+use crate::server::org::{Org, UserRec};
 use serde_json::{Value, json};
 
 /// The permission settings and the system group each is given to by default.
@@ -47,7 +48,7 @@ pub fn realm_fields(org: &Org, site: &str) -> Vec<(&'static str, Value)> {
         "jitsi_meet": {"name": "Jitsi Meet", "id": 1},
     });
     fields.extend([
-        ("realm_description", json!(format!("The {} organization.", org.realm.name))),
+        ("realm_description", json!(org.realm_description())),
         ("realm_default_language", json!("en")),
         ("realm_welcome_message_custom_text", json!("")),
         ("realm_digest_emails_enabled", json!(false)),
@@ -71,7 +72,6 @@ pub fn realm_fields(org: &Org, site: &str) -> Vec<(&'static str, Value)> {
         ("realm_video_chat_provider", json!(1)),
         ("realm_available_video_chat_providers", providers),
         ("realm_jitsi_server_url", Value::Null),
-        ("realm_giphy_rating", json!(2)),
         ("realm_waiting_period_threshold", json!(0)),
         ("realm_default_code_block_language", json!("")),
         ("realm_authentication_methods", json!({"Email": {"enabled": true, "available": true}})),
@@ -90,7 +90,6 @@ pub fn realm_fields(org: &Org, site: &str) -> Vec<(&'static str, Value)> {
         ("realm_bot_domain", json!(host)),
         ("realm_url", json!(site)),
         ("realm_presence_disabled", json!(false)),
-        ("realm_is_zephyr_mirror_realm", json!(false)),
         ("realm_email_auth_enabled", json!(true)),
         ("realm_password_auth_enabled", json!(true)),
         ("realm_push_notifications_enabled", json!(false)),
@@ -105,7 +104,88 @@ pub fn realm_fields(org: &Org, site: &str) -> Vec<(&'static str, Value)> {
         ("realm_signup_announcements_stream_id", json!(-1)),
         ("realm_zulip_update_announcements_stream_id", json!(-1)),
     ]);
+    fields.extend(by_level(org.settings.feature_level));
     fields
+}
+
+/// The GIPHY rating choices (`giphy_rating_options`, later `gif_rating_options` and
+/// `gif_rating_policy_options`), by name: its label and the ID a rating is stored as.
+fn rating_options() -> Value {
+    json!({
+        "disabled": {"name": "GIPHY integration disabled", "id": 0},
+        "y": {"name": "Allow GIFs rated Y (Very young audience)", "id": 1},
+        "g": {"name": "Allow GIFs rated G (General audience)", "id": 2},
+        "pg": {"name": "Allow GIFs rated PG (Parental guidance)", "id": 3},
+        "pg13": {"name": "Allow GIFs rated PG-13 (Parental guidance - under 13)", "id": 4},
+        "r": {"name": "Allow GIFs rated R (Restricted)", "id": 5},
+    })
+}
+
+/// The register fields that came or went with a feature level: the GIF settings' names (442,
+/// 453, 486), the Zephyr mirror flag (gone at 426), owners' content access (438), the default
+/// avatar source (456).
+fn by_level(level: i64) -> Vec<(&'static str, Value)> {
+    let mut fields = Vec::new();
+    if level < levels::NO_ZEPHYR_MIRROR_FIELD {
+        fields.push(("realm_is_zephyr_mirror_realm", json!(false)));
+    }
+    if level >= levels::OWNER_FULL_CONTENT_ACCESS {
+        fields.push(("realm_owner_full_content_access", json!(false)));
+    }
+    if level >= levels::GIF_RATING_POLICY {
+        fields.push(("realm_gif_rating_policy", json!(2)));
+        fields.push(("gif_rating_policy_options", rating_options()));
+    } else {
+        fields.push(("realm_giphy_rating", json!(2)));
+        let key = if level >= levels::TENOR { "gif_rating_options" } else { "giphy_rating_options" };
+        fields.push((key, rating_options()));
+    }
+    if level >= levels::TENOR {
+        fields.push(("tenor_api_key", json!("")));
+    }
+    if level >= levels::KLIPY {
+        fields.push(("klipy_api_key", json!("")));
+    }
+    if level >= levels::DEFAULT_AVATAR_SOURCE {
+        fields.push(("realm_default_avatar_source", json!("G")));
+    }
+    fields
+}
+
+/// Register's `realm_bots`: the bots `me` administers (all, for an organization administrator).
+/// From level 474 only what the user list does not say: the `default_*` settings and `services`.
+pub fn bots_json(org: &Org, me: &UserRec) -> Vec<Value> {
+    let slim = org.settings.feature_level >= levels::SLIM_BOT_OBJECTS;
+    org.users
+        .values()
+        .filter(|u| u.is_bot() && !u.is_system_bot && (me.is_admin() || u.bot_owner == Some(me.id)))
+        .map(|u| {
+            let services = match &u.webhook_token {
+                Some(t) => {
+                    json!([{"base_url": org.settings.outgoing_webhook_url, "interface": 1, "token": t}])
+                }
+                None => json!([]),
+            };
+            let mut bot = json!({"user_id": u.id, "default_sending_stream": null,
+                                 "default_events_register_stream": null,
+                                 "default_all_public_streams": false, "services": services});
+            if !slim {
+                let user = org.user_json(u);
+                for (k, v) in [
+                    ("full_name", json!(u.full_name)),
+                    ("email", json!(u.email)),
+                    ("bot_type", json!(u.bot_type)),
+                    ("avatar_url", user["avatar_url"].clone()),
+                    ("owner_id", json!(u.bot_owner)),
+                    ("is_active", json!(u.is_active)),
+                    ("api_key", json!(u.api_key)),
+                ] {
+                    bot[k] = v;
+                }
+            }
+            bot
+        })
+        .collect()
 }
 
 /// The `realm_*` fields that come with event types other than `realm`, each with its type.

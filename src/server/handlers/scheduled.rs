@@ -154,6 +154,10 @@ pub async fn create(State(s): State<Arc<Shared>>, req: Req) -> Res {
     if is_channel && let Some(why) = org.post_denied(req.user_id, channel_id) {
         return Err(ApiErr::bad(why));
     }
+    // Checked again at delivery (`Org::send`), as the reference server checks both.
+    if is_channel && let Some(why) = org.topic_create_denied(req.user_id, channel_id, &topic) {
+        return Err(ApiErr::bad(why));
+    }
     let id = org.alloc();
     let rec = ScheduledRec {
         id,
@@ -216,6 +220,9 @@ pub async fn update(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: R
             rec.topic = org.scheduled_topic(topic_raw)?;
         }
         if let Some(why) = org.post_denied(req.user_id, rec.channel_id) {
+            return Err(ApiErr::bad(why));
+        }
+        if let Some(why) = org.topic_create_denied(req.user_id, rec.channel_id, &rec.topic) {
             return Err(ApiErr::bad(why));
         }
     } else {

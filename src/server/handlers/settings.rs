@@ -140,8 +140,8 @@ pub fn parse_setting(name: &str, default: &Value, raw: &str) -> Result<Value, St
 }
 
 /// `PATCH /settings` (and the legacy `/settings/display` and `/settings/notifications`):
-/// every documented setting is kept and echoed by a `user_settings` event (plus the legacy
-/// event of its kind); one bad value refuses the whole request.
+/// every documented setting is kept and echoed by a `user_settings` event (plus, before level
+/// 439, the legacy event of its kind); one bad value refuses the whole request.
 pub async fn update(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let p = &req.p;
     let uid = req.user_id;
@@ -189,12 +189,19 @@ pub async fn update(State(s): State<Arc<Shared>>, req: Req) -> Res {
         org.user_settings.entry(uid).or_default().insert(name.clone(), value.clone());
         let ev = json!({"type": "user_settings", "op": "update", "property": name, "value": value});
         org.queues.push(&[uid], &ev);
-        let legacy = if is_notification_setting(&name) {
-            json!({"type": "update_global_notifications", "user": email, "notification_name": name, "setting": value})
+        // The legacy events went at level 439; before, a client that declared
+        // `user_settings_object` gets only the `user_settings` one.
+        if org.settings.feature_level >= crate::server::levels::NO_LEGACY_SETTINGS_EVENTS {
+            continue;
+        }
+        let (legacy, ty) = if is_notification_setting(&name) {
+            let ty = "update_global_notifications";
+            (json!({"type": ty, "user": email, "notification_name": name, "setting": value}), ty)
         } else {
-            json!({"type": "update_display_settings", "user": email, "setting_name": name, "setting": value})
+            let ty = "update_display_settings";
+            (json!({"type": ty, "user": email, "setting_name": name, "setting": value}), ty)
         };
-        org.queues.push(&[uid], &legacy);
+        org.queues.push_with(&[uid], ty, |q| (!q.user_settings_object).then(|| legacy.clone()));
     }
     Ok(reply(p, ok()))
 }

@@ -3,7 +3,7 @@
 
 use super::common::Res;
 use crate::server::error::{ApiErr, ok, success};
-use crate::server::org::{ChannelRec, Org, SubRec};
+use crate::server::org::{ChannelRec, GroupSetting, Org, SubRec};
 use crate::server::params::path_id;
 use crate::server::shared::{Req, Shared, reply};
 use axum::extract::{Path, State};
@@ -91,7 +91,7 @@ impl Org {
         let admins = self.system_group("role:administrators");
         let everyone = self.system_group("role:everyone");
         let members = self.system_group("role:members");
-        json!({
+        let mut v = json!({
             "stream_id": c.id,
             "name": c.name,
             "description": c.description,
@@ -116,7 +116,11 @@ impl Org {
             "can_delete_any_message_group": admins,
             "can_send_message_group": if c.admins_only_post { admins } else { everyone },
             "subscriber_count": subscriber_count,
-        })
+        });
+        if self.settings.feature_level >= crate::server::levels::CAN_CREATE_TOPIC_GROUP {
+            v["can_create_topic_group"] = c.can_create_topic_group.json();
+        }
+        v
     }
 
     /// A new channel, announced to everyone who can see it (a `stream` create event); its ID.
@@ -149,6 +153,7 @@ impl Org {
                 can_remove_group: admins,
                 is_archived: false,
                 email_token: crate::server::token::token(12).to_lowercase(),
+                can_create_topic_group: GroupSetting::Named(self.system_group("role:everyone")),
             },
         );
         let json = self.channels.get(&id).map(|c| self.channel_json(c));

@@ -547,14 +547,20 @@ pub fn playgrounds_json(org: &Org) -> Value {
 /// `GET /server_settings` (no authentication).
 pub async fn server_settings(State(s): State<Arc<Shared>>, a: Anon) -> Res {
     let org = s.lock();
+    let level = org.settings.feature_level;
+    let version = crate::server::levels::version(level);
+    let mut methods = json!({"password": true, "dev": false, "email": true, "ldap": false});
+    if level >= crate::server::levels::DISCORD_AUTH {
+        methods["discord"] = json!(false);
+    }
     Ok(reply(
         &a.p,
         success(json!({
-            "zulip_version": crate::server::org::VERSION,
-            "zulip_feature_level": org.settings.feature_level,
-            "zulip_merge_base": crate::server::org::VERSION,
+            "zulip_version": version,
+            "zulip_feature_level": level,
+            "zulip_merge_base": version,
             "push_notifications_enabled": false,
-            "authentication_methods": {"password": true, "dev": false, "email": true, "ldap": false},
+            "authentication_methods": methods,
             "external_authentication_methods": [],
             "email_auth_enabled": true,
             "require_email_format_usernames": true,

@@ -38,7 +38,7 @@ impl Renderer<'_> {
                         (end, html, None, Effect::None)
                     }),
                     b'<' if !escaped_by_backslash(bytes, i) => {
-                        time_tag(source, i, segment.end, &mut time_close)
+                        time_tag(source, i, segment.end, &mut time_close, self.ctx.feature_level())
                             .map(|(end, html)| (end, html, None, Effect::None))
                     }
                     _ => None,

@@ -51,6 +51,15 @@ pub(super) fn url_scheme(url: &str) -> Option<&str> {
     valid.then_some(scheme)
 }
 
+/// Does `url` name a video a server of `level` previews inline (by its extension's type, as
+/// Python's `mimetypes.guess_type` reads it): MP4 and WebM, and QuickTime from level 495.
+pub(super) fn is_video_url(url: &str, level: i64) -> bool {
+    let path = url.split(['?', '#']).next().unwrap_or(url).to_ascii_lowercase();
+    path.ends_with(".mp4")
+        || path.ends_with(".webm")
+        || (level >= crate::server::levels::QUICKTIME_VIDEO && path.ends_with(".mov"))
+}
+
 pub(super) fn is_image_url(url: &str) -> bool {
     let path = url.split(['?', '#']).next().unwrap_or(url).to_ascii_lowercase();
     IMAGE_EXTENSIONS.iter().any(|ext| path.ends_with(ext))

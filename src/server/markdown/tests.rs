@@ -359,8 +359,51 @@ fn emoji() {
     assert_eq!(html("literal 👍"), "<p>literal 👍</p>");
 }
 
+/// The test organization on a server of a given feature level.
+struct AtLevel(i64);
+
+impl RenderContext for AtLevel {
+    fn user_by_name(&self, full_name: &str) -> Option<(i64, String)> {
+        TestContext.user_by_name(full_name)
+    }
+    fn user_by_id(&self, id: i64) -> Option<String> {
+        TestContext.user_by_id(id)
+    }
+    fn group_by_name(&self, name: &str) -> Option<(i64, String)> {
+        TestContext.group_by_name(name)
+    }
+    fn channel_by_name(&self, name: &str) -> Option<(i64, String)> {
+        TestContext.channel_by_name(name)
+    }
+    fn realm_emoji(&self, name: &str) -> Option<(String, String)> {
+        TestContext.realm_emoji(name)
+    }
+    fn feature_level(&self) -> i64 {
+        self.0
+    }
+}
+
+/// Before level 451 a time the server cannot read is an error span; from 451 the tag is left
+/// as text; from 503 only ISO 8601 is read (a UNIX timestamp is text too).
+#[test]
+fn global_times_by_level() {
+    let at = |level: i64, md: &str| render(md, &AtLevel(level)).html;
+    let error_span = "<p><span class=\"timestamp-error\">Invalid time format: soon</span></p>";
+    assert_eq!(at(450, "<time:soon>"), error_span);
+    assert_eq!(at(451, "<time:soon>"), "<p>&lt;time:soon&gt;</p>");
+    assert_eq!(at(503, "<time:soon>"), "<p>&lt;time:soon&gt;</p>");
+    let unix = "<p><time datetime=\"2024-11-30T20:53:20Z\">1733000000</time></p>";
+    assert_eq!(at(502, "<time:1733000000>"), unix);
+    assert_eq!(at(503, "<time:1733000000>"), "<p>&lt;time:1733000000&gt;</p>");
+    let iso = "<p><time datetime=\"2026-11-25T15:00:00Z\">2026-11-25T10:00-05:00</time></p>";
+    assert_eq!(at(503, "<time:2026-11-25T10:00-05:00>"), iso);
+    assert_eq!(at(420, "<time:2026-11-25T10:00-05:00>"), iso);
+}
+
+/// The forms a server before level 451 reads (the test organization at level 450).
 #[test]
 fn global_times() {
+    let html = |md: &str| render(md, &AtLevel(450)).html;
     assert_eq!(
         html("at <time:2026-11-25T15:00:00+00:00>!"),
         "<p>at <time datetime=\"2026-11-25T15:00:00Z\">2026-11-25T15:00:00+00:00</time>!</p>"
@@ -614,4 +657,21 @@ fn random_inputs_are_well_formed() {
         let rendered = render(&source, &TestContext);
         assert_well_formed(&rendered.html);
     }
+}
+
+/// MP4 and WebM links are previewed as videos at every level, QuickTime (`.mov`) from 495.
+#[test]
+fn inline_videos_by_level() {
+    let at = |level: i64, md: &str| render(md, &AtLevel(level)).html;
+    let video = |href: &str, title: &str| {
+        format!(
+            "<div class=\"message_inline_image message_inline_video\"><a href=\"{href}\" title=\"{title}\"><video preload=\"metadata\" src=\"{href}\"></video></a></div>"
+        )
+    };
+    let mp4 = at(420, "[clip.mp4](/user_uploads/2/ab/clip.mp4)");
+    assert!(mp4.ends_with(&video("/user_uploads/2/ab/clip.mp4", "clip.mp4")), "{mp4}");
+    let mov = "[clip.mov](/user_uploads/2/ab/clip.mov)";
+    assert!(!at(494, mov).contains("<video"), "{}", at(494, mov));
+    assert!(at(495, mov).ends_with(&video("/user_uploads/2/ab/clip.mov", "clip.mov")), "{}", at(495, mov));
+    assert!(render(mov, &AtLevel(495)).has_image);
 }

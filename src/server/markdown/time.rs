@@ -13,14 +13,17 @@ pub(super) struct ClosingSearch {
     pub(super) found: Option<usize>,
 }
 
-/// `<time:…>` at byte `at`: where it ends and its HTML (Zulip's `<time>`
-/// element, or its error span for values it can't parse).
+/// `<time:…>` at byte `at`, as a server of `level` writes it: where it ends and its HTML
+/// (Zulip's `<time>` element; for a value it can't parse, an error span before level 451, the
+/// tag as text from 451). From level 503 only ISO 8601 is read.
 pub(super) fn time_tag(
     source: &str,
     at: usize,
     end: usize,
     search: &mut ClosingSearch,
+    level: i64,
 ) -> Option<(usize, String)> {
+    use crate::server::levels::{INVALID_TIME_AS_TEXT, TIME_ISO_ONLY};
     const OPEN: &str = "<time:";
     if !source[at..end].starts_with(OPEN) {
         return None;
@@ -33,8 +36,10 @@ pub(super) fn time_tag(
     }
     let close = search.found.filter(|&i| source.as_bytes()[i] == b'>')?;
     let value = &source[from..close];
-    let html = match parse_time(value) {
+    let parsed = if level >= TIME_ISO_ONLY { parse_iso_time(value) } else { parse_time(value) };
+    let html = match parsed {
         Some(datetime) => format!(r#"<time datetime="{datetime}">{}</time>"#, escape_html(value)),
+        None if level >= INVALID_TIME_AS_TEXT => escape_html(&source[at..close + 1]),
         None => {
             format!(r#"<span class="timestamp-error">Invalid time format: {}</span>"#, escape_html(value))
         }
@@ -58,6 +63,19 @@ pub(super) fn parse_time(value: &str) -> Option<String> {
     }
     out.push('Z');
     Some(out)
+}
+
+/// A `<time:…>` value as a server from level 503 reads it (Python's `fromisoformat`): ISO 8601
+/// only, with `T` or one space between date and time and the offset right after the time; no
+/// UNIX timestamps, no `UTC`/`GMT` names.
+pub(super) fn parse_iso_time(value: &str) -> Option<String> {
+    let value = value.trim();
+    let spaces: Vec<usize> = value.match_indices(' ').map(|(i, _)| i).collect();
+    let iso = matches!(spaces.as_slice(), [] | [10]);
+    if !iso || value.contains("UTC") || value.contains("GMT") || parse_unix_timestamp(value).is_some() {
+        return None;
+    }
+    parse_time(value)
 }
 
 /// `1733000000` or `1733000000.5`: seconds and microseconds.
@@ -187,5 +205,15 @@ mod tests {
         assert_eq!(parse_time("0000-01-01"), None);
         assert_eq!(parse_time("2024-13-01"), None);
         assert_eq!(parse_time("2024-01-01T24:00"), None);
+    }
+
+    #[test]
+    fn from_503_only_iso_8601() {
+        assert_eq!(parse_iso_time("2026-11-25T10:00-05:00").as_deref(), Some("2026-11-25T15:00:00Z"));
+        assert_eq!(parse_iso_time("2026-11-25 15:00").as_deref(), Some("2026-11-25T15:00:00Z"));
+        assert_eq!(parse_iso_time("2026-11-25").as_deref(), Some("2026-11-25T00:00:00Z"));
+        assert_eq!(parse_iso_time("1733000000"), None);
+        assert_eq!(parse_iso_time("2000-03-01 00:00:00 UTC"), None);
+        assert_eq!(parse_iso_time("2026-11-25T15:00 +01:00"), None);
     }
 }

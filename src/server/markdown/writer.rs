@@ -3,7 +3,7 @@
 
 use super::escape::{escape_html, push_escaped};
 use super::fences::{MAX_FENCE_DEPTH, normalize_fences};
-use super::links::{find_bare_url, is_image_url, sanitize_url};
+use super::links::{find_bare_url, is_image_url, is_video_url, sanitize_url};
 use super::math::katex_html;
 use super::placeholder::{Effect, Placeholder, parse_placeholder, restore};
 use pulldown_cmark::{Alignment, CodeBlockKind, Event, LinkType, Options, Parser, Tag, TagEnd};
@@ -25,6 +25,11 @@ pub trait RenderContext {
     /// it on the preview as `data-original-dimensions`.
     fn upload_dimensions(&self, _href: &str) -> Option<(u32, u32)> {
         None
+    }
+    /// The server's feature level, for what its Markdown does differently by level (global
+    /// times, video previews); the newest by default.
+    fn feature_level(&self) -> i64 {
+        i64::MAX
     }
 }
 
@@ -320,6 +325,17 @@ impl<'w, 'c> Writer<'w, 'c> {
         ));
     }
 
+    /// Queues an inline video preview (`<video>` in a link to it), written after the
+    /// top-level block.
+    pub(super) fn queue_video(&mut self, href: &str, title: Option<&str>) {
+        self.renderer.result.has_image = true;
+        let href = escape_html(href);
+        let title = title.map(|title| format!(r#" title="{}""#, escape_html(title))).unwrap_or_default();
+        self.previews.push(format!(
+            r#"<div class="message_inline_image message_inline_video"><a href="{href}"{title}><video preload="metadata" src="{href}"></video></a></div>"#
+        ));
+    }
+
     pub(super) fn start_link(&mut self, link_type: LinkType, dest: &str, title: &str) {
         let dest = restore(dest, self.placeholders);
         let href = if self.open_anchors > 0 {
@@ -348,9 +364,11 @@ impl<'w, 'c> Writer<'w, 'c> {
         if let Some(href) = link.href {
             self.out.push_str("</a>");
             self.open_anchors -= 1;
+            let title = (link.text != href).then_some(link.text.as_str());
             if is_image_url(&href) {
-                let title = (link.text != href).then_some(link.text.as_str());
                 self.queue_preview(&href, title);
+            } else if is_video_url(&href, self.renderer.ctx.feature_level()) {
+                self.queue_video(&href, title);
             }
         }
     }
@@ -478,6 +496,8 @@ impl<'w, 'c> Writer<'w, 'c> {
         let _ = write!(self.out, r#"<a href="{}">{}</a>"#, escape_html(&href), escape_html(url));
         if is_image_url(&href) {
             self.queue_preview(&href, None);
+        } else if is_video_url(&href, self.renderer.ctx.feature_level()) {
+            self.queue_video(&href, None);
         }
     }
 

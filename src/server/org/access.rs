@@ -1,7 +1,7 @@
 //! Access rules: who may see a channel, post in it, and read a message.
 
 use super::Org;
-use super::records::{ChannelRec, MessageRec, Recip, Role, UserRec};
+use super::records::{ChannelRec, GroupSetting, MessageRec, Recip, Role, UserRec};
 use crate::server::error::{ApiErr, ApiResult};
 use std::collections::BTreeSet;
 
@@ -66,6 +66,44 @@ impl Org {
             }
         }
         None
+    }
+
+    /// Whether a user has a group setting: is in its named group, or among its direct members
+    /// or in one of its subgroups.
+    pub fn has_group_setting(&self, setting: &GroupSetting, user_id: i64) -> bool {
+        match setting {
+            GroupSetting::Named(g) => self.in_group(*g, user_id),
+            GroupSetting::Anonymous { members, subgroups } => {
+                members.contains(&user_id) || subgroups.iter().any(|g| self.in_group(*g, user_id))
+            }
+        }
+    }
+
+    /// Why the user may not start `topic` in the channel, if it has no message yet and they are
+    /// not in its `can_create_topic_group` (level 441): the reference server's
+    /// `check_for_can_create_topic_group_violation`. The system bots are never refused; a bot
+    /// is let through by its owner's permission.
+    pub fn topic_create_denied(&self, user_id: i64, channel_id: i64, topic: &str) -> Option<&'static str> {
+        if self.settings.feature_level < crate::server::levels::CAN_CREATE_TOPIC_GROUP {
+            return None;
+        }
+        let c = self.channels.get(&channel_id)?;
+        let u = self.users.get(&user_id)?;
+        let everyone = GroupSetting::Named(self.system_group("role:everyone"));
+        if u.is_system_bot || c.can_create_topic_group == everyone {
+            return None;
+        }
+        let topic = topic.to_lowercase();
+        let exists = self
+            .messages
+            .values()
+            .any(|m| m.channel_id() == Some(channel_id) && m.topic().to_lowercase() == topic);
+        let may = |id: i64| self.has_group_setting(&c.can_create_topic_group, id);
+        if exists || may(user_id) || (u.is_bot() && u.bot_owner.is_some_and(may)) {
+            None
+        } else {
+            Some("You do not have permission to create new topics in this channel.")
+        }
     }
 
     /// May the user read the upload at `path` (under `/user_uploads/`)? Its uploader may, and

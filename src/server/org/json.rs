@@ -143,7 +143,8 @@ impl Org {
     }
 
     pub fn user_json(&self, u: &UserRec) -> Value {
-        json!({
+        use crate::server::levels::{IMPORTED_STUB, USER_IS_DELETED};
+        let mut user = json!({
             "user_id": u.id,
             "email": u.email,
             "delivery_email": null,
@@ -162,20 +163,30 @@ impl Org {
             "date_joined": chrono::DateTime::from_timestamp(u.date_joined, 0).map(|d| d.to_rfc3339()).unwrap_or_default(),
             "presence_enabled": u.presence_enabled,
             "profile_data": self.profile_data_json(u),
-        })
+        });
+        if self.settings.feature_level >= IMPORTED_STUB {
+            user["is_imported_stub"] = json!(false);
+        }
+        if self.settings.feature_level >= USER_IS_DELETED {
+            user["is_deleted"] = json!(false);
+        }
+        user
     }
 
     /// The custom emoji by ID (register's `realm_emoji`, `GET /realm/emoji`).
     pub fn realm_emoji_json(&self) -> Value {
         let mut m = serde_json::Map::new();
-        for (id, (name, author)) in &self.realm_emoji {
-            m.insert(
-                id.to_string(),
-                json!({"id": id.to_string(), "name": name, "source_url": format!("/user_avatars/1/emoji/images/{id}.png"),
-                       "deactivated": false, "author_id": author}),
-            );
+        for id in self.realm_emoji.keys() {
+            m.insert(id.to_string(), self.one_emoji_json(*id));
         }
         Value::Object(m)
+    }
+
+    /// One custom emoji, as listed and as a `realm_emoji` `add` event carries it.
+    pub fn one_emoji_json(&self, id: i64) -> Value {
+        let (name, author) = self.realm_emoji.get(&id).cloned().unwrap_or_default();
+        json!({"id": id.to_string(), "name": name, "source_url": format!("/user_avatars/1/emoji/images/{id}.png"),
+               "still_url": null, "deactivated": self.deactivated_emoji.contains(&id), "author_id": author})
     }
 
     /// The user's direct-message conversations among their newest 1,000 direct messages
@@ -221,17 +232,23 @@ impl Org {
         json!(
             fields
                 .iter()
-                .map(|f| json!({
-                    "id": f.id,
-                    "type": f.field_type,
-                    "order": f.order,
-                    "name": f.name,
-                    "hint": f.hint,
-                    "field_data": "",
-                    "display_in_profile_summary": f.display_in_profile_summary,
-                    "required": false,
-                    "editable_by_user": true,
-                }))
+                .map(|f| {
+                    let mut field = json!({
+                        "id": f.id,
+                        "type": f.field_type,
+                        "order": f.order,
+                        "name": f.name,
+                        "hint": f.hint,
+                        "field_data": "",
+                        "display_in_profile_summary": f.display_in_profile_summary,
+                        "required": false,
+                        "editable_by_user": true,
+                    });
+                    if self.settings.feature_level >= crate::server::levels::USE_FOR_USER_MATCHING {
+                        field["use_for_user_matching"] = json!(false);
+                    }
+                    field
+                })
                 .collect::<Vec<_>>()
         )
     }

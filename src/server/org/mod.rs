@@ -16,10 +16,9 @@ pub mod widgets;
 
 pub use records::*;
 
-/// The feature level the demo server reports unless told otherwise.
-pub const FEATURE_LEVEL: i64 = 496;
-/// The version string it reports.
-pub const VERSION: &str = "11.0-topicterm-demo";
+/// The feature level the demo server reports unless told otherwise: today's Zulip Cloud
+/// (13.0-dev). Its version string follows the level (`levels::version`).
+pub const FEATURE_LEVEL: i64 = 503;
 /// Anchor returned for `newest` (as the reference server does).
 pub const LARGER_THAN_MAX_MESSAGE_ID: i64 = 10_000_000_000_000_000;
 /// Password of every seeded human, for `fetch_api_key`.
@@ -141,6 +140,8 @@ pub struct Org {
     pub playgrounds: Vec<PlaygroundRec>,
     /// id → (name, author)
     pub realm_emoji: BTreeMap<i64, (String, i64)>,
+    /// Custom emoji deactivated (`DELETE /realm/emoji/{name}`): listed as such, no longer drawn.
+    pub deactivated_emoji: BTreeSet<i64>,
     pub apns_tokens: Vec<(i64, String, Option<String>)>,
     /// owner → draft ID → draft.
     pub drafts: HashMap<i64, BTreeMap<i64, DraftRec>>,
@@ -194,8 +195,11 @@ impl RenderContext for Org {
     fn realm_emoji(&self, name: &str) -> Option<(String, String)> {
         self.realm_emoji
             .iter()
-            .find(|(_, (n, _))| n == name)
+            .find(|(id, (n, _))| n == name && !self.deactivated_emoji.contains(id))
             .map(|(id, _)| (id.to_string(), format!("/user_avatars/1/emoji/images/{id}.png")))
+    }
+    fn feature_level(&self) -> i64 {
+        self.settings.feature_level
     }
     fn upload_dimensions(&self, href: &str) -> Option<(u32, u32)> {
         self.uploads.get(href.strip_prefix("/user_uploads/")?)?.dimensions
@@ -238,6 +242,7 @@ impl Org {
             scheduled: BTreeMap::new(),
             playgrounds: Vec::new(),
             realm_emoji: BTreeMap::new(),
+            deactivated_emoji: BTreeSet::new(),
             apns_tokens: Vec::new(),
             drafts: HashMap::new(),
             drafts_sync_off: HashSet::new(),
@@ -340,6 +345,11 @@ impl Org {
     pub fn upload_folder(&mut self) -> String {
         use rand::Rng;
         (&mut self.upload_rng).sample_iter(rand::distr::Alphanumeric).take(24).map(char::from).collect()
+    }
+
+    /// The organization's description (`realm_description`).
+    pub fn realm_description(&self) -> String {
+        self.realm.description.clone().unwrap_or_else(|| format!("The {} organization.", self.realm.name))
     }
 
     /// The topic visibility policy of a user for a topic (0 = none).

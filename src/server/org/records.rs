@@ -79,6 +79,37 @@ pub struct ChannelRec {
     pub can_remove_group: i64,
     pub is_archived: bool,
     pub email_token: String,
+    /// Who may start a new topic here (level 441; `role:everyone` by default).
+    pub can_create_topic_group: GroupSetting,
+}
+
+/// A group-setting value: a named group (a system role group or a user group), or an
+/// anonymous group of direct members and subgroups.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GroupSetting {
+    Named(i64),
+    Anonymous { members: Vec<i64>, subgroups: Vec<i64> },
+}
+
+impl GroupSetting {
+    /// As the API writes it: the group's ID, or `{"direct_members": […], "direct_subgroups": […]}`.
+    pub fn json(&self) -> Value {
+        match self {
+            GroupSetting::Named(id) => serde_json::json!(id),
+            GroupSetting::Anonymous { members, subgroups } => {
+                serde_json::json!({"direct_members": members, "direct_subgroups": subgroups})
+            }
+        }
+    }
+
+    /// Read from the API's form (checked against the organization by the caller).
+    pub fn parse(v: &Value) -> Option<GroupSetting> {
+        if let Some(id) = v.as_i64() {
+            return Some(GroupSetting::Named(id));
+        }
+        let ids = |k: &str| -> Option<Vec<i64>> { v.get(k)?.as_array()?.iter().map(Value::as_i64).collect() };
+        Some(GroupSetting::Anonymous { members: ids("direct_members")?, subgroups: ids("direct_subgroups")? })
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -307,6 +338,8 @@ pub struct RealmRec {
     /// How long after sending people may delete their own messages (`None`: any time); the
     /// reference server's default is 600 s. Administrators may delete any message any time.
     pub delete_own_limit_secs: Option<i64>,
+    /// The organization's description as set (`PATCH /realm`); `None`: a sentence naming it.
+    pub description: Option<String>,
 }
 
 /// A payload to POST to an outgoing-webhook bot once the lock is released.

@@ -8,8 +8,9 @@ use super::{
 use crate::server::emoji;
 use crate::server::markdown;
 use crate::server::org::{
-    BUILTIN_VIEWS, ChannelRec, GroupRec, NavViewRec, Org, PlaygroundRec, PresenceRec, ProfileFieldRec,
-    Reaction, ReactionType, RealmRec, Recip, Role, ScheduledRec, Settings, SubRec, UserRec, UserStatus,
+    BUILTIN_VIEWS, ChannelRec, GroupRec, GroupSetting, NavViewRec, Org, PlaygroundRec, PresenceRec,
+    ProfileFieldRec, Reaction, ReactionType, RealmRec, Recip, Role, ScheduledRec, Settings, SubRec, UserRec,
+    UserStatus,
 };
 use crate::server::token::token;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -82,6 +83,7 @@ fn realm(seed: &Seed, start: i64) -> RealmRec {
         max_topic_length: r.max_topic_length,
         date_created: start - 400 * 86400,
         delete_own_limit_secs: Some(600),
+        description: None,
     }
 }
 
@@ -250,6 +252,7 @@ impl Builder<'_> {
 
     fn channels(&mut self, groups: &HashMap<String, i64>) -> Result<(), String> {
         let admins_group = self.org.system_group("role:administrators");
+        let everyone_group = self.org.system_group("role:everyone");
         for (i, c) in self.seed.channels.iter().enumerate() {
             let id = self.org.alloc();
             let folder_id = match &c.folder {
@@ -292,6 +295,7 @@ impl Builder<'_> {
                     can_remove_group,
                     is_archived: false,
                     email_token: token(12).to_lowercase(),
+                    can_create_topic_group: GroupSetting::Named(everyone_group),
                 },
             );
         }
