@@ -267,3 +267,51 @@ async fn channel_info_says_what_an_older_server_does_not_offer() {
     assert!(email.contains("not available on this server (Zulip "), "{screen}");
     assert!(!screen.contains("garbled"), "{screen}");
 }
+
+/// Level 441 in the whole app: an administrator limits new topics in #general to
+/// administrators; the member's client, told by the `stream` event, refuses a new topic there
+/// before sending (the text kept), and sends to an existing one. On a 503 server register also
+/// settles the hour's queue the client asks for (481).
+#[tokio::test]
+async fn a_new_topic_in_a_channel_that_limits_them_is_refused_before_sending() {
+    let mut app = App::start("member").await;
+    let general = app.channel_id("general");
+    let admins = app.st.data.groups.values().find(|g| g.name == "role:administrators").unwrap().id;
+    let change = serde_json::json!({"new": admins}).to_string();
+    app.other("admin")
+        .call::<serde_json::Value>(
+            reqwest::Method::PATCH,
+            &format!("/streams/{general}"),
+            topicterm::api::Params::new().add("can_create_topic_group", &change),
+        )
+        .await
+        .unwrap();
+    app.until("the stream event", |st| st.data.channels[&general].can_create_topic_group.is_some()).await;
+    // The channel's topics, as `c` and tab fetch them.
+    app.key(KeyCode::Char('c')).await;
+    app.keys("general>").await;
+    app.key(KeyCode::Tab).await;
+    app.until("the topic list", |st| st.data.topics.get(&general).is_some_and(|l| l.loaded)).await;
+    app.key(KeyCode::Esc).await;
+    let existing = app.st.data.topics[&general].topics[0].name.clone();
+    for (topic, refused) in [("a brand new topic", true), (existing.as_str(), false)] {
+        app.key(KeyCode::Char('c')).await;
+        app.keys(&format!("general>{topic}")).await;
+        app.key(KeyCode::Enter).await;
+        app.keys("hello").await;
+        app.ctrl('d').await;
+        if refused {
+            assert!(
+                error(&app).is_some_and(|e| e.starts_with("you may not start new topics in #general")),
+                "{:?}",
+                app.st.ui.status
+            );
+            assert!(app.st.ui.compose.as_ref().is_some_and(|c| c.text() == "hello"), "the text is kept");
+            app.key(KeyCode::Esc).await;
+        } else {
+            assert!(app.st.ui.compose.is_none(), "{topic}: {:?}", app.st.ui.status);
+        }
+    }
+    let r = app.other("member").register(&topicterm::net::register_params()).await.unwrap();
+    assert_eq!(r.idle_queue_timeout_secs, Some(topicterm::net::IDLE_QUEUE_SECS));
+}
