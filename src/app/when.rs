@@ -54,7 +54,7 @@ fn parse_duration(s: &str) -> Option<i64> {
         last_digit = if c.is_whitespace() { None } else { Some(digit) };
     }
     let words: Vec<&str> = spaced.split_whitespace().collect();
-    if words.is_empty() || words.len() % 2 != 0 {
+    if words.is_empty() || !words.len().is_multiple_of(2) {
         return None;
     }
     let mut total = 0i64;
