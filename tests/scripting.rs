@@ -516,4 +516,10 @@ async fn unread_fails_quietly_with_a_placeholder_and_a_status() {
         let r = env.run(&args, None).await;
         assert_eq!((r.code, r.out.as_str(), r.err.as_str()), (code, "?\n", ""), "{args:?}");
     }
+    // The server was reached and refused the key: said so (issue 40: it read "cannot reach the
+    // organization: Invalid API key").
+    let r = env.run(&["unread", "-c", path(&wrong_key), "-v"], None).await;
+    assert_eq!(r.code, 3);
+    assert!(r.err.starts_with("topicterm unread: the server refused: "), "{}", r.err);
+    assert!(!r.err.contains("cannot reach"), "{}", r.err);
 }

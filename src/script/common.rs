@@ -117,7 +117,12 @@ pub fn client(creds: anyhow::Result<Credentials>) -> Result<Client, Failure> {
 
 /// Register a queue (failures in words).
 pub async fn register(client: &Client, params: &RegisterParams) -> Result<RegisterResponse, Failure> {
-    client.register(params).await.map_err(|e| Failure::api("cannot reach the organization", &e))
+    // A server that answered and refused the key was reached: say what it refused (it read
+    // "cannot reach the organization: Invalid API key").
+    client.register(params).await.map_err(|e| {
+        let doing = if e.server().is_some() { "the server refused" } else { "cannot reach the organization" };
+        Failure::api(doing, &e)
+    })
 }
 
 /// The client's data from a register answer, as the interactive client builds it (through

@@ -107,6 +107,8 @@ pub const USER_PRESENCE_BOTH: i64 = 497;
 pub const TIME_ISO_ONLY: i64 = 503;
 /// Narrow `mentions` (Zulip 12.0).
 pub const MENTIONS_OPERATOR: i64 = 446;
+/// `anchor=date` with `anchor_date` on `GET /messages`: "Invalid anchor" before.
+pub const ANCHOR_DATE: i64 = 445;
 
 /// Feature levels of the releases (`version.py`'s `API_FEATURE_LEVEL` at each `X.0`).
 const RELEASES: &[(i64, &str)] =

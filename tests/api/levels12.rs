@@ -440,3 +440,19 @@ async fn register_fields_by_level() {
         assert_eq!(has(user, "is_deleted"), level >= USER_IS_DELETED, "level {level}");
     }
 }
+
+/// `anchor=date` (445): before it a server reads `date` as a message ID and refuses it.
+#[tokio::test]
+async fn a_date_anchor_from_445() {
+    for level in [ANCHOR_DATE - 1, ANCHOR_DATE] {
+        let env = at(level).await;
+        let page =
+            [("anchor", "date"), ("anchor_date", "2020-01-01"), ("num_before", "0"), ("num_after", "1")];
+        let (status, body) = env.raw("member", "GET", "/messages", &page).await;
+        if level < ANCHOR_DATE {
+            assert_eq!((status, body["msg"].as_str()), (400, Some("Invalid anchor")), "{body}");
+        } else {
+            assert_eq!(status, 200, "{body}");
+        }
+    }
+}

@@ -148,6 +148,12 @@ async fn compose_schedules_for_later_and_the_list_edits_and_deletes() {
     assert!(matches!(app.st.ui.popup, Some(Popup::Scheduled { .. })));
     insta::assert_snapshot!("scheduled_80x24", app.screen(80, 24));
     insta::assert_snapshot!("scheduled_160x48", app.screen(160, 48));
+    // G and g, as in every list (issue 40: G did nothing here).
+    let last = topicterm::app::scheduled_in_order(&app.st).len() - 1;
+    app.key(KeyCode::Char('G')).await;
+    assert!(matches!(app.st.ui.popup, Some(Popup::Scheduled { selected }) if selected == last));
+    app.key(KeyCode::Char('g')).await;
+    assert!(matches!(app.st.ui.popup, Some(Popup::Scheduled { selected: 0 })));
 
     // The seeded failed message sorts first: editing it needs a new time.
     let order = topicterm::app::scheduled_in_order(&app.st);

@@ -153,6 +153,14 @@ async fn palette_arguments_complete_channels_topics_people_and_groups() {
     app.key(KeyCode::Tab).await;
     assert_eq!(prompt_text(&app), "move-topic #engineering release 2.4 planning");
     app.key(KeyCode::Esc).await;
+    // Words the usage lists (issue 40: `:mark-read ` and tab offered nothing).
+    app.key(KeyCode::Char(':')).await;
+    app.keys("mark-read ").await;
+    app.key(KeyCode::Tab).await;
+    assert_eq!(prompt_text(&app), "mark-read channel ");
+    app.key(KeyCode::Tab).await;
+    assert_eq!(prompt_text(&app), "mark-read all ");
+    app.key(KeyCode::Esc).await;
     app.key(KeyCode::Char(':')).await;
     app.keys("profile @ali").await;
     app.key(KeyCode::Tab).await;

@@ -274,6 +274,16 @@ fn arg_kinds(usage: &str) -> (Vec<(Arg, bool)>, bool) {
     (kinds, repeats)
 }
 
+/// The words an argument may be when its usage lists them (`[channel|all]`): lowercase words
+/// separated by `|`; none for a placeholder (`TEXT`, `WHEN`).
+fn choices(usage: &str, index: usize) -> Vec<&str> {
+    let bare = |w: &str| w.trim_matches(|c| c == '[' || c == ']').to_owned();
+    let Some(word) = usage.split_whitespace().filter(|w| bare(w) != "…").nth(index) else { return vec![] };
+    let words: Vec<&str> = word.trim_matches(|c| c == '[' || c == ']').split('|').collect();
+    let literal = |w: &&str| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || c == '-');
+    if words.len() > 1 && words.iter().all(literal) { words } else { vec![] }
+}
+
 /// A name as a palette argument: quoted when it holds a space.
 fn quoted(name: &str) -> String {
     if name.contains(char::is_whitespace) { format!("\"{name}\"") } else { name.to_owned() }
@@ -355,7 +365,12 @@ fn arguments(st: &mut State, before: &str, fx: &mut Vec<Effect>) -> (Vec<(String
             return (topics(st, &chan, &typed, fx, str::to_owned), typed);
         }
         Arg::Path => return (paths(st, &token, fx), file_part(&token).to_owned()),
-        Arg::Other => vec![],
+        // Words the usage lists as they are typed (`[channel|all]`: issue 40, tab offered none).
+        Arg::Other => choices(command::args(name, st.data.realm.feature_level), index)
+            .into_iter()
+            .filter(|c| c.starts_with(&bare.to_lowercase()))
+            .map(|c| (c.to_owned(), format!("{c} ")))
+            .collect(),
     };
     (out, token)
 }
@@ -383,6 +398,14 @@ fn after_tokens(s: &str, k: usize) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn listed_words_are_offered_and_placeholders_are_not() {
+        assert_eq!(choices("[channel|all]", 0), ["channel", "all"]);
+        assert_eq!(choices("[#channel] [one|later|all]", 1), ["one", "later", "all"]);
+        assert!(choices("TEXT", 0).is_empty() && choices("[channel|all]", 1).is_empty());
+        assert!(choices("A|B", 0).is_empty(), "placeholders in capitals");
+    }
 
     #[test]
     fn argument_kinds_come_from_the_usage() {

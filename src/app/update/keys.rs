@@ -147,12 +147,12 @@ pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         let ids: Vec<i64> = scheduled_in_order(st);
         let Some(Popup::Scheduled { selected }) = &mut st.ui.popup else { return vec![] };
         *selected = (*selected).min(ids.len().saturating_sub(1));
+        // The keys every list popup shares (`G`, `g`, pages too: issue 40, `G` did nothing here).
+        if list_move(selected, ids.len().saturating_sub(1), key.code) {
+            return vec![];
+        }
         match key.code {
             KeyCode::Esc | KeyCode::Char('q') => st.ui.popup = None,
-            KeyCode::Char('j') | KeyCode::Down => {
-                *selected = (*selected + 1).min(ids.len().saturating_sub(1))
-            }
-            KeyCode::Char('k') | KeyCode::Up => *selected = selected.saturating_sub(1),
             KeyCode::Char('d') => {
                 if let Some(sm) = ids.get(*selected).and_then(|id| st.data.scheduled.get(id)) {
                     let question = format!("Delete the scheduled message {}?", scheduled_label(st, sm));

@@ -67,6 +67,10 @@ pub async fn get_messages(State(s): State<Arc<Shared>>, req: Req) -> Res {
     } else {
         anchor_raw.unwrap_or_else(|| "newest".into())
     };
+    // An older server reads `date` as a message ID, which it is not.
+    if anchor_str == "date" && org.settings.feature_level < crate::server::levels::ANCHOR_DATE {
+        return Err(ApiErr::bad("Invalid anchor"));
+    }
     let anchor_date = if anchor_str == "date" { Some(p.str("anchor_date")?) } else { None };
     let anchor = resolve_anchor(&org, req.user_id, &ids, &anchor_str, anchor_date.as_deref())?;
     let w = window(&ids, anchor, num_before as usize, num_after as usize, include_anchor);
