@@ -246,14 +246,7 @@ impl Walker<'_> {
             self.emit(&text);
             return;
         }
-        // Markdown image syntax (level 437): `src` is a thumbnail, or the loading spinner while
-        // there is none; the file is `data-original-src`.
-        let src = el
-            .attr("data-original-src")
-            .or_else(|| el.attr("data-src-fullsize"))
-            .or_else(|| el.attr("src").filter(|_| !has_class(el, "image-loading-placeholder")))
-            .map(str::trim)
-            .filter(|s| !s.is_empty());
+        let src = super::html::image_link(el);
         let Some(src) = src else {
             if !alt.is_empty() {
                 self.emit(&alt);

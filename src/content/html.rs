@@ -267,6 +267,17 @@ pub(crate) fn media_link(el: ElementRef<'_>) -> Option<(String, String, bool)> {
 /// The picture an inline image (`div.message_inline_image`) shows: its shown `<img>`'s source
 /// (the server's thumbnail when it made one), not a video's, not the server's "still making the
 /// thumbnail" placeholder.
+/// The address an `<img>` stands for: the file of Markdown image syntax (level 437:
+/// `data-original-src`; `src` is a thumbnail, or the loading spinner while there is none), a
+/// full-size picture, else `src` — never the spinner's.
+pub(crate) fn image_link(el: ElementRef<'_>) -> Option<&str> {
+    el.attr("data-original-src")
+        .or_else(|| el.attr("data-src-fullsize"))
+        .or_else(|| el.attr("src").filter(|_| !has_class(el, "image-loading-placeholder")))
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
 pub(crate) fn media_preview(el: ElementRef<'_>) -> Option<String> {
     media_picture(el).map(|(src, _)| src)
 }
