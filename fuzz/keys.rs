@@ -402,7 +402,7 @@ pub async fn run(mut app: App, data: &[u8], limit: usize, quiet: Duration, label
     let unread = |app: &App| -> (BTreeSet<i64>, BTreeSet<i64>) {
         let org = app.server.shared.lock();
         let server = org.user_msgs[&me].iter().filter(|(_, f)| !f.read).map(|(id, _)| *id).collect();
-        (app.st.data.unread.by_id.keys().copied().collect(), server)
+        (app.st.data.unread.ids().collect(), server)
     };
     let deadline = Instant::now() + Duration::from_secs(60);
     while unread(&app).0 != unread(&app).1 && Instant::now() < deadline {

@@ -7,6 +7,7 @@ pub mod burst;
 pub mod command;
 mod effect;
 pub mod images;
+pub mod invariants;
 pub mod keymap;
 mod model;
 mod msg;
@@ -19,6 +20,7 @@ pub mod session;
 pub mod settings;
 pub mod state;
 pub mod store;
+pub mod unreads;
 mod update;
 pub mod when;
 pub mod widget;
@@ -31,6 +33,7 @@ pub use narrow::Narrow;
 pub use outgoing::*;
 pub use state::*;
 pub use store::{Store, Stored};
+pub use unreads::{Conv, Unreads};
 pub use update::cache;
 pub use update::{
     RECENT_MESSAGES, conversation, message_link, not_loaded, open_narrow, pending_in, plain_text,

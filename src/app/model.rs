@@ -6,6 +6,7 @@ use super::narrow::Narrow;
 use super::outgoing::*;
 use super::settings::Settings;
 use super::state::*;
+use super::unreads::Conv;
 use super::when::TimeZone;
 use crate::api::*;
 use crate::editor::Editor;
@@ -616,7 +617,7 @@ pub fn state_dump(st: &State) -> serde_json::Value {
         })
         .collect();
     narrows.sort_by_key(|n| n["narrow"].to_string());
-    let mut unread: Vec<MessageId> = st.data.unread.by_id.keys().copied().collect();
+    let mut unread: Vec<MessageId> = st.data.unread.ids().collect();
     unread.sort_unstable();
     let mut held: Vec<MessageId> = st.data.messages.keys().copied().collect();
     held.sort_unstable();
@@ -646,7 +647,7 @@ pub fn org_row(name: &str, st: &State) -> super::orgs::OrgRow {
     super::orgs::OrgRow {
         name: name.to_owned(),
         unread: st.data.unread_total(),
-        mentions: st.data.unread.mentions.len(),
+        mentions: st.data.unread.mentions(),
         offline: st.ui.offline.is_some(),
         closed: st.ui.fatal.clone(),
     }

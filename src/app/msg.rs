@@ -28,7 +28,12 @@ pub enum Job {
     Upload {
         target: super::outgoing::Target,
     },
-    SetPolicy,
+    /// A topic's visibility policy for the user (muted, followed…), asked of the server.
+    SetPolicy {
+        channel: ChannelId,
+        topic: String,
+        policy: VisibilityPolicy,
+    },
     /// Read, starred and other flags.
     Flags,
     MarkTopicRead,
@@ -322,4 +327,56 @@ pub enum Msg {
     NotificationClicked(Clicked),
     /// No desktop showed a notification (the reason is in the log): the bell instead.
     NotificationUnshown,
+}
+
+impl Msg {
+    /// Which input this is, for a message about it (the invariants' check names it).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Msg::Key { .. } => "Key",
+            Msg::Paste { .. } => "Paste",
+            Msg::Focus { .. } => "Focus",
+            Msg::Scroll { .. } => "Scroll",
+            Msg::ClickSidebar { .. } => "ClickSidebar",
+            Msg::ClickMessage { .. } => "ClickMessage",
+            Msg::ImagesWanted { .. } => "ImagesWanted",
+            Msg::Image { .. } => "Image",
+            Msg::ClickOrganization { .. } => "ClickOrganization",
+            Msg::Organizations { .. } => "Organizations",
+            Msg::InputElsewhere { .. } => "InputElsewhere",
+            Msg::OrganizationClosed { .. } => "OrganizationClosed",
+            Msg::ReopenFailed { .. } => "ReopenFailed",
+            Msg::Tick { .. } => "Tick",
+            Msg::Registered { .. } => "Registered",
+            Msg::Cached { .. } => "Cached",
+            Msg::Users { .. } => "Users",
+            Msg::RegisterFailed { .. } => "RegisterFailed",
+            Msg::Messages { .. } => "Messages",
+            Msg::MessagesFailed { .. } => "MessagesFailed",
+            Msg::Topics { .. } => "Topics",
+            Msg::DraftsLoaded { .. } => "DraftsLoaded",
+            Msg::DraftPushed { .. } => "DraftPushed",
+            Msg::ServerDraftGone { .. } => "ServerDraftGone",
+            Msg::Events { .. } => "Events",
+            Msg::QueueLost { .. } => "QueueLost",
+            Msg::QueueUnreadable { .. } => "QueueUnreadable",
+            Msg::AuthLost { .. } => "AuthLost",
+            Msg::Offline { .. } => "Offline",
+            Msg::Online { .. } => "Online",
+            Msg::UnreadableEvents { .. } => "UnreadableEvents",
+            Msg::Sent { .. } => "Sent",
+            Msg::TopicCounted { .. } => "TopicCounted",
+            Msg::ReadReceipts { .. } => "ReadReceipts",
+            Msg::History { .. } => "History",
+            Msg::Raw { .. } => "Raw",
+            Msg::Done { .. } => "Done",
+            Msg::Presence { .. } => "Presence",
+            Msg::Edited { .. } => "Edited",
+            Msg::UploadProgress { .. } => "UploadProgress",
+            Msg::Listed { .. } => "Listed",
+            Msg::EditorDone { .. } => "EditorDone",
+            Msg::NotificationClicked { .. } => "NotificationClicked",
+            Msg::NotificationUnshown { .. } => "NotificationUnshown",
+        }
+    }
 }

@@ -74,11 +74,7 @@ impl Narrow {
             Narrow::AllDms => m.is_dm(),
             Narrow::Dm(users) => m.is_dm() && dm_key(&m.dm_user_ids(), me) == *users,
             Narrow::Starred => m.has_flag("starred"),
-            Narrow::Mentions => {
-                m.has_flag("mentioned")
-                    || m.has_flag("stream_wildcard_mentioned")
-                    || m.has_flag("wildcard_mentioned")
-            }
+            Narrow::Mentions => m.mentions_me(),
             Narrow::Search { .. } => false,
         }
     }

@@ -8,9 +8,9 @@ use super::narrow::{Narrow, Resolver, dm_key};
 use super::outgoing::Target;
 use super::people::{NameError, Names, Person, person};
 use super::store::{Store, Stored};
+use super::unreads::{Conv, Unreads};
 use crate::api::*;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::sync::Arc;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// A user as the client needs them.
 #[derive(Debug, Clone, PartialEq)]
@@ -189,86 +189,6 @@ impl NarrowView {
         if let Ok(pos) = self.ids.binary_search(&id) {
             self.ids.remove(pos);
         }
-    }
-}
-
-/// Where an unread message lives.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Conv {
-    /// Channel and lowercased topic.
-    Topic(ChannelId, String),
-    /// Other participants.
-    Dm(Vec<UserId>),
-}
-
-/// Unread messages, indexed by conversation. A conversation is kept once, shared by its
-/// unread messages (a 100,000-message backlog holds no topic name per message).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Unreads {
-    pub by_id: HashMap<MessageId, Arc<Conv>>,
-    pub by_conv: HashMap<Arc<Conv>, BTreeSet<MessageId>>,
-    /// Channel → topics (lowercased) with unreads.
-    pub by_channel: HashMap<ChannelId, BTreeSet<String>>,
-    pub mentions: HashSet<MessageId>,
-    /// Unread direct messages in all conversations (kept with every change).
-    pub dm_total: usize,
-    /// Counts every change: what is derived from the index (the inbox) is rebuilt when it moves.
-    pub revision: u64,
-}
-
-impl Unreads {
-    pub fn add(&mut self, id: MessageId, conv: Conv) {
-        if self.by_id.contains_key(&id) {
-            return;
-        }
-        self.revision += 1;
-        match &conv {
-            Conv::Topic(c, t) => {
-                let topics = self.by_channel.entry(*c).or_default();
-                if !topics.contains(t) {
-                    topics.insert(t.clone());
-                }
-            }
-            Conv::Dm(_) => self.dm_total += 1,
-        }
-        let shared = match self.by_conv.get_key_value(&conv) {
-            Some((shared, _)) => shared.clone(),
-            None => Arc::new(conv),
-        };
-        self.by_conv.entry(shared.clone()).or_default().insert(id);
-        self.by_id.insert(id, shared);
-    }
-
-    pub fn remove(&mut self, id: MessageId) {
-        self.mentions.remove(&id);
-        let Some(conv) = self.by_id.remove(&id) else { return };
-        self.revision += 1;
-        if matches!(*conv, Conv::Dm(_)) {
-            self.dm_total -= 1;
-        }
-        let now_empty = self.by_conv.get_mut(&*conv).is_some_and(|s| {
-            s.remove(&id);
-            s.is_empty()
-        });
-        if now_empty {
-            self.by_conv.remove(&*conv);
-            if let Conv::Topic(c, t) = &*conv
-                && let Some(set) = self.by_channel.get_mut(c)
-            {
-                set.remove(t);
-                if set.is_empty() {
-                    self.by_channel.remove(c);
-                }
-            }
-        }
-    }
-
-    pub fn count(&self, conv: &Conv) -> usize {
-        self.by_conv.get(conv).map_or(0, BTreeSet::len)
-    }
-
-    pub fn clear(&mut self) {
-        *self = Unreads { revision: self.revision + 1, ..Unreads::default() };
     }
 }
 
@@ -480,7 +400,7 @@ impl Data {
 
     /// Unread count of a channel, without muted topics (cost: topics with unreads).
     pub fn channel_unread(&self, channel: ChannelId) -> usize {
-        self.unread.by_channel.get(&channel).map_or(0, |topics| {
+        self.unread.topics_in(channel).map_or(0, |topics| {
             topics
                 .iter()
                 .filter(|t| !self.topic_muted(channel, t))
@@ -492,7 +412,7 @@ impl Data {
     /// Unread messages outside muted channels and topics, direct messages included (cost:
     /// the topics with unreads).
     pub fn unread_total(&self) -> usize {
-        self.unread.dm_total + self.unread.by_channel.keys().map(|&c| self.channel_unread(c)).sum::<usize>()
+        self.unread.dm_total() + self.unread.channels().map(|(c, _)| self.channel_unread(c)).sum::<usize>()
     }
 
     pub fn topic_unread(&self, channel: ChannelId, topic: &str) -> usize {
@@ -536,7 +456,7 @@ impl Data {
     pub fn insert_fetched(&mut self, m: Message) {
         let mut m = self.messages.compact(m);
         if self.messages.contains_key(&m.id) {
-            let unread = self.unread.by_id.contains_key(&m.id);
+            let unread = self.unread.contains(m.id);
             m.set_flag("read", !unread);
         }
         self.insert_stored(m);
@@ -560,10 +480,7 @@ impl Data {
             *newest = (*newest).max(m.id);
         }
         if unread {
-            if m.has_flag("mentioned") || m.has_flag("stream_wildcard_mentioned") {
-                self.unread.mentions.insert(m.id);
-            }
-            self.unread.add(m.id, conv);
+            self.unread.add(m.id, conv, m.mentions_me());
         } else {
             self.unread.remove(m.id);
         }
@@ -587,12 +504,11 @@ impl Data {
     /// Reindex a message after its topic or channel changed.
     pub fn reindex(&mut self, id: MessageId) {
         let Some(m) = self.messages.get(&id) else { return };
-        let unread = self.unread.by_id.contains_key(&id);
         let conv = self.conv_of(m);
         let topic = (m.stream_id(), m.topic().to_owned());
-        if unread {
-            self.unread.remove(id);
-            self.unread.add(id, conv);
+        // Where it is now, and whether it mentions the user now (an edit may add or take one).
+        if self.unread.contains(id) {
+            self.unread.add(id, conv, m.mentions_me());
         }
         if let (Some(c), t) = topic {
             self.topics.entry(c).or_default().touch(&t, id);

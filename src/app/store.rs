@@ -209,6 +209,14 @@ impl Stored {
     pub fn has_flag(&self, name: &str) -> bool {
         self.flags.has(name) || self.rare.as_ref().is_some_and(|r| r.other_flags.iter().any(|f| f == name))
     }
+    /// Does it mention the user: by name, or a wildcard in its channel or topic (the flags the
+    /// server sets; `wildcard_mentioned` is the name older servers use)? The one rule for the
+    /// Mentions count and view.
+    pub fn mentions_me(&self) -> bool {
+        ["mentioned", "stream_wildcard_mentioned", "topic_wildcard_mentioned", "wildcard_mentioned"]
+            .iter()
+            .any(|f| self.has_flag(f))
+    }
     pub fn reactions(&self) -> &[Reaction] {
         self.rare.as_ref().map_or(&[], |r| &r.reactions)
     }
@@ -497,6 +505,13 @@ impl Store {
     }
     pub fn contains_key(&self, id: &MessageId) -> bool {
         self.messages.contains_key(id)
+    }
+    /// A flag set or cleared on every held message, as `on` says for each (all read at once;
+    /// the read state a new register answer gives).
+    pub fn set_flag_where(&mut self, name: &str, on: impl Fn(MessageId) -> bool) {
+        for s in self.messages.values_mut() {
+            s.set_flag(name, on(s.id));
+        }
     }
     pub fn len(&self) -> usize {
         self.messages.len()

@@ -334,7 +334,8 @@ impl Dispatcher {
                 done(Job::Quiet, Ok(Answer::Nothing))
             }),
             Effect::SetPolicy { channel, topic, policy } => self.spawn(async move {
-                finished(Job::SetPolicy, c.update_user_topic(channel, &topic, policy).await)
+                let r = c.update_user_topic(channel, &topic, policy).await;
+                finished(Job::SetPolicy { channel, topic, policy }, r)
             }),
             // Flag changes are idempotent: through a flaky network they are retried until the
             // server has them, so what the client shows as read is read on the server too.

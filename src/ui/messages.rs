@@ -450,7 +450,7 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
             sel_start = lines.len();
         }
         pictures.extend(images.into_iter().map(|p| (lines.len() + p.line, p)));
-        let unread = ids.get(idx).is_some_and(|id| st.data.unread.by_id.contains_key(id));
+        let unread = ids.get(idx).is_some_and(|id| st.data.unread.contains(*id));
         for l in block {
             let marker = if selected && st.ui.focus == Focus::Messages {
                 Span::styled("▌", t.accent)
@@ -485,11 +485,8 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
         && height > 1
     {
         let after = ids.partition_point(|id| *id <= last);
-        let unread = ids[after..]
-            .iter()
-            .take(NEW_BELOW_CAP)
-            .filter(|id| st.data.unread.by_id.contains_key(id))
-            .count();
+        let unread =
+            ids[after..].iter().take(NEW_BELOW_CAP).filter(|id| st.data.unread.contains(**id)).count();
         if unread > 0 {
             let n =
                 if unread >= NEW_BELOW_CAP { format!("{}+", NEW_BELOW_CAP - 1) } else { unread.to_string() };

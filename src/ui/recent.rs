@@ -33,7 +33,7 @@ fn unread(st: &State, n: &Narrow) -> usize {
         Narrow::Dm(users) => Conv::Dm(users.clone()),
         _ => return 0,
     };
-    st.data.unread.by_conv.get(&conv).map_or(0, |s| s.len())
+    st.data.unread.in_conv(&conv).map_or(0, |s| s.len())
 }
 
 pub(super) fn draw_recent(

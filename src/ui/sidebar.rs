@@ -41,9 +41,9 @@ pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut Hit
         let mut dot = None;
         let (label, count, style) = match row {
             SidebarRow::AllMessages => ("All messages".to_owned(), 0, th.bold),
-            SidebarRow::AllDms => ("Direct messages".to_owned(), d.unread.dm_total, th.bold),
+            SidebarRow::AllDms => ("Direct messages".to_owned(), d.unread.dm_total(), th.bold),
             SidebarRow::Starred => ("Starred".to_owned(), 0, Style::new()),
-            SidebarRow::Mentions => ("Mentions".to_owned(), d.unread.mentions.len(), Style::new()),
+            SidebarRow::Mentions => ("Mentions".to_owned(), d.unread.mentions(), Style::new()),
             SidebarRow::Channel(c) => {
                 let Some(ch) = d.channels.get(c) else { continue };
                 let arrow = if st.ui.expanded == Some(*c) { "▾" } else { "▸" };
@@ -74,7 +74,7 @@ pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut Hit
                     }
                     many => many.iter().map(|u| d.partner_name(*u).into_owned()).collect(),
                 };
-                let n = d.unread.by_conv.get(&crate::app::Conv::Dm(users.clone())).map_or(0, |s| s.len());
+                let n = d.unread.in_conv(&crate::app::Conv::Dm(users.clone())).map_or(0, |s| s.len());
                 (sanitize(&names.join(", ")), n, Style::new())
             }
             SidebarRow::View(fragment) => {

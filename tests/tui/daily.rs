@@ -4,7 +4,7 @@ use crate::harness::*;
 use crossterm::event::KeyCode;
 
 fn unread_total(app: &App) -> usize {
-    app.st.data.unread.by_id.len()
+    app.st.data.unread.len()
 }
 
 #[tokio::test]
@@ -23,7 +23,7 @@ async fn mark_read_takes_the_topic_the_channel_or_everything_after_asking() {
     app.palette("mark-read all").await;
     assert!(app.st.ui.prompt.is_some(), "asks first");
     app.key(KeyCode::Char('y')).await;
-    app.until("every unread message read", |st| st.data.unread.by_id.is_empty()).await;
+    app.until("every unread message read", |st| st.data.unread.is_empty()).await;
     app.until("said so", |st| st.ui.status.as_ref().is_some_and(|s| s.text == "all messages marked as read"))
         .await;
     let server_unread = {
@@ -130,7 +130,7 @@ async fn explore_mode_reads_nothing_while_browsing_and_says_so() {
     app.st.settings.explore = true;
     let engineering = app.channel_id("engineering");
     let before = app.st.data.channel_unread(engineering);
-    let before_all = app.st.data.unread.by_id.len();
+    let before_all = app.st.data.unread.len();
     assert!(before > 0);
     // Open the channel and walk through every message.
     app.open(topicterm::app::Narrow::Channel(engineering)).await;
@@ -139,24 +139,18 @@ async fn explore_mode_reads_nothing_while_browsing_and_says_so() {
     }
     app.settle().await;
     assert_eq!(app.st.data.channel_unread(engineering), before, "nothing read by looking");
-    assert_eq!(app.st.data.unread.by_id.len(), before_all);
+    assert_eq!(app.st.data.unread.len(), before_all);
     let text = app.screen(80, 24);
     assert!(text.lines().last().unwrap().contains("· explore"), "{text}");
     // Marking on purpose still works.
-    let unread = *app
-        .st
-        .data
-        .unread
-        .by_id
-        .keys()
-        .find(|id| app.st.data.narrows[&app.st.ui.narrow].ids.contains(id))
-        .unwrap();
+    let unread =
+        app.st.data.unread.ids().find(|id| app.st.data.narrows[&app.st.ui.narrow].ids.contains(id)).unwrap();
     app.select(unread);
-    let total = app.st.data.unread.by_id.len();
+    let total = app.st.data.unread.len();
     app.key(KeyCode::Char('T')).await;
     app.settle().await;
     // (Counted over every unread message: the channel's count leaves muted topics out.)
-    assert!(app.st.data.unread.by_id.len() < total);
+    assert!(app.st.data.unread.len() < total);
 }
 
 #[tokio::test]

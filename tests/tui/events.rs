@@ -177,6 +177,6 @@ async fn a_message_marked_unread_elsewhere_is_counted_though_not_held() {
     let other = app.other("member");
     let ids = [id];
     other.update_message_flags(&ids, false, "read").await.unwrap();
-    app.until("counted", |st| st.data.unread.by_id.contains_key(&id)).await;
+    app.until("counted", |st| st.data.unread.contains(id)).await;
     assert_eq!(app.st.data.channel_unread(general), before + 1);
 }

@@ -30,7 +30,7 @@ async fn mark_unread_takes_the_message_and_every_later_one_and_holds_until_the_u
         app.key(KeyCode::Char('j')).await;
     }
     app.settle().await;
-    assert!(ids.iter().all(|id| !app.st.data.unread.by_id.contains_key(id)), "read by moving through");
+    assert!(ids.iter().all(|id| !app.st.data.unread.contains(*id)), "read by moving through");
     let before = app.st.data.channel_unread(general);
     // From the second message on: three become unread, here at once and on the server.
     app.select(ids[1]);
@@ -49,12 +49,12 @@ async fn mark_unread_takes_the_message_and_every_later_one_and_holds_until_the_u
     app.send(topicterm::app::Msg::Tick(now + 5)).await;
     app.open(topic.clone()).await;
     app.select(ids[1]);
-    assert!(app.st.data.unread.by_id.contains_key(&ids[1]), "held while the user stays");
+    assert!(app.st.data.unread.contains(ids[1]), "held while the user stays");
     // Moving on reads the next one, as the web app does; the held one stays unread.
     app.key(KeyCode::Char('j')).await;
     app.settle().await;
-    assert!(!app.st.data.unread.by_id.contains_key(&ids[2]));
-    assert!(app.st.data.unread.by_id.contains_key(&ids[1]));
+    assert!(!app.st.data.unread.contains(ids[2]));
+    assert!(app.st.data.unread.contains(ids[1]));
     assert!(!server_read(&app, ids[1]) && server_read(&app, ids[2]));
     // The palette does the same; with nothing selected it says what to do.
     app.st.ui.selected = None;

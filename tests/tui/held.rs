@@ -16,7 +16,7 @@ async fn past_the_bound_views_are_let_go_and_loaded_again_and_unread_counts_stay
     let mut app = App::start("member").await;
     app.st.settings.max_messages = 40;
     let before: Vec<i64> = {
-        let mut v: Vec<i64> = app.st.data.unread.by_id.keys().copied().collect();
+        let mut v: Vec<i64> = app.st.data.unread.ids().collect();
         v.sort_unstable();
         v
     };
@@ -37,7 +37,7 @@ async fn past_the_bound_views_are_let_go_and_loaded_again_and_unread_counts_stay
     let s = app.screen(80, 24);
     assert!(s.contains("#general"), "{s}");
     // Nothing was marked read or unread by letting go: the counts are the server's.
-    let mut held: Vec<i64> = app.st.data.unread.by_id.keys().copied().collect();
+    let mut held: Vec<i64> = app.st.data.unread.ids().collect();
     held.sort_unstable();
     assert_eq!(held, server_unread(&app).await);
 }

@@ -69,7 +69,7 @@ async fn the_inbox_lists_unread_conversations_by_channel_then_dms_and_opens_one(
             "{t}"
         );
     }
-    let unread_topics = st.data.unread.by_channel[&random].len();
+    let unread_topics = st.data.unread.topics_in(random).unwrap().len();
     assert!(unread_topics > shown.len(), "its other unread topics are left out");
     let dms = rows.iter().position(|r| r.group() == InboxGroup::Dms).expect("the DMs");
     assert!(rows[dms..].iter().all(|r| r.group() == InboxGroup::Dms));
@@ -136,8 +136,15 @@ async fn the_inbox_stays_current_while_open_and_the_selection_stays_on_its_row()
     let last = inbox(&app.st).rows.len() - 1;
     assert_eq!(inbox(&app.st).selected, last);
     let InboxRow::Dm { users, .. } = selected(&app.st) else { panic!() };
-    let ids: Vec<i64> =
-        app.st.data.unread.by_conv[&topicterm::app::Conv::Dm(users.clone())].iter().copied().collect();
+    let ids: Vec<i64> = app
+        .st
+        .data
+        .unread
+        .in_conv(&topicterm::app::Conv::Dm(users.clone()))
+        .unwrap()
+        .iter()
+        .copied()
+        .collect();
     app.other("member").update_message_flags(&ids, true, "read").await.unwrap();
     app.until("the DM gone", |st| {
         !inbox(st).rows.iter().any(|r| matches!(r, InboxRow::Dm { users: u, .. } if *u == users))
@@ -182,7 +189,7 @@ async fn space_folds_a_channel_and_an_empty_inbox_says_so() {
     app.key(KeyCode::Esc).await;
     app.palette("mark-read all").await;
     app.key(KeyCode::Char('y')).await;
-    app.until("all read", |st| st.data.unread.by_id.is_empty()).await;
+    app.until("all read", |st| st.data.unread.is_empty()).await;
     app.key(KeyCode::Char('B')).await;
     assert!(inbox(&app.st).rows.is_empty());
     let screen = app.screen(80, 24);

@@ -42,9 +42,8 @@ async fn next_unread_topic_moves_on_and_reopening_reads_the_first_unread() {
         .st
         .data
         .unread
-        .by_channel
-        .iter()
-        .map(|(c, ts)| ts.iter().filter(|t| !app.st.data.topic_muted(*c, t)).count())
+        .channels()
+        .map(|(c, ts)| ts.iter().filter(|t| !app.st.data.topic_muted(c, t)).count())
         .sum();
     assert!(unread_topics >= 3, "the demo org gives member several unread topics");
     // `n` visits every unread topic once before coming back to any.
@@ -54,7 +53,7 @@ async fn next_unread_topic_moves_on_and_reopening_reads_the_first_unread() {
         let t = shown_topic(&app).expect("n opens a topic");
         assert!(!seen.contains(&t), "n came back to {t:?} after {seen:?}");
         let selected = app.st.ui.selected.expect("a selected message");
-        assert!(!app.st.data.unread.by_id.contains_key(&selected), "the first unread is read on opening");
+        assert!(!app.st.data.unread.contains(selected), "the first unread is read on opening");
         seen.push(t);
     }
 
@@ -65,19 +64,18 @@ async fn next_unread_topic_moves_on_and_reopening_reads_the_first_unread() {
         .st
         .data
         .unread
-        .by_conv
-        .iter()
-        .find(|(c, ids)| matches!(***c, topicterm::app::Conv::Topic(..)) && ids.len() >= 3)
+        .conversations()
+        .find(|(c, ids)| matches!(c, topicterm::app::Conv::Topic(..)) && ids.len() >= 3)
         .map(|(c, ids)| (c.clone(), ids.iter().copied().collect::<Vec<_>>()))
         .expect("a topic with three unread messages");
-    let topicterm::app::Conv::Topic(channel, _) = *conv else { unreachable!() };
+    let topicterm::app::Conv::Topic(channel, _) = conv else { unreachable!() };
     let topic = app.client.get_message(ids[0], false).await.unwrap().message.topic().to_owned();
     app.open(Narrow::Topic(channel, topic.clone())).await;
     assert_eq!(app.st.ui.selected, Some(ids[0]));
     app.open(Narrow::All).await;
     app.open(Narrow::Topic(channel, topic)).await;
     assert_eq!(app.st.ui.selected, Some(ids[1]), "the next unread message is selected");
-    assert!(!app.st.data.unread.by_id.contains_key(&ids[1]), "and read");
+    assert!(!app.st.data.unread.contains(ids[1]), "and read");
     let on_server = app.client.get_message(ids[1], false).await.unwrap().message;
     assert!(on_server.flags.iter().any(|f| f == "read"), "the server has it read: {:?}", on_server.flags);
 }
@@ -125,10 +123,9 @@ async fn mute_and_mark_read_on_a_channel_row_act_on_the_channel() {
         .st
         .data
         .unread
-        .by_channel
-        .iter()
-        .filter(|(c, ts)| ts.len() >= 2 && !app.st.data.channels[*c].muted)
-        .map(|(c, ts)| (*c, ts.len()))
+        .channels()
+        .filter(|(c, ts)| ts.len() >= 2 && !app.st.data.channels[c].muted)
+        .map(|(c, ts)| (c, ts.len()))
         .next()
         .expect("a channel with two unread topics");
     // Open some other topic first: the keys must not act on it.
@@ -143,7 +140,7 @@ async fn mute_and_mark_read_on_a_channel_row_act_on_the_channel() {
     app.st.ui.sidebar_selected = app.sidebar_row(|r| *r == SidebarRow::Channel(channel));
 
     app.key(KeyCode::Char('R')).await;
-    assert!(!app.st.data.unread.by_channel.contains_key(&channel), "no unread topics left in the channel");
+    assert!(!app.st.data.unread.topics_in(channel).is_some(), "no unread topics left in the channel");
     let still_unread = app
         .client
         .get_messages(

@@ -122,7 +122,7 @@ async fn the_key_paths_work_at_every_supported_level() {
             .map(|m| m.id)
             .max()
             .unwrap();
-        app.until("the sender's copy to be read", |st| !st.data.unread.by_id.contains_key(&mine)).await;
+        app.until("the sender's copy to be read", |st| !st.data.unread.contains(mine)).await;
         assert!(
             app.server.shared.lock().flags_for(me, mine).contains(&"read"),
             "level {level}: read on the server"

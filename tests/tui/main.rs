@@ -7,6 +7,7 @@ mod cold_start;
 mod daily;
 mod drafts;
 mod drawing;
+mod drift;
 mod events;
 mod everyday;
 mod failures;

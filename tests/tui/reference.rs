@@ -92,7 +92,7 @@ async fn a_muted_users_messages_hide_behind_a_line_never_notify_and_show_on_requ
     app.until("both messages arrived", |st| st.data.messages.contains_key(&id)).await;
     app.settle().await;
     assert!(app.outside.notifications.is_empty(), "no notifications: {:?}", app.outside.notifications);
-    assert!(!app.st.data.unread.by_id.contains_key(&id), "arrives read");
+    assert!(!app.st.data.unread.contains(id), "arrives read");
     app.open(topicterm::app::Narrow::Topic(general, "muted sender".into())).await;
     app.select(id);
     let screen = app.draw(80, 24);

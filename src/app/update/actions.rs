@@ -2,7 +2,7 @@
 
 use super::common::*;
 use super::compose::*;
-use super::events::*;
+use super::message_events::starred_changed;
 use super::navigation::*;
 use super::prelude::*;
 
@@ -42,7 +42,7 @@ pub(super) fn channel_row_action(st: &mut State, a: Action) -> Vec<Effect> {
 /// leaves them as the server has them.
 pub(super) fn mark_channel_read(st: &mut State, c: ChannelId) -> Vec<Effect> {
     let name = st.data.channel_name(c).to_owned();
-    if st.data.unread.by_channel.get(&c).is_none_or(|t| t.is_empty()) {
+    if st.data.unread.topics_in(c).is_none_or(|t| t.is_empty()) {
         set_status(st, format!("#{name} has no unread messages"));
         return vec![];
     }
@@ -55,16 +55,14 @@ pub(super) fn mark_topic_read(c: ChannelId, t: String) -> Vec<Effect> {
     vec![Effect::MarkTopicRead { channel: c, topic: t }]
 }
 
-/// Mute or unmute a subscribed channel: at once here (the combined feed leaves its topics
-/// out), then on the server.
+/// Mute or unmute a subscribed channel on the server. It changes here (and the combined feed
+/// leaves its topics out) when the server says so, with its `subscription` event: a refused
+/// change leaves the channel as it was.
 pub(super) fn set_channel_muted(st: &mut State, c: ChannelId, muted: bool) -> Vec<Effect> {
-    let Some(ch) = st.data.channels.get_mut(&c) else { return vec![] };
-    ch.muted = muted;
+    let Some(ch) = st.data.channels.get(&c) else { return vec![] };
     let name = ch.name.clone();
-    let mut fx = feed_after_mute(st, muted);
     set_status(st, format!("#{name}: {}…", if muted { "muting" } else { "unmuting" }));
-    fx.push(Effect::SetChannelMuted { channel: c, name, muted });
-    fx
+    vec![Effect::SetChannelMuted { channel: c, name, muted }]
 }
 
 /// The conversation of the selected message or sidebar row, as (channel, topic).
@@ -223,7 +221,7 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             };
             let mut candidates: Vec<(usize, ChannelId, String)> = Vec::new();
             for (r, c) in order.iter().enumerate() {
-                if let Some(topics) = st.data.unread.by_channel.get(c) {
+                if let Some(topics) = st.data.unread.topics_in(*c) {
                     candidates.extend(
                         topics.iter().filter(|t| !st.data.topic_muted(*c, t)).map(|t| (r, *c, t.clone())),
                     );
@@ -244,8 +242,7 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
                     let name = st
                         .data
                         .unread
-                        .by_conv
-                        .get(&Conv::Topic(c, t.clone()))
+                        .in_conv(&Conv::Topic(c, t.clone()))
                         .and_then(|ids| ids.iter().find_map(|id| st.data.messages.get(id)))
                         .map(|m| m.topic().to_owned())
                         .or_else(|| {
@@ -268,9 +265,8 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
             let next = st
                 .data
                 .unread
-                .by_conv
-                .keys()
-                .filter_map(|c| if let Conv::Dm(u) = &**c { Some(u.clone()) } else { None })
+                .conversations()
+                .filter_map(|(c, _)| if let Conv::Dm(u) = c { Some(u.clone()) } else { None })
                 .min();
             match next {
                 Some(users) => open_narrow(st, Narrow::Dm(users)),
@@ -410,14 +406,10 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
                 _ => VisibilityPolicy::Followed,
             };
             let policy = if st.data.policy(c, &t) == wanted { VisibilityPolicy::None } else { wanted };
-            set_policy(st, c, &t, policy);
-            let label = match policy {
-                VisibilityPolicy::Muted => "muted",
-                VisibilityPolicy::Unmuted => "unmuted",
-                VisibilityPolicy::Followed => "followed",
-                _ => "back to default",
-            };
-            set_status(st, format!("#{} > {t}: {label}", st.data.channel_name(c)));
+            // The policy changes here when the server says it changed (its `user_topic`
+            // event): a refused change leaves the topic as it was.
+            let pending = super::answers::policy_words(policy).1;
+            set_status(st, format!("#{} > {t}: {pending}", st.data.channel_name(c)));
             vec![Effect::SetPolicy { channel: c, topic: t, policy }]
         }
         Action::MarkTopicRead => {

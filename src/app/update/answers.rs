@@ -370,6 +370,9 @@ fn other_success(st: &mut State, job: Job, result: Answer) -> Vec<Effect> {
         (Job::SetChannelMuted { name, muted }, _) => {
             format!("#{name} {}", if muted { "muted" } else { "unmuted" })
         }
+        (Job::SetPolicy { channel, topic, policy }, _) => {
+            format!("#{} > {topic}: {}", st.data.channel_name(channel), policy_words(policy).0)
+        }
         _ => String::new(),
     };
     if !note.is_empty() {
@@ -488,6 +491,10 @@ fn refused(st: &mut State, job: Job, f: &Failure) {
         },
         Job::Upload { .. } => format!("not attached: {text}"),
         Job::FetchTopics => format!("topics: {text}"),
+        Job::SetPolicy { channel, topic, policy } => {
+            let name = st.data.channel_name(channel);
+            format!("#{name} > {topic} not {}: {text}", policy_words(policy).0)
+        }
         Job::Open { download: true } if matches!(f, Failure::Api(_)) => format!("download failed: {text}"),
         Job::Open { .. } if matches!(f, Failure::File { .. }) => match f {
             Failure::File { error, path } => format!("cannot save the file: {}", write_failure(error, path)),
@@ -496,6 +503,16 @@ fn refused(st: &mut State, job: Job, f: &Failure) {
         _ => text,
     };
     set_error(st, said);
+}
+
+/// A topic's visibility policy in words: what it is once set, and while it is being set.
+pub(super) fn policy_words(policy: VisibilityPolicy) -> (&'static str, &'static str) {
+    match policy {
+        VisibilityPolicy::Muted => ("muted", "muting…"),
+        VisibilityPolicy::Unmuted => ("unmuted", "unmuting…"),
+        VisibilityPolicy::Followed => ("followed", "following…"),
+        _ => ("back to default", "back to default…"),
+    }
 }
 
 /// The server's refusal for want of permission (its one message for it).

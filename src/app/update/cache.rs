@@ -139,9 +139,9 @@ fn unread_msgs(st: &State) -> UnreadMsgs {
     let mut streams = Vec::new();
     let mut dms = Vec::new();
     let mut huddles = Vec::new();
-    for (conv, ids) in &d.unread.by_conv {
+    for (conv, ids) in d.unread.conversations() {
         let ids: Vec<MessageId> = ids.iter().copied().collect();
-        match &**conv {
+        match conv {
             Conv::Topic(channel, topic) => streams.push(UnreadStream {
                 stream_id: *channel,
                 topic: display_topic(st, *channel, topic),
@@ -162,12 +162,12 @@ fn unread_msgs(st: &State) -> UnreadMsgs {
         }
     }
     UnreadMsgs {
-        count: d.unread.by_id.len() as i64,
+        count: d.unread.len() as i64,
         dms,
         pms: vec![],
         streams,
         huddles,
-        mentions: d.unread.mentions.iter().copied().collect(),
+        mentions: d.unread.mention_ids().collect(),
         old_unreads_missing: false,
     }
 }

@@ -124,7 +124,7 @@ mod tests {
         assert_eq!(st.data.messages.len(), 80);
         assert!(!st.data.messages.contains_key(&1001) && st.data.messages.contains_key(&1041));
         // The unread state is not what is held.
-        assert_eq!(st.data.unread.by_id.len(), registered().0.data.unread.by_id.len());
+        assert_eq!(st.data.unread.len(), registered().0.data.unread.len());
         // Reopened, a dropped window is asked for again.
         let fx = open_narrow(&mut st, a);
         assert!(matches!(fx.first(), Some(Effect::FetchMessages { .. })), "{fx:?}");

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 pub(super) fn open(st: &mut State) -> Vec<Effect> {
     let collapsed = BTreeSet::new();
     let rows = build(&st.data, &collapsed);
-    let revision = st.data.unread.revision;
+    let revision = st.data.unread.revision();
     st.ui.popup = Some(Popup::Inbox(InboxView { rows, selected: 0, collapsed, revision }));
     vec![]
 }
@@ -25,13 +25,13 @@ type Unread<'a, K> = (MessageId, &'a K, usize);
 pub fn build(d: &Data, collapsed: &BTreeSet<InboxGroup>) -> Vec<InboxRow> {
     // Channels as the web app's inbox orders them: pinned first, muted last, then by name.
     let mut channels: Vec<(&ChannelInfo, Vec<Unread<String>>)> = Vec::new();
-    for (c, topics) in &d.unread.by_channel {
-        let Some(info) = d.channels.get(c) else { continue };
+    for (c, topics) in d.unread.channels() {
+        let Some(info) = d.channels.get(&c) else { continue };
         let mut list: Vec<Unread<String>> = topics
             .iter()
-            .filter(|t| !d.topic_muted(*c, t))
+            .filter(|t| !d.topic_muted(c, t))
             .filter_map(|t| {
-                let ids = d.unread.by_conv.get(&Conv::Topic(*c, t.clone()))?;
+                let ids = d.unread.in_conv(&Conv::Topic(c, t.clone()))?;
                 Some((*ids.last()?, t, ids.len()))
             })
             .collect();
@@ -59,9 +59,8 @@ pub fn build(d: &Data, collapsed: &BTreeSet<InboxGroup>) -> Vec<InboxRow> {
     // Direct messages, newest first; conversations with muted users only are left out.
     let mut dms: Vec<Unread<Vec<UserId>>> = d
         .unread
-        .by_conv
-        .iter()
-        .filter_map(|(conv, ids)| match &**conv {
+        .conversations()
+        .filter_map(|(conv, ids)| match conv {
             Conv::Dm(users) if users.is_empty() || !users.iter().all(|u| d.muted_users.contains(u)) => {
                 Some((*ids.last()?, users, ids.len()))
             }
@@ -86,7 +85,7 @@ pub fn build(d: &Data, collapsed: &BTreeSet<InboxGroup>) -> Vec<InboxRow> {
 pub(super) fn rebuild(st: &mut State) {
     let Some(Popup::Inbox(view)) = &st.ui.popup else { return };
     let rows = build(&st.data, &view.collapsed);
-    let revision = st.data.unread.revision;
+    let revision = st.data.unread.revision();
     let Some(Popup::Inbox(view)) = &mut st.ui.popup else { return };
     let chosen = view.rows.get(view.selected).cloned();
     view.rows = rows;
@@ -102,7 +101,7 @@ pub(super) fn rebuild(st: &mut State) {
 /// After every message: the open inbox follows the unread index.
 pub(super) fn follow(st: &mut State) {
     if let Some(Popup::Inbox(view)) = &st.ui.popup
-        && view.revision != st.data.unread.revision
+        && view.revision != st.data.unread.revision()
     {
         rebuild(st);
     }

@@ -14,6 +14,7 @@ mod answers;
 mod attach;
 mod burst;
 pub mod cache;
+mod channel_events;
 mod closed;
 mod cold_start;
 mod common;
@@ -28,11 +29,13 @@ mod images;
 mod inbox;
 mod keys;
 mod lists_keys;
+mod message_events;
 mod navigation;
 mod outbox;
 mod outside;
 mod palette;
 mod panes;
+mod people_events;
 mod prelude;
 mod preview;
 mod prompt;
@@ -80,6 +83,7 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
         return closed::on_msg(st, msg);
     }
     let (prompt_before, status_before) = (st.ui.prompt.is_some(), st.ui.status.clone());
+    let what = msg.name();
     let mut fx = apply(st, msg);
     // A prompt opens on a clean line: what was said before it does not linger there.
     if !prompt_before && st.ui.prompt.is_some() && st.ui.status == status_before {
@@ -100,6 +104,7 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
     server_drafts::follow(st, &mut fx);
     // Others see the user typing, and stop seeing it.
     fx.extend(typing::follow(st));
+    crate::app::invariants::assert_holds(&st.data, what);
     fx
 }
 
@@ -332,9 +337,21 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             fx
         }
         Msg::Topics { channel, topics } => {
+            // The server's list is what there is: a topic it no longer lists was deleted or
+            // moved away. Its unread messages stand for a topic too (the index lets go of
+            // deleted ones).
             let list = st.data.topics.entry(channel).or_default();
+            list.topics.clear();
             for t in topics {
                 list.touch(&t.name, t.max_id);
+            }
+            for t in st.data.unread.topics_in(channel).into_iter().flatten() {
+                let newest = st.data.unread.in_conv(&Conv::Topic(channel, t.clone())).and_then(|s| s.last());
+                if let Some(newest) = newest
+                    && !list.topics.iter().any(|x| x.name.eq_ignore_ascii_case(t))
+                {
+                    list.touch(t, *newest);
+                }
             }
             list.loaded = true;
             list.loading = false;

@@ -118,7 +118,7 @@ pub(super) fn open_shown(st: &mut State) -> Vec<Effect> {
 
 pub(super) fn select_initial(st: &mut State) {
     let Some(view) = st.data.narrows.get(&st.ui.narrow) else { return };
-    let first_unread = view.ids.iter().copied().find(|id| st.data.unread.by_id.contains_key(id));
+    let first_unread = view.ids.iter().copied().find(|id| st.data.unread.contains(*id));
     st.ui.selected = first_unread.or_else(|| view.ids.last().copied());
 }
 
@@ -202,10 +202,7 @@ pub(super) fn mark_selected_read(st: &mut State) -> Vec<Effect> {
     }
     // Explore mode: looking reads nothing; nor does an organization that is not on screen, nor
     // a search (`Narrow::reads`).
-    if st.settings.explore
-        || !st.ui.orgs.on_screen()
-        || !st.ui.narrow.reads()
-        || !st.data.unread.by_id.contains_key(&id)
+    if st.settings.explore || !st.ui.orgs.on_screen() || !st.ui.narrow.reads() || !st.data.unread.contains(id)
     {
         return vec![];
     }
@@ -228,8 +225,9 @@ pub(super) fn mark_unread_from_here(st: &mut State) -> Result<Vec<Effect>, Strin
             && msg.has_flag("read")
         {
             msg.set_flag("read", false);
-            let conv = st.data.conv_of(&st.data.messages[&m]);
-            st.data.unread.add(m, conv);
+            let msg = &st.data.messages[&m];
+            let (conv, mentioned) = (st.data.conv_of(msg), msg.mentions_me());
+            st.data.unread.add(m, conv, mentioned);
         }
     }
     st.ui.hold_read = Some(id);
@@ -276,8 +274,9 @@ pub(super) fn move_selection(st: &mut State, delta: isize) -> Vec<Effect> {
     fx
 }
 
-/// Change a topic's visibility locally (the server's event confirms it).
-pub(super) fn set_policy(st: &mut State, c: ChannelId, topic: &str, policy: VisibilityPolicy) {
+/// A topic's visibility changed on the server (its `user_topic` event): the policy, and the
+/// combined feed, which leaves muted topics out.
+pub(super) fn policy_changed(st: &mut State, c: ChannelId, topic: &str, policy: VisibilityPolicy) {
     let key = (c, topic.to_lowercase());
     if policy == VisibilityPolicy::None {
         st.data.user_topics.remove(&key);

@@ -102,9 +102,11 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     }
     d.unread.clear();
     if let Some(u) = &r.unread_msgs {
+        let mentions: std::collections::HashSet<MessageId> = u.mentions.iter().copied().collect();
+        let mentioned = |id: &MessageId| mentions.contains(id);
         for s in &u.streams {
             for id in &s.unread_message_ids {
-                d.unread.add(*id, Conv::Topic(s.stream_id, s.topic.to_lowercase()));
+                d.unread.add(*id, Conv::topic(s.stream_id, &s.topic), mentioned(id));
                 d.topics.entry(s.stream_id).or_default().touch(&s.topic, *id);
             }
         }
@@ -112,18 +114,21 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
             if let Some(other) = dm.other() {
                 let key = if other == d.me { vec![] } else { vec![other] };
                 for id in &dm.unread_message_ids {
-                    d.unread.add(*id, Conv::Dm(key.clone()));
+                    d.unread.add(*id, Conv::Dm(key.clone()), mentioned(id));
                 }
             }
         }
         for h in &u.huddles {
             let users: Vec<UserId> = h.user_ids_string.split(',').filter_map(|x| x.parse().ok()).collect();
             for id in &h.unread_message_ids {
-                d.unread.add(*id, Conv::Dm(dm_key(&users, d.me)));
+                d.unread.add(*id, Conv::dm(&users, d.me), mentioned(id));
             }
         }
-        d.unread.mentions.extend(u.mentions.iter().copied());
     }
+    // Messages held from before (the last session, a lost queue) are read or not as this
+    // answer says now.
+    let unread = &d.unread;
+    d.messages.set_flag_where("read", |id| !unread.contains(id));
     if let Some(p) = &r.presences {
         d.presence = p.modern();
     }

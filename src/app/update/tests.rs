@@ -53,7 +53,7 @@ fn register_builds_sidebar_unreads_and_fetches_the_feed() {
     assert_eq!(st.data.channel_unread(1), 2, "the muted topic does not count");
     assert_eq!(st.data.channel_unread(2), 1, "in a muted channel only the unmuted topic counts");
     assert_eq!(st.data.unread.count(&Conv::Dm(vec![11])), 1);
-    assert_eq!(st.data.unread.dm_total, 1, "the DM total is kept with the index");
+    assert_eq!(st.data.unread.dm_total(), 1, "the DM total is kept with the index");
     assert!(matches!(&fx[0], Effect::FetchMessages { narrow: Narrow::All, anchor: Anchor::FirstUnread, .. }));
     assert!(matches!(&fx[1], Effect::PollEvents { queue_id, .. } if queue_id == "q1"));
     assert_eq!(fx.len(), 2, "register carries the channels: nothing else is fetched: {fx:?}");
@@ -81,8 +81,16 @@ fn new_messages_join_loaded_views_but_not_muted_ones_in_the_feed() {
     assert_eq!(st.data.channel_unread(1), 2);
 }
 
+/// The server's word that a topic's policy changed (0 default, 1 muted, 2 unmuted, 3 followed).
+fn user_topic(id: i64, channel: i64, topic: &str, policy: i64) -> Msg {
+    Msg::Events(vec![Event::decode(json!({
+        "id": id, "type": "user_topic", "stream_id": channel, "topic_name": topic,
+        "last_updated": 0, "visibility_policy": policy,
+    }))])
+}
+
 #[test]
-fn mute_key_toggles_the_topic_and_asks_the_server() {
+fn mute_key_asks_the_server_and_the_topic_changes_when_it_says_so() {
     let (mut st, _) = registered();
     let resp: MessagesResponse =
         serde_json::from_value(json!({"messages": [msg(5, 1, "plans", &[])], "found_newest": true})).unwrap();
@@ -92,16 +100,73 @@ fn mute_key_toggles_the_topic_and_asks_the_server() {
         fx,
         vec![Effect::SetPolicy { channel: 1, topic: "plans".into(), policy: VisibilityPolicy::Muted }]
     );
-    assert_eq!(st.data.channel_unread(1), 0, "muting hides its unreads at once");
-    assert!(st.data.narrows[&Narrow::All].ids.is_empty(), "and its messages from the feed");
+    assert_eq!(st.ui.status.as_ref().unwrap().text, "#eng > plans: muting…");
+    assert_eq!(st.data.policy(1, "plans"), VisibilityPolicy::None, "not before the server says so");
+    update(&mut st, user_topic(1, 1, "plans", 1));
+    assert_eq!(st.data.channel_unread(1), 0, "muted: its unreads no longer count");
+    assert!(st.data.narrows[&Narrow::All].ids.is_empty(), "and its messages leave the feed");
     let fx = update(&mut st, key('M'));
     assert_eq!(
         fx,
         vec![Effect::SetPolicy { channel: 1, topic: "plans".into(), policy: VisibilityPolicy::None }]
     );
+    update(&mut st, user_topic(2, 1, "plans", 0));
     let fx = update(&mut st, key('F'));
     assert!(matches!(&fx[0], Effect::SetPolicy { policy: VisibilityPolicy::Followed, .. }));
-    assert_eq!(st.data.policy(1, "Plans"), VisibilityPolicy::Followed, "topics match case-insensitively");
+    update(&mut st, user_topic(3, 1, "Plans", 3));
+    assert_eq!(st.data.policy(1, "plans"), VisibilityPolicy::Followed, "topics match case-insensitively");
+}
+
+#[test]
+fn a_follow_the_server_refused_leaves_no_trace() {
+    let (mut st, _) = registered();
+    let resp: MessagesResponse =
+        serde_json::from_value(json!({"messages": [msg(5, 1, "plans", &[])], "found_newest": true})).unwrap();
+    update(&mut st, Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false, epoch: 0 });
+    update(&mut st, key('F'));
+    let refused = ApiError::Server(Box::new(ServerError::new(400, "BAD_REQUEST", "Not allowed")));
+    let job = crate::app::msg::Job::SetPolicy {
+        channel: 1,
+        topic: "plans".into(),
+        policy: VisibilityPolicy::Followed,
+    };
+    update(&mut st, Msg::Done { job, result: Err(crate::app::msg::Failure::Api(refused)) });
+    assert_eq!(st.data.policy(1, "plans"), VisibilityPolicy::None, "not followed");
+    let said = st.ui.status.as_ref().unwrap();
+    assert!(said.error && said.text.starts_with("#eng > plans not followed: "), "{said:?}");
+}
+
+#[test]
+fn a_message_marked_unread_again_counts_as_a_mention_again() {
+    let (mut st, _) = registered();
+    let resp: MessagesResponse = serde_json::from_value(json!({
+        "messages": [msg(50, 1, "plans", &["read", "mentioned"]), msg(51, 1, "plans", &["read"])],
+        "found_newest": true, "found_oldest": true,
+    }))
+    .unwrap();
+    update(
+        &mut st,
+        Msg::Messages { narrow: Narrow::Channel(1), resp: Box::new(resp), older: false, epoch: 0 },
+    );
+    st.ui.narrow = Narrow::Channel(1);
+    st.ui.selected = Some(50);
+    assert_eq!(st.data.unread.mentions(), 0);
+    update(&mut st, key('!'));
+    assert_eq!(st.data.unread.mentions(), 1, "the Mentions count rises at once");
+    assert!(st.data.unread.contains(51) && !st.data.unread.is_mention(51));
+    // The server's word for the same, and a reading elsewhere, keep it right.
+    let flags = |id: i64, op: &str| {
+        Msg::Events(vec![Event::decode(json!({
+            "id": id, "type": "update_message_flags", "op": op, "flag": "read", "messages": [50],
+            "all": false,
+        }))])
+    };
+    update(&mut st, flags(1, "remove"));
+    assert_eq!(st.data.unread.mentions(), 1);
+    update(&mut st, flags(2, "add"));
+    assert_eq!(st.data.unread.mentions(), 0);
+    update(&mut st, flags(3, "remove"));
+    assert_eq!(st.data.unread.mentions(), 1, "unread again from another device");
 }
 
 #[test]
@@ -117,7 +182,7 @@ fn read_flags_from_the_server_update_unreads_both_ways() {
         Event::decode(json!({"id": 4, "type": "update_message_flags", "op": "add", "operation": "add",
         "flag": "read", "messages": [4], "all": false}));
     update(&mut st, Msg::Events(vec![dm_read]));
-    assert_eq!(st.data.unread.dm_total, 0);
+    assert_eq!(st.data.unread.dm_total(), 0);
     // Marking unread needs the message to know where it lives.
     let resp: MessagesResponse =
         serde_json::from_value(json!({"messages": [msg(5, 1, "plans", &["read"])], "found_newest": true}))

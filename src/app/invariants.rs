@@ -1,0 +1,71 @@
+//! What must hold of the data after every change, checked after every batch of events, page
+//! and register answer in debug and test builds (as zulip-flutter's `debugAssert`s): the
+//! derived state agrees with the state it derives from, so a drift shows up in the first test
+//! that makes it, not as a wrong count a user meets days later. Walks everything held: never
+//! built into a release.
+
+use super::narrow::Narrow;
+use super::state::Data;
+
+/// The first way the data disagrees with itself, in words.
+pub fn check(d: &Data) -> Result<(), String> {
+    d.unread.check()?;
+    // Every held message counts as unread exactly when its flags say so, where it lives, and
+    // as a mention exactly when it mentions the user.
+    for m in d.messages.values() {
+        let unread = !m.has_flag("read");
+        if d.unread.contains(m.id) != unread {
+            return Err(format!(
+                "message {} is {} but the unread index says otherwise",
+                m.id,
+                if unread { "unread" } else { "read" }
+            ));
+        }
+        if unread {
+            let conv = d.conv_of(m);
+            if d.unread.conv(m.id) != Some(&conv) {
+                return Err(format!(
+                    "unread message {} is counted in {:?}, not {conv:?}",
+                    m.id,
+                    d.unread.conv(m.id)
+                ));
+            }
+            if d.unread.is_mention(m.id) != m.mentions_me() {
+                return Err(format!("unread message {} is miscounted as a mention", m.id));
+            }
+        }
+    }
+    // No view of a place holds a message that is somewhere else now. (The lists that follow a
+    // flag keep what the user is looking at until they leave; searches are the server's.)
+    for (narrow, view) in &d.narrows {
+        if !view.ids.is_sorted() {
+            return Err(format!("the view of {narrow:?} is out of order"));
+        }
+        if !matches!(narrow, Narrow::Channel(_) | Narrow::Topic(..) | Narrow::Dm(_) | Narrow::AllDms) {
+            continue;
+        }
+        if let Some(m) =
+            view.ids.iter().filter_map(|id| d.messages.get(id)).find(|m| !narrow.contains(m, d.me))
+        {
+            return Err(format!("the view of {narrow:?} holds message {}, which is not there", m.id));
+        }
+    }
+    // A channel's topic row stands for messages: none is listed twice.
+    for (c, list) in &d.topics {
+        let mut names: Vec<String> = list.topics.iter().map(|t| t.name.to_lowercase()).collect();
+        names.sort_unstable();
+        if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+            return Err(format!("channel {c} lists topic {:?} twice", w[0]));
+        }
+    }
+    Ok(())
+}
+
+/// Panics, naming what disagrees, when the data does not hold together; nothing in a release.
+pub fn assert_holds(d: &Data, after: &str) {
+    if cfg!(debug_assertions)
+        && let Err(e) = check(d)
+    {
+        panic!("the data no longer holds together after {after}: {e}");
+    }
+}

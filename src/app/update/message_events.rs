@@ -1,0 +1,262 @@
+//! The message events (`message`, `update_message`, `delete_message`, `reaction`,
+//! `update_message_flags`, `submessage`), applied to the message store, the unread index, the
+//! views and the channels' topic rows — each as the server says it is now.
+
+use super::common::*;
+use super::navigation::open_near;
+use super::prelude::*;
+
+/// A new message: held, counted, and added to every loaded view it belongs to.
+pub(super) fn on_message(st: &mut State, ev: Box<MessageEvent>) -> Vec<Effect> {
+    let me = st.data.me;
+    let ev = *ev;
+    let mut m = ev.message;
+    m.flags = ev.flags;
+    let m = st.data.messages.compact(m);
+    let id = m.id;
+    let notice = super::outside::notify(st, &m);
+    super::recent::on_message(st, &m);
+    let narrows: Vec<Narrow> = st.data.narrows.keys().cloned().collect();
+    let mut targets = Vec::new();
+    for n in narrows {
+        let feed_ok = n != Narrow::All || st.data.in_feed(&m);
+        if feed_ok && n.contains(&m, me) && st.data.narrows.get(&n).is_some_and(|v| v.found_newest) {
+            targets.push(n);
+        }
+    }
+    st.data.insert_stored(m);
+    for n in targets {
+        if let Some(v) = st.data.narrows.get_mut(&n) {
+            v.merge([id]);
+        }
+    }
+    apply_jump(st);
+    let mut fx = super::burst::admit(st, notice);
+    fx.extend(super::outbox::on_message_event(st, ev.local_message_id.as_deref(), id));
+    fx
+}
+
+/// Messages edited, or moved to another topic or channel.
+pub(super) fn on_update(st: &mut State, ev: &UpdateMessageEvent) -> Vec<Effect> {
+    let ids = if ev.message_ids.is_empty() { vec![ev.message_id] } else { ev.message_ids.clone() };
+    for id in &ids {
+        let Some(m) = st.data.messages.get_mut(id) else { continue };
+        if *id == ev.message_id
+            && let Some(c) = &ev.rendered_content
+        {
+            m.set_content(c, ev.edit_timestamp);
+            // The user's flags as they are now (an alert word may have come or gone).
+            if !ev.flags.is_empty() {
+                m.set_flags(&ev.flags);
+            }
+        }
+        if ev.subject.is_some() || ev.new_stream_id.is_some() {
+            let to = ev
+                .new_stream_id
+                .map(|c| (c, st.data.channels.get(&c).map(|x| x.name.as_str()).unwrap_or_default()));
+            st.data.messages.move_to(*id, to, ev.subject.as_deref());
+        }
+        st.data.reindex(*id);
+    }
+    if ev.subject.is_none() && ev.new_stream_id.is_none() {
+        return vec![];
+    }
+    views_after_move(st, &ids);
+    let refetch = moved_topic_rows(st, ev, &ids);
+    // Reading the topic that moved: follow the selected message to where it went.
+    if let (Narrow::Topic(..), Some(sel)) = (&st.ui.narrow, st.ui.selected)
+        && ids.contains(&sel)
+        && let Some(m) = st.data.messages.get(&sel)
+        && let Some(c) = m.stream_id()
+    {
+        let to = Narrow::Topic(c, m.topic().to_owned());
+        if to != st.ui.narrow {
+            let mut fx = open_near(st, to, sel);
+            fx.extend(refetch);
+            return fx;
+        }
+    }
+    refetch
+}
+
+/// Messages moved: the views of the conversations they left and joined are fetched again
+/// when next opened; every other view (a channel's, the combined feed, all direct messages)
+/// lets go of those no longer in it and takes those now in it where its window covers their
+/// place — so a channel's view never keeps a topic moved out of it, on screen or opened again.
+fn views_after_move(st: &mut State, ids: &[MessageId]) {
+    let d = &mut st.data;
+    d.narrows.retain(|n, _| !n.is_conversation());
+    let me = d.me;
+    let mut narrows = std::mem::take(&mut d.narrows);
+    for (n, view) in narrows.iter_mut() {
+        if matches!(n, Narrow::Search { .. } | Narrow::Starred | Narrow::Mentions) {
+            continue;
+        }
+        let belongs = |m: &Stored| n.contains(m, me) && (*n != Narrow::All || d.in_feed(m));
+        view.ids.retain(|id| !ids.contains(id) || d.messages.get(id).is_some_and(belongs));
+        let (first, last) = (view.ids.first().copied(), view.ids.last().copied());
+        let covers = |id: MessageId| {
+            view.loaded
+                && (view.found_oldest || first.is_some_and(|f| f <= id))
+                && (view.found_newest || last.is_some_and(|l| id <= l))
+        };
+        let joined: Vec<MessageId> =
+            ids.iter().copied().filter(|id| covers(*id) && d.messages.get(id).is_some_and(belongs)).collect();
+        view.merge(joined);
+    }
+    d.narrows = narrows;
+}
+
+/// A topic moved (renamed, or to another channel): its row in the channels pane goes where
+/// the messages went. The old row goes when the whole topic moved; when only some messages
+/// did, the old channel's topics are asked for again (the server knows what is left).
+fn moved_topic_rows(st: &mut State, ev: &UpdateMessageEvent, ids: &[MessageId]) -> Vec<Effect> {
+    let (Some(from), Some(old)) = (ev.stream_id, ev.orig_subject.as_deref()) else { return vec![] };
+    let to = ev.new_stream_id.unwrap_or(from);
+    let new = ev.subject.as_deref().unwrap_or(old);
+    let mut fx = Vec::new();
+    if let Some(list) = st.data.topics.get_mut(&from).filter(|l| l.loaded) {
+        if ev.propagate_mode.as_deref() == Some("change_all") {
+            list.topics.retain(|t| !t.name.eq_ignore_ascii_case(old));
+        } else {
+            fx.push(Effect::FetchTopics(from));
+        }
+    }
+    if let (Some(list), Some(max)) = (st.data.topics.get_mut(&to).filter(|l| l.loaded), ids.iter().max()) {
+        list.touch(new, *max);
+    }
+    rebuild_sidebar(st);
+    fx
+}
+
+/// A poll's vote, a to-do list's tick.
+pub(super) fn on_submessage(st: &mut State, ev: &SubmessageEvent) {
+    if let Some(m) = st.data.messages.get_mut(&ev.message_id) {
+        m.add_submessage(ev.submessage());
+        let m = m.clone();
+        st.data.refresh_widget(&m);
+    }
+}
+
+/// Messages deleted (one, or a topic's in batches): gone from the store, the counts and every
+/// view. A topic whose newest message went loses its row unless what is left of it is known;
+/// the channel's topics are asked for again, the server knowing what is left.
+pub(super) fn on_delete(st: &mut State, ev: &DeleteMessageEvent) -> Vec<Effect> {
+    let ids = ev.ids();
+    for &id in &ids {
+        st.data.messages.remove(&id);
+        st.data.widgets.remove(&id);
+        st.data.unread.remove(id);
+        for v in st.data.narrows.values_mut() {
+            v.remove(id);
+        }
+        if st.ui.selected == Some(id) {
+            st.ui.selected = None;
+        }
+    }
+    let (Some(c), Some(topic)) = (ev.stream_id, ev.topic.as_deref()) else { return vec![] };
+    let d = &mut st.data;
+    let Some(list) = d.topics.get_mut(&c) else { return vec![] };
+    let Some(pos) = list.topics.iter().position(|t| t.name.eq_ignore_ascii_case(topic)) else {
+        return vec![];
+    };
+    if !ids.contains(&list.topics[pos].max_id) {
+        return vec![];
+    }
+    let row = list.topics.remove(pos);
+    // What is still known of the topic: its newest unread message, or the newest message its
+    // own view holds.
+    let left = [
+        d.unread.in_conv(&Conv::topic(c, topic)).and_then(|s| s.last().copied()),
+        d.narrows.get(&Narrow::Topic(c, row.name.clone())).and_then(|v| v.ids.last().copied()),
+    ];
+    if let Some(newest) = left.into_iter().flatten().max() {
+        list.touch(&row.name, newest);
+    }
+    let fx = if list.loaded { vec![Effect::FetchTopics(c)] } else { vec![] };
+    rebuild_sidebar(st);
+    fx
+}
+
+/// An emoji reaction added or taken back.
+pub(super) fn on_reaction(st: &mut State, ev: ReactionEvent) {
+    if let Some(m) = st.data.messages.get_mut(&ev.message_id) {
+        let r = Reaction {
+            emoji_name: ev.emoji_name,
+            emoji_code: ev.emoji_code,
+            reaction_type: ev.reaction_type,
+            user_id: ev.user_id,
+        };
+        if ev.op == "add" {
+            m.add_reaction(r);
+        } else {
+            m.retain_reactions(|x| {
+                !(x.user_id == r.user_id
+                    && x.emoji_code == r.emoji_code
+                    && x.reaction_type == r.reaction_type)
+            });
+        }
+    }
+}
+
+/// Flags set or cleared (read, starred, …), here or on another device.
+pub(super) fn on_flags(st: &mut State, ev: &FlagsEvent) {
+    let add = ev.op == "add";
+    if ev.flag == "read" && add && ev.all {
+        st.data.unread.clear();
+        st.data.messages.set_flag_where("read", |_| true);
+    }
+    for id in &ev.messages {
+        if let Some(m) = st.data.messages.get_mut(id) {
+            m.set_flag(&ev.flag, add);
+        }
+        if ev.flag == "starred" {
+            starred_changed(st, *id, add);
+        }
+        if ev.flag == "read" {
+            if add {
+                st.data.unread.remove(*id);
+            } else if let Some(m) = st.data.messages.get(id) {
+                let conv = st.data.conv_of(m);
+                let mentioned = m.mentions_me();
+                st.data.unread.add(*id, conv, mentioned);
+            } else if let Some(d) = ev.message_details.get(id) {
+                // Not held here: where it is comes with the event.
+                let conv = match (d.kind.as_str(), d.stream_id) {
+                    ("stream", Some(c)) => {
+                        let topic = d.topic.clone().unwrap_or_default();
+                        st.data.topics.entry(c).or_default().touch(&topic, *id);
+                        Conv::topic(c, &topic)
+                    }
+                    _ => Conv::dm(d.user_ids.as_deref().unwrap_or_default(), st.data.me),
+                };
+                st.data.unread.add(*id, conv, d.mentioned);
+            }
+        }
+    }
+}
+
+/// Keep the starred view's window true to the flags: a newly starred message joins it where the
+/// window covers its place; an unstarred one leaves it, except while the view is on screen (it
+/// stays under the cursor until the view is opened again, as in the web app). A message this
+/// client does not hold makes the window stale: it is fetched again when next opened.
+pub(super) fn starred_changed(st: &mut State, id: MessageId, add: bool) {
+    let shown = st.ui.narrow == Narrow::Starred;
+    let held = st.data.messages.contains_key(&id);
+    let Some(view) = st.data.narrows.get_mut(&Narrow::Starred) else { return };
+    if !held {
+        if !shown {
+            st.data.narrows.remove(&Narrow::Starred);
+        }
+        return;
+    }
+    if add {
+        let after_first = view.found_oldest || view.ids.first().is_some_and(|f| *f <= id);
+        let before_last = view.found_newest || view.ids.last().is_some_and(|l| id <= *l);
+        if view.loaded && after_first && before_last {
+            view.merge([id]);
+        }
+    } else if !shown {
+        view.remove(id);
+    }
+}

@@ -1,0 +1,160 @@
+//! State the server owns stays what the server says: each test here is a drift a user met —
+//! a count or a row left behind by a change made elsewhere, or by a change the server refused
+//! — through the whole app against the demo server. (Every step of every whole-app test also
+//! checks that the derived state agrees with itself: `app::invariants`.)
+
+use crate::harness::*;
+use crate::rewriter::{Reply, Rewriter};
+use crossterm::event::KeyCode;
+use topicterm::api::{MessageEdit, OutgoingMessage, VisibilityPolicy};
+use topicterm::app::{Narrow, SidebarRow, State};
+use topicterm::server::DemoServer;
+
+fn topic_row(st: &State, channel: i64, topic: &str) -> bool {
+    st.ui.sidebar.iter().any(|r| matches!(r, SidebarRow::Topic(c, t) if *c == channel && t == topic))
+}
+
+/// The channels pane with `channel` opened, its topics listed.
+async fn expand(app: &mut App, channel: i64, topic: &str) {
+    app.key(KeyCode::Char('h')).await;
+    let row = app.sidebar_row(|r| *r == SidebarRow::Channel(channel));
+    while app.st.ui.sidebar_selected < row {
+        app.key(KeyCode::Char('j')).await;
+    }
+    app.key(KeyCode::Enter).await;
+    let topic = topic.to_owned();
+    app.until("the channel's topics", move |st| topic_row(st, channel, &topic)).await;
+}
+
+#[tokio::test]
+async fn a_topic_an_administrator_deleted_leaves_the_channels_pane() {
+    let mut app = App::start("member").await;
+    let general = app.channel_id("general");
+    let alice = app.other("alice");
+    let mut ids = Vec::new();
+    for text in ["soon", "gone"] {
+        ids.push(
+            alice.send_message(&OutgoingMessage::channel(general, "short-lived", text)).await.unwrap().id,
+        );
+    }
+    app.until("the messages", |st| ids.iter().all(|id| st.data.unread.contains(*id))).await;
+    expand(&mut app, general, "short-lived").await;
+    assert!(app.screen(100, 30).contains("short-lived"));
+    app.other("admin").delete_topic(general, "short-lived").await.unwrap();
+    app.until("the row gone", |st| !topic_row(st, general, "short-lived")).await;
+    app.settle().await;
+    assert!(!topic_row(&app.st, general, "short-lived"), "the server's list did not bring it back");
+    assert!(!app.screen(100, 30).contains("short-lived"));
+    assert!(ids.iter().all(|id| !app.st.data.unread.contains(*id)), "nor its unread count");
+}
+
+#[tokio::test]
+async fn a_topic_moved_to_another_channel_leaves_the_old_channels_view_even_opened_again() {
+    let mut app = App::start("member").await;
+    let general = app.channel_id("general");
+    let random = app.channel_id("random");
+    let alice = app.other("alice");
+    let mut ids = Vec::new();
+    for text in ["first", "second"] {
+        ids.push(alice.send_message(&OutgoingMessage::channel(general, "wandering", text)).await.unwrap().id);
+    }
+    app.open(Narrow::Channel(general)).await;
+    let in_view = |st: &State, id: i64| {
+        st.data.narrows.get(&Narrow::Channel(general)).is_some_and(|v| v.ids.contains(&id))
+    };
+    let both = ids.clone();
+    app.until("the messages in the channel's view", move |st| both.iter().all(|id| in_view(st, *id))).await;
+    assert!(app.screen(100, 30).contains("wandering"));
+    let to_random = MessageEdit {
+        stream_id: Some(random),
+        propagate_mode: Some("change_all".into()),
+        ..Default::default()
+    };
+    app.other("admin").update_message(ids[0], &to_random).await.unwrap();
+    let last = ids[1];
+    app.until("moved here too", move |st| {
+        st.data.messages.get(&last).is_some_and(|m| m.stream_id() == Some(random))
+    })
+    .await;
+    assert!(ids.iter().all(|id| !in_view(&app.st, *id)), "out of the channel's view on screen");
+    assert!(!app.screen(100, 30).contains("wandering"));
+    app.open(Narrow::All).await;
+    app.open(Narrow::Channel(general)).await;
+    app.settle().await;
+    assert!(ids.iter().all(|id| !in_view(&app.st, *id)), "nor opened again");
+    assert!(!app.screen(100, 30).contains("wandering"));
+    // Where they went, they are.
+    app.open(Narrow::Channel(random)).await;
+    let in_random = |st: &State, id: i64| {
+        st.data.narrows.get(&Narrow::Channel(random)).is_some_and(|v| v.ids.contains(&id))
+    };
+    app.until("in the new channel's view", move |st| ids.iter().all(|id| in_random(st, *id))).await;
+}
+
+/// The member, through a proxy that refuses every change of a topic's policy.
+async fn refusing_policies() -> (App, Rewriter) {
+    let (app, proxy) = Setup::new("member")
+        .start_through(async |s: &DemoServer| {
+            let p = Rewriter::start(&s.url, vec![]).await;
+            let url = p.url.clone();
+            (p, url)
+        })
+        .await;
+    let refusal = br#"{"result": "error", "code": "BAD_REQUEST", "msg": "Not allowed"}"#.to_vec();
+    proxy.arm_before(Box::new(move |ex| {
+        ex.is("POST", "/user_topics").then(|| Reply::Body(400, refusal.clone()))
+    }));
+    (app, proxy)
+}
+
+#[tokio::test]
+async fn a_follow_the_server_refused_leaves_no_star_in_the_sidebar() {
+    let (mut app, _proxy) = refusing_policies().await;
+    let general = app.channel_id("general");
+    let id = app
+        .other("alice")
+        .send_message(&OutgoingMessage::channel(general, "to follow", "x"))
+        .await
+        .unwrap()
+        .id;
+    app.open(Narrow::Topic(general, "to follow".into())).await;
+    app.until("the message", |st| st.data.messages.contains_key(&id)).await;
+    app.select(id);
+    app.key(KeyCode::Char('F')).await;
+    app.until("refused", |st| st.ui.status.as_ref().is_some_and(|s| s.error)).await;
+    let said = app.st.ui.status.as_ref().unwrap().text.clone();
+    assert!(said.starts_with("#general > to follow not followed: "), "{said}");
+    assert_eq!(app.st.data.policy(general, "to follow"), VisibilityPolicy::None);
+    expand(&mut app, general, "to follow").await;
+    let screen = app.screen(100, 30);
+    let row = screen.lines().find(|l| l.contains("to follow")).unwrap_or_default();
+    assert!(!row.contains('★'), "{screen}");
+}
+
+#[tokio::test]
+async fn mentions_count_again_when_a_mention_is_marked_unread() {
+    let mut app = App::start("member").await;
+    let general = app.channel_id("general");
+    let me = app.st.data.me;
+    let name = app.st.data.users[&me].full_name.clone();
+    let text = format!("@**{name}|{me}** look at this");
+    let id = app
+        .other("alice")
+        .send_message(&OutgoingMessage::channel(general, "for you", &text))
+        .await
+        .unwrap()
+        .id;
+    app.until("the mention counted", |st| st.data.unread.is_mention(id)).await;
+    let mentions = app.st.data.unread.mentions();
+    app.open(Narrow::Topic(general, "for you".into())).await;
+    app.select(id);
+    app.until("read", |st| !st.data.unread.contains(id)).await;
+    assert_eq!(app.st.data.unread.mentions(), mentions - 1);
+    app.key(KeyCode::Char('!')).await;
+    assert_eq!(app.st.data.unread.mentions(), mentions, "counted again at once");
+    app.settle().await;
+    assert_eq!(app.st.data.unread.mentions(), mentions, "and after the server's events");
+    let screen = app.screen(100, 30);
+    let row = screen.lines().find(|l| l.contains("Mentions")).unwrap_or_default();
+    assert!(row.contains(&mentions.to_string()), "{screen}");
+}
