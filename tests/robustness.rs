@@ -364,7 +364,8 @@ async fn megabyte_names_and_topics_are_clipped_everywhere_they_show() {
     let topic = format!("t{}", "界".repeat(MB / 3));
     let name = "N".repeat(MB);
     let mut m = rig.message_json(base);
-    let id = base + 1;
+    // An ID the server gives no later message (the control message must not take it).
+    let id = base + 1_000_000;
     m["id"] = json!(id);
     m["subject"] = json!(topic);
     m["sender_full_name"] = json!(name);
@@ -561,7 +562,8 @@ async fn ten_thousand_distinct_reactions_in_an_event_render_and_still_change() {
     };
     let total = 10_000;
     let mut m = rig.message_json(base);
-    let id = base + 1;
+    // An ID the server gives no later message (the control message must not take it).
+    let id = base + 1_000_000;
     m["id"] = json!(id);
     m["reactions"] = Value::Array((0..total).map(reaction).collect());
     let last = rig.st.data.last_event_id;
@@ -620,7 +622,8 @@ async fn reactions_with_huge_and_wide_names_fit_every_pane_width() {
     }));
     let kinds = reactions.len();
     let mut m = rig.message_json(base);
-    let id = base + 1;
+    // An ID the server gives no later message (the control message must not take it).
+    let id = base + 1_000_000;
     m["id"] = json!(id);
     m["reactions"] = Value::Array(reactions);
     let last = rig.st.data.last_event_id;

@@ -343,7 +343,7 @@ impl Msg {
             Msg::Image { .. } => "Image",
             Msg::ClickOrganization { .. } => "ClickOrganization",
             Msg::Organizations { .. } => "Organizations",
-            Msg::InputElsewhere { .. } => "InputElsewhere",
+            Msg::InputElsewhere => "InputElsewhere",
             Msg::OrganizationClosed { .. } => "OrganizationClosed",
             Msg::ReopenFailed { .. } => "ReopenFailed",
             Msg::Tick { .. } => "Tick",
@@ -358,11 +358,11 @@ impl Msg {
             Msg::DraftPushed { .. } => "DraftPushed",
             Msg::ServerDraftGone { .. } => "ServerDraftGone",
             Msg::Events { .. } => "Events",
-            Msg::QueueLost { .. } => "QueueLost",
-            Msg::QueueUnreadable { .. } => "QueueUnreadable",
+            Msg::QueueLost => "QueueLost",
+            Msg::QueueUnreadable => "QueueUnreadable",
             Msg::AuthLost { .. } => "AuthLost",
             Msg::Offline { .. } => "Offline",
-            Msg::Online { .. } => "Online",
+            Msg::Online => "Online",
             Msg::UnreadableEvents { .. } => "UnreadableEvents",
             Msg::Sent { .. } => "Sent",
             Msg::TopicCounted { .. } => "TopicCounted",
@@ -376,7 +376,7 @@ impl Msg {
             Msg::Listed { .. } => "Listed",
             Msg::EditorDone { .. } => "EditorDone",
             Msg::NotificationClicked { .. } => "NotificationClicked",
-            Msg::NotificationUnshown { .. } => "NotificationUnshown",
+            Msg::NotificationUnshown => "NotificationUnshown",
         }
     }
 }

@@ -5,7 +5,7 @@
 //! part (the Mentions row once stayed behind after `!` until a restart). A leaf.
 
 use super::narrow::dm_key;
-use crate::api::{ChannelId, MessageId, UserId};
+use crate::api::{ChannelId, MessageId, UnreadMsgs, UserId};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
@@ -47,6 +47,34 @@ pub struct Unreads {
 }
 
 impl Unreads {
+    /// The unread messages register lists (`unread_msgs`): channels' topics, direct messages
+    /// (both forms) and group conversations, with the mentions among them.
+    pub fn from_register(u: &UnreadMsgs, me: UserId) -> Unreads {
+        let mut unread = Unreads::default();
+        let mentions: HashSet<MessageId> = u.mentions.iter().copied().collect();
+        let mentioned = |id: &MessageId| mentions.contains(id);
+        for s in &u.streams {
+            for id in &s.unread_message_ids {
+                unread.add(*id, Conv::topic(s.stream_id, &s.topic), mentioned(id));
+            }
+        }
+        for dm in u.direct() {
+            if let Some(other) = dm.other() {
+                let key = if other == me { vec![] } else { vec![other] };
+                for id in &dm.unread_message_ids {
+                    unread.add(*id, Conv::Dm(key.clone()), mentioned(id));
+                }
+            }
+        }
+        for h in &u.huddles {
+            let users: Vec<UserId> = h.user_ids_string.split(',').filter_map(|x| x.parse().ok()).collect();
+            for id in &h.unread_message_ids {
+                unread.add(*id, Conv::dm(&users, me), mentioned(id));
+            }
+        }
+        unread
+    }
+
     /// A message is unread (again): where it lives, and whether it mentions the user. Known
     /// already: its place and mention are taken as given now (a move, an edit that mentions).
     pub fn add(&mut self, id: MessageId, conv: Conv, mentioned: bool) {
@@ -109,6 +137,13 @@ impl Unreads {
     /// Everything is read.
     pub fn clear(&mut self) {
         *self = Unreads { revision: self.revision + 1, ..Unreads::default() };
+    }
+
+    /// The index replaced by another (a new register answer's); the revision still moves
+    /// forward, so what is derived from the index is rebuilt.
+    pub fn replace(&mut self, by: Unreads) {
+        let revision = self.revision + by.revision + 1;
+        *self = Unreads { revision, ..by };
     }
 
     pub fn contains(&self, id: MessageId) -> bool {

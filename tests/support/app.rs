@@ -386,10 +386,17 @@ impl App {
         self.settle().await;
     }
 
-    /// Show a narrow, as choosing it in the sidebar does.
+    /// Show a narrow, as choosing it in the sidebar does: its first page in (or its failure
+    /// said, or the client offline), then what follows settled.
     pub async fn open(&mut self, narrow: app::Narrow) {
-        let fx = app::open_narrow(&mut self.st, narrow);
+        let fx = app::open_narrow(&mut self.st, narrow.clone());
         self.run(fx);
+        self.until("the view's first page", move |st| {
+            st.data.narrows.get(&narrow).is_some_and(|v| v.loaded)
+                || st.ui.offline.is_some()
+                || st.ui.status.as_ref().is_some_and(|s| s.error)
+        })
+        .await;
         self.settle().await;
     }
 

@@ -140,7 +140,7 @@ async fn mute_and_mark_read_on_a_channel_row_act_on_the_channel() {
     app.st.ui.sidebar_selected = app.sidebar_row(|r| *r == SidebarRow::Channel(channel));
 
     app.key(KeyCode::Char('R')).await;
-    assert!(!app.st.data.unread.topics_in(channel).is_some(), "no unread topics left in the channel");
+    assert!(app.st.data.unread.topics_in(channel).is_none(), "no unread topics left in the channel");
     let still_unread = app
         .client
         .get_messages(

@@ -1,5 +1,6 @@
 //! Real-time events from the server, applied to the store.
 
+use super::common::*;
 use super::prelude::*;
 use super::register::*;
 
@@ -100,4 +101,58 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
         _ => {}
     }
     vec![]
+}
+
+/// A batch of events: held while the users are read or the first page is out; then each
+/// applied, and the rows derived from them rebuilt once for the batch.
+pub(super) fn on_events(st: &mut State, events: Vec<Event>) -> Vec<Effect> {
+    // Held while the users are read (an event about a user lands on the map that lists
+    // them), then while the first page is still out.
+    if st.data.roster_due.is_some() {
+        st.data.roster_held.push(events);
+        return vec![];
+    }
+    let Some(events) = super::cold_start::hold(st, events) else { return vec![] };
+    let mut fx = Vec::new();
+    let (mut sidebar, mut people, mut mutes) = (false, false, false);
+    for e in events {
+        st.data.last_event_id = st.data.last_event_id.max(e.id);
+        // Rows and the people list change only for some events; rebuilding them for
+        // every typing notice would be O(channels + users) per event.
+        let expanded = st.ui.expanded;
+        sidebar |= match &e.kind {
+            EventKind::Subscription(_) => true,
+            // Rows list topics only for the expanded channel.
+            // … and the recent direct-message conversations.
+            EventKind::Message(m) => {
+                m.message.is_dm() || (expanded.is_some() && m.message.stream_id == expanded)
+            }
+            EventKind::MutedUsers { .. } | EventKind::NavigationView(_) => true,
+            EventKind::ChannelFolder(_) => true,
+            EventKind::UpdateMessage(_) | EventKind::DeleteMessage(_) => expanded.is_some(),
+            _ => false,
+        };
+        people |=
+            matches!(e.kind, EventKind::Presence(_) | EventKind::UserStatus(_) | EventKind::RealmUser(_));
+        // What the inbox leaves out, or the channels it names, may have changed.
+        mutes |= matches!(
+            e.kind,
+            EventKind::UserTopic(_)
+                | EventKind::Subscription(_)
+                | EventKind::MutedUsers { .. }
+                | EventKind::Stream(_)
+        );
+        fx.extend(on_event(st, e.kind));
+    }
+    if sidebar {
+        rebuild_sidebar(st);
+    }
+    if people {
+        rebuild_people(st);
+    }
+    if mutes {
+        super::inbox::rebuild(st);
+    }
+    super::hold::enforce(st);
+    fx
 }

@@ -143,97 +143,107 @@ pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     if matches!(st.ui.popup, Some(Popup::Image { .. })) {
         return super::images::on_image_key(st, key);
     }
-    if matches!(st.ui.popup, Some(Popup::Scheduled { .. })) {
-        let ids: Vec<i64> = scheduled_in_order(st);
-        let Some(Popup::Scheduled { selected }) = &mut st.ui.popup else { return vec![] };
-        *selected = (*selected).min(ids.len().saturating_sub(1));
-        // The keys every list popup shares (`G`, `g`, pages too: issue 40, `G` did nothing here).
-        if list_move(selected, ids.len().saturating_sub(1), key.code) {
-            return vec![];
-        }
-        match key.code {
-            KeyCode::Esc | KeyCode::Char('q') => st.ui.popup = None,
-            KeyCode::Char('d') => {
-                if let Some(sm) = ids.get(*selected).and_then(|id| st.data.scheduled.get(id)) {
-                    let question = format!("Delete the scheduled message {}?", scheduled_label(st, sm));
-                    let effect = Effect::Api(ApiCall::DeleteScheduled(sm.scheduled_message_id));
-                    confirm(st, question, effect);
-                }
+    match st.ui.popup {
+        Some(Popup::Scheduled { .. }) => scheduled_key(st, key),
+        Some(Popup::Emoji { .. }) => emoji_key(st, key),
+        _ => scroll_key(st, key),
+    }
+}
+
+/// The scheduled messages' popup: move, delete after a question, edit in the compose box.
+fn scheduled_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
+    let ids: Vec<i64> = scheduled_in_order(st);
+    let Some(Popup::Scheduled { selected }) = &mut st.ui.popup else { return vec![] };
+    *selected = (*selected).min(ids.len().saturating_sub(1));
+    // The keys every list popup shares (`G`, `g`, pages too: issue 40, `G` did nothing here).
+    if list_move(selected, ids.len().saturating_sub(1), key.code) {
+        return vec![];
+    }
+    match key.code {
+        KeyCode::Esc | KeyCode::Char('q') => st.ui.popup = None,
+        KeyCode::Char('d') => {
+            if let Some(sm) = ids.get(*selected).and_then(|id| st.data.scheduled.get(id)) {
+                let question = format!("Delete the scheduled message {}?", scheduled_label(st, sm));
+                let effect = Effect::Api(ApiCall::DeleteScheduled(sm.scheduled_message_id));
+                confirm(st, question, effect);
             }
-            KeyCode::Char('e') | KeyCode::Enter => {
-                if let Some(sm) = ids.get(*selected).and_then(|id| st.data.scheduled.get(id)).cloned() {
-                    let target = match &sm.to {
-                        Recipient::Channel(c) => {
-                            Target::Channel { id: *c, topic: sm.topic.clone().unwrap_or_default() }
-                        }
-                        Recipient::Users(u) => Target::Dm(dm_key(u, st.data.me)),
-                    };
-                    let mut c = Compose::new(target.clone(), &sm.content, None);
-                    c.scheduled = Some(sm.scheduled_message_id);
-                    // An edit cancelled earlier was kept as a draft: continue it.
-                    let draft = st.drafts.get(&c.draft_key()).filter(|d| !d.trim().is_empty());
-                    let restored = draft.is_some_and(|d| *d != sm.content);
-                    if let Some(d) = draft {
-                        c = Compose::new(target, d, None);
-                        c.scheduled = Some(sm.scheduled_message_id);
+        }
+        KeyCode::Char('e') | KeyCode::Enter => {
+            if let Some(sm) = ids.get(*selected).and_then(|id| st.data.scheduled.get(id)).cloned() {
+                let target = match &sm.to {
+                    Recipient::Channel(c) => {
+                        Target::Channel { id: *c, topic: sm.topic.clone().unwrap_or_default() }
                     }
-                    st.ui.compose = Some(c);
-                    st.ui.popup = None;
-                    let hint = match (sm.failed, restored) {
-                        (true, _) => "this one failed: ctrl+s to pick a new time",
-                        (false, true) => "draft restored: ctrl+d saves, ctrl+s changes the time",
-                        (false, false) => "ctrl+d saves, ctrl+s changes the time",
-                    };
-                    set_status(st, hint);
-                }
-            }
-            _ => {}
-        }
-        return vec![];
-    }
-    if let Some(Popup::Emoji { message_id, query, matches, selected }) = &mut st.ui.popup {
-        match key.code {
-            KeyCode::Esc => st.ui.popup = None,
-            KeyCode::Down => *selected = (*selected + 1).min(matches.len().saturating_sub(1)),
-            KeyCode::Up => *selected = selected.saturating_sub(1),
-            // The query is a line like every prompt's (left/right, ctrl+w, ctrl+u, …).
-            _ if query.key(&key) == crate::line::Edit::Changed => {
-                *matches = emoji_matches(&st.data, query.text(), 200);
-                *selected = 0;
-            }
-            KeyCode::Enter => {
-                let id = *message_id;
-                let Some((name, code, kind)) = matches.get(*selected).cloned() else { return vec![] };
-                st.ui.popup = None;
-                let me = st.data.me;
-                let mine = st
-                    .data
-                    .messages
-                    .get(&id)
-                    .and_then(|m| {
-                        m.reactions().iter().find(|r| {
-                            r.user_id == me && r.emoji_code == code && r.reaction_type.as_str() == kind
-                        })
-                    })
-                    .cloned();
-                // Removal sends the server's stored name, code and type.
-                let (emoji, add) = match mine {
-                    Some(r) => (EmojiSpec::from(&r), false),
-                    None => (
-                        EmojiSpec {
-                            emoji_name: Some(name),
-                            emoji_code: Some(code),
-                            reaction_type: Some(kind),
-                        },
-                        true,
-                    ),
+                    Recipient::Users(u) => Target::Dm(dm_key(u, st.data.me)),
                 };
-                return vec![Effect::React { message_id: id, emoji, add }];
+                let mut c = Compose::new(target.clone(), &sm.content, None);
+                c.scheduled = Some(sm.scheduled_message_id);
+                // An edit cancelled earlier was kept as a draft: continue it.
+                let draft = st.drafts.get(&c.draft_key()).filter(|d| !d.trim().is_empty());
+                let restored = draft.is_some_and(|d| *d != sm.content);
+                if let Some(d) = draft {
+                    c = Compose::new(target, d, None);
+                    c.scheduled = Some(sm.scheduled_message_id);
+                }
+                st.ui.compose = Some(c);
+                st.ui.popup = None;
+                let hint = match (sm.failed, restored) {
+                    (true, _) => "this one failed: ctrl+s to pick a new time",
+                    (false, true) => "draft restored: ctrl+d saves, ctrl+s changes the time",
+                    (false, false) => "ctrl+d saves, ctrl+s changes the time",
+                };
+                set_status(st, hint);
             }
-            _ => {}
         }
-        return vec![];
+        _ => {}
     }
+    vec![]
+}
+
+/// The emoji picker: the query edits like a prompt, enter reacts (or takes the reaction back).
+fn emoji_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
+    let Some(Popup::Emoji { message_id, query, matches, selected }) = &mut st.ui.popup else { return vec![] };
+    match key.code {
+        KeyCode::Esc => st.ui.popup = None,
+        KeyCode::Down => *selected = (*selected + 1).min(matches.len().saturating_sub(1)),
+        KeyCode::Up => *selected = selected.saturating_sub(1),
+        // The query is a line like every prompt's (left/right, ctrl+w, ctrl+u, …).
+        _ if query.key(&key) == crate::line::Edit::Changed => {
+            *matches = emoji_matches(&st.data, query.text(), 200);
+            *selected = 0;
+        }
+        KeyCode::Enter => {
+            let id = *message_id;
+            let Some((name, code, kind)) = matches.get(*selected).cloned() else { return vec![] };
+            st.ui.popup = None;
+            let me = st.data.me;
+            let mine = st
+                .data
+                .messages
+                .get(&id)
+                .and_then(|m| {
+                    m.reactions()
+                        .iter()
+                        .find(|r| r.user_id == me && r.emoji_code == code && r.reaction_type.as_str() == kind)
+                })
+                .cloned();
+            // Removal sends the server's stored name, code and type.
+            let (emoji, add) = match mine {
+                Some(r) => (EmojiSpec::from(&r), false),
+                None => (
+                    EmojiSpec { emoji_name: Some(name), emoji_code: Some(code), reaction_type: Some(kind) },
+                    true,
+                ),
+            };
+            return vec![Effect::React { message_id: id, emoji, add }];
+        }
+        _ => {}
+    }
+    vec![]
+}
+
+/// The popups of text (help, edit history, message and channel info, profiles): they scroll.
+fn scroll_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     let Some(popup) = &mut st.ui.popup else { return vec![] };
     let scroll = match popup {
         Popup::Help { scroll }

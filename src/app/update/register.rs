@@ -19,54 +19,9 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     st.ui.cache_due = st.keep_session;
     let d = &mut st.data;
     d.me = r.user_id.unwrap_or(d.me);
-    d.realm = RealmInfo {
-        name: r.realm_name.clone().unwrap_or_default(),
-        feature_level: r.zulip_feature_level,
-        version: r.zulip_version.clone(),
-        empty_topic_name: r.realm_empty_topic_display_name.clone().unwrap_or_else(|| "general chat".into()),
-        max_message_length: r.max_message_length,
-        max_topic_length: r.max_topic_length,
-        // Before level 435 the server does not list them: the five fixed ones.
-        report_types: r.server_report_message_types.clone().unwrap_or_else(|| {
-            [
-                ("spam", "Spam"),
-                ("harassment", "Harassment"),
-                ("inappropriate", "Inappropriate content"),
-                ("norms", "Violates community norms"),
-                ("other", "Other reason"),
-            ]
-            .iter()
-            .map(|(k, n)| ReportType { key: (*k).into(), name: (*n).into() })
-            .collect()
-        }),
-        moderation_channel: r.realm_moderation_request_channel_id.filter(|id| *id > 0),
-        allow_edit_history: r.realm_allow_edit_history.unwrap_or(true),
-        read_receipts: r.realm_enable_read_receipts.unwrap_or(true),
-        ping_interval: r.server_presence_ping_interval_seconds.unwrap_or(60),
-        offline_threshold: r.server_presence_offline_threshold_seconds.unwrap_or(140) as i64,
-        longpoll_timeout: r.event_queue_longpoll_timeout_seconds.unwrap_or(90),
-        typing_started_wait_secs: r
-            .server_typing_started_wait_period_milliseconds
-            .map_or(10, |ms| (ms / 1000).max(1) as i64),
-        max_upload_bytes: r.max_file_upload_size_mib.map(|mib| mib << 20),
-        upload_quota_bytes: r.realm_upload_quota_mib.map(|mib| mib << 20),
-    };
+    d.realm = realm_info(&r);
     // The users are read off the first frame's path (`app::roster`); events wait for them.
-    let lists: Vec<(Later<User>, bool)> = [
-        (r.realm_users.take(), true),
-        (r.realm_non_active_users.take(), false),
-        (r.cross_realm_bots.take(), true),
-    ]
-    .into_iter()
-    .filter_map(|(list, active)| Some((list?, active)))
-    .collect();
-    let groups = r.realm_user_groups.take();
-    let read_users = (!lists.is_empty() || groups.is_some()).then(|| {
-        d.epochs += 1;
-        d.roster_due = Some(d.epochs);
-        let statuses = r.user_status.take().unwrap_or_default();
-        Effect::ReadUsers { epoch: d.epochs, roster: Box::new(Roster { lists, statuses, groups }) }
-    });
+    let read_users = roster_of(d, &mut r);
     d.channels = r.subscriptions.iter().flatten().map(|s| (s.stream_id, channel_info(s))).collect();
     d.muted_users = r.muted_users.iter().flatten().map(|m| m.id).collect();
     d.alert_words = r.alert_words.clone().unwrap_or_default();
@@ -83,45 +38,13 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     fields.sort_by_key(|f| (f.order, f.id));
     d.profile_fields = fields;
     d.channel_folders = r.channel_folders.iter().flatten().map(|f| (f.id, f.clone())).collect();
-    d.user_topics.clear();
-    for t in r.user_topics.iter().flatten() {
-        d.user_topics.insert((t.stream_id, t.topic_name.to_lowercase()), t.visibility_policy);
-    }
-    // Servers before level 170 list muted topics as [channel name, topic, time].
-    if r.user_topics.is_none() {
-        for m in r.muted_topics.iter().flatten() {
-            let (Some(name), Some(topic)) =
-                (m.get(0).and_then(|v| v.as_str()), m.get(1).and_then(|v| v.as_str()))
-            else {
-                continue;
-            };
-            if let Some(c) = d.channels.values().find(|c| c.name == name) {
-                d.user_topics.insert((c.id, topic.to_lowercase()), VisibilityPolicy::Muted);
-            }
-        }
-    }
+    d.user_topics = topic_policies(&r, &d.channels);
     d.unread.clear();
     if let Some(u) = &r.unread_msgs {
-        let mentions: std::collections::HashSet<MessageId> = u.mentions.iter().copied().collect();
-        let mentioned = |id: &MessageId| mentions.contains(id);
-        for s in &u.streams {
-            for id in &s.unread_message_ids {
-                d.unread.add(*id, Conv::topic(s.stream_id, &s.topic), mentioned(id));
-                d.topics.entry(s.stream_id).or_default().touch(&s.topic, *id);
-            }
-        }
-        for dm in u.direct() {
-            if let Some(other) = dm.other() {
-                let key = if other == d.me { vec![] } else { vec![other] };
-                for id in &dm.unread_message_ids {
-                    d.unread.add(*id, Conv::Dm(key.clone()), mentioned(id));
-                }
-            }
-        }
-        for h in &u.huddles {
-            let users: Vec<UserId> = h.user_ids_string.split(',').filter_map(|x| x.parse().ok()).collect();
-            for id in &h.unread_message_ids {
-                d.unread.add(*id, Conv::dm(&users, d.me), mentioned(id));
+        d.unread.replace(crate::app::unreads::Unreads::from_register(u, d.me));
+        for t in &u.streams {
+            if let Some(newest) = t.unread_message_ids.iter().max() {
+                d.topics.entry(t.stream_id).or_default().touch(&t.topic, *newest);
             }
         }
     }
@@ -174,19 +97,8 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     }
     fx.extend(super::outbox::pump(st));
     // Older than supported: said, with the server's version; what works still works.
-    if r.zulip_feature_level < crate::api::levels::OLDEST_SUPPORTED {
-        let version = if r.zulip_version.is_empty() {
-            "an old version".to_owned()
-        } else {
-            format!("Zulip {}", r.zulip_version)
-        };
-        set_error(
-            st,
-            format!(
-                "this server runs {version} (feature level {}); topicterm supports Zulip 7.0 and later: some actions will fail",
-                r.zulip_feature_level
-            ),
-        );
+    if let Some(warning) = too_old(&r) {
+        set_error(st, warning);
     }
     if let Some(q) = st.data.queue_id.clone() {
         fx.push(Effect::PollEvents {
@@ -196,6 +108,104 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
         });
     }
     fx
+}
+
+/// The organization's facts and limits, from register.
+fn realm_info(r: &RegisterResponse) -> RealmInfo {
+    RealmInfo {
+        name: r.realm_name.clone().unwrap_or_default(),
+        feature_level: r.zulip_feature_level,
+        version: r.zulip_version.clone(),
+        empty_topic_name: r.realm_empty_topic_display_name.clone().unwrap_or_else(|| "general chat".into()),
+        max_message_length: r.max_message_length,
+        max_topic_length: r.max_topic_length,
+        // Before level 435 the server does not list them: the five fixed ones.
+        report_types: r.server_report_message_types.clone().unwrap_or_else(|| {
+            [
+                ("spam", "Spam"),
+                ("harassment", "Harassment"),
+                ("inappropriate", "Inappropriate content"),
+                ("norms", "Violates community norms"),
+                ("other", "Other reason"),
+            ]
+            .iter()
+            .map(|(k, n)| ReportType { key: (*k).into(), name: (*n).into() })
+            .collect()
+        }),
+        moderation_channel: r.realm_moderation_request_channel_id.filter(|id| *id > 0),
+        allow_edit_history: r.realm_allow_edit_history.unwrap_or(true),
+        read_receipts: r.realm_enable_read_receipts.unwrap_or(true),
+        ping_interval: r.server_presence_ping_interval_seconds.unwrap_or(60),
+        offline_threshold: r.server_presence_offline_threshold_seconds.unwrap_or(140) as i64,
+        longpoll_timeout: r.event_queue_longpoll_timeout_seconds.unwrap_or(90),
+        typing_started_wait_secs: r
+            .server_typing_started_wait_period_milliseconds
+            .map_or(10, |ms| (ms / 1000).max(1) as i64),
+        max_upload_bytes: r.max_file_upload_size_mib.map(|mib| mib << 20),
+        upload_quota_bytes: r.realm_upload_quota_mib.map(|mib| mib << 20),
+    }
+}
+
+/// The users and groups of register, to be read off the main task (`Effect::ReadUsers`); the
+/// event batches wait for them.
+fn roster_of(d: &mut Data, r: &mut RegisterResponse) -> Option<Effect> {
+    let lists: Vec<(Later<User>, bool)> = [
+        (r.realm_users.take(), true),
+        (r.realm_non_active_users.take(), false),
+        (r.cross_realm_bots.take(), true),
+    ]
+    .into_iter()
+    .filter_map(|(list, active)| Some((list?, active)))
+    .collect();
+    let groups = r.realm_user_groups.take();
+    (!lists.is_empty() || groups.is_some()).then(|| {
+        d.epochs += 1;
+        d.roster_due = Some(d.epochs);
+        let statuses = r.user_status.take().unwrap_or_default();
+        Effect::ReadUsers { epoch: d.epochs, roster: Box::new(Roster { lists, statuses, groups }) }
+    })
+}
+
+/// The user's topic policies; servers before level 170 list muted topics as [channel name,
+/// topic, time].
+fn topic_policies(
+    r: &RegisterResponse,
+    channels: &std::collections::BTreeMap<ChannelId, ChannelInfo>,
+) -> HashMap<(ChannelId, String), VisibilityPolicy> {
+    let mut policies = HashMap::new();
+    for t in r.user_topics.iter().flatten() {
+        policies.insert((t.stream_id, t.topic_name.to_lowercase()), t.visibility_policy);
+    }
+    // Servers before level 170 list muted topics as [channel name, topic, time].
+    if r.user_topics.is_none() {
+        for m in r.muted_topics.iter().flatten() {
+            let (Some(name), Some(topic)) =
+                (m.get(0).and_then(|v| v.as_str()), m.get(1).and_then(|v| v.as_str()))
+            else {
+                continue;
+            };
+            if let Some(c) = channels.values().find(|c| c.name == name) {
+                policies.insert((c.id, topic.to_lowercase()), VisibilityPolicy::Muted);
+            }
+        }
+    }
+    policies
+}
+
+/// A server older than the oldest supported, in words (what works still works).
+fn too_old(r: &RegisterResponse) -> Option<String> {
+    if r.zulip_feature_level >= crate::api::levels::OLDEST_SUPPORTED {
+        return None;
+    }
+    let version = if r.zulip_version.is_empty() {
+        "an old version".to_owned()
+    } else {
+        format!("Zulip {}", r.zulip_version)
+    };
+    Some(format!(
+        "this server runs {version} (feature level {}); topicterm supports Zulip 7.0 and later: some actions will fail",
+        r.zulip_feature_level
+    ))
 }
 
 /// The users are read: the map replaces the one held (register lists everyone), the rows that

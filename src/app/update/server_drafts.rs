@@ -325,6 +325,33 @@ pub(super) fn on_gone(st: &mut State, id: i64) -> Vec<Effect> {
     vec![Effect::SaveDraft { key: gone_key(id), text: String::new() }]
 }
 
+/// Drafts found on disk at start-up: kept where nothing newer is typed, with the outbox's
+/// unsent messages and what the server was not yet told.
+pub(super) fn on_loaded(st: &mut State, drafts: std::collections::HashMap<String, String>) -> Vec<Effect> {
+    let (unsent, drafts): (Vec<_>, Vec<_>) = drafts.into_iter().partition(|(k, _)| k.starts_with("outbox-"));
+    let (gone, drafts): (Vec<_>, Vec<_>) = drafts.into_iter().partition(|(k, _)| gone_id(k).is_some());
+    let gone: Vec<i64> = gone.iter().filter_map(|(k, _)| gone_id(k)).collect();
+    let (unconfirmed, drafts): (Vec<_>, Vec<_>) =
+        drafts.into_iter().partition(|(k, _)| k.starts_with("unconfirmed-draft-"));
+    let unconfirmed: Vec<(String, String)> = unconfirmed
+        .into_iter()
+        .filter_map(|(k, v)| Some((k.strip_prefix("unconfirmed-draft-")?.to_owned(), v)))
+        .collect();
+    let on_disk: std::collections::HashSet<String> = drafts.iter().map(|(k, _)| k.clone()).collect();
+    for (k, v) in drafts {
+        // What is on this machine wins over a copy from the server; text typed since
+        // start-up wins over both.
+        let from_server = st.data.server_drafts.as_ref().and_then(|sd| sd.by_key.get(&k)).map(|(_, c)| c);
+        if st.drafts.get(&k).is_none_or(|cur| Some(cur) == from_server) {
+            st.drafts.insert(k, v);
+        }
+    }
+    let mut fx = on_gone_loaded(st, gone);
+    fx.extend(on_unconfirmed_loaded(st, unconfirmed, &on_disk));
+    fx.extend(super::outbox::restore_all(st, unsent));
+    fx
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::registered;

@@ -1,5 +1,6 @@
 //! Unit tests of `update`: each message kind on a registered state, no network.
 
+use super::compose::emoji_matches;
 use super::*;
 use serde_json::json;
 

@@ -74,6 +74,21 @@ pub(super) fn ping_if_due(st: &mut State, now: i64) -> Vec<Effect> {
     vec![Effect::Ping { active, last_update_id: st.data.presence_last_update_id }]
 }
 
+/// The terminal gained or lost focus: presence is told now rather than at the next interval.
+pub(super) fn on_focus(st: &mut State, focused: bool) -> Vec<Effect> {
+    st.ui.unfocused = !focused;
+    // Report the change now rather than at the next interval.
+    let active = focused && st.now - st.ui.last_input < IDLE_AFTER;
+    if st.data.queue_id.is_none() {
+        return vec![];
+    }
+    if focused {
+        st.ui.last_input = st.now;
+    }
+    st.ui.last_ping = st.now;
+    vec![Effect::Ping { active: active || focused, last_update_id: st.data.presence_last_update_id }]
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::{msg, registered};

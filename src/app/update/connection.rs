@@ -1,0 +1,37 @@
+//! The connection: register failed, the event poll offline and back.
+
+use super::common::*;
+use super::navigation::reload_if_not_loaded;
+use super::prelude::*;
+
+/// Register failed: tried again after a backoff.
+pub(super) fn on_register_failed(st: &mut State, error: &ApiError) -> Vec<Effect> {
+    super::cold_start::forget(st);
+    let why = super::answers::why(error);
+    st.ui.loading = false;
+    // Back off exponentially up to a minute, with jitter so that many clients of a
+    // restarted server do not come back in step.
+    let attempts = st.ui.offline.as_ref().map_or(0, |o| o.attempts) + 1;
+    let wait = Backoff::CLIENT.delay_secs(attempts, pseudo_random(st.now, attempts));
+    let retry_at = st.now + wait;
+    st.ui.offline = Some(Offline { why, retry_at, attempts, register_due: true });
+    vec![]
+}
+
+/// The event poll failed for a network reason; it tries again in `retry_in` seconds.
+pub(super) fn on_offline(st: &mut State, error: &ApiError, retry_in: u64) -> Vec<Effect> {
+    let why = super::answers::why(error);
+    let attempts = st.ui.offline.as_ref().map_or(0, |o| o.attempts);
+    st.ui.offline = Some(Offline { why, retry_at: st.now + retry_in as i64, attempts, register_due: false });
+    vec![]
+}
+
+/// A poll succeeded after failures: what did not load is asked again, the outbox sends.
+pub(super) fn on_online(st: &mut State) -> Vec<Effect> {
+    if st.ui.offline.take().is_some() {
+        set_status(st, "back online");
+    }
+    let mut fx = reload_if_not_loaded(st);
+    fx.extend(super::outbox::pump(st));
+    fx
+}
