@@ -74,6 +74,10 @@ pub struct SendFailure {
     pub retry: bool,
     /// The request may have reached the server (timeout, broken connection, 5xx).
     pub maybe_sent: bool,
+    /// The server refused the search for an earlier attempt (its conversation is gone or out
+    /// of reach): it cannot be looked for, so the next attempt sends and the server says what
+    /// is wrong with the message itself — instead of looking, refused, forever.
+    pub unsearchable: bool,
 }
 
 /// Look for an earlier attempt of a send on the server before sending it again.

@@ -615,9 +615,9 @@ fn send_failure(e: ApiError, checking: bool) -> SendFailure {
     if checking && !retry {
         // The search was refused (e.g. the conversation became inaccessible): send, and let
         // the server say what is wrong with the message itself.
-        return SendFailure { error: e, retry: true, maybe_sent: false };
+        return SendFailure { error: e, retry: true, maybe_sent: false, unsearchable: true };
     }
-    SendFailure { error: e, retry, maybe_sent: maybe_sent || checking }
+    SendFailure { error: e, retry, maybe_sent: maybe_sent || checking, unsearchable: false }
 }
 
 /// An earlier attempt of this send that reached the server: our newest messages in the

@@ -111,3 +111,57 @@ async fn a_message_queued_offline_can_be_taken_back() {
     app.settle().await;
     assert_eq!(on_server(&app, "second thoughts").await, 0);
 }
+
+/// Issue 40: a message whose first attempt was cut off, queued for a conversation the server
+/// then refuses to search (a channel gone), looked for it, was refused, and looked again,
+/// forever ("not sent yet (Invalid narrow operator: unknown channel): trying again in 5s").
+/// Refused the search, it is sent; the server's refusal of the message is final, said as the
+/// send's, and the text stays to be taken back.
+#[tokio::test]
+async fn a_send_refused_after_its_search_is_refused_stops_and_says_the_sends_reason() {
+    use crate::rewriter::{Reply, Rewriter};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let (mut app, proxy) = crate::harness::Setup::new("member")
+        .start_through(async |s: &topicterm::server::DemoServer| {
+            let p = Rewriter::start(&s.url, vec![]).await;
+            let url = p.url.clone();
+            (p, url)
+        })
+        .await;
+    let posts = Arc::new(AtomicUsize::new(0));
+    let seen = posts.clone();
+    let error =
+        |msg: &str| format!(r#"{{"result": "error", "code": "BAD_REQUEST", "msg": "{msg}"}}"#).into_bytes();
+    proxy.arm_before(Box::new(move |ex| {
+        let cut = seen.load(Ordering::SeqCst) > 0;
+        if ex.is("POST", "/messages") {
+            return Some(match seen.fetch_add(1, Ordering::SeqCst) {
+                // The connection drops before the answer: the server may have it.
+                0 => Reply::CutAfter(b"{\"result\": \"success\"}".to_vec(), 3),
+                _ => Reply::Body(400, error("Invalid channel ID")),
+            });
+        }
+        (cut && ex.is("GET", "/messages"))
+            .then(|| Reply::Body(400, error("Invalid narrow operator: unknown channel")))
+    }));
+    compose_to(&mut app, "general", "gone soon").await;
+    app.keys("to a channel that goes").await;
+    app.ctrl('d').await;
+    until(&mut app, "the first attempt cut off", |a| a.st.outbox.first().is_some_and(|o| o.maybe_sent)).await;
+    app.ctrl('r').await;
+    until(&mut app, "the search refused", |a| a.st.outbox[0].attempts == 2).await;
+    assert!(!app.st.outbox[0].maybe_sent, "not looked for again");
+    // Its time comes: sent, and refused.
+    let later = app.st.now + 60;
+    app.send(topicterm::app::Msg::Tick(later)).await;
+    until(&mut app, "the refusal", |a| a.st.outbox.iter().any(|o| matches!(o.state, OutState::Failed(_))))
+        .await;
+    let OutState::Failed(why) = &app.st.outbox[0].state else { unreachable!() };
+    assert_eq!(why, "Invalid channel ID", "the send's reason, not the search's");
+    let tried = posts.load(Ordering::SeqCst);
+    app.settle().await;
+    app.send(topicterm::app::Msg::Tick(app.st.now + 600)).await;
+    assert_eq!(posts.load(Ordering::SeqCst), tried, "no attempt after a final refusal");
+    assert_eq!(app.st.outbox.len(), 1, "the text is kept to be taken back");
+}

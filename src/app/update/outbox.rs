@@ -136,8 +136,10 @@ pub(super) fn on_sent(st: &mut State, local_id: &str, result: Result<MessageId, 
             let attempts = st.outbox[pos].attempts;
             // Back off up to a minute, with jitter; the connection coming back retries at once.
             let at = st.now + Backoff::CLIENT.delay_secs(attempts, pseudo_random(st.now, attempts));
-            // Once an attempt may have reached the server, every later one looks first.
-            st.outbox[pos].maybe_sent |= f.maybe_sent;
+            // Once an attempt may have reached the server, every later one looks first — unless
+            // the server refuses to be searched there.
+            let o = &mut st.outbox[pos];
+            o.maybe_sent = !f.unsearchable && (o.maybe_sent || f.maybe_sent);
             set_error(st, format!("not sent yet ({why}): trying again in {}s", at - st.now));
             st.outbox[pos].state = OutState::Retry { at, why };
         }
@@ -346,7 +348,7 @@ mod tests {
     fn failure(why: &str, retry: bool, maybe_sent: bool) -> SendFailure {
         let error =
             ApiError::Server(Box::new(ServerError::new(if retry { 503 } else { 400 }, "BAD_REQUEST", why)));
-        SendFailure { error, retry, maybe_sent }
+        SendFailure { error, retry, maybe_sent, unsearchable: false }
     }
 
     fn refused() -> ApiError {
@@ -453,6 +455,47 @@ mod tests {
         assert_eq!(sends(&fx).len(), 1);
         let fx = update(&mut st, Msg::Sent { local_id: first, result: Ok(700) });
         assert_eq!(sends(&fx)[0].1, "two");
+    }
+
+    /// Issue 40: a message queued for a channel that is gone looked for its earlier attempt,
+    /// was refused the search, and looked again, forever. Refused the search, it is sent; the
+    /// server's refusal of the message is final and said as the send's.
+    #[test]
+    fn a_send_whose_search_is_refused_is_sent_and_a_refusal_then_is_final() {
+        let (mut st, _) = registered();
+        st.now = 1000;
+        let first = sends(&send(&mut st, "to a channel that goes"))[0].0.clone();
+        update(&mut st, Msg::Sent { local_id: first.clone(), result: Err(failure("timed out", true, true)) });
+        let fx = update(&mut st, ctrl('r'));
+        assert!(matches!(
+            fx.iter().find(|e| matches!(e, Effect::Send { .. })),
+            Some(Effect::Send { verify: Some(_), .. })
+        ));
+        let mut refused_search = failure("Invalid narrow operator: unknown channel", true, false);
+        refused_search.unsearchable = true;
+        update(&mut st, Msg::Sent { local_id: first.clone(), result: Err(refused_search) });
+        let fx = update(&mut st, ctrl('r'));
+        assert!(
+            matches!(
+                fx.iter().find(|e| matches!(e, Effect::Send { .. })),
+                Some(Effect::Send { verify: None, .. })
+            ),
+            "sent without looking: {fx:?}"
+        );
+        update(
+            &mut st,
+            Msg::Sent { local_id: first, result: Err(failure("Invalid channel ID", false, false)) },
+        );
+        assert!(matches!(st.outbox[0].state, OutState::Failed(_)), "final: {:?}", st.outbox[0].state);
+        let said = st.ui.status.as_ref().unwrap().text.clone();
+        assert!(
+            said.starts_with("not sent: Invalid channel ID"),
+            "the send's refusal, not the search's: {said}"
+        );
+        assert!(
+            update(&mut st, Msg::Tick(5000)).iter().all(|e| !matches!(e, Effect::Send { .. })),
+            "no retry"
+        );
     }
 
     #[test]
