@@ -539,6 +539,19 @@ impl Resolver for Data {
 }
 
 impl RealmInfo {
+    /// A topic as a person reads it: the empty topic is the organization's name for it
+    /// (`realm_empty_topic_display_name`, "general chat"). The one rule for every view.
+    pub fn topic_shown<'a>(&'a self, topic: &'a str) -> &'a str {
+        if topic.is_empty() { &self.empty_topic_name } else { topic }
+    }
+
+    /// A topic as a person typed it: that name of the empty topic is the empty topic (as the
+    /// reference server takes "general chat").
+    pub fn topic_typed<'a>(&self, typed: &'a str) -> &'a str {
+        let typed = typed.trim();
+        if typed.eq_ignore_ascii_case(&self.empty_topic_name) { "" } else { typed }
+    }
+
     /// What is missing on this server, for the user: "not available on this server (Zulip 8.0-dev)".
     pub fn not_here(&self) -> String {
         match self.version.split('-').take(2).collect::<Vec<_>>().join("-") {

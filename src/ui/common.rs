@@ -230,12 +230,10 @@ pub(super) fn clip(s: &str, width: usize) -> String {
 
 /// The glyph for a reaction: the Unicode emoji, or `:name:`.
 pub fn emoji_label(code: &str, name: &str, kind: &str) -> String {
-    if kind == "unicode_emoji" {
-        let s: Option<String> =
-            code.split('-').map(|p| u32::from_str_radix(p, 16).ok().and_then(char::from_u32)).collect();
-        if let Some(s) = s.filter(|s| !s.chars().any(char::is_control)) {
-            return s;
-        }
+    if kind == "unicode_emoji"
+        && let Some(s) = crate::emoji::glyph(code).filter(|s| !s.chars().any(char::is_control))
+    {
+        return s;
     }
     format!(":{}:", sanitize(name))
 }

@@ -16,7 +16,7 @@ pub(super) fn draw_compose(f: &mut Frame, st: &State, t: &Theme, cache: &mut Ren
     let d = &st.data;
     let to = match &c.target {
         Target::Channel { id, topic } => {
-            let t = if topic.is_empty() { d.realm.empty_topic_name.as_str() } else { topic };
+            let t = d.realm.topic_shown(topic);
             format!("#{} > {}", d.channel_name(*id), t)
         }
         Target::Dm(u) if u.is_empty() => "Notes to self".into(),

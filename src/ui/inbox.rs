@@ -28,7 +28,7 @@ fn label(st: &State, t: &Theme, view: &InboxView, row: &InboxRow) -> (String, St
             }
         }
         InboxRow::Topic { topic, .. } => {
-            let name = if topic.is_empty() { d.realm.empty_topic_name.as_str() } else { topic.as_str() };
+            let name = d.realm.topic_shown(topic);
             (format!("    {}", sanitize(name)), Style::new())
         }
         InboxRow::Dm { users, .. } => {

@@ -18,7 +18,7 @@ pub(super) fn conversation_header(st: &State, m: &Stored) -> String {
     let d = &st.data;
     match m.stream_id() {
         Some(c) if !m.is_dm() => {
-            let t = if m.topic().is_empty() { d.realm.empty_topic_name.as_str() } else { m.topic() };
+            let t = d.realm.topic_shown(m.topic());
             format!("#{} > {}{}", sanitize(d.channel_name(c)), sanitize(t), policy_mark(st, c, m.topic()))
         }
         _ => {
@@ -300,7 +300,7 @@ fn pending_block(st: &State, th: &Theme, o: &crate::app::Outgoing, width: u16) -
     if !matches!(st.ui.narrow, Narrow::Topic(..) | Narrow::Dm(_)) {
         let header = match &o.target {
             crate::app::Target::Channel { id, topic } => {
-                let t = if topic.is_empty() { st.data.realm.empty_topic_name.as_str() } else { topic };
+                let t = st.data.realm.topic_shown(topic);
                 format!("#{} > {}", sanitize(st.data.channel_name(*id)), sanitize(t))
             }
             crate::app::Target::Dm(users) if users.is_empty() => "Notes to self".into(),

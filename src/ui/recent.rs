@@ -15,7 +15,7 @@ pub(super) fn title(st: &State, n: &Narrow) -> String {
     let d = &st.data;
     match n {
         Narrow::Topic(c, t) => {
-            let topic = if t.is_empty() { d.realm.empty_topic_name.as_str() } else { t.as_str() };
+            let topic = d.realm.topic_shown(t);
             format!("#{} > {}", d.channel_name(*c), topic)
         }
         Narrow::Dm(users) if users.is_empty() => format!("DM: {} (you)", d.user_name(d.me)),

@@ -61,7 +61,7 @@ pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut Hit
                     crate::api::VisibilityPolicy::Unmuted => "○",
                     _ => " ",
                 };
-                let name = if t.is_empty() { d.realm.empty_topic_name.clone() } else { sanitize(t) };
+                let name = sanitize(d.realm.topic_shown(t));
                 let n = if muted { 0 } else { d.topic_unread(*c, t) };
                 (format!("  {mark}{name}"), n, if muted { th.dim } else { Style::new() })
             }

@@ -18,7 +18,7 @@ pub fn narrow_title(st: &State, n: &Narrow) -> String {
         Narrow::All => "All messages".into(),
         Narrow::Channel(c) => format!("#{}", d.channel_name(*c)),
         Narrow::Topic(c, t) => {
-            let t = if t.is_empty() { d.realm.empty_topic_name.as_str() } else { t };
+            let t = d.realm.topic_shown(t);
             format!("#{} > {}", d.channel_name(*c), t)
         }
         Narrow::AllDms => "Direct messages".into(),

@@ -272,3 +272,37 @@ async fn the_channel_browser_and_the_emoji_picker_filter_with_the_same_line_keys
         other => panic!("the emoji picker: {other:?}"),
     }
 }
+
+/// Issue 40.5: the empty topic is "general chat" wherever a person sees or types it: topic
+/// completion lists it by that name (not as an empty entry a second tab inserts), a prefix of
+/// the name finds it, and the name typed addresses the empty topic.
+#[tokio::test]
+async fn the_empty_topic_completes_and_is_typed_as_general_chat() {
+    let mut app = App::start("member").await;
+    let general = app.channel_id("general");
+    let id = app
+        .other("alice")
+        .send_message(&OutgoingMessage::channel(general, "", "no topic here"))
+        .await
+        .unwrap()
+        .id;
+    app.until("the message", |st| st.data.messages.contains_key(&id)).await;
+    app.key(KeyCode::Char('c')).await;
+    app.keys("general>").await;
+    app.key(KeyCode::Tab).await;
+    app.until("the topics", |st| !st.ui.completion.suggestions.is_empty()).await;
+    let shown: Vec<String> = app.st.ui.completion.suggestions.iter().map(|s| s.0.clone()).collect();
+    assert!(shown.iter().any(|s| s == "general chat"), "{shown:?}");
+    assert!(shown.iter().all(|s| !s.trim().is_empty()), "no empty entry: {shown:?}");
+    app.key(KeyCode::Esc).await;
+    app.key(KeyCode::Char('c')).await;
+    app.keys("general>gen").await;
+    app.key(KeyCode::Tab).await;
+    app.until("a match", |st| !st.ui.completion.suggestions.is_empty()).await;
+    app.key(KeyCode::Tab).await;
+    assert_eq!(prompt_text(&app), "general>general chat");
+    app.key(KeyCode::Enter).await;
+    let target = app.st.ui.compose.as_ref().map(|c| c.target.clone());
+    assert_eq!(target, Some(Target::Channel { id: general, topic: String::new() }), "the empty topic");
+    assert!(app.screen(100, 30).contains("general chat"), "and named so in the compose box");
+}

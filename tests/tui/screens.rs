@@ -216,6 +216,15 @@ async fn compose_completes_users_channels_topics_and_emoji() {
     );
     app.key(KeyCode::Tab).await;
     app.keys(":tad").await;
+    // Issue 40.6: listed as the `E` picker lists them, the emoji and its name, no codes.
+    let shown: Vec<String> =
+        app.st.ui.compose.as_ref().unwrap().suggestions.iter().map(|s| s.0.clone()).collect();
+    assert_eq!(shown.first().map(String::as_str), Some("🎉 :tada:"), "{shown:?}");
+    let screen = app.screen(100, 30);
+    assert!(
+        screen.contains("🎉") && screen.contains(":tada:") && !screen.contains("1f389") && !screen.contains("unicode_emoji"),
+        "{screen}"
+    );
     app.key(KeyCode::Tab).await;
     assert_eq!(
         app.st.ui.compose.as_ref().unwrap().text(),

@@ -188,10 +188,12 @@ fn topics(
     let q = typed.to_lowercase();
     match st.data.topics.get(&cid) {
         Some(list) if list.loaded => {
+            // The empty topic by its name ("general chat"), as everywhere a person reads it.
+            let realm = &st.data.realm;
             let mut names: Vec<&str> = list
                 .topics
                 .iter()
-                .map(|t| t.name.as_str())
+                .map(|t| realm.topic_shown(&t.name))
                 .filter(|t| t.to_lowercase().contains(&q))
                 .collect();
             // Topics come newest first; names that start with the query first.

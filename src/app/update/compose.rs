@@ -188,10 +188,11 @@ pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
                         Some(list) if list.loaded => out.extend(
                             list.topics
                                 .iter()
-                                .filter(|t| t.name.to_lowercase().contains(&topic_q))
+                                .map(|t| (d.realm.topic_shown(&t.name), t.name.as_str()))
+                                .filter(|(shown, _)| shown.to_lowercase().contains(&topic_q))
                                 .take(8)
-                                .map(|t| {
-                                    (t.name.clone(), format!("#**{}>{}**", d.channel_name(cid), t.name))
+                                .map(|(shown, t)| {
+                                    (shown.to_owned(), format!("#**{}>{t}**", d.channel_name(cid)))
                                 }),
                         ),
                         Some(list) if list.loading => {}
@@ -216,7 +217,12 @@ pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
         out.extend(
             emoji_matches(d, q, 8)
                 .into_iter()
-                .map(|(name, code, kind)| (format!(":{name}: {code} {kind}"), format!(":{name}:"))),
+                // As the `E` picker shows them: the emoji and its name (custom ones marked ◆).
+                .map(|(name, code, kind)| {
+                    let glyph = crate::emoji::glyph(&code)
+                        .filter(|g| kind == "unicode_emoji" && !g.chars().any(char::is_control));
+                    (format!("{} :{name}:", glyph.unwrap_or_else(|| "◆".into())), format!(":{name}:"))
+                }),
         );
     }
     let token_len = token.chars().count();

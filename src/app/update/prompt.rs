@@ -143,7 +143,7 @@ fn target_of(st: &State, text: &str, kind: PromptKind) -> Result<Target, String>
         let (chan, topic) = text.split_once('>').unwrap_or((text, ""));
         let chan = chan.trim().trim_start_matches('#');
         if let Some(id) = crate::app::narrow::Resolver::channel_id(d, chan) {
-            return Ok(Target::Channel { id, topic: topic.trim().to_owned() });
+            return Ok(Target::Channel { id, topic: d.realm.topic_typed(topic).to_owned() });
         }
         if channel_form || chan.is_empty() {
             return Err(format!("no channel named {chan:?}"));
