@@ -10,6 +10,9 @@
 //! lists, whose keys are in `lists_keys`).
 
 mod actions;
+mod actions_message;
+mod actions_moves;
+mod actions_screen;
 mod answers;
 mod attach;
 mod burst;
