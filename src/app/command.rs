@@ -241,225 +241,312 @@ fn usage(name: &str, feature_level: i64) -> String {
     format!("usage: :{name} {}", args(name, feature_level))
 }
 
+/// A typed command: its name and arguments, and the server's level, for the parsers below.
+struct Typed<'a> {
+    name: &'a str,
+    args: &'a [String],
+    feature_level: i64,
+}
+
+impl Typed<'_> {
+    /// The arguments as one line.
+    fn rest(&self) -> String {
+        self.args.join(" ")
+    }
+
+    /// The command's usage line, as the server of this level takes it.
+    fn usage(&self) -> String {
+        usage(self.name, self.feature_level)
+    }
+
+    /// At least `n` arguments, or the usage line.
+    fn need(&self, n: usize) -> Result<(), String> {
+        if self.args.len() < n { Err(self.usage()) } else { Ok(()) }
+    }
+
+    /// A leading `#channel` (without its `#`), and the arguments after it.
+    fn channel_and_rest(&self) -> (Option<String>, Vec<String>) {
+        match self.args.split_first() {
+            Some((first, rest)) if first.starts_with('#') => {
+                (Some(first.trim_start_matches('#').to_owned()), rest.to_vec())
+            }
+            _ => (None, self.args.to_vec()),
+        }
+    }
+}
+
 /// Parse a palette line (without the leading `:`) for a server of `feature_level`.
 pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
     let toks = tokens(line);
     let Some((name, args)) = toks.split_first() else { return Err("type a command; tab completes".into()) };
-    let rest = || args.join(" ");
-    let usage = |name: &str| usage(name, feature_level);
-    let need = |n: usize| if args.len() < n { Err(usage(name)) } else { Ok(()) };
-    let channel_and_rest = |args: &[String]| -> (Option<String>, Vec<String>) {
-        match args.split_first() {
-            Some((first, rest)) if first.starts_with('#') => {
-                (Some(first.trim_start_matches('#').to_owned()), rest.to_vec())
+    let t = Typed { name, args, feature_level };
+    match name.as_str() {
+        "scheduled" => Ok(Command::Scheduled),
+        "dump-state" => Ok(Command::DumpState(args.first().cloned())),
+        "status" => status(&t),
+        "mute" => Ok(Command::Mute),
+        "unmute" => Ok(Command::Unmute),
+        "follow" => Ok(Command::Follow),
+        "unsubscribe" => Ok(unsubscribe(&t)),
+        "deactivate" => deactivate(&t),
+        "date" => t.need(1).map(|()| Command::Date(t.rest())),
+        "group-add" | "group-remove" | "subgroup-add" | "subgroup-remove" => group(&t),
+        "view-pin" | "view-hide" => view_pin(&t),
+        "view-rename" => view_rename(&t),
+        "playground" => playground(&t),
+        "channel-email" => Ok(channel_email(&t)),
+        "apns" => apns(&t),
+        "report" => report(&t),
+        "delete" => Ok(Command::Delete),
+        "rename-topic" => rename_topic(&t),
+        "move-topic" => move_topic(&t),
+        "resolve" => Ok(Command::Resolve(true)),
+        "unresolve" => Ok(Command::Resolve(false)),
+        "mark-unread" => Ok(Command::MarkUnread),
+        "delete-topic" => Ok(Command::DeleteTopic),
+        "poll-option" | "todo-add" => add_item(&t),
+        "mark-read" => mark_read(&t),
+        "mute-user" | "unmute-user" => mute_user(&t),
+        "alert-words" => alert_words(&t),
+        "channels" => Ok(Command::Channels),
+        "recent" => Ok(Command::Recent),
+        "attach" => t.need(1).map(|()| Command::Attach(t.rest())),
+        "subscribe" => t.need(1).map(|()| Command::Subscribe(t.rest().trim_start_matches('#').to_owned())),
+        "channel-info" => Ok(channel_info(&t)),
+        "profile" => Ok(profile(&t)),
+        "create-channel" => create_channel(&t),
+        "invite" => invite(&t),
+        "help" => Ok(Command::Help),
+        "quit" | "q" => Ok(Command::Quit),
+        "remind" => t.need(1).map(|()| Command::Remind(args.to_vec())),
+        "reminders" => Ok(Command::Reminders),
+        "uploads" => Ok(Command::Uploads),
+        "snippets" => Ok(Command::Snippets),
+        "inbox" => Ok(Command::Inbox),
+        other => Err(unknown(other)),
+    }
+}
+
+/// What to say for a name that is no command: the commands it starts, if any.
+fn unknown(other: &str) -> String {
+    let close = complete(other);
+    if close.is_empty() {
+        format!("no command {other:?}")
+    } else {
+        format!("no command {other:?}; did you mean {}?", close.join(", "))
+    }
+}
+
+// The user's own settings.
+
+/// `:status TEXT | clear`.
+fn status(t: &Typed) -> Result<Command, String> {
+    t.need(1)?;
+    match t.rest() {
+        r if r == "clear" => Ok(Command::Status(None)),
+        r => Ok(Command::Status(Some(r))),
+    }
+}
+
+/// `:alert-words [add|remove WORD …]`.
+fn alert_words(t: &Typed) -> Result<Command, String> {
+    match t.args.split_first() {
+        None => Ok(Command::AlertWords(None)),
+        Some((op, words)) if (op == "add" || op == "remove") && !words.is_empty() => {
+            Ok(Command::AlertWords(Some((op == "add", words.to_vec()))))
+        }
+        _ => Err(t.usage()),
+    }
+}
+
+/// `:apns TOKEN APPID` (the app ID optional on servers before `APNS_APPID_REQUIRED`).
+fn apns(t: &Typed) -> Result<Command, String> {
+    t.need(1)?;
+    if t.args.len() < 2 && t.feature_level >= APNS_APPID_REQUIRED {
+        return Err(format!("this server needs the app ID too; {}", t.usage()));
+    }
+    Ok(Command::Apns { token: t.args[0].clone(), appid: t.args.get(1).cloned() })
+}
+
+// Messages and topics.
+
+/// `:report TYPE [description]`.
+fn report(t: &Typed) -> Result<Command, String> {
+    t.need(1)?;
+    let desc = t.args[1..].join(" ");
+    Ok(Command::Report { report_type: t.args[0].clone(), description: (!desc.is_empty()).then_some(desc) })
+}
+
+/// `:rename-topic NEW [--one|--later|--all]`.
+fn rename_topic(t: &Typed) -> Result<Command, String> {
+    let mut mode = "change_all";
+    let mut words = Vec::new();
+    for a in t.args {
+        match a.as_str() {
+            "--one" => mode = "change_one",
+            "--later" => mode = "change_later",
+            "--all" => mode = "change_all",
+            _ => words.push(a.as_str()),
+        }
+    }
+    if words.is_empty() {
+        return Err(t.usage());
+    }
+    Ok(Command::MoveTopic { channel: None, topic: Some(words.join(" ")), mode })
+}
+
+/// `:move-topic #channel [NEW]`.
+fn move_topic(t: &Typed) -> Result<Command, String> {
+    t.need(1)?;
+    let channel = t.args[0].trim_start_matches('#').to_owned();
+    let topic = (t.args.len() > 1).then(|| t.args[1..].join(" "));
+    Ok(Command::MoveTopic { channel: Some(channel), topic, mode: "change_all" })
+}
+
+/// `:poll-option TEXT` and `:todo-add TEXT`.
+fn add_item(t: &Typed) -> Result<Command, String> {
+    t.need(1)?;
+    Ok(Command::AddItem { poll: t.name == "poll-option", text: t.rest() })
+}
+
+/// `:mark-read [topic|channel|all]`.
+fn mark_read(t: &Typed) -> Result<Command, String> {
+    match t.args.first().map(String::as_str) {
+        None | Some("topic") => Ok(Command::MarkRead(None)),
+        Some("channel") => Ok(Command::MarkRead(Some(false))),
+        Some("all") => Ok(Command::MarkRead(Some(true))),
+        _ => Err(t.usage()),
+    }
+}
+
+// Channels.
+
+/// `:unsubscribe [#channel] [user …]`.
+fn unsubscribe(t: &Typed) -> Command {
+    let (channel, users) = t.channel_and_rest();
+    Command::Unsubscribe { channel, users }
+}
+
+/// `:channel-email [#channel] [sender]`.
+fn channel_email(t: &Typed) -> Command {
+    let (channel, rest) = t.channel_and_rest();
+    Command::ChannelEmail { channel, sender: (!rest.is_empty()).then(|| rest.join(" ")) }
+}
+
+/// `:channel-info [#channel]`.
+fn channel_info(t: &Typed) -> Command {
+    let named = t.rest();
+    Command::ChannelInfo((!named.is_empty()).then(|| named.trim_start_matches('#').to_owned()))
+}
+
+/// `:create-channel NAME [--private] [--description TEXT]`.
+fn create_channel(t: &Typed) -> Result<Command, String> {
+    let mut private = false;
+    let (mut words, mut description) = (Vec::new(), Vec::new());
+    let mut in_description = false;
+    for a in t.args {
+        match a.as_str() {
+            "--private" => private = true,
+            "--description" => in_description = true,
+            f if f.starts_with("--") => return Err(format!("unknown flag {f}; {}", t.usage())),
+            w if in_description => description.push(w),
+            w => words.push(w),
+        }
+    }
+    if words.is_empty() {
+        return Err(t.usage());
+    }
+    Ok(Command::CreateChannel {
+        name: words.join(" ").trim_start_matches('#').to_owned(),
+        private,
+        description: description.join(" "),
+    })
+}
+
+// People, groups and the organization's lists.
+
+/// `:deactivate USER [--delete-…]`.
+fn deactivate(t: &Typed) -> Result<Command, String> {
+    let (flags, words): (Vec<String>, Vec<String>) =
+        t.args.iter().cloned().partition(|a| a.starts_with("--"));
+    if words.is_empty() {
+        return Err(t.usage());
+    }
+    for f in &flags {
+        if !matches!(f.as_str(), "--delete-profile" | "--delete-public" | "--delete-private" | "--delete-dms")
+        {
+            return Err(format!("unknown flag {f}; {}", t.usage()));
+        }
+    }
+    Ok(Command::Deactivate { user: words.join(" "), actions: flags })
+}
+
+/// `:group-add`, `:group-remove`, `:subgroup-add`, `:subgroup-remove GROUP NAME …`.
+fn group(t: &Typed) -> Result<Command, String> {
+    t.need(2)?;
+    Ok(Command::Group {
+        group: t.args[0].clone(),
+        add: t.name.ends_with("-add"),
+        subgroups: t.name.starts_with("subgroup"),
+        names: t.args[1..].to_vec(),
+    })
+}
+
+/// `:mute-user USER` and `:unmute-user USER`.
+fn mute_user(t: &Typed) -> Result<Command, String> {
+    t.need(1)?;
+    Ok(Command::MuteUser { user: t.rest(), mute: t.name == "mute-user" })
+}
+
+/// `:profile [@user]`.
+fn profile(t: &Typed) -> Command {
+    let named = t.rest();
+    Command::Profile((!named.is_empty()).then(|| named.trim_start_matches('@').trim_matches('*').to_owned()))
+}
+
+/// `:invite EMAIL… [#channel…]`.
+fn invite(t: &Typed) -> Result<Command, String> {
+    // Addresses (commas allowed), then `#channel`s — a channel's name runs on to the
+    // next `#` or address, so names with spaces need no quotes.
+    let (mut emails, mut channels): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
+    for word in t.args.iter().flat_map(|a| a.split(',')).map(str::trim).filter(|w| !w.is_empty()) {
+        match (word.strip_prefix('#'), channels.last_mut()) {
+            (Some(c), _) => channels.push(c.to_owned()),
+            (None, Some(c)) if !word.contains('@') => {
+                c.push(' ');
+                c.push_str(word);
             }
-            _ => (None, args.to_vec()),
+            _ => emails.push(word.to_owned()),
         }
-    };
-    Ok(match name.as_str() {
-        "scheduled" => Command::Scheduled,
-        "dump-state" => Command::DumpState(args.first().cloned()),
-        "status" if args.is_empty() => return Err(usage(name)),
-        "status" if rest() == "clear" => Command::Status(None),
-        "status" => Command::Status(Some(rest())),
-        "mute" => Command::Mute,
-        "unmute" => Command::Unmute,
-        "follow" => Command::Follow,
-        "unsubscribe" => {
-            let (channel, users) = channel_and_rest(args);
-            Command::Unsubscribe { channel, users }
-        }
-        "deactivate" => {
-            let (flags, words): (Vec<String>, Vec<String>) =
-                args.iter().cloned().partition(|a| a.starts_with("--"));
-            if words.is_empty() {
-                return Err(usage(name));
-            }
-            for f in &flags {
-                if !matches!(
-                    f.as_str(),
-                    "--delete-profile" | "--delete-public" | "--delete-private" | "--delete-dms"
-                ) {
-                    return Err(format!("unknown flag {f}; {}", usage(name)));
-                }
-            }
-            Command::Deactivate { user: words.join(" "), actions: flags }
-        }
-        "date" => {
-            need(1)?;
-            Command::Date(rest())
-        }
-        "group-add" | "group-remove" | "subgroup-add" | "subgroup-remove" => {
-            need(2)?;
-            Command::Group {
-                group: args[0].clone(),
-                add: name.ends_with("-add"),
-                subgroups: name.starts_with("subgroup"),
-                names: args[1..].to_vec(),
-            }
-        }
-        "view-pin" | "view-hide" => {
-            need(1)?;
-            Command::View { fragment: args[0].clone(), pinned: Some(name == "view-pin"), name: None }
-        }
-        "view-rename" => {
-            need(2)?;
-            Command::View { fragment: args[0].clone(), pinned: None, name: Some(args[1..].join(" ")) }
-        }
-        "playground" => {
-            need(3)?;
-            Command::Playground {
-                name: args[0].clone(),
-                language: args[1].clone(),
-                template: args[2].clone(),
-            }
-        }
-        "channel-email" => {
-            let (channel, rest) = channel_and_rest(args);
-            Command::ChannelEmail { channel, sender: (!rest.is_empty()).then(|| rest.join(" ")) }
-        }
-        "apns" => {
-            need(1)?;
-            if args.len() < 2 && feature_level >= APNS_APPID_REQUIRED {
-                return Err(format!("this server needs the app ID too; {}", usage(name)));
-            }
-            Command::Apns { token: args[0].clone(), appid: args.get(1).cloned() }
-        }
-        "report" => {
-            need(1)?;
-            let desc = args[1..].join(" ");
-            Command::Report { report_type: args[0].clone(), description: (!desc.is_empty()).then_some(desc) }
-        }
-        "delete" => Command::Delete,
-        "rename-topic" => {
-            let mut mode = "change_all";
-            let mut words = Vec::new();
-            for a in args {
-                match a.as_str() {
-                    "--one" => mode = "change_one",
-                    "--later" => mode = "change_later",
-                    "--all" => mode = "change_all",
-                    _ => words.push(a.as_str()),
-                }
-            }
-            if words.is_empty() {
-                return Err(usage(name));
-            }
-            Command::MoveTopic { channel: None, topic: Some(words.join(" ")), mode }
-        }
-        "move-topic" => {
-            need(1)?;
-            let channel = args[0].trim_start_matches('#').to_owned();
-            let topic = (args.len() > 1).then(|| args[1..].join(" "));
-            Command::MoveTopic { channel: Some(channel), topic, mode: "change_all" }
-        }
-        "resolve" => Command::Resolve(true),
-        "unresolve" => Command::Resolve(false),
-        "mark-unread" => Command::MarkUnread,
-        "delete-topic" => Command::DeleteTopic,
-        "poll-option" | "todo-add" => {
-            need(1)?;
-            Command::AddItem { poll: name == "poll-option", text: rest() }
-        }
-        "mark-read" => match args.first().map(String::as_str) {
-            None | Some("topic") => Command::MarkRead(None),
-            Some("channel") => Command::MarkRead(Some(false)),
-            Some("all") => Command::MarkRead(Some(true)),
-            _ => return Err(usage(name)),
-        },
-        "mute-user" | "unmute-user" => {
-            need(1)?;
-            Command::MuteUser { user: args.join(" "), mute: name == "mute-user" }
-        }
-        "alert-words" => match args.split_first() {
-            None => Command::AlertWords(None),
-            Some((op, words)) if (op == "add" || op == "remove") && !words.is_empty() => {
-                Command::AlertWords(Some((op == "add", words.to_vec())))
-            }
-            _ => return Err(usage(name)),
-        },
-        "channels" => Command::Channels,
-        "recent" => Command::Recent,
-        "attach" => {
-            need(1)?;
-            Command::Attach(rest())
-        }
-        "subscribe" => {
-            need(1)?;
-            Command::Subscribe(rest().trim_start_matches('#').to_owned())
-        }
-        "channel-info" => {
-            let named = rest();
-            Command::ChannelInfo((!named.is_empty()).then(|| named.trim_start_matches('#').to_owned()))
-        }
-        "profile" => {
-            let named = rest();
-            Command::Profile(
-                (!named.is_empty()).then(|| named.trim_start_matches('@').trim_matches('*').to_owned()),
-            )
-        }
-        "create-channel" => {
-            let mut private = false;
-            let (mut words, mut description) = (Vec::new(), Vec::new());
-            let mut in_description = false;
-            for a in args {
-                match a.as_str() {
-                    "--private" => private = true,
-                    "--description" => in_description = true,
-                    f if f.starts_with("--") => return Err(format!("unknown flag {f}; {}", usage(name))),
-                    w if in_description => description.push(w),
-                    w => words.push(w),
-                }
-            }
-            if words.is_empty() {
-                return Err(usage(name));
-            }
-            Command::CreateChannel {
-                name: words.join(" ").trim_start_matches('#').to_owned(),
-                private,
-                description: description.join(" "),
-            }
-        }
-        "invite" => {
-            // Addresses (commas allowed), then `#channel`s — a channel's name runs on to the
-            // next `#` or address, so names with spaces need no quotes.
-            let (mut emails, mut channels): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
-            for word in args.iter().flat_map(|a| a.split(',')).map(str::trim).filter(|w| !w.is_empty()) {
-                match (word.strip_prefix('#'), channels.last_mut()) {
-                    (Some(c), _) => channels.push(c.to_owned()),
-                    (None, Some(c)) if !word.contains('@') => {
-                        c.push(' ');
-                        c.push_str(word);
-                    }
-                    _ => emails.push(word.to_owned()),
-                }
-            }
-            if emails.is_empty() {
-                return Err(usage(name));
-            }
-            if let Some(bad) = emails.iter().find(|e| !e.contains('@')) {
-                return Err(format!("{bad:?} is not an email address; {}", usage(name)));
-            }
-            Command::Invite { emails, channels }
-        }
-        "help" => Command::Help,
-        "quit" | "q" => Command::Quit,
-        "remind" => {
-            need(1)?;
-            Command::Remind(args.to_vec())
-        }
-        "reminders" => Command::Reminders,
-        "uploads" => Command::Uploads,
-        "snippets" => Command::Snippets,
-        "inbox" => Command::Inbox,
-        other => {
-            let close = complete(other);
-            return Err(if close.is_empty() {
-                format!("no command {other:?}")
-            } else {
-                format!("no command {other:?}; did you mean {}?", close.join(", "))
-            });
-        }
+    }
+    if emails.is_empty() {
+        return Err(t.usage());
+    }
+    if let Some(bad) = emails.iter().find(|e| !e.contains('@')) {
+        return Err(format!("{bad:?} is not an email address; {}", t.usage()));
+    }
+    Ok(Command::Invite { emails, channels })
+}
+
+/// `:view-pin FRAGMENT` and `:view-hide FRAGMENT`.
+fn view_pin(t: &Typed) -> Result<Command, String> {
+    t.need(1)?;
+    Ok(Command::View { fragment: t.args[0].clone(), pinned: Some(t.name == "view-pin"), name: None })
+}
+
+/// `:view-rename FRAGMENT NAME`.
+fn view_rename(t: &Typed) -> Result<Command, String> {
+    t.need(2)?;
+    Ok(Command::View { fragment: t.args[0].clone(), pinned: None, name: Some(t.args[1..].join(" ")) })
+}
+
+/// `:playground NAME LANGUAGE URL_TEMPLATE`.
+fn playground(t: &Typed) -> Result<Command, String> {
+    t.need(3)?;
+    Ok(Command::Playground {
+        name: t.args[0].clone(),
+        language: t.args[1].clone(),
+        template: t.args[2].clone(),
     })
 }
 

@@ -10,6 +10,9 @@
 //! lists, whose keys are in `lists_keys`).
 
 mod actions;
+mod actions_message;
+mod actions_moves;
+mod actions_screen;
 mod answers;
 mod attach;
 mod burst;
@@ -38,6 +41,12 @@ mod outbox;
 mod outside;
 mod pages;
 mod palette;
+mod palette_args;
+mod palette_channels;
+mod palette_messages;
+mod palette_people;
+mod palette_settings;
+mod palette_topics;
 mod panes;
 mod people_events;
 mod prelude;

@@ -1,0 +1,89 @@
+//! Palette commands about channels: leave one (or remove others), its email address, create
+//! one, its details.
+
+use super::actions::sidebar_channel;
+use super::common::*;
+use super::directory::{channel_by_name, leave_question, open_channel_info};
+use super::palette_args::{command_channel, confirm, resolve_user};
+use super::prelude::*;
+
+/// `:unsubscribe [#channel] [user…]`: ask before the user (or the users named) leave a channel.
+pub(super) fn unsubscribe(
+    st: &mut State,
+    channel: Option<&str>,
+    users: &[String],
+) -> Result<Vec<Effect>, String> {
+    // Only a named channel, the channel row selected in the sidebar, or the one on
+    // screen: never the channel of whatever message happens to be selected in a
+    // combined view.
+    let c = match (channel, &st.ui.narrow, sidebar_channel(st)) {
+        (Some(_), _, _) => command_channel(st, channel)?,
+        (None, _, Some(c)) => c,
+        (None, Narrow::Channel(c) | Narrow::Topic(c, _), _) => *c,
+        (None, _, _) => return Err("name the channel: unsubscribe #channel [user…]".into()),
+    };
+    let ids = users.iter().map(|u| resolve_user(st, u)).collect::<Result<Vec<_>, _>>()?;
+    let name = st.data.channel_name(c).to_owned();
+    let me = st.data.me;
+    let who = |u: &UserId| if *u == me { "you".to_owned() } else { st.data.user_name(*u).to_owned() };
+    let question = match ids.as_slice() {
+        [] => leave_question(&name, false),
+        [one] if *one == me => leave_question(&name, false),
+        _ => {
+            let names: Vec<String> = ids.iter().map(who).collect();
+            format!("Remove {} from #{name}?", and_list(&names))
+        }
+    };
+    let names = if ids.is_empty() { vec!["you".to_owned()] } else { ids.iter().map(who).collect() };
+    let principals = (!ids.is_empty()).then_some(ids);
+    confirm(st, question, Effect::Api(ApiCall::Unsubscribe { channels: vec![name], principals, names }));
+    Ok(vec![])
+}
+
+/// `:channel-email [#channel] [sender]`: ask the server for a channel's email address.
+pub(super) fn channel_email(
+    st: &State,
+    channel: Option<&str>,
+    sender: Option<&str>,
+) -> Result<Vec<Effect>, String> {
+    let c = command_channel(st, channel)?;
+    let sender = match sender {
+        None => None,
+        Some("me") => Some(st.data.me),
+        Some(s) => Some(resolve_user(st, s)?),
+    };
+    Ok(vec![Effect::Api(ApiCall::ChannelEmail { channel: c, sender })])
+}
+
+/// `:create-channel`: create a channel with the user as its first subscriber, unless one of
+/// that name exists.
+pub(super) fn create_channel(
+    st: &mut State,
+    name: String,
+    private: bool,
+    description: String,
+) -> Result<Vec<Effect>, String> {
+    crate::api::limits::check_channel_name(&name).map_err(|e| e.to_string())?;
+    if let Some(c) = st.data.subscribed_channel_id(&name) {
+        return Err(format!("#{} already exists, and you are in it", st.data.channel_name(c)));
+    }
+    if let Some((_, n)) = st.data.unsubscribed.iter().find(|(_, n)| n.eq_ignore_ascii_case(&name)) {
+        return Err(format!("#{n} already exists (:subscribe #{n} joins it)"));
+    }
+    set_status(st, format!("creating #{name}…"));
+    let subscribers = vec![st.data.me];
+    Ok(vec![Effect::Api(ApiCall::CreateChannel(NewChannel { name, description, private, subscribers }))])
+}
+
+/// `:channel-info [#channel]`: open a channel's details.
+pub(super) fn channel_info(st: &mut State, named: Option<&str>) -> Result<Vec<Effect>, String> {
+    // Named, the channel row selected in the sidebar, or the one being viewed.
+    let id = match named {
+        Some(n) => channel_by_name(st, n).ok_or_else(|| format!("no channel named {n:?}"))?,
+        None => match sidebar_channel(st) {
+            Some(c) => c,
+            None => command_channel(st, None)?,
+        },
+    };
+    Ok(open_channel_info(st, id, None))
+}

@@ -1,0 +1,68 @@
+//! Palette commands that change settings: the user's status and alert words, the
+//! organization's code playgrounds.
+
+use super::common::*;
+use super::compose::emoji_matches;
+use super::prelude::*;
+
+/// `:status clear`: clear the status text and emoji.
+pub(super) fn clear_status() -> Vec<Effect> {
+    vec![Effect::Api(ApiCall::SetStatus(StatusUpdate {
+        status_text: Some(String::new()),
+        emoji_name: Some(String::new()),
+        emoji_code: Some(String::new()),
+        reaction_type: Some(String::new()),
+        ..Default::default()
+    }))]
+}
+
+/// `:status [:emoji:] TEXT`: set the status text, and its emoji when it starts with one.
+pub(super) fn set_status_text(st: &State, text: &str) -> Result<Vec<Effect>, String> {
+    // A leading :emoji: sets the status emoji; without one the emoji is cleared, as the
+    // web app does (the server keeps fields that are not sent).
+    let mut update = StatusUpdate {
+        emoji_name: Some(String::new()),
+        emoji_code: Some(String::new()),
+        reaction_type: Some(String::new()),
+        ..Default::default()
+    };
+    let mut text = text.trim().to_owned();
+    if let Some(rest) = text.strip_prefix(':')
+        && let Some((name, after)) = rest.split_once(':')
+        && !name.contains(' ')
+    {
+        let (n, code, kind) = emoji_matches(&st.data, name, 1000)
+            .into_iter()
+            .find(|(n, _, _)| n == name)
+            .or_else(|| {
+                // A gemoji name (`:thumbsup:`) is taken as the Zulip name of its emoji.
+                let (n, e) = crate::emoji::resolve(name)?;
+                Some((n.to_owned(), e.code.to_owned(), "unicode_emoji".to_owned()))
+            })
+            .ok_or_else(|| format!("no emoji :{name}:"))?;
+        update.emoji_name = Some(n);
+        update.emoji_code = Some(code);
+        update.reaction_type = Some(kind);
+        text = after.trim().to_owned();
+    }
+    crate::api::limits::check_status_text(&text).map_err(|e| e.to_string())?;
+    update.status_text = Some(text);
+    Ok(vec![Effect::Api(ApiCall::SetStatus(update))])
+}
+
+/// `:alert-words`: say what the alert words are.
+pub(super) fn list_alert_words(st: &mut State) -> Vec<Effect> {
+    let text = super::answers::alert_words_note(&st.data.alert_words);
+    set_status(st, text);
+    vec![]
+}
+
+/// `:playground`: add a code playground, once its URL template is one the server takes.
+pub(super) fn add_playground(
+    name: String,
+    language: String,
+    template: String,
+) -> Result<Vec<Effect>, String> {
+    crate::api::limits::check_playground_template(&template).map_err(|e| e.to_string())?;
+    Ok(vec![Effect::Api(ApiCall::AddPlayground { name, language, template })])
+}
