@@ -222,7 +222,10 @@ async fn compose_completes_users_channels_topics_and_emoji() {
     assert_eq!(shown.first().map(String::as_str), Some("🎉 :tada:"), "{shown:?}");
     let screen = app.screen(100, 30);
     assert!(
-        screen.contains("🎉") && screen.contains(":tada:") && !screen.contains("1f389") && !screen.contains("unicode_emoji"),
+        screen.contains("🎉")
+            && screen.contains(":tada:")
+            && !screen.contains("1f389")
+            && !screen.contains("unicode_emoji"),
         "{screen}"
     );
     app.key(KeyCode::Tab).await;

@@ -5,7 +5,7 @@ use super::actions::*;
 use super::common::*;
 use super::directory::*;
 use super::navigation::*;
-use super::palette::*;
+use super::palette_args::confirm;
 use super::prelude::*;
 
 /// The channel selected in the `:channels` list.

@@ -23,7 +23,7 @@ pub(super) fn on_topic_counted(
                 (n, false) => format!("its {n} newest messages and more"),
             };
             let question = format!("Delete {name} and {count}, for everyone? This cannot be undone.");
-            super::palette::confirm(st, question, Effect::DeleteTopic { channel, topic, name });
+            super::palette_args::confirm(st, question, Effect::DeleteTopic { channel, topic, name });
             vec![]
         }
         Err(e) => {

@@ -4,6 +4,7 @@ use super::actions::*;
 use super::common::*;
 use super::compose::*;
 use super::palette::*;
+use super::palette_args::confirm;
 use super::prelude::*;
 
 pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {

@@ -2,7 +2,7 @@
 //! in the uploads list enter or `o` opens the file (downloaded from the user's own server, as
 //! a message's upload link is).
 
-use super::palette::confirm;
+use super::palette_args::confirm;
 use super::prelude::*;
 
 /// Move a list's selection by a key; `false`: not a moving key.

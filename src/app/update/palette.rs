@@ -19,7 +19,6 @@ use crate::app::command::Command;
 
 // `confirm` is defined with what the commands share; the files that ask before a key acts
 // (`keys`, `lists_keys`, `snippet_keys`, `directory_keys`, `update::apply`) name it here.
-pub(super) use super::palette_args::confirm;
 
 /// `t`, `m`, `V` on a message: the palette's topic commands, prefilled (rename, move) or run
 /// (resolve or unresolve, whichever the topic is not).

@@ -5,7 +5,7 @@
 
 use super::actions::current_target;
 use super::common::*;
-use super::palette::confirm;
+use super::palette_args::confirm;
 use super::prelude::*;
 use super::snippets::*;
 
