@@ -170,9 +170,11 @@ fn demo_in_lunch_friday(name: &str) -> (Tmux, tempfile::TempDir) {
 #[test]
 fn renaming_a_topic_from_the_keyboard_moves_the_view_with_it() {
     let (t, _home) = demo_in_lunch_friday("e2e-rename");
-    // `t`: the palette offers the topic's name to edit.
+    // `t`: a prompt of its own offers the topic's name to edit.
     t.keys(&["t"]);
-    t.wait_for("the prefilled palette", |s| s.contains(":rename-topic lunch friday"));
+    t.wait_for("the prefilled prompt", |s| {
+        s.contains("Rename topic (all its messages; tab changes): lunch friday")
+    });
     for _ in 0.."friday".len() {
         t.keys(&["BSpace"]);
     }

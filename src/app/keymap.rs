@@ -131,7 +131,7 @@ actions! {
         [Sidebar k('R'), Messages k('T')];
     MarkUnread => "mark_unread", "mark the message and every later one unread (:mark-unread)",
         [Messages k('!')];
-    RenameTopic => "rename_topic", "rename the message's topic (opens :rename-topic)",
+    RenameTopic => "rename_topic", "rename the message's topic (tab: all, later or only this message)",
         [Messages k('t')];
     MoveTopic => "move_topic", "move the message's topic to another channel (opens :move-topic)",
         [Messages k('m')];

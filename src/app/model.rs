@@ -190,6 +190,22 @@ pub enum PromptKind {
     FilterPeople,
     /// The title of a new saved snippet (its text: the compose box's).
     SnippetTitle,
+    /// `t`: the selected message's topic, to rename; `mode` says which of its messages take
+    /// the new name (`change_all`, `change_later`, `change_one`), tab changes it.
+    RenameTopic {
+        mode: &'static str,
+    },
+}
+
+impl PromptKind {
+    /// Which messages a rename takes, in words, for the prompt's label.
+    pub fn rename_scope(mode: &str) -> &'static str {
+        match mode {
+            "change_later" => "this and later messages",
+            "change_one" => "only this message",
+            _ => "all its messages",
+        }
+    }
 }
 
 /// A popup over the main screen.

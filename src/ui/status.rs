@@ -59,6 +59,9 @@ fn prompt_label(st: &State, kind: PromptKind) -> String {
         PromptKind::ScheduleTime => "Send at (in 2h, tomorrow 9:00, 17:30): ".into(),
         PromptKind::Confirm => st.ui.confirm.as_ref().map(|(q, _)| format!("{q} ")).unwrap_or_default(),
         PromptKind::SnippetTitle => "Title of the new snippet: ".into(),
+        PromptKind::RenameTopic { mode } => {
+            format!("Rename topic ({}; tab changes): ", PromptKind::rename_scope(mode))
+        }
     }
 }
 

@@ -87,9 +87,9 @@ async fn rename_resolve_and_move_a_topic_from_the_keyboard_and_the_view_follows(
     app.open(old.clone()).await;
     app.until("the topic's messages", |st| ids.iter().all(|id| st.data.messages.contains_key(id))).await;
     app.select(ids[1]);
-    // `t` opens the palette with the topic's name to edit.
+    // `t` opens a prompt of its own with the topic's name to edit.
     app.key(KeyCode::Char('t')).await;
-    assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.text()), Some("rename-topic naming things"));
+    assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.text()), Some("naming things"));
     for _ in 0.."things".len() {
         app.key(KeyCode::Backspace).await;
     }

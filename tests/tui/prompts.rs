@@ -30,29 +30,65 @@ async fn the_rename_prompt_edits_anywhere_and_ctrl_u_clears_it() {
     app.until("the message", |st| st.data.messages.contains_key(&id)).await;
     app.select(id);
     app.key(KeyCode::Char('t')).await;
-    assert_eq!(prompt_text(&app), "rename-topic fresh topic from alice");
+    // Issue 40.12: a prompt of its own, holding only the name (it was the palette's
+    // `rename-topic NAME`, where ctrl+u cleared the command too and enter said `no command`).
+    assert_eq!(prompt_text(&app), "fresh topic from alice");
+    assert!(last_row(&app.screen(100, 24)).starts_with("Rename topic (all its messages; tab changes): "));
     // ctrl+w takes the words back one at a time; ctrl+u everything before the cursor.
-    for _ in 0..4 {
+    for _ in 0..2 {
         app.ctrl('w').await;
     }
-    assert_eq!(prompt_text(&app), "rename-topic ");
+    assert_eq!(prompt_text(&app), "fresh topic ");
     app.ctrl('u').await;
     assert_eq!(prompt_text(&app), "");
     app.keys("renamed topic X").await;
-    // Home, then the command's name in front; left/right/ctrl+e move without typing.
+    // Home, then words in front; left/right/ctrl+e move without typing.
     app.key(KeyCode::Home).await;
-    app.keys("rename-topic ").await;
+    app.keys("the ").await;
     app.key(KeyCode::Left).await;
     app.ctrl('e').await;
     app.key(KeyCode::Backspace).await;
-    assert_eq!(prompt_text(&app), "rename-topic renamed topic ");
+    assert_eq!(prompt_text(&app), "the renamed topic ");
     chord(&mut app, KeyCode::Char('b'), KeyModifiers::ALT).await;
     app.ctrl('k').await;
     app.keys("topic Y").await;
-    assert_eq!(prompt_text(&app), "rename-topic renamed topic Y");
+    assert_eq!(prompt_text(&app), "the renamed topic Y");
+    // Tab says which messages take the name, as the web app asks.
+    app.key(KeyCode::Tab).await;
+    assert!(
+        last_row(&app.screen(100, 24)).starts_with("Rename topic (this and later messages; tab changes): ")
+    );
+    app.key(KeyCode::Tab).await;
+    assert!(last_row(&app.screen(100, 24)).starts_with("Rename topic (only this message; tab changes): "));
+    app.key(KeyCode::Tab).await;
+    assert_eq!(prompt_text(&app), "the renamed topic Y", "tab leaves the name");
     app.key(KeyCode::Enter).await;
-    app.until("renamed", |st| st.data.messages[&id].topic() == "renamed topic Y").await;
-    assert_eq!(app.server.shared.lock().messages[&id].topic(), "renamed topic Y", "on the server");
+    app.until("renamed", |st| st.data.messages[&id].topic() == "the renamed topic Y").await;
+    assert_eq!(app.server.shared.lock().messages[&id].topic(), "the renamed topic Y", "on the server");
+}
+
+/// Only the selected message and later ones take the new name when tab says so.
+#[tokio::test]
+async fn the_rename_prompt_renames_only_later_messages_when_asked() {
+    let mut app = App::start("member").await;
+    let general = app.channel_id("general");
+    let alice = app.other("alice");
+    let mut ids = Vec::new();
+    for text in ["one", "two", "three"] {
+        ids.push(alice.send_message(&OutgoingMessage::channel(general, "split me", text)).await.unwrap().id);
+    }
+    app.open(Narrow::Topic(general, "split me".into())).await;
+    app.until("the messages", |st| ids.iter().all(|id| st.data.messages.contains_key(id))).await;
+    app.select(ids[1]);
+    app.key(KeyCode::Char('t')).await;
+    app.ctrl('u').await;
+    app.keys("the later half").await;
+    app.key(KeyCode::Tab).await;
+    app.key(KeyCode::Enter).await;
+    app.until("moved", |st| st.data.messages[&ids[2]].topic() == "the later half").await;
+    let org = app.server.shared.lock();
+    let topics: Vec<&str> = ids.iter().map(|id| org.messages[id].topic()).collect();
+    assert_eq!(topics, ["split me", "the later half", "the later half"]);
 }
 
 #[tokio::test]

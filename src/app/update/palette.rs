@@ -31,7 +31,12 @@ pub(super) fn topic_key(st: &mut State, a: Action) -> Vec<Effect> {
         }
     };
     let text = match a {
-        Action::RenameTopic => format!("rename-topic {topic}"),
+        // A prompt of its own holding only the name (ctrl+u clears the name, not a command).
+        Action::RenameTopic => {
+            let shown = st.data.realm.topic_shown(&topic).to_owned();
+            st.ui.prompt = Some(Prompt::new(PromptKind::RenameTopic { mode: "change_all" }, &shown));
+            return vec![];
+        }
         Action::MoveTopic => "move-topic #".to_owned(),
         _ => {
             let cmd = Command::Resolve(!topic.starts_with(RESOLVED_PREFIX));

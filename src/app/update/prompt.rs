@@ -21,6 +21,16 @@ pub(super) fn on_prompt_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         set_status(st, "cancelled");
         return vec![];
     }
+    // Renaming a topic: tab says which messages take the new name, as the web app asks.
+    if let PromptKind::RenameTopic { mode } = &mut p.kind
+        && matches!(key.code, KeyCode::Tab | KeyCode::BackTab)
+    {
+        let modes = ["change_all", "change_later", "change_one"];
+        let at = modes.iter().position(|m| m == mode).unwrap_or(0);
+        let step = if key.code == KeyCode::Tab { 1 } else { modes.len() - 1 };
+        *mode = modes[(at + step) % modes.len()];
+        return vec![];
+    }
     if matches!(key.code, KeyCode::Tab | KeyCode::BackTab) {
         return super::complete::prompt(st, key.code == KeyCode::BackTab);
     }
@@ -120,6 +130,14 @@ pub(super) fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
             }
             Err(e) => keep_open(st, format!("search: {e}")),
         },
+        PromptKind::RenameTopic { .. } if text.trim().is_empty() => keep_open(st, "type the new name".into()),
+        PromptKind::RenameTopic { mode } => {
+            let new = st.data.realm.topic_typed(&text).to_owned();
+            match super::palette_topics::move_topic(st, None, Some(new), mode) {
+                Ok(fx) => fx,
+                Err(e) => keep_open(st, e),
+            }
+        }
         PromptKind::SnippetTitle => match super::snippets::save(st, &text) {
             Ok(fx) => fx,
             Err(e) => keep_open(st, e),
