@@ -75,7 +75,7 @@ pub(super) fn channel_marks(t: &Theme) -> Vec<Line<'static>> {
         row("# 🔒", "a public / private channel"),
         row("^", "after a channel's name: pinned to the top (p in channel info)"),
         row("ABC", "a heading: the pinned channels, a channel folder, the other channels"),
-        row("★ ✕ ○", "a topic you follow / muted / unmuted (in a muted channel)"),
+        row("⚑ ✕ ○", "a topic you follow / muted / unmuted (in a muted channel)"),
         row("dim", "a muted channel or topic"),
         row("◆ ◇", "a pinned / other saved view"),
         row("● ○", "before a one-to-one DM: active or idle (by colour) / offline"),

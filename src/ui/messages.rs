@@ -35,10 +35,10 @@ pub(super) fn conversation_header(st: &State, m: &Stored) -> String {
     }
 }
 
-/// After a topic's name: ★ when followed, ✕ when muted.
+/// After a topic's name: ⚑ when followed, ✕ when muted (★ is a starred message's).
 fn policy_mark(st: &State, channel: crate::api::ChannelId, topic: &str) -> &'static str {
     match st.data.policy(channel, topic) {
-        crate::api::VisibilityPolicy::Followed => " ★",
+        crate::api::VisibilityPolicy::Followed => " ⚑",
         crate::api::VisibilityPolicy::Muted => " ✕",
         _ => "",
     }

@@ -56,7 +56,7 @@ pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut Hit
                 let policy = d.policy(*c, t);
                 let muted = d.topic_muted(*c, t);
                 let mark = match policy {
-                    crate::api::VisibilityPolicy::Followed => "★",
+                    crate::api::VisibilityPolicy::Followed => "⚑",
                     crate::api::VisibilityPolicy::Muted => "✕",
                     crate::api::VisibilityPolicy::Unmuted => "○",
                     _ => " ",
