@@ -514,4 +514,24 @@ async fn unread_fails_quietly_with_a_placeholder_and_a_status() {
     assert_eq!(r.code, 3);
     assert!(r.err.starts_with("topicterm unread: the server refused: "), "{}", r.err);
     assert!(!r.err.contains("cannot reach"), "{}", r.err);
+    // A key file others can read: the fix on a line of its own, ready to copy (issue 40: it
+    // was one run-on line).
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let open = env.dir.path().join("open.zuliprc");
+        std::fs::copy(&rc, &open).unwrap();
+        std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let r = env.run(&["unread", "-c", path(&open), "-v"], None).await;
+        assert_eq!(r.code, 3, "{}", r.err);
+        let lines: Vec<&str> = r.err.lines().collect();
+        assert!(
+            lines[0].starts_with("topicterm unread: ") && lines[0].contains("other users can read it"),
+            "{}",
+            r.err
+        );
+        let fix =
+            lines.iter().any(|l| l.trim().starts_with("chmod 600 ") && l.trim().ends_with("open.zuliprc"));
+        assert!(fix, "the fix on a line of its own: {}", r.err);
+    }
 }

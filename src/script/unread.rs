@@ -193,8 +193,12 @@ pub async fn run(args: UnreadArgs, creds: anyhow::Result<crate::api::Credentials
         Err(f) => {
             out.line(&args.placeholder);
             if args.verbose {
-                let why = crate::content::sanitize(&f.why.replace('\n', " "));
-                eprintln!("topicterm unread: {why}");
+                // A reason of several lines (a fix to run on a line of its own) keeps its lines.
+                let mut lines = f.why.lines().map(crate::content::sanitize);
+                eprintln!("topicterm unread: {}", lines.next().unwrap_or_default());
+                for line in lines {
+                    eprintln!("{line}");
+                }
             }
             f.exit.code()
         }
