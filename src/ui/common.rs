@@ -262,6 +262,33 @@ pub(super) fn scrolled_popup(
     f.render_widget(text.block(block).scroll((scroll.min(bottom), 0)), area);
 }
 
+/// A row of a list popup with a hanging indent: `head` (a key, a mark, a command; `indent`
+/// columns wide, padded) then `text` wrapped at words into `width` columns, every wrapped line
+/// starting under the text, not at the border (issue 40: wrapped help lines began at column 0).
+pub(super) fn hanging(head: Span<'static>, text: &str, indent: usize, width: usize) -> Vec<Line<'static>> {
+    let room = width.saturating_sub(indent).max(10);
+    let mut rows: Vec<String> = vec![String::new()];
+    for word in text.split(' ') {
+        let last = rows.last_mut().expect("a row");
+        let used = crate::content::display_width(last);
+        let w = crate::content::display_width(word);
+        if used > 0 && used + 1 + w > room {
+            rows.push(word.to_owned());
+        } else {
+            if used > 0 {
+                last.push(' ');
+            }
+            last.push_str(word);
+        }
+    }
+    let mut lines = Vec::with_capacity(rows.len());
+    for (i, row) in rows.into_iter().enumerate() {
+        let first = if i == 0 { head.clone() } else { Span::raw(" ".repeat(indent)) };
+        lines.push(Line::from(vec![first, Span::raw(row)]));
+    }
+    lines
+}
+
 /// A line being edited, in `width` columns: the text around the cursor (the grapheme under it
 /// reversed, `█` at the end), `…` where text is hidden either side.
 pub(super) fn line_spans(

@@ -1,6 +1,6 @@
 //! The help popup: the keys of the current context, then the palette's commands.
 
-use super::common::{centered, scrolled_popup};
+use super::common::{centered, hanging, scrolled_popup};
 use super::theme::Theme;
 use crate::app::keymap::Context;
 use crate::app::{Focus, State};
@@ -21,9 +21,14 @@ pub(super) fn draw_help(f: &mut Frame, st: &State, t: &Theme, scroll: u16) {
     };
     let rows = st.settings.keymap.help(ctx);
     let key_w = rows.iter().map(|(k, _)| display_width(k)).max().unwrap_or(4);
+    let area = centered(f.area(), 90, f.area().height.saturating_sub(2));
+    let width = area.width.saturating_sub(2) as usize;
     let mut lines: Vec<Line> = rows
         .into_iter()
-        .map(|(k, d)| Line::from(vec![Span::styled(format!("{k:<key_w$}  "), t.header), Span::raw(d)]))
+        .flat_map(|(k, d)| {
+            let pad = " ".repeat(key_w.saturating_sub(display_width(&k)) + 2);
+            hanging(Span::styled(format!("{k}{pad}"), t.header), d, key_w + 2, width)
+        })
         .collect();
     // The palette's commands come after the keys: say so at the top.
     let mut head = vec![
@@ -35,7 +40,7 @@ pub(super) fn draw_help(f: &mut Frame, st: &State, t: &Theme, scroll: u16) {
         Line::raw(""),
     ];
     // What the channels pane's marks mean: first when help is opened there, else after the keys.
-    let mut marks = channel_marks(t);
+    let mut marks = channel_marks(t, width);
     if ctx == Context::Sidebar {
         head.append(&mut marks);
         head.push(Line::raw(""));
@@ -51,26 +56,30 @@ pub(super) fn draw_help(f: &mut Frame, st: &State, t: &Theme, scroll: u16) {
     lines.push(Line::styled("Commands (press : then tab to complete)", t.header));
     for (name, _, what) in crate::app::command::COMMANDS {
         let args = crate::app::command::args(name, st.data.realm.feature_level);
-        lines.push(Line::from(vec![
-            Span::styled(format!(":{name} {args}"), t.header),
-            Span::raw(format!("  {what}")),
-        ]));
+        // What a command does follows its usage; wrapped, it goes on under it, indented.
+        let head = format!(":{name} {args}  ");
+        let w = display_width(&head);
+        let first = width.saturating_sub(w);
+        let (on_row, rest) = split_at_words(what, first);
+        let mut row = vec![Line::from(vec![Span::styled(head, t.header), Span::raw(on_row.to_owned())])];
+        if !rest.is_empty() {
+            row.extend(hanging(Span::raw("    "), rest, 4, width));
+        }
+        lines.extend(row);
     }
-    let area = centered(f.area(), 90, f.area().height.saturating_sub(2));
     f.render_widget(Clear, area);
     let block = Block::default().borders(Borders::ALL).title(" Keys (esc to close) ");
     scrolled_popup(f, st, lines, block, area, scroll);
 }
 
 /// The legend of the channels pane's marks (as `sidebar.rs` draws them).
-pub(super) fn channel_marks(t: &Theme) -> Vec<Line<'static>> {
+pub(super) fn channel_marks(t: &Theme, width: usize) -> Vec<Line<'static>> {
     // Padded by display width: 🔒 takes two columns.
     let row = |mark: &'static str, what: &'static str| {
         let pad = " ".repeat(6usize.saturating_sub(display_width(mark)));
-        Line::from(vec![Span::styled(format!("  {mark}{pad}"), t.header), Span::raw(what)])
+        hanging(Span::styled(format!("  {mark}{pad}"), t.header), what, 8, width)
     };
-    vec![
-        Line::styled("Marks in the channels pane", t.header),
+    let rows = [
         row("▸ ▾", "a channel's topics hidden / shown (enter)"),
         row("# 🔒", "a public / private channel"),
         row("^", "after a channel's name: pinned to the top (p in channel info)"),
@@ -80,5 +89,20 @@ pub(super) fn channel_marks(t: &Theme) -> Vec<Line<'static>> {
         row("◆ ◇", "a pinned / other saved view"),
         row("● ○", "before a one-to-one DM: active or idle (by colour) / offline"),
         row("N", "at the right: unread messages"),
-    ]
+    ];
+    let mut lines = vec![Line::styled("Marks in the channels pane", t.header)];
+    lines.extend(rows.into_iter().flatten());
+    lines
+}
+
+/// The words of `text` that fit in `width` columns, and the rest.
+fn split_at_words(text: &str, width: usize) -> (&str, &str) {
+    let mut end = 0;
+    for (i, _) in text.match_indices(' ').chain([(text.len(), "")]) {
+        if display_width(&text[..i]) > width {
+            break;
+        }
+        end = i;
+    }
+    (&text[..end], text[end..].trim_start())
 }
