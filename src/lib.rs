@@ -27,14 +27,14 @@
 //! - [`script`]: the scripting subcommands `send`, `tail` and `unread`, and their exit statuses.
 
 pub mod account;
-pub mod api;
+pub use topicterm_api as api;
 pub mod app;
 pub mod backoff;
 pub mod config;
 pub mod content;
 pub mod desktop;
 pub mod editor;
-pub mod emoji;
+pub use topicterm_api::emoji;
 pub mod files;
 pub mod heap;
 pub mod line;
@@ -45,5 +45,5 @@ pub mod script;
 #[cfg(feature = "demo")]
 pub mod server;
 pub mod ui;
-pub mod urls;
+pub use topicterm_api::urls;
 pub mod webhook;

@@ -6,7 +6,7 @@
 #[path = "support/imports.rs"]
 mod imports;
 
-use imports::{Module, SourceFile, graph_of_tree, read_tree};
+use imports::{Module, SourceFile, graph_of_tree, read_tree, read_workspace};
 use std::path::{Path, PathBuf};
 
 /// `src/server`, or another copy of it named by `SERVER_LAYOUT_ROOT` (to check an old tree).
@@ -36,7 +36,8 @@ fn name(m: &Module) -> String {
 
 #[test]
 fn the_server_knows_nothing_of_the_client() {
-    let graph = graph_of_tree(&crate_files());
+    let (files, externs) = read_workspace(Path::new(env!("CARGO_MANIFEST_DIR")));
+    let graph = graph_of_tree(&files, &externs);
     assert!(
         graph[&vec!["server".to_owned()]].contains_key(&vec!["api".to_owned()]),
         "the scan sees the one seam: {graph:?}"

@@ -567,7 +567,7 @@ mod tests {
     fn a_pool_that_cannot_be_made_says_what_trusts_a_server_instead() {
         let building = Building::new(|| Err("No CA certificates were loaded from the system".into()));
         let e = building.get().unwrap_err();
-        assert_eq!(e.trouble(), crate::api::error::Trouble::UntrustedCertificate);
+        assert_eq!(e.trouble(), crate::error::Trouble::UntrustedCertificate);
         assert!(!e.may_have_arrived());
     }
 

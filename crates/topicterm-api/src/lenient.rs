@@ -214,7 +214,7 @@ mod tests {
 
     #[test]
     fn a_list_read_later_keeps_every_item_it_can_read() {
-        let later: Later<crate::api::User> = serde_json::from_str(
+        let later: Later<crate::User> = serde_json::from_str(
             r#"[{"user_id": 1, "full_name": "Ann", "email": "a@x"}, {"user_id": "two"}, {"user_id": 3, "full_name": "Cy", "email": "c@x"}]"#,
         )
         .unwrap();
@@ -225,18 +225,15 @@ mod tests {
             "the unreadable one left out"
         );
         // Written back as it came.
-        let again: Later<crate::api::User> =
+        let again: Later<crate::User> =
             serde_json::from_str(&serde_json::to_string(&later).unwrap()).unwrap();
         assert_eq!(again, later);
         // From a JSON value too (as tests build answers).
-        let v: Later<crate::api::User> =
+        let v: Later<crate::User> =
             serde_json::from_value(serde_json::json!([{"user_id": 4, "full_name": "D", "email": "d@x"}]))
                 .unwrap();
         assert_eq!(v.read()[0].full_name, "D");
-        assert!(
-            serde_json::from_str::<Later<crate::api::User>>(r#""everyone""#).is_err(),
-            "not a list: refused"
-        );
+        assert!(serde_json::from_str::<Later<crate::User>>(r#""everyone""#).is_err(), "not a list: refused");
     }
 
     #[test]
@@ -245,7 +242,7 @@ mod tests {
             {"id":1,"type":"stream","stream_id":7,"display_recipient":"general","subject":"t","sender_id":5,"timestamp":10,"content":"a\ud800b","flags":["read"]},
             {"id":2,"type":"stream","stream_id":7,"display_recipient":"general","subject":"t","sender_id":5,"timestamp":11,"content":"fine"},
             {"type":"stream","content":"\udc00 no id"}]}"#;
-        let r: crate::api::MessagesResponse = serde_json::from_str(page).unwrap();
+        let r: crate::MessagesResponse = serde_json::from_str(page).unwrap();
         assert_eq!(r.messages.len(), 2, "the one without an ID is left out");
         let bad = &r.messages[0];
         assert_eq!(bad.content, "<p><em>a message could not be read (ID 1)</em></p>");
