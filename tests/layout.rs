@@ -8,7 +8,7 @@
 #[path = "support/imports.rs"]
 mod imports;
 
-use imports::{Graph, Module, describe, graph_of, graph_of_tree, knots, read_workspace};
+use imports::{Graph, Module, describe, graph_of, graph_of_crates, graph_of_tree, knots, read_workspace};
 use std::path::Path;
 
 fn module(path: &str) -> Module {
@@ -57,6 +57,25 @@ fn a_loop_of_three_files_is_found_and_named() {
     assert!(words.contains("a::c → a::d (f)"), "{words}");
     assert!(words.contains("a::d → a::b (Thing)"), "{words}");
     assert!(words.contains("a loop: a::b → a::c → a::d → a::b"), "{words}");
+}
+
+#[test]
+fn a_loop_through_two_crates_is_found_and_named() {
+    // The API crate (read under `api`) and the client, each naming the other: by the name the
+    // client re-exports the crate by, and by the crate's own name. Cargo refuses such a pair of
+    // crates; the scan finds the loop all the same.
+    let files = [
+        (module(""), module(""), "pub use lower as api; pub mod a;"),
+        (module(""), module("a"), "pub fn f() { crate::api::g(); }"),
+        (module("api"), module("api"), "pub mod b; pub fn g() { b::h(); }"),
+        (module("api"), module("api::b"), "pub fn h() { upper::a::f(); }"),
+    ];
+    let graph = graph_of_crates(&files, &[("lower", module("api")), ("upper", module(""))]);
+    let found = knots(&graph);
+    assert_eq!(found, vec![vec![module("a"), module("api"), module("api::b")]], "{graph:?}");
+    let words = describe(&graph, &found[0]);
+    assert!(words.contains("a loop: a → api → api::b → a"), "{words}");
+    assert!(words.contains("api::b → a (f)"), "{words}");
 }
 
 #[test]

@@ -73,8 +73,11 @@ pub fn read_crate(dir: &Path, mount: &[&str]) -> Vec<SourceFile> {
 
 /// The workspace's crates: where each one's `src/` is (from the workspace root), the module its
 /// root stands for in the one tree, and the name the others import it by.
-pub const CRATES: &[(&str, &[&str], &str)] =
-    &[("src", &[], "topicterm"), ("crates/topicterm-api/src", &["api"], "topicterm_api")];
+pub const CRATES: &[(&str, &[&str], &str)] = &[
+    ("src", &[], "topicterm"),
+    ("crates/topicterm-api/src", &["api"], "topicterm_api"),
+    ("crates/topicterm-demo/src", &["server"], "topicterm_demo"),
+];
 
 /// Every `.rs` file of every crate of the workspace at `root`, and the names that lead from
 /// one crate into another (for [`graph_of_tree`]).

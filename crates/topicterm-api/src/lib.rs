@@ -31,7 +31,8 @@
 //! register's answer and the real-time events, `limits` the checks made before a request is
 //! sent, `error` the one error type. Beside them, what the API's users and the demo server
 //! share: `urls` (URL encoding, and which links may carry credentials), `emoji` (Zulip's
-//! Unicode emoji names and codes), `files` (files written atomically, `~/` as home) and
+//! Unicode emoji names and codes), `markup` (escaping text for HTML, marking words in
+//! it), `files` (files written atomically, `~/` as home) and
 //! `zuliprc` (the Python bindings' credential file). It knows nothing of a terminal or a UI.
 
 pub mod attachments;
@@ -45,6 +46,7 @@ pub mod invites;
 pub mod lenient;
 pub mod levels;
 pub mod limits;
+pub mod markup;
 pub mod messages;
 pub mod models;
 pub mod presence;
