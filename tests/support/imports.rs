@@ -31,12 +31,6 @@ pub struct SourceFile {
     pub text: String,
 }
 
-/// Every `.rs` file under `dir` (a folder of a crate's `src/`, or `src/` itself), with its module
-/// path in the client's crate.
-pub fn read_tree(dir: &Path) -> Vec<SourceFile> {
-    read_crate(dir, &[])
-}
-
 /// Every `.rs` file under `dir` (a folder of a crate's `src/`, or `src/` itself) of the crate
 /// whose root stands for module `mount` in the one tree (`["api"]`: `lib.rs` is `api`).
 pub fn read_crate(dir: &Path, mount: &[&str]) -> Vec<SourceFile> {
@@ -124,8 +118,8 @@ pub fn graph_of_crates(files: &[(Module, Module, &str)], externs: &[(&str, Modul
     graph
 }
 
-/// The graph of files read from disk by [`read_tree`] or [`read_crate`]; `externs` as for
-/// [`graph_of_crates`].
+/// The graph of files read from disk by [`read_crate`] or [`read_workspace`]; `externs` as
+/// for [`graph_of_crates`].
 pub fn graph_of_tree(files: &[SourceFile], externs: &[(&str, Module)]) -> Graph {
     let files: Vec<(Module, Module, &str)> =
         files.iter().map(|f| (f.krate.clone(), f.module.clone(), f.text.as_str())).collect();
