@@ -1,10 +1,20 @@
 //! topicterm: a terminal client for Zulip-compatible team chat.
 //!
-//! Module map:
-//! - [`api`]: typed async HTTP client, one function per operation, serde models, the error type
-//!   and client-side limit checks. Knows nothing of the UI.
-//! - [`server`]: the embedded demo server (axum): an in-memory organization seeded from
-//!   `assets/demo_org.json` that honours the contract's rules. Knows nothing of the client.
+//! The workspace has three crates, and Cargo keeps their layering (a crate can name only what it
+//! depends on):
+//! - `topicterm-api` ([`api`]): the typed async HTTP client, one function per operation, serde
+//!   models, the events, the error type and client-side limit checks; with what the client and
+//!   the demo server share — [`urls`] (the one home for URL encoding: paths, URI components, the
+//!   web app's hash encoding; and which links may carry credentials), [`emoji`] (Zulip's emoji
+//!   names and codes), `api::markup` (escaping HTML, marking words in it) and `api::files`
+//!   (files written atomically). Knows nothing of the UI or the demo server.
+//! - `topicterm-demo` ([`server`], the `demo` feature, on by default): the embedded demo server
+//!   (axum), an in-memory organization seeded from its `assets/demo_org.json` that honours the
+//!   contract's rules, and the fault proxies the tests use. Depends on `topicterm-api` alone.
+//! - `topicterm`, this crate: the client, its modules below. Re-exports the other two at the
+//!   paths they had as its modules (`crate::api::…`, `topicterm::server::…`).
+//!
+//! Module map of this crate:
 //! - [`app`]: the state store, `Msg`s in, `Effect`s out, and the pure `update` function; the
 //!   keymap; narrows and search parsing; the settings the config file decides. No I/O.
 //! - [`editor`]: the compose box's text editor (ratatui-textarea behind a small interface).
@@ -14,7 +24,8 @@
 //!   `sanitize`; no terminal layout. Used by `app`, `ui` and `webhook`.
 //! - [`ui`]: views as functions of the state (one file per pane and popup), the content layout,
 //!   and the colour themes built from the theme the settings name.
-//! - [`files`]: writing the files this machine keeps (atomically), the one home for it.
+//! - [`files`]: the client's files: its folders kept private, fresh files, which downloads may
+//!   be opened (writing itself is `api::files`', re-exported there).
 //! - [`heap`]: the allocator's settings (one arena; free memory given back after large answers).
 //! - [`backoff`]: retry timing (exponential backoff with jitter), the one home for it.
 //! - [`config`]: the TOML config file, its defaults and its error messages.
@@ -22,19 +33,17 @@
 //! - [`run`]: the main loop, generic over the ratatui backend.
 //! - [`outside`]: what the main loop does beyond the screen (bell, clipboard, notifications,
 //!   `$EDITOR`), with a recording stand-in for tests.
-//! - [`urls`]: the one home for URL encoding (paths, URI components, the web app's hash encoding).
+//! - [`desktop`]: desktop notifications.
 //! - [`webhook`]: `topicterm webhook-listen`, the receiving end of outgoing webhooks.
 //! - [`script`]: the scripting subcommands `send`, `tail` and `unread`, and their exit statuses.
 
 pub mod account;
-pub mod api;
 pub mod app;
 pub mod backoff;
 pub mod config;
 pub mod content;
 pub mod desktop;
 pub mod editor;
-pub mod emoji;
 pub mod files;
 pub mod heap;
 pub mod line;
@@ -42,8 +51,11 @@ pub mod net;
 pub mod outside;
 pub mod run;
 pub mod script;
-#[cfg(feature = "demo")]
-pub mod server;
 pub mod ui;
-pub mod urls;
 pub mod webhook;
+
+// The other crates of the workspace, at the paths they had as modules of this one.
+pub use topicterm_api as api;
+pub use topicterm_api::{emoji, urls};
+#[cfg(feature = "demo")]
+pub use topicterm_demo as server;

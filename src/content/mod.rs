@@ -17,4 +17,6 @@ pub(crate) mod text;
 pub use document::{CodeBlock, ContentContext, Document, LinkRef, Summary};
 pub(crate) use document::{MAX_DEPTH, code_text, math_text};
 pub use html::highlighted_runs;
-pub use text::{display_width, escape_html, is_tag, is_unsafe_char, mark_words, sanitize};
+pub use text::{display_width, is_tag, is_unsafe_char, sanitize};
+// Escaping and marking words: the API crate's, shared with the demo server.
+pub use topicterm_api::markup::{escape_html, mark_words};

@@ -1,6 +1,6 @@
-//! The user's uploads through the typed client (`src/api/attachments.rs`): listed with the
-//! messages that link to them and the space uploads take, the `attachment` events (uploaded,
-//! linked, deleted), deletion, and the organization's quota.
+//! The user's uploads through the typed client (`crates/topicterm-api/src/attachments.rs`): listed with the
+//! messages that link to them and the space uploads take, the `attachment` events (uploaded, linked,
+//! deleted), deletion, and the organization's quota.
 
 use crate::common::*;
 use topicterm::api::*;

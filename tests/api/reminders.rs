@@ -1,6 +1,6 @@
-//! Reminders through the typed client (`src/api/reminders.rs`): set with a note, listed in the
-//! Notification Bot's words (where the note and the message are read back from), the events,
-//! deletion; the levels before the note and before reminders.
+//! Reminders through the typed client (`crates/topicterm-api/src/reminders.rs`): set with a note, listed in
+//! the Notification Bot's words (where the note and the message are read back from), the events, deletion;
+//! the levels before the note and before reminders.
 
 use crate::common::*;
 use topicterm::api::*;

@@ -1,4 +1,8 @@
-//! The crate's files and which of them each imports, read from the code's tokens (issue 24).
+//! The workspace's files and which of them each imports, read from the code's tokens (issue 24).
+//!
+//! The three crates are read as one tree: the client's modules as they are, `topicterm-api`'s
+//! under `api` and `topicterm-demo`'s under `server` (the names the client re-exports them by),
+//! so that `crate::` in a crate means its own root and `topicterm_api::` leads into `api`.
 //!
 //! A file imports another when its code names a path into it: `use crate::…`, `use super::…`,
 //! `self::…`, a child module by name (`keys::handle`), in a `use` line or anywhere in the code,
@@ -20,13 +24,17 @@ pub type Module = Vec<String>;
 
 /// One source file.
 pub struct SourceFile {
+    /// The module its crate's root stands for in the one tree (`[]` for the client).
+    pub krate: Module,
     pub module: Module,
     pub path: PathBuf,
     pub text: String,
 }
 
-/// Every `.rs` file under `dir` (a folder of `src/`, or `src/` itself), with its module path.
-pub fn read_tree(dir: &Path) -> Vec<SourceFile> {
+/// Every `.rs` file under `dir` (a folder of a crate's `src/`, or `src/` itself) of the crate
+/// whose root stands for module `mount` in the one tree (`["api"]`: `lib.rs` is `api`).
+pub fn read_crate(dir: &Path, mount: &[&str]) -> Vec<SourceFile> {
+    let krate: Module = mount.iter().map(|s| (*s).to_owned()).collect();
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
             let path = entry.unwrap().path();
@@ -52,23 +60,57 @@ pub fn read_tree(dir: &Path) -> Vec<SourceFile> {
                 module.pop();
             }
             let text = std::fs::read_to_string(&path).unwrap();
-            SourceFile { module, path, text }
+            SourceFile { module: [krate.clone(), module].concat(), krate: krate.clone(), path, text }
         })
         .collect()
+}
+
+/// The workspace's crates: where each one's `src/` is (from the workspace root), the module its
+/// root stands for in the one tree, and the name the others import it by.
+pub const CRATES: &[(&str, &[&str], &str)] = &[
+    ("src", &[], "topicterm"),
+    ("crates/topicterm-api/src", &["api"], "topicterm_api"),
+    ("crates/topicterm-demo/src", &["server"], "topicterm_demo"),
+];
+
+/// Every `.rs` file of every crate of the workspace at `root`, and the names that lead from
+/// one crate into another (for [`graph_of_tree`]).
+pub fn read_workspace(root: &Path) -> (Vec<SourceFile>, Vec<(&'static str, Module)>) {
+    let mut files = Vec::new();
+    let mut externs = Vec::new();
+    for (src, mount, name) in CRATES {
+        files.extend(read_crate(&root.join(src), mount));
+        if !mount.is_empty() {
+            externs.push((*name, mount.iter().map(|s| (*s).to_owned()).collect()));
+        }
+    }
+    (files, externs)
 }
 
 /// Which files each file imports, and the names that make each import (`parse_when`, or
 /// `keys` for a module named whole, `*` for a glob).
 pub type Graph = BTreeMap<Module, BTreeMap<Module, BTreeSet<String>>>;
 
-/// The import graph of `files`, given as module path and code.
+/// The import graph of `files` of one crate, given as module path and code.
 pub fn graph_of(files: &[(Module, &str)]) -> Graph {
-    let modules: BTreeSet<&Module> = files.iter().map(|(m, _)| m).collect();
+    let files: Vec<(Module, Module, &str)> =
+        files.iter().map(|(m, code)| (vec![], m.clone(), *code)).collect();
+    graph_of_crates(&files, &[])
+}
+
+/// The import graph of `files` of several crates, each given as its crate's root module, its
+/// own module path and code; `externs` names the module each crate's name leads to
+/// (`("topicterm_api", ["api"])`).
+pub fn graph_of_crates(files: &[(Module, Module, &str)], externs: &[(&str, Module)]) -> Graph {
+    let modules: BTreeSet<&Module> = files.iter().map(|(_, m, _)| m).collect();
+    let externs: BTreeMap<String, Module> =
+        externs.iter().map(|(n, m)| ((*n).to_owned(), m.clone())).collect();
     let mut graph = Graph::new();
-    for (me, code) in files {
+    for (krate, me, code) in files {
         let tokens: TokenStream =
             code.parse().unwrap_or_else(|e| panic!("{}: not Rust tokens: {e:?}", me.join("::")));
-        let mut reader = Reader { modules: &modules, file: me, edges: BTreeMap::new() };
+        let mut reader =
+            Reader { modules: &modules, externs: &externs, krate, file: me, edges: BTreeMap::new() };
         let at = if me.as_slice() == ["main"] { vec![] } else { me.clone() };
         reader.stream(tokens, &at);
         graph.insert(me.clone(), reader.edges);
@@ -76,14 +118,20 @@ pub fn graph_of(files: &[(Module, &str)]) -> Graph {
     graph
 }
 
-/// The graph of files read from disk by [`read_tree`].
-pub fn graph_of_tree(files: &[SourceFile]) -> Graph {
-    let pairs: Vec<(Module, &str)> = files.iter().map(|f| (f.module.clone(), f.text.as_str())).collect();
-    graph_of(&pairs)
+/// The graph of files read from disk by [`read_crate`] or [`read_workspace`]; `externs` as
+/// for [`graph_of_crates`].
+pub fn graph_of_tree(files: &[SourceFile], externs: &[(&str, Module)]) -> Graph {
+    let files: Vec<(Module, Module, &str)> =
+        files.iter().map(|f| (f.krate.clone(), f.module.clone(), f.text.as_str())).collect();
+    graph_of_crates(&files, externs)
 }
 
 struct Reader<'a> {
     modules: &'a BTreeSet<&'a Module>,
+    /// The module each other crate's name leads to.
+    externs: &'a BTreeMap<String, Module>,
+    /// The root of the crate the file is in.
+    krate: &'a Module,
     file: &'a Module,
     edges: BTreeMap<Module, BTreeSet<String>>,
 }
@@ -133,11 +181,13 @@ impl Reader<'_> {
     }
 
     /// Where a path whose first segment is `root`, written in module `at`, starts — if it
-    /// leads into this crate: `crate`, `super`, `self`, or a child module of `at`.
+    /// leads into the files read: `crate`, `super`, `self`, a child module of `at`, or another
+    /// crate of the workspace by name.
     fn root(&self, root: &str, at: &Module) -> Option<Module> {
         match root {
-            "crate" => Some(vec![]),
+            "crate" => Some(self.krate.clone()),
             "topicterm" if self.file.as_slice() == ["main"] => Some(vec![]),
+            _ if self.externs.contains_key(root) => Some(self.externs[root].clone()),
             "super" => Some(at[..at.len().saturating_sub(1)].to_vec()),
             "self" => Some(at.clone()),
             _ => {
