@@ -320,3 +320,40 @@ async fn search_results_are_not_marked_read() {
     assert_eq!(unread_from_alice(&app).await, before, "nothing read on the server");
     assert!(found.iter().any(|id| app.st.data.unread.contains(*id)), "nor here");
 }
+
+/// Issue 40.4: the `/` prompt completes like every one-line prompt: an operator's operand
+/// (`channel:`, `topic:` of the channel named before it, `sender:`, `is:`), and `#name` or
+/// `@name` to the whole operator — and the search it builds runs.
+#[tokio::test]
+async fn the_search_prompt_completes_operators_channels_topics_and_people() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('/')).await;
+    app.keys("channel:eng").await;
+    app.key(KeyCode::Tab).await;
+    assert_eq!(prompt_text(&app), "channel:engineering ");
+    app.keys("topic:rel").await;
+    app.until("the topics", |st| !st.ui.completion.suggestions.is_empty()).await;
+    app.key(KeyCode::Tab).await;
+    assert_eq!(prompt_text(&app), "channel:engineering topic:\"release 2.4 planning\" ");
+    app.keys("sender:Far").await;
+    app.key(KeyCode::Tab).await;
+    assert_eq!(
+        prompt_text(&app),
+        "channel:engineering topic:\"release 2.4 planning\" sender:\"Farid Haddad\" "
+    );
+    app.key(KeyCode::Esc).await;
+    app.key(KeyCode::Char('/')).await;
+    app.keys("#eng").await;
+    app.key(KeyCode::Tab).await;
+    assert_eq!(prompt_text(&app), "channel:engineering ");
+    app.keys("@Far").await;
+    app.key(KeyCode::Tab).await;
+    assert_eq!(prompt_text(&app), "channel:engineering sender:\"Farid Haddad\" ");
+    app.keys("is:sta").await;
+    app.key(KeyCode::Tab).await;
+    assert_eq!(prompt_text(&app), "channel:engineering sender:\"Farid Haddad\" is:starred ");
+    app.key(KeyCode::Enter).await;
+    let Narrow::Search { terms, .. } = &app.st.ui.narrow else { panic!("{:?}", app.st.ui.status) };
+    let ops: Vec<&str> = terms.iter().map(|t| t.operator.as_str()).collect();
+    assert_eq!(ops, ["channel", "sender", "is"]);
+}

@@ -85,7 +85,11 @@ pub(super) fn prompt(st: &mut State, back: bool) -> Vec<Effect> {
 pub(super) fn completes(kind: PromptKind) -> bool {
     matches!(
         kind,
-        PromptKind::ChannelTopic | PromptKind::DmRecipients | PromptKind::Command | PromptKind::AttachPath
+        PromptKind::ChannelTopic
+            | PromptKind::DmRecipients
+            | PromptKind::Command
+            | PromptKind::AttachPath
+            | PromptKind::Search
     )
 }
 
@@ -123,10 +127,64 @@ pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
         PromptKind::DmRecipients => people_list(st, &before),
         PromptKind::AttachPath => (paths(st, &before, &mut fx), file_part(&before).to_owned()),
         PromptKind::Command => arguments(st, &before, &mut fx),
+        PromptKind::Search => search(st, &before, &mut fx),
         _ => return fx,
     };
     st.ui.completion = Completion { suggestions: out, token_len: token.chars().count(), cycle: None };
     fx
+}
+
+/// The `/` prompt: the operand of the word being typed — `channel:`, `topic:` (of the channel
+/// an earlier `channel:` names), `sender:`, `dm:`, `dm-including:`, `mentions:`, `is:`, `has:`
+/// — and `#name` (a channel) or `@name` (a sender), each completed to the whole operator and
+/// its operand, quoted when it holds a space.
+fn search(st: &mut State, before: &str, fx: &mut Vec<Effect>) -> (Vec<(String, String)>, String) {
+    let token = before.rsplit(' ').next().unwrap_or("").to_owned();
+    let (neg, body) = match token.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", token.as_str()),
+    };
+    let quoted = |v: &str| if v.contains(' ') { format!("\"{v}\"") } else { v.to_owned() };
+    let term = |op: &str, v: &str| format!("{neg}{op}:{} ", quoted(v));
+    let (op, q) = match body.split_once(':') {
+        Some((op, q)) => (op.to_lowercase(), q.trim_start_matches('"').to_owned()),
+        None if body.starts_with('#') => ("channel".to_owned(), body[1..].to_owned()),
+        None if body.starts_with('@') => ("sender".to_owned(), body[1..].to_owned()),
+        None => return (vec![], token),
+    };
+    let out = match op.as_str() {
+        "channel" | "stream" => channels(st, &q, |n| term("channel", n)),
+        "topic" | "subject" => {
+            // The channel an earlier word names.
+            let chan = before.split(' ').find_map(|w| {
+                w.strip_prefix("channel:").or_else(|| w.strip_prefix("stream:")).map(|c| c.trim_matches('"'))
+            });
+            match chan {
+                Some(chan) => topics(st, chan, &q, fx, |t| term("topic", t)),
+                None => vec![],
+            }
+        }
+        "sender" | "from" | "dm" | "pm-with" | "dm-including" | "dm-with" | "mentions" => {
+            let op = if op == "from" { "sender".to_owned() } else { op };
+            let lower = q.to_lowercase();
+            if lower.is_empty() { vec![] } else { people(st, &lower, SHOWN, |n| term(&op, n)) }
+        }
+        "is" => {
+            words(&["dm", "starred", "mentioned", "unread", "alerted", "resolved", "followed", "muted"], &q)
+                .map(|w| (format!("is:{w}"), term("is", w)))
+                .collect()
+        }
+        "has" => words(&["link", "attachment", "image", "reaction"], &q)
+            .map(|w| (format!("has:{w}"), term("has", w)))
+            .collect(),
+        _ => vec![],
+    };
+    (out, token)
+}
+
+/// The words of a fixed list that start with `q`.
+fn words<'a>(list: &'a [&'a str], q: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+    list.iter().copied().filter(move |w| w.starts_with(q))
 }
 
 /// A folder's entries arrived (or could not be read): the attach prompt's candidates follow.
