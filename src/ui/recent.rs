@@ -63,10 +63,20 @@ pub(super) fn draw_recent(
     let h = inner.height as usize;
     let width = inner.width as usize;
     let start = selected.saturating_sub(h.saturating_sub(1));
-    // Unread · conversation · who · when; the conversation takes what the others leave.
+    // Unread · conversation · who · when. The columns fit what the shown rows hold: who wrote
+    // keeps at least a third of the room, or what it needs if less, the conversation takes what it needs of
+    // the rest, and who wrote gets all that is left (issue 40: at 160 columns names were cut
+    // at 34 beside 50 empty columns).
     let when_w = 16;
-    let who_w = (width / 4).clamp(10, 36);
-    let conv_w = width.saturating_sub(4 + 1 + who_w + 1 + when_w);
+    let avail = width.saturating_sub(4 + 1 + 1 + when_w);
+    let shown = || rows.iter().skip(start).take(h);
+    let senders = |r: &RecentConversation| {
+        r.senders.iter().map(|u| sanitize(st.data.user_name(*u))).collect::<Vec<_>>().join(", ")
+    };
+    let conv_need = shown().map(|r| display_width(&sanitize(&title(st, &r.narrow)))).max().unwrap_or(0);
+    let who_need = shown().map(|r| display_width(&senders(r))).max().unwrap_or(0);
+    let conv_w = conv_need.min(avail.saturating_sub(who_need.min(avail / 3)));
+    let who_w = avail.saturating_sub(conv_w);
     let lines: Vec<Line> = rows
         .iter()
         .enumerate()
@@ -78,8 +88,7 @@ pub(super) fn draw_recent(
             let count = if n > 0 { format!("{n:>3} ") } else { "    ".to_owned() };
             let conv = clip(&sanitize(&title(st, &r.narrow)), conv_w);
             let conv_pad = " ".repeat(conv_w.saturating_sub(display_width(&conv)));
-            let names: Vec<String> = r.senders.iter().map(|u| sanitize(st.data.user_name(*u))).collect();
-            let who = clip(&names.join(", "), who_w);
+            let who = clip(&senders(r), who_w);
             let who_pad = " ".repeat(who_w.saturating_sub(display_width(&who)));
             let when = st.tz.format(r.timestamp, "%a %-d %b %H:%M");
             let conv_style = if n > 0 { style.patch(t.bold) } else { style };
