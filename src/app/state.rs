@@ -546,10 +546,12 @@ impl RealmInfo {
     }
 
     /// A topic as a person typed it: that name of the empty topic is the empty topic (as the
-    /// reference server takes "general chat").
+    /// reference server takes "general chat") — on a server that has empty topics (level 334);
+    /// an older one refuses an empty topic, and there the name is a topic like any other.
     pub fn topic_typed<'a>(&self, typed: &'a str) -> &'a str {
         let typed = typed.trim();
-        if typed.eq_ignore_ascii_case(&self.empty_topic_name) { "" } else { typed }
+        let has_empty = self.level().has(crate::api::levels::EMPTY_TOPIC);
+        if has_empty && typed.eq_ignore_ascii_case(&self.empty_topic_name) { "" } else { typed }
     }
 
     /// What is missing on this server, for the user: "not available on this server (Zulip 8.0-dev)".

@@ -945,3 +945,19 @@ fn a_new_topic_the_user_may_not_start_is_refused_before_sending() {
     let fx = send(&mut st, "brand new");
     assert!(st.ui.compose.is_none() && !fx.is_empty(), "{:?}", st.ui.status);
 }
+
+/// "general chat" typed is the empty topic only where the server has empty topics (level
+/// 334); before it, the name is a topic like any other (an empty one would be refused).
+#[test]
+fn the_empty_topics_name_is_the_empty_topic_only_where_it_exists() {
+    let realm = |level| RealmInfo {
+        feature_level: level,
+        empty_topic_name: "general chat".into(),
+        ..Default::default()
+    };
+    assert_eq!(realm(503).topic_typed(" General chat "), "");
+    assert_eq!(realm(334).topic_typed("general chat"), "");
+    assert_eq!(realm(218).topic_typed("general chat"), "general chat");
+    assert_eq!(realm(218).topic_shown(""), "general chat");
+    assert_eq!(realm(503).topic_typed("lunch"), "lunch");
+}
