@@ -182,7 +182,7 @@ impl Dispatcher {
                     p.abort();
                 }
                 self.spawn(async move {
-                    match c.register(&register_params()).await {
+                    match c.register_whole(&register_params()).await {
                         Ok(r) => Msg::Registered(Box::new(r)),
                         Err(e) if e.is_auth() => Msg::AuthLost(e),
                         Err(e) => {

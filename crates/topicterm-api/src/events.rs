@@ -73,6 +73,10 @@ pub struct RegisterResponse {
     pub role: Option<i64>,
     #[serde(default)]
     pub realm_users: Option<super::lenient::Later<User>>,
+    /// The sections the server's answer lacked though they were asked for, read on their own
+    /// ([`super::Client::register_whole`]); not the server's.
+    #[serde(skip)]
+    pub lacked: Vec<&'static str>,
     #[serde(default)]
     pub realm_non_active_users: Option<super::lenient::Later<User>>,
     #[serde(default)]

@@ -99,6 +99,8 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     // Older than supported: said, with the server's version; what works still works.
     if let Some(warning) = too_old(&r) {
         set_error(st, warning);
+    } else if let Some(lacked) = lacked(&r) {
+        set_status(st, lacked);
     }
     if let Some(q) = st.data.queue_id.clone() {
         fx.push(Effect::PollEvents {
@@ -190,6 +192,21 @@ fn topic_policies(
         }
     }
     policies
+}
+
+/// What the server's answer lacked and was read on its own, in words (said once per register).
+fn lacked(r: &RegisterResponse) -> Option<String> {
+    let words: Vec<&str> = r
+        .lacked
+        .iter()
+        .map(|l| match *l {
+            "realm_users" => "the users",
+            "subscriptions" => "your channels",
+            other => other,
+        })
+        .collect();
+    (!words.is_empty())
+        .then(|| format!("the server's answer lacked {}: read on their own", words.join(" and ")))
 }
 
 /// A server older than the oldest supported, in words (what works still works).
