@@ -334,6 +334,7 @@ fn run() -> anyhow::Result<()> {
                 heartbeat: std::time::Duration::from_secs(heartbeat.max(1)),
                 tls,
                 require_client_cert,
+                key_secret: Some(demo_key_secret()?),
                 ..Default::default()
             };
             rt.block_on(demo_server(opts, zuliprc_dir))
@@ -601,6 +602,15 @@ async fn client_main(
         }
     }
     Ok(())
+}
+
+/// The secret the demo server's API keys are derived from, kept in the data folder: the same
+/// organization keeps its keys across restarts.
+#[cfg(feature = "demo")]
+fn demo_key_secret() -> anyhow::Result<Vec<u8>> {
+    let dirs = directories::ProjectDirs::from("", "", "topicterm")
+        .ok_or_else(|| anyhow::anyhow!("no home folder to keep the demo server's key secret in"))?;
+    topicterm::server::key_secret_file(dirs.data_dir())
 }
 
 #[cfg(feature = "demo")]

@@ -8,6 +8,7 @@ mod channels;
 mod channels_people;
 mod daily;
 mod daily_endpoints;
+mod demo_server;
 mod drafts;
 mod emoji;
 mod endpoints13;

@@ -71,6 +71,11 @@ pub struct ServerOptions {
     /// How long a client may take to send a request's head (and, with `tls`, its handshake)
     /// before the connection is closed; an idle kept-alive connection is closed after as long.
     pub header_read_timeout: Duration,
+    /// The seeded users' API keys and outgoing-webhook tokens are derived from this secret and
+    /// each user's email, so they stay the same across restarts of the same organization (a
+    /// restart must not close every running client with "Invalid API key"); random when `None`.
+    /// `demo-server` keeps one in the data folder (`key_secret_file`).
+    pub key_secret: Option<Vec<u8>>,
 }
 
 impl Default for ServerOptions {
@@ -89,8 +94,29 @@ impl Default for ServerOptions {
             require_client_cert: false,
             upload_quota_mib: None,
             header_read_timeout: Duration::from_secs(10),
+            key_secret: None,
         }
     }
+}
+
+/// The secret `demo-server` derives its users' API keys from, kept in `dir` (mode 0600 in a
+/// 0700 folder): read if it is there, made (32 random bytes) if not.
+pub fn key_secret_file(dir: &std::path::Path) -> anyhow::Result<Vec<u8>> {
+    let path = dir.join("demo-server.secret");
+    match std::fs::read(&path) {
+        Ok(bytes) if bytes.len() >= 32 => return Ok(bytes),
+        Ok(_) => anyhow::bail!("{} is too short: delete it to make a new one", path.display()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(anyhow::anyhow!("cannot read {}: {e}", path.display())),
+    }
+    topicterm_api::files::private_folder(dir)?;
+    let secret = token::token(64).into_bytes();
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    std::io::Write::write_all(&mut options.open(&path)?, &secret)?;
+    Ok(secret)
 }
 
 /// The file `write_zuliprcs` writes a TLS server's certificate to.
@@ -124,6 +150,14 @@ impl DemoServer {
         let mut org = Org::from_seed(&seed, settings, opts.seed_time.unwrap_or_else(clock::now))
             .map_err(|e| anyhow::anyhow!("invalid seed: {e}"))?;
         org.queues.lifetime = opts.queue_lifetime;
+        if let Some(secret) = &opts.key_secret {
+            for u in org.users.values_mut() {
+                u.api_key = token::derived(secret, &format!("api key of {}", u.email), 32);
+                if let Some(t) = &mut u.webhook_token {
+                    *t = token::derived(secret, &format!("webhook token of {}", u.email), 32);
+                }
+            }
+        }
         let listener = tokio::net::TcpListener::bind(opts.addr).await?;
         let generated = if opts.tls { Some(tls::generate()?) } else { None };
         let client_certs =

@@ -84,7 +84,7 @@ pub async fn create_channel(State(s): State<Arc<Shared>>, req: Req) -> Res {
         }
     }
     let id = org.create_channel(req.user_id, &name, &description, invite_only);
-    let first_visible = org.messages.keys().next_back().map_or(0, |k| k + 1);
+    let first_visible = org.next_message_id();
     for u in subscribers {
         org.add_subscriber(u, id, first_visible);
     }

@@ -411,7 +411,7 @@ pub async fn subscribe(State(s): State<Arc<Shared>>, req: Req) -> Res {
                 org.create_channel(req.user_id, &name, &description, invite_only)
             }
         };
-        let first_visible = org.messages.keys().next_back().map_or(0, |k| k + 1);
+        let first_visible = org.next_message_id();
         for t in &targets {
             // Keyed by user ID since feature level 289, by email before.
             let email = if org.settings.feature_level >= 289 {

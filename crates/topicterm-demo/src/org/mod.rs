@@ -163,6 +163,9 @@ pub struct Org {
     pub queues: Queues,
     pub webhook_jobs: Vec<WebhookJob>,
     next_id: i64,
+    /// The next message's ID: past every message ever stored, deleted or not (a real server
+    /// never gives a deleted message's ID to another).
+    next_message_id: i64,
     pub notification_bot: i64,
     pub email_gateway_bot: i64,
     /// Draws the random folder of each upload (`Org::upload_folder`).
@@ -256,6 +259,7 @@ impl Org {
             queues: Queues::default(),
             webhook_jobs: Vec::new(),
             next_id: 1,
+            next_message_id: 100,
             notification_bot: 0,
             email_gateway_bot: 0,
             upload_rng,
@@ -275,6 +279,18 @@ impl Org {
     pub fn alloc(&mut self) -> i64 {
         let id = self.next_id;
         self.next_id += 1;
+        id
+    }
+
+    /// The ID the next message will have: the first a user who subscribes now may see.
+    pub fn next_message_id(&self) -> i64 {
+        self.next_message_id
+    }
+
+    /// Take the next message's ID.
+    pub(crate) fn alloc_message_id(&mut self) -> i64 {
+        let id = self.next_message_id;
+        self.next_message_id += 1;
         id
     }
 

@@ -51,7 +51,7 @@ impl Org {
         client: &str,
         read_by_sender: Option<bool>,
     ) -> i64 {
-        let id = self.messages.keys().next_back().map_or(100, |k| k + 1).max(100);
+        let id = self.alloc_message_id();
         self.message_generation += 1;
         let rendered = markdown::render(content, self);
         let mut wildcard_users = Vec::new();
