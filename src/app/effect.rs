@@ -206,9 +206,9 @@ pub enum Effect {
         active: bool,
         last_update_id: i64,
     },
-    SetFlag {
-        ids: Vec<MessageId>,
-        flag: &'static str,
+    /// Star a message or take its star off: asked once, shown when the server's event says so.
+    Star {
+        id: MessageId,
         add: bool,
     },
     FetchHistory(MessageId),

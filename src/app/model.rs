@@ -513,6 +513,9 @@ pub struct Ui {
     pub reopen: Vec<String>,
     /// Set while the server cannot be reached.
     pub offline: Option<Offline>,
+    /// Since when (the app's clock) a request that should take a moment has waited for the
+    /// server's answer, once that is seconds: the status line says so.
+    pub unanswered_since: Option<i64>,
     /// What is shown is the last session's, from this machine: not yet current.
     pub from_cache: bool,
     /// The session is to be written to this machine once the open narrow's first page is in.

@@ -34,8 +34,12 @@ pub enum Job {
         topic: String,
         policy: VisibilityPolicy,
     },
-    /// Read, starred and other flags.
+    /// Read and other flags.
     Flags,
+    /// A message starred (`add`) or its star taken off.
+    Star {
+        add: bool,
+    },
     MarkTopicRead,
     MarkChannelRead {
         name: String,
@@ -219,6 +223,9 @@ pub enum Msg {
     /// again (the reason, in the words of the account store).
     ReopenFailed(String),
     Tick(i64),
+    /// A request that should take a moment has waited this many seconds for the server's
+    /// answer (`net::silence`); `None`: every such request is answered or has failed.
+    Unanswered(Option<u64>),
     Registered(Box<RegisterResponse>),
     /// The last session, read from this machine.
     Cached(Box<crate::app::session::Snapshot>),
@@ -347,6 +354,7 @@ impl Msg {
             Msg::OrganizationClosed { .. } => "OrganizationClosed",
             Msg::ReopenFailed { .. } => "ReopenFailed",
             Msg::Tick { .. } => "Tick",
+            Msg::Unanswered(_) => "Unanswered",
             Msg::Registered { .. } => "Registered",
             Msg::Cached { .. } => "Cached",
             Msg::Users { .. } => "Users",

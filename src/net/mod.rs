@@ -12,6 +12,7 @@ pub mod cache;
 mod calls;
 pub mod images;
 mod open;
+mod silence;
 
 /// Runs effects. The UI task calls `run` and never awaits.
 pub struct Dispatcher {
@@ -29,6 +30,8 @@ pub struct Dispatcher {
     /// The folder pictures are kept in (`None`: fetched every time).
     images: Option<std::path::PathBuf>,
     poller: Option<JoinHandle<()>>,
+    /// Says when the server leaves a request unanswered for seconds (`silence`).
+    silence: JoinHandle<()>,
     /// Latest-wins for message fetches of the shown narrow.
     fetches: Vec<(Narrow, bool, JoinHandle<()>)>,
 }
@@ -36,6 +39,7 @@ pub struct Dispatcher {
 impl Drop for Dispatcher {
     /// Drafts asked for reach the disk before the process goes.
     fn drop(&mut self) {
+        self.silence.abort();
         self.drafts = None;
         if let Some(w) = self.drafts_writer.take() {
             let _ = w.join();
@@ -59,6 +63,7 @@ fn finished<T>(job: Job, result: Result<T, ApiError>) -> Msg {
 impl Dispatcher {
     pub fn new(client: Client, tx: UnboundedSender<Msg>) -> Self {
         Dispatcher {
+            silence: silence::watch(client.clone(), tx.clone()),
             client,
             tx,
             drafts: None,
@@ -342,8 +347,8 @@ impl Dispatcher {
             Effect::MarkRead(ids) => self.spawn(async move {
                 finished(Job::Flags, with_retries(|| c.update_message_flags(&ids, true, "read")).await)
             }),
-            Effect::SetFlag { ids, flag, add } => self.spawn(async move {
-                finished(Job::Flags, with_retries(|| c.update_message_flags(&ids, add, flag)).await)
+            Effect::Star { id, add } => self.spawn(async move {
+                finished(Job::Star { add }, c.update_message_flags(&[id], add, "starred").await)
             }),
             Effect::MarkTopicRead { channel, topic } => self.spawn(async move {
                 finished(Job::MarkTopicRead, c.mark_topic_as_read(channel, &topic).await)

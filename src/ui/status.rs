@@ -101,6 +101,10 @@ fn news(st: &State, t: &Theme) -> (String, Style) {
             let secs = (o.retry_at - st.now).max(0);
             (format!("offline: {} — retrying in {secs} s · drafts are kept", o.why), t.error)
         }
+        _ if st.ui.unanswered_since.is_some() => {
+            let secs = st.ui.unanswered_since.map_or(0, |since| (st.now - since).max(0));
+            (format!("the server is not answering ({secs} s) — still waiting · drafts are kept"), t.error)
+        }
         Some(s) if s.error => (s.text.clone(), t.error),
         Some(s) => (s.text.clone(), Style::new()),
         _ if !typing.is_empty() => (typing, t.ok),
@@ -148,7 +152,7 @@ fn plan(st: &State, t: &Theme, width: u16) -> Bottom {
     let title_w = display_width(&title(st, usize::MAX));
     // Both whole on one row; else a message (not the hint or who is typing) wraps above, the
     // title keeping the row; the hint gives way to the title.
-    let message = st.ui.offline.is_some() || st.ui.status.is_some();
+    let message = st.ui.offline.is_some() || st.ui.unanswered_since.is_some() || st.ui.status.is_some();
     if title_w + 2 + display_width(&text) <= w
         || (!message && title_w.min(w / 2) + 2 + display_width(&text) <= w)
     {

@@ -131,6 +131,36 @@ async fn a_follow_the_server_refused_leaves_no_star_in_the_sidebar() {
     assert!(!row.contains('⚑') && !row.contains('★'), "{screen}");
 }
 
+/// Issue 40.2: `*` showed ★ at once (even offline, even refused), `+`/`F` nothing until the
+/// server answered. One rule now: the mark changes when the server's event says so.
+#[tokio::test]
+async fn a_star_the_server_refused_leaves_no_star_as_a_refused_follow_leaves_none() {
+    let (mut app, proxy) = refusing_policies().await;
+    let refusal = br#"{"result": "error", "code": "BAD_REQUEST", "msg": "Not allowed"}"#.to_vec();
+    proxy.arm_before(Box::new(move |ex| {
+        ex.is("POST", "/messages/flags").then(|| Reply::Body(400, refusal.clone()))
+    }));
+    let general = app.channel_id("general");
+    let out = OutgoingMessage::channel(general, "to star", "a message to star");
+    let id = app.other("alice").send_message(&out).await.unwrap().id;
+    app.open(Narrow::Topic(general, "to star".into())).await;
+    app.until("the message", |st| st.data.messages.contains_key(&id)).await;
+    app.select(id);
+    app.key(KeyCode::Char('*')).await;
+    assert!(!app.st.data.messages[&id].has_flag("starred"), "not starred before the server says so");
+    app.until("refused", |st| st.ui.status.as_ref().is_some_and(|s| s.error)).await;
+    let said = app.st.ui.status.as_ref().unwrap().text.clone();
+    assert!(said.starts_with("not starred: "), "{said}");
+    assert!(!app.st.data.messages[&id].has_flag("starred"));
+    let screen = app.screen(100, 30);
+    assert!(!screen.contains('★'), "{screen}");
+    // Let through, the same key stars it when the server's event comes.
+    proxy.disarm();
+    app.key(KeyCode::Char('*')).await;
+    app.until("starred", |st| st.data.messages[&id].has_flag("starred")).await;
+    assert!(app.screen(100, 30).contains('★'));
+}
+
 #[tokio::test]
 async fn mentions_count_again_when_a_mention_is_marked_unread() {
     let mut app = App::start("member").await;

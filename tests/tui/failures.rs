@@ -4,7 +4,7 @@
 //! answers are broken by the rewriting proxy of `tests/support/rewriter.rs`.
 
 use crate::harness::{App, Setup};
-use crate::rewriter::{Exchange, Reply, Rewriter, Rule};
+use crate::rewriter::{Exchange, Hold, Reply, Rewriter, Rule};
 use crossterm::event::KeyCode;
 use topicterm::app::{self, Narrow, State, TimeZone};
 use topicterm::server::DemoServer;
@@ -190,4 +190,39 @@ async fn an_answer_larger_than_its_endpoint_allows_is_refused_unread() {
     app.palette("profile @Alice Okafor").await;
     app.until("the profile", |st| matches!(&st.ui.popup, Some(app::Popup::Profile { details: Some(_), .. })))
         .await;
+}
+
+/// Issue 40.2: with the server hung, a reply showed only "sending…" and the status line nothing
+/// for 55 s. A request that should take a moment is said unanswered within seconds, counting,
+/// and the send goes on once the server answers.
+#[tokio::test]
+async fn a_server_that_does_not_answer_is_said_within_seconds_and_the_send_goes_on() {
+    let (mut app, proxy) = behind_rewriter().await;
+    let gate = proxy.hold("POST", "/messages", Hold::Request);
+    app.key(KeyCode::Char('c')).await;
+    app.keys("general>hung").await;
+    app.key(KeyCode::Enter).await;
+    app.keys("are you there?").await;
+    app.ctrl('d').await;
+    gate.arrived().await;
+    app.until("the silence said", |st| st.ui.unanswered_since.is_some()).await;
+    // How long it has waited, in the status line (at least the 5 s it takes to say it).
+    let waited = |app: &mut App| -> u64 {
+        let (above, last) = wrapped_status(app);
+        let said = format!("{above} {last}");
+        let secs = said.split("the server is not answering (").nth(1).and_then(|r| r.split(" s)").next());
+        assert!(said.contains(" s) — still waiting · drafts are kept"), "{said}");
+        secs.and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("no count in {said:?}"))
+    };
+    let first = waited(&mut app);
+    // Said while the request waits, long before its own deadline (30 s) would have said it.
+    assert!((5..30).contains(&first), "{first}");
+    // The app's clock counts on.
+    let now = app.st.now;
+    app.send(app::Msg::Tick(now + 3)).await;
+    assert_eq!(waited(&mut app), first + 3);
+    gate.release();
+    app.until("answered", |st| st.ui.unanswered_since.is_none() && st.outbox.is_empty()).await;
+    let (above, last) = wrapped_status(&mut app);
+    assert!(!format!("{above} {last}").contains("not answering"), "{above} {last}");
 }

@@ -58,6 +58,7 @@ pub mod snippets;
 pub mod transport;
 pub mod urls;
 pub mod users;
+pub mod waiting;
 pub mod zuliprc;
 
 pub use attachments::*;

@@ -114,6 +114,8 @@ pub struct Client {
     info: Arc<RwLock<ServerInfo>>,
     /// Any certificate is accepted (`insecure`).
     insecure: bool,
+    /// The requests on their way (not the long-poll, uploads or downloads).
+    waiting: Arc<super::waiting::Waiting>,
 }
 
 /// Make ring the process's TLS crypto provider (the one linked; reqwest has none of its own in
@@ -297,6 +299,7 @@ impl Client {
             email: email.to_owned(),
             api_key: api_key.to_owned(),
             info: Arc::new(RwLock::new(ServerInfo::default())),
+            waiting: Arc::default(),
         };
         Ok((client, Connect(Some(http))))
     }
@@ -327,9 +330,18 @@ impl Client {
         super::levels::Level(self.feature_level())
     }
 
-    /// Send a request and return the decoded success body.
+    /// Send a request and return the decoded success body. It counts among the requests on
+    /// their way ([`Client::unanswered_for`]) until it is answered.
     pub async fn call<T: DeserializeOwned>(&self, method: Method, path: &str, params: Params) -> Result<T> {
+        let _waiting = self.waiting.start();
         self.call_with_timeout(method, path, params, DEFAULT_TIMEOUT).await
+    }
+
+    /// How long the oldest request on its way (the long-poll, uploads and downloads aside) has
+    /// waited for its answer: seconds for a request that should take a moment say the server is
+    /// not answering, well before the request's own deadline.
+    pub fn unanswered_for(&self) -> Option<Duration> {
+        self.waiting.longest()
     }
 
     pub(super) async fn call_with_timeout<T: DeserializeOwned>(

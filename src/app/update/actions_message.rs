@@ -3,7 +3,6 @@
 
 use super::common::*;
 use super::compose::emoji_matches;
-use super::message_events::starred_changed;
 use super::prelude::*;
 
 /// Fetch the selected message's Markdown, to quote it in a reply or (`edit`, the user's own)
@@ -18,14 +17,15 @@ pub(super) fn fetch_text(st: &mut State, edit: bool) -> Vec<Effect> {
     vec![Effect::FetchRaw { message_id: id, edit }]
 }
 
-/// Star the selected message, or take its star off.
+/// Star the selected message, or take its star off. As every change to what the server keeps
+/// (a topic followed or muted, a reaction), the ★ changes when the server's event says so: until
+/// then the status line says what is on its way, and a refusal leaves the message as it was.
 pub(super) fn star(st: &mut State) -> Vec<Effect> {
-    let Some(m) = st.ui.selected.and_then(|id| st.data.messages.get_mut(&id)) else { return vec![] };
+    let Some(m) = selected_message(st) else { return vec![] };
     let add = !m.has_flag("starred");
-    m.set_flag("starred", add);
     let id = m.id;
-    starred_changed(st, id, add);
-    vec![Effect::SetFlag { ids: vec![id], flag: "starred", add }]
+    set_status(st, if add { "starring…" } else { "taking the star off…" });
+    vec![Effect::Star { id, add }]
 }
 
 /// Add 👍 to the selected message, or take the user's off.

@@ -363,6 +363,7 @@ fn other_success(st: &mut State, job: Job, result: Answer) -> Vec<Effect> {
         (Job::Open { .. }, Answer::Kept { target, why }) => format!("saved {target} — not opened: {why}"),
         (Job::DumpState, Answer::Written(path)) => format!("state written to {}", path.display()),
         (Job::MarkTopicRead, _) => "topic marked as read".into(),
+        (Job::Star { add }, _) => if add { "starred" } else { "star taken off" }.into(),
         (Job::MarkChannelRead { name }, _) => format!("#{name} marked as read"),
         (Job::MarkAllRead, _) => "all messages marked as read".into(),
         (Job::MarkUnread, _) => "marked as unread from the selected message".into(),
@@ -491,6 +492,7 @@ fn refused(st: &mut State, job: Job, f: &Failure) {
         },
         Job::Upload { .. } => format!("not attached: {text}"),
         Job::FetchTopics => format!("topics: {text}"),
+        Job::Star { add } => format!("{}: {text}", if add { "not starred" } else { "star not taken off" }),
         Job::SetPolicy { channel, topic, policy } => {
             let name = st.data.channel_name(channel);
             format!("#{name} > {topic} not {}: {text}", policy_words(policy).0)

@@ -26,6 +26,14 @@ pub(super) fn on_offline(st: &mut State, error: &ApiError, retry_in: u64) -> Vec
     vec![]
 }
 
+/// A request has waited seconds for its answer, or every such request is answered: the status
+/// line says the server is not answering, counting, until then. What waits keeps waiting (its
+/// own deadline makes it a failure, said as such).
+pub(super) fn on_unanswered(st: &mut State, waited: Option<u64>) -> Vec<Effect> {
+    st.ui.unanswered_since = waited.map(|secs| st.now - secs as i64);
+    vec![]
+}
+
 /// A poll succeeded after failures: what did not load is asked again, the outbox sends.
 pub(super) fn on_online(st: &mut State) -> Vec<Effect> {
     if st.ui.offline.take().is_some() {

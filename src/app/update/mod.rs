@@ -177,6 +177,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::RegisterFailed(error) => connection::on_register_failed(st, &error),
         Msg::Offline { error, retry_in } => connection::on_offline(st, &error, retry_in),
         Msg::Online => connection::on_online(st),
+        Msg::Unanswered(waited) => connection::on_unanswered(st, waited),
         Msg::Messages { narrow, resp, older, epoch } => pages::on_page(st, narrow, resp, older, epoch),
         Msg::Cached(snapshot) => cache::on_cached(st, *snapshot),
         Msg::Users { epoch, roll } => pages::on_users(st, epoch, *roll),
