@@ -39,6 +39,9 @@ pub struct Outgoing {
     /// Our `local_id`; the server echoes it as `local_message_id` on the message event.
     pub local_id: String,
     pub target: Target,
+    /// The channel's name when it was written (kept on disk with it): what its row says where a
+    /// channel is gone since (deleted, archived, a restarted server), never "(unknown channel)".
+    pub channel_name: Option<String>,
     pub content: String,
     /// When it was written (UNIX seconds).
     pub created: i64,

@@ -301,7 +301,12 @@ fn pending_block(st: &State, th: &Theme, o: &crate::app::Outgoing, width: u16) -
         let header = match &o.target {
             crate::app::Target::Channel { id, topic } => {
                 let t = st.data.realm.topic_shown(topic);
-                format!("#{} > {}", sanitize(st.data.channel_name(*id)), sanitize(t))
+                // As the user knows it now, else as it was when written (the channel is gone).
+                let name = match (st.data.channels.get(id), &o.channel_name) {
+                    (None, Some(name)) => name.as_str(),
+                    _ => st.data.channel_name(*id),
+                };
+                format!("#{} > {}", sanitize(name), sanitize(t))
             }
             crate::app::Target::Dm(users) if users.is_empty() => "Notes to self".into(),
             crate::app::Target::Dm(users) => format!(

@@ -30,6 +30,9 @@ struct OnDisk {
     after_id: Option<MessageId>,
     #[serde(default)]
     created: i64,
+    /// The channel's name when it was written (`Outgoing::channel_name`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    channel_name: Option<String>,
 }
 
 /// Queue the compose box's text; the box closes at once.
@@ -37,12 +40,17 @@ pub(super) fn enqueue(st: &mut State, target: Target, content: String) -> Vec<Ef
     st.next_local_id += 1;
     let local_id = format!("{}.{}", st.now, st.next_local_id);
     let draft = target.key();
+    let channel_name = match &target {
+        Target::Channel { id, .. } => st.data.channels.get(id).map(|c| c.name.clone()),
+        Target::Dm(_) => None,
+    };
     let on_disk = OnDisk {
         draft: draft.clone(),
         content: content.clone(),
         target: Some(target.clone()),
         after_id: Some(st.data.newest_id),
         created: st.now,
+        channel_name: channel_name.clone(),
     };
     let stored = serde_json::to_string(&on_disk).expect("strings and numbers serialize");
     let mut fx = vec![drop_draft(st, draft), Effect::SaveDraft { key: disk_key(&local_id), text: stored }];
@@ -56,6 +64,7 @@ pub(super) fn enqueue(st: &mut State, target: Target, content: String) -> Vec<Ef
     st.outbox.push(Outgoing {
         local_id,
         target,
+        channel_name,
         content,
         created: st.now,
         after_id: st.data.newest_id,
@@ -130,16 +139,23 @@ pub(super) fn on_sent(st: &mut State, local_id: &str, result: Result<MessageId, 
             fx.extend(jump_to_sent(st, &st.outbox[pos].target.clone(), id));
             fx.extend(reap(st));
         }
+        // The server refuses to search the place (a channel gone): no earlier copy can be found
+        // there, nor need be. Sent now without looking; the send's own answer decides, and the
+        // search's refusal is never what the user is told.
+        Err(f) if f.unsearchable => {
+            let o = &mut st.outbox[pos];
+            o.maybe_sent = false;
+            o.state = OutState::Queued;
+        }
         Err(f) if f.retry => {
             let why = super::answers::why(&f.error);
             st.outbox[pos].attempts += 1;
             let attempts = st.outbox[pos].attempts;
             // Back off up to a minute, with jitter; the connection coming back retries at once.
             let at = st.now + Backoff::CLIENT.delay_secs(attempts, pseudo_random(st.now, attempts));
-            // Once an attempt may have reached the server, every later one looks first — unless
-            // the server refuses to be searched there.
+            // Once an attempt may have reached the server, every later one looks first.
             let o = &mut st.outbox[pos];
-            o.maybe_sent = !f.unsearchable && (o.maybe_sent || f.maybe_sent);
+            o.maybe_sent = o.maybe_sent || f.maybe_sent;
             set_error(st, format!("not sent yet ({why}): trying again in {}s", at - st.now));
             st.outbox[pos].state = OutState::Retry { at, why };
         }
@@ -262,6 +278,7 @@ pub(super) fn restore_all(st: &mut State, unsent: Vec<(String, String)>) -> Vec<
             (Some(target), Some(after_id), Some(local_id)) => back.push(Outgoing {
                 local_id: local_id.to_owned(),
                 target,
+                channel_name: o.channel_name,
                 content: o.content,
                 created: o.created,
                 after_id,
@@ -458,7 +475,7 @@ mod tests {
     }
 
     /// Issue 40: a message queued for a channel that is gone looked for its earlier attempt,
-    /// was refused the search, and looked again, forever. Refused the search, it is sent; the
+    /// was refused the search, and looked again, forever. Refused the search, it is sent at once; the
     /// server's refusal of the message is final and said as the send's.
     #[test]
     fn a_send_whose_search_is_refused_is_sent_and_a_refusal_then_is_final() {
@@ -473,15 +490,16 @@ mod tests {
         ));
         let mut refused_search = failure("Invalid narrow operator: unknown channel", true, false);
         refused_search.unsearchable = true;
-        update(&mut st, Msg::Sent { local_id: first.clone(), result: Err(refused_search) });
-        let fx = update(&mut st, ctrl('r'));
+        let fx = update(&mut st, Msg::Sent { local_id: first.clone(), result: Err(refused_search) });
         assert!(
             matches!(
                 fx.iter().find(|e| matches!(e, Effect::Send { .. })),
                 Some(Effect::Send { verify: None, .. })
             ),
-            "sent without looking: {fx:?}"
+            "sent at once, without looking: {fx:?}"
         );
+        let said = st.ui.status.as_ref().map(|s| s.text.clone()).unwrap_or_default();
+        assert!(!said.contains("narrow operator"), "the search's refusal is not said: {said}");
         update(
             &mut st,
             Msg::Sent { local_id: first, result: Err(failure("Invalid channel ID", false, false)) },
