@@ -41,6 +41,11 @@ async fn the_rename_prompt_edits_anywhere_and_ctrl_u_clears_it() {
     assert_eq!(prompt_text(&app), "fresh topic ");
     app.ctrl('u').await;
     assert_eq!(prompt_text(&app), "");
+    // Enter on no name renames nothing: the prompt stays, and says what it wants.
+    app.key(KeyCode::Enter).await;
+    assert!(app.st.ui.prompt.is_some(), "the prompt stays open");
+    assert_eq!(app.st.ui.status.as_ref().map(|s| s.text.as_str()), Some("type the new name"));
+    assert!(app.screen(100, 24).contains("type the new name"));
     app.keys("renamed topic X").await;
     // Home, then words in front; left/right/ctrl+e move without typing.
     app.key(KeyCode::Home).await;
