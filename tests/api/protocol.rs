@@ -139,12 +139,18 @@ async fn long_poll_returns_an_event_sent_by_another_user() {
     let env = Env::start().await;
     let member = env.client("member");
     let q = queue_of(&member, &RegisterParams::default()).await;
+    let arrived = || env.server.shared.requests.load(std::sync::atomic::Ordering::SeqCst);
+    let before = arrived();
     let poll = {
         let (member, q) = (member.clone(), q.clone());
         tokio::spawn(async move { member.get_events(&q, -1, false, Duration::from_secs(60)).await })
     };
-    // The poll is waiting: nothing is queued yet.
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    // The poll has reached the server, and waits: nothing is queued yet.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while arrived() == before {
+        assert!(std::time::Instant::now() < deadline, "the poll never reached the server");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
     assert!(!poll.is_finished());
     let sent = env
         .client("alice")
@@ -233,6 +239,26 @@ async fn deleted_queue_is_a_bad_event_queue_id() {
     assert_err(member.delete_queue(&q).await, "BAD_EVENT_QUEUE_ID", "");
 }
 
+/// The answer to a poll of `q` once the server has let it go for lack of polling: waited for on
+/// the server's own record (its lifetime past its last poll), then asked without blocking —
+/// which must not itself keep it alive.
+async fn expired(env: &Env, member: &Client, q: &str) -> Result<Vec<Event>, ApiError> {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let idle = {
+            let org = env.server.shared.lock();
+            org.queues.map.get(q).map(|queue| (queue.last_access.elapsed(), org.queues.lifetime))
+        };
+        match idle {
+            Some((idle, lifetime)) if idle <= lifetime => {
+                assert!(std::time::Instant::now() < deadline, "the queue never outlived its lifetime");
+                tokio::time::sleep(lifetime - idle + Duration::from_millis(20)).await;
+            }
+            _ => return member.get_events(q, -1, true, Duration::from_secs(5)).await,
+        }
+    }
+}
+
 #[tokio::test]
 async fn expired_queue_is_a_bad_event_queue_id() {
     let opts = ServerOptions { queue_lifetime: Duration::from_millis(300), ..Default::default() };
@@ -240,8 +266,7 @@ async fn expired_queue_is_a_bad_event_queue_id() {
     let member = env.client("member");
     let q = queue_of(&member, &RegisterParams::default()).await;
     member.get_events(&q, -1, true, Duration::from_secs(5)).await.expect("fresh queue");
-    tokio::time::sleep(Duration::from_millis(700)).await;
-    assert_bad_queue(member.get_events(&q, -1, true, Duration::from_secs(5)).await, &q);
+    assert_bad_queue(expired(&env, &member, &q).await, &q);
 }
 
 #[tokio::test]
@@ -272,8 +297,7 @@ async fn a_queue_whose_poller_hung_up_still_expires() {
     // The client gives up mid-poll; the server must not keep the queue alive for it.
     let r = member.get_events(&q, -1, false, Duration::from_millis(150)).await;
     assert!(matches!(&r, Err(ApiError::Transport { timeout: true, .. })), "{r:?}");
-    tokio::time::sleep(Duration::from_millis(800)).await;
-    assert_bad_queue(member.get_events(&q, -1, true, Duration::from_secs(5)).await, &q);
+    assert_bad_queue(expired(&env, &member, &q).await, &q);
 }
 
 #[tokio::test]
