@@ -121,3 +121,42 @@ impl Client {
         self.call(Method::DELETE, &format!("/scheduled_messages/{id}"), Params::new()).await
     }
 }
+
+/// A `scheduled_messages` event: the user's scheduled messages added, changed (edited, or
+/// failed to send) or gone (sent or deleted).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(try_from = "RawScheduledMessagesEvent")]
+pub enum ScheduledMessagesEvent {
+    Add(Vec<ScheduledMessage>),
+    Update(ScheduledMessage),
+    Remove {
+        scheduled_message_id: i64,
+    },
+    /// An op this client does not know.
+    Other(String),
+}
+
+#[derive(Deserialize)]
+struct RawScheduledMessagesEvent {
+    op: String,
+    #[serde(default)]
+    scheduled_messages: Option<Vec<ScheduledMessage>>,
+    #[serde(default)]
+    scheduled_message: Option<ScheduledMessage>,
+    #[serde(default)]
+    scheduled_message_id: Option<i64>,
+}
+
+impl TryFrom<RawScheduledMessagesEvent> for ScheduledMessagesEvent {
+    type Error = &'static str;
+    fn try_from(r: RawScheduledMessagesEvent) -> std::result::Result<Self, Self::Error> {
+        Ok(match r.op.as_str() {
+            "add" => Self::Add(r.scheduled_messages.ok_or("missing field `scheduled_messages`")?),
+            "update" => Self::Update(r.scheduled_message.ok_or("missing field `scheduled_message`")?),
+            "remove" => Self::Remove {
+                scheduled_message_id: r.scheduled_message_id.ok_or("missing field `scheduled_message_id`")?,
+            },
+            _ => Self::Other(r.op),
+        })
+    }
+}
