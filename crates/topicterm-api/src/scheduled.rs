@@ -160,3 +160,44 @@ impl TryFrom<RawScheduledMessagesEvent> for ScheduledMessagesEvent {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::{Event, EventKind};
+    use serde_json::{Value, json};
+
+    fn scheduled(v: Value) -> EventKind {
+        Event::decode(v).kind
+    }
+
+    #[test]
+    fn scheduled_messages_events_decode_per_op() {
+        let message = json!({"scheduled_message_id": 7, "to": 4, "type": "stream", "topic": "t", "content": "c",
+            "rendered_content": "<p>c</p>", "scheduled_delivery_timestamp": 100, "failed": false});
+        let added =
+            scheduled(json!({"type": "scheduled_messages", "op": "add", "scheduled_messages": [message]}));
+        assert!(
+            matches!(&added, EventKind::ScheduledMessages(ScheduledMessagesEvent::Add(l)) if l[0].scheduled_message_id == 7),
+            "{added:?}"
+        );
+        let updated =
+            scheduled(json!({"type": "scheduled_messages", "op": "update", "scheduled_message": message}));
+        assert!(
+            matches!(&updated, EventKind::ScheduledMessages(ScheduledMessagesEvent::Update(s)) if s.scheduled_message_id == 7),
+            "{updated:?}"
+        );
+        assert_eq!(
+            scheduled(json!({"type": "scheduled_messages", "op": "remove", "scheduled_message_id": 7})),
+            EventKind::ScheduledMessages(ScheduledMessagesEvent::Remove { scheduled_message_id: 7 })
+        );
+        assert_eq!(
+            scheduled(json!({"type": "scheduled_messages", "op": "pause"})),
+            EventKind::ScheduledMessages(ScheduledMessagesEvent::Other("pause".into()))
+        );
+        let broken = scheduled(json!({"type": "scheduled_messages", "op": "remove"}));
+        assert!(
+            matches!(&broken, EventKind::Malformed { event_type, .. } if event_type == "scheduled_messages")
+        );
+    }
+}

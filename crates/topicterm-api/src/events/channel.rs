@@ -192,3 +192,129 @@ impl TryFrom<RawStreamEvent> for StreamEvent {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::{Event, EventKind};
+    use serde_json::json;
+
+    fn kind(v: Value) -> EventKind {
+        Event::decode(v).kind
+    }
+
+    fn sub(v: Value) -> SubscriptionEvent {
+        match kind(v) {
+            EventKind::Subscription(s) => s,
+            other => panic!("not a subscription event: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn subscription_events_decode_per_op() {
+        let added = sub(json!({"type": "subscription", "op": "add", "subscriptions": [
+            {"stream_id": 4, "name": "design"}, {"name": "no ID"}]}));
+        assert!(
+            matches!(&added, SubscriptionEvent::Add(s) if s.len() == 1 && s[0].stream_id == 4),
+            "{added:?}"
+        );
+        let removed =
+            json!({"type": "subscription", "op": "remove", "subscriptions": [{"stream_id": 4, "name": "d"}]});
+        assert_eq!(sub(removed), SubscriptionEvent::Remove(vec![4]));
+        let peers = |op| json!({"type": "subscription", "op": op, "stream_ids": [4, 5], "user_ids": [11]});
+        assert_eq!(
+            sub(peers("peer_add")),
+            SubscriptionEvent::PeerAdd { stream_ids: vec![4, 5], user_ids: vec![11] }
+        );
+        assert_eq!(
+            sub(peers("peer_remove")),
+            SubscriptionEvent::PeerRemove { stream_ids: vec![4, 5], user_ids: vec![11] }
+        );
+        assert_eq!(
+            sub(json!({"type": "subscription", "op": "merge"})),
+            SubscriptionEvent::Other("merge".into())
+        );
+    }
+
+    #[test]
+    fn subscription_updates_decode_per_property() {
+        let update = |property: &str, value: Value| match sub(
+            json!({"type": "subscription", "op": "update", "stream_id": 4, "property": property, "value": value}),
+        ) {
+            SubscriptionEvent::Update { stream_id: 4, change } => change,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(update("is_muted", json!(true)), SubscriptionChange::Muted(true));
+        assert_eq!(update("in_home_view", json!(false)), SubscriptionChange::InHomeView(false));
+        assert_eq!(update("pin_to_top", json!(true)), SubscriptionChange::PinToTop(true));
+        assert_eq!(update("color", json!("#abcdef")), SubscriptionChange::Color("#abcdef".into()));
+        assert_eq!(
+            update("desktop_notifications", json!(null)),
+            SubscriptionChange::DesktopNotifications(None)
+        );
+        assert_eq!(
+            update("audible_notifications", json!(true)),
+            SubscriptionChange::AudibleNotifications(Some(true))
+        );
+        assert_eq!(update("folder_id", json!(101)), SubscriptionChange::Folder(Some(101)));
+        assert_eq!(
+            update("wildcard_mentions_notify", json!(true)),
+            SubscriptionChange::Other { property: "wildcard_mentions_notify".into(), value: json!(true) }
+        );
+    }
+
+    #[test]
+    fn a_subscription_event_with_broken_fields_is_malformed() {
+        for broken in [
+            json!({"type": "subscription", "op": "update", "stream_id": 4, "property": "is_muted", "value": "yes"}),
+            json!({"type": "subscription", "op": "update", "property": "is_muted", "value": true}),
+            json!({"type": "subscription", "op": "peer_add", "stream_ids": [4]}),
+            json!({"type": "subscription", "op": "add"}),
+        ] {
+            let k = kind(broken.clone());
+            assert!(
+                matches!(&k, EventKind::Malformed { event_type, .. } if event_type == "subscription"),
+                "{broken} → {k:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn stream_events_decode_per_op_and_property() {
+        let stream = |v: Value| match kind(v) {
+            EventKind::Stream(s) => s,
+            other => panic!("not a stream event: {other:?}"),
+        };
+        assert_eq!(stream(json!({"type": "stream", "op": "create", "streams": []})), StreamEvent::Create);
+        // Both spellings of a deletion: `stream_ids` (newer) and each of `streams`.
+        let both =
+            json!({"type": "stream", "op": "delete", "stream_ids": [4], "streams": [{"stream_id": 5}]});
+        assert_eq!(stream(both), StreamEvent::Delete(vec![4, 5]));
+        let update = |property: &str, value: Value| match stream(
+            json!({"type": "stream", "op": "update", "stream_id": 4, "name": "general",
+                "property": property, "value": value}),
+        ) {
+            StreamEvent::Update { stream_id: 4, change } => change,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(update("name", json!("ops")), StreamChange::Name("ops".into()));
+        assert_eq!(update("description", json!("d")), StreamChange::Description("d".into()));
+        assert_eq!(update("is_archived", json!(true)), StreamChange::Archived(true));
+        assert_eq!(update("folder_id", json!(null)), StreamChange::Folder(None));
+        assert_eq!(
+            update("can_create_topic_group", json!(9)),
+            StreamChange::CanCreateTopicGroup(Some(GroupSettingValue::Group(9)))
+        );
+        assert_eq!(
+            update("invite_only", json!(true)),
+            StreamChange::Other { property: "invite_only".into(), value: json!(true) }
+        );
+        assert_eq!(stream(json!({"type": "stream", "op": "vanish"})), StreamEvent::Other("vanish".into()));
+        let broken =
+            kind(json!({"type": "stream", "op": "update", "stream_id": 4, "property": "name", "value": 7}));
+        assert!(
+            matches!(&broken, EventKind::Malformed { event_type, .. } if event_type == "stream"),
+            "{broken:?}"
+        );
+    }
+}

@@ -56,3 +56,58 @@ where
 {
     T::deserialize(d).map(Some)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::{Event, EventKind};
+    use serde_json::json;
+
+    #[test]
+    fn reaction_and_flag_ops_decode_as_add_or_remove_and_keep_an_unknown_one() {
+        let reaction = |op: &str| {
+            let e = Event::decode(json!({"type": "reaction", "op": op, "message_id": 3, "user_id": 11,
+                "emoji_name": "tada", "emoji_code": "1f389", "reaction_type": "unicode_emoji"}));
+            let EventKind::Reaction(r) = e.kind else { panic!("not a reaction: {e:?}") };
+            r.op
+        };
+        assert_eq!(reaction("add"), AddRemove::Add);
+        assert_eq!(reaction("remove"), AddRemove::Remove);
+        assert_eq!(reaction("swap"), AddRemove::Other("swap".into()));
+        // `op`, or the deprecated `operation` of older servers.
+        let flags = |v: Value| {
+            let e = Event::decode(v);
+            let EventKind::UpdateMessageFlags(f) = e.kind else { panic!("not flags: {e:?}") };
+            f.op
+        };
+        let base = json!({"type": "update_message_flags", "flag": "read", "messages": [3], "all": false});
+        let with = |k: &str, op: &str| {
+            let mut v = base.clone();
+            v[k] = json!(op);
+            v
+        };
+        assert_eq!(flags(with("op", "add")), AddRemove::Add);
+        assert_eq!(flags(with("operation", "remove")), AddRemove::Remove);
+        assert_eq!(flags(with("op", "toggle")), AddRemove::Other("toggle".into()));
+        let missing = Event::decode(base).kind;
+        assert!(
+            matches!(&missing, EventKind::Malformed { event_type, .. } if event_type == "update_message_flags")
+        );
+    }
+
+    #[test]
+    fn typing_ops_decode_as_start_or_stop() {
+        let typing = |op: &str| {
+            let e = Event::decode(json!({"type": "typing", "op": op, "sender": {"user_id": 11}}));
+            let EventKind::Typing(t) = e.kind else { panic!("not typing: {e:?}") };
+            t.op
+        };
+        assert_eq!(typing("start"), StartStop::Start);
+        assert_eq!(typing("stop"), StartStop::Stop);
+        assert_eq!(typing("pause"), StartStop::Other("pause".into()));
+        let edit = Event::decode(
+            json!({"type": "typing_edit_message", "op": "stop", "message_id": 3, "sender_id": 11}),
+        );
+        assert!(matches!(edit.kind, EventKind::TypingEditMessage(t) if t.op == StartStop::Stop));
+    }
+}

@@ -118,3 +118,102 @@ impl TryFrom<RawUserGroupEvent> for UserGroupEvent {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::{Event, EventKind};
+    use serde_json::{Value, json};
+
+    fn kind(v: Value) -> EventKind {
+        Event::decode(v).kind
+    }
+
+    #[test]
+    fn realm_user_events_decode_per_op() {
+        let person = json!({"user_id": 12, "full_name": "New Person", "email": "n@x"});
+        let added = kind(json!({"type": "realm_user", "op": "add", "person": person}));
+        assert!(
+            matches!(&added, EventKind::RealmUser(RealmUserEvent::Add(u)) if u.user_id == 12),
+            "{added:?}"
+        );
+        let change = PersonChange {
+            user_id: 12,
+            full_name: None,
+            new_email: Some("m@x".into()),
+            is_active: Some(false),
+            role: Some(400),
+        };
+        let updated = json!({"type": "realm_user", "op": "update",
+            "person": {"user_id": 12, "new_email": "m@x", "is_active": false, "role": 400, "avatar_url": "/a"}});
+        assert_eq!(kind(updated), EventKind::RealmUser(RealmUserEvent::Update(change)));
+        let removed = kind(
+            json!({"type": "realm_user", "op": "remove", "person": {"user_id": 12, "full_name": "Unknown user"}}),
+        );
+        assert!(
+            matches!(&removed, EventKind::RealmUser(RealmUserEvent::Remove(p)) if p.full_name.as_deref() == Some("Unknown user")),
+            "{removed:?}"
+        );
+        assert_eq!(
+            kind(json!({"type": "realm_user", "op": "merge", "person": {}})),
+            EventKind::RealmUser(RealmUserEvent::Other("merge".into()))
+        );
+        for broken in [
+            json!({"type": "realm_user", "op": "update"}),
+            json!({"type": "realm_user", "op": "update", "person": {"user_id": "twelve"}}),
+            json!({"type": "realm_user", "op": "add", "person": {"full_name": "no ID"}}),
+        ] {
+            let k = kind(broken.clone());
+            assert!(
+                matches!(&k, EventKind::Malformed { event_type, .. } if event_type == "realm_user"),
+                "{broken} → {k:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn user_group_events_decode_per_op() {
+        let group = |v: Value| match kind(v) {
+            EventKind::UserGroup(g) => g,
+            other => panic!("not a user_group event: {other:?}"),
+        };
+        let added = group(
+            json!({"type": "user_group", "op": "add", "group": {"id": 5, "name": "backend", "members": [10]}}),
+        );
+        assert!(matches!(&added, UserGroupEvent::Add(g) if g.id == 5 && g.members == [10]), "{added:?}");
+        let members = |op| json!({"type": "user_group", "op": op, "group_id": 5, "user_ids": [11]});
+        assert_eq!(
+            group(members("add_members")),
+            UserGroupEvent::AddMembers { group_id: 5, user_ids: vec![11] }
+        );
+        assert_eq!(
+            group(members("remove_members")),
+            UserGroupEvent::RemoveMembers { group_id: 5, user_ids: vec![11] }
+        );
+        let subgroups =
+            |op| json!({"type": "user_group", "op": op, "group_id": 5, "direct_subgroup_ids": [6]});
+        assert_eq!(
+            group(subgroups("add_subgroups")),
+            UserGroupEvent::AddSubgroups { group_id: 5, subgroup_ids: vec![6] }
+        );
+        assert_eq!(
+            group(subgroups("remove_subgroups")),
+            UserGroupEvent::RemoveSubgroups { group_id: 5, subgroup_ids: vec![6] }
+        );
+        let update = json!({"type": "user_group", "op": "update", "group_id": 5, "data": {"name": "be"}});
+        assert_eq!(group(update), UserGroupEvent::Update { group_id: 5 });
+        assert_eq!(
+            group(json!({"type": "user_group", "op": "remove", "group_id": 5})),
+            UserGroupEvent::Remove { group_id: 5 }
+        );
+        assert_eq!(
+            group(json!({"type": "user_group", "op": "split"})),
+            UserGroupEvent::Other("split".into())
+        );
+        let broken = kind(json!({"type": "user_group", "op": "add_members", "group_id": 5}));
+        assert!(
+            matches!(&broken, EventKind::Malformed { event_type, .. } if event_type == "user_group"),
+            "{broken:?}"
+        );
+    }
+}

@@ -191,3 +191,147 @@ pub struct RestartEvent {
     #[serde(default)]
     pub immediate: bool,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::{Event, EventKind};
+    use serde_json::json;
+
+    fn kind(v: Value) -> EventKind {
+        Event::decode(v).kind
+    }
+
+    fn malformed(v: Value, ty: &str) {
+        let k = kind(v.clone());
+        assert!(matches!(&k, EventKind::Malformed { event_type, .. } if event_type == ty), "{v} → {k:?}");
+    }
+
+    #[test]
+    fn realm_events_decode_per_op_and_property() {
+        let update = |property: &str, value: Value| match kind(
+            json!({"type": "realm", "op": "update", "property": property, "value": value}),
+        ) {
+            EventKind::Realm(RealmEvent::Update(change)) => change,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            update("moderation_request_channel_id", json!(9)),
+            RealmChange::ModerationRequestChannel(Some(9))
+        );
+        assert_eq!(
+            update("moderation_request_channel_id", json!(null)),
+            RealmChange::ModerationRequestChannel(None)
+        );
+        assert_eq!(update("allow_edit_history", json!(false)), RealmChange::AllowEditHistory(false));
+        assert_eq!(update("enable_read_receipts", json!(true)), RealmChange::EnableReadReceipts(true));
+        assert_eq!(update("name", json!("Acme")), RealmChange::Name("Acme".into()));
+        assert_eq!(
+            update("description", json!("d")),
+            RealmChange::Other { property: "description".into(), value: json!("d") }
+        );
+        let dict = json!({"type": "realm", "op": "update_dict", "property": "default",
+            "data": {"enable_read_receipts": false, "waiting_period_threshold": 3}});
+        let EventKind::Realm(RealmEvent::UpdateDict(mut changes)) = kind(dict) else { panic!("not a dict") };
+        changes.sort_by_key(|c| matches!(c, RealmChange::Other { .. }));
+        assert_eq!(changes[0], RealmChange::EnableReadReceipts(false));
+        assert!(
+            matches!(&changes[1], RealmChange::Other { property, .. } if property == "waiting_period_threshold")
+        );
+        assert_eq!(
+            kind(json!({"type": "realm", "op": "deactivated", "realm_id": 2})),
+            EventKind::Realm(RealmEvent::Deactivated)
+        );
+        assert_eq!(
+            kind(json!({"type": "realm", "op": "export"})),
+            EventKind::Realm(RealmEvent::Other("export".into()))
+        );
+        malformed(
+            json!({"type": "realm", "op": "update", "property": "allow_edit_history", "value": "no"}),
+            "realm",
+        );
+        malformed(json!({"type": "realm", "op": "update", "value": true}), "realm");
+    }
+
+    #[test]
+    fn user_settings_events_decode_per_property() {
+        let update = |property: &str, value: Value| {
+            kind(json!({"type": "user_settings", "op": "update", "property": property, "value": value}))
+        };
+        assert_eq!(
+            update("enable_stream_desktop_notifications", json!(false)),
+            EventKind::UserSettings(UserSettingsEvent::Update(
+                UserSettingChange::StreamDesktopNotifications(false)
+            ))
+        );
+        assert_eq!(
+            update("enable_stream_audible_notifications", json!(true)),
+            EventKind::UserSettings(UserSettingsEvent::Update(
+                UserSettingChange::StreamAudibleNotifications(true)
+            ))
+        );
+        assert_eq!(
+            update("twenty_four_hour_time", json!(true)),
+            EventKind::UserSettings(UserSettingsEvent::Update(UserSettingChange::Other {
+                property: "twenty_four_hour_time".into(),
+                value: json!(true)
+            }))
+        );
+        assert_eq!(
+            kind(json!({"type": "user_settings", "op": "reset"})),
+            EventKind::UserSettings(UserSettingsEvent::Other("reset".into()))
+        );
+        malformed(
+            json!({"type": "user_settings", "op": "update", "property": "enable_stream_audible_notifications", "value": 1}),
+            "user_settings",
+        );
+    }
+
+    #[test]
+    fn navigation_view_events_decode_per_op() {
+        let view = |v: Value| match kind(v) {
+            EventKind::NavigationView(e) => e,
+            other => panic!("{other:?}"),
+        };
+        let added = view(json!({"type": "navigation_view", "op": "add",
+            "navigation_view": {"fragment": "narrow/is/starred", "is_pinned": true, "name": "Stars"}}));
+        assert!(
+            matches!(&added, NavigationViewEvent::Add(v) if v.fragment == "narrow/is/starred" && v.is_pinned)
+        );
+        let update = |data: Value| {
+            view(json!({"type": "navigation_view", "op": "update", "fragment": "f", "data": data}))
+        };
+        let changed = |is_pinned, name| NavigationViewEvent::Update { fragment: "f".into(), is_pinned, name };
+        assert_eq!(update(json!({"is_pinned": false})), changed(Some(false), None));
+        assert_eq!(update(json!({"name": "R"})), changed(None, Some(Some("R".into()))));
+        assert_eq!(update(json!({"name": null})), changed(None, Some(None)), "a name taken away");
+        assert_eq!(
+            view(json!({"type": "navigation_view", "op": "remove", "fragment": "f"})),
+            NavigationViewEvent::Remove { fragment: "f".into() }
+        );
+        assert_eq!(
+            view(json!({"type": "navigation_view", "op": "sort"})),
+            NavigationViewEvent::Other("sort".into())
+        );
+        malformed(json!({"type": "navigation_view", "op": "remove"}), "navigation_view");
+        malformed(
+            json!({"type": "navigation_view", "op": "update", "fragment": "f", "data": {"is_pinned": "yes"}}),
+            "navigation_view",
+        );
+    }
+
+    #[test]
+    fn restart_events_decode_with_or_without_their_fields() {
+        let r = kind(json!({"type": "restart", "zulip_version": "11.0", "zulip_feature_level": 400,
+            "server_generation": 1, "immediate": true}));
+        let want = RestartEvent {
+            zulip_version: Some("11.0".into()),
+            zulip_feature_level: Some(400),
+            immediate: true,
+        };
+        assert_eq!(r, EventKind::Restart(want));
+        let bare = kind(json!({"type": "restart", "server_generation": 1}));
+        let none = RestartEvent { zulip_version: None, zulip_feature_level: None, immediate: false };
+        assert_eq!(bare, EventKind::Restart(none));
+    }
+}
