@@ -6,7 +6,7 @@ use crate::common::{Env, assert_err};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::time::Duration;
-use topicterm::api::events::{EventKind, SubscriptionEvent};
+use topicterm::api::events::{EventKind, SubscriptionChange, SubscriptionEvent};
 use topicterm::api::*;
 use topicterm::server::ServerOptions;
 
@@ -21,10 +21,10 @@ async fn events(c: &Client, q: &(String, i64)) -> Vec<EventKind> {
     c.get_events(&q.0, q.1, true, Duration::from_secs(5)).await.unwrap().into_iter().map(|e| e.kind).collect()
 }
 
-fn subscription_events(evs: &[EventKind], op: &str) -> Vec<SubscriptionEvent> {
+fn subscription_events(evs: &[EventKind]) -> Vec<SubscriptionEvent> {
     evs.iter()
         .filter_map(|e| match e {
-            EventKind::Subscription(s) if s.op == op => Some(s.clone()),
+            EventKind::Subscription(s) => Some(s.clone()),
             _ => None,
         })
         .collect()
@@ -425,14 +425,11 @@ async fn unsubscribing_yourself_removes_and_announces() {
     assert_eq!((r.removed, r.not_removed), (names(&["design"]), vec![]));
     assert!(!subscribed(&env, "member", "design").await);
 
-    let removes = subscription_events(&events(&c, &q).await, "remove");
-    assert_eq!(removes.len(), 1);
-    let subs = removes[0].subscriptions.clone().unwrap();
-    assert_eq!(subs[0]["stream_id"], design);
-    let peers = subscription_events(&events(&alice, &alice_q).await, "peer_remove");
-    assert_eq!(peers.len(), 1);
-    assert_eq!(peers[0].stream_ids, Some(vec![design]));
-    assert_eq!(peers[0].user_ids, Some(vec![env.user_id("member")]));
+    assert_eq!(subscription_events(&events(&c, &q).await), [SubscriptionEvent::Remove(vec![design])]);
+    let peers = subscription_events(&events(&alice, &alice_q).await);
+    let left =
+        SubscriptionEvent::PeerRemove { stream_ids: vec![design], user_ids: vec![env.user_id("member")] };
+    assert_eq!(peers, [left]);
 }
 
 #[tokio::test]
@@ -904,21 +901,21 @@ async fn subscription_settings_change_and_announce() {
     let s = subscription(&c, "design", None).await.unwrap();
     assert!(s.is_muted && !s.in_home_view && s.pin_to_top);
     assert_eq!(s.color, "#123456");
-    let updates: Vec<(String, Value)> = subscription_events(&events(&c, &q).await, "update")
+    let updates: Vec<SubscriptionChange> = subscription_events(&events(&c, &q).await)
         .into_iter()
-        .map(|e| {
-            assert_eq!(e.stream_id, Some(design));
-            (e.property.unwrap(), e.value.unwrap())
+        .map(|e| match e {
+            SubscriptionEvent::Update { stream_id, change } if stream_id == design => change,
+            other => panic!("not an update of design: {other:?}"),
         })
         .collect();
     assert_eq!(
         updates,
         vec![
             // `in_home_view` first, as the reference server sends it since level 139.
-            ("in_home_view".to_owned(), json!(false)),
-            ("is_muted".to_owned(), json!(true)),
-            ("pin_to_top".to_owned(), json!(true)),
-            ("color".to_owned(), json!("#123456")),
+            SubscriptionChange::InHomeView(false),
+            SubscriptionChange::Muted(true),
+            SubscriptionChange::PinToTop(true),
+            SubscriptionChange::Color("#123456".into()),
         ]
     );
 }
@@ -951,14 +948,12 @@ async fn subscribe_adds_announces_and_reports_already_and_unauthorized() {
     let r = bob.subscribe(&["design"], None).await.unwrap();
     assert_eq!(r.subscribed, json!({bob_key.clone(): ["design"]}));
     assert!(subscription(&bob, "design", None).await.is_some());
-    let adds = subscription_events(&events(&bob, &bob_q).await, "add");
-    assert_eq!(adds.len(), 1);
-    assert_eq!(adds[0].subscriptions.as_ref().unwrap()[0]["stream_id"], design);
-    let peers = subscription_events(&events(&alice, &alice_q).await, "peer_add");
-    assert_eq!(peers.len(), 1);
+    let adds = subscription_events(&events(&bob, &bob_q).await);
+    assert!(matches!(&adds[..], [SubscriptionEvent::Add(subs)] if subs[0].stream_id == design), "{adds:?}");
+    let peers = subscription_events(&events(&alice, &alice_q).await);
     assert_eq!(
-        (peers[0].stream_ids.clone(), peers[0].user_ids.clone()),
-        (Some(vec![design]), Some(vec![env.user_id("bob")]))
+        peers,
+        [SubscriptionEvent::PeerAdd { stream_ids: vec![design], user_ids: vec![env.user_id("bob")] }]
     );
 
     let r = bob.subscribe(&["design", "leadership"], None).await.unwrap();

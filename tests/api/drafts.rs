@@ -558,9 +558,9 @@ async fn with_synchronization_off_drafts_are_refused_and_register_shows_none() {
     let settings: Vec<&UserSettingsEvent> =
         evs.iter().filter_map(|e| if let EventKind::UserSettings(s) = e { Some(s) } else { None }).collect();
     assert_eq!(settings.len(), 1, "{evs:?}");
-    assert_eq!(settings[0].op, "update");
-    assert_eq!(settings[0].property.as_deref(), Some("enable_drafts_synchronization"));
-    assert_eq!(settings[0].value, Some(json!(false)));
+    let off =
+        UserSettingChange::Other { property: "enable_drafts_synchronization".into(), value: json!(false) };
+    assert_eq!(settings[0], &UserSettingsEvent::Update(off));
     // The server's drafts are deleted without drafts events (clients keep their copies).
     assert_eq!(drafts_events(&evs).len(), 1, "only the add: {evs:?}");
 
@@ -674,7 +674,9 @@ fn drafts_events_decode_typed_with_fallbacks() {
     }
     let s = Event::decode(json!({"id": 8, "type": "user_settings", "op": "update",
         "property": "enable_drafts_synchronization", "value": false}));
-    assert!(matches!(s.kind, EventKind::UserSettings(ref u) if u.value == Some(json!(false))));
+    assert!(matches!(s.kind, EventKind::UserSettings(UserSettingsEvent::Update(UserSettingChange::Other {
+        ref value, ..
+    })) if *value == json!(false)));
     let unknown = Event::decode(json!({"id": 9, "type": "draft_folders", "op": "add"}));
     assert_eq!(unknown.kind, EventKind::Unknown { event_type: "draft_folders".into() });
 }

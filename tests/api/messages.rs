@@ -1259,7 +1259,7 @@ async fn mark_topic_as_read_marks_only_that_topic() {
     assert_eq!(ids(&all(&c, other).await), other_unread, "other topics stay unread");
     let flags = flag_events(&events(&c, &q).await);
     assert_eq!(flags.len(), 1);
-    assert_eq!((flags[0].op.as_str(), flags[0].flag.as_str()), ("add", "read"));
+    assert_eq!((&flags[0].op, flags[0].flag.as_str()), (&AddRemove::Add, "read"));
     assert_eq!(flags[0].messages, unread);
 }
 
@@ -1331,7 +1331,7 @@ async fn remove_a_unicode_reaction_with_the_stored_values() {
     let evs = reaction_events(&events(&alice, &alice_q).await);
     assert_eq!(evs.len(), 1);
     let e = &evs[0];
-    assert_eq!((e.op.as_str(), e.message_id, e.user_id), ("remove", m.id, me));
+    assert_eq!((&e.op, e.message_id, e.user_id), (&AddRemove::Remove, m.id, me));
     assert_eq!((e.emoji_name.as_str(), e.emoji_code.as_str()), ("tada", "1f389"));
     assert_eq!(e.reaction_type, ReactionType::UnicodeEmoji);
 }
@@ -1352,8 +1352,8 @@ async fn add_and_remove_a_custom_emoji_reaction() {
     c.remove_reaction(m.id, &EmojiSpec::from(&r)).await.unwrap();
     assert!(c.get_message(m.id, true).await.unwrap().message.reactions.is_empty());
     let evs = reaction_events(&events(&c, &q).await);
-    let ops: Vec<&str> = evs.iter().map(|e| e.op.as_str()).collect();
-    assert_eq!(ops, ["add", "remove"]);
+    let ops: Vec<&AddRemove> = evs.iter().map(|e| &e.op).collect();
+    assert_eq!(ops, [&AddRemove::Add, &AddRemove::Remove]);
     assert!(evs.iter().all(|e| e.emoji_code == r.emoji_code && e.reaction_type == ReactionType::RealmEmoji));
 }
 
@@ -1508,8 +1508,8 @@ async fn edit_typing_in_a_channel_notifies_the_other_subscribers() {
     member.set_edit_typing(id, TypingOp::Start).await.unwrap();
     member.set_edit_typing(id, TypingOp::Stop).await.unwrap();
     let got = typing_edits(&events(&alice, &aq).await);
-    let ops: Vec<&str> = got.iter().map(|e| e.op.as_str()).collect();
-    assert_eq!(ops, ["start", "stop"]);
+    let ops: Vec<&StartStop> = got.iter().map(|e| &e.op).collect();
+    assert_eq!(ops, [&StartStop::Start, &StartStop::Stop]);
     for e in &got {
         assert_eq!((e.sender_id, e.message_id), (env.user_id("member"), id));
         assert_eq!(e.recipient, Some(json!({"type": "channel", "channel_id": eng, "topic": "typing test"})));
@@ -1529,7 +1529,7 @@ async fn edit_typing_in_a_direct_message_notifies_the_participants() {
     member.set_edit_typing(id, TypingOp::Start).await.unwrap();
     let got = typing_edits(&events(&farid, &fq).await);
     assert_eq!(got.len(), 1);
-    assert_eq!((got[0].op.as_str(), got[0].sender_id, got[0].message_id), ("start", me, id));
+    assert_eq!((&got[0].op, got[0].sender_id, got[0].message_id), (&StartStop::Start, me, id));
     let mut users = vec![me, farid_id];
     users.sort_unstable();
     assert_eq!(got[0].recipient, Some(json!({"type": "direct", "user_ids": users})));
@@ -1901,9 +1901,9 @@ async fn update_message_flags_adds_and_removes_read_and_starred() {
     c.update_message_flags(&[m.id], false, "starred").await.unwrap();
     assert!(!ids(&all(&c, vec![t("is", "starred")]).await).contains(&m.id));
 
-    let got: Vec<(String, String, Vec<MessageId>)> =
+    let got: Vec<(AddRemove, String, Vec<MessageId>)> =
         flag_events(&events(&c, &q).await).into_iter().map(|f| (f.op, f.flag, f.messages)).collect();
-    let expect = |op: &str, flag: &str| (op.to_owned(), flag.to_owned(), vec![m.id]);
+    let expect = |op: &str, flag: &str| (AddRemove::from(op.to_owned()), flag.to_owned(), vec![m.id]);
     assert_eq!(
         got,
         vec![
@@ -1948,7 +1948,7 @@ async fn update_message_flags_for_narrow_marks_the_window() {
     assert!(r.found_oldest && r.found_newest);
     assert!(all(&c, unread_narrow).await.is_empty());
     let f = &flag_events(&events(&c, &q).await)[0];
-    assert_eq!((f.op.as_str(), f.flag.as_str()), ("add", "read"));
+    assert_eq!((&f.op, f.flag.as_str()), (&AddRemove::Add, "read"));
     assert_eq!(f.messages, unread);
 }
 

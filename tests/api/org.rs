@@ -60,9 +60,8 @@ fn message_ids_by(env: &Env, who: &str) -> BTreeSet<MessageId> {
 fn deactivated_user_ids(evs: &[EventKind]) -> Vec<UserId> {
     evs.iter()
         .filter_map(|e| match e {
-            EventKind::RealmUser(u) if u.op.as_deref() == Some("update") => {
-                let person = u.fields.get("person")?;
-                (person["is_active"] == json!(false)).then(|| person["user_id"].as_i64()).flatten()
+            EventKind::RealmUser(RealmUserEvent::Update(p)) => {
+                (p.is_active == Some(false)).then_some(p.user_id)
             }
             _ => None,
         })
@@ -307,10 +306,10 @@ async fn members_are_added_and_removed() {
     assert!(g.members.contains(&env.user_id("member")), "others stay");
     let evs = events(&alice, &q).await;
     let evs = group_events(&evs);
-    let added = evs.iter().find(|e| e.op == "add_members").expect("add_members");
-    assert_eq!((added.group_id, added.user_ids.clone()), (Some(backend), Some(vec![erin])));
-    let removed = evs.iter().find(|e| e.op == "remove_members").expect("remove_members");
-    assert_eq!((removed.group_id, removed.user_ids.clone()), (Some(backend), Some(vec![bob])));
+    let added = UserGroupEvent::AddMembers { group_id: backend, user_ids: vec![erin] };
+    assert!(evs.contains(&&added), "{evs:?}");
+    let removed = UserGroupEvent::RemoveMembers { group_id: backend, user_ids: vec![bob] };
+    assert!(evs.contains(&&removed), "{evs:?}");
 }
 
 #[tokio::test]
@@ -328,13 +327,11 @@ async fn subgroups_are_added_and_removed() {
     assert!(group(&env, "frontend").await.direct_subgroup_ids.is_empty());
 
     let evs = events(&alice, &q).await;
-    let ops: Vec<(String, Option<Vec<i64>>)> =
-        group_events(&evs).iter().map(|e| (e.op.clone(), e.direct_subgroup_ids.clone())).collect();
     assert_eq!(
-        ops,
-        vec![
-            ("add_subgroups".to_owned(), Some(vec![leads])),
-            ("remove_subgroups".to_owned(), Some(vec![leads]))
+        group_events(&evs),
+        [
+            &UserGroupEvent::AddSubgroups { group_id: frontend, subgroup_ids: vec![leads] },
+            &UserGroupEvent::RemoveSubgroups { group_id: frontend, subgroup_ids: vec![leads] }
         ]
     );
 }
@@ -475,10 +472,12 @@ async fn custom_view_is_hidden_and_pinned() {
     let evs = events(&member, &q).await;
     let evs = nav_events(&evs);
     assert_eq!(evs.len(), 2);
-    assert_eq!(evs[0].op, "update");
-    assert_eq!(evs[0].fragment.as_deref(), Some(RELEASE_VIEW));
-    assert_eq!(evs[0].data, Some(json!({"is_pinned": false})));
-    assert_eq!(evs[1].data, Some(json!({"is_pinned": true})));
+    let pinned = |p: bool| NavigationViewEvent::Update {
+        fragment: RELEASE_VIEW.to_owned(),
+        is_pinned: Some(p),
+        name: None,
+    };
+    assert_eq!(evs, [&pinned(false), &pinned(true)]);
     // Another user's views are their own.
     assert!(
         env.client("alice")
@@ -512,7 +511,12 @@ async fn custom_view_is_renamed() {
     assert_eq!(v.name.as_deref(), Some("Release 2.4"));
     assert!(v.is_pinned, "pinning is kept");
     let evs = events(&member, &q).await;
-    assert_eq!(nav_events(&evs)[0].data, Some(json!({"name": "Release 2.4"})));
+    let renamed = NavigationViewEvent::Update {
+        fragment: RELEASE_VIEW.to_owned(),
+        is_pinned: None,
+        name: Some(Some("Release 2.4".to_owned())),
+    };
+    assert_eq!(nav_events(&evs), [&renamed]);
     let reg = member.register(&RegisterParams::default()).await.unwrap();
     let listed = reg.navigation_views.unwrap().into_iter().find(|v| v.fragment == RELEASE_VIEW).unwrap();
     assert_eq!(listed.name.as_deref(), Some("Release 2.4"));

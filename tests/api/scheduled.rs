@@ -102,7 +102,7 @@ async fn channel_message_is_created_listed_and_announced() {
 
     let evs = events(&c, &q).await;
     let added = evs.iter().find_map(|e| match e {
-        EventKind::ScheduledMessages(ev) if ev.op == "add" => ev.scheduled_messages.clone(),
+        EventKind::ScheduledMessages(ScheduledMessagesEvent::Add(list)) => Some(list.clone()),
         _ => None,
     });
     let added = added.expect("scheduled_messages add event");
@@ -410,7 +410,7 @@ async fn each_field_can_be_edited_and_an_update_event_follows() {
         .await
         .into_iter()
         .filter_map(|e| match e {
-            EventKind::ScheduledMessages(ev) if ev.op == "update" => ev.scheduled_message,
+            EventKind::ScheduledMessages(ScheduledMessagesEvent::Update(s)) => Some(s),
             _ => None,
         })
         .collect();
@@ -558,8 +558,9 @@ async fn delete_removes_and_announces_then_second_delete_fails() {
     assert!(listed(&c, id).await.is_none());
     let evs = events(&c, &q).await;
     assert!(
-        evs.iter().any(|e| matches!(e, EventKind::ScheduledMessages(ev)
-            if ev.op == "remove" && ev.scheduled_message_id == Some(id))),
+        evs.iter().any(|e| matches!(e, EventKind::ScheduledMessages(ScheduledMessagesEvent::Remove {
+            scheduled_message_id
+        }) if *scheduled_message_id == id)),
         "{evs:?}"
     );
     assert_err(c.delete_scheduled_message(id).await, "BAD_REQUEST", "");
@@ -631,8 +632,9 @@ async fn due_messages_are_delivered_by_the_timer() {
     let evs = events(&c, &q).await;
     for id in [chan_id, dm_id] {
         assert!(
-            evs.iter().any(|e| matches!(e, EventKind::ScheduledMessages(ev)
-                if ev.op == "remove" && ev.scheduled_message_id == Some(id))),
+            evs.iter().any(|e| matches!(e, EventKind::ScheduledMessages(ScheduledMessagesEvent::Remove {
+                scheduled_message_id
+            }) if *scheduled_message_id == id)),
             "remove event for {id}"
         );
     }
@@ -661,8 +663,8 @@ async fn message_to_a_channel_archived_before_it_is_due_fails() {
     assert!(newest_with(&env.client("admin"), "never delivered").await.is_none());
     let evs = events(&c, &q).await;
     assert!(
-        evs.iter().any(|e| matches!(e, EventKind::ScheduledMessages(ev)
-            if ev.op == "update" && ev.scheduled_message.as_ref().is_some_and(|s| s.failed && s.scheduled_message_id == id))),
+        evs.iter().any(|e| matches!(e, EventKind::ScheduledMessages(ScheduledMessagesEvent::Update(s))
+            if s.failed && s.scheduled_message_id == id)),
         "{evs:?}"
     );
 }

@@ -266,14 +266,15 @@ async fn others_see_the_user_typing_throttled_and_stopping() {
     app.send(topicterm::app::Msg::Tick(now + 6)).await;
     app.settle().await;
     let evs = bob.get_events(&q, -1, true, std::time::Duration::from_secs(5)).await.unwrap();
-    let ops: Vec<String> = evs
+    let ops: Vec<topicterm::api::StartStop> = evs
         .iter()
         .filter_map(|e| match &e.kind {
             EventKind::Typing(t) if t.sender.user_id == me => Some(t.op.clone()),
             _ => None,
         })
         .collect();
-    assert_eq!(ops, ["start", "stop"], "one start for a burst of keys, then a stop");
+    use topicterm::api::StartStop::{Start, Stop};
+    assert_eq!(ops, [Start, Stop], "one start for a burst of keys, then a stop");
 }
 
 #[tokio::test]

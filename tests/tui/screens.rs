@@ -303,14 +303,15 @@ async fn quote_reply_and_editing_own_messages() {
     let m = app.client.get_message(mine, false).await.unwrap();
     assert!(m.raw_content.as_deref().is_some_and(|c| c.ends_with("first version")), "{:?}", m.raw_content);
     let events = alice.get_events(&queue, -1, true, std::time::Duration::from_secs(5)).await.unwrap();
-    let ops: Vec<String> = events
+    let ops: Vec<topicterm::api::StartStop> = events
         .iter()
         .filter_map(|e| match &e.kind {
             topicterm::api::EventKind::TypingEditMessage(t) if t.message_id == mine => Some(t.op.clone()),
             _ => None,
         })
         .collect();
-    assert_eq!(ops, vec!["start", "stop"], "editing notices");
+    use topicterm::api::StartStop::{Start, Stop};
+    assert_eq!(ops, vec![Start, Stop], "editing notices");
     // Someone else's message cannot be edited.
     app.st.ui.selected = Some(id);
     app.key(KeyCode::Char('e')).await;

@@ -6,8 +6,20 @@
 
 use super::models::*;
 use super::snippets::SavedSnippet;
+
+mod channel;
+pub(crate) mod ops;
+mod people;
+mod settings;
+
+pub use channel::{StreamChange, StreamEvent, SubscriptionChange, SubscriptionEvent};
+pub use ops::{AddRemove, StartStop};
+pub use people::{PersonChange, RealmUserEvent, UserGroupEvent};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+pub use settings::{
+    NavigationViewEvent, RealmChange, RealmEvent, RestartEvent, UserSettingChange, UserSettingsEvent,
+};
 use std::collections::HashMap;
 
 /// `POST /register` response (the parts a client uses; everything else is ignored).
@@ -278,7 +290,7 @@ pub enum EventKind {
     Presence(PresenceEvent),
     UserStatus(UserStatusEvent),
     UserTopic(UserTopic),
-    ScheduledMessages(ScheduledMessagesEvent),
+    ScheduledMessages(super::scheduled::ScheduledMessagesEvent),
     UserGroup(UserGroupEvent),
     NavigationView(NavigationViewEvent),
     RealmPlaygrounds {
@@ -288,12 +300,12 @@ pub enum EventKind {
     RealmEmoji {
         realm_emoji: HashMap<String, RealmEmoji>,
     },
-    RealmUser(OpValueEvent),
-    Realm(OpValueEvent),
-    Stream(OpValueEvent),
+    RealmUser(RealmUserEvent),
+    Realm(RealmEvent),
+    Stream(StreamEvent),
     Drafts(DraftsEvent),
     UserSettings(UserSettingsEvent),
-    Restart(OpValueEvent),
+    Restart(RestartEvent),
     /// Everyone the user muted (the whole list, not only the change).
     MutedUsers {
         muted_users: Vec<MutedUser>,
@@ -422,7 +434,7 @@ impl DeleteMessageEvent {
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct ReactionEvent {
-    pub op: String,
+    pub op: AddRemove,
     pub message_id: MessageId,
     pub user_id: UserId,
     pub emoji_name: String,
@@ -431,26 +443,9 @@ pub struct ReactionEvent {
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct SubscriptionEvent {
-    pub op: String,
-    #[serde(default)]
-    pub subscriptions: Option<Vec<Value>>,
-    #[serde(default)]
-    pub stream_id: Option<ChannelId>,
-    #[serde(default)]
-    pub property: Option<String>,
-    #[serde(default)]
-    pub value: Option<Value>,
-    #[serde(default)]
-    pub stream_ids: Option<Vec<ChannelId>>,
-    #[serde(default)]
-    pub user_ids: Option<Vec<UserId>>,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(try_from = "RawFlagsEvent")]
 pub struct FlagsEvent {
-    pub op: String,
+    pub op: AddRemove,
     pub flag: String,
     pub messages: Vec<MessageId>,
     pub all: bool,
@@ -497,7 +492,7 @@ struct RawFlagsEvent {
 impl TryFrom<RawFlagsEvent> for FlagsEvent {
     type Error = &'static str;
     fn try_from(r: RawFlagsEvent) -> Result<Self, Self::Error> {
-        let op = r.op.or(r.operation).ok_or("missing field `op`")?;
+        let op = AddRemove::from(r.op.or(r.operation).ok_or("missing field `op`")?);
         Ok(FlagsEvent {
             op,
             flag: r.flag,
@@ -521,7 +516,7 @@ pub struct TypingUser {
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct TypingEvent {
-    pub op: String,
+    pub op: StartStop,
     #[serde(default)]
     pub message_type: Option<String>,
     pub sender: TypingUser,
@@ -535,7 +530,7 @@ pub struct TypingEvent {
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct TypingEditEvent {
-    pub op: String,
+    pub op: StartStop,
     pub message_id: MessageId,
     pub sender_id: UserId,
     #[serde(default)]
@@ -589,43 +584,6 @@ pub struct UserStatusEvent {
     pub reaction_type: Option<String>,
     #[serde(default)]
     pub away: Option<bool>,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct ScheduledMessagesEvent {
-    pub op: String,
-    #[serde(default)]
-    pub scheduled_messages: Option<Vec<ScheduledMessage>>,
-    #[serde(default)]
-    pub scheduled_message: Option<ScheduledMessage>,
-    #[serde(default)]
-    pub scheduled_message_id: Option<i64>,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct UserGroupEvent {
-    pub op: String,
-    #[serde(default)]
-    pub group_id: Option<i64>,
-    #[serde(default)]
-    pub group: Option<UserGroup>,
-    #[serde(default)]
-    pub user_ids: Option<Vec<UserId>>,
-    #[serde(default)]
-    pub direct_subgroup_ids: Option<Vec<i64>>,
-    #[serde(default)]
-    pub data: Option<Value>,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct NavigationViewEvent {
-    pub op: String,
-    #[serde(default)]
-    pub fragment: Option<String>,
-    #[serde(default)]
-    pub navigation_view: Option<NavigationView>,
-    #[serde(default)]
-    pub data: Option<Value>,
 }
 
 /// A server-side draft was created, edited or deleted (sent only to its owner).
@@ -740,25 +698,6 @@ impl TryFrom<RawChannelFolderEvent> for ChannelFolderEvent {
             other => Err(format!("unknown channel_folder op `{other}`")),
         }
     }
-}
-
-/// One of the user's own settings changed (`op` "update": `property` now has `value`).
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct UserSettingsEvent {
-    pub op: String,
-    #[serde(default)]
-    pub property: Option<String>,
-    #[serde(default)]
-    pub value: Option<Value>,
-}
-
-/// Events whose payload this client keeps as JSON.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct OpValueEvent {
-    #[serde(default)]
-    pub op: Option<String>,
-    #[serde(flatten)]
-    pub fields: HashMap<String, Value>,
 }
 
 #[cfg(test)]

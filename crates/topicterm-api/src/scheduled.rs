@@ -121,3 +121,83 @@ impl Client {
         self.call(Method::DELETE, &format!("/scheduled_messages/{id}"), Params::new()).await
     }
 }
+
+/// A `scheduled_messages` event: the user's scheduled messages added, changed (edited, or
+/// failed to send) or gone (sent or deleted).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(try_from = "RawScheduledMessagesEvent")]
+pub enum ScheduledMessagesEvent {
+    Add(Vec<ScheduledMessage>),
+    Update(ScheduledMessage),
+    Remove {
+        scheduled_message_id: i64,
+    },
+    /// An op this client does not know.
+    Other(String),
+}
+
+#[derive(Deserialize)]
+struct RawScheduledMessagesEvent {
+    op: String,
+    #[serde(default)]
+    scheduled_messages: Option<Vec<ScheduledMessage>>,
+    #[serde(default)]
+    scheduled_message: Option<ScheduledMessage>,
+    #[serde(default)]
+    scheduled_message_id: Option<i64>,
+}
+
+impl TryFrom<RawScheduledMessagesEvent> for ScheduledMessagesEvent {
+    type Error = &'static str;
+    fn try_from(r: RawScheduledMessagesEvent) -> std::result::Result<Self, Self::Error> {
+        Ok(match r.op.as_str() {
+            "add" => Self::Add(r.scheduled_messages.ok_or("missing field `scheduled_messages`")?),
+            "update" => Self::Update(r.scheduled_message.ok_or("missing field `scheduled_message`")?),
+            "remove" => Self::Remove {
+                scheduled_message_id: r.scheduled_message_id.ok_or("missing field `scheduled_message_id`")?,
+            },
+            _ => Self::Other(r.op),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::{Event, EventKind};
+    use serde_json::{Value, json};
+
+    fn scheduled(v: Value) -> EventKind {
+        Event::decode(v).kind
+    }
+
+    #[test]
+    fn scheduled_messages_events_decode_per_op() {
+        let message = json!({"scheduled_message_id": 7, "to": 4, "type": "stream", "topic": "t", "content": "c",
+            "rendered_content": "<p>c</p>", "scheduled_delivery_timestamp": 100, "failed": false});
+        let added =
+            scheduled(json!({"type": "scheduled_messages", "op": "add", "scheduled_messages": [message]}));
+        assert!(
+            matches!(&added, EventKind::ScheduledMessages(ScheduledMessagesEvent::Add(l)) if l[0].scheduled_message_id == 7),
+            "{added:?}"
+        );
+        let updated =
+            scheduled(json!({"type": "scheduled_messages", "op": "update", "scheduled_message": message}));
+        assert!(
+            matches!(&updated, EventKind::ScheduledMessages(ScheduledMessagesEvent::Update(s)) if s.scheduled_message_id == 7),
+            "{updated:?}"
+        );
+        assert_eq!(
+            scheduled(json!({"type": "scheduled_messages", "op": "remove", "scheduled_message_id": 7})),
+            EventKind::ScheduledMessages(ScheduledMessagesEvent::Remove { scheduled_message_id: 7 })
+        );
+        assert_eq!(
+            scheduled(json!({"type": "scheduled_messages", "op": "pause"})),
+            EventKind::ScheduledMessages(ScheduledMessagesEvent::Other("pause".into()))
+        );
+        let broken = scheduled(json!({"type": "scheduled_messages", "op": "remove"}));
+        assert!(
+            matches!(&broken, EventKind::Malformed { event_type, .. } if event_type == "scheduled_messages")
+        );
+    }
+}

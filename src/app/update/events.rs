@@ -28,64 +28,18 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
         EventKind::UserTopic(t) => {
             super::navigation::policy_changed(st, t.stream_id, &t.topic_name, t.visibility_policy);
         }
-        EventKind::ScheduledMessages(ev) => {
-            for s in ev.scheduled_messages.into_iter().flatten().chain(ev.scheduled_message) {
-                st.data.scheduled.insert(s.scheduled_message_id, s);
-            }
-            if ev.op == "remove"
-                && let Some(id) = ev.scheduled_message_id
-            {
-                st.data.scheduled.remove(&id);
-            }
-        }
-        EventKind::Realm(ev) if ev.op.as_deref() == Some("update") => {
-            let value = ev.fields.get("value");
-            match ev.fields.get("property").and_then(|p| p.as_str()) {
-                Some("moderation_request_channel_id") => {
-                    st.data.realm.moderation_channel = value.and_then(|v| v.as_i64()).filter(|id| *id > 0);
-                }
-                Some("allow_edit_history") => {
-                    st.data.realm.allow_edit_history = value.and_then(|v| v.as_bool()).unwrap_or(true);
-                }
-                Some("enable_read_receipts") => {
-                    st.data.realm.read_receipts = value.and_then(|v| v.as_bool()).unwrap_or(true);
-                }
-                Some("name") => {
-                    st.data.realm.name = value.and_then(|v| v.as_str()).unwrap_or_default().to_owned();
-                }
-                _ => {}
-            }
-        }
+        EventKind::ScheduledMessages(ev) => on_scheduled(st, ev),
+        EventKind::Realm(RealmEvent::Update(change)) => on_realm(st, change),
         EventKind::Drafts(ev) => return super::server_drafts::on_event(st, ev),
-        EventKind::UserSettings(ev) if ev.op == "update" => {
-            let (d, v) = (&mut st.data.notify_defaults, ev.value.as_ref().and_then(|v| v.as_bool()));
-            match (ev.property.as_deref(), v) {
-                (Some("enable_stream_desktop_notifications"), Some(v)) => d.desktop = v,
-                (Some("enable_stream_audible_notifications"), Some(v)) => d.audible = v,
-                _ => {}
+        EventKind::UserSettings(UserSettingsEvent::Update(change)) => {
+            let d = &mut st.data.notify_defaults;
+            match change {
+                UserSettingChange::StreamDesktopNotifications(v) => d.desktop = v,
+                UserSettingChange::StreamAudibleNotifications(v) => d.audible = v,
+                UserSettingChange::Other { .. } => {}
             }
         }
-        EventKind::NavigationView(ev) => {
-            let views = &mut st.data.nav_views;
-            match (ev.op.as_str(), ev.navigation_view, ev.fragment) {
-                ("add", Some(v), _) => {
-                    views.retain(|x| x.fragment != v.fragment);
-                    views.push(v);
-                }
-                ("update", _, Some(f)) => {
-                    if let (Some(v), Some(data)) = (views.iter_mut().find(|x| x.fragment == f), ev.data) {
-                        if let Some(p) = data.get("is_pinned").and_then(|p| p.as_bool()) {
-                            v.is_pinned = p;
-                        }
-                        if let Some(n) = data.get("name") {
-                            v.name = n.as_str().map(str::to_owned);
-                        }
-                    }
-                }
-                ("remove", _, Some(f)) => views.retain(|x| x.fragment != f),
-                _ => {}
-            }
-        }
+        EventKind::NavigationView(ev) => on_view(st, ev),
         EventKind::RealmPlaygrounds { realm_playgrounds } => st.data.playgrounds = realm_playgrounds,
         EventKind::RealmEmoji { realm_emoji } => st.data.realm_emoji = realm_emoji,
         EventKind::Reminders(ev) => super::reminders::on_event(st, ev),
@@ -101,6 +55,56 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
         _ => {}
     }
     vec![]
+}
+
+/// The user's scheduled messages added, changed or gone.
+fn on_scheduled(st: &mut State, ev: ScheduledMessagesEvent) {
+    let scheduled = &mut st.data.scheduled;
+    match ev {
+        ScheduledMessagesEvent::Add(list) => {
+            scheduled.extend(list.into_iter().map(|s| (s.scheduled_message_id, s)));
+        }
+        ScheduledMessagesEvent::Update(s) => {
+            scheduled.insert(s.scheduled_message_id, s);
+        }
+        ScheduledMessagesEvent::Remove { scheduled_message_id } => {
+            scheduled.remove(&scheduled_message_id);
+        }
+        ScheduledMessagesEvent::Other(_) => {}
+    }
+}
+
+/// One of the organization's settings the client relies on changed.
+fn on_realm(st: &mut State, change: RealmChange) {
+    let realm = &mut st.data.realm;
+    match change {
+        RealmChange::ModerationRequestChannel(id) => realm.moderation_channel = id.filter(|id| *id > 0),
+        RealmChange::AllowEditHistory(allowed) => realm.allow_edit_history = allowed,
+        RealmChange::EnableReadReceipts(enabled) => realm.read_receipts = enabled,
+        RealmChange::Name(name) => realm.name = name,
+        RealmChange::Other { .. } => {}
+    }
+}
+
+/// One of the user's saved views added, pinned, renamed or removed.
+fn on_view(st: &mut State, ev: NavigationViewEvent) {
+    let views = &mut st.data.nav_views;
+    match ev {
+        NavigationViewEvent::Add(v) => {
+            views.retain(|x| x.fragment != v.fragment);
+            views.push(v);
+        }
+        NavigationViewEvent::Update { fragment, is_pinned, name } => {
+            if let Some(v) = views.iter_mut().find(|x| x.fragment == fragment) {
+                v.is_pinned = is_pinned.unwrap_or(v.is_pinned);
+                if let Some(name) = name {
+                    v.name = name;
+                }
+            }
+        }
+        NavigationViewEvent::Remove { fragment } => views.retain(|x| x.fragment != fragment),
+        NavigationViewEvent::Other(_) => {}
+    }
 }
 
 /// A batch of events: held while the users are read or the first page is out; then each

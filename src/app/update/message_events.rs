@@ -187,21 +187,27 @@ pub(super) fn on_reaction(st: &mut State, ev: ReactionEvent) {
             reaction_type: ev.reaction_type,
             user_id: ev.user_id,
         };
-        if ev.op == "add" {
-            m.add_reaction(r);
-        } else {
-            m.retain_reactions(|x| {
+        match ev.op {
+            AddRemove::Add => {
+                m.add_reaction(r);
+            }
+            AddRemove::Remove => m.retain_reactions(|x| {
                 !(x.user_id == r.user_id
                     && x.emoji_code == r.emoji_code
                     && x.reaction_type == r.reaction_type)
-            });
+            }),
+            AddRemove::Other(_) => {}
         }
     }
 }
 
 /// Flags set or cleared (read, starred, …), here or on another device.
 pub(super) fn on_flags(st: &mut State, ev: &FlagsEvent) {
-    let add = ev.op == "add";
+    let add = match ev.op {
+        AddRemove::Add => true,
+        AddRemove::Remove => false,
+        AddRemove::Other(_) => return,
+    };
     if ev.flag == "read" && add && ev.all {
         st.data.unread.clear();
         st.data.messages.set_flag_where("read", |_| true);

@@ -29,39 +29,49 @@ pub(super) fn on_status(st: &mut State, ev: UserStatusEvent) {
 
 /// A user group added, removed, or its members or subgroups changed.
 pub(super) fn on_group(st: &mut State, ev: &UserGroupEvent) {
-    let ids = || ev.user_ids.clone().unwrap_or_default();
-    let subs = || ev.direct_subgroup_ids.clone().unwrap_or_default();
-    match (ev.op.as_str(), ev.group_id.and_then(|g| st.data.groups.get_mut(&g))) {
-        ("add", _) => {
-            if let Some(g) = ev.group.clone() {
-                st.data.groups.insert(g.id, g);
+    let groups = &mut st.data.groups;
+    match ev {
+        UserGroupEvent::Add(g) => {
+            groups.insert(g.id, g.clone());
+        }
+        UserGroupEvent::Remove { group_id } => {
+            groups.remove(group_id);
+        }
+        UserGroupEvent::AddMembers { group_id, user_ids } => {
+            if let Some(g) = groups.get_mut(group_id) {
+                g.members.extend(user_ids);
             }
         }
-        ("remove", _) => {
-            if let Some(g) = ev.group_id {
-                st.data.groups.remove(&g);
+        UserGroupEvent::RemoveMembers { group_id, user_ids } => {
+            if let Some(g) = groups.get_mut(group_id) {
+                g.members.retain(|m| !user_ids.contains(m));
             }
         }
-        ("add_members", Some(g)) => g.members.extend(ids()),
-        ("remove_members", Some(g)) => g.members.retain(|m| !ids().contains(m)),
-        ("add_subgroups", Some(g)) => g.direct_subgroup_ids.extend(subs()),
-        ("remove_subgroups", Some(g)) => g.direct_subgroup_ids.retain(|m| !subs().contains(m)),
-        _ => {}
+        UserGroupEvent::AddSubgroups { group_id, subgroup_ids } => {
+            if let Some(g) = groups.get_mut(group_id) {
+                g.direct_subgroup_ids.extend(subgroup_ids);
+            }
+        }
+        UserGroupEvent::RemoveSubgroups { group_id, subgroup_ids } => {
+            if let Some(g) = groups.get_mut(group_id) {
+                g.direct_subgroup_ids.retain(|m| !subgroup_ids.contains(m));
+            }
+        }
+        UserGroupEvent::Update { .. } | UserGroupEvent::Other(_) => {}
     }
 }
 
 /// A user joined the organization, or one changed (name, email, active, role).
-pub(super) fn on_user(st: &mut State, ev: &OpValueEvent) {
-    if ev.op.as_deref() == Some("add") {
-        if let Some(u) = ev.fields.get("person").and_then(|p| serde_json::from_value::<User>(p.clone()).ok())
-        {
+pub(super) fn on_user(st: &mut State, ev: &RealmUserEvent) {
+    let p = match ev {
+        RealmUserEvent::Add(u) => {
             st.data.names.add(u.user_id, &u.full_name);
             st.data.users.insert(
                 u.user_id,
                 UserInfo {
                     id: u.user_id,
-                    full_name: u.full_name,
-                    email: u.email,
+                    full_name: u.full_name.clone(),
+                    email: u.email.clone(),
                     is_bot: u.is_bot,
                     is_active: true,
                     presence_enabled: u.presence_enabled,
@@ -69,27 +79,27 @@ pub(super) fn on_user(st: &mut State, ev: &OpValueEvent) {
                     role: role_of(u.role, u.is_owner, u.is_admin, u.is_guest),
                 },
             );
+            return;
         }
-        return;
+        // One no longer seen keeps its ID, under the name the server gives it.
+        RealmUserEvent::Update(p) | RealmUserEvent::Remove(p) => p,
+        RealmUserEvent::Other(_) => return,
+    };
+    let id = p.user_id;
+    let Some(u) = st.data.users.get_mut(&id) else { return };
+    if let Some(n) = &p.full_name {
+        st.data.names.remove(id, &u.full_name);
+        st.data.names.add(id, n);
+        u.full_name.clone_from(n);
     }
-    if let Some(p) = ev.fields.get("person")
-        && let Some(id) = p.get("user_id").and_then(|v| v.as_i64())
-        && let Some(u) = st.data.users.get_mut(&id)
-    {
-        if let Some(n) = p.get("full_name").and_then(|v| v.as_str()) {
-            st.data.names.remove(id, &u.full_name);
-            st.data.names.add(id, n);
-            u.full_name = n.to_owned();
-        }
-        if let Some(e) = p.get("new_email").and_then(|v| v.as_str()) {
-            u.email = e.to_owned();
-        }
-        if let Some(a) = p.get("is_active").and_then(|v| v.as_bool()) {
-            u.is_active = a;
-        }
-        if let Some(r) = p.get("role").and_then(|v| v.as_i64()) {
-            u.role = r;
-        }
+    if let Some(e) = &p.new_email {
+        u.email.clone_from(e);
+    }
+    if let Some(a) = p.is_active {
+        u.is_active = a;
+    }
+    if let Some(r) = p.role {
+        u.role = r;
     }
 }
 
@@ -103,7 +113,7 @@ pub(super) fn on_typing(st: &mut State, ev: &TypingEvent) {
     };
     let user = ev.sender.user_id;
     st.ui.typing.retain(|t| !(t.user == user && t.editing.is_none()));
-    if ev.op == "start" && user != me {
+    if ev.op == StartStop::Start && user != me {
         st.ui.typing.push(Typing { user, conversation, editing: None, until: st.now + 15 });
     }
 }
@@ -112,7 +122,7 @@ pub(super) fn on_typing(st: &mut State, ev: &TypingEvent) {
 pub(super) fn on_edit_typing(st: &mut State, ev: &TypingEditEvent) {
     let me = st.data.me;
     st.ui.typing.retain(|t| !(t.user == ev.sender_id && t.editing == Some(ev.message_id)));
-    if ev.op == "start" && ev.sender_id != me {
+    if ev.op == StartStop::Start && ev.sender_id != me {
         st.ui.typing.push(Typing {
             user: ev.sender_id,
             conversation: None,
