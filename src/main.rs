@@ -469,10 +469,7 @@ fn organization(
     let creds = &creds;
     // Drafts are kept per account; the demo org's account is the same on every run.
     let site = if demo { "demo".to_owned() } else { creds.site.clone() };
-    let account: String = format!("{}@{}", creds.email, site)
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '@' || c == '.' { c } else { '_' })
-        .collect();
+    let account = topicterm::files::account_key(&creds.email, &site);
     let dirs = directories::ProjectDirs::from("", "", "topicterm");
     // The demo organization is new on every run: there is no last session to show.
     let cache_file = dirs
