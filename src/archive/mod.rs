@@ -10,6 +10,7 @@
 //! (`Archive::messages`, `Archive::events`, `Archive::registered`), before handing them to the
 //! main loop; `app` knows nothing of it.
 
+pub mod query;
 pub mod store;
 
 use crate::api::{Event, EventKind, Message, Reaction, RegisterResponse};

@@ -148,6 +148,10 @@ impl Store {
         Ok(Store { conn })
     }
 
+    pub(super) fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
     /// Apply a batch of changes in one transaction.
     pub fn apply(&mut self, changes: &[Change]) -> rusqlite::Result<()> {
         let tx = self.conn.transaction()?;
@@ -183,7 +187,7 @@ impl Store {
 
 /// A message from its kept JSON and flag bits (`None`: unreadable, which a newer JSON shape
 /// could make; it is left out).
-fn from_row(json: String, flags: i64) -> Option<Message> {
+pub(super) fn from_row(json: String, flags: i64) -> Option<Message> {
     let mut m: Message = serde_json::from_str(&json).ok()?;
     m.flags = FLAGS.iter().filter(|(_, b)| flags & b != 0).map(|(n, _)| (*n).to_owned()).collect();
     Some(m)
