@@ -359,6 +359,7 @@ fn run() -> anyhow::Result<()> {
                 notify: settings.notifications.method,
                 command: config.notify_command.clone(),
             };
+            let keep = Keep { session: keep, history: config.history };
             rt.block_on(client_main(cli.demo, cli.zuliprc, cli.account, keep, settings, outside, launched))
         }
     }
@@ -459,13 +460,19 @@ fn relogin_hint(source: &AccountSource) -> String {
     }
 }
 
-/// An organization to open, with its drafts and (unless `demo` or not `keep_session`) its last
-/// session kept in folders of its own account.
-fn organization(
-    (name, creds, source): Opened,
-    demo: bool,
-    keep_session: bool,
-) -> anyhow::Result<Organization> {
+/// What is kept of an organization on this machine beyond its drafts.
+#[derive(Clone, Copy)]
+struct Keep {
+    /// The last session (not with --no-cache).
+    session: bool,
+    /// The archive (`history` in the config).
+    history: bool,
+}
+
+/// An organization to open, with its drafts and (unless `demo` or not `keep.session`) its last
+/// session kept in folders of its own account; its archive where `keep.history` (never the
+/// demo's, new on every run).
+fn organization((name, creds, source): Opened, demo: bool, keep: Keep) -> anyhow::Result<Organization> {
     let creds = &creds;
     // Drafts are kept per account; the demo org's account is the same on every run.
     let site = if demo { "demo".to_owned() } else { creds.site.clone() };
@@ -474,7 +481,7 @@ fn organization(
     // The demo organization is new on every run: there is no last session to show.
     let cache_file = dirs
         .as_ref()
-        .filter(|_| keep_session && !demo)
+        .filter(|_| keep.session && !demo)
         .map(|d| d.cache_dir().join(format!("{account}.json")));
     // The client's connection pool (the system's certificates read and parsed: milliseconds of
     // processor) is made after the last session is read, which the first frame is drawn from;
@@ -491,6 +498,8 @@ fn organization(
     let downloads_dir = dirs.as_ref().map(|d| d.cache_dir().join("downloads"));
     let drafts_dir = dirs.map(|d| d.data_dir().join("drafts").join(account));
     let reread = reread(&source);
+    let archive_file =
+        if keep.history && !demo { topicterm::archive::file(&creds.email, &creds.site) } else { None };
     Ok(Organization {
         name,
         client,
@@ -499,6 +508,7 @@ fn organization(
         kept,
         images_dir,
         downloads_dir,
+        archive_file,
         account: source,
         reread,
     })
@@ -508,7 +518,7 @@ async fn client_main(
     demo: bool,
     zuliprc: Option<PathBuf>,
     account: Option<String>,
-    keep_session: bool,
+    keep: Keep,
     settings: Settings,
     mut outside: topicterm::outside::Terminal,
     launched: std::time::Instant,
@@ -532,7 +542,7 @@ async fn client_main(
     tracing::debug!(target: "topicterm::start", "accounts read {:?} after launch", launched.elapsed());
     let orgs = accounts
         .into_iter()
-        .map(|opened| organization(opened, demo, keep_session))
+        .map(|opened| organization(opened, demo, keep))
         .collect::<anyhow::Result<Vec<_>>>()?;
     tracing::debug!(target: "topicterm::start", "clients made {:?} after launch", launched.elapsed());
     let mut terminal = ratatui::init();

@@ -29,6 +29,9 @@ pub struct Dispatcher {
     /// The folder pictures are kept in (`None`: fetched every time).
     images: Option<std::path::PathBuf>,
     poller: Option<JoinHandle<()>>,
+    /// Where every message fetched or told of goes, with the events that change them (`None`:
+    /// no archive is kept).
+    archive: Option<crate::archive::Archive>,
     /// Latest-wins for message fetches of the shown narrow.
     fetches: Vec<(Narrow, bool, JoinHandle<()>)>,
 }
@@ -39,6 +42,10 @@ impl Drop for Dispatcher {
         self.drafts = None;
         if let Some(w) = self.drafts_writer.take() {
             let _ = w.join();
+        }
+        // What the archive was sent is written before the process goes (a bounded wait).
+        if let Some(a) = self.archive.take() {
+            a.flush(Duration::from_secs(2));
         }
     }
 }
@@ -67,8 +74,16 @@ impl Dispatcher {
             downloads: None,
             images: None,
             poller: None,
+            archive: None,
             fetches: Vec::new(),
         }
+    }
+
+    /// Keep every message seen in the archive at `path` (`crate::archive`), written on a
+    /// thread of its own.
+    pub fn with_archive(mut self, path: std::path::PathBuf) -> Self {
+        self.archive = Some(crate::archive::Archive::start(path));
+        self
     }
 
     /// Where this organization's tasks answer: for what the terminal side starts (a
@@ -181,9 +196,15 @@ impl Dispatcher {
                 if let Some(p) = self.poller.take() {
                     p.abort();
                 }
+                let archive = self.archive.clone();
                 self.spawn(async move {
                     match c.register(&register_params()).await {
-                        Ok(r) => Msg::Registered(Box::new(r)),
+                        Ok(r) => {
+                            if let Some(a) = &archive {
+                                a.registered(&r);
+                            }
+                            Msg::Registered(Box::new(r))
+                        }
                         Err(e) if e.is_auth() => Msg::AuthLost(e),
                         Err(e) => {
                             tracing::warn!("register failed: {e}");
@@ -196,12 +217,16 @@ impl Dispatcher {
                 self.fetches.retain(|(_, _, h)| !h.is_finished());
                 let tx = self.tx.clone();
                 let n = narrow.clone();
+                let archive = self.archive.clone();
                 let handle = tokio::spawn(async move {
                     let mut q = GetMessages::around(anchor, before, after).narrow(terms);
                     q.apply_markdown = Some(true);
                     q.client_gravatar = Some(true);
                     let msg = match c.get_messages(&q).await {
-                        Ok(resp) => Msg::Messages { narrow: n, resp: Box::new(resp), older, epoch },
+                        Ok(resp) => {
+                            archive.inspect(|a| a.messages(&resp.messages));
+                            Msg::Messages { narrow: n, resp: Box::new(resp), older, epoch }
+                        }
                         Err(error) => Msg::MessagesFailed { narrow: n, error, older, epoch },
                     };
                     let _ = tx.send(msg);
@@ -230,15 +255,21 @@ impl Dispatcher {
                     let _ = w.send((key, text));
                 }
             }
-            Effect::JumpToDate { narrow, terms, date, epoch } => self.spawn(async move {
-                let mut q = GetMessages::around(Anchor::Date, PAGE_AROUND, PAGE_AROUND).narrow(terms);
-                q.anchor_date = Some(date);
-                q.apply_markdown = Some(true);
-                match c.get_messages(&q).await {
-                    Ok(resp) => Msg::Messages { narrow, resp: Box::new(resp), older: false, epoch },
-                    Err(error) => Msg::MessagesFailed { narrow, error, older: false, epoch },
-                }
-            }),
+            Effect::JumpToDate { narrow, terms, date, epoch } => {
+                let archive = self.archive.clone();
+                self.spawn(async move {
+                    let mut q = GetMessages::around(Anchor::Date, PAGE_AROUND, PAGE_AROUND).narrow(terms);
+                    q.anchor_date = Some(date);
+                    q.apply_markdown = Some(true);
+                    match c.get_messages(&q).await {
+                        Ok(resp) => {
+                            archive.inspect(|a| a.messages(&resp.messages));
+                            Msg::Messages { narrow, resp: Box::new(resp), older: false, epoch }
+                        }
+                        Err(error) => Msg::MessagesFailed { narrow, error, older: false, epoch },
+                    }
+                })
+            }
             Effect::FetchTopics(channel) => self.spawn(async move {
                 match c.get_topics(channel, true).await {
                     Ok(r) => Msg::Topics { channel, topics: r.topics },
@@ -444,8 +475,9 @@ impl Dispatcher {
                 if let Some(p) = self.poller.take() {
                     p.abort();
                 }
-                let tx = self.tx.clone();
-                self.poller = Some(tokio::spawn(poll_events(c, tx, queue_id, last_event_id, timeout_secs)));
+                let (tx, archive) = (self.tx.clone(), self.archive.clone());
+                let queue = Queue { id: queue_id, last_event_id, timeout_secs };
+                self.poller = Some(tokio::spawn(poll_events(c, tx, archive, queue)));
             }
         }
         true
@@ -727,14 +759,22 @@ pub const FETCH_TYPES: &[&str] = &[
     "saved_snippets",
 ];
 
-/// Long-poll forever, sending batches of events; `QueueLost` when the queue is gone.
+/// The queue polled: its ID, the last event read, how long the server holds a poll.
+struct Queue {
+    id: String,
+    last_event_id: i64,
+    timeout_secs: u64,
+}
+
+/// Long-poll forever, sending batches of events (to the archive first); `QueueLost` when the
+/// queue is gone.
 async fn poll_events(
     c: Client,
     tx: UnboundedSender<Msg>,
-    queue_id: String,
-    mut last: i64,
-    timeout_secs: u64,
+    archive: Option<crate::archive::Archive>,
+    queue: Queue,
 ) {
+    let Queue { id: queue_id, last_event_id: mut last, timeout_secs } = queue;
     let timeout = Duration::from_secs(timeout_secs + 10);
     let mut attempt = 0;
     let mut failing = false;
@@ -767,6 +807,9 @@ async fn poll_events(
                         _ => None,
                     })
                     .collect();
+                if let Some(a) = archive.as_ref().filter(|_| !events.is_empty()) {
+                    a.events(&events);
+                }
                 if !events.is_empty() && tx.send(Msg::Events(events)).is_err() {
                     return;
                 }
