@@ -184,6 +184,10 @@ enum Command {
     /// Print unread counts for a status bar: --format '{total} {mentions} {dms} {channel:NAME}';
     /// on failure a placeholder (--placeholder, default `?`) and a status that says what failed.
     Unread(topicterm::script::UnreadArgs),
+    /// Print the messages matching SEARCH (the client's `/` search syntax) from the archive of
+    /// what the client has seen on this machine (`history` in the config), without the server;
+    /// with --server, the server's. One line each, oldest first, or one JSON object each.
+    Search(topicterm::script::SearchArgs),
 }
 
 /// Where logs go: never the screen while the interface runs.
@@ -275,7 +279,10 @@ fn run() -> anyhow::Result<()> {
         _ => {}
     }
     // The client's screen, and the scripts' output, are kept free of logs.
-    let scripted = matches!(cli.command, Some(Command::Send(_) | Command::Tail(_) | Command::Unread(_)));
+    let scripted = matches!(
+        cli.command,
+        Some(Command::Send(_) | Command::Tail(_) | Command::Unread(_) | Command::Search(_))
+    );
     init_logging(cli.debug, cli.command.is_none() || scripted);
     // What an older version left readable by others is made the user's alone.
     if let Some(dirs) = directories::ProjectDirs::from("", "", "topicterm") {
@@ -346,6 +353,9 @@ fn run() -> anyhow::Result<()> {
         }
         Some(Command::Unread(a)) => {
             run_script(&rt, topicterm::script::Script::Unread(a), cli.zuliprc, cli.account)
+        }
+        Some(Command::Search(a)) => {
+            run_script(&rt, topicterm::script::Script::Search(a), cli.zuliprc, cli.account)
         }
         Some(Command::WebhookListen { addr, token }) => rt.block_on(topicterm::webhook::listen(addr, token)),
         None => {

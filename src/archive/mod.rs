@@ -18,11 +18,17 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 pub use store::Change;
 
-/// The archive file of an account (`files::account_key`), in the client's data folder.
+/// The archive file of an account, in the client's data folder
+/// (`$XDG_DATA_HOME/topicterm`).
 pub fn file(email: &str, site: &str) -> Option<PathBuf> {
     let dirs = directories::ProjectDirs::from("", "", "topicterm")?;
+    Some(file_in(dirs.data_dir(), email, site))
+}
+
+/// The archive file of an account in the data folder `data` (named by `files::account_key`).
+pub fn file_in(data: &Path, email: &str, site: &str) -> PathBuf {
     let key = crate::files::account_key(email, site);
-    Some(dirs.data_dir().join("archive").join(format!("{key}.db")))
+    data.join("archive").join(format!("{key}.db"))
 }
 
 /// Remove an archive file and SQLite's files beside it (`-wal`, `-shm`); one that is not

@@ -68,21 +68,29 @@ pub fn parse(query: &str, known: &Known) -> Result<Vec<NarrowTerm>, String> {
     parse_search(query, known)
 }
 
+/// A message found, and its text as searched (the HTML's text, on one line, sanitized).
+#[derive(Debug, Clone)]
+pub struct Found {
+    pub message: Message,
+    pub text: String,
+}
+
 /// The newest `limit` messages matching the terms, oldest first.
-pub fn search(store: &Store, terms: &[NarrowTerm], limit: u32) -> Result<Vec<Message>, String> {
+pub fn search(store: &Store, terms: &[NarrowTerm], limit: u32) -> Result<Vec<Found>, String> {
     let me = store.me().map_err(|e| e.to_string())?.unwrap_or(-1);
     let sql = translate(terms, me)?;
     let text = format!(
-        "SELECT json, flags FROM messages WHERE {} ORDER BY id DESC LIMIT {}",
+        "SELECT json, flags, text FROM messages WHERE {} ORDER BY id DESC LIMIT {}",
         sql.clause,
         limit.max(1)
     );
-    let run = || -> rusqlite::Result<Vec<Message>> {
+    let run = || -> rusqlite::Result<Vec<Found>> {
         let mut stmt = store.conn().prepare(&text)?;
         let rows = stmt.query_map(rusqlite::params_from_iter(sql.params.iter()), |r| {
-            Ok(from_row(r.get(0)?, r.get(1)?))
+            let text = r.get(2)?;
+            Ok(from_row(r.get(0)?, r.get(1)?).map(|message| Found { message, text }))
         })?;
-        let mut found: Vec<Message> = rows.filter_map(|r| r.transpose()).collect::<Result<_, _>>()?;
+        let mut found: Vec<Found> = rows.filter_map(|r| r.transpose()).collect::<Result<_, _>>()?;
         found.reverse();
         Ok(found)
     };
@@ -275,7 +283,7 @@ mod tests {
     fn ids(s: &Store, query: &str) -> Vec<MessageId> {
         let known = Known::of(s).unwrap();
         let terms = parse(query, &known).unwrap_or_else(|e| panic!("{query}: {e}"));
-        search(s, &terms, 100).unwrap().iter().map(|m| m.id).collect()
+        search(s, &terms, 100).unwrap().iter().map(|f| f.message.id).collect()
     }
 
     #[test]

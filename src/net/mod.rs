@@ -98,6 +98,12 @@ impl Dispatcher {
         self
     }
 
+    /// Wait until what the archive was sent is written, at most `within`; false when it was
+    /// not, or there is no archive.
+    pub fn flush_archive(&self, within: Duration) -> bool {
+        self.archive.as_ref().is_some_and(|a| a.flush(within))
+    }
+
     /// Show the last session (answered by `Msg::Cached`, or not at all): the reading started
     /// early, or else the file read now.
     pub fn load_cache(&self, early: Option<&cache::Early>) {
