@@ -309,6 +309,15 @@ fn run() -> anyhow::Result<()> {
             let store = AccountStore::open_default()?;
             let (name, acct) = store.remove(account.as_deref())?;
             println!("Logged out of {name} ({} on {}); its API key is deleted.", acct.email, acct.site);
+            // What the client kept of its messages goes with it.
+            if let Some(file) = topicterm::archive::file(&acct.email, &acct.site) {
+                let kept = file.exists();
+                topicterm::archive::remove(&file)
+                    .with_context(|| format!("its archive {} could not be removed", file.display()))?;
+                if kept {
+                    println!("Its archive of messages on this machine is removed.");
+                }
+            }
             Ok(())
         }
         Some(Command::Accounts) => list_accounts(),

@@ -50,7 +50,12 @@ enum Job {
     Changes(Vec<Change>),
     /// Answered once everything sent before it is written.
     Flush(mpsc::Sender<()>),
+    /// Remove the archive's files, and keep nothing more; answered with the file removed.
+    Forget(mpsc::Sender<Forgotten>),
 }
+
+/// The archive file removed, or the file and why it could not be.
+pub type Forgotten = Result<PathBuf, (PathBuf, std::io::Error)>;
 
 /// The most changes written in one transaction.
 const BATCH: usize = 5_000;
@@ -98,6 +103,19 @@ impl Archive {
         }
         changes.extend(r.never_subscribed.iter().flatten().filter_map(channel_of));
         self.send(changes);
+    }
+
+    /// Remove the archive from the disk (`:forget`); nothing sent afterwards is kept. Waits
+    /// for the writer (at most 30 s): `None` when it is gone.
+    pub fn forget(&self) -> Result<Option<PathBuf>, (PathBuf, std::io::Error)> {
+        let (tx, rx) = mpsc::channel();
+        if self.tx.send(Job::Forget(tx)).is_err() {
+            return Ok(None);
+        }
+        match rx.recv_timeout(std::time::Duration::from_secs(30)) {
+            Ok(done) => done.map(Some),
+            Err(_) => Ok(None),
+        }
     }
 
     /// Wait until what was sent before is written, at most `within`.
@@ -188,6 +206,13 @@ fn write(path: &Path, rx: &mpsc::Receiver<Job>) {
             match job {
                 Job::Changes(c) => batch.extend(c),
                 Job::Flush(done) => flushes.push(done),
+                Job::Forget(done) => {
+                    // The connection closed first, so that SQLite leaves no file behind it.
+                    store = None;
+                    batch.clear();
+                    let _ =
+                        done.send(remove(path).map(|()| path.to_owned()).map_err(|e| (path.to_owned(), e)));
+                }
             }
             if batch.len() < BATCH {
                 next = rx.try_recv().ok();
@@ -243,8 +268,14 @@ mod tests {
         assert!(archive.flush(std::time::Duration::from_secs(10)));
         assert_eq!(s.count().unwrap(), 0);
         drop(s);
-        drop(archive);
-        remove(&path).unwrap();
-        assert!(!path.exists(), "the archive is gone");
+        assert_eq!(archive.forget().unwrap(), Some(path.clone()));
+        assert_eq!(
+            std::fs::read_dir(dir.path().join("archive")).unwrap().count(),
+            0,
+            "no file is left behind"
+        );
+        archive.events(&events(json!([{"id": 4, "type": "message", "message": message, "flags": []}])));
+        assert!(archive.flush(std::time::Duration::from_secs(10)));
+        assert!(!path.exists(), "nothing more is kept");
     }
 }

@@ -427,6 +427,25 @@ impl Dispatcher {
                 }
                 done(Job::Quiet, Ok(Answer::Nothing))
             }),
+            Effect::ForgetArchive => {
+                let archive = self.archive.clone();
+                self.spawn(async move {
+                    let result = match archive {
+                        Some(a) => {
+                            tokio::task::spawn_blocking(move || a.forget()).await.unwrap_or_else(|e| {
+                                Err((Default::default(), std::io::Error::other(e.to_string())))
+                            })
+                        }
+                        None => Ok(None),
+                    };
+                    done(
+                        Job::ForgetArchive,
+                        result
+                            .map(|_| Answer::Nothing)
+                            .map_err(|(path, error)| Failure::File { path, error }),
+                    )
+                })
+            }
             Effect::MarkAllRead => self.spawn(async move {
                 finished(Job::MarkAllRead, mark_read_in(&c, &[NarrowTerm::new("is", "unread")]).await)
             }),

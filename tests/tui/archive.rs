@@ -94,3 +94,34 @@ async fn without_history_nothing_is_kept_and_search_says_so() {
     assert!(err.contains("no archive of this account"), "{err}");
     assert!(!home.join("data").exists());
 }
+
+/// `:forget` asks first; `n` keeps the archive, `y` removes every file of it, and nothing
+/// more is kept this session.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forget_asks_then_leaves_no_file_behind() {
+    let home = tempfile::tempdir().unwrap();
+    let data = home.path().join("data/topicterm");
+    let mut app = Setup::new("member").archive(data.clone()).start().await;
+    assert!(app.archived());
+    let folder = data.join("archive");
+    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 3, "the database, its WAL and shared memory");
+    app.palette("forget").await;
+    let screen = app.screen(100, 24);
+    assert!(screen.contains("Remove this account's archive"), "{screen}");
+    app.key(crossterm::event::KeyCode::Char('n')).await;
+    assert!(app.archived());
+    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 3, "n keeps it");
+    app.palette("forget").await;
+    app.key(crossterm::event::KeyCode::Char('y')).await;
+    app.until("the archive removed", |st| {
+        st.ui.status.as_ref().is_some_and(|s| s.text.contains("archive is removed"))
+    })
+    .await;
+    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0, "no file is left behind");
+    let alice = app.other("alice");
+    let general = app.channel_id("general");
+    alice.send_message(&OutgoingMessage::channel(general, "t", "after forgetting")).await.unwrap();
+    app.settle().await;
+    assert!(app.archived());
+    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0, "nothing more is kept");
+}
