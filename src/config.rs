@@ -31,6 +31,9 @@ pub struct Config {
     pub images: ImageMode,
     /// The most messages held in memory (0: no bound).
     pub max_messages: usize,
+    /// Keep every message seen in the account's archive, searchable offline
+    /// (`topicterm search`).
+    pub history: bool,
     /// The `[keys]` entries, as given.
     pub key_overrides: Vec<Override>,
     /// The defaults with the overrides applied.
@@ -50,6 +53,7 @@ impl Default for Config {
             notify_command: None,
             images: ImageMode::default(),
             max_messages: crate::app::settings::MAX_MESSAGES,
+            history: true,
             key_overrides: Vec::new(),
             keymap: Keymap::default(),
         }
@@ -119,6 +123,7 @@ struct Raw {
     explore: Option<bool>,
     images: Option<Spanned<String>>,
     max_messages: Option<Spanned<i64>>,
+    history: Option<bool>,
     panels: Option<RawPanels>,
     notifications: Option<RawNotifications>,
     keys: Option<Spanned<KeysValue>>,
@@ -270,6 +275,7 @@ pub fn parse(text: &str, path: &str) -> Result<Config, ConfigError> {
         }
     }
     cfg.explore = raw.explore.unwrap_or(cfg.explore);
+    cfg.history = raw.history.unwrap_or(cfg.history);
     if let Some(m) = &raw.max_messages {
         match usize::try_from(*m.get_ref()) {
             Ok(n) if n == 0 || n >= MIN_HELD => cfg.max_messages = n,
@@ -474,6 +480,12 @@ images = {images}
 # fetched again when opened; unread counts never depend on it. 0: no bound.
 max_messages = {max_messages}
 
+# History: keep every message you see, with its edits, reactions and deletions, in an archive
+# on this machine ($XDG_DATA_HOME/topicterm/archive/, readable only by you), which
+# `topicterm search` searches without the server. false: nothing is kept (an archive already
+# kept stays until you remove it).
+history = {history}
+
 [panels]
 # The channels pane. Hidden, it still shows while it has the focus (h or ←).
 channels = {channels}
@@ -505,6 +517,7 @@ method = {method}
         explore = d.explore,
         images = toml_str(d.images.as_str()),
         max_messages = d.max_messages,
+        history = d.history,
         channels = d.show_channels,
         people = d.show_people,
         dm = d.notifications.dm,
@@ -580,6 +593,9 @@ mod tests {
     #[test]
     fn the_bound_on_messages_held_is_read() {
         assert_eq!(Config::default().max_messages, 50_000);
+        assert!(Config::default().history);
+        assert!(!parse("history = false", "x").unwrap().history);
+        assert!(parse("history = \"no\"", "x").is_err());
         assert_eq!(parse("max_messages = 2000", "x").unwrap().max_messages, 2000);
         assert_eq!(parse("max_messages = 0", "x").unwrap().max_messages, 0);
         let e = parse("max_messages = 10", "x").unwrap_err().to_string();

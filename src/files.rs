@@ -25,6 +25,15 @@ pub fn keep_private(dirs: &[&Path]) -> Vec<(PathBuf, std::io::Error)> {
     failed
 }
 
+/// The name an account's own files are kept under (its drafts folder, its last session, its
+/// archive): `email@site`, every character but letters, digits, `@` and `.` made `_`.
+pub fn account_key(email: &str, site: &str) -> String {
+    format!("{email}@{site}")
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '@' || c == '.' { c } else { '_' })
+        .collect()
+}
+
 /// Create a new file named `name` in `dir` — or `name (2)`, `name (3)`, … when that is taken —
 /// exclusively: never over an existing file, never through a symlink, mode 0600.
 pub fn create_fresh(

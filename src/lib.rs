@@ -20,6 +20,8 @@
 //! - [`editor`]: the compose box's text editor (ratatui-textarea behind a small interface).
 //! - [`line`]: the one-line prompts' editor (tui-input behind a small interface, readline keys).
 //! - [`net`]: the dispatcher that runs effects as tasks, and the event long-poller.
+//! - [`archive`]: the message archive: every message seen, per account, in SQLite with a
+//!   full-text index, written off the main loop; searched by `topicterm search`.
 //! - [`content`]: message HTML as a document (links, code blocks, spoilers, text) and
 //!   `sanitize`; no terminal layout. Used by `app`, `ui` and `webhook`.
 //! - [`ui`]: views as functions of the state (one file per pane and popup), the content layout,
@@ -39,6 +41,7 @@
 
 pub mod account;
 pub mod app;
+pub mod archive;
 pub mod backoff;
 pub mod config;
 pub mod content;

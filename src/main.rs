@@ -184,6 +184,10 @@ enum Command {
     /// Print unread counts for a status bar: --format '{total} {mentions} {dms} {channel:NAME}';
     /// on failure a placeholder (--placeholder, default `?`) and a status that says what failed.
     Unread(topicterm::script::UnreadArgs),
+    /// Print the messages matching SEARCH (the client's `/` search syntax) from the archive of
+    /// what the client has seen on this machine (`history` in the config), without the server;
+    /// with --server, the server's. One line each, oldest first, or one JSON object each.
+    Search(topicterm::script::SearchArgs),
 }
 
 /// Where logs go: never the screen while the interface runs.
@@ -275,7 +279,10 @@ fn run() -> anyhow::Result<()> {
         _ => {}
     }
     // The client's screen, and the scripts' output, are kept free of logs.
-    let scripted = matches!(cli.command, Some(Command::Send(_) | Command::Tail(_) | Command::Unread(_)));
+    let scripted = matches!(
+        cli.command,
+        Some(Command::Send(_) | Command::Tail(_) | Command::Unread(_) | Command::Search(_))
+    );
     init_logging(cli.debug, cli.command.is_none() || scripted);
     // What an older version left readable by others is made the user's alone.
     if let Some(dirs) = directories::ProjectDirs::from("", "", "topicterm") {
@@ -302,6 +309,15 @@ fn run() -> anyhow::Result<()> {
             let store = AccountStore::open_default()?;
             let (name, acct) = store.remove(account.as_deref())?;
             println!("Logged out of {name} ({} on {}); its API key is deleted.", acct.email, acct.site);
+            // What the client kept of its messages goes with it.
+            if let Some(file) = topicterm::archive::file(&acct.email, &acct.site) {
+                let kept = file.exists();
+                topicterm::archive::remove(&file)
+                    .with_context(|| format!("its archive {} could not be removed", file.display()))?;
+                if kept {
+                    println!("Its archive of messages on this machine is removed.");
+                }
+            }
             Ok(())
         }
         Some(Command::Accounts) => list_accounts(),
@@ -348,6 +364,9 @@ fn run() -> anyhow::Result<()> {
         Some(Command::Unread(a)) => {
             run_script(&rt, topicterm::script::Script::Unread(a), cli.zuliprc, cli.account)
         }
+        Some(Command::Search(a)) => {
+            run_script(&rt, topicterm::script::Script::Search(a), cli.zuliprc, cli.account)
+        }
         Some(Command::WebhookListen { addr, token }) => rt.block_on(topicterm::webhook::listen(addr, token)),
         None => {
             // Settings and credentials come before the terminal is touched, so errors print plainly.
@@ -360,6 +379,7 @@ fn run() -> anyhow::Result<()> {
                 notify: settings.notifications.method,
                 command: config.notify_command.clone(),
             };
+            let keep = Keep { session: keep, history: config.history };
             rt.block_on(client_main(cli.demo, cli.zuliprc, cli.account, keep, settings, outside, launched))
         }
     }
@@ -460,25 +480,28 @@ fn relogin_hint(source: &AccountSource) -> String {
     }
 }
 
-/// An organization to open, with its drafts and (unless `demo` or not `keep_session`) its last
-/// session kept in folders of its own account.
-fn organization(
-    (name, creds, source): Opened,
-    demo: bool,
-    keep_session: bool,
-) -> anyhow::Result<Organization> {
+/// What is kept of an organization on this machine beyond its drafts.
+#[derive(Clone, Copy)]
+struct Keep {
+    /// The last session (not with --no-cache).
+    session: bool,
+    /// The archive (`history` in the config).
+    history: bool,
+}
+
+/// An organization to open, with its drafts and (unless `demo` or not `keep.session`) its last
+/// session kept in folders of its own account; its archive where `keep.history` (never the
+/// demo's, new on every run).
+fn organization((name, creds, source): Opened, demo: bool, keep: Keep) -> anyhow::Result<Organization> {
     let creds = &creds;
     // Drafts are kept per account; the demo org's account is the same on every run.
     let site = if demo { "demo".to_owned() } else { creds.site.clone() };
-    let account: String = format!("{}@{}", creds.email, site)
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '@' || c == '.' { c } else { '_' })
-        .collect();
+    let account = topicterm::files::account_key(&creds.email, &site);
     let dirs = directories::ProjectDirs::from("", "", "topicterm");
     // The demo organization is new on every run: there is no last session to show.
     let cache_file = dirs
         .as_ref()
-        .filter(|_| keep_session && !demo)
+        .filter(|_| keep.session && !demo)
         .map(|d| d.cache_dir().join(format!("{account}.json")));
     // The client's connection pool (the system's certificates read and parsed: milliseconds of
     // processor) is made after the last session is read, which the first frame is drawn from;
@@ -495,6 +518,8 @@ fn organization(
     let downloads_dir = dirs.as_ref().map(|d| d.cache_dir().join("downloads"));
     let drafts_dir = dirs.map(|d| d.data_dir().join("drafts").join(account));
     let reread = reread(&source);
+    let archive_file =
+        if keep.history && !demo { topicterm::archive::file(&creds.email, &creds.site) } else { None };
     Ok(Organization {
         name,
         client,
@@ -503,6 +528,7 @@ fn organization(
         kept,
         images_dir,
         downloads_dir,
+        archive_file,
         account: source,
         reread,
     })
@@ -512,7 +538,7 @@ async fn client_main(
     demo: bool,
     zuliprc: Option<PathBuf>,
     account: Option<String>,
-    keep_session: bool,
+    keep: Keep,
     settings: Settings,
     mut outside: topicterm::outside::Terminal,
     launched: std::time::Instant,
@@ -536,7 +562,7 @@ async fn client_main(
     tracing::debug!(target: "topicterm::start", "accounts read {:?} after launch", launched.elapsed());
     let orgs = accounts
         .into_iter()
-        .map(|opened| organization(opened, demo, keep_session))
+        .map(|opened| organization(opened, demo, keep))
         .collect::<anyhow::Result<Vec<_>>>()?;
     tracing::debug!(target: "topicterm::start", "clients made {:?} after launch", launched.elapsed());
     let mut terminal = ratatui::init();

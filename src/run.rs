@@ -109,6 +109,8 @@ pub struct Organization {
     /// The private folder attachments are downloaded to (`None`: a fresh private folder in
     /// the temporary directory for each).
     pub downloads_dir: Option<std::path::PathBuf>,
+    /// The account's archive (`crate::archive`; `None`: history is not kept).
+    pub archive_file: Option<std::path::PathBuf>,
     /// Where the credentials come from: what the user is told to fix when the server refuses
     /// them.
     pub account: app::orgs::AccountSource,
@@ -132,6 +134,7 @@ impl Organization {
             kept: None,
             images_dir: None,
             downloads_dir: None,
+            archive_file: None,
             account: app::orgs::AccountSource::Given,
             reread: None,
         }
@@ -230,6 +233,9 @@ fn start_org(
     }
     if let Some(dir) = org.downloads_dir.clone() {
         dispatcher = dispatcher.with_downloads(dir);
+    }
+    if let Some(file) = org.archive_file.clone() {
+        dispatcher = dispatcher.with_archive(file);
     }
     let mut st = State {
         now: now(),

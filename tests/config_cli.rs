@@ -17,6 +17,7 @@ fn run(args: &[&str], home: &Path, stdin: &str) -> (i32, String, String) {
         .env("HOME", home)
         .env_remove("XDG_CONFIG_HOME")
         .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_DATA_HOME", home.join("data"))
         .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/bus")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -205,11 +206,17 @@ async fn login_from_a_pipe_without_a_keyring_writes_a_private_zuliprc() {
     assert_eq!(code, 0);
     assert!(out.contains("* work") && out.contains(&creds.email), "{out}");
     assert!(!all_text_under(&home.path().join("state")).contains(&creds.api_key));
+    // The archive the client kept of the account's messages goes with the account.
+    let archive = topicterm::archive::file_in(&home.path().join("data/topicterm"), &creds.email, &server.url);
+    drop(topicterm::archive::store::open(&archive).unwrap());
     let h = home.path().to_owned();
     let (code, out, _) = tokio::task::spawn_blocking(move || run(&["logout"], &h, "")).await.unwrap();
     assert_eq!(code, 0);
     assert!(out.contains("Logged out of work"), "{out}");
+    assert!(out.contains("Its archive of messages on this machine is removed."), "{out}");
     assert!(!rc.exists());
+    let left: Vec<_> = std::fs::read_dir(archive.parent().unwrap()).unwrap().collect();
+    assert!(left.is_empty(), "no file of the archive is left: {left:?}");
 }
 
 // ------------------------------------------------------------------------------------------

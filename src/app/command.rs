@@ -114,6 +114,8 @@ pub enum Command {
     Snippets,
     /// Unread conversations by channel, then direct messages.
     Inbox,
+    /// Remove this account's archive of messages from this machine (after asking).
+    Forget,
 }
 
 /// (name, arguments, what it does) — completion and `:help` come from this table.
@@ -217,6 +219,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "inbox",
         "",
         "unread conversations by channel (newest topic first), then DMs; enter opens, space collapses a channel",
+    ),
+    (
+        "forget",
+        "",
+        "remove this account's archive of the messages seen (topicterm search) from this machine; asks first",
     ),
 ];
 
@@ -323,6 +330,7 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
         "uploads" => Ok(Command::Uploads),
         "snippets" => Ok(Command::Snippets),
         "inbox" => Ok(Command::Inbox),
+        "forget" => Ok(Command::Forget),
         other => Err(unknown(other)),
     }
 }
@@ -696,6 +704,7 @@ mod tests {
     #[test]
     fn snippets_take_no_arguments() {
         assert_eq!(parse("snippets", 496), Ok(Command::Snippets));
+        assert_eq!(parse("forget", 496), Ok(Command::Forget));
         assert_eq!(complete("sn"), vec!["snippets"]);
     }
 

@@ -261,6 +261,9 @@ pub enum Effect {
     /// Mute or unmute a channel (the subscription's `is_muted`).
     /// Every unread message, everywhere.
     MarkAllRead,
+    /// Remove this account's archive (`crate::archive`) from the disk, and keep nothing more
+    /// in it this session.
+    ForgetArchive,
     /// Tell the conversation the user started or stopped typing.
     Typing {
         to: Target,

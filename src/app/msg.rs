@@ -45,6 +45,8 @@ pub enum Job {
         name: String,
     },
     MarkAllRead,
+    /// This account's archive removed (`:forget`).
+    ForgetArchive,
     MarkUnread,
     DeleteTopic {
         name: String,

@@ -32,6 +32,9 @@ pub struct Dispatcher {
     poller: Option<JoinHandle<()>>,
     /// Says when the server leaves a request unanswered for seconds (`silence`).
     silence: JoinHandle<()>,
+    /// Where every message fetched or told of goes, with the events that change them (`None`:
+    /// no archive is kept).
+    archive: Option<crate::archive::Archive>,
     /// Latest-wins for message fetches of the shown narrow.
     fetches: Vec<(Narrow, bool, JoinHandle<()>)>,
 }
@@ -43,6 +46,10 @@ impl Drop for Dispatcher {
         self.drafts = None;
         if let Some(w) = self.drafts_writer.take() {
             let _ = w.join();
+        }
+        // What the archive was sent is written before the process goes (a bounded wait).
+        if let Some(a) = self.archive.take() {
+            a.flush(Duration::from_secs(2));
         }
     }
 }
@@ -72,8 +79,16 @@ impl Dispatcher {
             downloads: None,
             images: None,
             poller: None,
+            archive: None,
             fetches: Vec::new(),
         }
+    }
+
+    /// Keep every message seen in the archive at `path` (`crate::archive`), written on a
+    /// thread of its own.
+    pub fn with_archive(mut self, path: std::path::PathBuf) -> Self {
+        self.archive = Some(crate::archive::Archive::start(path));
+        self
     }
 
     /// Where this organization's tasks answer: for what the terminal side starts (a
@@ -86,6 +101,12 @@ impl Dispatcher {
     pub fn with_cache(mut self, file: std::path::PathBuf) -> Self {
         self.cache = Some(file);
         self
+    }
+
+    /// Wait until what the archive was sent is written, at most `within`; false when it was
+    /// not, or there is no archive.
+    pub fn flush_archive(&self, within: Duration) -> bool {
+        self.archive.as_ref().is_some_and(|a| a.flush(within))
     }
 
     /// Show the last session (answered by `Msg::Cached`, or not at all): the reading started
@@ -186,9 +207,15 @@ impl Dispatcher {
                 if let Some(p) = self.poller.take() {
                     p.abort();
                 }
+                let archive = self.archive.clone();
                 self.spawn(async move {
                     match c.register_whole(&register_params()).await {
-                        Ok(r) => Msg::Registered(Box::new(r)),
+                        Ok(r) => {
+                            if let Some(a) = &archive {
+                                a.registered(&r);
+                            }
+                            Msg::Registered(Box::new(r))
+                        }
                         Err(e) if e.is_auth() => Msg::AuthLost(e),
                         Err(e) => {
                             tracing::warn!("register failed: {e}");
@@ -201,12 +228,16 @@ impl Dispatcher {
                 self.fetches.retain(|(_, _, h)| !h.is_finished());
                 let tx = self.tx.clone();
                 let n = narrow.clone();
+                let archive = self.archive.clone();
                 let handle = tokio::spawn(async move {
                     let mut q = GetMessages::around(anchor, before, after).narrow(terms);
                     q.apply_markdown = Some(true);
                     q.client_gravatar = Some(true);
                     let msg = match c.get_messages(&q).await {
-                        Ok(resp) => Msg::Messages { narrow: n, resp: Box::new(resp), older, epoch },
+                        Ok(resp) => {
+                            archive.inspect(|a| a.messages(&resp.messages));
+                            Msg::Messages { narrow: n, resp: Box::new(resp), older, epoch }
+                        }
                         Err(error) => Msg::MessagesFailed { narrow: n, error, older, epoch },
                     };
                     let _ = tx.send(msg);
@@ -235,15 +266,21 @@ impl Dispatcher {
                     let _ = w.send((key, text));
                 }
             }
-            Effect::JumpToDate { narrow, terms, date, epoch } => self.spawn(async move {
-                let mut q = GetMessages::around(Anchor::Date, PAGE_AROUND, PAGE_AROUND).narrow(terms);
-                q.anchor_date = Some(date);
-                q.apply_markdown = Some(true);
-                match c.get_messages(&q).await {
-                    Ok(resp) => Msg::Messages { narrow, resp: Box::new(resp), older: false, epoch },
-                    Err(error) => Msg::MessagesFailed { narrow, error, older: false, epoch },
-                }
-            }),
+            Effect::JumpToDate { narrow, terms, date, epoch } => {
+                let archive = self.archive.clone();
+                self.spawn(async move {
+                    let mut q = GetMessages::around(Anchor::Date, PAGE_AROUND, PAGE_AROUND).narrow(terms);
+                    q.anchor_date = Some(date);
+                    q.apply_markdown = Some(true);
+                    match c.get_messages(&q).await {
+                        Ok(resp) => {
+                            archive.inspect(|a| a.messages(&resp.messages));
+                            Msg::Messages { narrow, resp: Box::new(resp), older: false, epoch }
+                        }
+                        Err(error) => Msg::MessagesFailed { narrow, error, older: false, epoch },
+                    }
+                })
+            }
             Effect::FetchTopics(channel) => self.spawn(async move {
                 match c.get_topics(channel, true).await {
                     Ok(r) => Msg::Topics { channel, topics: r.topics },
@@ -395,6 +432,25 @@ impl Dispatcher {
                 }
                 done(Job::Quiet, Ok(Answer::Nothing))
             }),
+            Effect::ForgetArchive => {
+                let archive = self.archive.clone();
+                self.spawn(async move {
+                    let result = match archive {
+                        Some(a) => {
+                            tokio::task::spawn_blocking(move || a.forget()).await.unwrap_or_else(|e| {
+                                Err((Default::default(), std::io::Error::other(e.to_string())))
+                            })
+                        }
+                        None => Ok(None),
+                    };
+                    done(
+                        Job::ForgetArchive,
+                        result
+                            .map(|_| Answer::Nothing)
+                            .map_err(|(path, error)| Failure::File { path, error }),
+                    )
+                })
+            }
             Effect::MarkAllRead => self.spawn(async move {
                 finished(Job::MarkAllRead, mark_read_in(&c, &[NarrowTerm::new("is", "unread")]).await)
             }),
@@ -449,8 +505,9 @@ impl Dispatcher {
                 if let Some(p) = self.poller.take() {
                     p.abort();
                 }
-                let tx = self.tx.clone();
-                self.poller = Some(tokio::spawn(poll_events(c, tx, queue_id, last_event_id, timeout_secs)));
+                let (tx, archive) = (self.tx.clone(), self.archive.clone());
+                let queue = Queue { id: queue_id, last_event_id, timeout_secs };
+                self.poller = Some(tokio::spawn(poll_events(c, tx, archive, queue)));
             }
         }
         true
@@ -732,14 +789,22 @@ pub const FETCH_TYPES: &[&str] = &[
     "saved_snippets",
 ];
 
-/// Long-poll forever, sending batches of events; `QueueLost` when the queue is gone.
+/// The queue polled: its ID, the last event read, how long the server holds a poll.
+struct Queue {
+    id: String,
+    last_event_id: i64,
+    timeout_secs: u64,
+}
+
+/// Long-poll forever, sending batches of events (to the archive first); `QueueLost` when the
+/// queue is gone.
 async fn poll_events(
     c: Client,
     tx: UnboundedSender<Msg>,
-    queue_id: String,
-    mut last: i64,
-    timeout_secs: u64,
+    archive: Option<crate::archive::Archive>,
+    queue: Queue,
 ) {
+    let Queue { id: queue_id, last_event_id: mut last, timeout_secs } = queue;
     let timeout = Duration::from_secs(timeout_secs + 10);
     let mut attempt = 0;
     let mut failing = false;
@@ -772,6 +837,9 @@ async fn poll_events(
                         _ => None,
                     })
                     .collect();
+                if let Some(a) = archive.as_ref().filter(|_| !events.is_empty()) {
+                    a.events(&events);
+                }
                 if !events.is_empty() && tx.send(Msg::Events(events)).is_err() {
                     return;
                 }

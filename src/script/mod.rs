@@ -1,5 +1,5 @@
-//! The scripting subcommands — `topicterm send`, `tail` and `unread` — for shell scripts, cron
-//! jobs, CI steps and status bars, on the same accounts and keyring as the client.
+//! The scripting subcommands — `topicterm send`, `tail`, `unread` and `search` — for shell
+//! scripts, cron jobs, CI steps and status bars, on the same accounts and keyring as the client.
 //!
 //! `common.rs` holds what they share: the one table of exit statuses (`Exit`, shown by each
 //! one's `--help` and listed in the README), the `-a`/`-c`/`--json` flags, failures in words,
@@ -7,11 +7,13 @@
 //! `main.rs`, as for the client, and handed over here.
 
 pub mod common;
+pub mod search;
 pub mod send;
 pub mod tail;
 pub mod unread;
 
 pub use common::{Common, EXIT_HELP, EXIT_STATUSES, Exit};
+pub use search::SearchArgs;
 pub use send::SendArgs;
 pub use tail::TailArgs;
 pub use unread::UnreadArgs;
@@ -25,6 +27,7 @@ pub enum Script {
     Send(SendArgs),
     Tail(TailArgs),
     Unread(UnreadArgs),
+    Search(SearchArgs),
 }
 
 impl Script {
@@ -38,6 +41,7 @@ impl Script {
             Script::Send(a) => a.common.or(zuliprc, account),
             Script::Tail(a) => a.common.or(zuliprc, account),
             Script::Unread(a) => a.common.or(zuliprc, account),
+            Script::Search(a) => a.common.or(zuliprc, account),
         }
     }
 
@@ -52,6 +56,10 @@ impl Script {
             Script::Tail(a) => {
                 let json = a.common.json;
                 ("tail", json, tail::run(a, creds, &mut out).await)
+            }
+            Script::Search(a) => {
+                let json = a.common.json;
+                ("search", json, search::run(a, creds, &mut out).await)
             }
             // Quiet on failure: it says why only when asked to.
             Script::Unread(a) => return unread::run(a, creds, &mut out).await,

@@ -171,6 +171,9 @@ pub struct Setup {
     pub drafts: Option<PathBuf>,
     /// The private folder attachments are downloaded to (as the binary's cache directory).
     pub downloads: Option<PathBuf>,
+    /// The data folder the account's archive is kept in (as the binary's
+    /// `$XDG_DATA_HOME/topicterm`), if anywhere.
+    pub archive: Option<PathBuf>,
 }
 
 impl Setup {
@@ -181,6 +184,7 @@ impl Setup {
             server: ServerOptions { seed_time: Some(SEED_TIME), ..Default::default() },
             drafts: None,
             downloads: None,
+            archive: None,
         }
     }
 
@@ -205,6 +209,12 @@ impl Setup {
     /// Download attachments into `dir`.
     pub fn downloads(mut self, dir: PathBuf) -> Setup {
         self.downloads = Some(dir);
+        self
+    }
+
+    /// Keep the account's archive in the data folder `data`.
+    pub fn archive(mut self, data: PathBuf) -> Setup {
+        self.archive = Some(data);
         self
     }
 
@@ -257,6 +267,10 @@ impl Setup {
         }
         if let Some(dir) = self.downloads {
             dispatcher = dispatcher.with_downloads(dir);
+        }
+        if let Some(data) = self.archive {
+            let file = topicterm::archive::file_in(&data, &creds.email, &creds.site);
+            dispatcher = dispatcher.with_archive(file);
         }
         // As `run::run_main_loop` starts.
         let site = client.site().to_owned();
@@ -485,6 +499,11 @@ impl App {
 
     pub fn channel_id(&self, name: &str) -> i64 {
         self.st.data.channels.values().find(|c| c.name == name).map(|c| c.id).expect("channel")
+    }
+
+    /// Wait until what the archive was sent is written (false: not within 30 s, or none).
+    pub fn archived(&self) -> bool {
+        self.dispatcher.flush_archive(Duration::from_secs(30))
     }
 
     /// A client of another user (or of the same one elsewhere), straight to the server.

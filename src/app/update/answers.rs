@@ -366,6 +366,7 @@ fn other_success(st: &mut State, job: Job, result: Answer) -> Vec<Effect> {
         (Job::Star { add }, _) => if add { "starred" } else { "star taken off" }.into(),
         (Job::MarkChannelRead { name }, _) => format!("#{name} marked as read"),
         (Job::MarkAllRead, _) => "all messages marked as read".into(),
+        (Job::ForgetArchive, _) => "this account's archive is removed from this machine".into(),
         (Job::MarkUnread, _) => "marked as unread from the selected message".into(),
         (Job::DeleteTopic { name }, _) => format!("deleted {name}"),
         (Job::SetChannelMuted { name, muted }, _) => {

@@ -5,6 +5,15 @@ use super::common::*;
 use super::compose::emoji_matches;
 use super::prelude::*;
 
+/// `:forget`: remove this account's archive from this machine, after asking.
+pub(super) fn forget_archive(st: &mut State) -> Vec<Effect> {
+    let question = "Remove this account's archive of messages from this machine? Nothing more is kept \
+                    until you start topicterm again (history = false in the config keeps none)."
+        .to_owned();
+    super::palette_args::confirm(st, question, Effect::ForgetArchive);
+    vec![]
+}
+
 /// `:status clear`: clear the status text and emoji.
 pub(super) fn clear_status() -> Vec<Effect> {
     vec![Effect::Api(ApiCall::SetStatus(StatusUpdate {

@@ -1,0 +1,278 @@
+//! The message archive (issue 38): every message the client sees, kept per account in an
+//! SQLite database (`$XDG_DATA_HOME/topicterm/archive/ACCOUNT.db`, mode 0600 in a 0700 folder)
+//! with a full-text index, so that history is searchable without the server
+//! (`topicterm search`).
+//!
+//! `store.rs` is the database (its schema and every change); `query.rs` the web app's search
+//! syntax translated into SQL and FTS5; this file the writer: a thread of its own that takes
+//! changes through a channel and applies them in batches, one transaction each, so the
+//! archive never delays a key or a frame. `net` feeds it what it fetches and every event batch
+//! (`Archive::messages`, `Archive::events`, `Archive::registered`), before handing them to the
+//! main loop; `app` knows nothing of it.
+
+pub mod query;
+pub mod store;
+
+use crate::api::{AddRemove, Event, EventKind, Message, Reaction, RegisterResponse, SubscriptionEvent};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+pub use store::Change;
+
+/// The archive file of an account, in the client's data folder
+/// (`$XDG_DATA_HOME/topicterm`).
+pub fn file(email: &str, site: &str) -> Option<PathBuf> {
+    let dirs = directories::ProjectDirs::from("", "", "topicterm")?;
+    Some(file_in(dirs.data_dir(), email, site))
+}
+
+/// The archive file of an account in the data folder `data` (named by `files::account_key`).
+pub fn file_in(data: &Path, email: &str, site: &str) -> PathBuf {
+    let key = crate::files::account_key(email, site);
+    data.join("archive").join(format!("{key}.db"))
+}
+
+/// Remove an archive file and SQLite's files beside it (`-wal`, `-shm`); one that is not
+/// there is no error.
+pub fn remove(path: &Path) -> std::io::Result<()> {
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let mut p = path.as_os_str().to_owned();
+        p.push(suffix);
+        match std::fs::remove_file(PathBuf::from(p)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// What the writer thread is sent.
+enum Job {
+    Changes(Vec<Change>),
+    /// Answered once everything sent before it is written.
+    Flush(mpsc::Sender<()>),
+    /// Remove the archive's files, and keep nothing more; answered with the file removed.
+    Forget(mpsc::Sender<Forgotten>),
+}
+
+/// The archive file removed, or the file and why it could not be.
+pub type Forgotten = Result<PathBuf, (PathBuf, std::io::Error)>;
+
+/// The most changes written in one transaction.
+const BATCH: usize = 5_000;
+
+/// The handle the network side writes through; cloned into every task that sees messages.
+#[derive(Clone)]
+pub struct Archive {
+    tx: mpsc::Sender<Job>,
+}
+
+impl Archive {
+    /// Open (or create) the archive at `path` on a thread of its own. A file that cannot be
+    /// opened is logged, and what is sent is dropped: the client works without an archive.
+    pub fn start(path: PathBuf) -> Archive {
+        let (tx, rx) = mpsc::channel();
+        let spawned = std::thread::Builder::new().name("archive".into()).spawn(move || write(&path, &rx));
+        if let Err(e) = spawned {
+            tracing::warn!("no archive: {e}");
+        }
+        Archive { tx }
+    }
+
+    fn send(&self, changes: Vec<Change>) {
+        if !changes.is_empty() {
+            let _ = self.tx.send(Job::Changes(changes));
+        }
+    }
+
+    /// Messages fetched (a page): put in with their flags.
+    pub fn messages(&self, messages: &[Message]) {
+        self.send(messages.iter().map(|m| Change::Put(Box::new(m.clone()))).collect());
+    }
+
+    /// A batch of events: the messages, flags, edits, moves, reactions, deletions and
+    /// channels left that it holds.
+    pub fn events(&self, events: &[Event]) {
+        self.send(events.iter().flat_map(|e| changes_of(&e.kind)).collect());
+    }
+
+    /// A register answer: who the user is, and the channels' names and privacy.
+    pub fn registered(&self, r: &RegisterResponse) {
+        let mut changes: Vec<Change> = r.user_id.map(Change::Me).into_iter().collect();
+        for s in r.subscriptions.iter().flatten() {
+            changes.push(Change::Channel { id: s.stream_id, name: s.name.clone(), private: s.invite_only });
+        }
+        changes.extend(r.never_subscribed.iter().flatten().filter_map(channel_of));
+        self.send(changes);
+    }
+
+    /// Remove the archive from the disk (`:forget`); nothing sent afterwards is kept. Waits
+    /// for the writer (at most 30 s): `None` when it is gone.
+    pub fn forget(&self) -> Result<Option<PathBuf>, (PathBuf, std::io::Error)> {
+        let (tx, rx) = mpsc::channel();
+        if self.tx.send(Job::Forget(tx)).is_err() {
+            return Ok(None);
+        }
+        match rx.recv_timeout(std::time::Duration::from_secs(30)) {
+            Ok(done) => done.map(Some),
+            Err(_) => Ok(None),
+        }
+    }
+
+    /// Wait until what was sent before is written, at most `within`.
+    pub fn flush(&self, within: std::time::Duration) -> bool {
+        let (tx, rx) = mpsc::channel();
+        self.tx.send(Job::Flush(tx)).is_ok() && rx.recv_timeout(within).is_ok()
+    }
+}
+
+/// A channel as a subscription event or register's `never_subscribed` gives it.
+fn channel_of(v: &serde_json::Value) -> Option<Change> {
+    Some(Change::Channel {
+        id: v.get("stream_id")?.as_i64()?,
+        name: v.get("name")?.as_str()?.to_owned(),
+        private: v.get("invite_only").and_then(serde_json::Value::as_bool).unwrap_or(false),
+    })
+}
+
+/// What an event changes in the archive.
+fn changes_of(kind: &EventKind) -> Vec<Change> {
+    match kind {
+        EventKind::Message(ev) => {
+            let mut m = ev.message.clone();
+            m.flags.clone_from(&ev.flags);
+            vec![Change::Put(Box::new(m))]
+        }
+        EventKind::UpdateMessage(u) => {
+            let mut out = Vec::new();
+            if let Some(content) = u.rendered_content.as_ref().or(u.content.as_ref()) {
+                let edited_at = (!u.rendering_only).then_some(u.edit_timestamp);
+                out.push(Change::Edit { id: u.message_id, content: content.clone(), edited_at });
+            }
+            if u.subject.is_some() || u.new_stream_id.is_some() {
+                let mut ids = u.message_ids.clone();
+                if !ids.contains(&u.message_id) {
+                    ids.push(u.message_id);
+                }
+                out.push(Change::Move { ids, channel: u.new_stream_id, topic: u.subject.clone() });
+            }
+            out
+        }
+        EventKind::DeleteMessage(d) => vec![Change::Delete(d.ids())],
+        EventKind::Reaction(r) => vec![Change::React {
+            id: r.message_id,
+            reaction: Reaction {
+                emoji_name: r.emoji_name.clone(),
+                emoji_code: r.emoji_code.clone(),
+                reaction_type: r.reaction_type.clone(),
+                user_id: r.user_id,
+            },
+            add: r.op == AddRemove::Add,
+        }],
+        EventKind::UpdateMessageFlags(f) => vec![Change::Flag {
+            ids: f.messages.clone(),
+            all: f.all,
+            flag: f.flag.clone(),
+            add: f.op == AddRemove::Add,
+        }],
+        EventKind::Subscription(SubscriptionEvent::Add(subs)) => subs
+            .iter()
+            .map(|s| Change::Channel { id: s.stream_id, name: s.name.clone(), private: s.invite_only })
+            .collect(),
+        EventKind::Subscription(SubscriptionEvent::Remove(ids)) => {
+            ids.iter().copied().map(Change::Left).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The writer thread: open the archive, then write what comes, in batches, until every
+/// handle is gone.
+fn write(path: &Path, rx: &mpsc::Receiver<Job>) {
+    let mut store = match store::open(path) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            tracing::warn!("the archive {} cannot be opened: {e}", path.display());
+            None
+        }
+    };
+    while let Ok(first) = rx.recv() {
+        let mut batch = Vec::new();
+        let mut flushes = Vec::new();
+        let mut next = Some(first);
+        while let Some(job) = next.take() {
+            match job {
+                Job::Changes(c) => batch.extend(c),
+                Job::Flush(done) => flushes.push(done),
+                Job::Forget(done) => {
+                    // The connection closed first, so that SQLite leaves no file behind it.
+                    store = None;
+                    batch.clear();
+                    let _ =
+                        done.send(remove(path).map(|()| path.to_owned()).map_err(|e| (path.to_owned(), e)));
+                }
+            }
+            if batch.len() < BATCH {
+                next = rx.try_recv().ok();
+            }
+        }
+        if let Some(s) = store.as_mut()
+            && let Err(e) = s.apply(&batch)
+        {
+            tracing::warn!("{} changes not archived: {e}", batch.len());
+        }
+        for done in flushes {
+            let _ = done.send(());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn events(v: serde_json::Value) -> Vec<Event> {
+        v.as_array().unwrap().iter().cloned().map(Event::decode).collect()
+    }
+
+    #[test]
+    fn events_are_written_in_order_through_the_thread() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("archive/me.db");
+        let archive = Archive::start(path.clone());
+        let message = json!({
+            "id": 3, "type": "stream", "content": "<p>first words</p>", "display_recipient": "design",
+            "stream_id": 9, "subject": "t", "sender_id": 5, "sender_full_name": "Alice",
+            "sender_email": "alice@x", "timestamp": 10,
+        });
+        archive.events(&events(json!([
+            {"id": 0, "type": "message", "message": message, "flags": []},
+            {"id": 1, "type": "update_message", "message_id": 3, "message_ids": [3], "edit_timestamp": 20,
+             "rendered_content": "<p>second words</p>", "content": "second words", "subject": "moved",
+             "flags": [], "stream_id": 9},
+            {"id": 2, "type": "update_message_flags", "op": "add", "flag": "starred", "messages": [3], "all": false},
+        ])));
+        assert!(archive.flush(std::time::Duration::from_secs(10)));
+        let s = store::open(&path).unwrap();
+        let m = s.message(3).unwrap().unwrap();
+        assert_eq!(
+            (m.content.as_str(), m.topic(), m.flags.clone()),
+            ("<p>second words</p>", "moved", vec!["starred".to_owned()])
+        );
+        archive.events(&events(
+            json!([{"id": 3, "type": "delete_message", "message_id": 3, "message_type": "stream"}]),
+        ));
+        assert!(archive.flush(std::time::Duration::from_secs(10)));
+        assert_eq!(s.count().unwrap(), 0);
+        drop(s);
+        assert_eq!(archive.forget().unwrap(), Some(path.clone()));
+        assert_eq!(
+            std::fs::read_dir(dir.path().join("archive")).unwrap().count(),
+            0,
+            "no file is left behind"
+        );
+        archive.events(&events(json!([{"id": 4, "type": "message", "message": message, "flags": []}])));
+        assert!(archive.flush(std::time::Duration::from_secs(10)));
+        assert!(!path.exists(), "nothing more is kept");
+    }
+}

@@ -1,0 +1,528 @@
+//! The archive's database: one SQLite file per account, its schema, and every change made to
+//! it — messages put in (again), flags, edits, moves, reactions, deletions, a channel's
+//! messages dropped when the user lost access to it — each batch in one transaction.
+
+use crate::api::{ChannelId, DisplayRecipient, Message, MessageId, Reaction, UserId};
+use rusqlite::{Connection, OptionalExtension, params};
+use std::path::Path;
+
+/// Bumped when the schema changes meaning; a file of another version is emptied and rebuilt
+/// (what it held is fetched again as it is seen).
+const VERSION: i64 = 1;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS channels (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    private INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS people (id INTEGER PRIMARY KEY, name TEXT NOT NULL, email TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS messages (
+    id INTEGER PRIMARY KEY,
+    channel_id INTEGER,
+    channel_name TEXT,
+    topic TEXT NOT NULL,
+    sender_id INTEGER NOT NULL,
+    sender_name TEXT NOT NULL,
+    sender_email TEXT NOT NULL,
+    dm_key TEXT,
+    timestamp INTEGER NOT NULL,
+    flags INTEGER NOT NULL,
+    has INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    json TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS messages_channel ON messages(channel_id, topic COLLATE NOCASE, id);
+CREATE INDEX IF NOT EXISTS messages_sender ON messages(sender_id, id);
+CREATE INDEX IF NOT EXISTS messages_dm ON messages(dm_key, id) WHERE dm_key IS NOT NULL;
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
+    topic, text, content = 'messages', content_rowid = 'id',
+    tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER IF NOT EXISTS messages_ai AFTER INSERT ON messages BEGIN
+    INSERT INTO fts(rowid, topic, text) VALUES (new.id, new.topic, new.text);
+END;
+CREATE TRIGGER IF NOT EXISTS messages_ad AFTER DELETE ON messages BEGIN
+    INSERT INTO fts(fts, rowid, topic, text) VALUES ('delete', old.id, old.topic, old.text);
+END;
+CREATE TRIGGER IF NOT EXISTS messages_au AFTER UPDATE OF topic, text ON messages BEGIN
+    INSERT INTO fts(fts, rowid, topic, text) VALUES ('delete', old.id, old.topic, old.text);
+    INSERT INTO fts(rowid, topic, text) VALUES (new.id, new.topic, new.text);
+END;
+";
+
+/// The flags kept, each a bit of the `flags` column (others are not kept).
+pub const FLAGS: &[(&str, i64)] = &[
+    ("read", 1),
+    ("starred", 2),
+    ("collapsed", 4),
+    ("mentioned", 8),
+    ("wildcard_mentioned", 16),
+    ("stream_wildcard_mentioned", 32),
+    ("topic_wildcard_mentioned", 64),
+    ("has_alert_word", 128),
+    ("historical", 256),
+];
+
+/// The bit of a flag, 0 for one not kept.
+pub fn flag_bit(name: &str) -> i64 {
+    FLAGS.iter().find(|(n, _)| *n == name).map_or(0, |(_, b)| *b)
+}
+
+/// The bits of `is:mentioned`: a mention of the user or a wildcard one.
+pub const MENTIONED: i64 = 8 | 16 | 32 | 64;
+
+/// What a message holds, as bits of the `has` column.
+pub const HAS_LINK: i64 = 1;
+pub const HAS_ATTACHMENT: i64 = 2;
+pub const HAS_IMAGE: i64 = 4;
+pub const HAS_REACTION: i64 = 8;
+
+/// One change to the archive.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    /// The current user: whom `me` names in a search.
+    Me(UserId),
+    /// A channel's name, and whether it is private (its messages go when the user leaves it).
+    Channel { id: ChannelId, name: String, private: bool },
+    /// A message seen (its flags included), put in or replaced.
+    Put(Box<Message>),
+    /// A flag added or taken away, on these messages or on all.
+    Flag { ids: Vec<MessageId>, all: bool, flag: String, add: bool },
+    /// A message's new text (HTML as the client shows it).
+    Edit { id: MessageId, content: String, edited_at: Option<i64> },
+    /// Messages moved to another topic and/or channel.
+    Move { ids: Vec<MessageId>, channel: Option<ChannelId>, topic: Option<String> },
+    /// A reaction added or taken away.
+    React { id: MessageId, reaction: Reaction, add: bool },
+    /// Messages deleted on the server.
+    Delete(Vec<MessageId>),
+    /// The user lost access to a channel: its messages go. Public ones stay readable.
+    Left(ChannelId),
+}
+
+/// The archive's database.
+pub struct Store {
+    conn: Connection,
+}
+
+/// Open (or create) the database file `path`: its folder made the user's alone (0700), the
+/// file created with mode 0600 before SQLite opens it.
+pub fn open(path: &Path) -> rusqlite::Result<Store> {
+    let io = |e: std::io::Error| rusqlite::Error::ToSqlConversionFailure(Box::new(e));
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        crate::files::private_folder(dir).map_err(io)?;
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    drop(options.open(path).map_err(io)?);
+    Store::on(Connection::open(path)?)
+}
+
+/// Open an existing database to read (a script's search); `None` when there is none.
+pub fn open_existing(path: &Path) -> rusqlite::Result<Option<Store>> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    Store::on(Connection::open(path)?).map(Some)
+}
+
+impl Store {
+    fn on(conn: Connection) -> rusqlite::Result<Store> {
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        // Readers (`topicterm search`) go on while the client writes.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+        if version != VERSION {
+            conn.execute_batch(
+                "DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS messages; DROP TABLE IF EXISTS channels;
+                 DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS people;",
+            )?;
+        }
+        conn.execute_batch(SCHEMA)?;
+        conn.pragma_update(None, "user_version", VERSION)?;
+        Ok(Store { conn })
+    }
+
+    pub(super) fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    /// Apply a batch of changes in one transaction.
+    pub fn apply(&mut self, changes: &[Change]) -> rusqlite::Result<()> {
+        let tx = self.conn.transaction()?;
+        for change in changes {
+            apply_one(&tx, change)?;
+        }
+        tx.commit()
+    }
+
+    /// The current user, when known.
+    pub fn me(&self) -> rusqlite::Result<Option<UserId>> {
+        self.conn
+            .query_row("SELECT value FROM meta WHERE key = 'me'", [], |r| r.get::<_, String>(0))
+            .optional()
+            .map(|v| v.and_then(|v| v.parse().ok()))
+    }
+
+    /// How many messages are kept.
+    pub fn count(&self) -> rusqlite::Result<i64> {
+        self.conn.query_row("SELECT count(*) FROM messages", [], |r| r.get(0))
+    }
+
+    /// A kept message, in the API's shape (its flags as kept).
+    pub fn message(&self, id: MessageId) -> rusqlite::Result<Option<Message>> {
+        self.conn
+            .query_row("SELECT json, flags FROM messages WHERE id = ?1", [id], |r| {
+                Ok(from_row(r.get::<_, String>(0)?, r.get(1)?))
+            })
+            .optional()
+            .map(Option::flatten)
+    }
+}
+
+/// A message from its kept JSON and flag bits (`None`: unreadable, which a newer JSON shape
+/// could make; it is left out).
+pub(super) fn from_row(json: String, flags: i64) -> Option<Message> {
+    let mut m: Message = serde_json::from_str(&json).ok()?;
+    m.flags = FLAGS.iter().filter(|(_, b)| flags & b != 0).map(|(n, _)| (*n).to_owned()).collect();
+    Some(m)
+}
+
+fn apply_one(tx: &rusqlite::Transaction<'_>, change: &Change) -> rusqlite::Result<()> {
+    match change {
+        Change::Me(id) => {
+            tx.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('me', ?1)", [id.to_string()])?;
+        }
+        Change::Channel { id, name, private } => {
+            tx.execute(
+                "INSERT OR REPLACE INTO channels(id, name, private) VALUES (?1, ?2, ?3)",
+                params![id, name, private],
+            )?;
+            tx.execute("UPDATE messages SET channel_name = ?2 WHERE channel_id = ?1", params![id, name])?;
+        }
+        Change::Put(m) => put(tx, m)?,
+        Change::Flag { ids, all, flag, add } => {
+            let bit = flag_bit(flag);
+            let sql = match (add, all) {
+                (true, true) => "UPDATE messages SET flags = flags | ?1",
+                (false, true) => "UPDATE messages SET flags = flags & ~?1",
+                (true, false) => "UPDATE messages SET flags = flags | ?1 WHERE id = ?2",
+                (false, false) => "UPDATE messages SET flags = flags & ~?1 WHERE id = ?2",
+            };
+            if *all {
+                tx.execute(sql, [bit])?;
+            } else {
+                let mut stmt = tx.prepare_cached(sql)?;
+                for id in ids {
+                    stmt.execute([bit, *id])?;
+                }
+            }
+        }
+        Change::Edit { id, content, edited_at } => rewrite(tx, *id, |m| {
+            m.content.clone_from(content);
+            if edited_at.is_some() {
+                m.last_edit_timestamp = *edited_at;
+            }
+        })?,
+        Change::Move { ids, channel, topic } => {
+            let name: Option<String> = match channel {
+                Some(c) => {
+                    tx.query_row("SELECT name FROM channels WHERE id = ?1", [c], |r| r.get(0)).optional()?
+                }
+                None => None,
+            };
+            for id in ids {
+                rewrite(tx, *id, |m| {
+                    if let Some(t) = topic {
+                        m.subject.clone_from(t);
+                    }
+                    if let Some(c) = channel {
+                        m.stream_id = Some(*c);
+                        if let Some(n) = &name {
+                            m.display_recipient = DisplayRecipient::Channel(n.clone());
+                        }
+                    }
+                })?;
+            }
+        }
+        Change::React { id, reaction, add } => rewrite(tx, *id, |m| {
+            let same = |r: &Reaction| {
+                r.user_id == reaction.user_id
+                    && r.emoji_code == reaction.emoji_code
+                    && r.reaction_type == reaction.reaction_type
+            };
+            m.reactions.retain(|r| !same(r));
+            if *add {
+                m.reactions.push(reaction.clone());
+            }
+        })?,
+        Change::Delete(ids) => {
+            let mut stmt = tx.prepare_cached("DELETE FROM messages WHERE id = ?1")?;
+            for id in ids {
+                stmt.execute([id])?;
+            }
+        }
+        Change::Left(channel) => {
+            let private: bool = tx
+                .query_row("SELECT private FROM channels WHERE id = ?1", [channel], |r| r.get(0))
+                .optional()?
+                .unwrap_or(false);
+            if private {
+                tx.execute("DELETE FROM messages WHERE channel_id = ?1", [channel])?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Change a kept message (a message not kept is left alone: it is put in when it is seen).
+fn rewrite(
+    tx: &rusqlite::Transaction<'_>,
+    id: MessageId,
+    f: impl FnOnce(&mut Message),
+) -> rusqlite::Result<()> {
+    let row: Option<(String, i64)> = tx
+        .query_row("SELECT json, flags FROM messages WHERE id = ?1", [id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let Some(mut m) = row.and_then(|(json, flags)| from_row(json, flags)) else { return Ok(()) };
+    f(&mut m);
+    put(tx, &m)
+}
+
+/// The sorted participants of a direct message, as `,3,7,` (`dm:` and `dm-including:` match on it).
+pub fn dm_key(ids: impl IntoIterator<Item = UserId>) -> String {
+    let mut ids: Vec<UserId> = ids.into_iter().collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let inner: Vec<String> = ids.iter().map(ToString::to_string).collect();
+    format!(",{},", inner.join(","))
+}
+
+/// Put a message in, or replace the one kept with its ID.
+fn put(tx: &rusqlite::Transaction<'_>, m: &Message) -> rusqlite::Result<()> {
+    let (text, has) = text_and_has(m);
+    let (channel_id, channel_name, dm) = match &m.display_recipient {
+        DisplayRecipient::Channel(name) => (m.stream_id, Some(name.as_str()), None),
+        DisplayRecipient::Users(users) => {
+            (None, None, Some(dm_key(users.iter().map(|u| u.id).chain([m.sender_id]))))
+        }
+    };
+    let flags = m.flags.iter().fold(0, |bits, f| bits | flag_bit(f));
+    let mut kept = m.clone();
+    kept.flags.clear();
+    let json =
+        serde_json::to_string(&kept).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+    let mut stmt = tx.prepare_cached(
+        "INSERT INTO messages(id, channel_id, channel_name, topic, sender_id, sender_name, sender_email,
+             dm_key, timestamp, flags, has, text, json)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+         ON CONFLICT(id) DO UPDATE SET channel_id = excluded.channel_id,
+             channel_name = excluded.channel_name, topic = excluded.topic,
+             sender_id = excluded.sender_id, sender_name = excluded.sender_name,
+             sender_email = excluded.sender_email, dm_key = excluded.dm_key,
+             timestamp = excluded.timestamp, flags = excluded.flags, has = excluded.has,
+             text = excluded.text, json = excluded.json",
+    )?;
+    let mut person =
+        tx.prepare_cached("INSERT OR REPLACE INTO people(id, name, email) VALUES (?1, ?2, ?3)")?;
+    person.execute(params![m.sender_id, m.sender_full_name, m.sender_email])?;
+    if let DisplayRecipient::Users(users) = &m.display_recipient {
+        for u in users.iter().filter(|u| !u.full_name.is_empty()) {
+            person.execute(params![u.id, u.full_name, u.email])?;
+        }
+    }
+    stmt.execute(params![
+        m.id,
+        channel_id,
+        channel_name,
+        m.subject,
+        m.sender_id,
+        m.sender_full_name,
+        m.sender_email,
+        dm,
+        m.timestamp,
+        flags,
+        has,
+        text,
+        json
+    ])?;
+    Ok(())
+}
+
+/// Spoilers open: what they hide is found by a search, as on the server.
+struct Open;
+
+impl crate::content::ContentContext for Open {
+    fn format_time(&self, _: i64) -> String {
+        String::new()
+    }
+    fn spoiler_open(&self, _: usize) -> bool {
+        true
+    }
+}
+
+/// A message's text for search and what it holds (`has:`): from its HTML, links by their
+/// address (an attachment is an upload of the server), images by their previews; Markdown (a
+/// message fetched without rendering) is taken as it is, its links by their scheme.
+fn text_and_has(m: &Message) -> (String, i64) {
+    let reacted = if m.reactions.is_empty() { 0 } else { HAS_REACTION };
+    let markdown = m.content_type.as_deref().is_some_and(|t| t.contains("markdown"));
+    if markdown {
+        let link = if m.content.contains("://") { HAS_LINK } else { 0 };
+        let upload = if m.content.contains("/user_uploads/") { HAS_ATTACHMENT | HAS_LINK } else { 0 };
+        return (crate::content::sanitize(&m.content), link | upload | reacted);
+    }
+    let summary = crate::content::Document::parse(&m.content).summary(&Open);
+    let mut has = reacted;
+    if !summary.links.is_empty() {
+        has |= HAS_LINK;
+    }
+    if summary.links.iter().any(|l| l.url.contains("/user_uploads/")) {
+        has |= HAS_ATTACHMENT;
+    }
+    if !summary.previews.is_empty() || m.content.contains("message_inline_image") {
+        has |= HAS_IMAGE;
+    }
+    (summary.text, has)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    pub(crate) fn channel_message(id: MessageId, channel: ChannelId, topic: &str, content: &str) -> Message {
+        serde_json::from_value(json!({
+            "id": id, "type": "stream", "content": content, "display_recipient": format!("c{channel}"),
+            "stream_id": channel, "subject": topic, "sender_id": 5, "sender_full_name": "Alice",
+            "sender_email": "alice@x", "timestamp": 1000 + id, "flags": ["read"],
+        }))
+        .unwrap()
+    }
+
+    fn temp() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = open(&dir.path().join("archive/a.db")).unwrap();
+        (dir, store)
+    }
+
+    fn texts(s: &Store) -> Vec<(MessageId, String)> {
+        let mut stmt = s.conn.prepare("SELECT id, text FROM messages ORDER BY id").unwrap();
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(Result::unwrap).collect()
+    }
+
+    fn fts(s: &Store, q: &str) -> Vec<MessageId> {
+        let mut stmt = s.conn.prepare("SELECT rowid FROM fts WHERE fts MATCH ?1 ORDER BY rowid").unwrap();
+        stmt.query_map([q], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_file_is_the_users_alone_in_a_private_folder() {
+        use std::os::unix::fs::PermissionsExt;
+        let (dir, _s) = temp();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir.path().join("archive")), 0o700);
+        assert_eq!(mode(&dir.path().join("archive/a.db")), 0o600);
+    }
+
+    #[test]
+    fn messages_are_put_replaced_and_their_text_indexed_without_diacritics() {
+        let (_d, mut s) = temp();
+        let m = channel_message(1, 9, "Café plans", "<p>Meet at the <strong>crème</strong> stand</p>");
+        s.apply(&[Change::Put(Box::new(m.clone()))]).unwrap();
+        assert_eq!(texts(&s), vec![(1, "Meet at the crème stand".to_owned())]);
+        assert_eq!(fts(&s, "creme"), vec![1]);
+        assert_eq!(fts(&s, "cafe"), vec![1], "the topic is searched too");
+        let again = channel_message(1, 9, "Café plans", "<p>moved on</p>");
+        s.apply(&[Change::Put(Box::new(again))]).unwrap();
+        assert_eq!(s.count().unwrap(), 1);
+        assert!(fts(&s, "creme").is_empty(), "the old text leaves the index");
+        assert_eq!(fts(&s, "moved"), vec![1]);
+        assert_eq!(s.message(1).unwrap().unwrap().flags, vec!["read".to_owned()]);
+    }
+
+    #[test]
+    fn flags_edits_moves_reactions_and_deletions_apply() {
+        let (_d, mut s) = temp();
+        let put = |id| Change::Put(Box::new(channel_message(id, 9, "t", "<p>old words</p>")));
+        s.apply(&[Change::Channel { id: 10, name: "design".into(), private: false }, put(1), put(2), put(3)])
+            .unwrap();
+        s.apply(&[
+            Change::Flag { ids: vec![1], all: false, flag: "starred".into(), add: true },
+            Change::Flag { ids: vec![], all: true, flag: "read".into(), add: false },
+            Change::Edit { id: 2, content: "<p>new text</p>".into(), edited_at: Some(5) },
+            Change::Move { ids: vec![3], channel: Some(10), topic: Some("elsewhere".into()) },
+            Change::React {
+                id: 1,
+                reaction: serde_json::from_value(
+                    json!({"emoji_name": "+1", "emoji_code": "1f44d", "reaction_type": "unicode_emoji", "user_id": 7}),
+                )
+                .unwrap(),
+                add: true,
+            },
+        ])
+        .unwrap();
+        let one = s.message(1).unwrap().unwrap();
+        assert_eq!(one.flags, vec!["starred".to_owned()]);
+        assert_eq!(one.reactions.len(), 1);
+        let two = s.message(2).unwrap().unwrap();
+        assert_eq!((two.content.as_str(), two.last_edit_timestamp), ("<p>new text</p>", Some(5)));
+        assert_eq!(fts(&s, "new"), vec![2]);
+        assert_eq!(fts(&s, "old"), vec![1, 3]);
+        let three = s.message(3).unwrap().unwrap();
+        assert_eq!((three.stream_id, three.topic()), (Some(10), "elsewhere"));
+        assert_eq!(three.display_recipient, DisplayRecipient::Channel("design".into()));
+        s.apply(&[Change::Delete(vec![1, 2])]).unwrap();
+        assert_eq!(s.count().unwrap(), 1);
+        assert!(fts(&s, "new").is_empty(), "a deleted message leaves the index");
+    }
+
+    #[test]
+    fn leaving_a_private_channel_drops_its_messages_and_a_public_one_keeps_them() {
+        let (_d, mut s) = temp();
+        s.apply(&[
+            Change::Channel { id: 9, name: "secret".into(), private: true },
+            Change::Channel { id: 10, name: "open".into(), private: false },
+            Change::Put(Box::new(channel_message(1, 9, "t", "<p>a</p>"))),
+            Change::Put(Box::new(channel_message(2, 10, "t", "<p>b</p>"))),
+        ])
+        .unwrap();
+        s.apply(&[Change::Left(9), Change::Left(10)]).unwrap();
+        assert_eq!(texts(&s), vec![(2, "b".to_owned())]);
+    }
+
+    #[test]
+    fn what_a_message_has_is_read_from_its_html() {
+        let (_d, mut s) = temp();
+        let html = r#"<p><a href="/user_uploads/1/ab/cat.png">cat.png</a></p><div class="message_inline_image"><a href="/user_uploads/1/ab/cat.png"><img src="/user_uploads/thumbnail/1/ab/cat.png/840x560.webp"></a></div>"#;
+        s.apply(&[
+            Change::Put(Box::new(channel_message(1, 9, "t", html))),
+            Change::Put(Box::new(channel_message(2, 9, "t", r#"<p><a href="https://x.org">x</a></p>"#))),
+            Change::Put(Box::new(channel_message(3, 9, "t", "<p>plain</p>"))),
+        ])
+        .unwrap();
+        let has: Vec<(MessageId, i64)> = {
+            let mut stmt = s.conn.prepare("SELECT id, has FROM messages ORDER BY id").unwrap();
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(Result::unwrap).collect()
+        };
+        assert_eq!(has, vec![(1, HAS_LINK | HAS_ATTACHMENT | HAS_IMAGE), (2, HAS_LINK), (3, 0)]);
+    }
+
+    #[test]
+    fn a_file_of_another_version_is_rebuilt_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.db");
+        let mut s = open(&path).unwrap();
+        s.apply(&[Change::Put(Box::new(channel_message(1, 9, "t", "<p>a</p>")))]).unwrap();
+        s.conn.pragma_update(None, "user_version", 0).unwrap();
+        drop(s);
+        let s = open(&path).unwrap();
+        assert_eq!(s.count().unwrap(), 0);
+    }
+}

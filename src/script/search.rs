@@ -1,0 +1,111 @@
+//! `topicterm search SEARCH`: the messages matching a search, one line each (or one JSON object
+//! each), oldest first — from the account's archive (`crate::archive`: what the client has
+//! seen, without the server), or with `--server` from the server.
+//!
+//! SEARCH is read by the client's own search parser (`app::narrow::parse_search`); against the
+//! archive its names are looked up in what the archive has seen, against the server in a
+//! register answer, as `tail` does.
+
+use super::common::{
+    Common, EXIT_HELP, Exit, Failure, Out, client, data_of, forget_queue, json_line, register,
+};
+use super::tail::text_line;
+use crate::api::{Anchor, Credentials, GetMessages, IncludeSubscribers, Message, RegisterParams};
+use crate::app::TimeZone;
+use crate::archive::query;
+
+/// Search the messages kept on this machine (or the server's).
+#[derive(clap::Args, Debug, Clone)]
+#[command(after_help = EXIT_HELP)]
+pub struct SearchArgs {
+    /// The search, in the client's `/` search syntax: channel:NAME, topic:"a topic",
+    /// sender:EMAIL, dm:NAME, dm-with:NAME, is:starred, is:mentioned, is:unread, is:dm,
+    /// has:link, has:attachment, has:image, -negated:operators, "quoted phrases" and words (the
+    /// last one matches as a prefix; any number of words; quote what the shell would split).
+    #[arg(value_name = "SEARCH", required = true)]
+    pub search: Vec<String>,
+    /// At most this many messages: the newest that match, printed oldest first.
+    #[arg(short = 'n', long, value_name = "N", default_value_t = 100)]
+    pub limit: u32,
+    /// Ask the server instead of the archive kept on this machine.
+    #[arg(long)]
+    pub server: bool,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `topicterm search`.
+pub async fn run(args: SearchArgs, creds: anyhow::Result<Credentials>, out: &mut Out) -> Result<(), Failure> {
+    let query = args.search.join(" ");
+    let json = args.common.json;
+    if args.server {
+        let found = on_server(creds, &query, args.limit).await?;
+        for m in &found {
+            if !out.line(&if json { json_line(m) } else { text_line(m, TimeZone::Local) }) {
+                break;
+            }
+        }
+        return Ok(());
+    }
+    let creds = creds.map_err(|e| Failure::credentials(&e))?;
+    let path = crate::archive::file(&creds.email, &creds.site)
+        .ok_or_else(|| Failure::new(Exit::Other, "cannot find your home directory"))?;
+    let found = tokio::task::spawn_blocking(move || in_archive(&path, &query, args.limit))
+        .await
+        .map_err(|e| Failure::new(Exit::Other, format!("the search failed: {e}")))??;
+    for f in found {
+        let line = if json {
+            json_line(&f.message)
+        } else {
+            // The archive keeps the message's HTML; its text is printed.
+            text_line(&Message { content: f.text, ..f.message }, TimeZone::Local)
+        };
+        if !out.line(&line) {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Search the archive at `path`.
+fn in_archive(path: &std::path::Path, query: &str, limit: u32) -> Result<Vec<query::Found>, Failure> {
+    let unreadable =
+        |e: rusqlite::Error| Failure::new(Exit::Other, format!("the archive cannot be read: {e}"));
+    let store = crate::archive::store::open_existing(path).map_err(unreadable)?.ok_or_else(|| {
+        Failure::new(
+            Exit::Other,
+            "no archive of this account on this machine yet: the client keeps one as it runs (history = true); \
+             --server asks the server",
+        )
+    })?;
+    let known = query::Known::of(&store).map_err(unreadable)?;
+    let terms = query::parse(query, &known)
+        .map_err(|e| Failure::new(Exit::Usage, format!("cannot read the search: {e}")))?;
+    query::search(&store, &terms, limit).map_err(|e| Failure::new(Exit::Usage, e))
+}
+
+/// Search on the server: its names looked up in a register answer, the newest `limit`
+/// matches fetched as Markdown.
+async fn on_server(
+    creds: anyhow::Result<Credentials>,
+    query: &str,
+    limit: u32,
+) -> Result<Vec<Message>, Failure> {
+    let client = client(creds)?;
+    let params = RegisterParams {
+        event_types: Some(vec!["message".into()]),
+        fetch_event_types: Some(vec!["realm_user".into(), "subscription".into()]),
+        include_subscribers: Some(IncludeSubscribers::False),
+        ..Default::default()
+    };
+    let answer = register(&client, &params).await?;
+    let queue = answer.queue_id.clone();
+    let data = data_of(answer);
+    forget_queue(&client, queue.as_deref()).await;
+    let terms = crate::app::narrow::parse_search(query, &data)
+        .map_err(|e| Failure::new(Exit::Usage, format!("cannot read the search: {e}")))?;
+    let mut q = GetMessages::around(Anchor::Newest, u64::from(limit.clamp(1, 5000)), 0).narrow(terms);
+    q.apply_markdown = Some(false);
+    let page = client.get_messages(&q).await.map_err(|e| Failure::api("cannot search the messages", &e))?;
+    Ok(page.messages)
+}
