@@ -188,3 +188,40 @@ async fn mentions_count_again_when_a_mention_is_marked_unread() {
     let row = screen.lines().find(|l| l.contains("Mentions")).unwrap_or_default();
     assert!(row.contains(&mentions.to_string()), "{screen}");
 }
+
+/// A topic renamed elsewhere while its channel's topics were never listed here (the rows came
+/// from the messages held): its old row went on standing on a message now in another topic.
+#[tokio::test]
+async fn a_topic_renamed_elsewhere_leaves_no_row_under_its_old_name() {
+    let mut app = App::start("member").await;
+    let general = app.channel_id("general");
+    let alice = app.other("alice");
+    let send = |text: &'static str| OutgoingMessage::channel(general, "old name", text);
+    let first = alice.send_message(&send("first")).await.unwrap().id;
+    let last = alice.send_message(&send("last")).await.unwrap().id;
+    app.until("both held", |st| st.data.messages.contains_key(&last)).await;
+    let rows = |st: &State| -> Vec<String> {
+        st.data
+            .topics
+            .get(&general)
+            .map(|l| l.topics.iter().map(|t| t.name.clone()).collect())
+            .unwrap_or_default()
+    };
+    assert!(!app.st.data.topics[&general].loaded, "the channel's topics were never listed");
+    assert!(rows(&app.st).contains(&"old name".to_owned()));
+    // Only the last message moves: the row stands on the first (unread), not on the moved one.
+    let one = |topic: &str, mode: &str| MessageEdit {
+        topic: Some(topic.into()),
+        propagate_mode: Some(mode.into()),
+        ..Default::default()
+    };
+    alice.update_message(last, &one("new name", "change_one")).await.unwrap();
+    app.until("moved", |st| st.data.messages[&last].topic() == "new name").await;
+    let row = app.st.data.topics[&general].topics.iter().find(|t| t.name == "old name").map(|t| t.max_id);
+    assert_eq!(row, Some(first), "{:?}", rows(&app.st));
+    // The rest follows: no row is left under the old name.
+    alice.update_message(first, &one("new name", "change_all")).await.unwrap();
+    app.until("renamed", |st| st.data.messages[&first].topic() == "new name").await;
+    assert!(!rows(&app.st).contains(&"old name".to_owned()), "{:?}", rows(&app.st));
+    assert!(rows(&app.st).contains(&"new name".to_owned()), "{:?}", rows(&app.st));
+}

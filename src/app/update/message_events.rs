@@ -115,14 +115,28 @@ fn moved_topic_rows(st: &mut State, ev: &UpdateMessageEvent, ids: &[MessageId]) 
     let to = ev.new_stream_id.unwrap_or(from);
     let new = ev.subject.as_deref().unwrap_or(old);
     let mut fx = Vec::new();
-    if let Some(list) = st.data.topics.get_mut(&from).filter(|l| l.loaded) {
+    let d = &mut st.data;
+    if let Some(list) = d.topics.get_mut(&from) {
         if ev.propagate_mode.as_deref() == Some("change_all") {
             list.topics.retain(|t| !t.name.eq_ignore_ascii_case(old));
         } else {
-            fx.push(Effect::FetchTopics(from));
+            // Its newest message moved: the row stands on what is still known there (its
+            // newest unread message), else goes until the server says what is left.
+            if let Some(pos) = list.topics.iter().position(|t| t.name.eq_ignore_ascii_case(old))
+                && ids.contains(&list.topics[pos].max_id)
+            {
+                let row = list.topics.remove(pos);
+                let left = d.unread.in_conv(&Conv::topic(from, &row.name)).and_then(|s| s.last().copied());
+                if let Some(newest) = left {
+                    list.touch(&row.name, newest);
+                }
+            }
+            if list.loaded {
+                fx.push(Effect::FetchTopics(from));
+            }
         }
     }
-    if let (Some(list), Some(max)) = (st.data.topics.get_mut(&to).filter(|l| l.loaded), ids.iter().max()) {
+    if let (Some(list), Some(max)) = (st.data.topics.get_mut(&to), ids.iter().max()) {
         list.touch(new, *max);
     }
     rebuild_sidebar(st);
