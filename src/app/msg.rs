@@ -55,7 +55,10 @@ pub enum Job {
         name: String,
         muted: bool,
     },
-    React,
+    /// A reaction added (`add`) or taken back.
+    React {
+        add: bool,
+    },
 }
 
 /// What a finished job brings back.

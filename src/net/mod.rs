@@ -464,7 +464,7 @@ impl Dispatcher {
                 } else {
                     c.remove_reaction(message_id, &emoji).await
                 };
-                finished(Job::React, r)
+                finished(Job::React { add }, r)
             }),
             Effect::FetchReadReceipts(message_id) => self.spawn(async move {
                 let result = c.read_receipts(message_id).await.map(|r| r.user_ids);

@@ -161,6 +161,33 @@ async fn a_star_the_server_refused_leaves_no_star_as_a_refused_follow_leaves_non
     assert!(app.screen(100, 30).contains('★'));
 }
 
+/// The same rule for `+` (👍): "adding the reaction…" at once, the 👍 with the server's event,
+/// nothing left by a refusal.
+#[tokio::test]
+async fn a_reaction_the_server_refused_leaves_no_reaction() {
+    let (mut app, proxy) = refusing_policies().await;
+    let refusal = br#"{"result": "error", "code": "BAD_REQUEST", "msg": "Not allowed"}"#.to_vec();
+    proxy.arm_before(Box::new(move |ex| {
+        (ex.method == "POST" && ex.path.ends_with("/reactions")).then(|| Reply::Body(400, refusal.clone()))
+    }));
+    let general = app.channel_id("general");
+    let out = OutgoingMessage::channel(general, "to like", "a message to like");
+    let id = app.other("alice").send_message(&out).await.unwrap().id;
+    app.open(Narrow::Topic(general, "to like".into())).await;
+    app.until("the message", |st| st.data.messages.contains_key(&id)).await;
+    app.select(id);
+    app.apply(topicterm::app::Msg::Key(crossterm::event::KeyEvent::from(KeyCode::Char('+'))));
+    assert_eq!(app.st.ui.status.as_ref().map(|s| s.text.as_str()), Some("adding the reaction…"));
+    app.until("refused", |st| st.ui.status.as_ref().is_some_and(|s| s.error)).await;
+    let said = app.st.ui.status.as_ref().unwrap().text.clone();
+    assert!(said.starts_with("reaction not added: "), "{said}");
+    assert!(app.st.data.messages[&id].reactions().is_empty());
+    proxy.disarm();
+    app.key(KeyCode::Char('+')).await;
+    app.until("reacted", |st| !st.data.messages[&id].reactions().is_empty()).await;
+    app.until("said", |st| st.ui.status.as_ref().is_some_and(|s| s.text == "reaction added")).await;
+}
+
 #[tokio::test]
 async fn mentions_count_again_when_a_mention_is_marked_unread() {
     let mut app = App::start("member").await;

@@ -28,8 +28,9 @@ pub(super) fn star(st: &mut State) -> Vec<Effect> {
     vec![Effect::Star { id, add }]
 }
 
-/// Add 👍 to the selected message, or take the user's off.
-pub(super) fn thumbs_up(st: &State) -> Vec<Effect> {
+/// Add 👍 to the selected message, or take the user's off: shown when the server's event says
+/// so, as a star is (`star`).
+pub(super) fn thumbs_up(st: &mut State) -> Vec<Effect> {
     let me = st.data.me;
     let Some(m) = selected_message(st) else { return vec![] };
     let mine = m.reactions().iter().find(|r| r.user_id == me && r.emoji_code == "1f44d");
@@ -41,7 +42,14 @@ pub(super) fn thumbs_up(st: &State) -> Vec<Effect> {
             reaction_type: Some("unicode_emoji".into()),
         },
     };
-    vec![Effect::React { message_id: m.id, emoji: spec, add: mine.is_none() }]
+    let (id, add) = (m.id, mine.is_none());
+    set_status(st, reacting(add));
+    vec![Effect::React { message_id: id, emoji: spec, add }]
+}
+
+/// A reaction on its way, in words.
+pub(super) fn reacting(add: bool) -> &'static str {
+    if add { "adding the reaction…" } else { "taking the reaction back…" }
 }
 
 /// Open the emoji picker to react to the selected message.

@@ -364,6 +364,7 @@ fn other_success(st: &mut State, job: Job, result: Answer) -> Vec<Effect> {
         (Job::DumpState, Answer::Written(path)) => format!("state written to {}", path.display()),
         (Job::MarkTopicRead, _) => "topic marked as read".into(),
         (Job::Star { add }, _) => if add { "starred" } else { "star taken off" }.into(),
+        (Job::React { add }, _) => if add { "reaction added" } else { "reaction taken back" }.into(),
         (Job::MarkChannelRead { name }, _) => format!("#{name} marked as read"),
         (Job::MarkAllRead, _) => "all messages marked as read".into(),
         (Job::ForgetArchive, _) => "this account's archive is removed from this machine".into(),
@@ -494,6 +495,9 @@ fn refused(st: &mut State, job: Job, f: &Failure) {
         Job::Upload { .. } => format!("not attached: {text}"),
         Job::FetchTopics => format!("topics: {text}"),
         Job::Star { add } => format!("{}: {text}", if add { "not starred" } else { "star not taken off" }),
+        Job::React { add } => {
+            format!("{}: {text}", if add { "reaction not added" } else { "reaction not taken back" })
+        }
         Job::SetPolicy { channel, topic, policy } => {
             let name = st.data.channel_name(channel);
             format!("#{name} > {topic} not {}: {text}", policy_words(policy).0)

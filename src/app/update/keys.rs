@@ -236,6 +236,7 @@ fn emoji_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
                     true,
                 ),
             };
+            set_status(st, super::actions_message::reacting(add));
             return vec![Effect::React { message_id: id, emoji, add }];
         }
         _ => {}
