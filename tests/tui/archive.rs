@@ -224,3 +224,28 @@ async fn offline_a_search_shows_what_this_machine_has_seen_and_says_so() {
     assert!(screen.contains("a kakapo booms") && screen.contains("the kakapo is green"), "{screen}");
     assert!(screen.contains("offline: showing what this machine has seen"), "{screen}");
 }
+
+/// Offline, a view whose messages this client no longer holds (let go of, as the cap on what is
+/// held does) shows what the archive has of it, and says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn offline_a_topic_no_longer_held_shows_what_the_archive_has_of_it() {
+    let home = tempfile::tempdir().unwrap();
+    let (mut app, proxy) =
+        Setup::new("member").archive(home.path().join("data/topicterm")).start_behind_fault_proxy().await;
+    let seen = seen_in_general(&mut app, "reptiles", &["a tuatara basks", "the tuatara sleeps"]).await;
+    app.st.data.messages.retain(|id, _| !seen.contains(id));
+    for v in app.st.data.narrows.values_mut() {
+        v.ids.retain(|id| !seen.contains(id));
+    }
+    proxy.set_down(true);
+    app.until("the outage to be noticed", |st| st.ui.offline.is_some()).await;
+    let topic = Narrow::Topic(app.channel_id("general"), "reptiles".into());
+    let fx = topicterm::app::open_narrow(&mut app.st, topic.clone());
+    app.run(fx);
+    app.until("the archive's messages", |st| st.data.narrows.get(&topic).is_some_and(|v| v.local.is_some()))
+        .await;
+    assert_eq!(shown(&app), (seen, Some(Local::Offline), false));
+    let screen = app.screen(80, 24);
+    assert!(screen.contains("a tuatara basks") && screen.contains("the tuatara sleeps"), "{screen}");
+    assert!(screen.contains("offline: showing what this machine has seen"), "{screen}");
+}
