@@ -161,6 +161,14 @@ pub enum Effect {
         /// The window's epoch, echoed in the answer.
         epoch: u64,
     },
+    /// Ask the archive on this machine (`crate::archive`) for the newest `limit` messages of a
+    /// narrow, answered by `Msg::ArchiveHits` (not at all when no archive is kept).
+    SearchArchive {
+        narrow: Narrow,
+        terms: Vec<NarrowTerm>,
+        limit: u32,
+        epoch: u64,
+    },
     FetchTopics(ChannelId),
     /// Read the last session from this machine (answered by `Msg::Cached`, or not at all).
     LoadCache,

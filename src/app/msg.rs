@@ -256,6 +256,14 @@ pub enum Msg {
         /// The window's incarnation it was asked for (0: any).
         epoch: u64,
     },
+    /// What the archive on this machine holds for a narrow (`Effect::SearchArchive`): the
+    /// newest matches, oldest first, shown until the server's page comes (or alone offline).
+    ArchiveHits {
+        narrow: Narrow,
+        /// The window's incarnation it was asked for.
+        epoch: u64,
+        messages: Vec<Message>,
+    },
     Topics {
         channel: ChannelId,
         topics: Vec<TopicEntry>,
@@ -366,6 +374,7 @@ impl Msg {
             Msg::RegisterFailed { .. } => "RegisterFailed",
             Msg::Messages { .. } => "Messages",
             Msg::MessagesFailed { .. } => "MessagesFailed",
+            Msg::ArchiveHits { .. } => "ArchiveHits",
             Msg::Topics { .. } => "Topics",
             Msg::DraftsLoaded { .. } => "DraftsLoaded",
             Msg::DraftPushed { .. } => "DraftPushed",

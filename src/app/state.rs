@@ -152,6 +152,9 @@ pub struct NarrowView {
     /// the last session before the server answered): shown, not loaded, never paged, and
     /// replaced by the first page the server sends.
     pub provisional: bool,
+    /// Shown from the archive on this machine (`Msg::ArchiveHits`), and why: the title says so
+    /// until the server's first page replaces them.
+    pub local: Option<Local>,
     /// Which incarnation of the window this is: pages asked for an earlier one (before it was
     /// reset by a jump or a resync) are dropped, so they cannot leave a gap.
     pub epoch: u64,
@@ -163,6 +166,28 @@ pub struct NarrowView {
     pub catch_up_at: Option<i64>,
     /// Failures in a row of those newer pages (drives the backoff).
     pub catch_up_failures: u32,
+}
+
+/// Why a window shows what the archive on this machine holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Local {
+    /// Shown at once; the server is asked too, and its answer takes their place.
+    Asking,
+    /// The server cannot be asked (offline, or its answer did not come): the archive alone.
+    Offline,
+    /// The server refused the request: the archive alone.
+    Refused,
+}
+
+impl Local {
+    /// How the title says it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Local::Asking => "local results · asking the server…",
+            Local::Offline => "offline: showing what this machine has seen",
+            Local::Refused => "local results: the server did not search",
+        }
+    }
 }
 
 /// What matched a search in one message: its rendered content and its topic (escaped HTML)

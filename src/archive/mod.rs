@@ -64,6 +64,8 @@ const BATCH: usize = 5_000;
 #[derive(Clone)]
 pub struct Archive {
     tx: mpsc::Sender<Job>,
+    /// The file, which searches read on a connection of their own.
+    path: PathBuf,
 }
 
 impl Archive {
@@ -71,11 +73,12 @@ impl Archive {
     /// opened is logged, and what is sent is dropped: the client works without an archive.
     pub fn start(path: PathBuf) -> Archive {
         let (tx, rx) = mpsc::channel();
-        let spawned = std::thread::Builder::new().name("archive".into()).spawn(move || write(&path, &rx));
+        let file = path.clone();
+        let spawned = std::thread::Builder::new().name("archive".into()).spawn(move || write(&file, &rx));
         if let Err(e) = spawned {
             tracing::warn!("no archive: {e}");
         }
-        Archive { tx }
+        Archive { tx, path }
     }
 
     fn send(&self, changes: Vec<Change>) {
@@ -115,6 +118,24 @@ impl Archive {
         match rx.recv_timeout(std::time::Duration::from_secs(30)) {
             Ok(done) => done.map(Some),
             Err(_) => Ok(None),
+        }
+    }
+
+    /// The newest `limit` kept messages matching `terms` (narrow terms with IDs, as the app
+    /// asks the server), oldest first, read on a read-only connection of their own while the
+    /// writer goes on; blocking (a search takes milliseconds, opening the file too). Nothing when
+    /// there is no archive yet or it was forgotten; a search it cannot answer (`is:` of what it
+    /// does not keep) or a file it cannot read is logged and finds nothing.
+    pub fn search(&self, terms: &[crate::api::NarrowTerm], limit: u32) -> Vec<Message> {
+        let found = store::open_reader(&self.path)
+            .map_err(|e| format!("the archive cannot be read: {e}"))
+            .and_then(|s| s.map_or(Ok(Vec::new()), |s| query::search(&s, terms, limit)));
+        match found {
+            Ok(found) => found.into_iter().map(|f| f.message).collect(),
+            Err(e) => {
+                tracing::info!("no local results: {e}");
+                Vec::new()
+            }
         }
     }
 

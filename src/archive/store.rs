@@ -130,6 +130,22 @@ pub fn open_existing(path: &Path) -> rusqlite::Result<Option<Store>> {
     Store::on(Connection::open(path)?).map(Some)
 }
 
+/// Open an existing database read-only, beside the writer (WAL lets a reader go on while it
+/// writes): `None` when there is none yet, or it is of another version (rebuilt by the writer).
+pub fn open_reader(path: &Path) -> rusqlite::Result<Option<Store>> {
+    use rusqlite::OpenFlags;
+    if !path.exists() {
+        return Ok(None);
+    }
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    Ok((version == VERSION).then_some(Store { conn }))
+}
+
 impl Store {
     fn on(conn: Connection) -> rusqlite::Result<Store> {
         conn.busy_timeout(std::time::Duration::from_secs(5))?;

@@ -244,6 +244,13 @@ impl Dispatcher {
                 });
                 self.fetches.push((narrow, older, handle));
             }
+            Effect::SearchArchive { narrow, terms, limit, epoch } => {
+                let (Some(archive), tx) = (self.archive.clone(), self.tx.clone()) else { return true };
+                tokio::task::spawn_blocking(move || {
+                    let messages = archive.search(&terms, limit);
+                    let _ = tx.send(Msg::ArchiveHits { narrow, epoch, messages });
+                });
+            }
             Effect::LoadCache => self.load_cache(None),
             Effect::ReadUsers { epoch, roster } => {
                 let tx = self.tx.clone();

@@ -87,6 +87,11 @@ fn title(st: &State, room: usize) -> String {
     if st.ui.from_cache {
         after.push_str(" · last session");
     }
+    // Shown from the archive on this machine, not (yet) the server's answer.
+    if let Some(local) = st.data.narrows.get(&st.ui.narrow).and_then(|v| v.local) {
+        after.push_str(" · ");
+        after.push_str(local.words());
+    }
     let name = sanitize(&narrow_title(st, &st.ui.narrow));
     let kept = display_width(&before) + display_width(&after);
     clip(&format!("{before}{}{after}", clip(&name, room.saturating_sub(kept).max(1))), room)

@@ -3,8 +3,11 @@
 //! archive, and `topicterm search` (the real binary) finds it there, with the server gone.
 
 use crate::harness::{App, Setup};
+use crate::rewriter::{Gate, Hold, Rewriter};
+use crossterm::event::KeyCode;
 use std::path::Path;
 use topicterm::api::{EmojiSpec, MessageEdit, OutgoingMessage};
+use topicterm::app::{Local, Narrow};
 
 /// `topicterm search ARGS` on `home` (its data folder holding the archive): status, output.
 fn search(home: &Path, rc: &Path, args: &[&str]) -> (i32, String, String) {
@@ -108,11 +111,11 @@ async fn forget_asks_then_leaves_no_file_behind() {
     app.palette("forget").await;
     let screen = app.screen(100, 24);
     assert!(screen.contains("Remove this account's archive"), "{screen}");
-    app.key(crossterm::event::KeyCode::Char('n')).await;
+    app.key(KeyCode::Char('n')).await;
     assert!(app.archived());
     assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 3, "n keeps it");
     app.palette("forget").await;
-    app.key(crossterm::event::KeyCode::Char('y')).await;
+    app.key(KeyCode::Char('y')).await;
     app.until("the archive removed", |st| {
         st.ui.status.as_ref().is_some_and(|s| s.text.contains("archive is removed"))
     })
@@ -124,4 +127,125 @@ async fn forget_asks_then_leaves_no_file_behind() {
     app.settle().await;
     assert!(app.archived());
     assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0, "nothing more is kept");
+}
+
+/// `alice` sends `texts` to #general > `topic`; returns their IDs once the app holds them and
+/// the archive has written them.
+async fn seen_in_general(app: &mut App, topic: &str, texts: &[&str]) -> Vec<i64> {
+    let alice = app.other("alice");
+    let general = app.channel_id("general");
+    let mut ids = Vec::new();
+    for text in texts {
+        ids.push(alice.send_message(&OutgoingMessage::channel(general, topic, text)).await.unwrap().id);
+    }
+    let last = *ids.last().unwrap();
+    app.until("the messages told of", |st| st.data.messages.contains_key(&last)).await;
+    assert!(app.archived(), "the archive's writer answers");
+    ids
+}
+
+/// The view shown, and how it says it came from the archive.
+fn shown(app: &App) -> (Vec<i64>, Option<Local>, bool) {
+    let v = &app.st.data.narrows[&app.st.ui.narrow];
+    (v.ids.clone(), v.local, v.loaded)
+}
+
+/// `/` shows the archive's matches while the server's answer is held back, marked as local;
+/// the server's answer then takes their place — a match the archive did not have added, none
+/// twice — and the message the user selected among the local ones stays selected.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_search_shows_local_matches_at_once_then_the_servers_without_moving_the_selection() {
+    let home = tempfile::tempdir().unwrap();
+    let (mut app, proxy) = Setup::new("member")
+        .archive(home.path().join("data/topicterm"))
+        .start_through(async |s| {
+            let proxy = Rewriter::start(&s.url, vec![]).await;
+            let url = proxy.url.clone();
+            (proxy, url)
+        })
+        .await;
+    let local = seen_in_general(
+        &mut app,
+        "marsupials",
+        &["a quokka smiles", "the quokka naps at noon", "one more quokka"],
+    )
+    .await;
+    let gate: Gate = proxy.hold("GET", "/messages", Hold::Request);
+    app.key(KeyCode::Char('/')).await;
+    app.keys("quokka").await;
+    app.key(KeyCode::Enter).await;
+    assert!(matches!(app.st.ui.narrow, Narrow::Search { .. }), "{:?}", app.st.ui.narrow);
+    app.until("the archive's matches", |st| {
+        st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.local.is_some())
+    })
+    .await;
+    gate.arrived().await;
+    assert_eq!(shown(&app), (local.clone(), Some(Local::Asking), false), "shown before the server answers");
+    let screen = app.screen(80, 24);
+    assert!(screen.contains("the quokka naps at noon"), "{screen}");
+    let last = screen.lines().last().unwrap_or_default();
+    assert!(last.contains("Search: quokka · local results · asking the server…"), "{screen}");
+
+    // The user picks one; meanwhile the server gets a match the archive has not seen yet.
+    app.select(local[1]);
+    let alice = app.other("alice");
+    let general = app.channel_id("general");
+    let late = OutgoingMessage::channel(general, "marsupials", "a late quokka");
+    let late = alice.send_message(&late).await.unwrap().id;
+    gate.release();
+    app.until("the server's answer", |st| st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.loaded)).await;
+    app.settle().await;
+    let mut all = local.clone();
+    all.push(late);
+    assert_eq!(shown(&app), (all, None, true), "each match once, the server's included");
+    assert_eq!(app.st.ui.selected, Some(local[1]), "the selection did not move");
+    let screen = app.screen(80, 24);
+    assert!(screen.contains("a late quokka") && !screen.contains("local results"), "{screen}");
+}
+
+/// Offline, a search finds what this machine has seen, and says that is all it shows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn offline_a_search_shows_what_this_machine_has_seen_and_says_so() {
+    let home = tempfile::tempdir().unwrap();
+    let (mut app, proxy) =
+        Setup::new("member").archive(home.path().join("data/topicterm")).start_behind_fault_proxy().await;
+    let seen = seen_in_general(&mut app, "birds", &["a kakapo booms", "the kakapo is green"]).await;
+    proxy.set_down(true);
+    app.until("the outage to be noticed", |st| st.ui.offline.is_some()).await;
+    app.key(KeyCode::Char('/')).await;
+    app.keys("kakap").await;
+    app.key(KeyCode::Enter).await;
+    app.until("the archive's matches", |st| {
+        st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.local.is_some())
+    })
+    .await;
+    assert_eq!(shown(&app), (seen, Some(Local::Offline), false));
+    let screen = app.screen(80, 24);
+    assert!(screen.contains("a kakapo booms") && screen.contains("the kakapo is green"), "{screen}");
+    assert!(screen.contains("offline: showing what this machine has seen"), "{screen}");
+}
+
+/// Offline, a view whose messages this client no longer holds (let go of, as the cap on what is
+/// held does) shows what the archive has of it, and says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn offline_a_topic_no_longer_held_shows_what_the_archive_has_of_it() {
+    let home = tempfile::tempdir().unwrap();
+    let (mut app, proxy) =
+        Setup::new("member").archive(home.path().join("data/topicterm")).start_behind_fault_proxy().await;
+    let seen = seen_in_general(&mut app, "reptiles", &["a tuatara basks", "the tuatara sleeps"]).await;
+    app.st.data.messages.retain(|id, _| !seen.contains(id));
+    for v in app.st.data.narrows.values_mut() {
+        v.ids.retain(|id| !seen.contains(id));
+    }
+    proxy.set_down(true);
+    app.until("the outage to be noticed", |st| st.ui.offline.is_some()).await;
+    let topic = Narrow::Topic(app.channel_id("general"), "reptiles".into());
+    let fx = topicterm::app::open_narrow(&mut app.st, topic.clone());
+    app.run(fx);
+    app.until("the archive's messages", |st| st.data.narrows.get(&topic).is_some_and(|v| v.local.is_some()))
+        .await;
+    assert_eq!(shown(&app), (seen, Some(Local::Offline), false));
+    let screen = app.screen(80, 24);
+    assert!(screen.contains("a tuatara basks") && screen.contains("the tuatara sleeps"), "{screen}");
+    assert!(screen.contains("offline: showing what this machine has seen"), "{screen}");
 }

@@ -34,6 +34,7 @@ mod images;
 mod inbox;
 mod keys;
 mod lists_keys;
+mod local;
 mod message_events;
 mod mouse;
 mod navigation;
@@ -185,6 +186,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             pages::on_page_failed(st, narrow, &error, older, epoch)
         }
         Msg::DraftsLoaded(drafts) => server_drafts::on_loaded(st, drafts),
+        Msg::ArchiveHits { narrow, epoch, messages } => local::on_hits(st, narrow, epoch, messages),
         Msg::Topics { channel, topics } => pages::on_topics(st, channel, topics),
         Msg::Events(events) => events::on_events(st, events),
         Msg::AuthLost(e) => answers::account_refused(st, &e),

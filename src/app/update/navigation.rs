@@ -27,22 +27,32 @@ pub fn open_narrow(st: &mut State, narrow: Narrow) -> Vec<Effect> {
     if st.ui.offline.is_some() || st.ui.from_cache {
         fill_from_held(st, &narrow);
     }
+    let terms = narrow.terms(st.data.me);
+    let search = matches!(narrow, Narrow::Search { .. });
+    // The archive on this machine answers at once: a search's matches while the server is
+    // asked, any view's messages offline (`update::local`).
+    let mut fx: Vec<Effect> = (search || st.ui.offline.is_some())
+        .then(|| Effect::SearchArchive {
+            narrow: narrow.clone(),
+            terms: terms.clone(),
+            limit: PAGE as u32,
+            epoch,
+        })
+        .into_iter()
+        .collect();
     if st.ui.offline.is_some() {
         if let Some(v) = st.data.narrows.get_mut(&narrow) {
             v.loading_newer = false;
         }
-        return vec![];
+        return fx;
     }
-    let terms = narrow.terms(st.data.me);
-    vec![Effect::FetchMessages {
-        narrow,
-        terms,
-        anchor: Anchor::FirstUnread,
-        before: PAGE,
-        after: PAGE,
-        older: false,
-        epoch,
-    }]
+    // A search's first page is its newest matches, as the archive's are (and as the web app
+    // asks): the server's answer then covers what was shown from the archive, and takes its
+    // place without moving the selection. A search reads nothing, so its first unread message
+    // is no place to start.
+    let anchor = if search { Anchor::Newest } else { Anchor::FirstUnread };
+    fx.push(Effect::FetchMessages { narrow, terms, anchor, before: PAGE, after: PAGE, older: false, epoch });
+    fx
 }
 
 /// Open a narrow at one message: its window is fetched around it, and it is selected when it
@@ -158,6 +168,9 @@ pub(super) fn on_messages(
         view.ids.clear();
         view.provisional = false;
     }
+    if !older {
+        view.local = None;
+    }
     // A page is the truth for the range it covers: drop what is no longer there (deleted or
     // moved away while the queue was lost).
     if let (Some(lo), Some(hi)) = (ids_sorted.first(), ids_sorted.last()) {
@@ -184,11 +197,25 @@ pub(super) fn on_messages(
     }
     rebuild_sidebar(st);
     apply_jump(st);
+    if narrow == st.ui.narrow {
+        keep_nearest(st);
+    }
     if narrow == st.ui.narrow && st.ui.selected.is_none() {
         select_initial(st);
         return mark_selected_read(st);
     }
     vec![]
+}
+
+/// A selection the shown window no longer holds (what was shown before the server's page —
+/// the last session, the archive's matches — and is not in it) goes to the nearest message
+/// after it, else the last: the selection does not jump back to where a view opens.
+fn keep_nearest(st: &mut State) {
+    let (Some(sel), Some(view)) = (st.ui.selected, st.data.narrows.get(&st.ui.narrow)) else { return };
+    if view.ids.binary_search(&sel).is_err() {
+        let at = view.ids.partition_point(|id| *id < sel);
+        st.ui.selected = view.ids.get(at).or_else(|| view.ids.last()).copied();
+    }
 }
 
 pub(super) fn mark_selected_read(st: &mut State) -> Vec<Effect> {

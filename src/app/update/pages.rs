@@ -74,6 +74,7 @@ pub(super) fn on_page_failed(
     if epoch != 0 && st.data.epoch(&narrow) != epoch {
         return fx;
     }
+    super::local::on_failed(st, &narrow, error);
     let shown = narrow == st.ui.narrow;
     let now = st.now;
     let mut again =
