@@ -373,7 +373,7 @@ fn other_success(st: &mut State, job: Job, result: Answer) -> Vec<Effect> {
             format!("#{name} {}", if muted { "muted" } else { "unmuted" })
         }
         (Job::SetPolicy { channel, topic, policy }, _) => {
-            format!("#{} > {topic}: {}", st.data.channel_name(channel), policy_words(policy).0)
+            format!("#{} > {topic}: {}", st.data.channels.name(channel), policy_words(policy).0)
         }
         _ => String::new(),
     };
@@ -495,7 +495,7 @@ fn refused(st: &mut State, job: Job, f: &Failure) {
         Job::FetchTopics => format!("topics: {text}"),
         Job::Star { add } => format!("{}: {text}", if add { "not starred" } else { "star not taken off" }),
         Job::SetPolicy { channel, topic, policy } => {
-            let name = st.data.channel_name(channel);
+            let name = st.data.channels.name(channel);
             format!("#{name} > {topic} not {}: {text}", policy_words(policy).0)
         }
         Job::Open { download: true } if matches!(f, Failure::Api(_)) => format!("download failed: {text}"),
