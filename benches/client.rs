@@ -7,7 +7,7 @@ use ratatui::backend::TestBackend;
 use serde_json::json;
 use std::hint::black_box;
 use topicterm::api::{Event, Message};
-use topicterm::app::{self, ChannelInfo, Msg, Narrow, NarrowView, State, TimeZone, UserInfo};
+use topicterm::app::{self, Channels, Msg, Narrow, NarrowView, State, TimeZone, UserInfo};
 use topicterm::content::ContentContext;
 use topicterm::ui::content::render_html;
 use topicterm::ui::{self, RenderCache};
@@ -90,21 +90,20 @@ fn big_state() -> State {
             },
         );
     }
-    for id in 1..=CHANNELS {
-        st.data.channels.insert(
-            id,
-            ChannelInfo {
-                id,
-                name: format!("channel-{id}"),
-                description: String::new(),
-                color: "#fff".into(),
-                pinned: id % 100 == 0,
-                muted: id % 50 == 0,
-                invite_only: false,
-                ..Default::default()
-            },
-        );
-    }
+    // The user's channels as register lists them.
+    let subscriptions: Vec<_> = (1..=CHANNELS)
+        .map(|id| {
+            json!({
+                "stream_id": id, "name": format!("channel-{id}"), "color": "#fff",
+                "pin_to_top": id % 100 == 0, "is_muted": id % 50 == 0, "invite_only": false,
+            })
+        })
+        .collect();
+    let register = serde_json::from_value(json!({
+        "queue_id": null, "last_event_id": -1, "zulip_feature_level": 496, "subscriptions": subscriptions,
+    }))
+    .expect("register");
+    st.data.channels = Channels::from_register(&register);
     let mut view = NarrowView { found_newest: true, found_oldest: true, loaded: true, ..Default::default() };
     let (before, mut json) = (heap(), 0);
     for id in 1..=MESSAGES {

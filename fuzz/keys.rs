@@ -152,7 +152,7 @@ impl<'a> Bytes<'a> {
         Some(match kind {
             0 => d
                 .channels
-                .values()
+                .iter()
                 .nth(i % d.channels.len().max(1))
                 .map_or_else(String::new, |c| format!("#{}", c.name)),
             1 => d

@@ -10,6 +10,8 @@ use super::state::Data;
 /// The first way the data disagrees with itself, in words.
 pub fn check(d: &Data) -> Result<(), String> {
     d.unread.check()?;
+    // A channel is the user's or one they can join, never both.
+    d.channels.check()?;
     // Every held message counts as unread exactly when its flags say so, where it lives, and
     // as a mention exactly when it mentions the user.
     for m in d.messages.values() {

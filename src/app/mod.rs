@@ -4,6 +4,7 @@
 //! dispatcher performs effects and answers with more `Msg`s.
 
 pub mod burst;
+pub mod channels;
 pub mod command;
 mod effect;
 pub mod images;
@@ -25,6 +26,7 @@ mod update;
 pub mod when;
 pub mod widget;
 
+pub use channels::{ChannelInfo, Channels};
 pub use effect::{ApiCall, Clicked, Effect, TermEffect};
 pub use keymap::{Action, Context};
 pub use model::*;

@@ -4,6 +4,7 @@
 //! list; unread and topic indexes are kept incrementally so nothing walks all messages per frame
 //! or per event.
 
+use super::channels::Channels;
 use super::narrow::{Narrow, Resolver, dm_key};
 use super::outgoing::Target;
 use super::people::{NameError, Names, Person, person};
@@ -49,24 +50,6 @@ pub fn role_of(role: Option<i64>, is_owner: bool, is_admin: bool, is_guest: bool
 /// A name while the users are still being read (`app::roster`: for a few milliseconds after the
 /// first frame).
 pub const NOT_YET: &str = "…";
-
-/// A subscribed channel.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct ChannelInfo {
-    pub id: ChannelId,
-    pub name: String,
-    pub description: String,
-    pub color: String,
-    pub pinned: bool,
-    pub muted: bool,
-    pub invite_only: bool,
-    /// Desktop and audible notifications for the channel: `None` follows the user's default.
-    pub desktop_notifications: Option<bool>,
-    pub audible_notifications: Option<bool>,
-    pub folder_id: Option<i64>,
-    /// Who may start a new topic in it (feature level 441); `None`: anyone who may post.
-    pub can_create_topic_group: Option<GroupSettingValue>,
-}
 
 /// The user's own defaults for channel notifications (register's `user_settings`, kept by
 /// `user_settings` events): what a channel whose setting is `None` follows.
@@ -258,7 +241,8 @@ pub struct Data {
     pub roster_held: Vec<Vec<Event>>,
     /// The server has answered register at least once (the last session is no longer shown).
     pub served: bool,
-    pub channels: BTreeMap<ChannelId, ChannelInfo>,
+    /// The user's channels, the ones they can join, and the channel folders (`app::channels`).
+    pub channels: Channels,
     pub topics: HashMap<ChannelId, TopicList>,
     pub messages: Store,
     pub narrows: HashMap<Narrow, NarrowView>,
@@ -296,12 +280,6 @@ pub struct Data {
     pub epochs: u64,
     /// The server's drafts, when it keeps them for this user.
     pub server_drafts: Option<ServerDrafts>,
-    /// Channels the user can see but is not in, by ID → name (register's `never_subscribed`
-    /// and `unsubscribed`, kept by subscription events): `:subscribe` finds them here.
-    pub unsubscribed: BTreeMap<ChannelId, String>,
-    /// The organization's channel folders by ID (archived ones too: a channel in one is shown
-    /// as in none); the channels pane groups channels under them in their `order`.
-    pub channel_folders: HashMap<i64, ChannelFolder>,
     /// What channels' notification settings follow when they have none of their own.
     pub notify_defaults: NotifyDefaults,
     /// The user's undelivered reminders, soonest first (register's `reminders`, kept by
@@ -380,7 +358,7 @@ impl Data {
     /// whole topic list is held without that topic. `None`: they may, or it cannot be known
     /// here (the server decides, and says why it refuses).
     pub fn may_not_start_topic(&self, channel: ChannelId, topic: &str) -> Option<String> {
-        let c = self.channels.get(&channel)?;
+        let c = self.channels.get(channel)?;
         let setting = c.can_create_topic_group.as_ref()?;
         if self.in_group_setting(self.me, setting)? {
             return None;
@@ -395,27 +373,13 @@ impl Data {
         ))
     }
 
-    /// A channel's name: one the user is in, or one they can see but never joined (register's
-    /// `never_subscribed`) — a search hit or a link can come from either.
-    pub fn channel_name(&self, id: ChannelId) -> &str {
-        match self.channels.get(&id) {
-            Some(c) => c.name.as_str(),
-            None => self.unsubscribed.get(&id).map_or("(unknown channel)", String::as_str),
-        }
-    }
-
-    /// A channel the user is in, by name (any case).
-    pub fn subscribed_channel_id(&self, name: &str) -> Option<ChannelId> {
-        self.channels.values().find(|c| c.name.eq_ignore_ascii_case(name)).map(|c| c.id)
-    }
-
     pub fn policy(&self, channel: ChannelId, topic: &str) -> VisibilityPolicy {
         self.user_topics.get(&(channel, topic.to_lowercase())).copied().unwrap_or(VisibilityPolicy::None)
     }
 
     /// Is this topic hidden from unread counts and the combined feed?
     pub fn topic_muted(&self, channel: ChannelId, topic: &str) -> bool {
-        let channel_muted = self.channels.get(&channel).is_some_and(|c| c.muted);
+        let channel_muted = self.channels.is_muted(channel);
         match self.policy(channel, topic) {
             VisibilityPolicy::Muted => true,
             VisibilityPolicy::Unmuted | VisibilityPolicy::Followed => false,
@@ -544,9 +508,7 @@ impl Data {
 impl Resolver for Data {
     /// Any channel the user can see: theirs, or one they never joined (Zulip searches those).
     fn channel_id(&self, name: &str) -> Option<ChannelId> {
-        self.subscribed_channel_id(name).or_else(|| {
-            self.unsubscribed.iter().find(|(_, n)| n.eq_ignore_ascii_case(name)).map(|(id, _)| *id)
-        })
+        self.channels.id_by_name(name)
     }
     /// By the one rule of `app::people`: an ID, an email, or a full name no one else holds.
     fn user_id(&self, who: &str) -> Result<UserId, NameError> {

@@ -62,7 +62,7 @@ fn events_narrow(terms: &[NarrowTerm], d: &Data) -> (Vec<(String, String)>, bool
     for t in terms {
         let pair = match (t.operator.as_str(), &t.operand) {
             _ if t.negated => None,
-            ("channel", v) => v.as_i64().map(|id| ("channel", d.channel_name(id).to_owned())),
+            ("channel", v) => v.as_i64().map(|id| ("channel", d.channels.name(id).to_owned())),
             ("sender", v) => v.as_i64().and_then(|id| d.users.get(&id)).map(|u| ("sender", u.email.clone())),
             ("topic", v) => {
                 exact = false;
@@ -354,7 +354,11 @@ mod tests {
     #[test]
     fn the_events_narrow_is_what_the_server_filters_by() {
         let mut d = Data::default();
-        d.unsubscribed.insert(9, "design".into());
+        let never = vec![serde_json::json!({"stream_id": 9, "name": "design"})];
+        d.channels = crate::app::channels::Channels::from_register(&crate::api::RegisterResponse {
+            never_subscribed: Some(never),
+            ..Default::default()
+        });
         let terms = vec![NarrowTerm::new("channel", 9), NarrowTerm::new("is", "mentioned")];
         assert_eq!(
             events_narrow(&terms, &d),

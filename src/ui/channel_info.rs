@@ -23,7 +23,7 @@ pub(super) fn draw_channel_info(
     let area = centered(f.area(), 90, f.area().height.saturating_sub(2));
     f.render_widget(Clear, area);
     let d = &st.data;
-    let sub = d.channels.get(&channel);
+    let sub = d.channels.get(channel);
     let name = details.map(|c| c.name.as_str()).or(sub.map(|s| s.name.as_str())).unwrap_or("channel");
     let block = Block::default().borders(Borders::ALL).title(format!(" #{} (esc to close) ", sanitize(name)));
     let field = |label: &str, value: String| {
@@ -61,7 +61,7 @@ pub(super) fn draw_channel_info(
             lines.push(field("Subscribers", count));
             let folder = match c.folder_id {
                 Some(id) => {
-                    d.channel_folders.get(&id).map_or_else(|| format!("folder {id}"), |f| sanitize(&f.name))
+                    d.channels.folder(id).map_or_else(|| format!("folder {id}"), |f| sanitize(&f.name))
                 }
                 None => "none".to_owned(),
             };

@@ -58,7 +58,7 @@ pub(super) fn draw_channels(
         .take(h)
         .map(|(i, e)| {
             let c = &e.channel;
-            let joined = st.data.channels.contains_key(&c.stream_id);
+            let joined = st.data.channels.is_subscribed(c.stream_id);
             let mark = if joined { Span::styled("✓ ", t.ok) } else { Span::raw("  ") };
             let name = clip(&format!("#{}", sanitize(&c.name)), name_w);
             let pad = " ".repeat(name_w.saturating_sub(display_width(&name)));
@@ -84,7 +84,7 @@ pub(super) fn draw_channels(
     }
     let Some(e) = list.shown.get(selected).and_then(|i| list.all.get(*i)) else { return };
     let c = &e.channel;
-    let joined = st.data.channels.contains_key(&c.stream_id);
+    let joined = st.data.channels.is_subscribed(c.stream_id);
     let who = c
         .subscriber_count
         .map_or_else(String::new, |n| format!("{n} subscriber{}", if n == 1 { "" } else { "s" }));

@@ -17,7 +17,7 @@ pub(super) fn draw_compose(f: &mut Frame, st: &State, t: &Theme, cache: &mut Ren
     let to = match &c.target {
         Target::Channel { id, topic } => {
             let t = d.realm.topic_shown(topic);
-            format!("#{} > {}", d.channel_name(*id), t)
+            format!("#{} > {}", d.channels.name(*id), t)
         }
         Target::Dm(u) if u.is_empty() => "Notes to self".into(),
         // "To: Alice Okafor" (it read "To: DM to Alice Okafor").

@@ -42,8 +42,8 @@ pub(super) fn draw_history(
         if let (Some(ps), Some(ns)) = (s.prev_stream, s.stream) {
             lines.push(Line::from(format!(
                 "  channel: #{} → #{}",
-                sanitize(d.channel_name(ps)),
-                sanitize(d.channel_name(ns))
+                sanitize(d.channels.name(ps)),
+                sanitize(d.channels.name(ns))
             )));
         }
         if i == 0 || s.prev_content.is_some() {

@@ -19,10 +19,10 @@ fn label(st: &State, t: &Theme, view: &InboxView, row: &InboxRow) -> (String, St
             let fold = if view.collapsed.contains(group) { "▸" } else { "▾" };
             match group {
                 InboxGroup::Channel(c) => {
-                    let ch = d.channels.get(c);
+                    let ch = d.channels.get(*c);
                     let lock = if ch.is_some_and(|c| c.invite_only) { "🔒" } else { "#" };
                     let style = if ch.is_some_and(|c| c.muted) { t.dim.patch(t.bold) } else { t.bold };
-                    (format!("{fold} {lock}{}", sanitize(d.channel_name(*c))), style)
+                    (format!("{fold} {lock}{}", sanitize(d.channels.name(*c))), style)
                 }
                 InboxGroup::Dms => (format!("{fold} Direct messages"), t.bold),
             }

@@ -19,7 +19,7 @@ pub(super) fn conversation_header(st: &State, m: &Stored) -> String {
     match m.stream_id() {
         Some(c) if !m.is_dm() => {
             let t = d.realm.topic_shown(m.topic());
-            format!("#{} > {}{}", sanitize(d.channel_name(c)), sanitize(t), policy_mark(st, c, m.topic()))
+            format!("#{} > {}{}", sanitize(d.channels.name(c)), sanitize(t), policy_mark(st, c, m.topic()))
         }
         _ => {
             let others = crate::app::narrow::dm_key(&m.dm_user_ids(), d.me);
@@ -77,7 +77,7 @@ fn message_block(
             // An empty topic's match is empty too: the header names it as the realm does.
             (Some(subject), Some(c)) if !m.is_dm() && !subject.trim().is_empty() => {
                 let mut spans =
-                    vec![Span::styled(format!("#{} > ", sanitize(st.data.channel_name(c))), t.header)];
+                    vec![Span::styled(format!("#{} > ", sanitize(st.data.channels.name(c))), t.header)];
                 for (text, marked) in crate::content::highlighted_runs(subject) {
                     let style = if marked { t.header.patch(t.content.search_match) } else { t.header };
                     spans.push(Span::styled(text, style));
@@ -302,9 +302,9 @@ fn pending_block(st: &State, th: &Theme, o: &crate::app::Outgoing, width: u16) -
             crate::app::Target::Channel { id, topic } => {
                 let t = st.data.realm.topic_shown(topic);
                 // As the user knows it now, else as it was when written (the channel is gone).
-                let name = match (st.data.channels.get(id), &o.channel_name) {
+                let name = match (st.data.channels.get(*id), &o.channel_name) {
                     (None, Some(name)) => name.as_str(),
-                    _ => st.data.channel_name(*id),
+                    _ => st.data.channels.name(*id),
                 };
                 format!("#{} > {}", sanitize(name), sanitize(t))
             }

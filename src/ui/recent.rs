@@ -16,7 +16,7 @@ pub(super) fn title(st: &State, n: &Narrow) -> String {
     match n {
         Narrow::Topic(c, t) => {
             let topic = d.realm.topic_shown(t);
-            format!("#{} > {}", d.channel_name(*c), topic)
+            format!("#{} > {}", d.channels.name(*c), topic)
         }
         Narrow::Dm(users) if users.is_empty() => format!("DM: {} (you)", d.user_name(d.me)),
         Narrow::Dm(users) => {

@@ -29,7 +29,7 @@ pub(super) fn draw_scheduled(f: &mut Frame, st: &State, t: &Theme, selected: usi
         let Some(s) = d.scheduled.get(id) else { continue };
         let to = match &s.to {
             crate::api::Recipient::Channel(c) => {
-                format!("#{} > {}", sanitize(d.channel_name(*c)), sanitize(s.topic.as_deref().unwrap_or("")))
+                format!("#{} > {}", sanitize(d.channels.name(*c)), sanitize(s.topic.as_deref().unwrap_or("")))
             }
             crate::api::Recipient::Users(u) => {
                 format!(

@@ -45,7 +45,7 @@ pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut Hit
             SidebarRow::Starred => ("Starred".to_owned(), 0, Style::new()),
             SidebarRow::Mentions => ("Mentions".to_owned(), d.unread.mentions(), Style::new()),
             SidebarRow::Channel(c) => {
-                let Some(ch) = d.channels.get(c) else { continue };
+                let Some(ch) = d.channels.get(*c) else { continue };
                 let arrow = if st.ui.expanded == Some(*c) { "▾" } else { "▸" };
                 let pin = if ch.pinned { "^" } else { "" };
                 let lock = if ch.invite_only { "🔒" } else { "#" };
@@ -87,8 +87,8 @@ pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut Hit
                 let name = match section {
                     Section::Pinned => "PINNED CHANNELS".to_owned(),
                     Section::Folder(f) => d
-                        .channel_folders
-                        .get(f)
+                        .channels
+                        .folder(*f)
                         .map_or_else(|| "FOLDER".to_owned(), |f| sanitize(&f.name).to_uppercase()),
                     Section::Other => "OTHER CHANNELS".to_owned(),
                 };

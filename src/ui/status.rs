@@ -16,10 +16,10 @@ pub fn narrow_title(st: &State, n: &Narrow) -> String {
     let d = &st.data;
     match n {
         Narrow::All => "All messages".into(),
-        Narrow::Channel(c) => format!("#{}", d.channel_name(*c)),
+        Narrow::Channel(c) => format!("#{}", d.channels.name(*c)),
         Narrow::Topic(c, t) => {
             let t = d.realm.topic_shown(t);
-            format!("#{} > {}", d.channel_name(*c), t)
+            format!("#{} > {}", d.channels.name(*c), t)
         }
         Narrow::AllDms => "Direct messages".into(),
         Narrow::Dm(u) if u.is_empty() => "Notes to self".into(),

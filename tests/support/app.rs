@@ -498,7 +498,7 @@ impl App {
     }
 
     pub fn channel_id(&self, name: &str) -> i64 {
-        self.st.data.channels.values().find(|c| c.name == name).map(|c| c.id).expect("channel")
+        self.st.data.channels.iter().find(|c| c.name == name).map(|c| c.id).expect("channel")
     }
 
     /// Wait until what the archive was sent is written (false: not within 30 s, or none).

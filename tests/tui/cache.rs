@@ -20,7 +20,7 @@ async fn the_last_session_is_drawn_before_the_server_answers_then_replaced() {
     let mut app = App::start("member").await;
     let live = app.draw(120, 30);
     let live_unread: Vec<usize> =
-        app.st.data.channels.keys().map(|c| app.st.data.channel_unread(*c)).collect();
+        app.st.data.channels.iter().map(|c| app.st.data.channel_unread(c.id)).collect();
     assert!(live_unread.iter().sum::<usize>() > 0, "the demo member has unread messages");
     let dir = tempfile::tempdir().unwrap();
     let snapshot = kept_and_read(&app, dir.path());
@@ -69,7 +69,7 @@ async fn the_last_session_is_drawn_before_the_server_answers_then_replaced() {
         cached.owners.iter().flatten().all(|id| live.owners.contains(&Some(*id)) || live_ids.contains(id)),
         "only the session's messages"
     );
-    let unread: Vec<usize> = app.st.data.channels.keys().map(|c| app.st.data.channel_unread(*c)).collect();
+    let unread: Vec<usize> = app.st.data.channels.iter().map(|c| app.st.data.channel_unread(c.id)).collect();
     assert_eq!(unread, live_unread, "the same unread counts");
     assert_eq!(app.st.data.users.len(), live_state.data.users.len(), "every user");
 
@@ -177,8 +177,12 @@ async fn the_last_session_reopens_the_narrow_left_and_the_others_kept_even_offli
     // A channel none of whose messages is held: it says so and why.
     let empty = {
         let d = &app.st.data;
-        let c = d.channels.keys().find(|c| !held.iter().any(|id| d.messages[id].stream_id() == Some(**c)));
-        Narrow::Channel(*c.expect("a channel with no message kept"))
+        let c = d
+            .channels
+            .iter()
+            .map(|c| c.id)
+            .find(|c| !held.iter().any(|id| d.messages[id].stream_id() == Some(*c)));
+        Narrow::Channel(c.expect("a channel with no message kept"))
     };
     app.open(empty.clone()).await;
     let screen = app.draw(80, 24);

@@ -70,7 +70,7 @@ async fn the_channel_browser_filters_joins_opens_and_leaves() {
     assert_eq!(status(&app), (false, "you joined #outdoors".into()));
     assert!(server_sub(&app, "member", "outdoors").is_some());
     let outdoors = server_channel_id(&app, "outdoors");
-    assert!(app.st.data.channels.contains_key(&outdoors));
+    assert!(app.st.data.channels.is_subscribed(outdoors));
     assert!(app.st.ui.sidebar.contains(&SidebarRow::Channel(outdoors)));
     assert!(app.screen(160, 48).contains("✓ #outdoors"), "the list marks it joined");
     let count = |app: &App| match &app.st.ui.popup {
@@ -97,7 +97,7 @@ async fn the_channel_browser_filters_joins_opens_and_leaves() {
     app.key(KeyCode::Char('y')).await;
     assert_eq!(status(&app), (false, "you left #outdoors".into()));
     assert!(server_sub(&app, "member", "outdoors").is_none());
-    assert!(!app.st.data.channels.contains_key(&outdoors));
+    assert!(!app.st.data.channels.is_subscribed(outdoors));
     assert!(!app.st.ui.sidebar.contains(&SidebarRow::Channel(outdoors)));
     assert_eq!(count(&app), Some(4));
 

@@ -59,7 +59,7 @@ async fn an_archived_channel_leaves_the_sidebar() {
         .await;
     assert!(resp.is_ok(), "{resp:?}");
     app.settle().await;
-    assert!(!app.st.data.channels.contains_key(&design));
+    assert!(!app.st.data.channels.is_subscribed(design));
     let screen = app.screen(100, 24);
     assert!(!screen.contains("#design"), "{screen}");
     assert!(app.st.ui.status.as_ref().is_some_and(|s| s.text.contains("archived")), "{:?}", app.st.ui.status);

@@ -15,7 +15,7 @@ async fn admin(app: &App, method: Method, path: &str, params: Params) {
 }
 
 fn folder_id(app: &App, name: &str) -> i64 {
-    app.st.data.channel_folders.values().find(|f| f.name == name).map(|f| f.id).expect("folder")
+    app.st.data.channels.folders().find(|f| f.name == name).map(|f| f.id).expect("folder")
 }
 
 /// The channels pane's lines from the first heading on, drawn tall enough for all of them (the
@@ -69,14 +69,14 @@ async fn channels_are_grouped_under_their_folders_and_follow_the_servers_changes
     // The folders are reordered: Social comes first.
     let order = format!("[{social},{engineering}]");
     admin(&app, Method::PATCH, "/channel_folders", Params::new().add("order", &order)).await;
-    app.until("reordered", |st| st.data.channel_folders[&social].order == 0).await;
+    app.until("reordered", |st| st.data.channels.folder(social).unwrap().order == 0).await;
     let rows = pane(&mut app);
     let at = |name: &str| rows.iter().position(|r| r == name).unwrap();
     assert!(at("SOCIAL") < at("▸#general") && at("▸#general") < at("ENGINEERING"), "{rows:?}");
     // Renamed (server text is drawn sanitized): the heading follows.
     let folder = format!("/channel_folders/{social}");
     admin(&app, Method::PATCH, &folder, Params::new().add("name", "Hang\u{1b}[31mout")).await;
-    app.until("renamed", |st| st.data.channel_folders[&social].name.starts_with("Hang")).await;
+    app.until("renamed", |st| st.data.channels.folder(social).unwrap().name.starts_with("Hang")).await;
     let screen = app.screen(80, 24);
     assert!(!screen.contains('\u{1b}'), "{screen}");
     assert!(pane(&mut app).iter().any(|r| r.starts_with("HANG")), "{screen}");

@@ -39,7 +39,7 @@ async fn the_inbox_lists_unread_conversations_by_channel_then_dms_and_opens_one(
         match r {
             InboxRow::Group { .. } => {
                 if let Some(InboxRow::Group { unread, group: InboxGroup::Channel(c) }) = heading {
-                    assert_eq!(unread, sum, "#{}", st.data.channel_name(c));
+                    assert_eq!(unread, sum, "#{}", st.data.channels.name(c));
                     assert_eq!(unread, st.data.channel_unread(c));
                 }
                 heading = Some(r.clone());

@@ -24,7 +24,8 @@ async fn a_member_creates_a_private_channel_and_lands_in_it() {
     said(&mut app, "#night shift (private) created; you are in it").await;
     let id = app.server.shared.lock().channel_named("night shift").map(|c| c.id).expect("created");
     app.until("the new channel open", |st| st.ui.narrow == Narrow::Channel(id)).await;
-    app.until("it in the sidebar", |st| st.data.subscribed_channel_id("night shift") == Some(id)).await;
+    app.until("it in the sidebar", |st| st.data.channels.by_name("night shift").map(|c| c.id) == Some(id))
+        .await;
     {
         let org = app.server.shared.lock();
         let c = org.channel_named("night shift").unwrap();
@@ -36,7 +37,14 @@ async fn a_member_creates_a_private_channel_and_lands_in_it() {
     app.palette("create-channel Night Shift").await;
     assert_eq!(status(&app).as_deref(), Some("#night shift already exists, and you are in it"));
     app.key(KeyCode::Esc).await;
-    let joinable = app.st.data.unsubscribed.values().next().cloned().expect("a channel the member is not in");
+    let joinable = app
+        .st
+        .data
+        .channels
+        .joinable()
+        .next()
+        .map(|(_, n)| n.to_owned())
+        .expect("a channel the member is not in");
     app.palette(&format!("create-channel {joinable}")).await;
     assert_eq!(status(&app), Some(format!("#{joinable} already exists (:subscribe #{joinable} joins it)")));
     app.key(KeyCode::Esc).await;
@@ -64,7 +72,7 @@ async fn an_older_server_creates_the_channel_by_subscribing() {
     let c = app.server.shared.lock().channel_named("old ways").map(|c| (c.id, c.invite_only));
     let (id, private) = c.expect("created");
     assert!(!private);
-    app.until("it in the sidebar", |st| st.data.subscribed_channel_id("old ways") == Some(id)).await;
+    app.until("it in the sidebar", |st| st.data.channels.by_name("old ways").map(|c| c.id) == Some(id)).await;
 }
 
 fn invited(app: &App) -> Vec<String> {

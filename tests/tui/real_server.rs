@@ -155,7 +155,7 @@ async fn a_users_profile_field_shows_names() {
 #[tokio::test]
 async fn a_channel_never_joined_is_named_and_searchable() {
     let mut app = App::start("member").await;
-    let outdoors = *app.st.data.unsubscribed.iter().find(|(_, n)| *n == "outdoors").expect("never joined").0;
+    let outdoors = app.st.data.channels.joinable().find(|(_, n)| *n == "outdoors").expect("never joined").0;
     let alice = app.other("alice");
     let id = alice
         .send_message(&OutgoingMessage::channel(outdoors, "trails", "ridgeline-xyz walk"))

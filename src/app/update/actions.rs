@@ -25,10 +25,10 @@ pub(super) fn sidebar_channel(st: &State) -> Option<ChannelId> {
 /// `M` / `U` / `F` / `R` on a channel row act on the channel, as in the web app's channel menu.
 pub(super) fn channel_row_action(st: &mut State, a: Action) -> Vec<Effect> {
     let Some(c) = sidebar_channel(st) else { return vec![] };
-    let name = st.data.channel_name(c).to_owned();
+    let name = st.data.channels.name(c).to_owned();
     match a {
         Action::MuteTopic | Action::UnmuteTopic => {
-            let Some(ch) = st.data.channels.get(&c) else { return vec![] };
+            let Some(ch) = st.data.channels.get(c) else { return vec![] };
             let muted = a == Action::MuteTopic && !ch.muted;
             if ch.muted == muted {
                 set_status(st, format!("#{name} is not muted"));
@@ -48,7 +48,7 @@ pub(super) fn channel_row_action(st: &mut State, a: Action) -> Vec<Effect> {
 /// messages are read (its `update_message_flags` events), never before: a refused request
 /// leaves them as the server has them.
 pub(super) fn mark_channel_read(st: &mut State, c: ChannelId) -> Vec<Effect> {
-    let name = st.data.channel_name(c).to_owned();
+    let name = st.data.channels.name(c).to_owned();
     if st.data.unread.topics_in(c).is_none_or(|t| t.is_empty()) {
         set_status(st, format!("#{name} has no unread messages"));
         return vec![];
@@ -66,7 +66,7 @@ pub(super) fn mark_topic_read(c: ChannelId, t: String) -> Vec<Effect> {
 /// leaves its topics out) when the server says so, with its `subscription` event: a refused
 /// change leaves the channel as it was.
 pub(super) fn set_channel_muted(st: &mut State, c: ChannelId, muted: bool) -> Vec<Effect> {
-    let Some(ch) = st.data.channels.get(&c) else { return vec![] };
+    let Some(ch) = st.data.channels.get(c) else { return vec![] };
     let name = ch.name.clone();
     set_status(st, format!("#{name}: {}…", if muted { "muting" } else { "unmuting" }));
     vec![Effect::SetChannelMuted { channel: c, name, muted }]
@@ -231,8 +231,8 @@ fn reply_author(st: &mut State) -> Vec<Effect> {
 /// Ask for the channel and topic of a new message, starting from the conversation in view.
 fn new_channel_message(st: &mut State) -> Vec<Effect> {
     let text = match &st.ui.narrow {
-        Narrow::Topic(c, t) => format!("{}>{}", st.data.channel_name(*c), t),
-        Narrow::Channel(c) => format!("{}>", st.data.channel_name(*c)),
+        Narrow::Topic(c, t) => format!("{}>{}", st.data.channels.name(*c), t),
+        Narrow::Channel(c) => format!("{}>", st.data.channels.name(*c)),
         _ => String::new(),
     };
     st.ui.prompt = Some(Prompt::new(PromptKind::ChannelTopic, &text));
@@ -247,7 +247,7 @@ fn set_topic_policy(st: &mut State, a: Action) -> Vec<Effect> {
     };
     // As the web app: unmuting a topic of a channel that is not muted takes it back
     // to the default; only in a muted channel is it "unmuted" (policy 2).
-    let channel_muted = st.data.channels.get(&c).is_some_and(|ch| ch.muted);
+    let channel_muted = st.data.channels.get(c).is_some_and(|ch| ch.muted);
     let wanted = match a {
         Action::MuteTopic => VisibilityPolicy::Muted,
         Action::UnmuteTopic if channel_muted => VisibilityPolicy::Unmuted,
@@ -258,7 +258,7 @@ fn set_topic_policy(st: &mut State, a: Action) -> Vec<Effect> {
     // The policy changes here when the server says it changed (its `user_topic`
     // event): a refused change leaves the topic as it was.
     let pending = super::answers::policy_words(policy).1;
-    set_status(st, format!("#{} > {t}: {pending}", st.data.channel_name(c)));
+    set_status(st, format!("#{} > {t}: {pending}", st.data.channels.name(c)));
     vec![Effect::SetPolicy { channel: c, topic: t, policy }]
 }
 

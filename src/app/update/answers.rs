@@ -374,7 +374,7 @@ fn other_success(st: &mut State, job: Job, result: Answer) -> Vec<Effect> {
             format!("#{name} {}", if muted { "muted" } else { "unmuted" })
         }
         (Job::SetPolicy { channel, topic, policy }, _) => {
-            format!("#{} > {topic}: {}", st.data.channel_name(channel), policy_words(policy).0)
+            format!("#{} > {topic}: {}", st.data.channels.name(channel), policy_words(policy).0)
         }
         _ => String::new(),
     };
@@ -499,7 +499,7 @@ fn refused(st: &mut State, job: Job, f: &Failure) {
             format!("{}: {text}", if add { "reaction not added" } else { "reaction not taken back" })
         }
         Job::SetPolicy { channel, topic, policy } => {
-            let name = st.data.channel_name(channel);
+            let name = st.data.channels.name(channel);
             format!("#{name} > {topic} not {}: {text}", policy_words(policy).0)
         }
         Job::Open { download: true } if matches!(f, Failure::Api(_)) => format!("download failed: {text}"),

@@ -48,7 +48,7 @@ pub fn snapshot(st: &State) -> Snapshot {
         .collect();
     let subscriptions: Vec<Subscription> = d
         .channels
-        .values()
+        .iter()
         .filter_map(|c| {
             serde_json::from_value(json!({
                 "stream_id": c.id, "name": c.name, "description": c.description, "color": c.color,
@@ -80,7 +80,7 @@ pub fn snapshot(st: &State) -> Snapshot {
         subscriptions: Some(subscriptions),
         unsubscribed: None,
         never_subscribed: Some(
-            d.unsubscribed.iter().map(|(id, name)| json!({"stream_id": id, "name": name})).collect(),
+            d.channels.joinable().map(|(id, name)| json!({"stream_id": id, "name": name})).collect(),
         ),
         unread_msgs: Some(unread),
         user_topics: Some(
@@ -109,7 +109,7 @@ pub fn snapshot(st: &State) -> Snapshot {
         custom_profile_fields: Some(d.profile_fields.clone()),
         alert_words: Some(d.alert_words.clone()),
         saved_snippets: d.snippets.as_ref().map(|s| s.values().cloned().collect()),
-        channel_folders: Some(d.channel_folders.values().cloned().collect()),
+        channel_folders: Some(d.channels.folders().cloned().collect()),
         reminders: d.reminders.clone(),
         realm_upload_quota_mib: r.upload_quota_bytes.map(|b| b >> 20),
         ..Default::default()

@@ -90,22 +90,6 @@ pub(super) fn apply_jump(st: &mut State) {
     }
 }
 
-pub(super) fn channel_info(s: &Subscription) -> ChannelInfo {
-    ChannelInfo {
-        id: s.stream_id,
-        name: s.name.clone(),
-        description: s.description.clone(),
-        color: s.color.clone(),
-        pinned: s.pin_to_top,
-        muted: s.is_muted,
-        invite_only: s.invite_only,
-        desktop_notifications: s.desktop_notifications,
-        audible_notifications: s.audible_notifications,
-        folder_id: s.folder_id,
-        can_create_topic_group: s.can_create_topic_group.clone(),
-    }
-}
-
 /// Rebuild the people list: active, then idle, then offline; by name within each.
 /// Only while the pane is shown: it sorts every user.
 pub fn rebuild_people(st: &mut State) {
@@ -230,13 +214,10 @@ pub fn rebuild_sidebar(st: &mut State) {
 /// then by name. Empty groups are left out.
 pub fn channel_sections(d: &Data, filter: &str) -> Vec<(Section, Vec<ChannelId>)> {
     let mut chans: Vec<&ChannelInfo> =
-        d.channels.values().filter(|c| matches_filter(&c.name, filter)).collect();
+        d.channels.iter().filter(|c| matches_filter(&c.name, filter)).collect();
     chans.sort_by_cached_key(|c| (c.muted, c.name.to_lowercase()));
     let folder = |c: &ChannelInfo| {
-        c.folder_id
-            .and_then(|f| d.channel_folders.get(&f))
-            .filter(|f| !f.is_archived)
-            .map(|f| (f.order, f.id))
+        c.folder_id.and_then(|f| d.channels.folder(f)).filter(|f| !f.is_archived).map(|f| (f.order, f.id))
     };
     let mut groups: std::collections::BTreeMap<(u8, (i64, i64)), Vec<ChannelId>> = Default::default();
     for c in chans {

@@ -229,7 +229,7 @@ fn people(st: &State, q: &str, n: usize, insert: impl Fn(&str) -> String) -> Vec
 fn channels(st: &State, typed: &str, insert: impl Fn(&str) -> String) -> Vec<(String, String)> {
     let q = typed.trim_start_matches('#').to_lowercase();
     let mut chans: Vec<&ChannelInfo> =
-        st.data.channels.values().filter(|c| c.name.to_lowercase().contains(&q)).collect();
+        st.data.channels.iter().filter(|c| c.name.to_lowercase().contains(&q)).collect();
     chans.sort_by_key(|c| (!c.name.to_lowercase().starts_with(&q), c.name.to_lowercase()));
     chans.into_iter().take(SHOWN).map(|c| (format!("#{}", c.name), insert(&c.name))).collect()
 }
@@ -418,7 +418,7 @@ fn arguments(st: &mut State, before: &str, fx: &mut Vec<Effect>) -> (Vec<(String
                 Some(c) => c.trim_start_matches('#').replace('"', ""),
                 None => super::common::selected_message(st)
                     .and_then(|m| m.stream_id())
-                    .map(|c| st.data.channel_name(c).to_owned())
+                    .map(|c| st.data.channels.name(c).to_owned())
                     .unwrap_or_default(),
             };
             let typed = after_tokens(before, 1 + topic_at.unwrap_or(0)).to_owned();

@@ -192,7 +192,7 @@ pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
                                 .filter(|(shown, _)| shown.to_lowercase().contains(&topic_q))
                                 .take(8)
                                 .map(|(shown, t)| {
-                                    (shown.to_owned(), format!("#**{}>{t}**", d.channel_name(cid)))
+                                    (shown.to_owned(), format!("#**{}>{t}**", d.channels.name(cid)))
                                 }),
                         ),
                         Some(list) if list.loading => {}
@@ -206,7 +206,7 @@ pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
             None => {
                 let q = q.to_lowercase();
                 let mut chans: Vec<&ChannelInfo> =
-                    d.channels.values().filter(|c| c.name.to_lowercase().contains(&q)).collect();
+                    d.channels.iter().filter(|c| c.name.to_lowercase().contains(&q)).collect();
                 chans.sort_by_key(|c| (!c.name.to_lowercase().starts_with(&q), c.name.to_lowercase()));
                 out.extend(
                     chans.into_iter().take(8).map(|c| (format!("#{}", c.name), format!("#**{}**", c.name))),

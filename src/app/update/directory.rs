@@ -151,7 +151,7 @@ fn on_subscribed(
 /// A channel just created: opened, as the web app does, when known by its ID or (a server that
 /// does not say the ID) by its name.
 pub(super) fn open_created(st: &mut State, name: &str, id: Option<ChannelId>) -> Vec<Effect> {
-    match id.or_else(|| st.data.subscribed_channel_id(name)) {
+    match id.or_else(|| st.data.channels.by_name(name).map(|c| c.id)) {
         Some(c) => super::navigation::open_narrow(st, Narrow::Channel(c)),
         None => vec![],
     }
@@ -174,16 +174,15 @@ pub(super) fn leave_question(name: &str, private: bool) -> String {
 
 /// `:subscribe #name`: only existing channels (the server would create a missing one).
 pub(super) fn subscribe_command(st: &mut State, name: &str) -> Result<Vec<Effect>, String> {
-    if let Some(c) = st.data.subscribed_channel_id(name) {
-        return Err(format!("you are already in #{}", st.data.channel_name(c)));
+    if let Some(c) = st.data.channels.by_name(name) {
+        return Err(format!("you are already in #{}", c.name));
     }
     let (_, exact) = st
         .data
-        .unsubscribed
-        .iter()
-        .find(|(_, n)| n.eq_ignore_ascii_case(name))
+        .channels
+        .joinable_by_name(name)
         .ok_or_else(|| format!("no channel named {name:?} that you can join (:channels lists them)"))?;
-    let exact = exact.clone();
+    let exact = exact.to_owned();
     set_status(st, format!("joining #{exact}…"));
     Ok(vec![Effect::Api(ApiCall::Subscribe { names: vec![exact] })])
 }
@@ -262,7 +261,7 @@ fn on_property_set(
     value: bool,
     result: Result<(), String>,
 ) -> Vec<Effect> {
-    let name = st.data.channel_name(channel).to_owned();
+    let name = st.data.channels.name(channel).to_owned();
     let what = setting_name(property);
     match result {
         Ok(()) if property == "pin_to_top" => {

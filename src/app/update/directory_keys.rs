@@ -26,7 +26,7 @@ pub(super) fn toggle_subscription(
     name: String,
     private: bool,
 ) -> Vec<Effect> {
-    if st.data.channels.contains_key(&channel) {
+    if st.data.channels.is_subscribed(channel) {
         let leave = Effect::Api(ApiCall::Unsubscribe {
             channels: vec![name.clone()],
             principals: None,
@@ -56,7 +56,7 @@ fn channels_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         KeyCode::Enter => {
             let Some(c) = selected_entry(st) else { return vec![] };
             let (id, name) = (c.stream_id, c.name.clone());
-            if !st.data.channels.contains_key(&id) {
+            if !st.data.channels.is_subscribed(id) {
                 set_status(st, format!("you are not in #{name}: ctrl+s joins it"));
                 return vec![];
             }
@@ -120,7 +120,7 @@ fn info_key(st: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
         });
     }
     let from_details = details.as_ref().map(|d| (d.name.clone(), d.invite_only));
-    let Some(sub) = st.data.channels.get(&c).cloned() else {
+    let Some(sub) = st.data.channels.get(c).cloned() else {
         let Some((name, private)) = from_details else { return Some(vec![]) };
         if k == 's' {
             return Some(toggle_subscription(st, c, name, private));

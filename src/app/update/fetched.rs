@@ -16,7 +16,7 @@ pub(super) fn on_topic_counted(
 ) -> Vec<Effect> {
     match result {
         Ok((n, all)) => {
-            let name = format!("#{} > {topic}", st.data.channel_name(channel));
+            let name = format!("#{} > {topic}", st.data.channels.name(channel));
             let count = match (n, all) {
                 (1, true) => "its one message".to_owned(),
                 (n, true) => format!("its {n} messages"),

@@ -26,7 +26,7 @@ pub fn build(d: &Data, collapsed: &BTreeSet<InboxGroup>) -> Vec<InboxRow> {
     // Channels as the web app's inbox orders them: pinned first, muted last, then by name.
     let mut channels: Vec<(&ChannelInfo, Vec<Unread<String>>)> = Vec::new();
     for (c, topics) in d.unread.channels() {
-        let Some(info) = d.channels.get(&c) else { continue };
+        let Some(info) = d.channels.get(c) else { continue };
         let mut list: Vec<Unread<String>> = topics
             .iter()
             .filter(|t| !d.topic_muted(c, t))

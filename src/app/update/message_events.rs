@@ -53,7 +53,7 @@ pub(super) fn on_update(st: &mut State, ev: &UpdateMessageEvent) -> Vec<Effect> 
         if ev.subject.is_some() || ev.new_stream_id.is_some() {
             let to = ev
                 .new_stream_id
-                .map(|c| (c, st.data.channels.get(&c).map(|x| x.name.as_str()).unwrap_or_default()));
+                .map(|c| (c, st.data.channels.get(c).map(|x| x.name.as_str()).unwrap_or_default()));
             st.data.messages.move_to(*id, to, ev.subject.as_deref());
         }
         st.data.reindex(*id);

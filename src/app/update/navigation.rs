@@ -315,7 +315,7 @@ pub(super) fn policy_changed(st: &mut State, c: ChannelId, topic: &str, policy: 
     if let Some(view) = d.narrows.get_mut(&Narrow::All) {
         let msgs = &d.messages;
         let hide = policy == VisibilityPolicy::Muted
-            || (policy == VisibilityPolicy::None && d.channels.get(&c).is_some_and(|ch| ch.muted));
+            || (policy == VisibilityPolicy::None && d.channels.get(c).is_some_and(|ch| ch.muted));
         if hide {
             view.ids.retain(|id| {
                 !msgs

@@ -41,7 +41,7 @@ pub(super) fn enqueue(st: &mut State, target: Target, content: String) -> Vec<Ef
     let local_id = format!("{}.{}", st.now, st.next_local_id);
     let draft = target.key();
     let channel_name = match &target {
-        Target::Channel { id, .. } => st.data.channels.get(id).map(|c| c.name.clone()),
+        Target::Channel { id, .. } => st.data.channels.get(*id).map(|c| c.name.clone()),
         Target::Dm(_) => None,
     };
     let on_disk = OnDisk {

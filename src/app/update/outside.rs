@@ -89,7 +89,7 @@ pub fn message_link(st: &State, m: &Stored) -> String {
     let site = st.site.trim_end_matches('/');
     match m.stream_id() {
         Some(c) if !m.is_dm() => {
-            let name = st.data.channel_name(c).replace(' ', "-");
+            let name = st.data.channels.name(c).replace(' ', "-");
             format!(
                 "{site}/#narrow/channel/{c}-{}/topic/{}/near/{}",
                 crate::urls::hash_component(&name),
@@ -223,7 +223,7 @@ pub(super) fn notify(st: &State, m: &Stored) -> Option<Notice> {
                 Reason::AlertWord => " (alert word)",
                 _ => " (followed)",
             };
-            let place = format!("#{} > {}", sanitize(d.channel_name(c)), sanitize(m.topic()));
+            let place = format!("#{} > {}", sanitize(d.channels.name(c)), sanitize(m.topic()));
             (format!("{sender} in {place}{why}"), format!("in {place}"))
         }
         _ => {

@@ -55,7 +55,7 @@ pub(super) fn topic_key(st: &mut State, a: Action) -> Vec<Effect> {
 pub(super) fn scheduled_label(st: &State, sm: &ScheduledMessage) -> String {
     let to = match &sm.to {
         Recipient::Channel(c) => {
-            format!("to #{} > {}", st.data.channel_name(*c), sm.topic.as_deref().unwrap_or_default())
+            format!("to #{} > {}", st.data.channels.name(*c), sm.topic.as_deref().unwrap_or_default())
         }
         Recipient::Users(u) => {
             let names: Vec<&str> = u.iter().map(|id| st.data.user_name(*id)).collect();

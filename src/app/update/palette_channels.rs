@@ -23,7 +23,7 @@ pub(super) fn unsubscribe(
         (None, _, _) => return Err("name the channel: unsubscribe #channel [user…]".into()),
     };
     let ids = users.iter().map(|u| resolve_user(st, u)).collect::<Result<Vec<_>, _>>()?;
-    let name = st.data.channel_name(c).to_owned();
+    let name = st.data.channels.name(c).to_owned();
     let me = st.data.me;
     let who = |u: &UserId| if *u == me { "you".to_owned() } else { st.data.user_name(*u).to_owned() };
     let question = match ids.as_slice() {
@@ -64,10 +64,10 @@ pub(super) fn create_channel(
     description: String,
 ) -> Result<Vec<Effect>, String> {
     crate::api::limits::check_channel_name(&name).map_err(|e| e.to_string())?;
-    if let Some(c) = st.data.subscribed_channel_id(&name) {
-        return Err(format!("#{} already exists, and you are in it", st.data.channel_name(c)));
+    if let Some(c) = st.data.channels.by_name(&name) {
+        return Err(format!("#{} already exists, and you are in it", c.name));
     }
-    if let Some((_, n)) = st.data.unsubscribed.iter().find(|(_, n)| n.eq_ignore_ascii_case(&name)) {
+    if let Some((_, n)) = st.data.channels.joinable_by_name(&name) {
         return Err(format!("#{n} already exists (:subscribe #{n} joins it)"));
     }
     set_status(st, format!("creating #{name}…"));

@@ -63,7 +63,7 @@ pub(super) fn mark_read(st: &mut State, what: Option<bool>) -> Result<Vec<Effect
     match what {
         None => {
             let (c, t) = current_topic(st).ok_or("select a message in a topic first")?;
-            set_status(st, format!("marking #{} > {t} as read…", st.data.channel_name(c)));
+            set_status(st, format!("marking #{} > {t} as read…", st.data.channels.name(c)));
             Ok(mark_topic_read(c, t))
         }
         Some(false) => {

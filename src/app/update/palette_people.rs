@@ -147,7 +147,7 @@ pub(super) fn invite(
         .iter()
         .map(|n| channel_by_name(st, n).ok_or_else(|| format!("no channel named {n:?}")))
         .collect::<Result<Vec<_>, _>>()?;
-    let channels: Vec<String> = ids.iter().map(|c| st.data.channel_name(*c).to_owned()).collect();
+    let channels: Vec<String> = ids.iter().map(|c| st.data.channels.name(*c).to_owned()).collect();
     set_status(st, format!("inviting {}…", and_list(&emails)));
     Ok(vec![Effect::Api(ApiCall::Invite { emails, ids, channels })])
 }

@@ -31,7 +31,7 @@ pub(super) fn move_topic(
         return Err("nothing to change: that is where the topic is".into());
     }
     let dest =
-        format!("#{} > {}", st.data.channel_name(to_channel.unwrap_or(c)), topic.as_deref().unwrap_or(&old));
+        format!("#{} > {}", st.data.channels.name(to_channel.unwrap_or(c)), topic.as_deref().unwrap_or(&old));
     let done = match (to_channel, mode) {
         (None, "change_all") => format!("topic renamed: {dest}"),
         (Some(_), "change_all") => format!("topic moved: {dest}"),
@@ -51,7 +51,7 @@ pub(super) fn resolve_topic(st: &mut State, resolve: bool) -> Result<Vec<Effect>
         return Err(format!("the topic is {}resolved", if resolve { "already " } else { "not " }));
     }
     let topic = if resolve { format!("{RESOLVED_PREFIX}{bare}") } else { bare };
-    let done = format!("#{} > {topic}", st.data.channel_name(c));
+    let done = format!("#{} > {topic}", st.data.channels.name(c));
     let done = if resolve { format!("resolved: {done}") } else { format!("unresolved: {done}") };
     let edit =
         MessageEdit { topic: Some(topic), propagate_mode: Some("change_all".into()), ..Default::default() };
@@ -64,6 +64,6 @@ pub(super) fn delete_topic(st: &mut State) -> Result<Vec<Effect>, String> {
     if !st.data.users.get(&st.data.me).is_some_and(UserInfo::is_admin) {
         return Err("only administrators can delete a topic".into());
     }
-    set_status(st, format!("counting the messages of #{} > {topic}…", st.data.channel_name(channel)));
+    set_status(st, format!("counting the messages of #{} > {topic}…", st.data.channels.name(channel)));
     Ok(vec![Effect::CountTopic { channel, topic }])
 }

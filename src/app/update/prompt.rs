@@ -198,7 +198,7 @@ pub(super) fn change_recipient(st: &mut State) -> Vec<Effect> {
     let d = &st.data;
     let (kind, text) = match &c.target {
         Target::Channel { id, topic } => {
-            (PromptKind::ChannelTopic, format!("{}>{topic}", d.channel_name(*id)))
+            (PromptKind::ChannelTopic, format!("{}>{topic}", d.channels.name(*id)))
         }
         Target::Dm(users) => {
             let names: Vec<&str> = users.iter().map(|u| d.user_name(*u)).collect();

@@ -22,22 +22,12 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     d.realm = realm_info(&r);
     // The users are read off the first frame's path (`app::roster`); events wait for them.
     let read_users = roster_of(d, &mut r);
-    d.channels = r.subscriptions.iter().flatten().map(|s| (s.stream_id, channel_info(s))).collect();
+    d.channels = Channels::from_register(&r);
     d.muted_users = r.muted_users.iter().flatten().map(|m| m.id).collect();
     d.alert_words = r.alert_words.clone().unwrap_or_default();
-    // Channels one can join: never subscribed, or left.
-    d.unsubscribed = r
-        .never_subscribed
-        .iter()
-        .flatten()
-        .filter_map(|c| Some((c.get("stream_id")?.as_i64()?, c.get("name")?.as_str()?.to_owned())))
-        .chain(r.unsubscribed.iter().flatten().map(|s| (s.stream_id, s.name.clone())))
-        .filter(|(id, _)| !d.channels.contains_key(id))
-        .collect();
     let mut fields = r.custom_profile_fields.clone().unwrap_or_default();
     fields.sort_by_key(|f| (f.order, f.id));
     d.profile_fields = fields;
-    d.channel_folders = r.channel_folders.iter().flatten().map(|f| (f.id, f.clone())).collect();
     d.user_topics = topic_policies(&r, &d.channels);
     d.unread.clear();
     if let Some(u) = &r.unread_msgs {
@@ -172,7 +162,7 @@ fn roster_of(d: &mut Data, r: &mut RegisterResponse) -> Option<Effect> {
 /// topic, time].
 fn topic_policies(
     r: &RegisterResponse,
-    channels: &std::collections::BTreeMap<ChannelId, ChannelInfo>,
+    channels: &Channels,
 ) -> HashMap<(ChannelId, String), VisibilityPolicy> {
     let mut policies = HashMap::new();
     for t in r.user_topics.iter().flatten() {
@@ -186,7 +176,7 @@ fn topic_policies(
             else {
                 continue;
             };
-            if let Some(c) = channels.values().find(|c| c.name == name) {
+            if let Some(c) = channels.iter().find(|c| c.name == name) {
                 policies.insert((c.id, topic.to_lowercase()), VisibilityPolicy::Muted);
             }
         }

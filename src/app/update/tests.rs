@@ -887,7 +887,7 @@ fn folder_events_and_a_channel_moving_between_folders_regroup_the_pane() {
             json!({"type": "channel_folder", "op": "update", "channel_folder_id": 103, "data": {"name": "Operations"}}),
         ),
     );
-    assert_eq!(st.data.channel_folders[&103].name, "Operations");
+    assert_eq!(st.data.channels.folder(103).unwrap().name, "Operations");
     update(
         &mut st,
         ev(
