@@ -459,6 +459,18 @@ impl Data {
 
     /// Store a message and index it.
     pub fn insert_stored(&mut self, m: Stored) {
+        // Known elsewhere before (held, or counted unread there): a page can bring a message that
+        // moved while the client was not told (a lost queue). The topic it left must not keep a
+        // row standing on it.
+        let before = match self.messages.get(&m.id) {
+            Some(old) if !old.is_dm() => old.stream_id().map(|c| Conv::topic(c, old.topic())),
+            Some(_) => None,
+            None => self.unread.conv(m.id).cloned(),
+        };
+        let now = m.stream_id().filter(|_| !m.is_dm()).map(|c| Conv::topic(c, m.topic()));
+        if let Some(Conv::Topic(c, t)) = before.filter(|b| Some(b) != now.as_ref()) {
+            self.topic_left(c, &t, m.id);
+        }
         let unread = !m.has_flag("read");
         let conv = self.conv_of(&m);
         if let (Some(c), false) = (m.stream_id(), m.is_dm()) {
@@ -476,6 +488,23 @@ impl Data {
         self.newest_id = self.newest_id.max(m.id);
         self.refresh_widget(&m);
         self.messages.put(m);
+    }
+
+    /// Message `id` is no longer in channel `c`'s topic `topic` (lowercased): a row standing on
+    /// it stands on the newest unread message still there, else goes until the server lists
+    /// the channel's topics again.
+    fn topic_left(&mut self, c: ChannelId, topic: &str, id: MessageId) {
+        let Some(list) = self.topics.get_mut(&c) else { return };
+        let Some(pos) = list.topics.iter().position(|t| t.max_id == id && t.name.to_lowercase() == topic)
+        else {
+            return;
+        };
+        let row = list.topics.remove(pos);
+        let conv = Conv::topic(c, &row.name);
+        let left = self.unread.in_conv(&conv).and_then(|s| s.iter().rev().find(|x| **x != id).copied());
+        if let Some(newest) = left {
+            list.touch(&row.name, newest);
+        }
     }
 
     /// Read a message's widget again from its submessages.

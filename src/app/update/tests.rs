@@ -965,3 +965,21 @@ fn the_empty_topics_name_is_the_empty_topic_only_where_it_exists() {
     assert_eq!(realm(218).topic_shown(""), "general chat");
     assert_eq!(realm(503).topic_typed("lunch"), "lunch");
 }
+
+/// A page can bring a message moved while the client was not told (a lost queue): the topic it
+/// left keeps no row standing on it (found by the topic-row invariant on a fixture).
+#[test]
+fn a_page_bringing_a_message_from_elsewhere_moves_it_out_of_its_old_topics_row() {
+    let (mut st, _) = registered();
+    assert!(st.data.topics[&2].topics.iter().any(|t| t.name == "lunch" && t.max_id == 8));
+    let page: Box<MessagesResponse> = Box::new(
+        serde_json::from_value(
+            json!({"messages": [msg(8, 1, "plans", &["read"])], "found_newest": true, "found_oldest": true}),
+        )
+        .unwrap(),
+    );
+    update(&mut st, Msg::Messages { narrow: Narrow::All, resp: page, older: false, epoch: 0 });
+    assert!(!st.data.topics[&2].topics.iter().any(|t| t.name == "lunch"), "{:?}", st.data.topics[&2]);
+    assert!(st.data.topics[&1].topics.iter().any(|t| t.name == "plans" && t.max_id == 8));
+    assert!(!st.data.unread.contains(8), "read, as the page says");
+}
