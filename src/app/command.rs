@@ -116,6 +116,18 @@ pub enum Command {
     Inbox,
     /// Remove this account's archive of messages from this machine (after asking).
     Forget,
+    /// Fetch older history into the archive, or stop doing so.
+    Archive(Backfill),
+}
+
+/// What `:archive` asks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Backfill {
+    /// These channels' history (their names, without `#`).
+    Channels(Vec<String>),
+    /// Every message the user can see.
+    All,
+    Stop,
 }
 
 /// (name, arguments, what it does) — completion and `:help` come from this table.
@@ -225,6 +237,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "",
         "remove this account's archive of the messages seen (topicterm search) from this machine; asks first",
     ),
+    (
+        "archive",
+        "#channel… | all | stop",
+        "fetch the older history of channels (or of everything) into the archive on this machine, in the background; stop ends it, running it again resumes",
+    ),
 ];
 
 /// Commands starting with what was typed.
@@ -331,6 +348,7 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
         "snippets" => Ok(Command::Snippets),
         "inbox" => Ok(Command::Inbox),
         "forget" => Ok(Command::Forget),
+        "archive" => archive(&t),
         other => Err(unknown(other)),
     }
 }
@@ -536,6 +554,32 @@ fn invite(t: &Typed) -> Result<Command, String> {
     Ok(Command::Invite { emails, channels })
 }
 
+/// `:archive #channel…`, `:archive all`, `:archive stop` — a channel's name runs on to the
+/// next `#`, so names with spaces need no quotes.
+fn archive(t: &Typed) -> Result<Command, String> {
+    match t.args {
+        [one] if one == "all" => return Ok(Command::Archive(Backfill::All)),
+        [one] if one == "stop" => return Ok(Command::Archive(Backfill::Stop)),
+        [first, ..] if first.starts_with('#') => {}
+        _ => return Err(t.usage()),
+    }
+    let mut channels: Vec<String> = Vec::new();
+    for word in t.args {
+        match (word.strip_prefix('#'), channels.last_mut()) {
+            (Some(c), _) => channels.push(c.to_owned()),
+            (None, Some(c)) => {
+                c.push(' ');
+                c.push_str(word);
+            }
+            (None, None) => return Err(t.usage()),
+        }
+    }
+    if channels.iter().any(String::is_empty) {
+        return Err(t.usage());
+    }
+    Ok(Command::Archive(Backfill::Channels(channels)))
+}
+
 /// `:view-pin FRAGMENT` and `:view-hide FRAGMENT`.
 fn view_pin(t: &Typed) -> Result<Command, String> {
     t.need(1)?;
@@ -705,6 +749,15 @@ mod tests {
     fn snippets_take_no_arguments() {
         assert_eq!(parse("snippets", 496), Ok(Command::Snippets));
         assert_eq!(parse("forget", 496), Ok(Command::Forget));
+        let channels = |names: &[&str]| {
+            Ok(Command::Archive(Backfill::Channels(names.iter().map(|n| (*n).to_owned()).collect())))
+        };
+        assert_eq!(parse("archive #general #design team", 496), channels(&["general", "design team"]));
+        assert_eq!(parse("archive all", 496), Ok(Command::Archive(Backfill::All)));
+        assert_eq!(parse("archive stop", 496), Ok(Command::Archive(Backfill::Stop)));
+        for bad in ["archive", "archive general", "archive all #general", "archive #"] {
+            assert_eq!(parse(bad, 496), Err("usage: :archive #channel… | all | stop".into()), "{bad}");
+        }
         assert_eq!(complete("sn"), vec!["snippets"]);
     }
 

@@ -528,6 +528,8 @@ pub struct Ui {
     /// The first page, asked for together with register, until it and the register answer
     /// are both in (see `update::cold_start`).
     pub first_page: Option<Box<FirstPage>>,
+    /// A backfill (`:archive`) runs: its progress is shown in the status line.
+    pub backfilling: bool,
 }
 
 /// The first page of a cold start, asked for at the same moment as register: its answer held

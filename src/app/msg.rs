@@ -268,6 +268,18 @@ pub enum Msg {
         channel: ChannelId,
         topics: Vec<TopicEntry>,
     },
+    /// A page of a backfill written to the archive (`Effect::Backfill`): `fetched` messages of
+    /// the narrow named `name` so far, over every run.
+    BackfillProgress {
+        name: String,
+        fetched: u64,
+    },
+    /// A backfill of one narrow ended: every message fetched (how many, over every run), or why
+    /// it stopped (the archive off, the server refusing).
+    BackfillDone {
+        name: String,
+        result: Result<u64, String>,
+    },
     /// Drafts found on disk at start-up, by key.
     DraftsLoaded(std::collections::HashMap<String, String>),
     /// A draft was pushed to the server: its ID there.
@@ -376,6 +388,8 @@ impl Msg {
             Msg::MessagesFailed { .. } => "MessagesFailed",
             Msg::ArchiveHits { .. } => "ArchiveHits",
             Msg::Topics { .. } => "Topics",
+            Msg::BackfillProgress { .. } => "BackfillProgress",
+            Msg::BackfillDone { .. } => "BackfillDone",
             Msg::DraftsLoaded { .. } => "DraftsLoaded",
             Msg::DraftPushed { .. } => "DraftPushed",
             Msg::ServerDraftGone { .. } => "ServerDraftGone",

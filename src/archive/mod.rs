@@ -16,7 +16,7 @@ pub mod store;
 use crate::api::{AddRemove, Event, EventKind, Message, Reaction, RegisterResponse, SubscriptionEvent};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
-pub use store::Change;
+pub use store::{Change, Reached, channel_key};
 
 /// The archive file of an account, in the client's data folder
 /// (`$XDG_DATA_HOME/topicterm`).
@@ -90,6 +90,27 @@ impl Archive {
     /// Messages fetched (a page): put in with their flags.
     pub fn messages(&self, messages: &[Message]) {
         self.send(messages.iter().map(|m| Change::Put(Box::new(m.clone()))).collect());
+    }
+
+    /// A page of a backfill (`:archive`): its messages, then how far back it has come, in one
+    /// batch, so that the record never runs ahead of what is written.
+    pub fn backfilled(&self, messages: &[Message], reached: Reached) {
+        let mut changes: Vec<Change> = messages.iter().map(|m| Change::Put(Box::new(m.clone()))).collect();
+        changes.push(Change::Reached(reached));
+        self.send(changes);
+    }
+
+    /// How far back a backfill of `key` has come (what was sent before is written first, at
+    /// most 30 s); blocking. `None` when it has not begun, or the archive cannot be read.
+    pub fn reached(&self, key: &str) -> Option<Reached> {
+        self.flush(std::time::Duration::from_secs(30));
+        match store::open_reader(&self.path).and_then(|s| s.map_or(Ok(None), |s| s.reached(key))) {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::info!("no backfill record read: {e}");
+                None
+            }
+        }
     }
 
     /// A batch of events: the messages, flags, edits, moves, reactions, deletions and

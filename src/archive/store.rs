@@ -18,6 +18,12 @@ CREATE TABLE IF NOT EXISTS channels (
     private INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS people (id INTEGER PRIMARY KEY, name TEXT NOT NULL, email TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS backfill (
+    key TEXT PRIMARY KEY,
+    oldest INTEGER NOT NULL,
+    found_oldest INTEGER NOT NULL,
+    fetched INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS messages (
     id INTEGER PRIMARY KEY,
     channel_id INTEGER,
@@ -100,6 +106,26 @@ pub enum Change {
     Delete(Vec<MessageId>),
     /// The user lost access to a channel: its messages go. Public ones stay readable.
     Left(ChannelId),
+    /// How far back a backfill of a narrow (`Reached::key`) has come, written after its page.
+    Reached(Reached),
+}
+
+/// How far back `:archive` has fetched a narrow's history: what a backfill resumes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reached {
+    /// The narrow: `channel:ID`, or `all`.
+    pub key: String,
+    /// The oldest message ID fetched.
+    pub oldest: MessageId,
+    /// Whether the server said there is nothing older.
+    pub found_oldest: bool,
+    /// How many messages the backfill has fetched so far, over every run.
+    pub fetched: u64,
+}
+
+/// The backfill key of a channel's history (`Reached::key`).
+pub fn channel_key(channel: ChannelId) -> String {
+    format!("channel:{channel}")
 }
 
 /// The archive's database.
@@ -156,7 +182,7 @@ impl Store {
         if version != VERSION {
             conn.execute_batch(
                 "DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS messages; DROP TABLE IF EXISTS channels;
-                 DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS people;",
+                 DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS people; DROP TABLE IF EXISTS backfill;",
             )?;
         }
         conn.execute_batch(SCHEMA)?;
@@ -188,6 +214,20 @@ impl Store {
     /// How many messages are kept.
     pub fn count(&self) -> rusqlite::Result<i64> {
         self.conn.query_row("SELECT count(*) FROM messages", [], |r| r.get(0))
+    }
+
+    /// How far back a backfill of `key` has come, if it has begun.
+    pub fn reached(&self, key: &str) -> rusqlite::Result<Option<Reached>> {
+        self.conn
+            .query_row("SELECT oldest, found_oldest, fetched FROM backfill WHERE key = ?1", [key], |r| {
+                Ok(Reached {
+                    key: key.to_owned(),
+                    oldest: r.get(0)?,
+                    found_oldest: r.get(1)?,
+                    fetched: r.get::<_, i64>(2)?.try_into().unwrap_or(0),
+                })
+            })
+            .optional()
     }
 
     /// A kept message, in the API's shape (its flags as kept).
@@ -290,7 +330,15 @@ fn apply_one(tx: &rusqlite::Transaction<'_>, change: &Change) -> rusqlite::Resul
                 .unwrap_or(false);
             if private {
                 tx.execute("DELETE FROM messages WHERE channel_id = ?1", [channel])?;
+                // Its history is fetched again from the newest if the user comes back.
+                tx.execute("DELETE FROM backfill WHERE key = ?1", [channel_key(*channel)])?;
             }
+        }
+        Change::Reached(r) => {
+            tx.execute(
+                "INSERT OR REPLACE INTO backfill(key, oldest, found_oldest, fetched) VALUES (?1, ?2, ?3, ?4)",
+                params![r.key, r.oldest, r.found_oldest, i64::try_from(r.fetched).unwrap_or(i64::MAX)],
+            )?;
         }
     }
     Ok(())
@@ -435,6 +483,30 @@ mod tests {
     fn fts(s: &Store, q: &str) -> Vec<MessageId> {
         let mut stmt = s.conn.prepare("SELECT rowid FROM fts WHERE fts MATCH ?1 ORDER BY rowid").unwrap();
         stmt.query_map([q], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+    }
+
+    #[test]
+    fn a_backfill_resumes_from_the_record_its_last_page_left() {
+        let (dir, mut s) = temp();
+        assert_eq!(s.reached("channel:9").unwrap(), None, "not begun");
+        let reached =
+            |oldest, found_oldest, fetched| Reached { key: channel_key(9), oldest, found_oldest, fetched };
+        s.apply(&[
+            Change::Put(Box::new(channel_message(50, 9, "t", "<p>a</p>"))),
+            Change::Reached(reached(50, false, 1000)),
+        ])
+        .unwrap();
+        s.apply(&[Change::Reached(reached(20, false, 2000))]).unwrap();
+        drop(s);
+        // After a restart, the record is where the last page left it.
+        let mut s = open(&dir.path().join("archive/a.db")).unwrap();
+        assert_eq!(s.reached("channel:9").unwrap(), Some(reached(20, false, 2000)));
+        assert_eq!(s.reached("all").unwrap(), None, "each narrow has its own");
+        s.apply(&[Change::Reached(reached(3, true, 2100))]).unwrap();
+        assert_eq!(s.reached("channel:9").unwrap().map(|r| r.found_oldest), Some(true));
+        // A private channel left: its messages go, and its history would be fetched anew.
+        s.apply(&[Change::Channel { id: 9, name: "c9".into(), private: true }, Change::Left(9)]).unwrap();
+        assert_eq!(s.reached("channel:9").unwrap(), None);
     }
 
     #[cfg(unix)]

@@ -8,6 +8,7 @@ use std::time::Duration;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
 
+mod backfill;
 pub mod cache;
 mod calls;
 pub mod images;
@@ -37,12 +38,17 @@ pub struct Dispatcher {
     archive: Option<crate::archive::Archive>,
     /// Latest-wins for message fetches of the shown narrow.
     fetches: Vec<(Narrow, bool, JoinHandle<()>)>,
+    /// The running `:archive` (`backfill`), ended by the next one or `:archive stop`.
+    backfill: Option<JoinHandle<()>>,
+    /// Messages it asks per page.
+    backfill_page: u64,
 }
 
 impl Drop for Dispatcher {
     /// Drafts asked for reach the disk before the process goes.
     fn drop(&mut self) {
         self.silence.abort();
+        self.backfill.take().inspect(JoinHandle::abort);
         self.drafts = None;
         if let Some(w) = self.drafts_writer.take() {
             let _ = w.join();
@@ -81,6 +87,8 @@ impl Dispatcher {
             poller: None,
             archive: None,
             fetches: Vec::new(),
+            backfill: None,
+            backfill_page: backfill::PAGE,
         }
     }
 
@@ -88,6 +96,12 @@ impl Dispatcher {
     /// thread of its own.
     pub fn with_archive(mut self, path: std::path::PathBuf) -> Self {
         self.archive = Some(crate::archive::Archive::start(path));
+        self
+    }
+
+    /// Ask `:archive`'s pages `n` messages at a time (tests: several pages of a small org).
+    pub fn with_backfill_page(mut self, n: u64) -> Self {
+        self.backfill_page = n.clamp(1, 5000);
         self
     }
 
@@ -251,6 +265,13 @@ impl Dispatcher {
                     let _ = tx.send(Msg::ArchiveHits { narrow, epoch, messages });
                 });
             }
+            Effect::Backfill(targets) => {
+                self.backfill.take().inspect(JoinHandle::abort);
+                let (archive, tx) = (self.archive.clone(), self.tx.clone());
+                self.backfill =
+                    Some(tokio::spawn(backfill::run(c, archive, targets, self.backfill_page, tx)));
+            }
+            Effect::BackfillStop => drop(self.backfill.take().inspect(JoinHandle::abort)),
             Effect::LoadCache => self.load_cache(None),
             Effect::ReadUsers { epoch, roster } => {
                 let tx = self.tx.clone();

@@ -174,6 +174,8 @@ pub struct Setup {
     /// The data folder the account's archive is kept in (as the binary's
     /// `$XDG_DATA_HOME/topicterm`), if anywhere.
     pub archive: Option<PathBuf>,
+    /// Messages asked per page by `:archive` (default: `Dispatcher`'s).
+    pub backfill_page: Option<u64>,
 }
 
 impl Setup {
@@ -185,6 +187,7 @@ impl Setup {
             drafts: None,
             downloads: None,
             archive: None,
+            backfill_page: None,
         }
     }
 
@@ -215,6 +218,13 @@ impl Setup {
     /// Keep the account's archive in the data folder `data`.
     pub fn archive(mut self, data: PathBuf) -> Setup {
         self.archive = Some(data);
+        self
+    }
+
+    /// Ask `:archive`'s pages `n` messages at a time (the demo org's channels fit in the
+    /// default page).
+    pub fn backfill_page(mut self, n: u64) -> Setup {
+        self.backfill_page = Some(n);
         self
     }
 
@@ -271,6 +281,9 @@ impl Setup {
         if let Some(data) = self.archive {
             let file = topicterm::archive::file_in(&data, &creds.email, &creds.site);
             dispatcher = dispatcher.with_archive(file);
+        }
+        if let Some(n) = self.backfill_page {
+            dispatcher = dispatcher.with_backfill_page(n);
         }
         // As `run::run_main_loop` starts.
         let site = client.site().to_owned();

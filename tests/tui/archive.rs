@@ -6,7 +6,7 @@ use crate::harness::{App, Setup};
 use crate::rewriter::{Gate, Hold, Rewriter};
 use crossterm::event::KeyCode;
 use std::path::Path;
-use topicterm::api::{EmojiSpec, MessageEdit, OutgoingMessage};
+use topicterm::api::{Anchor, EmojiSpec, GetMessages, MessageEdit, NarrowTerm, OutgoingMessage};
 use topicterm::app::{Local, Narrow};
 
 /// `topicterm search ARGS` on `home` (its data folder holding the archive): status, output.
@@ -248,4 +248,94 @@ async fn offline_a_topic_no_longer_held_shows_what_the_archive_has_of_it() {
     let screen = app.screen(80, 24);
     assert!(screen.contains("a tuatara basks") && screen.contains("the tuatara sleeps"), "{screen}");
     assert!(screen.contains("offline: showing what this machine has seen"), "{screen}");
+}
+
+/// The status line says `text`.
+async fn until_status(app: &mut App, text: &str) {
+    app.until(text, |st| st.ui.status.as_ref().is_some_and(|s| s.text.contains(text))).await;
+}
+
+/// The archive's database file under the data folder `data`.
+fn archive_file(data: &Path) -> std::path::PathBuf {
+    std::fs::read_dir(data.join("archive"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "db"))
+        .unwrap()
+}
+
+/// `:archive #general` fetches the channel's history into the archive a page at a time —
+/// messages this client never held, which stay out of its views — and says how far it has come;
+/// `:archive stop` ends it mid-way, and `:archive` again resumes from its record to the oldest
+/// message, each message fetched once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn archive_fetches_a_channels_history_into_the_archive_only_stops_and_resumes_from_its_record() {
+    let home = tempfile::tempdir().unwrap();
+    let data = home.path().join("data/topicterm");
+    let (mut app, proxy) = Setup::new("member")
+        .archive(data.clone())
+        .backfill_page(10)
+        .start_through(async |s| {
+            let proxy = Rewriter::start(&s.url, vec![]).await;
+            let url = proxy.url.clone();
+            (proxy, url)
+        })
+        .await;
+    app.settle().await;
+    let general = app.channel_id("general");
+    let mut q =
+        GetMessages::around(Anchor::Newest, 5000, 0).narrow(vec![NarrowTerm::new("channel", general)]);
+    q.apply_markdown = Some(true);
+    let all: Vec<i64> = app.client.get_messages(&q).await.unwrap().messages.iter().map(|m| m.id).collect();
+    assert!(all.len() > 20, "#general fills several pages: {}", all.len());
+    let oldest = *all.iter().min().unwrap();
+    assert!(!app.st.data.messages.contains_key(&oldest), "the oldest message of #general was never held");
+
+    // The first page goes through; the second is held while the user stops.
+    let first = proxy.hold("GET", "/messages", Hold::Answer);
+    app.palette("archive #general").await;
+    first.arrived().await;
+    let second = proxy.hold("GET", "/messages", Hold::Request);
+    first.release();
+    until_status(&mut app, "archiving #general: 10 messages so far…").await;
+    second.arrived().await;
+    app.palette("archive stop").await;
+    until_status(&mut app, "archiving stopped").await;
+    second.release();
+    assert!(app.archived(), "the archive's writer answers");
+    let key = topicterm::archive::channel_key(general);
+    let store = topicterm::archive::store::open_existing(&archive_file(&data)).unwrap().unwrap();
+    let reached = store.reached(&key).unwrap().expect("a record of the first page");
+    assert_eq!((reached.fetched, reached.found_oldest), (10, false), "{reached:?}");
+    assert!(store.message(oldest).unwrap().is_none(), "not that far yet");
+
+    app.palette("archive #general").await;
+    until_status(&mut app, "archived #general").await;
+    let said = app.st.ui.status.as_ref().unwrap().text.clone();
+    assert_eq!(said, format!("archived #general: all {} messages", all.len()), "each fetched once");
+    assert!(!app.st.data.messages.contains_key(&oldest), "the backfill does not fill the views");
+    assert!(app.archived(), "the archive's writer answers");
+    for id in &all {
+        assert!(store.message(*id).unwrap().is_some(), "message {id} of #general is archived");
+    }
+    let terms = [NarrowTerm::new("channel", general), NarrowTerm::new("id", oldest)];
+    let found = topicterm::archive::query::search(&store, &terms, 10).unwrap();
+    assert_eq!(found.iter().map(|f| f.message.id).collect::<Vec<_>>(), [oldest], "a search finds it");
+    let reached = store.reached(&key).unwrap().unwrap();
+    assert_eq!((reached.oldest, reached.found_oldest), (oldest, true), "the record reaches the oldest");
+
+    // Again: the record says it is done, and no page is asked for.
+    app.st.ui.status = None;
+    app.palette("archive #general").await;
+    until_status(&mut app, "archived #general").await;
+    assert_eq!(app.st.ui.status.as_ref().unwrap().text, said);
+}
+
+/// With no archive kept (`history = false`), `:archive` says the archive is off.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn archive_without_history_says_the_archive_is_off() {
+    let mut app = App::start("member").await;
+    app.palette("archive all").await;
+    until_status(&mut app, "the archive is off").await;
+    assert!(app.st.ui.status.as_ref().unwrap().error);
 }

@@ -4,7 +4,7 @@
 //! (`NarrowView::local`); the server's first page takes their place, the selection kept
 //! (`navigation::on_messages`).
 
-use super::common::rebuild_sidebar;
+use super::common::{rebuild_sidebar, set_error, set_status};
 use super::hold;
 use super::navigation::select_initial;
 use super::prelude::*;
@@ -63,5 +63,50 @@ pub(super) fn on_failed(st: &mut State, narrow: &Narrow, error: &ApiError) {
     let offline = st.ui.offline.is_some();
     if let Some(v) = st.data.narrows.get_mut(narrow).filter(|v| !v.loaded && v.local.is_some()) {
         v.local = Some(if offline || error.is_transient() { Local::Offline } else { Local::Refused });
+    }
+}
+
+/// A page of a backfill (`:archive`) is in the archive.
+pub(super) fn on_backfill_progress(st: &mut State, name: &str, fetched: u64) -> Vec<Effect> {
+    if st.ui.backfilling {
+        set_status(st, format!("archiving {name}: {} messages so far…", grouped(fetched)));
+    }
+    vec![]
+}
+
+/// A backfill of one narrow ended: all of its history is in the archive, or why not.
+pub(super) fn on_backfill_done(st: &mut State, name: &str, result: Result<u64, String>) -> Vec<Effect> {
+    if !st.ui.backfilling {
+        return vec![];
+    }
+    match result {
+        Ok(n) => set_status(st, format!("archived {name}: all {} messages", grouped(n))),
+        Err(why) => {
+            st.ui.backfilling = false;
+            set_error(st, format!("archiving {name} stopped: {why}"));
+        }
+    }
+    vec![]
+}
+
+/// A count with its thousands separated: 200,000.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn counts_are_grouped_by_thousands() {
+        let g: Vec<String> = [0, 999, 1000, 200_000, 1_234_567].into_iter().map(super::grouped).collect();
+        assert_eq!(g, ["0", "999", "1,000", "200,000", "1,234,567"]);
     }
 }

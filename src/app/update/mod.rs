@@ -187,6 +187,8 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::DraftsLoaded(drafts) => server_drafts::on_loaded(st, drafts),
         Msg::ArchiveHits { narrow, epoch, messages } => local::on_hits(st, narrow, epoch, messages),
+        Msg::BackfillProgress { name, fetched } => local::on_backfill_progress(st, &name, fetched),
+        Msg::BackfillDone { name, result } => local::on_backfill_done(st, &name, result),
         Msg::Topics { channel, topics } => pages::on_topics(st, channel, topics),
         Msg::Events(events) => events::on_events(st, events),
         Msg::AuthLost(e) => answers::account_refused(st, &e),

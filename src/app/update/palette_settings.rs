@@ -4,6 +4,7 @@
 use super::common::*;
 use super::compose::emoji_matches;
 use super::prelude::*;
+use crate::app::command::Backfill;
 
 /// `:forget`: remove this account's archive from this machine, after asking.
 pub(super) fn forget_archive(st: &mut State) -> Vec<Effect> {
@@ -12,6 +13,31 @@ pub(super) fn forget_archive(st: &mut State) -> Vec<Effect> {
         .to_owned();
     super::palette_args::confirm(st, question, Effect::ForgetArchive);
     vec![]
+}
+
+/// `:archive #channel…` / `all` / `stop`: fetch older history into the archive in the
+/// background (`Effect::Backfill`), or end that. With no archive kept, `net` answers that it is
+/// off.
+pub(super) fn archive(st: &mut State, what: Backfill) -> Result<Vec<Effect>, String> {
+    let targets = match what {
+        Backfill::Stop => {
+            st.ui.backfilling = false;
+            set_status(st, "archiving stopped; :archive again resumes where it stopped");
+            return Ok(vec![Effect::BackfillStop]);
+        }
+        Backfill::All => vec![BackfillTarget { name: "all messages".into(), channel: None }],
+        Backfill::Channels(names) => names
+            .iter()
+            .map(|n| {
+                let id = super::palette_args::command_channel(st, Some(n))?;
+                let name = st.data.channels.get(id).map_or_else(|| n.clone(), |c| c.name.clone());
+                Ok(BackfillTarget { name: format!("#{name}"), channel: Some(id) })
+            })
+            .collect::<Result<Vec<_>, String>>()?,
+    };
+    st.ui.backfilling = true;
+    set_status(st, format!("archiving {}…", targets[0].name));
+    Ok(vec![Effect::Backfill(targets)])
 }
 
 /// `:status clear`: clear the status text and emoji.
