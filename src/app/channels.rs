@@ -148,6 +148,7 @@ impl Channels {
                     // Into a folder, or out of every folder (`None`).
                     StreamChange::Folder(folder) => c.folder_id = folder,
                     StreamChange::CanCreateTopicGroup(setting) => c.can_create_topic_group = setting,
+                    StreamChange::Permission { invite_only, .. } => c.invite_only = invite_only,
                     StreamChange::Archived(false) | StreamChange::Other { .. } => {
                         return StreamApplied::Nothing;
                     }

@@ -13,7 +13,10 @@
 pub mod query;
 pub mod store;
 
-use crate::api::{AddRemove, Event, EventKind, Message, Reaction, RegisterResponse, SubscriptionEvent};
+use crate::api::{
+    AddRemove, Event, EventKind, Message, Reaction, RegisterResponse, StreamChange, StreamEvent,
+    SubscriptionEvent,
+};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 pub use store::{Change, Reached, channel_key};
@@ -125,6 +128,9 @@ impl Archive {
         for s in r.subscriptions.iter().flatten() {
             changes.push(Change::Channel { id: s.stream_id, name: s.name.clone(), private: s.invite_only });
         }
+        for s in r.unsubscribed.iter().flatten() {
+            changes.push(Change::Channel { id: s.stream_id, name: s.name.clone(), private: s.invite_only });
+        }
         changes.extend(r.never_subscribed.iter().flatten().filter_map(channel_of));
         self.send(changes);
     }
@@ -223,6 +229,13 @@ fn changes_of(kind: &EventKind) -> Vec<Change> {
         EventKind::Subscription(SubscriptionEvent::Remove(ids)) => {
             ids.iter().copied().map(Change::Left).collect()
         }
+        EventKind::Stream(StreamEvent::Update { stream_id, change: StreamChange::Name(name) }) => {
+            vec![Change::Renamed { id: *stream_id, name: name.clone() }]
+        }
+        EventKind::Stream(StreamEvent::Update {
+            stream_id,
+            change: StreamChange::Permission { invite_only, .. },
+        }) => vec![Change::Private { id: *stream_id, private: *invite_only }],
         _ => Vec::new(),
     }
 }
@@ -316,5 +329,43 @@ mod tests {
         archive.events(&events(json!([{"id": 4, "type": "message", "message": message, "flags": []}])));
         assert!(archive.flush(std::time::Duration::from_secs(10)));
         assert!(!path.exists(), "nothing more is kept");
+    }
+
+    #[test]
+    fn a_channel_renamed_or_made_private_is_kept_as_the_server_says() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("archive/me.db");
+        let archive = Archive::start(path.clone());
+        let message = |id: i64| {
+            json!({
+                "id": id, "type": "stream", "content": "<p>words</p>", "display_recipient": "design",
+                "stream_id": 9, "subject": "t", "sender_id": 5, "sender_full_name": "Alice",
+                "sender_email": "alice@x", "timestamp": 10,
+            })
+        };
+        archive.events(&events(json!([
+            {"id": 0, "type": "subscription", "op": "add", "subscriptions": [
+                {"stream_id": 9, "name": "design", "invite_only": false, "color": "#fff"}]},
+            {"id": 1, "type": "message", "message": message(1), "flags": []},
+            {"id": 2, "type": "stream", "op": "update", "stream_id": 9, "name": "design",
+             "property": "name", "value": "ops"},
+        ])));
+        assert!(archive.flush(std::time::Duration::from_secs(10)));
+        let s = store::open(&path).unwrap();
+        let known = query::Known::of(&s).unwrap();
+        assert_eq!(
+            query::parse("channel:ops", &known).unwrap(),
+            vec![crate::api::NarrowTerm::new("channel", 9)]
+        );
+        assert!(query::parse("channel:design", &known).is_err(), "the old name names nothing now");
+        // Made private, then left: what the user can no longer read goes.
+        archive.events(&events(json!([
+            {"id": 3, "type": "stream", "op": "update", "stream_id": 9, "name": "ops",
+             "property": "invite_only", "value": true, "history_public_to_subscribers": false,
+             "is_web_public": false},
+            {"id": 4, "type": "subscription", "op": "remove", "subscriptions": [{"stream_id": 9, "name": "ops"}]},
+        ])));
+        assert!(archive.flush(std::time::Duration::from_secs(10)));
+        assert_eq!(s.count().unwrap(), 0);
     }
 }

@@ -92,6 +92,10 @@ pub enum Change {
     Me(UserId),
     /// A channel's name, and whether it is private (its messages go when the user leaves it).
     Channel { id: ChannelId, name: String, private: bool },
+    /// A channel renamed: its messages are found by the new name.
+    Renamed { id: ChannelId, name: String },
+    /// A channel made private or public: a private one's messages go when the user leaves it.
+    Private { id: ChannelId, private: bool },
     /// A message seen (its flags included), put in or replaced.
     Put(Box<Message>),
     /// A flag added or taken away, on these messages or on all.
@@ -260,6 +264,13 @@ fn apply_one(tx: &rusqlite::Transaction<'_>, change: &Change) -> rusqlite::Resul
                 params![id, name, private],
             )?;
             tx.execute("UPDATE messages SET channel_name = ?2 WHERE channel_id = ?1", params![id, name])?;
+        }
+        Change::Renamed { id, name } => {
+            tx.execute("UPDATE channels SET name = ?2 WHERE id = ?1", params![id, name])?;
+            tx.execute("UPDATE messages SET channel_name = ?2 WHERE channel_id = ?1", params![id, name])?;
+        }
+        Change::Private { id, private } => {
+            tx.execute("UPDATE channels SET private = ?2 WHERE id = ?1", params![id, private])?;
         }
         Change::Put(m) => put(tx, m)?,
         Change::Flag { ids, all, flag, add } => {

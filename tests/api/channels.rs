@@ -973,3 +973,24 @@ async fn partial_is_unknown_before_412_and_the_client_asks_for_full_lists() {
     assert!(!subs.is_empty());
     assert!(subs.iter().all(|s| s.subscribers.is_some()));
 }
+
+#[tokio::test]
+async fn access_changes_are_told_in_one_invite_only_event_carrying_the_other_settings() {
+    let env = Env::start().await;
+    let general = env.channel_id("general");
+    let q = env.queue("member", r#"["stream"]"#).await;
+    let path = format!("/streams/{general}");
+    let (status, _) = env
+        .raw("admin", "PATCH", &path, &[("is_private", "true"), ("history_public_to_subscribers", "false")])
+        .await;
+    assert_eq!(status, 200);
+    let evs = env.events("member", &q).await;
+    let updates: Vec<&Value> = evs.iter().filter(|e| e["op"] == "update").collect();
+    assert_eq!(updates.len(), 1, "one event for the three settings: {evs:?}");
+    let e = updates[0];
+    assert_eq!(
+        (&e["property"], &e["value"], &e["history_public_to_subscribers"], &e["is_web_public"]),
+        (&json!("invite_only"), &json!(true), &json!(false), &json!(false)),
+        "{e}"
+    );
+}

@@ -252,3 +252,21 @@ async fn a_topic_renamed_elsewhere_leaves_no_row_under_its_old_name() {
     assert!(!rows(&app.st).contains(&"old name".to_owned()), "{:?}", rows(&app.st));
     assert!(rows(&app.st).contains(&"new name".to_owned()), "{:?}", rows(&app.st));
 }
+
+#[tokio::test]
+async fn a_channel_made_private_shows_its_lock_and_public_again_its_hash() {
+    let mut app = App::start("member").await;
+    let general = app.channel_id("general");
+    assert!(app.screen(100, 30).contains("▸#general"));
+    let admin = app.other("admin");
+    let path = format!("/streams/{general}");
+    let private = |v: &str| topicterm::api::Params::new().add("is_private", v);
+    let _: topicterm::api::Ack = admin.call(reqwest::Method::PATCH, &path, private("true")).await.unwrap();
+    app.until("made private", |st| st.data.channels.get(general).is_some_and(|c| c.invite_only)).await;
+    let screen = app.screen(100, 30);
+    // (A wide character is drawn with a blank cell after it.)
+    assert!(screen.contains("▸🔒 general") && !screen.contains("▸#general"), "{screen}");
+    let _: topicterm::api::Ack = admin.call(reqwest::Method::PATCH, &path, private("false")).await.unwrap();
+    app.until("public again", |st| st.data.channels.get(general).is_some_and(|c| !c.invite_only)).await;
+    assert!(app.screen(100, 30).contains("▸#general"));
+}

@@ -138,6 +138,13 @@ pub enum StreamChange {
     Folder(Option<i64>),
     /// Who may start a new topic; `None` when the value could not be read.
     CanCreateTopicGroup(Option<GroupSettingValue>),
+    /// Made private or public (`invite_only`); the reference server sends the other two
+    /// permission settings beside it, in the same event.
+    Permission {
+        invite_only: bool,
+        history_public_to_subscribers: Option<bool>,
+        is_web_public: Option<bool>,
+    },
     /// A property this client does not use.
     Other {
         property: String,
@@ -146,8 +153,15 @@ pub enum StreamChange {
 }
 
 impl StreamChange {
-    fn read(property: String, value: Value) -> Result<Self, &'static str> {
+    fn read(r: &mut RawStreamEvent) -> Result<Self, &'static str> {
+        let property = r.property.take().ok_or("missing field `property`")?;
+        let value = r.value.take();
         Ok(match property.as_str() {
+            "invite_only" => Self::Permission {
+                invite_only: value_as(value)?,
+                history_public_to_subscribers: r.history_public_to_subscribers,
+                is_web_public: r.is_web_public,
+            },
             "name" => Self::Name(value_as(value)?),
             "description" => Self::Description(value_as(value)?),
             "is_archived" => Self::Archived(value_as(value)?),
@@ -171,11 +185,15 @@ struct RawStreamEvent {
     property: Option<String>,
     #[serde(default)]
     value: Value,
+    #[serde(default)]
+    history_public_to_subscribers: Option<bool>,
+    #[serde(default)]
+    is_web_public: Option<bool>,
 }
 
 impl TryFrom<RawStreamEvent> for StreamEvent {
     type Error = &'static str;
-    fn try_from(r: RawStreamEvent) -> Result<Self, Self::Error> {
+    fn try_from(mut r: RawStreamEvent) -> Result<Self, Self::Error> {
         Ok(match r.op.as_str() {
             "create" => Self::Create,
             "delete" => {
@@ -186,7 +204,7 @@ impl TryFrom<RawStreamEvent> for StreamEvent {
             }
             "update" => Self::Update {
                 stream_id: r.stream_id.ok_or("missing field `stream_id`")?,
-                change: StreamChange::read(r.property.ok_or("missing field `property`")?, r.value)?,
+                change: StreamChange::read(&mut r)?,
             },
             _ => Self::Other(r.op),
         })
@@ -307,7 +325,29 @@ mod tests {
         );
         assert_eq!(
             update("invite_only", json!(true)),
-            StreamChange::Other { property: "invite_only".into(), value: json!(true) }
+            StreamChange::Permission {
+                invite_only: true,
+                history_public_to_subscribers: None,
+                is_web_public: None
+            }
+        );
+        let permission = stream(json!({"type": "stream", "op": "update", "stream_id": 4, "name": "general",
+            "property": "invite_only", "value": false, "history_public_to_subscribers": true,
+            "is_web_public": true}));
+        assert_eq!(
+            permission,
+            StreamEvent::Update {
+                stream_id: 4,
+                change: StreamChange::Permission {
+                    invite_only: false,
+                    history_public_to_subscribers: Some(true),
+                    is_web_public: Some(true)
+                }
+            }
+        );
+        assert_eq!(
+            update("history_public_to_subscribers", json!(true)),
+            StreamChange::Other { property: "history_public_to_subscribers".into(), value: json!(true) }
         );
         assert_eq!(stream(json!({"type": "stream", "op": "vanish"})), StreamEvent::Other("vanish".into()));
         let broken =

@@ -124,8 +124,8 @@ pub async fn get_stream_id(State(s): State<Arc<Shared>>, req: Req) -> Res {
 }
 
 /// `PATCH /streams/{id}`: organization administrators (and the channel's creator) change a
-/// channel's name, description and access; one `stream` `update` event per property, to
-/// everyone who can see the channel.
+/// channel's name, description and access; one `stream` `update` event per property (the
+/// three access settings in one `invite_only` event), to everyone who can see the channel.
 pub async fn update_stream(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
     let cid = path_id("stream_id", &id)?;
     let p = &req.p;
@@ -180,17 +180,15 @@ pub async fn update_stream(State(s): State<Arc<Shared>>, Path(id): Path<String>,
         c.rendered_description = r;
         changes.push(("description", json!(c.description), Some(json!(c.rendered_description))));
     }
-    if let Some(v) = is_private {
-        c.invite_only = v;
-        changes.push(("invite_only", json!(v), None));
-    }
-    if let Some(v) = history {
-        c.history_public = v;
-        changes.push(("history_public_to_subscribers", json!(v), None));
-    }
-    if let Some(v) = web_public {
-        c.is_web_public = v;
-        changes.push(("is_web_public", json!(v), None));
+    // The three permission settings change together and are told in one `invite_only`
+    // event that carries the other two, as the reference server's
+    // `do_change_stream_permission` does.
+    let permission = is_private.is_some() || history.is_some() || web_public.is_some();
+    c.invite_only = is_private.unwrap_or(c.invite_only);
+    c.history_public = history.unwrap_or(c.history_public);
+    c.is_web_public = web_public.unwrap_or(c.is_web_public);
+    if permission {
+        changes.push(("invite_only", json!(c.invite_only), None));
     }
     if let Some(f) = folder {
         c.folder_id = f;
@@ -201,12 +199,17 @@ pub async fn update_stream(State(s): State<Arc<Shared>>, Path(id): Path<String>,
         c.can_create_topic_group = g;
     }
     let name = c.name.clone();
+    let (c_history, c_web_public) = (c.history_public, c.is_web_public);
     let viewers: Vec<i64> = org.users.keys().copied().filter(|u| org.can_access_channel(*u, cid)).collect();
     for (property, value, rendered) in changes {
         let mut ev = json!({"type": "stream", "op": "update", "stream_id": cid, "name": name,
                             "property": property, "value": value});
         if let Some(r) = rendered {
             ev["rendered_description"] = r;
+        }
+        if property == "invite_only" {
+            ev["history_public_to_subscribers"] = json!(c_history);
+            ev["is_web_public"] = json!(c_web_public);
         }
         org.queues.push(&viewers, &ev);
     }
