@@ -2,7 +2,9 @@
 //! every one takes, a failure with its status, standard output that ends quietly when its
 //! reader goes away, and the register answer made into the client's data (its name lookups).
 
-use crate::api::{ApiError, Client, Credentials, RegisterParams, RegisterResponse};
+use crate::api::{
+    ApiError, Client, Credentials, IncludeSubscribers, NarrowTerm, RegisterParams, RegisterResponse,
+};
 use crate::app::State;
 use crate::app::state::Data;
 use std::io::Write;
@@ -131,6 +133,24 @@ pub fn data_of(answer: RegisterResponse) -> Data {
     let mut st = State::default();
     let _ = crate::app::register_at_once(&mut st, answer);
     st.data
+}
+
+/// The organization's names (users and channels, from a light register whose queue is
+/// deleted at once) and a search in the web app's syntax read against them.
+pub async fn names_and_search(client: &Client, query: &str) -> Result<(Data, Vec<NarrowTerm>), Failure> {
+    let params = RegisterParams {
+        event_types: Some(vec!["message".into()]),
+        fetch_event_types: Some(vec!["realm_user".into(), "subscription".into()]),
+        include_subscribers: Some(IncludeSubscribers::False),
+        ..Default::default()
+    };
+    let answer = register(client, &params).await?;
+    let queue = answer.queue_id.clone();
+    let data = data_of(answer);
+    forget_queue(client, queue.as_deref()).await;
+    let terms = crate::app::narrow::parse_search(query, &data)
+        .map_err(|e| Failure::new(Exit::Usage, format!("cannot read the search: {e}")))?;
+    Ok((data, terms))
 }
 
 /// Delete a queue that is no longer needed; a failure only costs the server a queue that

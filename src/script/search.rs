@@ -6,11 +6,9 @@
 //! archive its names are looked up in what the archive has seen, against the server in a
 //! register answer, as `tail` does.
 
-use super::common::{
-    Common, EXIT_HELP, Exit, Failure, Out, client, data_of, forget_queue, json_line, register,
-};
+use super::common::{Common, EXIT_HELP, Exit, Failure, Out, client, json_line, names_and_search};
 use super::tail::text_line;
-use crate::api::{Anchor, Credentials, GetMessages, IncludeSubscribers, Message, RegisterParams};
+use crate::api::{Anchor, Credentials, GetMessages, Message};
 use crate::app::TimeZone;
 use crate::archive::query;
 
@@ -92,18 +90,7 @@ async fn on_server(
     limit: u32,
 ) -> Result<Vec<Message>, Failure> {
     let client = client(creds)?;
-    let params = RegisterParams {
-        event_types: Some(vec!["message".into()]),
-        fetch_event_types: Some(vec!["realm_user".into(), "subscription".into()]),
-        include_subscribers: Some(IncludeSubscribers::False),
-        ..Default::default()
-    };
-    let answer = register(&client, &params).await?;
-    let queue = answer.queue_id.clone();
-    let data = data_of(answer);
-    forget_queue(&client, queue.as_deref()).await;
-    let terms = crate::app::narrow::parse_search(query, &data)
-        .map_err(|e| Failure::new(Exit::Usage, format!("cannot read the search: {e}")))?;
+    let (_, terms) = names_and_search(&client, query).await?;
     let mut q = GetMessages::around(Anchor::Newest, u64::from(limit.clamp(1, 5000)), 0).narrow(terms);
     q.apply_markdown = Some(false);
     let page = client.get_messages(&q).await.map_err(|e| Failure::api("cannot search the messages", &e))?;

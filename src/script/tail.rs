@@ -11,12 +11,8 @@
 //!
 //! It ends with status 0 on SIGINT and when standard output is closed (`| head`).
 
-use super::common::{
-    Common, EXIT_HELP, Exit, Failure, Out, client, data_of, forget_queue, json_line, register,
-};
-use crate::api::{
-    Anchor, ApiError, Client, EventKind, GetMessages, IncludeSubscribers, Message, NarrowTerm, RegisterParams,
-};
+use super::common::{Common, EXIT_HELP, Failure, Out, client, forget_queue, json_line, names_and_search};
+use crate::api::{Anchor, ApiError, Client, EventKind, GetMessages, Message, NarrowTerm, RegisterParams};
 use crate::app::TimeZone;
 use crate::app::state::Data;
 use crate::backoff::{Backoff, pseudo_random};
@@ -286,18 +282,7 @@ pub async fn run(
     let (terms, events_narrow, exact) = if query.trim().is_empty() {
         (Vec::new(), Vec::new(), true)
     } else {
-        let params = RegisterParams {
-            event_types: Some(vec!["message".into()]),
-            fetch_event_types: Some(vec!["realm_user".into(), "subscription".into()]),
-            include_subscribers: Some(IncludeSubscribers::False),
-            ..Default::default()
-        };
-        let answer = register(&client, &params).await?;
-        let queue = answer.queue_id.clone();
-        let data = data_of(answer);
-        forget_queue(&client, queue.as_deref()).await;
-        let terms = crate::app::narrow::parse_search(&query, &data)
-            .map_err(|e| Failure::new(Exit::Usage, format!("cannot read the search: {e}")))?;
+        let (data, terms) = names_and_search(&client, &query).await?;
         let (pairs, exact) = events_narrow(&terms, &data);
         (terms, pairs, exact)
     };
