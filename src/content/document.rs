@@ -9,9 +9,9 @@
 
 use super::guard::parse_too_costly;
 use super::html::{
-    Visit, code_language, emoji_from_code, has_class, is_block, is_skipped, is_spoiler_block,
-    is_spoiler_part, is_stray_spoiler_content, media_link, media_preview, parent_element, shown_elements,
-    spoiler_indices, walk_tree,
+    Visit, audio_video_src, code_language, emoji_from_code, has_class, is_block, is_skipped,
+    is_spoiler_block, is_spoiler_part, is_stray_spoiler_content, media_link, media_preview, parent_element,
+    shown_elements, spoiler_indices, walk_tree,
 };
 use super::text::{attr_text, collapse_ws, sanitize, sanitize_code};
 use scraper::{ElementRef, Html, Node};
@@ -261,16 +261,7 @@ impl Walker<'_> {
     }
 
     fn audio_video(&mut self, el: ElementRef<'_>) {
-        let src = el
-            .attr("src")
-            .or_else(|| {
-                el.child_elements()
-                    .find(|c| c.value().name() == "source" && !is_spoiler_part(*c))
-                    .and_then(|c| c.attr("src"))
-            })
-            .map(str::trim)
-            .filter(|s| !s.is_empty());
-        let Some(src) = src else { return };
+        let Some(src) = audio_video_src(el) else { return };
         let title = el.attr("title").map(attr_text).unwrap_or_default();
         self.register_link(src, &title, false);
         let label = if title.is_empty() { attr_text(src) } else { title };

@@ -233,6 +233,19 @@ pub(crate) fn code_language(pre: ElementRef<'_>) -> Option<String> {
     (!lang.is_empty()).then_some(lang)
 }
 
+/// A bare `<audio>`/`<video>`'s source: its own `src`, else its first shown `<source>`'s;
+/// `None` without a usable one.
+pub(crate) fn audio_video_src<'a>(el: ElementRef<'a>) -> Option<&'a str> {
+    el.attr("src")
+        .or_else(|| {
+            el.child_elements()
+                .find(|c| c.value().name() == "source" && !is_spoiler_part(*c))
+                .and_then(|c| c.attr("src"))
+        })
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
 /// An inline image or video: its link (the anchor's, else the media's source), its label
 /// (title, alt, else the URL) and whether it is a video. `None` without a usable URL.
 pub(crate) fn media_link(el: ElementRef<'_>) -> Option<(String, String, bool)> {

@@ -28,8 +28,9 @@ use unicode_segmentation::UnicodeSegmentation;
 
 use crate::content::guard::TOO_COMPLEX;
 use crate::content::html::{
-    Visit, code_language, emoji_from_code, has_class, is_block, is_skipped, is_spoiler_block,
-    is_spoiler_part, is_stray_spoiler_content, media_link, media_picture, parent_element, walk_tree,
+    Visit, audio_video_src, code_language, emoji_from_code, has_class, is_block, is_skipped,
+    is_spoiler_block, is_spoiler_part, is_stray_spoiler_content, media_link, media_picture, parent_element,
+    walk_tree,
 };
 use crate::content::text::{attr_text, grapheme_width, sanitize_code};
 use crate::content::{ContentContext, LinkRef, display_width};
@@ -396,16 +397,7 @@ impl<'a> Renderer<'a> {
     /// "[audio N] title" inline; the fallback content inside the element is not shown.
     fn audio_video(&mut self, el: ElementRef<'_>, flow: &mut Flow, inh: Inherit) {
         let t = self.theme;
-        let src = el
-            .attr("src")
-            .or_else(|| {
-                el.child_elements()
-                    .find(|c| c.value().name() == "source" && !is_spoiler_part(*c))
-                    .and_then(|c| c.attr("src"))
-            })
-            .map(str::trim)
-            .filter(|s| !s.is_empty());
-        let Some(src) = src else { return };
+        let Some(src) = audio_video_src(el) else { return };
         let title = el.attr("title").map(attr_text).unwrap_or_default();
         let n = self.register_link(src, &title, false);
         let style = inh.style.patch(t.media);
