@@ -276,7 +276,7 @@ pub enum Effect {
     /// at a time, each from where the last run left it (`:archive`); one task, which a new
     /// `Backfill` or `BackfillStop` ends. Answered by `Msg::BackfillProgress` after each page and
     /// `Msg::BackfillDone` for each narrow.
-    Backfill(Vec<BackfillTarget>),
+    Backfill(Vec<crate::app::session::BackfillTarget>),
     /// End the running backfill (`:archive stop`); what it fetched stays, and it resumes there.
     BackfillStop,
     /// Tell the conversation the user started or stopped typing.
@@ -352,12 +352,4 @@ pub enum TermEffect {
 pub struct Clicked {
     pub open: Narrow,
     pub id: MessageId,
-}
-
-/// A narrow whose history `:archive` fetches: a channel, or every message (`None`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BackfillTarget {
-    /// As the status line names it: `#general`, or `all messages`.
-    pub name: String,
-    pub channel: Option<ChannelId>,
 }

@@ -27,12 +27,13 @@ pub mod when;
 pub mod widget;
 
 pub use channels::{ChannelInfo, Channels};
-pub use effect::{ApiCall, BackfillTarget, Clicked, Effect, TermEffect};
+pub use effect::{ApiCall, Clicked, Effect, TermEffect};
 pub use keymap::{Action, Context};
 pub use model::*;
 pub use msg::{Answer, Failure, Job, Msg, ProgramFailure, Unsubscribed};
 pub use narrow::Narrow;
 pub use outgoing::*;
+pub use session::BackfillTarget;
 pub use state::*;
 pub use store::{Store, Stored};
 pub use unreads::{Conv, Unreads};

@@ -528,8 +528,11 @@ pub struct Ui {
     /// The first page, asked for together with register, until it and the register answer
     /// are both in (see `update::cold_start`).
     pub first_page: Option<Box<FirstPage>>,
-    /// A backfill (`:archive`) runs: its progress is shown in the status line.
-    pub backfilling: bool,
+    /// What a running backfill (`:archive`) has still to fetch, in order (empty: none runs);
+    /// its progress is shown in the status line.
+    pub backfill: Vec<crate::app::session::BackfillTarget>,
+    /// What the last session's backfill had still to fetch: started once the server answers.
+    pub backfill_resume: Vec<crate::app::session::BackfillTarget>,
 }
 
 /// The first page of a cold start, asked for at the same moment as register: its answer held

@@ -269,10 +269,18 @@ pub enum Msg {
         topics: Vec<TopicEntry>,
     },
     /// A page of a backfill written to the archive (`Effect::Backfill`): `fetched` messages of
-    /// the narrow named `name` so far, over every run.
+    /// the narrow named `name` so far, over every run, of `about` in all (a guess, when it can
+    /// be made).
     BackfillProgress {
         name: String,
         fetched: u64,
+        about: Option<u64>,
+    },
+    /// A backfill's page could not be fetched (`why`): it is asked again in `retry_in` seconds.
+    BackfillWaiting {
+        name: String,
+        why: String,
+        retry_in: u64,
     },
     /// A backfill of one narrow ended: every message fetched (how many, over every run), or why
     /// it stopped (the archive off, the server refusing).
@@ -390,6 +398,7 @@ impl Msg {
             Msg::Topics { .. } => "Topics",
             Msg::BackfillProgress { .. } => "BackfillProgress",
             Msg::BackfillDone { .. } => "BackfillDone",
+            Msg::BackfillWaiting { .. } => "BackfillWaiting",
             Msg::DraftsLoaded { .. } => "DraftsLoaded",
             Msg::DraftPushed { .. } => "DraftPushed",
             Msg::ServerDraftGone { .. } => "ServerDraftGone",

@@ -2,7 +2,7 @@
 //! shown, `net/cache.rs` for the file).
 
 use super::narrow::Narrow;
-use crate::api::{Later, Message, MessageId, RegisterResponse, User, UserGroup};
+use crate::api::{ChannelId, Later, Message, MessageId, RegisterResponse, User, UserGroup};
 use serde::{Deserialize, Serialize};
 
 /// How many of each kept narrow's newest messages are kept.
@@ -34,6 +34,10 @@ pub struct Snapshot {
     /// the line after the users: read with them.
     #[serde(skip)]
     pub groups: Option<Later<UserGroup>>,
+    /// What `:archive` had still to fetch when the session was kept: it goes on once the
+    /// server answers.
+    #[serde(default)]
+    pub backfill: Vec<BackfillTarget>,
 }
 
 /// The newest part of one narrow's loaded window.
@@ -44,4 +48,13 @@ pub struct Window {
     pub ids: Vec<MessageId>,
     pub found_newest: bool,
     pub found_oldest: bool,
+}
+
+/// A narrow whose history `:archive` fetches: a channel, or every message (`None`). Kept in
+/// the session while it is not done, so that a backfill resumes when the client starts again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BackfillTarget {
+    /// As the status line names it: `#general`, or `all messages`.
+    pub name: String,
+    pub channel: Option<ChannelId>,
 }

@@ -168,6 +168,7 @@ mod tests {
             messages: vec![],
             users: Some(users.clone().into()),
             groups: Some(groups.clone().into()),
+            backfill: vec![],
         };
         save(&file, "https://a.example", "me@a", &snapshot).unwrap();
         let text = std::fs::read_to_string(&file).unwrap();

@@ -3,7 +3,7 @@
 //! archive, and `topicterm search` (the real binary) finds it there, with the server gone.
 
 use crate::harness::{App, Setup};
-use crate::rewriter::{Gate, Hold, Rewriter};
+use crate::rewriter::{Exchange, Gate, Hold, Reply, Rewriter};
 use crossterm::event::KeyCode;
 use std::path::Path;
 use topicterm::api::{Anchor, EmojiSpec, GetMessages, MessageEdit, NarrowTerm, OutgoingMessage};
@@ -291,13 +291,27 @@ async fn archive_fetches_a_channels_history_into_the_archive_only_stops_and_resu
     let oldest = *all.iter().min().unwrap();
     assert!(!app.st.data.messages.contains_key(&oldest), "the oldest message of #general was never held");
 
-    // The first page goes through; the second is held while the user stops.
-    let first = proxy.hold("GET", "/messages", Hold::Answer);
+    // The ask for the channel's oldest message (for "of about") and the first page go
+    // through; the second page is held while the user stops.
+    let probe = proxy.hold("GET", "/messages", Hold::Answer);
     app.palette("archive #general").await;
+    probe.arrived().await;
+    let first = proxy.hold("GET", "/messages", Hold::Answer);
+    probe.release();
     first.arrived().await;
     let second = proxy.hold("GET", "/messages", Hold::Request);
     first.release();
-    until_status(&mut app, "archiving #general: 10 messages so far…").await;
+    until_status(&mut app, "archiving #general: 10 of about ").await;
+    // A guess from how densely the first page filled its IDs: more than one page, and not
+    // wildly off.
+    let said = app.st.ui.status.as_ref().unwrap().text.clone();
+    let about: usize = said
+        .trim_start_matches("archiving #general: 10 of about ")
+        .trim_end_matches(" messages so far…")
+        .replace(',', "")
+        .parse()
+        .unwrap_or_else(|_| panic!("{said}"));
+    assert!((11..=all.len() * 3).contains(&about), "{said} ({} in all)", all.len());
     second.arrived().await;
     app.palette("archive stop").await;
     until_status(&mut app, "archiving stopped").await;
@@ -329,6 +343,50 @@ async fn archive_fetches_a_channels_history_into_the_archive_only_stops_and_resu
     app.palette("archive #general").await;
     until_status(&mut app, "archived #general").await;
     assert_eq!(app.st.ui.status.as_ref().unwrap().text, said);
+}
+
+/// The server goes away mid-way (a restart behind its web server answers 502 for a while):
+/// the backfill says it is waiting, asks again further apart, and goes on where it was when the
+/// server is back — every message fetched once, to the oldest.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn archive_goes_on_where_it_was_when_the_server_comes_back_mid_way() {
+    let home = tempfile::tempdir().unwrap();
+    let data = home.path().join("data/topicterm");
+    let (mut app, proxy) = Setup::new("member")
+        .archive(data.clone())
+        .backfill_page(10)
+        .start_through(async |s| {
+            let proxy = Rewriter::start(&s.url, vec![]).await;
+            let url = proxy.url.clone();
+            (proxy, url)
+        })
+        .await;
+    app.settle().await;
+    let general = app.channel_id("general");
+    let mut q =
+        GetMessages::around(Anchor::Newest, 5000, 0).narrow(vec![NarrowTerm::new("channel", general)]);
+    q.apply_markdown = Some(true);
+    let all = app.client.get_messages(&q).await.unwrap().messages.len();
+    assert!(all > 20, "#general fills several pages: {all}");
+    // The ask for the oldest message and the first page go through; the next two asks find
+    // the server restarting.
+    let mut asked = 0;
+    proxy.arm_before(Box::new(move |ex: &Exchange| {
+        if !ex.is("GET", "/messages") {
+            return None;
+        }
+        asked += 1;
+        (3..=4).contains(&asked).then(|| Reply::Html(502, b"<h1>502 Bad Gateway</h1>".to_vec()))
+    }));
+    app.palette("archive #general").await;
+    until_status(&mut app, "archiving #general: waiting for the server").await;
+    until_status(&mut app, "archived #general").await;
+    let said = app.st.ui.status.as_ref().unwrap().text.clone();
+    assert_eq!(said, format!("archived #general: all {all} messages"), "each fetched once");
+    assert!(app.archived(), "the archive's writer answers");
+    let store = topicterm::archive::store::open_existing(&archive_file(&data)).unwrap().unwrap();
+    let reached = store.reached(&topicterm::archive::channel_key(general)).unwrap().unwrap();
+    assert_eq!((reached.fetched, reached.found_oldest), (all as u64, true), "{reached:?}");
 }
 
 /// With no archive kept (`history = false`), `:archive` says the archive is off.

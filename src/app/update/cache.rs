@@ -122,6 +122,11 @@ pub fn snapshot(st: &State) -> Snapshot {
         messages,
         users: Some(users.into()),
         groups: Some(d.groups.values().cloned().collect::<Vec<_>>().into()),
+        backfill: if st.ui.backfill.is_empty() {
+            st.ui.backfill_resume.clone()
+        } else {
+            st.ui.backfill.clone()
+        },
     }
 }
 
@@ -222,6 +227,7 @@ pub(super) fn on_cached(st: &mut State, snap: Snapshot) -> Vec<Effect> {
     st.data.queue_id = None;
     st.ui.from_cache = true;
     st.ui.cache_due = false;
+    st.ui.backfill_resume = snap.backfill;
     // No page was asked for: the windows are the kept ones.
     st.data.narrows.clear();
     st.ui.visited.clear();

@@ -67,22 +67,44 @@ pub(super) fn on_failed(st: &mut State, narrow: &Narrow, error: &ApiError) {
 }
 
 /// A page of a backfill (`:archive`) is in the archive.
-pub(super) fn on_backfill_progress(st: &mut State, name: &str, fetched: u64) -> Vec<Effect> {
-    if st.ui.backfilling {
-        set_status(st, format!("archiving {name}: {} messages so far…", grouped(fetched)));
+pub(super) fn on_backfill_progress(
+    st: &mut State,
+    name: &str,
+    fetched: u64,
+    about: Option<u64>,
+) -> Vec<Effect> {
+    if !st.ui.backfill.is_empty() {
+        let of =
+            about.filter(|a| *a > fetched).map(|a| format!(" of about {}", grouped(a))).unwrap_or_default();
+        set_status(st, format!("archiving {name}: {}{of} messages so far…", grouped(fetched)));
+    }
+    vec![]
+}
+
+/// A backfill's page could not be fetched: it is asked again in a while (`:archive stop`
+/// ends it).
+pub(super) fn on_backfill_waiting(st: &mut State, name: &str, why: &str, retry_in: u64) -> Vec<Effect> {
+    if !st.ui.backfill.is_empty() {
+        set_status(
+            st,
+            format!("archiving {name}: waiting for the server ({why}); trying again in {retry_in} s…"),
+        );
     }
     vec![]
 }
 
 /// A backfill of one narrow ended: all of its history is in the archive, or why not.
 pub(super) fn on_backfill_done(st: &mut State, name: &str, result: Result<u64, String>) -> Vec<Effect> {
-    if !st.ui.backfilling {
+    if st.ui.backfill.is_empty() {
         return vec![];
     }
     match result {
-        Ok(n) => set_status(st, format!("archived {name}: all {} messages", grouped(n))),
+        Ok(n) => {
+            st.ui.backfill.retain(|t| t.name != name);
+            set_status(st, format!("archived {name}: all {} messages", grouped(n)));
+        }
         Err(why) => {
-            st.ui.backfilling = false;
+            st.ui.backfill.clear();
             set_error(st, format!("archiving {name} stopped: {why}"));
         }
     }
@@ -104,6 +126,58 @@ fn grouped(n: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::registered;
+    use super::*;
+    use crate::app::command::Backfill;
+    use crate::app::{BackfillTarget, update};
+
+    #[test]
+    fn an_unfinished_archive_is_kept_with_the_session_and_goes_on_once_the_server_answers() {
+        let (mut st, _) = registered();
+        let fx = super::super::palette_settings::archive(&mut st, Backfill::All).unwrap();
+        let all = vec![BackfillTarget { name: "all messages".into(), channel: None }];
+        assert_eq!(fx, vec![Effect::Backfill(all.clone())]);
+        update(
+            &mut st,
+            Msg::BackfillProgress { name: "all messages".into(), fetched: 1000, about: Some(5000) },
+        );
+        assert_eq!(
+            st.ui.status.as_ref().unwrap().text,
+            "archiving all messages: 1,000 of about 5,000 messages so far…"
+        );
+        // The session is kept (as the file keeps it) while the backfill is not done.
+        let kept = super::super::cache::snapshot(&st);
+        let kept: crate::app::session::Snapshot =
+            serde_json::from_str(&serde_json::to_string(&kept).unwrap()).unwrap();
+        assert_eq!(kept.backfill, all);
+
+        // The next start: the kept session is drawn, nothing is fetched on its account ...
+        let mut next = crate::app::State::default();
+        let fx = update(&mut next, Msg::Cached(Box::new(kept)));
+        assert!(!fx.iter().any(|e| matches!(e, Effect::Backfill(_))), "{fx:?}");
+        // ... and the backfill goes on once the server answers.
+        let (_, answer) = registered_answer();
+        let fx = crate::app::register_at_once(&mut next, answer);
+        assert!(fx.contains(&Effect::Backfill(all.clone())), "{fx:?}");
+        assert_eq!(next.ui.status.as_ref().unwrap().text, "archiving resumes: all messages…");
+        update(&mut next, Msg::BackfillDone { name: "all messages".into(), result: Ok(5000) });
+        assert_eq!(next.ui.status.as_ref().unwrap().text, "archived all messages: all 5,000 messages");
+        assert!(super::super::cache::snapshot(&next).backfill.is_empty(), "done: nothing is resumed");
+        // A register again (a lost queue) starts nothing.
+        let (_, answer) = registered_answer();
+        let fx = crate::app::register_at_once(&mut next, answer);
+        assert!(!fx.iter().any(|e| matches!(e, Effect::Backfill(_))), "{fx:?}");
+    }
+
+    /// The register answer of `registered`.
+    fn registered_answer() -> (crate::app::State, crate::api::RegisterResponse) {
+        let (st, _) = registered();
+        let answer = super::super::cache::snapshot(&st).register;
+        let mut answer = answer;
+        answer.queue_id = Some("q2".into());
+        (st, answer)
+    }
+
     #[test]
     fn counts_are_grouped_by_thousands() {
         let g: Vec<String> = [0, 999, 1000, 200_000, 1_234_567].into_iter().map(super::grouped).collect();

@@ -187,7 +187,10 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::DraftsLoaded(drafts) => server_drafts::on_loaded(st, drafts),
         Msg::ArchiveHits { narrow, epoch, messages } => local::on_hits(st, narrow, epoch, messages),
-        Msg::BackfillProgress { name, fetched } => local::on_backfill_progress(st, &name, fetched),
+        Msg::BackfillProgress { name, fetched, about } => {
+            local::on_backfill_progress(st, &name, fetched, about)
+        }
+        Msg::BackfillWaiting { name, why, retry_in } => local::on_backfill_waiting(st, &name, &why, retry_in),
         Msg::BackfillDone { name, result } => local::on_backfill_done(st, &name, result),
         Msg::Topics { channel, topics } => pages::on_topics(st, channel, topics),
         Msg::Events(events) => events::on_events(st, events),

@@ -5,6 +5,7 @@ use super::common::*;
 use super::compose::emoji_matches;
 use super::prelude::*;
 use crate::app::command::Backfill;
+use crate::app::session::BackfillTarget;
 
 /// `:forget`: remove this account's archive from this machine, after asking.
 pub(super) fn forget_archive(st: &mut State) -> Vec<Effect> {
@@ -21,7 +22,8 @@ pub(super) fn forget_archive(st: &mut State) -> Vec<Effect> {
 pub(super) fn archive(st: &mut State, what: Backfill) -> Result<Vec<Effect>, String> {
     let targets = match what {
         Backfill::Stop => {
-            st.ui.backfilling = false;
+            st.ui.backfill.clear();
+            st.ui.backfill_resume.clear();
             set_status(st, "archiving stopped; :archive again resumes where it stopped");
             return Ok(vec![Effect::BackfillStop]);
         }
@@ -35,9 +37,16 @@ pub(super) fn archive(st: &mut State, what: Backfill) -> Result<Vec<Effect>, Str
             })
             .collect::<Result<Vec<_>, String>>()?,
     };
-    st.ui.backfilling = true;
-    set_status(st, format!("archiving {}…", targets[0].name));
-    Ok(vec![Effect::Backfill(targets)])
+    Ok(start_backfill(st, targets, "archiving"))
+}
+
+/// Start fetching `targets`' history (`:archive`, or the last session's unfinished one).
+pub(super) fn start_backfill(st: &mut State, targets: Vec<BackfillTarget>, doing: &str) -> Vec<Effect> {
+    st.ui.backfill_resume.clear();
+    let Some(first) = targets.first() else { return vec![] };
+    set_status(st, format!("{doing} {}…", first.name));
+    st.ui.backfill.clone_from(&targets);
+    vec![Effect::Backfill(targets)]
 }
 
 /// `:status clear`: clear the status text and emoji.

@@ -86,6 +86,11 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
         fx.extend(open_shown(st));
     }
     fx.extend(super::outbox::pump(st));
+    // The last session's unfinished `:archive` goes on, now that the server answers.
+    if newest.is_some() && st.ui.backfill.is_empty() && !st.ui.backfill_resume.is_empty() {
+        let targets = std::mem::take(&mut st.ui.backfill_resume);
+        fx.extend(super::palette_settings::start_backfill(st, targets, "archiving resumes:"));
+    }
     // Older than supported: said, with the server's version; what works still works.
     if let Some(warning) = too_old(&r) {
         set_error(st, warning);
