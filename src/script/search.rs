@@ -79,7 +79,11 @@ fn in_archive(path: &std::path::Path, query: &str, limit: u32) -> Result<Vec<que
     let known = query::Known::of(&store).map_err(unreadable)?;
     let terms = query::parse(query, &known)
         .map_err(|e| Failure::new(Exit::Usage, format!("cannot read the search: {e}")))?;
-    query::search(&store, &terms, limit).map_err(|e| Failure::new(Exit::Usage, e))
+    // A search the archive cannot answer (`is:` of what it does not keep) is the command
+    // line's fault; one it cannot read is not.
+    let me = store.me().map_err(unreadable)?.unwrap_or(-1);
+    query::translate(&terms, me).map_err(|e| Failure::new(Exit::Usage, e))?;
+    query::search(&store, &terms, limit).map_err(|e| Failure::new(Exit::Other, e))
 }
 
 /// Search on the server: its names looked up in a register answer, the newest `limit`

@@ -98,6 +98,37 @@ async fn without_history_nothing_is_kept_and_search_says_so() {
     assert!(!home.join("data").exists());
 }
 
+/// An archive that cannot be searched (its full-text index broken) is an error of the machine,
+/// status 6, not of the command line; a search it cannot answer is the command line's, 2.
+#[test]
+fn a_search_the_archive_cannot_read_says_so_with_status_6_and_one_it_cannot_answer_2() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    std::fs::create_dir_all(home.join("rc")).unwrap();
+    let rc = home.join("rc/zuliprc");
+    std::fs::write(&rc, "[api]\nemail=me@example.com\nkey=abcdefgh\nsite=https://chat.example.com\n")
+        .unwrap();
+    std::fs::set_permissions(&rc, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    let file = topicterm::archive::file_in(
+        &home.join("data/topicterm"),
+        "me@example.com",
+        "https://chat.example.com",
+    );
+    let mut store = topicterm::archive::store::open(&file).unwrap();
+    store.apply(&[topicterm::archive::Change::Me(1)]).unwrap();
+    drop(store);
+    let (code, _, err) = search(home, &rc, &["is:followed"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, out, err) = search(home, &rc, &["zebra"]);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    let db = rusqlite::Connection::open(&file).unwrap();
+    db.execute_batch("DROP TABLE fts; CREATE TABLE fts(x)").unwrap();
+    drop(db);
+    let (code, _, err) = search(home, &rc, &["zebra"]);
+    assert_eq!(code, 6, "{err}");
+    assert!(err.contains("could not be searched"), "{err}");
+}
+
 /// `:forget` asks first; `n` keeps the archive, `y` removes every file of it, and nothing
 /// more is kept this session.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
