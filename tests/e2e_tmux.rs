@@ -87,11 +87,26 @@ fn a_draft_survives_kill_9() {
     let pid = String::from_utf8_lossy(&t.cmd(&["display-message", "-p", "-t", "k9", "#{pane_pid}"]).stdout)
         .trim()
         .to_owned();
-    // The pane runs a shell that runs the binary; kill the binary itself.
-    let killed = Command::new("pkill").args(["-9", "-P", &pid]).status().unwrap().success()
-        || Command::new("kill").args(["-9", &pid]).status().unwrap().success();
-    assert!(killed);
-    std::thread::sleep(Duration::from_millis(300));
+    // The pane runs a shell that runs the binary (or the binary itself, exec'd): kill the
+    // binary, and wait until it is gone (a zombie, or no process at all).
+    let children =
+        String::from_utf8_lossy(&Command::new("pgrep").args(["-P", &pid]).output().unwrap().stdout)
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect::<Vec<_>>();
+    let targets = if children.is_empty() { vec![pid.clone()] } else { children };
+    for target in &targets {
+        assert!(Command::new("kill").args(["-9", target]).status().unwrap().success());
+    }
+    let alive = |p: &String| {
+        std::fs::read_to_string(format!("/proc/{p}/stat"))
+            .is_ok_and(|stat| stat.rsplit(')').next().is_some_and(|rest| !rest.trim_start().starts_with('Z')))
+    };
+    let gone = Instant::now() + Duration::from_secs(20);
+    while targets.iter().any(alive) {
+        assert!(Instant::now() < gone, "the killed client is still running");
+        std::thread::yield_now();
+    }
     t.cmd(&["kill-session", "-t", "k9"]);
     t.start(&command);
     t.wait_for_messages();
