@@ -34,6 +34,8 @@ pub struct Config {
     /// Keep every message seen in the account's archive, searchable offline
     /// (`topicterm search`).
     pub history: bool,
+    /// Spend as few bytes as the work allows (`app::settings::Settings::low_bandwidth`).
+    pub low_bandwidth: bool,
     /// The `[keys]` entries, as given.
     pub key_overrides: Vec<Override>,
     /// The defaults with the overrides applied.
@@ -54,6 +56,7 @@ impl Default for Config {
             images: ImageMode::default(),
             max_messages: crate::app::settings::MAX_MESSAGES,
             history: true,
+            low_bandwidth: false,
             key_overrides: Vec::new(),
             keymap: Keymap::default(),
         }
@@ -74,6 +77,7 @@ impl Config {
             notifications: self.notifications,
             images: self.images,
             max_messages: self.max_messages,
+            low_bandwidth: self.low_bandwidth,
         }
     }
 }
@@ -124,6 +128,7 @@ struct Raw {
     images: Option<Spanned<String>>,
     max_messages: Option<Spanned<i64>>,
     history: Option<bool>,
+    low_bandwidth: Option<bool>,
     panels: Option<RawPanels>,
     notifications: Option<RawNotifications>,
     keys: Option<Spanned<KeysValue>>,
@@ -276,6 +281,7 @@ pub fn parse(text: &str, path: &str) -> Result<Config, ConfigError> {
     }
     cfg.explore = raw.explore.unwrap_or(cfg.explore);
     cfg.history = raw.history.unwrap_or(cfg.history);
+    cfg.low_bandwidth = raw.low_bandwidth.unwrap_or(cfg.low_bandwidth);
     if let Some(m) = &raw.max_messages {
         match usize::try_from(*m.get_ref()) {
             Ok(n) if n == 0 || n >= MIN_HELD => cfg.max_messages = n,
@@ -486,6 +492,11 @@ max_messages = {max_messages}
 # kept stays until you remove it).
 history = {history}
 
+# Low bandwidth (phones, trains, satellite links): smaller first pages, pictures only when you
+# ask (I), no typing notifications sent, and presence, typing and status events not fetched.
+# --low-bandwidth also turns it on for one run.
+low_bandwidth = {low_bandwidth}
+
 [panels]
 # The channels pane. Hidden, it still shows while it has the focus (h or ←).
 channels = {channels}
@@ -518,6 +529,7 @@ method = {method}
         images = toml_str(d.images.as_str()),
         max_messages = d.max_messages,
         history = d.history,
+        low_bandwidth = d.low_bandwidth,
         channels = d.show_channels,
         people = d.show_people,
         dm = d.notifications.dm,
@@ -606,6 +618,9 @@ mod tests {
 
     #[test]
     fn explore_mode_is_read() {
+        assert!(parse("low_bandwidth = true", "x").unwrap().low_bandwidth);
+        assert!(!parse("", "x").unwrap().low_bandwidth);
+        assert!(parse("low_bandwidth = \"yes\"", "x").is_err());
         assert!(parse("explore = true", "x").unwrap().explore);
         assert!(!parse("", "x").unwrap().explore);
         assert!(parse("explore = 1", "x").is_err());

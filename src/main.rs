@@ -68,6 +68,11 @@ struct Cli {
     /// Browse without marking messages read (explore mode; `explore = true` in the config).
     #[arg(long)]
     explore: bool,
+    /// Spend as few bytes as the work allows: smaller first pages, pictures only when asked
+    /// for, no typing notifications sent, optional events not fetched (`low_bandwidth = true`
+    /// in the config).
+    #[arg(long)]
+    low_bandwidth: bool,
     /// Neither show nor keep the last session (by default it is kept in the cache folder,
     /// readable only by you, and drawn at start-up until the server answers).
     #[arg(long)]
@@ -374,6 +379,7 @@ fn run() -> anyhow::Result<()> {
             let no_color = topicterm::app::settings::no_color_requested(std::env::var_os("NO_COLOR"));
             let mut settings = config.settings(no_color);
             settings.explore |= cli.explore;
+            settings.low_bandwidth |= cli.low_bandwidth;
             let keep = !cli.no_cache;
             let outside = topicterm::outside::Terminal {
                 notify: settings.notifications.method,

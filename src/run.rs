@@ -237,6 +237,7 @@ fn start_org(
     if let Some(file) = org.archive_file.clone() {
         dispatcher = dispatcher.with_archive(file);
     }
+    dispatcher = dispatcher.with_low_bandwidth(settings.low_bandwidth);
     let mut st = State {
         now: now(),
         site: client.site().to_owned(),

@@ -218,6 +218,10 @@ pub struct Settings {
     pub images: ImageMode,
     /// The most messages held (`update::hold`); 0: no bound.
     pub max_messages: usize,
+    /// Spend as few bytes as the work allows (`--low-bandwidth`): smaller first pages, no
+    /// typing notifications sent, pictures only when asked for (`I`); `net` also leaves the
+    /// optional event types out of register and pings presence without asking for others'.
+    pub low_bandwidth: bool,
 }
 
 /// The default bound on messages held: a few MB, far more than a day's reading.
@@ -236,6 +240,7 @@ impl Default for Settings {
             notifications: Notifications::default(),
             images: ImageMode::default(),
             max_messages: MAX_MESSAGES,
+            low_bandwidth: false,
         }
     }
 }

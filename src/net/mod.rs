@@ -42,6 +42,8 @@ pub struct Dispatcher {
     backfill: Option<JoinHandle<()>>,
     /// Messages it asks per page.
     backfill_page: u64,
+    /// Register without the optional event types, ping presence only (`--low-bandwidth`).
+    low_bandwidth: bool,
 }
 
 impl Drop for Dispatcher {
@@ -89,6 +91,7 @@ impl Dispatcher {
             fetches: Vec::new(),
             backfill: None,
             backfill_page: backfill::PAGE,
+            low_bandwidth: false,
         }
     }
 
@@ -96,6 +99,12 @@ impl Dispatcher {
     /// thread of its own.
     pub fn with_archive(mut self, path: std::path::PathBuf) -> Self {
         self.archive = Some(crate::archive::Archive::start(path));
+        self
+    }
+
+    /// Spend as few bytes as the work allows (`app::settings::Settings::low_bandwidth`).
+    pub fn with_low_bandwidth(mut self, low: bool) -> Self {
+        self.low_bandwidth = low;
         self
     }
 
@@ -208,6 +217,7 @@ impl Dispatcher {
     /// Start an effect. Returns false for `Quit`.
     pub fn run(&mut self, effect: Effect) -> bool {
         let c = self.client.clone();
+        let low_bandwidth = self.low_bandwidth;
         match effect {
             Effect::Quit => return false,
             Effect::FetchImage { src } => {
@@ -222,8 +232,9 @@ impl Dispatcher {
                     p.abort();
                 }
                 let archive = self.archive.clone();
+                let params = if self.low_bandwidth { lean_register_params() } else { register_params() };
                 self.spawn(async move {
-                    match c.register_whole(&register_params()).await {
+                    match c.register_whole(&params).await {
                         Ok(r) => {
                             if let Some(a) = &archive {
                                 a.registered(&r);
@@ -520,6 +531,8 @@ impl Dispatcher {
                     PresenceUpdate::new(if active { PresenceStatus::Active } else { PresenceStatus::Idle });
                 u.last_update_id = Some(last_update_id);
                 u.new_user_input = Some(active);
+                // Others' presence is not asked for: the answer is `{"result": "success"}`.
+                u.ping_only = low_bandwidth.then_some(true);
                 match c.update_presence(&u).await {
                     Ok(r) => Msg::Presence(Box::new(r)),
                     // Presence is best effort; connection trouble shows elsewhere.
@@ -751,6 +764,19 @@ pub fn register_params() -> RegisterParams {
         ..Default::default()
     }
 }
+
+/// What the client registers for with `--low-bandwidth`: none of the optional event types
+/// (others' presence, typing, statuses), neither as events nor in the answer.
+pub fn lean_register_params() -> RegisterParams {
+    let mut p = register_params();
+    let keep = |t: &&&str| !OPTIONAL_TYPES.contains(*t);
+    p.event_types = Some(EVENT_TYPES.iter().filter(keep).map(|s| s.to_string()).collect());
+    p.fetch_event_types = Some(FETCH_TYPES.iter().filter(keep).map(|s| s.to_string()).collect());
+    p
+}
+
+/// The event types a low-bandwidth client does without.
+pub const OPTIONAL_TYPES: &[&str] = &["presence", "typing", "typing_edit_message", "user_status"];
 
 /// How long the server is asked to keep the queue without a poll (level 481): an hour, so a
 /// laptop closed over lunch comes back to its queue and the events it missed, not to a new

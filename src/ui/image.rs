@@ -224,6 +224,9 @@ pub(super) fn draw_picture(
     pics.take_finished();
     let Some(picker) = &pics.graphics.picker else { return };
     let picture = match st.images.get(src) {
+        None if st.settings.low_bandwidth => {
+            return note(f, "picture not fetched (low bandwidth): I shows it");
+        }
         None => {
             if !pics.wanted.iter().any(|w| w == src) {
                 pics.wanted.push(src.to_owned());

@@ -176,6 +176,8 @@ pub struct Setup {
     pub archive: Option<PathBuf>,
     /// Messages asked per page by `:archive` (default: `Dispatcher`'s).
     pub backfill_page: Option<u64>,
+    /// `--low-bandwidth`.
+    pub low_bandwidth: bool,
 }
 
 impl Setup {
@@ -188,6 +190,7 @@ impl Setup {
             downloads: None,
             archive: None,
             backfill_page: None,
+            low_bandwidth: false,
         }
     }
 
@@ -225,6 +228,12 @@ impl Setup {
     /// default page).
     pub fn backfill_page(mut self, n: u64) -> Setup {
         self.backfill_page = Some(n);
+        self
+    }
+
+    /// As `--low-bandwidth` runs.
+    pub fn low_bandwidth(mut self) -> Setup {
+        self.low_bandwidth = true;
         self
     }
 
@@ -285,10 +294,12 @@ impl Setup {
         if let Some(n) = self.backfill_page {
             dispatcher = dispatcher.with_backfill_page(n);
         }
+        dispatcher = dispatcher.with_low_bandwidth(self.low_bandwidth);
         // As `run::run_main_loop` starts.
         let site = client.site().to_owned();
         let mut st = State { tz: TimeZone::Fixed(0), now, site, ..Default::default() };
         st.ui.loading = true;
+        st.settings.low_bandwidth = self.low_bandwidth;
         let mut app = App {
             server,
             client,

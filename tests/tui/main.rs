@@ -2,6 +2,7 @@
 //! drawn on ratatui's `TestBackend` and compared with insta snapshots.
 
 mod archive;
+mod bandwidth;
 mod cache;
 mod channels_people;
 mod cold_start;

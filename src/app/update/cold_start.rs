@@ -40,12 +40,13 @@ pub fn start(st: &mut State) -> Vec<Effect> {
     }
     st.data.epochs += 1;
     let epoch = st.data.epochs;
+    let page = first_page(st);
     fx.push(Effect::FetchMessages {
         terms: narrow.terms(st.data.me),
         narrow: narrow.clone(),
         anchor: Anchor::FirstUnread,
-        before: PAGE,
-        after: PAGE,
+        before: page,
+        after: page,
         older: false,
         epoch,
     });

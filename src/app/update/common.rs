@@ -6,6 +6,14 @@ use super::prelude::*;
 /// Messages fetched around the anchor when a narrow opens, and per page when scrolling back.
 pub const PAGE: u64 = 50;
 
+/// With `--low-bandwidth`: the messages asked for each side of a view's first page.
+pub const LEAN_PAGE: u64 = 15;
+
+/// The messages asked for each side of a view's first page.
+pub(super) fn first_page(st: &State) -> u64 {
+    if st.settings.low_bandwidth { LEAN_PAGE } else { PAGE }
+}
+
 /// Messages fetched after the newest loaded one when resynchronising a window (or filling the
 /// gap after a first page taken before the event queue existed).
 pub(super) const RESYNC_AFTER: u64 = 4 * PAGE;

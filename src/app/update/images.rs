@@ -11,7 +11,17 @@ use crate::app::settings::ImageMode;
 /// What a picture on another server shows instead.
 pub const ELSEWHERE: &str = "on another server: not fetched (o opens the link)";
 
+/// Pictures the view would draw: asked for, unless images are off or only come when asked
+/// for (`--low-bandwidth`).
 pub(super) fn on_wanted(st: &mut State, srcs: Vec<String>) -> Vec<Effect> {
+    if st.settings.low_bandwidth {
+        return vec![];
+    }
+    fetch_pictures(st, srcs)
+}
+
+/// Ask for the pictures not asked for yet (those on the user's own server).
+fn fetch_pictures(st: &mut State, srcs: Vec<String>) -> Vec<Effect> {
     if st.settings.images == ImageMode::Off {
         return vec![];
     }
@@ -55,7 +65,8 @@ pub(super) fn view_image(st: &mut State) -> Vec<Effect> {
         return vec![];
     }
     st.ui.popup = Some(Popup::Image { message_id: id, srcs: srcs.clone(), shown: 0 });
-    on_wanted(st, srcs)
+    // Asked for: fetched even with `--low-bandwidth`.
+    fetch_pictures(st, srcs)
 }
 
 /// Keys of the full-screen image: the next and previous image, and away.

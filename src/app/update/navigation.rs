@@ -51,7 +51,8 @@ pub fn open_narrow(st: &mut State, narrow: Narrow) -> Vec<Effect> {
     // place without moving the selection. A search reads nothing, so its first unread message
     // is no place to start.
     let anchor = if search { Anchor::Newest } else { Anchor::FirstUnread };
-    fx.push(Effect::FetchMessages { narrow, terms, anchor, before: PAGE, after: PAGE, older: false, epoch });
+    let page = first_page(st);
+    fx.push(Effect::FetchMessages { narrow, terms, anchor, before: page, after: page, older: false, epoch });
     fx
 }
 

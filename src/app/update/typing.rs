@@ -11,8 +11,12 @@ const IDLE_SECS: i64 = 5;
 /// A keystroke in the compose box.
 pub(super) fn keystroke(st: &mut State) -> Vec<Effect> {
     let Some(c) = &st.ui.compose else { return vec![] };
-    // Notes to self tell nobody.
-    if c.editing.is_some() || c.scheduled.is_some() || c.target == Target::Dm(Vec::new()) {
+    // Notes to self tell nobody; with `--low-bandwidth` nobody is told.
+    if st.settings.low_bandwidth
+        || c.editing.is_some()
+        || c.scheduled.is_some()
+        || c.target == Target::Dm(Vec::new())
+    {
         return vec![];
     }
     let (to, now) = (c.target.clone(), st.now);
