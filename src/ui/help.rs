@@ -37,6 +37,7 @@ pub(super) fn draw_help(f: &mut Frame, st: &State, t: &Theme, scroll: u16) {
             Span::raw("press : for the command palette (tab completes); they are listed after the keys."),
         ]),
         Line::styled("g/home top, G/end the end (the commands), j/k and space/pgup scroll", t.dim),
+        Line::from(vec![Span::styled("Modes: ", t.header), Span::raw(modes(st))]),
         Line::raw(""),
     ];
     // What the channels pane's marks mean: first when help is opened there, else after the keys.
@@ -105,4 +106,14 @@ fn split_at_words(text: &str, width: usize) -> (&str, &str) {
         end = i;
     }
     (&text[..end], text[end..].trim_start())
+}
+
+/// The modes the client runs in, each with how to turn it on.
+fn modes(st: &State) -> String {
+    let on = |b: bool| if b { "on" } else { "off" };
+    format!(
+        "low bandwidth {} (--low-bandwidth), explore {} (--explore); the README says what each does",
+        on(st.settings.low_bandwidth),
+        on(st.settings.explore)
+    )
 }
