@@ -12,6 +12,8 @@ pub fn check(d: &Data) -> Result<(), String> {
     d.unread.check()?;
     // A channel is the user's or one they can join, never both.
     d.channels.check()?;
+    // The name index lists exactly the users, each under the name they hold.
+    d.users.check()?;
     // Every held message counts as unread exactly when its flags say so, where it lives, and
     // as a mention exactly when it mentions the user.
     for m in d.messages.values() {

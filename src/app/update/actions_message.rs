@@ -89,7 +89,7 @@ pub(super) fn message_info(st: &mut State) -> Vec<Effect> {
 pub(super) fn toggle_spoiler(st: &mut State) -> Vec<Effect> {
     let Some(m) = selected_message(st) else { return vec![] };
     // A muted sender's message: the key shows it (and hides it again).
-    if st.data.muted_users.contains(&m.sender_id()) {
+    if st.data.users.is_muted(m.sender_id()) {
         let id = m.id;
         if !st.ui.revealed.remove(&id) {
             st.ui.revealed.insert(id);

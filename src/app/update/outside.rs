@@ -183,7 +183,7 @@ pub(super) fn cut(text: &str, max_chars: usize) -> String {
 /// focus. What is shown of it is `burst::admit`'s to decide.
 pub(super) fn notify(st: &State, m: &Stored) -> Option<Notice> {
     let d = &st.data;
-    if m.sender_id() == d.me || d.muted_users.contains(&m.sender_id()) {
+    if m.sender_id() == d.me || d.users.is_muted(m.sender_id()) {
         return None;
     }
     let flag = |f: &str| m.has_flag(f);
