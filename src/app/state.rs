@@ -349,7 +349,7 @@ impl Data {
         let mut m = self.messages.compact(m);
         if self.messages.contains_key(&m.id) {
             let unread = self.unread.contains(m.id);
-            m.set_flag("read", !unread);
+            m.set_flag(Flag::Read, !unread);
         }
         self.insert_stored(m);
     }
@@ -374,7 +374,7 @@ impl Data {
         if let Some(Conv::Topic(c, t)) = before.filter(|b| Some(b) != now.as_ref()) {
             self.topic_left(c, &t, m.id);
         }
-        let unread = !m.has_flag("read");
+        let unread = !m.has_flag(Flag::Read);
         let conv = self.conv_of(&m);
         if let (Some(c), false) = (m.stream_id(), m.is_dm()) {
             self.topics.entry(c).or_default().touch(m.topic(), m.id);

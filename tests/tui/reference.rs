@@ -138,7 +138,9 @@ async fn alert_words_are_marked_and_notify() {
     // Edited to hold none of the words: the flag goes (the server checks again), and back.
     let edit = |text: &'static str| MessageEdit { content: Some(text.into()), ..Default::default() };
     app.other("alice").update_message(id, &edit("who is around for the release?")).await.unwrap();
-    app.until("the flag is gone", |st| !st.data.messages[&id].has_flag("has_alert_word")).await;
+    app.until("the flag is gone", |st| !st.data.messages[&id].has_flag(topicterm::api::Flag::HasAlertWord))
+        .await;
     app.other("alice").update_message(id, &edit("and the deploy?")).await.unwrap();
-    app.until("the flag is back", |st| st.data.messages[&id].has_flag("has_alert_word")).await;
+    app.until("the flag is back", |st| st.data.messages[&id].has_flag(topicterm::api::Flag::HasAlertWord))
+        .await;
 }

@@ -22,7 +22,7 @@ pub(super) fn fetch_text(st: &mut State, edit: bool) -> Vec<Effect> {
 /// then the status line says what is on its way, and a refusal leaves the message as it was.
 pub(super) fn star(st: &mut State) -> Vec<Effect> {
     let Some(m) = selected_message(st) else { return vec![] };
-    let add = !m.has_flag("starred");
+    let add = !m.has_flag(Flag::Starred);
     let id = m.id;
     set_status(st, if add { "starring…" } else { "taking the star off…" });
     vec![Effect::Star { id, add }]

@@ -186,9 +186,8 @@ pub(super) fn notify(st: &State, m: &Stored) -> Option<Notice> {
     if m.sender_id() == d.me || d.users.is_muted(m.sender_id()) {
         return None;
     }
-    let flag = |f: &str| m.has_flag(f);
     // Alert words notify as mentions do.
-    let alerted = flag("has_alert_word") && st.settings.notifications.mention;
+    let alerted = m.has_flag(Flag::HasAlertWord) && st.settings.notifications.mention;
     let prefs = st.settings.notifications;
     let reason = if m.is_dm() {
         prefs.dm.then_some(Reason::Direct)
@@ -197,7 +196,9 @@ pub(super) fn notify(st: &State, m: &Stored) -> Option<Notice> {
         if d.topic_muted(c, m.topic()) {
             return None;
         }
-        let mentioned = flag("mentioned") || flag("wildcard_mentioned") || flag("stream_wildcard_mentioned");
+        let mentioned = [Flag::Mentioned, Flag::WildcardMentioned, Flag::StreamWildcardMentioned]
+            .into_iter()
+            .any(|f| m.has_flag(f));
         if mentioned && prefs.mention {
             Some(Reason::Mention)
         } else if alerted {

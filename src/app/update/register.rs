@@ -41,7 +41,7 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     // Messages held from before (the last session, a lost queue) are read or not as this
     // answer says now.
     let unread = &d.unread;
-    d.messages.set_flag_where("read", |id| !unread.contains(id));
+    d.messages.set_flag_where(Flag::Read, |id| !unread.contains(id));
     d.scheduled =
         r.scheduled_messages.iter().flatten().map(|s| (s.scheduled_message_id, s.clone())).collect();
     d.realm_emoji = r.realm_emoji.clone().unwrap_or_default();
