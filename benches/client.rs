@@ -75,8 +75,8 @@ fn message(id: i64, channel: i64, read: bool) -> Message {
 fn big_state() -> State {
     let mut st = State { tz: TimeZone::Fixed(0), now: 1_800_000_000, ..Default::default() };
     st.data.me = 1;
-    for id in 1..=USERS {
-        st.data.users.insert(
+    let users = (1..=USERS).map(|id| {
+        (
             id,
             UserInfo {
                 id,
@@ -88,8 +88,11 @@ fn big_state() -> State {
                 status: Default::default(),
                 role: 400,
             },
-        );
-    }
+        )
+    });
+    // The users as the roster read gives them.
+    st.data.users.reading(1);
+    st.data.users.on_roster(1, users.collect(), Default::default());
     // The user's channels as register lists them.
     let subscriptions: Vec<_> = (1..=CHANNELS)
         .map(|id| {

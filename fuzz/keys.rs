@@ -157,7 +157,7 @@ impl<'a> Bytes<'a> {
                 .map_or_else(String::new, |c| format!("#{}", c.name)),
             1 => d
                 .users
-                .values()
+                .iter()
                 .nth(i % d.users.len().max(1))
                 .map_or_else(String::new, |u| format!("@{}", u.full_name)),
             _ => d

@@ -576,7 +576,7 @@ where
                 if quit
                     && o.st.ui.fatal.is_none()
                     && !o.st.ui.loading
-                    && o.st.data.roster_due.is_none()
+                    && !o.st.data.users.is_reading()
                     && o.st.keep_session
                 {
                     o.dispatcher.save_cache_now(&app::cache::snapshot(&o.st));

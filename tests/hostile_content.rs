@@ -202,7 +202,7 @@ async fn a_message_whose_only_links_are_in_a_closed_spoiler_opens_none() {
     let muted = posted_and_selected(&mut app, "muted", "[m](https://muted-sender.example/m)").await;
     let alice_id = app.st.data.messages[&muted].sender_id();
     app.client.mute_user(alice_id).await.unwrap();
-    app.until("the mute", |st| st.data.muted_users.contains(&alice_id)).await;
+    app.until("the mute", |st| st.data.users.is_muted(alice_id)).await;
     app.select(muted);
     app.key(KeyCode::Char('o')).await;
     assert_eq!(status(&app), "this message has no links (its sender is muted)");

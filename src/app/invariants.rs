@@ -6,16 +6,19 @@
 
 use super::narrow::Narrow;
 use super::state::Data;
+use crate::api::Flag;
 
 /// The first way the data disagrees with itself, in words.
 pub fn check(d: &Data) -> Result<(), String> {
     d.unread.check()?;
     // A channel is the user's or one they can join, never both.
     d.channels.check()?;
+    // The name index lists exactly the users, each under the name they hold.
+    d.users.check()?;
     // Every held message counts as unread exactly when its flags say so, where it lives, and
     // as a mention exactly when it mentions the user.
     for m in d.messages.values() {
-        let unread = !m.has_flag("read");
+        let unread = !m.has_flag(Flag::Read);
         if d.unread.contains(m.id) != unread {
             return Err(format!(
                 "message {} is {} but the unread index says otherwise",

@@ -23,6 +23,7 @@ pub mod state;
 pub mod store;
 pub mod unreads;
 mod update;
+pub mod users;
 pub mod when;
 pub mod widget;
 
@@ -43,4 +44,5 @@ pub use update::{
     rebuild_people, rebuild_sidebar, register_at_once, reminder_excerpt, role_name, scheduled_in_order,
     size_text, start, update, view_name, who_may_post, why, zone_time,
 };
+pub use users::{Activity, NOT_YET, UserInfo, Users, role_of};
 pub use when::TimeZone;

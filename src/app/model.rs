@@ -607,7 +607,7 @@ impl State {
     /// number by, so that a number on screen is the link it opens and nothing out of sight
     /// (a closed spoiler, a muted sender's message) gets one.
     pub fn shown(&self, m: &super::store::Stored) -> Shown {
-        if self.data.muted_users.contains(&m.sender_id()) && !self.ui.revealed.contains(&m.id) {
+        if self.data.users.is_muted(m.sender_id()) && !self.ui.revealed.contains(&m.id) {
             return Shown::Hidden;
         }
         Shown::Body { spoilers_open: self.ui.open_spoilers.contains(&(m.id, 0)) }

@@ -2,7 +2,7 @@
 
 use super::people::NameError;
 use super::store::Stored;
-use crate::api::{ChannelId, MessageId, NarrowTerm, UserId};
+use crate::api::{ChannelId, Flag, MessageId, NarrowTerm, UserId};
 use serde_json::json;
 
 /// What the message pane shows (kept with the last session, hence serialisable).
@@ -73,7 +73,7 @@ impl Narrow {
             Narrow::Topic(c, t) => m.stream_id() == Some(*c) && m.topic().eq_ignore_ascii_case(t),
             Narrow::AllDms => m.is_dm(),
             Narrow::Dm(users) => m.is_dm() && dm_key(&m.dm_user_ids(), me) == *users,
-            Narrow::Starred => m.has_flag("starred"),
+            Narrow::Starred => m.has_flag(Flag::Starred),
             Narrow::Mentions => m.mentions_me(),
             Narrow::Search { .. } => false,
         }

@@ -154,6 +154,25 @@ impl Names {
     pub fn shared(&self, name: &str) -> bool {
         self.by_name.get(&name.to_lowercase()).is_some_and(|ids| ids.len() > 1)
     }
+
+    /// Who is called `name` (any case).
+    pub fn holders(&self, name: &str) -> &[UserId] {
+        self.by_name.get(&name.to_lowercase()).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether `id` is indexed under `name`.
+    pub fn holds(&self, id: UserId, name: &str) -> bool {
+        self.holders(name).contains(&id)
+    }
+
+    /// How many people are indexed (O(names): for checks).
+    pub fn len(&self) -> usize {
+        self.by_name.values().map(Vec::len).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_name.is_empty()
+    }
 }
 
 #[cfg(test)]

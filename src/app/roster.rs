@@ -2,10 +2,10 @@
 //! the last session's) are kept as JSON ([`Later`]) when the answer is decoded; applying the
 //! answer asks for them to be read (`Effect::ReadUsers`, on a blocking thread) and the users map
 //! arrives whole (`Msg::Users`), after the first frame. Until then a name not yet known shows as
-//! `state::NOT_YET`, and event batches wait: an event about a user must land on the map that lists
+//! `users::NOT_YET`, and event batches wait: an event about a user must land on the map that lists
 //! them. A leaf: it names no `State`.
 
-use super::state::{UserInfo, role_of};
+use super::users::{UserInfo, role_of};
 use crate::api::{Later, User, UserGroup, UserId, UserStatus};
 use std::collections::HashMap;
 

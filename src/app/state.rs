@@ -7,49 +7,12 @@
 use super::channels::Channels;
 use super::narrow::{Narrow, Resolver, dm_key};
 use super::outgoing::Target;
-use super::people::{NameError, Names, Person, person};
+use super::people::{NameError, person};
 use super::store::{Store, Stored};
 use super::unreads::{Conv, Unreads};
+use super::users::{Activity, Users};
 use crate::api::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
-
-/// A user as the client needs them.
-#[derive(Debug, Clone, PartialEq)]
-pub struct UserInfo {
-    pub id: UserId,
-    pub full_name: String,
-    pub email: String,
-    pub is_bot: bool,
-    pub is_active: bool,
-    /// False: invisible; always shown offline.
-    pub presence_enabled: bool,
-    pub status: UserStatus,
-    /// 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest.
-    pub role: i64,
-}
-
-impl UserInfo {
-    pub fn is_admin(&self) -> bool {
-        self.role <= 200
-    }
-}
-
-/// A user's role from the fields servers send (`role` since level 59, else the booleans).
-pub fn role_of(role: Option<i64>, is_owner: bool, is_admin: bool, is_guest: bool) -> i64 {
-    role.unwrap_or(if is_owner {
-        100
-    } else if is_admin {
-        200
-    } else if is_guest {
-        600
-    } else {
-        400
-    })
-}
-
-/// A name while the users are still being read (`app::roster`: for a few milliseconds after the
-/// first frame).
-pub const NOT_YET: &str = "…";
 
 /// The user's own defaults for channel notifications (register's `user_settings`, kept by
 /// `user_settings` events): what a channel whose setting is `None` follows.
@@ -232,13 +195,9 @@ pub struct RealmInfo {
 pub struct Data {
     pub me: UserId,
     pub realm: RealmInfo,
-    pub users: HashMap<UserId, UserInfo>,
-    /// Who holds which full name (`app::people`): kept with `users` by register and events.
-    pub names: Names,
-    /// The users are being read off the main task (`app::roster`): the epoch of the
-    /// `Effect::ReadUsers` awaited, and the event batches that wait for it, in order.
-    pub roster_due: Option<u64>,
-    pub roster_held: Vec<Vec<Event>>,
+    /// The users and their groups, presence and status, and whom the user muted
+    /// (`app::users`).
+    pub users: Users,
     /// The server has answered register at least once (the last session is no longer shown).
     pub served: bool,
     /// The user's channels, the ones they can join, and the channel folders (`app::channels`).
@@ -249,20 +208,15 @@ pub struct Data {
     pub unread: Unreads,
     /// (channel, lowercased topic) → policy.
     pub user_topics: HashMap<(ChannelId, String), VisibilityPolicy>,
-    /// Users whose messages are hidden behind a "muted sender" line and never notify.
-    pub muted_users: HashSet<UserId>,
     /// Words that make a message notify and are marked in it.
     pub alert_words: Vec<String>,
     /// The organization's custom profile fields, in display order.
     pub profile_fields: Vec<CustomProfileField>,
-    pub presence: HashMap<UserId, ModernPresence>,
-    pub presence_last_update_id: i64,
     pub scheduled: BTreeMap<i64, ScheduledMessage>,
     /// The user's saved snippets by ID; `None`: not known (register had none: an older
     /// server, or a section it could not read), so `:snippets` asks.
     pub snippets: Option<BTreeMap<i64, SavedSnippet>>,
     pub realm_emoji: HashMap<String, RealmEmoji>,
-    pub groups: HashMap<i64, UserGroup>,
     pub queue_id: Option<String>,
     pub last_event_id: i64,
     /// The highest message ID seen.
@@ -302,55 +256,15 @@ pub struct ServerDrafts {
     pub dirty: HashSet<String>,
 }
 
-/// A user's presence as shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Activity {
-    Active,
-    Idle,
-    Offline,
-}
-
 impl Data {
+    /// A user's full name (`Users::name`: "…" while the users are read).
     pub fn user_name(&self, id: UserId) -> &str {
-        match self.users.get(&id) {
-            Some(u) => u.full_name.as_str(),
-            None if self.roster_due.is_some() => NOT_YET,
-            None => "(unknown user)",
-        }
+        self.users.name(id)
     }
 
-    /// A person named as a DM partner: the full name, and beside it the email when someone
-    /// else holds the same name (anyone can take a name; the email is theirs alone).
+    /// A person named as a DM partner (`Users::partner_name`).
     pub fn partner_name(&self, id: UserId) -> std::borrow::Cow<'_, str> {
-        match self.users.get(&id) {
-            Some(u) if self.names.shared(&u.full_name) => format!("{} ({})", u.full_name, u.email).into(),
-            _ => self.user_name(id).into(),
-        }
-    }
-
-    /// Whether `user` is among those a group setting names: its direct members, or a member of
-    /// one of its groups or their subgroups (each group looked at once). `None` when the groups
-    /// are not known yet (nothing can be said).
-    pub fn in_group_setting(&self, user: UserId, setting: &GroupSettingValue) -> Option<bool> {
-        if self.groups.is_empty() {
-            return None;
-        }
-        let mut todo: Vec<i64> = match setting {
-            GroupSettingValue::Group(id) => vec![*id],
-            GroupSettingValue::Anonymous { direct_members, .. } if direct_members.contains(&user) => {
-                return Some(true);
-            }
-            GroupSettingValue::Anonymous { direct_subgroups, .. } => direct_subgroups.clone(),
-        };
-        let mut seen = HashSet::new();
-        while let Some(id) = todo.pop() {
-            let Some(g) = self.groups.get(&id).filter(|_| seen.insert(id)) else { continue };
-            if g.members.contains(&user) {
-                return Some(true);
-            }
-            todo.extend(&g.direct_subgroup_ids);
-        }
-        Some(false)
+        self.users.partner_name(id)
     }
 
     /// Why the user may not start topic `topic` in `channel`, where the client can know it:
@@ -360,7 +274,7 @@ impl Data {
     pub fn may_not_start_topic(&self, channel: ChannelId, topic: &str) -> Option<String> {
         let c = self.channels.get(channel)?;
         let setting = c.can_create_topic_group.as_ref()?;
-        if self.in_group_setting(self.me, setting)? {
+        if self.users.in_group_setting(self.me, setting)? {
             return None;
         }
         let list = self.topics.get(&channel).filter(|l| l.loaded)?;
@@ -424,19 +338,8 @@ impl Data {
     }
 
     pub fn activity(&self, user: UserId, now: i64) -> Activity {
-        let Some(u) = self.users.get(&user) else { return Activity::Offline };
-        if !u.presence_enabled {
-            return Activity::Offline;
-        }
-        let Some(p) = self.presence.get(&user) else { return Activity::Offline };
         let threshold = if self.realm.offline_threshold > 0 { self.realm.offline_threshold } else { 140 };
-        if now - p.active_timestamp <= threshold {
-            Activity::Active
-        } else if now - p.idle_timestamp <= threshold {
-            Activity::Idle
-        } else {
-            Activity::Offline
-        }
+        self.users.activity(user, now, threshold)
     }
 
     /// A message from a page of messages. A page is a picture of the server when it was asked
@@ -446,7 +349,7 @@ impl Data {
         let mut m = self.messages.compact(m);
         if self.messages.contains_key(&m.id) {
             let unread = self.unread.contains(m.id);
-            m.set_flag("read", !unread);
+            m.set_flag(Flag::Read, !unread);
         }
         self.insert_stored(m);
     }
@@ -471,7 +374,7 @@ impl Data {
         if let Some(Conv::Topic(c, t)) = before.filter(|b| Some(b) != now.as_ref()) {
             self.topic_left(c, &t, m.id);
         }
-        let unread = !m.has_flag("read");
+        let unread = !m.has_flag(Flag::Read);
         let conv = self.conv_of(&m);
         if let (Some(c), false) = (m.stream_id(), m.is_dm()) {
             self.topics.entry(c).or_default().touch(m.topic(), m.id);
@@ -541,13 +444,7 @@ impl Resolver for Data {
     }
     /// By the one rule of `app::people`: an ID, an email, or a full name no one else holds.
     fn user_id(&self, who: &str) -> Result<UserId, NameError> {
-        let people = self.users.values().map(|u| Person {
-            id: u.id,
-            full_name: &u.full_name,
-            email: &u.email,
-            active: u.is_active,
-        });
-        person(people, |id| self.users.contains_key(&id), who)
+        person(self.users.people(), |id| self.users.contains(id), who)
     }
     fn me(&self) -> UserId {
         self.me

@@ -21,46 +21,26 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::api::{
-    ChannelId, DisplayRecipient, DmRecipient, EditHistoryEntry, Message, MessageId, MessageType, Reaction,
-    Submessage, TopicLink, UserId,
+    ChannelId, DisplayRecipient, DmRecipient, EditHistoryEntry, Flag, Message, MessageId, MessageType,
+    Reaction, Submessage, TopicLink, UserId,
 };
 
-/// The flags the server gives messages, in bit order (`UserMessage.ALL_FLAGS` with the
-/// deprecated and computed ones). A flag not named here is kept by name in the rare parts.
-const FLAG_NAMES: [&str; 16] = [
-    "read",
-    "starred",
-    "collapsed",
-    "mentioned",
-    "stream_wildcard_mentioned",
-    "topic_wildcard_mentioned",
-    "wildcard_mentioned",
-    "group_mentioned",
-    "has_alert_word",
-    "historical",
-    "is_private",
-    "active_mobile_push_notification",
-    "summarize_in_home",
-    "summarize_in_stream",
-    "force_expand",
-    "force_collapse",
-];
-
-/// A message's flags as bits.
+/// A message's flags as bits, one per flag the API knows (`Flag::KNOWN`, in its order); a flag
+/// it does not know is kept whole in the rare parts.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Flags(u16);
 
 impl Flags {
-    fn bit(name: &str) -> Option<u16> {
-        FLAG_NAMES.iter().position(|n| *n == name).map(|i| 1 << i)
+    fn bit(flag: &Flag) -> Option<u16> {
+        flag.index().map(|i| 1 << i)
     }
-    /// Whether the flag named is set (false for a name the store does not know as a bit).
-    pub fn has(self, name: &str) -> bool {
-        Self::bit(name).is_some_and(|b| self.0 & b != 0)
+    /// Whether the flag is set (false for one the store does not know as a bit).
+    pub fn has(self, flag: &Flag) -> bool {
+        Self::bit(flag).is_some_and(|b| self.0 & b != 0)
     }
-    /// The names of the flags set, in bit order.
-    pub fn names(self) -> impl Iterator<Item = &'static str> {
-        FLAG_NAMES.iter().enumerate().filter(move |(i, _)| self.0 & (1 << i) != 0).map(|(_, n)| *n)
+    /// The flags set, in bit order.
+    pub fn iter(self) -> impl Iterator<Item = Flag> {
+        Flag::KNOWN.into_iter().enumerate().filter(move |(i, _)| self.0 & (1 << i) != 0).map(|(_, f)| f)
     }
 }
 
@@ -107,7 +87,7 @@ struct Rare {
     content_type: Option<String>,
     is_me_message: bool,
     /// Flags the store has no bit for.
-    other_flags: Vec<String>,
+    other_flags: Vec<Flag>,
 }
 
 impl Rare {
@@ -206,16 +186,14 @@ impl Stored {
     pub fn content(&self) -> &str {
         &self.content
     }
-    pub fn has_flag(&self, name: &str) -> bool {
-        self.flags.has(name) || self.rare.as_ref().is_some_and(|r| r.other_flags.iter().any(|f| f == name))
+    pub fn has_flag(&self, flag: Flag) -> bool {
+        self.flags.has(&flag) || self.rare.as_ref().is_some_and(|r| r.other_flags.contains(&flag))
     }
     /// Does it mention the user: by name, or a wildcard in its channel or topic (the flags the
     /// server sets; `wildcard_mentioned` is the name older servers use)? The one rule for the
     /// Mentions count and view.
     pub fn mentions_me(&self) -> bool {
-        ["mentioned", "stream_wildcard_mentioned", "topic_wildcard_mentioned", "wildcard_mentioned"]
-            .iter()
-            .any(|f| self.has_flag(f))
+        Flag::MENTIONS.into_iter().any(|f| self.has_flag(f))
     }
     pub fn reactions(&self) -> &[Reaction] {
         self.rare.as_ref().map_or(&[], |r| &r.reactions)
@@ -255,32 +233,32 @@ impl Stored {
         self.content = content.into();
         self.rare_mut().last_edit_timestamp = Some(edited_at);
     }
-    /// Set or clear a flag by name.
-    pub fn set_flag(&mut self, name: &str, on: bool) {
-        match Flags::bit(name) {
+    /// Set or clear a flag.
+    pub fn set_flag(&mut self, flag: Flag, on: bool) {
+        match Flags::bit(&flag) {
             Some(b) if on => self.flags.0 |= b,
             Some(b) => self.flags.0 &= !b,
             None if on => {
-                if !self.has_flag(name) {
-                    self.rare_mut().other_flags.push(name.to_owned());
+                if !self.has_flag(flag.clone()) {
+                    self.rare_mut().other_flags.push(flag);
                 }
             }
             None => {
                 if let Some(r) = &mut self.rare {
-                    r.other_flags.retain(|f| f != name);
+                    r.other_flags.retain(|f| *f != flag);
                 }
                 self.tidy();
             }
         }
     }
-    /// Replace every flag by the ones named.
-    pub fn set_flags(&mut self, names: &[String]) {
+    /// Replace every flag by these.
+    pub fn set_flags(&mut self, names: &[Flag]) {
         self.flags = Flags::default();
         if let Some(r) = &mut self.rare {
             r.other_flags.clear();
         }
         for n in names {
-            self.set_flag(n, true);
+            self.set_flag(n.clone(), true);
         }
         self.tidy();
     }
@@ -311,7 +289,7 @@ impl Stored {
     /// The message as the API shapes it.
     pub fn to_api(&self) -> Message {
         let rare = self.rare.as_deref().cloned().unwrap_or_default();
-        let mut flags: Vec<String> = self.flags.names().map(str::to_owned).collect();
+        let mut flags: Vec<Flag> = self.flags.iter().collect();
         flags.extend(rare.other_flags);
         let (stream_id, recipient_id, subject, display_recipient) = match &*self.place {
             Place::Channel { id, recipient, name, topic } => {
@@ -508,9 +486,9 @@ impl Store {
     }
     /// A flag set or cleared on every held message, as `on` says for each (all read at once;
     /// the read state a new register answer gives).
-    pub fn set_flag_where(&mut self, name: &str, on: impl Fn(MessageId) -> bool) {
+    pub fn set_flag_where(&mut self, flag: Flag, on: impl Fn(MessageId) -> bool) {
         for s in self.messages.values_mut() {
-            s.set_flag(name, on(s.id));
+            s.set_flag(flag.clone(), on(s.id));
         }
     }
     pub fn len(&self) -> usize {
@@ -594,8 +572,8 @@ mod tests {
         });
         store.insert(m.clone());
         assert_eq!(store[&1].to_api(), m);
-        assert!(store[&1].has_flag("some_future_flag") && store[&1].has_flag("mentioned"));
-        assert!(!store[&1].has_flag("starred"));
+        assert!(store[&1].has_flag(Flag::from("some_future_flag")) && store[&1].has_flag(Flag::Mentioned));
+        assert!(!store[&1].has_flag(Flag::Starred));
         let d = dm(2);
         store.insert(d.clone());
         assert_eq!(store[&2].to_api(), d);
@@ -662,14 +640,14 @@ mod tests {
         let mut store = Store::default();
         store.insert(channel_message(1, "t", 1));
         let s = store.get_mut(&1).unwrap();
-        s.set_flag("starred", true);
-        s.set_flag("read", false);
-        s.set_flag("brand_new", true);
-        s.set_flag("brand_new", true);
-        assert!(s.has_flag("starred") && !s.has_flag("read") && s.has_flag("brand_new"));
-        assert_eq!(s.to_api().flags, ["starred", "mentioned", "brand_new"]);
-        s.set_flags(&["read".to_owned()]);
-        assert_eq!(s.to_api().flags, ["read"]);
+        s.set_flag(Flag::Starred, true);
+        s.set_flag(Flag::Read, false);
+        s.set_flag(Flag::from("brand_new"), true);
+        s.set_flag(Flag::from("brand_new"), true);
+        assert!(s.has_flag(Flag::Starred) && !s.has_flag(Flag::Read) && s.has_flag(Flag::from("brand_new")));
+        assert_eq!(s.to_api().flags, [Flag::Starred, Flag::Mentioned, Flag::Other("brand_new".into())]);
+        s.set_flags(&[Flag::Read]);
+        assert_eq!(s.to_api().flags, [Flag::Read]);
         let r = Reaction {
             emoji_name: "tada".into(),
             emoji_code: "1f389".into(),

@@ -312,7 +312,7 @@ mod tests {
         let m = s.message(3).unwrap().unwrap();
         assert_eq!(
             (m.content.as_str(), m.topic(), m.flags.clone()),
-            ("<p>second words</p>", "moved", vec!["starred".to_owned()])
+            ("<p>second words</p>", "moved", vec![crate::api::Flag::Starred])
         );
         archive.events(&events(
             json!([{"id": 3, "type": "delete_message", "message_id": 3, "message_type": "stream"}]),

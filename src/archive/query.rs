@@ -7,7 +7,7 @@
 use super::store::{
     FLAGS, HAS_ATTACHMENT, HAS_IMAGE, HAS_LINK, HAS_REACTION, MENTIONED, Store, dm_key, flag_bit, from_row,
 };
-use crate::api::{ChannelId, Message, NarrowTerm, UserId};
+use crate::api::{ChannelId, Flag, Message, NarrowTerm, UserId};
 use crate::app::narrow::{Resolver, parse_search, raw_tokens};
 use crate::app::people::{NameError, Person, person};
 use rusqlite::types::Value;
@@ -161,10 +161,10 @@ fn clause(t: &NarrowTerm, me: UserId, params: &mut Vec<Value>) -> Result<Option<
         "mentions" if t.operand.as_i64() == Some(me) => flag_test(MENTIONED),
         "is" => match t.operand.as_str().unwrap_or_default() {
             "dm" => "dm_key IS NOT NULL".into(),
-            "starred" => flag_test(flag_bit("starred")),
+            "starred" => flag_test(flag_bit(&Flag::Starred)),
             "mentioned" => flag_test(MENTIONED),
-            "alerted" => flag_test(flag_bit("has_alert_word")),
-            "unread" => format!("flags & {} = 0", flag_bit("read")),
+            "alerted" => flag_test(flag_bit(&Flag::HasAlertWord)),
+            "unread" => format!("flags & {} = 0", flag_bit(&Flag::Read)),
             "resolved" => "topic LIKE '✔ %'".into(),
             other => return Err(format!("is:{other} is not kept in the archive")),
         },

@@ -2,7 +2,7 @@
 //! it — messages put in (again), flags, edits, moves, reactions, deletions, a channel's
 //! messages dropped when the user lost access to it — each batch in one transaction.
 
-use crate::api::{ChannelId, DisplayRecipient, Message, MessageId, Reaction, UserId};
+use crate::api::{ChannelId, DisplayRecipient, Flag, Message, MessageId, Reaction, UserId};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 
@@ -59,21 +59,21 @@ END;
 ";
 
 /// The flags kept, each a bit of the `flags` column (others are not kept).
-pub const FLAGS: &[(&str, i64)] = &[
-    ("read", 1),
-    ("starred", 2),
-    ("collapsed", 4),
-    ("mentioned", 8),
-    ("wildcard_mentioned", 16),
-    ("stream_wildcard_mentioned", 32),
-    ("topic_wildcard_mentioned", 64),
-    ("has_alert_word", 128),
-    ("historical", 256),
+pub const FLAGS: &[(Flag, i64)] = &[
+    (Flag::Read, 1),
+    (Flag::Starred, 2),
+    (Flag::Collapsed, 4),
+    (Flag::Mentioned, 8),
+    (Flag::WildcardMentioned, 16),
+    (Flag::StreamWildcardMentioned, 32),
+    (Flag::TopicWildcardMentioned, 64),
+    (Flag::HasAlertWord, 128),
+    (Flag::Historical, 256),
 ];
 
 /// The bit of a flag, 0 for one not kept.
-pub fn flag_bit(name: &str) -> i64 {
-    FLAGS.iter().find(|(n, _)| *n == name).map_or(0, |(_, b)| *b)
+pub fn flag_bit(flag: &Flag) -> i64 {
+    FLAGS.iter().find(|(f, _)| f == flag).map_or(0, |(_, b)| *b)
 }
 
 /// The bits of `is:mentioned`: a mention of the user or a wildcard one.
@@ -99,7 +99,7 @@ pub enum Change {
     /// A message seen (its flags included), put in or replaced.
     Put(Box<Message>),
     /// A flag added or taken away, on these messages or on all.
-    Flag { ids: Vec<MessageId>, all: bool, flag: String, add: bool },
+    Flag { ids: Vec<MessageId>, all: bool, flag: Flag, add: bool },
     /// A message's new text (HTML as the client shows it).
     Edit { id: MessageId, content: String, edited_at: Option<i64> },
     /// Messages moved to another topic and/or channel.
@@ -249,7 +249,7 @@ impl Store {
 /// could make; it is left out).
 pub(super) fn from_row(json: String, flags: i64) -> Option<Message> {
     let mut m: Message = serde_json::from_str(&json).ok()?;
-    m.flags = FLAGS.iter().filter(|(_, b)| flags & b != 0).map(|(n, _)| (*n).to_owned()).collect();
+    m.flags = FLAGS.iter().filter(|(_, b)| flags & b != 0).map(|(f, _)| f.clone()).collect();
     Some(m)
 }
 
@@ -543,7 +543,7 @@ mod tests {
         assert_eq!(s.count().unwrap(), 1);
         assert!(fts(&s, "creme").is_empty(), "the old text leaves the index");
         assert_eq!(fts(&s, "moved"), vec![1]);
-        assert_eq!(s.message(1).unwrap().unwrap().flags, vec!["read".to_owned()]);
+        assert_eq!(s.message(1).unwrap().unwrap().flags, vec![Flag::Read]);
     }
 
     #[test]
@@ -553,8 +553,8 @@ mod tests {
         s.apply(&[Change::Channel { id: 10, name: "design".into(), private: false }, put(1), put(2), put(3)])
             .unwrap();
         s.apply(&[
-            Change::Flag { ids: vec![1], all: false, flag: "starred".into(), add: true },
-            Change::Flag { ids: vec![], all: true, flag: "read".into(), add: false },
+            Change::Flag { ids: vec![1], all: false, flag: Flag::Starred, add: true },
+            Change::Flag { ids: vec![], all: true, flag: Flag::Read, add: false },
             Change::Edit { id: 2, content: "<p>new text</p>".into(), edited_at: Some(5) },
             Change::Move { ids: vec![3], channel: Some(10), topic: Some("elsewhere".into()) },
             Change::React {
@@ -568,7 +568,7 @@ mod tests {
         ])
         .unwrap();
         let one = s.message(1).unwrap().unwrap();
-        assert_eq!(one.flags, vec!["starred".to_owned()]);
+        assert_eq!(one.flags, vec![Flag::Starred]);
         assert_eq!(one.reactions.len(), 1);
         let two = s.message(2).unwrap().unwrap();
         assert_eq!((two.content.as_str(), two.last_edit_timestamp), ("<p>new text</p>", Some(5)));

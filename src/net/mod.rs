@@ -421,10 +421,10 @@ impl Dispatcher {
             // Flag changes are idempotent: through a flaky network they are retried until the
             // server has them, so what the client shows as read is read on the server too.
             Effect::MarkRead(ids) => self.spawn(async move {
-                finished(Job::Flags, with_retries(|| c.update_message_flags(&ids, true, "read")).await)
+                finished(Job::Flags, with_retries(|| c.update_message_flags(&ids, true, Flag::Read)).await)
             }),
             Effect::Star { id, add } => self.spawn(async move {
-                finished(Job::Star { add }, c.update_message_flags(&[id], add, "starred").await)
+                finished(Job::Star { add }, c.update_message_flags(&[id], add, Flag::Starred).await)
             }),
             Effect::MarkTopicRead { channel, topic } => self.spawn(async move {
                 finished(Job::MarkTopicRead, c.mark_topic_as_read(channel, &topic).await)
@@ -685,7 +685,7 @@ async fn flag_narrow(
     add: bool,
 ) -> Result<(), ApiError> {
     loop {
-        match with_retries(|| c.update_message_flags_for_narrow(&anchor, 0, 5000, narrow, add, "read"))
+        match with_retries(|| c.update_message_flags_for_narrow(&anchor, 0, 5000, narrow, add, Flag::Read))
             .await?
         {
             r if !r.found_newest && r.last_processed_id.is_some() => {

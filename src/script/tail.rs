@@ -59,7 +59,7 @@ fn events_narrow(terms: &[NarrowTerm], d: &Data) -> (Vec<(String, String)>, bool
         let pair = match (t.operator.as_str(), &t.operand) {
             _ if t.negated => None,
             ("channel", v) => v.as_i64().map(|id| ("channel", d.channels.name(id).to_owned())),
-            ("sender", v) => v.as_i64().and_then(|id| d.users.get(&id)).map(|u| ("sender", u.email.clone())),
+            ("sender", v) => v.as_i64().and_then(|id| d.users.get(id)).map(|u| ("sender", u.email.clone())),
             ("topic", v) => {
                 exact = false;
                 v.as_str().map(|topic| ("topic", topic.to_owned()))

@@ -4,7 +4,7 @@
 use super::common::{Ctx, RenderCache, clip, clip_line, emoji_label};
 use super::content::render_html_with_theme;
 use super::theme::Theme;
-use crate::api::MessageId;
+use crate::api::{Flag, MessageId};
 use crate::app::{Focus, Narrow, Shown, State, Stored};
 use crate::content::{display_width, escape_html, sanitize};
 use ratatui::Frame;
@@ -98,7 +98,7 @@ fn message_block(
     } else if m.last_moved_timestamp().is_some() {
         marks.push(Span::styled(" (moved)", t.dim));
     }
-    if m.has_flag("starred") {
+    if m.has_flag(Flag::Starred) {
         marks.push(Span::styled(" ★", t.highlight));
     }
     if !same_sender {
@@ -124,7 +124,7 @@ fn message_block(
     let alerted;
     let html = match found.and_then(|f| f.content.as_deref()) {
         Some(html) => html,
-        None if m.has_flag("has_alert_word") && !st.data.alert_words.is_empty() => {
+        None if m.has_flag(Flag::HasAlertWord) && !st.data.alert_words.is_empty() => {
             alerted = crate::content::mark_words(m.content(), &st.data.alert_words, "alert-word", true);
             &alerted
         }

@@ -39,7 +39,7 @@ pub(super) fn draw_people(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
         .enumerate()
         .skip(start)
         .take(h)
-        .filter_map(|(i, id)| Some((i, st.data.users.get(id)?)))
+        .filter_map(|(i, id)| Some((i, st.data.users.get(*id)?)))
         .map(|(i, u)| {
             let activity = st.data.activity(u.id, st.now);
             let s = &u.status;

@@ -56,7 +56,7 @@ pub(super) fn draw_profile(
     if let Ok(joined) = chrono::DateTime::parse_from_rfc3339(&u.date_joined) {
         lines.push(field("Joined", vec![Span::raw(st.tz.format(joined.timestamp(), "%-d %B %Y"))]));
     }
-    if let Some(info) = d.users.get(&user) {
+    if let Some(info) = d.users.get(user) {
         let s = &info.status;
         if !s.status_text.is_empty() || !s.emoji_name.is_empty() {
             let emoji = if s.emoji_name.is_empty() {
@@ -78,8 +78,8 @@ pub(super) fn draw_profile(
     }
     // Only the groups people made (the role groups say what Role already says).
     let mut groups: Vec<String> = d
-        .groups
-        .values()
+        .users
+        .groups()
         .filter(|g| !g.is_system_group && !g.deactivated && g.members.contains(&user))
         .map(|g| format!("@{}", sanitize(&g.name)))
         .collect();

@@ -44,9 +44,16 @@ async fn the_channel_operator_from_250_and_the_client_says_stream_before() {
         let got = c.get_messages(&q).await.unwrap_or_else(|e| panic!("level {level}: {e}"));
         assert!(!got.messages.is_empty() && got.messages.iter().all(|m| m.stream_id == Some(general)));
         let narrow = [NarrowTerm::new("channel", general)];
-        c.update_message_flags_for_narrow(&Anchor::Oldest, 0, 5000, &narrow, true, "read")
-            .await
-            .unwrap_or_else(|e| panic!("level {level}: {e}"));
+        c.update_message_flags_for_narrow(
+            &Anchor::Oldest,
+            0,
+            5000,
+            &narrow,
+            true,
+            topicterm::api::Flag::Read,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("level {level}: {e}"));
         let q = q.narrow(vec![NarrowTerm::new("channel", general), NarrowTerm::new("is", "unread")]);
         assert!(c.get_messages(&q).await.unwrap().messages.is_empty(), "level {level}: the channel is read");
     }

@@ -220,7 +220,7 @@ async fn first_unread_anchor_is_the_oldest_unread_message() {
     assert_eq!(r.anchor, Some(unread[0]));
     assert!(r.found_anchor);
     assert_eq!(ids(&r.messages), vec![unread[0]]);
-    assert!(!r.messages[0].has_flag("read"));
+    assert!(!r.messages[0].has_flag(topicterm::api::Flag::Read));
 
     // The deprecated flag means the same anchor.
     let q = GetMessages {
@@ -239,7 +239,9 @@ async fn first_unread_anchor_without_unread_messages_is_the_newest() {
     let env = Env::start().await;
     let c = env.client("member");
     let design = vec![t("channel", "design")];
-    c.update_message_flags_for_narrow(&Anchor::Oldest, 0, 5000, &design, true, "read").await.unwrap();
+    c.update_message_flags_for_narrow(&Anchor::Oldest, 0, 5000, &design, true, topicterm::api::Flag::Read)
+        .await
+        .unwrap();
     assert!(all(&c, vec![t("channel", "design"), t("is", "unread")]).await.is_empty());
     let everything = ids(&all(&c, design.clone()).await);
     let r = c.get_messages(&GetMessages::around(Anchor::FirstUnread, 2, 0).narrow(design)).await.unwrap();
@@ -522,7 +524,7 @@ async fn narrow_is_unread_matches_the_unread_state() {
     let c = env.client("member");
     let reg = c.register(&RegisterParams::default()).await.unwrap();
     let unread = all(&c, vec![t("is", "unread")]).await;
-    assert!(unread.iter().all(|m| !m.has_flag("read")));
+    assert!(unread.iter().all(|m| !m.has_flag(topicterm::api::Flag::Read)));
     assert_eq!(unread.len() as i64, reg.unread_msgs.unwrap().count);
     let tally = find(&c, "Tally so far TOML").await;
     assert!(ids(&unread).contains(&tally.id));
@@ -535,7 +537,7 @@ async fn narrow_is_starred_matches_starred_messages() {
     let reg = c.register(&RegisterParams::default()).await.unwrap();
     let starred = all(&c, vec![t("is", "starred")]).await;
     assert!(!starred.is_empty());
-    assert!(starred.iter().all(|m| m.has_flag("starred")));
+    assert!(starred.iter().all(|m| m.has_flag(topicterm::api::Flag::Starred)));
     assert_eq!(ids(&starred), reg.starred_messages.unwrap());
 }
 
@@ -544,7 +546,8 @@ async fn narrow_is_mentioned() {
     let env = Env::start().await;
     let c = env.client("member");
     let ms = all(&c, vec![t("is", "mentioned")]).await;
-    assert!(ms.iter().all(|m| m.has_flag("mentioned") || m.has_flag("stream_wildcard_mentioned")));
+    assert!(ms.iter().all(|m| m.has_flag(topicterm::api::Flag::Mentioned)
+        || m.has_flag(topicterm::api::Flag::StreamWildcardMentioned)));
     assert!(ms.iter().any(|m| m.content.contains("blocker for 2.4")));
     let quiet = find(&c, "Tally so far TOML").await;
     assert!(!ids(&ms).contains(&quiet.id));
@@ -557,7 +560,7 @@ async fn narrow_mentions_id_and_near() {
     let me = env.user_id("member");
     let mentions = all(&c, vec![t("mentions", me)]).await;
     assert!(mentions.iter().any(|m| m.content.contains("blocker for 2.4")));
-    assert!(mentions.iter().all(|m| m.has_flag("mentioned")));
+    assert!(mentions.iter().all(|m| m.has_flag(topicterm::api::Flag::Mentioned)));
     let m = find(&c, "Tally so far TOML").await;
     assert_eq!(ids(&all(&c, vec![t("id", m.id)]).await), vec![m.id]);
     // near only positions a view; on the server it filters nothing.
@@ -794,7 +797,11 @@ async fn personal_history_needs_a_channel_operator_for_unsubscribed_public_chann
     assert!(!shared.is_empty());
     assert!(shared.iter().all(|m| m.channel_name() == Some("design") && m.sender_id == guest));
     // Messages bob never received are marked historical (and read).
-    assert!(shared.iter().all(|m| m.has_flag("historical") && m.has_flag("read")));
+    assert!(
+        shared
+            .iter()
+            .all(|m| m.has_flag(topicterm::api::Flag::Historical) && m.has_flag(topicterm::api::Flag::Read))
+    );
 }
 
 #[tokio::test]
@@ -1608,11 +1615,11 @@ async fn send_to_a_channel_by_id() {
     assert_eq!(m.channel_name(), Some("engineering"));
     assert_eq!(m.sender_id, env.user_id("member"));
     assert!(m.content.contains("<strong>world</strong>"));
-    assert!(m.has_flag("read"), "the sender has read it");
+    assert!(m.has_flag(topicterm::api::Flag::Read), "the sender has read it");
     let delivered = message_events(&events(&alice, &aq).await);
     assert_eq!(delivered.len(), 1);
     assert_eq!(delivered[0].message.id, id);
-    assert!(!delivered[0].flags.contains(&"read".to_owned()), "unread for other subscribers");
+    assert!(!delivered[0].flags.contains(&topicterm::api::Flag::Read), "unread for other subscribers");
     assert_eq!(delivered[0].local_message_id, None);
 }
 
@@ -1886,24 +1893,29 @@ async fn update_message_flags_adds_and_removes_read_and_starred() {
     let c = env.client("member");
     let q = queue(&c).await;
     let m = find(&c, "Tally so far TOML").await;
-    assert!(!m.has_flag("read") && !m.has_flag("starred"));
+    assert!(!m.has_flag(topicterm::api::Flag::Read) && !m.has_flag(topicterm::api::Flag::Starred));
 
-    assert_eq!(c.update_message_flags(&[m.id], true, "read").await.unwrap().messages, vec![m.id]);
-    assert!(c.get_message(m.id, true).await.unwrap().message.has_flag("read"));
+    assert_eq!(
+        c.update_message_flags(&[m.id], true, topicterm::api::Flag::Read).await.unwrap().messages,
+        vec![m.id]
+    );
+    assert!(c.get_message(m.id, true).await.unwrap().message.has_flag(topicterm::api::Flag::Read));
     assert!(!ids(&all(&c, vec![t("is", "unread")]).await).contains(&m.id));
     // Already read: nothing changes.
-    assert!(c.update_message_flags(&[m.id], true, "read").await.unwrap().messages.is_empty());
-    c.update_message_flags(&[m.id], false, "read").await.unwrap();
+    assert!(
+        c.update_message_flags(&[m.id], true, topicterm::api::Flag::Read).await.unwrap().messages.is_empty()
+    );
+    c.update_message_flags(&[m.id], false, topicterm::api::Flag::Read).await.unwrap();
     assert!(ids(&all(&c, vec![t("is", "unread")]).await).contains(&m.id));
 
-    c.update_message_flags(&[m.id], true, "starred").await.unwrap();
+    c.update_message_flags(&[m.id], true, topicterm::api::Flag::Starred).await.unwrap();
     assert!(ids(&all(&c, vec![t("is", "starred")]).await).contains(&m.id));
-    c.update_message_flags(&[m.id], false, "starred").await.unwrap();
+    c.update_message_flags(&[m.id], false, topicterm::api::Flag::Starred).await.unwrap();
     assert!(!ids(&all(&c, vec![t("is", "starred")]).await).contains(&m.id));
 
-    let got: Vec<(AddRemove, String, Vec<MessageId>)> =
+    let got: Vec<(AddRemove, topicterm::api::Flag, Vec<MessageId>)> =
         flag_events(&events(&c, &q).await).into_iter().map(|f| (f.op, f.flag, f.messages)).collect();
-    let expect = |op: &str, flag: &str| (AddRemove::from(op.to_owned()), flag.to_owned(), vec![m.id]);
+    let expect = |op: &str, flag: &str| (AddRemove::from(op.to_owned()), flag.into(), vec![m.id]);
     assert_eq!(
         got,
         vec![
@@ -1921,9 +1933,13 @@ async fn update_message_flags_refuses_flags_users_cannot_set() {
     let c = env.client("member");
     let m = find(&c, "Tally so far TOML").await;
     for flag in ["mentioned", "wildcard_mentioned", "has_alert_word", "historical"] {
-        assert_err(c.update_message_flags(&[m.id], true, flag).await, "BAD_REQUEST", "not editable");
+        assert_err(c.update_message_flags(&[m.id], true, flag.into()).await, "BAD_REQUEST", "not editable");
     }
-    assert_err(c.update_message_flags(&[m.id], true, "sparkly").await, "BAD_REQUEST", "Invalid flag");
+    assert_err(
+        c.update_message_flags(&[m.id], true, topicterm::api::Flag::from("sparkly")).await,
+        "BAD_REQUEST",
+        "Invalid flag",
+    );
 }
 
 #[tokio::test]
@@ -1938,7 +1954,10 @@ async fn update_message_flags_for_narrow_marks_the_window() {
     let unread = ids(&all(&c, unread_narrow.clone()).await);
     assert!(!unread.is_empty());
 
-    let r = c.update_message_flags_for_narrow(&Anchor::Oldest, 0, 5000, &topic, true, "read").await.unwrap();
+    let r = c
+        .update_message_flags_for_narrow(&Anchor::Oldest, 0, 5000, &topic, true, topicterm::api::Flag::Read)
+        .await
+        .unwrap();
     assert_eq!(r.processed_count as usize, everything.len());
     assert_eq!(r.updated_count as usize, unread.len());
     assert_eq!(

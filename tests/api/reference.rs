@@ -128,14 +128,17 @@ async fn muting_a_user_reads_their_messages_now_and_later_and_is_announced() {
     let after = bob.send_message(&OutgoingMessage::channel(general, "muting", "after")).await.unwrap().id;
     for id in [before, after] {
         let flags = me.get_message(id, true).await.unwrap().message.flags;
-        assert!(flags.iter().any(|f| f == "read"), "message {id} from a muted user is read: {flags:?}");
+        assert!(
+            flags.contains(&topicterm::api::Flag::Read),
+            "message {id} from a muted user is read: {flags:?}"
+        );
     }
     let evs = events_of(&me, &q).await;
     assert!(evs.iter().any(
         |e| matches!(e, EventKind::MutedUsers { muted_users } if muted_users.iter().any(|m| m.id == bob_id))
     ));
     assert!(evs.iter().any(
-        |e| matches!(e, EventKind::UpdateMessageFlags(f) if f.flag == "read" && f.messages.contains(&before))
+        |e| matches!(e, EventKind::UpdateMessageFlags(f) if f.flag == topicterm::api::Flag::Read && f.messages.contains(&before))
     ));
     let reg = me.register(&RegisterParams::default()).await.unwrap();
     assert_eq!(reg.muted_users.unwrap().iter().map(|m| m.id).collect::<Vec<_>>(), vec![bob_id]);
@@ -146,7 +149,7 @@ async fn muting_a_user_reads_their_messages_now_and_later_and_is_announced() {
     me.unmute_user(bob_id).await.unwrap();
     assert_eq!(me.unmute_user(bob_id).await.unwrap_err().to_string(), "User is not muted");
     let unread = bob.send_message(&OutgoingMessage::channel(general, "muting", "unmuted")).await.unwrap().id;
-    assert!(!me.get_message(unread, true).await.unwrap().message.flags.iter().any(|f| f == "read"));
+    assert!(!me.get_message(unread, true).await.unwrap().message.flags.contains(&topicterm::api::Flag::Read));
 }
 
 #[tokio::test]
@@ -172,14 +175,17 @@ async fn alert_words_flag_new_messages_as_whole_words_and_are_announced() {
         let me = me.clone();
         async move { me.get_message(id, true).await.unwrap().message.flags }
     };
-    assert!(flags(hit).await.iter().any(|f| f == "has_alert_word"));
-    assert!(!flags(miss).await.iter().any(|f| f == "has_alert_word"), "inside longer words is not a match");
+    assert!(flags(hit).await.contains(&topicterm::api::Flag::HasAlertWord));
+    assert!(
+        !flags(miss).await.contains(&topicterm::api::Flag::HasAlertWord),
+        "inside longer words is not a match"
+    );
     // An edit is matched again: the word gone, the flag goes; back, it comes back.
     let edit = |text: &str| MessageEdit { content: Some(text.into()), ..Default::default() };
     bob.update_message(miss, &edit("the deploy moved")).await.unwrap();
-    assert!(flags(miss).await.iter().any(|f| f == "has_alert_word"), "the edit added one");
+    assert!(flags(miss).await.contains(&topicterm::api::Flag::HasAlertWord), "the edit added one");
     bob.update_message(miss, &edit("redeployment of deployer_x")).await.unwrap();
-    assert!(!flags(miss).await.iter().any(|f| f == "has_alert_word"), "and took it away");
+    assert!(!flags(miss).await.contains(&topicterm::api::Flag::HasAlertWord), "and took it away");
     let alerted = me
         .get_messages(
             &GetMessages::around(Anchor::Newest, 10, 0).narrow(vec![NarrowTerm::new("is", "alerted")]),

@@ -616,14 +616,18 @@ async fn due_messages_are_delivered_by_the_timer() {
     assert_eq!(sent.stream_id, Some(general));
     assert_eq!(sent.topic(), "soon");
     assert!(sent.timestamp >= at, "not sent before its time");
-    assert!(!sent.has_flag("read"), "read_by_sender=false leaves it unread: {:?}", sent.flags);
+    assert!(
+        !sent.has_flag(topicterm::api::Flag::Read),
+        "read_by_sender=false leaves it unread: {:?}",
+        sent.flags
+    );
     let sent_dm = poll(|| newest_with(&c, "delivered as a DM")).await;
     assert_eq!(sent_dm.dm_user_ids(), {
         let mut v = vec![env.user_id("member"), alice];
         v.sort_unstable();
         v
     });
-    assert!(sent_dm.has_flag("read"), "read_by_sender=true: {:?}", sent_dm.flags);
+    assert!(sent_dm.has_flag(topicterm::api::Flag::Read), "read_by_sender=true: {:?}", sent_dm.flags);
     // Alice really received it.
     assert!(newest_with(&env.client("alice"), "delivered as a DM").await.is_some());
 

@@ -40,16 +40,16 @@ async fn the_last_session_is_drawn_before_the_server_answers_then_replaced() {
     let first = app.draw(120, 30);
     assert!(first.owners.iter().flatten().count() > 10, "messages are drawn:\n{}", first.text());
     assert!(app.st.data.users.is_empty());
-    assert!(app.st.data.groups.is_empty(), "the groups are read with the users");
+    assert_eq!(app.st.data.users.groups().count(), 0, "the groups are read with the users");
     app.run(fx);
-    app.until("the users read", |st| st.data.roster_due.is_none()).await;
-    assert!(!live_state.data.groups.is_empty(), "the demo organization has user groups");
-    let ids = |groups: &std::collections::HashMap<i64, _>| {
-        let mut ids: Vec<i64> = groups.keys().copied().collect();
+    app.until("the users read", |st| !st.data.users.is_reading()).await;
+    assert!(live_state.data.users.groups().next().is_some(), "the demo organization has user groups");
+    let ids = |users: &topicterm::app::Users| {
+        let mut ids: Vec<i64> = users.groups().map(|g| g.id).collect();
         ids.sort_unstable();
         ids
     };
-    assert_eq!(ids(&app.st.data.groups), ids(&live_state.data.groups), "the kept groups came back");
+    assert_eq!(ids(&app.st.data.users), ids(&live_state.data.users), "the kept groups came back");
     let cached = app.draw(120, 30);
     assert!(cached.rows[cached.rows.len() - 1].contains("last session"), "marked:\n{}", cached.text());
     let pane = |s: &crate::harness::Screen| -> Vec<String> {
@@ -131,7 +131,7 @@ async fn the_last_session_reopens_the_narrow_left_and_the_others_kept_even_offli
         .await;
     // The kept users are read on a thread of their own: under load, after the server is found
     // out of reach. Until then names show as not yet known.
-    app.until("the kept users read", |st| st.data.roster_due.is_none()).await;
+    app.until("the kept users read", |st| !st.data.users.is_reading()).await;
     assert_eq!(app.st.ui.narrow, topic, "the narrow left");
     let screen = app.draw(80, 24);
     assert!(screen.rows[23].contains("· last session"), "{}", screen.text());

@@ -257,7 +257,7 @@ async fn profiles_show_who_someone_is_and_lead_to_a_dm_or_a_mention() {
 
     // x starts a DM with them.
     app.key(KeyCode::Char('x')).await;
-    let bob = app.st.data.users.values().find(|u| u.full_name == "Bob Nakamura").map(|u| u.id).unwrap();
+    let bob = app.st.data.users.iter().find(|u| u.full_name == "Bob Nakamura").map(|u| u.id).unwrap();
     let target = app.st.ui.compose.as_ref().map(|c| c.target.clone());
     assert_eq!(target, Some(topicterm::app::Target::Dm(vec![bob])));
     app.key(KeyCode::Esc).await;

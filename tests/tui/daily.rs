@@ -289,7 +289,7 @@ async fn a_profile_from_the_palette_or_a_message_then_a_dm_or_a_mention() {
     assert!(text.contains("Bob Nakamura") && text.contains("Role") && text.contains("Joined"), "{text}");
     // x: a direct message to them (the popup's look is in `channels_people`'s snapshots).
     app.key(KeyCode::Char('x')).await;
-    let bob = app.st.data.users.values().find(|u| u.full_name == "Bob Nakamura").unwrap().id;
+    let bob = app.st.data.users.iter().find(|u| u.full_name == "Bob Nakamura").unwrap().id;
     assert_eq!(
         app.st.ui.compose.as_ref().map(|c| c.target.clone()),
         Some(topicterm::app::Target::Dm(vec![bob]))

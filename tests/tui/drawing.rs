@@ -195,7 +195,7 @@ async fn a_follow_on_message_shows_edited_and_starred() {
     let narrow = Narrow::Topic(general, "follow-on".into());
     let edit = MessageEdit { content: Some("fixed it".into()), ..Default::default() };
     author.update_message(id, &edit).await.unwrap();
-    app.client.update_message_flags(&[id], true, "starred").await.unwrap();
+    app.client.update_message_flags(&[id], true, topicterm::api::Flag::Starred).await.unwrap();
     app.settle().await;
     app.open(narrow).await;
     app.st.ui.selected = Some(id);

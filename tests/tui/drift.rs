@@ -147,17 +147,20 @@ async fn a_star_the_server_refused_leaves_no_star_as_a_refused_follow_leaves_non
     app.until("the message", |st| st.data.messages.contains_key(&id)).await;
     app.select(id);
     app.key(KeyCode::Char('*')).await;
-    assert!(!app.st.data.messages[&id].has_flag("starred"), "not starred before the server says so");
+    assert!(
+        !app.st.data.messages[&id].has_flag(topicterm::api::Flag::Starred),
+        "not starred before the server says so"
+    );
     app.until("refused", |st| st.ui.status.as_ref().is_some_and(|s| s.error)).await;
     let said = app.st.ui.status.as_ref().unwrap().text.clone();
     assert!(said.starts_with("not starred: "), "{said}");
-    assert!(!app.st.data.messages[&id].has_flag("starred"));
+    assert!(!app.st.data.messages[&id].has_flag(topicterm::api::Flag::Starred));
     let screen = app.screen(100, 30);
     assert!(!screen.contains('★'), "{screen}");
     // Let through, the same key stars it when the server's event comes.
     proxy.disarm();
     app.key(KeyCode::Char('*')).await;
-    app.until("starred", |st| st.data.messages[&id].has_flag("starred")).await;
+    app.until("starred", |st| st.data.messages[&id].has_flag(topicterm::api::Flag::Starred)).await;
     assert!(app.screen(100, 30).contains('★'));
 }
 

@@ -176,7 +176,7 @@ async fn a_message_marked_unread_elsewhere_is_counted_though_not_held() {
     // Another client of the same user marks it unread.
     let other = app.other("member");
     let ids = [id];
-    other.update_message_flags(&ids, false, "read").await.unwrap();
+    other.update_message_flags(&ids, false, topicterm::api::Flag::Read).await.unwrap();
     app.until("counted", |st| st.data.unread.contains(id)).await;
     assert_eq!(app.st.data.channel_unread(general), before + 1);
 }

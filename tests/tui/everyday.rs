@@ -140,8 +140,8 @@ async fn message_info_on_ones_own_message_says_who_has_read_it() {
         .await
         .unwrap()
         .id;
-    app.other("alice").update_message_flags(&[id], true, "read").await.unwrap();
-    app.other("bob").update_message_flags(&[id], true, "read").await.unwrap();
+    app.other("alice").update_message_flags(&[id], true, topicterm::api::Flag::Read).await.unwrap();
+    app.other("bob").update_message_flags(&[id], true, topicterm::api::Flag::Read).await.unwrap();
     app.open(Narrow::Topic(general, "receipts".into())).await;
     app.until("both messages", |st| {
         st.data.messages.contains_key(&id) && st.data.messages.contains_key(&other)

@@ -126,8 +126,7 @@ async fn messages_that_do_not_load_say_so_in_words_at_80_columns() {
 async fn a_register_answer_without_its_users_or_channels_is_completed_and_polled() {
     let (mut app, proxy) = behind_rewriter().await;
     // Someone deactivated, whom `GET /users` lists with the rest.
-    let echo =
-        app.st.data.users.values().find(|u| u.full_name == "Echo Bot").map(|u| u.id).expect("Echo Bot");
+    let echo = app.st.data.users.iter().find(|u| u.full_name == "Echo Bot").map(|u| u.id).expect("Echo Bot");
     app.other("owner").deactivate_user(echo, None, None).await.expect("deactivated");
     // A new start of the client, no session kept: every register answer lacks its users and
     // the user's channels.
@@ -148,7 +147,7 @@ async fn a_register_answer_without_its_users_or_channels_is_completed_and_polled
     let seen = |path: &str| proxy.seen(if path == "/register" { "POST" } else { "GET" }, path);
     let before: Vec<usize> = ["/register", "/users", "/users/me/subscriptions", "/events"].map(seen).to_vec();
     app.run(vec![app::Effect::Register]);
-    app.until("registered", |st| st.data.queue_id.is_some() && st.data.roster_due.is_none()).await;
+    app.until("registered", |st| st.data.queue_id.is_some() && !st.data.users.is_reading()).await;
     assert!(app.st.ui.offline.is_none(), "{:?}", app.st.ui.offline);
     let said = "the server's answer lacked the users and your channels: read on their own";
     assert_eq!(wrapped_status(&mut app).0, said);
@@ -170,7 +169,7 @@ async fn a_register_answer_without_its_users_or_channels_is_completed_and_polled
 #[tokio::test]
 async fn an_answer_larger_than_its_endpoint_allows_is_refused_unread() {
     let (mut app, proxy) = behind_rewriter().await;
-    let alice = app.st.data.users.values().find(|u| u.full_name == "Alice Okafor").map(|u| u.id).unwrap();
+    let alice = app.st.data.users.iter().find(|u| u.full_name == "Alice Okafor").map(|u| u.id).unwrap();
     let profile = format!("/users/{alice}");
     // 20 MiB for one user's profile (16 MiB is the most a small answer may be): refused by its
     // announced length — read whole, it would have been a garbled answer.

@@ -122,7 +122,7 @@ async fn the_inbox_stays_current_while_open_and_the_selection_stays_on_its_row()
     assert_eq!(topic_row(&app.st, general, "fresh news"), Some(heading + 1), "newest first");
     assert!(selected(&app.st).same_place(&on), "the selection stays on its row");
     // Read elsewhere (another client of the same user): the row goes at once.
-    app.other("member").update_message_flags(&[id], true, "read").await.unwrap();
+    app.other("member").update_message_flags(&[id], true, topicterm::api::Flag::Read).await.unwrap();
     app.until("the row gone", |st| topic_row(st, general, "fresh news").is_none()).await;
     assert!(selected(&app.st).same_place(&on));
     // Muted elsewhere: the topic leaves the inbox.
@@ -145,7 +145,7 @@ async fn the_inbox_stays_current_while_open_and_the_selection_stays_on_its_row()
         .iter()
         .copied()
         .collect();
-    app.other("member").update_message_flags(&ids, true, "read").await.unwrap();
+    app.other("member").update_message_flags(&ids, true, topicterm::api::Flag::Read).await.unwrap();
     app.until("the DM gone", |st| {
         !inbox(st).rows.iter().any(|r| matches!(r, InboxRow::Dm { users: u, .. } if *u == users))
     })

@@ -77,7 +77,11 @@ async fn next_unread_topic_moves_on_and_reopening_reads_the_first_unread() {
     assert_eq!(app.st.ui.selected, Some(ids[1]), "the next unread message is selected");
     assert!(!app.st.data.unread.contains(ids[1]), "and read");
     let on_server = app.client.get_message(ids[1], false).await.unwrap().message;
-    assert!(on_server.flags.iter().any(|f| f == "read"), "the server has it read: {:?}", on_server.flags);
+    assert!(
+        on_server.flags.contains(&topicterm::api::Flag::Read),
+        "the server has it read: {:?}",
+        on_server.flags
+    );
 }
 
 #[tokio::test]
@@ -94,7 +98,7 @@ async fn the_starred_view_follows_stars_made_here_and_elsewhere() {
     assert!(app.st.data.narrows[&Narrow::Starred].ids.contains(&id), "starred here: in the view");
     assert!(app.screen(160, 48).contains('★'));
     let on_server = app.client.get_message(id, false).await.unwrap().message;
-    assert!(on_server.flags.iter().any(|f| f == "starred"));
+    assert!(on_server.flags.contains(&topicterm::api::Flag::Starred));
 
     // Unstarred while shown: it stays until the view is opened again.
     app.st.ui.selected = Some(id);
@@ -108,7 +112,7 @@ async fn the_starred_view_follows_stars_made_here_and_elsewhere() {
     app.key(KeyCode::Char('a')).await;
     let other = *app.st.data.narrows[&Narrow::All].ids.iter().rev().find(|x| **x != id).unwrap();
     let elsewhere = topicterm::api::Client::new(&app.server.credentials("member").unwrap()).unwrap();
-    elsewhere.update_message_flags(&[other], true, "starred").await.unwrap();
+    elsewhere.update_message_flags(&[other], true, topicterm::api::Flag::Starred).await.unwrap();
     app.settle().await;
     app.key(KeyCode::Char('f')).await;
     assert!(app.st.data.narrows[&Narrow::Starred].ids.contains(&other), "starred elsewhere: in the view");

@@ -23,7 +23,7 @@ async fn the_key_paths_work_at_every_supported_level() {
         assert_eq!(app.st.data.realm.feature_level, level);
 
         // People: everyone register lists is active (it sends no `is_active`).
-        let active = app.st.data.users.values().filter(|u| u.is_active).count();
+        let active = app.st.data.users.iter().filter(|u| u.is_active).count();
         assert!(active > 10, "level {level}: {active} active users");
         app.key(KeyCode::Char('x')).await;
         app.keys("Alice Okafor").await;
@@ -68,7 +68,7 @@ async fn the_key_paths_work_at_every_supported_level() {
         }
         // Bots come from the user list (level 474 took their names out of bot objects): known as
         // bots, and their profile opens.
-        let bot = app.st.data.users.values().find(|u| u.full_name == "Helper Bot").map(|u| (u.id, u.is_bot));
+        let bot = app.st.data.users.iter().find(|u| u.full_name == "Helper Bot").map(|u| (u.id, u.is_bot));
         assert!(matches!(bot, Some((_, true))), "level {level}: {bot:?}");
         app.palette("profile @Helper Bot").await;
         app.until("the bot's record", |st| {
@@ -182,13 +182,15 @@ async fn the_key_paths_work_at_every_supported_level() {
 
         // Presence: Bob, last seen days ago, comes online; the event (legacy below 419, or
         // the one the client asked for) is applied.
-        let bob = app.st.data.users.values().find(|u| u.full_name == "Bob Nakamura").unwrap().id;
-        let before = app.st.data.presence.get(&bob).map_or(0, |p| p.active_timestamp);
+        let bob = app.st.data.users.iter().find(|u| u.full_name == "Bob Nakamura").unwrap().id;
+        let before = app.st.data.users.presence(bob).map_or(0, |p| p.active_timestamp);
         let mut ping = topicterm::api::PresenceUpdate::new(topicterm::api::PresenceStatus::Active);
         ping.new_user_input = Some(true);
         app.other("bob").update_presence(&ping).await.unwrap();
-        app.until("Bob online", |st| st.data.presence.get(&bob).is_some_and(|p| p.active_timestamp > before))
-            .await;
+        app.until("Bob online", |st| {
+            st.data.users.presence(bob).is_some_and(|p| p.active_timestamp > before)
+        })
+        .await;
 
         // A move: an administrator renames the topic; the message and the topic's row follow.
         let admin = app.other("admin");
@@ -276,7 +278,7 @@ async fn channel_info_says_what_an_older_server_does_not_offer() {
 async fn a_new_topic_in_a_channel_that_limits_them_is_refused_before_sending() {
     let mut app = App::start("member").await;
     let general = app.channel_id("general");
-    let admins = app.st.data.groups.values().find(|g| g.name == "role:administrators").unwrap().id;
+    let admins = app.st.data.users.groups().find(|g| g.name == "role:administrators").unwrap().id;
     let change = serde_json::json!({"new": admins}).to_string();
     app.other("admin")
         .call::<serde_json::Value>(

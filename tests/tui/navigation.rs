@@ -25,7 +25,7 @@ async fn recent_direct_messages_are_listed_newest_first_with_unread_counts() {
     insta::assert_snapshot!("dm_rows_80x24", screen);
     insta::assert_snapshot!("dm_rows_160x48", app.screen(160, 48));
     // A new DM from someone puts their conversation at the top, with its unread count.
-    let carol = app.st.data.users.values().find(|u| u.full_name.starts_with("Carol")).unwrap().id;
+    let carol = app.st.data.users.iter().find(|u| u.full_name.starts_with("Carol")).unwrap().id;
     let me = app.st.data.me;
     let sent = app
         .other("carol")
@@ -49,7 +49,7 @@ async fn recent_direct_messages_are_listed_newest_first_with_unread_counts() {
     app.until("the conversation loaded", |st| st.ui.selected.is_some()).await;
     // Muting someone takes their conversation out of the list.
     app.palette(&format!("mute-user {}", app.st.data.user_name(carol))).await;
-    app.until("muted", |st| st.data.muted_users.contains(&carol)).await;
+    app.until("muted", |st| st.data.users.is_muted(carol)).await;
     assert!(!app.st.ui.sidebar.contains(&SidebarRow::Dm(vec![carol])));
 }
 
@@ -83,7 +83,7 @@ async fn recent_conversations_list_the_latest_across_channels_and_dms_and_open_o
             })
             .collect()
     };
-    assert!(app.st.data.muted_users.is_empty());
+    assert_eq!(app.st.data.users.muted().count(), 0);
     for (c, t) in &newer {
         assert!(app.st.data.topic_muted(*c, t), "#{c} > {t} is newer and not muted");
     }
@@ -143,7 +143,7 @@ async fn the_people_pane_takes_the_focus_filters_as_you_type_and_opens_a_dm_or_a
     // / filters as the user types.
     app.key(KeyCode::Char('/')).await;
     app.keys("bob").await;
-    let bob = app.st.data.users.values().find(|u| u.full_name == "Bob Nakamura").unwrap().id;
+    let bob = app.st.data.users.iter().find(|u| u.full_name == "Bob Nakamura").unwrap().id;
     assert_eq!(app.st.ui.people, vec![bob], "at once, while typing");
     app.key(KeyCode::Enter).await;
     insta::assert_snapshot!("people_filtered_80x24", app.screen(80, 24));
@@ -210,11 +210,11 @@ async fn the_channels_pane_filters_as_you_type() {
     let d = &app.st.data;
     let named = |users: &Vec<i64>| users.iter().any(|u| d.user_name(*u).to_lowercase().contains('a'));
     let expected =
-        d.recent_dms.keys().filter(|u| named(u) && !u.iter().all(|u| d.muted_users.contains(u))).count();
+        d.recent_dms.keys().filter(|u| named(u) && !u.iter().all(|u| d.users.is_muted(*u))).count();
     assert!(expected > 5, "the demo org has more than five such conversations: {expected}");
     assert_eq!(dms.len(), expected, "{dms:?}");
     for who in ["Carol Dubois", "Bob Nakamura"] {
-        let id = d.users.values().find(|u| u.full_name == who).map(|u| u.id).unwrap();
+        let id = d.users.iter().find(|u| u.full_name == who).map(|u| u.id).unwrap();
         assert!(dms.contains(&vec![id]), "{who} is listed");
     }
     insta::assert_snapshot!("channels_filtered_dms_80x24", app.screen(80, 24));

@@ -131,7 +131,7 @@ async fn twenty_direct_messages_at_once_notify_three_times_then_once_for_the_res
 
 fn as_id(app: &App, short: &str) -> i64 {
     let email = app.server.credentials(short).unwrap().email;
-    app.st.data.users.values().find(|u| u.email == email).unwrap().id
+    app.st.data.users.iter().find(|u| u.email == email).unwrap().id
 }
 
 #[tokio::test]

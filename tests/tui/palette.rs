@@ -77,7 +77,7 @@ async fn group_view_playground_email_and_apns_commands() {
     app.palette("group-add backend noa@demo.topicterm.test").await;
     assert_eq!(status(&app), (false, "Noa Peretz added to @backend".into()));
     let noa = app.server.shared.lock().users.values().find(|u| u.short_name == "noa").map(|u| u.id).unwrap();
-    let backend = app.st.data.groups.values().find(|g| g.name == "backend").map(|g| g.id).unwrap();
+    let backend = app.st.data.users.groups().find(|g| g.name == "backend").map(|g| g.id).unwrap();
     assert!(app.server.shared.lock().groups[&backend].members.contains(&noa));
     app.palette("subgroup-add oncall frontend").await;
     assert_eq!(status(&app), (false, "@frontend is now a subgroup of @oncall".into()));

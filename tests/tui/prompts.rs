@@ -158,7 +158,7 @@ async fn ctrl_g_turns_a_channel_message_into_a_dm_and_back() {
     app.key(KeyCode::Tab).await;
     assert_eq!(prompt_text(&app), "@Alice Okafor, ");
     app.key(KeyCode::Enter).await;
-    let alice = app.st.data.users.values().find(|u| u.full_name == "Alice Okafor").unwrap().id;
+    let alice = app.st.data.users.iter().find(|u| u.full_name == "Alice Okafor").unwrap().id;
     let c = app.st.ui.compose.as_ref().expect("the compose box");
     assert_eq!(c.target, Target::Dm(vec![alice]));
     assert_eq!(c.text(), "for your eyes only", "the text stays");

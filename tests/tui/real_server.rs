@@ -54,7 +54,7 @@ async fn muting_a_channel_moves_the_selection_and_unmuting_brings_its_messages_b
 #[tokio::test]
 async fn presence_events_of_either_shape_are_applied() {
     let mut app = App::start("member").await;
-    let alice = app.st.data.users.values().find(|u| u.full_name == "Alice Okafor").unwrap().id;
+    let alice = app.st.data.users.iter().find(|u| u.full_name == "Alice Okafor").unwrap().id;
     let now = app.st.now;
     // What a server sends a client without `simplified_presence_events` (every server before
     // level 419): one user's presence by client.
@@ -63,14 +63,14 @@ async fn presence_events_of_either_shape_are_applied() {
         "presence": {"website": {"client": "website", "status": "active", "timestamp": now, "pushable": false}},
     })])
     .await;
-    let p = app.st.data.presence[&alice];
+    let p = app.st.data.users.presence(alice).copied().unwrap();
     assert_eq!((p.active_timestamp, p.idle_timestamp), (now, now), "the legacy shape is applied");
     // The modern shape.
     app.inject(vec![serde_json::json!({
         "type": "presence", "presences": {alice.to_string(): {"active_timestamp": now + 60, "idle_timestamp": now + 60}},
     })])
     .await;
-    assert_eq!(app.st.data.presence[&alice].active_timestamp, now + 60);
+    assert_eq!(app.st.data.users.presence(alice).copied().unwrap().active_timestamp, now + 60);
 }
 
 #[tokio::test]
@@ -124,7 +124,7 @@ async fn a_moved_topic_leaves_its_old_row() {
 #[tokio::test]
 async fn a_users_profile_field_shows_names() {
     let mut app = App::start("member").await;
-    let alice = app.st.data.users.values().find(|u| u.full_name == "Alice Okafor").unwrap().id;
+    let alice = app.st.data.users.iter().find(|u| u.full_name == "Alice Okafor").unwrap().id;
     let me = app.st.data.me;
     {
         // A "Mentor" field of the users type, its value as the reference server keeps it.

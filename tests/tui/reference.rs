@@ -77,9 +77,9 @@ async fn a_muted_users_messages_hide_behind_a_line_never_notify_and_show_on_requ
     let mut app = App::start("member").await;
     let me = app.st.data.me;
     let bob = app.other("bob");
-    let bob_id = app.st.data.users.values().find(|u| u.full_name.starts_with("Bob")).map(|u| u.id).unwrap();
+    let bob_id = app.st.data.users.iter().find(|u| u.full_name.starts_with("Bob")).map(|u| u.id).unwrap();
     app.palette("mute-user Bob Nakamura").await;
-    app.until("the server's muted_users event", |st| st.data.muted_users.contains(&bob_id)).await;
+    app.until("the server's muted_users event", |st| st.data.users.is_muted(bob_id)).await;
     assert!(app.st.ui.status.as_ref().unwrap().text.contains("muted"), "{:?}", app.st.ui.status);
     app.st.ui.unfocused = true;
     let general = app.channel_id("general");
@@ -104,7 +104,7 @@ async fn a_muted_users_messages_hide_behind_a_line_never_notify_and_show_on_requ
     let rows = app.draw(80, 24).rows_of(id).join("\n");
     assert!(rows.contains("secret plans") && rows.contains("Bob"), "shown on request: {rows}");
     app.palette("unmute-user bob@demo.topicterm.test").await;
-    app.until("unmuted", |st| !st.data.muted_users.contains(&bob_id)).await;
+    app.until("unmuted", |st| !st.data.users.is_muted(bob_id)).await;
 }
 
 #[tokio::test]
@@ -138,7 +138,9 @@ async fn alert_words_are_marked_and_notify() {
     // Edited to hold none of the words: the flag goes (the server checks again), and back.
     let edit = |text: &'static str| MessageEdit { content: Some(text.into()), ..Default::default() };
     app.other("alice").update_message(id, &edit("who is around for the release?")).await.unwrap();
-    app.until("the flag is gone", |st| !st.data.messages[&id].has_flag("has_alert_word")).await;
+    app.until("the flag is gone", |st| !st.data.messages[&id].has_flag(topicterm::api::Flag::HasAlertWord))
+        .await;
     app.other("alice").update_message(id, &edit("and the deploy?")).await.unwrap();
-    app.until("the flag is back", |st| st.data.messages[&id].has_flag("has_alert_word")).await;
+    app.until("the flag is back", |st| st.data.messages[&id].has_flag(topicterm::api::Flag::HasAlertWord))
+        .await;
 }

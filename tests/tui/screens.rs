@@ -146,7 +146,7 @@ async fn people_pane_shows_presence_and_statuses() {
     let d = &app.st.data;
     let first = app.st.ui.people.first().copied().unwrap();
     assert_eq!(d.activity(first, app.st.now), topicterm::app::Activity::Active, "active people first");
-    let carol = d.users.values().find(|u| u.full_name == "Carol Dubois").unwrap().id;
+    let carol = d.users.iter().find(|u| u.full_name == "Carol Dubois").unwrap().id;
     assert_eq!(
         d.activity(carol, app.st.now),
         topicterm::app::Activity::Offline,

@@ -245,7 +245,7 @@ async fn the_dm_prompt_completes_each_name() {
     app.key(KeyCode::Tab).await;
     assert_eq!(prompt_text(&app), "Alice Okafor, Diego Alvarez, ");
     app.key(KeyCode::Enter).await;
-    let id = |name: &str| app.st.data.users.values().find(|u| u.full_name == name).map(|u| u.id).unwrap();
+    let id = |name: &str| app.st.data.users.iter().find(|u| u.full_name == name).map(|u| u.id).unwrap();
     let mut want = vec![id("Alice Okafor"), id("Diego Alvarez")];
     want.sort_unstable();
     assert_eq!(app.st.ui.compose.as_ref().map(|c| c.target.clone()), Some(Target::Dm(want)));
@@ -267,8 +267,8 @@ async fn a_name_two_people_share_picks_no_one_and_is_shown_with_the_email() {
         .await
         .unwrap();
     assert!(r.status().is_success());
-    app.until("the rename", |st| st.data.names.shared("Bob Nakamura")).await;
-    let id = |app: &App, email: &str| app.st.data.users.values().find(|u| u.email == email).unwrap().id;
+    app.until("the rename", |st| st.data.users.name_shared("Bob Nakamura")).await;
+    let id = |app: &App, email: &str| app.st.data.users.iter().find(|u| u.email == email).unwrap().id;
     let bob = id(&app, &bob_email);
 
     app.key(KeyCode::Char('x')).await;

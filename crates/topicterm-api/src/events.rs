@@ -364,7 +364,7 @@ impl SubmessageEvent {
 pub struct MessageEvent {
     pub message: Message,
     #[serde(default)]
-    pub flags: Vec<String>,
+    pub flags: Vec<crate::flags::Flag>,
     /// Echo of the sender's `local_id`, present only on the sender's own queue.
     #[serde(default)]
     pub local_message_id: Option<String>,
@@ -380,7 +380,7 @@ pub struct UpdateMessageEvent {
     #[serde(default)]
     pub message_ids: Vec<MessageId>,
     #[serde(default)]
-    pub flags: Vec<String>,
+    pub flags: Vec<crate::flags::Flag>,
     #[serde(default)]
     pub edit_timestamp: i64,
     #[serde(default)]
@@ -446,7 +446,7 @@ pub struct ReactionEvent {
 #[serde(try_from = "RawFlagsEvent")]
 pub struct FlagsEvent {
     pub op: AddRemove,
-    pub flag: String,
+    pub flag: crate::flags::Flag,
     pub messages: Vec<MessageId>,
     pub all: bool,
     /// Messages marked unread: where each is (feature level 121), so a client that does not
@@ -495,7 +495,7 @@ impl TryFrom<RawFlagsEvent> for FlagsEvent {
         let op = AddRemove::from(r.op.or(r.operation).ok_or("missing field `op`")?);
         Ok(FlagsEvent {
             op,
-            flag: r.flag,
+            flag: crate::flags::Flag::from(r.flag),
             messages: r.messages,
             all: r.all,
             message_details: r
@@ -735,6 +735,7 @@ mod tests {
         }));
         let EventKind::UpdateMessageFlags(f) = e.kind else { panic!("not decoded: {e:?}") };
         assert_eq!(f.messages, [446, 7]);
+        assert_eq!(f.flag, crate::flags::Flag::Read);
         assert_eq!(f.message_details[&446].stream_id, Some(29));
         assert!(f.message_details[&446].mentioned);
         assert_eq!(f.message_details[&7].user_ids.as_deref(), Some(&[11][..]));

@@ -247,7 +247,7 @@ mod tests {
         let bad = &r.messages[0];
         assert_eq!(bad.content, "<p><em>a message could not be read (ID 1)</em></p>");
         assert_eq!((bad.stream_id, bad.topic(), bad.sender_id, bad.timestamp), (Some(7), "t", 5, 10));
-        assert_eq!(bad.flags, vec!["read".to_owned()]);
+        assert_eq!(bad.flags, vec![crate::flags::Flag::Read]);
         assert_eq!(r.messages[1].content, "fine");
     }
 }

@@ -1,6 +1,7 @@
 //! Messages: fetching with narrows, sending, editing, flags, reactions, typing, history, reports.
 
 use super::error::{LimitError, Result};
+use super::flags::Flag;
 use super::levels;
 use super::limits;
 use super::models::*;
@@ -420,7 +421,7 @@ impl Client {
         // name: do what `read_by_sender` asks of a newer one.
         if m.read_by_sender == Some(true)
             && !self.level().has(levels::READ_BY_SENDER)
-            && let Err(e) = self.update_message_flags(&[sent.id], true, "read").await
+            && let Err(e) = self.update_message_flags(&[sent.id], true, Flag::Read).await
         {
             tracing::debug!("own message {} not marked read: {e}", sent.id);
         }
@@ -464,12 +465,12 @@ impl Client {
         &self,
         messages: &[MessageId],
         add: bool,
-        flag: &str,
+        flag: Flag,
     ) -> Result<FlagsResponse> {
         let p = Params::new()
             .json("messages", &messages)
             .add("op", if add { "add" } else { "remove" })
-            .add("flag", flag);
+            .add("flag", flag.as_str());
         self.call(Method::POST, "/messages/flags", p).await
     }
 
@@ -481,7 +482,7 @@ impl Client {
         num_after: u64,
         narrow: &[NarrowTerm],
         add: bool,
-        flag: &str,
+        flag: Flag,
     ) -> Result<FlagsNarrowResponse> {
         self.level().check_narrow(narrow)?;
         let params = |terms: &[NarrowTerm]| {
@@ -491,7 +492,7 @@ impl Client {
                 .add("num_after", num_after)
                 .json("narrow", &terms)
                 .add("op", if add { "add" } else { "remove" })
-                .add("flag", flag)
+                .add("flag", flag.as_str())
         };
         match self.call(Method::POST, "/messages/flags/narrow", params(&self.level().narrow(narrow))).await {
             Err(e) if levels::refuses_a_name(&e) => match self.level().older_names(narrow) {

@@ -235,7 +235,7 @@ pub struct Message {
     pub topic_links: Vec<TopicLink>,
     /// The requesting user's flags (`read`, `starred`, `mentioned`, …).
     #[serde(default)]
-    pub flags: Vec<String>,
+    pub flags: Vec<crate::flags::Flag>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rendered_content: Option<String>,
     /// In search results: the rendered content with the matched words marked
@@ -255,8 +255,8 @@ impl Message {
     pub fn is_dm(&self) -> bool {
         self.kind == MessageType::Private
     }
-    pub fn has_flag(&self, flag: &str) -> bool {
-        self.flags.iter().any(|f| f == flag)
+    pub fn has_flag(&self, flag: crate::flags::Flag) -> bool {
+        self.flags.contains(&flag)
     }
     /// User IDs of a DM's participants (empty for channel messages).
     pub fn dm_user_ids(&self) -> Vec<UserId> {

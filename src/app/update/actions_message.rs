@@ -22,7 +22,7 @@ pub(super) fn fetch_text(st: &mut State, edit: bool) -> Vec<Effect> {
 /// then the status line says what is on its way, and a refusal leaves the message as it was.
 pub(super) fn star(st: &mut State) -> Vec<Effect> {
     let Some(m) = selected_message(st) else { return vec![] };
-    let add = !m.has_flag("starred");
+    let add = !m.has_flag(Flag::Starred);
     let id = m.id;
     set_status(st, if add { "starring…" } else { "taking the star off…" });
     vec![Effect::Star { id, add }]
@@ -89,7 +89,7 @@ pub(super) fn message_info(st: &mut State) -> Vec<Effect> {
 pub(super) fn toggle_spoiler(st: &mut State) -> Vec<Effect> {
     let Some(m) = selected_message(st) else { return vec![] };
     // A muted sender's message: the key shows it (and hides it again).
-    if st.data.muted_users.contains(&m.sender_id()) {
+    if st.data.users.is_muted(m.sender_id()) {
         let id = m.id;
         if !st.ui.revealed.remove(&id) {
             st.ui.revealed.insert(id);

@@ -189,7 +189,7 @@ mod tests {
         assert!(bodies(&arrive(&mut st, quiet)).is_empty());
         assert_eq!(st.notices.held(), 0);
         // A muted sender neither.
-        st.data.muted_users.insert(12);
+        st.data.users.on_muted_users(&[MutedUser { id: 12, timestamp: 0 }]);
         arrive(&mut st, vec![dm(108, 12)]);
         assert_eq!(st.notices.held(), 0);
         assert_eq!(told(&update(&mut st, Msg::Tick(1010))), vec![], "nothing to sum up");

@@ -19,7 +19,7 @@ pub fn snapshot(st: &State) -> Snapshot {
     let r = &d.realm;
     let users: Vec<User> = d
         .users
-        .values()
+        .iter()
         .map(|u| User {
             user_id: u.id,
             email: u.email.clone(),
@@ -42,7 +42,7 @@ pub fn snapshot(st: &State) -> Snapshot {
         .collect();
     let statuses: HashMap<String, UserStatus> = d
         .users
-        .values()
+        .iter()
         .filter(|u| u.status != UserStatus::default())
         .map(|u| (u.id.to_string(), u.status.clone()))
         .collect();
@@ -105,7 +105,7 @@ pub fn snapshot(st: &State) -> Snapshot {
                 .collect(),
         ),
         realm_playgrounds: Some(d.playgrounds.clone()),
-        muted_users: Some(d.muted_users.iter().map(|id| MutedUser { id: *id, timestamp: 0 }).collect()),
+        muted_users: Some(d.users.muted().map(|id| MutedUser { id, timestamp: 0 }).collect()),
         custom_profile_fields: Some(d.profile_fields.clone()),
         alert_words: Some(d.alert_words.clone()),
         saved_snippets: d.snippets.as_ref().map(|s| s.values().cloned().collect()),
@@ -121,7 +121,7 @@ pub fn snapshot(st: &State) -> Snapshot {
         windows,
         messages,
         users: Some(users.into()),
-        groups: Some(d.groups.values().cloned().collect::<Vec<_>>().into()),
+        groups: Some(d.users.groups().cloned().collect::<Vec<_>>().into()),
         backfill: if st.ui.backfill.is_empty() {
             st.ui.backfill_resume.clone()
         } else {

@@ -109,7 +109,7 @@ pub fn rebuild_people(st: &mut State) {
     let filter = st.ui.people_filter.as_str();
     let mut people: Vec<(u8, String, UserId)> = d
         .users
-        .values()
+        .iter()
         .filter(|u| u.is_active && !u.is_bot && matches_filter(&u.full_name, filter))
         .map(|u| {
             let rank = match d.activity(u.id, now) {
@@ -155,7 +155,7 @@ pub fn recent_dms(d: &Data, n: usize) -> Vec<Vec<UserId>> {
     let mut all: Vec<(&MessageId, &Vec<UserId>)> = d
         .recent_dms
         .iter()
-        .filter(|(users, _)| users.is_empty() || !users.iter().all(|u| d.muted_users.contains(u)))
+        .filter(|(users, _)| users.is_empty() || !users.iter().all(|u| d.users.is_muted(*u)))
         .map(|(users, id)| (id, users))
         .collect();
     let n = n.min(all.len());

@@ -211,14 +211,14 @@ fn people_list(st: &State, before: &str) -> (Vec<(String, String)>, String) {
 /// Active people whose name holds `q` (lowercase), names that start with it first.
 fn people(st: &State, q: &str, n: usize, insert: impl Fn(&str) -> String) -> Vec<(String, String)> {
     let mut users: Vec<&UserInfo> =
-        st.data.users.values().filter(|u| u.is_active && u.full_name.to_lowercase().contains(q)).collect();
+        st.data.users.iter().filter(|u| u.is_active && u.full_name.to_lowercase().contains(q)).collect();
     users.sort_by_key(|u| (!u.full_name.to_lowercase().starts_with(q), u.full_name.to_lowercase()));
     // A name someone else holds too is shown with the email and completes to it (`app::people`).
     let d = &st.data;
     users
         .into_iter()
         .take(n)
-        .map(|u| match d.names.shared(&u.full_name) {
+        .map(|u| match d.users.name_shared(&u.full_name) {
             true => (format!("{} ({})", u.full_name, u.email), insert(&u.email)),
             false => (u.full_name.clone(), insert(&u.full_name)),
         })
@@ -404,8 +404,8 @@ fn arguments(st: &mut State, before: &str, fx: &mut Vec<Effect>) -> (Vec<(String
             let q = bare.to_lowercase();
             let mut groups: Vec<&str> = st
                 .data
-                .groups
-                .values()
+                .users
+                .groups()
                 .filter(|g| !g.deactivated && g.name.to_lowercase().contains(&q))
                 .map(|g| g.name.as_str())
                 .collect();

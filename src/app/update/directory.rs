@@ -322,7 +322,7 @@ pub fn role_name(role: i64) -> &'static str {
 /// Who may post in a channel, in words: its `can_send_message_group` (a system group by its
 /// meaning, another group by name, or the people named), else the older `stream_post_policy`.
 pub fn who_may_post(d: &Data, c: &BasicChannel) -> String {
-    let group = |id: i64| d.groups.get(&id);
+    let group = |id: i64| d.users.group(id);
     match &c.can_send_message_group {
         Some(GroupSettingValue::Group(id)) => {
             match group(*id).map(|g| (g.name.as_str(), g.is_system_group)) {
@@ -451,9 +451,11 @@ mod tests {
             is_system_group: system,
             deactivated: false,
         };
-        d.groups.insert(3, group(3, "role:administrators", true));
-        d.groups.insert(7, group(7, "role:everyone", true));
-        d.groups.insert(30, group(30, "leads", false));
+        for (id, name, system) in
+            [(3, "role:administrators", true), (7, "role:everyone", true), (30, "leads", false)]
+        {
+            d.users.on_group(&UserGroupEvent::Add(group(id, name, system)));
+        }
         let c = channel;
         assert_eq!(who_may_post(&d, &c(Some(GroupSettingValue::Group(7)), None)), "everyone");
         assert_eq!(who_may_post(&d, &c(Some(GroupSettingValue::Group(3)), Some(1))), "administrators only");

@@ -12,17 +12,15 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
         EventKind::DeleteMessage(ev) => return super::message_events::on_delete(st, &ev),
         EventKind::Reaction(ev) => super::message_events::on_reaction(st, ev),
         EventKind::UpdateMessageFlags(ev) => super::message_events::on_flags(st, &ev),
-        EventKind::MutedUsers { muted_users } => {
-            st.data.muted_users = muted_users.into_iter().map(|m| m.id).collect();
-        }
+        EventKind::MutedUsers { muted_users } => st.data.users.on_muted_users(&muted_users),
         EventKind::AlertWords { alert_words } => st.data.alert_words = alert_words,
         EventKind::Subscription(ev) => return super::channel_events::on_subscription(st, &ev),
         EventKind::Stream(ev) => super::channel_events::on_stream(st, ev),
         EventKind::ChannelFolder(ev) => super::channel_events::on_folder(st, ev),
-        EventKind::Presence(ev) => super::people_events::on_presence(st, &ev),
-        EventKind::UserStatus(ev) => super::people_events::on_status(st, ev),
-        EventKind::UserGroup(ev) => super::people_events::on_group(st, &ev),
-        EventKind::RealmUser(ev) => super::people_events::on_user(st, &ev),
+        EventKind::Presence(ev) => st.data.users.on_presence(&ev),
+        EventKind::UserStatus(ev) => st.data.users.on_status(ev),
+        EventKind::UserGroup(ev) => st.data.users.on_group(&ev),
+        EventKind::RealmUser(ev) => st.data.users.on_realm_user(&ev),
         EventKind::Typing(ev) => super::people_events::on_typing(st, &ev),
         EventKind::TypingEditMessage(ev) => super::people_events::on_edit_typing(st, &ev),
         EventKind::UserTopic(t) => {
@@ -112,10 +110,7 @@ fn on_view(st: &mut State, ev: NavigationViewEvent) {
 pub(super) fn on_events(st: &mut State, events: Vec<Event>) -> Vec<Effect> {
     // Held while the users are read (an event about a user lands on the map that lists
     // them), then while the first page is still out.
-    if st.data.roster_due.is_some() {
-        st.data.roster_held.push(events);
-        return vec![];
-    }
+    let Some(events) = st.data.users.hold(events) else { return vec![] };
     let Some(events) = super::cold_start::hold(st, events) else { return vec![] };
     let mut fx = Vec::new();
     let (mut sidebar, mut people, mut mutes) = (false, false, false);

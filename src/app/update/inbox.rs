@@ -61,7 +61,7 @@ pub fn build(d: &Data, collapsed: &BTreeSet<InboxGroup>) -> Vec<InboxRow> {
         .unread
         .conversations()
         .filter_map(|(conv, ids)| match conv {
-            Conv::Dm(users) if users.is_empty() || !users.iter().all(|u| d.muted_users.contains(u)) => {
+            Conv::Dm(users) if users.is_empty() || !users.iter().all(|u| d.users.is_muted(*u)) => {
                 Some((*ids.last()?, users, ids.len()))
             }
             _ => None,

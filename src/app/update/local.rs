@@ -22,9 +22,9 @@ pub(super) fn on_hits(st: &mut State, narrow: Narrow, epoch: u64, messages: Vec<
         if !st.data.messages.contains_key(&m.id) {
             // What is unread is the unread index's word (the server's, kept up by events): the
             // archive may have missed a message read while this client was not running.
-            m.flags.retain(|f| f != "read");
+            m.flags.retain(|f| *f != Flag::Read);
             if !st.data.unread.contains(m.id) {
-                m.flags.push("read".into());
+                m.flags.push(Flag::Read);
             }
             st.data.insert_message(m);
         }

@@ -222,18 +222,18 @@ pub(super) fn on_flags(st: &mut State, ev: &FlagsEvent) {
         AddRemove::Remove => false,
         AddRemove::Other(_) => return,
     };
-    if ev.flag == "read" && add && ev.all {
+    if ev.flag == Flag::Read && add && ev.all {
         st.data.unread.clear();
-        st.data.messages.set_flag_where("read", |_| true);
+        st.data.messages.set_flag_where(Flag::Read, |_| true);
     }
     for id in &ev.messages {
         if let Some(m) = st.data.messages.get_mut(id) {
-            m.set_flag(&ev.flag, add);
+            m.set_flag(ev.flag.clone(), add);
         }
-        if ev.flag == "starred" {
+        if ev.flag == Flag::Starred {
             starred_changed(st, *id, add);
         }
-        if ev.flag == "read" {
+        if ev.flag == Flag::Read {
             if add {
                 st.data.unread.remove(*id);
             } else if let Some(m) = st.data.messages.get(id) {

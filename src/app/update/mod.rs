@@ -101,7 +101,7 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
     // The session's state is kept on this machine once the first screen is complete (its
     // page came with register's answer, or after it, and its users are read).
     if st.ui.cache_due
-        && st.data.roster_due.is_none()
+        && !st.data.users.is_reading()
         && st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.loaded && !v.loading_newer)
     {
         st.ui.cache_due = false;
@@ -165,12 +165,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::ClickMessage(id) => mouse::on_click_message(st, id),
         Msg::Tick(now) => on_tick(st, now),
         Msg::Presence(resp) => {
-            if let Some(p) = &resp.presences {
-                st.data.presence.extend(p.modern());
-            }
-            if let Some(id) = resp.presence_last_update_id {
-                st.data.presence_last_update_id = st.data.presence_last_update_id.max(id);
-            }
+            st.data.users.on_ping_answer(resp.presences.as_ref(), resp.presence_last_update_id);
             rebuild_people(st);
             vec![]
         }

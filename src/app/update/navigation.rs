@@ -16,7 +16,7 @@ pub fn open_narrow(st: &mut State, narrow: Narrow) -> Vec<Effect> {
             // Messages unstarred while the view was on screen leave it now.
             let msgs = &st.data.messages;
             if let Some(v) = st.data.narrows.get_mut(&narrow) {
-                v.ids.retain(|id| msgs.get(id).is_none_or(|m| m.has_flag("starred")));
+                v.ids.retain(|id| msgs.get(id).is_none_or(|m| m.has_flag(Flag::Starred)));
             }
         }
         select_initial(st);
@@ -236,7 +236,7 @@ pub(super) fn mark_selected_read(st: &mut State) -> Vec<Effect> {
     }
     st.data.unread.remove(id);
     if let Some(m) = st.data.messages.get_mut(&id) {
-        m.set_flag("read", true);
+        m.set_flag(Flag::Read, true);
     }
     vec![Effect::MarkRead(vec![id])]
 }
@@ -250,9 +250,9 @@ pub(super) fn mark_unread_from_here(st: &mut State) -> Result<Vec<Effect>, Strin
     let later = view.ids[from..].to_vec();
     for m in later {
         if let Some(msg) = st.data.messages.get_mut(&m)
-            && msg.has_flag("read")
+            && msg.has_flag(Flag::Read)
         {
-            msg.set_flag("read", false);
+            msg.set_flag(Flag::Read, false);
             let msg = &st.data.messages[&m];
             let (conv, mentioned) = (st.data.conv_of(msg), msg.mentions_me());
             st.data.unread.add(m, conv, mentioned);

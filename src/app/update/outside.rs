@@ -183,12 +183,11 @@ pub(super) fn cut(text: &str, max_chars: usize) -> String {
 /// focus. What is shown of it is `burst::admit`'s to decide.
 pub(super) fn notify(st: &State, m: &Stored) -> Option<Notice> {
     let d = &st.data;
-    if m.sender_id() == d.me || d.muted_users.contains(&m.sender_id()) {
+    if m.sender_id() == d.me || d.users.is_muted(m.sender_id()) {
         return None;
     }
-    let flag = |f: &str| m.has_flag(f);
     // Alert words notify as mentions do.
-    let alerted = flag("has_alert_word") && st.settings.notifications.mention;
+    let alerted = m.has_flag(Flag::HasAlertWord) && st.settings.notifications.mention;
     let prefs = st.settings.notifications;
     let reason = if m.is_dm() {
         prefs.dm.then_some(Reason::Direct)
@@ -197,7 +196,9 @@ pub(super) fn notify(st: &State, m: &Stored) -> Option<Notice> {
         if d.topic_muted(c, m.topic()) {
             return None;
         }
-        let mentioned = flag("mentioned") || flag("wildcard_mentioned") || flag("stream_wildcard_mentioned");
+        let mentioned = [Flag::Mentioned, Flag::WildcardMentioned, Flag::StreamWildcardMentioned]
+            .into_iter()
+            .any(|f| m.has_flag(f));
         if mentioned && prefs.mention {
             Some(Reason::Mention)
         } else if alerted {

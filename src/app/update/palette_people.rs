@@ -9,8 +9,8 @@ use super::prelude::*;
 /// The user group a command's argument names (`@` optional, any case).
 fn resolve_group(st: &State, name: &str) -> Result<i64, String> {
     st.data
-        .groups
-        .values()
+        .users
+        .groups()
         .find(|g| g.name.eq_ignore_ascii_case(name.trim_start_matches('@')))
         .map(|g| g.id)
         .ok_or_else(|| format!("no user group {name:?}"))
@@ -28,7 +28,7 @@ pub(super) fn deactivate(st: &mut State, who: &str, actions: &[String]) -> Resul
         delete_private_channel_messages: has("--delete-private"),
         delete_direct_messages: has("--delete-dms"),
     });
-    if !st.data.users.get(&st.data.me).is_some_and(UserInfo::is_admin) {
+    if !st.data.users.get(st.data.me).is_some_and(UserInfo::is_admin) {
         return Err("only organization administrators can deactivate users".into());
     }
     let mut also = Vec::new();
@@ -70,11 +70,11 @@ pub(super) fn group_members(
         names.iter().map(|n| resolve_user(st, n)).collect::<Result<_, _>>()?
     };
     let d = &st.data;
-    let g = &d.groups[&group_id];
+    let g = &d.users.group(group_id).expect("a group held");
     let gname = format!("@{}", g.name);
     let name = |id: &i64| {
         if subgroups {
-            d.groups.get(id).map_or_else(|| "(unknown group)".to_owned(), |g| format!("@{}", g.name))
+            d.users.group(*id).map_or_else(|| "(unknown group)".to_owned(), |g| format!("@{}", g.name))
         } else {
             d.user_name(*id).to_owned()
         }
@@ -120,7 +120,7 @@ pub(super) fn mute_user(st: &State, who: &str, mute: bool) -> Result<Vec<Effect>
     if user == st.data.me {
         return Err("you cannot mute yourself".into());
     }
-    if st.data.muted_users.contains(&user) == mute {
+    if st.data.users.is_muted(user) == mute {
         return Err(format!("{name} is {}muted", if mute { "already " } else { "not " }));
     }
     Ok(vec![Effect::Api(ApiCall::MuteUser { user, name, mute })])

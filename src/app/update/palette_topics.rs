@@ -61,7 +61,7 @@ pub(super) fn resolve_topic(st: &mut State, resolve: bool) -> Result<Vec<Effect>
 /// `:delete-topic`: count the selected topic's messages, to ask before deleting them all.
 pub(super) fn delete_topic(st: &mut State) -> Result<Vec<Effect>, String> {
     let (channel, topic) = current_topic(st).ok_or("select a message in a topic first")?;
-    if !st.data.users.get(&st.data.me).is_some_and(UserInfo::is_admin) {
+    if !st.data.users.get(st.data.me).is_some_and(UserInfo::is_admin) {
         return Err("only administrators can delete a topic".into());
     }
     set_status(st, format!("counting the messages of #{} > {topic}…", st.data.channels.name(channel)));

@@ -30,7 +30,7 @@ pub fn conversation(d: &Data, m: &Stored) -> Narrow {
 fn hidden(d: &Data, n: &Narrow) -> bool {
     match n {
         Narrow::Topic(c, t) => d.topic_muted(*c, t),
-        Narrow::Dm(users) => !users.is_empty() && users.iter().all(|u| d.muted_users.contains(u)),
+        Narrow::Dm(users) => !users.is_empty() && users.iter().all(|u| d.users.is_muted(*u)),
         _ => false,
     }
 }

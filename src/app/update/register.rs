@@ -23,7 +23,7 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     // The users are read off the first frame's path (`app::roster`); events wait for them.
     let read_users = roster_of(d, &mut r);
     d.channels = Channels::from_register(&r);
-    d.muted_users = r.muted_users.iter().flatten().map(|m| m.id).collect();
+    d.users.on_register(&r);
     d.alert_words = r.alert_words.clone().unwrap_or_default();
     let mut fields = r.custom_profile_fields.clone().unwrap_or_default();
     fields.sort_by_key(|f| (f.order, f.id));
@@ -41,11 +41,7 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     // Messages held from before (the last session, a lost queue) are read or not as this
     // answer says now.
     let unread = &d.unread;
-    d.messages.set_flag_where("read", |id| !unread.contains(id));
-    if let Some(p) = &r.presences {
-        d.presence = p.modern();
-    }
-    d.presence_last_update_id = r.presence_last_update_id.unwrap_or(-1);
+    d.messages.set_flag_where(Flag::Read, |id| !unread.contains(id));
     d.scheduled =
         r.scheduled_messages.iter().flatten().map(|s| (s.scheduled_message_id, s.clone())).collect();
     d.realm_emoji = r.realm_emoji.clone().unwrap_or_default();
@@ -68,7 +64,7 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     rebuild_people(st);
     // A first view that names people waits for them.
     let search_start = matches!(st.settings.start, Some(crate::app::settings::StartNarrow::Search(_)));
-    if !(search_start && st.data.roster_due.is_some()) {
+    if !(search_start && st.data.users.is_reading()) {
         apply_start(st);
     }
     // After a lost queue, every loaded window may have missed messages, edits and deletions:
@@ -157,7 +153,7 @@ fn roster_of(d: &mut Data, r: &mut RegisterResponse) -> Option<Effect> {
     let groups = r.realm_user_groups.take();
     (!lists.is_empty() || groups.is_some()).then(|| {
         d.epochs += 1;
-        d.roster_due = Some(d.epochs);
+        d.users.reading(d.epochs);
         let statuses = r.user_status.take().unwrap_or_default();
         Effect::ReadUsers { epoch: d.epochs, roster: Box::new(Roster { lists, statuses, groups }) }
     })
@@ -225,13 +221,7 @@ fn too_old(r: &RegisterResponse) -> Option<String> {
 /// batches that waited are given back, in order, to be applied. Users of an earlier register
 /// (another came meanwhile) are dropped.
 pub(super) fn on_users(st: &mut State, epoch: u64, roll: Roll) -> (Vec<Effect>, Vec<Vec<Event>>) {
-    if st.data.roster_due != Some(epoch) {
-        return (vec![], vec![]);
-    }
-    st.data.roster_due = None;
-    st.data.names = crate::app::people::Names::of(roll.users.values().map(|u| (u.id, u.full_name.as_str())));
-    st.data.users = roll.users;
-    st.data.groups = roll.groups;
+    let Some(held) = st.data.users.on_roster(epoch, roll.users, roll.groups) else { return (vec![], vec![]) };
     rebuild_sidebar(st);
     rebuild_people(st);
     let mut fx = Vec::new();
@@ -241,7 +231,7 @@ pub(super) fn on_users(st: &mut State, epoch: u64, roll: Roll) -> (Vec<Effect>, 
             fx.extend(open_shown(st));
         }
     }
-    (fx, std::mem::take(&mut st.data.roster_held))
+    (fx, held)
 }
 
 pub(super) fn resync_narrows(st: &mut State) -> Vec<Effect> {
@@ -327,7 +317,11 @@ mod tests {
         let users = users_read(&fx);
         assert!(!st.ui.loading, "the organization is shown");
         assert!(st.data.users.is_empty());
-        assert_eq!(st.data.user_name(11), NOT_YET, "a name not yet read says so, not '(unknown user)'");
+        assert_eq!(
+            st.data.user_name(11),
+            crate::app::users::NOT_YET,
+            "a name not yet read says so, not '(unknown user)'"
+        );
         // An event about a user waits for the map that lists them.
         let rename = Event::decode(json!({
             "id": 0, "type": "realm_user", "op": "update", "person": {"user_id": 11, "full_name": "Alicia"},
@@ -339,7 +333,7 @@ mod tests {
         assert_eq!(st.data.user_name(ME), "Me");
         assert_eq!(st.data.user_name(12), "(unknown user)");
         assert_eq!(st.data.last_event_id, 0);
-        assert!(st.data.roster_held.is_empty());
+        assert!(!st.data.users.is_reading(), "nothing held any more");
     }
 
     /// The user groups (half a megabyte in a large organization) are read with the users, off
@@ -351,16 +345,16 @@ mod tests {
         r.realm_user_groups =
             Some(serde_json::from_str(r#"[{"id": 7, "name": "backend", "members": [1]}]"#).unwrap());
         let fx = update(&mut st, Msg::Registered(Box::new(r)));
-        assert!(st.data.groups.is_empty(), "not read yet");
+        assert_eq!(st.data.users.groups().count(), 0, "not read yet");
         let added = Event::decode(json!({
             "id": 0, "type": "user_group", "op": "add",
             "group": {"id": 8, "name": "frontend", "members": [], "direct_subgroup_ids": [], "description": ""},
         }));
         update(&mut st, Msg::Events(vec![added]));
         update(&mut st, users_read(&fx));
-        assert_eq!(st.data.groups[&7].name, "backend");
+        assert_eq!(st.data.users.group(7).map(|g| g.name.as_str()), Some("backend"));
         assert_eq!(
-            st.data.groups.get(&8).map(|g| g.name.as_str()),
+            st.data.users.group(8).map(|g| g.name.as_str()),
             Some("frontend"),
             "the held event applied after"
         );

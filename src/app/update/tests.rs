@@ -365,9 +365,9 @@ fn a_failed_register_is_retried_with_growing_backoff() {
 #[test]
 fn organization_events_update_what_the_ui_relies_on() {
     let (mut st, _) = registered();
-    st.data
-        .groups
-        .insert(5, serde_json::from_value(json!({"id": 5, "name": "backend", "members": [10]})).unwrap());
+    st.data.users.on_group(&UserGroupEvent::Add(
+        serde_json::from_value(json!({"id": 5, "name": "backend", "members": [10]})).unwrap(),
+    ));
     let evs = vec![
         Event::decode(
             json!({"id": 1, "type": "realm", "op": "update", "property": "moderation_request_channel_id", "value": 9}),
@@ -391,7 +391,7 @@ fn organization_events_update_what_the_ui_relies_on() {
     update(&mut st, Msg::Events(evs));
     assert_eq!(st.data.realm.moderation_channel, Some(9));
     assert!(!st.data.realm.allow_edit_history);
-    assert_eq!(st.data.groups[&5].members, vec![11]);
+    assert_eq!(st.data.users.group(5).unwrap().members, vec![11]);
     assert_eq!(st.data.users[&12].full_name, "New Person");
     // A new custom emoji is offered by the picker at once.
     assert!(emoji_matches(&st.data, "shipit", 5).iter().any(|(n, code, _)| n == "shipit" && code == "7"));

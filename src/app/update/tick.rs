@@ -71,7 +71,7 @@ pub(super) fn ping_if_due(st: &mut State, now: i64) -> Vec<Effect> {
     }
     st.ui.last_ping = now;
     let active = !st.ui.unfocused && now - st.ui.last_input < IDLE_AFTER;
-    vec![Effect::Ping { active, last_update_id: st.data.presence_last_update_id }]
+    vec![Effect::Ping { active, last_update_id: st.data.users.presence_last_update_id() }]
 }
 
 /// The terminal gained or lost focus: presence is told now rather than at the next interval.
@@ -86,7 +86,7 @@ pub(super) fn on_focus(st: &mut State, focused: bool) -> Vec<Effect> {
         st.ui.last_input = st.now;
     }
     st.ui.last_ping = st.now;
-    vec![Effect::Ping { active: active || focused, last_update_id: st.data.presence_last_update_id }]
+    vec![Effect::Ping { active: active || focused, last_update_id: st.data.users.presence_last_update_id() }]
 }
 
 #[cfg(test)]

@@ -89,6 +89,16 @@ mod tests {
         assert_eq!(flags(with("op", "add")), AddRemove::Add);
         assert_eq!(flags(with("operation", "remove")), AddRemove::Remove);
         assert_eq!(flags(with("op", "toggle")), AddRemove::Other("toggle".into()));
+        // The flag decodes as a typed value; one not known is kept by its name.
+        let flag = |name: &str| {
+            let mut v = with("op", "add");
+            v["flag"] = json!(name);
+            let EventKind::UpdateMessageFlags(f) = Event::decode(v).kind else { panic!("not flags") };
+            f.flag
+        };
+        assert_eq!(flag("starred"), crate::flags::Flag::Starred);
+        assert_eq!(flag("has_alert_word"), crate::flags::Flag::HasAlertWord);
+        assert_eq!(flag("glittery"), crate::flags::Flag::Other("glittery".into()));
         let missing = Event::decode(base).kind;
         assert!(
             matches!(&missing, EventKind::Malformed { event_type, .. } if event_type == "update_message_flags")
