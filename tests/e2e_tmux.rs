@@ -859,6 +859,8 @@ fn numbers(screen: &str) -> usize {
     screen
         .split('[')
         .skip(1)
-        .filter(|rest| rest.split_once(']').is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())))
+        .filter(|rest| {
+            rest.split_once(']').is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
         .count()
 }
