@@ -584,7 +584,11 @@ mod tests {
         for a in Action::ALL {
             assert!(text.contains(&format!("\n{} = [", a.name())), "{} missing", a.name());
         }
-        assert_eq!(cfg.key_overrides.len(), Action::ALL.len() + 1, "mark_topic_read is per pane");
+        assert_eq!(
+            cfg.key_overrides.len(),
+            Action::ALL.len() + 2,
+            "mark_topic_read and follow_topic are per pane"
+        );
         for line in [
             "theme = \"dark\"",
             "time_format = 24",

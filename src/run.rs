@@ -418,6 +418,10 @@ where
             if let Some(at) = key_at.take() {
                 tracing::debug!(target: "topicterm::frame", key_to_frame_us = at.elapsed().as_micros() as u64);
             }
+            // The links it shows, when they changed: what link hints label.
+            if o.cache.hits.links != o.st.ui.links_on_screen {
+                app::update(&mut o.st, Msg::LinksOnScreen(o.cache.hits.links.clone()));
+            }
             // Pictures the frame would have drawn are asked for after it.
             let wanted = std::mem::take(&mut o.cache.pictures.wanted);
             if !wanted.is_empty() {

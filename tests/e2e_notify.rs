@@ -55,9 +55,10 @@ fn launch(server: &DemoServer, name: &str, home: &Path, env: &str, config: &str)
     t
 }
 
-/// Press `f` (starred messages) and wait for its title on the bottom row.
+/// Press `h` `f` (starred messages, from the channels pane: in the messages pane `f` is link
+/// hints) and wait for its title on the bottom row.
 fn look_elsewhere(t: &Tmux) {
-    t.keys(&["f"]);
+    t.keys(&["h", "f"]);
     t.wait_for("the starred messages", |s| {
         s.lines().rev().find(|l| !l.trim().is_empty()).is_some_and(|l| l.contains("Starred"))
     });

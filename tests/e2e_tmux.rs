@@ -833,3 +833,49 @@ fn the_inbox_from_the_keyboard_opens_a_topic_and_follows_what_was_read() {
     t.wait_for("the inbox closed", |s| !s.contains("┌ Inbox") && s.contains("All messages"));
     t.keys(&["q"]);
 }
+
+/// Link hints (issue 39): `F` labels the links on screen and a label copies that link's
+/// address with OSC 52, which tmux (with `set-clipboard on`, as a terminal would) takes into its
+/// paste buffer; `f` labels them again and esc takes the labels away.
+#[test]
+fn link_hints_label_the_links_on_screen_and_a_label_copies_one() {
+    let t = Tmux::new("e2e-hints");
+    let home = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_topicterm");
+    t.start(&format!("HOME={h} XDG_STATE_HOME={h}/state {bin} --demo", h = home.path().display()));
+    t.cmd(&["set-option", "-g", "set-clipboard", "on"]);
+    let before = t.wait_for("a link's number on screen", |s| s.contains("│▌") && s.contains("[1]"));
+    t.keys(&["F"]);
+    let labelled = t.wait_for("the labels", |s| s.contains("type a link's label to copy its address"));
+    // The labels are drawn over the links' numbers.
+    assert!(numbers(&labelled) < numbers(&before), "{labelled}");
+    t.keys(&["a"]);
+    t.wait_for("the copy notice", |s| s.contains("the address of [a] copied"));
+    let start = Instant::now();
+    let buffer = loop {
+        let out = t.cmd(&["show-buffer"]);
+        let b = String::from_utf8_lossy(&out.stdout).into_owned();
+        if b.starts_with("http") || start.elapsed() > Duration::from_secs(10) {
+            break b;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(buffer.starts_with("http://") || buffer.starts_with("https://"), "{buffer:?}");
+    t.keys(&["f"]);
+    t.wait_for("the labels again", |s| s.contains("type a link's label to open it"));
+    t.keys(&["Escape"]);
+    let after = t.wait_for("the labels gone", |s| !s.contains("type a link's label"));
+    assert_eq!(numbers(&after), numbers(&before), "the numbers are back:\n{after}");
+    t.keys(&["q"]);
+}
+
+/// How many links' numbers (`[1]`, `[12]`) a screen shows.
+fn numbers(screen: &str) -> usize {
+    screen
+        .split('[')
+        .skip(1)
+        .filter(|rest| {
+            rest.split_once(']').is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .count()
+}

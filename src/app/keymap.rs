@@ -126,7 +126,7 @@ actions! {
     UnmuteTopic => "unmute_topic", "unmute the topic in a muted channel, or on a channel row the channel",
         [Sidebar k('U'), Messages k('U')];
     FollowTopic => "follow_topic", "follow the topic (again: back to default)",
-        [Sidebar k('F'), Messages k('F')];
+        [Sidebar k('F'), Messages ctrl('f')];
     MarkTopicRead => "mark_topic_read", "mark the topic as read, or on a channel row the whole channel",
         [Sidebar k('R'), Messages k('T')];
     MarkUnread => "mark_unread", "mark the message and every later one unread (:mark-unread)",
@@ -161,6 +161,10 @@ actions! {
         [Global ctrl('u')];
     OpenLink => "open_link", "open a link of the message (uploads are downloaded with your login)",
         [Messages k('o')];
+    LinkHints => "link_hints", "label the links and pictures on screen; typing a label opens it (as o)",
+        [Messages k('f')];
+    CopyLinkHint => "copy_link_hint", "label the links on screen; typing a label copies its address (OSC 52)",
+        [Messages k('F')];
     CopyLink => "copy_link", "copy a link to the message (OSC 52 clipboard, works over SSH)",
         [Messages k('y')];
     CopyCode => "copy_code", "copy a code block of the message",
@@ -314,8 +318,14 @@ impl Keymap {
     }
 
     /// Keys that do two things in one place: twice in one context, or in a pane's context and
-    /// among the global keys (the pane's action would hide the global one there).
+    /// among the global keys (the pane's action would hide the global one there) — unless the
+    /// defaults themselves do so (`f`: link hints in the messages pane, starred messages in the
+    /// others), which the help says.
     pub fn conflicts(&self) -> Vec<KeyConflict> {
+        let defaults = default_bindings();
+        let by_design = |a: &(Context, Key, Action), b: &(Context, Key, Action)| {
+            a.0 != b.0 && defaults.contains(a) && defaults.contains(b)
+        };
         let mut out = Vec::new();
         for (i, &(ctx, key, action)) in self.bindings.iter().enumerate() {
             for &(ctx2, key2, action2) in &self.bindings[..i] {
@@ -324,7 +334,8 @@ impl Keymap {
                         && matches!(ctx, Context::Sidebar | Context::Messages | Context::People))
                     || (ctx == Context::Global
                         && matches!(ctx2, Context::Sidebar | Context::Messages | Context::People));
-                if overlaps && key2 == key && action2 != action {
+                let shadowed = by_design(&(ctx, key, action), &(ctx2, key2, action2));
+                if overlaps && key2 == key && action2 != action && !shadowed {
                     let pane = if ctx == Context::Global { ctx2 } else { ctx };
                     out.push(KeyConflict { key, context: pane, actions: (action2, action) });
                 }
@@ -381,10 +392,29 @@ impl Keymap {
                     continue;
                 }
                 seen.push(*a);
-                out.push((self.keys_for(*c, *a).join(" / "), a.describe()));
+                out.push((self.help_keys(ctx, *c, *a), a.describe()));
             }
         }
         out
+    }
+
+    /// An action's keys of context `c` as the help of context `ctx` lists them: a global key
+    /// that `ctx`'s own keys hide there is reached from the channels pane (`h then f`).
+    fn help_keys(&self, ctx: Context, c: Context, action: Action) -> String {
+        let keys =
+            || self.bindings.iter().filter(move |(bc, _, a)| *bc == c && *a == action).map(|(_, k, _)| k);
+        let hidden = |k: &Key| {
+            c == Context::Global && ctx != c && self.bindings.iter().any(|(bc, b, _)| *bc == ctx && b == k)
+        };
+        let here: Vec<String> = keys().filter(|k| !hidden(k)).map(key_name).collect();
+        if !here.is_empty() {
+            return here.join(" / ");
+        }
+        let elsewhere = keys().map(key_name).collect::<Vec<_>>().join(" / ");
+        match self.keys_for(Context::Global, Action::FocusSidebar).first() {
+            Some(left) => format!("{left} then {elsewhere}"),
+            None => format!("{elsewhere} (other panes)"),
+        }
     }
 }
 
@@ -587,6 +617,30 @@ mod tests {
             }
         }
         assert!(h.iter().any(|(k, _)| k == "r / enter"));
+    }
+
+    /// `f` is link hints in the messages pane and starred messages in the others: the
+    /// messages pane's key wins there, the global one elsewhere, and the help says so.
+    #[test]
+    fn a_pane_key_hides_a_global_one_where_the_defaults_say() {
+        let km = Keymap::default();
+        assert_eq!(km.lookup(Context::Messages, &key('f')), Some(Action::LinkHints));
+        assert_eq!(km.lookup(Context::Messages, &key('F')), Some(Action::CopyLinkHint));
+        assert_eq!(km.lookup(Context::Sidebar, &key('f')), Some(Action::Starred));
+        assert_eq!(km.lookup(Context::People, &key('f')), Some(Action::Starred));
+        let ctrl_f = KeyEvent::new(KeyCode::Char('f'), KeyModifiers::CONTROL);
+        assert_eq!(km.lookup(Context::Messages, &ctrl_f), Some(Action::FollowTopic));
+        assert_eq!(km.lookup(Context::Sidebar, &key('F')), Some(Action::FollowTopic));
+        let h = km.help(Context::Messages);
+        let keys = |a: Action| h.iter().find(|(_, d)| *d == a.describe()).map(|(k, _)| k.clone());
+        assert_eq!(keys(Action::LinkHints).as_deref(), Some("f"));
+        assert_eq!(keys(Action::Starred).as_deref(), Some("h then f"), "from the channels pane");
+        assert_eq!(keys(Action::FollowTopic).as_deref(), Some("ctrl+f"));
+        let h = km.help(Context::Sidebar);
+        assert!(h.iter().any(|(k, d)| k == "f" && *d == Action::Starred.describe()));
+        // A user's key that hides a global one is still a conflict.
+        let mine = Override { context: Some(Context::Messages), action: Action::Star, keys: vec![k('a')] };
+        assert!(Keymap::with_overrides(&[mine]).is_err());
     }
 
     #[test]

@@ -7,6 +7,7 @@ pub mod burst;
 pub mod channels;
 pub mod command;
 mod effect;
+pub mod hints;
 pub mod images;
 pub mod invariants;
 pub mod keymap;

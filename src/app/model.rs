@@ -291,6 +291,8 @@ pub enum Popup {
     },
     /// The inbox (`:inbox`): unread conversations by channel, then direct messages.
     Inbox(InboxView),
+    /// Link hints (`f`, `F`): the links on screen labelled; typing a label opens or copies it.
+    Hints(super::hints::Hints),
 }
 
 /// The `:uploads` list: the user's files, newest first, the space uploads take, and the
@@ -533,6 +535,9 @@ pub struct Ui {
     pub backfill: Vec<crate::app::session::BackfillTarget>,
     /// What the last session's backfill had still to fetch: started once the server answers.
     pub backfill_resume: Vec<crate::app::session::BackfillTarget>,
+    /// The links the last frame showed in the messages pane, in screen order (told by the
+    /// main loop after a frame, `Msg::LinksOnScreen`): what `f` labels.
+    pub links_on_screen: Vec<super::hints::LinkSpot>,
 }
 
 /// The first page of a cold start, asked for at the same moment as register: its answer held

@@ -206,6 +206,9 @@ pub enum Msg {
     ClickMessage(MessageId),
     /// Pictures the last frame would have drawn and the state does not have yet.
     ImagesWanted(Vec<String>),
+    /// The links the last frame showed in the messages pane, in screen order (sent when they
+    /// changed): what link hints label.
+    LinksOnScreen(Vec<super::hints::LinkSpot>),
     /// A picture fetched (or not).
     Image {
         src: String,
@@ -380,6 +383,7 @@ impl Msg {
             Msg::ClickSidebar { .. } => "ClickSidebar",
             Msg::ClickMessage { .. } => "ClickMessage",
             Msg::ImagesWanted { .. } => "ImagesWanted",
+            Msg::LinksOnScreen(_) => "LinksOnScreen",
             Msg::Image { .. } => "Image",
             Msg::ClickOrganization { .. } => "ClickOrganization",
             Msg::Organizations { .. } => "Organizations",

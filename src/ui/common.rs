@@ -41,6 +41,9 @@ pub struct HitMap {
     pub messages: Rect,
     /// The message on each line of the messages pane (top to bottom).
     pub message_rows: Vec<Option<MessageId>>,
+    /// The links whose numbers the messages pane shows, in reading order (what link hints
+    /// label: the main loop tells the app when they change).
+    pub links: Vec<crate::app::hints::LinkSpot>,
 }
 
 impl HitMap {

@@ -64,6 +64,56 @@ pub struct RenderedContent {
     pub code_languages: Vec<Option<String>>,
     /// Where inline images go: blank rows kept for them (when the context draws images).
     pub images: Vec<BodyImage>,
+    /// Where each link's `[n]` is drawn in the lines (link hints draw their labels there).
+    pub marks: Vec<LinkMark>,
+}
+
+/// A link's number `[n]` in the laid-out lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LinkMark {
+    /// Its line (an index into the lines), its column and width.
+    pub line: usize,
+    pub col: u16,
+    pub width: u16,
+    /// The link's number (from 1).
+    pub number: usize,
+}
+
+/// The style of a link's `[n]`: the theme's, and a modifier taken away that nothing adds (so
+/// nothing changes on screen), which tells the numbers apart from text that looks the same
+/// once laid out ([`link_marks`]).
+fn marker_style(style: Style, theme: &Theme) -> Style {
+    style.patch(theme.link_marker).remove_modifier(MARKER)
+}
+
+const MARKER: ratatui::style::Modifier = ratatui::style::Modifier::HIDDEN;
+
+/// Where the links' numbers ended up: every `[n]` (1 ≤ n ≤ `links`) in a span of
+/// [`marker_style`].
+fn link_marks(lines: &[Line<'static>], links: usize) -> Vec<LinkMark> {
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let mut col = 0;
+        for span in &line.spans {
+            let text = span.content.as_ref();
+            if span.style.sub_modifier.contains(MARKER) {
+                let mut from = 0;
+                while let Some(open) = text[from..].find('[').map(|o| from + o) {
+                    let Some(close) = text[open..].find(']').map(|c| open + c) else { break };
+                    if let Ok(number) = text[open + 1..close].parse::<usize>()
+                        && (1..=links).contains(&number)
+                    {
+                        let at = col + display_width(&text[..open]);
+                        let (col, width) = (at as u16, (close + 1 - open) as u16);
+                        out.push(LinkMark { line: i, col, width, number });
+                    }
+                    from = close + 1;
+                }
+            }
+            col += display_width(text);
+        }
+    }
+    out
 }
 
 /// Room kept in a message's lines for one inline image.
@@ -160,8 +210,10 @@ pub fn render_document(
     } else {
         take_image_rows(&mut lines, &renderer.previews)
     };
+    let marks = if renderer.links.is_empty() { Vec::new() } else { link_marks(&lines, renderer.links.len()) };
     RenderedContent {
         lines,
+        marks,
         links: renderer.links,
         spoilers: doc.spoiler_count(),
         code_blocks: renderer.code_blocks,
@@ -390,7 +442,7 @@ impl<'a> Renderer<'a> {
             flow.space(style);
             self.emit(flow, &alt, inh.patch(t.media));
         }
-        flow.text(&format!("[{n}]"), style.patch(t.link_marker), true);
+        flow.text(&format!("[{n}]"), marker_style(style, t), true);
     }
 
     /// A bare `<audio>`/`<video>` (Zulip renders `[a.mp3](/user_uploads/…)` as `<audio>`):
@@ -405,7 +457,7 @@ impl<'a> Renderer<'a> {
         flow.space(style);
         let label = if title.is_empty() { attr_text(src) } else { title };
         self.emit(flow, &label, inh.patch(t.media));
-        flow.text(&format!("[{n}]"), style.patch(t.link_marker), true);
+        flow.text(&format!("[{n}]"), marker_style(style, t), true);
     }
 
     fn media(&mut self, el: ElementRef<'_>, flow: &mut Flow) {
@@ -427,7 +479,7 @@ impl<'a> Renderer<'a> {
         sub.text(&tag, t.media, true);
         sub.space(t.media);
         sub.text(&label, t.media, false);
-        sub.text(&format!("[{n}]"), t.media.patch(t.link_marker), true);
+        sub.text(&format!("[{n}]"), marker_style(t.media, t), true);
         flow.block(sub.finish(), Kind::Media);
         // Room for the picture under its link, marked until the layout is done: the rows its
         // size takes (one column is kept free at the right), at most `image_rows`.
@@ -496,7 +548,7 @@ impl<'a> Renderer<'a> {
             o
         });
         let n = self.register_link(href, &attr_text(&captured), false);
-        flow.text(&format!("[{n}]"), inh.style.patch(t.link_marker), true);
+        flow.text(&format!("[{n}]"), marker_style(inh.style, t), true);
     }
 
     fn blockquote<'d>(&mut self, el: ElementRef<'d>, flow: &mut Flow, inh: Inherit, depth: usize) {

@@ -3,8 +3,10 @@
 
 use super::common::{Ctx, RenderCache, clip, clip_line, emoji_label};
 use super::content::render_html_with_theme;
+use super::hints::Spot;
 use super::theme::Theme;
 use crate::api::{Flag, MessageId};
+use crate::app::hints::LinkSpot;
 use crate::app::{Focus, Narrow, Shown, State, Stored};
 use crate::content::{display_width, escape_html, sanitize};
 use ratatui::Frame;
@@ -53,8 +55,15 @@ struct Placed {
     src: String,
 }
 
+/// What a message block places beside its lines: its pictures, its links' numbers.
+#[derive(Default)]
+struct InBlock {
+    images: Vec<Placed>,
+    spots: Vec<Spot>,
+}
+
 /// The lines of one message block: optional conversation header, sender line, body, reactions;
-/// where its pictures go in `images`.
+/// where its pictures go and where its links' numbers are drawn in `placed`.
 fn message_block(
     st: &State,
     t: &Theme,
@@ -62,7 +71,7 @@ fn message_block(
     m: &Stored,
     prev: Option<&Stored>,
     width: u16,
-    images: &mut Vec<Placed>,
+    placed: &mut InBlock,
 ) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     let same_conv = prev.is_some_and(|p| p.same_place(m));
@@ -144,6 +153,7 @@ fn message_block(
     }
     let body = cache.get(m, html, width.saturating_sub(2).max(10), spoilers, st, true);
     let marks_width: usize = marks.iter().map(|s| display_width(&s.content)).sum();
+    let mut numbers = body.marks.iter().peekable();
     for (k, l) in body.lines.iter().enumerate() {
         let mut spans = vec![Span::raw("  ")];
         spans.extend(l.spans.iter().cloned());
@@ -158,7 +168,17 @@ fn message_block(
             }
         }
         if let Some(img) = body.images.iter().find(|img| img.line == k) {
-            images.push(Placed { line: out.len(), col: img.col + 2, rows: img.rows, src: img.src.clone() });
+            let (line, col, rows, src) = (out.len(), img.col + 2, img.rows, img.src.clone());
+            placed.images.push(Placed { line, col, rows, src });
+        }
+        while let Some(n) = numbers.next_if(|n| n.line <= k) {
+            let (col, width) = (n.col + 2, n.width);
+            placed.spots.push(Spot {
+                line: out.len(),
+                col,
+                width,
+                link: LinkSpot { message: m.id, number: n.number },
+            });
         }
         out.push(Line::from(spans));
     }
@@ -171,10 +191,10 @@ fn message_block(
         if link.url.contains("#narrow/") {
             continue;
         }
-        out.push(Line::styled(
-            clip(&format!("  [{}] {}", i + 1, sanitize(&link.url)), width as usize),
-            t.dim,
-        ));
+        let number = format!("[{}]", i + 1);
+        let spot = LinkSpot { message: m.id, number: i + 1 };
+        placed.spots.push(Spot { line: out.len(), col: 2, width: number.len() as u16, link: spot });
+        out.push(Line::styled(clip(&format!("  {number} {}", sanitize(&link.url)), width as usize), t.dim));
     }
     out.extend(reaction_lines(st, t, m, width));
     out
@@ -357,6 +377,7 @@ fn pending_block(st: &State, th: &Theme, o: &crate::app::Outgoing, width: u16) -
 pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut RenderCache, area: Rect) {
     cache.hits.messages = area;
     cache.hits.message_rows.clear();
+    cache.hits.links.clear();
     let width = area.width.saturating_sub(1);
     let height = area.height as usize;
     // Closed: the server refused the account. Why (the first two lines), and how to reopen
@@ -408,17 +429,17 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
     let sel_pos = st.ui.selected.and_then(|id| ids.binary_search(&id).ok()).unwrap_or(ids.len() - 1);
     let msg = |i: usize| ids.get(i).and_then(|id| st.data.messages.get(id));
     // Blocks from the selected one downwards, then upwards until the pane is full.
-    type Block = (usize, Vec<Line<'static>>, Vec<Placed>);
+    type Block = (usize, Vec<Line<'static>>, InBlock);
     let mut below: Vec<Block> = Vec::new();
     let mut used = 0;
     let mut i = sel_pos;
     while i < ids.len() && used < height {
         if let Some(m) = msg(i) {
-            let mut images = Vec::new();
-            let block =
-                message_block(st, t, cache, m, if i == 0 { None } else { msg(i - 1) }, width, &mut images);
+            let mut placed = InBlock::default();
+            let prev = if i == 0 { None } else { msg(i - 1) };
+            let block = message_block(st, t, cache, m, prev, width, &mut placed);
             used += block.len();
-            below.push((i, block, images));
+            below.push((i, block, placed));
         }
         i += 1;
     }
@@ -429,11 +450,11 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
     while j > 0 && room > 0 {
         j -= 1;
         if let Some(m) = msg(j) {
-            let mut images = Vec::new();
-            let block =
-                message_block(st, t, cache, m, if j == 0 { None } else { msg(j - 1) }, width, &mut images);
+            let mut placed = InBlock::default();
+            let prev = if j == 0 { None } else { msg(j - 1) };
+            let block = message_block(st, t, cache, m, prev, width, &mut placed);
             room = room.saturating_sub(block.len());
-            above.push((j, block, images));
+            above.push((j, block, placed));
         }
     }
     above.reverse();
@@ -449,12 +470,15 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
     let mut sel_start = 0;
     // Pictures: their first line among all the lines, column, rows.
     let mut pictures: Vec<(usize, Placed)> = Vec::new();
-    for (idx, block, images) in above.into_iter().chain(below) {
+    // Links' numbers: their line among all the lines.
+    let mut numbers: Vec<(usize, Spot)> = Vec::new();
+    for (idx, block, placed) in above.into_iter().chain(below) {
         let selected = idx == sel_pos;
         if selected {
             sel_start = lines.len();
         }
-        pictures.extend(images.into_iter().map(|p| (lines.len() + p.line, p)));
+        pictures.extend(placed.images.into_iter().map(|p| (lines.len() + p.line, p)));
+        numbers.extend(placed.spots.into_iter().map(|n| (lines.len() + n.line, n)));
         let unread = ids.get(idx).is_some_and(|id| st.data.unread.contains(*id));
         for l in block {
             let marker = if selected && st.ui.focus == Focus::Messages {
@@ -507,6 +531,13 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
         }
     }
     f.render_widget(Paragraph::new(visible), area);
+    // The links whose numbers are on screen (what `f` labels), and their labels while shown.
+    let shown: Vec<(u16, Spot)> = numbers
+        .into_iter()
+        .filter(|(at, _)| *at >= top && *at < top + rows_free)
+        .map(|(at, n)| ((at - top) as u16, n))
+        .collect();
+    super::hints::on_screen(f, st, t, &mut cache.hits, &shown, area);
     // Pictures wholly on screen go in the rows their messages keep for them.
     for (at, p) in pictures {
         if at < top || at + usize::from(p.rows) > top + rows_free {

@@ -9,6 +9,7 @@ mod compose;
 pub mod content;
 mod emoji;
 mod help;
+mod hints;
 mod history;
 pub mod image;
 mod inbox;
@@ -104,7 +105,8 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
             snippets::draw_snippets(f, st, t, query, *filtering, *selected, shown.as_deref())
         }
         Some(Popup::Inbox(view)) => inbox::draw_inbox(f, st, t, view),
-        None => {}
+        // Drawn in the messages pane, over the links' numbers.
+        Some(Popup::Hints(_)) | None => {}
     }
     clusters::cut_wide(f.buffer_mut());
     clusters::guard_clusters(f.buffer_mut(), &mut cache.clusters);

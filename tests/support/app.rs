@@ -472,7 +472,7 @@ impl App {
     pub fn draw(&mut self, width: u16, height: u16) -> Screen {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
         terminal.draw(|f| ui::draw(f, &self.st, &mut self.cache)).expect("draw");
-        self.ask_for_pictures();
+        self.after_frame();
         let buf = terminal.backend().buffer();
         let rows = (0..buf.area.height)
             .map(|y| (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect::<String>())
@@ -491,12 +491,16 @@ impl App {
     pub fn buffer(&mut self, width: u16, height: u16) -> ratatui::buffer::Buffer {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
         terminal.draw(|f| ui::draw(f, &self.st, &mut self.cache)).expect("draw");
-        self.ask_for_pictures();
+        self.after_frame();
         terminal.backend().buffer().clone()
     }
 
-    /// As the main loop does after a frame: ask for the pictures it would have drawn.
-    fn ask_for_pictures(&mut self) {
+    /// As the main loop does after a frame: tell the links it shows when they changed, ask for
+    /// the pictures it would have drawn.
+    fn after_frame(&mut self) {
+        if self.cache.hits.links != self.st.ui.links_on_screen {
+            app::update(&mut self.st, Msg::LinksOnScreen(self.cache.hits.links.clone()));
+        }
         let wanted = std::mem::take(&mut self.cache.pictures.wanted);
         if !wanted.is_empty() {
             let effects = app::update(&mut self.st, Msg::ImagesWanted(wanted));

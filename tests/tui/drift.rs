@@ -120,7 +120,7 @@ async fn a_follow_the_server_refused_leaves_no_star_in_the_sidebar() {
     app.open(Narrow::Topic(general, "to follow".into())).await;
     app.until("the message", |st| st.data.messages.contains_key(&id)).await;
     app.select(id);
-    app.key(KeyCode::Char('F')).await;
+    app.ctrl('f').await;
     app.until("refused", |st| st.ui.status.as_ref().is_some_and(|s| s.error)).await;
     let said = app.st.ui.status.as_ref().unwrap().text.clone();
     assert!(said.starts_with("#general > to follow not followed: "), "{said}");

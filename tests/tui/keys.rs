@@ -84,16 +84,23 @@ async fn next_unread_topic_moves_on_and_reopening_reads_the_first_unread() {
     );
 }
 
+/// The starred messages: `f` in the channels pane (in the messages pane `f` is link hints).
+async fn starred(app: &mut App) {
+    app.key(KeyCode::Char('h')).await;
+    app.key(KeyCode::Char('f')).await;
+    assert_eq!(app.st.ui.narrow, Narrow::Starred);
+}
+
 #[tokio::test]
 async fn the_starred_view_follows_stars_made_here_and_elsewhere() {
     let mut app = App::start("member").await;
-    app.key(KeyCode::Char('f')).await;
+    starred(&mut app).await;
     let before = app.st.data.narrows[&Narrow::Starred].ids.clone();
     app.key(KeyCode::Char('a')).await;
     let id = app.st.ui.selected.expect("a selected message");
     assert!(!before.contains(&id), "the selected message is not starred yet");
     app.key(KeyCode::Char('*')).await;
-    app.key(KeyCode::Char('f')).await;
+    starred(&mut app).await;
     app.key(KeyCode::Char('G')).await;
     assert!(app.st.data.narrows[&Narrow::Starred].ids.contains(&id), "starred here: in the view");
     assert!(app.screen(160, 48).contains('★'));
@@ -105,7 +112,7 @@ async fn the_starred_view_follows_stars_made_here_and_elsewhere() {
     app.key(KeyCode::Char('*')).await;
     assert!(app.st.data.narrows[&Narrow::Starred].ids.contains(&id));
     app.key(KeyCode::Char('a')).await;
-    app.key(KeyCode::Char('f')).await;
+    starred(&mut app).await;
     assert!(!app.st.data.narrows[&Narrow::Starred].ids.contains(&id), "unstarred: gone on reopening");
 
     // Starred in another client (an event): in the view next time it is shown.
@@ -114,7 +121,7 @@ async fn the_starred_view_follows_stars_made_here_and_elsewhere() {
     let elsewhere = topicterm::api::Client::new(&app.server.credentials("member").unwrap()).unwrap();
     elsewhere.update_message_flags(&[other], true, topicterm::api::Flag::Starred).await.unwrap();
     app.settle().await;
-    app.key(KeyCode::Char('f')).await;
+    starred(&mut app).await;
     assert!(app.st.data.narrows[&Narrow::Starred].ids.contains(&other), "starred elsewhere: in the view");
 }
 

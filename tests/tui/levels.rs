@@ -138,7 +138,7 @@ async fn the_key_paths_work_at_every_supported_level() {
         app.until("the reaction", |st| !st.data.messages[&mine].reactions().is_empty()).await;
 
         // Follow (8.0 and later), mute, unmute: back to the default in a channel not muted.
-        app.key(KeyCode::Char('F')).await;
+        app.ctrl('f').await;
         app.settle().await;
         let policy = |app: &App| {
             app.server.shared.lock().user_topics.get(&(me, general, topic.to_lowercase())).map_or(0, |t| t.1)

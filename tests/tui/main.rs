@@ -16,6 +16,7 @@ mod failures;
 mod folders;
 mod harness;
 mod held;
+mod hints;
 mod images;
 mod inbox;
 mod keys;

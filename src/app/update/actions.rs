@@ -122,6 +122,7 @@ pub(super) fn on_action(st: &mut State, a: Action) -> Vec<Effect> {
         A::Mentions => open_narrow(st, Narrow::Mentions),
         A::RetrySend => super::outbox::retry_now(st),
         A::OpenLink => super::outside::open_link(st, None),
+        A::LinkHints | A::CopyLinkHint => super::hints::start(st, a == A::CopyLinkHint),
         // Only in the compose box.
         A::ExternalEditor => vec![],
         A::CopyLink => super::outside::copy_link(st),

@@ -129,6 +129,9 @@ pub(super) fn on_paste(st: &mut State, text: &str) -> Vec<Effect> {
 }
 
 pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
+    if let Some(fx) = super::hints::on_key(st, key) {
+        return fx;
+    }
     if let Some(fx) = super::directory_keys::on_popup_key(st, key) {
         return fx;
     }
@@ -261,7 +264,8 @@ fn scroll_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         | Popup::Reminders { .. }
         | Popup::Uploads { .. }
         | Popup::Snippets { .. }
-        | Popup::Inbox(_) => {
+        | Popup::Inbox(_)
+        | Popup::Hints(_) => {
             return vec![];
         }
     };

@@ -6,7 +6,7 @@
 //! `actions` (what keys are bound to), `navigation` (narrows, pages, selection, reading),
 //! `compose` and `complete` (the compose box and tab completion), `outbox` (optimistic sending),
 //! `palette` (`:commands`), `tick` (the clock and presence pings), `server_drafts`,
-//! `outside` (links, clipboard, editor, notifications), `reminders` and `uploads` (their
+//! `outside` (links, clipboard, editor, notifications), `hints` (link hints), `reminders` and `uploads` (their
 //! lists, whose keys are in `lists_keys`).
 
 mod actions;
@@ -29,6 +29,7 @@ mod directory_keys;
 mod done;
 mod events;
 mod fetched;
+mod hints;
 mod hold;
 mod images;
 mod inbox;
@@ -140,6 +141,10 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::Scroll { sidebar, lines } => mouse::on_scroll(st, sidebar, lines),
         Msg::ClickSidebar(row) => mouse::on_click_sidebar(st, row),
         Msg::ImagesWanted(srcs) => images::on_wanted(st, srcs),
+        Msg::LinksOnScreen(links) => {
+            st.ui.links_on_screen = links;
+            vec![]
+        }
         Msg::Image { src, result } => {
             images::on_image(st, src, result);
             vec![]

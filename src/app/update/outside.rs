@@ -57,15 +57,20 @@ pub(super) fn open_link(st: &mut State, number: Option<usize>) -> Vec<Effect> {
     }
     let Some(n) = pick(st, "link", links.len(), number, PromptKind::OpenLink) else { return vec![] };
     let url = links[n - 1].url.clone();
-    // A link to a conversation on this server opens here, at that place.
-    if let Some((narrow, near)) = in_app(st, &url) {
-        set_status(st, format!("[{n}] opened here"));
+    open_shown_link(st, &url, &format!("[{n}]"))
+}
+
+/// Open a link the message pane shows, named `label` (`[2]`, or a link hint's `[as]`): a link
+/// to a conversation on this server here, at that place; any other through [`open_judged`].
+pub(super) fn open_shown_link(st: &mut State, url: &str, label: &str) -> Vec<Effect> {
+    if let Some((narrow, near)) = in_app(st, url) {
+        set_status(st, format!("{label} opened here"));
         return match near {
             Some(id) => open_near(st, narrow, id),
             None => open_narrow(st, narrow),
         };
     }
-    open_judged(st, &url, &format!("[{n}]"), &format!("link [{n}]"))
+    open_judged(st, url, label, &format!("link {label}"))
 }
 
 /// Open a link from server text: an upload on the user's own server downloaded (with their
@@ -112,6 +117,20 @@ pub(super) fn copy_link(st: &mut State) -> Vec<Effect> {
     let link = message_link(st, m);
     set_status(st, "link to the message copied");
     vec![Effect::Term(TermEffect::Copy(link))]
+}
+
+/// Copy the address of a link the message pane shows, named `label`: made whole (a link on
+/// this server gets its site) by `urls::judge`, which refuses what it would not open.
+pub(super) fn copy_address(st: &mut State, url: &str, label: &str) -> Vec<Effect> {
+    let url = match crate::urls::judge(&st.site, url) {
+        Link::OwnUpload(url) | Link::Web(url) => url.to_string(),
+        Link::Refused(why) => {
+            set_error(st, format!("the address of {label} is not copied: {why}"));
+            return vec![];
+        }
+    };
+    set_status(st, format!("the address of {label} copied"));
+    vec![Effect::Term(TermEffect::Copy(url))]
 }
 
 /// `Y`: copy a code block of the selected message (asks which when there are several).

@@ -47,6 +47,11 @@ fn key(c: char) -> Msg {
     Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
 }
 
+/// `ctrl+f`: follow the selected message's topic (`f` and `F` are link hints there).
+fn follow_key() -> Msg {
+    Msg::Key(KeyEvent::new(KeyCode::Char('f'), KeyModifiers::CONTROL))
+}
+
 #[test]
 fn register_builds_sidebar_unreads_and_fetches_the_feed() {
     let (st, fx) = registered();
@@ -112,7 +117,7 @@ fn mute_key_asks_the_server_and_the_topic_changes_when_it_says_so() {
         vec![Effect::SetPolicy { channel: 1, topic: "plans".into(), policy: VisibilityPolicy::None }]
     );
     update(&mut st, user_topic(2, 1, "plans", 0));
-    let fx = update(&mut st, key('F'));
+    let fx = update(&mut st, follow_key());
     assert!(matches!(&fx[0], Effect::SetPolicy { policy: VisibilityPolicy::Followed, .. }));
     update(&mut st, user_topic(3, 1, "Plans", 3));
     assert_eq!(st.data.policy(1, "plans"), VisibilityPolicy::Followed, "topics match case-insensitively");
@@ -124,7 +129,8 @@ fn a_follow_the_server_refused_leaves_no_trace() {
     let resp: MessagesResponse =
         serde_json::from_value(json!({"messages": [msg(5, 1, "plans", &[])], "found_newest": true})).unwrap();
     update(&mut st, Msg::Messages { narrow: Narrow::All, resp: Box::new(resp), older: false, epoch: 0 });
-    update(&mut st, key('F'));
+    let fx = update(&mut st, follow_key());
+    assert!(matches!(&fx[0], Effect::SetPolicy { policy: VisibilityPolicy::Followed, .. }));
     let refused = ApiError::Server(Box::new(ServerError::new(400, "BAD_REQUEST", "Not allowed")));
     let job = crate::app::msg::Job::SetPolicy {
         channel: 1,

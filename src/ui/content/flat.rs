@@ -109,7 +109,7 @@ impl Renderer<'_> {
                         o
                     });
                     let n = self.register_link(href, &attr_text(&captured), false);
-                    flow.text(&format!("[{n}]"), cur.style.patch(t.link_marker), true);
+                    flow.text(&format!("[{n}]"), super::marker_style(cur.style, t), true);
                 }
                 if headers.last().is_some_and(|(e, _)| *e == el)
                     && let Some((_, mark)) = headers.pop()

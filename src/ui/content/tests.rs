@@ -344,6 +344,7 @@ fn table_with_links_and_br_in_cells() {
     let r = render(html, 30);
     assert_eq!(plain(&r), "A    │ B\n─────┼───\nx[1] │ l1\n     │ l2");
     assert_eq!(r.links.len(), 1);
+    assert_eq!(r.marks, vec![LinkMark { line: 2, col: 1, width: 3, number: 1 }], "a number in a table cell");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -371,7 +372,13 @@ fn links_are_numbered_and_deduplicated() {
     let t = Theme::default();
     assert_eq!(r.lines[0].spans[0].style, t.link);
     assert_eq!(r.lines[0].spans[1].content, "[1]");
-    assert_eq!(r.lines[0].spans[1].style, t.link_marker);
+    assert_eq!(r.lines[0].spans[1].style.fg, t.link_marker.fg);
+    assert_eq!(r.lines[0].spans[1].style.add_modifier, t.link_marker.add_modifier);
+    // Where each number is drawn, for link hints.
+    assert_eq!(r.marks[0], LinkMark { line: 0, col: 5, width: 3, number: 1 });
+    assert_eq!(r.marks.iter().map(|m| m.number).collect::<Vec<_>>(), vec![1, 2, 1, 3]);
+    let wide = "first[1], second[2] and again[1] #general > t @ 💬";
+    assert_eq!(r.marks[3].col as usize, display_width(wide), "columns count wide characters as two");
 }
 
 #[test]
