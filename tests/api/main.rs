@@ -17,6 +17,8 @@ mod hostile_server;
 mod levels;
 mod levels12;
 mod messages;
+mod messages_ops;
+mod messages_send;
 mod org;
 mod org_endpoints;
 mod protocol;
