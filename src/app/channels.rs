@@ -140,7 +140,19 @@ impl Channels {
         match ev {
             StreamEvent::Delete(ids) => self.forget(ids),
             StreamEvent::Update { stream_id, change } => {
-                let Some(c) = self.subscribed.get_mut(&stream_id) else { return StreamApplied::Nothing };
+                let Some(c) = self.subscribed.get_mut(&stream_id) else {
+                    // One the user can join: its name is kept current, and archived it goes.
+                    match change {
+                        StreamChange::Name(n) if self.joinable.contains_key(&stream_id) => {
+                            self.joinable.insert(stream_id, n);
+                        }
+                        StreamChange::Archived(true) if self.joinable.remove(&stream_id).is_some() => {
+                            return StreamApplied::Gone { ids: vec![stream_id], subscribed: false };
+                        }
+                        _ => {}
+                    }
+                    return StreamApplied::Nothing;
+                };
                 match change {
                     StreamChange::Archived(true) => return self.forget(vec![stream_id]),
                     StreamChange::Name(n) => c.name = n,
@@ -155,7 +167,15 @@ impl Channels {
                 }
                 StreamApplied::Changed
             }
-            StreamEvent::Create | StreamEvent::Other(_) => StreamApplied::Changed,
+            StreamEvent::Create(created) => {
+                for (id, name) in created {
+                    if !self.subscribed.contains_key(&id) {
+                        self.joinable.insert(id, name);
+                    }
+                }
+                StreamApplied::Changed
+            }
+            StreamEvent::Other(_) => StreamApplied::Changed,
         }
     }
 
@@ -164,6 +184,7 @@ impl Channels {
         let mut subscribed = false;
         for id in &ids {
             subscribed |= self.subscribed.remove(id).is_some();
+            self.joinable.remove(id);
         }
         StreamApplied::Gone { ids, subscribed }
     }
@@ -442,6 +463,28 @@ mod tests {
         assert!(c.is_empty());
         let delete = json!({"type": "stream", "op": "delete", "streams": [{"stream_id": 3}]});
         assert_eq!(apply_stream(&mut c, delete), StreamApplied::Gone { ids: vec![3], subscribed: false });
+    }
+
+    #[test]
+    fn channels_the_user_can_join_follow_creation_renames_and_archiving() {
+        let mut c = store();
+        let update = |id: ChannelId, property: &str, value: Value| json!({"type": "stream", "op": "update", "stream_id": id, "name": "x", "property": property, "value": value});
+        let created = json!({"type": "stream", "op": "create", "streams": [
+            {"stream_id": 9, "name": "fresh"}, {"stream_id": 1, "name": "general"}]});
+        assert_eq!(apply_stream(&mut c, created), StreamApplied::Changed);
+        assert_eq!(c.joinable_by_name("fresh"), Some((9, "fresh")), "a new channel can be joined");
+        assert_eq!(c.joinable_by_name("general"), None, "one the user is in stays theirs");
+        apply_stream(&mut c, update(3, "name", json!("chaos")));
+        assert_eq!(c.joinable_by_name("chaos"), Some((3, "chaos")), "renamed");
+        assert_eq!(c.joinable_by_name("random"), None, "the old name names nothing");
+        assert_eq!(
+            apply_stream(&mut c, update(4, "is_archived", json!(true))),
+            StreamApplied::Gone { ids: vec![4], subscribed: false }
+        );
+        assert_eq!(c.joinable_by_name("old"), None, "archived: no longer joinable");
+        let delete = json!({"type": "stream", "op": "delete", "stream_ids": [9]});
+        apply_stream(&mut c, delete);
+        assert_eq!(c.joinable_by_name("fresh"), None, "deleted: no longer joinable");
     }
 
     #[test]

@@ -116,8 +116,9 @@ impl TryFrom<RawSubscriptionEvent> for SubscriptionEvent {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(try_from = "RawStreamEvent")]
 pub enum StreamEvent {
-    /// Channels the user can now see were created (subscriptions come as their own events).
-    Create,
+    /// Channels the user can now see were created, or became visible (subscriptions come as
+    /// their own events): each one's ID and name.
+    Create(Vec<(ChannelId, String)>),
     /// Channels deleted (or, before channels could be archived, archived): `stream_ids` and
     /// each of `streams`' `stream_id`, whichever the server sent.
     Delete(Vec<ChannelId>),
@@ -195,7 +196,15 @@ impl TryFrom<RawStreamEvent> for StreamEvent {
     type Error = &'static str;
     fn try_from(mut r: RawStreamEvent) -> Result<Self, Self::Error> {
         Ok(match r.op.as_str() {
-            "create" => Self::Create,
+            "create" => Self::Create(
+                r.streams
+                    .iter()
+                    .flatten()
+                    .filter_map(|s| {
+                        Some((s.get("stream_id")?.as_i64()?, s.get("name")?.as_str()?.to_owned()))
+                    })
+                    .collect(),
+            ),
             "delete" => {
                 let mut ids = r.stream_ids.unwrap_or_default();
                 let listed = r.streams.iter().flatten();
@@ -303,7 +312,12 @@ mod tests {
             EventKind::Stream(s) => s,
             other => panic!("not a stream event: {other:?}"),
         };
-        assert_eq!(stream(json!({"type": "stream", "op": "create", "streams": []})), StreamEvent::Create);
+        assert_eq!(
+            stream(json!({"type": "stream", "op": "create", "streams": []})),
+            StreamEvent::Create(vec![])
+        );
+        let created = json!({"type": "stream", "op": "create", "streams": [{"stream_id": 8, "name": "new"}]});
+        assert_eq!(stream(created), StreamEvent::Create(vec![(8, "new".into())]));
         // Both spellings of a deletion: `stream_ids` (newer) and each of `streams`.
         let both =
             json!({"type": "stream", "op": "delete", "stream_ids": [4], "streams": [{"stream_id": 5}]});
