@@ -5,7 +5,8 @@
 //! is read as words).
 
 use super::store::{
-    FLAGS, HAS_ATTACHMENT, HAS_IMAGE, HAS_LINK, HAS_REACTION, MENTIONED, Store, dm_key, flag_bit, from_row,
+    FLAGS, HAS_ATTACHMENT, HAS_IMAGE, HAS_LINK, HAS_REACTION, MENTIONED, ROW, Store, dm_key, flag_bit,
+    from_row,
 };
 use crate::api::{ChannelId, Flag, Message, NarrowTerm, UserId};
 use crate::app::narrow::{Resolver, parse_search, raw_tokens};
@@ -22,11 +23,8 @@ pub struct Known {
 impl Known {
     pub fn of(store: &Store) -> rusqlite::Result<Known> {
         let conn = store.conn();
-        let mut stmt = conn.prepare(
-            "SELECT id, name FROM channels UNION
-             SELECT DISTINCT channel_id, channel_name FROM messages
-             WHERE channel_id IS NOT NULL AND channel_id NOT IN (SELECT id FROM channels)",
-        )?;
+        // Every channel a kept message is in is there (`store::put`): no scan of the messages.
+        let mut stmt = conn.prepare("SELECT id, name FROM channels")?;
         let channels = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
         let mut stmt = conn.prepare("SELECT id, name, email FROM people")?;
         let people =
@@ -80,15 +78,15 @@ pub fn search(store: &Store, terms: &[NarrowTerm], limit: u32) -> Result<Vec<Fou
     let me = store.me().map_err(|e| e.to_string())?.unwrap_or(-1);
     let sql = translate(terms, me)?;
     let text = format!(
-        "SELECT json, flags, text FROM messages WHERE {} ORDER BY id DESC LIMIT {}",
+        "SELECT {ROW}, text FROM messages WHERE {} ORDER BY id DESC LIMIT {}",
         sql.clause,
         limit.max(1)
     );
     let run = || -> rusqlite::Result<Vec<Found>> {
         let mut stmt = store.conn().prepare(&text)?;
         let rows = stmt.query_map(rusqlite::params_from_iter(sql.params.iter()), |r| {
-            let text = r.get(2)?;
-            Ok(from_row(r.get(0)?, r.get(1)?).map(|message| Found { message, text }))
+            let text = r.get(10)?;
+            Ok(from_row(r)?.map(|message| Found { message, text }))
         })?;
         let mut found: Vec<Found> = rows.filter_map(|r| r.transpose()).collect::<Result<_, _>>()?;
         found.reverse();
@@ -291,6 +289,18 @@ mod tests {
         let (_d, s) = archive();
         assert_eq!(ids(&s, "channel:ops"), vec![3]);
         assert_eq!(ids(&s, "stream:#Design deploy"), vec![1, 4]);
+    }
+
+    #[test]
+    fn a_channel_register_did_not_name_is_found_by_the_name_its_messages_give() {
+        let (_d, mut s) = archive();
+        let notes =
+            message(9, json!({"stream_id": 42, "display_recipient": "field-notes", "content": "<p>x</p>"}));
+        s.apply(&[Change::Put(Box::new(notes))]).unwrap();
+        assert_eq!(ids(&s, "channel:field-notes"), vec![9]);
+        // Register's name, when it comes, is the one searched.
+        s.apply(&[Change::Channel { id: 42, name: "notes".into(), private: false }]).unwrap();
+        assert_eq!(ids(&s, "channel:notes"), vec![9]);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::path::Path;
 
 /// Bumped when the schema changes meaning; a file of another version is emptied and rebuilt
 /// (what it held is fetched again as it is seen).
-const VERSION: i64 = 1;
+const VERSION: i64 = 2;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -237,20 +237,85 @@ impl Store {
     /// A kept message, in the API's shape (its flags as kept).
     pub fn message(&self, id: MessageId) -> rusqlite::Result<Option<Message>> {
         self.conn
-            .query_row("SELECT json, flags FROM messages WHERE id = ?1", [id], |r| {
-                Ok(from_row(r.get::<_, String>(0)?, r.get(1)?))
-            })
+            .query_row(&format!("SELECT {ROW} FROM messages WHERE id = ?1"), [id], from_row)
             .optional()
             .map(Option::flatten)
     }
 }
 
-/// A message from its kept JSON and flag bits (`None`: unreadable, which a newer JSON shape
-/// could make; it is left out).
-pub(super) fn from_row(json: String, flags: i64) -> Option<Message> {
-    let mut m: Message = serde_json::from_str(&json).ok()?;
+/// The columns a message is read back from (`from_row`), first in a `SELECT`: its kept JSON,
+/// its flags, and what the JSON leaves to the other columns.
+pub(super) const ROW: &str =
+    "json, flags, id, sender_id, sender_name, sender_email, topic, timestamp, channel_id, channel_name";
+
+/// The keys of a message's JSON that its columns hold: left out of the kept JSON, which is most
+/// of the archive (a third of each message's JSON is these).
+const IN_COLUMNS: &[&str] =
+    &["id", "sender_id", "sender_full_name", "sender_email", "subject", "timestamp", "flags"];
+
+/// Keys left out of the kept JSON when their value is empty (null, false, "", []): each is
+/// read back as that (`#[serde(default)]` in the API's `Message`).
+const DEFAULTED: &[&str] = &[
+    "avatar_url",
+    "client",
+    "content_type",
+    "is_me_message",
+    "reactions",
+    "sender_realm_str",
+    "submessages",
+    "topic_links",
+];
+
+/// A message as kept in the `json` column: without what the other columns hold (`IN_COLUMNS`,
+/// and a channel message's channel) or what is empty (`DEFAULTED`).
+fn kept_json(m: &Message, channel: Option<(ChannelId, &str)>) -> serde_json::Result<String> {
+    use serde_json::Value;
+    let mut v = serde_json::to_value(m)?;
+    if let Value::Object(o) = &mut v {
+        for k in IN_COLUMNS {
+            o.remove(*k);
+        }
+        if channel.is_some() {
+            o.remove("stream_id");
+            o.remove("display_recipient");
+        }
+        o.retain(|k, v| {
+            let empty = match v {
+                Value::Null => true,
+                Value::Bool(b) => !*b,
+                Value::String(s) => s.is_empty(),
+                Value::Array(a) => a.is_empty(),
+                _ => false,
+            };
+            !(empty && DEFAULTED.contains(&k.as_str()))
+        });
+    }
+    serde_json::to_string(&v)
+}
+
+/// A message from a row whose first columns are `ROW` (`None`: unreadable, which a newer JSON
+/// shape could make; it is left out).
+pub(super) fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Option<Message>> {
+    use serde_json::Value;
+    let json: String = r.get(0)?;
+    let flags: i64 = r.get(1)?;
+    let Ok(Value::Object(mut o)) = serde_json::from_str::<Value>(&json) else { return Ok(None) };
+    o.insert("id".into(), r.get::<_, i64>(2)?.into());
+    o.insert("sender_id".into(), r.get::<_, i64>(3)?.into());
+    o.insert("sender_full_name".into(), r.get::<_, String>(4)?.into());
+    o.insert("sender_email".into(), r.get::<_, String>(5)?.into());
+    o.insert("subject".into(), r.get::<_, String>(6)?.into());
+    o.insert("timestamp".into(), r.get::<_, i64>(7)?.into());
+    // A channel message's channel, by its current name (a rename updates the column).
+    if let (Some(id), Some(name)) = (r.get::<_, Option<i64>>(8)?, r.get::<_, Option<String>>(9)?)
+        && !o.contains_key("display_recipient")
+    {
+        o.insert("stream_id".into(), id.into());
+        o.insert("display_recipient".into(), name.into());
+    }
+    let Ok(mut m) = serde_json::from_value::<Message>(Value::Object(o)) else { return Ok(None) };
     m.flags = FLAGS.iter().filter(|(_, b)| flags & b != 0).map(|(f, _)| f.clone()).collect();
-    Some(m)
+    Ok(Some(m))
 }
 
 fn apply_one(tx: &rusqlite::Transaction<'_>, change: &Change) -> rusqlite::Result<()> {
@@ -361,10 +426,9 @@ fn rewrite(
     id: MessageId,
     f: impl FnOnce(&mut Message),
 ) -> rusqlite::Result<()> {
-    let row: Option<(String, i64)> = tx
-        .query_row("SELECT json, flags FROM messages WHERE id = ?1", [id], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
-    let Some(mut m) = row.and_then(|(json, flags)| from_row(json, flags)) else { return Ok(()) };
+    let row =
+        tx.query_row(&format!("SELECT {ROW} FROM messages WHERE id = ?1"), [id], from_row).optional()?;
+    let Some(mut m) = row.flatten() else { return Ok(()) };
     f(&mut m);
     put(tx, &m)
 }
@@ -388,10 +452,8 @@ fn put(tx: &rusqlite::Transaction<'_>, m: &Message) -> rusqlite::Result<()> {
         }
     };
     let flags = m.flags.iter().fold(0, |bits, f| bits | flag_bit(f));
-    let mut kept = m.clone();
-    kept.flags.clear();
-    let json =
-        serde_json::to_string(&kept).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+    let json = kept_json(m, channel_id.zip(channel_name))
+        .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
     let mut stmt = tx.prepare_cached(
         "INSERT INTO messages(id, channel_id, channel_name, topic, sender_id, sender_name, sender_email,
              dm_key, timestamp, flags, has, text, json)
@@ -403,9 +465,19 @@ fn put(tx: &rusqlite::Transaction<'_>, m: &Message) -> rusqlite::Result<()> {
              timestamp = excluded.timestamp, flags = excluded.flags, has = excluded.has,
              text = excluded.text, json = excluded.json",
     )?;
-    let mut person =
-        tx.prepare_cached("INSERT OR REPLACE INTO people(id, name, email) VALUES (?1, ?2, ?3)")?;
+    // Written only when a name or address is new: most messages' people are known.
+    let mut person = tx.prepare_cached(
+        "INSERT INTO people(id, name, email) VALUES (?1, ?2, ?3) ON CONFLICT(id) DO UPDATE
+         SET name = excluded.name, email = excluded.email
+         WHERE name != excluded.name OR email != excluded.email",
+    )?;
     person.execute(params![m.sender_id, m.sender_full_name, m.sender_email])?;
+    // Its channel's name, for searches by name (`query::Known`), unless register gave it.
+    if let (Some(id), Some(name)) = (channel_id, channel_name) {
+        let mut channel =
+            tx.prepare_cached("INSERT INTO channels(id, name) VALUES (?1, ?2) ON CONFLICT(id) DO NOTHING")?;
+        channel.execute(params![id, name])?;
+    }
     if let DisplayRecipient::Users(users) = &m.display_recipient {
         for u in users.iter().filter(|u| !u.full_name.is_empty()) {
             person.execute(params![u.id, u.full_name, u.email])?;
@@ -611,6 +683,48 @@ mod tests {
             stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(Result::unwrap).collect()
         };
         assert_eq!(has, vec![(1, HAS_LINK | HAS_ATTACHMENT | HAS_IMAGE), (2, HAS_LINK), (3, 0)]);
+    }
+
+    #[test]
+    fn the_kept_json_leaves_to_the_columns_what_they_hold_and_reads_back_whole() {
+        let (_d, mut s) = temp();
+        let channel = channel_message(1, 9, "plans", "<p>a</p>");
+        let dm: Message = serde_json::from_value(json!({
+            "id": 2, "type": "private", "content": "<p>b</p>", "sender_id": 5, "sender_full_name": "Alice",
+            "sender_email": "alice@x", "timestamp": 1002, "flags": ["starred"], "client": "website",
+            "display_recipient": [{"id": 5, "full_name": "Alice", "email": "alice@x"},
+                                  {"id": 7, "full_name": "Me", "email": "me@x"}],
+            "reactions": [{"emoji_name": "+1", "emoji_code": "1f44d", "reaction_type": "unicode_emoji", "user_id": 7}],
+        }))
+        .unwrap();
+        s.apply(&[Change::Put(Box::new(channel.clone())), Change::Put(Box::new(dm.clone()))]).unwrap();
+        let kept = |id: MessageId| -> String {
+            s.conn.query_row("SELECT json FROM messages WHERE id = ?1", [id], |r| r.get(0)).unwrap()
+        };
+        let one = kept(1);
+        for key in [
+            "id",
+            "sender_email",
+            "sender_full_name",
+            "subject",
+            "timestamp",
+            "display_recipient",
+            "stream_id",
+        ] {
+            assert!(!one.contains(&format!("\"{key}\"")), "{key} is a column's: {one}");
+        }
+        for key in ["flags", "reactions", "client", "submessages", "topic_links", "avatar_url"] {
+            assert!(!one.contains(&format!("\"{key}\"")), "{key} is empty: {one}");
+        }
+        assert!(kept(2).contains("\"display_recipient\"") && kept(2).contains("\"reactions\""));
+        assert_eq!(s.message(1).unwrap().unwrap(), channel);
+        assert_eq!(s.message(2).unwrap().unwrap(), dm);
+        // A renamed channel's messages read back under its new name.
+        s.apply(&[Change::Channel { id: 9, name: "renamed".into(), private: false }]).unwrap();
+        assert_eq!(
+            s.message(1).unwrap().unwrap().display_recipient,
+            DisplayRecipient::Channel("renamed".into())
+        );
     }
 
     #[test]
