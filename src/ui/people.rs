@@ -54,7 +54,8 @@ pub(super) fn draw_people(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
                 format!(" {emoji}{}", sanitize(&s.status_text))
             };
             let name = sanitize(&u.full_name);
-            let mut name_style = if activity == Activity::Offline { t.dim } else { Style::new() };
+            let offline = activity == Activity::Offline && !st.settings.low_bandwidth;
+            let mut name_style = if offline { t.dim } else { Style::new() };
             if i == sel && focused {
                 name_style = name_style.patch(t.selected);
             }
@@ -62,7 +63,7 @@ pub(super) fn draw_people(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
             let name = clip(&name, room);
             let status = clip(&status, room.saturating_sub(display_width(&name)));
             Line::from(vec![
-                activity_glyph(activity, t),
+                presence_glyph(st, activity, t),
                 Span::raw(" "),
                 Span::styled(name, name_style),
                 Span::styled(status, t.dim),
@@ -70,6 +71,12 @@ pub(super) fn draw_people(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
         })
         .collect();
     f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// Presence dot of a person: `·` when presence is not fetched (`--low-bandwidth`), never a
+/// claim that they are offline.
+pub fn presence_glyph(st: &State, a: Activity, theme: &Theme) -> Span<'static> {
+    if st.settings.low_bandwidth { Span::styled("·", theme.dim) } else { activity_glyph(a, theme) }
 }
 
 /// Presence dot for the people list.

@@ -67,7 +67,7 @@ pub(super) fn draw_profile(
             lines.push(field("Status", vec![Span::raw(format!("{emoji}{}", sanitize(&s.status_text)))]));
         }
     }
-    if !u.is_bot {
+    if !u.is_bot && !st.settings.low_bandwidth {
         let activity = d.activity(user, st.now);
         let word = match activity {
             crate::app::Activity::Active => "active",

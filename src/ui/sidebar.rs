@@ -69,7 +69,7 @@ pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut Hit
                 let names: Vec<String> = match users.as_slice() {
                     [] => vec![format!("{} (you)", d.user_name(d.me))],
                     [one] => {
-                        dot = Some(super::people::activity_glyph(d.activity(*one, st.now), th));
+                        dot = Some(super::people::presence_glyph(st, d.activity(*one, st.now), th));
                         vec![d.partner_name(*one).into_owned()]
                     }
                     many => many.iter().map(|u| d.partner_name(*u).into_owned()).collect(),
