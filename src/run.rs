@@ -419,8 +419,11 @@ where
                 tracing::debug!(target: "topicterm::frame", key_to_frame_us = at.elapsed().as_micros() as u64);
             }
             // The links it shows, when they changed: what link hints label.
+            // (Every update's effects are run: one that follows any message — the session
+            // kept, a draft pushed, typing stopped — may come with this one.)
             if o.cache.hits.links != o.st.ui.links_on_screen {
-                app::update(&mut o.st, Msg::LinksOnScreen(o.cache.hits.links.clone()));
+                let effects = app::update(&mut o.st, Msg::LinksOnScreen(o.cache.hits.links.clone()));
+                run_effects(terminal, o, outside, effects, &mut dirty)?;
             }
             // Pictures the frame would have drawn are asked for after it.
             let wanted = std::mem::take(&mut o.cache.pictures.wanted);

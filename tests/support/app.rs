@@ -499,7 +499,8 @@ impl App {
     /// the pictures it would have drawn.
     fn after_frame(&mut self) {
         if self.cache.hits.links != self.st.ui.links_on_screen {
-            app::update(&mut self.st, Msg::LinksOnScreen(self.cache.hits.links.clone()));
+            let effects = app::update(&mut self.st, Msg::LinksOnScreen(self.cache.hits.links.clone()));
+            self.run(effects);
         }
         let wanted = std::mem::take(&mut self.cache.pictures.wanted);
         if !wanted.is_empty() {
