@@ -122,6 +122,33 @@ async fn messages_that_do_not_load_say_so_in_words_at_80_columns() {
 /// Found in issue 40.11: a register answer that lacks a section the client asked for (as the
 /// spec's own example answer has no `realm_users`) made the client register again every few
 /// seconds, never polling. What is there is used, the rest read on its own, said once.
+/// A register answer whose `queue_id` is `null` (a proxy mangled it) is not taken: taken, it
+/// left the client with no events and never registering again (the chaos test's stuck relaunch).
+/// It is a failed register, tried again, and the next answer is polled.
+#[tokio::test]
+async fn a_register_answer_whose_queue_id_is_null_is_tried_again_not_taken() {
+    let (mut app, proxy) = behind_rewriter().await;
+    let fresh =
+        State { tz: TimeZone::Fixed(0), now: app.st.now, site: app.st.site.clone(), ..Default::default() };
+    app.st = fresh;
+    app.st.ui.loading = true;
+    proxy.arm(Box::new(|ex: &Exchange| {
+        ex.is("POST", "/register").then(|| {
+            let mut v = ex.json().expect("JSON");
+            v["queue_id"] = serde_json::Value::Null;
+            Reply::Body(200, v.to_string().into_bytes())
+        })
+    }));
+    app.run(vec![app::Effect::Register]);
+    app.until("the register refused as unreadable", |st| st.ui.offline.is_some()).await;
+    assert!(app.st.data.queue_id.is_none());
+    let polls = proxy.seen("GET", "/events");
+    let at = app.st.ui.offline.as_ref().unwrap().retry_at;
+    app.send(app::Msg::Tick(at)).await;
+    app.until("registered", |st| st.data.queue_id.is_some()).await;
+    app.until("polling", |_| proxy.seen("GET", "/events") > polls).await;
+}
+
 #[tokio::test]
 async fn a_register_answer_without_its_users_or_channels_is_completed_and_polled() {
     let (mut app, proxy) = behind_rewriter().await;

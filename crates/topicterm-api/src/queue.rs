@@ -1,7 +1,7 @@
 //! The event queue: register, long-poll for events, delete.
 
 use super::channels::IncludeSubscribers;
-use super::error::Result;
+use super::error::{ApiError, Result};
 use super::events::{Event, EventsResponse, RegisterResponse};
 use super::models::*;
 use super::transport::*;
@@ -66,9 +66,17 @@ impl Client {
     /// lacks them (the spec's own example answer has no `realm_users`): taken as it is, such an
     /// answer would show an organization without its people ("(unknown user)" in every
     /// conversation) or its channels. What was read on its own is named in
-    /// [`RegisterResponse::lacked`]; a failure to read it is the register's failure.
+    /// [`RegisterResponse::lacked`]; a failure to read it is the register's failure. An answer
+    /// without a queue (`queue_id` missing or `null`) when events were asked for is unreadable:
+    /// taken, it would leave the client without events, and never registering again.
     pub async fn register_whole(&self, r: &RegisterParams) -> Result<RegisterResponse> {
         let mut resp = self.register(r).await?;
+        if resp.queue_id.is_none() && r.event_types.as_ref().is_none_or(|t| !t.is_empty()) {
+            return Err(ApiError::Decode {
+                status: 200,
+                message: "/register: an answer without a queue_id".into(),
+            });
+        }
         // What the answer carries: `fetch_event_types`, else `event_types`, else everything.
         let fetched = r.fetch_event_types.as_ref().or(r.event_types.as_ref());
         let asked = |t: &str| fetched.is_none_or(|f| f.iter().any(|x| x == t));
