@@ -142,7 +142,7 @@ async fn fetch(
                 tracing::info!("backfill page failed: {e}; retrying in {wait:?}");
                 let waiting = Msg::BackfillWaiting {
                     name: target.name.clone(),
-                    why: e.to_string(),
+                    why: crate::app::why(&e),
                     retry_in: wait.as_secs().max(1),
                 };
                 if tx.send(waiting).is_err() {
@@ -150,7 +150,7 @@ async fn fetch(
                 }
                 tokio::time::sleep(wait).await;
             }
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(crate::app::why(&e)),
         }
     }
 }

@@ -411,6 +411,9 @@ async fn archive_goes_on_where_it_was_when_the_server_comes_back_mid_way() {
     }));
     app.palette("archive #general").await;
     until_status(&mut app, "archiving #general: waiting for the server").await;
+    // Said in words, not as the proxy's status line or a library's text.
+    let said = app.st.ui.status.as_ref().unwrap().text.clone();
+    assert!(!said.contains("502") && !said.contains("/api/v1") && !said.contains("http"), "{said}");
     until_status(&mut app, "archived #general").await;
     let said = app.st.ui.status.as_ref().unwrap().text.clone();
     assert_eq!(said, format!("archived #general: all {all} messages"), "each fetched once");
