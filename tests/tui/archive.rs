@@ -295,12 +295,19 @@ fn archive_file(data: &Path) -> std::path::PathBuf {
         .unwrap()
 }
 
-/// `:archive #general` fetches the channel's history into the archive a page at a time —
-/// messages this client never held, which stay out of its views — and says how far it has come;
-/// `:archive stop` ends it mid-way, and `:archive` again resumes from its record to the oldest
-/// message, each message fetched once.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn archive_fetches_a_channels_history_into_the_archive_only_stops_and_resumes_from_its_record() {
+/// The member's client keeping an archive (pages of 10) under a temporary home, through a
+/// rewriting proxy, settled; with #general's ID and every message ID #general has on the server
+/// (more than two pages' worth).
+struct Backfilling {
+    app: App,
+    proxy: Rewriter,
+    data: std::path::PathBuf,
+    general: i64,
+    all: Vec<i64>,
+    _home: tempfile::TempDir,
+}
+
+async fn backfilling_app() -> Backfilling {
     let home = tempfile::tempdir().unwrap();
     let data = home.path().join("data/topicterm");
     let (mut app, proxy) = Setup::new("member")
@@ -319,6 +326,16 @@ async fn archive_fetches_a_channels_history_into_the_archive_only_stops_and_resu
     q.apply_markdown = Some(true);
     let all: Vec<i64> = app.client.get_messages(&q).await.unwrap().messages.iter().map(|m| m.id).collect();
     assert!(all.len() > 20, "#general fills several pages: {}", all.len());
+    Backfilling { app, proxy, data, general, all, _home: home }
+}
+
+/// `:archive #general` fetches the channel's history into the archive a page at a time —
+/// messages this client never held, which stay out of its views — and says how far it has come;
+/// `:archive stop` ends it mid-way, and `:archive` again resumes from its record to the oldest
+/// message, each message fetched once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn archive_fetches_a_channels_history_into_the_archive_only_stops_and_resumes_from_its_record() {
+    let Backfilling { mut app, proxy, data, general, all, _home } = backfilling_app().await;
     let oldest = *all.iter().min().unwrap();
     assert!(!app.st.data.messages.contains_key(&oldest), "the oldest message of #general was never held");
 
@@ -381,24 +398,8 @@ async fn archive_fetches_a_channels_history_into_the_archive_only_stops_and_resu
 /// server is back — every message fetched once, to the oldest.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn archive_goes_on_where_it_was_when_the_server_comes_back_mid_way() {
-    let home = tempfile::tempdir().unwrap();
-    let data = home.path().join("data/topicterm");
-    let (mut app, proxy) = Setup::new("member")
-        .archive(data.clone())
-        .backfill_page(10)
-        .start_through(async |s| {
-            let proxy = Rewriter::start(&s.url, vec![]).await;
-            let url = proxy.url.clone();
-            (proxy, url)
-        })
-        .await;
-    app.settle().await;
-    let general = app.channel_id("general");
-    let mut q =
-        GetMessages::around(Anchor::Newest, 5000, 0).narrow(vec![NarrowTerm::new("channel", general)]);
-    q.apply_markdown = Some(true);
-    let all = app.client.get_messages(&q).await.unwrap().messages.len();
-    assert!(all > 20, "#general fills several pages: {all}");
+    let Backfilling { mut app, proxy, data, general, all, _home } = backfilling_app().await;
+    let all = all.len();
     // The ask for the oldest message and the first page go through; the next two asks find
     // the server restarting.
     let mut asked = 0;
