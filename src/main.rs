@@ -585,6 +585,8 @@ async fn client_main(
     );
     let restore = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        // The screen is gone with the terminal restored: the log keeps what happened and where.
+        tracing::error!(target: "topicterm::panic", "{info}");
         let _ = crossterm::execute!(
             std::io::stdout(),
             crossterm::event::DisableMouseCapture,

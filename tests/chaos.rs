@@ -75,7 +75,12 @@ fn dump(t: &Tmux, path: &std::path::Path) -> Value {
         {
             return v;
         }
-        assert!(start.elapsed() < Duration::from_secs(60), "no state dump; screen:\n{}", t.screen());
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no state dump; screen:\n{}{}",
+            t.screen(),
+            panics()
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
 }
@@ -137,6 +142,17 @@ fn open_both(t: &Tmux, home: &Path) {
     t.keys(&["a"]);
 }
 
+/// The client's log file (its home's state folder), read when a wait fails: a client that
+/// ended with a panic wrote the panic there.
+static LOG: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// The panics the client's log holds, for a failure's message.
+fn panics() -> String {
+    let log = LOG.get().and_then(|p| std::fs::read_to_string(p).ok()).unwrap_or_default();
+    let lines: Vec<&str> = log.lines().filter(|l| l.contains("topicterm::panic")).collect();
+    if lines.is_empty() { String::new() } else { format!("\nthe client panicked:\n{}", lines.join("\n")) }
+}
+
 /// Like `Tmux::wait_for`, retried while lies slow the client down (up to 3 minutes).
 fn wait_long(t: &Tmux, what: &str, pred: impl Fn(&str) -> bool) -> String {
     let start = Instant::now();
@@ -145,7 +161,11 @@ fn wait_long(t: &Tmux, what: &str, pred: impl Fn(&str) -> bool) -> String {
         if pred(&s) {
             return s;
         }
-        assert!(start.elapsed() < Duration::from_secs(180), "timed out waiting for {what}; screen:\n{s}");
+        assert!(
+            start.elapsed() < Duration::from_secs(180),
+            "timed out waiting for {what}; screen:\n{s}{}",
+            panics()
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
 }
@@ -227,6 +247,7 @@ fn the_client_survives_cuts_outages_lost_queues_kills_and_lies_without_losing_or
     creds.site = w.proxy.url();
     let rc = home.path().join("member.zuliprc");
     topicterm::api::zuliprc::write(&rc, &creds).unwrap();
+    let _ = LOG.set(home.path().join("state/topicterm/topicterm.log"));
     let bin = env!("CARGO_BIN_EXE_topicterm");
     let t = Tmux::new("chaos");
     let command = format!(
