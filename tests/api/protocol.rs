@@ -239,30 +239,28 @@ async fn deleted_queue_is_a_bad_event_queue_id() {
     assert_err(member.delete_queue(&q).await, "BAD_EVENT_QUEUE_ID", "");
 }
 
-/// The answer to a poll of `q` once the server has let it go for lack of polling: waited for on
-/// the server's own record (its lifetime past its last poll), then asked without blocking —
-/// which must not itself keep it alive.
+/// The answer to a poll of `q` once its lifetime has passed without a poll: once the server says
+/// no poll waits on it (a poller that hung up has been noticed), the server's clock for the queue
+/// is moved past its lifetime (`Queues::age`), then it is asked without blocking — which must not
+/// itself keep it alive.
 async fn expired(env: &Env, member: &Client, q: &str) -> Result<Vec<Event>, ApiError> {
     let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        let idle = {
-            let org = env.server.shared.lock();
-            org.queues.map.get(q).map(|queue| (queue.last_access.elapsed(), org.queues.lifetime))
-        };
-        match idle {
-            Some((idle, lifetime)) if idle <= lifetime => {
-                assert!(std::time::Instant::now() < deadline, "the queue never outlived its lifetime");
-                tokio::time::sleep(lifetime - idle + Duration::from_millis(20)).await;
-            }
-            _ => return member.get_events(q, -1, true, Duration::from_secs(5)).await,
-        }
+    while env.server.shared.lock().queues.map.get(q).is_some_and(|queue| queue.polling) {
+        assert!(std::time::Instant::now() < deadline, "the server never saw the poll end");
+        tokio::time::sleep(Duration::from_millis(10)).await;
     }
+    {
+        let mut org = env.server.shared.lock();
+        let lifetime = org.queues.map.get(q).expect("the queue, before its lifetime passed").lifetime;
+        org.queues.age(q, lifetime);
+    }
+    member.get_events(q, -1, true, Duration::from_secs(5)).await
 }
 
 #[tokio::test]
 async fn expired_queue_is_a_bad_event_queue_id() {
-    let opts = ServerOptions { queue_lifetime: Duration::from_millis(300), ..Default::default() };
-    let env = Env::start_with(opts).await;
+    // The default lifetime (ten minutes): the server's clock for the queue is moved past it.
+    let env = Env::start().await;
     let member = env.client("member");
     let q = queue_of(&member, &RegisterParams::default()).await;
     member.get_events(&q, -1, true, Duration::from_secs(5)).await.expect("fresh queue");
@@ -286,11 +284,7 @@ async fn a_queue_being_polled_does_not_expire() {
 
 #[tokio::test]
 async fn a_queue_whose_poller_hung_up_still_expires() {
-    let opts = ServerOptions {
-        queue_lifetime: Duration::from_millis(300),
-        heartbeat: Duration::from_secs(30),
-        ..Default::default()
-    };
+    let opts = ServerOptions { heartbeat: Duration::from_secs(30), ..Default::default() };
     let env = Env::start_with(opts).await;
     let member = env.client("member");
     let q = queue_of(&member, &RegisterParams::default()).await;

@@ -10,16 +10,30 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use topicterm::api::Client;
 use topicterm::app::{Msg, PromptKind};
 
-/// A `TestBackend` that counts the frames drawn and records the cells written.
+/// A `TestBackend` that counts the frames drawn, records the cells written and keeps the last
+/// frame flushed readable while the main loop runs.
 struct Counting {
     inner: TestBackend,
     frames: Arc<AtomicUsize>,
     writes: Vec<(u16, u16, String)>,
+    shown: Arc<std::sync::Mutex<ratatui::buffer::Buffer>>,
 }
 
 impl Counting {
     fn new(width: u16, height: u16) -> Counting {
-        Counting { inner: TestBackend::new(width, height), frames: Default::default(), writes: Vec::new() }
+        let inner = TestBackend::new(width, height);
+        let shown = Arc::new(std::sync::Mutex::new(inner.buffer().clone()));
+        Counting { inner, frames: Default::default(), writes: Vec::new(), shown }
+    }
+
+    /// The last frame flushed, as text.
+    fn screen(&self) -> impl Fn() -> String + use<> {
+        let shown = self.shown.clone();
+        move || {
+            let b = shown.lock().expect("frame");
+            let cells: Vec<&str> = b.content.iter().map(|c| c.symbol()).collect();
+            cells.chunks(b.area.width as usize).map(|row| row.concat()).collect::<Vec<_>>().join("\n")
+        }
     }
 }
 
@@ -55,6 +69,7 @@ impl Backend for Counting {
         self.inner.window_size()
     }
     fn flush(&mut self) -> Result<(), Self::Error> {
+        *self.shown.lock().expect("frame") = self.inner.buffer().clone();
         self.frames.fetch_add(1, Ordering::SeqCst);
         self.inner.flush()
     }
@@ -74,28 +89,26 @@ async fn a_burst_of_keys_is_drawn_in_few_frames() {
     let (keys, rx) = tokio::sync::mpsc::unbounded_channel::<std::io::Result<Event>>();
     let backend = Counting::new(100, 30);
     let frames = backend.frames.clone();
+    let screen = backend.screen();
     let run = crate::harness::main_loop(backend, client, rx);
     let text: String = (0..5000).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
     let drive = async {
-        // Registered and settled: no more frames come by themselves.
-        let mut last = usize::MAX;
-        loop {
-            tokio::time::sleep(std::time::Duration::from_millis(700)).await;
-            let now = frames.load(Ordering::SeqCst);
-            if now == last && server.shared.lock().queues.map.len() == 1 {
-                break;
-            }
-            last = now;
-        }
+        // Registered, with the first view drawn.
+        crate::orgs::wait_for(&screen, "the first view", |s| {
+            s.contains("All messages") && s.contains("▌") && server.shared.lock().queues.map.len() == 1
+        })
+        .await;
         keys.send(key('r')).unwrap();
-        tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+        crate::orgs::wait_for(&screen, "the compose box", |s| s.contains("ctrl+d send")).await;
         let before = frames.load(Ordering::SeqCst);
         for c in text.chars() {
             keys.send(key(c)).unwrap();
         }
-        tokio::time::sleep(std::time::Duration::from_millis(700)).await;
-        let during = frames.load(Ordering::SeqCst) - before;
+        // Esc comes after every key of the burst (the draft is kept): the first frame without
+        // the compose box ends the burst.
         keys.send(Ok(Event::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)))).unwrap();
+        crate::orgs::wait_for(&screen, "the compose box closed", |s| !s.contains("ctrl+d send")).await;
+        let during = frames.load(Ordering::SeqCst) - before;
         keys.send(key('q')).unwrap();
         during
     };
