@@ -31,6 +31,7 @@ mod smoke;
 mod snippets;
 mod third_party;
 mod topic_group;
+mod topic_policies;
 mod uploads;
 mod users;
 mod widgets;
