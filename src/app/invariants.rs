@@ -4,6 +4,7 @@
 //! that makes it, not as a wrong count a user meets days later. Walks everything held: never
 //! built into a release.
 
+use super::drafts::Drafts;
 use super::narrow::Narrow;
 use super::state::Data;
 use crate::api::Flag;
@@ -82,9 +83,10 @@ pub fn check(d: &Data) -> Result<(), String> {
 }
 
 /// Panics, naming what disagrees, when the data does not hold together; nothing in a release.
-pub fn assert_holds(d: &Data, after: &str) {
+pub fn assert_holds(d: &Data, drafts: &Drafts, after: &str) {
+    // The drafts: no server draft both held and deleted here, nor held by two conversations.
     if cfg!(debug_assertions)
-        && let Err(e) = check(d)
+        && let Err(e) = check(d).and_then(|()| drafts.check())
     {
         panic!("the data no longer holds together after {after}: {e}");
     }

@@ -6,6 +6,7 @@
 pub mod burst;
 pub mod channels;
 pub mod command;
+pub mod drafts;
 mod effect;
 pub mod hints;
 pub mod images;
@@ -29,6 +30,7 @@ pub mod when;
 pub mod widget;
 
 pub use channels::{ChannelInfo, Channels};
+pub use drafts::Drafts;
 pub use effect::{ApiCall, Clicked, Effect, TermEffect};
 pub use keymap::{Action, Context};
 pub use model::*;

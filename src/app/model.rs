@@ -569,18 +569,11 @@ pub struct State {
     pub now: i64,
     /// Counter for `local_id`s of sends.
     pub next_local_id: u64,
-    /// Unsent compose text by draft key (mirrors the drafts on disk).
-    pub drafts: std::collections::HashMap<String, String>,
+    /// Unsent compose text by draft key (mirrors the drafts on disk), with what is known of the
+    /// server's drafts (`app::drafts`).
+    pub drafts: super::drafts::Drafts,
     /// Messages sent but not yet seen back from the server, in the order written.
     pub outbox: Vec<Outgoing>,
-    /// Server drafts deleted here (sent or emptied) whose deletion the server has not confirmed:
-    /// kept on disk until it has (`server_drafts::gone_key`), never taken back from the server.
-    pub gone_drafts: std::collections::HashSet<i64>,
-    /// Server draft creates whose answer was lost (they may have been made): key → the content
-    /// sent, kept on disk too (`server_drafts::unconfirmed_key`). The draft that turns up with
-    /// that content is ours; if its text was sent or emptied since, it is deleted instead of
-    /// filling the conversation's draft again.
-    pub unconfirmed_drafts: std::collections::HashMap<String, String>,
     /// The server's base URL (message links, attachments).
     pub site: String,
     /// Any certificate is accepted for this server (`insecure`): said on every frame.

@@ -6,13 +6,12 @@
 
 use super::channels::Channels;
 use super::narrow::{Narrow, Resolver, dm_key};
-use super::outgoing::Target;
 use super::people::{NameError, person};
 use super::store::{Store, Stored};
 use super::unreads::{Conv, Unreads};
 use super::users::{Activity, Users};
 use crate::api::*;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 
 /// The user's own defaults for channel notifications (register's `user_settings`, kept by
 /// `user_settings` events): what a channel whose setting is `None` follows.
@@ -232,28 +231,11 @@ pub struct Data {
     pub playgrounds: Vec<Playground>,
     /// The last window epoch handed out.
     pub epochs: u64,
-    /// The server's drafts, when it keeps them for this user.
-    pub server_drafts: Option<ServerDrafts>,
     /// What channels' notification settings follow when they have none of their own.
     pub notify_defaults: NotifyDefaults,
     /// The user's undelivered reminders, soonest first (register's `reminders`, kept by
     /// `reminders` events); `None` while the server has not said (asked for when listed).
     pub reminders: Option<Vec<Reminder>>,
-}
-
-/// What this client knows of the server's drafts.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ServerDrafts {
-    /// Draft key → the server's draft ID and content.
-    pub by_key: HashMap<String, (i64, String)>,
-    /// Where each known conversation's draft goes (keys are lowercased; targets are not).
-    pub targets: HashMap<String, Target>,
-    /// When each key was last pushed.
-    pub last_push: HashMap<String, i64>,
-    /// Keys with a create in flight (a second create would make a duplicate).
-    pub creating: HashSet<String>,
-    /// Keys whose latest text has not been pushed yet.
-    pub dirty: HashSet<String>,
 }
 
 impl Data {

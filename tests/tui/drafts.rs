@@ -13,7 +13,7 @@ async fn server_drafts(app: &App) -> Vec<Draft> {
 #[tokio::test]
 async fn drafts_follow_the_typing_to_the_server_and_back() {
     let mut app = App::start("member").await;
-    assert!(app.st.data.server_drafts.is_some(), "the demo server keeps drafts");
+    assert!(app.st.drafts.synced(), "the demo server keeps drafts");
     assert!(server_drafts(&app).await.is_empty());
 
     // Typing: the first save goes to the server at once.
@@ -84,7 +84,7 @@ async fn no_sync_when_the_user_turned_it_off() {
     let mut app = App::start("member").await;
     app.client.set_drafts_sync(false).await.unwrap();
     app.send(Msg::QueueLost).await;
-    assert!(app.st.data.server_drafts.is_none());
+    assert!(!app.st.drafts.synced());
     app.key(KeyCode::Char('r')).await;
     app.keys("only on this machine").await;
     app.send(Msg::Tick(SEED_TIME + 1)).await;

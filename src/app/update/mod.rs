@@ -114,7 +114,7 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
     server_drafts::follow(st, &mut fx);
     // Others see the user typing, and stop seeing it.
     fx.extend(typing::follow(st));
-    crate::app::invariants::assert_holds(&st.data, what);
+    crate::app::invariants::assert_holds(&st.data, &st.drafts, what);
     fx
 }
 

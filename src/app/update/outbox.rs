@@ -582,7 +582,7 @@ mod tests {
         found.insert(disk_key("9.1"), stored);
         found.insert(disk_key("9.2"), "not json".to_owned());
         let fx = update(&mut st, Msg::DraftsLoaded(found));
-        assert_eq!(st.drafts["channel-1-plans"], "half typed\n\nlost?");
+        assert_eq!(st.drafts.get("channel-1-plans").unwrap(), "half typed\n\nlost?");
         assert!(fx.contains(&Effect::SaveDraft { key: disk_key("9.1"), text: String::new() }));
         assert!(st.outbox.is_empty(), "not sent again on its own: the user decides");
     }
