@@ -1,7 +1,7 @@
 //! Link hints in the messages pane: which links the frame shows (their numbers on screen, in
 //! reading order: what `f` labels, told to the app after the frame through the hit map), and
-//! while `f` or `F` is on, each one's label drawn over its number, qutebrowser's black on
-//! yellow.
+//! while `f` or `F` is on, each one's label drawn over its number (`[a]` where it fits),
+//! qutebrowser's black on yellow.
 
 use super::common::HitMap;
 use super::theme::Theme;
@@ -53,8 +53,18 @@ pub(super) fn on_screen(
         for dx in 0..n.width.min(right - x) {
             buf[(x + dx, y)].set_symbol(" ");
         }
-        let room = usize::from(right - x);
-        let (after, _) = buf.set_stringn(x, y, &hints.typed, room, typed_style);
-        buf.set_stringn(after, y, rest, usize::from(right.saturating_sub(after)), label_style);
+        // In brackets where the number leaves room, as `[a]`: a label right after a link's
+        // text ("docs[a]") reads apart from it, as the number did.
+        let bracketed = label.len() + 2 <= usize::from(n.width);
+        let room = |at: u16| usize::from(right.saturating_sub(at));
+        let mut at = x;
+        if bracketed {
+            at = buf.set_stringn(at, y, "[", room(at), label_style).0;
+        }
+        at = buf.set_stringn(at, y, &hints.typed, room(at), typed_style).0;
+        at = buf.set_stringn(at, y, rest, room(at), label_style).0;
+        if bracketed {
+            buf.set_stringn(at, y, "]", room(at), label_style);
+        }
     }
 }

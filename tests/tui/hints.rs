@@ -50,17 +50,17 @@ async fn f_labels_the_links_on_screen_and_a_label_opens_its_link_as_o_does() {
     let screen = app.screen(100, 20);
     insta::assert_snapshot!("hints_labels_100x20", screen);
     // Each label over its link's number, in the text and on its address line.
-    assert!(screen.contains("the docsa   and checklists\n"), "{screen}");
-    assert!(screen.contains("  a   https://docs.example/x"), "{screen}");
-    assert!(screen.contains("  s   /user_uploads/2/ab/release-checklist.txt"), "{screen}");
+    assert!(screen.contains("the docs[a] and checklist[s]\n"), "{screen}");
+    assert!(screen.contains("  [a] https://docs.example/x"), "{screen}");
+    assert!(screen.contains("  [s] /user_uploads/2/ab/release-checklist.txt"), "{screen}");
     // The labels are drawn black on yellow.
     let buf = app.buffer(100, 20);
     let row = (0..20)
-        .find(|y| (0..100).map(|x| buf[(x, *y)].symbol()).collect::<String>().contains("docsa"))
+        .find(|y| (0..100).map(|x| buf[(x, *y)].symbol()).collect::<String>().contains("docs[a]"))
         .unwrap();
     let at = |x: u16, s: &str| buf[(x, row)].symbol() == s;
-    let x =
-        (4..100).find(|x| ["d", "o", "c", "s", "a"].iter().enumerate().all(|(i, s)| at(x - 4 + i as u16, s)));
+    let x = (5..100)
+        .find(|x| ["d", "o", "c", "s", "[", "a"].iter().enumerate().all(|(i, s)| at(x - 5 + i as u16, s)));
     let x = x.unwrap();
     assert_eq!(buf[(x, row)].bg, ratatui::style::Color::Yellow);
     // `s`: the upload, downloaded with the user's login as `o 2` does.
@@ -130,7 +130,7 @@ async fn esc_or_a_key_no_label_has_cancels() {
     let (mut app, _) = topic_with(&[TWO_LINKS], "cancelled").await;
     let before = app.screen(100, 20);
     app.key(KeyCode::Char('f')).await;
-    assert!(app.screen(100, 20).contains("docsa"));
+    assert!(app.screen(100, 20).contains("docs[a]"));
     app.key(KeyCode::Esc).await;
     assert!(app.st.ui.popup.is_none());
     assert_eq!(app.st.ui.status, None);
