@@ -22,6 +22,7 @@ pub mod session;
 pub mod settings;
 pub mod state;
 pub mod store;
+pub mod topics;
 pub mod unreads;
 mod update;
 pub mod users;
@@ -38,6 +39,7 @@ pub use outgoing::*;
 pub use session::BackfillTarget;
 pub use state::*;
 pub use store::{Store, Stored};
+pub use topics::{TopicInfo, TopicList, Topics};
 pub use unreads::{Conv, Unreads};
 pub use update::cache;
 pub use update::{

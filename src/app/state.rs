@@ -9,6 +9,7 @@ use super::narrow::{Narrow, Resolver, dm_key};
 use super::outgoing::Target;
 use super::people::{NameError, person};
 use super::store::{Store, Stored};
+use super::topics::Topics;
 use super::unreads::{Conv, Unreads};
 use super::users::{Activity, Users};
 use crate::api::*;
@@ -51,36 +52,6 @@ pub fn notify_words(value: Option<bool>, default: bool) -> String {
 /// other value, and from that back to the default.
 pub fn next_notify(value: Option<bool>, default: bool) -> bool {
     if value.unwrap_or(default) == default { !default } else { default }
-}
-
-/// A topic of a channel.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TopicInfo {
-    pub name: String,
-    pub max_id: MessageId,
-}
-
-/// Topics of one channel, loaded lazily.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct TopicList {
-    pub loaded: bool,
-    pub loading: bool,
-    /// Newest first.
-    pub topics: Vec<TopicInfo>,
-}
-
-impl TopicList {
-    /// Record a message in a topic (keeps newest-first order).
-    pub fn touch(&mut self, name: &str, id: MessageId) {
-        if let Some(pos) = self.topics.iter().position(|t| t.name.eq_ignore_ascii_case(name)) {
-            if self.topics[pos].max_id >= id {
-                return;
-            }
-            self.topics.remove(pos);
-        }
-        let at = self.topics.partition_point(|t| t.max_id > id);
-        self.topics.insert(at, TopicInfo { name: name.to_owned(), max_id: id });
-    }
 }
 
 /// The loaded window of one narrow.
@@ -202,12 +173,11 @@ pub struct Data {
     pub served: bool,
     /// The user's channels, the ones they can join, and the channel folders (`app::channels`).
     pub channels: Channels,
-    pub topics: HashMap<ChannelId, TopicList>,
+    /// Each channel's topic rows, and the user's topic policies (`app::topics`).
+    pub topics: Topics,
     pub messages: Store,
     pub narrows: HashMap<Narrow, NarrowView>,
     pub unread: Unreads,
-    /// (channel, lowercased topic) → policy.
-    pub user_topics: HashMap<(ChannelId, String), VisibilityPolicy>,
     /// Words that make a message notify and are marked in it.
     pub alert_words: Vec<String>,
     /// The organization's custom profile fields, in display order.
@@ -277,8 +247,8 @@ impl Data {
         if self.users.in_group_setting(self.me, setting)? {
             return None;
         }
-        let list = self.topics.get(&channel).filter(|l| l.loaded)?;
-        if list.topics.iter().any(|t| t.name.eq_ignore_ascii_case(topic)) {
+        let list = self.topics.of(channel).filter(|l| l.is_loaded())?;
+        if list.get(topic).is_some() {
             return None;
         }
         Some(format!(
@@ -287,8 +257,9 @@ impl Data {
         ))
     }
 
+    /// The user's policy for a topic (`Topics::policy`).
     pub fn policy(&self, channel: ChannelId, topic: &str) -> VisibilityPolicy {
-        self.user_topics.get(&(channel, topic.to_lowercase())).copied().unwrap_or(VisibilityPolicy::None)
+        self.topics.policy(channel, topic)
     }
 
     /// Is this topic hidden from unread counts and the combined feed?
@@ -372,12 +343,18 @@ impl Data {
         };
         let now = m.stream_id().filter(|_| !m.is_dm()).map(|c| Conv::topic(c, m.topic()));
         if let Some(Conv::Topic(c, t)) = before.filter(|b| Some(b) != now.as_ref()) {
-            self.topic_left(c, &t, m.id);
+            // Its row stands on the newest unread message still there, else goes.
+            let unread = &self.unread;
+            self.topics.on_message_left(c, &t, m.id, |name| {
+                unread
+                    .in_conv(&Conv::topic(c, name))
+                    .and_then(|s| s.iter().rev().find(|x| **x != m.id).copied())
+            });
         }
         let unread = !m.has_flag(Flag::Read);
         let conv = self.conv_of(&m);
         if let (Some(c), false) = (m.stream_id(), m.is_dm()) {
-            self.topics.entry(c).or_default().touch(m.topic(), m.id);
+            self.topics.on_message(c, m.topic(), m.id);
         }
         if let Conv::Dm(key) = &conv {
             let newest = self.recent_dms.entry(key.clone()).or_default();
@@ -391,23 +368,6 @@ impl Data {
         self.newest_id = self.newest_id.max(m.id);
         self.refresh_widget(&m);
         self.messages.put(m);
-    }
-
-    /// Message `id` is no longer in channel `c`'s topic `topic` (lowercased): a row standing on
-    /// it stands on the newest unread message still there, else goes until the server lists
-    /// the channel's topics again.
-    fn topic_left(&mut self, c: ChannelId, topic: &str, id: MessageId) {
-        let Some(list) = self.topics.get_mut(&c) else { return };
-        let Some(pos) = list.topics.iter().position(|t| t.max_id == id && t.name.to_lowercase() == topic)
-        else {
-            return;
-        };
-        let row = list.topics.remove(pos);
-        let conv = Conv::topic(c, &row.name);
-        let left = self.unread.in_conv(&conv).and_then(|s| s.iter().rev().find(|x| **x != id).copied());
-        if let Some(newest) = left {
-            list.touch(&row.name, newest);
-        }
     }
 
     /// Read a message's widget again from its submessages.
@@ -432,7 +392,7 @@ impl Data {
             self.unread.add(id, conv, m.mentions_me());
         }
         if let (Some(c), t) = topic {
-            self.topics.entry(c).or_default().touch(&t, id);
+            self.topics.on_message(c, &t, id);
         }
     }
 }

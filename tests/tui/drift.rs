@@ -231,13 +231,9 @@ async fn a_topic_renamed_elsewhere_leaves_no_row_under_its_old_name() {
     let last = alice.send_message(&send("last")).await.unwrap().id;
     app.until("both held", |st| st.data.messages.contains_key(&last)).await;
     let rows = |st: &State| -> Vec<String> {
-        st.data
-            .topics
-            .get(&general)
-            .map(|l| l.topics.iter().map(|t| t.name.clone()).collect())
-            .unwrap_or_default()
+        st.data.topics.of(general).map(|l| l.iter().map(|t| t.name.clone()).collect()).unwrap_or_default()
     };
-    assert!(!app.st.data.topics[&general].loaded, "the channel's topics were never listed");
+    assert!(!app.st.data.topics.of(general).unwrap().is_loaded(), "the channel's topics were never listed");
     assert!(rows(&app.st).contains(&"old name".to_owned()));
     // Only the last message moves: the row stands on the first (unread), not on the moved one.
     let one = |topic: &str, mode: &str| MessageEdit {
@@ -247,7 +243,7 @@ async fn a_topic_renamed_elsewhere_leaves_no_row_under_its_old_name() {
     };
     alice.update_message(last, &one("new name", "change_one")).await.unwrap();
     app.until("moved", |st| st.data.messages[&last].topic() == "new name").await;
-    let row = app.st.data.topics[&general].topics.iter().find(|t| t.name == "old name").map(|t| t.max_id);
+    let row = app.st.data.topics.of(general).unwrap().iter().find(|t| t.name == "old name").map(|t| t.max_id);
     assert_eq!(row, Some(first), "{:?}", rows(&app.st));
     // The rest follows: no row is left under the old name.
     alice.update_message(first, &one("new name", "change_all")).await.unwrap();

@@ -149,7 +149,7 @@ async fn the_empty_topic_is_listed_once() {
     let general = app.channel_id("general");
     let row = app.sidebar_row(|r| *r == topicterm::app::SidebarRow::Channel(general));
     app.send(topicterm::app::Msg::ClickSidebar(row)).await;
-    let names: Vec<String> = app.st.data.topics[&general].topics.iter().map(|t| t.name.clone()).collect();
+    let names: Vec<String> = app.st.data.topics.of(general).unwrap().iter().map(|t| t.name.clone()).collect();
     assert_eq!(names.iter().filter(|n| n.is_empty() || *n == "general chat").count(), 1, "{names:?}");
     let screen = app.screen(100, 30);
     assert_eq!(screen.matches("   general chat").count(), 1, "{screen}");

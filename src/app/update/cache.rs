@@ -84,13 +84,13 @@ pub fn snapshot(st: &State) -> Snapshot {
         ),
         unread_msgs: Some(unread),
         user_topics: Some(
-            d.user_topics
-                .iter()
-                .map(|((channel, topic), policy)| UserTopic {
-                    stream_id: *channel,
-                    topic_name: display_topic(st, *channel, topic),
+            d.topics
+                .policies()
+                .map(|(channel, topic, policy)| UserTopic {
+                    stream_id: channel,
+                    topic_name: display_topic(st, channel, topic),
                     last_updated: 0,
-                    visibility_policy: *policy,
+                    visibility_policy: policy,
                 })
                 .collect(),
         ),
@@ -134,8 +134,8 @@ pub fn snapshot(st: &State) -> Snapshot {
 fn display_topic(st: &State, channel: ChannelId, lower: &str) -> String {
     st.data
         .topics
-        .get(&channel)
-        .and_then(|l| l.topics.iter().find(|t| t.name.to_lowercase() == lower))
+        .of(channel)
+        .and_then(|l| l.iter().find(|t| t.name.to_lowercase() == lower))
         .map_or_else(|| lower.to_owned(), |t| t.name.clone())
 }
 

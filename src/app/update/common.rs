@@ -199,9 +199,9 @@ pub fn rebuild_sidebar(st: &mut State) {
         for c in chans {
             rows.push(SidebarRow::Channel(c));
             if st.ui.expanded == Some(c)
-                && let Some(list) = d.topics.get(&c)
+                && let Some(list) = d.topics.of(c)
             {
-                rows.extend(list.topics.iter().map(|t| SidebarRow::Topic(c, t.name.clone())));
+                rows.extend(list.iter().map(|t| SidebarRow::Topic(c, t.name.clone())));
             }
         }
     }

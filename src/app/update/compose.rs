@@ -184,10 +184,9 @@ pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
             Some((chan, topic_q)) => {
                 if let Some(cid) = crate::app::narrow::Resolver::channel_id(d, chan) {
                     let topic_q = topic_q.to_lowercase();
-                    match d.topics.get(&cid) {
-                        Some(list) if list.loaded => out.extend(
-                            list.topics
-                                .iter()
+                    match d.topics.of(cid) {
+                        Some(list) if list.is_loaded() => out.extend(
+                            list.iter()
                                 .map(|t| (d.realm.topic_shown(&t.name), t.name.as_str()))
                                 .filter(|(shown, _)| shown.to_lowercase().contains(&topic_q))
                                 .take(8)
@@ -195,10 +194,10 @@ pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
                                     (shown.to_owned(), format!("#**{}>{t}**", d.channels.name(cid)))
                                 }),
                         ),
-                        Some(list) if list.loading => {}
                         _ => {
-                            st.data.topics.entry(cid).or_default().loading = true;
-                            fx.push(Effect::FetchTopics(cid));
+                            if st.data.topics.ask(cid) {
+                                fx.push(Effect::FetchTopics(cid));
+                            }
                         }
                     }
                 }

@@ -23,9 +23,7 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
         EventKind::RealmUser(ev) => st.data.users.on_realm_user(&ev),
         EventKind::Typing(ev) => super::people_events::on_typing(st, &ev),
         EventKind::TypingEditMessage(ev) => super::people_events::on_edit_typing(st, &ev),
-        EventKind::UserTopic(t) => {
-            super::navigation::policy_changed(st, t.stream_id, &t.topic_name, t.visibility_policy);
-        }
+        EventKind::UserTopic(t) => super::navigation::policy_changed(st, &t),
         EventKind::ScheduledMessages(ev) => on_scheduled(st, ev),
         EventKind::Realm(RealmEvent::Update(change)) => on_realm(st, change),
         EventKind::Drafts(ev) => return super::server_drafts::on_event(st, ev),

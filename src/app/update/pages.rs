@@ -114,21 +114,13 @@ pub(super) fn on_topics(st: &mut State, channel: ChannelId, topics: Vec<TopicEnt
     // The server's list is what there is: a topic it no longer lists was deleted or
     // moved away. Its unread messages stand for a topic too (the index lets go of
     // deleted ones).
-    let list = st.data.topics.entry(channel).or_default();
-    list.topics.clear();
-    for t in topics {
-        list.touch(&t.name, t.max_id);
-    }
-    for t in st.data.unread.topics_in(channel).into_iter().flatten() {
-        let newest = st.data.unread.in_conv(&Conv::Topic(channel, t.clone())).and_then(|s| s.last());
-        if let Some(newest) = newest
-            && !list.topics.iter().any(|x| x.name.eq_ignore_ascii_case(t))
-        {
-            list.touch(t, *newest);
-        }
-    }
-    list.loaded = true;
-    list.loading = false;
+    let d = &mut st.data;
+    let unread = &d.unread;
+    let newest = unread.topics_in(channel).into_iter().flatten().filter_map(|t| {
+        let newest = unread.in_conv(&Conv::Topic(channel, t.clone())).and_then(|s| s.last());
+        newest.map(|id| (t.as_str(), *id))
+    });
+    d.topics.on_fetched(channel, topics, newest);
     rebuild_sidebar(st);
     // A `#channel>topic` completion may be waiting for these.
     if st.ui.compose.is_some() {
