@@ -15,6 +15,8 @@ pub fn check(d: &Data) -> Result<(), String> {
     d.channels.check()?;
     // The name index lists exactly the users, each under the name they hold.
     d.users.check()?;
+    // Each scheduled message and snippet under its own ID; the reminders soonest first.
+    d.lists.check()?;
     // Every held message counts as unread exactly when its flags say so, where it lives, and
     // as a mention exactly when it mentions the user.
     for m in d.messages.values() {

@@ -5,6 +5,7 @@
 //! or per event.
 
 use super::channels::Channels;
+use super::lists::Lists;
 use super::narrow::{Narrow, Resolver, dm_key};
 use super::outgoing::Target;
 use super::people::{NameError, person};
@@ -13,7 +14,7 @@ use super::topics::Topics;
 use super::unreads::{Conv, Unreads};
 use super::users::{Activity, Users};
 use crate::api::*;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 /// The user's own defaults for channel notifications (register's `user_settings`, kept by
 /// `user_settings` events): what a channel whose setting is `None` follows.
@@ -182,17 +183,13 @@ pub struct Data {
     pub alert_words: Vec<String>,
     /// The organization's custom profile fields, in display order.
     pub profile_fields: Vec<CustomProfileField>,
-    pub scheduled: BTreeMap<i64, ScheduledMessage>,
-    /// The user's saved snippets by ID; `None`: not known (register had none: an older
-    /// server, or a section it could not read), so `:snippets` asks.
-    pub snippets: Option<BTreeMap<i64, SavedSnippet>>,
+    /// The user's scheduled messages, saved snippets, reminders and saved views (`app::lists`).
+    pub lists: Lists,
     pub realm_emoji: HashMap<String, RealmEmoji>,
     pub queue_id: Option<String>,
     pub last_event_id: i64,
     /// The highest message ID seen.
     pub newest_id: MessageId,
-    /// Saved views (built-in and custom), as the server lists them.
-    pub nav_views: Vec<NavigationView>,
     /// Direct-message conversations (the others in each, sorted) → their newest message ID:
     /// register's `recent_private_conversations`, kept by every DM the client sees.
     pub recent_dms: HashMap<Vec<UserId>, MessageId>,
@@ -206,9 +203,6 @@ pub struct Data {
     pub server_drafts: Option<ServerDrafts>,
     /// What channels' notification settings follow when they have none of their own.
     pub notify_defaults: NotifyDefaults,
-    /// The user's undelivered reminders, soonest first (register's `reminders`, kept by
-    /// `reminders` events); `None` while the server has not said (asked for when listed).
-    pub reminders: Option<Vec<Reminder>>,
 }
 
 /// What this client knows of the server's drafts.

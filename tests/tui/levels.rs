@@ -166,7 +166,7 @@ async fn the_key_paths_work_at_every_supported_level() {
         app.keys("in 2h").await;
         app.key(KeyCode::Enter).await;
         app.until("the scheduled message", |st| {
-            !st.data.scheduled.is_empty() || st.ui.status.as_ref().is_some_and(|s| s.error)
+            !st.data.lists.scheduled().is_empty() || st.ui.status.as_ref().is_some_and(|s| s.error)
         })
         .await;
         assert_eq!(error(&app), None, "level {level}");

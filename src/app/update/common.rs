@@ -180,7 +180,7 @@ pub fn rebuild_sidebar(st: &mut State) {
         rows.extend([SidebarRow::Starred, SidebarRow::Mentions]);
         // Saved views, pinned first (each group in the server's order).
         let (pinned, other): (Vec<&NavigationView>, Vec<&NavigationView>) =
-            d.nav_views.iter().filter(|v| has_view_row(v)).partition(|v| v.is_pinned);
+            d.lists.views().iter().filter(|v| has_view_row(v)).partition(|v| v.is_pinned);
         rows.extend(pinned.into_iter().chain(other).map(|v| SidebarRow::View(v.fragment.clone())));
     } else {
         // Filtering: every conversation whose people match (newest first), then the channels.

@@ -40,7 +40,7 @@ pub(super) fn send_compose(st: &mut State) -> Vec<Effect> {
     let Some(text) = compose_text(st, "send") else { return vec![] };
     let Some(c) = &st.ui.compose else { return vec![] };
     if let Some(id) = c.scheduled {
-        if st.data.scheduled.get(&id).is_some_and(|s| s.failed) {
+        if st.data.lists.scheduled().get(&id).is_some_and(|s| s.failed) {
             set_error(st, "this scheduled message failed to send: press ctrl+s to give it a new time");
             return vec![];
         }
@@ -80,7 +80,7 @@ fn new_topic_refused(st: &State, target: &Target) -> Option<String> {
 
 /// Scheduled message IDs by delivery time.
 pub fn scheduled_in_order(st: &State) -> Vec<i64> {
-    let mut v: Vec<&ScheduledMessage> = st.data.scheduled.values().collect();
+    let mut v: Vec<&ScheduledMessage> = st.data.lists.scheduled().values().collect();
     v.sort_by_key(|s| (s.scheduled_delivery_timestamp, s.scheduled_message_id));
     v.into_iter().map(|s| s.scheduled_message_id).collect()
 }

@@ -38,16 +38,13 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     // answer says now.
     let unread = &d.unread;
     d.messages.set_flag_where(Flag::Read, |id| !unread.contains(id));
-    d.scheduled =
-        r.scheduled_messages.iter().flatten().map(|s| (s.scheduled_message_id, s.clone())).collect();
+    d.lists.on_register(&r);
     d.realm_emoji = r.realm_emoji.clone().unwrap_or_default();
-    d.snippets = r.saved_snippets.as_ref().map(|v| v.iter().map(|s| (s.id, s.clone())).collect());
     d.queue_id = r.queue_id.clone();
     d.last_event_id = r.last_event_id;
     st.ui.loading = false;
     let drafts_fx = super::server_drafts::on_register(st, r.drafts.clone(), r.user_settings.as_ref());
     st.data.notify_defaults = r.user_settings.as_ref().map(NotifyDefaults::of).unwrap_or_default();
-    st.data.nav_views = r.navigation_views.clone().unwrap_or_default();
     st.data.recent_dms = r
         .recent_private_conversations
         .iter()
@@ -55,7 +52,6 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
         .map(|c| (dm_key(&c.user_ids, st.data.me), c.max_message_id))
         .collect();
     st.data.playgrounds = r.realm_playgrounds.clone().unwrap_or_default();
-    st.data.reminders = r.reminders.clone().map(super::reminders::in_order);
     rebuild_sidebar(st);
     rebuild_people(st);
     // A first view that names people waits for them.
