@@ -111,7 +111,7 @@ fn hostile_server_text_never_reaches_the_terminal() {
         let rows = st.data.topics.of(7).map_or(vec![], |l| {
             l.iter().map(|t| topicterm::api::TopicEntry { name: t.name.clone(), max_id: t.max_id }).collect()
         });
-        st.data.topics.on_fetched(7, rows, []);
+        st.data.topics.on_fetched(7, rows, [], |_, _| false);
         app::rebuild_sidebar(&mut st);
         screens.push(bytes_written(&st, w, h));
         for out in screens {

@@ -28,6 +28,9 @@ pub struct TopicList {
     loaded: bool,
     /// The server is being asked for them.
     loading: bool,
+    /// The last list the server gave was older than the messages held (it named a message
+    /// moved since as a topic's newest): asked again once, not again while its lists stay so.
+    stale: bool,
     /// Newest first.
     rows: Vec<TopicInfo>,
 }
@@ -154,17 +157,26 @@ impl Topics {
 
     /// A channel's topics, as the server lists them: what there is (a topic it no longer lists
     /// was deleted or moved away), with each topic that still has unread messages (`unread`:
-    /// the topic and its newest unread message).
+    /// the topic and its newest unread message). A listed topic whose newest message is held
+    /// and in another topic now (`moved`: the list was taken before a move this client has
+    /// applied) is left out, and the list is to be asked for again (`true`) — once, so a server
+    /// whose lists stay so is not asked without end.
     pub fn on_fetched<'a>(
         &mut self,
         channel: ChannelId,
         listed: Vec<TopicEntry>,
         unread: impl IntoIterator<Item = (&'a str, MessageId)>,
-    ) {
+        moved: impl Fn(&str, MessageId) -> bool,
+    ) -> bool {
         let list = self.lists.entry(channel).or_default();
         list.rows.clear();
+        let mut stale = false;
         for t in listed {
-            list.touch(&t.name, t.max_id);
+            if moved(&t.name, t.max_id) {
+                stale = true;
+            } else {
+                list.touch(&t.name, t.max_id);
+            }
         }
         for (t, newest) in unread {
             if list.get(t).is_none() {
@@ -173,6 +185,9 @@ impl Topics {
         }
         list.loaded = true;
         list.loading = false;
+        let again = stale && !list.stale;
+        list.stale = stale;
+        again
     }
 
     /// A message stored, or known, in channel `c`'s topic `topic`.
@@ -338,7 +353,9 @@ mod tests {
     fn store() -> Topics {
         let mut t = Topics::default();
         assert!(t.ask(1));
-        t.on_fetched(1, vec![entry("lunch", 5), entry("plans", 9), entry("Old", 2)], []);
+        assert!(
+            !t.on_fetched(1, vec![entry("lunch", 5), entry("plans", 9), entry("Old", 2)], [], |_, _| false)
+        );
         t.check().unwrap();
         t
     }
@@ -363,13 +380,27 @@ mod tests {
         assert!(!t.ask(1), "already being asked");
         t.check().unwrap();
         // The server's list is what there is; a topic with unread messages stands too.
-        t.on_fetched(1, vec![entry("a", 4), entry("b", 7)], [("c", 6), ("B", 1)]);
+        assert!(!t.on_fetched(1, vec![entry("a", 4), entry("b", 7)], [("c", 6), ("B", 1)], |_, _| false));
         assert_eq!(rows(&t, 1), [("b", 7), ("c", 6), ("a", 4)]);
         let l = t.of(1).unwrap();
         assert!(l.is_loaded() && !l.is_loading() && l.len() == 3 && !l.is_empty());
         assert_eq!(l.get("B").map(|r| r.max_id), Some(7));
         assert!(!t.ask(1), "listed");
         t.check().unwrap();
+    }
+
+    #[test]
+    fn a_list_taken_before_a_move_leaves_out_the_moved_topic_and_is_asked_again_once() {
+        let mut t = store();
+        // Message 9 moved out of "plans" after the server made its list.
+        let moved = |name: &str, id| name == "plans" && id == 9;
+        let listed = || vec![entry("plans", 9), entry("lunch", 5)];
+        assert!(t.on_fetched(1, listed(), [], moved), "asked again");
+        assert_eq!(rows(&t, 1), [("lunch", 5)]);
+        t.check().unwrap();
+        assert!(!t.on_fetched(1, listed(), [], moved), "not again while the lists stay so");
+        assert!(!t.on_fetched(1, vec![entry("lunch", 5)], [], moved));
+        assert!(t.on_fetched(1, listed(), [], moved), "a fresh list came between");
     }
 
     #[test]

@@ -120,16 +120,23 @@ pub(super) fn on_topics(st: &mut State, channel: ChannelId, topics: Vec<TopicEnt
         let newest = unread.in_conv(&Conv::Topic(channel, t.clone())).and_then(|s| s.last());
         newest.map(|id| (t.as_str(), *id))
     });
-    d.topics.on_fetched(channel, topics, newest);
+    // A list taken before a move applied here names a message that is elsewhere now.
+    let messages = &d.messages;
+    let moved = |name: &str, id| {
+        messages
+            .get(&id)
+            .is_some_and(|m| m.stream_id() != Some(channel) || !m.topic().eq_ignore_ascii_case(name))
+    };
+    let again = d.topics.on_fetched(channel, topics, newest, moved);
     rebuild_sidebar(st);
+    let mut fx = if again { vec![Effect::FetchTopics(channel)] } else { vec![] };
     // A `#channel>topic` completion may be waiting for these.
     if st.ui.compose.is_some() {
-        super::compose::suggest(st)
+        fx.extend(super::compose::suggest(st));
     } else if st.ui.prompt.as_ref().is_some_and(|p| complete::completes(p.kind))
         && st.ui.completion.cycle.is_none()
     {
-        complete::suggest(st)
-    } else {
-        vec![]
+        fx.extend(complete::suggest(st));
     }
+    fx
 }

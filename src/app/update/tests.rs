@@ -932,7 +932,7 @@ fn a_new_topic_the_user_may_not_start_is_refused_before_sending() {
     }))
     .unwrap();
     register_at_once(&mut st, reg);
-    st.data.topics.on_fetched(1, vec![TopicEntry { name: "plans".into(), max_id: 5 }], []);
+    st.data.topics.on_fetched(1, vec![TopicEntry { name: "plans".into(), max_id: 5 }], [], |_, _| false);
     let send = |st: &mut State, topic: &str| {
         st.ui.compose = Some(Compose::new(Target::Channel { id: 1, topic: topic.into() }, "hello", None));
         update(st, Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::ALT)))
