@@ -162,8 +162,8 @@ impl<'a> Bytes<'a> {
                 .map_or_else(String::new, |u| format!("@{}", u.full_name)),
             _ => d
                 .topics
-                .values()
-                .flat_map(|l| l.topics.iter())
+                .iter()
+                .flat_map(|(_, l)| l.iter())
                 .nth(i % 8)
                 .map_or_else(String::new, |t| t.name.clone()),
         })

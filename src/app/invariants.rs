@@ -16,6 +16,8 @@ pub fn check(d: &Data) -> Result<(), String> {
     d.channels.check()?;
     // The name index lists exactly the users, each under the name they hold.
     d.users.check()?;
+    // Each scheduled message and snippet under its own ID; the reminders soonest first.
+    d.lists.check()?;
     // Every held message counts as unread exactly when its flags say so, where it lives, and
     // as a mention exactly when it mentions the user.
     for m in d.messages.values() {
@@ -56,18 +58,14 @@ pub fn check(d: &Data) -> Result<(), String> {
             return Err(format!("the view of {narrow:?} holds message {}, which is not there", m.id));
         }
     }
-    // A channel's topic row stands for messages: none is listed twice, and the newest message
-    // it names, where it is held, is in that channel and topic (not moved, renamed or deleted
-    // from under the row).
-    for (c, list) in &d.topics {
-        let mut names: Vec<String> = list.topics.iter().map(|t| t.name.to_lowercase()).collect();
-        names.sort_unstable();
-        if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
-            return Err(format!("channel {c} lists topic {:?} twice", w[0]));
-        }
-        for t in &list.topics {
+    // A channel's topic row stands for messages: none is listed twice, the rows are newest
+    // first, and the newest message a row names, where it is held, is in that channel and
+    // topic (not moved, renamed or deleted from under the row); no policy is misfiled.
+    d.topics.check()?;
+    for (c, list) in d.topics.iter() {
+        for t in list.iter() {
             if let Some(m) = d.messages.get(&t.max_id)
-                && (m.stream_id() != Some(*c) || !m.topic().eq_ignore_ascii_case(&t.name))
+                && (m.stream_id() != Some(c) || !m.topic().eq_ignore_ascii_case(&t.name))
             {
                 return Err(format!(
                     "channel {c}'s topic row {:?} stands on message {}, which is in {:?} > {:?} now",

@@ -5,13 +5,15 @@
 //! or per event.
 
 use super::channels::Channels;
+use super::lists::Lists;
 use super::narrow::{Narrow, Resolver, dm_key};
 use super::people::{NameError, person};
 use super::store::{Store, Stored};
+use super::topics::Topics;
 use super::unreads::{Conv, Unreads};
 use super::users::{Activity, Users};
 use crate::api::*;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 /// The user's own defaults for channel notifications (register's `user_settings`, kept by
 /// `user_settings` events): what a channel whose setting is `None` follows.
@@ -50,36 +52,6 @@ pub fn notify_words(value: Option<bool>, default: bool) -> String {
 /// other value, and from that back to the default.
 pub fn next_notify(value: Option<bool>, default: bool) -> bool {
     if value.unwrap_or(default) == default { !default } else { default }
-}
-
-/// A topic of a channel.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TopicInfo {
-    pub name: String,
-    pub max_id: MessageId,
-}
-
-/// Topics of one channel, loaded lazily.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct TopicList {
-    pub loaded: bool,
-    pub loading: bool,
-    /// Newest first.
-    pub topics: Vec<TopicInfo>,
-}
-
-impl TopicList {
-    /// Record a message in a topic (keeps newest-first order).
-    pub fn touch(&mut self, name: &str, id: MessageId) {
-        if let Some(pos) = self.topics.iter().position(|t| t.name.eq_ignore_ascii_case(name)) {
-            if self.topics[pos].max_id >= id {
-                return;
-            }
-            self.topics.remove(pos);
-        }
-        let at = self.topics.partition_point(|t| t.max_id > id);
-        self.topics.insert(at, TopicInfo { name: name.to_owned(), max_id: id });
-    }
 }
 
 /// The loaded window of one narrow.
@@ -201,27 +173,22 @@ pub struct Data {
     pub served: bool,
     /// The user's channels, the ones they can join, and the channel folders (`app::channels`).
     pub channels: Channels,
-    pub topics: HashMap<ChannelId, TopicList>,
+    /// Each channel's topic rows, and the user's topic policies (`app::topics`).
+    pub topics: Topics,
     pub messages: Store,
     pub narrows: HashMap<Narrow, NarrowView>,
     pub unread: Unreads,
-    /// (channel, lowercased topic) → policy.
-    pub user_topics: HashMap<(ChannelId, String), VisibilityPolicy>,
     /// Words that make a message notify and are marked in it.
     pub alert_words: Vec<String>,
     /// The organization's custom profile fields, in display order.
     pub profile_fields: Vec<CustomProfileField>,
-    pub scheduled: BTreeMap<i64, ScheduledMessage>,
-    /// The user's saved snippets by ID; `None`: not known (register had none: an older
-    /// server, or a section it could not read), so `:snippets` asks.
-    pub snippets: Option<BTreeMap<i64, SavedSnippet>>,
+    /// The user's scheduled messages, saved snippets, reminders and saved views (`app::lists`).
+    pub lists: Lists,
     pub realm_emoji: HashMap<String, RealmEmoji>,
     pub queue_id: Option<String>,
     pub last_event_id: i64,
     /// The highest message ID seen.
     pub newest_id: MessageId,
-    /// Saved views (built-in and custom), as the server lists them.
-    pub nav_views: Vec<NavigationView>,
     /// Direct-message conversations (the others in each, sorted) → their newest message ID:
     /// register's `recent_private_conversations`, kept by every DM the client sees.
     pub recent_dms: HashMap<Vec<UserId>, MessageId>,
@@ -233,9 +200,6 @@ pub struct Data {
     pub epochs: u64,
     /// What channels' notification settings follow when they have none of their own.
     pub notify_defaults: NotifyDefaults,
-    /// The user's undelivered reminders, soonest first (register's `reminders`, kept by
-    /// `reminders` events); `None` while the server has not said (asked for when listed).
-    pub reminders: Option<Vec<Reminder>>,
 }
 
 impl Data {
@@ -259,8 +223,8 @@ impl Data {
         if self.users.in_group_setting(self.me, setting)? {
             return None;
         }
-        let list = self.topics.get(&channel).filter(|l| l.loaded)?;
-        if list.topics.iter().any(|t| t.name.eq_ignore_ascii_case(topic)) {
+        let list = self.topics.of(channel).filter(|l| l.is_loaded())?;
+        if list.get(topic).is_some() {
             return None;
         }
         Some(format!(
@@ -269,8 +233,9 @@ impl Data {
         ))
     }
 
+    /// The user's policy for a topic (`Topics::policy`).
     pub fn policy(&self, channel: ChannelId, topic: &str) -> VisibilityPolicy {
-        self.user_topics.get(&(channel, topic.to_lowercase())).copied().unwrap_or(VisibilityPolicy::None)
+        self.topics.policy(channel, topic)
     }
 
     /// Is this topic hidden from unread counts and the combined feed?
@@ -354,12 +319,18 @@ impl Data {
         };
         let now = m.stream_id().filter(|_| !m.is_dm()).map(|c| Conv::topic(c, m.topic()));
         if let Some(Conv::Topic(c, t)) = before.filter(|b| Some(b) != now.as_ref()) {
-            self.topic_left(c, &t, m.id);
+            // Its row stands on the newest unread message still there, else goes.
+            let unread = &self.unread;
+            self.topics.on_message_left(c, &t, m.id, |name| {
+                unread
+                    .in_conv(&Conv::topic(c, name))
+                    .and_then(|s| s.iter().rev().find(|x| **x != m.id).copied())
+            });
         }
         let unread = !m.has_flag(Flag::Read);
         let conv = self.conv_of(&m);
         if let (Some(c), false) = (m.stream_id(), m.is_dm()) {
-            self.topics.entry(c).or_default().touch(m.topic(), m.id);
+            self.topics.on_message(c, m.topic(), m.id);
         }
         if let Conv::Dm(key) = &conv {
             let newest = self.recent_dms.entry(key.clone()).or_default();
@@ -373,23 +344,6 @@ impl Data {
         self.newest_id = self.newest_id.max(m.id);
         self.refresh_widget(&m);
         self.messages.put(m);
-    }
-
-    /// Message `id` is no longer in channel `c`'s topic `topic` (lowercased): a row standing on
-    /// it stands on the newest unread message still there, else goes until the server lists
-    /// the channel's topics again.
-    fn topic_left(&mut self, c: ChannelId, topic: &str, id: MessageId) {
-        let Some(list) = self.topics.get_mut(&c) else { return };
-        let Some(pos) = list.topics.iter().position(|t| t.max_id == id && t.name.to_lowercase() == topic)
-        else {
-            return;
-        };
-        let row = list.topics.remove(pos);
-        let conv = Conv::topic(c, &row.name);
-        let left = self.unread.in_conv(&conv).and_then(|s| s.iter().rev().find(|x| **x != id).copied());
-        if let Some(newest) = left {
-            list.touch(&row.name, newest);
-        }
     }
 
     /// Read a message's widget again from its submessages.
@@ -414,7 +368,7 @@ impl Data {
             self.unread.add(id, conv, m.mentions_me());
         }
         if let (Some(c), t) = topic {
-            self.topics.entry(c).or_default().touch(&t, id);
+            self.topics.on_message(c, &t, id);
         }
     }
 }

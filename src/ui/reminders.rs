@@ -19,7 +19,7 @@ pub(super) fn draw_reminders(f: &mut Frame, st: &State, t: &Theme, selected: usi
     let block = Block::default().borders(Borders::ALL).title(" Reminders — d delete, esc close ");
     let inner = block.inner(area);
     f.render_widget(block, area);
-    let Some(list) = st.data.reminders.as_deref() else {
+    let Some(list) = st.data.lists.reminders() else {
         f.render_widget(Paragraph::new(Line::styled("Loading reminders…", t.dim)), inner);
         return;
     };

@@ -26,7 +26,7 @@ pub(super) fn draw_scheduled(f: &mut Frame, st: &State, t: &Theme, selected: usi
     let width = area.width.saturating_sub(2) as usize;
     let mut lines = Vec::new();
     for (i, id) in ids.iter().enumerate() {
-        let Some(s) = d.scheduled.get(id) else { continue };
+        let Some(s) = d.lists.scheduled().get(id) else { continue };
         let to = match &s.to {
             crate::api::Recipient::Channel(c) => {
                 format!("#{} > {}", sanitize(d.channels.name(*c)), sanitize(s.topic.as_deref().unwrap_or("")))

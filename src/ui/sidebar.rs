@@ -78,7 +78,7 @@ pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut Hit
                 (sanitize(&names.join(", ")), n, Style::new())
             }
             SidebarRow::View(fragment) => {
-                let Some(v) = d.nav_views.iter().find(|v| v.fragment == *fragment) else { continue };
+                let Some(v) = d.lists.views().iter().find(|v| v.fragment == *fragment) else { continue };
                 let mark = if v.is_pinned { "◆ " } else { "◇ " };
                 let style = if v.is_pinned { Style::new() } else { th.dim };
                 (format!("{mark}{}", sanitize(&crate::app::view_name(v))), 0, style)

@@ -51,7 +51,7 @@ pub(super) fn draw_snippets(
         .title_bottom(Line::styled(clip(help, area.width.saturating_sub(2) as usize), t.dim));
     let inner = block.inner(area);
     f.render_widget(block, area);
-    let (Some(shown), Some(all)) = (shown, st.data.snippets.as_ref()) else {
+    let (Some(shown), Some(all)) = (shown, st.data.lists.snippets()) else {
         f.render_widget(Paragraph::new(Line::styled("Loading saved snippets…", t.dim)), inner);
         return;
     };

@@ -14,12 +14,12 @@ fn admin(app: &App) -> Client {
 #[tokio::test]
 async fn saved_views_follow_changes_made_elsewhere() {
     let mut app = App::start("member").await;
-    let views = &app.st.data.nav_views;
+    let views = &app.st.data.lists.views();
     assert!(views.iter().any(|v| v.name.as_deref() == Some("Release") && v.is_pinned), "{views:?}");
     let fragment = "narrow/channel/support/is/followed";
     app.client.update_navigation_view(fragment, Some(true), Some("Support, followed")).await.unwrap();
     app.settle().await;
-    let v = app.st.data.nav_views.iter().find(|v| v.fragment == fragment).unwrap();
+    let v = app.st.data.lists.views().iter().find(|v| v.fragment == fragment).unwrap();
     assert!(v.is_pinned);
     assert_eq!(v.name.as_deref(), Some("Support, followed"));
 }
@@ -149,7 +149,7 @@ async fn the_empty_topic_is_listed_once() {
     let general = app.channel_id("general");
     let row = app.sidebar_row(|r| *r == topicterm::app::SidebarRow::Channel(general));
     app.send(topicterm::app::Msg::ClickSidebar(row)).await;
-    let names: Vec<String> = app.st.data.topics[&general].topics.iter().map(|t| t.name.clone()).collect();
+    let names: Vec<String> = app.st.data.topics.of(general).unwrap().iter().map(|t| t.name.clone()).collect();
     assert_eq!(names.iter().filter(|n| n.is_empty() || *n == "general chat").count(), 1, "{names:?}");
     let screen = app.screen(100, 30);
     assert_eq!(screen.matches("   general chat").count(), 1, "{screen}");

@@ -217,7 +217,7 @@ async fn a_cancelled_edit_of_a_scheduled_message_is_kept() {
     let mut app = App::start("member").await;
     app.palette("scheduled").await;
     let order = topicterm::app::scheduled_in_order(&app.st);
-    let pos = order.iter().position(|id| !app.st.data.scheduled[id].failed).expect("a pending one");
+    let pos = order.iter().position(|id| !app.st.data.lists.scheduled()[id].failed).expect("a pending one");
     for _ in 0..pos {
         app.key(KeyCode::Char('j')).await;
     }
@@ -237,7 +237,7 @@ async fn a_cancelled_edit_of_a_scheduled_message_is_kept() {
     // Saving it sends the kept text, and the draft goes.
     app.ctrl('d').await;
     let id = order[pos];
-    assert_eq!(app.st.data.scheduled[&id].content, format!("{original} and more"));
+    assert_eq!(app.st.data.lists.scheduled()[&id].content, format!("{original} and more"));
     assert!(!app.st.drafts.contains_key(&format!("scheduled-{id}")));
 }
 

@@ -166,7 +166,7 @@ async fn the_key_paths_work_at_every_supported_level() {
         app.keys("in 2h").await;
         app.key(KeyCode::Enter).await;
         app.until("the scheduled message", |st| {
-            !st.data.scheduled.is_empty() || st.ui.status.as_ref().is_some_and(|s| s.error)
+            !st.data.lists.scheduled().is_empty() || st.ui.status.as_ref().is_some_and(|s| s.error)
         })
         .await;
         assert_eq!(error(&app), None, "level {level}");
@@ -293,9 +293,9 @@ async fn a_new_topic_in_a_channel_that_limits_them_is_refused_before_sending() {
     app.key(KeyCode::Char('c')).await;
     app.keys("general>").await;
     app.key(KeyCode::Tab).await;
-    app.until("the topic list", |st| st.data.topics.get(&general).is_some_and(|l| l.loaded)).await;
+    app.until("the topic list", |st| st.data.topics.of(general).is_some_and(|l| l.is_loaded())).await;
     app.key(KeyCode::Esc).await;
-    let existing = app.st.data.topics[&general].topics[0].name.clone();
+    let existing = app.st.data.topics.of(general).unwrap().iter().next().unwrap().name.clone();
     for (topic, refused) in [("a brand new topic", true), (existing.as_str(), false)] {
         app.key(KeyCode::Char('c')).await;
         app.keys(&format!("general>{topic}")).await;

@@ -299,7 +299,7 @@ async fn saved_views_are_rows_pinned_first_and_open_what_they_name() {
     assert_eq!(views.len(), 4, "{views:?}");
     let pinned: Vec<bool> = views
         .iter()
-        .map(|f| app.st.data.nav_views.iter().find(|v| v.fragment == *f).unwrap().is_pinned)
+        .map(|f| app.st.data.lists.views().iter().find(|v| v.fragment == *f).unwrap().is_pinned)
         .collect();
     assert!(pinned.windows(2).all(|w| w[0] >= w[1]), "pinned first: {views:?} {pinned:?}");
     assert!(views.iter().any(|f| f.contains("release")) && views.contains(&"recent".to_owned()));

@@ -140,8 +140,15 @@ async fn compose_schedules_for_later_and_the_list_edits_and_deletes() {
     let said = status(&app);
     assert!(!said.0 && said.1.starts_with("scheduled for ") && said.1.contains(" at "), "{said:?}");
     assert!(app.st.ui.compose.is_none());
-    let ours =
-        app.st.data.scheduled.values().find(|s| s.content == "remember the retro").cloned().expect("event");
+    let ours = app
+        .st
+        .data
+        .lists
+        .scheduled()
+        .values()
+        .find(|s| s.content == "remember the retro")
+        .cloned()
+        .expect("event");
     assert!(ours.scheduled_delivery_timestamp > app.st.now + 7000);
 
     app.palette("scheduled").await;
@@ -157,7 +164,8 @@ async fn compose_schedules_for_later_and_the_list_edits_and_deletes() {
 
     // The seeded failed message sorts first: editing it needs a new time.
     let order = topicterm::app::scheduled_in_order(&app.st);
-    let failed_pos = order.iter().position(|id| app.st.data.scheduled[id].failed).expect("a failed one");
+    let failed_pos =
+        order.iter().position(|id| app.st.data.lists.scheduled()[id].failed).expect("a failed one");
     for _ in 0..failed_pos {
         app.key(KeyCode::Char('j')).await;
     }
@@ -170,7 +178,7 @@ async fn compose_schedules_for_later_and_the_list_edits_and_deletes() {
     app.key(KeyCode::Enter).await;
     assert_eq!(status(&app), (false, "scheduled message moved to tomorrow at 10:00".into()));
     let failed_id = order[failed_pos];
-    assert!(!app.st.data.scheduled[&failed_id].failed, "pending again");
+    assert!(!app.st.data.lists.scheduled()[&failed_id].failed, "pending again");
 
     app.palette("scheduled").await;
     let pos = topicterm::app::scheduled_in_order(&app.st)
@@ -188,7 +196,7 @@ async fn compose_schedules_for_later_and_the_list_edits_and_deletes() {
     );
     app.key(KeyCode::Char('y')).await;
     assert_eq!(status(&app), (false, "scheduled message deleted".into()));
-    assert!(!app.st.data.scheduled.contains_key(&ours.scheduled_message_id));
+    assert!(!app.st.data.lists.scheduled().contains_key(&ours.scheduled_message_id));
 }
 
 #[tokio::test]

@@ -101,7 +101,7 @@ async fn a_moved_topic_leaves_its_old_row() {
     app.settle().await;
     select_channel_row(&mut app, general);
     app.key(KeyCode::Enter).await;
-    app.until("the topics", |st| st.data.topics.get(&general).is_some_and(|l| l.loaded)).await;
+    app.until("the topics", |st| st.data.topics.of(general).is_some_and(|l| l.is_loaded())).await;
     let row = |app: &App, t: &str| {
         app.st.ui.sidebar.iter().any(|r| matches!(r, SidebarRow::Topic(c, n) if *c == general && n == t))
     };

@@ -48,7 +48,7 @@ async fn a_reminder_is_set_listed_by_time_and_deleted_after_a_question() {
     app.palette("remind in 2 hours").await;
     app.until("said when", |st| st.ui.status.as_ref().is_some_and(|s| s.text.ends_with("today at 14:00")))
         .await;
-    app.until("both, by event", |st| st.data.reminders.as_ref().is_some_and(|r| r.len() == 2)).await;
+    app.until("both, by event", |st| st.data.lists.reminders().is_some_and(|r| r.len() == 2)).await;
     app.palette("reminders").await;
     assert!(matches!(app.st.ui.popup, Some(Popup::Reminders { .. })));
     let screen = app.screen(80, 24);
@@ -71,7 +71,7 @@ async fn a_reminder_is_set_listed_by_time_and_deleted_after_a_question() {
     assert_eq!(server_reminders(&app).len(), 2);
     app.key(KeyCode::Char('d')).await;
     app.key(KeyCode::Char('y')).await;
-    app.until("deleted", |st| st.data.reminders.as_ref().is_some_and(|r| r.len() == 1)).await;
+    app.until("deleted", |st| st.data.lists.reminders().is_some_and(|r| r.len() == 1)).await;
     assert_eq!(status(&app.st), (false, "reminder deleted".into()));
     let left = server_reminders(&app);
     assert_eq!(left.len(), 1);
@@ -94,11 +94,11 @@ async fn a_reminder_is_set_listed_by_time_and_deleted_after_a_question() {
 async fn a_delivered_reminder_notifies_like_a_direct_message_and_leaves_the_list() {
     let (mut app, _) = on_a_message(Setup::new("member")).await;
     app.palette("remind in 1h before lunch").await;
-    app.until("listed", |st| st.data.reminders.as_ref().is_some_and(|r| r.len() == 1)).await;
+    app.until("listed", |st| st.data.lists.reminders().is_some_and(|r| r.len() == 1)).await;
     app.palette("reminders").await;
     // The server's clock moves on past it: the Notification Bot delivers it.
     app.server.shared.lock().settings.clock_offset += 2 * 3600;
-    app.until("delivered", |st| st.data.reminders.as_ref().is_some_and(Vec::is_empty)).await;
+    app.until("delivered", |st| st.data.lists.reminders().is_some_and(<[_]>::is_empty)).await;
     app.until("the Notification Bot's message", |st| {
         st.data.messages.values().any(|m| m.sender_full_name() == "Notification Bot")
     })
@@ -182,7 +182,7 @@ async fn the_remind_key_opens_the_palette_and_an_old_server_is_said_to_have_none
 #[tokio::test]
 async fn before_level_399_the_list_is_asked_for_and_before_415_the_note_is_left_out() {
     let (mut app, _) = on_a_message(Setup::new("member").feature_level(398)).await;
-    assert!(app.st.data.reminders.is_none(), "register said nothing of them");
+    assert!(app.st.data.lists.reminders().is_none(), "register said nothing of them");
     app.palette("remind in 2h keep this").await;
     app.until("said", |st| st.ui.status.as_ref().is_some_and(|s| s.text.starts_with("I'll"))).await;
     assert_eq!(
@@ -195,7 +195,7 @@ async fn before_level_399_the_list_is_asked_for_and_before_415_the_note_is_left_
     );
     app.key(KeyCode::Char('W')).await;
     assert!(matches!(app.st.ui.popup, Some(Popup::Reminders { .. })));
-    app.until("asked for", |st| st.data.reminders.as_ref().is_some_and(|r| r.len() == 1)).await;
+    app.until("asked for", |st| st.data.lists.reminders().is_some_and(|r| r.len() == 1)).await;
     let screen = app.screen(80, 24);
     assert!(screen.contains("Sat 21 Nov 14:00") && !screen.contains("note:"), "{screen}");
 }

@@ -26,7 +26,7 @@ fn on_server(app: &App) -> Vec<(String, String)> {
 }
 
 fn known(st: &State) -> usize {
-    st.data.snippets.as_ref().map_or(0, |s| s.len())
+    st.data.lists.snippets().map_or(0, |s| s.len())
 }
 
 /// The member, with three snippets saved from another of their clients (they arrive as events).
@@ -135,7 +135,7 @@ async fn snippets_are_listed_filtered_inserted_saved_and_deleted() {
 fn selected_title(st: &State) -> Option<String> {
     let Some(Popup::Snippets { selected, shown: Some(shown), .. }) = &st.ui.popup else { return None };
     let id = shown.get(*selected)?;
-    Some(st.data.snippets.as_ref()?.get(id)?.title.clone())
+    Some(st.data.lists.snippets()?.get(id)?.title.clone())
 }
 
 /// Move the popup's selection to a snippet, from the top, as `g` and `j` do.
@@ -185,7 +185,7 @@ async fn every_refusal_is_said() {
     app.key(KeyCode::Esc).await;
     assert_eq!(on_server(&app).len(), 3, "nothing was saved");
     // The server's own refusal: deleted elsewhere while the question was asked.
-    let thanks = app.st.data.snippets.as_ref().unwrap().values().find(|s| s.title == "thanks").unwrap().id;
+    let thanks = app.st.data.lists.snippets().unwrap().values().find(|s| s.title == "thanks").unwrap().id;
     select_snippet(&mut app, "thanks").await;
     app.keys("d").await;
     app.other("member").delete_saved_snippet(thanks).await.unwrap();
@@ -216,7 +216,7 @@ async fn without_snippets_in_register() -> (App, Rewriter) {
 #[tokio::test]
 async fn without_them_in_register_they_are_asked_for_and_failures_are_said() {
     let (mut app, proxy) = without_snippets_in_register().await;
-    assert!(app.st.data.snippets.is_none(), "register brought none");
+    assert!(app.st.data.lists.snippets().is_none(), "register brought none");
     app.other("member").create_saved_snippet("thanks", "Thank you!").await.unwrap();
     // A garbled answer: said, with how to ask again; the popup closes.
     proxy.arm(Box::new(|ex: &Exchange| {
@@ -252,7 +252,7 @@ async fn without_them_in_register_they_are_asked_for_and_failures_are_said() {
 #[tokio::test]
 async fn a_server_older_than_snippets_is_said_to_have_none() {
     let mut app = App::start_at_level("member", topicterm::api::levels::SAVED_SNIPPETS - 1).await;
-    assert!(app.st.data.snippets.is_none(), "its register has none");
+    assert!(app.st.data.lists.snippets().is_none(), "its register has none");
     app.palette("snippets").await;
     app.until("the refusal", |st| st.ui.status.as_ref().is_some_and(|s| s.error)).await;
     assert_eq!(

@@ -51,9 +51,7 @@ pub(super) fn open_row(st: &mut State) -> Vec<Effect> {
             st.ui.expanded = None;
         } else {
             st.ui.expanded = Some(c);
-            let list = st.data.topics.entry(c).or_default();
-            if !list.loaded && !list.loading {
-                list.loading = true;
+            if st.data.topics.ask(c) {
                 fx.push(Effect::FetchTopics(c));
             }
         }
@@ -109,8 +107,8 @@ pub(super) fn next_unread_topic(st: &mut State) -> Vec<Effect> {
                 .or_else(|| {
                     st.data
                         .topics
-                        .get(&c)
-                        .and_then(|l| l.topics.iter().find(|x| x.name.to_lowercase() == t))
+                        .of(c)
+                        .and_then(|l| l.iter().find(|x| x.name.to_lowercase() == t))
                         .map(|x| x.name.clone())
                 })
                 .unwrap_or(t);

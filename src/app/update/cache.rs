@@ -84,20 +84,20 @@ pub fn snapshot(st: &State) -> Snapshot {
         ),
         unread_msgs: Some(unread),
         user_topics: Some(
-            d.user_topics
-                .iter()
-                .map(|((channel, topic), policy)| UserTopic {
-                    stream_id: *channel,
-                    topic_name: display_topic(st, *channel, topic),
+            d.topics
+                .policies()
+                .map(|(channel, topic, policy)| UserTopic {
+                    stream_id: channel,
+                    topic_name: display_topic(st, channel, topic),
                     last_updated: 0,
-                    visibility_policy: *policy,
+                    visibility_policy: policy,
                 })
                 .collect(),
         ),
         user_status: Some(statuses),
         realm_emoji: Some(d.realm_emoji.clone()),
-        scheduled_messages: Some(d.scheduled.values().cloned().collect()),
-        navigation_views: Some(d.nav_views.clone()),
+        scheduled_messages: Some(d.lists.scheduled().values().cloned().collect()),
+        navigation_views: Some(d.lists.views().to_vec()),
         recent_private_conversations: Some(
             d.recent_dms
                 .iter()
@@ -108,9 +108,9 @@ pub fn snapshot(st: &State) -> Snapshot {
         muted_users: Some(d.users.muted().map(|id| MutedUser { id, timestamp: 0 }).collect()),
         custom_profile_fields: Some(d.profile_fields.clone()),
         alert_words: Some(d.alert_words.clone()),
-        saved_snippets: d.snippets.as_ref().map(|s| s.values().cloned().collect()),
+        saved_snippets: d.lists.snippets().map(|s| s.values().cloned().collect()),
         channel_folders: Some(d.channels.folders().cloned().collect()),
-        reminders: d.reminders.clone(),
+        reminders: d.lists.reminders().map(<[_]>::to_vec),
         realm_upload_quota_mib: r.upload_quota_bytes.map(|b| b >> 20),
         ..Default::default()
     };
@@ -134,8 +134,8 @@ pub fn snapshot(st: &State) -> Snapshot {
 fn display_topic(st: &State, channel: ChannelId, lower: &str) -> String {
     st.data
         .topics
-        .get(&channel)
-        .and_then(|l| l.topics.iter().find(|t| t.name.to_lowercase() == lower))
+        .of(channel)
+        .and_then(|l| l.iter().find(|t| t.name.to_lowercase() == lower))
         .map_or_else(|| lower.to_owned(), |t| t.name.clone())
 }
 

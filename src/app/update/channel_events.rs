@@ -44,6 +44,7 @@ pub(super) fn on_stream(st: &mut State, ev: StreamEvent) {
         StreamApplied::Nothing => return,
         StreamApplied::Changed => {}
         StreamApplied::Gone { ids, subscribed } => {
+            st.data.topics.on_channels_gone(&ids);
             if st.ui.expanded.is_some_and(|c| ids.contains(&c)) {
                 st.ui.expanded = None;
             }

@@ -180,7 +180,7 @@ pub fn rebuild_sidebar(st: &mut State) {
         rows.extend([SidebarRow::Starred, SidebarRow::Mentions]);
         // Saved views, pinned first (each group in the server's order).
         let (pinned, other): (Vec<&NavigationView>, Vec<&NavigationView>) =
-            d.nav_views.iter().filter(|v| has_view_row(v)).partition(|v| v.is_pinned);
+            d.lists.views().iter().filter(|v| has_view_row(v)).partition(|v| v.is_pinned);
         rows.extend(pinned.into_iter().chain(other).map(|v| SidebarRow::View(v.fragment.clone())));
     } else {
         // Filtering: every conversation whose people match (newest first), then the channels.
@@ -199,9 +199,9 @@ pub fn rebuild_sidebar(st: &mut State) {
         for c in chans {
             rows.push(SidebarRow::Channel(c));
             if st.ui.expanded == Some(c)
-                && let Some(list) = d.topics.get(&c)
+                && let Some(list) = d.topics.of(c)
             {
-                rows.extend(list.topics.iter().map(|t| SidebarRow::Topic(c, t.name.clone())));
+                rows.extend(list.iter().map(|t| SidebarRow::Topic(c, t.name.clone())));
             }
         }
     }

@@ -244,12 +244,11 @@ fn topics(
 ) -> Vec<(String, String)> {
     let Some(cid) = Resolver::channel_id(&st.data, chan) else { return vec![] };
     let q = typed.to_lowercase();
-    match st.data.topics.get(&cid) {
-        Some(list) if list.loaded => {
+    match st.data.topics.of(cid) {
+        Some(list) if list.is_loaded() => {
             // The empty topic by its name ("general chat"), as everywhere a person reads it.
             let realm = &st.data.realm;
             let mut names: Vec<&str> = list
-                .topics
                 .iter()
                 .map(|t| realm.topic_shown(&t.name))
                 .filter(|t| t.to_lowercase().contains(&q))
@@ -258,10 +257,10 @@ fn topics(
             names.sort_by_key(|t| !t.to_lowercase().starts_with(&q));
             names.into_iter().take(SHOWN).map(|t| (t.to_owned(), insert(t))).collect()
         }
-        Some(list) if list.loading => vec![],
         _ => {
-            st.data.topics.entry(cid).or_default().loading = true;
-            fx.push(Effect::FetchTopics(cid));
+            if st.data.topics.ask(cid) {
+                fx.push(Effect::FetchTopics(cid));
+            }
             vec![]
         }
     }

@@ -40,7 +40,7 @@ pub(super) fn send_compose(st: &mut State) -> Vec<Effect> {
     let Some(text) = compose_text(st, "send") else { return vec![] };
     let Some(c) = &st.ui.compose else { return vec![] };
     if let Some(id) = c.scheduled {
-        if st.data.scheduled.get(&id).is_some_and(|s| s.failed) {
+        if st.data.lists.scheduled().get(&id).is_some_and(|s| s.failed) {
             set_error(st, "this scheduled message failed to send: press ctrl+s to give it a new time");
             return vec![];
         }
@@ -80,7 +80,7 @@ fn new_topic_refused(st: &State, target: &Target) -> Option<String> {
 
 /// Scheduled message IDs by delivery time.
 pub fn scheduled_in_order(st: &State) -> Vec<i64> {
-    let mut v: Vec<&ScheduledMessage> = st.data.scheduled.values().collect();
+    let mut v: Vec<&ScheduledMessage> = st.data.lists.scheduled().values().collect();
     v.sort_by_key(|s| (s.scheduled_delivery_timestamp, s.scheduled_message_id));
     v.into_iter().map(|s| s.scheduled_message_id).collect()
 }
@@ -184,10 +184,9 @@ pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
             Some((chan, topic_q)) => {
                 if let Some(cid) = crate::app::narrow::Resolver::channel_id(d, chan) {
                     let topic_q = topic_q.to_lowercase();
-                    match d.topics.get(&cid) {
-                        Some(list) if list.loaded => out.extend(
-                            list.topics
-                                .iter()
+                    match d.topics.of(cid) {
+                        Some(list) if list.is_loaded() => out.extend(
+                            list.iter()
                                 .map(|t| (d.realm.topic_shown(&t.name), t.name.as_str()))
                                 .filter(|(shown, _)| shown.to_lowercase().contains(&topic_q))
                                 .take(8)
@@ -195,10 +194,10 @@ pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
                                     (shown.to_owned(), format!("#**{}>{t}**", d.channels.name(cid)))
                                 }),
                         ),
-                        Some(list) if list.loading => {}
                         _ => {
-                            st.data.topics.entry(cid).or_default().loading = true;
-                            fx.push(Effect::FetchTopics(cid));
+                            if st.data.topics.ask(cid) {
+                                fx.push(Effect::FetchTopics(cid));
+                            }
                         }
                     }
                 }

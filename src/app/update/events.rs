@@ -23,10 +23,8 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
         EventKind::RealmUser(ev) => st.data.users.on_realm_user(&ev),
         EventKind::Typing(ev) => super::people_events::on_typing(st, &ev),
         EventKind::TypingEditMessage(ev) => super::people_events::on_edit_typing(st, &ev),
-        EventKind::UserTopic(t) => {
-            super::navigation::policy_changed(st, t.stream_id, &t.topic_name, t.visibility_policy);
-        }
-        EventKind::ScheduledMessages(ev) => on_scheduled(st, ev),
+        EventKind::UserTopic(t) => super::navigation::policy_changed(st, &t),
+        EventKind::ScheduledMessages(ev) => st.data.lists.on_scheduled(ev),
         EventKind::Realm(RealmEvent::Update(change)) => on_realm(st, change),
         EventKind::Drafts(ev) => return super::server_drafts::on_event(st, ev),
         EventKind::UserSettings(UserSettingsEvent::Update(change)) => {
@@ -37,7 +35,7 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                 UserSettingChange::Other { .. } => {}
             }
         }
-        EventKind::NavigationView(ev) => on_view(st, ev),
+        EventKind::NavigationView(ev) => st.data.lists.on_view(ev),
         EventKind::RealmPlaygrounds { realm_playgrounds } => st.data.playgrounds = realm_playgrounds,
         EventKind::RealmEmoji { realm_emoji } => st.data.realm_emoji = realm_emoji,
         EventKind::Reminders(ev) => super::reminders::on_event(st, ev),
@@ -55,23 +53,6 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
     vec![]
 }
 
-/// The user's scheduled messages added, changed or gone.
-fn on_scheduled(st: &mut State, ev: ScheduledMessagesEvent) {
-    let scheduled = &mut st.data.scheduled;
-    match ev {
-        ScheduledMessagesEvent::Add(list) => {
-            scheduled.extend(list.into_iter().map(|s| (s.scheduled_message_id, s)));
-        }
-        ScheduledMessagesEvent::Update(s) => {
-            scheduled.insert(s.scheduled_message_id, s);
-        }
-        ScheduledMessagesEvent::Remove { scheduled_message_id } => {
-            scheduled.remove(&scheduled_message_id);
-        }
-        ScheduledMessagesEvent::Other(_) => {}
-    }
-}
-
 /// One of the organization's settings the client relies on changed.
 fn on_realm(st: &mut State, change: RealmChange) {
     let realm = &mut st.data.realm;
@@ -81,27 +62,6 @@ fn on_realm(st: &mut State, change: RealmChange) {
         RealmChange::EnableReadReceipts(enabled) => realm.read_receipts = enabled,
         RealmChange::Name(name) => realm.name = name,
         RealmChange::Other { .. } => {}
-    }
-}
-
-/// One of the user's saved views added, pinned, renamed or removed.
-fn on_view(st: &mut State, ev: NavigationViewEvent) {
-    let views = &mut st.data.nav_views;
-    match ev {
-        NavigationViewEvent::Add(v) => {
-            views.retain(|x| x.fragment != v.fragment);
-            views.push(v);
-        }
-        NavigationViewEvent::Update { fragment, is_pinned, name } => {
-            if let Some(v) = views.iter_mut().find(|x| x.fragment == fragment) {
-                v.is_pinned = is_pinned.unwrap_or(v.is_pinned);
-                if let Some(name) = name {
-                    v.name = name;
-                }
-            }
-        }
-        NavigationViewEvent::Remove { fragment } => views.retain(|x| x.fragment != fragment),
-        NavigationViewEvent::Other(_) => {}
     }
 }
 

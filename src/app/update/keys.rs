@@ -166,14 +166,14 @@ fn scheduled_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     match key.code {
         KeyCode::Esc | KeyCode::Char('q') => st.ui.popup = None,
         KeyCode::Char('d') => {
-            if let Some(sm) = ids.get(*selected).and_then(|id| st.data.scheduled.get(id)) {
+            if let Some(sm) = ids.get(*selected).and_then(|id| st.data.lists.scheduled().get(id)) {
                 let question = format!("Delete the scheduled message {}?", scheduled_label(st, sm));
                 let effect = Effect::Api(ApiCall::DeleteScheduled(sm.scheduled_message_id));
                 confirm(st, question, effect);
             }
         }
         KeyCode::Char('e') | KeyCode::Enter => {
-            if let Some(sm) = ids.get(*selected).and_then(|id| st.data.scheduled.get(id)).cloned() {
+            if let Some(sm) = ids.get(*selected).and_then(|id| st.data.lists.scheduled().get(id)).cloned() {
                 let target = match &sm.to {
                     Recipient::Channel(c) => {
                         Target::Channel { id: *c, topic: sm.topic.clone().unwrap_or_default() }

@@ -11,7 +11,7 @@ fn moved(selected: &mut usize, len: usize, key: &KeyEvent) -> bool {
 }
 
 fn reminders_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let len = st.data.reminders.as_ref().map_or(0, Vec::len);
+    let len = st.data.lists.reminders().map_or(0, <[_]>::len);
     let Some(Popup::Reminders { selected }) = &mut st.ui.popup else { return vec![] };
     if moved(selected, len, &key) {
         return vec![];

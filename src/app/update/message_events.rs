@@ -111,36 +111,19 @@ fn views_after_move(st: &mut State, ids: &[MessageId]) {
 /// the messages went. The old row goes when the whole topic moved; when only some messages
 /// did, the old channel's topics are asked for again (the server knows what is left).
 fn moved_topic_rows(st: &mut State, ev: &UpdateMessageEvent, ids: &[MessageId]) -> Vec<Effect> {
-    let (Some(from), Some(old)) = (ev.stream_id, ev.orig_subject.as_deref()) else { return vec![] };
-    let to = ev.new_stream_id.unwrap_or(from);
-    let new = ev.subject.as_deref().unwrap_or(old);
-    let mut fx = Vec::new();
     let d = &mut st.data;
-    if let Some(list) = d.topics.get_mut(&from) {
-        if ev.propagate_mode.as_deref() == Some("change_all") {
-            list.topics.retain(|t| !t.name.eq_ignore_ascii_case(old));
-        } else {
-            // Its newest message moved: the row stands on what is still known there (its
-            // newest unread message), else goes until the server says what is left.
-            if let Some(pos) = list.topics.iter().position(|t| t.name.eq_ignore_ascii_case(old))
-                && ids.contains(&list.topics[pos].max_id)
-            {
-                let row = list.topics.remove(pos);
-                let left = d.unread.in_conv(&Conv::topic(from, &row.name)).and_then(|s| s.last().copied());
-                if let Some(newest) = left {
-                    list.touch(&row.name, newest);
-                }
-            }
-            if list.loaded {
-                fx.push(Effect::FetchTopics(from));
-            }
-        }
-    }
-    if let (Some(list), Some(max)) = (st.data.topics.get_mut(&to), ids.iter().max()) {
-        list.touch(new, *max);
+    // Its newest message moved: the row stands on what is still known there (its newest
+    // unread message), else goes until the server says what is left.
+    let unread = &d.unread;
+    let from = ev.stream_id.unwrap_or_default();
+    let changed = d
+        .topics
+        .on_move(ev, ids, |name| unread.in_conv(&Conv::topic(from, name)).and_then(|s| s.last().copied()));
+    if !changed.rows {
+        return vec![];
     }
     rebuild_sidebar(st);
-    fx
+    changed.ask_again.map(Effect::FetchTopics).into_iter().collect()
 }
 
 /// A poll's vote, a to-do list's tick.
@@ -170,26 +153,22 @@ pub(super) fn on_delete(st: &mut State, ev: &DeleteMessageEvent) -> Vec<Effect> 
     }
     let (Some(c), Some(topic)) = (ev.stream_id, ev.topic.as_deref()) else { return vec![] };
     let d = &mut st.data;
-    let Some(list) = d.topics.get_mut(&c) else { return vec![] };
-    let Some(pos) = list.topics.iter().position(|t| t.name.eq_ignore_ascii_case(topic)) else {
-        return vec![];
-    };
-    if !ids.contains(&list.topics[pos].max_id) {
-        return vec![];
-    }
-    let row = list.topics.remove(pos);
     // What is still known of the topic: its newest unread message, or the newest message its
     // own view holds.
-    let left = [
-        d.unread.in_conv(&Conv::topic(c, topic)).and_then(|s| s.last().copied()),
-        d.narrows.get(&Narrow::Topic(c, row.name.clone())).and_then(|v| v.ids.last().copied()),
-    ];
-    if let Some(newest) = left.into_iter().flatten().max() {
-        list.touch(&row.name, newest);
+    let (unread, narrows) = (&d.unread, &d.narrows);
+    let left = |name: &str| {
+        let left = [
+            unread.in_conv(&Conv::topic(c, topic)).and_then(|s| s.last().copied()),
+            narrows.get(&Narrow::Topic(c, name.to_owned())).and_then(|v| v.ids.last().copied()),
+        ];
+        left.into_iter().flatten().max()
+    };
+    let changed = d.topics.on_delete(ev, left);
+    if !changed.rows {
+        return vec![];
     }
-    let fx = if list.loaded { vec![Effect::FetchTopics(c)] } else { vec![] };
     rebuild_sidebar(st);
-    fx
+    changed.ask_again.map(Effect::FetchTopics).into_iter().collect()
 }
 
 /// An emoji reaction added or taken back.
@@ -245,7 +224,7 @@ pub(super) fn on_flags(st: &mut State, ev: &FlagsEvent) {
                 let conv = match (d.kind.as_str(), d.stream_id) {
                     ("stream", Some(c)) => {
                         let topic = d.topic.clone().unwrap_or_default();
-                        st.data.topics.entry(c).or_default().touch(&topic, *id);
+                        st.data.topics.on_message(c, &topic, *id);
                         Conv::topic(c, &topic)
                     }
                     _ => Conv::dm(d.user_ids.as_deref().unwrap_or_default(), st.data.me),

@@ -304,13 +304,9 @@ pub(super) fn move_selection(st: &mut State, delta: isize) -> Vec<Effect> {
 
 /// A topic's visibility changed on the server (its `user_topic` event): the policy, and the
 /// combined feed, which leaves muted topics out.
-pub(super) fn policy_changed(st: &mut State, c: ChannelId, topic: &str, policy: VisibilityPolicy) {
-    let key = (c, topic.to_lowercase());
-    if policy == VisibilityPolicy::None {
-        st.data.user_topics.remove(&key);
-    } else {
-        st.data.user_topics.insert(key, policy);
-    }
+pub(super) fn policy_changed(st: &mut State, t: &UserTopic) {
+    st.data.topics.on_user_topic(t);
+    let (c, topic, policy) = (t.stream_id, t.topic_name.as_str(), t.visibility_policy);
     // The combined feed hides muted topics.
     let d = &mut st.data;
     if let Some(view) = d.narrows.get_mut(&Narrow::All) {

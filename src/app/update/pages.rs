@@ -114,30 +114,29 @@ pub(super) fn on_topics(st: &mut State, channel: ChannelId, topics: Vec<TopicEnt
     // The server's list is what there is: a topic it no longer lists was deleted or
     // moved away. Its unread messages stand for a topic too (the index lets go of
     // deleted ones).
-    let list = st.data.topics.entry(channel).or_default();
-    list.topics.clear();
-    for t in topics {
-        list.touch(&t.name, t.max_id);
-    }
-    for t in st.data.unread.topics_in(channel).into_iter().flatten() {
-        let newest = st.data.unread.in_conv(&Conv::Topic(channel, t.clone())).and_then(|s| s.last());
-        if let Some(newest) = newest
-            && !list.topics.iter().any(|x| x.name.eq_ignore_ascii_case(t))
-        {
-            list.touch(t, *newest);
-        }
-    }
-    list.loaded = true;
-    list.loading = false;
+    let d = &mut st.data;
+    let unread = &d.unread;
+    let newest = unread.topics_in(channel).into_iter().flatten().filter_map(|t| {
+        let newest = unread.in_conv(&Conv::Topic(channel, t.clone())).and_then(|s| s.last());
+        newest.map(|id| (t.as_str(), *id))
+    });
+    // A list taken before a move applied here names a message that is elsewhere now.
+    let messages = &d.messages;
+    let moved = |name: &str, id| {
+        messages
+            .get(&id)
+            .is_some_and(|m| m.stream_id() != Some(channel) || !m.topic().eq_ignore_ascii_case(name))
+    };
+    let again = d.topics.on_fetched(channel, topics, newest, moved);
     rebuild_sidebar(st);
+    let mut fx = if again { vec![Effect::FetchTopics(channel)] } else { vec![] };
     // A `#channel>topic` completion may be waiting for these.
     if st.ui.compose.is_some() {
-        super::compose::suggest(st)
+        fx.extend(super::compose::suggest(st));
     } else if st.ui.prompt.as_ref().is_some_and(|p| complete::completes(p.kind))
         && st.ui.completion.cycle.is_none()
     {
-        complete::suggest(st)
-    } else {
-        vec![]
+        fx.extend(complete::suggest(st));
     }
+    fx
 }

@@ -28,30 +28,23 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     let mut fields = r.custom_profile_fields.clone().unwrap_or_default();
     fields.sort_by_key(|f| (f.order, f.id));
     d.profile_fields = fields;
-    d.user_topics = topic_policies(&r, &d.channels);
+    let channels = &d.channels;
+    d.topics.on_register(&r, |name| channels.iter().find(|c| c.name == name).map(|c| c.id));
     d.unread.clear();
     if let Some(u) = &r.unread_msgs {
         d.unread.replace(crate::app::unreads::Unreads::from_register(u, d.me));
-        for t in &u.streams {
-            if let Some(newest) = t.unread_message_ids.iter().max() {
-                d.topics.entry(t.stream_id).or_default().touch(&t.topic, *newest);
-            }
-        }
     }
     // Messages held from before (the last session, a lost queue) are read or not as this
     // answer says now.
     let unread = &d.unread;
     d.messages.set_flag_where(Flag::Read, |id| !unread.contains(id));
-    d.scheduled =
-        r.scheduled_messages.iter().flatten().map(|s| (s.scheduled_message_id, s.clone())).collect();
+    d.lists.on_register(&r);
     d.realm_emoji = r.realm_emoji.clone().unwrap_or_default();
-    d.snippets = r.saved_snippets.as_ref().map(|v| v.iter().map(|s| (s.id, s.clone())).collect());
     d.queue_id = r.queue_id.clone();
     d.last_event_id = r.last_event_id;
     st.ui.loading = false;
     let drafts_fx = super::server_drafts::on_register(st, r.drafts.clone(), r.user_settings.as_ref());
     st.data.notify_defaults = r.user_settings.as_ref().map(NotifyDefaults::of).unwrap_or_default();
-    st.data.nav_views = r.navigation_views.clone().unwrap_or_default();
     st.data.recent_dms = r
         .recent_private_conversations
         .iter()
@@ -59,7 +52,6 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
         .map(|c| (dm_key(&c.user_ids, st.data.me), c.max_message_id))
         .collect();
     st.data.playgrounds = r.realm_playgrounds.clone().unwrap_or_default();
-    st.data.reminders = r.reminders.clone().map(super::reminders::in_order);
     rebuild_sidebar(st);
     rebuild_people(st);
     // A first view that names people waits for them.
@@ -157,32 +149,6 @@ fn roster_of(d: &mut Data, r: &mut RegisterResponse) -> Option<Effect> {
         let statuses = r.user_status.take().unwrap_or_default();
         Effect::ReadUsers { epoch: d.epochs, roster: Box::new(Roster { lists, statuses, groups }) }
     })
-}
-
-/// The user's topic policies; servers before level 170 list muted topics as [channel name,
-/// topic, time].
-fn topic_policies(
-    r: &RegisterResponse,
-    channels: &Channels,
-) -> HashMap<(ChannelId, String), VisibilityPolicy> {
-    let mut policies = HashMap::new();
-    for t in r.user_topics.iter().flatten() {
-        policies.insert((t.stream_id, t.topic_name.to_lowercase()), t.visibility_policy);
-    }
-    // Servers before level 170 list muted topics as [channel name, topic, time].
-    if r.user_topics.is_none() {
-        for m in r.muted_topics.iter().flatten() {
-            let (Some(name), Some(topic)) =
-                (m.get(0).and_then(|v| v.as_str()), m.get(1).and_then(|v| v.as_str()))
-            else {
-                continue;
-            };
-            if let Some(c) = channels.iter().find(|c| c.name == name) {
-                policies.insert((c.id, topic.to_lowercase()), VisibilityPolicy::Muted);
-            }
-        }
-    }
-    policies
 }
 
 /// What the server's answer lacked and was read on its own, in words (said once per register).

@@ -8,12 +8,6 @@ use super::common::*;
 use super::prelude::*;
 use crate::api::levels::{Level, REMINDER_NOTE, REMINDERS};
 
-/// Soonest first, as the server lists them.
-pub(super) fn in_order(mut list: Vec<Reminder>) -> Vec<Reminder> {
-    list.sort_by_key(|r| (r.scheduled_delivery_timestamp, r.reminder_id));
-    list
-}
-
 /// The server's level as far as the client knows it (before register: the newest).
 fn level(st: &State) -> Level {
     st.data.realm.level()
@@ -64,36 +58,25 @@ pub(super) fn remind(st: &mut State, words: &[String]) -> Result<Vec<Effect>, St
 pub(super) fn open(st: &mut State) -> Result<Vec<Effect>, String> {
     supported(st)?;
     st.ui.popup = Some(Popup::Reminders { selected: 0 });
-    Ok(if st.data.reminders.is_none() { vec![Effect::Api(ApiCall::Reminders)] } else { vec![] })
+    Ok(if st.data.lists.reminders().is_none() { vec![Effect::Api(ApiCall::Reminders)] } else { vec![] })
 }
 
 /// The server listed them.
 pub(super) fn on_list(st: &mut State, list: Vec<Reminder>) {
-    st.data.reminders = Some(in_order(list));
+    st.data.lists.on_reminders_listed(list);
     clamp(st);
 }
 
 /// A `reminders` event: set, or gone (deleted here or elsewhere, or delivered). Without a
 /// list yet there is nothing to keep: the list is asked for when it is opened.
 pub(super) fn on_event(st: &mut State, ev: RemindersEvent) {
-    let Some(list) = &mut st.data.reminders else { return };
-    match ev {
-        RemindersEvent::Add(added) => {
-            for r in added {
-                list.retain(|x| x.reminder_id != r.reminder_id);
-                let key = (r.scheduled_delivery_timestamp, r.reminder_id);
-                let at = list.partition_point(|x| (x.scheduled_delivery_timestamp, x.reminder_id) < key);
-                list.insert(at, r);
-            }
-        }
-        RemindersEvent::Remove(id) => list.retain(|x| x.reminder_id != id),
-    }
+    st.data.lists.on_reminders(ev);
     clamp(st);
 }
 
 /// The selection stays on a row that is there.
 fn clamp(st: &mut State) {
-    let len = st.data.reminders.as_ref().map_or(0, Vec::len);
+    let len = st.data.lists.reminders().map_or(0, <[Reminder]>::len);
     if let Some(Popup::Reminders { selected }) = &mut st.ui.popup {
         *selected = (*selected).min(len.saturating_sub(1));
     }
@@ -102,7 +85,7 @@ fn clamp(st: &mut State) {
 /// The reminder selected in the list.
 pub(super) fn selected(st: &State) -> Option<&Reminder> {
     let Some(Popup::Reminders { selected }) = &st.ui.popup else { return None };
-    st.data.reminders.as_ref()?.get(*selected)
+    st.data.lists.reminders()?.get(*selected)
 }
 
 /// The start of the text of the message a reminder is about (at most `max` characters): the
@@ -130,7 +113,7 @@ mod tests {
     }
 
     fn ids(st: &State) -> Vec<i64> {
-        st.data.reminders.iter().flatten().map(|r| r.reminder_id).collect()
+        st.data.lists.reminders().unwrap_or_default().iter().map(|r| r.reminder_id).collect()
     }
 
     #[test]
@@ -138,7 +121,7 @@ mod tests {
         let mut st = State::default();
         // No list yet: nothing to keep (it is asked for when opened).
         on_event(&mut st, RemindersEvent::Add(vec![reminder(1, 50)]));
-        assert!(st.data.reminders.is_none());
+        assert!(st.data.lists.reminders().is_none());
         on_list(&mut st, vec![reminder(2, 300), reminder(1, 100)]);
         assert_eq!(ids(&st), [1, 2]);
         on_event(&mut st, RemindersEvent::Add(vec![reminder(3, 200), reminder(4, 100)]));

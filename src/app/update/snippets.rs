@@ -11,14 +11,14 @@ use crate::app::msg::Answer;
 /// server is older than saved snippets, which is said instead.
 pub(super) fn open(st: &mut State) -> Vec<Effect> {
     let level = st.data.realm.feature_level;
-    if st.data.snippets.is_none()
+    if st.data.lists.snippets().is_none()
         && level > 0
         && let Err(e) = crate::api::snippets::no_snippets_here(Some(level))
     {
         set_error(st, e.to_string());
         return vec![];
     }
-    let shown = st.data.snippets.as_ref().map(|all| filtered(all, ""));
+    let shown = st.data.lists.snippets().map(|all| filtered(all, ""));
     let ask = shown.is_none();
     st.ui.popup =
         Some(Popup::Snippets { query: LineEditor::default(), filtering: false, selected: 0, shown });
@@ -46,7 +46,7 @@ pub(super) fn filtered(all: &std::collections::BTreeMap<i64, SavedSnippet>, quer
 /// The list changed (`keep`: the selection stays on the snippet it was on, if still shown), or
 /// its filter did (the best match is selected): what the popup shows follows.
 pub(super) fn refilter(st: &mut State, keep: bool) {
-    let Some(all) = &st.data.snippets else { return };
+    let Some(all) = st.data.lists.snippets() else { return };
     let Some(Popup::Snippets { query, selected, shown, .. }) = &mut st.ui.popup else { return };
     let was = shown.as_ref().and_then(|s| s.get(*selected)).copied().filter(|_| keep);
     let now = filtered(all, query.text());
@@ -57,22 +57,15 @@ pub(super) fn refilter(st: &mut State, keep: bool) {
 /// The snippet selected in the popup.
 pub(super) fn selected(st: &State) -> Option<&SavedSnippet> {
     let Some(Popup::Snippets { selected, shown: Some(shown), .. }) = &st.ui.popup else { return None };
-    shown.get(*selected).and_then(|id| st.data.snippets.as_ref()?.get(id))
+    shown.get(*selected).and_then(|id| st.data.lists.snippets()?.get(id))
 }
 
 /// A snippet was created, edited or deleted (by this client or another of the user's).
 pub(super) fn on_event(st: &mut State, ev: SavedSnippetsEvent) {
     // Not known yet: the list is asked for whole when it is opened.
-    let Some(all) = &mut st.data.snippets else { return };
-    match ev {
-        SavedSnippetsEvent::Put(s) => {
-            all.insert(s.id, s);
-        }
-        SavedSnippetsEvent::Remove(id) => {
-            all.remove(&id);
-        }
+    if st.data.lists.on_snippets(ev) {
+        refilter(st, true);
     }
-    refilter(st, true);
 }
 
 /// The title prompt answered: the compose text is saved under it, or why not is said (the
@@ -101,7 +94,7 @@ pub(super) fn answers(call: &ApiCall) -> bool {
 pub(super) fn on_answer(st: &mut State, call: ApiCall, result: Result<Answer, String>) -> Vec<Effect> {
     match (call, result) {
         (ApiCall::Snippets, Ok(Answer::Snippets(list))) => {
-            st.data.snippets = Some(list.into_iter().map(|s| (s.id, s)).collect());
+            st.data.lists.on_snippets_listed(list);
             refilter(st, true);
         }
         (ApiCall::Snippets, Err(why)) => {

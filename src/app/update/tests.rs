@@ -932,9 +932,7 @@ fn a_new_topic_the_user_may_not_start_is_refused_before_sending() {
     }))
     .unwrap();
     register_at_once(&mut st, reg);
-    let list = st.data.topics.entry(1).or_default();
-    list.loaded = true;
-    list.topics.push(TopicInfo { name: "plans".into(), max_id: 5 });
+    st.data.topics.on_fetched(1, vec![TopicEntry { name: "plans".into(), max_id: 5 }], [], |_, _| false);
     let send = |st: &mut State, topic: &str| {
         st.ui.compose = Some(Compose::new(Target::Channel { id: 1, topic: topic.into() }, "hello", None));
         update(st, Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::ALT)))
@@ -977,7 +975,7 @@ fn the_empty_topics_name_is_the_empty_topic_only_where_it_exists() {
 #[test]
 fn a_page_bringing_a_message_from_elsewhere_moves_it_out_of_its_old_topics_row() {
     let (mut st, _) = registered();
-    assert!(st.data.topics[&2].topics.iter().any(|t| t.name == "lunch" && t.max_id == 8));
+    assert_eq!(st.data.topics.of(2).and_then(|l| l.get("lunch")).map(|t| t.max_id), Some(8));
     let page: Box<MessagesResponse> = Box::new(
         serde_json::from_value(
             json!({"messages": [msg(8, 1, "plans", &["read"])], "found_newest": true, "found_oldest": true}),
@@ -985,7 +983,7 @@ fn a_page_bringing_a_message_from_elsewhere_moves_it_out_of_its_old_topics_row()
         .unwrap(),
     );
     update(&mut st, Msg::Messages { narrow: Narrow::All, resp: page, older: false, epoch: 0 });
-    assert!(!st.data.topics[&2].topics.iter().any(|t| t.name == "lunch"), "{:?}", st.data.topics[&2]);
-    assert!(st.data.topics[&1].topics.iter().any(|t| t.name == "plans" && t.max_id == 8));
+    assert!(st.data.topics.of(2).unwrap().get("lunch").is_none(), "{:?}", st.data.topics.of(2));
+    assert_eq!(st.data.topics.of(1).and_then(|l| l.get("plans")).map(|t| t.max_id), Some(8));
     assert!(!st.data.unread.contains(8), "read, as the page says");
 }
