@@ -18,7 +18,8 @@ pub enum Job {
     Api(Box<ApiCall>),
     /// Writing a draft to this machine's disk.
     SaveDraft,
-    FetchTopics,
+    /// A channel's topics.
+    FetchTopics(ChannelId),
     /// Opening a link (`download`: an uploaded file, fetched first).
     Open {
         download: bool,

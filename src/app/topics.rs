@@ -155,6 +155,14 @@ impl Topics {
         ask
     }
 
+    /// The ask for a channel's topics failed: it is no longer loading, so the next look at the
+    /// channel asks again (a list already held stays).
+    pub fn on_failed(&mut self, channel: ChannelId) {
+        if let Some(list) = self.lists.get_mut(&channel) {
+            list.loading = false;
+        }
+    }
+
     /// A channel's topics, as the server lists them: what there is (a topic it no longer lists
     /// was deleted or moved away), with each topic that still has unread messages (`unread`:
     /// the topic and its newest unread message). A listed topic whose newest message is held
@@ -339,6 +347,17 @@ mod tests {
         let mut v = v;
         v["id"] = json!(0);
         Event::decode(v).kind
+    }
+
+    #[test]
+    fn a_failed_ask_is_asked_again_and_a_pending_one_is_not() {
+        let mut t = Topics::default();
+        assert!(t.ask(1), "first look");
+        assert!(!t.ask(1), "already on its way");
+        t.on_failed(1);
+        assert!(t.ask(1), "failed: asked again");
+        t.on_failed(2);
+        assert!(t.ask(2), "a channel never asked is unchanged by a failure");
     }
 
     fn entry(name: &str, max_id: MessageId) -> TopicEntry {

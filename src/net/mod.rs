@@ -323,7 +323,7 @@ impl Dispatcher {
             Effect::FetchTopics(channel) => self.spawn(async move {
                 match c.get_topics(channel, true).await {
                     Ok(r) => Msg::Topics { channel, topics: r.topics },
-                    Err(e) => finished(Job::FetchTopics, Err::<(), _>(e)),
+                    Err(e) => finished(Job::FetchTopics(channel), Err::<(), _>(e)),
                 }
             }),
             // The main loop runs these on the terminal; elsewhere (whole-app tests) they go nowhere.

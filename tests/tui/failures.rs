@@ -252,3 +252,39 @@ async fn a_server_that_does_not_answer_is_said_within_seconds_and_the_send_goes_
     let (above, last) = wrapped_status(&mut app);
     assert!(!format!("{above} {last}").contains("not answering"), "{above} {last}");
 }
+
+/// A channel's topics the server did not give (a 502 while it restarts) are asked for again the
+/// next time the channel is opened, and then listed — not left "loading" for the session.
+#[tokio::test]
+async fn topics_the_server_failed_to_list_are_asked_for_again_when_the_channel_is_opened_again() {
+    let (mut app, proxy) = behind_rewriter().await;
+    let general = app.channel_id("general");
+    let path = format!("/users/me/{general}/topics");
+    let failed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let once = failed.clone();
+    let topics = path.clone();
+    proxy.arm_before(Box::new(move |ex: &Exchange| {
+        (ex.is("GET", &topics) && !once.swap(true, std::sync::atomic::Ordering::SeqCst))
+            .then(|| Reply::Html(502, b"<h1>502 Bad Gateway</h1>".to_vec()))
+    }));
+    app.key(KeyCode::Char('h')).await;
+    let row = app.sidebar_row(|r| *r == app::SidebarRow::Channel(general));
+    while app.st.ui.sidebar_selected < row {
+        app.key(KeyCode::Char('j')).await;
+    }
+    app.key(KeyCode::Enter).await;
+    app.until("the failure said", |st| st.ui.status.as_ref().is_some_and(|s| s.text.starts_with("topics: ")))
+        .await;
+    assert!(failed.load(std::sync::atomic::Ordering::SeqCst));
+    assert!(app.st.data.topics.of(general).is_none_or(|l| !l.is_loaded()), "nothing listed yet");
+    // Closed and opened again: asked again, and listed.
+    app.key(KeyCode::Enter).await;
+    app.key(KeyCode::Enter).await;
+    app.until("the topics listed", |st| st.data.topics.of(general).is_some_and(|l| l.is_loaded())).await;
+    assert_eq!(proxy.seen("GET", &path), 2);
+    assert!(
+        app.st.ui.sidebar.iter().any(|r| matches!(r, app::SidebarRow::Topic(c, _) if *c == general)),
+        "{:?}",
+        app.st.ui.sidebar
+    );
+}

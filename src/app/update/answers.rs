@@ -493,7 +493,7 @@ fn refused(st: &mut State, job: Job, f: &Failure) {
             _ => format!("could not save the draft: {text}"),
         },
         Job::Upload { .. } => format!("not attached: {text}"),
-        Job::FetchTopics => format!("topics: {text}"),
+        Job::FetchTopics(_) => format!("topics: {text}"),
         Job::Star { add } => format!("{}: {text}", if add { "not starred" } else { "star not taken off" }),
         Job::React { add } => {
             format!("{}: {text}", if add { "reaction not added" } else { "reaction not taken back" })

@@ -21,6 +21,11 @@ pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>)
             attach::uploaded(st, target, &name, &url)
         }
         (Job::Api(call), result) => on_call(st, *call, result),
+        // Not loading any more: the next look at the channel asks again.
+        (job @ Job::FetchTopics(channel), result @ Err(_)) => {
+            st.data.topics.on_failed(channel);
+            answers::on_done(st, job, result)
+        }
         (job, result) => answers::on_done(st, job, result),
     }
 }
