@@ -244,3 +244,48 @@ async fn the_clock_alone_changes_nothing_on_screen_even_offline() {
     assert_eq!(changed_rows(&second, &third), Vec::<u16>::new(), "a tick changed the screen");
     proxy.set_down(false);
 }
+
+/// `f` labels the links of the messages on screen; each says its label in words, and typing
+/// it opens the link as in the default view.
+#[tokio::test]
+async fn link_hints_are_words_in_the_text() {
+    let mut app = reader().await;
+    let general = app.channel_id("general");
+    let alice = app.other("alice");
+    let text = "read [the docs](https://docs.example/x) first";
+    let id = alice
+        .send_message(&topicterm::api::OutgoingMessage::channel(general, "hinted", text))
+        .await
+        .unwrap()
+        .id;
+    app.open(Narrow::Topic(general, "hinted".into())).await;
+    app.select(id);
+    let screen = app.screen(80, 24);
+    assert!(flat(&screen).contains("read the docs first link 1: the docs (docs.example)."), "{screen}");
+    app.key(KeyCode::Char('f')).await;
+    let screen = app.screen(80, 24);
+    assert_plain(&screen, "link hints");
+    assert!(flat(&screen).contains("link 1, hint a: the docs (docs.example)."), "{screen}");
+    let fx = topicterm::app::update(
+        &mut app.st,
+        Msg::Key(crossterm::event::KeyEvent::new(KeyCode::Char('a'), crossterm::event::KeyModifiers::NONE)),
+    );
+    assert_eq!(
+        fx,
+        vec![topicterm::app::Effect::OpenUrl { url: "https://docs.example/x".into(), download: false }]
+    );
+}
+
+/// The compose box fills the screen without its frame; the cursor is where typing goes.
+#[tokio::test]
+async fn the_compose_box_is_plain_and_holds_the_cursor() {
+    let mut app = reader().await;
+    app.key(KeyCode::Char('r')).await;
+    app.keys("hello").await;
+    let (buf, cursor) = app.frame(80, 24);
+    let screen = (0..24).map(|y| row(&buf, y)).collect::<Vec<_>>().join("\n");
+    assert_plain(&screen, "the compose box");
+    assert!(screen.contains("ctrl+d send"), "{screen}");
+    let (x, y) = cursor.expect("the cursor is shown");
+    assert_eq!(&row(&buf, y)[..x as usize].trim_start(), &"hello", "{screen}");
+}

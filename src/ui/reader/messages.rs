@@ -4,7 +4,8 @@
 
 use super::rows::{Pane, plain_row, wrap};
 use crate::api::{Flag, MessageId};
-use crate::app::{OutState, Outgoing, Shown, State, Stored, Target};
+use crate::app::hints::LinkSpot;
+use crate::app::{OutState, Outgoing, Popup, Shown, State, Stored, Target};
 use crate::content::{ContentContext, Document, Summary, sanitize};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -87,8 +88,9 @@ fn host(url: &str) -> String {
     }
 }
 
-/// One message as rows of `width` columns: the first says who, when, where and its marks.
-fn message_rows(st: &State, pane: &mut Pane, m: &Stored, width: usize) -> Vec<String> {
+/// One message as rows of `width` columns: the first says who, when, where and its marks; and
+/// how many links it numbers.
+fn message_rows(st: &State, pane: &mut Pane, m: &Stored, width: usize) -> (Vec<String>, usize) {
     let shown = st.shown(m);
     let hidden = shown == Shown::Hidden;
     let who = if hidden { "Muted user".to_owned() } else { sanitize(m.sender_full_name()) };
@@ -121,7 +123,7 @@ fn message_rows(st: &State, pane: &mut Pane, m: &Stored, width: usize) -> Vec<St
     let mut rows = wrap(&head, width);
     if hidden {
         rows.extend(wrap("a message from a muted user; z shows it", width));
-        return rows;
+        return (rows, 0);
     }
     let spoilers = matches!(shown, Shown::Body { spoilers_open: true });
     let s = summary(st, pane, m, spoilers);
@@ -130,14 +132,21 @@ fn message_rows(st: &State, pane: &mut Pane, m: &Stored, width: usize) -> Vec<St
         let text = sanitize(&link.text);
         let text = if text.trim().is_empty() { sanitize(&link.url) } else { text };
         let kind = if link.is_image { "picture" } else { "link" };
-        body.push_str(&format!(" {kind} {}: {text} ({}).", i + 1, host(&link.url)));
+        // While link hints are on, each link says its label.
+        let spot = LinkSpot { message: m.id, number: i + 1 };
+        let hint = match &st.ui.popup {
+            Some(Popup::Hints(h)) => h.label_of(spot).filter(|l| l.starts_with(h.typed.as_str())),
+            _ => None,
+        };
+        let hint = hint.map(|l| format!(", hint {l}")).unwrap_or_default();
+        body.push_str(&format!(" {kind} {}{hint}: {text} ({}).", i + 1, host(&link.url)));
     }
     let reactions = reactions(st, m);
     if !reactions.is_empty() {
         body.push_str(&format!(" Reactions: {reactions}."));
     }
     rows.extend(wrap(body.trim(), width));
-    rows
+    (rows, s.links.len())
 }
 
 /// "thumbs up 2 including you, tada 1", in order of first appearance.
@@ -275,7 +284,9 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, pane: &mut Pane, area: Re
     let mut i = top;
     while k < h && i < ids.len() {
         laid.count(pane, i);
-        let rows = laid.rows.remove(&i).unwrap_or_default();
+        let (rows, links) = laid.rows.remove(&i).unwrap_or_default();
+        // Its links are what `f` labels.
+        pane.hits.links.extend((1..=links).map(|number| LinkSpot { message: ids[i], number }));
         for (r, text) in rows.iter().enumerate() {
             if k >= h {
                 break;
@@ -309,19 +320,20 @@ struct Laid<'a> {
     st: &'a State,
     ids: &'a [MessageId],
     w: usize,
-    rows: HashMap<usize, Vec<String>>,
+    /// Each message's rows and how many links it numbers.
+    rows: HashMap<usize, (Vec<String>, usize)>,
 }
 
 impl Laid<'_> {
     /// The rows message `i` of the view takes.
     fn count(&mut self, pane: &mut Pane, i: usize) -> usize {
-        if let Some(r) = self.rows.get(&i) {
+        if let Some((r, _)) = self.rows.get(&i) {
             return r.len();
         }
         let st = self.st;
         let r =
             st.data.messages.get(&self.ids[i]).map(|m| message_rows(st, pane, m, self.w)).unwrap_or_default();
-        let n = r.len();
+        let n = r.0.len();
         self.rows.insert(i, r);
         n
     }
