@@ -39,6 +39,8 @@ pub struct RenderCache {
 pub(super) struct ReaderMemory {
     pub(super) sidebar_top: usize,
     pub(super) people_top: usize,
+    /// A list popup's (the inbox, recent conversations).
+    pub(super) popup_top: usize,
     /// The narrow and the message on the messages pane's first row.
     pub(super) messages_top: Option<(crate::app::Narrow, MessageId)>,
     pub(super) texts: HashMap<(MessageId, u64, bool), Rc<crate::content::Summary>>,

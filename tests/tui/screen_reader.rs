@@ -128,6 +128,27 @@ async fn every_pane_and_a_popup_are_plain_words_without_box_drawing() {
     assert!(flat(&help).contains("screen reader on (--screen-reader)"), "{help}");
     // Nothing of the panes is under it.
     assert!(!flat(&help).contains("Alice Okafor, active"), "{help}");
+    app.key(KeyCode::Esc).await;
+
+    // The inbox: its folds, privacy and counts in words, not ▾, 🔒 and a column of numbers.
+    app.key(KeyCode::Char('B')).await;
+    assert!(matches!(app.st.ui.popup, Some(Popup::Inbox(_))));
+    let inbox = app.screen(80, 24);
+    insta::assert_snapshot!("reader_inbox_80x24", inbox);
+    assert_plain(&inbox, "the inbox");
+    assert!(inbox.starts_with("Inbox: enter opens, esc closes\n"), "{inbox}");
+    assert!(flat(&inbox).contains("channel random, muted, unread 3"), "{inbox}");
+    app.key(KeyCode::Esc).await;
+    // Recent conversations: where, unread, who, when.
+    app.key(KeyCode::Char('v')).await;
+    app.until("the recent conversations", |st| {
+        matches!(&st.ui.popup, Some(Popup::Recent { rows: Some(_), .. }))
+    })
+    .await;
+    let recent = app.screen(80, 24);
+    assert_plain(&recent, "recent conversations");
+    assert!(recent.starts_with("Recent conversations: enter opens, esc closes\n"), "{recent}");
+    assert!(flat(&recent).contains("topic all-hands questions in channel general, "), "{recent}");
 }
 
 /// The default view draws borders and rules; the mode's words are not in it.
@@ -179,6 +200,15 @@ async fn the_cursor_is_on_the_selected_row_of_every_pane_and_popup() {
         assert_eq!(x, 0);
         assert!(row(&buf, y).starts_with(&app.st.data.users.get(who).unwrap().full_name), "{}", row(&buf, y));
     }
+    // The inbox: its selected row.
+    app.key(KeyCode::Char('B')).await;
+    for key in ['j', 'j', 'k'] {
+        app.key(KeyCode::Char(key)).await;
+        let (buf, cursor) = app.frame(80, 24);
+        let (x, y) = cursor.expect("the cursor is shown");
+        assert_eq!((x, reversed_rows(&buf)), (0, vec![y]), "after {key} in the inbox");
+    }
+    app.key(KeyCode::Esc).await;
     // A popup: the start of its first row of text.
     app.key(KeyCode::Char('?')).await;
     let (buf, cursor) = app.frame(80, 24);

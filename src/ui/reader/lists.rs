@@ -1,21 +1,11 @@
 //! The channels pane and the people pane as the screen-reader mode draws them: one row per
 //! entry, every mark a word (`channel design, private, muted, unread 3`).
 
-use super::rows::{Pane, keep_in_view, plain_row};
+use super::rows::{Pane, keep_in_view, plain_row, with_marks};
 use crate::app::{Activity, Conv, Section, SidebarRow, State};
 use crate::content::sanitize;
 use ratatui::Frame;
 use ratatui::layout::Rect;
-
-/// Marks joined as words after a name: `design, private, unread 3`.
-fn with_marks(name: String, marks: &[String]) -> String {
-    let mut s = name;
-    for m in marks.iter().filter(|m| !m.is_empty()) {
-        s.push_str(", ");
-        s.push_str(m);
-    }
-    s
-}
 
 fn unread(n: usize) -> String {
     if n > 0 { format!("unread {n}") } else { String::new() }

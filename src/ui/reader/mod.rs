@@ -15,6 +15,7 @@
 
 mod lists;
 mod messages;
+mod popups;
 mod rows;
 
 use super::common::{HitMap, RenderCache};
@@ -42,7 +43,16 @@ pub(super) fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
     let main = Rect { height: area.height - 1, ..area };
     let status = Rect { y: area.bottom() - 1, height: 1, ..area };
     let popup = st.ui.popup.as_ref().filter(|p| !matches!(p, Popup::Hints(_)));
+    let mut pane = Pane { t, memory: &mut cache.reader, hits: &mut cache.hits };
+    let list = match popup {
+        Some(Popup::Inbox(view)) => Some(popups::draw_inbox(f, st, &mut pane, main, view)),
+        Some(Popup::Recent { selected, rows }) => {
+            Some(popups::draw_recent(f, st, &mut pane, main, *selected, rows.as_deref()))
+        }
+        _ => None,
+    };
     let mut cursor = match popup {
+        Some(_) if list.is_some() => Some(Position { x: main.x, y: list.flatten().unwrap_or(main.y) }),
         Some(_) => {
             super::popups::draw_popup(f, st, t, cache);
             Some(popup_cursor(f.buffer_mut(), main))

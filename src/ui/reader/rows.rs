@@ -29,6 +29,16 @@ pub(super) fn plain_row(f: &mut Frame, t: &Theme, area: Rect, k: u16, text: &str
     f.render_widget(Paragraph::new(Line::styled(clip(text, area.width as usize), style)), row);
 }
 
+/// Marks joined as words after a name, the empty ones left out: `design, private, unread 3`.
+pub(super) fn with_marks(name: String, marks: &[String]) -> String {
+    let mut s = name;
+    for m in marks.iter().filter(|m| !m.is_empty()) {
+        s.push_str(", ");
+        s.push_str(m);
+    }
+    s
+}
+
 /// `text` in rows of at most `width` columns, broken at spaces (a word longer than a row is
 /// broken where the row ends). Never empty.
 pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
