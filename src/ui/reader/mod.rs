@@ -87,16 +87,18 @@ pub fn is_box_drawing(c: char) -> bool {
     ('\u{2500}'..='\u{259F}').contains(&c)
 }
 
-/// Blank every cell that would draw a box-drawing or block character: a popup's frame, a code
-/// block's or a table's rules, a picture drawn in half-blocks.
+/// Blank every cell that would draw a box-drawing or block character (a popup's frame, a code
+/// block's or a table's rules, a picture drawn in half-blocks), and let none blink.
 fn blank_box_drawing(buf: &mut Buffer) {
     let area = buf.area;
     for y in area.top()..area.bottom() {
         for x in area.left()..area.right() {
-            if let Some(cell) = buf.cell_mut((x, y))
-                && cell.symbol().chars().any(is_box_drawing)
-            {
-                cell.set_symbol(" ");
+            if let Some(cell) = buf.cell_mut((x, y)) {
+                if cell.symbol().chars().any(is_box_drawing) {
+                    cell.set_symbol(" ");
+                }
+                // Nothing blinks either.
+                cell.modifier.remove(Modifier::SLOW_BLINK | Modifier::RAPID_BLINK);
             }
         }
     }
