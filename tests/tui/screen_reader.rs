@@ -319,3 +319,18 @@ async fn the_compose_box_is_plain_and_holds_the_cursor() {
     let (x, y) = cursor.expect("the cursor is shown");
     assert_eq!(&row(&buf, y)[..x as usize].trim_start(), &"hello", "{screen}");
 }
+
+/// A poll reads as its question and options with their votes in words, not its `/poll` text.
+#[tokio::test]
+async fn a_poll_reads_as_its_options_and_votes() {
+    let mut app = reader().await;
+    let random = app.channel_id("random");
+    app.open(Narrow::Topic(random, "team offsite".into())).await;
+    let poll =
+        *app.st.data.widgets.keys().find(|id| app.st.data.messages[id].topic() == "team offsite").unwrap();
+    app.select(poll);
+    let screen = flat(&app.screen(80, 24));
+    assert!(screen.contains("Poll: Where should the spring offsite be? Option 1: Lisbon, "), "{screen}");
+    assert!(screen.contains("1 to 9 vote"), "{screen}");
+    assert!(!screen.contains("/poll"), "{screen}");
+}

@@ -5,6 +5,7 @@
 use super::rows::{Pane, plain_row, wrap};
 use crate::api::{Flag, MessageId};
 use crate::app::hints::LinkSpot;
+use crate::app::widget::Widget;
 use crate::app::{OutState, Outgoing, Popup, Shown, State, Stored, Target};
 use crate::content::{ContentContext, Document, Summary, sanitize};
 use ratatui::Frame;
@@ -125,6 +126,22 @@ fn message_rows(st: &State, pane: &mut Pane, m: &Stored, width: usize) -> (Vec<S
         rows.extend(wrap("a message from a muted user; z shows it", width));
         return (rows, 0);
     }
+    // A poll or a to-do list reads as its state, not its `/poll` or `/todo` text.
+    if let Some(w) = st.data.widgets.get(&m.id) {
+        let mut body = widget_words(st, w);
+        if st.ui.selected == Some(m.id) {
+            body.push_str(match w {
+                Widget::Poll(_) => " 1 to 9 vote (again: take the vote back).",
+                Widget::Todo(_) => " 1 to 9 tick or untick a task.",
+            });
+        }
+        let reactions = reactions(st, m);
+        if !reactions.is_empty() {
+            body.push_str(&format!(" Reactions: {reactions}."));
+        }
+        rows.extend(wrap(&body, width));
+        return (rows, 0);
+    }
     let spoilers = matches!(shown, Shown::Body { spoilers_open: true });
     let s = summary(st, pane, m, spoilers);
     let mut body = s.text.clone();
@@ -147,6 +164,41 @@ fn message_rows(st: &State, pane: &mut Pane, m: &Stored, width: usize) -> (Vec<S
     }
     rows.extend(wrap(body.trim(), width));
     (rows, s.links.len())
+}
+
+/// `text` ending as a sentence does: a full stop unless it ends in one, or in ? or !.
+fn sentence(mut text: String) -> String {
+    if !text.ends_with(['.', '?', '!']) {
+        text.push('.');
+    }
+    text
+}
+
+/// A poll's question and options with their votes, or a to-do list's tasks, in words.
+fn widget_words(st: &State, w: &Widget) -> String {
+    let mut out = String::new();
+    match w {
+        Widget::Poll(p) => {
+            out.push_str(&sentence(format!("Poll: {}", sanitize(&p.question))));
+            for (i, o) in p.options.iter().enumerate() {
+                let n = o.voters.len();
+                let votes = if n == 1 { "1 vote".to_owned() } else { format!("{n} votes") };
+                let mine = if o.voters.contains(&st.data.me) { ", including yours" } else { "" };
+                out.push_str(&format!(" Option {}: {}, {votes}{mine}.", i + 1, sanitize(&o.text)));
+            }
+        }
+        Widget::Todo(t) => {
+            let title = if t.title.is_empty() { "Task list".to_owned() } else { sanitize(&t.title) };
+            out.push_str(&sentence(format!("Task list: {title}")));
+            for (i, task) in t.tasks.iter().enumerate() {
+                let desc =
+                    if task.desc.is_empty() { String::new() } else { format!(": {}", sanitize(&task.desc)) };
+                let done = if task.done { "done" } else { "not done" };
+                out.push_str(&format!(" Task {}: {}{desc}, {done}.", i + 1, sanitize(&task.task)));
+            }
+        }
+    }
+    out
 }
 
 /// "thumbs up 2 including you, tada 1", in order of first appearance.

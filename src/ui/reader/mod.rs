@@ -43,43 +43,40 @@ pub(super) fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
     let main = Rect { height: area.height - 1, ..area };
     let status = Rect { y: area.bottom() - 1, height: 1, ..area };
     let popup = st.ui.popup.as_ref().filter(|p| !matches!(p, Popup::Hints(_)));
-    let mut pane = Pane { t, memory: &mut cache.reader, hits: &mut cache.hits };
-    let list = match popup {
-        Some(Popup::Inbox(view)) => Some(popups::draw_inbox(f, st, &mut pane, main, view)),
-        Some(Popup::Recent { selected, rows }) => {
-            Some(popups::draw_recent(f, st, &mut pane, main, *selected, rows.as_deref()))
+    // The start of a row the view says (its first when it says none).
+    let at_row = |row: Option<u16>| Position { x: main.x, y: row.unwrap_or(main.y) };
+    let cursor = match popup {
+        Some(Popup::Inbox(view)) => {
+            let mut pane = Pane { t, memory: &mut cache.reader, hits: &mut cache.hits };
+            at_row(popups::draw_inbox(f, st, &mut pane, main, view))
         }
-        _ => None,
-    };
-    let mut cursor = match popup {
-        Some(_) if list.is_some() => Some(Position { x: main.x, y: list.flatten().unwrap_or(main.y) }),
+        Some(Popup::Recent { selected, rows }) => {
+            let mut pane = Pane { t, memory: &mut cache.reader, hits: &mut cache.hits };
+            at_row(popups::draw_recent(f, st, &mut pane, main, *selected, rows.as_deref()))
+        }
         Some(_) => {
             super::popups::draw_popup(f, st, t, cache);
-            Some(popup_cursor(f.buffer_mut(), main))
+            popup_cursor(f.buffer_mut(), main)
         }
         None if st.ui.compose.is_some() => {
             super::compose::draw_compose(f, st, t, cache, main);
-            Some(reversed_cell(f.buffer_mut(), main).unwrap_or(Position { x: main.x, y: main.y + 1 }))
+            reversed_cell(f.buffer_mut(), main).unwrap_or(Position { x: main.x, y: main.y + 1 })
         }
         None => {
             let mut pane = Pane { t, memory: &mut cache.reader, hits: &mut cache.hits };
-            let row = match st.ui.focus {
+            at_row(match st.ui.focus {
                 Focus::Sidebar => lists::draw_channels(f, st, &mut pane, main),
                 Focus::People => lists::draw_people(f, st, &mut pane, main),
                 Focus::Messages => messages::draw_messages(f, st, &mut pane, main),
-            };
-            Some(Position { x: main.x, y: row.unwrap_or(main.y) })
+            })
         }
     };
-    if let Some(at) = draw_status(f, st, t, status) {
-        cursor = Some(at);
-    }
+    // A prompt being typed has the focus.
+    let cursor = draw_status(f, st, t, status).unwrap_or(cursor);
     blank_box_drawing(f.buffer_mut());
     super::clusters::cut_wide(f.buffer_mut());
     super::clusters::guard_clusters(f.buffer_mut(), &mut cache.clusters);
-    if let Some(at) = cursor {
-        f.set_cursor_position(at);
-    }
+    f.set_cursor_position(cursor);
 }
 
 /// Is `c` a box-drawing or block character (U+2500–U+259F), which screen readers speak?
