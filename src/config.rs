@@ -36,6 +36,8 @@ pub struct Config {
     pub history: bool,
     /// Spend as few bytes as the work allows (`app::settings::Settings::low_bandwidth`).
     pub low_bandwidth: bool,
+    /// One column for screen readers (`app::settings::Settings::screen_reader`).
+    pub screen_reader: bool,
     /// The `[keys]` entries, as given.
     pub key_overrides: Vec<Override>,
     /// The defaults with the overrides applied.
@@ -57,6 +59,7 @@ impl Default for Config {
             max_messages: crate::app::settings::MAX_MESSAGES,
             history: true,
             low_bandwidth: false,
+            screen_reader: false,
             key_overrides: Vec::new(),
             keymap: Keymap::default(),
         }
@@ -78,6 +81,7 @@ impl Config {
             images: self.images,
             max_messages: self.max_messages,
             low_bandwidth: self.low_bandwidth,
+            screen_reader: self.screen_reader,
         }
     }
 }
@@ -129,6 +133,7 @@ struct Raw {
     max_messages: Option<Spanned<i64>>,
     history: Option<bool>,
     low_bandwidth: Option<bool>,
+    screen_reader: Option<bool>,
     panels: Option<RawPanels>,
     notifications: Option<RawNotifications>,
     keys: Option<Spanned<KeysValue>>,
@@ -282,6 +287,7 @@ pub fn parse(text: &str, path: &str) -> Result<Config, ConfigError> {
     cfg.explore = raw.explore.unwrap_or(cfg.explore);
     cfg.history = raw.history.unwrap_or(cfg.history);
     cfg.low_bandwidth = raw.low_bandwidth.unwrap_or(cfg.low_bandwidth);
+    cfg.screen_reader = raw.screen_reader.unwrap_or(cfg.screen_reader);
     if let Some(m) = &raw.max_messages {
         match usize::try_from(*m.get_ref()) {
             Ok(n) if n == 0 || n >= MIN_HELD => cfg.max_messages = n,
@@ -497,6 +503,12 @@ history = {history}
 # --low-bandwidth also turns it on for one run.
 low_bandwidth = {low_bandwidth}
 
+# Screen reader (Orca, NVDA over SSH, Speakup, BRLTTY): one column, the focused pane filling the
+# screen; plain text with no box-drawing characters, spinners or countdowns; every mark also a
+# word (unread 3, muted, starred, edited); the terminal's cursor on the focused row.
+# --screen-reader also turns it on for one run.
+screen_reader = {screen_reader}
+
 [panels]
 # The channels pane. Hidden, it still shows while it has the focus (h or ←).
 channels = {channels}
@@ -530,6 +542,7 @@ method = {method}
         max_messages = d.max_messages,
         history = d.history,
         low_bandwidth = d.low_bandwidth,
+        screen_reader = d.screen_reader,
         channels = d.show_channels,
         people = d.show_people,
         dm = d.notifications.dm,
@@ -625,6 +638,9 @@ mod tests {
         assert!(parse("low_bandwidth = true", "x").unwrap().low_bandwidth);
         assert!(!parse("", "x").unwrap().low_bandwidth);
         assert!(parse("low_bandwidth = \"yes\"", "x").is_err());
+        assert!(parse("screen_reader = true", "x").unwrap().screen_reader);
+        assert!(!parse("", "x").unwrap().screen_reader);
+        assert!(parse("screen_reader = \"yes\"", "x").is_err());
         assert!(parse("explore = true", "x").unwrap().explore);
         assert!(!parse("", "x").unwrap().explore);
         assert!(parse("explore = 1", "x").is_err());

@@ -73,6 +73,11 @@ struct Cli {
     /// in the config).
     #[arg(long)]
     low_bandwidth: bool,
+    /// One column for screen readers: the focused pane fills the screen, plain text with no
+    /// box-drawing characters or animation, every mark also a word, the cursor on the focused
+    /// row (`screen_reader = true` in the config).
+    #[arg(long)]
+    screen_reader: bool,
     /// Neither show nor keep the last session (by default it is kept in the cache folder,
     /// readable only by you, and drawn at start-up until the server answers).
     #[arg(long)]
@@ -380,6 +385,7 @@ fn run() -> anyhow::Result<()> {
             let mut settings = config.settings(no_color);
             settings.explore |= cli.explore;
             settings.low_bandwidth |= cli.low_bandwidth;
+            settings.screen_reader |= cli.screen_reader;
             let keep = !cli.no_cache;
             let outside = topicterm::outside::Terminal {
                 notify: settings.notifications.method,

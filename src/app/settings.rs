@@ -222,6 +222,10 @@ pub struct Settings {
     /// typing notifications sent, pictures only when asked for (`I`); `net` also leaves the
     /// optional event types out of register and pings presence without asking for others'.
     pub low_bandwidth: bool,
+    /// One column for screen readers (`--screen-reader`, `ui::reader`): the focused pane fills
+    /// the screen, plain text without box-drawing characters or animation, every mark also a
+    /// word, and the terminal's cursor on the focused row.
+    pub screen_reader: bool,
 }
 
 /// The default bound on messages held: a few MB, far more than a day's reading.
@@ -241,6 +245,7 @@ impl Default for Settings {
             images: ImageMode::default(),
             max_messages: MAX_MESSAGES,
             low_bandwidth: false,
+            screen_reader: false,
         }
     }
 }

@@ -28,6 +28,22 @@ pub struct RenderCache {
     theme: Option<(ThemeChoice, Rc<Theme>)>,
     /// Pictures: how they are drawn, encoded ones, wanted ones.
     pub pictures: super::image::Pictures,
+    /// What the screen-reader mode keeps between frames (`ui::reader`).
+    pub(super) reader: ReaderMemory,
+}
+
+/// What the screen-reader mode keeps between frames: where each list and the messages were
+/// scrolled (moved only as far as the selection needs, so a move repaints only the rows that
+/// change), and messages' text as one run (by message, content and spoilers; bounded).
+#[derive(Default)]
+pub(super) struct ReaderMemory {
+    pub(super) sidebar_top: usize,
+    pub(super) people_top: usize,
+    /// A list popup's (the inbox, recent conversations).
+    pub(super) popup_top: usize,
+    /// The narrow and the message on the messages pane's first row.
+    pub(super) messages_top: Option<(crate::app::Narrow, MessageId)>,
+    pub(super) texts: HashMap<(MessageId, u64, bool), Rc<crate::content::Summary>>,
 }
 
 /// Screen regions of the last frame.

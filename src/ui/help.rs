@@ -112,8 +112,9 @@ fn split_at_words(text: &str, width: usize) -> (&str, &str) {
 fn modes(st: &State) -> String {
     let on = |b: bool| if b { "on" } else { "off" };
     format!(
-        "low bandwidth {} (--low-bandwidth), explore {} (--explore); the README says what each does",
+        "low bandwidth {} (--low-bandwidth), screen reader {} (--screen-reader), explore {} (--explore); the README says what each does",
         on(st.settings.low_bandwidth),
+        on(st.settings.screen_reader),
         on(st.settings.explore)
     )
 }

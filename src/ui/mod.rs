@@ -16,7 +16,9 @@ mod inbox;
 mod info;
 mod messages;
 mod people;
+mod popups;
 mod profile;
+mod reader;
 mod recent;
 mod reminders;
 mod scheduled;
@@ -34,7 +36,7 @@ pub use image::Graphics;
 pub use people::activity_glyph;
 pub use status::narrow_title;
 
-use crate::app::{Focus, Popup, State};
+use crate::app::{Focus, State};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
 
@@ -42,6 +44,11 @@ const SIDEBAR_WIDTH: u16 = 26;
 
 /// Draw the whole screen.
 pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
+    // One column of plain text for screen readers (`--screen-reader`).
+    if st.settings.screen_reader {
+        reader::draw(f, st, cache);
+        return;
+    }
     let area = f.area();
     // Set again below by a scrolled popup.
     st.ui.popup_bottom.set(None);
@@ -74,40 +81,7 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
         compose::draw_compose(f, st, t, cache, compose);
     }
     status::draw_status(f, st, t, status);
-    match &st.ui.popup {
-        Some(Popup::Help { scroll }) => help::draw_help(f, st, t, *scroll),
-        Some(Popup::EditHistory { message_id, snapshots, scroll }) => {
-            history::draw_history(f, st, t, *message_id, snapshots.as_deref(), *scroll)
-        }
-        Some(Popup::MessageInfo { message_id, scroll }) => {
-            info::draw_info(f, st, t, cache, *message_id, *scroll)
-        }
-        Some(Popup::Scheduled { selected }) => scheduled::draw_scheduled(f, st, t, *selected),
-        Some(Popup::Emoji { message_id, query, matches, selected }) => {
-            emoji::draw_emoji(f, st, t, *message_id, query, matches, *selected)
-        }
-        Some(Popup::Channels { query, selected, list }) => {
-            channels::draw_channels(f, st, t, query, *selected, list.as_ref())
-        }
-        Some(Popup::ChannelInfo { channel, details, email, scroll, .. }) => {
-            channel_info::draw_channel_info(f, st, t, *channel, details.as_deref(), email.as_ref(), *scroll)
-        }
-        Some(Popup::Recent { selected, rows }) => recent::draw_recent(f, st, t, *selected, rows.as_deref()),
-        Some(Popup::Profile { user, details, scroll }) => {
-            profile::draw_profile(f, st, t, *user, details.as_deref(), *scroll)
-        }
-        Some(Popup::Image { srcs, shown, .. }) => {
-            image::draw_image_popup(f, st, t, &mut cache.pictures, srcs, *shown)
-        }
-        Some(Popup::Reminders { selected }) => reminders::draw_reminders(f, st, t, *selected),
-        Some(Popup::Uploads { selected, list }) => uploads::draw_uploads(f, st, t, *selected, list.as_ref()),
-        Some(Popup::Snippets { query, filtering, selected, shown }) => {
-            snippets::draw_snippets(f, st, t, query, *filtering, *selected, shown.as_deref())
-        }
-        Some(Popup::Inbox(view)) => inbox::draw_inbox(f, st, t, view),
-        // Drawn in the messages pane, over the links' numbers.
-        Some(Popup::Hints(_)) | None => {}
-    }
+    popups::draw_popup(f, st, t, cache);
     clusters::cut_wide(f.buffer_mut());
     clusters::guard_clusters(f.buffer_mut(), &mut cache.clusters);
 }

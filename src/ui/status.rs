@@ -45,7 +45,7 @@ struct Bottom {
 /// The most rows a wrapped message takes above the last row.
 const MAX_WRAPPED: u16 = 3;
 
-fn prompt_label(st: &State, kind: PromptKind) -> String {
+pub(super) fn prompt_label(st: &State, kind: PromptKind) -> String {
     match kind {
         PromptKind::Search => "Search: ".into(),
         PromptKind::OpenLink => "Open link number: ".into(),
@@ -231,7 +231,7 @@ fn wrapped_rows_unclamped(text: &str, width: u16) -> usize {
 }
 
 /// "Alice is typing…" / "Bob is editing…" for the shown conversation.
-fn typing_line(st: &State) -> String {
+pub(super) fn typing_line(st: &State) -> String {
     let conv = match &st.ui.narrow {
         Narrow::Topic(c, t) => Some(crate::app::Conv::Topic(*c, t.to_lowercase())),
         Narrow::Dm(u) => Some(crate::app::Conv::Dm(u.clone())),

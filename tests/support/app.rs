@@ -495,6 +495,16 @@ impl App {
         terminal.backend().buffer().clone()
     }
 
+    /// Draw a frame and keep its cells and where the terminal's cursor is, when it is shown.
+    pub fn frame(&mut self, width: u16, height: u16) -> (ratatui::buffer::Buffer, Option<(u16, u16)>) {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+        terminal.draw(|f| ui::draw(f, &self.st, &mut self.cache)).expect("draw");
+        self.after_frame();
+        let b = terminal.backend();
+        let cursor = b.cursor_visible().then(|| (b.cursor_position().x, b.cursor_position().y));
+        (b.buffer().clone(), cursor)
+    }
+
     /// As the main loop does after a frame: tell the links it shows when they changed, ask for
     /// the pictures it would have drawn.
     fn after_frame(&mut self) {

@@ -35,6 +35,7 @@ mod refused;
 mod reminders;
 #[path = "../support/rewriter.rs"]
 mod rewriter;
+mod screen_reader;
 mod screens;
 mod search_complete;
 mod snippets;

@@ -1,0 +1,156 @@
+//! The channels pane and the people pane as the screen-reader mode draws them: one row per
+//! entry, every mark a word (`channel design, private, muted, unread 3`).
+
+use super::rows::{Pane, keep_in_view, plain_row, with_marks};
+use crate::app::{Activity, Conv, Section, SidebarRow, State};
+use crate::content::sanitize;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
+fn unread(n: usize) -> String {
+    if n > 0 { format!("unread {n}") } else { String::new() }
+}
+
+/// A person's presence in words; nothing when presence is not fetched (`--low-bandwidth`).
+pub(super) fn presence(st: &State, a: Activity) -> String {
+    if st.settings.low_bandwidth {
+        return String::new();
+    }
+    match a {
+        Activity::Active => "active",
+        Activity::Idle => "idle",
+        Activity::Offline => "offline",
+    }
+    .to_owned()
+}
+
+/// One row of the channels pane in words (`None` for a row whose channel or view is gone).
+pub(super) fn sidebar_row(st: &State, row: &SidebarRow) -> Option<String> {
+    let d = &st.data;
+    Some(match row {
+        SidebarRow::AllMessages => "All messages".to_owned(),
+        SidebarRow::AllDms => with_marks("Direct messages".to_owned(), &[unread(d.unread.dm_total())]),
+        SidebarRow::Starred => "Starred messages".to_owned(),
+        SidebarRow::Mentions => with_marks("Mentions".to_owned(), &[unread(d.unread.mentions())]),
+        SidebarRow::Channel(c) => {
+            let ch = d.channels.get(*c)?;
+            let marks = [
+                if ch.invite_only { "private".to_owned() } else { String::new() },
+                if ch.pinned { "pinned".to_owned() } else { String::new() },
+                if ch.muted { "muted".to_owned() } else { String::new() },
+                if st.ui.expanded == Some(*c) { "topics shown".to_owned() } else { String::new() },
+                unread(d.channel_unread(*c)),
+            ];
+            with_marks(format!("channel {}", sanitize(&ch.name)), &marks)
+        }
+        SidebarRow::Topic(c, t) => {
+            let policy = match d.policy(*c, t) {
+                crate::api::VisibilityPolicy::Followed => "followed",
+                crate::api::VisibilityPolicy::Muted => "muted",
+                crate::api::VisibilityPolicy::Unmuted => "unmuted",
+                _ => "",
+            };
+            let muted = d.topic_muted(*c, t);
+            // A topic muted by its channel says so, as the default view's dim row does.
+            let muted = if muted && policy.is_empty() { "muted" } else { "" };
+            let n = if d.topic_muted(*c, t) { 0 } else { d.topic_unread(*c, t) };
+            let name = format!("topic {}", sanitize(d.realm.topic_shown(t)));
+            with_marks(name, &[policy.to_owned(), muted.to_owned(), unread(n)])
+        }
+        SidebarRow::Dm(users) => {
+            let (names, presence_word) = match users.as_slice() {
+                [] => (format!("{} (you)", d.user_name(d.me)), String::new()),
+                [one] => (d.partner_name(*one).into_owned(), presence(st, d.activity(*one, st.now))),
+                many => (
+                    many.iter().map(|u| d.partner_name(*u).into_owned()).collect::<Vec<_>>().join(", "),
+                    String::new(),
+                ),
+            };
+            let n = d.unread.in_conv(&Conv::Dm(users.clone())).map_or(0, |s| s.len());
+            with_marks(format!("DM with {}", sanitize(&names)), &[presence_word, unread(n)])
+        }
+        SidebarRow::View(fragment) => {
+            let v = d.nav_views.iter().find(|v| v.fragment == *fragment)?;
+            let pinned = if v.is_pinned { "pinned" } else { "" };
+            with_marks(format!("view {}", sanitize(&crate::app::view_name(v))), &[pinned.to_owned()])
+        }
+        SidebarRow::Header(section) => match section {
+            Section::Pinned => "Heading: pinned channels".to_owned(),
+            Section::Folder(f) => format!(
+                "Heading: folder {}",
+                d.channels.folder(*f).map_or_else(|| "without a name".to_owned(), |f| sanitize(&f.name))
+            ),
+            Section::Other => "Heading: other channels".to_owned(),
+        },
+    })
+}
+
+/// The channels pane filling `area`; the row of its selection.
+pub(super) fn draw_channels(f: &mut Frame, st: &State, pane: &mut Pane, area: Rect) -> Option<u16> {
+    let mut head = "Channels".to_owned();
+    if !st.ui.channel_filter.is_empty() {
+        head.push_str(&format!(", filtered by {}", sanitize(&st.ui.channel_filter)));
+    }
+    let rows = &st.ui.sidebar;
+    if rows.is_empty() {
+        head.push_str(if st.ui.channel_filter.is_empty() { ": none yet" } else { ": nothing matches" });
+    }
+    plain_row(f, pane.t, area, 0, &head, false);
+    let body = Rect { y: area.y + 1, height: area.height.saturating_sub(1), ..area };
+    let h = body.height as usize;
+    let sel = st.ui.sidebar_selected;
+    let top = keep_in_view(pane.memory.sidebar_top, sel, h, rows.len());
+    pane.memory.sidebar_top = top;
+    pane.hits.sidebar = body;
+    pane.hits.sidebar_start = top;
+    let mut cursor = None;
+    for (k, (i, row)) in rows.iter().enumerate().skip(top).take(h).enumerate() {
+        let text = sidebar_row(st, row).unwrap_or_default();
+        plain_row(f, pane.t, body, k as u16, &text, i == sel);
+        if i == sel {
+            cursor = Some(body.y + k as u16);
+        }
+    }
+    cursor
+}
+
+/// The people pane filling `area`; the row of its selection.
+pub(super) fn draw_people(f: &mut Frame, st: &State, pane: &mut Pane, area: Rect) -> Option<u16> {
+    let mut head = "People".to_owned();
+    if !st.ui.people_filter.is_empty() {
+        head.push_str(&format!(", filtered by {}", sanitize(&st.ui.people_filter)));
+        if st.ui.people.is_empty() {
+            head.push_str(": nobody matches");
+        }
+    }
+    plain_row(f, pane.t, area, 0, &head, false);
+    let body = Rect { y: area.y + 1, height: area.height.saturating_sub(1), ..area };
+    let h = body.height as usize;
+    let sel = st.ui.people_selected;
+    let top = keep_in_view(pane.memory.people_top, sel, h, st.ui.people.len());
+    pane.memory.people_top = top;
+    let mut cursor = None;
+    for (k, (i, id)) in st.ui.people.iter().enumerate().skip(top).take(h).enumerate() {
+        let Some(u) = st.data.users.get(*id) else { continue };
+        let s = &u.status;
+        let mut status = String::new();
+        if !s.emoji_name.is_empty() {
+            status.push_str(&format!("emoji {}", sanitize(&s.emoji_name).replace('_', " ")));
+        }
+        if !s.status_text.is_empty() {
+            if !status.is_empty() {
+                status.push(' ');
+            }
+            status.push_str(&sanitize(&s.status_text));
+        }
+        let status = if status.is_empty() { status } else { format!("status: {status}") };
+        let bot = if u.is_bot { "bot" } else { "" };
+        let marks = [presence(st, st.data.activity(u.id, st.now)), bot.to_owned(), status];
+        let text = with_marks(sanitize(&u.full_name), &marks);
+        plain_row(f, pane.t, body, k as u16, &text, i == sel);
+        if i == sel {
+            cursor = Some(body.y + k as u16);
+        }
+    }
+    cursor
+}

@@ -1,0 +1,129 @@
+//! The list popups whose rows the default view marks with symbols, columns and colours (the
+//! inbox, recent conversations), drawn by the screen-reader mode as rows of words; the other
+//! popups are the default view's, their frames blanked.
+
+use super::rows::{Pane, keep_in_view, plain_row, with_marks};
+use crate::app::{Conv, InboxGroup, InboxRow, InboxView, Narrow, RecentConversation, State};
+use crate::content::sanitize;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
+fn unread(n: usize) -> String {
+    if n > 0 { format!("unread {n}") } else { String::new() }
+}
+
+/// A list popup filling `area`: its heading, then `len` rows, `sel` selected; the selected
+/// row's screen row.
+fn list(
+    f: &mut Frame,
+    pane: &mut Pane,
+    area: Rect,
+    head: &str,
+    len: usize,
+    sel: usize,
+    text: impl Fn(usize) -> String,
+) -> Option<u16> {
+    plain_row(f, pane.t, area, 0, head, false);
+    let body = Rect { y: area.y + 1, height: area.height.saturating_sub(1), ..area };
+    let h = body.height as usize;
+    let top = keep_in_view(pane.memory.popup_top, sel, h, len);
+    pane.memory.popup_top = top;
+    let mut cursor = None;
+    for (k, i) in (top..len).take(h).enumerate() {
+        plain_row(f, pane.t, body, k as u16, &text(i), i == sel);
+        if i == sel {
+            cursor = Some(body.y + k as u16);
+        }
+    }
+    cursor
+}
+
+/// The inbox: a heading per channel, its topics, then the direct messages, every row in words.
+pub(super) fn draw_inbox(
+    f: &mut Frame,
+    st: &State,
+    pane: &mut Pane,
+    area: Rect,
+    view: &InboxView,
+) -> Option<u16> {
+    let d = &st.data;
+    let head = if view.rows.is_empty() {
+        "Inbox: no unread messages; esc closes"
+    } else {
+        "Inbox: enter opens, esc closes"
+    };
+    let row = |i: usize| match &view.rows[i] {
+        InboxRow::Group { group, unread: n } => {
+            let folded = if view.collapsed.contains(group) { "collapsed" } else { "" };
+            match group {
+                InboxGroup::Channel(c) => {
+                    let ch = d.channels.get(*c);
+                    let private = if ch.is_some_and(|c| c.invite_only) { "private" } else { "" };
+                    let muted = if ch.is_some_and(|c| c.muted) { "muted" } else { "" };
+                    let name = format!("channel {}", sanitize(d.channels.name(*c)));
+                    with_marks(name, &[private.into(), muted.into(), folded.into(), unread(*n)])
+                }
+                InboxGroup::Dms => with_marks("Direct messages".into(), &[folded.into(), unread(*n)]),
+            }
+        }
+        InboxRow::Topic { topic, unread: n, .. } => {
+            with_marks(format!("topic {}", sanitize(d.realm.topic_shown(topic))), &[unread(*n)])
+        }
+        InboxRow::Dm { users, unread: n } => {
+            let names = match users.as_slice() {
+                [] => format!("{} (you)", d.user_name(d.me)),
+                many => many.iter().map(|u| d.partner_name(*u)).collect::<Vec<_>>().join(", "),
+            };
+            with_marks(format!("DM with {}", sanitize(&names)), &[unread(*n)])
+        }
+    };
+    list(f, pane, area, head, view.rows.len(), view.selected, row)
+}
+
+/// Recent conversations, newest first: where, unread, who wrote, when.
+pub(super) fn draw_recent(
+    f: &mut Frame,
+    st: &State,
+    pane: &mut Pane,
+    area: Rect,
+    selected: usize,
+    rows: Option<&[RecentConversation]>,
+) -> Option<u16> {
+    let d = &st.data;
+    let Some(rows) = rows else {
+        plain_row(f, pane.t, area, 0, "Recent conversations: loading", false);
+        return Some(area.y);
+    };
+    let head = if rows.is_empty() {
+        "Recent conversations: none yet; esc closes"
+    } else {
+        "Recent conversations: enter opens, esc closes"
+    };
+    let row = |i: usize| {
+        let r = &rows[i];
+        let (place, conv) = match &r.narrow {
+            Narrow::Topic(c, t) => (
+                format!(
+                    "topic {} in channel {}",
+                    sanitize(d.realm.topic_shown(t)),
+                    sanitize(d.channels.name(*c))
+                ),
+                Some(Conv::Topic(*c, t.to_lowercase())),
+            ),
+            Narrow::Dm(users) if users.is_empty() => {
+                ("notes to self".to_owned(), Some(Conv::Dm(users.clone())))
+            }
+            Narrow::Dm(users) => {
+                let names: Vec<String> = users.iter().map(|u| sanitize(&d.partner_name(*u))).collect();
+                (format!("DM with {}", names.join(", ")), Some(Conv::Dm(users.clone())))
+            }
+            other => (sanitize(&super::super::status::narrow_title(st, other)), None),
+        };
+        let n = conv.and_then(|c| d.unread.in_conv(&c).map(|s| s.len())).unwrap_or(0);
+        let who: Vec<String> = r.senders.iter().map(|u| sanitize(d.user_name(*u))).collect();
+        let who = if who.is_empty() { String::new() } else { format!("from {}", who.join(", ")) };
+        let when = st.tz.format(r.timestamp, st.settings.clock.short());
+        with_marks(place, &[unread(n), who, when])
+    };
+    list(f, pane, area, head, rows.len(), selected, row)
+}
