@@ -70,7 +70,7 @@ pub(super) fn sidebar_row(st: &State, row: &SidebarRow) -> Option<String> {
             with_marks(format!("DM with {}", sanitize(&names)), &[presence_word, unread(n)])
         }
         SidebarRow::View(fragment) => {
-            let v = d.nav_views.iter().find(|v| v.fragment == *fragment)?;
+            let v = d.lists.views().iter().find(|v| v.fragment == *fragment)?;
             let pinned = if v.is_pinned { "pinned" } else { "" };
             with_marks(format!("view {}", sanitize(&crate::app::view_name(v))), &[pinned.to_owned()])
         }
