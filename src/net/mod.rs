@@ -232,9 +232,12 @@ impl Dispatcher {
                     p.abort();
                 }
                 let archive = self.archive.clone();
-                let params = if self.low_bandwidth { lean_register_params() } else { register_params() };
+                let low = self.low_bandwidth;
+                let params = if low { lean_register_params() } else { register_params() };
                 self.spawn(async move {
-                    match c.register_whole(&params).await {
+                    let registered =
+                        if low { register_lean(&c, &params).await } else { c.register_whole(&params).await };
+                    match registered {
                         Ok(r) => {
                             if let Some(a) = &archive {
                                 a.registered(&r);
@@ -766,17 +769,39 @@ pub fn register_params() -> RegisterParams {
 }
 
 /// What the client registers for with `--low-bandwidth`: none of the optional event types
-/// (others' presence, typing, statuses), neither as events nor in the answer.
+/// (others' presence, typing, statuses), neither as events nor in the answer; and an answer
+/// without the users and the user groups (`LISTS_NOT_FETCHED`), whose events still come (the
+/// reference server's queue follows `event_types`, its answer `fetch_event_types`).
 pub fn lean_register_params() -> RegisterParams {
     let mut p = register_params();
     let keep = |t: &&&str| !OPTIONAL_TYPES.contains(*t);
+    let fetch = |t: &&&str| keep(t) && !LISTS_NOT_FETCHED.contains(*t);
     p.event_types = Some(EVENT_TYPES.iter().filter(keep).map(|s| s.to_string()).collect());
-    p.fetch_event_types = Some(FETCH_TYPES.iter().filter(keep).map(|s| s.to_string()).collect());
+    p.fetch_event_types = Some(FETCH_TYPES.iter().filter(fetch).map(|s| s.to_string()).collect());
     p
 }
 
 /// The event types a low-bandwidth client does without.
 pub const OPTIONAL_TYPES: &[&str] = &["presence", "typing", "typing_edit_message", "user_status"];
+
+/// What a low-bandwidth register answer leaves out: the users and the user groups (in a large
+/// organization most of its bytes), read when needed (`app::update::people_list`).
+pub const LISTS_NOT_FETCHED: &[&str] = &["realm_user", "realm_user_groups"];
+
+/// A low-bandwidth register: without `realm_user` the answer says nothing of the user
+/// themself (their ID, name, email, role), so `GET /users/me` (one user) is asked alongside
+/// and its answer put where register's would be.
+async fn register_lean(c: &Client, params: &RegisterParams) -> Result<RegisterResponse, ApiError> {
+    let (registered, me) = tokio::join!(c.register_whole(params), c.get_own_user());
+    let (mut r, me) = (registered?, me?);
+    r.user_id = Some(me.user_id);
+    r.email = Some(me.email);
+    r.full_name = Some(me.full_name);
+    r.is_admin = Some(me.is_admin);
+    r.is_owner = Some(me.is_owner);
+    r.role = me.role.or(r.role);
+    Ok(r)
+}
 
 /// How long the server is asked to keep the queue without a poll (level 481): an hour, so a
 /// laptop closed over lunch comes back to its queue and the events it missed, not to a new
