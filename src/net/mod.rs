@@ -13,6 +13,7 @@ pub mod cache;
 mod calls;
 pub mod images;
 mod open;
+mod reads;
 mod silence;
 
 /// Runs effects. The UI task calls `run` and never awaits.
@@ -42,8 +43,10 @@ pub struct Dispatcher {
     backfill: Option<JoinHandle<()>>,
     /// Messages it asks per page.
     backfill_page: u64,
-    /// Register without the optional event types, ping presence only (`--low-bandwidth`).
+    /// Register without the optional event types, ping presence only, messages read told in
+    /// batches (`--low-bandwidth`).
     low_bandwidth: bool,
+    reads: reads::Reads,
 }
 
 impl Drop for Dispatcher {
@@ -92,6 +95,7 @@ impl Dispatcher {
             backfill: None,
             backfill_page: backfill::PAGE,
             low_bandwidth: false,
+            reads: reads::Reads::default(),
         }
     }
 
@@ -194,6 +198,7 @@ impl Dispatcher {
         if let Some(p) = self.poller.take() {
             p.abort();
         }
+        self.reads.flush(&self.client).await;
         if let Some(q) = queue_id {
             match tokio::time::timeout(Duration::from_secs(2), self.client.delete_queue(q)).await {
                 Ok(Ok(_)) => tracing::debug!("event queue {q} deleted"),
@@ -423,6 +428,7 @@ impl Dispatcher {
             }),
             // Flag changes are idempotent: through a flaky network they are retried until the
             // server has them, so what the client shows as read is read on the server too.
+            Effect::MarkRead(ids) if low_bandwidth => self.reads.add(&c, &self.tx, ids),
             Effect::MarkRead(ids) => self.spawn(async move {
                 finished(Job::Flags, with_retries(|| c.update_message_flags(&ids, true, Flag::Read)).await)
             }),

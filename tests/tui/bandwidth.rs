@@ -257,3 +257,47 @@ async fn low_bandwidth_dm_to_a_name_only_the_partial_list_knows_picks_no_one() {
     assert!(shown.contains("2 people are named \"Bob Nakamura\""), "{shown}");
     assert_eq!(proxy.seen("GET", "/users"), 1);
 }
+
+/// Reads six messages of a new topic (opening it at the first, then `j` five times without
+/// waiting); the `POST /messages/flags` requests it took, once the server has all six read.
+async fn reading_six(low: bool) -> usize {
+    let (mut app, proxy) = start(low).await;
+    let general = app.channel_id("general");
+    let bob = app.other("bob");
+    let mut ids = Vec::new();
+    for i in 0..6 {
+        let m = OutgoingMessage::channel(general, "batched reads", &format!("line {i}"));
+        ids.push(bob.send_message(&m).await.unwrap().id);
+    }
+    app.settle().await;
+    let before = proxy.seen("POST", "/messages/flags");
+    app.open(Narrow::Topic(general, "batched reads".into())).await;
+    for _ in 0..5 {
+        press(&mut app, KeyCode::Char('j'));
+    }
+    assert!(ids.iter().all(|id| !app.st.data.unread.contains(*id)), "read here at once");
+    // Until the server has them all read (a condition, with a deadline).
+    let me = app.other("member");
+    let terms = vec![topicterm::api::NarrowTerm::new("topic", "batched reads")];
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let q =
+            topicterm::api::GetMessages::around(topicterm::api::Anchor::Newest, 10, 0).narrow(terms.clone());
+        let page = me.get_messages(&q).await.unwrap();
+        if page.messages.iter().filter(|m| m.flags.contains(&topicterm::api::Flag::Read)).count() == 6 {
+            break;
+        }
+        assert!(std::time::Instant::now() < end, "the server never had the six read");
+        app.drain();
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    proxy.seen("POST", "/messages/flags") - before
+}
+
+#[tokio::test]
+async fn low_bandwidth_tells_the_server_of_messages_read_in_batches() {
+    let default = reading_six(false).await;
+    assert!(default >= 6, "one request a message by default: {default}");
+    let low = reading_six(true).await;
+    assert!((1..=2).contains(&low), "the six read within two seconds go together: {low}");
+}
