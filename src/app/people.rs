@@ -40,6 +40,9 @@ pub enum NameError {
 /// What a prompt says while it waits for the whole list of people.
 pub const READING_PEOPLE: &str = "reading the people list…";
 
+/// What a prompt says while it waits for the user groups.
+pub const READING_GROUPS: &str = "reading the user groups…";
+
 /// Whether `who` names one person by what only they hold (an ID, an email), so a list of only
 /// some people can decide it when it holds them.
 pub fn decides_alone(who: &str) -> bool {

@@ -428,7 +428,18 @@ impl Dispatcher {
             }),
             // Flag changes are idempotent: through a flaky network they are retried until the
             // server has them, so what the client shows as read is read on the server too.
-            Effect::MarkRead(ids) if low_bandwidth => self.reads.add(&c, &self.tx, ids),
+            Effect::MarkRead(ids) if low_bandwidth => {
+                let Some(batch) = self.reads.add(ids) else { return true };
+                let tx = self.tx.clone();
+                tokio::spawn(async move {
+                    tokio::time::sleep(reads::BATCH_DELAY).await;
+                    let ids = batch.take();
+                    if !ids.is_empty() {
+                        let result = with_retries(|| c.update_message_flags(&ids, true, Flag::Read)).await;
+                        let _ = tx.send(finished(Job::Flags, result));
+                    }
+                });
+            }
             Effect::MarkRead(ids) => self.spawn(async move {
                 finished(Job::Flags, with_retries(|| c.update_message_flags(&ids, true, Flag::Read)).await)
             }),

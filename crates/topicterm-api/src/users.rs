@@ -52,7 +52,7 @@ pub struct UsersResponse {
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct UserGroupsResponse {
-    pub user_groups: Vec<super::UserGroup>,
+    pub user_groups: Vec<UserGroup>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]

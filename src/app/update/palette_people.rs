@@ -11,7 +11,7 @@ fn resolve_group(st: &State, name: &str) -> Result<i64, String> {
     let Some(mut groups) = st.data.users.all_groups() else {
         return Err(format!(
             "{} ({name:?} is looked up once they are read)",
-            super::people_list::READING_GROUPS
+            crate::app::people::READING_GROUPS
         ));
     };
     groups

@@ -11,11 +11,8 @@
 use super::common::*;
 use super::prelude::*;
 use crate::app::msg::{Answer, Failure};
-use crate::app::people::READING_PEOPLE;
+use crate::app::people::{READING_GROUPS, READING_PEOPLE};
 use crate::app::users::{WANT_GROUPS, WANT_PEOPLE};
-
-/// What a prompt says while it waits for the user groups.
-pub(super) const READING_GROUPS: &str = "reading the user groups…";
 
 /// At most this many people of the rows shown are read one by one after register.
 const NAMED_AT_START: usize = 10;
