@@ -8,7 +8,8 @@
 # Every answer is counted as it leaves the server (compressed, as the server sends it: the
 # client asks for gzip like a real one), through bench/link.py on a fast loopback link (1 ms
 # round trip, 1 Gbit/s) that writes each request's answer size to a timeline; the requests'
-# own bytes (small: a register form, queries) are not counted.
+# own bytes (small: a register form, queries) are not counted. After the table, each phase's
+# bytes by endpoint (IDs in paths shown as {id}).
 # Usage: bench/bandwidth.sh [IDLE seconds]. $TOPICTERM_BIN runs another build instead of
 # building this one.
 set -euo pipefail
@@ -50,6 +51,14 @@ bytes() {
     END { print n + 0 }' "$1"
 }
 kb() { awk -v b="$1" 'BEGIN { printf "%.1f KB", b / 1024 }'; }
+# The same, by endpoint ("METHOD /path", numbers in the path as {id}), largest first.
+by_endpoint() {
+  awk -v from="$2" -v to="$3" '
+    $1 == "S" { k = $2 " " $3; s[k] = $4; p = $6; sub(/\?.*/, "", p); sub(/^\/api\/v1/, "", p)
+                gsub(/\/[0-9]+/, "/{id}", p); e[k] = $5 " " p }
+    $1 == "E" { k = $2 " " $3; if (s[k] >= from && s[k] < to) { n[e[k]] += $5; c[e[k]]++ } }
+    END { for (x in n) printf "    %8.1f KB  %4d × %s\n", n[x] / 1024, c[x], x }' "$1" | sort -rn
+}
 
 # One run: launch, idle, read; prints "start-up+idle bytes, reading bytes".
 run() {
@@ -80,12 +89,12 @@ run() {
   sleep 1
   tmux -L "$sock" kill-server 2>/dev/null || true
   kill "$linker" 2>/dev/null || true; linker=
-  echo "$(bytes "$timeline" "$t0" "$t1") $(bytes "$timeline" "$t1" "$t2")"
+  echo "$(bytes "$timeline" "$t0" "$t1") $(bytes "$timeline" "$t1" "$t2") $t0 $t1 $t2"
 }
 
-read -r d_start d_read < <(run "" default)
+read -r d_start d_read d0 d1 d2 < <(run "" default)
 echo "default: start-up + idle $(kb "$d_start"), reading 100 messages $(kb "$d_read")"
-read -r l_start l_read < <(run "--low-bandwidth" low)
+read -r l_start l_read l0 l1 l2 < <(run "--low-bandwidth" low)
 echo "--low-bandwidth: start-up + idle $(kb "$l_start"), reading 100 messages $(kb "$l_read")"
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
 echo
@@ -94,3 +103,9 @@ echo "|---|---|---|---|"
 echo "| start-up + $(( idle / 60 )) idle minutes | $(kb "$d_start") | $(kb "$l_start") | $(ratio "$l_start" "$d_start") |"
 echo "| reading 100 messages | $(kb "$d_read") | $(kb "$l_read") | $(ratio "$l_read" "$d_read") |"
 echo "| both | $(kb $(( d_start + d_read ))) | $(kb $(( l_start + l_read ))) | $(ratio $(( l_start + l_read )) $(( d_start + d_read ))) |"
+echo
+for mode in "default $d0 $d1 $d2" "low $l0 $l1 $l2"; do
+  read -r name a b c <<< "$mode"
+  echo "$name, start-up + idle, by endpoint:"; by_endpoint "$work/timeline-$name" "$a" "$b"
+  echo "$name, reading 100 messages, by endpoint:"; by_endpoint "$work/timeline-$name" "$b" "$c"
+done

@@ -69,8 +69,8 @@ struct Cli {
     #[arg(long)]
     explore: bool,
     /// Spend as few bytes as the work allows: smaller first pages, pictures only when asked
-    /// for, no typing notifications sent, optional events not fetched (`low_bandwidth = true`
-    /// in the config).
+    /// for, no typing notifications sent, optional events not fetched, the people and groups
+    /// read only when needed (`low_bandwidth = true` in the config).
     #[arg(long)]
     low_bandwidth: bool,
     /// One column for screen readers: the focused pane fills the screen, plain text with no

@@ -88,6 +88,13 @@ pub enum ApiCall {
     ChannelDetails(ChannelId),
     /// A user with their custom profile fields (`GET /users/{id}`): answers `Answer::User`.
     Profile(UserId),
+    /// One user, to name them (`GET /users/{id}`, `--low-bandwidth`): answers `Answer::User`.
+    User(UserId),
+    /// Every user (`GET /users`, `--low-bandwidth`'s first need): answers `Answer::People`.
+    People,
+    /// Every user group (`GET /user_groups`, `--low-bandwidth`'s first need): answers
+    /// `Answer::Groups`.
+    Groups,
     /// Subscribe to existing channels by name: answers `Answer::Subscribed`.
     Subscribe {
         names: Vec<String>,

@@ -78,6 +78,10 @@ pub enum Answer {
     Words(Vec<String>),
     /// One user's record.
     User(Box<User>),
+    /// Every user (`GET /users`).
+    People(Vec<User>),
+    /// Every user group (`GET /user_groups`).
+    Groups(Vec<UserGroup>),
     /// Every channel the user can see.
     Channels(Vec<BasicChannel>),
     /// One channel's details.

@@ -32,6 +32,22 @@ pub enum NameError {
     Nobody { who: String, could: Vec<(String, String)> },
     /// Several people share the name: each, with their email.
     Shared { who: String, people: Vec<(String, String)> },
+    /// Only some people are known here (`--low-bandwidth`) and the text is a name anyone may
+    /// hold, or names no one known: the whole list is being read, nobody is picked meanwhile.
+    NotListed { who: String },
+}
+
+/// What a prompt says while it waits for the whole list of people.
+pub const READING_PEOPLE: &str = "reading the people list…";
+
+/// What a prompt says while it waits for the user groups.
+pub const READING_GROUPS: &str = "reading the user groups…";
+
+/// Whether `who` names one person by what only they hold (an ID, an email), so a list of only
+/// some people can decide it when it holds them.
+pub fn decides_alone(who: &str) -> bool {
+    let who = who.trim().trim_start_matches('@').trim_matches('*').trim();
+    id_form(who).is_some() || who.contains('@')
 }
 
 /// At most this many people are named in a refusal.
@@ -58,6 +74,9 @@ impl std::fmt::Display for NameError {
             }
             NameError::Shared { who, people } => {
                 write!(f, "{} people are named {who:?}: {}; name one by email", people.len(), list(people))
+            }
+            NameError::NotListed { who } => {
+                write!(f, "{READING_PEOPLE} ({who:?} is looked up among everyone once it is read)")
             }
         }
     }

@@ -7,7 +7,7 @@
 use super::channels::Channels;
 use super::lists::Lists;
 use super::narrow::{Narrow, Resolver, dm_key};
-use super::people::{NameError, person};
+use super::people::NameError;
 use super::store::{Store, Stored};
 use super::topics::Topics;
 use super::unreads::{Conv, Unreads};
@@ -342,6 +342,9 @@ impl Data {
             self.unread.remove(m.id);
         }
         self.newest_id = self.newest_id.max(m.id);
+        // Only some people known (`--low-bandwidth`): the message names its sender and a DM's people.
+        self.users.learn(m.sender_id(), m.sender_full_name(), m.sender_email());
+        m.dm_recipients().iter().for_each(|r| self.users.learn(r.id, &r.full_name, &r.email));
         self.refresh_widget(&m);
         self.messages.put(m);
     }
@@ -380,7 +383,7 @@ impl Resolver for Data {
     }
     /// By the one rule of `app::people`: an ID, an email, or a full name no one else holds.
     fn user_id(&self, who: &str) -> Result<UserId, NameError> {
-        person(self.users.people(), |id| self.users.contains(id), who)
+        self.users.person(who)
     }
     fn me(&self) -> UserId {
         self.me

@@ -7,11 +7,12 @@
 //! (`app::people::Names`) is kept by the same calls that change a name, so the two cannot part.
 //! A leaf.
 
-use super::people::{Names, Person};
+use super::people::{NameError, Names, Person};
 use crate::api::{
     Event, GroupSettingValue, ModernPresence, MutedUser, PresenceEvent, Presences, RealmUserEvent,
-    RegisterResponse, UserGroup, UserGroupEvent, UserId, UserStatus, UserStatusEvent,
+    RegisterResponse, User, UserGroup, UserGroupEvent, UserId, UserStatus, UserStatusEvent,
 };
+use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 
 /// A user as the client needs them.
@@ -75,7 +76,21 @@ pub struct Users {
     /// `Effect::ReadUsers` awaited, and the event batches that wait for it, in order.
     due: Option<u64>,
     held: Vec<Vec<Event>>,
+    /// Only some users are known (`--low-bandwidth`: register lists no one): those learnt from
+    /// messages and read one by one, until the whole list is read (`on_people`).
+    partial: bool,
+    /// The groups are not known (`--low-bandwidth`) until read (`on_groups`).
+    groups_unknown: bool,
+    /// What a reader needed and this store lacks (`WANT_PEOPLE`, `WANT_GROUPS`), asked for
+    /// after the `Msg` (`take_wants`); what was asked and not answered yet.
+    wants: Cell<u8>,
+    asked: u8,
 }
+
+/// The whole list of users is needed.
+pub const WANT_PEOPLE: u8 = 1;
+/// The user groups are needed.
+pub const WANT_GROUPS: u8 = 2;
 
 impl Users {
     /// What register's answer says of people besides the users themselves (those are read off
@@ -87,6 +102,133 @@ impl Users {
             self.presence = p.modern();
         }
         self.presence_last_update_id = r.presence_last_update_id.unwrap_or(-1);
+    }
+
+    /// Only some users are known from now on, and no groups (`--low-bandwidth`'s register,
+    /// which lists neither): people are learnt from messages (`learn`) and read when needed.
+    pub fn start_partial(&mut self) {
+        self.partial = true;
+        self.groups_unknown = true;
+        self.groups.clear();
+        self.asked = 0;
+    }
+
+    /// Whether only some users are known (a name may belong to someone not known here).
+    pub fn is_partial(&self) -> bool {
+        self.partial
+    }
+
+    /// Whether the groups are not known (`--low-bandwidth`, until read).
+    pub fn groups_unknown(&self) -> bool {
+        self.groups_unknown
+    }
+
+    /// A reader needs what `what` says and this store lacks: asked for after the `Msg`, once.
+    fn want(&self, what: u8) {
+        let lacking = (if self.partial { WANT_PEOPLE } else { 0 })
+            | (if self.groups_unknown { WANT_GROUPS } else { 0 });
+        self.wants.set(self.wants.get() | (what & lacking & !self.asked));
+    }
+
+    /// The groups are needed (a profile shows them): asked for where they are not known.
+    pub fn need_groups(&self) {
+        self.want(WANT_GROUPS);
+    }
+
+    /// What readers needed since the last call, now asked for (each once until answered).
+    pub fn take_wants(&mut self) -> u8 {
+        let w = self.wants.replace(0);
+        self.asked |= w;
+        w
+    }
+
+    /// An asking failed: it may be asked again.
+    pub fn ask_failed(&mut self, what: u8) {
+        self.asked &= !what;
+    }
+
+    /// Someone seen on a message (its sender, a DM's participants), while only some users
+    /// are known: kept under that name until the server says more. One already known stays as
+    /// known (an older message may carry an older name; `realm_user` events keep names).
+    pub fn learn(&mut self, id: UserId, full_name: &str, email: &str) {
+        if !self.partial || full_name.is_empty() || self.by_id.contains_key(&id) {
+            return;
+        }
+        self.learn_self(id, full_name, email, 400);
+    }
+
+    /// The user themself, as register says (`GET /users/me` in `--low-bandwidth`).
+    pub fn learn_self(&mut self, id: UserId, full_name: &str, email: &str, role: i64) {
+        if let Some(old) = self.by_id.remove(&id) {
+            self.names.remove(id, &old.full_name);
+        }
+        self.names.add(id, full_name);
+        self.by_id.insert(
+            id,
+            UserInfo {
+                id,
+                full_name: full_name.to_owned(),
+                email: email.to_owned(),
+                is_bot: false,
+                is_active: true,
+                presence_enabled: true,
+                status: UserStatus::default(),
+                role,
+            },
+        );
+    }
+
+    /// A user's whole record from the server (their profile, `GET /users/me`, `GET /users/{id}`).
+    pub fn learn_user(&mut self, u: &User) {
+        let old = self.by_id.remove(&u.user_id);
+        if let Some(old) = &old {
+            self.names.remove(old.id, &old.full_name);
+        }
+        let status = old.map(|o| o.status).unwrap_or_default();
+        self.names.add(u.user_id, &u.full_name);
+        self.by_id.insert(u.user_id, info_of(u, u.is_active, status));
+    }
+
+    /// The whole list of users read (`GET /users`, which lists the deactivated too): it
+    /// replaces what was learnt of them; those it leaves out (the system bots) stay.
+    pub fn on_people(&mut self, list: Vec<User>) {
+        self.asked &= !WANT_PEOPLE;
+        for u in &list {
+            self.learn_user(u);
+        }
+        self.partial = false;
+    }
+
+    /// The user groups read (`GET /user_groups`).
+    pub fn on_groups(&mut self, list: Vec<UserGroup>) {
+        self.asked &= !WANT_GROUPS;
+        self.groups = list.into_iter().map(|g| (g.id, g)).collect();
+        self.groups_unknown = false;
+    }
+
+    /// Every user, for what must see them all (completion, the people pane): `None` while only
+    /// some are known, the whole list then asked for.
+    pub fn all(&self) -> Option<impl Iterator<Item = &UserInfo> + '_> {
+        self.want(WANT_PEOPLE);
+        (!self.partial).then(|| self.by_id.values())
+    }
+
+    /// Every group, for what must see them all: `None` while they are not known, then asked for.
+    pub fn all_groups(&self) -> Option<impl Iterator<Item = &UserGroup> + '_> {
+        self.want(WANT_GROUPS);
+        (!self.groups_unknown).then(|| self.groups.values())
+    }
+
+    /// The one person `who` names, by the rule of `app::people`. While only some users are
+    /// known, only an ID or an email of a known user decides: a full name (anyone may hold it)
+    /// or someone not known waits for the whole list, which is asked for.
+    pub fn person(&self, who: &str) -> Result<UserId, NameError> {
+        let found = super::people::person(self.people(), |id| self.contains(id), who);
+        if !self.partial || (found.is_ok() && super::people::decides_alone(who)) {
+            return found;
+        }
+        self.want(WANT_PEOPLE);
+        Err(NameError::NotListed { who: who.trim().to_owned() })
     }
 
     /// The users are being read, by the `Effect::ReadUsers` of this epoch: event batches wait.
@@ -279,7 +421,7 @@ impl Users {
     pub fn name(&self, id: UserId) -> &str {
         match self.by_id.get(&id) {
             Some(u) => u.full_name.as_str(),
-            None if self.due.is_some() => NOT_YET,
+            None if self.due.is_some() || self.partial => NOT_YET,
             None => "(unknown user)",
         }
     }
@@ -354,7 +496,7 @@ impl Users {
     /// one of its groups or their subgroups (each group looked at once). `None` when the groups
     /// are not known yet (nothing can be said).
     pub fn in_group_setting(&self, user: UserId, setting: &GroupSettingValue) -> Option<bool> {
-        if self.groups.is_empty() {
+        if self.groups.is_empty() || self.groups_unknown {
             return None;
         }
         let mut todo: Vec<i64> = match setting {
@@ -396,6 +538,20 @@ impl Users {
             ));
         }
         Ok(())
+    }
+}
+
+/// A user as the client keeps them, from the server's record.
+pub fn info_of(u: &User, active: bool, status: UserStatus) -> UserInfo {
+    UserInfo {
+        id: u.user_id,
+        role: role_of(u.role, u.is_owner, u.is_admin, u.is_guest),
+        full_name: u.full_name.clone(),
+        email: u.email.clone(),
+        is_bot: u.is_bot,
+        is_active: active,
+        presence_enabled: u.presence_enabled,
+        status,
     }
 }
 
@@ -611,6 +767,46 @@ mod tests {
         assert!(u.is_muted(1) && u.is_muted(2));
         apply(&mut u, json!({"type": "muted_users", "muted_users": [{"id": 2, "timestamp": 0}]}));
         assert!(!u.is_muted(1) && u.is_muted(2));
+    }
+
+    #[test]
+    fn a_partial_store_learns_from_messages_and_decides_no_name_until_listed() {
+        let mut u = Users::default();
+        u.start_partial();
+        u.learn(1, "Ann", "ann@x");
+        u.learn(1, "Ann Old", "ann@x");
+        u.learn(2, "", "nobody@x");
+        u.check().unwrap();
+        assert_eq!(
+            (u.name(1), u.name(2)),
+            ("Ann", NOT_YET),
+            "kept as first seen; one not seen is not yet known"
+        );
+        assert_eq!(u.take_wants(), 0);
+        // An ID or an email of someone known decides; a name (anyone may hold it) waits.
+        assert_eq!(u.person("ann@x"), Ok(1));
+        assert_eq!(u.person("id:1"), Ok(1));
+        assert!(matches!(u.person("Ann"), Err(NameError::NotListed { .. })));
+        assert!(u.all().is_none() && u.all_groups().is_none());
+        assert_eq!(u.take_wants(), WANT_PEOPLE | WANT_GROUPS);
+        assert!(matches!(u.person("Ann"), Err(NameError::NotListed { .. })));
+        assert_eq!(u.take_wants(), 0, "asked once until answered");
+        let list: Vec<User> = serde_json::from_value(json!([
+            {"user_id": 1, "full_name": "Ann", "email": "ann@x"},
+            {"user_id": 3, "full_name": "Ann", "email": "ann2@x", "is_active": true},
+        ]))
+        .unwrap();
+        u.on_people(list);
+        u.check().unwrap();
+        assert!(!u.is_partial());
+        assert!(matches!(u.person("Ann"), Err(NameError::Shared { .. })), "now the rule decides");
+        assert_eq!(u.in_group_setting(1, &GroupSettingValue::Group(5)), None, "groups not known");
+        u.on_groups(vec![serde_json::from_value(json!({"id": 5, "name": "b", "members": [1]})).unwrap()]);
+        assert_eq!(u.in_group_setting(1, &GroupSettingValue::Group(5)), Some(true));
+        // The default mode wants nothing, whatever is read.
+        let full = store();
+        assert!(full.all().is_some());
+        assert_eq!(full.clone().take_wants(), 0);
     }
 
     #[test]

@@ -82,6 +82,9 @@ pub(super) async fn run_api(c: &Client, call: ApiCall) -> Msg {
             c.get_stream(*channel).await.map(|r| Answer::Channel(Box::new(r.stream)))
         }
         A::Profile(user) => c.get_user(*user, true).await.map(|r| Answer::User(Box::new(r.user))),
+        A::User(user) => c.get_user(*user, false).await.map(|r| Answer::User(Box::new(r.user))),
+        A::People => c.get_users().await.map(|r| Answer::People(r.members)),
+        A::Groups => c.get_user_groups().await.map(|r| Answer::Groups(r.user_groups)),
         A::Subscribe { names } => {
             let refs: Vec<&str> = names.iter().map(String::as_str).collect();
             c.subscribe(&refs, None).await.map(Answer::Subscribed)

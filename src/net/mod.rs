@@ -13,6 +13,7 @@ pub mod cache;
 mod calls;
 pub mod images;
 mod open;
+mod reads;
 mod silence;
 
 /// Runs effects. The UI task calls `run` and never awaits.
@@ -42,8 +43,10 @@ pub struct Dispatcher {
     backfill: Option<JoinHandle<()>>,
     /// Messages it asks per page.
     backfill_page: u64,
-    /// Register without the optional event types, ping presence only (`--low-bandwidth`).
+    /// Register without the optional event types, ping presence only, messages read told in
+    /// batches (`--low-bandwidth`).
     low_bandwidth: bool,
+    reads: reads::Reads,
 }
 
 impl Drop for Dispatcher {
@@ -92,6 +95,7 @@ impl Dispatcher {
             backfill: None,
             backfill_page: backfill::PAGE,
             low_bandwidth: false,
+            reads: reads::Reads::default(),
         }
     }
 
@@ -194,6 +198,7 @@ impl Dispatcher {
         if let Some(p) = self.poller.take() {
             p.abort();
         }
+        self.reads.flush(&self.client).await;
         if let Some(q) = queue_id {
             match tokio::time::timeout(Duration::from_secs(2), self.client.delete_queue(q)).await {
                 Ok(Ok(_)) => tracing::debug!("event queue {q} deleted"),
@@ -232,9 +237,12 @@ impl Dispatcher {
                     p.abort();
                 }
                 let archive = self.archive.clone();
-                let params = if self.low_bandwidth { lean_register_params() } else { register_params() };
+                let low = self.low_bandwidth;
+                let params = if low { lean_register_params() } else { register_params() };
                 self.spawn(async move {
-                    match c.register_whole(&params).await {
+                    let registered =
+                        if low { register_lean(&c, &params).await } else { c.register_whole(&params).await };
+                    match registered {
                         Ok(r) => {
                             if let Some(a) = &archive {
                                 a.registered(&r);
@@ -420,6 +428,18 @@ impl Dispatcher {
             }),
             // Flag changes are idempotent: through a flaky network they are retried until the
             // server has them, so what the client shows as read is read on the server too.
+            Effect::MarkRead(ids) if low_bandwidth => {
+                let Some(batch) = self.reads.add(ids) else { return true };
+                let tx = self.tx.clone();
+                tokio::spawn(async move {
+                    tokio::time::sleep(reads::BATCH_DELAY).await;
+                    let ids = batch.take();
+                    if !ids.is_empty() {
+                        let result = with_retries(|| c.update_message_flags(&ids, true, Flag::Read)).await;
+                        let _ = tx.send(finished(Job::Flags, result));
+                    }
+                });
+            }
             Effect::MarkRead(ids) => self.spawn(async move {
                 finished(Job::Flags, with_retries(|| c.update_message_flags(&ids, true, Flag::Read)).await)
             }),
@@ -766,17 +786,39 @@ pub fn register_params() -> RegisterParams {
 }
 
 /// What the client registers for with `--low-bandwidth`: none of the optional event types
-/// (others' presence, typing, statuses), neither as events nor in the answer.
+/// (others' presence, typing, statuses), neither as events nor in the answer; and an answer
+/// without the users and the user groups (`LISTS_NOT_FETCHED`), whose events still come (the
+/// reference server's queue follows `event_types`, its answer `fetch_event_types`).
 pub fn lean_register_params() -> RegisterParams {
     let mut p = register_params();
     let keep = |t: &&&str| !OPTIONAL_TYPES.contains(*t);
+    let fetch = |t: &&&str| keep(t) && !LISTS_NOT_FETCHED.contains(*t);
     p.event_types = Some(EVENT_TYPES.iter().filter(keep).map(|s| s.to_string()).collect());
-    p.fetch_event_types = Some(FETCH_TYPES.iter().filter(keep).map(|s| s.to_string()).collect());
+    p.fetch_event_types = Some(FETCH_TYPES.iter().filter(fetch).map(|s| s.to_string()).collect());
     p
 }
 
 /// The event types a low-bandwidth client does without.
 pub const OPTIONAL_TYPES: &[&str] = &["presence", "typing", "typing_edit_message", "user_status"];
+
+/// What a low-bandwidth register answer leaves out: the users and the user groups (in a large
+/// organization most of its bytes), read when needed (`app::update::people_list`).
+pub const LISTS_NOT_FETCHED: &[&str] = &["realm_user", "realm_user_groups"];
+
+/// A low-bandwidth register: without `realm_user` the answer says nothing of the user
+/// themself (their ID, name, email, role), so `GET /users/me` (one user) is asked alongside
+/// and its answer put where register's would be.
+async fn register_lean(c: &Client, params: &RegisterParams) -> Result<RegisterResponse, ApiError> {
+    let (registered, me) = tokio::join!(c.register_whole(params), c.get_own_user());
+    let (mut r, me) = (registered?, me?);
+    r.user_id = Some(me.user_id);
+    r.email = Some(me.email);
+    r.full_name = Some(me.full_name);
+    r.is_admin = Some(me.is_admin);
+    r.is_owner = Some(me.is_owner);
+    r.role = me.role.or(r.role);
+    Ok(r)
+}
 
 /// How long the server is asked to keep the queue without a poll (level 481): an hour, so a
 /// laptop closed over lunch comes back to its queue and the events it missed, not to a new

@@ -51,6 +51,11 @@ pub struct UsersResponse {
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct UserGroupsResponse {
+    pub user_groups: Vec<UserGroup>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct UserResponse {
     pub user: User,
     #[serde(default)]
@@ -132,6 +137,16 @@ impl Client {
     /// `GET /users`.
     pub async fn get_users(&self) -> Result<UsersResponse> {
         self.call(Method::GET, "/users", Params::new()).await
+    }
+
+    /// `GET /users/me`: the user's own record (its fields at the top of the answer).
+    pub async fn get_own_user(&self) -> Result<User> {
+        self.call(Method::GET, "/users/me", Params::new()).await
+    }
+
+    /// `GET /user_groups`: every user group of the organization.
+    pub async fn get_user_groups(&self) -> Result<UserGroupsResponse> {
+        self.call(Method::GET, "/user_groups", Params::new()).await
     }
 
     /// `POST /users/me/muted_users/{id}`: their messages arrive read and are hidden.

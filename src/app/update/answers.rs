@@ -414,6 +414,9 @@ fn api_success(call: ApiCall) -> String {
         | ApiCall::RecentMessages
         | ApiCall::ChannelDetails(_)
         | ApiCall::Profile(_)
+        | ApiCall::User(_)
+        | ApiCall::People
+        | ApiCall::Groups
         | ApiCall::Subscribe { .. }
         | ApiCall::SubscriptionProperty { .. } => String::new(),
         ApiCall::MoveTopic { done, .. } => done,

@@ -109,7 +109,9 @@ pub fn rebuild_people(st: &mut State) {
     let filter = st.ui.people_filter.as_str();
     let mut people: Vec<(u8, String, UserId)> = d
         .users
-        .iter()
+        .all()
+        .into_iter()
+        .flatten()
         .filter(|u| u.is_active && !u.is_bot && matches_filter(&u.full_name, filter))
         .map(|u| {
             let rank = match d.activity(u.id, now) {

@@ -109,7 +109,8 @@ pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
                 let mut out = channels(st, before.trim(), |name| format!("{name}>"));
                 // Fewer channels than room: people too, for a DM instead (ctrl+g to a person).
                 let q = before.trim().to_lowercase();
-                if !q.is_empty() && out.len() < SHOWN {
+                // Not where only some people are known: a channel typed reads no list of people.
+                if !q.is_empty() && out.len() < SHOWN && !st.data.users.is_partial() {
                     let room = SHOWN - out.len();
                     out.extend(
                         people(st, &q, room, |n| format!("@{n}, "))
@@ -210,8 +211,14 @@ fn people_list(st: &State, before: &str) -> (Vec<(String, String)>, String) {
 
 /// Active people whose name holds `q` (lowercase), names that start with it first.
 fn people(st: &State, q: &str, n: usize, insert: impl Fn(&str) -> String) -> Vec<(String, String)> {
-    let mut users: Vec<&UserInfo> =
-        st.data.users.iter().filter(|u| u.is_active && u.full_name.to_lowercase().contains(q)).collect();
+    let mut users: Vec<&UserInfo> = st
+        .data
+        .users
+        .all()
+        .into_iter()
+        .flatten()
+        .filter(|u| u.is_active && u.full_name.to_lowercase().contains(q))
+        .collect();
     users.sort_by_key(|u| (!u.full_name.to_lowercase().starts_with(q), u.full_name.to_lowercase()));
     // A name someone else holds too is shown with the email and completes to it (`app::people`).
     let d = &st.data;
@@ -404,7 +411,9 @@ fn arguments(st: &mut State, before: &str, fx: &mut Vec<Effect>) -> (Vec<(String
             let mut groups: Vec<&str> = st
                 .data
                 .users
-                .groups()
+                .all_groups()
+                .into_iter()
+                .flatten()
                 .filter(|g| !g.deactivated && g.name.to_lowercase().contains(&q))
                 .map(|g| g.name.as_str())
                 .collect();

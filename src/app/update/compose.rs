@@ -145,8 +145,13 @@ pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
         let sigil = if silent { "@_" } else { "@" };
         let q = rest.trim_start_matches('_').trim_start_matches('*').to_lowercase();
         if !q.contains(char::is_whitespace) || q.len() < 30 {
-            let mut users: Vec<&UserInfo> =
-                d.users.iter().filter(|u| u.is_active && u.full_name.to_lowercase().contains(&q)).collect();
+            let mut users: Vec<&UserInfo> = d
+                .users
+                .all()
+                .into_iter()
+                .flatten()
+                .filter(|u| u.is_active && u.full_name.to_lowercase().contains(&q))
+                .collect();
             users.sort_by_key(|u| (!u.full_name.to_lowercase().starts_with(&q), u.full_name.to_lowercase()));
             out.extend(users.into_iter().take(8).map(|u| match d.users.name_shared(&u.full_name) {
                 // A name two people hold mentions by ID too, as the web app does.
@@ -158,7 +163,9 @@ pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
             // User groups (not the roles' system groups).
             let mut groups: Vec<&UserGroup> = d
                 .users
-                .groups()
+                .all_groups()
+                .into_iter()
+                .flatten()
                 .filter(|g| !g.is_system_group && !g.deactivated && g.name.to_lowercase().contains(&q))
                 .collect();
             groups.sort_by_key(|g| (!g.name.to_lowercase().starts_with(&q), g.name.to_lowercase()));

@@ -279,6 +279,8 @@ fn on_property_set(
 /// A user's profile popup (from `:profile`, `u` on a message, or the people pane).
 pub(super) fn open_profile(st: &mut State, user: UserId) -> Vec<Effect> {
     st.ui.popup = Some(Popup::Profile { user, details: None, scroll: 0 });
+    // Its groups, where they are not known (`--low-bandwidth`).
+    st.data.users.need_groups();
     vec![Effect::Api(ApiCall::Profile(user))]
 }
 
@@ -294,12 +296,18 @@ pub(super) fn sender_profile(st: &mut State) -> Vec<Effect> {
 }
 
 fn on_profile(st: &mut State, user: UserId, result: Result<Box<User>, String>) -> Vec<Effect> {
-    let Some(Popup::Profile { user: shown, details, .. }) = &mut st.ui.popup else { return vec![] };
+    let Some(Popup::Profile { user: shown, .. }) = &st.ui.popup else { return vec![] };
     if *shown != user {
         return vec![];
     }
     match result {
-        Ok(u) => *details = Some(u),
+        Ok(u) => {
+            if st.data.users.is_partial() {
+                st.data.users.learn_user(&u);
+            }
+            let Some(Popup::Profile { details, .. }) = &mut st.ui.popup else { return vec![] };
+            *details = Some(u);
+        }
         Err(e) => {
             st.ui.popup = None;
             set_error(st, format!("profile: {e}"));

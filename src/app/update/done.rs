@@ -33,6 +33,9 @@ pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>)
 /// A palette operation or a popup's call finished.
 fn on_call(st: &mut State, call: ApiCall, result: Result<Answer, Failure>) -> Vec<Effect> {
     match (call, result) {
+        (call, result) if super::people_list::answers(&call) => {
+            super::people_list::on_answer(st, call, result)
+        }
         (call, result) if directory::answers(&call) => {
             let result = result.map_err(|f| answers::failure_for(st, &call, &f));
             directory::on_answer(st, call, result)

@@ -51,6 +51,7 @@ mod palette_settings;
 mod palette_topics;
 mod panes;
 mod people_events;
+mod people_list;
 mod prelude;
 mod preview;
 mod prompt;
@@ -114,6 +115,8 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
     server_drafts::follow(st, &mut fx);
     // Others see the user typing, and stop seeing it.
     fx.extend(typing::follow(st));
+    // What a reader needed of the people not all known here is asked for (`--low-bandwidth`).
+    fx.extend(people_list::follow(st));
     crate::app::invariants::assert_holds(&st.data, &st.drafts, what);
     fx
 }

@@ -8,9 +8,13 @@ use super::prelude::*;
 
 /// The user group a command's argument names (`@` optional, any case).
 fn resolve_group(st: &State, name: &str) -> Result<i64, String> {
-    st.data
-        .users
-        .groups()
+    let Some(mut groups) = st.data.users.all_groups() else {
+        return Err(format!(
+            "{} ({name:?} is looked up once they are read)",
+            crate::app::people::READING_GROUPS
+        ));
+    };
+    groups
         .find(|g| g.name.eq_ignore_ascii_case(name.trim_start_matches('@')))
         .map(|g| g.id)
         .ok_or_else(|| format!("no user group {name:?}"))

@@ -17,6 +17,7 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
         set_status(st, "up to date");
     }
     st.ui.cache_due = st.keep_session;
+    super::people_list::on_registered(st, &r);
     let d = &mut st.data;
     d.me = r.user_id.unwrap_or(d.me);
     d.realm = realm_info(&r);
@@ -69,6 +70,7 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     if let Some(max_message_id) = newest {
         fx.extend(super::cold_start::on_registered(st, max_message_id));
     }
+    fx.extend(super::people_list::name_rows(st));
     // The shown narrow keeps its selection when it is being resynchronised.
     if !st.data.narrows.contains_key(&st.ui.narrow) && st.settings.start.is_none() {
         fx.extend(open_shown(st));
