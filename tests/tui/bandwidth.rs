@@ -58,6 +58,35 @@ async fn low_bandwidth_asks_smaller_pages_and_neither_sends_typing_nor_fetches_p
     assert!(!pinged, "a presence ping asks for nobody's presence");
 }
 
+/// How many messages the first page further back brings into the combined feed, as the
+/// selection climbs to the top of its first window.
+async fn older_page(low: bool) -> usize {
+    let (mut app, _proxy) = start(low).await;
+    app.open(Narrow::All).await;
+    let len = |app: &App| app.st.data.narrows.get(&Narrow::All).map_or(0, |v| v.ids.len());
+    let before = len(&app);
+    assert!(
+        app.st.data.narrows.get(&Narrow::All).is_some_and(|v| !v.found_oldest),
+        "older messages to page in"
+    );
+    // Each key settles: the key that reaches the window's top has its page in when it returns.
+    for _ in 0..before {
+        app.key(KeyCode::Char('k')).await;
+        if len(&app) > before {
+            break;
+        }
+    }
+    len(&app) - before
+}
+
+#[tokio::test]
+async fn low_bandwidth_pages_further_back_are_as_small_as_the_first() {
+    let default = older_page(false).await;
+    assert!(default > 15, "the default pages 50 at a time: {default}");
+    let low = older_page(true).await;
+    assert!((1..=15).contains(&low), "15 at a time: {low}");
+}
+
 #[tokio::test]
 async fn low_bandwidth_fetches_a_picture_only_when_asked_for() {
     let mut app = Setup::new("member").low_bandwidth().start().await;

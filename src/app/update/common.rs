@@ -9,7 +9,8 @@ pub const PAGE: u64 = 50;
 /// With `--low-bandwidth`: the messages asked for each side of a view's first page.
 pub const LEAN_PAGE: u64 = 15;
 
-/// The messages asked for each side of a view's first page.
+/// The messages asked for each side of a view's first page, and in each page further on as the
+/// selection nears a window's end.
 pub(super) fn first_page(st: &State) -> u64 {
     if st.settings.low_bandwidth { LEAN_PAGE } else { PAGE }
 }

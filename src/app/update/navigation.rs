@@ -276,6 +276,7 @@ pub(super) fn move_selection(st: &mut State, delta: isize) -> Vec<Effect> {
     let mut fx = mark_selected_read(st);
     // Near the bottom of a window that does not reach the newest messages: page newer ones in;
     // near the top, older history.
+    let size = first_page(st);
     let view = st.data.narrows.get_mut(&st.ui.narrow).expect("view exists");
     let newer = new + 5 >= view.ids.len() && !view.found_newest && !view.loading_newer && !view.provisional;
     let older = new < 5 && !view.found_oldest && !view.loading_older && !view.provisional;
@@ -294,10 +295,10 @@ pub(super) fn move_selection(st: &mut State, delta: isize) -> Vec<Effect> {
         epoch,
     };
     if newer {
-        fx.push(page(last, 0, PAGE, false));
+        fx.push(page(last, 0, size, false));
     }
     if older {
-        fx.push(page(first, PAGE, 0, true));
+        fx.push(page(first, size, 0, true));
     }
     fx
 }
