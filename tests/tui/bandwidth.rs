@@ -24,7 +24,7 @@ async fn start(low: bool) -> (App, Rewriter) {
 /// notifications sent while replying, after a presence ping).
 async fn steps(low: bool) -> (usize, bool, usize, bool) {
     let (mut app, proxy) = start(low).await;
-    let first = app.st.data.narrows.get(&app.st.ui.narrow).map_or(0, |v| v.ids.len());
+    let first = app.st.data.views.get(&app.st.ui.narrow).map_or(0, |v| v.ids().len());
     let screen = app.screen(100, 30);
     // Presence not fetched is said as such (`·`), never as offline (`○`).
     let dots = screen.contains("● Alice Okafor") || screen.contains("○ Alice Okafor");
