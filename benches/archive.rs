@@ -18,7 +18,8 @@ use serde_json::json;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 use topicterm::api::{DisplayRecipient, Message, MessagesResponse, decode};
-use topicterm::app::{self, Channels, Msg, Narrow, NarrowView, State, TimeZone};
+use topicterm::app::views::Page;
+use topicterm::app::{self, Channels, Msg, Narrow, State, TimeZone};
 use topicterm::archive::{Archive, Reached, query, store};
 use topicterm::server::{DemoServer, ServerOptions, seed};
 use topicterm::ui::{self, RenderCache};
@@ -110,12 +111,13 @@ fn state(all: &[Message]) -> State {
     }))
     .expect("register");
     st.data.channels = Channels::from_register(&register);
-    let mut view = NarrowView { found_newest: true, found_oldest: true, loaded: true, ..Default::default() };
+    let mut ids = Vec::with_capacity(all.len());
     for m in all {
-        view.ids.push(m.id);
+        ids.push(m.id);
         st.data.insert_message(m.clone());
     }
-    st.data.narrows.insert(Narrow::All, view);
+    let page = Page { shown: ids, found_newest: true, found_oldest: true, ..Default::default() };
+    st.data.views.ensure(&Narrow::All).page_arrived(false, page);
     st.ui.narrow = Narrow::All;
     st.ui.selected = all.get(all.len() / 2).map(|m| m.id);
     app::update(&mut st, Msg::Tick(1_800_000_000));

@@ -7,7 +7,8 @@ use ratatui::backend::TestBackend;
 use serde_json::json;
 use std::hint::black_box;
 use topicterm::api::{Event, Message};
-use topicterm::app::{self, Channels, Msg, Narrow, NarrowView, State, TimeZone, UserInfo};
+use topicterm::app::views::Page;
+use topicterm::app::{self, Channels, Msg, Narrow, State, TimeZone, UserInfo};
 use topicterm::content::ContentContext;
 use topicterm::ui::content::render_html;
 use topicterm::ui::{self, RenderCache};
@@ -107,15 +108,16 @@ fn big_state() -> State {
     }))
     .expect("register");
     st.data.channels = Channels::from_register(&register);
-    let mut view = NarrowView { found_newest: true, found_oldest: true, loaded: true, ..Default::default() };
+    let mut ids = Vec::with_capacity(MESSAGES as usize);
     let (before, mut json) = (heap(), 0);
     for id in 1..=MESSAGES {
         let m = message(id, 1 + id % CHANNELS, id % 10 != 0);
         json += serde_json::to_vec(&m).expect("json").len();
         st.data.insert_message(m);
-        view.ids.push(id);
+        ids.push(id);
     }
-    st.data.narrows.insert(Narrow::All, view);
+    let page = Page { shown: ids, found_newest: true, found_oldest: true, ..Default::default() };
+    st.data.views.ensure(&Narrow::All).page_arrived(false, page);
     eprintln!(
         "200,000 cached messages hold {:.1} MB of heap (with the unread index and the feed's window); \
          their JSON is {:.1} MB",

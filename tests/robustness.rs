@@ -360,7 +360,7 @@ async fn megabyte_names_and_topics_are_clipped_everywhere_they_show() {
     rig.show(base).await;
     let general = rig.channel_id("general");
     rig.open(Narrow::Channel(general)).await;
-    assert!(rig.st.data.narrows[&Narrow::Channel(general)].found_newest);
+    assert!(rig.st.data.views[&Narrow::Channel(general)].found_newest());
     let topic = format!("t{}", "界".repeat(MB / 3));
     let name = "N".repeat(MB);
     let mut m = rig.message_json(base);

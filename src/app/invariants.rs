@@ -45,15 +45,13 @@ pub fn check(d: &Data) -> Result<(), String> {
     }
     // No view of a place holds a message that is somewhere else now. (The lists that follow a
     // flag keep what the user is looking at until they leave; searches are the server's.)
-    for (narrow, view) in &d.narrows {
-        if !view.ids.is_sorted() {
-            return Err(format!("the view of {narrow:?} is out of order"));
-        }
+    d.views.check()?;
+    for (narrow, view) in d.views.iter() {
         if !matches!(narrow, Narrow::Channel(_) | Narrow::Topic(..) | Narrow::Dm(_) | Narrow::AllDms) {
             continue;
         }
         if let Some(m) =
-            view.ids.iter().filter_map(|id| d.messages.get(id)).find(|m| !narrow.contains(m, d.me))
+            view.ids().iter().filter_map(|id| d.messages.get(id)).find(|m| !narrow.contains(m, d.me))
         {
             return Err(format!("the view of {narrow:?} holds message {}, which is not there", m.id));
         }

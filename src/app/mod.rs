@@ -28,6 +28,7 @@ pub mod topics;
 pub mod unreads;
 mod update;
 pub mod users;
+pub mod views;
 pub mod when;
 pub mod widget;
 

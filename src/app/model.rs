@@ -620,7 +620,7 @@ pub fn state_dump(st: &State) -> serde_json::Value {
     let me = st.data.me;
     let mut narrows: Vec<serde_json::Value> = st
         .data
-        .narrows
+        .views
         .iter()
         .map(|(n, v)| {
             let mut terms = n.terms(me);
@@ -631,10 +631,10 @@ pub fn state_dump(st: &State) -> serde_json::Value {
             json!({
                 "narrow": format!("{n:?}"),
                 "terms": terms,
-                "ids": v.ids,
-                "found_newest": v.found_newest,
-                "found_oldest": v.found_oldest,
-                "loading": v.loading_newer || v.loading_older,
+                "ids": v.ids(),
+                "found_newest": v.found_newest(),
+                "found_oldest": v.found_oldest(),
+                "loading": v.is_loading_newer() || v.is_loading_older(),
             })
         })
         .collect();

@@ -12,6 +12,7 @@ use super::store::{Store, Stored};
 use super::topics::Topics;
 use super::unreads::{Conv, Unreads};
 use super::users::{Activity, Users};
+pub use super::views::{Local, NarrowView, SearchMatch, Views};
 use crate::api::*;
 use std::collections::HashMap;
 
@@ -52,86 +53,6 @@ pub fn notify_words(value: Option<bool>, default: bool) -> String {
 /// other value, and from that back to the default.
 pub fn next_notify(value: Option<bool>, default: bool) -> bool {
     if value.unwrap_or(default) == default { !default } else { default }
-}
-
-/// The loaded window of one narrow.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct NarrowView {
-    /// Sorted ascending, deduplicated.
-    pub ids: Vec<MessageId>,
-    pub found_oldest: bool,
-    pub found_newest: bool,
-    pub loading_older: bool,
-    pub loading_newer: bool,
-    /// Set once the first page arrived.
-    pub loaded: bool,
-    /// Filled from messages already held while the server could not be asked (offline, or
-    /// the last session before the server answered): shown, not loaded, never paged, and
-    /// replaced by the first page the server sends.
-    pub provisional: bool,
-    /// Shown from the archive on this machine (`Msg::ArchiveHits`), and why: the title says so
-    /// until the server's first page replaces them.
-    pub local: Option<Local>,
-    /// Which incarnation of the window this is: pages asked for an earlier one (before it was
-    /// reset by a jump or a resync) are dropped, so they cannot leave a gap.
-    pub epoch: u64,
-    /// Search results: what matched in each message, as the server marked it.
-    pub matches: HashMap<MessageId, SearchMatch>,
-    /// Newer messages of this loaded window failed to load (its resynchronisation after a lost
-    /// queue, or a page): it may miss what came after its newest, so it is asked again at this
-    /// time while shown (windows not shown are dropped and loaded anew when opened).
-    pub catch_up_at: Option<i64>,
-    /// Failures in a row of those newer pages (drives the backoff).
-    pub catch_up_failures: u32,
-}
-
-/// Why a window shows what the archive on this machine holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Local {
-    /// Shown at once; the server is asked too, and its answer takes their place.
-    Asking,
-    /// The server cannot be asked (offline, or its answer did not come): the archive alone.
-    Offline,
-    /// The server refused the request: the archive alone.
-    Refused,
-}
-
-impl Local {
-    /// How the title says it.
-    pub fn words(self) -> &'static str {
-        match self {
-            Local::Asking => "local results · asking the server…",
-            Local::Offline => "offline: showing what this machine has seen",
-            Local::Refused => "local results: the server did not search",
-        }
-    }
-}
-
-/// What matched a search in one message: its rendered content and its topic (escaped HTML)
-/// with the matched words in `<span class="highlight">`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SearchMatch {
-    pub content: Option<String>,
-    pub subject: Option<String>,
-}
-
-impl NarrowView {
-    /// Merge IDs (sorted, deduplicated).
-    pub fn merge(&mut self, ids: impl IntoIterator<Item = MessageId>) {
-        let mut added = false;
-        for id in ids {
-            if let Err(pos) = self.ids.binary_search(&id) {
-                self.ids.insert(pos, id);
-                added = true;
-            }
-        }
-        let _ = added;
-    }
-    pub fn remove(&mut self, id: MessageId) {
-        if let Ok(pos) = self.ids.binary_search(&id) {
-            self.ids.remove(pos);
-        }
-    }
 }
 
 /// Server facts the client needs.
@@ -176,7 +97,8 @@ pub struct Data {
     /// Each channel's topic rows, and the user's topic policies (`app::topics`).
     pub topics: Topics,
     pub messages: Store,
-    pub narrows: HashMap<Narrow, NarrowView>,
+    /// The narrows' views, and the window epochs handed out (`app::views`).
+    pub views: Views,
     pub unread: Unreads,
     /// Words that make a message notify and are marked in it.
     pub alert_words: Vec<String>,
@@ -196,8 +118,6 @@ pub struct Data {
     pub widgets: HashMap<MessageId, super::widget::Widget>,
     /// Code playgrounds of the organization (links for code blocks by language).
     pub playgrounds: Vec<Playground>,
-    /// The last window epoch handed out.
-    pub epochs: u64,
     /// What channels' notification settings follow when they have none of their own.
     pub notify_defaults: NotifyDefaults,
 }
@@ -424,14 +344,11 @@ impl RealmInfo {
 impl Data {
     /// A fresh, loading window for `narrow` (replacing any); returns its epoch.
     pub fn reset_view(&mut self, narrow: &Narrow) -> u64 {
-        self.epochs += 1;
-        let view = NarrowView { loading_newer: true, epoch: self.epochs, ..Default::default() };
-        self.narrows.insert(narrow.clone(), view);
-        self.epochs
+        self.views.open(narrow)
     }
 
     /// The epoch of a narrow's window (0: none).
     pub fn epoch(&self, narrow: &Narrow) -> u64 {
-        self.narrows.get(narrow).map_or(0, |v| v.epoch)
+        self.views.epoch(narrow)
     }
 }

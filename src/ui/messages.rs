@@ -76,7 +76,7 @@ fn message_block(
     let mut out = Vec::new();
     let same_conv = prev.is_some_and(|p| p.same_place(m));
     // In search results, what matched is marked.
-    let found = st.data.narrows.get(&st.ui.narrow).and_then(|v| v.matches.get(&m.id));
+    let found = st.data.views.get(&st.ui.narrow).and_then(|v| v.matched(m.id));
     // A muted sender's message stays behind one line until the user asks to see it. The same
     // answer (`State::shown`) numbers the links `o` opens.
     let shown = st.shown(m);
@@ -394,7 +394,7 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
         f.render_widget(Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }), inner);
         return;
     }
-    let Some(view) = st.data.narrows.get(&st.ui.narrow) else {
+    let Some(view) = st.data.views.get(&st.ui.narrow) else {
         let text = if st.ui.loading {
             "Connecting…"
         } else if st.ui.offline.is_some() {
@@ -407,15 +407,15 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
         f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
         return;
     };
-    let pending: Vec<Line<'static>> = if view.found_newest || view.ids.is_empty() {
+    let pending: Vec<Line<'static>> = if view.found_newest() || view.ids().is_empty() {
         crate::app::pending_in(st, &st.ui.narrow).flat_map(|o| pending_block(st, t, o, width)).collect()
     } else {
         Vec::new()
     };
-    if view.ids.is_empty() {
-        let text = if view.loading_newer {
+    if view.ids().is_empty() {
+        let text = if view.is_loading_newer() {
             "Loading…"
-        } else if !view.loaded {
+        } else if !view.is_loaded() {
             crate::app::not_loaded(st)
         } else {
             "No messages here."
@@ -425,7 +425,7 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
         f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
         return;
     }
-    let ids = &view.ids;
+    let ids = view.ids();
     let sel_pos = st.ui.selected.and_then(|id| ids.binary_search(&id).ok()).unwrap_or(ids.len() - 1);
     let msg = |i: usize| ids.get(i).and_then(|id| st.data.messages.get(id));
     // Blocks from the selected one downwards, then upwards until the pane is full.
@@ -460,10 +460,10 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
     above.reverse();
     let mut lines: Vec<Line<'static>> = Vec::new();
     let mut owners: Vec<Option<MessageId>> = Vec::new();
-    if j == 0 && view.found_oldest && above.first().is_none_or(|(i, _, _)| *i == 0) {
+    if j == 0 && view.found_oldest() && above.first().is_none_or(|(i, _, _)| *i == 0) {
         lines.push(Line::styled("— beginning of the conversation —", t.dim));
         owners.push(None);
-    } else if view.loading_older {
+    } else if view.is_loading_older() {
         lines.push(Line::styled("loading older messages…", t.dim));
         owners.push(None);
     }

@@ -88,7 +88,7 @@ fn title(st: &State, room: usize) -> String {
         after.push_str(" · last session");
     }
     // Shown from the archive on this machine, not (yet) the server's answer.
-    if let Some(local) = st.data.narrows.get(&st.ui.narrow).and_then(|v| v.local) {
+    if let Some(local) = st.data.views.get(&st.ui.narrow).and_then(|v| v.local()) {
         after.push_str(" · ");
         after.push_str(local.words());
     }
@@ -237,13 +237,13 @@ pub(super) fn typing_line(st: &State) -> String {
         Narrow::Dm(u) => Some(crate::app::Conv::Dm(u.clone())),
         _ => None,
     };
-    let view = st.data.narrows.get(&st.ui.narrow);
+    let view = st.data.views.get(&st.ui.narrow);
     let mut parts = Vec::new();
     for t in &st.ui.typing {
         let name = sanitize(st.data.user_name(t.user));
         if t.conversation.is_some() && t.conversation == conv {
             parts.push(format!("{name} is typing…"));
-        } else if t.editing.is_some_and(|id| view.is_some_and(|v| v.ids.binary_search(&id).is_ok())) {
+        } else if t.editing.is_some_and(|id| view.is_some_and(|v| v.contains(id))) {
             parts.push(format!("{name} is editing a message…"));
         }
     }

@@ -258,7 +258,7 @@ async fn wrong_types_in_a_messages_answer_are_refused_with_a_message() {
                 Reply::Body(200, body)
             })
         }));
-        rig.st.data.narrows.remove(&Narrow::Channel(random));
+        rig.st.data.views.close(&Narrow::Channel(random));
         rig.st.ui.status = None;
         let fx = app::open_narrow(&mut rig.st, Narrow::Channel(random));
         rig.run(fx);
@@ -275,9 +275,9 @@ async fn wrong_types_in_a_messages_answer_are_refused_with_a_message() {
         assert!(s.contains("messages not loaded: garbled answer from the server"), "{what}:\n{s}");
     }
     // Asking again works.
-    rig.st.data.narrows.remove(&Narrow::Channel(random));
+    rig.st.data.views.close(&Narrow::Channel(random));
     rig.open(Narrow::Channel(random)).await;
-    assert!(rig.st.data.narrows[&Narrow::Channel(random)].ids.len() > 1);
+    assert!(rig.st.data.views[&Narrow::Channel(random)].ids().len() > 1);
     rig.control().await;
 }
 

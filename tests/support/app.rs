@@ -430,7 +430,7 @@ impl App {
         let fx = app::open_narrow(&mut self.st, narrow.clone());
         self.run(fx);
         self.until("the view's first page", move |st| {
-            st.data.narrows.get(&narrow).is_some_and(|v| v.loaded)
+            st.data.views.get(&narrow).is_some_and(|v| v.is_loaded())
                 || st.ui.offline.is_some()
                 || st.ui.status.as_ref().is_some_and(|s| s.error)
         })
@@ -462,8 +462,8 @@ impl App {
 
     /// Select a message of the shown narrow, as moving to it does.
     pub fn select(&mut self, id: i64) {
-        let view = &self.st.data.narrows[&self.st.ui.narrow];
-        assert!(view.ids.contains(&id), "message {id} is in the shown narrow");
+        let view = &self.st.data.views[&self.st.ui.narrow];
+        assert!(view.ids().contains(&id), "message {id} is in the shown narrow");
         self.st.ui.selected = Some(id);
         self.st.ui.focus = app::Focus::Messages;
     }

@@ -36,7 +36,7 @@ async fn what_the_client_saw_is_searchable_offline_edited_moved_reacted_and_dele
     app.server.write_zuliprcs(&home.join("rc")).unwrap();
     let rc = home.join("rc/member.zuliprc");
     // A message of the first page fetched, never told of by an event.
-    let seen = *app.st.data.narrows.values().flat_map(|v| v.ids.iter()).max().expect("a first page");
+    let seen = *app.st.data.views.iter().flat_map(|(_, v)| v.ids().iter()).max().expect("a first page");
 
     let alice = app.other("alice");
     let general = app.channel_id("general");
@@ -177,8 +177,8 @@ async fn seen_in_general(app: &mut App, topic: &str, texts: &[&str]) -> Vec<i64>
 
 /// The view shown, and how it says it came from the archive.
 fn shown(app: &App) -> (Vec<i64>, Option<Local>, bool) {
-    let v = &app.st.data.narrows[&app.st.ui.narrow];
-    (v.ids.clone(), v.local, v.loaded)
+    let v = &app.st.data.views[&app.st.ui.narrow];
+    (v.ids().to_vec(), v.local(), v.is_loaded())
 }
 
 /// `/` shows the archive's matches while the server's answer is held back, marked as local;
@@ -207,7 +207,7 @@ async fn a_search_shows_local_matches_at_once_then_the_servers_without_moving_th
     app.key(KeyCode::Enter).await;
     assert!(matches!(app.st.ui.narrow, Narrow::Search { .. }), "{:?}", app.st.ui.narrow);
     app.until("the archive's matches", |st| {
-        st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.local.is_some())
+        st.data.views.get(&st.ui.narrow).is_some_and(|v| v.local().is_some())
     })
     .await;
     gate.arrived().await;
@@ -224,7 +224,8 @@ async fn a_search_shows_local_matches_at_once_then_the_servers_without_moving_th
     let late = OutgoingMessage::channel(general, "marsupials", "a late quokka");
     let late = alice.send_message(&late).await.unwrap().id;
     gate.release();
-    app.until("the server's answer", |st| st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.loaded)).await;
+    app.until("the server's answer", |st| st.data.views.get(&st.ui.narrow).is_some_and(|v| v.is_loaded()))
+        .await;
     app.settle().await;
     let mut all = local.clone();
     all.push(late);
@@ -247,7 +248,7 @@ async fn offline_a_search_shows_what_this_machine_has_seen_and_says_so() {
     app.keys("kakap").await;
     app.key(KeyCode::Enter).await;
     app.until("the archive's matches", |st| {
-        st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.local.is_some())
+        st.data.views.get(&st.ui.narrow).is_some_and(|v| v.local().is_some())
     })
     .await;
     assert_eq!(shown(&app), (seen, Some(Local::Offline), false));
@@ -265,15 +266,15 @@ async fn offline_a_topic_no_longer_held_shows_what_the_archive_has_of_it() {
         Setup::new("member").archive(home.path().join("data/topicterm")).start_behind_fault_proxy().await;
     let seen = seen_in_general(&mut app, "reptiles", &["a tuatara basks", "the tuatara sleeps"]).await;
     app.st.data.messages.retain(|id, _| !seen.contains(id));
-    for v in app.st.data.narrows.values_mut() {
-        v.ids.retain(|id| !seen.contains(id));
+    for id in &seen {
+        app.st.data.views.on_delete(*id);
     }
     proxy.set_down(true);
     app.until("the outage to be noticed", |st| st.ui.offline.is_some()).await;
     let topic = Narrow::Topic(app.channel_id("general"), "reptiles".into());
     let fx = topicterm::app::open_narrow(&mut app.st, topic.clone());
     app.run(fx);
-    app.until("the archive's messages", |st| st.data.narrows.get(&topic).is_some_and(|v| v.local.is_some()))
+    app.until("the archive's messages", |st| st.data.views.get(&topic).is_some_and(|v| v.local().is_some()))
         .await;
     assert_eq!(shown(&app), (seen, Some(Local::Offline), false));
     let screen = app.screen(80, 24);

@@ -29,7 +29,7 @@ async fn start(low: bool) -> (App, Rewriter) {
 /// notifications sent while replying, after a presence ping).
 async fn steps(low: bool) -> (usize, bool, usize, bool) {
     let (mut app, proxy) = start(low).await;
-    let first = app.st.data.narrows.get(&app.st.ui.narrow).map_or(0, |v| v.ids.len());
+    let first = app.st.data.views.get(&app.st.ui.narrow).map_or(0, |v| v.ids().len());
     let screen = app.screen(100, 30);
     // Presence not fetched is said as such (`·`), never as offline (`○`).
     let dots = screen.contains("● Alice Okafor") || screen.contains("○ Alice Okafor");
@@ -63,10 +63,10 @@ async fn low_bandwidth_asks_smaller_pages_and_neither_sends_typing_nor_fetches_p
 async fn older_page(low: bool) -> usize {
     let (mut app, _proxy) = start(low).await;
     app.open(Narrow::All).await;
-    let len = |app: &App| app.st.data.narrows.get(&Narrow::All).map_or(0, |v| v.ids.len());
+    let len = |app: &App| app.st.data.views.get(&Narrow::All).map_or(0, |v| v.ids().len());
     let before = len(&app);
     assert!(
-        app.st.data.narrows.get(&Narrow::All).is_some_and(|v| !v.found_oldest),
+        app.st.data.views.get(&Narrow::All).is_some_and(|v| !v.found_oldest()),
         "older messages to page in"
     );
     // Each key settles: the key that reaches the window's top has its page in when it returns.

@@ -61,7 +61,7 @@ async fn the_last_session_is_drawn_before_the_server_answers_then_replaced() {
     };
     let narrow = app.st.ui.narrow.clone();
     assert_eq!(narrow, live_state.ui.narrow, "the same narrow");
-    let ids = |st: &State| st.data.narrows[&narrow].ids.clone();
+    let ids = |st: &State| st.data.views[&narrow].ids().to_vec();
     let live_ids = ids(&live_state);
     assert_eq!(ids(&app.st), live_ids[live_ids.len().saturating_sub(app::cache::CACHED_MESSAGES)..]);
     assert!(cached.owners.iter().flatten().count() > 10, "messages are drawn:\n{}", cached.text());
@@ -109,7 +109,7 @@ async fn the_last_session_reopens_the_narrow_left_and_the_others_kept_even_offli
     app.keys("n").await;
     let topic = app.st.ui.narrow.clone();
     let Narrow::Topic(channel, _) = topic.clone() else { panic!("n opens a topic: {topic:?}") };
-    assert!(app.st.data.narrows[&topic].loaded);
+    assert!(app.st.data.views[&topic].is_loaded());
     let left = app.draw(80, 24);
     let dir = tempfile::tempdir().unwrap();
     let snapshot = kept_and_read(&app, dir.path());
@@ -154,8 +154,8 @@ async fn the_last_session_reopens_the_narrow_left_and_the_others_kept_even_offli
     // A topic never opened: the messages held of it (from the kept All messages).
     let (other, of_other) = {
         let d = &app.st.data;
-        let m = d.narrows[&Narrow::All]
-            .ids
+        let m = d.views[&Narrow::All]
+            .ids()
             .iter()
             .rev()
             .map(|id| &d.messages[id])
@@ -200,11 +200,11 @@ async fn the_last_session_reopens_the_narrow_left_and_the_others_kept_even_offli
     let retry_at = app.st.ui.offline.as_ref().unwrap().retry_at;
     app.apply(Msg::Tick(retry_at));
     app.until("registered", |st| st.data.queue_id.is_some()).await;
-    app.until("the channel loaded", |st| st.data.narrows.get(&empty).is_some_and(|v| v.loaded)).await;
+    app.until("the channel loaded", |st| st.data.views.get(&empty).is_some_and(|v| v.is_loaded())).await;
     assert!(!app.st.ui.from_cache && app.st.ui.offline.is_none());
     let screen = app.draw(80, 24);
     assert!(!screen.text().contains("Not loaded"), "{}", screen.text());
     // The topic shown from what was held is fetched anew when opened.
     app.open(other.clone()).await;
-    assert!(app.st.data.narrows[&other].loaded && !app.st.data.narrows[&other].provisional);
+    assert!(app.st.data.views[&other].is_loaded() && !app.st.data.views[&other].is_provisional());
 }

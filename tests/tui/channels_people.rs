@@ -266,8 +266,8 @@ async fn profiles_show_who_someone_is_and_lead_to_a_dm_or_a_mention() {
     let general = app.channel_id("general");
     app.open(Narrow::Channel(general)).await;
     let (id, sender) = {
-        let view = &app.st.data.narrows[&Narrow::Channel(general)];
-        let id = *view.ids.last().unwrap();
+        let view = &app.st.data.views[&Narrow::Channel(general)];
+        let id = *view.ids().last().unwrap();
         (id, app.st.data.messages[&id].sender_id())
     };
     app.select(id);

@@ -43,7 +43,7 @@ async fn start_holding(
     app.until("the cold start is over", |st| {
         st.ui.first_page.is_none()
             && st.data.queue_id.is_some()
-            && st.data.narrows.get(&Narrow::All).is_some_and(|v| v.loaded && !v.loading_newer)
+            && st.data.views.get(&Narrow::All).is_some_and(|v| v.is_loaded() && !v.is_loading_newer())
     })
     .await;
     // Events in flight are applied too.
@@ -54,7 +54,7 @@ async fn start_holding(
 /// The combined feed holds what the server has, from its first message on, each once and in
 /// order; the messages sent during the start are on the screen once each.
 async fn holds_each_once(app: &mut App, sent: &[(i64, String)]) {
-    let ids = app.st.data.narrows[&Narrow::All].ids.clone();
+    let ids = app.st.data.views[&Narrow::All].ids().to_vec();
     // The combined feed leaves muted topics out.
     let q = GetMessages::around(Anchor::Id(ids[0]), 0, 1000)
         .narrow(vec![NarrowTerm::new("is", "muted").negate()]);

@@ -68,7 +68,7 @@ async fn delete_asks_then_the_message_goes_everywhere() {
     insta::assert_snapshot!("delete_confirm_80x24", app.screen(80, 24));
     app.key(KeyCode::Char('y')).await;
     app.until("gone", |st| !st.data.messages.contains_key(&mine)).await;
-    assert!(!app.st.data.narrows[&topic].ids.contains(&mine));
+    assert!(!app.st.data.views[&topic].ids().contains(&mine));
     assert!(!app.server.shared.lock().messages.contains_key(&mine), "on the server too");
 }
 
@@ -144,7 +144,7 @@ async fn explore_mode_reads_nothing_while_browsing_and_says_so() {
     assert!(text.lines().last().unwrap().contains("· explore"), "{text}");
     // Marking on purpose still works.
     let unread =
-        app.st.data.unread.ids().find(|id| app.st.data.narrows[&app.st.ui.narrow].ids.contains(id)).unwrap();
+        app.st.data.unread.ids().find(|id| app.st.data.views[&app.st.ui.narrow].ids().contains(id)).unwrap();
     app.select(unread);
     let total = app.st.data.unread.len();
     app.key(KeyCode::Char('T')).await;
@@ -174,8 +174,8 @@ async fn at_replies_in_the_conversation_mentioning_the_author() {
     app.keys("me!").await;
     app.ctrl('d').await;
     app.until("sent and back", |st| {
-        st.data.narrows.get(&topic).is_some_and(|v| {
-            v.ids
+        st.data.views.get(&topic).is_some_and(|v| {
+            v.ids()
                 .iter()
                 .any(|m| st.data.messages[m].content().contains(&format!("data-user-id=\"{bob_id}\"")))
         })
@@ -200,7 +200,7 @@ async fn messages_arriving_below_the_visible_part_are_announced_until_seen() {
         let m = topicterm::api::OutgoingMessage::channel(engineering, "release 2.4 planning", text);
         new.push(bob.send_message(&m).await.unwrap().id);
     }
-    app.until("both arrived", |st| new.iter().all(|id| st.data.narrows[&topic].ids.contains(id))).await;
+    app.until("both arrived", |st| new.iter().all(|id| st.data.views[&topic].ids().contains(id))).await;
     let row = last_row(&mut app);
     assert!(row.contains("▼ 2 new messages below — G jumps to the end"), "{row}");
     app.key(KeyCode::Char('G')).await;
@@ -215,7 +215,7 @@ async fn links_into_the_app_open_here_at_that_place_and_others_outside() {
     // A message of the planning topic to point at.
     let planning = topicterm::app::Narrow::Topic(engineering, "release 2.4 planning".into());
     app.open(planning.clone()).await;
-    let pointed = app.st.data.narrows[&planning].ids[3];
+    let pointed = app.st.data.views[&planning].ids()[3];
     let bob = app.other("bob");
     let text = format!(
         "see #**engineering>release 2.4 planning** and [that one](#narrow/channel/{engineering}-engineering/topic/release.202.2E4.20planning/near/{pointed})"
@@ -460,8 +460,8 @@ async fn polls_and_todo_lists_show_their_state_and_take_votes_and_ticks_by_digit
     assert!(app.screen(80, 24).contains("2 [x] Changelog"));
     // A digit on a message with neither says why nothing happens (it said nothing).
     app.open(topicterm::app::Narrow::Channel(engineering)).await;
-    let plain = *app.st.data.narrows[&app.st.ui.narrow]
-        .ids
+    let plain = *app.st.data.views[&app.st.ui.narrow]
+        .ids()
         .iter()
         .find(|id| !app.st.data.widgets.contains_key(id))
         .expect("a message without a widget");

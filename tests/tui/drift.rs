@@ -60,7 +60,7 @@ async fn a_topic_moved_to_another_channel_leaves_the_old_channels_view_even_open
     }
     app.open(Narrow::Channel(general)).await;
     let in_view = |st: &State, id: i64| {
-        st.data.narrows.get(&Narrow::Channel(general)).is_some_and(|v| v.ids.contains(&id))
+        st.data.views.get(&Narrow::Channel(general)).is_some_and(|v| v.ids().contains(&id))
     };
     let both = ids.clone();
     app.until("the messages in the channel's view", move |st| both.iter().all(|id| in_view(st, *id))).await;
@@ -86,7 +86,7 @@ async fn a_topic_moved_to_another_channel_leaves_the_old_channels_view_even_open
     // Where they went, they are.
     app.open(Narrow::Channel(random)).await;
     let in_random = |st: &State, id: i64| {
-        st.data.narrows.get(&Narrow::Channel(random)).is_some_and(|v| v.ids.contains(&id))
+        st.data.views.get(&Narrow::Channel(random)).is_some_and(|v| v.ids().contains(&id))
     };
     app.until("in the new channel's view", move |st| ids.iter().all(|id| in_random(st, *id))).await;
 }

@@ -106,7 +106,7 @@ async fn an_old_server_gets_the_old_protocol() {
         app.key(KeyCode::Char('/')).await;
         app.keys("dm-with:alice@demo.topicterm.test").await;
         app.key(KeyCode::Enter).await;
-        let found = app.st.data.narrows.get(&app.st.ui.narrow).map_or(0, |v| v.ids.len());
+        let found = app.st.data.views.get(&app.st.ui.narrow).map_or(0, |v| v.ids().len());
         assert!(found > 0, "level {level}: {:?}", app.st.ui.status);
         // Report the selected message with a type the old server knows.
         assert!(app.st.data.realm.report_types.iter().any(|t| t.key == "norms"), "level {level}");

@@ -112,7 +112,7 @@ async fn messages_that_do_not_load_say_so_in_words_at_80_columns() {
     assert_eq!(last.trim_end(), "#random");
     // Reopened, it loads.
     app.open(Narrow::Channel(random)).await;
-    assert!(app.st.data.narrows[&Narrow::Channel(random)].loaded);
+    assert!(app.st.data.views[&Narrow::Channel(random)].is_loaded());
     assert!(!status_line(&mut app).contains("not loaded"));
 }
 

@@ -25,15 +25,15 @@ async fn past_the_bound_views_are_let_go_and_loaded_again_and_unread_counts_stay
         ["general", "engineering", "random", "design"].iter().map(|c| app.channel_id(c)).collect();
     for c in &channels {
         app.open(Narrow::Channel(*c)).await;
-        assert!(app.st.data.narrows[&Narrow::Channel(*c)].loaded, "#{c} shows");
+        assert!(app.st.data.views[&Narrow::Channel(*c)].is_loaded(), "#{c} shows");
         assert!(app.st.data.messages.len() <= 40, "held {} > 40", app.st.data.messages.len());
     }
     // The first views were let go: not held, but opened again they load.
     let first = Narrow::Channel(channels[0]);
-    assert!(!app.st.data.narrows.contains_key(&first), "the view furthest from the screen went");
+    assert!(!app.st.data.views.contains(&first), "the view furthest from the screen went");
     app.open(first.clone()).await;
-    let v = &app.st.data.narrows[&first];
-    assert!(v.loaded && !v.ids.is_empty(), "{v:?}");
+    let v = &app.st.data.views[&first];
+    assert!(v.is_loaded() && !v.ids().is_empty(), "{v:?}");
     let s = app.screen(80, 24);
     assert!(s.contains("#general"), "{s}");
     // Nothing was marked read or unread by letting go: the counts are the server's.

@@ -95,14 +95,14 @@ async fn starred(app: &mut App) {
 async fn the_starred_view_follows_stars_made_here_and_elsewhere() {
     let mut app = App::start("member").await;
     starred(&mut app).await;
-    let before = app.st.data.narrows[&Narrow::Starred].ids.clone();
+    let before = app.st.data.views[&Narrow::Starred].ids().to_vec();
     app.key(KeyCode::Char('a')).await;
     let id = app.st.ui.selected.expect("a selected message");
     assert!(!before.contains(&id), "the selected message is not starred yet");
     app.key(KeyCode::Char('*')).await;
     starred(&mut app).await;
     app.key(KeyCode::Char('G')).await;
-    assert!(app.st.data.narrows[&Narrow::Starred].ids.contains(&id), "starred here: in the view");
+    assert!(app.st.data.views[&Narrow::Starred].ids().contains(&id), "starred here: in the view");
     assert!(app.screen(160, 48).contains('★'));
     let on_server = app.client.get_message(id, false).await.unwrap().message;
     assert!(on_server.flags.contains(&topicterm::api::Flag::Starred));
@@ -110,19 +110,19 @@ async fn the_starred_view_follows_stars_made_here_and_elsewhere() {
     // Unstarred while shown: it stays until the view is opened again.
     app.st.ui.selected = Some(id);
     app.key(KeyCode::Char('*')).await;
-    assert!(app.st.data.narrows[&Narrow::Starred].ids.contains(&id));
+    assert!(app.st.data.views[&Narrow::Starred].ids().contains(&id));
     app.key(KeyCode::Char('a')).await;
     starred(&mut app).await;
-    assert!(!app.st.data.narrows[&Narrow::Starred].ids.contains(&id), "unstarred: gone on reopening");
+    assert!(!app.st.data.views[&Narrow::Starred].ids().contains(&id), "unstarred: gone on reopening");
 
     // Starred in another client (an event): in the view next time it is shown.
     app.key(KeyCode::Char('a')).await;
-    let other = *app.st.data.narrows[&Narrow::All].ids.iter().rev().find(|x| **x != id).unwrap();
+    let other = *app.st.data.views[&Narrow::All].ids().iter().rev().find(|x| **x != id).unwrap();
     let elsewhere = topicterm::api::Client::new(&app.server.credentials("member").unwrap()).unwrap();
     elsewhere.update_message_flags(&[other], true, topicterm::api::Flag::Starred).await.unwrap();
     app.settle().await;
     starred(&mut app).await;
-    assert!(app.st.data.narrows[&Narrow::Starred].ids.contains(&other), "starred elsewhere: in the view");
+    assert!(app.st.data.views[&Narrow::Starred].ids().contains(&other), "starred elsewhere: in the view");
 }
 
 #[tokio::test]
@@ -301,8 +301,8 @@ async fn feedback_shows_at_once_beside_the_prompt_and_then_expires() {
 async fn keys_with_nothing_to_act_on_say_so() {
     let mut app = App::start("member").await;
     // z on a message without spoilers.
-    let plain = app.st.data.narrows[&app.st.ui.narrow]
-        .ids
+    let plain = app.st.data.views[&app.st.ui.narrow]
+        .ids()
         .iter()
         .copied()
         .find(|id| !app.st.data.messages[id].content().contains("spoiler"))
@@ -314,8 +314,8 @@ async fn keys_with_nothing_to_act_on_say_so() {
 
     // :date after the last message: the newest is selected, and the user is told.
     app.palette("date 2030-01-01").await;
-    let view = &app.st.data.narrows[&app.st.ui.narrow];
-    assert_eq!(app.st.ui.selected, view.ids.last().copied());
+    let view = &app.st.data.views[&app.st.ui.narrow];
+    assert_eq!(app.st.ui.selected, view.ids().last().copied());
     assert_eq!(
         status(&app),
         (false, "nothing here on or after 2030-01-01: showing the newest message".into())

@@ -34,11 +34,11 @@ async fn the_key_paths_work_at_every_supported_level() {
         // The channel view, then a topic of it.
         app.open(Narrow::Channel(general)).await;
         assert_eq!(error(&app), None, "level {level}");
-        let view = &app.st.data.narrows[&Narrow::Channel(general)];
-        assert!(view.loaded && !view.ids.is_empty(), "level {level}: the channel view loads");
+        let view = &app.st.data.views[&Narrow::Channel(general)];
+        assert!(view.is_loaded() && !view.ids().is_empty(), "level {level}: the channel view loads");
         // A named topic (the empty one, "general chat", is Zulip 10's).
         let topic = view
-            .ids
+            .ids()
             .iter()
             .rev()
             .map(|id| app.st.data.messages[id].topic())
@@ -46,7 +46,7 @@ async fn the_key_paths_work_at_every_supported_level() {
         let topic = topic.expect("a named topic").to_owned();
         app.open(Narrow::Topic(general, topic.clone())).await;
         assert_eq!(error(&app), None, "level {level}");
-        assert!(!app.st.data.narrows[&Narrow::Topic(general, topic.clone())].ids.is_empty());
+        assert!(!app.st.data.views[&Narrow::Topic(general, topic.clone())].ids().is_empty());
 
         // A search with a channel.
         app.key(KeyCode::Char('/')).await;
@@ -54,7 +54,7 @@ async fn the_key_paths_work_at_every_supported_level() {
         app.key(KeyCode::Enter).await;
         app.settle().await;
         assert_eq!(error(&app), None, "level {level}");
-        let found = app.st.data.narrows.get(&app.st.ui.narrow).map_or(0, |v| v.ids.len());
+        let found = app.st.data.views.get(&app.st.ui.narrow).map_or(0, |v| v.ids().len());
         assert!(found > 0, "level {level}: search found nothing");
         // DMs with a person, by the web app's name and the server's (no server knows `dm-with`).
         for op in ["dm-with", "dm-including", "dm"] {
@@ -63,7 +63,7 @@ async fn the_key_paths_work_at_every_supported_level() {
             app.key(KeyCode::Enter).await;
             app.settle().await;
             assert_eq!(error(&app), None, "level {level}: {op}");
-            let found = app.st.data.narrows.get(&app.st.ui.narrow).map_or(0, |v| v.ids.len());
+            let found = app.st.data.views.get(&app.st.ui.narrow).map_or(0, |v| v.ids().len());
             assert!(found > 0, "level {level}: {op} found nothing");
         }
         // Bots come from the user list (level 474 took their names out of bot objects): known as
@@ -106,8 +106,8 @@ async fn the_key_paths_work_at_every_supported_level() {
         let reply = format!("reply at level {level}");
         app.until("the reply to come back into the topic", |st| {
             st.outbox.is_empty()
-                && st.data.narrows.get(&st.ui.narrow).is_some_and(|v| {
-                    v.ids
+                && st.data.views.get(&st.ui.narrow).is_some_and(|v| {
+                    v.ids()
                         .iter()
                         .any(|id| st.data.messages.get(id).is_some_and(|m| m.content().contains(&reply)))
                 })
@@ -194,7 +194,7 @@ async fn the_key_paths_work_at_every_supported_level() {
 
         // A move: an administrator renames the topic; the message and the topic's row follow.
         let admin = app.other("admin");
-        let moved = app.st.data.narrows[&Narrow::Topic(general, topic.clone())].ids[0];
+        let moved = app.st.data.views[&Narrow::Topic(general, topic.clone())].ids()[0];
         let new_name = format!("{topic} (moved at {level})");
         admin
             .raw(
@@ -231,7 +231,7 @@ async fn a_jump_to_a_date_and_deleting_a_deactivated_users_messages_need_zulip_1
     let mut app = App::start_at_level("admin", level).await;
     let general = app.channel_id("general");
     app.open(Narrow::Channel(general)).await;
-    let held = app.st.data.narrows[&Narrow::Channel(general)].ids.len();
+    let held = app.st.data.views[&Narrow::Channel(general)].ids().len();
     app.palette("date 2024-01-01").await;
     assert_eq!(
         error(&app).as_deref(),
@@ -239,7 +239,7 @@ async fn a_jump_to_a_date_and_deleting_a_deactivated_users_messages_need_zulip_1
             "this server does not offer jumping to a date: it needs Zulip 12.0 or later (feature level 445; this server is at 444)"
         )
     );
-    assert_eq!(app.st.data.narrows[&Narrow::Channel(general)].ids.len(), held, "the view is kept");
+    assert_eq!(app.st.data.views[&Narrow::Channel(general)].ids().len(), held, "the view is kept");
     let bob = app.server.shared.lock().users.values().find(|u| u.short_name == "bob").map(|u| u.id).unwrap();
     app.key(KeyCode::Esc).await;
     app.palette("deactivate bob@demo.topicterm.test --delete-dms").await;

@@ -218,10 +218,10 @@ async fn date_jumps_to_the_first_message_of_the_day() {
     app.palette("date 2026-11-19").await;
     let day = 1_795_046_400; // 2026-11-19 00:00 UTC
     let sel = app.st.ui.selected.expect("a selected message");
-    let view = &app.st.data.narrows[&app.st.ui.narrow];
-    let pos = view.ids.iter().position(|id| *id == sel).unwrap();
+    let view = &app.st.data.views[&app.st.ui.narrow];
+    let pos = view.ids().iter().position(|id| *id == sel).unwrap();
     assert!(app.st.data.messages[&sel].timestamp >= day);
-    assert!(pos > 0 && app.st.data.messages[&view.ids[pos - 1]].timestamp < day, "the one before is older");
+    assert!(pos > 0 && app.st.data.messages[&view.ids()[pos - 1]].timestamp < day, "the one before is older");
     app.palette("date yesterday-ish").await;
     assert!(status(&app).1.contains("not a date"));
 }

@@ -299,7 +299,7 @@ async fn the_channel_browser_and_the_emoji_picker_filter_with_the_same_line_keys
     assert!(app.screen(80, 24).contains("Channels: trail"), "{}", app.screen(80, 24));
     app.key(KeyCode::Esc).await;
     // The emoji picker's query: ctrl+w takes the word back.
-    let id = *app.st.data.narrows[&app.st.ui.narrow].ids.last().unwrap();
+    let id = *app.st.data.views[&app.st.ui.narrow].ids().last().unwrap();
     app.select(id);
     app.key(KeyCode::Char('E')).await;
     app.keys("thumbs").await;

@@ -25,13 +25,13 @@ async fn muting_a_channel_moves_the_selection_and_unmuting_brings_its_messages_b
     let b = alice.send_message(&OutgoingMessage::channel(design, "feed", "message B")).await.unwrap().id;
     app.open(Narrow::All).await;
     app.key(KeyCode::Char('G')).await;
-    app.until("both in the feed", |st| st.data.narrows[&Narrow::All].ids.contains(&b)).await;
+    app.until("both in the feed", |st| st.data.views[&Narrow::All].ids().contains(&b)).await;
     app.select(a);
     select_channel_row(&mut app, general);
     app.key(KeyCode::Char('M')).await;
     app.settle().await;
     let sel = app.st.ui.selected.expect("a selection");
-    assert!(app.st.data.narrows[&Narrow::All].ids.contains(&sel), "the selection is a message shown");
+    assert!(app.st.data.views[&Narrow::All].ids().contains(&sel), "the selection is a message shown");
     assert_ne!(sel, a, "not the muted channel's");
     // `*` stars what is highlighted.
     app.key(KeyCode::Char('l')).await;
@@ -45,7 +45,7 @@ async fn muting_a_channel_moves_the_selection_and_unmuting_brings_its_messages_b
     select_channel_row(&mut app, general);
     app.key(KeyCode::Char('M')).await;
     app.until("A back in the feed", |st| {
-        st.data.narrows.get(&Narrow::All).is_some_and(|v| v.ids.contains(&a))
+        st.data.views.get(&Narrow::All).is_some_and(|v| v.ids().contains(&a))
     })
     .await;
     assert_eq!(app.st.ui.narrow, Narrow::All);
@@ -166,7 +166,7 @@ async fn a_channel_never_joined_is_named_and_searchable() {
         app.key(KeyCode::Char('/')).await;
         app.keys(search).await;
         app.key(KeyCode::Enter).await;
-        app.until("the hit", |st| st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.ids.contains(&id)))
+        app.until("the hit", |st| st.data.views.get(&st.ui.narrow).is_some_and(|v| v.ids().contains(&id)))
             .await;
         let s = app.screen(100, 30);
         assert!(s.contains("#outdoors > trails") && !s.contains("unknown channel"), "{search}:\n{s}");
@@ -184,7 +184,7 @@ async fn the_empty_topic_is_general_chat_in_search_headers_and_recent_counts() {
     app.key(KeyCode::Char('/')).await;
     app.keys("empty-topic-xyz").await;
     app.key(KeyCode::Enter).await;
-    app.until("the hit", |st| st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.ids.contains(&id))).await;
+    app.until("the hit", |st| st.data.views.get(&st.ui.narrow).is_some_and(|v| v.ids().contains(&id))).await;
     let s = app.screen(100, 30);
     assert!(s.contains("#general > general chat"), "{s}");
     // The recent conversations: the row of the empty topic has its unread count.

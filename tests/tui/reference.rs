@@ -37,15 +37,15 @@ async fn search_results_mark_the_matched_words_in_text_and_topic() {
     app.key(KeyCode::Char('/')).await;
     app.keys("flaky").await;
     app.key(KeyCode::Enter).await;
-    let view = &app.st.data.narrows[&app.st.ui.narrow];
-    assert!(!view.ids.is_empty(), "the seed talks of flaky tests");
+    let view = &app.st.data.views[&app.st.ui.narrow];
+    assert!(!view.ids().is_empty(), "the seed talks of flaky tests");
     assert!(
-        view.matches
+        view.matches()
             .values()
             .any(|m| m.content.as_deref().is_some_and(|c| c.contains("class=\"highlight\""))),
         "the server marked what matched"
     );
-    let id = view.ids[0];
+    let id = view.ids()[0];
     // The first result, with its topic's header above it.
     app.select(id);
     let pane = app.draw(160, 48).pane;
@@ -53,8 +53,8 @@ async fn search_results_mark_the_matched_words_in_text_and_topic() {
     let seen = marked(&buf, pane, "flaky");
     assert!(!seen.is_empty() && seen.iter().all(|m| *m), "the topic's match drawn marked: {seen:?}");
     // A result that matched in its text.
-    let in_text = *app.st.data.narrows[&app.st.ui.narrow]
-        .ids
+    let in_text = *app.st.data.views[&app.st.ui.narrow]
+        .ids()
         .iter()
         .find(|id| app.st.data.messages[id].content().to_lowercase().contains("flaky"))
         .expect("a result with the word in its text");

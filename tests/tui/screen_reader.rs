@@ -71,8 +71,8 @@ async fn every_pane_and_a_popup_are_plain_words_without_box_drawing() {
     // A build's message, starred: its link by its text and its host.
     let builds = app.channel_id("builds");
     app.open(Narrow::Topic(builds, "main".into())).await;
-    let id = *app.st.data.narrows[&app.st.ui.narrow]
-        .ids
+    let id = *app.st.data.views[&app.st.ui.narrow]
+        .ids()
         .iter()
         .find(|id| app.st.data.messages[*id].content().contains("ci.demo.topicterm.test/builds/4412"))
         .expect("the failed build's message");

@@ -95,9 +95,9 @@ async fn search_narrows_with_web_syntax() {
         panic!("not a search: {:?}", app.st.ui.narrow)
     };
     assert_eq!(terms.len(), 2);
-    let view = &app.st.data.narrows[&app.st.ui.narrow];
-    assert!(!view.ids.is_empty());
-    for id in &view.ids {
+    let view = &app.st.data.views[&app.st.ui.narrow];
+    assert!(!view.ids().is_empty());
+    for id in view.ids() {
         let m = &app.st.data.messages[id];
         assert!(format!("{} {}", m.topic(), m.content()).to_lowercase().contains("flaky"));
     }
@@ -251,8 +251,8 @@ async fn the_mouse_opens_channels_and_selects_messages() {
     assert_eq!(app.st.ui.focus, Focus::Messages);
     let clicked = app.st.ui.selected.expect("a selected message");
     app.send(topicterm::app::Msg::Scroll { sidebar: false, lines: 1 }).await;
-    let view = &app.st.data.narrows[&app.st.ui.narrow];
-    let pos = |id| view.ids.iter().position(|x| *x == id).unwrap();
+    let view = &app.st.data.views[&app.st.ui.narrow];
+    let pos = |id| view.ids().iter().position(|x| *x == id).unwrap();
     assert!(pos(app.st.ui.selected.unwrap()) >= pos(clicked), "the wheel moves down");
 }
 
@@ -361,7 +361,7 @@ async fn an_expired_queue_is_replaced_and_missed_messages_appear() {
     let narrow = Narrow::Topic(general, "office wifi".into());
     app.st.ui.narrow = narrow.clone();
     app.send(topicterm::app::Msg::QueueLost).await;
-    assert!(app.st.data.narrows.get(&narrow).is_some_and(|v| v.found_newest));
+    assert!(app.st.data.views.get(&narrow).is_some_and(|v| v.found_newest()));
     let old_queue = app.st.data.queue_id.clone().unwrap();
     // The server forgets the queue, then someone writes while the client is not listening.
     let expired: topicterm::api::Ack = app
@@ -376,13 +376,13 @@ async fn an_expired_queue_is_replaced_and_missed_messages_appear() {
     // The poller hits BAD_EVENT_QUEUE_ID, the client registers again and refetches.
     for _ in 0..50 {
         app.settle().await;
-        if app.st.data.narrows.get(&narrow).is_some_and(|v| v.ids.contains(&id)) {
+        if app.st.data.views.get(&narrow).is_some_and(|v| v.ids().contains(&id)) {
             break;
         }
     }
     assert_ne!(app.st.data.queue_id.as_deref(), Some(old_queue.as_str()), "a new queue");
-    let view = &app.st.data.narrows[&narrow];
-    assert_eq!(view.ids.iter().filter(|x| **x == id).count(), 1, "the missed message, once");
+    let view = &app.st.data.views[&narrow];
+    assert_eq!(view.ids().iter().filter(|x| **x == id).count(), 1, "the missed message, once");
 }
 
 /// A deactivated account closes the organization, saying why and who can fix it; the client

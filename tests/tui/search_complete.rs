@@ -15,7 +15,7 @@ async fn search(app: &mut App, query: &str) -> Vec<i64> {
         "{:?}",
         app.st.ui.status
     );
-    app.st.data.narrows[&app.st.ui.narrow].ids.clone()
+    app.st.data.views[&app.st.ui.narrow].ids().to_vec()
 }
 
 fn status(app: &App) -> (bool, String) {

@@ -185,16 +185,16 @@ fn kept_windows(st: &State) -> (Vec<Window>, Vec<Message>) {
     let mut windows = Vec::new();
     let mut kept = std::collections::BTreeSet::new();
     for narrow in narrows {
-        let Some(view) = d.narrows.get(narrow).filter(|v| v.loaded) else { continue };
-        let from = view.ids.len().saturating_sub(CACHED_MESSAGES);
+        let Some(view) = d.views.get(narrow).filter(|v| v.is_loaded()) else { continue };
+        let from = view.ids().len().saturating_sub(CACHED_MESSAGES);
         let ids: Vec<MessageId> =
-            view.ids[from..].iter().copied().filter(|id| d.messages.contains_key(id)).collect();
+            view.ids()[from..].iter().copied().filter(|id| d.messages.contains_key(id)).collect();
         kept.extend(ids.iter().copied());
         windows.push(Window {
             narrow: narrow.clone(),
             ids,
-            found_newest: view.found_newest,
-            found_oldest: view.found_oldest && from == 0,
+            found_newest: view.found_newest(),
+            found_oldest: view.found_oldest() && from == 0,
         });
         if windows.len() == CACHED_NARROWS {
             break;
@@ -229,7 +229,7 @@ pub(super) fn on_cached(st: &mut State, snap: Snapshot) -> Vec<Effect> {
     st.ui.cache_due = false;
     st.ui.backfill_resume = snap.backfill;
     // No page was asked for: the windows are the kept ones.
-    st.data.narrows.clear();
+    st.data.views.clear();
     st.ui.visited.clear();
     if !configured {
         st.ui.narrow = snap.open;
@@ -255,11 +255,11 @@ pub(super) fn on_cached(st: &mut State, snap: Snapshot) -> Vec<Effect> {
     }
     // The open narrow without a kept window: what is held of it, until the server answers.
     let open = st.ui.narrow.clone();
-    if !st.data.narrows.contains_key(&open) {
+    if !st.data.views.contains(&open) {
         super::navigation::fill_from_held(st, &open);
     }
     // The message that was selected, where it is still shown.
-    if let Some(id) = snap.selected.filter(|id| st.data.narrows[&open].ids.binary_search(id).is_ok()) {
+    if let Some(id) = snap.selected.filter(|id| st.data.views[&open].contains(*id)) {
         st.ui.selected = Some(id);
     }
     super::navigation::visit(st, &open);

@@ -38,8 +38,7 @@ pub fn start(st: &mut State) -> Vec<Effect> {
     if !matches!(narrow, Narrow::All | Narrow::AllDms | Narrow::Starred | Narrow::Mentions) {
         return fx;
     }
-    st.data.epochs += 1;
-    let epoch = st.data.epochs;
+    let epoch = st.data.views.next_epoch();
     let page = first_page(st);
     fx.push(Effect::FetchMessages {
         terms: narrow.terms(st.data.me),
@@ -106,13 +105,12 @@ pub(super) fn on_registered(st: &mut State, max_message_id: Option<MessageId>) -
     let Some(mut f) = st.ui.first_page.take() else { return vec![] };
     // A second register (the queue was lost meanwhile): the window is loaded anew like the
     // others; a kept window of the last session is resynchronised like the others.
-    if f.registered.is_some() || st.data.narrows.get(&f.narrow).is_some_and(|v| v.loaded) {
+    if f.registered.is_some() || st.data.views.get(&f.narrow).is_some_and(|v| v.is_loaded()) {
         return vec![];
     }
     f.registered = Some(max_message_id.unwrap_or(-1));
     let narrow = f.narrow.clone();
-    let view = NarrowView { loading_newer: true, epoch: f.epoch, ..Default::default() };
-    st.data.narrows.insert(narrow.clone(), view);
+    st.data.views.open_at(&narrow, f.epoch);
     if narrow == st.ui.narrow {
         st.ui.selected = None;
         visit(st, &narrow);
@@ -153,8 +151,8 @@ pub(super) fn after_page(
     if !f.gap_asked && found_newest && newest.is_none_or(|n| n < max) {
         f.gap_asked = true;
         let (narrow, epoch) = (f.narrow.clone(), f.epoch);
-        if let Some(v) = st.data.narrows.get_mut(&narrow) {
-            v.loading_newer = true;
+        if let Some(v) = st.data.views.get_mut(&narrow) {
+            v.asking_newer();
         }
         let terms = narrow.terms(st.data.me);
         let anchor = newest.map_or(Anchor::Oldest, Anchor::Id);

@@ -93,7 +93,7 @@ pub(super) fn narrow_holds(narrow: &Narrow, target: &Target) -> bool {
 /// Select the message the user just sent, once the current view holds it.
 pub(super) fn apply_jump(st: &mut State) {
     let Some(id) = st.ui.jump_to else { return };
-    if st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.ids.binary_search(&id).is_ok()) {
+    if st.data.views.get(&st.ui.narrow).is_some_and(|v| v.contains(id)) {
         st.ui.selected = Some(id);
         st.ui.jump_to = None;
     }

@@ -30,24 +30,25 @@ pub(super) fn enforce(st: &mut State) {
     let rank = |n: &Narrow| st.ui.visited.iter().position(|v| v == n).unwrap_or(usize::MAX);
     let mut others: Vec<(usize, usize, Narrow)> = st
         .data
-        .narrows
+        .views
         .iter()
         .filter(|(n, _)| **n != shown)
-        .map(|(n, v)| (rank(n), v.ids.len(), n.clone()))
+        .map(|(n, v)| (rank(n), v.ids().len(), n.clone()))
         .collect();
     others.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
-    let mut total: usize = st.data.narrows.values().map(|v| v.ids.len()).sum();
+    let mut total: usize = st.data.views.held();
     for (_, len, n) in others {
         if total <= target {
             break;
         }
-        st.data.narrows.remove(&n);
+        st.data.views.close(&n);
         total -= len;
     }
     if total > target {
         trim_shown(st, target);
     }
-    let mut kept: HashSet<MessageId> = st.data.narrows.values().flat_map(|v| v.ids.iter().copied()).collect();
+    let mut kept: HashSet<MessageId> =
+        st.data.views.iter().flat_map(|(_, v)| v.ids().iter().copied()).collect();
     kept.extend(
         st.outbox.iter().filter_map(|o| if let OutState::Sent(id) = o.state { Some(id) } else { None }),
     );
@@ -55,33 +56,13 @@ pub(super) fn enforce(st: &mut State) {
     kept.extend(st.ui.jump_to);
     st.data.messages.retain(|id, _| kept.contains(id));
     st.data.widgets.retain(|id, _| kept.contains(id));
-    for v in st.data.narrows.values_mut() {
-        v.matches.retain(|id, _| kept.contains(id));
-    }
+    st.data.views.forget_matches(&kept);
 }
 
 /// Keep `keep` messages of the shown window around the selection.
 fn trim_shown(st: &mut State, keep: usize) {
-    let selected = st.ui.selected;
-    let Some(v) = st.data.narrows.get_mut(&st.ui.narrow) else { return };
-    if v.ids.len() <= keep {
-        return;
-    }
-    let at = selected.and_then(|id| v.ids.binary_search(&id).ok()).unwrap_or(v.ids.len() - 1);
-    let start = at.saturating_sub(keep / 2).min(v.ids.len() - keep);
-    let end = start + keep;
-    if start > 0 {
-        v.found_oldest = false;
-    }
-    if end < v.ids.len() || v.loading_newer {
-        v.found_newest = false;
-    }
-    v.ids = v.ids[start..end].to_vec();
     // Pages asked for before were anchored on what is gone: dropped when they come.
-    v.loading_newer = false;
-    v.loading_older = false;
-    st.data.epochs += 1;
-    v.epoch = st.data.epochs;
+    st.data.views.trim(&st.ui.narrow, st.ui.selected, keep);
 }
 
 #[cfg(test)]
@@ -119,8 +100,8 @@ mod tests {
         assert_eq!(st.data.messages.len(), 80, "under the cap: all kept");
         // A third window passes the cap: the least recently visited (a) goes, b and c stay.
         load(&mut st, c.clone(), 2, "c", 1081..1121);
-        assert!(!st.data.narrows.contains_key(&a));
-        assert!(st.data.narrows.contains_key(&b) && st.data.narrows.contains_key(&c));
+        assert!(!st.data.views.contains(&a));
+        assert!(st.data.views.contains(&b) && st.data.views.contains(&c));
         assert_eq!(st.data.messages.len(), 80);
         assert!(!st.data.messages.contains_key(&1001) && st.data.messages.contains_key(&1041));
         // The unread state is not what is held.
@@ -142,19 +123,19 @@ mod tests {
         let epoch = st.data.epoch(&n);
         let resp = serde_json::from_value(json!({"messages": newer, "found_newest": true})).unwrap();
         update(&mut st, Msg::Messages { narrow: n.clone(), resp: Box::new(resp), older: false, epoch });
-        let v = &st.data.narrows[&n];
-        assert_eq!(v.ids.len(), 80);
-        assert_eq!((v.ids[0], *v.ids.last().unwrap()), (1001, 1080));
-        assert!(v.found_oldest && !v.found_newest, "the newest are to be paged in again: {v:?}");
-        assert_ne!(v.epoch, epoch, "pages asked for before are dropped");
+        let v = &st.data.views[&n];
+        assert_eq!(v.ids().len(), 80);
+        assert_eq!((v.ids()[0], *v.ids().last().unwrap()), (1001, 1080));
+        assert!(v.found_oldest() && !v.found_newest(), "the newest are to be paged in again: {v:?}");
+        assert_ne!(v.epoch(), epoch, "pages asked for before are dropped");
         assert_eq!(st.data.messages.len(), 80);
         assert_eq!(st.ui.selected, Some(1020));
         // At the newest, the oldest go.
         let mut st2 = registered().0;
         st2.settings.max_messages = 100;
         load(&mut st2, n.clone(), 1, "a", 1001..1131);
-        let v = &st2.data.narrows[&n];
-        assert_eq!((v.ids[0], *v.ids.last().unwrap()), (1051, 1130));
-        assert!(!v.found_oldest && v.found_newest, "{v:?}");
+        let v = &st2.data.views[&n];
+        assert_eq!((v.ids()[0], *v.ids().last().unwrap()), (1051, 1130));
+        assert!(!v.found_oldest() && v.found_newest(), "{v:?}");
     }
 }

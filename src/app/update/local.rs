@@ -12,7 +12,7 @@ use super::prelude::*;
 /// The archive's messages for a narrow arrived.
 pub(super) fn on_hits(st: &mut State, narrow: Narrow, epoch: u64, messages: Vec<Message>) -> Vec<Effect> {
     // The server's answer came first (it stands), or the window was opened anew since.
-    if st.data.narrows.get(&narrow).is_none_or(|v| v.epoch != epoch || v.loaded) {
+    if st.data.views.get(&narrow).is_none_or(|v| v.epoch() != epoch || v.is_loaded()) {
         return vec![];
     }
     let mut ids = Vec::with_capacity(messages.len());
@@ -40,15 +40,10 @@ pub(super) fn on_hits(st: &mut State, narrow: Narrow, epoch: u64, messages: Vec<
         })
     });
     let offline = st.ui.offline.is_some();
-    let view = st.data.narrows.get_mut(&narrow).expect("checked above");
-    if ids.is_empty() && !offline && view.loading_newer {
+    let view = st.data.views.get_mut(&narrow).expect("checked above");
+    if !view.archive_shown(ids, offline) {
         // Nothing here: "Loading…" until the server answers, which says it better.
         return vec![];
-    }
-    view.merge(ids);
-    view.provisional = true;
-    if view.local.is_none() {
-        view.local = Some(if offline || !view.loading_newer { Local::Offline } else { Local::Asking });
     }
     if narrow == st.ui.narrow && st.ui.selected.is_none() {
         select_initial(st);
@@ -61,8 +56,8 @@ pub(super) fn on_hits(st: &mut State, narrow: Narrow, epoch: u64, messages: Vec<
 /// The server's first page of a narrow did not come: what the archive showed stays, alone.
 pub(super) fn on_failed(st: &mut State, narrow: &Narrow, error: &ApiError) {
     let offline = st.ui.offline.is_some();
-    if let Some(v) = st.data.narrows.get_mut(narrow).filter(|v| !v.loaded && v.local.is_some()) {
-        v.local = Some(if offline || error.is_transient() { Local::Offline } else { Local::Refused });
+    if let Some(v) = st.data.views.get_mut(narrow) {
+        v.archive_alone(offline || error.is_transient());
     }
 }
 

@@ -16,20 +16,18 @@ pub(super) fn on_message(st: &mut State, ev: Box<MessageEvent>) -> Vec<Effect> {
     let id = m.id;
     let notice = super::outside::notify(st, &m);
     super::recent::on_message(st, &m);
-    let narrows: Vec<Narrow> = st.data.narrows.keys().cloned().collect();
-    let mut targets = Vec::new();
-    for n in narrows {
-        let feed_ok = n != Narrow::All || st.data.in_feed(&m);
-        if feed_ok && n.contains(&m, me) && st.data.narrows.get(&n).is_some_and(|v| v.found_newest) {
-            targets.push(n);
-        }
-    }
+    let d = &st.data;
+    let targets: Vec<Narrow> = d
+        .views
+        .iter()
+        .filter(|(n, v)| {
+            let feed_ok = **n != Narrow::All || d.in_feed(&m);
+            feed_ok && n.contains(&m, me) && v.found_newest()
+        })
+        .map(|(n, _)| n.clone())
+        .collect();
     st.data.insert_stored(m);
-    for n in targets {
-        if let Some(v) = st.data.narrows.get_mut(&n) {
-            v.merge([id]);
-        }
-    }
+    st.data.views.on_message(id, &targets);
     apply_jump(st);
     let mut fx = super::burst::admit(st, notice);
     fx.extend(super::outbox::on_message_event(st, ev.local_message_id.as_deref(), id));
@@ -84,27 +82,14 @@ pub(super) fn on_update(st: &mut State, ev: &UpdateMessageEvent) -> Vec<Effect> 
 /// lets go of those no longer in it and takes those now in it where its window covers their
 /// place — so a channel's view never keeps a topic moved out of it, on screen or opened again.
 fn views_after_move(st: &mut State, ids: &[MessageId]) {
-    let d = &mut st.data;
-    d.narrows.retain(|n, _| !n.is_conversation());
-    let me = d.me;
-    let mut narrows = std::mem::take(&mut d.narrows);
-    for (n, view) in narrows.iter_mut() {
-        if matches!(n, Narrow::Search { .. } | Narrow::Starred | Narrow::Mentions) {
-            continue;
-        }
-        let belongs = |m: &Stored| n.contains(m, me) && (*n != Narrow::All || d.in_feed(m));
-        view.ids.retain(|id| !ids.contains(id) || d.messages.get(id).is_some_and(belongs));
-        let (first, last) = (view.ids.first().copied(), view.ids.last().copied());
-        let covers = |id: MessageId| {
-            view.loaded
-                && (view.found_oldest || first.is_some_and(|f| f <= id))
-                && (view.found_newest || last.is_some_and(|l| id <= l))
-        };
-        let joined: Vec<MessageId> =
-            ids.iter().copied().filter(|id| covers(*id) && d.messages.get(id).is_some_and(belongs)).collect();
-        view.merge(joined);
-    }
-    d.narrows = narrows;
+    let me = st.data.me;
+    let mut views = std::mem::take(&mut st.data.views);
+    let d = &st.data;
+    let belongs = |n: &Narrow, id: MessageId| {
+        d.messages.get(&id).is_some_and(|m| n.contains(m, me) && (*n != Narrow::All || d.in_feed(m)))
+    };
+    views.on_move(ids, belongs);
+    st.data.views = views;
 }
 
 /// A topic moved (renamed, or to another channel): its row in the channels pane goes where
@@ -144,9 +129,7 @@ pub(super) fn on_delete(st: &mut State, ev: &DeleteMessageEvent) -> Vec<Effect> 
         st.data.messages.remove(&id);
         st.data.widgets.remove(&id);
         st.data.unread.remove(id);
-        for v in st.data.narrows.values_mut() {
-            v.remove(id);
-        }
+        st.data.views.on_delete(id);
         if st.ui.selected == Some(id) {
             st.ui.selected = None;
         }
@@ -155,11 +138,11 @@ pub(super) fn on_delete(st: &mut State, ev: &DeleteMessageEvent) -> Vec<Effect> 
     let d = &mut st.data;
     // What is still known of the topic: its newest unread message, or the newest message its
     // own view holds.
-    let (unread, narrows) = (&d.unread, &d.narrows);
+    let (unread, views) = (&d.unread, &d.views);
     let left = |name: &str| {
         let left = [
             unread.in_conv(&Conv::topic(c, topic)).and_then(|s| s.last().copied()),
-            narrows.get(&Narrow::Topic(c, name.to_owned())).and_then(|v| v.ids.last().copied()),
+            views.get(&Narrow::Topic(c, name.to_owned())).and_then(|v| v.ids().last().copied()),
         ];
         left.into_iter().flatten().max()
     };
@@ -242,17 +225,15 @@ pub(super) fn on_flags(st: &mut State, ev: &FlagsEvent) {
 pub(super) fn starred_changed(st: &mut State, id: MessageId, add: bool) {
     let shown = st.ui.narrow == Narrow::Starred;
     let held = st.data.messages.contains_key(&id);
-    let Some(view) = st.data.narrows.get_mut(&Narrow::Starred) else { return };
+    let Some(view) = st.data.views.get_mut(&Narrow::Starred) else { return };
     if !held {
         if !shown {
-            st.data.narrows.remove(&Narrow::Starred);
+            st.data.views.close(&Narrow::Starred);
         }
         return;
     }
     if add {
-        let after_first = view.found_oldest || view.ids.first().is_some_and(|f| *f <= id);
-        let before_last = view.found_newest || view.ids.last().is_some_and(|l| id <= *l);
-        if view.loaded && after_first && before_last {
+        if view.covers(id) {
             view.merge([id]);
         }
     } else if !shown {

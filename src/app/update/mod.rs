@@ -104,7 +104,7 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
     // page came with register's answer, or after it, and its users are read).
     if st.ui.cache_due
         && !st.data.users.is_reading()
-        && st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.loaded && !v.loading_newer)
+        && st.data.views.get(&st.ui.narrow).is_some_and(|v| v.is_loaded() && !v.is_loading_newer())
     {
         st.ui.cache_due = false;
         fx.push(Effect::SaveCache(Box::new(cache::snapshot(st))));

@@ -11,12 +11,12 @@ pub fn open_narrow(st: &mut State, narrow: Narrow) -> Vec<Effect> {
     st.ui.selected = None;
     st.ui.focus = Focus::Messages;
     visit(st, &narrow);
-    if st.data.narrows.get(&narrow).is_some_and(|v| v.loaded || v.loading_newer) {
+    if st.data.views.get(&narrow).is_some_and(|v| v.is_loaded() || v.is_loading_newer()) {
         if narrow == Narrow::Starred {
             // Messages unstarred while the view was on screen leave it now.
             let msgs = &st.data.messages;
-            if let Some(v) = st.data.narrows.get_mut(&narrow) {
-                v.ids.retain(|id| msgs.get(id).is_none_or(|m| m.has_flag(Flag::Starred)));
+            if let Some(v) = st.data.views.get_mut(&narrow) {
+                v.keep_only(|id| msgs.get(id).is_none_or(|m| m.has_flag(Flag::Starred)));
             }
         }
         select_initial(st);
@@ -41,8 +41,8 @@ pub fn open_narrow(st: &mut State, narrow: Narrow) -> Vec<Effect> {
         .into_iter()
         .collect();
     if st.ui.offline.is_some() {
-        if let Some(v) = st.data.narrows.get_mut(&narrow) {
-            v.loading_newer = false;
+        if let Some(v) = st.data.views.get_mut(&narrow) {
+            v.not_asked();
         }
         return fx;
     }
@@ -95,16 +95,13 @@ pub(super) fn visit(st: &mut State, narrow: &Narrow) {
 /// when a narrow is opened without a server to ask, never per event or frame.
 pub(super) fn fill_from_held(st: &mut State, narrow: &Narrow) {
     let d = &st.data;
-    let mut ids: Vec<MessageId> = d
+    let ids: Vec<MessageId> = d
         .messages
         .values()
         .filter(|m| narrow.contains(m, d.me) && (*narrow != Narrow::All || d.in_feed(m)))
         .map(|m| m.id)
         .collect();
-    ids.sort_unstable();
-    let view = st.data.narrows.entry(narrow.clone()).or_default();
-    view.ids = ids;
-    view.provisional = true;
+    st.data.views.fill_provisional(narrow, ids);
     if *narrow == st.ui.narrow {
         select_initial(st);
     }
@@ -112,7 +109,7 @@ pub(super) fn fill_from_held(st: &mut State, narrow: &Narrow) {
 
 /// The narrow on screen loads now if it could not while the server was out of reach.
 pub(super) fn reload_if_not_loaded(st: &mut State) -> Vec<Effect> {
-    if st.data.narrows.get(&st.ui.narrow).is_some_and(|v| v.loaded || v.loading_newer) {
+    if st.data.views.get(&st.ui.narrow).is_some_and(|v| v.is_loaded() || v.is_loading_newer()) {
         return vec![];
     }
     open_shown(st)
@@ -128,9 +125,9 @@ pub(super) fn open_shown(st: &mut State) -> Vec<Effect> {
 }
 
 pub(super) fn select_initial(st: &mut State) {
-    let Some(view) = st.data.narrows.get(&st.ui.narrow) else { return };
-    let first_unread = view.ids.iter().copied().find(|id| st.data.unread.contains(*id));
-    st.ui.selected = first_unread.or_else(|| view.ids.last().copied());
+    let Some(view) = st.data.views.get(&st.ui.narrow) else { return };
+    let first_unread = view.ids().iter().copied().find(|id| st.data.unread.contains(*id));
+    st.ui.selected = first_unread.or_else(|| view.ids().last().copied());
 }
 
 pub(super) fn on_messages(
@@ -164,34 +161,19 @@ pub(super) fn on_messages(
     } else {
         ids
     };
-    let view = st.data.narrows.entry(narrow.clone()).or_default();
-    if view.provisional && !older {
-        view.ids.clear();
-        view.provisional = false;
-    }
-    if !older {
-        view.local = None;
-    }
-    // A page is the truth for the range it covers: drop what is no longer there (deleted or
-    // moved away while the queue was lost).
-    if let (Some(lo), Some(hi)) = (ids_sorted.first(), ids_sorted.last()) {
-        view.ids.retain(|id| id < lo || id > hi || ids_sorted.binary_search(id).is_ok());
-    }
-    view.merge(keep);
-    view.matches.extend(matches);
-    if older {
-        view.found_oldest = resp.found_oldest;
-        view.loading_older = false;
-    } else {
-        view.found_oldest |= resp.found_oldest;
-        view.found_newest = resp.found_newest;
-        view.loading_newer = false;
-    }
-    view.loaded = true;
+    let page = Page {
+        covered: ids_sorted,
+        shown: keep,
+        matches,
+        found_oldest: resp.found_oldest,
+        found_newest: resp.found_newest,
+    };
+    let view = st.data.views.ensure(&narrow);
+    view.page_arrived(older, page);
     if let Some((anchor, date)) = date_anchor {
         // The anchor itself may be hidden (a muted topic in the feed): take the next shown one.
-        let on_or_after = view.ids.iter().copied().find(|id| *id >= anchor);
-        st.ui.selected = on_or_after.or(view.ids.last().copied());
+        let on_or_after = view.ids().iter().copied().find(|id| *id >= anchor);
+        st.ui.selected = on_or_after.or(view.ids().last().copied());
         if on_or_after.is_none() {
             set_status(st, format!("nothing here on or after {date}: showing the newest message"));
         }
@@ -212,10 +194,10 @@ pub(super) fn on_messages(
 /// the last session, the archive's matches — and is not in it) goes to the nearest message
 /// after it, else the last: the selection does not jump back to where a view opens.
 fn keep_nearest(st: &mut State) {
-    let (Some(sel), Some(view)) = (st.ui.selected, st.data.narrows.get(&st.ui.narrow)) else { return };
-    if view.ids.binary_search(&sel).is_err() {
-        let at = view.ids.partition_point(|id| *id < sel);
-        st.ui.selected = view.ids.get(at).or_else(|| view.ids.last()).copied();
+    let (Some(sel), Some(view)) = (st.ui.selected, st.data.views.get(&st.ui.narrow)) else { return };
+    if !view.contains(sel) {
+        let at = view.ids().partition_point(|id| *id < sel);
+        st.ui.selected = view.ids().get(at).or_else(|| view.ids().last()).copied();
     }
 }
 
@@ -245,9 +227,9 @@ pub(super) fn mark_selected_read(st: &mut State) -> Vec<Effect> {
 /// once (counts everywhere) and on the server — beyond what is loaded too.
 pub(super) fn mark_unread_from_here(st: &mut State) -> Result<Vec<Effect>, String> {
     let id = st.ui.selected.ok_or("select a message first: it and every later one become unread")?;
-    let view = st.data.narrows.get(&st.ui.narrow).ok_or("nothing is shown here yet")?;
-    let from = view.ids.partition_point(|&m| m < id);
-    let later = view.ids[from..].to_vec();
+    let view = st.data.views.get(&st.ui.narrow).ok_or("nothing is shown here yet")?;
+    let from = view.ids().partition_point(|&m| m < id);
+    let later = view.ids()[from..].to_vec();
     for m in later {
         if let Some(msg) = st.data.messages.get_mut(&m)
             && msg.has_flag(Flag::Read)
@@ -266,23 +248,20 @@ pub(super) fn mark_unread_from_here(st: &mut State) -> Result<Vec<Effect>, Strin
 }
 
 pub(super) fn move_selection(st: &mut State, delta: isize) -> Vec<Effect> {
-    let Some(view) = st.data.narrows.get(&st.ui.narrow) else { return vec![] };
-    if view.ids.is_empty() {
+    let Some(view) = st.data.views.get(&st.ui.narrow) else { return vec![] };
+    let ids = view.ids();
+    if ids.is_empty() {
         return vec![];
     }
-    let pos = st.ui.selected.and_then(|id| view.ids.binary_search(&id).ok()).unwrap_or(view.ids.len() - 1);
-    let new = (pos as isize + delta).clamp(0, view.ids.len() as isize - 1) as usize;
-    st.ui.selected = Some(view.ids[new]);
+    let pos = st.ui.selected.and_then(|id| ids.binary_search(&id).ok()).unwrap_or(ids.len() - 1);
+    let new = (pos as isize + delta).clamp(0, ids.len() as isize - 1) as usize;
+    st.ui.selected = Some(ids[new]);
     let mut fx = mark_selected_read(st);
     // Near the bottom of a window that does not reach the newest messages: page newer ones in;
     // near the top, older history.
     let size = first_page(st);
-    let view = st.data.narrows.get_mut(&st.ui.narrow).expect("view exists");
-    let newer = new + 5 >= view.ids.len() && !view.found_newest && !view.loading_newer && !view.provisional;
-    let older = new < 5 && !view.found_oldest && !view.loading_older && !view.provisional;
-    view.loading_newer |= newer;
-    view.loading_older |= older;
-    let (first, last, epoch) = (view.ids[0], view.ids[view.ids.len() - 1], view.epoch);
+    let view = st.data.views.get_mut(&st.ui.narrow).expect("view exists");
+    let Wanted { newer, older, first, last, epoch } = view.selection_moved(new).expect("not empty");
     let narrow = st.ui.narrow.clone();
     let terms = narrow.terms(st.data.me);
     let page = |anchor, before, after, older| Effect::FetchMessages {
@@ -310,18 +289,18 @@ pub(super) fn policy_changed(st: &mut State, t: &UserTopic) {
     let (c, topic, policy) = (t.stream_id, t.topic_name.as_str(), t.visibility_policy);
     // The combined feed hides muted topics.
     let d = &mut st.data;
-    if let Some(view) = d.narrows.get_mut(&Narrow::All) {
+    if let Some(view) = d.views.get_mut(&Narrow::All) {
         let msgs = &d.messages;
         let hide = policy == VisibilityPolicy::Muted
             || (policy == VisibilityPolicy::None && d.channels.get(c).is_some_and(|ch| ch.muted));
         if hide {
-            view.ids.retain(|id| {
+            view.keep_only(|id| {
                 !msgs
                     .get(id)
                     .is_some_and(|m| m.stream_id() == Some(c) && m.topic().eq_ignore_ascii_case(topic))
             });
         } else {
-            view.loaded = false;
+            view.stale();
         }
     }
 }
@@ -334,20 +313,21 @@ pub(super) fn feed_after_mute(st: &mut State, muted: bool) -> Vec<Effect> {
     let mut fx = Vec::new();
     if muted {
         let d = &st.data;
-        let keep: Option<Vec<MessageId>> = d.narrows.get(&Narrow::All).map(|v| {
-            v.ids.iter().copied().filter(|id| d.messages.get(id).is_none_or(|m| d.in_feed(m))).collect()
+        let keep: Option<Vec<MessageId>> = d.views.get(&Narrow::All).map(|v| {
+            v.ids().iter().copied().filter(|id| d.messages.get(id).is_none_or(|m| d.in_feed(m))).collect()
         });
-        if let (Some(keep), Some(view)) = (keep, st.data.narrows.get_mut(&Narrow::All)) {
-            view.ids = keep;
+        if let (Some(keep), Some(view)) = (keep, st.data.views.get_mut(&Narrow::All)) {
+            // `keep` is sorted, as the window is.
+            view.keep_only(|id| keep.binary_search(id).is_ok());
             if st.ui.narrow == Narrow::All
                 && let Some(sel) = st.ui.selected
-                && view.ids.binary_search(&sel).is_err()
+                && !view.contains(sel)
             {
-                let at = view.ids.partition_point(|id| *id < sel);
-                st.ui.selected = view.ids.get(at).or_else(|| view.ids.last()).copied();
+                let at = view.ids().partition_point(|id| *id < sel);
+                st.ui.selected = view.ids().get(at).or_else(|| view.ids().last()).copied();
             }
         }
-    } else if st.data.narrows.remove(&Narrow::All).is_some() && st.ui.narrow == Narrow::All {
+    } else if st.data.views.close(&Narrow::All) && st.ui.narrow == Narrow::All {
         let focus = st.ui.focus;
         fx = match st.ui.selected {
             Some(sel) => open_near(st, Narrow::All, sel),

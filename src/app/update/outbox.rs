@@ -56,10 +56,10 @@ pub(super) fn enqueue(st: &mut State, target: Target, content: String) -> Vec<Ef
     let mut fx = vec![drop_draft(st, draft), Effect::SaveDraft { key: disk_key(&local_id), text: stored }];
     // Show the bottom of the conversation, where the pending copy is.
     if narrow_holds(&st.ui.narrow, &target)
-        && let Some(v) = st.data.narrows.get(&st.ui.narrow)
-        && v.found_newest
+        && let Some(v) = st.data.views.get(&st.ui.narrow)
+        && v.found_newest()
     {
-        st.ui.selected = v.ids.last().copied().or(st.ui.selected);
+        st.ui.selected = v.ids().last().copied().or(st.ui.selected);
     }
     st.outbox.push(Outgoing {
         local_id,
@@ -178,7 +178,7 @@ fn jump_to_sent(st: &mut State, target: &Target, id: MessageId) -> Vec<Effect> {
     st.ui.jump_to = Some(id);
     apply_jump(st);
     let narrow = st.ui.narrow.clone();
-    if st.ui.jump_to.is_none() || st.data.narrows.get(&narrow).is_none_or(|v| v.found_newest) {
+    if st.ui.jump_to.is_none() || st.data.views.get(&narrow).is_none_or(|v| v.found_newest()) {
         return vec![];
     }
     vec![super::navigation::fetch_around(st, narrow, id)]

@@ -29,9 +29,8 @@ pub(super) fn on_page(
     {
         st.ui.status = None;
     }
-    if !older && let Some(v) = st.data.narrows.get_mut(&narrow) {
-        v.catch_up_at = None;
-        v.catch_up_failures = 0;
+    if !older && let Some(v) = st.data.views.get_mut(&narrow) {
+        v.caught_up();
     }
     let first = cold_start::is_first(st, &narrow, epoch);
     let (newest, found_newest) = cold_start::newest_of(&resp);
@@ -80,27 +79,19 @@ pub(super) fn on_page_failed(
     let mut again =
         if error.is_transient() { " (reopen the view to retry)".to_owned() } else { String::new() };
     let mut drop_window = false;
-    if let Some(v) = st.data.narrows.get_mut(&narrow) {
-        v.loading_older = false;
-        v.loading_newer = false;
+    if let Some(v) = st.data.views.get_mut(&narrow) {
         // A loaded window whose newer messages did not come may miss some: it no longer
         // claims to reach the newest. Shown, it is asked again after a while; not shown,
         // it is loaded anew when opened.
-        if !older && v.loaded {
-            v.found_newest = false;
-            if !shown {
-                drop_window = true;
-            } else if error.is_transient() {
-                v.catch_up_failures += 1;
-                let wait =
-                    Backoff::CLIENT.delay_secs(v.catch_up_failures, pseudo_random(now, v.catch_up_failures));
-                v.catch_up_at = Some(now + wait);
-                again = format!(" (trying again in {wait}s)");
-            }
+        let wait = |failures| Backoff::CLIENT.delay_secs(failures, pseudo_random(now, failures));
+        match v.page_failed(older, shown, error.is_transient(), now, wait) {
+            Failed::Nothing => {}
+            Failed::Dropped => drop_window = true,
+            Failed::Retry(wait) => again = format!(" (trying again in {wait}s)"),
         }
     }
     if drop_window {
-        st.data.narrows.remove(&narrow);
+        st.data.views.close(&narrow);
     }
     // Asked again when the view is opened again (or paged, for older ones).
     if shown || !drop_window {

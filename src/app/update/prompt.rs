@@ -125,7 +125,7 @@ pub(super) fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
         PromptKind::Search => match parse_search(&text, &st.data) {
             Ok(terms) => {
                 let narrow = Narrow::Search { query: text.clone(), terms };
-                st.data.narrows.remove(&narrow);
+                st.data.views.close(&narrow);
                 open_narrow(st, narrow)
             }
             Err(e) => keep_open(st, format!("search: {e}")),

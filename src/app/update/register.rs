@@ -72,7 +72,7 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     }
     fx.extend(super::people_list::name_rows(st));
     // The shown narrow keeps its selection when it is being resynchronised.
-    if !st.data.narrows.contains_key(&st.ui.narrow) && st.settings.start.is_none() {
+    if !st.data.views.contains(&st.ui.narrow) && st.settings.start.is_none() {
         fx.extend(open_shown(st));
     }
     fx.extend(super::outbox::pump(st));
@@ -146,10 +146,10 @@ fn roster_of(d: &mut Data, r: &mut RegisterResponse) -> Option<Effect> {
     .collect();
     let groups = r.realm_user_groups.take();
     (!lists.is_empty() || groups.is_some()).then(|| {
-        d.epochs += 1;
-        d.users.reading(d.epochs);
+        let epoch = d.views.next_epoch();
+        d.users.reading(epoch);
         let statuses = r.user_status.take().unwrap_or_default();
-        Effect::ReadUsers { epoch: d.epochs, roster: Box::new(Roster { lists, statuses, groups }) }
+        Effect::ReadUsers { epoch, roster: Box::new(Roster { lists, statuses, groups }) }
     })
 }
 
@@ -195,7 +195,7 @@ pub(super) fn on_users(st: &mut State, epoch: u64, roll: Roll) -> (Vec<Effect>, 
     let mut fx = Vec::new();
     if st.settings.start.is_some() {
         apply_start(st);
-        if !st.data.narrows.contains_key(&st.ui.narrow) {
+        if !st.data.views.contains(&st.ui.narrow) {
             fx.extend(open_shown(st));
         }
     }
@@ -205,24 +205,17 @@ pub(super) fn on_users(st: &mut State, epoch: u64, roll: Roll) -> (Vec<Effect>, 
 pub(super) fn resync_narrows(st: &mut State) -> Vec<Effect> {
     let me = st.data.me;
     let mut fx = Vec::new();
-    // Windows still loading or empty are loaded anew when shown.
-    st.data.narrows.retain(|_, v| v.loaded && !v.ids.is_empty());
-    let epochs = &mut st.data.epochs;
-    for (narrow, view) in st.data.narrows.iter_mut() {
-        let newest = view.ids[view.ids.len() - 1];
-        view.loading_newer = true;
-        view.loading_older = false;
-        // Pages asked for before the loss are dropped: this one replaces them.
-        *epochs += 1;
-        view.epoch = *epochs;
+    // Windows still loading or empty are loaded anew when shown; pages asked for before the
+    // loss are dropped: these replace them.
+    for (narrow, newest, epoch) in st.data.views.resync() {
         fx.push(Effect::FetchMessages {
-            narrow: narrow.clone(),
             terms: narrow.terms(me),
+            narrow,
             anchor: Anchor::Id(newest),
             before: PAGE,
             after: RESYNC_AFTER,
             older: false,
-            epoch: view.epoch,
+            epoch,
         });
     }
     fx

@@ -81,7 +81,7 @@ fn new_messages_join_loaded_views_but_not_muted_ones_in_the_feed() {
         )
     };
     update(&mut st, Msg::Events(vec![event(1, "plans"), event(2, "noise")]));
-    assert_eq!(st.data.narrows[&Narrow::All].ids, vec![5, 6, 101], "the muted topic's message stays out");
+    assert_eq!(st.data.views[&Narrow::All].ids(), vec![5, 6, 101], "the muted topic's message stays out");
     // 5 was read when selected; 6 and the new 101 are unread.
     assert_eq!(st.data.topic_unread(1, "plans"), 2);
     assert_eq!(st.data.channel_unread(1), 2);
@@ -110,7 +110,7 @@ fn mute_key_asks_the_server_and_the_topic_changes_when_it_says_so() {
     assert_eq!(st.data.policy(1, "plans"), VisibilityPolicy::None, "not before the server says so");
     update(&mut st, user_topic(1, 1, "plans", 1));
     assert_eq!(st.data.channel_unread(1), 0, "muted: its unreads no longer count");
-    assert!(st.data.narrows[&Narrow::All].ids.is_empty(), "and its messages leave the feed");
+    assert!(st.data.views[&Narrow::All].ids().is_empty(), "and its messages leave the feed");
     let fx = update(&mut st, key('M'));
     assert_eq!(
         fx,
@@ -476,9 +476,9 @@ fn a_new_register_resyncs_every_loaded_narrow_from_its_newest_message() {
             epoch: 0,
         },
     );
-    let v = &st.data.narrows[&Narrow::Channel(1)];
-    assert_eq!(v.ids, vec![20, 22, 23, 24]);
-    assert!(v.found_newest && !v.loading_newer);
+    let v = &st.data.views[&Narrow::Channel(1)];
+    assert_eq!(v.ids(), vec![20, 22, 23, 24]);
+    assert!(v.found_newest() && !v.is_loading_newer());
 }
 
 #[test]
@@ -496,7 +496,7 @@ fn a_page_asked_for_before_the_window_was_reset_is_dropped() {
         epoch: first,
     };
     update(&mut st, stale);
-    assert!(st.data.narrows[&Narrow::Channel(1)].ids.is_empty(), "an old page would leave a gap");
+    assert!(st.data.views[&Narrow::Channel(1)].ids().is_empty(), "an old page would leave a gap");
     let fresh = Msg::Messages {
         narrow: Narrow::Channel(1),
         resp: page(&[40, 41], "plans", true),
@@ -504,7 +504,7 @@ fn a_page_asked_for_before_the_window_was_reset_is_dropped() {
         epoch: second,
     };
     update(&mut st, fresh);
-    assert_eq!(st.data.narrows[&Narrow::Channel(1)].ids, vec![40, 41]);
+    assert_eq!(st.data.views[&Narrow::Channel(1)].ids(), vec![40, 41]);
 }
 
 #[test]
@@ -542,7 +542,7 @@ fn moving_down_a_window_that_stops_short_of_the_newest_pages_newer_messages_in()
             epoch: 0,
         },
     );
-    assert_eq!(st.data.narrows[&Narrow::Channel(1)].ids, vec![30, 31, 32, 33]);
+    assert_eq!(st.data.views[&Narrow::Channel(1)].ids(), vec![30, 31, 32, 33]);
 }
 
 #[test]
@@ -754,13 +754,13 @@ fn a_narrow_filled_from_held_messages_is_replaced_by_its_first_page() {
         [Effect::FetchMessages { epoch, .. }] => *epoch,
         _ => panic!("a page is asked for: {fx:?}"),
     };
-    assert_eq!(st.data.narrows[&plans].ids, vec![5, 6]);
-    assert!(st.data.narrows[&plans].provisional && !st.data.narrows[&plans].loaded);
+    assert_eq!(st.data.views[&plans].ids(), vec![5, 6]);
+    assert!(st.data.views[&plans].is_provisional() && !st.data.views[&plans].is_loaded());
     // (20, not 8: the fixture's unread message 8 is in #2 > lunch, and a page saying it is
     // here now would be a move, which is not what this test is about.)
     update(&mut st, Msg::Messages { narrow: plans.clone(), resp: page(&[6, 20]), older: false, epoch });
-    assert_eq!(st.data.narrows[&plans].ids, vec![6, 20], "the page replaces what was held");
-    assert!(!st.data.narrows[&plans].provisional && st.data.narrows[&plans].loaded);
+    assert_eq!(st.data.views[&plans].ids(), vec![6, 20], "the page replaces what was held");
+    assert!(!st.data.views[&plans].is_provisional() && st.data.views[&plans].is_loaded());
 
     // Offline: held messages, nothing asked; back online, the narrow on screen loads.
     st.ui.from_cache = false;
@@ -769,7 +769,7 @@ fn a_narrow_filled_from_held_messages_is_replaced_by_its_first_page() {
     // Nothing asked of the server; the archive on this machine is asked what it holds.
     let fx = open_narrow(&mut st, noise.clone());
     assert!(matches!(fx.as_slice(), [Effect::SearchArchive { narrow, .. }] if *narrow == noise), "{fx:?}");
-    assert_eq!(st.data.narrows[&noise].ids, vec![5, 6, 20]);
+    assert_eq!(st.data.views[&noise].ids(), vec![5, 6, 20]);
     let fx = update(&mut st, Msg::Online);
     assert!(matches!(fx.as_slice(), [Effect::FetchMessages { narrow, .. }] if *narrow == noise), "{fx:?}");
 }

@@ -45,11 +45,11 @@ pub(super) fn on_tick(st: &mut State, now: i64) -> Vec<Effect> {
 fn catch_up(st: &mut State, now: i64) -> Vec<Effect> {
     let me = st.data.me;
     let narrow = st.ui.narrow.clone();
-    let Some(v) = st.data.narrows.get_mut(&narrow) else { return vec![] };
-    let due = v.catch_up_at.is_some_and(|at| at <= now) && !v.loading_newer && st.ui.offline.is_none();
-    let Some(&last) = v.ids.last().filter(|_| due) else { return vec![] };
-    v.catch_up_at = None;
-    v.loading_newer = true;
+    if st.ui.offline.is_some() {
+        return vec![];
+    }
+    let Some(v) = st.data.views.get_mut(&narrow) else { return vec![] };
+    let Some(last) = v.catch_up_due(now) else { return vec![] };
     vec![Effect::FetchMessages {
         terms: narrow.terms(me),
         narrow,
@@ -57,7 +57,7 @@ fn catch_up(st: &mut State, now: i64) -> Vec<Effect> {
         before: 0,
         after: RESYNC_AFTER,
         older: false,
-        epoch: v.epoch,
+        epoch: v.epoch(),
     }]
 }
 
@@ -129,13 +129,13 @@ mod tests {
         assert_eq!(fx.len(), 2, "{fx:?}");
         let (e_shown, e_other) = (st.data.epoch(&shown), st.data.epoch(&other));
         update(&mut st, failed(&other, e_other));
-        assert!(!st.data.narrows.contains_key(&other), "not shown: dropped, loaded anew when opened");
+        assert!(!st.data.views.contains(&other), "not shown: dropped, loaded anew when opened");
         update(&mut st, failed(&shown, e_shown));
-        let v = &st.data.narrows[&shown];
-        assert!(!v.found_newest && !v.loading_newer && v.ids == [1, 2, 3], "{v:?}");
+        let v = &st.data.views[&shown];
+        assert!(!v.found_newest() && !v.is_loading_newer() && v.ids() == [1, 2, 3], "{v:?}");
         let status = st.ui.status.as_ref().map(|s| s.text.clone()).unwrap_or_default();
         assert!(status.contains("trying again in"), "{status}");
-        let at = v.catch_up_at.expect("asked again later");
+        let at = v.catch_up_at().expect("asked again later");
         // Not before its time; then from the newest held message on.
         assert!(
             update(&mut st, Msg::Tick(at - 1)).iter().all(|e| !matches!(e, Effect::FetchMessages { .. }))
@@ -148,10 +148,10 @@ mod tests {
         };
         assert_eq!(*anchor, Anchor::Id(3));
         update(&mut st, page(&shown, &[3, 4, 5], *epoch));
-        let v = &st.data.narrows[&shown];
-        assert!(v.found_newest && v.catch_up_at.is_none() && v.ids == [1, 2, 3, 4, 5], "{v:?}");
+        let v = &st.data.views[&shown];
+        assert!(v.found_newest() && v.catch_up_at().is_none() && v.ids() == [1, 2, 3, 4, 5], "{v:?}");
         // A failure for an earlier incarnation of the window changes nothing.
         update(&mut st, failed(&shown, e_shown - 1));
-        assert!(st.data.narrows[&shown].found_newest);
+        assert!(st.data.views[&shown].found_newest());
     }
 }

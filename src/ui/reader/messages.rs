@@ -268,8 +268,8 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, pane: &mut Pane, area: Re
     let h = body.height as usize;
     let title = sanitize(&super::super::status::narrow_title(st, &st.ui.narrow));
     let mut head = format!("Messages in {title}");
-    let view = st.data.narrows.get(&st.ui.narrow);
-    if let Some(local) = view.and_then(|v| v.local) {
+    let view = st.data.views.get(&st.ui.narrow);
+    if let Some(local) = view.and_then(|v| v.local()) {
         head.push_str(", ");
         head.push_str(local.words());
     }
@@ -285,13 +285,13 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, pane: &mut Pane, area: Re
     let pending = |st: &State| -> Vec<String> {
         crate::app::pending_in(st, &st.ui.narrow).flat_map(|o| pending_rows(st, o, w)).collect()
     };
-    let Some(view) = view.filter(|v| !v.ids.is_empty()) else {
+    let Some(view) = view.filter(|v| !v.ids().is_empty()) else {
         let text = match view {
             None if st.ui.loading => "connecting",
             None if st.ui.offline.is_some() => crate::app::not_loaded(st),
             None => "loading",
-            Some(v) if v.loading_newer => "loading",
-            Some(v) if !v.loaded => crate::app::not_loaded(st),
+            Some(v) if v.is_loading_newer() => "loading",
+            Some(v) if !v.is_loaded() => crate::app::not_loaded(st),
             Some(_) => "no messages here",
         };
         plain_row(f, pane.t, area, 0, &format!("{head}: {text}"), false);
@@ -300,11 +300,11 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, pane: &mut Pane, area: Re
         }
         return Some(area.y);
     };
-    if view.loading_older {
+    if view.is_loading_older() {
         head.push_str(", loading older messages");
     }
     plain_row(f, pane.t, area, 0, &head, false);
-    let ids = &view.ids;
+    let ids = view.ids();
     let sel = st.ui.selected.and_then(|id| ids.binary_search(&id).ok()).unwrap_or(ids.len() - 1);
     let mut laid = Laid { st, ids, w, rows: HashMap::new() };
     // The first message shown: the last frame's while the selected one still fits below it,
@@ -353,7 +353,7 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, pane: &mut Pane, area: Re
         }
         i += 1;
     }
-    if i >= ids.len() && view.found_newest {
+    if i >= ids.len() && view.found_newest() {
         for r in pending(st) {
             if k >= h {
                 break;
