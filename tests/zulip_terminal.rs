@@ -102,9 +102,23 @@ async fn zulip_terminal_starts_against_the_demo_server_and_shows_messages() {
         t.wait_for("the edit box", |s| s.contains("Also change later messages"));
         t.text(" and edited");
         t.keys(&["C-d"]);
-        t.wait_for("the edited message", |s| s.contains("zt edit me and edited"));
-        let content = rt.block_on(member.get_message(mine, false)).unwrap().message.content;
-        assert_eq!(content, "zt edit me and edited", "changed on the server");
+        // The edit box holds the same words while it is open: the message is drawn edited once
+        // the box is gone, and the server has it once the request is through.
+        t.wait_for("the edited message", |s| {
+            s.contains("zt edit me and edited") && !s.contains("Also change later messages")
+        });
+        let start = std::time::Instant::now();
+        loop {
+            let content = rt.block_on(member.get_message(mine, false)).unwrap().message.content;
+            if content == "zt edit me and edited" {
+                break;
+            }
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(30),
+                "not changed on the server: {content:?}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
         // A reaction made elsewhere is drawn (the event's `user` names the reacting user).
         let tada = topicterm::api::EmojiSpec {
             emoji_name: Some("tada".into()),
