@@ -334,3 +334,30 @@ async fn a_poll_reads_as_its_options_and_votes() {
     assert!(screen.contains("1 to 9 vote"), "{screen}");
     assert!(!screen.contains("/poll"), "{screen}");
 }
+
+/// `:channels` reads as words — subscribed or not, private, how many subscribe — with no ✓, and
+/// the cursor follows its selection.
+#[tokio::test]
+async fn the_channel_list_reads_as_words_and_holds_the_cursor_on_its_selection() {
+    let mut app = reader().await;
+    app.palette("channels").await;
+    app.until("the channel list", |st| matches!(&st.ui.popup, Some(Popup::Channels { list: Some(_), .. })))
+        .await;
+    let screen = app.screen(100, 30);
+    assert_plain(&screen, "the channel list");
+    assert!(!screen.contains('✓'), "{screen}");
+    assert!(screen.starts_with("Channels: enter opens"), "{screen}");
+    assert!(screen.contains("channel general, subscribed, "), "{screen}");
+    assert!(screen.contains("channel security, subscribed, private"), "{screen}");
+    assert!(screen.contains(", not subscribed"), "a channel the member can join: {screen}");
+    // Letters filter the list: the arrows move.
+    for key in [KeyCode::Down, KeyCode::Down, KeyCode::Up] {
+        app.key(key).await;
+        let (buf, cursor) = app.frame(100, 30);
+        let (x, y) = cursor.expect("the cursor is shown");
+        assert_eq!((x, reversed_rows(&buf)), (0, vec![y]), "after {key:?} in the channel list");
+        let Some(Popup::Channels { selected, list: Some(list), .. }) = &app.st.ui.popup else { panic!() };
+        let name = &list.all[list.shown[*selected]].channel.name;
+        assert!(row(&buf, y).starts_with(&format!("channel {name}")), "{}", row(&buf, y));
+    }
+}

@@ -54,6 +54,17 @@ pub(super) fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
             let mut pane = Pane { t, memory: &mut cache.reader, hits: &mut cache.hits };
             at_row(popups::draw_recent(f, st, &mut pane, main, *selected, rows.as_deref()))
         }
+        Some(Popup::Channels { query, selected, list }) => {
+            let mut pane = Pane { t, memory: &mut cache.reader, hits: &mut cache.hits };
+            at_row(popups::draw_channel_list(
+                f,
+                st,
+                &mut pane,
+                main,
+                (query.text(), *selected),
+                list.as_ref(),
+            ))
+        }
         Some(_) => {
             super::popups::draw_popup(f, st, t, cache);
             popup_cursor(f.buffer_mut(), main)

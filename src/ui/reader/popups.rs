@@ -1,9 +1,9 @@
 //! The list popups whose rows the default view marks with symbols, columns and colours (the
-//! inbox, recent conversations), drawn by the screen-reader mode as rows of words; the other
-//! popups are the default view's, their frames blanked.
+//! inbox, recent conversations, `:channels`), drawn by the screen-reader mode as rows of words;
+//! the other popups are the default view's, their frames blanked.
 
 use super::rows::{Pane, keep_in_view, plain_row, with_marks};
-use crate::app::{Conv, InboxGroup, InboxRow, InboxView, Narrow, RecentConversation, State};
+use crate::app::{ChannelList, Conv, InboxGroup, InboxRow, InboxView, Narrow, RecentConversation, State};
 use crate::content::sanitize;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -126,4 +126,41 @@ pub(super) fn draw_recent(
         with_marks(place, &[unread(n), who, when])
     };
     list(f, pane, area, head, rows.len(), selected, row)
+}
+
+/// `:channels`: what is typed to filter, then each channel shown, in words — subscribed or not,
+/// private, how many subscribe, its description's first line.
+pub(super) fn draw_channel_list(
+    f: &mut Frame,
+    st: &State,
+    pane: &mut Pane,
+    area: Rect,
+    (typed, selected): (&str, usize),
+    channels: Option<&ChannelList>,
+) -> Option<u16> {
+    let filter = if typed.is_empty() { String::new() } else { format!(" matching {}", sanitize(typed)) };
+    let Some(channels) = channels else {
+        plain_row(f, pane.t, area, 0, &format!("Channels{filter}: loading"), false);
+        return None;
+    };
+    let head = match (channels.shown.is_empty(), channels.all.is_empty()) {
+        (true, true) => "Channels: there are no channels you can see; esc closes".to_owned(),
+        (true, false) => format!("Channels{filter}: none; esc closes"),
+        _ => format!(
+            "Channels{filter}: enter opens, control s joins or leaves, control o tells more, esc closes"
+        ),
+    };
+    let row = |i: usize| {
+        let Some(e) = channels.shown.get(i).and_then(|j| channels.all.get(*j)) else { return String::new() };
+        let c = &e.channel;
+        let marks = [
+            if st.data.channels.is_subscribed(c.stream_id) { "subscribed" } else { "not subscribed" }
+                .to_owned(),
+            if c.invite_only { "private".to_owned() } else { String::new() },
+            c.subscriber_count.map_or_else(String::new, |n| format!("{n} subscribers")),
+        ];
+        let text = with_marks(format!("channel {}", sanitize(&c.name)), &marks);
+        if e.summary.is_empty() { text } else { format!("{text}: {}", sanitize(&e.summary)) }
+    };
+    list(f, pane, area, &head, channels.shown.len(), selected, row)
 }
