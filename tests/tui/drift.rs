@@ -8,7 +8,6 @@ use crate::rewriter::{Hold, Reply, Rewriter};
 use crossterm::event::KeyCode;
 use topicterm::api::{MessageEdit, OutgoingMessage, VisibilityPolicy};
 use topicterm::app::{Narrow, SidebarRow, State};
-use topicterm::server::DemoServer;
 
 fn topic_row(st: &State, channel: i64, topic: &str) -> bool {
     st.ui.sidebar.iter().any(|r| matches!(r, SidebarRow::Topic(c, t) if *c == channel && t == topic))
@@ -93,13 +92,7 @@ async fn a_topic_moved_to_another_channel_leaves_the_old_channels_view_even_open
 
 /// The member, through a proxy that refuses every change of a topic's policy.
 async fn refusing_policies() -> (App, Rewriter) {
-    let (app, proxy) = Setup::new("member")
-        .start_through(async |s: &DemoServer| {
-            let p = Rewriter::start(&s.url, vec![]).await;
-            let url = p.url.clone();
-            (p, url)
-        })
-        .await;
+    let (app, proxy) = crate::failures::behind_rewriter().await;
     let refusal = br#"{"result": "error", "code": "BAD_REQUEST", "msg": "Not allowed"}"#.to_vec();
     proxy.arm_before(Box::new(move |ex| {
         ex.is("POST", "/user_topics").then(|| Reply::Body(400, refusal.clone()))
@@ -258,13 +251,7 @@ async fn a_topic_renamed_elsewhere_leaves_no_row_under_its_old_name() {
 /// list asked for again.
 #[tokio::test]
 async fn a_topic_list_taken_before_a_rename_brings_back_no_row_under_the_old_name() {
-    let (mut app, proxy) = Setup::new("member")
-        .start_through(async |s: &DemoServer| {
-            let p = Rewriter::start(&s.url, vec![]).await;
-            let url = p.url.clone();
-            (p, url)
-        })
-        .await;
+    let (mut app, proxy) = crate::failures::behind_rewriter().await;
     let general = app.channel_id("general");
     let alice = app.other("alice");
     let send = |text: &'static str| OutgoingMessage::channel(general, "old name", text);

@@ -10,7 +10,7 @@ use topicterm::app::{self, Narrow, State, TimeZone};
 use topicterm::server::DemoServer;
 
 /// The member, through a rewriting proxy that lets everything through until a rule is armed.
-async fn behind_rewriter() -> (App, Rewriter) {
+pub(crate) async fn behind_rewriter() -> (App, Rewriter) {
     Setup::new("member")
         .start_through(async |s: &DemoServer| {
             let p = Rewriter::start(&s.url, vec![]).await;

@@ -8,7 +8,6 @@ use crate::rewriter::{Exchange, Reply, Rewriter};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use topicterm::api::OutgoingMessage;
 use topicterm::app::{Msg, Narrow, State};
-use topicterm::server::DemoServer;
 
 async fn alt_p(app: &mut App) {
     app.send(Msg::Key(KeyEvent::new(KeyCode::Char('p'), KeyModifiers::ALT))).await;
@@ -29,13 +28,7 @@ fn text_and_cursor(st: &State) -> (String, (usize, usize)) {
 
 /// The member behind a rewriting proxy, replying in #general > preview.
 async fn composing() -> (App, Rewriter) {
-    let (mut app, proxy) = Setup::new("member")
-        .start_through(async |s: &DemoServer| {
-            let p = Rewriter::start(&s.url, vec![]).await;
-            let url = p.url.clone();
-            (p, url)
-        })
-        .await;
+    let (mut app, proxy) = crate::failures::behind_rewriter().await;
     let general = app.channel_id("general");
     let m = OutgoingMessage::channel(general, "preview", "what does it look like?");
     let id = app.other("alice").send_message(&m).await.unwrap().id;
