@@ -635,6 +635,9 @@ pub fn state_dump(st: &State) -> serde_json::Value {
                 "found_newest": v.found_newest(),
                 "found_oldest": v.found_oldest(),
                 "loading": v.is_loading_newer() || v.is_loading_older(),
+                "loaded": v.is_loaded(),
+                "provisional": v.is_provisional(),
+                "asked_again_at": v.catch_up_at(),
             })
         })
         .collect();

@@ -86,15 +86,24 @@ pub struct Page {
     pub found_newest: bool,
 }
 
-/// What follows a page of newer messages that did not come to a loaded window.
+/// What follows a page of newer messages (or a first page) that did not come.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Failed {
-    /// Nothing more (an older page, a window not yet loaded, or a refusal on screen).
+    /// Nothing more (an older page, a window not shown and not yet loaded, or a refusal).
     Nothing,
     /// Not shown: the window was dropped, to be loaded anew when opened.
     Dropped,
     /// Shown, and the error passes: asked again after this many seconds.
     Retry(i64),
+}
+
+/// What a window asks for again once the wait after a failure is over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CatchUp {
+    /// Its first page (none came).
+    FirstPage,
+    /// The messages after this one, its newest.
+    After(MessageId),
 }
 
 /// The pages a move of the selection asks for, for [`NarrowView::selection_moved`].
@@ -246,13 +255,19 @@ impl NarrowView {
     ) -> Failed {
         self.loading_older = false;
         self.loading_newer = false;
-        if older || !self.loaded {
+        if older {
             return Failed::Nothing;
         }
-        self.found_newest = false;
-        if !shown {
-            return Failed::Dropped;
+        if self.loaded {
+            self.found_newest = false;
+            if !shown {
+                return Failed::Dropped;
+            }
+        } else if !shown {
+            // Asked for when opened.
+            return Failed::Nothing;
         }
+        // The window on screen, loaded or still to be, is asked again when the error passes.
         if !transient {
             return Failed::Nothing;
         }
@@ -262,14 +277,16 @@ impl NarrowView {
         Failed::Retry(wait)
     }
 
-    /// The clock: when the wait after a failure is over, the newer messages are asked for
-    /// again from the newest held; returns that newest.
-    pub fn catch_up_due(&mut self, now: i64) -> Option<MessageId> {
-        let due = self.catch_up_at.is_some_and(|at| at <= now) && !self.loading_newer;
-        let last = *self.ids.last().filter(|_| due)?;
+    /// The clock: when the wait after a failure is over, what the window lacks is asked for
+    /// again: the newer messages from the newest held, or its first page if none came.
+    pub fn catch_up_due(&mut self, now: i64) -> Option<CatchUp> {
+        if self.catch_up_at.is_none_or(|at| at > now) || self.loading_newer {
+            return None;
+        }
+        let what = if self.loaded { CatchUp::After(*self.ids.last()?) } else { CatchUp::FirstPage };
         self.catch_up_at = None;
         self.loading_newer = true;
-        Some(last)
+        Some(what)
     }
 
     /// The selection moved to position `at`: near the bottom of a window that does not reach
@@ -572,8 +589,17 @@ mod tests {
         let mut fresh = Views::default();
         fresh.open(&n);
         let f = fresh.get_mut(&n).unwrap();
-        assert_eq!(f.page_failed(false, false, true, 1, |_| 1), Failed::Nothing, "not loaded: nothing");
-        assert!(!f.is_loading_newer());
+        assert_eq!(f.page_failed(false, false, true, 1, |_| 1), Failed::Nothing, "not loaded nor shown");
+        assert!(!f.is_loading_newer() && f.catch_up_at().is_none());
+        assert_eq!(f.page_failed(false, true, false, 1, |_| 1), Failed::Nothing, "refused: not retried");
+        assert_eq!(
+            f.page_failed(false, true, true, 1, |_| 5),
+            Failed::Retry(5),
+            "shown: its first page again"
+        );
+        assert_eq!(f.catch_up_due(5), None, "not yet");
+        assert_eq!(f.catch_up_due(6), Some(CatchUp::FirstPage));
+        assert!(f.is_loading_newer() && f.catch_up_at().is_none());
     }
 
     #[test]
@@ -582,7 +608,7 @@ mod tests {
         let w = v.get_mut(&n).unwrap();
         w.page_failed(false, true, true, 100, |_| 10);
         assert_eq!(w.catch_up_due(105), None, "not yet");
-        assert_eq!(w.catch_up_due(110), Some(2));
+        assert_eq!(w.catch_up_due(110), Some(CatchUp::After(2)));
         assert!(w.is_loading_newer() && w.catch_up_at().is_none());
         assert_eq!(w.catch_up_due(500), None, "asked once");
     }

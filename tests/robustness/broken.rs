@@ -266,9 +266,7 @@ async fn wrong_types_in_a_messages_answer_are_refused_with_a_message() {
         let status = rig.st.ui.status.clone().expect("status");
         assert!(status.error, "{what}: {status:?}");
         assert!(
-            status.text.starts_with(
-                "messages not loaded: garbled answer from the server (reopen the view to retry)"
-            ),
+            status.text.starts_with("messages not loaded: garbled answer from the server (trying again in "),
             "{what}: {status:?}"
         );
         let s = check_frame(&mut rig, 200, 24).text();

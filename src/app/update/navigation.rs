@@ -46,14 +46,19 @@ pub fn open_narrow(st: &mut State, narrow: Narrow) -> Vec<Effect> {
         }
         return fx;
     }
+    fx.push(first_page_of(st, narrow, epoch));
+    fx
+}
+
+/// The request for a window's first page.
+pub(super) fn first_page_of(st: &State, narrow: Narrow, epoch: u64) -> Effect {
     // A search's first page is its newest matches, as the archive's are (and as the web app
     // asks): the server's answer then covers what was shown from the archive, and takes its
     // place without moving the selection. A search reads nothing, so its first unread message
     // is no place to start.
-    let anchor = if search { Anchor::Newest } else { Anchor::FirstUnread };
-    let page = first_page(st);
-    fx.push(Effect::FetchMessages { narrow, terms, anchor, before: page, after: page, older: false, epoch });
-    fx
+    let anchor = if matches!(narrow, Narrow::Search { .. }) { Anchor::Newest } else { Anchor::FirstUnread };
+    let (terms, page) = (narrow.terms(st.data.me), first_page(st));
+    Effect::FetchMessages { narrow, terms, anchor, before: page, after: page, older: false, epoch }
 }
 
 /// Open a narrow at one message: its window is fetched around it, and it is selected when it

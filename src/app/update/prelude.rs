@@ -13,7 +13,7 @@ pub(super) use crate::app::state::*;
 pub(super) use crate::app::store::Stored;
 pub(super) use crate::app::unreads::Conv;
 pub(super) use crate::app::users::{Activity, UserInfo};
-pub(super) use crate::app::views::{Failed, Page, Wanted};
+pub(super) use crate::app::views::{CatchUp, Failed, Page, Wanted};
 pub(super) use crate::app::when::TimeZone;
 pub(super) use crate::backoff::{Backoff, pseudo_random};
 pub(super) use crate::line::LineEditor;

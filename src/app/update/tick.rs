@@ -41,7 +41,8 @@ pub(super) fn on_tick(st: &mut State, now: i64) -> Vec<Effect> {
     fx
 }
 
-/// The shown window's newer messages failed to load: ask again once the wait is over.
+/// The shown window's newer messages (or its first page) failed to load: ask again once the
+/// wait is over.
 fn catch_up(st: &mut State, now: i64) -> Vec<Effect> {
     let me = st.data.me;
     let narrow = st.ui.narrow.clone();
@@ -49,15 +50,19 @@ fn catch_up(st: &mut State, now: i64) -> Vec<Effect> {
         return vec![];
     }
     let Some(v) = st.data.views.get_mut(&narrow) else { return vec![] };
-    let Some(last) = v.catch_up_due(now) else { return vec![] };
-    vec![Effect::FetchMessages {
-        terms: narrow.terms(me),
-        narrow,
-        anchor: Anchor::Id(last),
-        before: 0,
-        after: RESYNC_AFTER,
-        older: false,
-        epoch: v.epoch(),
+    let Some(what) = v.catch_up_due(now) else { return vec![] };
+    let epoch = v.epoch();
+    vec![match what {
+        CatchUp::FirstPage => super::navigation::first_page_of(st, narrow, epoch),
+        CatchUp::After(last) => Effect::FetchMessages {
+            terms: narrow.terms(me),
+            narrow,
+            anchor: Anchor::Id(last),
+            before: 0,
+            after: RESYNC_AFTER,
+            older: false,
+            epoch,
+        },
     }]
 }
 
@@ -153,5 +158,37 @@ mod tests {
         // A failure for an earlier incarnation of the window changes nothing.
         update(&mut st, failed(&shown, e_shown - 1));
         assert!(st.data.views[&shown].found_newest());
+    }
+
+    /// The window on screen whose first page did not come (a lie, a cut) is asked again after
+    /// a wait, as a loaded one catching up is: nobody has to reopen it.
+    #[test]
+    fn a_first_page_that_failed_on_screen_is_asked_again_after_a_wait() {
+        let (mut st, _) = registered();
+        st.now = 100;
+        let shown = Narrow::Topic(1, "plans".into());
+        update(&mut st, Msg::Tick(100));
+        let fx = crate::app::open_narrow(&mut st, shown.clone());
+        let Some(Effect::FetchMessages { epoch, .. }) = fx.first() else { panic!("a fetch: {fx:?}") };
+        let epoch = *epoch;
+        update(&mut st, failed(&shown, epoch));
+        let status = st.ui.status.as_ref().map(|s| s.text.clone()).unwrap_or_default();
+        assert!(status.contains("trying again in"), "{status}");
+        let at = st.data.views[&shown].catch_up_at().expect("asked again later");
+        assert!(
+            update(&mut st, Msg::Tick(at - 1)).iter().all(|e| !matches!(e, Effect::FetchMessages { .. }))
+        );
+        let fx = update(&mut st, Msg::Tick(at));
+        let asked: Vec<_> = fx.iter().filter(|e| matches!(e, Effect::FetchMessages { .. })).collect();
+        let [Effect::FetchMessages { anchor: Anchor::FirstUnread, epoch: again, older: false, .. }] =
+            asked[..]
+        else {
+            panic!("its first page once more: {fx:?}")
+        };
+        assert_eq!(*again, epoch, "the same window");
+        update(&mut st, page(&shown, &[1, 2, 3], epoch));
+        let v = &st.data.views[&shown];
+        assert!(v.is_loaded() && v.found_newest() && v.ids() == [1, 2, 3], "{v:?}");
+        assert!(st.ui.status.is_none(), "the failure is over: {:?}", st.ui.status);
     }
 }
