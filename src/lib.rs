@@ -59,6 +59,6 @@ pub mod webhook;
 
 // The other crates of the workspace, at the paths they had as modules of this one.
 pub use topicterm_api as api;
-pub use topicterm_api::{emoji, urls};
+pub use topicterm_api::{emoji, names, urls};
 #[cfg(feature = "demo")]
 pub use topicterm_demo as server;

@@ -9,6 +9,7 @@ use crate::api::{
     ChannelFolder, ChannelFolderEvent, ChannelId, GroupSettingValue, RegisterResponse, StreamChange,
     StreamEvent, Subscription, SubscriptionChange, SubscriptionEvent,
 };
+use crate::names::same_name;
 use std::collections::{BTreeMap, HashMap};
 
 /// A subscribed channel.
@@ -242,7 +243,7 @@ impl Channels {
 
     /// A channel the user is in, by name (any case).
     pub fn by_name(&self, name: &str) -> Option<&ChannelInfo> {
-        self.subscribed.values().find(|c| c.name.eq_ignore_ascii_case(name))
+        self.subscribed.values().find(|c| same_name(&c.name, name))
     }
 
     /// The channels the user can join, by ID, with their names.
@@ -253,7 +254,7 @@ impl Channels {
     /// A channel the user can join, by name (any case): its ID and its name as the server
     /// spells it.
     pub fn joinable_by_name(&self, name: &str) -> Option<(ChannelId, &str)> {
-        self.joinable().find(|(_, n)| n.eq_ignore_ascii_case(name))
+        self.joinable().find(|(_, n)| same_name(n, name))
     }
 
     /// Any channel the user can see, by name (any case): theirs first, then one they can join.

@@ -8,6 +8,7 @@ use super::drafts::Drafts;
 use super::narrow::Narrow;
 use super::state::Data;
 use crate::api::Flag;
+use crate::names::same_name;
 
 /// The first way the data disagrees with itself, in words.
 pub fn check(d: &Data) -> Result<(), String> {
@@ -63,7 +64,7 @@ pub fn check(d: &Data) -> Result<(), String> {
     for (c, list) in d.topics.iter() {
         for t in list.iter() {
             if let Some(m) = d.messages.get(&t.max_id)
-                && (m.stream_id() != Some(c) || !m.topic().eq_ignore_ascii_case(&t.name))
+                && (m.stream_id() != Some(c) || !same_name(m.topic(), &t.name))
             {
                 return Err(format!(
                     "channel {c}'s topic row {:?} stands on message {}, which is in {:?} > {:?} now",

@@ -3,6 +3,7 @@
 use super::people::NameError;
 use super::store::Stored;
 use crate::api::{ChannelId, Flag, MessageId, NarrowTerm, UserId};
+use crate::names::same_name;
 use serde_json::json;
 
 /// What the message pane shows (kept with the last session, hence serialisable).
@@ -70,7 +71,7 @@ impl Narrow {
         match self {
             Narrow::All => true,
             Narrow::Channel(c) => m.stream_id() == Some(*c),
-            Narrow::Topic(c, t) => m.stream_id() == Some(*c) && m.topic().eq_ignore_ascii_case(t),
+            Narrow::Topic(c, t) => m.stream_id() == Some(*c) && same_name(m.topic(), t),
             Narrow::AllDms => m.is_dm(),
             Narrow::Dm(users) => m.is_dm() && dm_key(&m.dm_user_ids(), me) == *users,
             Narrow::Starred => m.has_flag(Flag::Starred),
@@ -247,6 +248,25 @@ pub fn parse_search(query: &str, r: &dyn Resolver) -> Result<Vec<NarrowTerm>, St
 
 #[cfg(test)]
 mod tests {
+
+    /// A topic's view holds its messages whatever the case of their topic, in every script,
+    /// as the server's narrow does (`UPPER(subject) = UPPER(%s)`).
+    #[test]
+    fn a_topic_holds_its_messages_in_any_case_in_every_script() {
+        let m = |topic: &str| {
+            let m: crate::api::Message = serde_json::from_value(serde_json::json!({
+                "id": 1, "type": "stream", "content": "<p>x</p>", "display_recipient": "eng",
+                "sender_id": 2, "sender_full_name": "A", "stream_id": 9, "subject": topic,
+                "timestamp": 1, "flags": [],
+            }))
+            .unwrap();
+            Stored::from(m)
+        };
+        let apples = Narrow::Topic(9, "äpfel".into());
+        assert!(apples.contains(&m("Äpfel"), 1) && apples.contains(&m("ÄPFEL"), 1));
+        assert!(!apples.contains(&m("Apfel"), 1));
+        assert!(Narrow::Topic(9, "Plans".into()).contains(&m("plans"), 1));
+    }
 
     #[test]
     fn web_app_fragments_become_narrows() {

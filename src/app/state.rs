@@ -14,6 +14,7 @@ use super::unreads::{Conv, Unreads};
 use super::users::{Activity, Users};
 pub use super::views::{Local, NarrowView, SearchMatch, Views};
 use crate::api::*;
+use crate::names::same_name;
 use std::collections::HashMap;
 
 /// The user's own defaults for channel notifications (register's `user_settings`, kept by
@@ -323,7 +324,7 @@ impl RealmInfo {
     pub fn topic_typed<'a>(&self, typed: &'a str) -> &'a str {
         let typed = typed.trim();
         let has_empty = self.level().has(crate::api::levels::EMPTY_TOPIC);
-        if has_empty && typed.eq_ignore_ascii_case(&self.empty_topic_name) { "" } else { typed }
+        if has_empty && same_name(typed, &self.empty_topic_name) { "" } else { typed }
     }
 
     /// What is missing on this server, for the user: "not available on this server (Zulip 8.0-dev)".

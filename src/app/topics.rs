@@ -11,6 +11,7 @@ use crate::api::{
     ChannelId, DeleteMessageEvent, MessageId, RegisterResponse, TopicEntry, UpdateMessageEvent, UserTopic,
     VisibilityPolicy,
 };
+use crate::names::same_name;
 use std::collections::HashMap;
 
 /// A topic of a channel: a row, standing on its newest message known here.
@@ -61,12 +62,12 @@ impl TopicList {
 
     /// The row of topic `name` (ASCII case ignored, as rows are told apart).
     pub fn get(&self, name: &str) -> Option<&TopicInfo> {
-        self.rows.iter().find(|t| t.name.eq_ignore_ascii_case(name))
+        self.rows.iter().find(|t| same_name(&t.name, name))
     }
 
     /// Record a message in a topic (keeps newest-first order).
     fn touch(&mut self, name: &str, id: MessageId) {
-        if let Some(pos) = self.rows.iter().position(|t| t.name.eq_ignore_ascii_case(name)) {
+        if let Some(pos) = self.rows.iter().position(|t| same_name(&t.name, name)) {
             if self.rows[pos].max_id >= id {
                 return;
             }
@@ -237,9 +238,9 @@ impl Topics {
         let mut changed = RowsChanged { rows: true, ask_again: None };
         if let Some(list) = self.lists.get_mut(&from) {
             if ev.propagate_mode.as_deref() == Some("change_all") {
-                list.rows.retain(|t| !t.name.eq_ignore_ascii_case(old));
+                list.rows.retain(|t| !same_name(&t.name, old));
             } else {
-                if let Some(pos) = list.rows.iter().position(|t| t.name.eq_ignore_ascii_case(old))
+                if let Some(pos) = list.rows.iter().position(|t| same_name(&t.name, old))
                     && ids.contains(&list.rows[pos].max_id)
                 {
                     list.lose(pos, left);
@@ -267,7 +268,7 @@ impl Topics {
             return RowsChanged::default();
         };
         let Some(list) = self.lists.get_mut(&c) else { return RowsChanged::default() };
-        let Some(pos) = list.rows.iter().position(|t| t.name.eq_ignore_ascii_case(topic)) else {
+        let Some(pos) = list.rows.iter().position(|t| same_name(&t.name, topic)) else {
             return RowsChanged::default();
         };
         if !ev.ids().contains(&list.rows[pos].max_id) {

@@ -173,7 +173,23 @@ pub fn open_reader(path: &Path) -> rusqlite::Result<Option<Store>> {
     )?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-    Ok((version == VERSION).then_some(Store { conn }))
+    if version != VERSION {
+        return Ok(None);
+    }
+    with_functions(&conn)?;
+    Ok(Some(Store { conn }))
+}
+
+/// The server's own rules, as SQL functions for searches: `same_name(a, b)` says whether the
+/// server takes two topic names as the same, in every script (`COLLATE NOCASE` knows ASCII
+/// only).
+fn with_functions(conn: &Connection) -> rusqlite::Result<()> {
+    use rusqlite::functions::FunctionFlags;
+    let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
+    conn.create_scalar_function("same_name", 2, flags, |ctx| {
+        let (a, b) = (ctx.get_raw(0).as_str_or_null()?, ctx.get_raw(1).as_str_or_null()?);
+        Ok(matches!((a, b), (Some(a), Some(b)) if crate::names::same_name(a, b)))
+    })
 }
 
 impl Store {
@@ -191,6 +207,7 @@ impl Store {
         }
         conn.execute_batch(SCHEMA)?;
         conn.pragma_update(None, "user_version", VERSION)?;
+        with_functions(&conn)?;
         Ok(Store { conn })
     }
 

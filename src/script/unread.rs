@@ -5,6 +5,7 @@
 
 use super::common::{Common, EXIT_HELP, Exit, Failure, Out, client, forget_queue, json_line, register};
 use crate::api::{IncludeSubscribers, RegisterParams, RegisterResponse};
+use crate::names::same_name;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -140,7 +141,7 @@ pub fn render(pieces: &[Piece], c: &Counts) -> Result<String, Failure> {
             Piece::Mentions => out.push_str(&c.mentions.to_string()),
             Piece::Dms => out.push_str(&c.dms.to_string()),
             Piece::Channel(name) => {
-                let n = c.channels.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, n)| *n);
+                let n = c.channels.iter().find(|(k, _)| same_name(k, name)).map(|(_, n)| *n);
                 let n = n.ok_or_else(|| {
                     Failure::new(Exit::Refused, format!("you are in no channel named #{name}"))
                 })?;

@@ -251,6 +251,23 @@ async fn topic_moves_follow_the_propagate_mode() {
     );
 }
 
+/// Topics that differ only in case are one topic to the server, in every script: a narrow
+/// finds all of it, and moving it moves all of it.
+#[tokio::test]
+async fn a_topic_is_one_topic_whatever_the_case_of_its_letters() {
+    let env = Env::start().await;
+    let c = env.client("member");
+    let eng = env.channel_id("engineering");
+    let mut sent = Vec::new();
+    for topic in ["Äpfel", "äPFEL", "äpfel"] {
+        sent.push(send_channel(&c, eng, topic, topic).await);
+    }
+    assert_eq!(topic_ids(&c, eng, "ÄPFEL").await, sent);
+    c.update_message(sent[0], &move_to(Some("Birnen"), None, "change_all")).await.unwrap();
+    assert_eq!(topic_ids(&c, eng, "birnen").await, sent);
+    assert!(topic_ids(&c, eng, "äpfel").await.is_empty());
+}
+
 #[tokio::test]
 async fn move_a_message_to_another_channel() {
     let env = Env::start().await;

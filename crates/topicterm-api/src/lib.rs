@@ -30,7 +30,8 @@
 //! `reminders`, `attachments`); `models` holds the resources shared between them, `events`
 //! register's answer and the real-time events, `limits` the checks made before a request is
 //! sent, `error` the one error type. Beside them, what the API's users and the demo server
-//! share: `urls` (URL encoding, and which links may carry credentials), `emoji` (Zulip's
+//! share: `urls` (URL encoding, and which links may carry credentials), `names` (when two
+//! topic or channel names are the same), `emoji` (Zulip's
 //! Unicode emoji names and codes), `markup` (escaping text for HTML, marking words in
 //! it), `files` (files written atomically, `~/` as home) and
 //! `zuliprc` (the Python bindings' credential file). It knows nothing of a terminal or a UI.
@@ -50,6 +51,7 @@ pub mod limits;
 pub mod markup;
 pub mod messages;
 pub mod models;
+pub mod names;
 pub mod presence;
 pub mod queue;
 pub mod realm;

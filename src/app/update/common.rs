@@ -2,6 +2,7 @@
 //! people rows, opening the compose box, the selected message.
 
 use super::prelude::*;
+use crate::names::same_name;
 
 /// Messages fetched around the anchor when a narrow opens, and per page when scrolling back.
 pub const PAGE: u64 = 50;
@@ -83,7 +84,7 @@ pub(super) fn narrow_holds(narrow: &Narrow, target: &Target) -> bool {
     match (narrow, target) {
         (Narrow::All, _) => true,
         (Narrow::Channel(c), Target::Channel { id, .. }) => c == id,
-        (Narrow::Topic(c, t), Target::Channel { id, topic }) => c == id && t.eq_ignore_ascii_case(topic),
+        (Narrow::Topic(c, t), Target::Channel { id, topic }) => c == id && same_name(t, topic),
         (Narrow::AllDms, Target::Dm(_)) => true,
         (Narrow::Dm(a), Target::Dm(b)) => a == b,
         _ => false,

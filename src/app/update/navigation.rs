@@ -2,6 +2,7 @@
 
 use super::common::*;
 use super::prelude::*;
+use crate::names::same_name;
 
 /// Switch to a narrow, fetching its first page if needed. Offline, or while the last session
 /// is shown before the server has answered, the messages already held that belong to it are
@@ -300,9 +301,7 @@ pub(super) fn policy_changed(st: &mut State, t: &UserTopic) {
             || (policy == VisibilityPolicy::None && d.channels.get(c).is_some_and(|ch| ch.muted));
         if hide {
             view.keep_only(|id| {
-                !msgs
-                    .get(id)
-                    .is_some_and(|m| m.stream_id() == Some(c) && m.topic().eq_ignore_ascii_case(topic))
+                !msgs.get(id).is_some_and(|m| m.stream_id() == Some(c) && same_name(m.topic(), topic))
             });
         } else {
             view.stale();

@@ -5,6 +5,7 @@ use super::common::*;
 use super::navigation::on_messages;
 use super::prelude::*;
 use super::{cold_start, complete, hold, outbox};
+use crate::names::same_name;
 
 /// How a failed page of messages starts its status line (cleared when a page loads).
 pub(super) const LOAD_FAILED: &str = "messages not loaded";
@@ -114,9 +115,7 @@ pub(super) fn on_topics(st: &mut State, channel: ChannelId, topics: Vec<TopicEnt
     // A list taken before a move applied here names a message that is elsewhere now.
     let messages = &d.messages;
     let moved = |name: &str, id| {
-        messages
-            .get(&id)
-            .is_some_and(|m| m.stream_id() != Some(channel) || !m.topic().eq_ignore_ascii_case(name))
+        messages.get(&id).is_some_and(|m| m.stream_id() != Some(channel) || !same_name(m.topic(), name))
     };
     let again = d.topics.on_fetched(channel, topics, newest, moved);
     rebuild_sidebar(st);

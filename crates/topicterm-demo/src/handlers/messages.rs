@@ -13,6 +13,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 use std::sync::Arc;
+use topicterm_api::names::same_name;
 
 impl Org {
     /// Push `message` events for a stored message to everyone who received it.
@@ -381,7 +382,7 @@ pub async fn update_message(State(s): State<Arc<Shared>>, Path(id): Path<String>
         ids = org
             .messages
             .values()
-            .filter(|m| m.channel_id() == old_cid && m.topic().eq_ignore_ascii_case(&old_topic))
+            .filter(|m| m.channel_id() == old_cid && same_name(m.topic(), &old_topic))
             .filter(|m| mode == "change_all" || m.id >= id)
             .map(|m| m.id)
             .collect();

@@ -4,6 +4,7 @@ use crate::error::{ApiErr, ApiResult};
 use crate::org::{MessageRec, Org, Recip, strip_resolved};
 use serde_json::Value;
 use std::collections::BTreeSet;
+use topicterm_api::names::same_name;
 
 #[derive(Debug, Clone)]
 enum Term {
@@ -212,7 +213,7 @@ impl Narrow {
             Term::Channels => {
                 m.channel_id().is_some_and(|c| org.channels.get(&c).is_some_and(|c| !c.invite_only))
             }
-            Term::Topic(t) => m.channel_id().is_some() && m.topic().to_lowercase() == *t,
+            Term::Topic(t) => m.channel_id().is_some() && same_name(m.topic(), t),
             Term::Dm(users) => matches!(&m.recip, Recip::Dm { users: u } if u == users),
             Term::ArchivedChannels => {
                 m.channel_id().is_some_and(|c| org.channels.get(&c).is_some_and(|c| c.is_archived))

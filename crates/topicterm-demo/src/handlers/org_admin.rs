@@ -12,6 +12,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 use std::sync::Arc;
+use topicterm_api::names::same_name;
 
 /// Administrators only (the reference server's refusal otherwise).
 pub(super) fn admin(org: &Org, user: i64) -> Result<(), ApiErr> {
@@ -103,7 +104,7 @@ pub async fn delete_topic(State(s): State<Arc<Shared>>, Path(id): Path<String>, 
     let ids: Vec<i64> = org
         .messages
         .values()
-        .filter(|m| matches!(&m.recip, Recip::Channel { id, topic: t } if *id == cid && t.eq_ignore_ascii_case(&topic)))
+        .filter(|m| matches!(&m.recip, Recip::Channel { id, topic: t } if *id == cid && same_name(t, &topic)))
         .map(|m| m.id)
         .collect();
     for id in ids {

@@ -6,6 +6,7 @@ use super::error::{ApiErr, ApiResult};
 use super::events::Queues;
 use super::markdown::RenderContext;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use topicterm_api::names::same_name;
 
 mod access;
 mod json;
@@ -328,7 +329,7 @@ impl Org {
     }
 
     pub fn channel_named(&self, name: &str) -> Option<&ChannelRec> {
-        self.channels.values().find(|c| c.name.eq_ignore_ascii_case(name))
+        self.channels.values().find(|c| same_name(&c.name, name))
     }
 
     pub fn user(&self, id: i64) -> ApiResult<&UserRec> {
