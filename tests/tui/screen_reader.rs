@@ -11,14 +11,14 @@ use topicterm::api::Flag;
 use topicterm::app::{Focus, Msg, Narrow, Popup, SidebarRow};
 
 /// The demo org as `member` sees it, in the screen-reader mode (as `--screen-reader` sets it).
-async fn reader() -> App {
+pub(crate) async fn reader() -> App {
     let mut app = App::start("member").await;
     app.st.settings.screen_reader = true;
     app
 }
 
 /// Fails naming the first box-drawing or block character (U+2500–U+259F) on the screen.
-fn assert_plain(screen: &str, what: &str) {
+pub(crate) fn assert_plain(screen: &str, what: &str) {
     if let Some((row, line)) =
         screen.lines().enumerate().find(|(_, l)| l.chars().any(|c| ('\u{2500}'..='\u{259F}').contains(&c)))
     {
@@ -27,24 +27,24 @@ fn assert_plain(screen: &str, what: &str) {
 }
 
 /// The screen's rows as one run of text, as a screen reader reads them on (rows wrap at spaces).
-fn flat(screen: &str) -> String {
+pub(crate) fn flat(screen: &str) -> String {
     screen.lines().map(str::trim).collect::<Vec<_>>().join(" ")
 }
 
 /// Row `y` of a buffer as text.
-fn row(buf: &Buffer, y: u16) -> String {
+pub(crate) fn row(buf: &Buffer, y: u16) -> String {
     (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect::<String>().trim_end().to_owned()
 }
 
 /// The rows drawn reversed (the selection's style).
-fn reversed_rows(buf: &Buffer) -> Vec<u16> {
+pub(crate) fn reversed_rows(buf: &Buffer) -> Vec<u16> {
     (0..buf.area.height)
         .filter(|&y| (0..buf.area.width).any(|x| buf[(x, y)].modifier.contains(Modifier::REVERSED)))
         .collect()
 }
 
 /// The rows that differ between two frames.
-fn changed_rows(a: &Buffer, b: &Buffer) -> Vec<u16> {
+pub(crate) fn changed_rows(a: &Buffer, b: &Buffer) -> Vec<u16> {
     (0..a.area.height).filter(|&y| (0..a.area.width).any(|x| a[(x, y)] != b[(x, y)])).collect()
 }
 

@@ -114,6 +114,23 @@ pub(super) fn draw_channels(f: &mut Frame, st: &State, pane: &mut Pane, area: Re
     cursor
 }
 
+/// Someone's status in words (`emoji partyparrot Release week!`), empty when they set none.
+pub(super) fn status_words(st: &State, user: crate::api::UserId) -> String {
+    let Some(u) = st.data.users.get(user) else { return String::new() };
+    let s = &u.status;
+    let mut status = String::new();
+    if !s.emoji_name.is_empty() {
+        status.push_str(&format!("emoji {}", sanitize(&s.emoji_name).replace('_', " ")));
+    }
+    if !s.status_text.is_empty() {
+        if !status.is_empty() {
+            status.push(' ');
+        }
+        status.push_str(&sanitize(&s.status_text));
+    }
+    status
+}
+
 /// The people pane filling `area`; the row of its selection.
 pub(super) fn draw_people(f: &mut Frame, st: &State, pane: &mut Pane, area: Rect) -> Option<u16> {
     let mut head = "People".to_owned();
@@ -132,17 +149,7 @@ pub(super) fn draw_people(f: &mut Frame, st: &State, pane: &mut Pane, area: Rect
     let mut cursor = None;
     for (k, (i, id)) in st.ui.people.iter().enumerate().skip(top).take(h).enumerate() {
         let Some(u) = st.data.users.get(*id) else { continue };
-        let s = &u.status;
-        let mut status = String::new();
-        if !s.emoji_name.is_empty() {
-            status.push_str(&format!("emoji {}", sanitize(&s.emoji_name).replace('_', " ")));
-        }
-        if !s.status_text.is_empty() {
-            if !status.is_empty() {
-                status.push(' ');
-            }
-            status.push_str(&sanitize(&s.status_text));
-        }
+        let status = status_words(st, u.id);
         let status = if status.is_empty() { status } else { format!("status: {status}") };
         let bot = if u.is_bot { "bot" } else { "" };
         let marks = [presence(st, st.data.activity(u.id, st.now)), bot.to_owned(), status];
