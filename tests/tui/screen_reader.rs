@@ -361,3 +361,35 @@ async fn the_channel_list_reads_as_words_and_holds_the_cursor_on_its_selection()
         assert!(row(&buf, y).starts_with(&format!("channel {name}")), "{}", row(&buf, y));
     }
 }
+
+/// With several organizations open, the channels pane lists them first, in words — which is on
+/// screen, unread, mentions, closed — not `▶`, `@3` and a rule.
+#[tokio::test]
+async fn the_organizations_open_are_rows_of_words_above_the_channels() {
+    use topicterm::app::orgs::{OrgRow, Orgs};
+    let mut app = reader().await;
+    let row =
+        |name: &str, unread, mentions| OrgRow { name: name.into(), unread, mentions, ..Default::default() };
+    let rows = vec![
+        row("demo", 0, 0),
+        row("acme", 3, 1),
+        OrgRow { closed: Some("the server refused the account".into()), ..row("old", 0, 0) },
+    ];
+    app.apply(Msg::Organizations(Orgs { rows, active: 0, index: 0 }));
+    app.key(KeyCode::Char('h')).await;
+    let (buf, cursor) = app.frame(80, 24);
+    let screen = (0..24).map(|y| self::row(&buf, y)).collect::<Vec<_>>().join("\n");
+    assert_plain(&screen, "the organizations");
+    assert!(!screen.contains('▶') && !screen.contains('@'), "{screen}");
+    assert!(
+        screen.starts_with(
+            "organization demo, on screen\norganization acme, unread 3, mentioned you\n\
+             organization old, closed: the server refused the account\nChannels\n"
+        ),
+        "{screen}"
+    );
+    // The cursor stays on the selected channel's row, under them.
+    let (x, y) = cursor.expect("the cursor is shown");
+    assert_eq!((x, reversed_rows(&buf)), (0, vec![y]));
+    assert!(y > 3, "{screen}");
+}

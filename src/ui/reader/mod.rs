@@ -3,13 +3,16 @@
 //! drawn from the same state as the default view so every key works unchanged.
 //!
 //! - plain text: no borders, rules or box-drawing characters (nothing in U+2500–U+259F reaches
-//!   the screen: what a popup's frame or a laid-out text would draw there is blanked);
+//!   the screen: what the compose box's frame or a laid-out text would draw there is blanked);
+//!   every popup is rows of words of its own (`popups.rs`, `list_popups.rs`, `text_popups.rs`):
+//!   a heading saying what it is and which keys work, then one row per item;
 //! - nothing that moves by itself: no spinner, no countdown — the status row is one plain line
 //!   that changes only when the state does;
 //! - every mark a word (`unread 3`, `muted`, `starred`, `edited`, `mentioned you`), a message one
 //!   run of text (who, when, where, then the text, its links as `link 1: docs (good.example)`);
-//! - the terminal's cursor on the focused row after every frame (a list's selected row, a
-//!   message's first row, the compose box's or the prompt's cursor), where screen readers look;
+//! - the terminal's cursor on the focused row after every frame (a list's or a popup's selected
+//!   row, a text popup's first row of text, a message's first row, the compose box's or the
+//!   prompt's cursor), where screen readers look;
 //! - lists keep their scroll while the selection stays on screen, and only the selected row is
 //!   marked, so moving the selection repaints two rows.
 
