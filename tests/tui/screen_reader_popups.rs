@@ -271,7 +271,10 @@ async fn reminders_uploads_and_snippets_read_as_rows_of_words() {
     app.until("the uploads", |st| matches!(&st.ui.popup, Some(Popup::Uploads { list: Some(_), .. }))).await;
     let screen = app.screen(100, 30);
     assert_words(&screen, "uploads");
-    assert!(screen.starts_with("Uploaded files, 2 files, 13 bytes"), "{screen}");
+    assert!(
+        screen.starts_with("Uploaded files: enter opens, d deletes, esc closes; 2 files, 13 bytes"),
+        "{screen}"
+    );
     assert!(
         screen.contains("\ndeploy.sh, 10 bytes, uploaded ") && screen.contains(", not used\n"),
         "{screen}"

@@ -147,7 +147,7 @@ pub(super) fn draw_uploads(
         return sentence(f, pane, area, text);
     }
     let totals = super::super::uploads::totals(st, files).join("; ");
-    let head = format!("Uploaded files, {totals}: enter opens, d deletes, esc closes");
+    let head = format!("Uploaded files: enter opens, d deletes, esc closes; {totals}");
     let row = |i: usize| {
         let file = &files.files[i];
         let date = format!("uploaded {}", st.tz.format(file.uploaded_at(), "%-d %b %Y"));
