@@ -154,7 +154,7 @@ fn the_cursor_follows_the_selection_in_every_pane_and_a_popup() {
 
     // The help popup: the start of its first row of text.
     t.keys(&["?"]);
-    t.wait_for("the help popup", |s| s.contains("Keys (esc to close)"));
+    t.wait_for("the help popup", |s| s.starts_with("Help, keys (esc to close)"));
     let start = Instant::now();
     loop {
         let (x, y, shown) = cursor(&t);
@@ -170,7 +170,7 @@ fn the_cursor_follows_the_selection_in_every_pane_and_a_popup() {
         std::thread::sleep(Duration::from_millis(50));
     }
     t.keys(&["Escape"]);
-    t.wait_for("the help closed", |s| !s.contains("Keys (esc to close)"));
+    t.wait_for("the help closed", |s| !s.contains("keys (esc to close)"));
 
     // The palette: after what is typed, on the status row.
     t.keys(&[":"]);
@@ -219,4 +219,33 @@ fn j_rewrites_the_two_rows_whose_selection_changed_and_the_status_row_at_most() 
         t.screen()
     );
     t.keys(&["q"]);
+}
+
+/// A list popup (`:scheduled`) reads as rows of words, and the terminal's cursor is on its
+/// selected row before and after `j` — not where the old frame's first reversed cell was.
+#[test]
+fn the_cursor_is_on_the_selected_row_of_a_list_popup() {
+    let home = tempfile::tempdir().unwrap();
+    let t = start("reader-popup", home.path());
+    cursor_on_selection(&t, "the first frame", None);
+    t.keys(&[":"]);
+    t.text("scheduled");
+    t.keys(&["Enter"]);
+    let s = t.wait_for("the scheduled messages", |s| s.starts_with("Scheduled messages, 3: "));
+    assert!(!s.chars().any(|c| ('\u{2500}'..='\u{259F}').contains(&c)), "no box drawing:\n{s}");
+    let first = cursor_on_selection(&t, "the scheduled messages", None);
+    assert_eq!(first, 1, "the first message, under the heading:\n{}", t.screen());
+    assert!(
+        row(&t, first).starts_with("to channel support topic SSO login loop for Acme, "),
+        "{}",
+        t.screen()
+    );
+    let second = press(&t, "j", "the scheduled messages");
+    assert_eq!(second, 2);
+    assert!(
+        row(&t, second).starts_with("to channel engineering topic release 2.4 planning, "),
+        "{}",
+        t.screen()
+    );
+    t.keys(&["Escape", "q"]);
 }

@@ -67,6 +67,8 @@ pub struct Summary {
     /// The pictures of its inline images (the server's thumbnails where it made them), in
     /// order; those in closed spoilers left out.
     pub previews: Vec<String>,
+    /// What each of `previews` is shown as (its title or file name), in the same order.
+    pub preview_labels: Vec<String>,
 }
 
 /// Parsed message HTML.
@@ -272,7 +274,10 @@ impl Walker<'_> {
     fn media(&mut self, el: ElementRef<'_>) {
         let Some((url, label, is_video)) = media_link(el) else { return };
         self.register_link(&url, &label, !is_video);
-        self.out.previews.extend(media_preview(el));
+        if let Some(src) = media_preview(el) {
+            self.out.previews.push(src);
+            self.out.preview_labels.push(label.clone());
+        }
         self.note(&label);
     }
 

@@ -33,12 +33,7 @@ pub(super) fn draw_channel_info(
     match details {
         None => lines.push(Line::styled("Loading…", t.dim)),
         Some(c) => {
-            let kind = match (c.invite_only, c.is_web_public) {
-                (true, _) => "private",
-                (false, true) => "web-public",
-                _ => "public",
-            };
-            let archived = if c.is_archived { ", archived" } else { "" };
+            let (kind, archived) = (kind(c), if c.is_archived { ", archived" } else { "" });
             lines.push(Line::styled(format!("#{} ({kind}{archived})", sanitize(&c.name)), t.bold));
             lines.push(Line::raw(""));
             let width = area.width.saturating_sub(2).max(10);
@@ -56,20 +51,9 @@ pub(super) fn draw_channel_info(
                 }
             }
             lines.push(Line::raw(""));
-            // An older server's channel has no count (Zulip 8 sends none).
-            let count = c.subscriber_count.map_or_else(|| d.realm.not_here(), |n| n.to_string());
-            lines.push(field("Subscribers", count));
-            let folder = match c.folder_id {
-                Some(id) => {
-                    d.channels.folder(id).map_or_else(|| format!("folder {id}"), |f| sanitize(&f.name))
-                }
-                None => "none".to_owned(),
-            };
-            lines.push(field("Folder", folder));
-            lines.push(field("Who may post", sanitize(&crate::app::who_may_post(d, c))));
-            let created = st.tz.format(c.date_created, "%-d %b %Y");
-            let by = c.creator_id.map_or_else(String::new, |u| format!(" by {}", sanitize(d.user_name(u))));
-            lines.push(field("Created", format!("{created}{by}")));
+            for (label, value) in facts(st, c) {
+                lines.push(field(label, value));
+            }
         }
     }
     let email = match email {
@@ -88,14 +72,7 @@ pub(super) fn draw_channel_info(
         return;
     };
     lines.push(Line::styled("Your settings", t.header));
-    let yes = |b: bool| if b { "yes" } else { "no" };
-    let defaults = st.data.notify_defaults;
-    for (key, what, value) in [
-        ("m", "muted", yes(s.muted).to_owned()),
-        ("p", "pinned", yes(s.pinned).to_owned()),
-        ("d", "desktop notifications", crate::app::notify_words(s.desktop_notifications, defaults.desktop)),
-        ("a", "audible notifications", crate::app::notify_words(s.audible_notifications, defaults.audible)),
-    ] {
+    for (key, what, value) in settings(st, s) {
         lines.push(Line::from(vec![
             Span::styled(format!("  {key}  "), t.accent),
             Span::raw(format!("{what:<23}")),
@@ -105,4 +82,46 @@ pub(super) fn draw_channel_info(
     lines.push(Line::from(vec![Span::styled("  s  ", t.accent), Span::raw("leave the channel")]));
     lines.push(Line::from(vec![Span::styled("  y  ", t.accent), Span::raw("copy the channel email")]));
     scrolled_popup(f, st, lines, block, area, scroll);
+}
+
+/// Public, private or web-public.
+pub(super) fn kind(c: &BasicChannel) -> &'static str {
+    match (c.invite_only, c.is_web_public) {
+        (true, _) => "private",
+        (false, true) => "web-public",
+        _ => "public",
+    }
+}
+
+/// What the popup tells of a channel under its description, each a label and its value
+/// (sanitised): subscribers, folder, who may post, created.
+pub(super) fn facts(st: &State, c: &BasicChannel) -> Vec<(&'static str, String)> {
+    let d = &st.data;
+    // An older server's channel has no count (Zulip 8 sends none).
+    let count = c.subscriber_count.map_or_else(|| d.realm.not_here(), |n| n.to_string());
+    let folder = match c.folder_id {
+        Some(id) => d.channels.folder(id).map_or_else(|| format!("folder {id}"), |f| sanitize(&f.name)),
+        None => "none".to_owned(),
+    };
+    let created = st.tz.format(c.date_created, "%-d %b %Y");
+    let by = c.creator_id.map_or_else(String::new, |u| format!(" by {}", sanitize(d.user_name(u))));
+    vec![
+        ("Subscribers", count),
+        ("Folder", folder),
+        ("Who may post", sanitize(&crate::app::who_may_post(d, c))),
+        ("Created", format!("{created}{by}")),
+    ]
+}
+
+/// The user's own settings of a channel they subscribe to: the key that toggles each, what it
+/// is, its value in words.
+pub(super) fn settings(st: &State, s: &crate::app::ChannelInfo) -> [(&'static str, &'static str, String); 4] {
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    let defaults = st.data.notify_defaults;
+    [
+        ("m", "muted", yes(s.muted).to_owned()),
+        ("p", "pinned", yes(s.pinned).to_owned()),
+        ("d", "desktop notifications", crate::app::notify_words(s.desktop_notifications, defaults.desktop)),
+        ("a", "audible notifications", crate::app::notify_words(s.audible_notifications, defaults.audible)),
+    ]
 }

@@ -32,14 +32,7 @@ pub(super) fn draw_emoji(
         .title(super::common::clip_line(title, area.width.saturating_sub(2) as usize));
     let inner = block.inner(area);
     f.render_widget(block, area);
-    let me = st.data.me;
-    let mine = |code: &str, kind: &str| {
-        st.data.messages.get(&id).is_some_and(|m| {
-            m.reactions()
-                .iter()
-                .any(|r| r.user_id == me && r.emoji_code == code && r.reaction_type.as_str() == kind)
-        })
-    };
+    let mine = |code: &str, kind: &str| reacted(st, id, code, kind);
     if matches.is_empty() {
         f.render_widget(Paragraph::new(Line::styled("No emoji match.", t.dim)), inner);
         return;
@@ -60,4 +53,14 @@ pub(super) fn draw_emoji(
         })
         .collect();
     f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// Has the user reacted to message `id` with this emoji (its code and type)?
+pub(super) fn reacted(st: &State, id: MessageId, code: &str, kind: &str) -> bool {
+    let me = st.data.me;
+    st.data.messages.get(&id).is_some_and(|m| {
+        m.reactions()
+            .iter()
+            .any(|r| r.user_id == me && r.emoji_code == code && r.reaction_type.as_str() == kind)
+    })
 }

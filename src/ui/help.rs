@@ -9,8 +9,9 @@ use ratatui::Frame;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear};
 
-pub(super) fn draw_help(f: &mut Frame, st: &State, t: &Theme, scroll: u16) {
-    let ctx = if st.ui.compose.is_some() {
+/// The keys the help lists: those of the compose box or of the focused pane.
+pub(super) fn context(st: &State) -> Context {
+    if st.ui.compose.is_some() {
         Context::Compose
     } else if st.ui.focus == Focus::Sidebar {
         Context::Sidebar
@@ -18,7 +19,15 @@ pub(super) fn draw_help(f: &mut Frame, st: &State, t: &Theme, scroll: u16) {
         Context::People
     } else {
         Context::Messages
-    };
+    }
+}
+
+/// What the help says first: where the commands are, the keys that move in it.
+pub(super) const COMMANDS_HEAD: &str =
+    "press : for the command palette (tab completes); they are listed after the keys.";
+
+pub(super) fn draw_help(f: &mut Frame, st: &State, t: &Theme, scroll: u16) {
+    let ctx = context(st);
     let rows = st.settings.keymap.help(ctx);
     let key_w = rows.iter().map(|(k, _)| display_width(k)).max().unwrap_or(4);
     let area = centered(f.area(), 90, f.area().height.saturating_sub(2));
@@ -32,10 +41,7 @@ pub(super) fn draw_help(f: &mut Frame, st: &State, t: &Theme, scroll: u16) {
         .collect();
     // The palette's commands come after the keys: say so at the top.
     let mut head = vec![
-        Line::from(vec![
-            Span::styled("Commands: ", t.header),
-            Span::raw("press : for the command palette (tab completes); they are listed after the keys."),
-        ]),
+        Line::from(vec![Span::styled("Commands: ", t.header), Span::raw(COMMANDS_HEAD)]),
         Line::styled("g/home top, G/end the end (the commands), j/k and space/pgup scroll", t.dim),
         Line::from(vec![Span::styled("Modes: ", t.header), Span::raw(modes(st))]),
         Line::raw(""),
@@ -109,7 +115,7 @@ fn split_at_words(text: &str, width: usize) -> (&str, &str) {
 }
 
 /// The modes the client runs in, each with how to turn it on.
-fn modes(st: &State) -> String {
+pub(super) fn modes(st: &State) -> String {
     let on = |b: bool| if b { "on" } else { "off" };
     format!(
         "low bandwidth {} (--low-bandwidth), screen reader {} (--screen-reader), explore {} (--explore); the README says what each does",

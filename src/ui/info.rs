@@ -27,7 +27,6 @@ pub(super) fn draw_info(
         f.render_widget(Paragraph::new("This message is gone.").block(block), area);
         return;
     };
-    let d = &st.data;
     let mut lines = vec![
         Line::from(vec![
             Span::styled("From:  ", t.header),
@@ -61,26 +60,11 @@ pub(super) fn draw_info(
             lines.push(Line::raw(format!("  [{}] {}{kind}", i + 1, sanitize(&l.url))));
         }
     }
-    let playgrounds: Vec<String> = body
-        .code_blocks
-        .iter()
-        .zip(&body.code_languages)
-        .enumerate()
-        .flat_map(|(i, (code, lang))| {
-            let lang = lang.clone().unwrap_or_default();
-            st.data
-                .playgrounds
-                .iter()
-                .filter(move |p| !lang.is_empty() && p.pygments_language.eq_ignore_ascii_case(&lang))
-                .map(move |p| {
-                    let code = crate::urls::uri_component(code);
-                    [
-                        format!("  code block {} in {}:", i + 1, sanitize(&p.name)),
-                        format!("    {}", sanitize(&p.url_template.replace("{code}", &code))),
-                    ]
-                })
-        })
-        .flatten()
+    let code =
+        body.code_blocks.iter().map(String::as_str).zip(body.code_languages.iter().map(Option::as_deref));
+    let playgrounds: Vec<String> = playgrounds(st, code)
+        .into_iter()
+        .flat_map(|p| [format!("  code block {} in {}:", p.block, p.name), format!("    {}", p.url)])
         .collect();
     if !playgrounds.is_empty() {
         lines.push(Line::raw(""));
@@ -90,46 +74,118 @@ pub(super) fn draw_info(
     if !m.reactions().is_empty() {
         lines.push(Line::raw(""));
         lines.push(Line::styled("Reactions", t.header));
-        let mut by: Vec<(String, Vec<String>)> = Vec::new();
-        let mut index: HashMap<String, usize> = HashMap::new();
-        for r in m.reactions() {
+        for r in reactions_by_emoji(st, m) {
             // A Unicode emoji and its name; an emoji without a character here (custom,
             // zulip_extra) is drawn as its name, once.
-            let glyph = emoji_label(&r.emoji_code, &r.emoji_name, r.reaction_type.as_str());
-            let name = format!(":{}:", sanitize(&r.emoji_name));
-            let label = if glyph == name { name } else { format!("{glyph} {name}") };
-            let who = sanitize(d.user_name(r.user_id));
-            match index.get(&label) {
-                Some(&i) => by[i].1.push(who),
-                None => {
-                    index.insert(label.clone(), by.len());
-                    by.push((label, vec![who]));
-                }
-            }
-        }
-        for (label, who) in by {
-            lines.push(Line::raw(format!("  {label}  {}", who.join(", "))));
+            let name = format!(":{}:", r.name);
+            let label = if r.glyph == name { name } else { format!("{} {name}", r.glyph) };
+            lines.push(Line::raw(format!("  {label}  {}", r.who.join(", "))));
         }
     }
     // Who has read it (the user's own message), names in order; the popup scrolls.
+    match read_by(st, m) {
+        None => {}
+        Some(ReadBy::Asking) => {
+            lines.extend([Line::raw(""), Line::styled("Read by: asking the server…", t.dim)])
+        }
+        Some(ReadBy::Failed(e)) => {
+            lines.extend([Line::raw(""), Line::styled(format!("Read by: {e}"), t.error)])
+        }
+        Some(ReadBy::Names(names)) if names.is_empty() => {
+            lines.extend([Line::raw(""), Line::styled("Read by nobody yet", t.header)])
+        }
+        Some(ReadBy::Names(names)) => {
+            lines.extend([Line::raw(""), Line::styled(format!("Read by {}", names.len()), t.header)]);
+            lines.extend(names.into_iter().map(|n| Line::raw(format!("  {n}"))));
+        }
+        Some(ReadBy::Off) => {
+            lines.extend([Line::raw(""), Line::styled("read receipts are off in this organization", t.dim)])
+        }
+    }
+    scrolled_popup(f, st, lines, block, area, scroll);
+}
+
+/// A code block that a playground of the organization runs: the block's number, the
+/// playground's name and the link that opens the code in it (all sanitised).
+pub(super) struct Playground {
+    pub(super) block: usize,
+    pub(super) name: String,
+    pub(super) url: String,
+}
+
+/// The playgrounds for a message's code blocks (each its code and language), in order.
+pub(super) fn playgrounds<'a>(
+    st: &State,
+    blocks: impl Iterator<Item = (&'a str, Option<&'a str>)>,
+) -> Vec<Playground> {
+    let mut out = Vec::new();
+    for (i, (code, lang)) in blocks.enumerate() {
+        let Some(lang) = lang.filter(|l| !l.is_empty()) else { continue };
+        for p in st.data.playgrounds.iter().filter(|p| p.pygments_language.eq_ignore_ascii_case(lang)) {
+            let code = crate::urls::uri_component(code);
+            out.push(Playground {
+                block: i + 1,
+                name: sanitize(&p.name),
+                url: sanitize(&p.url_template.replace("{code}", &code)),
+            });
+        }
+    }
+    out
+}
+
+/// The people who reacted with one emoji: its name (sanitised), how it is drawn (the Unicode
+/// emoji, or `:name:`), who (sanitised names, in order).
+pub(super) struct Reacted {
+    pub(super) name: String,
+    pub(super) glyph: String,
+    pub(super) who: Vec<String>,
+}
+
+/// A message's reactions by emoji, in order of first appearance.
+pub(super) fn reactions_by_emoji(st: &State, m: &crate::app::Stored) -> Vec<Reacted> {
+    let mut by: Vec<Reacted> = Vec::new();
+    let mut index: HashMap<(String, String), usize> = HashMap::new();
+    for r in m.reactions() {
+        let glyph = emoji_label(&r.emoji_code, &r.emoji_name, r.reaction_type.as_str());
+        let key = (glyph, sanitize(&r.emoji_name));
+        let who = sanitize(st.data.user_name(r.user_id));
+        match index.get(&key) {
+            Some(&i) => by[i].who.push(who),
+            None => {
+                index.insert(key.clone(), by.len());
+                by.push(Reacted { name: key.1, glyph: key.0, who: vec![who] });
+            }
+        }
+    }
+    by
+}
+
+/// Who has read the user's own message, as far as it is known.
+pub(super) enum ReadBy {
+    Asking,
+    /// Why not (sanitised).
+    Failed(String),
+    /// Their names, sanitised, sorted.
+    Names(Vec<String>),
+    /// The organization does not keep read receipts.
+    Off,
+}
+
+/// Who has read message `m` (`None`: not asked, not the user's own).
+pub(super) fn read_by(st: &State, m: &crate::app::Stored) -> Option<ReadBy> {
+    let d = &st.data;
     if let Some((id, receipts)) = &st.ui.read_receipts
         && *id == m.id
     {
-        lines.push(Line::raw(""));
-        match receipts {
-            None => lines.push(Line::styled("Read by: asking the server…", t.dim)),
-            Some(Err(e)) => lines.push(Line::styled(format!("Read by: {}", sanitize(e)), t.error)),
-            Some(Ok(ids)) if ids.is_empty() => lines.push(Line::styled("Read by nobody yet", t.header)),
+        return Some(match receipts {
+            None => ReadBy::Asking,
+            Some(Err(e)) => ReadBy::Failed(sanitize(e)),
             Some(Ok(ids)) => {
-                lines.push(Line::styled(format!("Read by {}", ids.len()), t.header));
                 let mut names: Vec<String> = ids.iter().map(|u| sanitize(d.user_name(*u))).collect();
                 names.sort_by_key(|n| n.to_lowercase());
-                lines.extend(names.into_iter().map(|n| Line::raw(format!("  {n}"))));
+                ReadBy::Names(names)
             }
-        }
-    } else if m.sender_id() == d.me && !d.realm.read_receipts {
-        lines.push(Line::raw(""));
-        lines.push(Line::styled("read receipts are off in this organization", t.dim));
+        });
     }
-    scrolled_popup(f, st, lines, block, area, scroll);
+    (m.sender_id() == d.me && !d.realm.read_receipts).then_some(ReadBy::Off)
 }

@@ -34,7 +34,55 @@ pub(super) fn draw_profile(
         return;
     };
     let mut lines = vec![Line::styled(sanitize(&u.full_name), t.bold), Line::raw("")];
-    lines.push(field("Email", vec![Span::raw(sanitize(&u.email))]));
+    for fact in facts(st, u, user) {
+        let value = match fact.activity {
+            Some(a) => vec![activity_glyph(a, t), Span::raw(format!(" {}", fact.value))],
+            None => vec![Span::raw(fact.value)],
+        };
+        lines.push(field(fact.label, value));
+    }
+    let width = area.width.saturating_sub(2).max(10);
+    let ctx = Ctx { spoilers: false, tz: st.tz, clock: st.settings.clock, images: None };
+    let mut custom = Vec::new();
+    for (label, value) in custom_fields(st, u) {
+        match value {
+            Custom::Html(html) => {
+                custom.push(Line::styled(label, t.header));
+                custom.extend(
+                    render_html_with_theme(html, width.saturating_sub(2), &ctx, &t.content)
+                        .lines
+                        .into_iter()
+                        .map(|l| {
+                            let mut spans = vec![Span::raw("  ")];
+                            spans.extend(l.spans);
+                            Line::from(spans)
+                        }),
+                );
+            }
+            Custom::Text(text) => custom.extend(labelled(&label, vec![Span::raw(text)], t)),
+        }
+    }
+    if !custom.is_empty() {
+        lines.push(Line::raw(""));
+        lines.extend(custom);
+    }
+    scrolled_popup(f, st, lines, block, area, scroll);
+}
+
+/// A row of what the popup tells of someone: its label, its value (sanitised) and, for their
+/// presence, the activity its mark shows.
+pub(super) struct Fact {
+    pub(super) label: &'static str,
+    pub(super) value: String,
+    pub(super) activity: Option<crate::app::Activity>,
+}
+
+/// What the popup tells of `u` above their custom fields: email, role, local time, joined,
+/// status, presence, groups — those known.
+pub(super) fn facts(st: &State, u: &User, user: UserId) -> Vec<Fact> {
+    let d = &st.data;
+    let fact = |label, value| Fact { label, value, activity: None };
+    let mut out = vec![fact("Email", sanitize(&u.email))];
     let role = crate::app::role_of(u.role, u.is_owner, u.is_admin, u.is_guest);
     let mut what = if u.is_bot {
         let owner =
@@ -46,15 +94,15 @@ pub(super) fn draw_profile(
     if !u.is_active {
         what.push_str(" (deactivated)");
     }
-    lines.push(field("Role", vec![Span::raw(what)]));
+    out.push(fact("Role", what));
     if !u.timezone.is_empty() {
         let zone = sanitize(&u.timezone);
         let now = crate::app::zone_time(&u.timezone, st.now, st.settings.clock)
             .map_or_else(|| zone.clone(), |time| format!("{time}, {zone}"));
-        lines.push(field("Local time", vec![Span::raw(now)]));
+        out.push(fact("Local time", now));
     }
     if let Ok(joined) = chrono::DateTime::parse_from_rfc3339(&u.date_joined) {
-        lines.push(field("Joined", vec![Span::raw(st.tz.format(joined.timestamp(), "%-d %B %Y"))]));
+        out.push(fact("Joined", st.tz.format(joined.timestamp(), "%-d %B %Y")));
     }
     if let Some(info) = d.users.get(user) {
         let s = &info.status;
@@ -64,7 +112,7 @@ pub(super) fn draw_profile(
             } else {
                 format!("{} ", emoji_label(&s.emoji_code, &s.emoji_name, &s.reaction_type))
             };
-            lines.push(field("Status", vec![Span::raw(format!("{emoji}{}", sanitize(&s.status_text)))]));
+            out.push(fact("Status", format!("{emoji}{}", sanitize(&s.status_text))));
         }
     }
     if !u.is_bot && !st.settings.low_bandwidth {
@@ -74,7 +122,7 @@ pub(super) fn draw_profile(
             crate::app::Activity::Idle => "idle",
             crate::app::Activity::Offline => "offline",
         };
-        lines.push(field("Presence", vec![activity_glyph(activity, t), Span::raw(format!(" {word}"))]));
+        out.push(Fact { label: "Presence", value: word.to_owned(), activity: Some(activity) });
     }
     // Only the groups people made (the role groups say what Role already says).
     let mut groups: Vec<String> = d
@@ -85,28 +133,28 @@ pub(super) fn draw_profile(
         .collect();
     groups.sort();
     if !groups.is_empty() {
-        lines.push(field("Groups", vec![Span::raw(groups.join(", "))]));
+        out.push(fact("Groups", groups.join(", ")));
     }
+    out
+}
+
+/// A custom profile field's value: the server's HTML of it, or its text (sanitised).
+pub(super) enum Custom<'a> {
+    Html(&'a str),
+    Text(String),
+}
+
+/// `u`'s custom profile fields that have a value, in the organization's order: each its name
+/// (sanitised) and value.
+pub(super) fn custom_fields<'a>(st: &State, u: &'a User) -> Vec<(String, Custom<'a>)> {
     let profile = u.profile_data.as_ref();
-    let width = area.width.saturating_sub(2).max(10);
-    let ctx = Ctx { spoilers: false, tz: st.tz, clock: st.settings.clock, images: None };
-    let mut custom = Vec::new();
-    for fd in &d.profile_fields {
+    let mut out = Vec::new();
+    for fd in &st.data.profile_fields {
         let Some(v) = profile.and_then(|p| p.get(&fd.id.to_string())) else { continue };
         // Labelled as the rows above are: the name, no colon.
         let label = sanitize(&fd.name);
         if let Some(html) = v.rendered_value.as_deref().filter(|h| !h.trim().is_empty()) {
-            custom.push(Line::styled(label, t.header));
-            custom.extend(
-                render_html_with_theme(html, width.saturating_sub(2), &ctx, &t.content)
-                    .lines
-                    .into_iter()
-                    .map(|l| {
-                        let mut spans = vec![Span::raw("  ")];
-                        spans.extend(l.spans);
-                        Line::from(spans)
-                    }),
-            );
+            out.push((label, Custom::Html(html)));
             continue;
         }
         let text = match &v.value {
@@ -130,13 +178,9 @@ pub(super) fn draw_profile(
             }
             other => other.to_string(),
         };
-        custom.extend(labelled(&label, vec![Span::raw(sanitize(&text))], t));
+        out.push((label, Custom::Text(sanitize(&text))));
     }
-    if !custom.is_empty() {
-        lines.push(Line::raw(""));
-        lines.extend(custom);
-    }
-    scrolled_popup(f, st, lines, block, area, scroll);
+    out
 }
 
 /// Columns a label takes before its value.

@@ -16,7 +16,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 const START_CHARS: usize = 300;
 
 /// A text on one line: line breaks as spaces, at most [`START_CHARS`] characters read.
-fn one_line(text: &str) -> String {
+pub(super) fn one_line(text: &str) -> String {
     let start: String = text.chars().take(START_CHARS).map(|c| if c == '\n' { ' ' } else { c }).collect();
     sanitize(start.trim())
 }

@@ -13,9 +13,14 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 /// Rows a file takes: name, size and date; where it is used.
 const ROWS: usize = 2;
 
-/// Where a file is used: the conversations of the messages that link to it, as far as they
-/// are known, and how many others.
-fn used_in(st: &State, list: &UploadList, file: &crate::api::Attachment) -> String {
+/// Where a file is used: the conversations of the messages that link to it (each as `name`
+/// says it), as far as they are known, and how many others.
+pub(super) fn used_in(
+    st: &State,
+    list: &UploadList,
+    file: &crate::api::Attachment,
+    name: impl Fn(&State, &crate::app::Narrow) -> String,
+) -> String {
     if file.message_ids.is_empty() {
         return "not used".into();
     }
@@ -24,7 +29,7 @@ fn used_in(st: &State, list: &UploadList, file: &crate::api::Attachment) -> Stri
     for id in &file.message_ids {
         match list.places.get(id) {
             Some(n) => {
-                let title = super::recent::title(st, n);
+                let title = name(st, n);
                 if !places.contains(&title) {
                     places.push(title);
                 }
@@ -40,19 +45,20 @@ fn used_in(st: &State, list: &UploadList, file: &crate::api::Attachment) -> Stri
     }
 }
 
-/// What the files take, and the organization's uploads against its quota.
-fn totals(st: &State, list: &UploadList) -> String {
+/// What the files take, then the organization's uploads against its quota, if the server says.
+pub(super) fn totals(st: &State, list: &UploadList) -> Vec<String> {
     let count =
         if list.files.len() == 1 { "1 file".to_owned() } else { format!("{} files", list.files.len()) };
-    let org = match (list.used, st.data.realm.upload_quota_bytes) {
+    let mut out = vec![format!("{count}, {}", size_text(list.total))];
+    match (list.used, st.data.realm.upload_quota_bytes) {
         (Some(used), Some(quota)) => {
-            format!(" · the organization's uploads: {} of {}", size_text(used), size_text(quota))
+            out.push(format!("the organization's uploads: {} of {}", size_text(used), size_text(quota)))
         }
-        (Some(used), None) => format!(" · the organization's uploads: {}", size_text(used)),
-        (None, Some(quota)) => format!(" · the organization's quota: {}", size_text(quota)),
-        (None, None) => String::new(),
-    };
-    format!(" {count}, {}{org} ", size_text(list.total))
+        (Some(used), None) => out.push(format!("the organization's uploads: {}", size_text(used))),
+        (None, Some(quota)) => out.push(format!("the organization's quota: {}", size_text(quota))),
+        (None, None) => {}
+    }
+    out
 }
 
 pub(super) fn draw_uploads(f: &mut Frame, st: &State, t: &Theme, selected: usize, list: Option<&UploadList>) {
@@ -62,7 +68,8 @@ pub(super) fn draw_uploads(f: &mut Frame, st: &State, t: &Theme, selected: usize
     let mut block =
         Block::default().borders(Borders::ALL).title(" Uploaded files — enter/o open, d delete, esc close ");
     if let Some(list) = list {
-        block = block.title_bottom(Line::styled(clip(&totals(st, list), width), t.dim));
+        block = block
+            .title_bottom(Line::styled(clip(&format!(" {} ", totals(st, list).join(" · ")), width), t.dim));
     }
     let inner = block.inner(area);
     f.render_widget(block, area);
@@ -90,7 +97,7 @@ pub(super) fn draw_uploads(f: &mut Frame, st: &State, t: &Theme, selected: usize
             Span::styled(pad, style),
             Span::styled(right, style.patch(t.dim)),
         ]));
-        let used = sanitize(&used_in(st, list, file));
+        let used = sanitize(&used_in(st, list, file, super::recent::title));
         lines.push(Line::styled(clip(&format!("  {used}"), width), style));
     }
     f.render_widget(Paragraph::new(lines), inner);

@@ -36,6 +36,7 @@ mod reminders;
 #[path = "../support/rewriter.rs"]
 mod rewriter;
 mod screen_reader;
+mod screen_reader_popups;
 mod screens;
 mod search_complete;
 mod snippets;

@@ -11,14 +11,14 @@ use topicterm::api::Flag;
 use topicterm::app::{Focus, Msg, Narrow, Popup, SidebarRow};
 
 /// The demo org as `member` sees it, in the screen-reader mode (as `--screen-reader` sets it).
-async fn reader() -> App {
+pub(crate) async fn reader() -> App {
     let mut app = App::start("member").await;
     app.st.settings.screen_reader = true;
     app
 }
 
 /// Fails naming the first box-drawing or block character (U+2500–U+259F) on the screen.
-fn assert_plain(screen: &str, what: &str) {
+pub(crate) fn assert_plain(screen: &str, what: &str) {
     if let Some((row, line)) =
         screen.lines().enumerate().find(|(_, l)| l.chars().any(|c| ('\u{2500}'..='\u{259F}').contains(&c)))
     {
@@ -27,24 +27,24 @@ fn assert_plain(screen: &str, what: &str) {
 }
 
 /// The screen's rows as one run of text, as a screen reader reads them on (rows wrap at spaces).
-fn flat(screen: &str) -> String {
+pub(crate) fn flat(screen: &str) -> String {
     screen.lines().map(str::trim).collect::<Vec<_>>().join(" ")
 }
 
 /// Row `y` of a buffer as text.
-fn row(buf: &Buffer, y: u16) -> String {
+pub(crate) fn row(buf: &Buffer, y: u16) -> String {
     (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect::<String>().trim_end().to_owned()
 }
 
 /// The rows drawn reversed (the selection's style).
-fn reversed_rows(buf: &Buffer) -> Vec<u16> {
+pub(crate) fn reversed_rows(buf: &Buffer) -> Vec<u16> {
     (0..buf.area.height)
         .filter(|&y| (0..buf.area.width).any(|x| buf[(x, y)].modifier.contains(Modifier::REVERSED)))
         .collect()
 }
 
 /// The rows that differ between two frames.
-fn changed_rows(a: &Buffer, b: &Buffer) -> Vec<u16> {
+pub(crate) fn changed_rows(a: &Buffer, b: &Buffer) -> Vec<u16> {
     (0..a.area.height).filter(|&y| (0..a.area.width).any(|x| a[(x, y)] != b[(x, y)])).collect()
 }
 
@@ -360,4 +360,36 @@ async fn the_channel_list_reads_as_words_and_holds_the_cursor_on_its_selection()
         let name = &list.all[list.shown[*selected]].channel.name;
         assert!(row(&buf, y).starts_with(&format!("channel {name}")), "{}", row(&buf, y));
     }
+}
+
+/// With several organizations open, the channels pane lists them first, in words — which is on
+/// screen, unread, mentions, closed — not `▶`, `@3` and a rule.
+#[tokio::test]
+async fn the_organizations_open_are_rows_of_words_above_the_channels() {
+    use topicterm::app::orgs::{OrgRow, Orgs};
+    let mut app = reader().await;
+    let row =
+        |name: &str, unread, mentions| OrgRow { name: name.into(), unread, mentions, ..Default::default() };
+    let rows = vec![
+        row("demo", 0, 0),
+        row("acme", 3, 1),
+        OrgRow { closed: Some("the server refused the account".into()), ..row("old", 0, 0) },
+    ];
+    app.apply(Msg::Organizations(Orgs { rows, active: 0, index: 0 }));
+    app.key(KeyCode::Char('h')).await;
+    let (buf, cursor) = app.frame(80, 24);
+    let screen = (0..24).map(|y| self::row(&buf, y)).collect::<Vec<_>>().join("\n");
+    assert_plain(&screen, "the organizations");
+    assert!(!screen.contains('▶') && !screen.contains('@'), "{screen}");
+    assert!(
+        screen.starts_with(
+            "organization demo, on screen\norganization acme, unread 3, mentioned you\n\
+             organization old, closed: the server refused the account\nChannels\n"
+        ),
+        "{screen}"
+    );
+    // The cursor stays on the selected channel's row, under them.
+    let (x, y) = cursor.expect("the cursor is shown");
+    assert_eq!((x, reversed_rows(&buf)), (0, vec![y]));
+    assert!(y > 3, "{screen}");
 }

@@ -85,6 +85,39 @@ pub(super) fn sidebar_row(st: &State, row: &SidebarRow) -> Option<String> {
     })
 }
 
+/// An organization open in the window, in words: `organization acme, on screen, unread 3,
+/// mentioned you` (the default pane's `▶`, `@3` and `⚠`).
+fn org_words(r: &crate::app::orgs::OrgRow, on_screen: bool) -> String {
+    let marks = [
+        if on_screen { "on screen".to_owned() } else { String::new() },
+        match &r.closed {
+            Some(why) => format!("closed: {}", sanitize(why)),
+            None if r.offline => "server not answering".to_owned(),
+            None => String::new(),
+        },
+        if r.closed.is_none() { unread(r.unread) } else { String::new() },
+        if r.closed.is_none() && r.mentions > 0 { "mentioned you".to_owned() } else { String::new() },
+    ];
+    with_marks(format!("organization {}", sanitize(&r.name)), &marks)
+}
+
+/// With several organizations open, a row for each above the channels (as the default pane
+/// has them, and where a click switches to one); what is left of `area` below them.
+fn draw_orgs(f: &mut Frame, st: &State, pane: &mut Pane, area: Rect) -> Rect {
+    let orgs = &st.ui.orgs;
+    let n = orgs.rows.len() as u16;
+    // At least the heading and two channels' rows left below them.
+    if !orgs.several() || area.height < n + 3 {
+        pane.hits.orgs = Rect::default();
+        return area;
+    }
+    for (k, r) in orgs.rows.iter().enumerate() {
+        plain_row(f, pane.t, area, k as u16, &org_words(r, k == orgs.active), false);
+    }
+    pane.hits.orgs = Rect { height: n, ..area };
+    Rect { y: area.y + n, height: area.height - n, ..area }
+}
+
 /// The channels pane filling `area`; the row of its selection.
 pub(super) fn draw_channels(f: &mut Frame, st: &State, pane: &mut Pane, area: Rect) -> Option<u16> {
     let mut head = "Channels".to_owned();
@@ -95,6 +128,7 @@ pub(super) fn draw_channels(f: &mut Frame, st: &State, pane: &mut Pane, area: Re
     if rows.is_empty() {
         head.push_str(if st.ui.channel_filter.is_empty() { ": none yet" } else { ": nothing matches" });
     }
+    let area = draw_orgs(f, st, pane, area);
     plain_row(f, pane.t, area, 0, &head, false);
     let body = Rect { y: area.y + 1, height: area.height.saturating_sub(1), ..area };
     let h = body.height as usize;
@@ -112,6 +146,23 @@ pub(super) fn draw_channels(f: &mut Frame, st: &State, pane: &mut Pane, area: Re
         }
     }
     cursor
+}
+
+/// Someone's status in words (`emoji partyparrot Release week!`), empty when they set none.
+pub(super) fn status_words(st: &State, user: crate::api::UserId) -> String {
+    let Some(u) = st.data.users.get(user) else { return String::new() };
+    let s = &u.status;
+    let mut status = String::new();
+    if !s.emoji_name.is_empty() {
+        status.push_str(&format!("emoji {}", sanitize(&s.emoji_name).replace('_', " ")));
+    }
+    if !s.status_text.is_empty() {
+        if !status.is_empty() {
+            status.push(' ');
+        }
+        status.push_str(&sanitize(&s.status_text));
+    }
+    status
 }
 
 /// The people pane filling `area`; the row of its selection.
@@ -132,17 +183,7 @@ pub(super) fn draw_people(f: &mut Frame, st: &State, pane: &mut Pane, area: Rect
     let mut cursor = None;
     for (k, (i, id)) in st.ui.people.iter().enumerate().skip(top).take(h).enumerate() {
         let Some(u) = st.data.users.get(*id) else { continue };
-        let s = &u.status;
-        let mut status = String::new();
-        if !s.emoji_name.is_empty() {
-            status.push_str(&format!("emoji {}", sanitize(&s.emoji_name).replace('_', " ")));
-        }
-        if !s.status_text.is_empty() {
-            if !status.is_empty() {
-                status.push(' ');
-            }
-            status.push_str(&sanitize(&s.status_text));
-        }
+        let status = status_words(st, u.id);
         let status = if status.is_empty() { status } else { format!("status: {status}") };
         let bot = if u.is_bot { "bot" } else { "" };
         let marks = [presence(st, st.data.activity(u.id, st.now)), bot.to_owned(), status];

@@ -17,10 +17,10 @@ use std::rc::Rc;
 const TEXTS_HELD: usize = 2000;
 
 /// How times inside a message's text read, and whether its spoilers are open.
-struct Reading {
-    tz: crate::app::TimeZone,
-    clock: crate::app::settings::Clock,
-    spoilers: bool,
+pub(super) struct Reading {
+    pub(super) tz: crate::app::TimeZone,
+    pub(super) clock: crate::app::settings::Clock,
+    pub(super) spoilers: bool,
 }
 
 impl ContentContext for Reading {
@@ -33,7 +33,7 @@ impl ContentContext for Reading {
 }
 
 /// The message's text as one run, with its links (closed spoilers left out), kept.
-fn summary(st: &State, pane: &mut Pane, m: &Stored, spoilers: bool) -> Rc<Summary> {
+pub(super) fn summary(st: &State, pane: &mut Pane, m: &Stored, spoilers: bool) -> Rc<Summary> {
     let key = (m.id, super::super::common::hash(m.content()), spoilers);
     if let Some(s) = pane.memory.texts.get(&key) {
         return s.clone();
@@ -48,7 +48,7 @@ fn summary(st: &State, pane: &mut Pane, m: &Stored, spoilers: bool) -> Rc<Summar
 }
 
 /// Where a message was sent, in words.
-fn place(st: &State, m: &Stored) -> String {
+pub(super) fn place(st: &State, m: &Stored) -> String {
     let d = &st.data;
     match m.stream_id() {
         Some(c) if !m.is_dm() => {
@@ -74,7 +74,7 @@ fn place(st: &State, m: &Stored) -> String {
 }
 
 /// The host a link leads to, or what it is when it has none.
-fn host(url: &str) -> String {
+pub(super) fn host(url: &str) -> String {
     match url.split_once("://") {
         Some((_, rest)) => {
             let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());

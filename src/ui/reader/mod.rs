@@ -3,20 +3,25 @@
 //! drawn from the same state as the default view so every key works unchanged.
 //!
 //! - plain text: no borders, rules or box-drawing characters (nothing in U+2500–U+259F reaches
-//!   the screen: what a popup's frame or a laid-out text would draw there is blanked);
+//!   the screen: what the compose box's frame or a laid-out text would draw there is blanked);
+//!   every popup is rows of words of its own (`popups.rs`, `list_popups.rs`, `text_popups.rs`):
+//!   a heading saying what it is and which keys work, then one row per item;
 //! - nothing that moves by itself: no spinner, no countdown — the status row is one plain line
 //!   that changes only when the state does;
 //! - every mark a word (`unread 3`, `muted`, `starred`, `edited`, `mentioned you`), a message one
 //!   run of text (who, when, where, then the text, its links as `link 1: docs (good.example)`);
-//! - the terminal's cursor on the focused row after every frame (a list's selected row, a
-//!   message's first row, the compose box's or the prompt's cursor), where screen readers look;
+//! - the terminal's cursor on the focused row after every frame (a list's or a popup's selected
+//!   row, a text popup's first row of text, a message's first row, the compose box's or the
+//!   prompt's cursor), where screen readers look;
 //! - lists keep their scroll while the selection stays on screen, and only the selected row is
 //!   marked, so moving the selection repaints two rows.
 
+mod list_popups;
 mod lists;
 mod messages;
 mod popups;
 mod rows;
+mod text_popups;
 
 use super::common::{HitMap, RenderCache};
 use super::theme::Theme;
@@ -46,28 +51,9 @@ pub(super) fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
     // The start of a row the view says (its first when it says none).
     let at_row = |row: Option<u16>| Position { x: main.x, y: row.unwrap_or(main.y) };
     let cursor = match popup {
-        Some(Popup::Inbox(view)) => {
+        Some(p) => {
             let mut pane = Pane { t, memory: &mut cache.reader, hits: &mut cache.hits };
-            at_row(popups::draw_inbox(f, st, &mut pane, main, view))
-        }
-        Some(Popup::Recent { selected, rows }) => {
-            let mut pane = Pane { t, memory: &mut cache.reader, hits: &mut cache.hits };
-            at_row(popups::draw_recent(f, st, &mut pane, main, *selected, rows.as_deref()))
-        }
-        Some(Popup::Channels { query, selected, list }) => {
-            let mut pane = Pane { t, memory: &mut cache.reader, hits: &mut cache.hits };
-            at_row(popups::draw_channel_list(
-                f,
-                st,
-                &mut pane,
-                main,
-                (query.text(), *selected),
-                list.as_ref(),
-            ))
-        }
-        Some(_) => {
-            super::popups::draw_popup(f, st, t, cache);
-            popup_cursor(f.buffer_mut(), main)
+            at_row(draw_popup(f, st, &mut pane, main, p))
         }
         None if st.ui.compose.is_some() => {
             super::compose::draw_compose(f, st, t, cache, main);
@@ -124,18 +110,56 @@ fn reversed_cell(buf: &Buffer, area: Rect) -> Option<Position> {
     None
 }
 
-/// Where the cursor goes in a popup (read before its frame is blanked): at the start of its
-/// selected row, else of its first row of text.
-fn popup_cursor(buf: &Buffer, area: Rect) -> Position {
-    let corner = (area.top()..area.bottom())
-        .flat_map(|y| (area.left()..area.right()).map(move |x| (x, y)))
-        .find(|&(x, y)| buf.cell((x, y)).is_some_and(|c| matches!(c.symbol(), "┌" | "╭" | "╔" | "┏")));
-    let Some((x, y)) = corner else { return Position { x: area.x, y: area.y } };
-    let inner =
-        Rect { x: x + 1, y: y + 1, width: area.right().saturating_sub(x + 1), height: area.bottom() - y - 1 };
-    match reversed_cell(buf, inner) {
-        Some(at) => Position { x: inner.x, y: at.y },
-        None => Position { x: inner.x, y: inner.y },
+/// The open popup filling `area`, as rows of words; the row the cursor goes to (its
+/// selection's, else its first row of text).
+fn draw_popup(f: &mut Frame, st: &State, pane: &mut Pane, area: Rect, popup: &Popup) -> Option<u16> {
+    use list_popups::SnippetsShown;
+    use text_popups::ChannelShown;
+    match popup {
+        Popup::Inbox(view) => popups::draw_inbox(f, st, pane, area, view),
+        Popup::Recent { selected, rows } => {
+            popups::draw_recent(f, st, pane, area, *selected, rows.as_deref())
+        }
+        Popup::Channels { query, selected, list } => {
+            popups::draw_channel_list(f, st, pane, area, (query.text(), *selected), list.as_ref())
+        }
+        Popup::Help { scroll } => text_popups::draw_help(f, st, pane, area, *scroll),
+        Popup::EditHistory { message_id, snapshots, scroll } => {
+            text_popups::draw_history(f, st, pane, area, (*message_id, *scroll), snapshots.as_deref())
+        }
+        Popup::MessageInfo { message_id, scroll } => {
+            text_popups::draw_info(f, st, pane, area, (*message_id, *scroll))
+        }
+        Popup::ChannelInfo { channel, details, email, scroll, .. } => {
+            let shown = ChannelShown {
+                channel: *channel,
+                details: details.as_deref(),
+                email: email.as_ref(),
+                scroll: *scroll,
+            };
+            text_popups::draw_channel_info(f, st, pane, area, shown)
+        }
+        Popup::Profile { user, details, scroll } => {
+            text_popups::draw_profile(f, st, pane, area, (*user, *scroll), details.as_deref())
+        }
+        Popup::Scheduled { selected } => list_popups::draw_scheduled(f, st, pane, area, *selected),
+        Popup::Emoji { message_id, query, matches, selected } => {
+            list_popups::draw_emoji(f, st, pane, area, (*message_id, query), matches, *selected)
+        }
+        Popup::Image { message_id, srcs, shown } => {
+            list_popups::draw_image(f, st, pane, area, *message_id, (srcs, *shown))
+        }
+        Popup::Reminders { selected } => list_popups::draw_reminders(f, st, pane, area, *selected),
+        Popup::Uploads { selected, list } => {
+            list_popups::draw_uploads(f, st, pane, area, *selected, list.as_ref())
+        }
+        Popup::Snippets { query, filtering, selected, shown } => {
+            let shown =
+                SnippetsShown { query, filtering: *filtering, selected: *selected, shown: shown.as_deref() };
+            list_popups::draw_snippets(f, st, pane, area, shown)
+        }
+        // Drawn in the messages pane, over the links' numbers (filtered out above).
+        Popup::Hints(_) => None,
     }
 }
 

@@ -1,8 +1,8 @@
 //! The list popups whose rows the default view marks with symbols, columns and colours (the
-//! inbox, recent conversations, `:channels`), drawn by the screen-reader mode as rows of words;
-//! the other popups are the default view's, their frames blanked.
+//! inbox, recent conversations, `:channels`), drawn by the screen-reader mode as rows of words
+//! (the other popups: `text_popups.rs`, `list_popups.rs`).
 
-use super::rows::{Pane, keep_in_view, plain_row, with_marks};
+use super::rows::{Pane, list, plain_row, with_marks};
 use crate::app::{ChannelList, Conv, InboxGroup, InboxRow, InboxView, Narrow, RecentConversation, State};
 use crate::content::sanitize;
 use ratatui::Frame;
@@ -10,32 +10,6 @@ use ratatui::layout::Rect;
 
 fn unread(n: usize) -> String {
     if n > 0 { format!("unread {n}") } else { String::new() }
-}
-
-/// A list popup filling `area`: its heading, then `len` rows, `sel` selected; the selected
-/// row's screen row.
-fn list(
-    f: &mut Frame,
-    pane: &mut Pane,
-    area: Rect,
-    head: &str,
-    len: usize,
-    sel: usize,
-    text: impl Fn(usize) -> String,
-) -> Option<u16> {
-    plain_row(f, pane.t, area, 0, head, false);
-    let body = Rect { y: area.y + 1, height: area.height.saturating_sub(1), ..area };
-    let h = body.height as usize;
-    let top = keep_in_view(pane.memory.popup_top, sel, h, len);
-    pane.memory.popup_top = top;
-    let mut cursor = None;
-    for (k, i) in (top..len).take(h).enumerate() {
-        plain_row(f, pane.t, body, k as u16, &text(i), i == sel);
-        if i == sel {
-            cursor = Some(body.y + k as u16);
-        }
-    }
-    cursor
 }
 
 /// The inbox: a heading per channel, its topics, then the direct messages, every row in words.
@@ -80,6 +54,23 @@ pub(super) fn draw_inbox(
     list(f, pane, area, head, view.rows.len(), view.selected, row)
 }
 
+/// A conversation in words: `topic launch in channel design`, `DM with Alice`, `notes to self`
+/// (sanitised).
+pub(super) fn narrow_words(st: &State, narrow: &Narrow) -> String {
+    let d = &st.data;
+    match narrow {
+        Narrow::Topic(c, t) => {
+            format!("topic {} in channel {}", sanitize(d.realm.topic_shown(t)), sanitize(d.channels.name(*c)))
+        }
+        Narrow::Dm(users) if users.is_empty() => "notes to self".to_owned(),
+        Narrow::Dm(users) => {
+            let names: Vec<String> = users.iter().map(|u| sanitize(&d.partner_name(*u))).collect();
+            format!("DM with {}", names.join(", "))
+        }
+        other => sanitize(&super::super::status::narrow_title(st, other)),
+    }
+}
+
 /// Recent conversations, newest first: where, unread, who wrote, when.
 pub(super) fn draw_recent(
     f: &mut Frame,
@@ -101,23 +92,11 @@ pub(super) fn draw_recent(
     };
     let row = |i: usize| {
         let r = &rows[i];
-        let (place, conv) = match &r.narrow {
-            Narrow::Topic(c, t) => (
-                format!(
-                    "topic {} in channel {}",
-                    sanitize(d.realm.topic_shown(t)),
-                    sanitize(d.channels.name(*c))
-                ),
-                Some(Conv::Topic(*c, t.to_lowercase())),
-            ),
-            Narrow::Dm(users) if users.is_empty() => {
-                ("notes to self".to_owned(), Some(Conv::Dm(users.clone())))
-            }
-            Narrow::Dm(users) => {
-                let names: Vec<String> = users.iter().map(|u| sanitize(&d.partner_name(*u))).collect();
-                (format!("DM with {}", names.join(", ")), Some(Conv::Dm(users.clone())))
-            }
-            other => (sanitize(&super::super::status::narrow_title(st, other)), None),
+        let place = narrow_words(st, &r.narrow);
+        let conv = match &r.narrow {
+            Narrow::Topic(c, t) => Some(Conv::Topic(*c, t.to_lowercase())),
+            Narrow::Dm(users) => Some(Conv::Dm(users.clone())),
+            _ => None,
         };
         let n = conv.and_then(|c| d.unread.in_conv(&c).map(|s| s.len())).unwrap_or(0);
         let who: Vec<String> = r.senders.iter().map(|u| sanitize(d.user_name(*u))).collect();

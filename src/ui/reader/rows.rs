@@ -29,6 +29,58 @@ pub(super) fn plain_row(f: &mut Frame, t: &Theme, area: Rect, k: u16, text: &str
     f.render_widget(Paragraph::new(Line::styled(clip(text, area.width as usize), style)), row);
 }
 
+/// A list popup filling `area`: its heading, then `len` rows, `sel` selected; the selected
+/// row's screen row.
+pub(super) fn list(
+    f: &mut Frame,
+    pane: &mut Pane,
+    area: Rect,
+    head: &str,
+    len: usize,
+    sel: usize,
+    text: impl Fn(usize) -> String,
+) -> Option<u16> {
+    plain_row(f, pane.t, area, 0, head, false);
+    let body = Rect { y: area.y + 1, height: area.height.saturating_sub(1), ..area };
+    let h = body.height as usize;
+    let top = keep_in_view(pane.memory.popup_top, sel, h, len);
+    pane.memory.popup_top = top;
+    let mut cursor = None;
+    for (k, i) in (top..len).take(h).enumerate() {
+        plain_row(f, pane.t, body, k as u16, &text(i), i == sel);
+        if i == sel {
+            cursor = Some(body.y + k as u16);
+        }
+    }
+    cursor
+}
+
+/// A popup of text filling `area`: its heading, then `paragraphs` wrapped at words (an empty
+/// one is a blank row), from row `scroll` on — no further than its last row at the bottom, that
+/// largest useful scroll left in the state for the keys, as the default view does. The cursor's
+/// row: the first row of text.
+pub(super) fn scrolled(
+    f: &mut Frame,
+    st: &crate::app::State,
+    t: &Theme,
+    area: Rect,
+    head: &str,
+    paragraphs: &[String],
+    scroll: u16,
+) -> Option<u16> {
+    plain_row(f, t, area, 0, head, false);
+    let body = Rect { y: area.y + 1, height: area.height.saturating_sub(1), ..area };
+    let rows: Vec<String> = paragraphs.iter().flat_map(|p| wrap(p, body.width as usize)).collect();
+    let bottom = rows.len().saturating_sub(body.height as usize);
+    let bottom = u16::try_from(bottom).unwrap_or(u16::MAX);
+    st.ui.popup_bottom.set(Some(bottom));
+    let top = usize::from(scroll.min(bottom));
+    for (k, text) in rows.iter().skip(top).take(body.height as usize).enumerate() {
+        plain_row(f, t, body, k as u16, text, false);
+    }
+    Some(if body.height > 0 && !rows.is_empty() { body.y } else { area.y })
+}
+
 /// Marks joined as words after a name, the empty ones left out: `design, private, unread 3`.
 pub(super) fn with_marks(name: String, marks: &[String]) -> String {
     let mut s = name;
