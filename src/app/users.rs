@@ -82,9 +82,12 @@ pub struct Users {
     /// The groups are not known (`--low-bandwidth`) until read (`on_groups`).
     groups_unknown: bool,
     /// What a reader needed and this store lacks (`WANT_PEOPLE`, `WANT_GROUPS`), asked for
-    /// after the `Msg` (`take_wants`); what was asked and not answered yet.
+    /// after the `Msg` (`take_wants`); what was asked and not answered yet; what was asked and
+    /// not read, asked again only at the user's next doing (`may_ask_again`), not at once by
+    /// an answer that happens to need it too.
     wants: Cell<u8>,
     asked: u8,
+    failed: u8,
 }
 
 /// The whole list of users is needed.
@@ -111,6 +114,7 @@ impl Users {
         self.groups_unknown = true;
         self.groups.clear();
         self.asked = 0;
+        self.failed = 0;
     }
 
     /// Whether only some users are known (a name may belong to someone not known here).
@@ -127,7 +131,7 @@ impl Users {
     fn want(&self, what: u8) {
         let lacking = (if self.partial { WANT_PEOPLE } else { 0 })
             | (if self.groups_unknown { WANT_GROUPS } else { 0 });
-        self.wants.set(self.wants.get() | (what & lacking & !self.asked));
+        self.wants.set(self.wants.get() | (what & lacking & !self.asked & !self.failed));
     }
 
     /// The groups are needed (a profile shows them): asked for where they are not known.
@@ -142,9 +146,15 @@ impl Users {
         w
     }
 
-    /// An asking failed: it may be asked again.
+    /// An asking failed: it is asked again at the next need after the user's next doing.
     pub fn ask_failed(&mut self, what: u8) {
         self.asked &= !what;
+        self.failed |= what;
+    }
+
+    /// The user did something (a key, a click): what failed may be asked again when needed.
+    pub fn may_ask_again(&mut self) {
+        self.failed = 0;
     }
 
     /// Someone seen on a message (its sender, a DM's participants), while only some users

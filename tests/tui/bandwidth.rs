@@ -117,7 +117,7 @@ async fn low_bandwidth_fetches_a_picture_only_when_asked_for() {
 
 /// The app as `member` with `--low-bandwidth`, through a proxy that counts requests and keeps
 /// the names of the fields of each register answer.
-async fn start_lean() -> (App, Rewriter, Arc<Mutex<Vec<Vec<String>>>>) {
+pub(crate) async fn start_lean() -> (App, Rewriter, Arc<Mutex<Vec<Vec<String>>>>) {
     let answers = Arc::new(Mutex::new(Vec::new()));
     let kept = answers.clone();
     let keep: Rule = Box::new(move |ex: &Exchange| {
@@ -140,7 +140,7 @@ async fn start_lean() -> (App, Rewriter, Arc<Mutex<Vec<Vec<String>>>>) {
 }
 
 /// A key, applied without waiting for what it starts.
-fn press(app: &mut App, code: KeyCode) {
+pub(crate) fn press(app: &mut App, code: KeyCode) {
     app.apply(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
 }
 

@@ -49,6 +49,23 @@ pub(super) fn name_rows(st: &State) -> Vec<Effect> {
     ids.into_iter().take(NAMED_AT_START).map(|u| Effect::Api(ApiCall::User(u))).collect()
 }
 
+/// Before every `Msg`: the user's own doing (a key, a paste, a click, the wheel) lets what
+/// failed be asked again at its next need — an answer needing it too (the groups read for the
+/// same completion, a topic list) does not ask again at once what just failed.
+pub(super) fn before(st: &mut State, msg: &Msg) {
+    if matches!(
+        msg,
+        Msg::Key(_)
+            | Msg::Paste(_)
+            | Msg::Scroll { .. }
+            | Msg::ClickSidebar(_)
+            | Msg::ClickMessage(_)
+            | Msg::ClickOrganization(_)
+    ) {
+        st.data.users.may_ask_again();
+    }
+}
+
 /// After every `Msg`: what readers needed and the store lacks is asked for, once, and said.
 pub(super) fn follow(st: &mut State) -> Vec<Effect> {
     let wants = st.data.users.take_wants();

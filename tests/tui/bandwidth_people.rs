@@ -1,0 +1,98 @@
+//! `--low-bandwidth`'s people read on demand, when the reading goes wrong or races: the whole
+//! list or the groups not read (said, nothing left waiting, asked again at the next need),
+//! channel info naming the groups it shows once they are read, and a change to a user made
+//! while the list was on its way that the older list must not undo.
+
+use crate::bandwidth::{press, start_lean};
+use crate::harness::App;
+use crate::rewriter::{Exchange, Hold, Reply, Rule};
+use crossterm::event::KeyCode;
+use topicterm::app::people::{READING_GROUPS, READING_PEOPLE};
+
+/// A 502 from a gateway, once, for the next `GET path`.
+fn fail_once(path: &'static str) -> Rule {
+    Box::new(move |ex: &Exchange| {
+        ex.is("GET", path).then(|| Reply::Body(502, b"<h1>502 Bad Gateway</h1>".to_vec()))
+    })
+}
+
+fn status(app: &App) -> String {
+    app.st.ui.status.as_ref().map(|s| s.text.clone()).unwrap_or_default()
+}
+
+/// The compose box open on general>lean, `typed` typed without waiting.
+async fn compose(app: &mut App, typed: &str) {
+    app.key(KeyCode::Char('c')).await;
+    app.keys("general>lean").await;
+    app.key(KeyCode::Enter).await;
+    assert!(app.st.ui.compose.is_some());
+    for c in typed.chars() {
+        press(app, KeyCode::Char(c));
+    }
+}
+
+#[tokio::test]
+async fn low_bandwidth_a_people_list_not_read_is_said_and_asked_again_at_the_next_need() {
+    let (mut app, proxy, _) = start_lean().await;
+    proxy.arm(fail_once("/users"));
+    compose(&mut app, "@Ali").await;
+    assert!(app.screen(120, 30).contains(READING_PEOPLE));
+    app.until("the failure", |st| st.ui.status.as_ref().is_some_and(|s| s.error)).await;
+    app.settle().await;
+    let said = status(&app);
+    assert!(
+        said.starts_with("the people list could not be read: ")
+            && said.ends_with("; asked again when needed"),
+        "{said}"
+    );
+    // Nothing waits for an answer that will not come, and nothing is asked again on its own.
+    let shown = app.screen(120, 30);
+    assert!(!shown.contains(READING_PEOPLE), "{shown}");
+    assert!(shown.contains("the people list could not be read"), "{shown}");
+    assert!(app.st.data.users.is_partial() && !shown.contains("tab: Alice"), "{shown}");
+    assert_eq!(proxy.seen("GET", "/users"), 1);
+    // The next need (one more letter) asks again, and this time the list comes.
+    press(&mut app, KeyCode::Char('c'));
+    assert!(app.screen(120, 30).contains(READING_PEOPLE));
+    app.until("the list", |st| !st.data.users.is_partial()).await;
+    app.settle().await;
+    assert_eq!(proxy.seen("GET", "/users"), 2);
+    let shown = app.screen(120, 30);
+    assert!(shown.contains("tab: Alice Okafor"), "{shown}");
+    assert!(!shown.contains(READING_PEOPLE) && !shown.contains("could not be read"), "{shown}");
+}
+
+/// The groups fail while the people list (asked with them by a mention) is on its way: the
+/// list's answer, which suggests again, does not ask again at once for the groups that just
+/// failed; the next key does.
+#[tokio::test]
+async fn low_bandwidth_user_groups_not_read_are_said_and_asked_again_at_the_next_need() {
+    let (mut app, proxy, _) = start_lean().await;
+    let people = proxy.hold("GET", "/users", Hold::Answer);
+    proxy.arm(fail_once("/user_groups"));
+    compose(&mut app, "@fro").await;
+    app.until("the failure", |st| st.ui.status.as_ref().is_some_and(|s| s.error)).await;
+    let said = status(&app);
+    assert!(
+        said.starts_with("the user groups could not be read: ")
+            && said.ends_with("; asked again when needed"),
+        "{said}"
+    );
+    people.release();
+    app.until("the list", |st| !st.data.users.is_partial()).await;
+    app.settle().await;
+    assert_eq!(proxy.seen("GET", "/user_groups"), 1, "not asked again by the list's answer");
+    assert!(app.st.data.users.groups_unknown());
+    let shown = app.screen(120, 30);
+    assert!(shown.contains("the user groups could not be read"), "{shown}");
+    assert!(!shown.contains(READING_GROUPS) && !shown.contains(READING_PEOPLE), "{shown}");
+    assert!(!shown.contains("frontend (group"), "{shown}");
+    // The next key asks again; the group is offered once read.
+    press(&mut app, KeyCode::Char('n'));
+    app.until("the groups", |st| !st.data.users.groups_unknown()).await;
+    app.settle().await;
+    assert_eq!(proxy.seen("GET", "/user_groups"), 2);
+    let shown = app.screen(120, 30);
+    assert!(shown.contains("frontend (group of"), "{shown}");
+    assert!(!shown.contains("could not be read"), "{shown}");
+}
