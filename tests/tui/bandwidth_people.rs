@@ -7,6 +7,7 @@ use crate::bandwidth::{press, start_lean};
 use crate::harness::App;
 use crate::rewriter::{Exchange, Hold, Reply, Rule};
 use crossterm::event::KeyCode;
+use topicterm::app::Popup;
 use topicterm::app::people::{READING_GROUPS, READING_PEOPLE};
 
 /// A 502 from a gateway, once, for the next `GET path`.
@@ -95,4 +96,52 @@ async fn low_bandwidth_user_groups_not_read_are_said_and_asked_again_at_the_next
     let shown = app.screen(120, 30);
     assert!(shown.contains("frontend (group of"), "{shown}");
     assert!(!shown.contains("could not be read"), "{shown}");
+}
+
+fn info_shown(st: &topicterm::app::State) -> bool {
+    matches!(st.ui.popup, Some(Popup::ChannelInfo { details: Some(_), .. }))
+}
+
+/// Channel info says who may post: with `--low-bandwidth` the groups are read for it (the role
+/// groups, a group people made) and shown once read, never as "members of group 5"; a member
+/// the setting names whom no message named is read alone, not with the whole list.
+#[tokio::test]
+async fn low_bandwidth_channel_info_reads_the_groups_it_names_then_shows_them() {
+    let (mut app, proxy, _) = start_lean().await;
+    let general = app.channel_id("general");
+    app.palette("channel-info #general").await;
+    app.until("the details", info_shown).await;
+    app.until("the groups", |st| !st.data.users.groups_unknown()).await;
+    app.settle().await;
+    assert_eq!((proxy.seen("GET", "/user_groups"), proxy.seen("GET", "/users")), (1, 0));
+    let shown = app.screen(100, 40);
+    assert!(shown.contains("Who may post  everyone"), "{shown}");
+    assert!(!shown.contains("group ") && !shown.contains("…"), "{shown}");
+    app.key(KeyCode::Esc).await;
+
+    // A setting naming a group people made and someone this client does not know yet.
+    let (leads, who, name) = {
+        let org = app.server.shared.lock();
+        let leads = org.groups.values().find(|g| g.name == "leads").expect("the leads group").id;
+        let u = org
+            .users
+            .values()
+            .find(|u| u.bot_type.is_none() && !u.is_system_bot && !app.st.data.users.contains(u.id))
+            .expect("someone not known here");
+        (leads, u.id, u.full_name.clone())
+    };
+    let path = format!("/streams/{general}");
+    proxy.arm(Box::new(move |ex: &Exchange| {
+        let mut v = ex.json().filter(|_| ex.is("GET", &path))?;
+        v["stream"]["can_send_message_group"] =
+            serde_json::json!({"direct_members": [who], "direct_subgroups": [leads]});
+        Some(Reply::Body(200, v.to_string().into_bytes()))
+    }));
+    app.palette("channel-info #general").await;
+    app.until("the details", info_shown).await;
+    app.until("the member", move |st| st.data.users.contains(who)).await;
+    app.settle().await;
+    let shown = app.screen(100, 40);
+    assert!(shown.contains(&format!("Who may post  {name}, @leads")), "{shown}");
+    assert_eq!((proxy.seen("GET", "/user_groups"), proxy.seen("GET", "/users")), (1, 0));
 }

@@ -221,7 +221,12 @@ fn on_channel_details(
         return vec![];
     }
     match result {
-        Ok(c) => *details = Some(c),
+        Ok(c) => {
+            *details = Some(c);
+            // The groups and people it names, where they are not known (`--low-bandwidth`).
+            let Some(Popup::ChannelInfo { details: Some(c), .. }) = &st.ui.popup else { return vec![] };
+            return super::people_list::named_by_channel(&st.data, c);
+        }
         Err(e) => {
             st.ui.popup = back.take().map(|b| *b);
             set_error(st, format!("channel info: {e}"));
@@ -342,6 +347,8 @@ pub fn who_may_post(d: &Data, c: &BasicChannel) -> String {
                 Some(("role:owners", true)) => "owners only".into(),
                 Some(("role:nobody", true)) => "nobody".into(),
                 Some((name, _)) => format!("members of @{name}"),
+                // Being read (`--low-bandwidth`).
+                None if d.users.groups_unknown() => crate::app::users::NOT_YET.into(),
                 None => format!("members of group {id}"),
             }
         }
@@ -350,6 +357,7 @@ pub fn who_may_post(d: &Data, c: &BasicChannel) -> String {
             who.extend(direct_subgroups.iter().map(|g| match group(*g) {
                 Some(g) if g.is_system_group => g.name.trim_start_matches("role:").to_owned(),
                 Some(g) => format!("@{}", g.name),
+                None if d.users.groups_unknown() => crate::app::users::NOT_YET.into(),
                 None => format!("group {g}"),
             }));
             if who.is_empty() { "nobody".into() } else { who.join(", ") }

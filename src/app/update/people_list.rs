@@ -49,6 +49,34 @@ pub(super) fn name_rows(st: &State) -> Vec<Effect> {
     ids.into_iter().take(NAMED_AT_START).map(|u| Effect::Api(ApiCall::User(u))).collect()
 }
 
+/// A channel's details shown (channel info): the groups its "who may post" names are needed,
+/// and the people it names whom no message named (its creator, the setting's members) are read
+/// one by one. Nothing where everyone is known.
+pub(super) fn named_by_channel(d: &Data, c: &BasicChannel) -> Vec<Effect> {
+    let (users, setting) = (&d.users, c.can_send_message_group.as_ref());
+    let members: &[UserId] = match setting {
+        Some(GroupSettingValue::Anonymous { direct_members, direct_subgroups }) => {
+            if !direct_subgroups.is_empty() {
+                users.need_groups();
+            }
+            direct_members
+        }
+        Some(GroupSettingValue::Group(_)) => {
+            users.need_groups();
+            &[]
+        }
+        None => &[],
+    };
+    if !users.is_partial() {
+        return vec![];
+    }
+    let mut ids: Vec<UserId> =
+        c.creator_id.iter().chain(members).copied().filter(|u| !users.contains(*u)).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.into_iter().take(NAMED_AT_START).map(|u| Effect::Api(ApiCall::User(u))).collect()
+}
+
 /// Before every `Msg`: the user's own doing (a key, a paste, a click, the wheel) lets what
 /// failed be asked again at its next need — an answer needing it too (the groups read for the
 /// same completion, a topic list) does not ask again at once what just failed.
