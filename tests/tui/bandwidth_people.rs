@@ -4,9 +4,10 @@
 //! while the list was on its way that the older list must not undo.
 
 use crate::bandwidth::{press, start_lean};
-use crate::harness::App;
-use crate::rewriter::{Exchange, Hold, Reply, Rule};
+use crate::harness::{App, Setup};
+use crate::rewriter::{Exchange, Hold, Reply, Rewriter, Rule};
 use crossterm::event::KeyCode;
+use topicterm::api::OutgoingMessage;
 use topicterm::app::Popup;
 use topicterm::app::people::{READING_GROUPS, READING_PEOPLE};
 
@@ -144,4 +145,57 @@ async fn low_bandwidth_channel_info_reads_the_groups_it_names_then_shows_them() 
     let shown = app.screen(100, 40);
     assert!(shown.contains(&format!("Who may post  {name}, @leads")), "{shown}");
     assert_eq!((proxy.seen("GET", "/user_groups"), proxy.seen("GET", "/users")), (1, 0));
+}
+
+/// A deactivation and a rename made while `GET /users` is on its way, its answer made before
+/// them (the proxy holds it back once the server gave it): their events came after the asking,
+/// so they win over the older list — neither is undone when it arrives.
+#[tokio::test]
+async fn low_bandwidth_a_rename_and_a_deactivation_during_the_list_read_are_not_undone() {
+    // Someone who sent nothing and is named nowhere: not known here.
+    let (mut app, proxy) = Setup::new("member")
+        .low_bandwidth()
+        .start_through(async |s| {
+            let admin = s.credentials("admin").unwrap();
+            let r = reqwest::Client::new()
+                .post(format!("{}/api/v1/users", s.url))
+                .basic_auth(&admin.email, Some(&admin.api_key))
+                .form(&[
+                    ("email", "quiet@demo.topicterm.test"),
+                    ("password", "x"),
+                    ("full_name", "Quinn Quiet"),
+                ])
+                .send()
+                .await
+                .unwrap();
+            assert!(r.status().is_success());
+            let proxy = Rewriter::start(&s.url, vec![]).await;
+            let url = proxy.url.clone();
+            (proxy, url)
+        })
+        .await;
+    let gone = app.server.shared.lock().user_by_email("quiet@demo.topicterm.test").expect("Quinn").id;
+    assert!(!app.st.data.users.contains(gone));
+    let bob = app.other("bob");
+    let bob_id = bob.get_own_user().await.unwrap().user_id;
+    bob.send_message(&OutgoingMessage::direct(vec![app.st.data.me], "ping")).await.unwrap();
+    app.until("Bob named", move |st| st.data.users.contains(bob_id)).await;
+    let list = proxy.hold("GET", "/users", Hold::Answer);
+    compose(&mut app, "@Ali").await;
+    list.arrived().await;
+    let admin = app.other("admin");
+    admin.deactivate_user(gone, None, None).await.unwrap();
+    let rename = topicterm::api::Params::new().add("full_name", "Robert Nakamura");
+    admin
+        .call::<serde_json::Value>(reqwest::Method::PATCH, &format!("/users/{bob_id}"), rename)
+        .await
+        .unwrap();
+    // The rename came after the deactivation, in the same queue: both are here.
+    app.until("the rename", move |st| st.data.user_name(bob_id) == "Robert Nakamura").await;
+    list.release();
+    app.until("the list", |st| !st.data.users.is_partial()).await;
+    app.settle().await;
+    assert_eq!(app.st.data.user_name(bob_id), "Robert Nakamura", "the older list does not undo the rename");
+    assert_eq!(app.st.data.users.named("Bob Nakamura").count(), 0);
+    assert!(app.st.data.users.get(gone).is_some_and(|u| !u.is_active), "nor the deactivation");
 }

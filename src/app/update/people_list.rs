@@ -37,44 +37,14 @@ pub(super) fn on_registered(st: &mut State, r: &RegisterResponse) {
 }
 
 /// The people of the direct-message rows shown whom no message named yet: read one by one.
-pub(super) fn name_rows(st: &State) -> Vec<Effect> {
-    let users = &st.data.users;
-    if !users.is_partial() {
+pub(super) fn name_rows(st: &mut State) -> Vec<Effect> {
+    if !st.data.users.is_partial() {
         return vec![];
     }
-    let mut ids: Vec<UserId> =
-        recent_dms(&st.data, DM_ROWS).into_iter().flatten().filter(|u| !users.contains(*u)).collect();
-    ids.sort_unstable();
-    ids.dedup();
-    ids.into_iter().take(NAMED_AT_START).map(|u| Effect::Api(ApiCall::User(u))).collect()
-}
-
-/// A channel's details shown (channel info): the groups its "who may post" names are needed,
-/// and the people it names whom no message named (its creator, the setting's members) are read
-/// one by one. Nothing where everyone is known.
-pub(super) fn named_by_channel(d: &Data, c: &BasicChannel) -> Vec<Effect> {
-    let (users, setting) = (&d.users, c.can_send_message_group.as_ref());
-    let members: &[UserId] = match setting {
-        Some(GroupSettingValue::Anonymous { direct_members, direct_subgroups }) => {
-            if !direct_subgroups.is_empty() {
-                users.need_groups();
-            }
-            direct_members
-        }
-        Some(GroupSettingValue::Group(_)) => {
-            users.need_groups();
-            &[]
-        }
-        None => &[],
-    };
-    if !users.is_partial() {
-        return vec![];
-    }
-    let mut ids: Vec<UserId> =
-        c.creator_id.iter().chain(members).copied().filter(|u| !users.contains(*u)).collect();
-    ids.sort_unstable();
-    ids.dedup();
-    ids.into_iter().take(NAMED_AT_START).map(|u| Effect::Api(ApiCall::User(u))).collect()
+    let ids: Vec<UserId> = recent_dms(&st.data, DM_ROWS).into_iter().flatten().collect();
+    // Their reads noted: the events about them meanwhile win over the answers.
+    let ids = st.data.users.reading_alone(ids, NAMED_AT_START);
+    ids.into_iter().map(|u| Effect::Api(ApiCall::User(u))).collect()
 }
 
 /// Before every `Msg`: the user's own doing (a key, a paste, a click, the wheel) lets what
@@ -124,7 +94,7 @@ pub(super) fn answers(call: &ApiCall) -> bool {
 pub(super) fn on_answer(st: &mut State, call: ApiCall, result: Result<Answer, Failure>) -> Vec<Effect> {
     match (call, result) {
         (ApiCall::User(_), Ok(Answer::User(u))) => {
-            st.data.users.learn_user(&u);
+            st.data.users.on_user(&u);
             rebuild_sidebar(st);
             vec![]
         }
@@ -145,6 +115,7 @@ pub(super) fn on_answer(st: &mut State, call: ApiCall, result: Result<Answer, Fa
         // A name not read stays "…": said nowhere, it is asked again with the next rows.
         (ApiCall::User(u), Err(f)) => {
             tracing::info!("user {u} not read: {f:?}");
+            st.data.users.user_not_read(u);
             vec![]
         }
         (call, Err(f)) => {
