@@ -3,7 +3,7 @@
 //! channel info naming the groups it shows once they are read, and a change to a user made
 //! while the list was on its way that the older list must not undo.
 
-use crate::bandwidth::{press, start_lean};
+use crate::bandwidth::{LEAN_LEVELS, press, start_lean, start_lean_at};
 use crate::harness::{App, Setup};
 use crate::rewriter::{Exchange, Hold, Reply, Rewriter, Rule};
 use crossterm::event::KeyCode;
@@ -35,7 +35,13 @@ async fn compose(app: &mut App, typed: &str) {
 
 #[tokio::test]
 async fn low_bandwidth_a_people_list_not_read_is_said_and_asked_again_at_the_next_need() {
-    let (mut app, proxy, _) = start_lean().await;
+    for level in LEAN_LEVELS {
+        people_list_not_read(level).await;
+    }
+}
+
+async fn people_list_not_read(level: i64) {
+    let (mut app, proxy, _) = start_lean_at(level).await;
     proxy.arm(fail_once("/users"));
     compose(&mut app, "@Ali").await;
     assert!(app.screen(120, 30).contains(READING_PEOPLE));
@@ -152,9 +158,16 @@ async fn low_bandwidth_channel_info_reads_the_groups_it_names_then_shows_them() 
 /// so they win over the older list — neither is undone when it arrives.
 #[tokio::test]
 async fn low_bandwidth_a_rename_and_a_deactivation_during_the_list_read_are_not_undone() {
+    for level in LEAN_LEVELS {
+        rename_and_deactivation_during_the_read(level).await;
+    }
+}
+
+async fn rename_and_deactivation_during_the_read(level: i64) {
     // Someone who sent nothing and is named nowhere: not known here.
     let (mut app, proxy) = Setup::new("member")
         .low_bandwidth()
+        .feature_level(level)
         .start_through(async |s| {
             let admin = s.credentials("admin").unwrap();
             let r = reqwest::Client::new()
@@ -177,6 +190,7 @@ async fn low_bandwidth_a_rename_and_a_deactivation_during_the_list_read_are_not_
     let gone = app.server.shared.lock().user_by_email("quiet@demo.topicterm.test").expect("Quinn").id;
     assert!(!app.st.data.users.contains(gone));
     let bob = app.other("bob");
+    bob.register(&Default::default()).await.unwrap();
     let bob_id = bob.get_own_user().await.unwrap().user_id;
     bob.send_message(&OutgoingMessage::direct(vec![app.st.data.me], "ping")).await.unwrap();
     app.until("Bob named", move |st| st.data.users.contains(bob_id)).await;
