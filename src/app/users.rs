@@ -5,7 +5,10 @@
 //! `user_group`, `presence`, `user_status` and `muted_users` events change it only through its
 //! methods, each costing what the event changes. The index of who holds which full name
 //! (`app::people::Names`) is kept by the same calls that change a name, so the two cannot part.
-//! A leaf.
+//! With `--low-bandwidth` the users and groups read on demand may be older than the events that
+//! came while they were on their way: those win (`since`). A leaf.
+
+mod since;
 
 use super::people::{NameError, Names, Person};
 use crate::api::{
@@ -82,9 +85,17 @@ pub struct Users {
     /// The groups are not known (`--low-bandwidth`) until read (`on_groups`).
     groups_unknown: bool,
     /// What a reader needed and this store lacks (`WANT_PEOPLE`, `WANT_GROUPS`), asked for
-    /// after the `Msg` (`take_wants`); what was asked and not answered yet.
+    /// after the `Msg` (`take_wants`); what was asked and not answered yet; what was asked and
+    /// not read, asked again only at the user's next doing (`may_ask_again`), not at once by
+    /// an answer that happens to need it too.
     wants: Cell<u8>,
     asked: u8,
+    failed: u8,
+    /// The `realm_user` events since each read of users on its way was asked (`None`: the
+    /// whole list; `Some(id)`: one user), and the `user_group` events since the groups were:
+    /// applied again over the answer, which may be older than they are.
+    user_reads: since::Since<Option<UserId>, RealmUserEvent>,
+    group_reads: since::Since<(), UserGroupEvent>,
 }
 
 /// The whole list of users is needed.
@@ -111,6 +122,9 @@ impl Users {
         self.groups_unknown = true;
         self.groups.clear();
         self.asked = 0;
+        self.failed = 0;
+        self.user_reads.clear();
+        self.group_reads.clear();
     }
 
     /// Whether only some users are known (a name may belong to someone not known here).
@@ -127,7 +141,7 @@ impl Users {
     fn want(&self, what: u8) {
         let lacking = (if self.partial { WANT_PEOPLE } else { 0 })
             | (if self.groups_unknown { WANT_GROUPS } else { 0 });
-        self.wants.set(self.wants.get() | (what & lacking & !self.asked));
+        self.wants.set(self.wants.get() | (what & lacking & !self.asked & !self.failed));
     }
 
     /// The groups are needed (a profile shows them): asked for where they are not known.
@@ -139,12 +153,72 @@ impl Users {
     pub fn take_wants(&mut self) -> u8 {
         let w = self.wants.replace(0);
         self.asked |= w;
+        if w & WANT_PEOPLE != 0 {
+            self.user_reads.asked(None);
+        }
+        if w & WANT_GROUPS != 0 {
+            self.group_reads.asked(());
+        }
         w
     }
 
-    /// An asking failed: it may be asked again.
+    /// An asking failed: it is asked again at the next need after the user's next doing.
     pub fn ask_failed(&mut self, what: u8) {
         self.asked &= !what;
+        self.failed |= what;
+        if what & WANT_PEOPLE != 0 {
+            self.user_reads.answered(&None);
+        }
+        if what & WANT_GROUPS != 0 {
+            self.group_reads.answered(&());
+        }
+    }
+
+    /// One user is asked for now (`GET /users/{id}`, a profile), while only some are known.
+    pub fn reading_user(&mut self, id: UserId) {
+        if self.partial {
+            self.user_reads.asked(Some(id));
+        }
+    }
+
+    /// Those of `ids` not known, at most `n`, each to be read alone (`GET /users/{id}`), their
+    /// reads noted (`reading_user`); none once everyone is known.
+    pub fn reading_alone(&mut self, mut ids: Vec<UserId>, n: usize) -> Vec<UserId> {
+        if !self.partial {
+            return vec![];
+        }
+        ids.retain(|u| !self.by_id.contains_key(u));
+        ids.sort_unstable();
+        ids.dedup();
+        ids.truncate(n);
+        for u in &ids {
+            self.user_reads.asked(Some(*u));
+        }
+        ids
+    }
+
+    /// One user read (`reading_user`): learnt, then the events about them that came since the
+    /// asking applied again (the answer may be older). Once everyone is known the list and the
+    /// events keep them: the answer is not needed.
+    pub fn on_user(&mut self, u: &User) {
+        let since = self.user_reads.answered(&Some(u.user_id));
+        if !self.partial {
+            return;
+        }
+        self.learn_user(u);
+        for ev in since.iter().filter(|ev| realm_user_id(ev) == Some(u.user_id)) {
+            self.apply_realm_user(ev);
+        }
+    }
+
+    /// One user not read: nothing waits for them.
+    pub fn user_not_read(&mut self, id: UserId) {
+        self.user_reads.answered(&Some(id));
+    }
+
+    /// The user did something (a key, a click): what failed may be asked again when needed.
+    pub fn may_ask_again(&mut self) {
+        self.failed = 0;
     }
 
     /// Someone seen on a message (its sender, a DM's participants), while only some users
@@ -191,19 +265,37 @@ impl Users {
 
     /// The whole list of users read (`GET /users`, which lists the deactivated too): it
     /// replaces what was learnt of them; those it leaves out (the system bots) stay.
+    /// The events that came since it was asked are applied again over it: a rename or a
+    /// deactivation the answer is older than is not undone.
     pub fn on_people(&mut self, list: Vec<User>) {
         self.asked &= !WANT_PEOPLE;
         for u in &list {
             self.learn_user(u);
         }
         self.partial = false;
+        for ev in self.user_reads.answered(&None) {
+            self.apply_realm_user(&ev);
+        }
     }
 
-    /// The user groups read (`GET /user_groups`).
+    /// The user groups read (`GET /user_groups`), and the group events since the asking
+    /// applied again over them (members added twice are kept once).
     pub fn on_groups(&mut self, list: Vec<UserGroup>) {
         self.asked &= !WANT_GROUPS;
         self.groups = list.into_iter().map(|g| (g.id, g)).collect();
         self.groups_unknown = false;
+        let since = self.group_reads.answered(&());
+        for ev in &since {
+            self.apply_group(ev);
+        }
+        for ev in &since {
+            if let Some(g) = group_id(ev).and_then(|id| self.groups.get_mut(&id)) {
+                g.members.sort_unstable();
+                g.members.dedup();
+                g.direct_subgroup_ids.sort_unstable();
+                g.direct_subgroup_ids.dedup();
+            }
+        }
     }
 
     /// Every user, for what must see them all (completion, the people pane): `None` while only
@@ -271,8 +363,14 @@ impl Users {
     }
 
     /// A user joined the organization, or one changed (name, email, active, role); one no
-    /// longer seen keeps its ID, under the name the server gives it.
+    /// longer seen keeps its ID, under the name the server gives it. Kept while users are read
+    /// on demand, to be applied again over the answer.
     pub fn on_realm_user(&mut self, ev: &RealmUserEvent) {
+        self.apply_realm_user(ev);
+        self.user_reads.record(ev);
+    }
+
+    fn apply_realm_user(&mut self, ev: &RealmUserEvent) {
         let p = match ev {
             RealmUserEvent::Add(u) => {
                 let info = UserInfo {
@@ -347,8 +445,14 @@ impl Users {
         }
     }
 
-    /// A user group added, removed, or its members or subgroups changed.
+    /// A user group added, removed, or its members or subgroups changed (kept while the groups
+    /// are read on demand, to be applied again over the answer).
     pub fn on_group(&mut self, ev: &UserGroupEvent) {
+        self.apply_group(ev);
+        self.group_reads.record(ev);
+    }
+
+    fn apply_group(&mut self, ev: &UserGroupEvent) {
         let groups = &mut self.groups;
         match ev {
             UserGroupEvent::Add(g) => {
@@ -538,6 +642,28 @@ impl Users {
             ));
         }
         Ok(())
+    }
+}
+
+/// The user a `realm_user` event is about.
+fn realm_user_id(ev: &RealmUserEvent) -> Option<UserId> {
+    match ev {
+        RealmUserEvent::Add(u) => Some(u.user_id),
+        RealmUserEvent::Update(p) | RealmUserEvent::Remove(p) => Some(p.user_id),
+        RealmUserEvent::Other(_) => None,
+    }
+}
+
+/// The group a `user_group` event changes.
+fn group_id(ev: &UserGroupEvent) -> Option<i64> {
+    match ev {
+        UserGroupEvent::Add(g) => Some(g.id),
+        UserGroupEvent::Remove { group_id }
+        | UserGroupEvent::AddMembers { group_id, .. }
+        | UserGroupEvent::RemoveMembers { group_id, .. }
+        | UserGroupEvent::AddSubgroups { group_id, .. }
+        | UserGroupEvent::RemoveSubgroups { group_id, .. } => Some(*group_id),
+        UserGroupEvent::Update { .. } | UserGroupEvent::Other(_) => None,
     }
 }
 

@@ -15,8 +15,14 @@ use topicterm::app::{Effect, Msg, Narrow, Popup, SidebarRow};
 
 /// The app as `member`, through a proxy that counts requests; low-bandwidth or not.
 async fn start(low: bool) -> (App, Rewriter) {
+    start_at(low, topicterm::server::org::FEATURE_LEVEL).await
+}
+
+/// The same against a server of `level`.
+async fn start_at(low: bool, level: i64) -> (App, Rewriter) {
     let setup = if low { Setup::new("member").low_bandwidth() } else { Setup::new("member") };
     setup
+        .feature_level(level)
         .start_through(async |s| {
             let proxy = Rewriter::start(&s.url, vec![]).await;
             let url = proxy.url.clone();
@@ -89,8 +95,16 @@ async fn low_bandwidth_pages_further_back_are_as_small_as_the_first() {
 
 #[tokio::test]
 async fn low_bandwidth_fetches_a_picture_only_when_asked_for() {
-    let mut app = Setup::new("member").low_bandwidth().start().await;
+    for level in LEAN_LEVELS {
+        picture_when_asked(level).await;
+    }
+}
+
+async fn picture_when_asked(level: i64) {
+    let mut app = Setup::new("member").low_bandwidth().feature_level(level).start().await;
     let bob = app.other("bob");
+    // Registered, Bob's client knows the server's level (an older one says "stream").
+    bob.register(&Default::default()).await.unwrap();
     let mut png = std::io::Cursor::new(Vec::new());
     let img = image::RgbImage::from_pixel(40, 30, image::Rgb([200, 120, 40]));
     image::DynamicImage::ImageRgb8(img).write_to(&mut png, image::ImageFormat::Png).unwrap();
@@ -117,7 +131,16 @@ async fn low_bandwidth_fetches_a_picture_only_when_asked_for() {
 
 /// The app as `member` with `--low-bandwidth`, through a proxy that counts requests and keeps
 /// the names of the fields of each register answer.
-async fn start_lean() -> (App, Rewriter, Arc<Mutex<Vec<Vec<String>>>>) {
+pub(crate) async fn start_lean() -> (App, Rewriter, Arc<Mutex<Vec<Vec<String>>>>) {
+    start_lean_at(topicterm::server::org::FEATURE_LEVEL).await
+}
+
+/// The levels the low-bandwidth paths run at: 218 (an 8.0-dev server, the oldest this mode was
+/// reported on) and the demo server's own.
+pub(crate) const LEAN_LEVELS: [i64; 2] = [218, topicterm::server::org::FEATURE_LEVEL];
+
+/// The same against a server of `level`.
+pub(crate) async fn start_lean_at(level: i64) -> (App, Rewriter, Arc<Mutex<Vec<Vec<String>>>>) {
     let answers = Arc::new(Mutex::new(Vec::new()));
     let kept = answers.clone();
     let keep: Rule = Box::new(move |ex: &Exchange| {
@@ -130,6 +153,7 @@ async fn start_lean() -> (App, Rewriter, Arc<Mutex<Vec<Vec<String>>>>) {
     });
     let (app, proxy) = Setup::new("member")
         .low_bandwidth()
+        .feature_level(level)
         .start_through(async |s| {
             let proxy = Rewriter::start(&s.url, vec![keep]).await;
             let url = proxy.url.clone();
@@ -140,13 +164,20 @@ async fn start_lean() -> (App, Rewriter, Arc<Mutex<Vec<Vec<String>>>>) {
 }
 
 /// A key, applied without waiting for what it starts.
-fn press(app: &mut App, code: KeyCode) {
+pub(crate) fn press(app: &mut App, code: KeyCode) {
     app.apply(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
 }
 
 #[tokio::test]
 async fn low_bandwidth_register_asks_for_neither_the_users_nor_the_groups() {
-    let (app, proxy, answers) = start_lean().await;
+    for level in LEAN_LEVELS {
+        register_lean(level).await;
+    }
+}
+
+async fn register_lean(level: i64) {
+    let (app, proxy, answers) = start_lean_at(level).await;
+    assert_eq!(app.st.data.realm.feature_level, level);
     let answers = answers.lock().unwrap().clone();
     assert_eq!(answers.len(), 1, "one register");
     for list in ["realm_users", "realm_non_active_users", "realm_user_groups", "presences", "user_status"] {
@@ -163,7 +194,13 @@ async fn low_bandwidth_register_asks_for_neither_the_users_nor_the_groups() {
 
 #[tokio::test]
 async fn low_bandwidth_names_a_senders_and_a_dms_people_without_the_list() {
-    let (mut app, proxy, answers) = start_lean().await;
+    for level in LEAN_LEVELS {
+        senders_and_dms(level).await;
+    }
+}
+
+async fn senders_and_dms(level: i64) {
+    let (mut app, proxy, answers) = start_lean_at(level).await;
     assert!(!answers.lock().unwrap()[0].iter().any(|k| k == "realm_users"), "no list of users");
     let bob = app.other("bob");
     let bob_id = bob.get_own_user().await.unwrap().user_id;
@@ -194,7 +231,13 @@ async fn low_bandwidth_names_a_senders_and_a_dms_people_without_the_list() {
 
 #[tokio::test]
 async fn low_bandwidth_profile_and_name_completion_read_what_they_need_then_show_it() {
-    let (mut app, proxy, _) = start_lean().await;
+    for level in LEAN_LEVELS {
+        profile_and_completion(level).await;
+    }
+}
+
+async fn profile_and_completion(level: i64) {
+    let (mut app, proxy, _) = start_lean_at(level).await;
     // The profile of someone named by name: the whole list is read first (a name decides only
     // among everyone), then the profile and the groups it shows.
     app.palette("profile Alice Okafor").await;
@@ -289,10 +332,11 @@ async fn low_bandwidth_dm_to_a_name_only_the_partial_list_knows_picks_no_one() {
 
 /// Reads six messages of a new topic (opening it at the first, then `j` five times without
 /// waiting); the `POST /messages/flags` requests it took, once the server has all six read.
-async fn reading_six(low: bool) -> usize {
-    let (mut app, proxy) = start(low).await;
+async fn reading_six(low: bool, level: i64) -> usize {
+    let (mut app, proxy) = start_at(low, level).await;
     let general = app.channel_id("general");
     let bob = app.other("bob");
+    bob.register(&Default::default()).await.unwrap();
     let mut ids = Vec::new();
     for i in 0..6 {
         let m = OutgoingMessage::channel(general, "batched reads", &format!("line {i}"));
@@ -307,6 +351,7 @@ async fn reading_six(low: bool) -> usize {
     assert!(ids.iter().all(|id| !app.st.data.unread.contains(*id)), "read here at once");
     // Until the server has them all read (a condition, with a deadline).
     let me = app.other("member");
+    me.register(&Default::default()).await.unwrap();
     let terms = vec![topicterm::api::NarrowTerm::new("topic", "batched reads")];
     let end = std::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {
@@ -325,8 +370,10 @@ async fn reading_six(low: bool) -> usize {
 
 #[tokio::test]
 async fn low_bandwidth_tells_the_server_of_messages_read_in_batches() {
-    let default = reading_six(false).await;
+    let default = reading_six(false, topicterm::server::org::FEATURE_LEVEL).await;
     assert!(default >= 6, "one request a message by default: {default}");
-    let low = reading_six(true).await;
-    assert!((1..=2).contains(&low), "the six read within two seconds go together: {low}");
+    for level in LEAN_LEVELS {
+        let low = reading_six(true, level).await;
+        assert!((1..=2).contains(&low), "level {level}: the six read within two seconds go together: {low}");
+    }
 }

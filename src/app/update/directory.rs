@@ -221,13 +221,39 @@ fn on_channel_details(
         return vec![];
     }
     match result {
-        Ok(c) => *details = Some(c),
+        Ok(c) => {
+            *details = Some(c);
+            // The groups and people it names, where they are not known (`--low-bandwidth`).
+            let Some(Popup::ChannelInfo { details: Some(c), .. }) = &st.ui.popup else { return vec![] };
+            return named_by_channel(&mut st.data.users, c);
+        }
         Err(e) => {
             st.ui.popup = back.take().map(|b| *b);
             set_error(st, format!("channel info: {e}"));
         }
     }
     vec![]
+}
+
+/// A channel's details shown: the groups its "who may post" names are needed, and the people
+/// it names whom no message named (its creator, the setting's members) are read alone — both
+/// only where not known (`--low-bandwidth`, `people_list`).
+fn named_by_channel(users: &mut crate::app::users::Users, c: &BasicChannel) -> Vec<Effect> {
+    let members: &[UserId] = match &c.can_send_message_group {
+        Some(GroupSettingValue::Anonymous { direct_members, direct_subgroups }) => {
+            if !direct_subgroups.is_empty() {
+                users.need_groups();
+            }
+            direct_members
+        }
+        Some(GroupSettingValue::Group(_)) => {
+            users.need_groups();
+            &[]
+        }
+        None => &[],
+    };
+    let ids = c.creator_id.iter().chain(members).copied().collect();
+    users.reading_alone(ids, 10).into_iter().map(|u| Effect::Api(ApiCall::User(u))).collect()
 }
 
 /// The channel email for the info popup, if it is waiting for one (else `Err` gives it back).
@@ -281,6 +307,7 @@ pub(super) fn open_profile(st: &mut State, user: UserId) -> Vec<Effect> {
     st.ui.popup = Some(Popup::Profile { user, details: None, scroll: 0 });
     // Its groups, where they are not known (`--low-bandwidth`).
     st.data.users.need_groups();
+    st.data.users.reading_user(user);
     vec![Effect::Api(ApiCall::Profile(user))]
 }
 
@@ -296,15 +323,17 @@ pub(super) fn sender_profile(st: &mut State) -> Vec<Effect> {
 }
 
 fn on_profile(st: &mut State, user: UserId, result: Result<Box<User>, String>) -> Vec<Effect> {
+    // Learnt where only some users are known (`--low-bandwidth`), the popup shown or not.
+    match &result {
+        Ok(u) => st.data.users.on_user(u),
+        Err(_) => st.data.users.user_not_read(user),
+    }
     let Some(Popup::Profile { user: shown, .. }) = &st.ui.popup else { return vec![] };
     if *shown != user {
         return vec![];
     }
     match result {
         Ok(u) => {
-            if st.data.users.is_partial() {
-                st.data.users.learn_user(&u);
-            }
             let Some(Popup::Profile { details, .. }) = &mut st.ui.popup else { return vec![] };
             *details = Some(u);
         }
@@ -342,6 +371,8 @@ pub fn who_may_post(d: &Data, c: &BasicChannel) -> String {
                 Some(("role:owners", true)) => "owners only".into(),
                 Some(("role:nobody", true)) => "nobody".into(),
                 Some((name, _)) => format!("members of @{name}"),
+                // Being read (`--low-bandwidth`).
+                None if d.users.groups_unknown() => crate::app::users::NOT_YET.into(),
                 None => format!("members of group {id}"),
             }
         }
@@ -350,6 +381,7 @@ pub fn who_may_post(d: &Data, c: &BasicChannel) -> String {
             who.extend(direct_subgroups.iter().map(|g| match group(*g) {
                 Some(g) if g.is_system_group => g.name.trim_start_matches("role:").to_owned(),
                 Some(g) => format!("@{}", g.name),
+                None if d.users.groups_unknown() => crate::app::users::NOT_YET.into(),
                 None => format!("group {g}"),
             }));
             if who.is_empty() { "nobody".into() } else { who.join(", ") }

@@ -95,6 +95,7 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
     }
     let (prompt_before, status_before) = (st.ui.prompt.is_some(), st.ui.status.clone());
     let what = msg.name();
+    people_list::before(st, &msg);
     let mut fx = apply(st, msg);
     // A prompt opens on a clean line: what was said before it does not linger there.
     if !prompt_before && st.ui.prompt.is_some() && st.ui.status == status_before {

@@ -37,16 +37,31 @@ pub(super) fn on_registered(st: &mut State, r: &RegisterResponse) {
 }
 
 /// The people of the direct-message rows shown whom no message named yet: read one by one.
-pub(super) fn name_rows(st: &State) -> Vec<Effect> {
-    let users = &st.data.users;
-    if !users.is_partial() {
+pub(super) fn name_rows(st: &mut State) -> Vec<Effect> {
+    if !st.data.users.is_partial() {
         return vec![];
     }
-    let mut ids: Vec<UserId> =
-        recent_dms(&st.data, DM_ROWS).into_iter().flatten().filter(|u| !users.contains(*u)).collect();
-    ids.sort_unstable();
-    ids.dedup();
-    ids.into_iter().take(NAMED_AT_START).map(|u| Effect::Api(ApiCall::User(u))).collect()
+    let ids: Vec<UserId> = recent_dms(&st.data, DM_ROWS).into_iter().flatten().collect();
+    // Their reads noted: the events about them meanwhile win over the answers.
+    let ids = st.data.users.reading_alone(ids, NAMED_AT_START);
+    ids.into_iter().map(|u| Effect::Api(ApiCall::User(u))).collect()
+}
+
+/// Before every `Msg`: the user's own doing (a key, a paste, a click, the wheel) lets what
+/// failed be asked again at its next need — an answer needing it too (the groups read for the
+/// same completion, a topic list) does not ask again at once what just failed.
+pub(super) fn before(st: &mut State, msg: &Msg) {
+    if matches!(
+        msg,
+        Msg::Key(_)
+            | Msg::Paste(_)
+            | Msg::Scroll { .. }
+            | Msg::ClickSidebar(_)
+            | Msg::ClickMessage(_)
+            | Msg::ClickOrganization(_)
+    ) {
+        st.data.users.may_ask_again();
+    }
 }
 
 /// After every `Msg`: what readers needed and the store lacks is asked for, once, and said.
@@ -79,7 +94,7 @@ pub(super) fn answers(call: &ApiCall) -> bool {
 pub(super) fn on_answer(st: &mut State, call: ApiCall, result: Result<Answer, Failure>) -> Vec<Effect> {
     match (call, result) {
         (ApiCall::User(_), Ok(Answer::User(u))) => {
-            st.data.users.learn_user(&u);
+            st.data.users.on_user(&u);
             rebuild_sidebar(st);
             vec![]
         }
@@ -100,6 +115,7 @@ pub(super) fn on_answer(st: &mut State, call: ApiCall, result: Result<Answer, Fa
         // A name not read stays "…": said nowhere, it is asked again with the next rows.
         (ApiCall::User(u), Err(f)) => {
             tracing::info!("user {u} not read: {f:?}");
+            st.data.users.user_not_read(u);
             vec![]
         }
         (call, Err(f)) => {
