@@ -6,6 +6,7 @@
 
 use super::drafts::Drafts;
 use super::narrow::Narrow;
+use super::outbox::Outbox;
 use super::state::Data;
 use crate::api::Flag;
 use crate::names::same_name;
@@ -80,10 +81,11 @@ pub fn check(d: &Data) -> Result<(), String> {
 }
 
 /// Panics, naming what disagrees, when the data does not hold together; nothing in a release.
-pub fn assert_holds(d: &Data, drafts: &Drafts, after: &str) {
+pub fn assert_holds(d: &Data, drafts: &Drafts, outbox: &Outbox, after: &str) {
     // The drafts: no server draft both held and deleted here, nor held by two conversations.
+    // The outbox: local ids unique, at most one send in flight, no message accepted twice.
     if cfg!(debug_assertions)
-        && let Err(e) = check(d).and_then(|()| drafts.check())
+        && let Err(e) = check(d).and_then(|()| drafts.check()).and_then(|()| outbox.check())
     {
         panic!("the data no longer holds together after {after}: {e}");
     }

@@ -567,13 +567,11 @@ pub struct State {
     pub ui: Ui,
     /// Current UNIX time, advanced by `Msg::Tick` (keeps `update` pure).
     pub now: i64,
-    /// Counter for `local_id`s of sends.
-    pub next_local_id: u64,
     /// Unsent compose text by draft key (mirrors the drafts on disk), with what is known of the
     /// server's drafts (`app::drafts`).
     pub drafts: super::drafts::Drafts,
-    /// Messages sent but not yet seen back from the server, in the order written.
-    pub outbox: Vec<Outgoing>,
+    /// Messages sent but not yet seen back from the server, in the order written (`app::outbox`).
+    pub outbox: super::outbox::Outbox,
     /// The server's base URL (message links, attachments).
     pub site: String,
     /// Any certificate is accepted for this server (`insecure`): said on every frame.

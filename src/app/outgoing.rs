@@ -31,6 +31,20 @@ impl Target {
             Target::Dm(users) => Narrow::Dm(users.clone()),
         }
     }
+
+    /// Whether a message going here shows in `narrow`.
+    pub fn shown_in(&self, narrow: &Narrow) -> bool {
+        match (narrow, self) {
+            (Narrow::All, _) => true,
+            (Narrow::Channel(c), Target::Channel { id, .. }) => c == id,
+            (Narrow::Topic(c, t), Target::Channel { id, topic }) => {
+                c == id && crate::names::same_name(t, topic)
+            }
+            (Narrow::AllDms, Target::Dm(_)) => true,
+            (Narrow::Dm(a), Target::Dm(b)) => a == b,
+            _ => false,
+        }
+    }
 }
 
 /// A message on its way to the server: shown at once as pending, sent in order, one at a time.

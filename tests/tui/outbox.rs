@@ -148,7 +148,8 @@ async fn a_send_refused_after_its_search_is_refused_stops_and_says_the_sends_rea
     compose_to(&mut app, "general", "gone soon").await;
     app.keys("to a channel that goes").await;
     app.ctrl('d').await;
-    until(&mut app, "the first attempt cut off", |a| a.st.outbox.first().is_some_and(|o| o.maybe_sent)).await;
+    until(&mut app, "the first attempt cut off", |a| a.st.outbox.iter().next().is_some_and(|o| o.maybe_sent))
+        .await;
     app.ctrl('r').await;
     // The search refused, it is sent at once (not looked for again), and refused.
     until(&mut app, "the refusal", |a| a.st.outbox.iter().any(|o| matches!(o.state, OutState::Failed(_))))

@@ -2,7 +2,6 @@
 //! people rows, opening the compose box, the selected message.
 
 use super::prelude::*;
-use crate::names::same_name;
 
 /// Messages fetched around the anchor when a narrow opens, and per page when scrolling back.
 pub const PAGE: u64 = 50;
@@ -81,14 +80,7 @@ pub(super) fn parts_with(m: &Stored, spoilers_open: bool) -> crate::content::Sum
 
 /// Would a message sent to `target` show in `narrow`?
 pub(super) fn narrow_holds(narrow: &Narrow, target: &Target) -> bool {
-    match (narrow, target) {
-        (Narrow::All, _) => true,
-        (Narrow::Channel(c), Target::Channel { id, .. }) => c == id,
-        (Narrow::Topic(c, t), Target::Channel { id, topic }) => c == id && same_name(t, topic),
-        (Narrow::AllDms, Target::Dm(_)) => true,
-        (Narrow::Dm(a), Target::Dm(b)) => a == b,
-        _ => false,
-    }
+    target.shown_in(narrow)
 }
 
 /// Select the message the user just sent, once the current view holds it.

@@ -49,9 +49,7 @@ pub(super) fn enforce(st: &mut State) {
     }
     let mut kept: HashSet<MessageId> =
         st.data.views.iter().flat_map(|(_, v)| v.ids().iter().copied()).collect();
-    kept.extend(
-        st.outbox.iter().filter_map(|o| if let OutState::Sent(id) = o.state { Some(id) } else { None }),
-    );
+    kept.extend(st.outbox.sent_ids());
     kept.extend(st.ui.selected);
     kept.extend(st.ui.jump_to);
     st.data.messages.retain(|id, _| kept.contains(id));

@@ -118,7 +118,7 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
     fx.extend(typing::follow(st));
     // What a reader needed of the people not all known here is asked for (`--low-bandwidth`).
     fx.extend(people_list::follow(st));
-    crate::app::invariants::assert_holds(&st.data, &st.drafts, what);
+    crate::app::invariants::assert_holds(&st.data, &st.drafts, &st.outbox, what);
     fx
 }
 

@@ -37,23 +37,23 @@ struct OnDisk {
 
 /// Queue the compose box's text; the box closes at once.
 pub(super) fn enqueue(st: &mut State, target: Target, content: String) -> Vec<Effect> {
-    st.next_local_id += 1;
-    let local_id = format!("{}.{}", st.now, st.next_local_id);
     let draft = target.key();
     let channel_name = match &target {
         Target::Channel { id, .. } => st.data.channels.get(*id).map(|c| c.name.clone()),
         Target::Dm(_) => None,
     };
+    let o = st.outbox.enqueue(st.now, target, channel_name, content, st.data.newest_id);
     let on_disk = OnDisk {
         draft: draft.clone(),
-        content: content.clone(),
-        target: Some(target.clone()),
-        after_id: Some(st.data.newest_id),
-        created: st.now,
-        channel_name: channel_name.clone(),
+        content: o.content.clone(),
+        target: Some(o.target.clone()),
+        after_id: Some(o.after_id),
+        created: o.created,
+        channel_name: o.channel_name.clone(),
     };
+    let (key, target) = (disk_key(&o.local_id), o.target.clone());
     let stored = serde_json::to_string(&on_disk).expect("strings and numbers serialize");
-    let mut fx = vec![drop_draft(st, draft), Effect::SaveDraft { key: disk_key(&local_id), text: stored }];
+    let mut fx = vec![drop_draft(st, draft), Effect::SaveDraft { key, text: stored }];
     // Show the bottom of the conversation, where the pending copy is.
     if narrow_holds(&st.ui.narrow, &target)
         && let Some(v) = st.data.views.get(&st.ui.narrow)
@@ -61,17 +61,6 @@ pub(super) fn enqueue(st: &mut State, target: Target, content: String) -> Vec<Ef
     {
         st.ui.selected = v.ids().last().copied().or(st.ui.selected);
     }
-    st.outbox.push(Outgoing {
-        local_id,
-        target,
-        channel_name,
-        content,
-        created: st.now,
-        after_id: st.data.newest_id,
-        maybe_sent: false,
-        attempts: 0,
-        state: OutState::Queued,
-    });
     fx.extend(pump(st));
     fx
 }
@@ -81,34 +70,17 @@ pub(super) fn pump(st: &mut State) -> Vec<Effect> {
     if st.ui.offline.is_some() || st.data.queue_id.is_none() {
         return vec![];
     }
-    if st.outbox.iter().any(|o| o.state == OutState::Sending) {
-        return vec![];
-    }
-    // Order is kept: a message waiting to retry holds back the ones written after it.
-    let Some(pos) =
-        st.outbox.iter().position(|o| matches!(o.state, OutState::Queued | OutState::Retry { .. }))
-    else {
-        return vec![];
-    };
-    let verify = match &st.outbox[pos].state {
-        OutState::Retry { at, .. } if *at > st.now => return vec![],
-        OutState::Retry { .. } if st.outbox[pos].maybe_sent => {
-            let o = &st.outbox[pos];
-            let mut terms = o.target.narrow().terms(st.data.me);
-            terms.push(NarrowTerm::new("sender", st.data.me));
-            let skip = st
-                .outbox
-                .iter()
-                .filter_map(|x| if let OutState::Sent(id) = x.state { Some(id) } else { None })
-                .collect();
-            Some(Verify { terms, after_id: o.after_id, skip })
-        }
-        _ => None,
-    };
+    let Some(o) = st.outbox.next_to_send(st.now) else { return vec![] };
     let me = st.data.me;
+    // A retry of one that may have reached the server looks for it there first.
+    let verify = (matches!(o.state, OutState::Retry { .. }) && o.maybe_sent).then(|| {
+        let mut terms = o.target.narrow().terms(me);
+        terms.push(NarrowTerm::new("sender", me));
+        Verify { terms, after_id: o.after_id, skip: st.outbox.sent_ids().collect() }
+    });
+    let local_id = o.local_id.clone();
     let queue_id = st.data.queue_id.clone();
-    let o = &mut st.outbox[pos];
-    o.state = OutState::Sending;
+    let o = st.outbox.sending(&local_id).expect("just picked");
     let mut message = match &o.target {
         Target::Channel { id, topic } => OutgoingMessage::channel(*id, topic, &o.content),
         Target::Dm(users) => {
@@ -116,53 +88,47 @@ pub(super) fn pump(st: &mut State) -> Vec<Effect> {
             OutgoingMessage::direct(ids, &o.content)
         }
     };
-    message.local_id = Some(o.local_id.clone());
+    message.local_id = Some(local_id.clone());
     message.queue_id = queue_id;
     // The user wrote it: read for them, whatever the server guesses from the client's name.
     message.read_by_sender = Some(true);
-    vec![Effect::Send { local_id: o.local_id.clone(), message, verify }]
+    vec![Effect::Send { local_id, message, verify }]
 }
 
 /// The answer to a send.
 pub(super) fn on_sent(st: &mut State, local_id: &str, result: Result<MessageId, SendFailure>) -> Vec<Effect> {
-    let Some(pos) = st.outbox.iter().position(|o| o.local_id == local_id) else {
+    if st.outbox.get(local_id).is_none() {
         // Already seen arriving through the event queue.
         return pump(st);
-    };
+    }
     let mut fx = Vec::new();
     match result {
         Ok(id) => {
-            st.outbox[pos].state = OutState::Sent(id);
+            let target = st.outbox.on_sent(local_id, id).map(|o| o.target.clone()).expect("held");
             // The server has it: nothing to bring back after a crash.
             fx.push(Effect::SaveDraft { key: disk_key(local_id), text: String::new() });
             set_status(st, "sent");
-            fx.extend(jump_to_sent(st, &st.outbox[pos].target.clone(), id));
+            fx.extend(jump_to_sent(st, &target, id));
             fx.extend(reap(st));
         }
         // The server refuses to search the place (a channel gone): no earlier copy can be found
         // there, nor need be. Sent now without looking; the send's own answer decides, and the
         // search's refusal is never what the user is told.
         Err(f) if f.unsearchable => {
-            let o = &mut st.outbox[pos];
-            o.maybe_sent = false;
-            o.state = OutState::Queued;
+            st.outbox.on_unsearchable(local_id);
         }
         Err(f) if f.retry => {
             let why = super::answers::why(&f.error);
-            st.outbox[pos].attempts += 1;
-            let attempts = st.outbox[pos].attempts;
+            let now = st.now;
             // Back off up to a minute, with jitter; the connection coming back retries at once.
-            let at = st.now + Backoff::CLIENT.delay_secs(attempts, pseudo_random(st.now, attempts));
-            // Once an attempt may have reached the server, every later one looks first.
-            let o = &mut st.outbox[pos];
-            o.maybe_sent = o.maybe_sent || f.maybe_sent;
-            set_error(st, format!("not sent yet ({why}): trying again in {}s", at - st.now));
-            st.outbox[pos].state = OutState::Retry { at, why };
+            let backoff = |attempts| now + Backoff::CLIENT.delay_secs(attempts, pseudo_random(now, attempts));
+            let at = st.outbox.on_retry(local_id, f.maybe_sent, why.clone(), backoff).expect("held");
+            set_error(st, format!("not sent yet ({why}): trying again in {}s", at - now));
         }
         Err(f) => {
             let why = super::answers::why(&f.error);
             set_error(st, format!("not sent: {why} (ctrl+r retries, ctrl+u takes it back to edit)"));
-            st.outbox[pos].state = OutState::Failed(why);
+            st.outbox.on_refused(local_id, why);
         }
     }
     fx.extend(pump(st));
@@ -186,14 +152,7 @@ fn jump_to_sent(st: &mut State, target: &Target, id: MessageId) -> Vec<Effect> {
 
 /// A message arrived through the event queue: if it is one of ours, it is no longer pending.
 pub(super) fn on_message_event(st: &mut State, local_id: Option<&str>, id: MessageId) -> Vec<Effect> {
-    let Some(pos) = st
-        .outbox
-        .iter()
-        .position(|o| local_id.is_some_and(|l| l == o.local_id) || o.state == OutState::Sent(id))
-    else {
-        return vec![];
-    };
-    let o = st.outbox.remove(pos);
+    let Some(o) = st.outbox.on_message(local_id, id) else { return vec![] };
     let mut fx = vec![Effect::SaveDraft { key: disk_key(&o.local_id), text: String::new() }];
     // Unless the send's answer already did, say so and show it.
     if !matches!(o.state, OutState::Sent(_)) {
@@ -209,32 +168,14 @@ pub(super) fn on_message_event(st: &mut State, local_id: Option<&str>, id: Messa
 
 /// Drop pending copies whose message the store now holds (however it arrived: event or fetch).
 pub(super) fn reap(st: &mut State) -> Vec<Effect> {
-    let mut fx = Vec::new();
-    st.outbox.retain(|o| {
-        let arrived = matches!(o.state, OutState::Sent(id) if st.data.messages.contains_key(&id));
-        if arrived {
-            fx.push(Effect::SaveDraft { key: disk_key(&o.local_id), text: String::new() });
-        }
-        !arrived
-    });
-    fx
+    let messages = &st.data.messages;
+    let gone = st.outbox.reap(|id| messages.contains_key(&id));
+    gone.iter().map(|l| Effect::SaveDraft { key: disk_key(l), text: String::new() }).collect()
 }
 
 /// Try every waiting or refused message again now.
 pub(super) fn retry_now(st: &mut State) -> Vec<Effect> {
-    let mut n = 0;
-    for o in &mut st.outbox {
-        match &o.state {
-            OutState::Failed(_) => o.state = OutState::Queued,
-            OutState::Retry { at, .. } if *at > st.now => {
-                if let OutState::Retry { at, .. } = &mut o.state {
-                    *at = st.now;
-                }
-            }
-            _ => continue,
-        }
-        n += 1;
-    }
+    let n = st.outbox.retry_now(st.now);
     if n == 0 {
         set_status(st, "nothing to retry");
         return vec![];
@@ -250,15 +191,10 @@ pub(super) fn retry_now(st: &mut State) -> Vec<Effect> {
 /// Take the newest unsent message (refused, waiting out a retry, or queued while offline) back
 /// into its compose box, out of the outbox. One in flight is left alone: it may arrive.
 pub(super) fn take_back(st: &mut State) -> Vec<Effect> {
-    let Some(pos) = st
-        .outbox
-        .iter()
-        .rposition(|o| matches!(o.state, OutState::Failed(_) | OutState::Retry { .. } | OutState::Queued))
-    else {
+    let Some(o) = st.outbox.take_back() else {
         set_status(st, "no unsent message to take back");
         return vec![];
     };
-    let o = st.outbox.remove(pos);
     open_compose(st, o.target.clone(), &o.content, None);
     st.ui.draft_dirty = true;
     set_status(st, "the unsent message is back in the compose box");
@@ -289,11 +225,8 @@ pub(super) fn restore_all(st: &mut State, unsent: Vec<(String, String)>) -> Vec<
             _ => fx.extend(to_draft(st, &key, o.draft, o.content)),
         }
     }
-    if !back.is_empty() {
-        back.sort_by(|a, b| (a.created, &a.local_id).cmp(&(b.created, &b.local_id)));
-        let n = back.len();
-        back.append(&mut st.outbox);
-        st.outbox = back;
+    let n = st.outbox.restore(back);
+    if n > 0 {
         set_status(
             st,
             format!("{n} message(s) not confirmed sent last time: sending unless the server has them"),
@@ -319,7 +252,7 @@ fn to_draft(st: &mut State, key: &str, draft: String, content: String) -> Vec<Ef
 
 /// Pending messages of a narrow, for the message pane.
 pub fn pending_in<'a>(st: &'a State, narrow: &'a Narrow) -> impl Iterator<Item = &'a Outgoing> + 'a {
-    st.outbox.iter().filter(move |o| narrow_holds(narrow, &o.target))
+    st.outbox.pending_in(narrow)
 }
 
 #[cfg(test)]

@@ -35,7 +35,7 @@ pub(super) fn on_tick(st: &mut State, now: i64) -> Vec<Effect> {
     fx.extend(super::server_drafts::flush(st));
     fx.extend(catch_up(st, now));
     // A send waiting out its backoff.
-    if st.outbox.iter().any(|o| matches!(o.state, OutState::Retry { at, .. } if at <= now)) {
+    if st.outbox.retry_due(now) {
         fx.extend(super::outbox::pump(st));
     }
     fx
