@@ -31,6 +31,27 @@ async fn start_at(low: bool, level: i64) -> (App, Rewriter) {
         .await
 }
 
+/// The app as set up, through a counting proxy, after the admin made a newcomer (who sent
+/// nothing and is named nowhere: not in a low-bandwidth register's answer).
+pub(crate) async fn start_with_newcomer(setup: Setup, email: &str, full_name: &str) -> (App, Rewriter) {
+    setup
+        .start_through(async |s| {
+            let admin = s.credentials("admin").unwrap();
+            let r = reqwest::Client::new()
+                .post(format!("{}/api/v1/users", s.url))
+                .basic_auth(&admin.email, Some(&admin.api_key))
+                .form(&[("email", email), ("password", "x"), ("full_name", full_name)])
+                .send()
+                .await
+                .unwrap();
+            assert!(r.status().is_success());
+            let proxy = Rewriter::start(&s.url, vec![]).await;
+            let url = proxy.url.clone();
+            (proxy, url)
+        })
+        .await
+}
+
 /// What each mode spends: (messages in the first view, presence dots drawn, typing
 /// notifications sent while replying, after a presence ping).
 async fn steps(low: bool) -> (usize, bool, usize, bool) {
@@ -289,27 +310,8 @@ async fn low_bandwidth_mention_completion_waits_for_the_list() {
 /// for the whole list, then refuses the shared name as the default mode does.
 #[tokio::test]
 async fn low_bandwidth_dm_to_a_name_only_the_partial_list_knows_picks_no_one() {
-    let (mut app, proxy) = Setup::new("member")
-        .low_bandwidth()
-        .start_through(async |s| {
-            let admin = s.credentials("admin").unwrap();
-            let r = reqwest::Client::new()
-                .post(format!("{}/api/v1/users", s.url))
-                .basic_auth(&admin.email, Some(&admin.api_key))
-                .form(&[
-                    ("email", "bob.n@demo.topicterm.test"),
-                    ("password", "x"),
-                    ("full_name", "Bob Nakamura"),
-                ])
-                .send()
-                .await
-                .unwrap();
-            assert!(r.status().is_success());
-            let proxy = Rewriter::start(&s.url, vec![]).await;
-            let url = proxy.url.clone();
-            (proxy, url)
-        })
-        .await;
+    let setup = Setup::new("member").low_bandwidth();
+    let (mut app, proxy) = start_with_newcomer(setup, "bob.n@demo.topicterm.test", "Bob Nakamura").await;
     let bob = app.other("bob");
     bob.send_message(&OutgoingMessage::direct(vec![app.st.data.me], "ping")).await.unwrap();
     app.settle().await;

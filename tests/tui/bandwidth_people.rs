@@ -3,9 +3,9 @@
 //! channel info naming the groups it shows once they are read, and a change to a user made
 //! while the list was on its way that the older list must not undo.
 
-use crate::bandwidth::{LEAN_LEVELS, press, start_lean, start_lean_at};
+use crate::bandwidth::{LEAN_LEVELS, press, start_lean, start_lean_at, start_with_newcomer};
 use crate::harness::{App, Setup};
-use crate::rewriter::{Exchange, Hold, Reply, Rewriter, Rule};
+use crate::rewriter::{Exchange, Hold, Reply, Rule};
 use crossterm::event::KeyCode;
 use topicterm::api::OutgoingMessage;
 use topicterm::app::Popup;
@@ -165,28 +165,8 @@ async fn low_bandwidth_a_rename_and_a_deactivation_during_the_list_read_are_not_
 
 async fn rename_and_deactivation_during_the_read(level: i64) {
     // Someone who sent nothing and is named nowhere: not known here.
-    let (mut app, proxy) = Setup::new("member")
-        .low_bandwidth()
-        .feature_level(level)
-        .start_through(async |s| {
-            let admin = s.credentials("admin").unwrap();
-            let r = reqwest::Client::new()
-                .post(format!("{}/api/v1/users", s.url))
-                .basic_auth(&admin.email, Some(&admin.api_key))
-                .form(&[
-                    ("email", "quiet@demo.topicterm.test"),
-                    ("password", "x"),
-                    ("full_name", "Quinn Quiet"),
-                ])
-                .send()
-                .await
-                .unwrap();
-            assert!(r.status().is_success());
-            let proxy = Rewriter::start(&s.url, vec![]).await;
-            let url = proxy.url.clone();
-            (proxy, url)
-        })
-        .await;
+    let setup = Setup::new("member").low_bandwidth().feature_level(level);
+    let (mut app, proxy) = start_with_newcomer(setup, "quiet@demo.topicterm.test", "Quinn Quiet").await;
     let gone = app.server.shared.lock().user_by_email("quiet@demo.topicterm.test").expect("Quinn").id;
     assert!(!app.st.data.users.contains(gone));
     let bob = app.other("bob");

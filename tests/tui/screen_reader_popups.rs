@@ -165,19 +165,7 @@ async fn edit_history_reads_each_version_in_words_and_scrolls_with_the_keys() {
 #[tokio::test]
 async fn message_info_profile_channel_info_and_help_are_labelled_words() {
     let mut app = reader().await;
-    // A message with reactions from several people and a link.
-    let id = {
-        let org = app.server.shared.lock();
-        org.messages
-            .values()
-            .filter(|m| m.reactions.len() >= 3 && m.rendered.has_link)
-            .map(|m| m.id)
-            .next()
-            .expect("a reacted message with a link")
-    };
-    let m = app.client.get_message(id, true).await.unwrap().message;
-    app.st.data.insert_message(m);
-    app.st.ui.selected = Some(id);
+    crate::screens::select_a_reacted_message_with_a_link(&mut app).await;
     app.key(KeyCode::Char('i')).await;
     let screen = app.screen(100, 40);
     assert_words(&screen, "message info");

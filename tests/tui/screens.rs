@@ -115,10 +115,9 @@ async fn a_bad_search_says_why_and_keeps_the_query() {
     assert_eq!(app.st.ui.prompt.as_ref().map(|p| p.text()), Some("channel:nosuchchannel"));
 }
 
-#[tokio::test]
-async fn message_info_shows_time_links_and_who_reacted() {
-    let mut app = App::start("member").await;
-    // A message with reactions from several users and a link.
+/// Select a message the seed gave reactions from several people and a link (fetched, so
+/// held whichever view is open); returns its ID.
+pub(crate) async fn select_a_reacted_message_with_a_link(app: &mut App) -> i64 {
     let id = {
         let org = app.server.shared.lock();
         org.messages
@@ -131,6 +130,13 @@ async fn message_info_shows_time_links_and_who_reacted() {
     let m = app.client.get_message(id, true).await.unwrap().message;
     app.st.data.insert_message(m);
     app.st.ui.selected = Some(id);
+    id
+}
+
+#[tokio::test]
+async fn message_info_shows_time_links_and_who_reacted() {
+    let mut app = App::start("member").await;
+    select_a_reacted_message_with_a_link(&mut app).await;
     app.key(KeyCode::Char('i')).await;
     assert!(matches!(app.st.ui.popup, Some(Popup::MessageInfo { .. })));
     let screen = app.screen(160, 48);
