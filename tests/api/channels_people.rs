@@ -117,6 +117,24 @@ async fn one_channel_by_id_only_when_the_user_may_see_it() {
     assert_eq!(status, 400, "{body}");
 }
 
+/// Who may post is `can_send_message_group` from Zulip 10.0 (level 333), with the old
+/// `stream_post_policy` still sent beside it; a server before that sends only the old enum.
+#[tokio::test]
+async fn who_may_post_is_the_old_enum_alone_before_level_333() {
+    for (level, group) in
+        [(218, false), (332, false), (333, true), (topicterm::server::org::FEATURE_LEVEL, true)]
+    {
+        let env =
+            Env::start_with(topicterm::server::ServerOptions { feature_level: level, ..Default::default() })
+                .await;
+        let member = env.client("member");
+        let _ = member.register(&topicterm::api::RegisterParams::default()).await.unwrap();
+        let c = member.get_stream(env.channel_id("announcements")).await.unwrap().stream;
+        assert_eq!(c.stream_post_policy, Some(2), "level {level}: only administrators post there");
+        assert_eq!(c.can_send_message_group.is_some(), group, "level {level}");
+    }
+}
+
 #[tokio::test]
 async fn one_user_by_id_or_email_with_custom_profile_fields() {
     let env = Env::start().await;

@@ -153,6 +153,19 @@ async fn low_bandwidth_channel_info_reads_the_groups_it_names_then_shows_them() 
     assert_eq!((proxy.seen("GET", "/user_groups"), proxy.seen("GET", "/users")), (1, 0));
 }
 
+/// A server before Zulip 10.0 (level 333) says who may post with the old enum alone: channel
+/// info says it in words without reading the groups.
+#[tokio::test]
+async fn low_bandwidth_channel_info_on_an_old_server_says_who_may_post_without_the_groups() {
+    let (mut app, proxy, _) = start_lean_at(218).await;
+    app.palette("channel-info #announcements").await;
+    app.until("the details", info_shown).await;
+    app.settle().await;
+    let shown = app.screen(100, 40);
+    assert!(shown.contains("Who may post  administrators only"), "{shown}");
+    assert_eq!(proxy.seen("GET", "/user_groups"), 0, "nothing to read for it");
+}
+
 /// A deactivation and a rename made while `GET /users` is on its way, its answer made before
 /// them (the proxy holds it back once the server gave it): their events came after the asking,
 /// so they win over the older list — neither is undone when it arrives.

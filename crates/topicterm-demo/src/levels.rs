@@ -58,6 +58,9 @@ pub const OWNER_FULL_CONTENT_ACCESS: i64 = 438;
 /// The legacy `update_display_settings` and `update_global_notifications` events are no longer
 /// sent (Zulip 12.0): only `user_settings`.
 pub const NO_LEGACY_SETTINGS_EVENTS: i64 = 439;
+/// `can_send_message_group` on channels: who may post (Zulip 10.0); before it, only the
+/// `stream_post_policy` enum, which is still sent, deprecated, after.
+pub const CAN_SEND_MESSAGE_GROUP: i64 = 333;
 /// `can_create_topic_group` on channels: who may start a new topic (Zulip 12.0).
 pub const CAN_CREATE_TOPIC_GROUP: i64 = 441;
 /// `tenor_api_key` in register, `gif_rating_options` for `giphy_rating_options` (Zulip 12.0).

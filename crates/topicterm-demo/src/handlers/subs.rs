@@ -114,9 +114,11 @@ impl Org {
             "can_remove_subscribers_group": c.can_remove_group,
             "can_administer_channel_group": {"direct_members": c.creator_id.into_iter().collect::<Vec<_>>(), "direct_subgroups": [admins]},
             "can_delete_any_message_group": admins,
-            "can_send_message_group": if c.admins_only_post { admins } else { everyone },
             "subscriber_count": subscriber_count,
         });
+        if self.settings.feature_level >= crate::levels::CAN_SEND_MESSAGE_GROUP {
+            v["can_send_message_group"] = json!(if c.admins_only_post { admins } else { everyone });
+        }
         if self.settings.feature_level >= crate::levels::CAN_CREATE_TOPIC_GROUP {
             v["can_create_topic_group"] = c.can_create_topic_group.json();
         }
