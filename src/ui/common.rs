@@ -332,3 +332,30 @@ pub(super) fn line_spans(
     }
     spans
 }
+
+/// A message's reactions counted by `label` (one label per emoji): (label, how many, whether
+/// one is the user's), in order of first appearance. The index keeps this linear in the
+/// number of reactions (a message may carry thousands).
+pub(super) fn reaction_counts(
+    st: &crate::app::State,
+    m: &crate::app::Stored,
+    label: impl Fn(&crate::api::Reaction) -> String,
+) -> Vec<(String, usize, bool)> {
+    let mut counts: Vec<(String, usize, bool)> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for r in m.reactions() {
+        let label = label(r);
+        let mine = r.user_id == st.data.me;
+        match index.get(&label) {
+            Some(&i) => {
+                counts[i].1 += 1;
+                counts[i].2 |= mine;
+            }
+            None => {
+                index.insert(label.clone(), counts.len());
+                counts.push((label, 1, mine));
+            }
+        }
+    }
+    counts
+}

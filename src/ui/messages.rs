@@ -1,7 +1,7 @@
 //! The messages pane: message blocks (conversation header, sender line, body, links,
 //! reactions) around the selected one, and messages still on their way.
 
-use super::common::{Ctx, RenderCache, clip, clip_line, emoji_label};
+use super::common::{Ctx, RenderCache, clip, clip_line, emoji_label, reaction_counts};
 use super::content::render_html_with_theme;
 use super::hints::Spot;
 use super::theme::Theme;
@@ -14,7 +14,6 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
-use std::collections::HashMap;
 
 pub(super) fn conversation_header(st: &State, m: &Stored) -> String {
     let d = &st.data;
@@ -209,24 +208,8 @@ fn reaction_lines(st: &State, t: &Theme, m: &Stored, width: u16) -> Vec<Line<'st
     if m.reactions().is_empty() {
         return Vec::new();
     }
-    // (label, count, mine) in order of first appearance; the index keeps this linear in the
-    // number of reactions (a message may carry thousands).
-    let mut counts: Vec<(String, usize, bool)> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
-    for r in m.reactions() {
-        let label = emoji_label(&r.emoji_code, &r.emoji_name, r.reaction_type.as_str());
-        let mine = r.user_id == st.data.me;
-        match index.get(&label) {
-            Some(&i) => {
-                counts[i].1 += 1;
-                counts[i].2 |= mine;
-            }
-            None => {
-                index.insert(label.clone(), counts.len());
-                counts.push((label, 1, mine));
-            }
-        }
-    }
+    let counts =
+        reaction_counts(st, m, |r| emoji_label(&r.emoji_code, &r.emoji_name, r.reaction_type.as_str()));
     let room = (width as usize).saturating_sub(2).max(1);
     let chips: Vec<(String, usize, Style)> = counts
         .into_iter()

@@ -203,22 +203,7 @@ fn widget_words(st: &State, w: &Widget) -> String {
 
 /// "thumbs up 2 including you, tada 1", in order of first appearance.
 fn reactions(st: &State, m: &Stored) -> String {
-    let mut counts: Vec<(String, usize, bool)> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
-    for r in m.reactions() {
-        let name = sanitize(&r.emoji_name).replace('_', " ");
-        let mine = r.user_id == st.data.me;
-        match index.get(&name) {
-            Some(&i) => {
-                counts[i].1 += 1;
-                counts[i].2 |= mine;
-            }
-            None => {
-                index.insert(name.clone(), counts.len());
-                counts.push((name, 1, mine));
-            }
-        }
-    }
+    let counts = super::super::common::reaction_counts(st, m, |r| sanitize(&r.emoji_name).replace('_', " "));
     let parts: Vec<String> = counts
         .into_iter()
         .map(|(name, n, mine)| if mine { format!("{name} {n} including you") } else { format!("{name} {n}") })
