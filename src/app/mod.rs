@@ -25,6 +25,7 @@ pub mod session;
 pub mod settings;
 pub mod state;
 pub mod store;
+pub mod told;
 pub mod topics;
 pub mod unreads;
 mod update;

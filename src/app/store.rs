@@ -20,6 +20,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use super::told::{Mark, Told};
 use crate::api::{
     ChannelId, DisplayRecipient, DmRecipient, EditHistoryEntry, Flag, Message, MessageId, MessageType,
     Reaction, Submessage, TopicLink, UserId,
@@ -400,6 +401,9 @@ pub struct Store {
     messages: HashMap<MessageId, Stored>,
     places: HashSet<Arc<Place>>,
     senders: HashSet<Arc<From>>,
+    /// What events said of messages lately, which wins over pages asked for before
+    /// (`app::told`).
+    told: Told,
 }
 
 /// One shared copy of `value` in `set`.
@@ -502,6 +506,22 @@ impl Store {
     }
     pub fn keys(&self) -> impl Iterator<Item = &MessageId> {
         self.messages.keys()
+    }
+    /// An event said this of message `id` at `now` (`app::told`).
+    pub fn told(&mut self, id: MessageId, mark: Mark, now: i64) {
+        self.told.note(id, mark, now);
+    }
+    /// What events said of messages lately.
+    pub fn told_lately(&self) -> &Told {
+        &self.told
+    }
+    /// A new event queue: what the old one said concerns no page any more.
+    pub fn forget_told(&mut self) {
+        self.told.forget();
+    }
+    /// Let go of what events said longer ago than any page may take.
+    pub fn let_go_told(&mut self, now: i64) {
+        self.told.let_go(now);
     }
     /// Conversations and senders shared by the held messages (for tests and benchmarks).
     pub fn shared_records(&self) -> (usize, usize) {

@@ -443,12 +443,22 @@ impl Views {
         }
     }
 
-    /// Messages moved: the views of conversations are let go of (fetched again when next
-    /// opened); every other view but searches and the flag lists lets go of those no longer
-    /// in it and takes those now in it where its window covers their place. `belongs(narrow,
-    /// id)`: message `id` is held and belongs in that narrow's view now.
-    pub fn on_move(&mut self, ids: &[MessageId], belongs: impl Fn(&Narrow, MessageId) -> bool) {
-        self.map.retain(|n, _| !n.is_conversation());
+    /// Messages moved: every view but searches and the flag lists lets go of those no longer in
+    /// it and takes those now in it where its window covers their place — the conversation on
+    /// screen too, which a move into it must never leave without them. `belongs(narrow, id)`:
+    /// message `id` is held and belongs in that narrow's view now. Moved messages not held
+    /// (`missing`) cannot be taken: a view whose window covers their place and that they land
+    /// in (`lands(narrow)`) is loaded anew when next opened — or, the one on screen (`shown`),
+    /// asked again now, keeping what it shows meanwhile: its new epoch is returned.
+    pub fn on_move(
+        &mut self,
+        ids: &[MessageId],
+        missing: &[MessageId],
+        belongs: impl Fn(&Narrow, MessageId) -> bool,
+        lands: impl Fn(&Narrow) -> bool,
+        shown: &Narrow,
+    ) -> Option<u64> {
+        let mut ask = false;
         for (n, view) in self.map.iter_mut() {
             if matches!(n, Narrow::Search { .. } | Narrow::Starred | Narrow::Mentions) {
                 continue;
@@ -457,6 +467,51 @@ impl Views {
             let joined: Vec<MessageId> =
                 ids.iter().copied().filter(|id| view.covers(*id) && belongs(n, *id)).collect();
             view.merge(joined);
+            if missing.iter().any(|id| view.covers(*id)) && lands(n) {
+                if n == shown {
+                    ask = true;
+                } else {
+                    view.stale();
+                }
+            }
+        }
+        if ask { self.ask_again(shown) } else { None }
+    }
+
+    /// The window of `narrow` is asked for again: what it shows stays, provisional, until the
+    /// answer takes its place (no gap: the window is then what the answer covers). A new epoch
+    /// (pages asked for before are dropped), returned; `None` without a window.
+    pub fn ask_again(&mut self, narrow: &Narrow) -> Option<u64> {
+        let view = self.map.get_mut(narrow)?;
+        self.epochs += 1;
+        view.epoch = self.epochs;
+        view.provisional = true;
+        view.found_oldest = false;
+        view.found_newest = false;
+        view.loading_newer = true;
+        view.loading_older = false;
+        Some(self.epochs)
+    }
+
+    /// A page of `narrow` arrived after events touched messages (`app::told`): what they said
+    /// wins over it. Each message told of leaves the window unless it is held and belongs
+    /// there (`belongs`), and joins it where the window now covers its place and it does.
+    /// Searches keep their matches: only what was deleted leaves them.
+    pub fn after_page(
+        &mut self,
+        narrow: &Narrow,
+        told: impl Iterator<Item = MessageId>,
+        held: impl Fn(MessageId) -> bool,
+        belongs: impl Fn(MessageId) -> bool,
+    ) {
+        let Some(view) = self.map.get_mut(narrow) else { return };
+        let search = matches!(narrow, Narrow::Search { .. });
+        for id in told {
+            if !held(id) || (!search && !belongs(id)) {
+                view.remove(id);
+            } else if !search && view.covers(id) {
+                view.merge([id]);
+            }
         }
     }
 
@@ -673,26 +728,72 @@ mod tests {
     }
 
     #[test]
-    fn a_move_drops_conversations_and_moves_messages_where_windows_cover_them() {
+    fn a_move_moves_messages_where_windows_cover_them_conversations_too() {
         let (mut v, chan) = loaded(&[10, 20], false, true);
         let other = Narrow::Channel(2);
         v.open(&other);
         v.get_mut(&other).unwrap().page_arrived(false, page(&[15, 30], false, true));
-        let topic = Narrow::Topic(1, "t".into());
+        let topic = Narrow::Topic(2, "t".into());
         v.open(&topic);
+        v.get_mut(&topic).unwrap().page_arrived(false, page(&[], true, true));
         v.open(&Narrow::Starred);
         v.get_mut(&Narrow::Starred).unwrap().page_arrived(false, page(&[20], true, true));
-        // 20 moved from channel 1 to channel 2; 5 (above channel 2's window) too.
+        // 20 moved from channel 1 to channel 2's topic t; 5 (above channel 2's window) too.
         let now_in_2 = [20, 5];
-        v.on_move(&[20, 5], |n, id| match n {
-            Narrow::Channel(2) => now_in_2.contains(&id),
-            Narrow::Starred => true,
-            _ => false,
-        });
-        assert!(!v.contains(&topic), "a conversation's view is fetched again");
+        let asked = v.on_move(
+            &[20, 5],
+            &[],
+            |n, id| match n {
+                Narrow::Channel(2) | Narrow::Topic(2, _) => now_in_2.contains(&id),
+                Narrow::Starred => true,
+                _ => false,
+            },
+            |_| true,
+            &topic,
+        );
+        assert_eq!(asked, None, "every moved message is held: nothing to ask");
+        assert_eq!(v[&topic].ids(), [5, 20], "the conversation moved into takes them");
         assert_eq!(v[&chan].ids(), [10]);
         assert_eq!(v[&other].ids(), [15, 20, 30], "5 is above what the window covers");
         assert_eq!(v[&Narrow::Starred].ids(), [20], "the flag lists are left alone");
+        v.check().unwrap();
+    }
+
+    #[test]
+    fn messages_not_held_moved_into_a_window_ask_it_again_on_screen_and_stale_it_elsewhere() {
+        let (mut v, shown) = loaded(&[10, 20], true, true);
+        let other = Narrow::Topic(1, "elsewhere".into());
+        v.open(&other);
+        v.get_mut(&other).unwrap().page_arrived(false, page(&[12], true, true));
+        let before = v.epoch(&shown);
+        // 15 is not held: the event says it came to both narrows.
+        let asked = v.on_move(&[15], &[15], |_, _| false, |_| true, &shown);
+        let epoch = asked.expect("the view on screen is asked again");
+        assert!(epoch > before && v.epoch(&shown) == epoch);
+        assert_eq!(v[&shown].ids(), [10, 20], "what it shows stays until the answer");
+        assert!(v[&shown].is_loading_newer() && v[&shown].is_provisional());
+        assert!(!v[&other].is_loaded(), "the other is loaded anew when opened");
+        // Landing elsewhere asks nothing.
+        let (mut v, shown) = loaded(&[10, 20], true, true);
+        assert_eq!(v.on_move(&[15], &[15], |_, _| false, |_| false, &shown), None);
+        v.check().unwrap();
+    }
+
+    #[test]
+    fn what_events_told_wins_over_a_page_asked_before_them() {
+        let (mut v, n) = loaded(&[], true, true);
+        // A page computed before 3 moved in and 4 was deleted: it holds 1, 2 and 4.
+        v.get_mut(&n).unwrap().page_arrived(false, page(&[1, 2, 4], true, true));
+        let held = |id| id != 4;
+        let belongs = |id| id != 2;
+        v.after_page(&n, [3, 4, 2].into_iter(), held, belongs);
+        assert_eq!(v[&n].ids(), [1, 3], "3 joins, 4 (deleted) and 2 (moved away) leave");
+        // A search keeps its matches but loses what was deleted.
+        let search = Narrow::Search { query: "x".into(), terms: vec![] };
+        v.open(&search);
+        v.get_mut(&search).unwrap().page_arrived(false, page(&[2, 4], true, true));
+        v.after_page(&search, [2, 3, 4].into_iter(), held, belongs);
+        assert_eq!(v[&search].ids(), [2]);
         v.check().unwrap();
     }
 

@@ -411,6 +411,16 @@ impl App {
         }
     }
 
+    /// The next message from the background tasks, not applied (a test that orders an answer
+    /// and an event as a real server's timing may); fails after [`WAIT`].
+    pub async fn next_msg(&mut self, what: &str) -> Msg {
+        match tokio::time::timeout(WAIT, self.rx.recv()).await {
+            Ok(Some(m)) => m,
+            Ok(None) => panic!("the background tasks are gone while waiting for {what}"),
+            Err(_) => panic!("timed out waiting for {what}; status {:?}", self.st.ui.status),
+        }
+    }
+
     /// Apply what the background tasks have sent so far, without waiting for more.
     pub fn drain(&mut self) {
         while let Ok(m) = self.rx.try_recv() {

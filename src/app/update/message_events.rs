@@ -5,6 +5,8 @@
 use super::common::*;
 use super::navigation::open_near;
 use super::prelude::*;
+use crate::app::told::Mark;
+use crate::names::same_name;
 
 /// A new message: held, counted, and added to every loaded view it belongs to.
 pub(super) fn on_message(st: &mut State, ev: Box<MessageEvent>) -> Vec<Effect> {
@@ -14,6 +16,7 @@ pub(super) fn on_message(st: &mut State, ev: Box<MessageEvent>) -> Vec<Effect> {
     m.flags = ev.flags;
     let m = st.data.messages.compact(m);
     let id = m.id;
+    st.data.messages.told(id, Mark::Changed, st.now);
     let notice = super::outside::notify(st, &m);
     super::recent::on_message(st, &m);
     let d = &st.data;
@@ -37,7 +40,14 @@ pub(super) fn on_message(st: &mut State, ev: Box<MessageEvent>) -> Vec<Effect> {
 /// Messages edited, or moved to another topic or channel.
 pub(super) fn on_update(st: &mut State, ev: &UpdateMessageEvent) -> Vec<Effect> {
     let ids = if ev.message_ids.is_empty() { vec![ev.message_id] } else { ev.message_ids.clone() };
+    let moved = ev.subject.is_some() || ev.new_stream_id.is_some();
     for id in &ids {
+        // What the event says wins over a page asked for before it (`app::told`).
+        let mark = match moved {
+            true => Mark::Moved { channel: ev.new_stream_id, topic: ev.subject.clone() },
+            false => Mark::Changed,
+        };
+        st.data.messages.told(*id, mark, st.now);
         let Some(m) = st.data.messages.get_mut(id) else { continue };
         if *id == ev.message_id
             && let Some(c) = &ev.rendered_content
@@ -48,19 +58,16 @@ pub(super) fn on_update(st: &mut State, ev: &UpdateMessageEvent) -> Vec<Effect> 
                 m.set_flags(&ev.flags);
             }
         }
-        if ev.subject.is_some() || ev.new_stream_id.is_some() {
-            let to = ev
-                .new_stream_id
-                .map(|c| (c, st.data.channels.get(c).map(|x| x.name.as_str()).unwrap_or_default()));
-            st.data.messages.move_to(*id, to, ev.subject.as_deref());
+        if moved {
+            move_held(st, *id, ev.new_stream_id, ev.subject.as_deref());
         }
         st.data.reindex(*id);
     }
-    if ev.subject.is_none() && ev.new_stream_id.is_none() {
+    if !moved {
         return vec![];
     }
-    views_after_move(st, &ids);
-    let refetch = moved_topic_rows(st, ev, &ids);
+    let mut fx: Vec<Effect> = views_after_move(st, ev, &ids).into_iter().collect();
+    fx.extend(moved_topic_rows(st, ev, &ids));
     // Reading the topic that moved: follow the selected message to where it went.
     if let (Narrow::Topic(..), Some(sel)) = (&st.ui.narrow, st.ui.selected)
         && ids.contains(&sel)
@@ -69,27 +76,59 @@ pub(super) fn on_update(st: &mut State, ev: &UpdateMessageEvent) -> Vec<Effect> 
     {
         let to = Narrow::Topic(c, m.topic().to_owned());
         if to != st.ui.narrow {
-            let mut fx = open_near(st, to, sel);
-            fx.extend(refetch);
-            return fx;
+            return follow(st, to, sel, &ids, fx);
         }
     }
-    refetch
+    fx
 }
 
-/// Messages moved: the views of the conversations they left and joined are fetched again
-/// when next opened; every other view (a channel's, the combined feed, all direct messages)
-/// lets go of those no longer in it and takes those now in it where its window covers their
-/// place — so a channel's view never keeps a topic moved out of it, on screen or opened again.
-fn views_after_move(st: &mut State, ids: &[MessageId]) {
+/// A held message moved: to channel `channel` (`None`: the same) and/or topic `topic`.
+pub(super) fn move_held(st: &mut State, id: MessageId, channel: Option<ChannelId>, topic: Option<&str>) {
+    let to = channel.map(|c| (c, st.data.channels.get(c).map(|x| x.name.as_str()).unwrap_or_default()));
+    st.data.messages.move_to(id, to, topic);
+}
+
+/// The topic on screen moved with its selected message: its new topic is opened at that
+/// message, showing at once what is held of it — the messages that moved and what the new
+/// topic's view held — until the server's page takes their place (what the event said wins
+/// over that page even when the server answered it before making the move, `app::told`).
+fn follow(st: &mut State, to: Narrow, sel: MessageId, ids: &[MessageId], mut fx: Vec<Effect>) -> Vec<Effect> {
+    let me = st.data.me;
+    let d = &st.data;
+    let mut shown: Vec<MessageId> = d.views.get(&to).map(|v| v.ids().to_vec()).unwrap_or_default();
+    shown.extend(ids.iter().copied().filter(|id| d.messages.get(id).is_some_and(|m| to.contains(m, me))));
+    fx.extend(open_near(st, to.clone(), sel));
+    st.data.views.fill_provisional(&to, shown);
+    apply_jump(st);
+    fx
+}
+
+/// Messages moved: every view (the conversations they left and joined too, the one on screen
+/// among them) lets go of those no longer in it and takes those now in it where its window
+/// covers their place — so a view never keeps a message moved out of it, nor lacks one moved
+/// into it. Moved messages not held are asked for with the window on screen they land in
+/// (the other windows they land in load anew when opened): the effect that asks.
+fn views_after_move(st: &mut State, ev: &UpdateMessageEvent, ids: &[MessageId]) -> Option<Effect> {
     let me = st.data.me;
     let mut views = std::mem::take(&mut st.data.views);
     let d = &st.data;
     let belongs = |n: &Narrow, id: MessageId| {
         d.messages.get(&id).is_some_and(|m| n.contains(m, me) && (*n != Narrow::All || d.in_feed(m)))
     };
-    views.on_move(ids, belongs);
+    let missing: Vec<MessageId> = ids.iter().copied().filter(|id| !d.messages.contains_key(id)).collect();
+    // Where the messages not held went: the event's channel and topic.
+    let channel = ev.new_stream_id.or(ev.stream_id);
+    let topic = ev.subject.as_deref().or(ev.orig_subject.as_deref());
+    let lands = |n: &Narrow| match n {
+        Narrow::All => channel.zip(topic).is_none_or(|(c, t)| !d.topic_muted(c, t)),
+        Narrow::Channel(c) => channel == Some(*c),
+        Narrow::Topic(c, t) => channel == Some(*c) && topic.is_some_and(|x| same_name(x, t)),
+        _ => false,
+    };
+    let asked = views.on_move(ids, &missing, belongs, lands, &st.ui.narrow);
     st.data.views = views;
+    let epoch = asked?;
+    Some(super::navigation::again_of(st, st.ui.narrow.clone(), epoch))
 }
 
 /// A topic moved (renamed, or to another channel): its row in the channels pane goes where
@@ -113,6 +152,7 @@ fn moved_topic_rows(st: &mut State, ev: &UpdateMessageEvent, ids: &[MessageId]) 
 
 /// A poll's vote, a to-do list's tick.
 pub(super) fn on_submessage(st: &mut State, ev: &SubmessageEvent) {
+    st.data.messages.told(ev.message_id, Mark::Changed, st.now);
     if let Some(m) = st.data.messages.get_mut(&ev.message_id) {
         m.add_submessage(ev.submessage());
         let m = m.clone();
@@ -126,6 +166,7 @@ pub(super) fn on_submessage(st: &mut State, ev: &SubmessageEvent) {
 pub(super) fn on_delete(st: &mut State, ev: &DeleteMessageEvent) -> Vec<Effect> {
     let ids = ev.ids();
     for &id in &ids {
+        st.data.messages.told(id, Mark::Deleted, st.now);
         st.data.messages.remove(&id);
         st.data.widgets.remove(&id);
         st.data.unread.remove(id);
@@ -156,6 +197,7 @@ pub(super) fn on_delete(st: &mut State, ev: &DeleteMessageEvent) -> Vec<Effect> 
 
 /// An emoji reaction added or taken back.
 pub(super) fn on_reaction(st: &mut State, ev: ReactionEvent) {
+    st.data.messages.told(ev.message_id, Mark::Changed, st.now);
     if let Some(m) = st.data.messages.get_mut(&ev.message_id) {
         let r = Reaction {
             emoji_name: ev.emoji_name,
@@ -189,6 +231,11 @@ pub(super) fn on_flags(st: &mut State, ev: &FlagsEvent) {
         st.data.messages.set_flag_where(Flag::Read, |_| true);
     }
     for id in &ev.messages {
+        // The read state is the unread index's, which a page never overrides; other flags
+        // win over a page asked for before (`app::told`).
+        if ev.flag != Flag::Read {
+            st.data.messages.told(*id, Mark::Changed, st.now);
+        }
         if let Some(m) = st.data.messages.get_mut(id) {
             m.set_flag(ev.flag.clone(), add);
         }

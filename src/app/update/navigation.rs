@@ -2,6 +2,7 @@
 
 use super::common::*;
 use super::prelude::*;
+use crate::app::told::Mark;
 use crate::names::same_name;
 
 /// Switch to a narrow, fetching its first page if needed. Offline, or while the last session
@@ -60,6 +61,17 @@ pub(super) fn first_page_of(st: &State, narrow: Narrow, epoch: u64) -> Effect {
     let anchor = if matches!(narrow, Narrow::Search { .. }) { Anchor::Newest } else { Anchor::FirstUnread };
     let (terms, page) = (narrow.terms(st.data.me), first_page(st));
     Effect::FetchMessages { narrow, terms, anchor, before: page, after: page, older: false, epoch }
+}
+
+/// The window of `narrow` asked for again as its new epoch `epoch` (`Views::ask_again`): around
+/// the selection where it is on screen with one, else from its first unread message.
+pub(super) fn again_of(st: &State, narrow: Narrow, epoch: u64) -> Effect {
+    let anchor = match st.ui.selected {
+        Some(id) if narrow == st.ui.narrow => Anchor::Id(id),
+        _ => Anchor::FirstUnread,
+    };
+    let terms = narrow.terms(st.data.me);
+    Effect::FetchMessages { narrow, terms, anchor, before: PAGE, after: PAGE, older: false, epoch }
 }
 
 /// Open a narrow at one message: its window is fetched around it, and it is selected when it
@@ -154,13 +166,14 @@ pub(super) fn on_messages(
         }
     };
     let mut matches = Vec::new();
+    st.data.messages.let_go_told(st.now);
     for mut m in resp.messages {
         // What a search matched belongs to that search's view, not to the message.
         let (content, subject) = (m.match_content.take(), m.match_subject.take());
         if content.is_some() || subject.is_some() {
             matches.push((m.id, SearchMatch { content, subject }));
         }
-        st.data.insert_fetched(m);
+        take_fetched(st, m);
     }
     let keep: Vec<MessageId> = if narrow == Narrow::All {
         ids.into_iter().filter(|id| st.data.messages.get(id).is_some_and(|m| st.data.in_feed(m))).collect()
@@ -174,8 +187,9 @@ pub(super) fn on_messages(
         found_oldest: resp.found_oldest,
         found_newest: resp.found_newest,
     };
-    let view = st.data.views.ensure(&narrow);
-    view.page_arrived(older, page);
+    st.data.views.ensure(&narrow).page_arrived(older, page);
+    after_told(st, &narrow);
+    let view = &st.data.views[&narrow];
     if let Some((anchor, date)) = date_anchor {
         // The anchor itself may be hidden (a muted topic in the feed): take the next shown one.
         let on_or_after = view.ids().iter().copied().find(|id| *id >= anchor);
@@ -194,6 +208,44 @@ pub(super) fn on_messages(
         return mark_selected_read(st);
     }
     vec![]
+}
+
+/// A message of a page, held as the page has it — unless an event said otherwise since the
+/// page may have been asked for (`app::told`): a message deleted is not taken back, one held
+/// stays as the events left it, and one not held that moved is put where the event said.
+fn take_fetched(st: &mut State, m: Message) {
+    let id = m.id;
+    let moved = match st.data.messages.told_lately().of(id) {
+        None => None,
+        Some(Mark::Deleted) => return,
+        Some(_) if st.data.messages.contains_key(&id) => return,
+        Some(Mark::Changed) => None,
+        Some(Mark::Moved { channel, topic }) => Some((*channel, topic.clone())),
+    };
+    st.data.insert_fetched(m);
+    if let Some((channel, topic)) = moved {
+        super::message_events::move_held(st, id, channel, topic.as_deref());
+        st.data.reindex(id);
+    }
+}
+
+/// What events said since a page of `narrow` may have been asked for wins over it: the
+/// messages they touched join or leave its window as they are held now.
+fn after_told(st: &mut State, narrow: &Narrow) {
+    if st.data.messages.told_lately().is_empty() {
+        return;
+    }
+    let me = st.data.me;
+    let mut views = std::mem::take(&mut st.data.views);
+    let d = &st.data;
+    let belongs = |id: MessageId| {
+        d.messages
+            .get(&id)
+            .is_some_and(|m| narrow.contains(m, me) && (*narrow != Narrow::All || d.in_feed(m)))
+    };
+    let told = d.messages.told_lately().iter().map(|(id, _)| id);
+    views.after_page(narrow, told, |id| d.messages.contains_key(&id), belongs);
+    st.data.views = views;
 }
 
 /// A selection the shown window no longer holds (what was shown before the server's page —

@@ -205,6 +205,8 @@ pub(super) fn on_users(st: &mut State, epoch: u64, roll: Roll) -> (Vec<Effect>, 
 pub(super) fn resync_narrows(st: &mut State) -> Vec<Effect> {
     let me = st.data.me;
     let mut fx = Vec::new();
+    // What the lost queue said no longer concerns any page: these are asked after it.
+    st.data.messages.forget_told();
     // Windows still loading or empty are loaded anew when shown; pages asked for before the
     // loss are dropped: these replace them.
     for (narrow, newest, epoch) in st.data.views.resync() {
