@@ -205,6 +205,12 @@ impl Data {
         }
     }
 
+    /// A held message moved to `channel` (if it changed) and `topic` (if it changed).
+    pub fn move_held(&mut self, id: MessageId, channel: Option<ChannelId>, topic: Option<&str>) {
+        let to = channel.map(|c| (c, self.channels.get(c).map(|x| x.name.as_str()).unwrap_or_default()));
+        self.messages.move_to(id, to, topic);
+    }
+
     pub fn activity(&self, user: UserId, now: i64) -> Activity {
         let threshold = if self.realm.offline_threshold > 0 { self.realm.offline_threshold } else { 140 };
         self.users.activity(user, now, threshold)

@@ -59,7 +59,7 @@ pub(super) fn on_update(st: &mut State, ev: &UpdateMessageEvent) -> Vec<Effect> 
             }
         }
         if moved {
-            move_held(st, *id, ev.new_stream_id, ev.subject.as_deref());
+            st.data.move_held(*id, ev.new_stream_id, ev.subject.as_deref());
         }
         st.data.reindex(*id);
     }
@@ -83,11 +83,6 @@ pub(super) fn on_update(st: &mut State, ev: &UpdateMessageEvent) -> Vec<Effect> 
 }
 
 /// A held message moved: to channel `channel` (`None`: the same) and/or topic `topic`.
-pub(super) fn move_held(st: &mut State, id: MessageId, channel: Option<ChannelId>, topic: Option<&str>) {
-    let to = channel.map(|c| (c, st.data.channels.get(c).map(|x| x.name.as_str()).unwrap_or_default()));
-    st.data.messages.move_to(id, to, topic);
-}
-
 /// The topic on screen moved with its selected message: its new topic is opened at that
 /// message, showing at once what is held of it — the messages that moved and what the new
 /// topic's view held — until the server's page takes their place (what the event said wins

@@ -224,7 +224,7 @@ fn take_fetched(st: &mut State, m: Message) {
     };
     st.data.insert_fetched(m);
     if let Some((channel, topic)) = moved {
-        super::message_events::move_held(st, id, channel, topic.as_deref());
+        st.data.move_held(id, channel, topic.as_deref());
         st.data.reindex(id);
     }
 }
