@@ -2,6 +2,7 @@
 
 use super::common::*;
 use super::prelude::*;
+use crate::api::{DisplayRecipient, MessageType};
 use crate::app::told::Mark;
 use crate::names::same_name;
 
@@ -213,20 +214,27 @@ pub(super) fn on_messages(
 /// A message of a page, held as the page has it — unless an event said otherwise since the
 /// page may have been asked for (`app::told`): a message deleted is not taken back, one held
 /// stays as the events left it, and one not held that moved is put where the event said.
-fn take_fetched(st: &mut State, m: Message) {
-    let id = m.id;
-    let moved = match st.data.messages.told_lately().of(id) {
-        None => None,
+fn take_fetched(st: &mut State, mut m: Message) {
+    match st.data.messages.told_lately().of(m.id) {
+        None | Some(Mark::Changed) => {}
         Some(Mark::Deleted) => return,
-        Some(_) if st.data.messages.contains_key(&id) => return,
-        Some(Mark::Changed) => None,
-        Some(Mark::Moved { channel, topic }) => Some((*channel, topic.clone())),
-    };
-    st.data.insert_fetched(m);
-    if let Some((channel, topic)) = moved {
-        st.data.move_held(id, channel, topic.as_deref());
-        st.data.reindex(id);
+        Some(_) if st.data.messages.contains_key(&m.id) => return,
+        // Put where the event said before it is indexed: no topic row ever stands on it in
+        // the topic it left.
+        Some(Mark::Moved { channel, topic }) => {
+            if let Some(c) = *channel
+                && m.kind == MessageType::Stream
+            {
+                m.stream_id = Some(c);
+                m.display_recipient = DisplayRecipient::Channel(st.data.channels.name(c).to_owned());
+                m.recipient_id = 0;
+            }
+            if let Some(t) = topic {
+                m.subject.clone_from(t);
+            }
+        }
     }
+    st.data.insert_fetched(m);
 }
 
 /// What events said since a page of `narrow` may have been asked for wins over it: the
