@@ -160,6 +160,17 @@ async fn send_to_a_channel_and_to_people_with_the_text_from_args_or_stdin() {
         v.sort();
         v
     });
+
+    // The server's link to the message (level 508), as it gives it.
+    let r = env.run(&["send", "--json", "-c", path(&rc), "#general>links", "linked"], None).await;
+    let v: Value = serde_json::from_str(r.out.trim()).expect("JSON");
+    let id = v["id"].as_i64().unwrap();
+    let general = env.server.shared.lock().channel_named("general").map(|c| c.id).unwrap();
+    assert_eq!(
+        v["message_url"],
+        format!("{}/#narrow/channel/{general}-general/topic/links/near/{id}", env.server.url)
+    );
+    assert_eq!(v["message_link"], format!("#**general>links@{id}**"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -57,7 +57,7 @@ async fn zulip_terminal_starts_against_the_demo_server_and_shows_messages() {
     };
     // Level 483, the last whose reaction events carry the `user` object: zulip-terminal 0.7.0
     // reads the reacting user's name from it. On a server of level 484 or later (Zulip 12,
-    // today's Zulip Cloud), and so on the demo server at its default level 503, every reaction
+    // today's Zulip Cloud), and so on the demo server at its default level 512, every reaction
     // event raises `KeyError: 'user'` in it (an exception notice over its messages) and the
     // reaction is not drawn: tried, the wait for ":tada: Alice Okafor" times out.
     let opts = ServerOptions {

@@ -161,6 +161,8 @@ impl Channels {
                     // Into a folder, or out of every folder (`None`).
                     StreamChange::Folder(folder) => c.folder_id = folder,
                     StreamChange::CanCreateTopicGroup(setting) => c.can_create_topic_group = setting,
+                    // Shown in the channel info popup, from its own details.
+                    StreamChange::DefaultPushNotifications(_) => return StreamApplied::Nothing,
                     StreamChange::Permission { invite_only, .. } => c.invite_only = invite_only,
                     StreamChange::Archived(false) | StreamChange::Other { .. } => {
                         return StreamApplied::Nothing;

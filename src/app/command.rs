@@ -52,6 +52,8 @@ pub enum Command {
     DumpState(Option<String>),
     /// Delete the selected message.
     Delete,
+    /// Hide the selected message's link previews for the user (`true`) or show them again.
+    HidePreviews(bool),
     /// Rename the selected message's topic and/or move it to another channel: which messages
     /// go (`change_one`, `change_later`, `change_all`).
     MoveTopic {
@@ -89,6 +91,11 @@ pub enum Command {
     Subscribe(String),
     /// A channel's details and the user's settings for it: named, or the one in view.
     ChannelInfo(Option<String>),
+    /// New subscribers of a channel (named, or the one in view) get mobile notifications.
+    PushDefault {
+        on: bool,
+        channel: Option<String>,
+    },
     /// A user's profile: named, or the selected message's sender.
     Profile(Option<String>),
     /// Create a channel (the user its first subscriber).
@@ -164,6 +171,8 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("resolve", "", "mark the selected message's topic resolved (✔)"),
     ("unresolve", "", "mark the selected message's topic unresolved"),
     ("delete", "", "delete the selected message (yours, or any as an administrator; asks first)"),
+    ("hide-previews", "", "hide the link previews of the selected message (for you; Zulip 13.0)"),
+    ("show-previews", "", "show the selected message's link previews again"),
     (
         "delete-topic",
         "",
@@ -201,6 +210,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "channel-info",
         "[#channel]",
         "a channel's description, subscribers, folder, who may post, email; m mute, p pin, d / a desktop / audible notifications, s join or leave",
+    ),
+    (
+        "channel-push-default",
+        "on|off [#channel]",
+        "whether new subscribers get mobile notifications for a channel (administrators; Zulip 13.0)",
     ),
     ("profile", "[@user]", "a user's profile (default: the selected message's sender); x DM, @ mention"),
     (
@@ -322,6 +336,8 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
         "apns" => apns(&t),
         "report" => report(&t),
         "delete" => Ok(Command::Delete),
+        "hide-previews" => Ok(Command::HidePreviews(true)),
+        "show-previews" => Ok(Command::HidePreviews(false)),
         "rename-topic" => rename_topic(&t),
         "move-topic" => move_topic(&t),
         "resolve" => Ok(Command::Resolve(true)),
@@ -337,6 +353,7 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
         "attach" => t.need(1).map(|()| Command::Attach(t.rest())),
         "subscribe" => t.need(1).map(|()| Command::Subscribe(t.rest().trim_start_matches('#').to_owned())),
         "channel-info" => Ok(channel_info(&t)),
+        "channel-push-default" => push_default(&t),
         "profile" => Ok(profile(&t)),
         "create-channel" => create_channel(&t),
         "invite" => invite(&t),
@@ -460,6 +477,19 @@ fn channel_email(t: &Typed) -> Command {
 }
 
 /// `:channel-info [#channel]`.
+/// `:channel-push-default on|off [#channel]`.
+fn push_default(t: &Typed) -> Result<Command, String> {
+    let usage = "usage: channel-push-default on|off [#channel]";
+    let on = match t.args.first().map(String::as_str) {
+        Some("on") => true,
+        Some("off") => false,
+        _ => return Err(usage.into()),
+    };
+    let named = t.args[1..].join(" ");
+    let channel = (!named.is_empty()).then(|| named.trim_start_matches('#').to_owned());
+    Ok(Command::PushDefault { on, channel })
+}
+
 fn channel_info(t: &Typed) -> Command {
     let named = t.rest();
     Command::ChannelInfo((!named.is_empty()).then(|| named.trim_start_matches('#').to_owned()))
@@ -737,6 +767,17 @@ mod tests {
         );
         assert!(parse("subscribe", 496).unwrap_err().contains("usage: :subscribe #channel"));
         assert_eq!(parse("channel-info", 496), Ok(Command::ChannelInfo(None)));
+        assert_eq!(
+            parse("channel-push-default on #design team", 496),
+            Ok(Command::PushDefault { on: true, channel: Some("design team".into()) })
+        );
+        assert_eq!(
+            parse("channel-push-default off", 496),
+            Ok(Command::PushDefault { on: false, channel: None })
+        );
+        assert!(
+            parse("channel-push-default", 496).is_err() && parse("channel-push-default yes", 496).is_err()
+        );
         assert_eq!(parse("channel-info #design", 496), Ok(Command::ChannelInfo(Some("design".into()))));
         assert_eq!(
             parse("profile @**Bob Nakamura**", 496),

@@ -86,6 +86,11 @@ pub enum ApiCall {
     Channels,
     /// One channel's details (`GET /streams/{id}`): answers `Answer::Channel`.
     ChannelDetails(ChannelId),
+    /// A channel's `default_push_notifications` (administrators, level 507).
+    PushDefault {
+        channel: ChannelId,
+        on: bool,
+    },
     /// A user with their custom profile fields (`GET /users/{id}`): answers `Answer::User`.
     Profile(UserId),
     /// One user, to name them (`GET /users/{id}`, `--low-bandwidth`): answers `Answer::User`.
@@ -225,6 +230,12 @@ pub enum Effect {
     Star {
         id: MessageId,
         add: bool,
+    },
+    /// Hide a message's link previews for the user, or show them again (`hide_link_previews`,
+    /// level 510): shown when the server's event says so, as a star is.
+    HidePreviews {
+        id: MessageId,
+        hide: bool,
     },
     FetchHistory(MessageId),
     /// Who has read the user's own message (message info).

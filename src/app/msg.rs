@@ -41,6 +41,10 @@ pub enum Job {
     Star {
         add: bool,
     },
+    /// A message's link previews hidden (`hide`) or shown again.
+    HidePreviews {
+        hide: bool,
+    },
     MarkTopicRead,
     MarkChannelRead {
         name: String,

@@ -29,10 +29,10 @@ use crate::api::{
 /// A message's flags as bits, one per flag the API knows (`Flag::KNOWN`, in its order); a flag
 /// it does not know is kept whole in the rare parts.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Flags(u16);
+pub struct Flags(u32);
 
 impl Flags {
-    fn bit(flag: &Flag) -> Option<u16> {
+    fn bit(flag: &Flag) -> Option<u32> {
         flag.index().map(|i| 1 << i)
     }
     /// Whether the flag is set (false for one the store does not know as a bit).

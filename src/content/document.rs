@@ -37,6 +37,11 @@ pub trait ContentContext {
     fn picture_rows(&self, _src: &str, _pixels: Option<(u32, u32)>, _width: u16, _most: u16) -> Option<u16> {
         None
     }
+    /// Whether the server's link previews (embeds, videos, pictures of linked pages) are drawn:
+    /// not for a message the user flagged `hide_link_previews` (level 510).
+    fn link_previews(&self) -> bool {
+        true
+    }
 }
 
 /// A link or image of a message, numbered `[1]`, `[2]`, … in order of first appearance.

@@ -46,6 +46,9 @@ pub(super) async fn run_api(c: &Client, call: ApiCall) -> Msg {
         A::AddPlayground { name, language, template } => {
             c.add_playground(name, language, template).await.map(|_| Answer::Nothing)
         }
+        A::PushDefault { channel, on } => {
+            c.set_channel_push_default(*channel, *on).await.map(|_| Answer::Nothing)
+        }
         A::ChannelEmail { channel, sender } => {
             c.get_channel_email(*channel, *sender).await.map(|r| Answer::Email(r.email))
         }

@@ -446,6 +446,10 @@ impl Dispatcher {
             Effect::Star { id, add } => self.spawn(async move {
                 finished(Job::Star { add }, c.update_message_flags(&[id], add, Flag::Starred).await)
             }),
+            Effect::HidePreviews { id, hide } => self.spawn(async move {
+                let r = c.update_message_flags(&[id], hide, Flag::HideLinkPreviews).await;
+                finished(Job::HidePreviews { hide }, r)
+            }),
             Effect::MarkTopicRead { channel, topic } => self.spawn(async move {
                 finished(Job::MarkTopicRead, c.mark_topic_as_read(channel, &topic).await)
             }),

@@ -9,7 +9,7 @@
 use super::common::{
     Common, EXIT_HELP, Exit, Failure, Out, client, data_of, forget_queue, json_line, register,
 };
-use crate::api::{Client, EventKind, OutgoingMessage, RegisterParams};
+use crate::api::{Client, EventKind, OutgoingMessage, RegisterParams, SendResponse};
 use crate::app::narrow::Resolver;
 use crate::app::state::Data;
 use crate::backoff::{Backoff, pseudo_random};
@@ -153,14 +153,14 @@ async fn send_once(
     queue: &str,
     mut last_event_id: i64,
     message: &mut OutgoingMessage,
-) -> Result<i64, Failure> {
+) -> Result<SendResponse, Failure> {
     let local_id = fresh_local_id();
     message.local_id = Some(local_id.clone());
     message.queue_id = Some(queue.to_owned());
     message.read_by_sender = Some(true);
     for attempt in 1..=ATTEMPTS {
         let e = match client.send_message(message).await {
-            Ok(sent) => return Ok(sent.id),
+            Ok(sent) => return Ok(sent),
             Err(e) => e,
         };
         if !e.is_transient() {
@@ -169,7 +169,14 @@ async fn send_once(
         if e.may_have_arrived()
             && let Some(id) = arrived(client, queue, &mut last_event_id, &local_id).await?
         {
-            return Ok(id);
+            // Found among the events: the server's answer (and its link) was lost.
+            return Ok(SendResponse {
+                id,
+                message_url: None,
+                message_link: None,
+                automatic_new_visibility_policy: None,
+                ignored_parameters_unsupported: Vec::new(),
+            });
         }
         if attempt == ATTEMPTS {
             return Err(Failure::api("not sent", &e));
@@ -209,11 +216,18 @@ pub async fn run(
     }
     .await;
     forget_queue(&client, Some(&queue)).await;
-    let id = result?;
+    let sent = result?;
     if args.common.json {
-        out.line(&json_line(&serde_json::json!({"id": id, "result": "success"})));
+        // The message's address and its Markdown link, as the server gives them (level 508).
+        let mut line = serde_json::json!({"id": sent.id, "result": "success"});
+        for (key, value) in [("message_url", &sent.message_url), ("message_link", &sent.message_link)] {
+            if let Some(v) = value {
+                line[key] = serde_json::json!(v);
+            }
+        }
+        out.line(&json_line(&line));
     } else {
-        out.line(&id.to_string());
+        out.line(&sent.id.to_string());
     }
     Ok(())
 }

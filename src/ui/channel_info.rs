@@ -37,7 +37,8 @@ pub(super) fn draw_channel_info(
             lines.push(Line::styled(format!("#{} ({kind}{archived})", sanitize(&c.name)), t.bold));
             lines.push(Line::raw(""));
             let width = area.width.saturating_sub(2).max(10);
-            let ctx = Ctx { spoilers: false, tz: st.tz, clock: st.settings.clock, images: None };
+            let ctx =
+                Ctx { spoilers: false, tz: st.tz, clock: st.settings.clock, images: None, previews: true };
             if c.rendered_description.trim().is_empty() && c.description.trim().is_empty() {
                 lines.push(Line::styled("No description.", t.dim));
             } else if c.rendered_description.trim().is_empty() {
@@ -105,12 +106,19 @@ pub(super) fn facts(st: &State, c: &BasicChannel) -> Vec<(&'static str, String)>
     };
     let created = st.tz.format(c.date_created, "%-d %b %Y");
     let by = c.creator_id.map_or_else(String::new, |u| format!(" by {}", sanitize(d.user_name(u))));
-    vec![
+    let mut facts = vec![
         ("Subscribers", count),
         ("Folder", folder),
         ("Who may post", sanitize(&crate::app::who_may_post(d, c))),
         ("Created", format!("{created}{by}")),
-    ]
+    ];
+    // An administrator's setting (level 507), for administrators: `:channel-push-default`.
+    let admin = d.users.get(d.me).is_some_and(crate::app::UserInfo::is_admin);
+    if let Some(on) = c.default_push_notifications.filter(|_| admin) {
+        let words = if on { "on: new subscribers get mobile notifications" } else { "off" };
+        facts.push(("Push default", words.to_owned()));
+    }
+    facts
 }
 
 /// The user's own settings of a channel they subscribe to: the key that toggles each, what it

@@ -15,10 +15,14 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 use std::collections::HashMap;
 use std::rc::Rc;
 
+/// A layout's key: the message, the width, its HTML's hash, (spoilers open, previews drawn),
+/// room for pictures.
+type LayoutKey = (MessageId, u16, u64, (bool, bool), bool);
+
 /// Cache of rendered message bodies. Bounded; cleared wholesale when full.
 #[derive(Default)]
 pub struct RenderCache {
-    map: HashMap<(MessageId, u16, u64, bool, bool), Rc<RenderedContent>>,
+    map: HashMap<LayoutKey, Rc<RenderedContent>>,
     /// Where the last frame put things, for mouse clicks.
     pub hits: HitMap,
     /// Where the last frame drew graphemes that terminals may draw differently (see
@@ -94,6 +98,8 @@ pub(super) struct Ctx<'a> {
     pub(super) clock: crate::app::settings::Clock,
     /// Make room for the pictures of inline images on this server, if any.
     pub(super) images: Option<Room<'a>>,
+    /// Draw the server's link previews (false: the user hid them on this message).
+    pub(super) previews: bool,
 }
 
 /// What room for pictures is made from: the server whose pictures are drawn, the pictures held
@@ -110,6 +116,9 @@ impl ContentContext for Ctx<'_> {
     }
     fn spoiler_open(&self, _index: usize) -> bool {
         self.spoilers
+    }
+    fn link_previews(&self) -> bool {
+        self.previews
     }
     fn image(&self, src: &str) -> bool {
         self.images.as_ref().is_some_and(|r| crate::app::images::on_own_server(r.site, src))
@@ -169,13 +178,14 @@ impl RenderCache {
         st: &State,
         pictures: bool,
     ) -> Rc<RenderedContent> {
-        self.layout(m.id, html, width, spoilers, st, pictures)
+        let previews = !m.has_flag(crate::api::Flag::HideLinkPreviews);
+        self.layout(m.id, html, width, (spoilers, previews), st, pictures)
     }
 
     /// The layout of the compose box's preview: the server's HTML of the text, laid out as a
     /// message's (spoilers closed, no pictures), kept under an ID no message has.
     pub(super) fn preview(&mut self, html: &str, width: u16, st: &State) -> Rc<RenderedContent> {
-        self.layout(MessageId::MIN, html, width, false, st, false)
+        self.layout(MessageId::MIN, html, width, (false, true), st, false)
     }
 
     fn layout(
@@ -183,7 +193,7 @@ impl RenderCache {
         id: MessageId,
         html: &str,
         width: u16,
-        spoilers: bool,
+        (spoilers, previews): (bool, bool),
         st: &State,
         pictures: bool,
     ) -> Rc<RenderedContent> {
@@ -194,7 +204,7 @@ impl RenderCache {
         let images = cell
             .filter(|_| pictures && settings.images != crate::app::settings::ImageMode::Off)
             .map(|cell| Room { site: st.site.as_str(), held: &st.images, cell });
-        let key = (id, width, hash(html), spoilers, images.is_some());
+        let key = (id, width, hash(html), (spoilers, previews), images.is_some());
         // A picture laid out before its size was known is laid out again once it is held (the
         // layout changes once; the pane keeps the selected message where it was).
         if let Some(r) = self.map.get(&key)
@@ -205,7 +215,7 @@ impl RenderCache {
         if self.map.len() >= CACHE_LIMIT {
             self.map.clear();
         }
-        let ctx = Ctx { spoilers, tz, clock: settings.clock, images };
+        let ctx = Ctx { spoilers, tz, clock: settings.clock, images, previews };
         let r = Rc::new(render_html_with_theme(html, width, &ctx, &theme.content));
         self.map.insert(key, r.clone());
         r

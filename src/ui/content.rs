@@ -398,6 +398,8 @@ impl<'a> Renderer<'a> {
             "span" if has_class(el, "katex-display") => self.math(el, flow, inh, true),
             "span" if has_class(el, "katex") => self.math(el, flow, inh, false),
             "span" if has_class(el, "emoji") => return self.emoji(el, flow, inh),
+            // The user hid this message's previews: the links stay in the text.
+            "div" if !self.ctx.link_previews() && is_link_preview(el) => {}
             "div"
                 if has_class(el, "message_inline_image")
                     || has_class(el, "message_inline_video")
@@ -690,4 +692,19 @@ impl<'a> Renderer<'a> {
         }
         flow.block(lines, Kind::Block);
     }
+}
+
+/// A preview the server made of a link in the text: a page's embed, a video's, or the picture
+/// of a linked image that is not an upload (an upload's picture is the message's own).
+fn is_link_preview(el: ElementRef<'_>) -> bool {
+    if has_class(el, "message_embed") || has_class(el, "youtube-video") || has_class(el, "vimeo-video") {
+        return true;
+    }
+    let media = has_class(el, "message_inline_image") || has_class(el, "message_inline_video");
+    let upload = el
+        .select(&scraper::Selector::parse("a[href]").expect("selector"))
+        .next()
+        .and_then(|a| a.attr("href"))
+        .is_some_and(|h| h.contains("/user_uploads/"));
+    media && !upload
 }

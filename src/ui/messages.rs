@@ -334,7 +334,7 @@ fn pending_block(st: &State, th: &Theme, o: &crate::app::Outgoing, width: u16) -
     let body = render_html_with_theme(
         &format!("<p>{html}</p>"),
         width.saturating_sub(2).max(10),
-        &Ctx { spoilers: false, tz: st.tz, clock: st.settings.clock, images: None },
+        &Ctx { spoilers: false, tz: st.tz, clock: st.settings.clock, images: None, previews: true },
         &th.content,
     );
     let shown = body.lines.len().min(PENDING_PREVIEW_LINES);

@@ -42,7 +42,7 @@ pub(super) fn draw_profile(
         lines.push(field(fact.label, value));
     }
     let width = area.width.saturating_sub(2).max(10);
-    let ctx = Ctx { spoilers: false, tz: st.tz, clock: st.settings.clock, images: None };
+    let ctx = Ctx { spoilers: false, tz: st.tz, clock: st.settings.clock, images: None, previews: true };
     let mut custom = Vec::new();
     for (label, value) in custom_fields(st, u) {
         match value {

@@ -34,12 +34,12 @@ async fn register(env: &Env, who: &str, params: &[(&str, &str)]) -> Value {
 }
 
 #[tokio::test]
-async fn the_default_is_level_503_and_the_version_follows_the_level() {
+async fn the_default_is_level_512_and_the_version_follows_the_level() {
     let env = Env::start().await;
     let reg = register(&env, "member", &[("fetch_event_types", "[]")]).await;
     assert_eq!(
         (reg["zulip_feature_level"].as_i64(), reg["zulip_version"].as_str()),
-        (Some(503), Some("13.0-dev"))
+        (Some(512), Some("13.0-dev"))
     );
     for (level, version) in
         [(218, "8.0-dev"), (420, "11.0-dev"), (421, "11.0"), (489, "12.0-dev"), (498, "12.0")]

@@ -16,6 +16,7 @@ mod fidelity;
 mod hostile_server;
 mod levels;
 mod levels12;
+mod levels13;
 mod messages;
 mod messages_ops;
 mod messages_send;

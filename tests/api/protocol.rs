@@ -38,7 +38,7 @@ async fn register_returns_a_queue_and_the_initial_state() {
         member.register(&RegisterParams { slim_presence: Some(true), ..Default::default() }).await.unwrap();
     assert!(!reg.queue_id.as_deref().unwrap_or("").is_empty());
     assert_eq!(reg.last_event_id, -1);
-    assert_eq!(reg.zulip_feature_level, 503);
+    assert_eq!(reg.zulip_feature_level, 512);
     assert_eq!(reg.zulip_version, "13.0-dev", "today's Zulip Cloud");
     assert_eq!(reg.max_message_length, Some(10_000));
     assert_eq!(reg.max_topic_length, Some(60));
@@ -91,7 +91,7 @@ async fn register_returns_a_queue_and_the_initial_state() {
     let engineers = groups.iter().find(|g| g.name == "engineers").expect("engineers");
     assert_eq!(engineers.direct_subgroup_ids.len(), 2);
     // The client learned the server's limits.
-    assert_eq!(member.server_info().feature_level, Some(503));
+    assert_eq!(member.server_info().feature_level, Some(512));
     assert_eq!(member.server_info().max_topic_length, Some(60));
 }
 
@@ -101,7 +101,7 @@ async fn fetch_event_types_limits_the_initial_state() {
     let params = RegisterParams { fetch_event_types: Some(vec!["message".into()]), ..Default::default() };
     let reg = env.client("member").register(&params).await.unwrap();
     assert!(reg.queue_id.is_some());
-    assert_eq!(reg.zulip_feature_level, 503, "always present");
+    assert_eq!(reg.zulip_feature_level, 512, "always present");
     assert!(reg.unread_msgs.is_some());
     assert!(reg.max_message_id.is_some());
     assert!(reg.subscriptions.is_none());
@@ -565,7 +565,7 @@ async fn unknown_parameters_are_listed_as_ignored() {
 async fn server_settings_need_no_authentication() {
     let env = Env::start().await;
     let s = Client::anonymous(&env.server.url, &Default::default()).unwrap().server_settings().await.unwrap();
-    assert_eq!(s.zulip_feature_level, 503);
+    assert_eq!(s.zulip_feature_level, 512);
     assert_eq!(s.zulip_version, "13.0-dev");
     assert_eq!(s.realm_name.as_deref(), Some("Topicterm Demo"));
     assert_eq!(s.authentication_methods["password"], json!(true));

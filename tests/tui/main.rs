@@ -6,6 +6,7 @@ mod bandwidth;
 mod bandwidth_people;
 mod cache;
 mod channels_people;
+mod cloud13;
 mod cold_start;
 mod daily;
 mod drafts;

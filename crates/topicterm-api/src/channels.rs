@@ -135,6 +135,18 @@ impl Client {
         self.call(Method::GET, &format!("/streams/{stream_id}"), Params::new()).await
     }
 
+    /// `PATCH /streams/{id}` with `default_push_notifications` (level 507; organization
+    /// administrators): whether new subscribers get mobile notifications for the channel.
+    pub async fn set_channel_push_default(&self, stream_id: ChannelId, on: bool) -> Result<Value> {
+        self.level().require(
+            super::levels::DEFAULT_PUSH_NOTIFICATIONS,
+            "a channel's push default",
+            "Zulip 13.0",
+        )?;
+        let p = Params::new().add("default_push_notifications", on);
+        self.call(Method::PATCH, &format!("/streams/{stream_id}"), p).await
+    }
+
     /// Operation 3: `POST /user_topics`. Below feature level 170 muting falls back to the legacy
     /// operation (only none and muted exist there).
     pub async fn update_user_topic(

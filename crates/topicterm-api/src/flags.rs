@@ -31,13 +31,15 @@ pub enum Flag {
     SummarizeInStream,
     ForceExpand,
     ForceCollapse,
+    /// The user hid the message's link previews (level 510).
+    HideLinkPreviews,
     /// A flag this crate does not know, by the server's name.
     Other(String),
 }
 
 impl Flag {
     /// Every flag this crate knows, in a fixed order (a client may number them by it).
-    pub const KNOWN: [Flag; 16] = [
+    pub const KNOWN: [Flag; 17] = [
         Flag::Read,
         Flag::Starred,
         Flag::Collapsed,
@@ -54,6 +56,7 @@ impl Flag {
         Flag::SummarizeInStream,
         Flag::ForceExpand,
         Flag::ForceCollapse,
+        Flag::HideLinkPreviews,
     ];
 
     /// The flags that say a message mentions the user: by name, or a wildcard in its channel or
@@ -84,6 +87,7 @@ impl Flag {
             Flag::SummarizeInStream => "summarize_in_stream",
             Flag::ForceExpand => "force_expand",
             Flag::ForceCollapse => "force_collapse",
+            Flag::HideLinkPreviews => "hide_link_previews",
             Flag::Other(name) => name,
         }
     }

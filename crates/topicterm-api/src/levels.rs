@@ -78,6 +78,12 @@ pub const REMINDERS: i64 = 381;
 pub const REMINDER_NOTE: i64 = 415;
 /// `message_ids` on `GET /messages`: these messages, by ID (Zulip 10.0).
 pub const MESSAGE_IDS: i64 = 300;
+/// The channel setting `default_push_notifications`, set by administrators (Zulip 13.0).
+pub const DEFAULT_PUSH_NOTIFICATIONS: i64 = 507;
+/// `POST /messages` answers `message_url` and `message_link` (Zulip 13.0).
+pub const SEND_ANSWERS_LINK: i64 = 508;
+/// The `hide_link_previews` message flag (Zulip 13.0); "Invalid flag" before.
+pub const HIDE_LINK_PREVIEWS: i64 = 510;
 
 /// A server's level as far as the client knows it: `None` before register answered, taken
 /// as the newest (every name of the current protocol).

@@ -234,6 +234,12 @@ impl OutgoingMessage {
 #[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct SendResponse {
     pub id: MessageId,
+    /// The message's address in the web app (level 508; absent before).
+    #[serde(default)]
+    pub message_url: Option<String>,
+    /// Markdown that links to the message, as the web app writes it (level 508).
+    #[serde(default)]
+    pub message_link: Option<String>,
     #[serde(default)]
     pub automatic_new_visibility_policy: Option<i64>,
     #[serde(default)]

@@ -414,6 +414,9 @@ pub struct BasicChannel {
     pub stream_weekly_traffic: Option<i64>,
     #[serde(default)]
     pub subscriber_count: Option<i64>,
+    /// New subscribers get mobile notifications on (level 507; administrators set it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_push_notifications: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub can_send_message_group: Option<GroupSettingValue>,
     /// Only with `include_default`.

@@ -108,6 +108,32 @@ pub const QUICKTIME_VIDEO: i64 = 495;
 pub const USER_PRESENCE_BOTH: i64 = 497;
 /// `<time:…>` takes only ISO 8601, no longer UNIX timestamps or free text (Zulip 13.0).
 pub const TIME_ISO_ONLY: i64 = 503;
+/// `require_e2ee_push_notifications` stops legacy pushes altogether rather than sending them
+/// redacted (Zulip 13.0; 12.x from 500). No API shape changes: the demo server sends no pushes.
+pub const E2EE_PUSH_ONLY: i64 = 504;
+/// A `change_all` move by a member whose target message is past the time limit answers
+/// `MOVE_MESSAGES_TIME_LIMIT_EXCEEDED` when any message of the topic is still within it (13.0).
+pub const MOVE_LIMIT_ERROR_FOR_OLD_TARGET: i64 = 505;
+/// `export_from_prior_server` on export records (Zulip 13.0; 12.x from 499).
+pub const EXPORT_FROM_PRIOR_SERVER: i64 = 506;
+/// The channel setting `default_push_notifications` (Zulip 13.0).
+pub const DEFAULT_PUSH_NOTIFICATIONS: i64 = 507;
+/// `POST /messages` answers `message_url` and `message_link` (Zulip 13.0).
+pub const SEND_ANSWERS_LINK: i64 = 508;
+/// `PATCH /messages/{id}` with the message's own `stream_id` is not a channel move (13.0).
+pub const SAME_CHANNEL_NOT_A_MOVE: i64 = 509;
+/// The `hide_link_previews` message flag (Zulip 13.0).
+pub const HIDE_LINK_PREVIEWS: i64 = 510;
+/// `POST /messages/{id}/report` fails when the report cannot reach the moderation channel (13.0).
+pub const REPORT_DELIVERY_ERROR: i64 = 511;
+/// The undocumented `PATCH /users/me/subscriptions` (add/delete at once) is gone (Zulip 13.0).
+pub const NO_PATCH_SUBSCRIPTIONS: i64 = 512;
+
+/// Is a change made at `at13` on the 13.0 branch (and backported to 12.x at `at12`) in `level`?
+pub fn has(level: i64, at13: i64, at12: i64) -> bool {
+    level >= at13 || (at12..=501).contains(&level)
+}
+
 /// Narrow `mentions` (Zulip 12.0).
 pub const MENTIONS_OPERATOR: i64 = 446;
 /// `anchor=date` with `anchor_date` on `GET /messages`: "Invalid anchor" before.
@@ -313,6 +339,15 @@ mod tests {
         assert_eq!(version(498), "12.0");
         assert_eq!(version(500), "12.1");
         assert_eq!(version(503), "13.0-dev");
+        assert_eq!(version(512), "13.0-dev");
+    }
+
+    #[test]
+    fn a_change_backported_to_12x_is_in_its_maintenance_levels_not_the_early_13_ones() {
+        assert!(!has(498, EXPORT_FROM_PRIOR_SERVER, 499));
+        assert!(has(499, EXPORT_FROM_PRIOR_SERVER, 499) && has(501, EXPORT_FROM_PRIOR_SERVER, 499));
+        assert!(!has(502, EXPORT_FROM_PRIOR_SERVER, 499) && !has(505, EXPORT_FROM_PRIOR_SERVER, 499));
+        assert!(has(506, EXPORT_FROM_PRIOR_SERVER, 499) && has(512, EXPORT_FROM_PRIOR_SERVER, 499));
     }
 
     #[test]

@@ -364,6 +364,9 @@ fn other_success(st: &mut State, job: Job, result: Answer) -> Vec<Effect> {
         (Job::DumpState, Answer::Written(path)) => format!("state written to {}", path.display()),
         (Job::MarkTopicRead, _) => "topic marked as read".into(),
         (Job::Star { add }, _) => if add { "starred" } else { "star taken off" }.into(),
+        (Job::HidePreviews { hide }, _) => {
+            if hide { "link previews hidden" } else { "link previews shown again" }.into()
+        }
         (Job::React { add }, _) => if add { "reaction added" } else { "reaction taken back" }.into(),
         (Job::MarkChannelRead { name }, _) => format!("#{name} marked as read"),
         (Job::MarkAllRead, _) => "all messages marked as read".into(),
@@ -409,6 +412,10 @@ fn api_success(call: ApiCall) -> String {
         ApiCall::MuteUser { name, mute: false, .. } => format!("{name} unmuted"),
         ApiCall::AlertWords { .. } => String::new(),
         ApiCall::DeleteMessage(_) => "message deleted".into(),
+        ApiCall::PushDefault { on: true, .. } => "new subscribers get mobile notifications for it".into(),
+        ApiCall::PushDefault { on: false, .. } => {
+            "new subscribers follow their own mobile notification default".into()
+        }
         ApiCall::Channels
         | ApiCall::Submessage { .. }
         | ApiCall::RecentMessages
@@ -467,6 +474,9 @@ fn refused(st: &mut State, job: Job, f: &Failure) {
         Job::Api(call) => match (*call, f) {
             (ApiCall::Submessage { .. }, _) => format!("not counted: {text}"),
             (ApiCall::ChannelEmail { .. }, _) => format!("channel email: {text}"),
+            (ApiCall::PushDefault { .. }, _) => {
+                format!("the channel's mobile notification default is unchanged: {text}")
+            }
             (ApiCall::Schedule(_) | ApiCall::UpdateScheduled { .. }, _) => format!("not scheduled: {text}"),
             (ApiCall::Invite { .. }, Failure::Api(e)) => match crate::api::invitation_failure(e) {
                 Some((skipped, _)) if !skipped.is_empty() => {
@@ -484,6 +494,13 @@ fn refused(st: &mut State, job: Job, f: &Failure) {
             (ApiCall::GroupMembers { group, names, .. }, Failure::Api(e)) => {
                 group_refusal(&why(e), &group, &names)
             }
+            (ApiCall::MoveTopic { .. }, Failure::Api(crate::api::ApiError::Server(e)))
+                if e.code == "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED" =>
+            {
+                move_limit_refusal(e).unwrap_or(text)
+            }
+            // From level 511 the server says when a report could not reach the moderators.
+            (ApiCall::Report { .. }, _) => format!("not reported: {text}"),
             (ApiCall::Remind { .. }, _) => format!("not reminded: {text}"),
             (ApiCall::DeleteReminder(_), _) => format!("reminder not deleted: {text}"),
             (ApiCall::DeleteUpload { name, .. }, _) => format!("{name} not deleted: {text}"),
@@ -498,6 +515,9 @@ fn refused(st: &mut State, job: Job, f: &Failure) {
         Job::Upload { .. } => format!("not attached: {text}"),
         Job::FetchTopics(_) => format!("topics: {text}"),
         Job::Star { add } => format!("{}: {text}", if add { "not starred" } else { "star not taken off" }),
+        Job::HidePreviews { hide } => {
+            format!("{}: {text}", if hide { "previews not hidden" } else { "previews not shown again" })
+        }
         Job::React { add } => {
             format!("{}: {text}", if add { "reaction not added" } else { "reaction not taken back" })
         }
@@ -590,6 +610,17 @@ fn group_refusal(msg: &str, group: &str, names: &[(i64, String)]) -> String {
     } else {
         msg.to_owned()
     }
+}
+
+/// A move that took messages past the organization's time limit (level 505 also for a
+/// `change_all` from a message past it): how many may move, and how.
+fn move_limit_refusal(e: &crate::api::ServerError) -> Option<String> {
+    let n = |key: &str| e.extra.get(key).and_then(serde_json::Value::as_i64);
+    let (allowed, all) = (n("total_messages_allowed_to_move")?, n("total_messages_in_topic")?);
+    let first = n("first_message_id_allowed_to_move")?;
+    Some(format!(
+        "not moved: only the {allowed} most recent of the topic's {all} messages may move (the rest are past the organization's time limit); select the first of them (message {first}) and move it with the ones after it (`t`, tab: this and later)"
+    ))
 }
 
 #[cfg(test)]

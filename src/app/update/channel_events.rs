@@ -40,6 +40,12 @@ fn peers_changed(st: &mut State, stream_ids: &[ChannelId], n: i64) {
 /// Channels deleted, archived or changed (name, description) while subscribed: the sidebar
 /// drawn again, and a channel the user was in that is gone said.
 pub(super) fn on_stream(st: &mut State, ev: StreamEvent) {
+    if let StreamEvent::Update { stream_id, change: StreamChange::DefaultPushNotifications(on) } = &ev
+        && let Some(Popup::ChannelInfo { channel, details: Some(c), .. }) = &mut st.ui.popup
+        && channel == stream_id
+    {
+        c.default_push_notifications = Some(*on);
+    }
     match st.data.channels.on_stream(ev) {
         StreamApplied::Nothing => return,
         StreamApplied::Changed => {}

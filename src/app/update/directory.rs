@@ -449,6 +449,7 @@ mod tests {
             subscriber_count: None,
             can_send_message_group: setting,
             is_default: None,
+            default_push_notifications: None,
         }
     }
 

@@ -7,8 +7,8 @@ use super::actions::on_action;
 use super::common::*;
 use super::directory::{open_channels, subscribe_command};
 use super::navigation::mark_unread_from_here;
-use super::palette_channels::{channel_email, channel_info, create_channel, unsubscribe};
-use super::palette_messages::{add_item, delete_message, jump_to_date, mark_read, report};
+use super::palette_channels::{channel_email, channel_info, create_channel, push_default, unsubscribe};
+use super::palette_messages::{add_item, delete_message, hide_previews, jump_to_date, mark_read, report};
 use super::palette_people::{deactivate, group_members, invite, mute_user, profile};
 use super::palette_settings::{add_playground, clear_status, list_alert_words, set_status_text};
 use super::palette_settings::{archive, forget_archive};
@@ -88,6 +88,7 @@ pub(super) fn run_command(st: &mut State, cmd: Command) -> Result<Vec<Effect>, S
         C::MoveTopic { channel, topic, mode } => move_topic(st, channel.as_deref(), topic, mode)?,
         C::Resolve(resolve) => resolve_topic(st, resolve)?,
         C::Delete => delete_message(st)?,
+        C::HidePreviews(hide) => hide_previews(st, hide)?,
         C::MarkUnread => mark_unread_from_here(st)?,
         C::DeleteTopic => delete_topic(st)?,
         C::AddItem { poll, text } => add_item(st, poll, &text)?,
@@ -107,6 +108,7 @@ pub(super) fn run_command(st: &mut State, cmd: Command) -> Result<Vec<Effect>, S
         C::CreateChannel { name, private, description } => create_channel(st, name, private, description)?,
         C::Invite { emails, channels } => invite(st, emails, &channels)?,
         C::ChannelInfo(named) => channel_info(st, named.as_deref())?,
+        C::PushDefault { on, channel } => push_default(st, on, channel.as_deref())?,
         C::Profile(named) => profile(st, named.as_deref())?,
         C::Report { report_type, description } => report(st, report_type, description)?,
         C::Remind(words) => super::reminders::remind(st, &words)?,

@@ -87,3 +87,28 @@ pub(super) fn channel_info(st: &mut State, named: Option<&str>) -> Result<Vec<Ef
     };
     Ok(open_channel_info(st, id, None))
 }
+
+/// `:channel-push-default on|off [#channel]`: whether the channel's new subscribers get mobile
+/// notifications (level 507; organization administrators only, as the server rules).
+pub(super) fn push_default(st: &mut State, on: bool, named: Option<&str>) -> Result<Vec<Effect>, String> {
+    st.data
+        .realm
+        .level()
+        .require(
+            crate::api::levels::DEFAULT_PUSH_NOTIFICATIONS,
+            "a channel's default for mobile notifications",
+            "Zulip 13.0",
+        )
+        .map_err(|e| e.to_string())?;
+    if !st.data.users.get(st.data.me).is_some_and(UserInfo::is_admin) {
+        return Err(
+            "only organization administrators set a channel's default for mobile notifications".into()
+        );
+    }
+    let channel = command_channel(st, named)?;
+    set_status(
+        st,
+        format!("setting #{}'s default for mobile notifications…", st.data.channels.name(channel)),
+    );
+    Ok(vec![Effect::Api(ApiCall::PushDefault { channel, on })])
+}

@@ -40,6 +40,28 @@ pub(super) fn delete_message(st: &mut State) -> Result<Vec<Effect>, String> {
     Ok(vec![])
 }
 
+/// `:hide-previews` and `:show-previews`: the user's `hide_link_previews` flag on the selected
+/// message (level 510), changed when the server's event says so.
+pub(super) fn hide_previews(st: &mut State, hide: bool) -> Result<Vec<Effect>, String> {
+    st.data
+        .realm
+        .level()
+        .require(crate::api::levels::HIDE_LINK_PREVIEWS, "hiding link previews", "Zulip 13.0")
+        .map_err(|e| e.to_string())?;
+    let m = selected_message(st).ok_or("select a message first")?;
+    if m.has_flag(Flag::HideLinkPreviews) == hide {
+        return Err(if hide {
+            "its link previews are hidden already"
+        } else {
+            "its link previews are shown"
+        }
+        .into());
+    }
+    let id = m.id;
+    set_status(st, if hide { "hiding its link previews…" } else { "showing its link previews again…" });
+    Ok(vec![Effect::HidePreviews { id, hide }])
+}
+
 /// `:poll-option` and `:todo-add`: add to the selected message's poll or to-do list.
 pub(super) fn add_item(st: &State, poll: bool, text: &str) -> Result<Vec<Effect>, String> {
     use crate::app::widget::Widget;

@@ -139,6 +139,8 @@ pub enum StreamChange {
     Folder(Option<i64>),
     /// Who may start a new topic; `None` when the value could not be read.
     CanCreateTopicGroup(Option<GroupSettingValue>),
+    /// Whether new subscribers get mobile notifications on (level 507).
+    DefaultPushNotifications(bool),
     /// Made private or public (`invite_only`); the reference server sends the other two
     /// permission settings beside it, in the same event.
     Permission {
@@ -168,6 +170,7 @@ impl StreamChange {
             "is_archived" => Self::Archived(value_as(value)?),
             "folder_id" => Self::Folder(value_as(value)?),
             "can_create_topic_group" => Self::CanCreateTopicGroup(serde_json::from_value(value).ok()),
+            "default_push_notifications" => Self::DefaultPushNotifications(value_as(value)?),
             _ => Self::Other { property, value },
         })
     }

@@ -143,11 +143,20 @@ pub async fn update_stream(State(s): State<Arc<Shared>>, Path(id): Path<String>,
     } else {
         None
     };
+    let push_default = if org.settings.feature_level >= levels::DEFAULT_PUSH_NOTIFICATIONS {
+        p.opt_bool("default_push_notifications")?
+    } else {
+        None
+    };
     org.accessible_channel(req.user_id, cid)?;
     let me = org.user(req.user_id)?;
     let creator = org.channels.get(&cid).and_then(|c| c.creator_id) == Some(req.user_id);
     if !me.is_admin() && !creator {
         return Err(ApiErr::bad("You do not have permission to administer this channel."));
+    }
+    // Only organization administrators, not a channel's administrators (507).
+    if push_default.is_some() && !me.is_admin() {
+        return Err(ApiErr::admin_required());
     }
     if let Some(n) = &new_name {
         let n = n.trim();
@@ -197,6 +206,10 @@ pub async fn update_stream(State(s): State<Arc<Shared>>, Path(id): Path<String>,
     if let Some(g) = topic_group {
         changes.push(("can_create_topic_group", g.json(), None));
         c.can_create_topic_group = g;
+    }
+    if let Some(on) = push_default {
+        c.default_push_notifications = on;
+        changes.push(("default_push_notifications", json!(on), None));
     }
     let name = c.name.clone();
     let (c_history, c_web_public) = (c.history_public, c.is_web_public);

@@ -188,30 +188,17 @@ fn reminder_content(org: &Org, message_id: i64, note: Option<&str>) -> String {
     };
     text.push_str("\n\n");
     let who = mention(org, m.sender_id);
-    let (url, place) = match &m.recip {
-        Recip::Channel { id, topic } => {
-            let name = org.channels.get(id).map(|c| c.name.as_str()).unwrap_or_default();
-            let url = format!(
-                "#narrow/channel/{id}-{}/topic/{}/near/{message_id}",
-                name.replace(' ', "-"),
-                topic.replace(' ', ".")
-            );
-            // The reference server falls back to a link where the names would break the syntax.
-            let plain = |s: &str| !s.contains(['`', '>', '*', '&', '$']);
-            let link = if plain(name) && plain(topic) {
-                format!("#**{name}>{topic}@{message_id}**")
-            } else {
-                format!("[#{name} > {topic} @ 💬]({url})")
-            };
-            (url, format!("in {link}"))
-        }
-        Recip::Dm { users } => {
+    let (url, link) = super::common::message_place(org, m);
+    let place = match (&m.recip, link) {
+        (Recip::Channel { .. }, Some(link)) => format!("in {link}"),
+        (Recip::Dm { users }, _) => {
             let mut others: Vec<i64> = users.iter().copied().filter(|u| *u != m.sender_id).collect();
             if others.is_empty() {
                 others.push(m.sender_id);
             }
-            (format!("#narrow/near/{message_id}"), format!("to {}", mentions(org, &others)))
+            format!("to {}", mentions(org, &others))
         }
+        _ => String::new(),
     };
     let widget =
         [("/poll", "poll"), ("/todo", "todo list")].into_iter().find(|(p, _)| m.content.starts_with(p));

@@ -28,19 +28,25 @@ pub async fn flags(State(s): State<Arc<Shared>>, req: Req) -> Res {
 }
 
 fn set_flags(org: &mut Org, user: i64, ids: &[i64], add: bool, flag: &str) -> ApiResult<Vec<i64>> {
-    if !matches!(
-        flag,
-        "read"
-            | "starred"
-            | "collapsed"
-            | "mentioned"
-            | "wildcard_mentioned"
-            | "has_alert_word"
-            | "historical"
-    ) {
+    let hide_previews = org.settings.feature_level >= crate::levels::HIDE_LINK_PREVIEWS;
+    let editable = |f: &str| {
+        matches!(f, "read" | "starred" | "collapsed") || (f == "hide_link_previews" && hide_previews)
+    };
+    if !editable(flag)
+        && !matches!(
+            flag,
+            "read"
+                | "starred"
+                | "collapsed"
+                | "mentioned"
+                | "wildcard_mentioned"
+                | "has_alert_word"
+                | "historical"
+        )
+    {
         return Err(ApiErr::bad(format!("Invalid flag: '{flag}'")));
     }
-    if !matches!(flag, "read" | "starred" | "collapsed") {
+    if !editable(flag) {
         return Err(ApiErr::bad(format!("Flag not editable: '{flag}'")));
     }
     let mut changed = Vec::new();

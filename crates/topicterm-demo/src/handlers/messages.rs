@@ -5,7 +5,7 @@ use super::background::dispatch_webhooks;
 use super::common::Res;
 use crate::error::{ApiErr, ApiResult, ok, success};
 use crate::levels;
-use crate::org::{Org, Recip, Role, strip_resolved};
+use crate::org::{MessageRec, Org, Recip, Role, strip_resolved};
 use crate::params::path_id;
 use crate::shared::{Req, Shared, reply};
 use crate::validate::{check_topic, normalize_body};
@@ -271,7 +271,17 @@ pub async fn send(State(s): State<Arc<Shared>>, req: Req) -> Res {
         org.send(req.user_id, recip, &content, &req.client, local, read_by_sender)?
     };
     dispatch_webhooks(&s);
-    Ok(reply(p, success(json!({"id": id}))))
+    let mut answer = json!({"id": id});
+    if level >= levels::SEND_ANSWERS_LINK {
+        let org = s.lock();
+        if let Some(m) = org.messages.get(&id) {
+            let (fragment, link) = super::common::message_place(&org, m);
+            let url = format!("{}/{fragment}", s.url.trim_end_matches('/'));
+            answer["message_link"] = json!(link.unwrap_or_else(|| format!("[💬]({url})")));
+            answer["message_url"] = json!(url);
+        }
+    }
+    Ok(reply(p, success(answer)))
 }
 
 /// `DELETE /messages/{id}`: administrators delete any message; senders their own within the
@@ -298,6 +308,50 @@ pub async fn delete_message(State(s): State<Arc<Shared>>, Path(id): Path<String>
 /// and `move_messages_between_streams_limit_seconds`, a week by default).
 const MOVE_LIMIT_SECS: i64 = 7 * 86400;
 
+/// A member's move within the time limit (`check_time_limit_for_change_all_propagate_mode`):
+/// the target message must be within it, and so must every message a `change_later` or
+/// `change_all` move takes — else `MOVE_MESSAGES_TIME_LIMIT_EXCEEDED` says how many of the
+/// topic's most recent messages may move. From 505 that answer also comes for a `change_all`
+/// move whose target is past the limit, as long as a message of the topic is within it.
+fn check_move_time_limit(org: &Org, msg: &MessageRec, mode: &str, level: i64) -> ApiResult<()> {
+    let now = org.now();
+    let within = |m: &MessageRec| now - m.timestamp <= MOVE_LIMIT_SECS;
+    let target_ok = within(msg);
+    let old_target_all = mode == "change_all" && level >= levels::MOVE_LIMIT_ERROR_FOR_OLD_TARGET;
+    if mode == "change_one" || (!target_ok && !old_target_all) {
+        return if target_ok {
+            Ok(())
+        } else {
+            Err(ApiErr::bad("The time limit for editing this message's topic has passed."))
+        };
+    }
+    let topic: Vec<&MessageRec> = org
+        .messages
+        .values()
+        .filter(|m| m.channel_id() == msg.channel_id() && same_name(m.topic(), msg.topic()))
+        .filter(|m| mode == "change_all" || m.id >= msg.id)
+        .collect();
+    let allowed: Vec<&&MessageRec> = topic.iter().filter(|m| within(m)).collect();
+    if allowed.len() == topic.len() {
+        return Ok(());
+    }
+    if allowed.is_empty() {
+        return Err(ApiErr::bad("The time limit for editing this message's topic has passed."));
+    }
+    Err(ApiErr::new(
+        axum::http::StatusCode::BAD_REQUEST,
+        "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED",
+        format!(
+            "You only have permission to move the {}/{} most recent messages in this topic.",
+            allowed.len(),
+            topic.len()
+        ),
+    )
+    .with("first_message_id_allowed_to_move", allowed[0].id)
+    .with("total_messages_allowed_to_move", allowed.len())
+    .with("total_messages_in_topic", topic.len()))
+}
+
 /// `PATCH /messages/{id}`: edit content, rename the topic, move to another channel.
 pub async fn update_message(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
     let id = path_id("message_id", &id)?;
@@ -312,11 +366,18 @@ pub async fn update_message(State(s): State<Arc<Shared>>, Path(id): Path<String>
     // The reference server's defaults: tell the new conversation, not the old one.
     let notify_old = p.opt_bool("send_notification_to_old_thread")?.unwrap_or(false);
     let notify_new = p.opt_bool("send_notification_to_new_thread")?.unwrap_or(true);
+    let mut org = s.lock();
+    let level = org.settings.feature_level;
+    let msg = org.readable(req.user_id, id)?.clone();
+    let (old_cid, old_topic) = match &msg.recip {
+        Recip::Channel { id, topic } => (Some(*id), topic.clone()),
+        Recip::Dm { .. } => (None, String::new()),
+    };
+    // From 509 a message's own channel is no move (before, it was taken as one).
+    let new_channel = new_channel.filter(|c| level < levels::SAME_CHANNEL_NOT_A_MOVE || Some(*c) != old_cid);
     if content.is_none() && topic_raw.is_none() && new_channel.is_none() {
         return Err(ApiErr::bad("Nothing to change"));
     }
-    let mut org = s.lock();
-    let msg = org.readable(req.user_id, id)?.clone();
     let user = org.user(req.user_id)?.clone();
     if content.is_some() && msg.sender_id != req.user_id {
         return Err(ApiErr::bad("You don't have permission to edit this message"));
@@ -328,14 +389,8 @@ pub async fn update_message(State(s): State<Arc<Shared>>, Path(id): Path<String>
         if user.role >= Role::Guest {
             return Err(ApiErr::bad("You don't have permission to edit this message"));
         }
-        if org.now() - msg.timestamp > MOVE_LIMIT_SECS {
-            return Err(ApiErr::bad("The time limit for editing this message's topic has passed."));
-        }
+        check_move_time_limit(&org, &msg, &mode, level)?;
     }
-    let (old_cid, old_topic) = match &msg.recip {
-        Recip::Channel { id, topic } => (Some(*id), topic.clone()),
-        Recip::Dm { .. } => (None, String::new()),
-    };
     if old_cid.is_none() && (topic_raw.is_some() || new_channel.is_some()) {
         return Err(ApiErr::bad("Direct messages cannot be moved"));
     }
@@ -569,7 +624,12 @@ pub async fn report(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: R
         let topic = format!("{}'s moderation requests", sender.full_name);
         let topic: String = topic.chars().take(org.realm.max_topic_length).collect();
         let bot = org.notification_bot;
-        org.send(bot, Recip::Channel { id: channel, topic }, &content, "Internal", None, None)?;
+        // Before 511 a report that could not be posted (an archived moderation channel, a
+        // topic the bot may not start) was dropped in silence; from 511 the reporter hears it.
+        let sent = org.send(bot, Recip::Channel { id: channel, topic }, &content, "Internal", None, None);
+        if sent.is_err() && org.settings.feature_level >= levels::REPORT_DELIVERY_ERROR {
+            return Err(ApiErr::bad("The report could not be sent to the moderation request channel."));
+        }
     }
     dispatch_webhooks(&s);
     Ok(reply(p, ok()))

@@ -24,7 +24,6 @@ mod users;
 use super::error::ApiErr;
 use super::shared::Shared;
 use axum::Router;
-use axum::http::StatusCode;
 use axum::routing::{get, patch, post};
 use std::sync::Arc;
 
@@ -64,7 +63,10 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/settings/display", patch(settings::update))
         .route("/settings/notifications", patch(settings::update))
         .route("/user_topics", post(subs::user_topic))
-        .route("/users/me/subscriptions", get(subs::list).post(subs::subscribe).delete(subs::unsubscribe))
+        .route(
+            "/users/me/subscriptions",
+            get(subs::list).post(subs::subscribe).delete(subs::unsubscribe).patch(subs::update_subscriptions),
+        )
         .route("/users/me/subscriptions/muted_topics", patch(subs::muted_topics))
         .route("/users/me/subscriptions/properties", post(subs::properties))
         .route("/users/me/{stream_id}/topics", get(subs::topics))
@@ -122,7 +124,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/realm/emoji", get(admin::realm_emoji))
         .route("/realm/linkifiers", get(admin::linkifiers))
         .fallback(not_found)
-        .method_not_allowed_fallback(method_not_allowed);
+        .method_not_allowed_fallback(common::method_not_allowed);
     let counter = shared.clone();
     Router::new()
         .nest("/api/v1", api)
@@ -145,8 +147,4 @@ pub fn router(shared: Arc<Shared>) -> Router {
 
 async fn not_found() -> ApiErr {
     ApiErr::no_endpoint()
-}
-
-async fn method_not_allowed() -> ApiErr {
-    ApiErr::new(StatusCode::METHOD_NOT_ALLOWED, "BAD_REQUEST", "Method not allowed for this endpoint")
 }

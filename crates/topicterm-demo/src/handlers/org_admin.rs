@@ -69,6 +69,15 @@ pub async fn create_channel(State(s): State<Arc<Shared>>, req: Req) -> Res {
     if org.settings.feature_level < 417 {
         return Err(ApiErr::no_endpoint());
     }
+    // Unknown before level 507: not read, so reported as ignored. Administrators only.
+    let push = if org.settings.feature_level >= crate::levels::DEFAULT_PUSH_NOTIFICATIONS {
+        p.opt_bool("default_push_notifications")?
+    } else {
+        None
+    };
+    if push == Some(true) && !org.users.get(&req.user_id).is_some_and(|u| u.is_admin()) {
+        return Err(ApiErr::admin_required());
+    }
     if org.users.get(&req.user_id).is_some_and(|u| u.role == crate::org::Role::Guest) {
         return Err(ApiErr::insufficient());
     }
@@ -84,7 +93,7 @@ pub async fn create_channel(State(s): State<Arc<Shared>>, req: Req) -> Res {
             return Err(ApiErr::bad(format!("Invalid user ID {u}")));
         }
     }
-    let id = org.create_channel(req.user_id, &name, &description, invite_only);
+    let id = org.create_channel(req.user_id, &name, &description, invite_only, push.unwrap_or(false));
     let first_visible = org.next_message_id();
     for u in subscribers {
         org.add_subscriber(u, id, first_visible);

@@ -122,6 +122,9 @@ impl Org {
         if self.settings.feature_level >= crate::levels::CAN_CREATE_TOPIC_GROUP {
             v["can_create_topic_group"] = c.can_create_topic_group.json();
         }
+        if self.settings.feature_level >= crate::levels::DEFAULT_PUSH_NOTIFICATIONS {
+            v["default_push_notifications"] = json!(c.default_push_notifications);
+        }
         v
     }
 
@@ -132,6 +135,7 @@ impl Org {
         name: &str,
         description: &str,
         invite_only: bool,
+        default_push_notifications: bool,
     ) -> i64 {
         let id = self.alloc();
         let rendered_description = crate::markdown::render(description, &*self).html;
@@ -156,6 +160,7 @@ impl Org {
                 is_archived: false,
                 email_token: crate::token::token(12).to_lowercase(),
                 can_create_topic_group: GroupSetting::Named(self.system_group("role:everyone")),
+                default_push_notifications,
             },
         );
         let json = self.channels.get(&id).map(|c| self.channel_json(c));
@@ -169,7 +174,11 @@ impl Org {
     /// Subscribe a user (who sees messages from `first_visible` on), with its events.
     pub(super) fn add_subscriber(&mut self, user: i64, cid: i64, first_visible: i64) {
         let color = ["#76ce90", "#fae589", "#a6c7e5", "#e79ab5"][(cid % 4) as usize].to_owned();
+        let push_default = self.settings.feature_level >= crate::levels::DEFAULT_PUSH_NOTIFICATIONS;
         if let Some(c) = self.channels.get_mut(&cid) {
+            // A channel that turns mobile notifications on for new subscribers overrides the
+            // user's default for it (507).
+            let push_notifications = (push_default && c.default_push_notifications).then_some(true);
             c.subs.insert(
                 user,
                 SubRec {
@@ -179,7 +188,7 @@ impl Org {
                     desktop_notifications: None,
                     email_notifications: None,
                     wildcard_mentions_notify: None,
-                    push_notifications: None,
+                    push_notifications,
                     audible_notifications: None,
                     first_visible,
                 },
@@ -387,8 +396,17 @@ pub async fn subscribe(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let raw_principals: Option<Value> = p.opt_json("principals")?;
     let invite_only = p.bool_or("invite_only", false)?;
     let mut org = s.lock();
+    // Unknown before level 507: not read, so reported as ignored.
+    let push_default = if org.settings.feature_level >= crate::levels::DEFAULT_PUSH_NOTIFICATIONS {
+        p.opt_bool("default_push_notifications")?
+    } else {
+        None
+    };
     let targets = principals(&org, raw_principals, req.user_id)?;
     let caller = org.user(req.user_id)?.clone();
+    if push_default == Some(true) && !caller.is_admin() {
+        return Err(ApiErr::admin_required());
+    }
     let mut subscribed: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut already: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut unauthorized = Vec::new();
@@ -410,7 +428,8 @@ pub async fn subscribe(State(s): State<Arc<Shared>>, req: Req) -> Res {
                     return Err(ApiErr::insufficient());
                 }
                 let description = sub.get("description").and_then(Value::as_str).unwrap_or("").to_owned();
-                org.create_channel(req.user_id, &name, &description, invite_only)
+                let push = push_default.unwrap_or(false);
+                org.create_channel(req.user_id, &name, &description, invite_only, push)
             }
         };
         let first_visible = org.next_message_id();
@@ -685,4 +704,33 @@ pub async fn archive(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: 
     org.queues
         .push(&everyone, &json!({"type": "stream", "op": "delete", "streams": [json], "stream_ids": [cid]}));
     Ok(reply(&req.p, ok()))
+}
+
+/// `PATCH /users/me/subscriptions` (undocumented; gone from level 512): subscribe to `add` and
+/// unsubscribe from `delete` in one request, the two answers merged (`compose_views`).
+pub async fn update_subscriptions(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    if s.lock().settings.feature_level >= crate::levels::NO_PATCH_SUBSCRIPTIONS {
+        return Err(super::common::method_not_allowed().await);
+    }
+    let add: Vec<Value> = req.p.opt_json("add")?.unwrap_or_default();
+    let delete: Vec<String> = req.p.opt_json("delete")?.unwrap_or_default();
+    if add.is_empty() && delete.is_empty() {
+        return Err(ApiErr::bad("Nothing to do. Specify at least one of \"add\" or \"delete\"."));
+    }
+    let part = |name: &str, list: String| Req {
+        user_id: req.user_id,
+        client: req.client.clone(),
+        p: crate::params::Params::from_pairs(vec![(name.into(), list)]),
+        files: Vec::new(),
+    };
+    let mut merged = serde_json::Map::new();
+    if !add.is_empty() {
+        let answer = subscribe(State(s.clone()), part("subscriptions", json!(add).to_string())).await?;
+        merged.extend(answer.0.as_object().cloned().unwrap_or_default());
+    }
+    if !delete.is_empty() {
+        let answer = unsubscribe(State(s.clone()), part("subscriptions", json!(delete).to_string())).await?;
+        merged.extend(answer.0.as_object().cloned().unwrap_or_default());
+    }
+    Ok(reply(&req.p, Value::Object(merged)))
 }

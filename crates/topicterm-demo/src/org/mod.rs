@@ -19,7 +19,7 @@ pub use records::*;
 
 /// The feature level the demo server reports unless told otherwise: today's Zulip Cloud
 /// (13.0-dev). Its version string follows the level (`levels::version`).
-pub const FEATURE_LEVEL: i64 = 503;
+pub const FEATURE_LEVEL: i64 = 512;
 /// Anchor returned for `newest` (as the reference server does).
 pub const LARGER_THAN_MAX_MESSAGE_ID: i64 = 10_000_000_000_000_000;
 /// Password of every seeded human, for `fetch_api_key`.

@@ -81,6 +81,8 @@ pub struct ChannelRec {
     pub email_token: String,
     /// Who may start a new topic here (level 441; `role:everyone` by default).
     pub can_create_topic_group: GroupSetting,
+    /// New subscribers get mobile notifications on (from level 507; administrators set it).
+    pub default_push_notifications: bool,
 }
 
 /// A group-setting value: a named group (a system role group or a user group), or an
@@ -205,6 +207,8 @@ pub struct Flags {
     pub wildcard_mentioned: bool,
     pub collapsed: bool,
     pub has_alert_word: bool,
+    /// The user hid the message's link previews (from level 510).
+    pub hide_link_previews: bool,
 }
 
 impl Flags {
@@ -228,6 +232,9 @@ impl Flags {
         if self.collapsed {
             v.push("collapsed");
         }
+        if self.hide_link_previews {
+            v.push("hide_link_previews");
+        }
         v
     }
     /// Set or clear a flag by name; false for flags that cannot be changed by a user.
@@ -236,6 +243,7 @@ impl Flags {
             "read" => self.read = on,
             "starred" => self.starred = on,
             "collapsed" => self.collapsed = on,
+            "hide_link_previews" => self.hide_link_previews = on,
             _ => return false,
         }
         true
@@ -246,6 +254,7 @@ impl Flags {
             "starred" => self.starred,
             "collapsed" => self.collapsed,
             "mentioned" => self.mentioned,
+            "hide_link_previews" => self.hide_link_previews,
             _ => false,
         }
     }

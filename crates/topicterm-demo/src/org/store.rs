@@ -79,6 +79,7 @@ impl Org {
                 collapsed: false,
                 has_alert_word: uid != sender
                     && self.alert_words.get(&uid).is_some_and(|w| has_alert_word(content, w)),
+                hide_link_previews: false,
             };
             self.user_msgs.entry(uid).or_default().insert(id, flags);
         }

@@ -296,6 +296,7 @@ impl Builder<'_> {
                     is_archived: false,
                     email_token: token(12).to_lowercase(),
                     can_create_topic_group: GroupSetting::Named(everyone_group),
+                    default_push_notifications: false,
                 },
             );
         }
