@@ -207,13 +207,14 @@ async fn login_from_a_pipe_without_a_keyring_writes_a_private_zuliprc() {
     assert!(out.contains("* work") && out.contains(&creds.email), "{out}");
     assert!(!all_text_under(&home.path().join("state")).contains(&creds.api_key));
     // The archive the client kept of the account's messages goes with the account.
-    let archive = topicterm::archive::file_in(&home.path().join("data/topicterm"), &creds.email, &server.url);
-    drop(topicterm::archive::store::open(&archive).unwrap());
+    let owner = topicterm::files::Owner::new(&creds.email, &server.url);
+    let archive = topicterm::kept::archive_in(&home.path().join("data/topicterm"), &owner);
+    drop(topicterm::archive::store::open(&archive, &owner).unwrap());
     let h = home.path().to_owned();
     let (code, out, _) = tokio::task::spawn_blocking(move || run(&["logout"], &h, "")).await.unwrap();
     assert_eq!(code, 0);
     assert!(out.contains("Logged out of work"), "{out}");
-    assert!(out.contains("Its archive of messages on this machine is removed."), "{out}");
+    assert!(out.contains("Removed from this machine: its archive of messages."), "{out}");
     assert!(!rc.exists());
     let left: Vec<_> = std::fs::read_dir(archive.parent().unwrap()).unwrap().collect();
     assert!(left.is_empty(), "no file of the archive is left: {left:?}");

@@ -114,7 +114,7 @@ pub enum Command {
     Snippets,
     /// Unread conversations by channel, then direct messages.
     Inbox,
-    /// Remove this account's archive of messages from this machine (after asking).
+    /// Remove this account's archive, last session, drafts and outbox from this machine (after asking).
     Forget,
     /// Fetch older history into the archive, or stop doing so.
     Archive(Backfill),

@@ -109,12 +109,9 @@ fn a_search_the_archive_cannot_read_says_so_with_status_6_and_one_it_cannot_answ
     std::fs::write(&rc, "[api]\nemail=me@example.com\nkey=abcdefgh\nsite=https://chat.example.com\n")
         .unwrap();
     std::fs::set_permissions(&rc, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
-    let file = topicterm::archive::file_in(
-        &home.join("data/topicterm"),
-        "me@example.com",
-        "https://chat.example.com",
-    );
-    let mut store = topicterm::archive::store::open(&file).unwrap();
+    let owner = topicterm::files::Owner::new("me@example.com", "https://chat.example.com");
+    let file = topicterm::kept::archive_in(&home.join("data/topicterm"), &owner);
+    let mut store = topicterm::archive::store::open(&file, &owner).unwrap();
     store.apply(&[topicterm::archive::Change::Me(1)]).unwrap();
     drop(store);
     let (code, _, err) = search(home, &rc, &["is:followed"]);
@@ -148,7 +145,7 @@ async fn forget_asks_then_leaves_no_file_behind() {
     app.palette("forget").await;
     app.key(KeyCode::Char('y')).await;
     app.until("the archive removed", |st| {
-        st.ui.status.as_ref().is_some_and(|s| s.text.contains("archive is removed"))
+        st.ui.status.as_ref().is_some_and(|s| s.text.contains("are removed from this machine"))
     })
     .await;
     assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0, "no file is left behind");
@@ -287,6 +284,11 @@ async fn until_status(app: &mut App, text: &str) {
     app.until(text, |st| st.ui.status.as_ref().is_some_and(|s| s.text.contains(text))).await;
 }
 
+/// Whose the app's files are.
+fn owner(app: &App) -> topicterm::files::Owner {
+    topicterm::files::Owner::new(app.client.email(), app.client.site())
+}
+
 /// The archive's database file under the data folder `data`.
 fn archive_file(data: &Path) -> std::path::PathBuf {
     std::fs::read_dir(data.join("archive"))
@@ -367,7 +369,8 @@ async fn archive_fetches_a_channels_history_into_the_archive_only_stops_and_resu
     second.release();
     assert!(app.archived(), "the archive's writer answers");
     let key = topicterm::archive::channel_key(general);
-    let store = topicterm::archive::store::open_existing(&archive_file(&data)).unwrap().unwrap();
+    let store =
+        topicterm::archive::store::open_existing(&archive_file(&data), &owner(&app)).unwrap().unwrap();
     let reached = store.reached(&key).unwrap().expect("a record of the first page");
     assert_eq!((reached.fetched, reached.found_oldest), (10, false), "{reached:?}");
     assert!(store.message(oldest).unwrap().is_none(), "not that far yet");
@@ -420,7 +423,8 @@ async fn archive_goes_on_where_it_was_when_the_server_comes_back_mid_way() {
     let said = app.st.ui.status.as_ref().unwrap().text.clone();
     assert_eq!(said, format!("archived #general: all {all} messages"), "each fetched once");
     assert!(app.archived(), "the archive's writer answers");
-    let store = topicterm::archive::store::open_existing(&archive_file(&data)).unwrap().unwrap();
+    let store =
+        topicterm::archive::store::open_existing(&archive_file(&data), &owner(&app)).unwrap().unwrap();
     let reached = store.reached(&topicterm::archive::channel_key(general)).unwrap().unwrap();
     assert_eq!((reached.fetched, reached.found_oldest), (all as u64, true), "{reached:?}");
 }
