@@ -278,6 +278,45 @@ mod tests {
     use super::*;
 
     #[test]
+    fn account_keys_are_one_per_account_readable_and_stable() {
+        let site = "https://chat.example.com";
+        let emails =
+            ["j-doe@x.example", "j_doe@x.example", "j+doe@x.example", "jdoe@x.example", "J-doe@x.example"];
+        let keys: std::collections::HashSet<String> =
+            emails.iter().map(|e| account_key(&Owner::new(e, site))).collect();
+        assert_eq!(keys.len(), emails.len(), "{keys:?}");
+        // The same email on another server, or on the same server written with a trailing `/`.
+        let key = account_key(&Owner::new("j-doe@x.example", site));
+        assert_ne!(key, account_key(&Owner::new("j-doe@x.example", "https://chat.example.org")));
+        assert_eq!(key, account_key(&Owner::new("j-doe@x.example", "https://chat.example.com/")));
+        // Where the site ends and the email begins cannot be moved.
+        assert_ne!(
+            account_key(&Owner { site: "a".into(), email: "b\nc".into() }),
+            account_key(&Owner { site: "a\nb".into(), email: "c".into() })
+        );
+        // A readable part, then the digest; later versions find the files under the same name.
+        assert_eq!(key, "j-doe@x.example@chat.example.com-e76c3c48eaf6edfd4082f2886e961dc3");
+        let long = account_key(&Owner::new(&format!("{}@x.example", "a".repeat(300)), site));
+        assert!(long.len() <= READABLE + 33 && long.starts_with("aaaa"), "{long}");
+        assert!(key.chars().all(|c| c.is_ascii_alphanumeric() || "@.-_".contains(c)), "{key}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_log_is_created_private_and_one_left_open_is_made_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("topicterm.log");
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        drop(open_private_log(&path).unwrap());
+        assert_eq!(mode(&path), 0o600);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        std::io::Write::write_all(&mut open_private_log(&path).unwrap(), b"kept").unwrap();
+        assert_eq!(mode(&path), 0o600);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "kept", "appended to");
+    }
+
+    #[test]
     fn a_fresh_file_never_overwrites_nor_follows_a_symlink() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("victim");

@@ -216,6 +216,36 @@ fn later<T>(mut text: String) -> Option<crate::api::Later<T>> {
 mod tests {
     use super::*;
 
+    fn empty() -> Snapshot {
+        Snapshot {
+            register: Default::default(),
+            open: crate::app::Narrow::All,
+            selected: None,
+            windows: vec![],
+            messages: vec![],
+            users: None,
+            groups: None,
+            backfill: vec![],
+        }
+    }
+
+    #[test]
+    fn another_accounts_session_is_neither_written_over_nor_removed_and_a_forgotten_one_stays_gone() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("s.json");
+        let site = "https://chat.example.com";
+        save(&file, site, "j_doe@example.com", &empty()).unwrap();
+        assert!(save(&file, site, "j-doe@example.com", &empty()).is_err(), "not written over");
+        assert!(remove(&file, site, "j-doe@example.com").is_err(), "nor removed");
+        assert!(remove(&file, "https://other.example.com", "j_doe@example.com").is_err());
+        assert_eq!(stamped(&file), Some((site.to_owned(), "j_doe@example.com".to_owned())));
+        let keeper = Keeper::new(file.clone());
+        assert_eq!(keeper.forget(site, "j_doe@example.com").unwrap(), Some(file.clone()));
+        assert!(!file.exists());
+        keeper.keep(site, "j_doe@example.com", &empty());
+        assert!(!file.exists() && keeper.path().is_none(), "nothing more is kept");
+    }
+
     /// The users and the user groups are kept on lines of their own, after what the first
     /// screen needs, and read back as they were written.
     #[test]

@@ -319,6 +319,7 @@ impl Setup {
         if let Some(n) = self.backfill_page {
             dispatcher = dispatcher.with_backfill_page(n);
         }
+        let keep_session = self.cache.is_some();
         if let Some(file) = self.cache {
             dispatcher = dispatcher.with_cache(file);
         }
@@ -328,6 +329,7 @@ impl Setup {
         let mut st = State { tz: TimeZone::Fixed(0), now, site, ..Default::default() };
         st.ui.loading = true;
         st.settings.low_bandwidth = self.low_bandwidth;
+        st.keep_session = keep_session;
         let mut app = App {
             server,
             client,

@@ -10,7 +10,7 @@ use topicterm::api::{Anchor, EmojiSpec, GetMessages, MessageEdit, NarrowTerm, Ou
 use topicterm::app::{Local, Narrow};
 
 /// `topicterm search ARGS` on `home` (its data folder holding the archive): status, output.
-fn search(home: &Path, rc: &Path, args: &[&str]) -> (i32, String, String) {
+pub(crate) fn search(home: &Path, rc: &Path, args: &[&str]) -> (i32, String, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_topicterm"))
         .arg("search")
         .arg("-c")
@@ -132,29 +132,73 @@ fn a_search_the_archive_cannot_read_says_so_with_status_6_and_one_it_cannot_answ
 async fn forget_asks_then_leaves_no_file_behind() {
     let home = tempfile::tempdir().unwrap();
     let data = home.path().join("data/topicterm");
-    let mut app = Setup::new("member").archive(data.clone()).start().await;
+    let (drafts, session) = (data.join("drafts/member"), home.path().join("cache/topicterm/member.json"));
+    let (mut app, proxy) = Setup::new("member")
+        .archive(data.clone())
+        .drafts(Some(drafts.clone()))
+        .cache(session.clone())
+        .start_behind_fault_proxy()
+        .await;
     assert!(app.archived());
     let folder = data.join("archive");
     assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 3, "the database, its WAL and shared memory");
+    // A draft kept, and a message written offline in the outbox.
+    app.key(KeyCode::Char('r')).await;
+    app.keys("half a thought").await;
+    app.key(KeyCode::Esc).await;
+    proxy.set_down(true);
+    app.until("the outage to be noticed", |st| st.ui.offline.is_some()).await;
+    app.key(KeyCode::Char('r')).await;
+    app.keys("written offline").await;
+    app.ctrl('d').await;
+    assert_eq!(app.st.outbox.len(), 1);
+    for _ in 0..50 {
+        if session.exists() && std::fs::read_dir(&drafts).is_ok_and(|d| d.count() == 2) {
+            break;
+        }
+        app.settle().await;
+    }
+    assert!(session.exists(), "the last session kept");
+    assert_eq!(std::fs::read_dir(&drafts).unwrap().count(), 2, "the draft and the outbox's message");
+    let kept = crate::accounts::files_under(home.path());
+    for path in &kept {
+        let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(path).unwrap().permissions());
+        assert_eq!(mode & 0o777, 0o600, "{}", path.display());
+    }
+    assert_eq!(kept.len(), 6, "{kept:?}");
+
     app.palette("forget").await;
     let screen = app.screen(100, 24);
     assert!(screen.contains("Remove this account's archive"), "{screen}");
     app.key(KeyCode::Char('n')).await;
     assert!(app.archived());
     assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 3, "n keeps it");
+    assert_eq!(crate::accounts::files_under(home.path()).len(), 6, "n keeps everything");
     app.palette("forget").await;
     app.key(KeyCode::Char('y')).await;
-    app.until("the archive removed", |st| {
+    app.until("the files removed", |st| {
         st.ui.status.as_ref().is_some_and(|s| s.text.contains("are removed from this machine"))
     })
     .await;
-    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0, "no file is left behind");
+    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0, "no file of the archive is left behind");
+    assert!(!session.exists(), "nor the last session");
+    assert!(!drafts.exists(), "nor the drafts and the outbox");
+    // Nothing more is kept: not what comes, nor a draft typed, nor the session.
+    proxy.set_down(false);
     let alice = app.other("alice");
     let general = app.channel_id("general");
     alice.send_message(&OutgoingMessage::channel(general, "t", "after forgetting")).await.unwrap();
     app.settle().await;
+    app.key(KeyCode::Char('r')).await;
+    app.keys("another thought").await;
+    app.key(KeyCode::Esc).await;
+    app.settle().await;
     assert!(app.archived());
-    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0, "nothing more is kept");
+    assert_eq!(
+        crate::accounts::files_under(home.path()),
+        Vec::<std::path::PathBuf>::new(),
+        "nothing more is kept"
+    );
 }
 
 /// `alice` sends `texts` to #general > `topic`; returns their IDs once the app holds them and
