@@ -235,7 +235,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     (
         "forget",
         "",
-        "remove this account's archive of the messages seen (topicterm search) from this machine; asks first",
+        "remove this account's archive (topicterm search), last session, drafts and unsent messages from this machine; asks first",
     ),
     (
         "archive",
