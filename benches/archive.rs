@@ -147,7 +147,7 @@ fn ingest(all: &[Message], per_message: f64, dir: &std::path::Path) -> std::path
     alone.sort();
 
     let path = dir.join("archive/bench.db");
-    let archive = Archive::start(path.clone());
+    let archive = Archive::start(path.clone(), owner());
     let start = Instant::now();
     let mut fetched = 0;
     for page in all.rchunks(1_000) {
@@ -184,7 +184,7 @@ fn ingest(all: &[Message], per_message: f64, dir: &std::path::Path) -> std::path
         pct(&alone, 99).as_secs_f64() * 1e3,
     );
     // Closed: the write-ahead log is folded into the file and removed.
-    let s = store::open(&path).expect("reopen");
+    let s = store::open(&path, &owner()).expect("reopen");
     drop(s);
     let size: u64 = ["", "-wal", "-shm"]
         .iter()
@@ -201,19 +201,24 @@ fn ingest(all: &[Message], per_message: f64, dir: &std::path::Path) -> std::path
     path
 }
 
+/// Whose the benchmark's archive is.
+fn owner() -> topicterm::files::Owner {
+    topicterm::files::Owner::new("bench@example.com", "https://chat.example.com")
+}
+
 fn benches(c: &mut Criterion) {
     let (all, per_message) = messages();
     let dir = tempfile::tempdir().expect("dir");
     let path = ingest(&all, per_message, dir.path());
     drop(all);
 
-    let s = store::open_existing(&path).expect("open").expect("there");
+    let s = store::open_existing(&path, &owner()).expect("open").expect("there");
     let known = query::Known::of(&s).expect("names");
     let channel: String = {
         let found = query::search(&s, &[], 1).expect("a message");
         found[0].message.channel_name().unwrap_or("general").to_owned()
     };
-    let archive = Archive::start(path.clone());
+    let archive = Archive::start(path.clone(), owner());
     let searches =
         ["rollback", "roll", "zebracorn", "\"rollback quota\"", &format!("channel:{channel} rollback")];
     let mut g = c.benchmark_group("archive search over 200,000 (the newest 50, as `/` asks)");

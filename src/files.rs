@@ -9,29 +9,103 @@ use std::path::{Path, PathBuf};
 // zuliprc that needs them.
 pub use topicterm_api::files::{expand_home, private_folder, write_atomic};
 
-/// Make the client's own folders (data, cache, state) the user's alone again where they exist
-/// with group or other access (an older version made them 0755; other users could list the
-/// accounts and which conversations have drafts). Each folder that cannot be corrected is
-/// returned with why, for the log.
+/// How deep under each of the client's own folders the folders in it are made private too:
+/// `data/drafts/ACCOUNT`, `data/archive`, `cache/images`.
+const PRIVATE_DEPTH: usize = 2;
+
+/// Make the client's own folders (data, cache, state) and every folder in them, two levels
+/// down, the user's alone again where they exist with group or other access (an older version
+/// made them 0755, `drafts/` and each account's folder in it too; other users could list the
+/// accounts and which conversations have drafts). Symlinks are not followed. Each folder that
+/// cannot be corrected is returned with why, for the log.
 pub fn keep_private(dirs: &[&Path]) -> Vec<(PathBuf, std::io::Error)> {
+    fn walk(dir: &Path, depth: usize, failed: &mut Vec<(PathBuf, std::io::Error)>) {
+        if !std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
+            return;
+        }
+        if let Err(e) = private_folder(dir) {
+            failed.push((dir.to_path_buf(), e));
+            return;
+        }
+        let Some(depth) = depth.checked_sub(1) else { return };
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for entry in entries.flatten() {
+            // The entry's own type: a symlink to a folder is not a folder here.
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                walk(&entry.path(), depth, failed);
+            }
+        }
+    }
     let mut failed = Vec::new();
     for dir in dirs {
-        if std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir())
-            && let Err(e) = private_folder(dir)
-        {
-            failed.push((dir.to_path_buf(), e));
-        }
+        walk(dir, PRIVATE_DEPTH, &mut failed);
     }
     failed
 }
 
+/// The account a kept file belongs to: its server (as the client reaches it, without a
+/// trailing `/`; `demo` for the `--demo` organization) and its email, exactly. Every file kept
+/// per account names it inside (a draft, the last session's stamp, the archive's `meta`), and
+/// one that names another is refused.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Owner {
+    pub site: String,
+    pub email: String,
+}
+
+impl Owner {
+    pub fn new(email: &str, site: &str) -> Owner {
+        Owner { site: crate::api::site_of(site).to_owned(), email: email.to_owned() }
+    }
+}
+
+impl std::fmt::Display for Owner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} on {}", self.email, self.site)
+    }
+}
+
+/// The most characters of an account's name that are there to be read (`email@host`); the
+/// digest after them is what tells accounts apart.
+const READABLE: usize = 64;
+
 /// The name an account's own files are kept under (its drafts folder, its last session, its
-/// archive): `email@site`, every character but letters, digits, `@` and `.` made `_`.
-pub fn account_key(email: &str, site: &str) -> String {
-    format!("{email}@{site}")
+/// archive), one for each account and never one for two: a readable part — `email@host_port`,
+/// every character but letters, digits, `@`, `.`, `-` and `_` made `_`, at most 64 — then `-`
+/// and 32 hexadecimal digits of the SHA-256 of the exact site and email. The readable part
+/// alone may be the same for two accounts (`j+doe` and `j_doe`); the digest is not. Stable:
+/// every later version finds the files again under it.
+pub fn account_key(owner: &Owner) -> String {
+    use sha2::{Digest, Sha256};
+    let host = owner.site.split_once("://").map_or(owner.site.as_str(), |(_, rest)| rest);
+    let readable: String = format!("{}@{host}", owner.email)
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '@' || c == '.' { c } else { '_' })
-        .collect()
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '@' | '.' | '-' | '_') { c } else { '_' })
+        .take(READABLE)
+        .collect();
+    // The site's length first: no other site and email give the same bytes.
+    let mut hash = Sha256::new();
+    hash.update(format!("{}:{}\n{}", owner.site.len(), owner.site, owner.email));
+    let digest: String = hash.finalize()[..16].iter().map(|b| format!("{b:02x}")).collect();
+    format!("{readable}-{digest}")
+}
+
+/// Open the log file `path` to append to: created mode 0600, and made 0600 again where an
+/// older version left it readable by others (it names accounts, servers and conversations).
+pub fn open_private_log(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.create(true).append(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let file = options.open(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if file.metadata()?.permissions().mode() & 0o077 != 0 {
+            file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        }
+    }
+    Ok(file)
 }
 
 /// Create a new file named `name` in `dir` — or `name (2)`, `name (3)`, … when that is taken —
@@ -202,6 +276,45 @@ pub fn list_folder(dir: &str) -> std::io::Result<Vec<(String, bool)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn account_keys_are_one_per_account_readable_and_stable() {
+        let site = "https://chat.example.com";
+        let emails =
+            ["j-doe@x.example", "j_doe@x.example", "j+doe@x.example", "jdoe@x.example", "J-doe@x.example"];
+        let keys: std::collections::HashSet<String> =
+            emails.iter().map(|e| account_key(&Owner::new(e, site))).collect();
+        assert_eq!(keys.len(), emails.len(), "{keys:?}");
+        // The same email on another server, or on the same server written with a trailing `/`.
+        let key = account_key(&Owner::new("j-doe@x.example", site));
+        assert_ne!(key, account_key(&Owner::new("j-doe@x.example", "https://chat.example.org")));
+        assert_eq!(key, account_key(&Owner::new("j-doe@x.example", "https://chat.example.com/")));
+        // Where the site ends and the email begins cannot be moved.
+        assert_ne!(
+            account_key(&Owner { site: "a".into(), email: "b\nc".into() }),
+            account_key(&Owner { site: "a\nb".into(), email: "c".into() })
+        );
+        // A readable part, then the digest; later versions find the files under the same name.
+        assert_eq!(key, "j-doe@x.example@chat.example.com-e76c3c48eaf6edfd4082f2886e961dc3");
+        let long = account_key(&Owner::new(&format!("{}@x.example", "a".repeat(300)), site));
+        assert!(long.len() <= READABLE + 33 && long.starts_with("aaaa"), "{long}");
+        assert!(key.chars().all(|c| c.is_ascii_alphanumeric() || "@.-_".contains(c)), "{key}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_log_is_created_private_and_one_left_open_is_made_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("topicterm.log");
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        drop(open_private_log(&path).unwrap());
+        assert_eq!(mode(&path), 0o600);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        std::io::Write::write_all(&mut open_private_log(&path).unwrap(), b"kept").unwrap();
+        assert_eq!(mode(&path), 0o600);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "kept", "appended to");
+    }
 
     #[test]
     fn a_fresh_file_never_overwrites_nor_follows_a_symlink() {

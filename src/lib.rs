@@ -49,6 +49,7 @@ pub mod desktop;
 pub mod editor;
 pub mod files;
 pub mod heap;
+pub mod kept;
 pub mod line;
 pub mod net;
 pub mod outside;

@@ -214,9 +214,7 @@ fn init_logging(debug: bool, to_file: bool) {
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     let builder = tracing_subscriber::fmt().with_env_filter(filter).with_ansi(false);
     if to_file {
-        if let Some(file) =
-            log_file().and_then(|p| std::fs::OpenOptions::new().create(true).append(true).open(p).ok())
-        {
+        if let Some(file) = log_file().and_then(|p| topicterm::files::open_private_log(&p).ok()) {
             builder.with_writer(std::sync::Mutex::new(file)).init();
         }
         // Without a writable log file, log nothing rather than corrupt the screen.
@@ -319,14 +317,9 @@ fn run() -> anyhow::Result<()> {
             let store = AccountStore::open_default()?;
             let (name, acct) = store.remove(account.as_deref())?;
             println!("Logged out of {name} ({} on {}); its API key is deleted.", acct.email, acct.site);
-            // What the client kept of its messages goes with it.
-            if let Some(file) = topicterm::archive::file(&acct.email, &acct.site) {
-                let kept = file.exists();
-                topicterm::archive::remove(&file)
-                    .with_context(|| format!("its archive {} could not be removed", file.display()))?;
-                if kept {
-                    println!("Its archive of messages on this machine is removed.");
-                }
+            // What the client kept of it goes with it: its files, and only its own.
+            if let Some(folders) = topicterm::kept::Folders::of_user() {
+                logged_out(&folders.account(&acct.email, &acct.site).remove());
             }
             Ok(())
         }
@@ -425,6 +418,28 @@ fn list_accounts() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Say what `topicterm logout` removed of the account's files, and what it left and why.
+fn logged_out(removed: &topicterm::kept::Removed) {
+    let mut what = Vec::new();
+    if removed.archive {
+        what.push("its archive of messages".to_owned());
+    }
+    if removed.session {
+        what.push("its last session".to_owned());
+    }
+    match removed.drafts {
+        0 => {}
+        1 => what.push("its one draft or unsent message".to_owned()),
+        n => what.push(format!("its {n} drafts and unsent messages")),
+    }
+    if !what.is_empty() {
+        println!("Removed from this machine: {}.", what.join(", "));
+    }
+    for left in &removed.left {
+        println!("Left: {}", topicterm::content::sanitize(left));
+    }
+}
+
 /// An account to open: its name, its credentials, and where they come from.
 type Opened = (String, Credentials, AccountSource);
 
@@ -507,14 +522,20 @@ struct Keep {
 fn organization((name, creds, source): Opened, demo: bool, keep: Keep) -> anyhow::Result<Organization> {
     let creds = &creds;
     // Drafts are kept per account; the demo org's account is the same on every run.
-    let site = if demo { "demo".to_owned() } else { creds.site.clone() };
-    let account = topicterm::files::account_key(&creds.email, &site);
+    let site = if demo { "demo" } else { creds.site.as_str() };
     let dirs = directories::ProjectDirs::from("", "", "topicterm");
+    let files = topicterm::kept::Folders::of_user().map(|f| f.account(&creds.email, site));
+    // What an older version kept under a name another account could share is moved once.
+    for m in files.iter().flat_map(topicterm::kept::AccountFiles::migrate) {
+        match m {
+            topicterm::kept::Moved::Moved { .. } => tracing::info!("{m}"),
+            topicterm::kept::Moved::Left { .. } => tracing::warn!("{m}"),
+        }
+    }
+    let owner =
+        files.as_ref().map_or_else(|| topicterm::files::Owner::new(&creds.email, site), |f| f.owner.clone());
     // The demo organization is new on every run: there is no last session to show.
-    let cache_file = dirs
-        .as_ref()
-        .filter(|_| keep.session && !demo)
-        .map(|d| d.cache_dir().join(format!("{account}.json")));
+    let cache_file = files.as_ref().filter(|_| keep.session && !demo).map(|f| f.cache.clone());
     // The client's connection pool (the system's certificates read and parsed: milliseconds of
     // processor) is made after the last session is read, which the first frame is drawn from;
     // at once where there is none.
@@ -528,13 +549,13 @@ fn organization((name, creds, source): Opened, demo: bool, keep: Keep) -> anyhow
     let images_dir = dirs.as_ref().filter(|_| !demo).map(|d| d.cache_dir().join("images"));
     // Attachments opened with `o`: one private folder (0700) for every account.
     let downloads_dir = dirs.as_ref().map(|d| d.cache_dir().join("downloads"));
-    let drafts_dir = dirs.map(|d| d.data_dir().join("drafts").join(account));
+    let drafts_dir = files.as_ref().map(|f| f.drafts.clone());
     let reread = reread(&source);
-    let archive_file =
-        if keep.history && !demo { topicterm::archive::file(&creds.email, &creds.site) } else { None };
+    let archive_file = files.filter(|_| keep.history && !demo).map(|f| f.archive);
     Ok(Organization {
         name,
         client,
+        owner,
         drafts_dir,
         cache_file,
         kept,

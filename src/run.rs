@@ -99,6 +99,9 @@ pub struct Organization {
     /// The account's name (`topicterm accounts`): shown when several are open.
     pub name: String,
     pub client: Client,
+    /// Whose files these are: the drafts are named for it (`files::Owner`; the demo
+    /// organization's site is `demo`).
+    pub owner: crate::files::Owner,
     pub drafts_dir: Option<std::path::PathBuf>,
     pub cache_file: Option<std::path::PathBuf>,
     /// The last session, being read since before the client was made (else it is read when the
@@ -126,9 +129,11 @@ impl Organization {
     /// An organization with nothing kept on disk, named after its server.
     pub fn new(client: Client) -> Organization {
         let name = crate::urls::host_of(client.site());
+        let owner = crate::files::Owner::new(client.email(), client.site());
         Organization {
             name,
             client,
+            owner,
             drafts_dir: None,
             cache_file: None,
             kept: None,
@@ -226,7 +231,7 @@ fn start_org(
     let client = org.client.clone();
     let mut dispatcher = Dispatcher::new(client.clone(), org_tx);
     if let Some(dir) = org.drafts_dir.clone() {
-        dispatcher = dispatcher.with_drafts(dir);
+        dispatcher = dispatcher.with_drafts(dir, org.owner.clone());
     }
     if let Some(dir) = org.images_dir.clone() {
         dispatcher = dispatcher.with_images(dir);

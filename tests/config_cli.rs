@@ -18,6 +18,7 @@ fn run(args: &[&str], home: &Path, stdin: &str) -> (i32, String, String) {
         .env_remove("XDG_CONFIG_HOME")
         .env("XDG_STATE_HOME", home.join("state"))
         .env("XDG_DATA_HOME", home.join("data"))
+        .env("XDG_CACHE_HOME", home.join("cache"))
         .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/bus")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -206,17 +207,47 @@ async fn login_from_a_pipe_without_a_keyring_writes_a_private_zuliprc() {
     assert_eq!(code, 0);
     assert!(out.contains("* work") && out.contains(&creds.email), "{out}");
     assert!(!all_text_under(&home.path().join("state")).contains(&creds.api_key));
-    // The archive the client kept of the account's messages goes with the account.
-    let archive = topicterm::archive::file_in(&home.path().join("data/topicterm"), &creds.email, &server.url);
-    drop(topicterm::archive::store::open(&archive).unwrap());
+    // Everything the client kept of the account goes with it: its archive, its last session,
+    // its drafts and outbox — and nothing of another account's.
+    let folders = topicterm::kept::Folders {
+        data: home.path().join("data/topicterm"),
+        cache: home.path().join("cache/topicterm"),
+    };
+    let (files, other) =
+        (folders.account(&creds.email, &server.url), folders.account("x@y.example", &server.url));
+    let owner = files.owner.clone();
+    let archive = topicterm::kept::archive_in(&folders.data, &owner);
+    assert_eq!(archive, files.archive);
+    drop(topicterm::archive::store::open(&archive, &owner).unwrap());
+    let snapshot = topicterm::app::session::Snapshot {
+        register: Default::default(),
+        open: topicterm::app::Narrow::All,
+        selected: None,
+        windows: vec![],
+        messages: vec![],
+        users: None,
+        groups: None,
+        backfill: vec![],
+    };
+    for f in [&files, &other] {
+        topicterm::net::drafts::save(&f.drafts, &f.owner, "outbox-1", "unsent").unwrap();
+        topicterm::net::cache::save(&f.cache, &f.owner.site, &f.owner.email, &snapshot).unwrap();
+    }
     let h = home.path().to_owned();
     let (code, out, _) = tokio::task::spawn_blocking(move || run(&["logout"], &h, "")).await.unwrap();
     assert_eq!(code, 0);
     assert!(out.contains("Logged out of work"), "{out}");
-    assert!(out.contains("Its archive of messages on this machine is removed."), "{out}");
+    assert!(
+        out.contains(
+            "Removed from this machine: its archive of messages, its last session, its one draft or unsent message."
+        ),
+        "{out}"
+    );
     assert!(!rc.exists());
     let left: Vec<_> = std::fs::read_dir(archive.parent().unwrap()).unwrap().collect();
     assert!(left.is_empty(), "no file of the archive is left: {left:?}");
+    assert!(!files.drafts.exists() && !files.cache.exists());
+    assert!(other.drafts.exists() && other.cache.exists(), "another account's are left");
 }
 
 // ------------------------------------------------------------------------------------------

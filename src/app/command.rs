@@ -121,7 +121,7 @@ pub enum Command {
     Snippets,
     /// Unread conversations by channel, then direct messages.
     Inbox,
-    /// Remove this account's archive of messages from this machine (after asking).
+    /// Remove this account's archive, last session, drafts and outbox from this machine (after asking).
     Forget,
     /// Fetch older history into the archive, or stop doing so.
     Archive(Backfill),
@@ -249,7 +249,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     (
         "forget",
         "",
-        "remove this account's archive of the messages seen (topicterm search) from this machine; asks first",
+        "remove this account's archive (topicterm search), last session, drafts and unsent messages from this machine; asks first",
     ),
     (
         "archive",

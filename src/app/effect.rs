@@ -287,9 +287,9 @@ pub enum Effect {
     /// Mute or unmute a channel (the subscription's `is_muted`).
     /// Every unread message, everywhere.
     MarkAllRead,
-    /// Remove this account's archive (`crate::archive`) from the disk, and keep nothing more
-    /// in it this session.
-    ForgetArchive,
+    /// Remove this account's files from the disk — its archive (`crate::archive`), its last
+    /// session, its drafts and outbox — and keep nothing more in them this session.
+    Forget,
     /// Fetch the older history of these narrows into the archive only (not the views), a page
     /// at a time, each from where the last run left it (`:archive`); one task, which a new
     /// `Backfill` or `BackfillStop` ends. Answered by `Msg::BackfillProgress` after each page and

@@ -50,8 +50,8 @@ pub enum Job {
         name: String,
     },
     MarkAllRead,
-    /// This account's archive removed (`:forget`).
-    ForgetArchive,
+    /// This account's files removed (`:forget`).
+    Forget,
     MarkUnread,
     DeleteTopic {
         name: String,

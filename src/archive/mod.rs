@@ -17,35 +17,48 @@ use crate::api::{
     AddRemove, Event, EventKind, Message, Reaction, RegisterResponse, StreamChange, StreamEvent,
     SubscriptionEvent,
 };
+use crate::files::Owner;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 pub use store::{Change, Reached, channel_key};
 
-/// The archive file of an account, in the client's data folder
-/// (`$XDG_DATA_HOME/topicterm`).
-pub fn file(email: &str, site: &str) -> Option<PathBuf> {
-    let dirs = directories::ProjectDirs::from("", "", "topicterm")?;
-    Some(file_in(dirs.data_dir(), email, site))
-}
+/// SQLite's files beside a database: its write-ahead log and shared memory, and a rollback
+/// journal.
+pub const BESIDE: [&str; 3] = ["-wal", "-shm", "-journal"];
 
-/// The archive file of an account in the data folder `data` (named by `files::account_key`).
-pub fn file_in(data: &Path, email: &str, site: &str) -> PathBuf {
-    let key = crate::files::account_key(email, site);
-    data.join("archive").join(format!("{key}.db"))
+/// A database file's companion (`BESIDE`).
+pub fn beside(path: &Path, suffix: &str) -> PathBuf {
+    let mut p = path.as_os_str().to_owned();
+    p.push(suffix);
+    PathBuf::from(p)
 }
 
 /// Remove an archive file and SQLite's files beside it (`-wal`, `-shm`); one that is not
-/// there is no error.
+/// there is no error. Whose it is is the caller's to check (`remove_for`).
 pub fn remove(path: &Path) -> std::io::Result<()> {
-    for suffix in ["", "-wal", "-shm", "-journal"] {
-        let mut p = path.as_os_str().to_owned();
-        p.push(suffix);
-        match std::fs::remove_file(PathBuf::from(p)) {
+    for p in std::iter::once(path.to_owned()).chain(BESIDE.iter().map(|s| beside(path, s))) {
+        match std::fs::remove_file(p) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
             _ => {}
         }
     }
     Ok(())
+}
+
+/// Remove `owner`'s archive at `path` (`topicterm logout`): true when there was one. One that
+/// names another account is left, and said.
+pub fn remove_for(path: &Path, owner: &Owner) -> std::io::Result<bool> {
+    if !path.exists() {
+        return Ok(false);
+    }
+    match store::owner_of(path) {
+        Ok(Some(o)) if o != *owner => {
+            return Err(std::io::Error::other(format!("{} is kept for {o}: left as it is", path.display())));
+        }
+        Ok(_) => {}
+        Err(e) => tracing::info!("whose {} is cannot be read ({e}): removed as {owner}'s", path.display()),
+    }
+    remove(path).map(|()| true)
 }
 
 /// What the writer thread is sent.
@@ -55,6 +68,9 @@ enum Job {
     Flush(mpsc::Sender<()>),
     /// Remove the archive's files, and keep nothing more; answered with the file removed.
     Forget(mpsc::Sender<Forgotten>),
+    /// Write what was sent before, fold the write-ahead log into the database and close it,
+    /// so that SQLite removes its `-wal` and `-shm` (the client quits); nothing more is kept.
+    Close(mpsc::Sender<()>),
 }
 
 /// The archive file removed, or the file and why it could not be.
@@ -69,19 +85,23 @@ pub struct Archive {
     tx: mpsc::Sender<Job>,
     /// The file, which searches read on a connection of their own.
     path: PathBuf,
+    /// Whose archive it is: a file that names another account is neither written nor read.
+    owner: Owner,
 }
 
 impl Archive {
-    /// Open (or create) the archive at `path` on a thread of its own. A file that cannot be
-    /// opened is logged, and what is sent is dropped: the client works without an archive.
-    pub fn start(path: PathBuf) -> Archive {
+    /// Open (or create) `owner`'s archive at `path` on a thread of its own. A file that cannot
+    /// be opened, or that names another account, is logged (and left as it is), and what is
+    /// sent is dropped: the client works without an archive.
+    pub fn start(path: PathBuf, owner: Owner) -> Archive {
         let (tx, rx) = mpsc::channel();
-        let file = path.clone();
-        let spawned = std::thread::Builder::new().name("archive".into()).spawn(move || write(&file, &rx));
+        let (file, whose) = (path.clone(), owner.clone());
+        let spawned =
+            std::thread::Builder::new().name("archive".into()).spawn(move || write(&file, &whose, &rx));
         if let Err(e) = spawned {
             tracing::warn!("no archive: {e}");
         }
-        Archive { tx, path }
+        Archive { tx, path, owner }
     }
 
     fn send(&self, changes: Vec<Change>) {
@@ -107,7 +127,8 @@ impl Archive {
     /// most 30 s); blocking. `None` when it has not begun, or the archive cannot be read.
     pub fn reached(&self, key: &str) -> Option<Reached> {
         self.flush(std::time::Duration::from_secs(30));
-        match store::open_reader(&self.path).and_then(|s| s.map_or(Ok(None), |s| s.reached(key))) {
+        match store::open_reader(&self.path, &self.owner).and_then(|s| s.map_or(Ok(None), |s| s.reached(key)))
+        {
             Ok(r) => r,
             Err(e) => {
                 tracing::info!("no backfill record read: {e}");
@@ -154,7 +175,7 @@ impl Archive {
     /// there is no archive yet or it was forgotten; a search it cannot answer (`is:` of what it
     /// does not keep) or a file it cannot read is logged and finds nothing.
     pub fn search(&self, terms: &[crate::api::NarrowTerm], limit: u32) -> Vec<Message> {
-        let found = store::open_reader(&self.path)
+        let found = store::open_reader(&self.path, &self.owner)
             .map_err(|e| format!("the archive cannot be read: {e}"))
             .and_then(|s| s.map_or(Ok(Vec::new()), |s| query::search(&s, terms, limit)));
         match found {
@@ -170,6 +191,13 @@ impl Archive {
     pub fn flush(&self, within: std::time::Duration) -> bool {
         let (tx, rx) = mpsc::channel();
         self.tx.send(Job::Flush(tx)).is_ok() && rx.recv_timeout(within).is_ok()
+    }
+
+    /// Write what was sent before and close the database, leaving only its file (the client
+    /// quits); nothing sent afterwards is kept. Waits at most `within`.
+    pub fn close(&self, within: std::time::Duration) -> bool {
+        let (tx, rx) = mpsc::channel();
+        self.tx.send(Job::Close(tx)).is_ok() && rx.recv_timeout(within).is_ok()
     }
 }
 
@@ -242,8 +270,8 @@ fn changes_of(kind: &EventKind) -> Vec<Change> {
 
 /// The writer thread: open the archive, then write what comes, in batches, until every
 /// handle is gone.
-fn write(path: &Path, rx: &mpsc::Receiver<Job>) {
-    let mut store = match store::open(path) {
+fn write(path: &Path, owner: &Owner, rx: &mpsc::Receiver<Job>) {
+    let mut store = match store::open(path, owner) {
         Ok(s) => Some(s),
         Err(e) => {
             tracing::warn!("the archive {} cannot be opened: {e}", path.display());
@@ -253,11 +281,17 @@ fn write(path: &Path, rx: &mpsc::Receiver<Job>) {
     while let Ok(first) = rx.recv() {
         let mut batch = Vec::new();
         let mut flushes = Vec::new();
+        let mut closes = Vec::new();
         let mut next = Some(first);
         while let Some(job) = next.take() {
             match job {
                 Job::Changes(c) => batch.extend(c),
                 Job::Flush(done) => flushes.push(done),
+                // What came before it is written first; the rest of the batch is not kept.
+                Job::Close(done) => {
+                    closes.push(done);
+                    break;
+                }
                 Job::Forget(done) => {
                     // The connection closed first, so that SQLite leaves no file behind it.
                     store = None;
@@ -278,6 +312,14 @@ fn write(path: &Path, rx: &mpsc::Receiver<Job>) {
         for done in flushes {
             let _ = done.send(());
         }
+        if !closes.is_empty() {
+            if let Some(s) = store.take() {
+                s.close();
+            }
+            for done in closes {
+                let _ = done.send(());
+            }
+        }
     }
 }
 
@@ -294,7 +336,10 @@ mod tests {
     fn events_are_written_in_order_through_the_thread() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("archive/me.db");
-        let archive = Archive::start(path.clone());
+        let archive = Archive::start(
+            path.clone(),
+            crate::files::Owner::new("me@example.com", "https://chat.example.com"),
+        );
         let message = json!({
             "id": 3, "type": "stream", "content": "<p>first words</p>", "display_recipient": "design",
             "stream_id": 9, "subject": "t", "sender_id": 5, "sender_full_name": "Alice",
@@ -308,7 +353,8 @@ mod tests {
             {"id": 2, "type": "update_message_flags", "op": "add", "flag": "starred", "messages": [3], "all": false},
         ])));
         assert!(archive.flush(std::time::Duration::from_secs(10)));
-        let s = store::open(&path).unwrap();
+        let s = store::open(&path, &crate::files::Owner::new("me@example.com", "https://chat.example.com"))
+            .unwrap();
         let m = s.message(3).unwrap().unwrap();
         assert_eq!(
             (m.content.as_str(), m.topic(), m.flags.clone()),
@@ -335,7 +381,10 @@ mod tests {
     fn a_channel_renamed_or_made_private_is_kept_as_the_server_says() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("archive/me.db");
-        let archive = Archive::start(path.clone());
+        let archive = Archive::start(
+            path.clone(),
+            crate::files::Owner::new("me@example.com", "https://chat.example.com"),
+        );
         let message = |id: i64| {
             json!({
                 "id": id, "type": "stream", "content": "<p>words</p>", "display_recipient": "design",
@@ -351,7 +400,8 @@ mod tests {
              "property": "name", "value": "ops"},
         ])));
         assert!(archive.flush(std::time::Duration::from_secs(10)));
-        let s = store::open(&path).unwrap();
+        let s = store::open(&path, &crate::files::Owner::new("me@example.com", "https://chat.example.com"))
+            .unwrap();
         let known = query::Known::of(&s).unwrap();
         assert_eq!(
             query::parse("channel:ops", &known).unwrap(),

@@ -264,7 +264,11 @@ mod tests {
     /// An archive holding a few messages of every kind.
     fn archive() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
-        let mut s = open(&dir.path().join("a.db")).unwrap();
+        let mut s = open(
+            &dir.path().join("a.db"),
+            &crate::files::Owner::new("me@example.com", "https://chat.example.com"),
+        )
+        .unwrap();
         let put = |m: Message| Change::Put(Box::new(m));
         s.apply(&[
             Change::Me(ME),

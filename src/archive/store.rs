@@ -3,6 +3,7 @@
 //! messages dropped when the user lost access to it — each batch in one transaction.
 
 use crate::api::{ChannelId, DisplayRecipient, Flag, Message, MessageId, Reaction, UserId};
+use crate::files::Owner;
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 
@@ -137,9 +138,50 @@ pub struct Store {
     conn: Connection,
 }
 
-/// Open (or create) the database file `path`: its folder made the user's alone (0700), the
-/// file created with mode 0600 before SQLite opens it.
-pub fn open(path: &Path) -> rusqlite::Result<Store> {
+/// The archive is another account's: `meta` names it.
+#[derive(Debug, thiserror::Error)]
+#[error("it is kept for {0}")]
+pub struct OtherAccount(pub Owner);
+
+/// Whose archive the database says it is (`meta`'s `site` and `email`), if it says.
+fn owner_in(conn: &Connection) -> rusqlite::Result<Option<Owner>> {
+    let has_meta: bool = conn.query_row(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'",
+        [],
+        |r| r.get::<_, i64>(0).map(|n| n > 0),
+    )?;
+    if !has_meta {
+        return Ok(None);
+    }
+    let value = |key: &str| {
+        conn.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get::<_, String>(0)).optional()
+    };
+    Ok(match (value("site")?, value("email")?) {
+        (Some(site), Some(email)) => Some(Owner { site, email }),
+        _ => None,
+    })
+}
+
+/// Refuse a database that names another account than `owner`.
+fn check_owner(conn: &Connection, owner: &Owner) -> rusqlite::Result<()> {
+    match owner_in(conn)? {
+        Some(o) if o != *owner => Err(rusqlite::Error::UserFunctionError(Box::new(OtherAccount(o)))),
+        _ => Ok(()),
+    }
+}
+
+/// Whose the archive at `path` is, as it says (read-only; `None`: it names no one).
+pub fn owner_of(path: &Path) -> rusqlite::Result<Option<Owner>> {
+    let conn = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    owner_in(&conn)
+}
+
+/// Open (or create) `owner`'s database file `path`: its folder made the user's alone (0700),
+/// the file created with mode 0600 before SQLite opens it, and named `owner`'s in `meta` (a file
+/// that names no one yet — new, or kept by a version before files named their account under a
+/// name that was this account's alone — becomes theirs). One that names another account is
+/// refused, and left as it is.
+pub fn open(path: &Path, owner: &Owner) -> rusqlite::Result<Store> {
     let io = |e: std::io::Error| rusqlite::Error::ToSqlConversionFailure(Box::new(e));
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         crate::files::private_folder(dir).map_err(io)?;
@@ -149,20 +191,33 @@ pub fn open(path: &Path) -> rusqlite::Result<Store> {
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     drop(options.open(path).map_err(io)?);
-    Store::on(Connection::open(path)?)
+    let conn = Connection::open(path)?;
+    check_owner(&conn, owner)?;
+    let store = Store::on(conn)?;
+    for (key, value) in [("site", &owner.site), ("email", &owner.email)] {
+        store.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)", [key, value])?;
+    }
+    Ok(store)
 }
 
-/// Open an existing database to read (a script's search); `None` when there is none.
-pub fn open_existing(path: &Path) -> rusqlite::Result<Option<Store>> {
+/// Open `owner`'s existing database to read (a script's search); `None` when there is none,
+/// or it names no one yet. One that names another account is refused.
+pub fn open_existing(path: &Path, owner: &Owner) -> rusqlite::Result<Option<Store>> {
     if !path.exists() {
         return Ok(None);
     }
-    Store::on(Connection::open(path)?).map(Some)
+    let conn = Connection::open(path)?;
+    if owner_in(&conn)?.is_none() {
+        return Ok(None);
+    }
+    check_owner(&conn, owner)?;
+    Store::on(conn).map(Some)
 }
 
-/// Open an existing database read-only, beside the writer (WAL lets a reader go on while it
-/// writes): `None` when there is none yet, or it is of another version (rebuilt by the writer).
-pub fn open_reader(path: &Path) -> rusqlite::Result<Option<Store>> {
+/// Open `owner`'s existing database read-only, beside the writer (WAL lets a reader go on
+/// while it writes): `None` when there is none yet, it names no one yet, or it is of another
+/// version (rebuilt by the writer). One that names another account is refused.
+pub fn open_reader(path: &Path, owner: &Owner) -> rusqlite::Result<Option<Store>> {
     use rusqlite::OpenFlags;
     if !path.exists() {
         return Ok(None);
@@ -173,9 +228,10 @@ pub fn open_reader(path: &Path) -> rusqlite::Result<Option<Store>> {
     )?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-    if version != VERSION {
+    if version != VERSION || owner_in(&conn)?.is_none() {
         return Ok(None);
     }
+    check_owner(&conn, owner)?;
     with_functions(&conn)?;
     Ok(Some(Store { conn }))
 }
@@ -211,8 +267,19 @@ impl Store {
         Ok(Store { conn })
     }
 
-    pub(super) fn conn(&self) -> &Connection {
+    pub(crate) fn conn(&self) -> &Connection {
         &self.conn
+    }
+
+    /// Fold the write-ahead log into the database and close it: the last connection closed,
+    /// SQLite removes `-wal` and `-shm`. A failure is logged (they stay; nothing is lost).
+    pub fn close(self) {
+        if let Err(e) = self.conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);") {
+            tracing::info!("the archive's log not folded in: {e}");
+        }
+        if let Err((_, e)) = self.conn.close() {
+            tracing::info!("the archive not closed: {e}");
+        }
     }
 
     /// Apply a batch of changes in one transaction.
@@ -571,7 +638,11 @@ mod tests {
 
     fn temp() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
-        let store = open(&dir.path().join("archive/a.db")).unwrap();
+        let store = open(
+            &dir.path().join("archive/a.db"),
+            &crate::files::Owner::new("me@example.com", "https://chat.example.com"),
+        )
+        .unwrap();
         (dir, store)
     }
 
@@ -599,7 +670,11 @@ mod tests {
         s.apply(&[Change::Reached(reached(20, false, 2000))]).unwrap();
         drop(s);
         // After a restart, the record is where the last page left it.
-        let mut s = open(&dir.path().join("archive/a.db")).unwrap();
+        let mut s = open(
+            &dir.path().join("archive/a.db"),
+            &crate::files::Owner::new("me@example.com", "https://chat.example.com"),
+        )
+        .unwrap();
         assert_eq!(s.reached("channel:9").unwrap(), Some(reached(20, false, 2000)));
         assert_eq!(s.reached("all").unwrap(), None, "each narrow has its own");
         s.apply(&[Change::Reached(reached(3, true, 2100))]).unwrap();
@@ -748,11 +823,12 @@ mod tests {
     fn a_file_of_another_version_is_rebuilt_empty() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.db");
-        let mut s = open(&path).unwrap();
+        let mut s =
+            open(&path, &crate::files::Owner::new("me@example.com", "https://chat.example.com")).unwrap();
         s.apply(&[Change::Put(Box::new(channel_message(1, 9, "t", "<p>a</p>")))]).unwrap();
         s.conn.pragma_update(None, "user_version", 0).unwrap();
         drop(s);
-        let s = open(&path).unwrap();
+        let s = open(&path, &crate::files::Owner::new("me@example.com", "https://chat.example.com")).unwrap();
         assert_eq!(s.count().unwrap(), 0);
     }
 }

@@ -66,8 +66,79 @@ struct Stamp<'a> {
     email: std::borrow::Cow<'a, str>,
 }
 
+/// Whom the session kept in `path` is for, as its stamp says (site, email): `None` when there
+/// is none or its first line is no stamp.
+pub fn stamped(path: &Path) -> Option<(String, String)> {
+    use std::io::BufRead;
+    let mut line = String::new();
+    std::io::BufReader::new(std::fs::File::open(path).ok()?).read_line(&mut line).ok()?;
+    let stamp: Stamp = serde_json::from_str(&line).ok()?;
+    Some((stamp.site.into_owned(), stamp.email.into_owned()))
+}
+
+/// Why the file in `path` is not to be written over or removed for this account: it is
+/// another's (`None`: it is this account's, or there is none, or it is unreadable — a torn
+/// file is no one's).
+fn foreign(path: &Path, site: &str, email: &str) -> Option<String> {
+    let (s, e) = stamped(path)?;
+    (s != site || e != email).then(|| format!("{} is kept for {e} on {s}: left as it is", path.display()))
+}
+
+/// Remove the session kept for this server and account (`:forget`, `topicterm logout`): true
+/// when there was one; another account's is left.
+pub fn remove(path: &Path, site: &str, email: &str) -> std::io::Result<bool> {
+    if let Some(why) = foreign(path, site, email) {
+        return Err(std::io::Error::other(why));
+    }
+    match std::fs::remove_file(path) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// The file the last session is kept in, shared by the tasks that write it, until `:forget`
+/// removes it and nothing more is kept that session.
+#[derive(Clone, Default)]
+pub struct Keeper(Arc<Mutex<Option<PathBuf>>>);
+
+impl Keeper {
+    pub fn new(path: PathBuf) -> Keeper {
+        Keeper(Arc::new(Mutex::new(Some(path))))
+    }
+
+    /// The file, while the session is kept.
+    pub fn path(&self) -> Option<PathBuf> {
+        self.0.lock().ok()?.clone()
+    }
+
+    /// Write the session (`keep`), unless it was forgotten; a removal waits for a write begun.
+    pub fn keep(&self, site: &str, email: &str, snapshot: &Snapshot) {
+        if let Ok(path) = self.0.lock()
+            && let Some(path) = path.as_ref()
+        {
+            keep(path, site, email, snapshot);
+        }
+    }
+
+    /// Remove the file and keep nothing more: the file removed, if there was one.
+    pub fn forget(&self, site: &str, email: &str) -> Result<Option<PathBuf>, (PathBuf, std::io::Error)> {
+        let Ok(mut path) = self.0.lock() else { return Ok(None) };
+        let Some(file) = path.take() else { return Ok(None) };
+        match remove(&file, site, email) {
+            Ok(true) => Ok(Some(file)),
+            Ok(false) => Ok(None),
+            Err(e) => Err((file, e)),
+        }
+    }
+}
+
 /// Write the session for this server and account (temp file + rename: never a torn file).
+/// A file there that is another account's is left as it is.
 pub fn save(path: &Path, site: &str, email: &str, snapshot: &Snapshot) -> std::io::Result<()> {
+    if let Some(why) = foreign(path, site, email) {
+        return Err(std::io::Error::other(why));
+    }
     let mut body = serde_json::to_vec(&Stamp {
         format: FORMAT,
         version: env!("CARGO_PKG_VERSION").into(),
@@ -144,6 +215,36 @@ fn later<T>(mut text: String) -> Option<crate::api::Later<T>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn empty() -> Snapshot {
+        Snapshot {
+            register: Default::default(),
+            open: crate::app::Narrow::All,
+            selected: None,
+            windows: vec![],
+            messages: vec![],
+            users: None,
+            groups: None,
+            backfill: vec![],
+        }
+    }
+
+    #[test]
+    fn another_accounts_session_is_neither_written_over_nor_removed_and_a_forgotten_one_stays_gone() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("s.json");
+        let site = "https://chat.example.com";
+        save(&file, site, "j_doe@example.com", &empty()).unwrap();
+        assert!(save(&file, site, "j-doe@example.com", &empty()).is_err(), "not written over");
+        assert!(remove(&file, site, "j-doe@example.com").is_err(), "nor removed");
+        assert!(remove(&file, "https://other.example.com", "j_doe@example.com").is_err());
+        assert_eq!(stamped(&file), Some((site.to_owned(), "j_doe@example.com".to_owned())));
+        let keeper = Keeper::new(file.clone());
+        assert_eq!(keeper.forget(site, "j_doe@example.com").unwrap(), Some(file.clone()));
+        assert!(!file.exists());
+        keeper.keep(site, "j_doe@example.com", &empty());
+        assert!(!file.exists() && keeper.path().is_none(), "nothing more is kept");
+    }
 
     /// The users and the user groups are kept on lines of their own, after what the first
     /// screen needs, and read back as they were written.

@@ -11,6 +11,7 @@ use tokio::task::JoinHandle;
 mod backfill;
 pub mod cache;
 mod calls;
+pub mod drafts;
 pub mod images;
 mod open;
 mod reads;
@@ -20,15 +21,13 @@ mod silence;
 pub struct Dispatcher {
     client: Client,
     tx: UnboundedSender<Msg>,
-    /// Writes drafts to disk in the order asked (a save then a removal of the same key must
-    /// not swap); `None` keeps them in memory only.
-    drafts: Option<std::sync::mpsc::Sender<(String, String)>>,
-    drafts_writer: Option<std::thread::JoinHandle<()>>,
+    /// Writes drafts to disk in the order asked; `None` keeps them in memory only.
+    drafts: Option<drafts::Writer>,
     /// The private folder downloaded attachments go to (default: a fresh private folder in
     /// the system's temporary directory for each).
     downloads: Option<std::path::PathBuf>,
-    /// The file the last session is kept in (`None`: not kept).
-    cache: Option<std::path::PathBuf>,
+    /// The file the last session is kept in (none: not kept).
+    cache: cache::Keeper,
     /// The folder pictures are kept in (`None`: fetched every time).
     images: Option<std::path::PathBuf>,
     poller: Option<JoinHandle<()>>,
@@ -54,13 +53,12 @@ impl Drop for Dispatcher {
     fn drop(&mut self) {
         self.silence.abort();
         self.backfill.take().inspect(JoinHandle::abort);
+        // Drafts asked for reach the disk (the writer is joined).
         self.drafts = None;
-        if let Some(w) = self.drafts_writer.take() {
-            let _ = w.join();
-        }
-        // What the archive was sent is written before the process goes (a bounded wait).
+        // What the archive was sent is written, and the database closed, before the process
+        // goes (a bounded wait): SQLite then leaves no `-wal` or `-shm` behind.
         if let Some(a) = self.archive.take() {
-            a.flush(Duration::from_secs(2));
+            a.close(Duration::from_secs(2));
         }
     }
 }
@@ -85,8 +83,7 @@ impl Dispatcher {
             client,
             tx,
             drafts: None,
-            drafts_writer: None,
-            cache: None,
+            cache: cache::Keeper::default(),
             downloads: None,
             images: None,
             poller: None,
@@ -102,7 +99,8 @@ impl Dispatcher {
     /// Keep every message seen in the archive at `path` (`crate::archive`), written on a
     /// thread of its own.
     pub fn with_archive(mut self, path: std::path::PathBuf) -> Self {
-        self.archive = Some(crate::archive::Archive::start(path));
+        let owner = crate::files::Owner::new(self.client.email(), self.client.site());
+        self.archive = Some(crate::archive::Archive::start(path, owner));
         self
     }
 
@@ -126,7 +124,7 @@ impl Dispatcher {
 
     /// Keep the last session in this file, and show it at start-up until the server answers.
     pub fn with_cache(mut self, file: std::path::PathBuf) -> Self {
-        self.cache = Some(file);
+        self.cache = cache::Keeper::new(file);
         self
     }
 
@@ -150,7 +148,7 @@ impl Dispatcher {
             });
             return;
         }
-        let Some(path) = self.cache.clone() else { return };
+        let Some(path) = self.cache.path() else { return };
         let (site, email) = (self.client.site().to_owned(), self.client.email().to_owned());
         tokio::task::spawn_blocking(move || match cache::load(&path, &site, &email) {
             Ok(snapshot) => drop(tx.send(Msg::Cached(Box::new(snapshot)))),
@@ -160,24 +158,12 @@ impl Dispatcher {
 
     /// Write the session now, before the process goes (the user quit).
     pub fn save_cache_now(&self, snapshot: &crate::app::session::Snapshot) {
-        if let Some(path) = &self.cache {
-            cache::keep(path, self.client.site(), self.client.email(), snapshot);
-        }
+        self.cache.keep(self.client.site(), self.client.email(), snapshot);
     }
 
-    /// Keep drafts in this directory, and load the ones already there.
-    pub fn with_drafts(mut self, dir: std::path::PathBuf) -> Self {
-        let tx = self.tx.clone();
-        let (writes, queue) = std::sync::mpsc::channel::<(String, String)>();
-        self.drafts_writer = Some(std::thread::spawn(move || {
-            let _ = tx.send(Msg::DraftsLoaded(drafts::load(&dir)));
-            for (key, text) in queue {
-                if let Err(error) = drafts::save(&dir, &key, &text) {
-                    let _ = tx.send(done(Job::SaveDraft, Err(Failure::File { path: dir.clone(), error })));
-                }
-            }
-        }));
-        self.drafts = Some(writes);
+    /// Keep `owner`'s drafts in this directory, and load the ones of theirs already there.
+    pub fn with_drafts(mut self, dir: std::path::PathBuf, owner: crate::files::Owner) -> Self {
+        self.drafts = Some(drafts::Writer::start(dir, owner, self.tx.clone()));
         self
     }
 
@@ -300,17 +286,20 @@ impl Dispatcher {
                 });
             }
             Effect::SaveCache(snapshot) => {
-                let Some(path) = self.cache.clone() else { return true };
+                let keeper = self.cache.clone();
+                if keeper.path().is_none() {
+                    return true;
+                }
                 let (site, email) = (self.client.site().to_owned(), self.client.email().to_owned());
                 tokio::task::spawn_blocking(move || {
-                    cache::keep(&path, &site, &email, &snapshot);
+                    keeper.keep(&site, &email, &snapshot);
                     drop(snapshot);
                     crate::heap::trim();
                 });
             }
             Effect::SaveDraft { key, text } => {
                 if let Some(w) = &self.drafts {
-                    let _ = w.send((key, text));
+                    w.save(key, text);
                 }
             }
             Effect::JumpToDate { narrow, terms, date, epoch } => {
@@ -495,21 +484,26 @@ impl Dispatcher {
                 }
                 done(Job::Quiet, Ok(Answer::Nothing))
             }),
-            Effect::ForgetArchive => {
+            // Each of the account's files goes (its archive, last session, drafts and outbox),
+            // each writer told to keep nothing more; a failure is said after the others are done.
+            Effect::Forget => {
                 let archive = self.archive.clone();
+                let drafts = self.drafts.as_ref().map(drafts::Writer::forgetter);
+                let (cache, site, email) =
+                    (self.cache.clone(), self.client.site().to_owned(), self.client.email().to_owned());
                 self.spawn(async move {
-                    let result = match archive {
-                        Some(a) => {
-                            tokio::task::spawn_blocking(move || a.forget()).await.unwrap_or_else(|e| {
-                                Err((Default::default(), std::io::Error::other(e.to_string())))
-                            })
-                        }
-                        None => Ok(None),
-                    };
+                    let forgot = tokio::task::spawn_blocking(move || {
+                        let archive = archive.map_or(Ok(None), |a| a.forget()).map(drop);
+                        let drafts = drafts.map_or(Ok(0), drafts::Forgetter::forget).map(drop);
+                        let cache = cache.forget(&site, &email).map(drop);
+                        archive.and(drafts).and(cache)
+                    })
+                    .await
+                    .unwrap_or_else(|e| Err((Default::default(), std::io::Error::other(e.to_string()))));
                     done(
-                        Job::ForgetArchive,
-                        result
-                            .map(|_| Answer::Nothing)
+                        Job::Forget,
+                        forgot
+                            .map(|()| Answer::Nothing)
                             .map_err(|(path, error)| Failure::File { path, error }),
                     )
                 })
@@ -625,50 +619,6 @@ async fn upload(
     });
     let r = c.upload_file(&name, size, reqwest::Body::wrap_stream(chunks)).await?;
     Ok(Answer::Uploaded { name, url: r.url })
-}
-
-/// Drafts on disk: one JSON file per draft key, written atomically (temp file + rename) so a
-/// crash or `kill -9` leaves either the old or the new text, never a torn file.
-pub mod drafts {
-    use serde::{Deserialize, Serialize};
-    use std::collections::HashMap;
-    use std::path::{Path, PathBuf};
-
-    #[derive(Serialize, Deserialize)]
-    struct Stored {
-        key: String,
-        text: String,
-    }
-
-    fn file(dir: &Path, key: &str) -> PathBuf {
-        let name: String = key.bytes().map(|b| format!("{b:02x}")).collect();
-        dir.join(format!("{name}.json"))
-    }
-
-    /// Save a draft; empty text removes it.
-    pub fn save(dir: &Path, key: &str, text: &str) -> std::io::Result<()> {
-        let path = file(dir, key);
-        if text.trim().is_empty() {
-            return match std::fs::remove_file(&path) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
-                _ => Ok(()),
-            };
-        }
-        let body = serde_json::to_vec(&Stored { key: key.to_owned(), text: text.to_owned() })?;
-        crate::files::write_atomic(&path, &body)
-    }
-
-    /// Every readable draft in the directory (unreadable files are skipped, not fatal).
-    pub fn load(dir: &Path) -> HashMap<String, String> {
-        let Ok(entries) = std::fs::read_dir(dir) else { return HashMap::new() };
-        entries
-            .flatten()
-            .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
-            .filter_map(|e| std::fs::read(e.path()).ok())
-            .filter_map(|b| serde_json::from_slice::<Stored>(&b).ok())
-            .map(|s| (s.key, s.text))
-            .collect()
-    }
 }
 
 /// Run an idempotent request until it succeeds, backing off (with jitter) through network and

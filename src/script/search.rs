@@ -46,11 +46,18 @@ pub async fn run(args: SearchArgs, creds: anyhow::Result<Credentials>, out: &mut
         return Ok(());
     }
     let creds = creds.map_err(|e| Failure::credentials(&e))?;
-    let path = crate::archive::file(&creds.email, &creds.site)
-        .ok_or_else(|| Failure::new(Exit::Other, "cannot find your home directory"))?;
-    let found = tokio::task::spawn_blocking(move || in_archive(&path, &query, args.limit))
-        .await
-        .map_err(|e| Failure::new(Exit::Other, format!("the search failed: {e}")))??;
+    let files = crate::kept::Folders::of_user()
+        .ok_or_else(|| Failure::new(Exit::Other, "cannot find your home directory"))?
+        .account(&creds.email, &creds.site);
+    let found = tokio::task::spawn_blocking(move || {
+        // What an older version kept under a name another account could share is moved once.
+        for m in files.migrate() {
+            tracing::warn!("{m}");
+        }
+        in_archive(&files.archive, &files.owner, &query, args.limit)
+    })
+    .await
+    .map_err(|e| Failure::new(Exit::Other, format!("the search failed: {e}")))??;
     for f in found {
         let line = if json {
             json_line(&f.message)
@@ -65,11 +72,16 @@ pub async fn run(args: SearchArgs, creds: anyhow::Result<Credentials>, out: &mut
     Ok(())
 }
 
-/// Search the archive at `path`.
-fn in_archive(path: &std::path::Path, query: &str, limit: u32) -> Result<Vec<query::Found>, Failure> {
+/// Search `owner`'s archive at `path` (one that names another account is not read).
+fn in_archive(
+    path: &std::path::Path,
+    owner: &crate::files::Owner,
+    query: &str,
+    limit: u32,
+) -> Result<Vec<query::Found>, Failure> {
     let unreadable =
         |e: rusqlite::Error| Failure::new(Exit::Other, format!("the archive cannot be read: {e}"));
-    let store = crate::archive::store::open_existing(path).map_err(unreadable)?.ok_or_else(|| {
+    let store = crate::archive::store::open_existing(path, owner).map_err(unreadable)?.ok_or_else(|| {
         Failure::new(
             Exit::Other,
             "no archive of this account on this machine yet: the client keeps one as it runs (history = true); \

@@ -178,6 +178,10 @@ pub struct Setup {
     pub backfill_page: Option<u64>,
     /// `--low-bandwidth`.
     pub low_bandwidth: bool,
+    /// The file the last session is kept in (as the binary's cache directory), if any.
+    pub cache: Option<PathBuf>,
+    /// A server already running (another account's app used it before), instead of a new one.
+    pub on: Option<DemoServer>,
 }
 
 impl Setup {
@@ -191,7 +195,22 @@ impl Setup {
             archive: None,
             backfill_page: None,
             low_bandwidth: false,
+            cache: None,
+            on: None,
         }
+    }
+
+    /// Log in to this server, already running (`App::into_server` of another account's app),
+    /// instead of starting one.
+    pub fn on_server(mut self, server: DemoServer) -> Setup {
+        self.on = Some(server);
+        self
+    }
+
+    /// Keep the last session in `file`.
+    pub fn cache(mut self, file: PathBuf) -> Setup {
+        self.cache = Some(file);
+        self
     }
 
     /// Start the server with these options instead.
@@ -274,7 +293,10 @@ impl Setup {
     /// Start the server, the proxy and the app, its register asked for.
     async fn launch<P>(self, proxy: impl AsyncFnOnce(&DemoServer) -> (P, String)) -> (App, P) {
         let now = self.server.seed_time.unwrap_or_else(|| chrono::Utc::now().timestamp());
-        let server = DemoServer::start(self.server).await.expect("demo server");
+        let server = match self.on {
+            Some(server) => server,
+            None => DemoServer::start(self.server).await.expect("demo server"),
+        };
         let (proxy, site) = proxy(&server).await;
         let mut creds = server.credentials(&self.who).expect("user");
         creds.site = site;
@@ -282,17 +304,24 @@ impl Setup {
         let (tx, rx) = mpsc::unbounded_channel();
         let mut dispatcher = Dispatcher::new(client.clone(), tx);
         if let Some(dir) = self.drafts {
-            dispatcher = dispatcher.with_drafts(dir);
+            // As the binary names the demo organization's: `demo`, the same on every run.
+            let owner = topicterm::files::Owner::new(&creds.email, "demo");
+            dispatcher = dispatcher.with_drafts(dir, owner);
         }
         if let Some(dir) = self.downloads {
             dispatcher = dispatcher.with_downloads(dir);
         }
         if let Some(data) = self.archive {
-            let file = topicterm::archive::file_in(&data, &creds.email, &creds.site);
+            let file =
+                topicterm::kept::archive_in(&data, &topicterm::files::Owner::new(&creds.email, &creds.site));
             dispatcher = dispatcher.with_archive(file);
         }
         if let Some(n) = self.backfill_page {
             dispatcher = dispatcher.with_backfill_page(n);
+        }
+        let keep_session = self.cache.is_some();
+        if let Some(file) = self.cache {
+            dispatcher = dispatcher.with_cache(file);
         }
         dispatcher = dispatcher.with_low_bandwidth(self.low_bandwidth);
         // As `run::run_main_loop` starts.
@@ -300,6 +329,7 @@ impl Setup {
         let mut st = State { tz: TimeZone::Fixed(0), now, site, ..Default::default() };
         st.ui.loading = true;
         st.settings.low_bandwidth = self.low_bandwidth;
+        st.keep_session = keep_session;
         let mut app = App {
             server,
             client,
@@ -564,6 +594,15 @@ impl App {
     /// process that starts many apps leaves no long poll behind).
     pub async fn close(mut self) {
         self.dispatcher.shutdown(self.st.data.queue_id.as_deref()).await;
+    }
+
+    /// Quit as [`App::close`] does, what the dispatcher keeps on disk written (its drafts, its
+    /// archive), and hand back the server for another account's app (`Setup::on_server`).
+    pub async fn into_server(mut self) -> DemoServer {
+        self.dispatcher.shutdown(self.st.data.queue_id.as_deref()).await;
+        let App { server, dispatcher, .. } = self;
+        drop(dispatcher);
+        server
     }
 }
 

@@ -10,7 +10,7 @@ use topicterm::api::{Anchor, EmojiSpec, GetMessages, MessageEdit, NarrowTerm, Ou
 use topicterm::app::{Local, Narrow};
 
 /// `topicterm search ARGS` on `home` (its data folder holding the archive): status, output.
-fn search(home: &Path, rc: &Path, args: &[&str]) -> (i32, String, String) {
+pub(crate) fn search(home: &Path, rc: &Path, args: &[&str]) -> (i32, String, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_topicterm"))
         .arg("search")
         .arg("-c")
@@ -109,12 +109,9 @@ fn a_search_the_archive_cannot_read_says_so_with_status_6_and_one_it_cannot_answ
     std::fs::write(&rc, "[api]\nemail=me@example.com\nkey=abcdefgh\nsite=https://chat.example.com\n")
         .unwrap();
     std::fs::set_permissions(&rc, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
-    let file = topicterm::archive::file_in(
-        &home.join("data/topicterm"),
-        "me@example.com",
-        "https://chat.example.com",
-    );
-    let mut store = topicterm::archive::store::open(&file).unwrap();
+    let owner = topicterm::files::Owner::new("me@example.com", "https://chat.example.com");
+    let file = topicterm::kept::archive_in(&home.join("data/topicterm"), &owner);
+    let mut store = topicterm::archive::store::open(&file, &owner).unwrap();
     store.apply(&[topicterm::archive::Change::Me(1)]).unwrap();
     drop(store);
     let (code, _, err) = search(home, &rc, &["is:followed"]);
@@ -135,29 +132,73 @@ fn a_search_the_archive_cannot_read_says_so_with_status_6_and_one_it_cannot_answ
 async fn forget_asks_then_leaves_no_file_behind() {
     let home = tempfile::tempdir().unwrap();
     let data = home.path().join("data/topicterm");
-    let mut app = Setup::new("member").archive(data.clone()).start().await;
+    let (drafts, session) = (data.join("drafts/member"), home.path().join("cache/topicterm/member.json"));
+    let (mut app, proxy) = Setup::new("member")
+        .archive(data.clone())
+        .drafts(Some(drafts.clone()))
+        .cache(session.clone())
+        .start_behind_fault_proxy()
+        .await;
     assert!(app.archived());
     let folder = data.join("archive");
     assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 3, "the database, its WAL and shared memory");
+    // A draft kept, and a message written offline in the outbox.
+    app.key(KeyCode::Char('r')).await;
+    app.keys("half a thought").await;
+    app.key(KeyCode::Esc).await;
+    proxy.set_down(true);
+    app.until("the outage to be noticed", |st| st.ui.offline.is_some()).await;
+    app.key(KeyCode::Char('r')).await;
+    app.keys("written offline").await;
+    app.ctrl('d').await;
+    assert_eq!(app.st.outbox.len(), 1);
+    for _ in 0..50 {
+        if session.exists() && std::fs::read_dir(&drafts).is_ok_and(|d| d.count() == 2) {
+            break;
+        }
+        app.settle().await;
+    }
+    assert!(session.exists(), "the last session kept");
+    assert_eq!(std::fs::read_dir(&drafts).unwrap().count(), 2, "the draft and the outbox's message");
+    let kept = crate::accounts::files_under(home.path());
+    for path in &kept {
+        let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(path).unwrap().permissions());
+        assert_eq!(mode & 0o777, 0o600, "{}", path.display());
+    }
+    assert_eq!(kept.len(), 6, "{kept:?}");
+
     app.palette("forget").await;
     let screen = app.screen(100, 24);
     assert!(screen.contains("Remove this account's archive"), "{screen}");
     app.key(KeyCode::Char('n')).await;
     assert!(app.archived());
     assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 3, "n keeps it");
+    assert_eq!(crate::accounts::files_under(home.path()).len(), 6, "n keeps everything");
     app.palette("forget").await;
     app.key(KeyCode::Char('y')).await;
-    app.until("the archive removed", |st| {
-        st.ui.status.as_ref().is_some_and(|s| s.text.contains("archive is removed"))
+    app.until("the files removed", |st| {
+        st.ui.status.as_ref().is_some_and(|s| s.text.contains("are removed from this machine"))
     })
     .await;
-    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0, "no file is left behind");
+    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0, "no file of the archive is left behind");
+    assert!(!session.exists(), "nor the last session");
+    assert!(!drafts.exists(), "nor the drafts and the outbox");
+    // Nothing more is kept: not what comes, nor a draft typed, nor the session.
+    proxy.set_down(false);
     let alice = app.other("alice");
     let general = app.channel_id("general");
     alice.send_message(&OutgoingMessage::channel(general, "t", "after forgetting")).await.unwrap();
     app.settle().await;
+    app.key(KeyCode::Char('r')).await;
+    app.keys("another thought").await;
+    app.key(KeyCode::Esc).await;
+    app.settle().await;
     assert!(app.archived());
-    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0, "nothing more is kept");
+    assert_eq!(
+        crate::accounts::files_under(home.path()),
+        Vec::<std::path::PathBuf>::new(),
+        "nothing more is kept"
+    );
 }
 
 /// `alice` sends `texts` to #general > `topic`; returns their IDs once the app holds them and
@@ -287,6 +328,11 @@ async fn until_status(app: &mut App, text: &str) {
     app.until(text, |st| st.ui.status.as_ref().is_some_and(|s| s.text.contains(text))).await;
 }
 
+/// Whose the app's files are.
+fn owner(app: &App) -> topicterm::files::Owner {
+    topicterm::files::Owner::new(app.client.email(), app.client.site())
+}
+
 /// The archive's database file under the data folder `data`.
 fn archive_file(data: &Path) -> std::path::PathBuf {
     std::fs::read_dir(data.join("archive"))
@@ -367,7 +413,8 @@ async fn archive_fetches_a_channels_history_into_the_archive_only_stops_and_resu
     second.release();
     assert!(app.archived(), "the archive's writer answers");
     let key = topicterm::archive::channel_key(general);
-    let store = topicterm::archive::store::open_existing(&archive_file(&data)).unwrap().unwrap();
+    let store =
+        topicterm::archive::store::open_existing(&archive_file(&data), &owner(&app)).unwrap().unwrap();
     let reached = store.reached(&key).unwrap().expect("a record of the first page");
     assert_eq!((reached.fetched, reached.found_oldest), (10, false), "{reached:?}");
     assert!(store.message(oldest).unwrap().is_none(), "not that far yet");
@@ -420,7 +467,8 @@ async fn archive_goes_on_where_it_was_when_the_server_comes_back_mid_way() {
     let said = app.st.ui.status.as_ref().unwrap().text.clone();
     assert_eq!(said, format!("archived #general: all {all} messages"), "each fetched once");
     assert!(app.archived(), "the archive's writer answers");
-    let store = topicterm::archive::store::open_existing(&archive_file(&data)).unwrap().unwrap();
+    let store =
+        topicterm::archive::store::open_existing(&archive_file(&data), &owner(&app)).unwrap().unwrap();
     let reached = store.reached(&topicterm::archive::channel_key(general)).unwrap().unwrap();
     assert_eq!((reached.fetched, reached.found_oldest), (all as u64, true), "{reached:?}");
 }

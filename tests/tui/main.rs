@@ -1,6 +1,7 @@
 //! Whole-app tests: the real state, update, dispatcher and views against the demo server,
 //! drawn on ratatui's `TestBackend` and compared with insta snapshots.
 
+mod accounts;
 mod archive;
 mod bandwidth;
 mod bandwidth_people;

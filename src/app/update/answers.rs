@@ -370,7 +370,10 @@ fn other_success(st: &mut State, job: Job, result: Answer) -> Vec<Effect> {
         (Job::React { add }, _) => if add { "reaction added" } else { "reaction taken back" }.into(),
         (Job::MarkChannelRead { name }, _) => format!("#{name} marked as read"),
         (Job::MarkAllRead, _) => "all messages marked as read".into(),
-        (Job::ForgetArchive, _) => "this account's archive is removed from this machine".into(),
+        (Job::Forget, _) => {
+            "this account's archive, last session, drafts and unsent messages are removed from this machine"
+                .into()
+        }
         (Job::MarkUnread, _) => "marked as unread from the selected message".into(),
         (Job::DeleteTopic { name }, _) => format!("deleted {name}"),
         (Job::SetChannelMuted { name, muted }, _) => {

@@ -11,7 +11,7 @@ use super::palette_channels::{channel_email, channel_info, create_channel, push_
 use super::palette_messages::{add_item, delete_message, hide_previews, jump_to_date, mark_read, report};
 use super::palette_people::{deactivate, group_members, invite, mute_user, profile};
 use super::palette_settings::{add_playground, clear_status, list_alert_words, set_status_text};
-use super::palette_settings::{archive, forget_archive};
+use super::palette_settings::{archive, forget};
 use super::palette_topics::{
     RESOLVED_PREFIX, delete_topic, move_topic, resolve_topic, selected_topic_message,
 };
@@ -115,7 +115,7 @@ pub(super) fn run_command(st: &mut State, cmd: Command) -> Result<Vec<Effect>, S
         C::Reminders => super::reminders::open(st)?,
         C::Uploads => super::uploads::open(st),
         C::Inbox => super::inbox::open(st),
-        C::Forget => forget_archive(st),
+        C::Forget => forget(st),
         C::Archive(what) => archive(st, what)?,
     })
 }

@@ -7,12 +7,13 @@ use super::prelude::*;
 use crate::app::command::Backfill;
 use crate::app::session::BackfillTarget;
 
-/// `:forget`: remove this account's archive from this machine, after asking.
-pub(super) fn forget_archive(st: &mut State) -> Vec<Effect> {
-    let question = "Remove this account's archive of messages from this machine? Nothing more is kept \
-                    until you start topicterm again (history = false in the config keeps none)."
+/// `:forget`: remove this account's files from this machine, after asking.
+pub(super) fn forget(st: &mut State) -> Vec<Effect> {
+    let question = "Remove this account's archive of messages, last session, drafts and unsent messages \
+                    from this machine? Nothing more is kept until you start topicterm again (history = \
+                    false in the config keeps no archive)."
         .to_owned();
-    super::palette_args::confirm(st, question, Effect::ForgetArchive);
+    super::palette_args::confirm(st, question, Effect::Forget);
     vec![]
 }
 
