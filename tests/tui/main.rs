@@ -2,6 +2,7 @@
 //! drawn on ratatui's `TestBackend` and compared with insta snapshots.
 
 mod archive;
+mod archive_check;
 mod bandwidth;
 mod bandwidth_people;
 mod cache;
