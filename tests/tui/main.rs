@@ -32,6 +32,7 @@ mod outside;
 mod palette;
 mod preview;
 mod prompts;
+mod queue_lost;
 mod real_server;
 mod reference;
 mod refused;
