@@ -416,7 +416,11 @@ fn write(path: &Path, rx: &mpsc::Receiver<Job>) {
                     batch.extend(c.into_iter().map(Step::Change));
                 }
                 Job::Check(mut check, asked, then) => {
-                    if now.duration_since(asked) >= HOLD && check.truth.take().is_some() {
+                    // Too old to know all that events said since: a page only puts its
+                    // messages in, and the check of the whole history's answer is let go of
+                    // (the next register's check asks again).
+                    let stale = now.duration_since(asked) >= HOLD;
+                    if stale && check.truth.take().is_some() {
                         tracing::info!("an answer waited too long to be checked against the archive");
                     }
                     check.exempt = told.since(asked);
@@ -424,7 +428,9 @@ fn write(path: &Path, rx: &mpsc::Receiver<Job>) {
                     if check.insert {
                         check.messages.iter().for_each(|m| told.note(m.id, asked));
                     }
-                    batch.push(Step::Check(check));
+                    if check.insert || !stale {
+                        batch.push(Step::Check(check));
+                    }
                     batch.extend(then.into_iter().map(Step::Change));
                 }
                 Job::Flush(done) => flushes.push(done),

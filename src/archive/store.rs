@@ -735,6 +735,23 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn a_private_channel_register_no_longer_lists_as_the_users_loses_its_messages() {
+        let (_d, mut s) = temp();
+        s.apply(&[
+            Change::Channel { id: 9, name: "secret".into(), private: true },
+            Change::Channel { id: 10, name: "open".into(), private: false },
+            Change::Channel { id: 11, name: "still mine".into(), private: true },
+            Change::Put(Box::new(channel_message(1, 9, "t", "<p>a</p>"))),
+            Change::Put(Box::new(channel_message(2, 10, "t", "<p>b</p>"))),
+            Change::Put(Box::new(channel_message(3, 11, "t", "<p>c</p>"))),
+        ])
+        .unwrap();
+        // Left while the client was closed: register lists only 11 as the user's.
+        s.apply(&[Change::Subscribed(vec![11])]).unwrap();
+        assert_eq!(texts(&s), vec![(2, "b".to_owned()), (3, "c".to_owned())]);
+    }
+
+    #[test]
     fn what_a_message_has_is_read_from_its_html() {
         let (_d, mut s) = temp();
         let html = r#"<p><a href="/user_uploads/1/ab/cat.png">cat.png</a></p><div class="message_inline_image"><a href="/user_uploads/1/ab/cat.png"><img src="/user_uploads/thumbnail/1/ab/cat.png/840x560.webp"></a></div>"#;
