@@ -281,6 +281,9 @@ const HOLD: Duration = Duration::from_secs(120);
 struct Told {
     when: HashMap<MessageId, Instant>,
     order: VecDeque<(Instant, MessageId)>,
+    /// The channels the user left lately, and when: an answer asked before holds their
+    /// messages as the user could read them then.
+    left: HashMap<crate::api::ChannelId, Instant>,
 }
 
 impl Told {
@@ -293,6 +296,7 @@ impl Told {
 
     /// Let go of what was said longer than `HOLD` ago.
     fn let_go(&mut self, now: Instant) {
+        self.left.retain(|_, at| now.duration_since(*at) < HOLD);
         while let Some(&(at, id)) = self.order.front() {
             if now.duration_since(at) < HOLD {
                 break;
@@ -304,9 +308,13 @@ impl Told {
         }
     }
 
-    /// The messages told of after `asked`.
-    fn since(&self, asked: Instant) -> HashSet<MessageId> {
-        self.when.iter().filter(|(_, at)| **at > asked).map(|(id, _)| *id).collect()
+    /// The messages of `check` told of after `asked`, or in a channel left since: left alone.
+    fn since(&self, asked: Instant, check: &Check) -> HashSet<MessageId> {
+        let mut exempt: HashSet<MessageId> =
+            self.when.iter().filter(|(_, at)| **at > asked).map(|(id, _)| *id).collect();
+        let left = |c: &crate::api::ChannelId| self.left.get(c).is_some_and(|at| *at > asked);
+        exempt.extend(check.messages.iter().filter(|m| m.stream_id.as_ref().is_some_and(left)).map(|m| m.id));
+        exempt
     }
 
     /// Every message a change names.
@@ -317,6 +325,9 @@ impl Told {
                 Change::Edit { id, .. } | Change::React { id, .. } => self.note(*id, at),
                 Change::Move { ids, .. } | Change::Delete(ids) | Change::Flag { ids, all: false, .. } => {
                     ids.iter().for_each(|id| self.note(*id, at))
+                }
+                Change::Left(channel) => {
+                    self.left.insert(*channel, at);
                 }
                 _ => {}
             }
@@ -423,7 +434,7 @@ fn write(path: &Path, rx: &mpsc::Receiver<Job>) {
                     if stale && check.truth.take().is_some() {
                         tracing::info!("an answer waited too long to be checked against the archive");
                     }
-                    check.exempt = told.since(asked);
+                    check.exempt = told.since(asked, &check);
                     // A page's messages win over answers asked before it.
                     if check.insert {
                         check.messages.iter().for_each(|m| told.note(m.id, asked));
@@ -543,6 +554,30 @@ mod tests {
         ])));
         assert!(archive.flush(std::time::Duration::from_secs(10)));
         assert_eq!(s.count().unwrap(), 0);
+    }
+
+    #[test]
+    fn a_page_asked_before_the_user_left_a_private_channel_does_not_bring_its_messages_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("archive/me.db");
+        let archive = Archive::start(path.clone());
+        archive.events(&events(json!([
+            {"id": 0, "type": "subscription", "op": "add", "subscriptions": [
+                {"stream_id": 9, "name": "secret", "invite_only": true, "color": "#fff"}]},
+        ])));
+        let asked = Instant::now();
+        archive.events(&events(json!([
+            {"id": 1, "type": "subscription", "op": "remove", "subscriptions": [{"stream_id": 9, "name": "secret"}]},
+        ])));
+        let page = MessagesResponse {
+            found_oldest: true,
+            found_newest: true,
+            messages: vec![store::tests::channel_message(1, 9, "t", "<p>secret words</p>")],
+            ..serde_json::from_value(json!({"messages": []})).unwrap()
+        };
+        archive.page(&[], &Anchored { id: None, include: true }, &page, asked);
+        assert!(archive.flush(Duration::from_secs(10)));
+        assert_eq!(store::open(&path).unwrap().count().unwrap(), 0);
     }
 
     #[test]
