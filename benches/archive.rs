@@ -7,6 +7,9 @@
 //!   `:archive` fetches them) until they are written, and meanwhile, on this thread, a key and
 //!   a 160×48 frame drawn over and over (the main loop's work for a key while the writer
 //!   ingests): median and p99;
+//! - checking all 200,000 against the server's answers as `net/reconcile.rs` does after a
+//!   register (`Archive::checked`, 1,000 an answer, 1% deleted and 1% edited), keys and frames
+//!   meanwhile as above;
 //! - the archive's file size once closed, against the messages' JSON as fetched;
 //! - word searches as `/` asks the archive (`Archive::search`, the newest 50, opening the file
 //!   as each search does): median and p95 of 100 runs each; criterion then times them again.
@@ -20,7 +23,7 @@ use std::time::{Duration, Instant};
 use topicterm::api::{DisplayRecipient, Message, MessagesResponse, decode};
 use topicterm::app::views::Page;
 use topicterm::app::{self, Channels, Msg, Narrow, State, TimeZone};
-use topicterm::archive::{Archive, Reached, query, store};
+use topicterm::archive::{Anchored, Archive, Reached, Scope, query, store};
 use topicterm::server::{DemoServer, ServerOptions, seed};
 use topicterm::ui::{self, RenderCache};
 
@@ -124,6 +127,13 @@ fn state(all: &[Message]) -> State {
     st
 }
 
+/// A page of messages as the server answers it.
+fn answer(page: &[Message]) -> MessagesResponse {
+    let mut resp: MessagesResponse = serde_json::from_value(json!({"messages": []})).expect("answer");
+    resp.messages = page.to_vec();
+    resp
+}
+
 fn pct(sorted: &[Duration], p: usize) -> Duration {
     sorted[(sorted.len() * p).div_ceil(100).clamp(1, sorted.len()) - 1]
 }
@@ -150,10 +160,12 @@ fn ingest(all: &[Message], per_message: f64, dir: &std::path::Path) -> std::path
     let archive = Archive::start(path.clone(), owner());
     let start = Instant::now();
     let mut fetched = 0;
+    let anchored = Anchored { id: None, include: false };
     for page in all.rchunks(1_000) {
         fetched += page.len() as u64;
         let oldest = page.first().map_or(0, |m| m.id);
-        archive.backfilled(page, Reached { key: "all".into(), oldest, found_oldest: false, fetched });
+        let reached = Reached { key: "all".into(), oldest, found_oldest: false, fetched };
+        archive.backfilled(&[], &anchored, &answer(page), Instant::now(), reached);
     }
     let (tx, rx) = std::sync::mpsc::channel();
     let writer = archive.clone();
@@ -170,7 +182,54 @@ fn ingest(all: &[Message], per_message: f64, dir: &std::path::Path) -> std::path
         std::thread::sleep(Duration::from_millis(5));
     };
     busy.sort();
+    let archived = (written, busy.clone());
+
+    // The check against the server after a register (`net/reconcile.rs`): every kept message
+    // asked again, 1,000 a request newest first, each answer checked (one in a hundred deleted
+    // on the server, one in a hundred edited), while keys are pressed.
+    let start = Instant::now();
+    for page in all.rchunks(1_000) {
+        let (lo, hi) = (page[0].id, page[page.len() - 1].id);
+        let answer: Vec<Message> = page
+            .iter()
+            .filter(|m| m.id % 100 != 7)
+            .map(|m| {
+                let mut m = m.clone();
+                if m.id % 100 == 3 {
+                    m.content = format!("<p>edited {}</p>", m.id);
+                }
+                m
+            })
+            .collect();
+        archive.checked(Scope::Received, lo, hi, answer, Instant::now());
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    let writer = archive.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(writer.flush(Duration::from_secs(600)));
+    });
+    let mut busy = Vec::new();
+    let checked = loop {
+        if let Ok(done) = rx.try_recv() {
+            assert!(done, "the archive was checked within 10 minutes");
+            break start.elapsed();
+        }
+        busy.push(frame(&mut st, if busy.len() % 2 == 0 { 'k' } else { 'j' }));
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    busy.sort();
     drop(archive);
+    eprintln!(
+        "checked {} messages against answers of 1,000 in {:.1} s ({:.0} µs each, the server's time aside); \
+         a key and its frame meanwhile ({} frames): median {:.2} ms, p99 {:.2} ms",
+        all.len(),
+        checked.as_secs_f64(),
+        checked.as_secs_f64() * 1e6 / all.len() as f64,
+        busy.len(),
+        pct(&busy, 50).as_secs_f64() * 1e3,
+        pct(&busy, 99).as_secs_f64() * 1e3,
+    );
+    let (written, busy) = archived;
     eprintln!(
         "archived {} messages in {:.1} s ({:.0} µs each); a key and its frame meanwhile ({} frames): \
          median {:.2} ms, p99 {:.2} ms (alone: median {:.2} ms, p99 {:.2} ms)",

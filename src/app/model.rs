@@ -535,6 +535,8 @@ pub struct Ui {
     pub backfill: Vec<crate::app::session::BackfillTarget>,
     /// What the last session's backfill had still to fetch: started once the server answers.
     pub backfill_resume: Vec<crate::app::session::BackfillTarget>,
+    /// How the last check of the archive against the server ended (`Msg::ArchiveChecked`).
+    pub archive_checked: Option<Result<super::msg::ArchiveCheck, String>>,
     /// The links the last frame showed in the messages pane, in screen order (told by the
     /// main loop after a frame, `Msg::LinksOnScreen`): what `f` labels.
     pub links_on_screen: Vec<super::hints::LinkSpot>,
@@ -661,6 +663,7 @@ pub fn state_dump(st: &State) -> serde_json::Value {
         "unread": unread,
         "outbox": outbox,
         "drafts": st.drafts.len(),
+        "archive_checked": st.ui.archive_checked.as_ref().map(|c| format!("{c:?}")),
     })
 }
 

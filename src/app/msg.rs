@@ -196,6 +196,15 @@ impl From<ApiError> for Failure {
     }
 }
 
+/// What a check of the archive against the server cost (`Msg::ArchiveChecked`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ArchiveCheck {
+    /// Requests made.
+    pub requests: u64,
+    /// Messages the server sent back.
+    pub messages: u64,
+}
+
 /// Inputs of `update`.
 #[derive(Debug)]
 pub enum Msg {
@@ -300,6 +309,10 @@ pub enum Msg {
         name: String,
         result: Result<u64, String>,
     },
+    /// The archive was checked against the server after a register (`net/reconcile.rs`): what
+    /// it keeps that the server no longer shows the user dropped, what changed replaced — with
+    /// how many requests and messages that took — or why the check stopped.
+    ArchiveChecked(Result<ArchiveCheck, String>),
     /// Drafts found on disk at start-up, by key.
     DraftsLoaded(std::collections::HashMap<String, String>),
     /// A draft was pushed to the server: its ID there.
@@ -412,6 +425,7 @@ impl Msg {
             Msg::BackfillProgress { .. } => "BackfillProgress",
             Msg::BackfillDone { .. } => "BackfillDone",
             Msg::BackfillWaiting { .. } => "BackfillWaiting",
+            Msg::ArchiveChecked { .. } => "ArchiveChecked",
             Msg::DraftsLoaded { .. } => "DraftsLoaded",
             Msg::DraftPushed { .. } => "DraftPushed",
             Msg::ServerDraftGone { .. } => "ServerDraftGone",

@@ -412,17 +412,22 @@ impl Views {
     }
 
     /// The event queue was lost: windows still loading or empty are let go of, the others ask
-    /// for what came after their newest, as a new epoch (pages asked for before are dropped).
-    /// Returns each narrow with its newest message and its epoch.
-    pub fn resync(&mut self) -> Vec<(Narrow, MessageId, u64)> {
+    /// again for what they hold and what came after their newest, as a new epoch (pages asked
+    /// for before are dropped). While the queue was gone the server deleted, moved and edited
+    /// without a word: what each window shows stays, provisional, until the answer takes its
+    /// place — as zulip-flutter reloads — so that nothing the server no longer has stays on
+    /// screen. Returns each narrow with its newest message, how many it holds before that, and
+    /// its epoch.
+    pub fn resync(&mut self) -> Vec<(Narrow, MessageId, usize, u64)> {
         self.map.retain(|_, v| v.loaded && !v.ids.is_empty());
         let mut out = Vec::with_capacity(self.map.len());
         for (narrow, view) in self.map.iter_mut() {
             self.epochs += 1;
             view.loading_newer = true;
             view.loading_older = false;
+            view.provisional = true;
             view.epoch = self.epochs;
-            out.push((narrow.clone(), view.ids[view.ids.len() - 1], view.epoch));
+            out.push((narrow.clone(), view.ids[view.ids.len() - 1], view.ids.len() - 1, view.epoch));
         }
         out
     }
@@ -818,10 +823,16 @@ mod tests {
         v.get_mut(&Narrow::Starred).unwrap().page_arrived(false, page(&[], true, true));
         let asked = v.resync();
         assert_eq!(asked.len(), 1);
-        let (narrow, newest, epoch) = &asked[0];
-        assert_eq!((narrow, *newest), (&n, 8));
+        let (narrow, newest, held, epoch) = &asked[0];
+        assert_eq!((narrow, *newest, *held), (&n, 8, 1), "its newest, and how many before it");
         assert!(*epoch > before && v.epoch(&n) == *epoch);
         assert!(v[&n].is_loading_newer() && !v.contains(&Narrow::All) && !v.contains(&Narrow::Starred));
+        assert_eq!((v[&n].ids(), v[&n].is_provisional()), (&[4, 8][..], true), "shown until the answer");
+        v.check().unwrap();
+        // The answer takes the window's place: what the server no longer has leaves it, beyond
+        // the ends the answer reached too.
+        v.get_mut(&n).unwrap().page_arrived(false, page(&[4], true, true));
+        assert_eq!((v[&n].ids(), v[&n].is_provisional()), (&[4][..], false));
         v.check().unwrap();
     }
 

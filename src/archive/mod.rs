@@ -10,16 +10,20 @@
 //! (`Archive::messages`, `Archive::events`, `Archive::registered`), before handing them to the
 //! main loop; `app` knows nothing of it.
 
+pub mod check;
 pub mod query;
 pub mod store;
 
 use crate::api::{
-    AddRemove, Event, EventKind, Message, Reaction, RegisterResponse, StreamChange, StreamEvent,
-    SubscriptionEvent,
+    AddRemove, Anchor, Event, EventKind, GetMessages, Message, MessageId, MessagesResponse, NarrowTerm,
+    Reaction, RegisterResponse, StreamChange, StreamEvent, SubscriptionEvent,
 };
 use crate::files::Owner;
+pub use check::{Check, Scope, Step, Truth};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
+use std::time::{Duration, Instant};
 pub use store::{Change, Reached, channel_key};
 
 /// SQLite's files beside a database: its write-ahead log and shared memory, and a rollback
@@ -64,6 +68,11 @@ pub fn remove_for(path: &Path, owner: &Owner) -> std::io::Result<bool> {
 /// What the writer thread is sent.
 enum Job {
     Changes(Vec<Change>),
+    /// An event batch's changes, received at this instant: they win over answers asked before.
+    Events(Vec<Change>, Instant),
+    /// An answer of the server asked for at this instant, to check against what is kept; then
+    /// more changes in the same transaction (a backfill's record).
+    Check(Box<Check>, Instant, Vec<Change>),
     /// Answered once everything sent before it is written.
     Flush(mpsc::Sender<()>),
     /// Remove the archive's files, and keep nothing more; answered with the file removed.
@@ -110,17 +119,72 @@ impl Archive {
         }
     }
 
-    /// Messages fetched (a page): put in with their flags.
-    pub fn messages(&self, messages: &[Message]) {
-        self.send(messages.iter().map(|m| Change::Put(Box::new(m.clone()))).collect());
+    /// A page of `terms` fetched for the client (asked at `asked`, as `anchor`): its messages put
+    /// in with their flags, and what is kept in its narrow over the IDs it covers checked
+    /// against it (`check`).
+    pub fn page(&self, terms: &[NarrowTerm], anchor: &Anchored, resp: &MessagesResponse, asked: Instant) {
+        self.check(page_check(terms, anchor, resp), asked, Vec::new());
     }
 
-    /// A page of a backfill (`:archive`): its messages, then how far back it has come, in one
-    /// batch, so that the record never runs ahead of what is written.
-    pub fn backfilled(&self, messages: &[Message], reached: Reached) {
-        let mut changes: Vec<Change> = messages.iter().map(|m| Change::Put(Box::new(m.clone()))).collect();
-        changes.push(Change::Reached(reached));
-        self.send(changes);
+    /// A page of a backfill (`:archive`), checked as any page, then how far back it has come,
+    /// in one batch, so that the record never runs ahead of what is written.
+    pub fn backfilled(
+        &self,
+        terms: &[NarrowTerm],
+        anchor: &Anchored,
+        resp: &MessagesResponse,
+        asked: Instant,
+        reached: Reached,
+    ) {
+        self.check(page_check(terms, anchor, resp), asked, vec![Change::Reached(reached)]);
+    }
+
+    /// An answer of the check of the whole history (`net/reconcile.rs`), asked at `asked`: what
+    /// is kept in `scope` from `lo` to `hi` and not in `messages` goes, what differs is replaced.
+    pub fn checked(
+        &self,
+        scope: Scope,
+        lo: MessageId,
+        hi: MessageId,
+        messages: Vec<Message>,
+        asked: Instant,
+    ) {
+        let truth = Some(Truth { scope, lo, hi });
+        self.check(Check { truth, messages, insert: false, exempt: HashSet::new() }, asked, Vec::new());
+    }
+
+    fn check(&self, check: Check, asked: Instant, then: Vec<Change>) {
+        let _ = self.tx.send(Job::Check(Box::new(check), asked, then));
+    }
+
+    /// What the check of the whole history walks: the received messages, then the historical
+    /// ones of each channel that has some. Blocking (a read of the file); none when there is no
+    /// archive.
+    pub fn scopes(&self) -> Vec<Scope> {
+        let read = store::open_reader(&self.path, &self.owner)
+            .and_then(|s| s.map_or(Ok(Vec::new()), |s| check::historical_channels(s.conn())));
+        match read {
+            Ok(channels) => {
+                std::iter::once(Scope::Received).chain(channels.into_iter().map(Scope::History)).collect()
+            }
+            Err(e) => {
+                tracing::info!("the archive cannot be read to check it: {e}");
+                Vec::new()
+            }
+        }
+    }
+
+    /// The newest kept message of `scope` below `below` (`None`: the newest): where the check of
+    /// the whole history asks next. Blocking.
+    pub fn newest_below(&self, scope: &Scope, below: Option<MessageId>) -> Option<MessageId> {
+        let read = store::open_reader(&self.path, &self.owner).and_then(|s| match s {
+            None => Ok(None),
+            Some(s) => check::newest_below(s.conn(), scope, below, s.me()?.unwrap_or(-1)),
+        });
+        read.unwrap_or_else(|e| {
+            tracing::info!("the archive cannot be read to check it: {e}");
+            None
+        })
     }
 
     /// How far back a backfill of `key` has come (what was sent before is written first, at
@@ -138,9 +202,12 @@ impl Archive {
     }
 
     /// A batch of events: the messages, flags, edits, moves, reactions, deletions and
-    /// channels left that it holds.
+    /// channels left that it holds. What they say wins over the answers asked before now.
     pub fn events(&self, events: &[Event]) {
-        self.send(events.iter().flat_map(|e| changes_of(&e.kind)).collect());
+        let changes: Vec<Change> = events.iter().flat_map(|e| changes_of(&e.kind)).collect();
+        if !changes.is_empty() {
+            let _ = self.tx.send(Job::Events(changes, Instant::now()));
+        }
     }
 
     /// A register answer: who the user is, and the channels' names and privacy.
@@ -153,6 +220,10 @@ impl Archive {
             changes.push(Change::Channel { id: s.stream_id, name: s.name.clone(), private: s.invite_only });
         }
         changes.extend(r.never_subscribed.iter().flatten().filter_map(channel_of));
+        // The private channels the user is not in are ones they cannot read (now).
+        if let Some(subs) = &r.subscriptions {
+            changes.push(Change::Subscribed(subs.iter().map(|s| s.stream_id).collect()));
+        }
         self.send(changes);
     }
 
@@ -198,6 +269,97 @@ impl Archive {
     pub fn close(&self, within: std::time::Duration) -> bool {
         let (tx, rx) = mpsc::channel();
         self.tx.send(Job::Close(tx)).is_ok() && rx.recv_timeout(within).is_ok()
+    }
+}
+
+/// How a page was asked for: its anchor, when a message ID, and whether the anchor was to be
+/// included (the server's default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Anchored {
+    pub id: Option<MessageId>,
+    pub include: bool,
+}
+
+impl Anchored {
+    pub fn of(q: &GetMessages) -> Anchored {
+        let id = match q.anchor {
+            Some(Anchor::Id(id)) => Some(id),
+            _ => None,
+        };
+        Anchored { id, include: q.include_anchor.unwrap_or(true) }
+    }
+}
+
+/// A page of `terms`, to be put in and checked against what is kept in its narrow and range.
+fn page_check(terms: &[NarrowTerm], anchor: &Anchored, resp: &MessagesResponse) -> Check {
+    let truth = Scope::of_terms(terms)
+        .zip(check::covered(anchor.id, anchor.include, resp))
+        .map(|(scope, (lo, hi))| Truth { scope, lo, hi });
+    Check { truth, messages: resp.messages.clone(), insert: true, exempt: HashSet::new() }
+}
+
+/// How long what an event said of a message wins over answers asked before it: longer than any
+/// request takes (30 s) with what waits in the writer's queue. An answer asked longer ago only
+/// puts its messages in (what was told since is no longer all known): it checks nothing.
+const HOLD: Duration = Duration::from_secs(120);
+
+/// What events (and pages) said of messages lately, and when: an answer asked before that
+/// leaves those messages as they are.
+#[derive(Default)]
+struct Told {
+    when: HashMap<MessageId, Instant>,
+    order: VecDeque<(Instant, MessageId)>,
+    /// The channels the user left lately, and when: an answer asked before holds their
+    /// messages as the user could read them then.
+    left: HashMap<crate::api::ChannelId, Instant>,
+}
+
+impl Told {
+    fn note(&mut self, id: MessageId, at: Instant) {
+        if self.when.get(&id).is_none_or(|w| *w < at) {
+            self.when.insert(id, at);
+            self.order.push_back((at, id));
+        }
+    }
+
+    /// Let go of what was said longer than `HOLD` ago.
+    fn let_go(&mut self, now: Instant) {
+        self.left.retain(|_, at| now.duration_since(*at) < HOLD);
+        while let Some(&(at, id)) = self.order.front() {
+            if now.duration_since(at) < HOLD {
+                break;
+            }
+            self.order.pop_front();
+            if self.when.get(&id) == Some(&at) {
+                self.when.remove(&id);
+            }
+        }
+    }
+
+    /// The messages of `check` told of after `asked`, or in a channel left since: left alone.
+    fn since(&self, asked: Instant, check: &Check) -> HashSet<MessageId> {
+        let mut exempt: HashSet<MessageId> =
+            self.when.iter().filter(|(_, at)| **at > asked).map(|(id, _)| *id).collect();
+        let left = |c: &crate::api::ChannelId| self.left.get(c).is_some_and(|at| *at > asked);
+        exempt.extend(check.messages.iter().filter(|m| m.stream_id.as_ref().is_some_and(left)).map(|m| m.id));
+        exempt
+    }
+
+    /// Every message a change names.
+    fn changes(&mut self, changes: &[Change], at: Instant) {
+        for c in changes {
+            match c {
+                Change::Put(m) => self.note(m.id, at),
+                Change::Edit { id, .. } | Change::React { id, .. } => self.note(*id, at),
+                Change::Move { ids, .. } | Change::Delete(ids) | Change::Flag { ids, all: false, .. } => {
+                    ids.iter().for_each(|id| self.note(*id, at))
+                }
+                Change::Left(channel) => {
+                    self.left.insert(*channel, at);
+                }
+                _ => {}
+            }
+        }
     }
 }
 
@@ -278,14 +440,39 @@ fn write(path: &Path, owner: &Owner, rx: &mpsc::Receiver<Job>) {
             None
         }
     };
+    let mut told = Told::default();
     while let Ok(first) = rx.recv() {
         let mut batch = Vec::new();
         let mut flushes = Vec::new();
         let mut closes = Vec::new();
         let mut next = Some(first);
         while let Some(job) = next.take() {
+            let now = Instant::now();
+            told.let_go(now);
             match job {
-                Job::Changes(c) => batch.extend(c),
+                Job::Changes(c) => batch.extend(c.into_iter().map(Step::Change)),
+                Job::Events(c, at) => {
+                    told.changes(&c, at);
+                    batch.extend(c.into_iter().map(Step::Change));
+                }
+                Job::Check(mut check, asked, then) => {
+                    // Too old to know all that events said since: a page only puts its
+                    // messages in, and the check of the whole history's answer is let go of
+                    // (the next register's check asks again).
+                    let stale = now.duration_since(asked) >= HOLD;
+                    if stale && check.truth.take().is_some() {
+                        tracing::info!("an answer waited too long to be checked against the archive");
+                    }
+                    check.exempt = told.since(asked, &check);
+                    // A page's messages win over answers asked before it.
+                    if check.insert {
+                        check.messages.iter().for_each(|m| told.note(m.id, asked));
+                    }
+                    if check.insert || !stale {
+                        batch.push(Step::Check(check));
+                    }
+                    batch.extend(then.into_iter().map(Step::Change));
+                }
                 Job::Flush(done) => flushes.push(done),
                 // What came before it is written first; the rest of the batch is not kept.
                 Job::Close(done) => {
@@ -305,7 +492,7 @@ fn write(path: &Path, owner: &Owner, rx: &mpsc::Receiver<Job>) {
             }
         }
         if let Some(s) = store.as_mut()
-            && let Err(e) = s.apply(&batch)
+            && let Err(e) = check::apply_all(s, &batch)
         {
             tracing::warn!("{} changes not archived: {e}", batch.len());
         }
@@ -417,5 +604,76 @@ mod tests {
         ])));
         assert!(archive.flush(std::time::Duration::from_secs(10)));
         assert_eq!(s.count().unwrap(), 0);
+    }
+
+    #[test]
+    fn a_page_asked_before_the_user_left_a_private_channel_does_not_bring_its_messages_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("archive/me.db");
+        let archive = Archive::start(
+            path.clone(),
+            crate::files::Owner::new("me@example.com", "https://chat.example.com"),
+        );
+        archive.events(&events(json!([
+            {"id": 0, "type": "subscription", "op": "add", "subscriptions": [
+                {"stream_id": 9, "name": "secret", "invite_only": true, "color": "#fff"}]},
+        ])));
+        let asked = Instant::now();
+        archive.events(&events(json!([
+            {"id": 1, "type": "subscription", "op": "remove", "subscriptions": [{"stream_id": 9, "name": "secret"}]},
+        ])));
+        let page = MessagesResponse {
+            found_oldest: true,
+            found_newest: true,
+            messages: vec![store::tests::channel_message(1, 9, "t", "<p>secret words</p>")],
+            ..serde_json::from_value(json!({"messages": []})).unwrap()
+        };
+        archive.page(&[], &Anchored { id: None, include: true }, &page, asked);
+        assert!(archive.flush(Duration::from_secs(10)));
+        assert_eq!(
+            store::open(&path, &crate::files::Owner::new("me@example.com", "https://chat.example.com"))
+                .unwrap()
+                .count()
+                .unwrap(),
+            0
+        );
+    }
+
+    #[test]
+    fn a_page_is_checked_against_what_is_kept_but_never_wins_over_the_events_told_since_it_was_asked() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("archive/me.db");
+        let archive = Archive::start(
+            path.clone(),
+            crate::files::Owner::new("me@example.com", "https://chat.example.com"),
+        );
+        let m = |id: i64, text: &str| store::tests::channel_message(id, 9, "t", text);
+        let page = |ids: &[(i64, &str)]| MessagesResponse {
+            found_oldest: true,
+            found_newest: true,
+            messages: ids.iter().map(|(id, text)| m(*id, text)).collect(),
+            ..serde_json::from_value(json!({"messages": []})).unwrap()
+        };
+        let everything = Anchored { id: None, include: true };
+        let asked = Instant::now();
+        archive.page(&[], &everything, &page(&[(1, "<p>a</p>"), (2, "<p>b</p>"), (3, "<p>c</p>")]), asked);
+        // Asked before: 2 deleted and 4 sent since. Neither comes back or goes.
+        let before = Instant::now();
+        archive.events(&events(json!([
+            {"id": 0, "type": "delete_message", "message_id": 2, "message_type": "stream"},
+            {"id": 1, "type": "message", "message": m(4, "<p>d</p>"), "flags": []},
+        ])));
+        archive.page(&[], &everything, &page(&[(1, "<p>a</p>"), (2, "<p>b</p>"), (3, "<p>c</p>")]), before);
+        assert!(archive.flush(Duration::from_secs(10)));
+        let s = store::open(&path, &crate::files::Owner::new("me@example.com", "https://chat.example.com"))
+            .unwrap();
+        let kept =
+            |s: &store::Store| (1..=4).filter(|id| s.message(*id).unwrap().is_some()).collect::<Vec<_>>();
+        assert_eq!(kept(&s), [1, 3, 4]);
+        // Asked after: it is the truth — 3 deleted, 1 edited, while no event said so.
+        archive.page(&[], &everything, &page(&[(1, "<p>e</p>"), (4, "<p>d</p>")]), Instant::now());
+        assert!(archive.flush(Duration::from_secs(10)));
+        assert_eq!(kept(&s), [1, 4]);
+        assert_eq!(s.message(1).unwrap().unwrap().content, "<p>e</p>");
     }
 }

@@ -79,7 +79,8 @@ pub fn search(store: &Store, terms: &[NarrowTerm], limit: u32) -> Result<Vec<Fou
     let me = store.me().map_err(|e| e.to_string())?.unwrap_or(-1);
     let sql = translate(terms, me)?;
     let text = format!(
-        "SELECT {ROW}, text FROM messages WHERE {} ORDER BY id DESC LIMIT {}",
+        "SELECT {ROW}, text FROM messages WHERE {} AND id NOT IN (SELECT id FROM doubt)
+         ORDER BY id DESC LIMIT {}",
         sql.clause,
         limit.max(1)
     );

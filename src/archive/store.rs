@@ -57,6 +57,10 @@ CREATE TRIGGER IF NOT EXISTS messages_au AFTER UPDATE OF topic, text ON messages
     INSERT INTO fts(fts, rowid, topic, text) VALUES ('delete', old.id, old.topic, old.text);
     INSERT INTO fts(rowid, topic, text) VALUES (new.id, new.topic, new.text);
 END;
+CREATE TABLE IF NOT EXISTS doubt (id INTEGER PRIMARY KEY);
+CREATE TRIGGER IF NOT EXISTS messages_doubt_ad AFTER DELETE ON messages BEGIN
+    DELETE FROM doubt WHERE id = old.id;
+END;
 ";
 
 /// The flags kept, each a bit of the `flags` column (others are not kept).
@@ -113,6 +117,9 @@ pub enum Change {
     Left(ChannelId),
     /// How far back a backfill of a narrow (`Reached::key`) has come, written after its page.
     Reached(Reached),
+    /// Register's word on the channels: these are the user's; a private channel not among
+    /// them is one the user cannot read, and its messages go.
+    Subscribed(Vec<ChannelId>),
 }
 
 /// How far back `:archive` has fetched a narrow's history: what a backfill resumes from.
@@ -258,7 +265,8 @@ impl Store {
         if version != VERSION {
             conn.execute_batch(
                 "DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS messages; DROP TABLE IF EXISTS channels;
-                 DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS people; DROP TABLE IF EXISTS backfill;",
+                 DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS people; DROP TABLE IF EXISTS backfill;
+                 DROP TABLE IF EXISTS doubt;",
             )?;
         }
         conn.execute_batch(SCHEMA)?;
@@ -284,11 +292,19 @@ impl Store {
 
     /// Apply a batch of changes in one transaction.
     pub fn apply(&mut self, changes: &[Change]) -> rusqlite::Result<()> {
+        self.transaction(|tx| changes.iter().try_for_each(|change| apply_one(tx, change)))
+    }
+
+    /// `f` in one transaction, committed when it succeeds (the writer's batches of changes and
+    /// checks, `check::apply_all`).
+    pub(super) fn transaction<T>(
+        &mut self,
+        f: impl FnOnce(&rusqlite::Transaction<'_>) -> rusqlite::Result<T>,
+    ) -> rusqlite::Result<T> {
         let tx = self.conn.transaction()?;
-        for change in changes {
-            apply_one(&tx, change)?;
-        }
-        tx.commit()
+        let out = f(&tx)?;
+        tx.commit()?;
+        Ok(out)
     }
 
     /// The current user, when known.
@@ -402,7 +418,7 @@ pub(super) fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Option<Message
     Ok(Some(m))
 }
 
-fn apply_one(tx: &rusqlite::Transaction<'_>, change: &Change) -> rusqlite::Result<()> {
+pub(super) fn apply_one(tx: &rusqlite::Transaction<'_>, change: &Change) -> rusqlite::Result<()> {
     match change {
         Change::Me(id) => {
             tx.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('me', ?1)", [id.to_string()])?;
@@ -421,7 +437,10 @@ fn apply_one(tx: &rusqlite::Transaction<'_>, change: &Change) -> rusqlite::Resul
         Change::Private { id, private } => {
             tx.execute("UPDATE channels SET private = ?2 WHERE id = ?1", params![id, private])?;
         }
-        Change::Put(m) => put(tx, m)?,
+        Change::Put(m) => {
+            put(tx, m)?;
+            confirmed(tx, m.id)?;
+        }
         Change::Flag { ids, all, flag, add } => {
             let bit = flag_bit(flag);
             let sql = match (add, all) {
@@ -453,6 +472,8 @@ fn apply_one(tx: &rusqlite::Transaction<'_>, change: &Change) -> rusqlite::Resul
                 None => None,
             };
             for id in ids {
+                // Where it is now is what the event says: no longer in doubt.
+                confirmed(tx, *id)?;
                 rewrite(tx, *id, |m| {
                     if let Some(t) = topic {
                         m.subject.clone_from(t);
@@ -494,6 +515,14 @@ fn apply_one(tx: &rusqlite::Transaction<'_>, change: &Change) -> rusqlite::Resul
                 tx.execute("DELETE FROM backfill WHERE key = ?1", [channel_key(*channel)])?;
             }
         }
+        Change::Subscribed(ids) => {
+            let mut stmt = tx.prepare("SELECT id FROM channels WHERE private = 1")?;
+            let private: Vec<ChannelId> = stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+            for channel in private.into_iter().filter(|c| !ids.contains(c)) {
+                tx.execute("DELETE FROM messages WHERE channel_id = ?1", [channel])?;
+                tx.execute("DELETE FROM backfill WHERE key = ?1", [channel_key(channel)])?;
+            }
+        }
         Change::Reached(r) => {
             tx.execute(
                 "INSERT OR REPLACE INTO backfill(key, oldest, found_oldest, fetched) VALUES (?1, ?2, ?3, ?4)",
@@ -501,6 +530,12 @@ fn apply_one(tx: &rusqlite::Transaction<'_>, change: &Change) -> rusqlite::Resul
             )?;
         }
     }
+    Ok(())
+}
+
+/// Message `id` is where the server says it is: no longer in doubt (`check.rs`).
+pub(super) fn confirmed(tx: &rusqlite::Transaction<'_>, id: MessageId) -> rusqlite::Result<()> {
+    tx.prepare_cached("DELETE FROM doubt WHERE id = ?1")?.execute([id])?;
     Ok(())
 }
 
@@ -526,9 +561,16 @@ pub fn dm_key(ids: impl IntoIterator<Item = UserId>) -> String {
     format!(",{},", inner.join(","))
 }
 
-/// Put a message in, or replace the one kept with its ID.
-fn put(tx: &rusqlite::Transaction<'_>, m: &Message) -> rusqlite::Result<()> {
-    let (text, has) = text_and_has(m);
+/// The columns of a message but its text (`put`), as they are kept.
+pub(super) struct Placed<'a> {
+    pub channel_id: Option<ChannelId>,
+    pub channel_name: Option<&'a str>,
+    pub dm: Option<String>,
+    pub flags: i64,
+    pub json: String,
+}
+
+pub(super) fn placed(m: &Message) -> rusqlite::Result<Placed<'_>> {
     let (channel_id, channel_name, dm) = match &m.display_recipient {
         DisplayRecipient::Channel(name) => (m.stream_id, Some(name.as_str()), None),
         DisplayRecipient::Users(users) => {
@@ -538,6 +580,13 @@ fn put(tx: &rusqlite::Transaction<'_>, m: &Message) -> rusqlite::Result<()> {
     let flags = m.flags.iter().fold(0, |bits, f| bits | flag_bit(f));
     let json = kept_json(m, channel_id.zip(channel_name))
         .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+    Ok(Placed { channel_id, channel_name, dm, flags, json })
+}
+
+/// Put a message in, or replace the one kept with its ID.
+pub(super) fn put(tx: &rusqlite::Transaction<'_>, m: &Message) -> rusqlite::Result<()> {
+    let (text, has) = text_and_has(m);
+    let Placed { channel_id, channel_name, dm, flags, json } = placed(m)?;
     let mut stmt = tx.prepare_cached(
         "INSERT INTO messages(id, channel_id, channel_name, topic, sender_id, sender_name, sender_email,
              dm_key, timestamp, flags, has, text, json)
@@ -623,7 +672,7 @@ fn text_and_has(m: &Message) -> (String, i64) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use serde_json::json;
 
@@ -758,6 +807,23 @@ mod tests {
         .unwrap();
         s.apply(&[Change::Left(9), Change::Left(10)]).unwrap();
         assert_eq!(texts(&s), vec![(2, "b".to_owned())]);
+    }
+
+    #[test]
+    fn a_private_channel_register_no_longer_lists_as_the_users_loses_its_messages() {
+        let (_d, mut s) = temp();
+        s.apply(&[
+            Change::Channel { id: 9, name: "secret".into(), private: true },
+            Change::Channel { id: 10, name: "open".into(), private: false },
+            Change::Channel { id: 11, name: "still mine".into(), private: true },
+            Change::Put(Box::new(channel_message(1, 9, "t", "<p>a</p>"))),
+            Change::Put(Box::new(channel_message(2, 10, "t", "<p>b</p>"))),
+            Change::Put(Box::new(channel_message(3, 11, "t", "<p>c</p>"))),
+        ])
+        .unwrap();
+        // Left while the client was closed: register lists only 11 as the user's.
+        s.apply(&[Change::Subscribed(vec![11])]).unwrap();
+        assert_eq!(texts(&s), vec![(2, "b".to_owned()), (3, "c".to_owned())]);
     }
 
     #[test]

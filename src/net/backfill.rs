@@ -6,7 +6,7 @@
 
 use crate::api::*;
 use crate::app::{BackfillTarget, Msg};
-use crate::archive::{Archive, Reached};
+use crate::archive::{Anchored, Archive, Reached};
 use crate::backoff::Backoff;
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedSender;
@@ -67,6 +67,7 @@ async fn one(
         q.include_anchor = Some(reached.is_none());
         q.apply_markdown = Some(true);
         q.client_gravatar = Some(true);
+        let asked = std::time::Instant::now();
         let page = fetch(c, &q, target, tx).await?;
         let fetched = reached.as_ref().map_or(0, |r| r.fetched) + page.messages.len() as u64;
         let oldest = page.messages.iter().map(|m| m.id).min();
@@ -78,7 +79,7 @@ async fn one(
             found_oldest: page.found_oldest || oldest.is_none(),
             fetched,
         };
-        archive.backfilled(&page.messages, next.clone());
+        archive.backfilled(&terms, &Anchored::of(&q), &page, asked, next.clone());
         drop(page);
         let about = estimate.page(fetched, newest, next.oldest, oldest_id);
         if tx.send(Msg::BackfillProgress { name: target.name.clone(), fetched, about }).is_err() {

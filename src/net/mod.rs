@@ -3,6 +3,7 @@
 
 use crate::api::*;
 use crate::app::{Answer, Effect, Failure, Job, Msg, Narrow, SendFailure, Verify};
+use crate::archive::Anchored;
 use crate::backoff::Backoff;
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedSender;
@@ -14,7 +15,9 @@ mod calls;
 pub mod drafts;
 pub mod images;
 mod open;
+mod poll;
 mod reads;
+mod reconcile;
 mod silence;
 
 /// Runs effects. The UI task calls `run` and never awaits.
@@ -40,6 +43,9 @@ pub struct Dispatcher {
     fetches: Vec<(Narrow, bool, JoinHandle<()>)>,
     /// The running `:archive` (`backfill`), ended by the next one or `:archive stop`.
     backfill: Option<JoinHandle<()>>,
+    /// The check of the archive against the server (`reconcile`), started anew by each
+    /// register.
+    reconcile: Option<JoinHandle<()>>,
     /// Messages it asks per page.
     backfill_page: u64,
     /// Register without the optional event types, ping presence only, messages read told in
@@ -53,6 +59,7 @@ impl Drop for Dispatcher {
     fn drop(&mut self) {
         self.silence.abort();
         self.backfill.take().inspect(JoinHandle::abort);
+        self.reconcile.take().inspect(JoinHandle::abort);
         // Drafts asked for reach the disk (the writer is joined).
         self.drafts = None;
         // What the archive was sent is written, and the database closed, before the process
@@ -90,6 +97,7 @@ impl Dispatcher {
             archive: None,
             fetches: Vec::new(),
             backfill: None,
+            reconcile: None,
             backfill_page: backfill::PAGE,
             low_bandwidth: false,
             reads: reads::Reads::default(),
@@ -184,6 +192,7 @@ impl Dispatcher {
         if let Some(p) = self.poller.take() {
             p.abort();
         }
+        self.reconcile.take().inspect(JoinHandle::abort);
         self.reads.flush(&self.client).await;
         if let Some(q) = queue_id {
             match tokio::time::timeout(Duration::from_secs(2), self.client.delete_queue(q)).await {
@@ -225,6 +234,14 @@ impl Dispatcher {
                 let archive = self.archive.clone();
                 let low = self.low_bandwidth;
                 let params = if low { lean_register_params() } else { register_params() };
+                // What the archive keeps is checked against the server once it answers: while
+                // the client was closed or its queue gone, nothing told of what changed.
+                self.reconcile.take().inspect(JoinHandle::abort);
+                let (answered, registered) = tokio::sync::oneshot::channel();
+                if let Some(a) = self.archive.clone() {
+                    let (c, tx) = (c.clone(), self.tx.clone());
+                    self.reconcile = Some(tokio::spawn(reconcile::run(c, a, registered, tx)));
+                }
                 self.spawn(async move {
                     let registered =
                         if low { register_lean(&c, &params).await } else { c.register_whole(&params).await };
@@ -233,6 +250,7 @@ impl Dispatcher {
                             if let Some(a) = &archive {
                                 a.registered(&r);
                             }
+                            let _ = answered.send(());
                             Msg::Registered(Box::new(r))
                         }
                         Err(e) if e.is_auth() => Msg::AuthLost(e),
@@ -252,9 +270,10 @@ impl Dispatcher {
                     let mut q = GetMessages::around(anchor, before, after).narrow(terms);
                     q.apply_markdown = Some(true);
                     q.client_gravatar = Some(true);
+                    let asked = std::time::Instant::now();
                     let msg = match c.get_messages(&q).await {
                         Ok(resp) => {
-                            archive.inspect(|a| a.messages(&resp.messages));
+                            archive.inspect(|a| a.page(&q.narrow, &Anchored::of(&q), &resp, asked));
                             Msg::Messages { narrow: n, resp: Box::new(resp), older, epoch }
                         }
                         Err(error) => Msg::MessagesFailed { narrow: n, error, older, epoch },
@@ -308,9 +327,10 @@ impl Dispatcher {
                     let mut q = GetMessages::around(Anchor::Date, PAGE_AROUND, PAGE_AROUND).narrow(terms);
                     q.anchor_date = Some(date);
                     q.apply_markdown = Some(true);
+                    let asked = std::time::Instant::now();
                     match c.get_messages(&q).await {
                         Ok(resp) => {
-                            archive.inspect(|a| a.messages(&resp.messages));
+                            archive.inspect(|a| a.page(&q.narrow, &Anchored::of(&q), &resp, asked));
                             Msg::Messages { narrow, resp: Box::new(resp), older: false, epoch }
                         }
                         Err(error) => Msg::MessagesFailed { narrow, error, older: false, epoch },
@@ -565,8 +585,8 @@ impl Dispatcher {
                     p.abort();
                 }
                 let (tx, archive) = (self.tx.clone(), self.archive.clone());
-                let queue = Queue { id: queue_id, last_event_id, timeout_secs };
-                self.poller = Some(tokio::spawn(poll_events(c, tx, archive, queue)));
+                let queue = poll::Queue { id: queue_id, last_event_id, timeout_secs };
+                self.poller = Some(tokio::spawn(poll::poll_events(c, tx, archive, queue)));
             }
         }
         true
@@ -838,100 +858,6 @@ pub const FETCH_TYPES: &[&str] = &[
     "reminders",
     "saved_snippets",
 ];
-
-/// The queue polled: its ID, the last event read, how long the server holds a poll.
-struct Queue {
-    id: String,
-    last_event_id: i64,
-    timeout_secs: u64,
-}
-
-/// Long-poll forever, sending batches of events (to the archive first); `QueueLost` when the
-/// queue is gone.
-async fn poll_events(
-    c: Client,
-    tx: UnboundedSender<Msg>,
-    archive: Option<crate::archive::Archive>,
-    queue: Queue,
-) {
-    let Queue { id: queue_id, last_event_id: mut last, timeout_secs } = queue;
-    let timeout = Duration::from_secs(timeout_secs + 10);
-    let mut attempt = 0;
-    let mut failing = false;
-    // Answers in a row that arrived but could not be read: a queue holding an event this
-    // client cannot parse would otherwise be asked for again forever.
-    let mut unreadable = 0;
-    loop {
-        // After a failure, ask without waiting: a long poll that connects would otherwise hold
-        // the news that the server is back until the next event or heartbeat.
-        match c.get_events(&queue_id, last, failing, timeout).await {
-            Ok(events) => {
-                attempt = 0;
-                unreadable = 0;
-                if std::mem::take(&mut failing) && tx.send(Msg::Online).is_err() {
-                    return;
-                }
-                if let Some(max) = events.iter().map(|e| e.id).max() {
-                    last = last.max(max);
-                }
-                let events: Vec<Event> = events
-                    .into_iter()
-                    .filter(|e| !matches!(e.kind, crate::api::EventKind::Heartbeat))
-                    .collect();
-                let malformed: Vec<(String, String)> = events
-                    .iter()
-                    .filter_map(|e| match &e.kind {
-                        EventKind::Malformed { event_type, error } => {
-                            Some((event_type.clone(), error.clone()))
-                        }
-                        _ => None,
-                    })
-                    .collect();
-                if let Some(a) = archive.as_ref().filter(|_| !events.is_empty()) {
-                    a.events(&events);
-                }
-                if !events.is_empty() && tx.send(Msg::Events(events)).is_err() {
-                    return;
-                }
-                if let Some(first) = malformed.first() {
-                    let _ = tx.send(Msg::UnreadableEvents { count: malformed.len(), first: first.clone() });
-                }
-            }
-            Err(ApiError::Decode { status: 200, .. }) if unreadable >= 2 => {
-                tracing::warn!("the event queue keeps answering what cannot be read; registering again");
-                let _ = tx.send(Msg::QueueUnreadable);
-                return;
-            }
-            Err(e) if e.code() == Some("BAD_EVENT_QUEUE_ID") => {
-                let _ = tx.send(Msg::QueueLost);
-                return;
-            }
-            Err(e) if e.is_auth() => {
-                let _ = tx.send(Msg::AuthLost(e));
-                return;
-            }
-            // Rate limited: wait as long as the server asks, then go on.
-            Err(e) if e.server().is_some_and(|s| s.status == 429) => {
-                let wait = e.server().and_then(|s| s.retry_after).unwrap_or(1.0).clamp(0.1, 300.0);
-                tracing::warn!("rate limited; waiting {wait}s");
-                tokio::time::sleep(Duration::from_secs_f64(wait)).await;
-            }
-            Err(e) => {
-                attempt += 1;
-                let wait = Backoff::NETWORK.delay(attempt, rand::random());
-                tracing::warn!("event poll failed: {e}; retrying in {wait:?}");
-                failing = true;
-                if matches!(e, ApiError::Decode { status: 200, .. }) {
-                    unreadable += 1;
-                }
-                if tx.send(Msg::Offline { error: e, retry_in: wait.as_secs().max(1) }).is_err() {
-                    return;
-                }
-                tokio::time::sleep(wait).await;
-            }
-        }
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -300,48 +300,100 @@ impl Setup {
         let (proxy, site) = proxy(&server).await;
         let mut creds = server.credentials(&self.who).expect("user");
         creds.site = site;
-        let client = Client::new(&creds).expect("client");
-        let (tx, rx) = mpsc::unbounded_channel();
-        let mut dispatcher = Dispatcher::new(client.clone(), tx);
-        if let Some(dir) = self.drafts {
-            // As the binary names the demo organization's: `demo`, the same on every run.
-            let owner = topicterm::files::Owner::new(&creds.email, "demo");
-            dispatcher = dispatcher.with_drafts(dir, owner);
-        }
-        if let Some(dir) = self.downloads {
-            dispatcher = dispatcher.with_downloads(dir);
-        }
-        if let Some(data) = self.archive {
-            let file =
-                topicterm::kept::archive_in(&data, &topicterm::files::Owner::new(&creds.email, &creds.site));
-            dispatcher = dispatcher.with_archive(file);
-        }
-        if let Some(n) = self.backfill_page {
-            dispatcher = dispatcher.with_backfill_page(n);
-        }
-        let keep_session = self.cache.is_some();
-        if let Some(file) = self.cache {
-            dispatcher = dispatcher.with_cache(file);
-        }
-        dispatcher = dispatcher.with_low_bandwidth(self.low_bandwidth);
-        // As `run::run_main_loop` starts.
-        let site = client.site().to_owned();
-        let mut st = State { tz: TimeZone::Fixed(0), now, site, ..Default::default() };
-        st.ui.loading = true;
-        st.settings.low_bandwidth = self.low_bandwidth;
-        st.keep_session = keep_session;
-        let mut app = App {
-            server,
-            client,
-            st,
-            dispatcher,
-            rx,
-            cache: RenderCache::default(),
-            outside: Default::default(),
+        let archive = self.archive.map(|data| {
+            topicterm::kept::archive_in(&data, &topicterm::files::Owner::new(&creds.email, &creds.site))
+        });
+        let how = How {
+            creds,
+            drafts: self.drafts,
+            downloads: self.downloads,
+            archive,
+            backfill_page: self.backfill_page,
+            cache: self.cache,
+            low_bandwidth: self.low_bandwidth,
+            now,
         };
-        let start = app::start(&mut app.st);
-        app.run(start);
-        (app, proxy)
+        (connect(server, how), proxy)
+    }
+}
+
+/// How an app was started, kept to start it again on the same server ([`App::stop`]).
+#[derive(Clone)]
+struct How {
+    creds: topicterm::api::Credentials,
+    drafts: Option<PathBuf>,
+    downloads: Option<PathBuf>,
+    /// The archive file.
+    archive: Option<PathBuf>,
+    backfill_page: Option<u64>,
+    /// The file the last session is kept in.
+    cache: Option<PathBuf>,
+    low_bandwidth: bool,
+    now: i64,
+}
+
+/// The app on `server`, as `how` says, its register asked for.
+fn connect(server: DemoServer, how: How) -> App {
+    let client = Client::new(&how.creds).expect("client");
+    let (tx, rx) = mpsc::unbounded_channel();
+    let mut dispatcher = Dispatcher::new(client.clone(), tx);
+    if let Some(dir) = how.drafts.clone() {
+        // As the binary names the demo organization's: `demo`, the same on every run.
+        let owner = topicterm::files::Owner::new(&how.creds.email, "demo");
+        dispatcher = dispatcher.with_drafts(dir, owner);
+    }
+    if let Some(dir) = how.downloads.clone() {
+        dispatcher = dispatcher.with_downloads(dir);
+    }
+    if let Some(file) = how.archive.clone() {
+        dispatcher = dispatcher.with_archive(file);
+    }
+    if let Some(n) = how.backfill_page {
+        dispatcher = dispatcher.with_backfill_page(n);
+    }
+    let keep_session = how.cache.is_some();
+    if let Some(file) = how.cache.clone() {
+        dispatcher = dispatcher.with_cache(file);
+    }
+    dispatcher = dispatcher.with_low_bandwidth(how.low_bandwidth);
+    // As `run::run_main_loop` starts.
+    let site = client.site().to_owned();
+    let mut st = State { tz: TimeZone::Fixed(0), now: how.now, site, ..Default::default() };
+    st.ui.loading = true;
+    st.settings.low_bandwidth = how.low_bandwidth;
+    st.keep_session = keep_session;
+    let mut app = App {
+        server,
+        client,
+        st,
+        dispatcher,
+        rx,
+        cache: RenderCache::default(),
+        outside: Default::default(),
+        how,
+    };
+    let start = app::start(&mut app.st);
+    app.run(start);
+    app
+}
+
+/// An app stopped as a user quits, its server still running ([`App::stop`]).
+pub struct Stopped {
+    pub server: DemoServer,
+    how: How,
+}
+
+impl Stopped {
+    /// A client of a user, straight to the server.
+    pub fn other(&self, who: &str) -> Client {
+        client_of(&self.server, who)
+    }
+
+    /// Start the app again as it was started (its archive, drafts, …): registered and settled.
+    pub async fn start(self) -> App {
+        let mut app = connect(self.server, self.how);
+        app.settle().await;
+        app
     }
 }
 
@@ -360,6 +412,7 @@ pub struct App {
     /// What reached the terminal side (notifications, clipboard, editor), as the main loop
     /// would run it.
     pub outside: topicterm::outside::Recorder,
+    how: How,
 }
 
 impl App {
@@ -603,6 +656,15 @@ impl App {
         let App { server, dispatcher, .. } = self;
         drop(dispatcher);
         server
+    }
+
+    /// Quit as the main loop does (what the archive was sent written first), leaving the
+    /// server running: [`Stopped::start`] starts the app again.
+    pub async fn stop(mut self) -> Stopped {
+        assert!(self.how.archive.is_none() || self.archived(), "the archive's writer answers");
+        self.dispatcher.shutdown(self.st.data.queue_id.as_deref()).await;
+        let App { server, how, .. } = self;
+        Stopped { server, how }
     }
 }
 

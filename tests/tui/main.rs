@@ -3,6 +3,7 @@
 
 mod accounts;
 mod archive;
+mod archive_check;
 mod bandwidth;
 mod bandwidth_people;
 mod cache;
@@ -33,6 +34,7 @@ mod outside;
 mod palette;
 mod preview;
 mod prompts;
+mod queue_lost;
 mod real_server;
 mod reference;
 mod refused;

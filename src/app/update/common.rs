@@ -19,6 +19,18 @@ pub(super) fn first_page(st: &State) -> u64 {
 /// gap after a first page taken before the event queue existed).
 pub(super) const RESYNC_AFTER: u64 = 4 * PAGE;
 
+/// The most a resynchronisation asks for before a window's newest message (the most the
+/// reference server recommends a request ask): a longer window is cut to what the answer
+/// covers, and pages back in the rest.
+pub(super) const RESYNC_BEFORE: u64 = 1_000;
+
+/// What a resynchronisation asks for before a window's newest message when it holds `held`
+/// before it: all of them, so that the answer, which takes the window's place
+/// (`Views::resync`), covers what it shows.
+pub(super) fn resync_before(held: usize) -> u64 {
+    (held as u64).clamp(PAGE, RESYNC_BEFORE)
+}
+
 /// The key that reopens an organization whose account the server refused (its closed screen's
 /// own key, as a popup has its own).
 pub(super) const REOPEN_KEY: char = 'r';

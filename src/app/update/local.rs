@@ -106,6 +106,17 @@ pub(super) fn on_backfill_done(st: &mut State, name: &str, result: Result<u64, S
     vec![]
 }
 
+/// The archive was checked against the server (`net/reconcile.rs`): kept for `:dump-state`;
+/// nothing is said — what it dropped was no longer the user's to see, and a check that stopped
+/// is made again after the next register.
+pub(super) fn on_archive_checked(
+    st: &mut State,
+    result: Result<crate::app::msg::ArchiveCheck, String>,
+) -> Vec<Effect> {
+    st.ui.archive_checked = Some(result);
+    vec![]
+}
+
 /// A count with its thousands separated: 200,000.
 fn grouped(n: u64) -> String {
     let digits = n.to_string();

@@ -196,6 +196,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::BackfillWaiting { name, why, retry_in } => local::on_backfill_waiting(st, &name, &why, retry_in),
         Msg::BackfillDone { name, result } => local::on_backfill_done(st, &name, result),
+        Msg::ArchiveChecked(result) => local::on_archive_checked(st, result),
         Msg::Topics { channel, topics } => pages::on_topics(st, channel, topics),
         Msg::Events(events) => events::on_events(st, events),
         Msg::AuthLost(e) => answers::account_refused(st, &e),

@@ -61,8 +61,8 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
         apply_start(st);
     }
     // After a lost queue, every loaded window may have missed messages, edits and deletions:
-    // refetch each from its newest loaded message on (a page back refreshes what is shown);
-    // the answers replace what they cover, so nothing is doubled or kept after deletion.
+    // each is asked again, what it holds and what came after (`resync_narrows`); the answer
+    // takes its place, so nothing is doubled or kept after deletion.
     let mut fx: Vec<Effect> = read_users.into_iter().collect();
     fx.extend(resync_narrows(st));
     fx.extend(drafts_fx);
@@ -202,6 +202,8 @@ pub(super) fn on_users(st: &mut State, epoch: u64, roll: Roll) -> (Vec<Effect>, 
     (fx, held)
 }
 
+/// Every loaded window asked again (`Views::resync`): from its newest message back over all it
+/// holds (`resync_before`) and on to what came after.
 pub(super) fn resync_narrows(st: &mut State) -> Vec<Effect> {
     let me = st.data.me;
     let mut fx = Vec::new();
@@ -209,12 +211,12 @@ pub(super) fn resync_narrows(st: &mut State) -> Vec<Effect> {
     st.data.messages.forget_told();
     // Windows still loading or empty are loaded anew when shown; pages asked for before the
     // loss are dropped: these replace them.
-    for (narrow, newest, epoch) in st.data.views.resync() {
+    for (narrow, newest, held, epoch) in st.data.views.resync() {
         fx.push(Effect::FetchMessages {
             terms: narrow.terms(me),
             narrow,
             anchor: Anchor::Id(newest),
-            before: PAGE,
+            before: resync_before(held),
             after: RESYNC_AFTER,
             older: false,
             epoch,

@@ -1,6 +1,6 @@
 //! The clock: expiring notices, retries that are due, draft saves, presence pings.
 
-use super::common::RESYNC_AFTER;
+use super::common::{RESYNC_AFTER, resync_before};
 use super::prelude::*;
 
 /// Seconds without input after which the user counts as idle.
@@ -52,13 +52,16 @@ fn catch_up(st: &mut State, now: i64) -> Vec<Effect> {
     let Some(v) = st.data.views.get_mut(&narrow) else { return vec![] };
     let Some(what) = v.catch_up_due(now) else { return vec![] };
     let epoch = v.epoch();
+    // A window whose resynchronisation failed is still shown provisionally: it asks again for
+    // all it holds, which the answer replaces.
+    let before = if v.is_provisional() { resync_before(v.ids().len().saturating_sub(1)) } else { 0 };
     vec![match what {
         CatchUp::FirstPage => super::navigation::first_page_of(st, narrow, epoch),
         CatchUp::After(last) => Effect::FetchMessages {
             terms: narrow.terms(me),
             narrow,
             anchor: Anchor::Id(last),
-            before: 0,
+            before,
             after: RESYNC_AFTER,
             older: false,
             epoch,
@@ -146,13 +149,17 @@ mod tests {
             update(&mut st, Msg::Tick(at - 1)).iter().all(|e| !matches!(e, Effect::FetchMessages { .. }))
         );
         let fx = update(&mut st, Msg::Tick(at));
-        let Some(Effect::FetchMessages { anchor, older: false, epoch, .. }) =
+        let Some(Effect::FetchMessages { anchor, before, older: false, epoch, .. }) =
             fx.iter().find(|e| matches!(e, Effect::FetchMessages { .. }))
         else {
             panic!("a newer page: {fx:?}")
         };
-        assert_eq!(*anchor, Anchor::Id(3));
-        update(&mut st, page(&shown, &[3, 4, 5], *epoch));
+        assert_eq!(
+            (anchor, *before),
+            (&Anchor::Id(3), super::super::common::PAGE),
+            "again all it holds, and what came after"
+        );
+        update(&mut st, page(&shown, &[1, 2, 3, 4, 5], *epoch));
         let v = &st.data.views[&shown];
         assert!(v.found_newest() && v.catch_up_at().is_none() && v.ids() == [1, 2, 3, 4, 5], "{v:?}");
         // A failure for an earlier incarnation of the window changes nothing.
