@@ -226,8 +226,12 @@ pub(super) fn draw_image(
             path.rsplit('/').next().unwrap_or(path).to_owned()
         });
     // A picture on the user's own server says which server that is.
-    let host =
-        if src.starts_with('/') { super::messages::host(&st.site) } else { super::messages::host(src) };
+    let host = match crate::urls::judge(&st.site, src) {
+        crate::urls::Link::Refused(_) => "not fetched".to_owned(),
+        crate::urls::Link::InApp(u) | crate::urls::Link::OwnUpload(u) | crate::urls::Link::Web(u) => {
+            sanitize(&crate::urls::shown_host(&u))
+        }
+    };
     let rows = [
         format!("picture {} of {}: {} ({host})", shown + 1, srcs.len(), sanitize(&label)),
         match st.images.get(src) {

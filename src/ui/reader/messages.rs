@@ -73,19 +73,32 @@ pub(super) fn place(st: &State, m: &Stored) -> String {
     }
 }
 
-/// The host a link leads to, or what it is when it has none.
-pub(super) fn host(url: &str) -> String {
-    match url.split_once("://") {
-        Some((_, rest)) => {
-            let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-            let authority = &rest[..end];
-            let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-            sanitize(host)
+/// Where a link leads, in words, judged by `urls::judge` as `o` opens it: a place in this
+/// organization, an uploaded file, this server, an email, or the host (as the opener gets it:
+/// ASCII, `xn--…` for a name in other scripts, with a port not the scheme's own); a link that
+/// is not opened says so.
+pub(super) fn host(site: &str, url: &str) -> String {
+    use crate::urls::Link;
+    match crate::urls::judge(site, url) {
+        Link::InApp(_) => "in this organization".into(),
+        Link::OwnUpload(_) => "uploaded file".into(),
+        Link::Web(u) if u.scheme() == "mailto" => match crate::urls::shown_host(&u) {
+            d if d.is_empty() => "email".into(),
+            d => format!("email to {}", sanitize(&d)),
+        },
+        Link::Web(u) => {
+            let site = url::Url::parse(site.trim_end_matches('/')).ok();
+            if site.as_ref().is_some_and(|s| s.origin() == u.origin()) {
+                return "this server".into();
+            }
+            let host = crate::urls::shown_host(&u);
+            // The site's host on another scheme is not the site: say which scheme.
+            if site.is_some_and(|s| crate::urls::shown_host(&s) == host) {
+                return sanitize(&format!("{}://{host}", u.scheme()));
+            }
+            sanitize(&host)
         }
-        None if url.starts_with("mailto:") => "email".into(),
-        None if url.contains("#narrow/") => "in this organization".into(),
-        None if url.starts_with("/user_uploads/") => "uploaded file".into(),
-        None => "this server".into(),
+        Link::Refused(_) => "not opened".into(),
     }
 }
 
@@ -156,7 +169,7 @@ fn message_rows(st: &State, pane: &mut Pane, m: &Stored, width: usize) -> (Vec<S
             _ => None,
         };
         let hint = hint.map(|l| format!(", hint {l}")).unwrap_or_default();
-        body.push_str(&format!(" {kind} {}{hint}: {text} ({}).", i + 1, host(&link.url)));
+        body.push_str(&format!(" {kind} {}{hint}: {text} ({}).", i + 1, host(&st.site, &link.url)));
     }
     let reactions = reactions(st, m);
     if !reactions.is_empty() {
