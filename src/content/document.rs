@@ -178,6 +178,10 @@ impl Walker<'_> {
             self.flat(el);
             return;
         }
+        // A hidden spoiler is hidden too.
+        if is_skipped(el) {
+            return;
+        }
         if is_spoiler_block(el) {
             self.spoiler(el, false, depth);
             return;
@@ -208,10 +212,10 @@ impl Walker<'_> {
 
     /// Elements shown without walking their children; whether `el` was one.
     fn atom(&mut self, el: ElementRef<'_>) -> bool {
-        let name = el.value().name();
-        if is_skipped(name) {
+        if is_skipped(el) {
             return true;
         }
+        let name = el.value().name();
         match name {
             "br" | "hr" => self.out.text.push(' '),
             "img" => self.image(el),
@@ -415,6 +419,9 @@ impl Walker<'_> {
                 true
             }
             Visit::Open(el) => {
+                if is_skipped(el) {
+                    return false;
+                }
                 let parent = parent_element(el);
                 if let Some((block, false)) = spoilers.last()
                     && parent == Some(*block)
@@ -476,7 +483,7 @@ pub(crate) fn code_text(pre: ElementRef<'_>) -> String {
     walk_tree(pre, |v| match v {
         Visit::Open(e) => {
             let name = e.value().name();
-            if is_skipped(name) || (e != pre && is_spoiler_part(e)) {
+            if is_skipped(e) || (e != pre && is_spoiler_part(e)) {
                 return false;
             }
             if name == "br" {

@@ -65,7 +65,8 @@ async fn the_screen_reader_says_where_each_link_goes_by_the_rule_that_opens_it()
     let other = port.wrapping_add(1);
     let text = format!(
         "[a](//{host}:{other}/phish#narrow/channel/9-general) [b](https:{host}:{port}/wiki) \
-         [c](https://\u{430}pple.com/) [d](/#narrow/channel/9-general) [e](/help/)"
+         [c](https://\u{430}pple.com/) [d](/#narrow/channel/9-general) [e](/help/) \
+         [f](mailto:bob@example.com?attach=/etc/passwd)"
     );
     message(&mut app, "where to", &text).await;
     let screen = crate::screen_reader::flat(&app.screen(160, 40));
@@ -75,6 +76,7 @@ async fn the_screen_reader_says_where_each_link_goes_by_the_rule_that_opens_it()
         "link 3: c (xn--pple-43d.com).".to_owned(),
         "link 4: d (in this organization).".to_owned(),
         "link 5: e (this server).".to_owned(),
+        "link 6: f (not opened).".to_owned(),
     ] {
         assert!(screen.contains(&want), "{want} in {screen}");
     }

@@ -65,8 +65,8 @@ pub enum Link {
     OwnUpload(url::Url),
     /// A web or mail link (`http`, `https`, `mailto`), absolute and normalised: it starts with
     /// its scheme, so no program handed it can read it as an option; its host is ASCII (a
-    /// name in other scripts as punycode, `xn--…`), as the opener gets it. Fetched, if at
-    /// all, without credentials.
+    /// name in other scripts as punycode, `xn--…`), as the opener gets it. A mail link asks
+    /// for no attachment (see [`judge`]). Fetched, if at all, without credentials.
     Web(url::Url),
     /// Anything else (`file:`, `javascript:`, a link that does not parse): never opened.
     Refused(String),
@@ -91,6 +91,13 @@ pub fn judge(site: &str, link: &str) -> Link {
     let Ok(mut url) = parsed else { return Link::Refused("the link is not a valid address".into()) };
     if !matches!(url.scheme(), "http" | "https" | "mailto") {
         return Link::Refused(format!("{}: links are not opened", url.scheme()));
+    }
+    // A mail program may attach a file named in the link (`?attach=/etc/passwd`): such a link
+    // is not opened. Keys are compared decoded and in any case (`ATTACH`, `%61ttachment`).
+    if url.scheme() == "mailto"
+        && url.query_pairs().any(|(k, _)| k.trim().to_ascii_lowercase().starts_with("attach"))
+    {
+        return Link::Refused("a mail link that attaches a file is not opened".into());
     }
     // An origin is a scheme, host and port: `https://site.evil.example`, `//site:other-port`
     // and `https:site` (on an `http` site) are not the site.
@@ -285,6 +292,21 @@ mod tests {
         assert_eq!(host("https://a.example:443/"), "a.example");
         assert_eq!(host("mailto:bob@\u{430}pple.com"), "xn--pple-43d.com");
         assert_eq!(host("javascript:alert(1)"), "refused");
+    }
+
+    #[test]
+    fn a_mail_link_that_attaches_a_file_is_refused() {
+        let site = "https://chat.example.com";
+        for bad in [
+            "mailto:a@b.example?attach=/etc/passwd",
+            "mailto:a@b.example?subject=hi&ATTACH=/etc/passwd",
+            "mailto:a@b.example?Attachment=%2Fhome%2Fme%2F.ssh%2Fid_ed25519",
+            "mailto:a@b.example?%61ttach=/etc/passwd",
+            "mailto:?to=a@b.example&attachments=x",
+        ] {
+            assert!(matches!(judge(site, bad), Link::Refused(_)), "{bad}");
+        }
+        assert!(matches!(judge(site, "mailto:a@b.example?subject=attach%20it"), Link::Web(_)));
     }
 
     #[test]
