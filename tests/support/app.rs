@@ -178,6 +178,8 @@ pub struct Setup {
     pub backfill_page: Option<u64>,
     /// `--low-bandwidth`.
     pub low_bandwidth: bool,
+    /// Who opens links (default: `$BROWSER`, else the system's opener).
+    pub openers: Option<topicterm::net::Openers>,
 }
 
 impl Setup {
@@ -191,6 +193,7 @@ impl Setup {
             archive: None,
             backfill_page: None,
             low_bandwidth: false,
+            openers: None,
         }
     }
 
@@ -209,6 +212,12 @@ impl Setup {
     /// Keep drafts in `dir`.
     pub fn drafts(mut self, dir: Option<PathBuf>) -> Setup {
         self.drafts = dir;
+        self
+    }
+
+    /// Open links with these programs.
+    pub fn openers(mut self, openers: topicterm::net::Openers) -> Setup {
+        self.openers = Some(openers);
         self
     }
 
@@ -283,6 +292,9 @@ impl Setup {
         let mut dispatcher = Dispatcher::new(client.clone(), tx);
         if let Some(dir) = self.drafts {
             dispatcher = dispatcher.with_drafts(dir);
+        }
+        if let Some(openers) = self.openers {
+            dispatcher = dispatcher.with_openers(openers);
         }
         if let Some(dir) = self.downloads {
             dispatcher = dispatcher.with_downloads(dir);
