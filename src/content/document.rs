@@ -327,8 +327,11 @@ impl Walker<'_> {
         self.register_link(href, &attr_text(&captured), false);
     }
 
+    /// Each item of a list ends as a sentence (a full stop unless it ends in punctuation), so
+    /// that items read apart: "Agenda: Q4 numbers. 2.4 roadmap." rather than run together.
     fn list(&mut self, el: ElementRef<'_>, depth: usize) {
         for item in el.children() {
+            let start = self.out.text.len();
             match item.value() {
                 Node::Text(text) if !text.trim().is_empty() => self.emit(text),
                 Node::Element(_) => {
@@ -339,11 +342,23 @@ impl Walker<'_> {
                         } else {
                             self.element(e, depth + 1);
                         }
-                        self.out.text.push(' ');
                     }
                 }
-                _ => {}
+                _ => continue,
             }
+            self.end_sentence(start);
+            self.out.text.push(' ');
+        }
+    }
+
+    /// End the text written since byte `start` as a sentence, if it wrote any words.
+    fn end_sentence(&mut self, start: usize) {
+        let text = &self.out.text[start..];
+        let Some(last) = text.trim_end().chars().next_back() else { return };
+        if !matches!(last, '.' | '?' | '!' | ':' | ';' | ',' | '…') {
+            let end = start + text.trim_end().len();
+            self.out.text.truncate(end);
+            self.out.text.push('.');
         }
     }
 

@@ -15,7 +15,7 @@ use ratatui::layout::Rect;
 
 /// Only a heading: a popup with nothing to list. Its row holds the cursor.
 fn sentence(f: &mut Frame, pane: &Pane, area: Rect, text: &str) -> Option<u16> {
-    plain_row(f, pane.t, area, 0, text, false);
+    super::rows::heading(f, pane.t, area, text);
     Some(area.y)
 }
 
@@ -241,8 +241,9 @@ pub(super) fn draw_image(
         },
         "n or j the next picture, p or k the previous, esc closes".to_owned(),
     ];
-    for (k, text) in rows.iter().enumerate() {
-        plain_row(f, pane.t, area, k as u16, text, false);
+    let rows = rows.iter().flat_map(|r| super::rows::wrap(r, area.width as usize));
+    for (k, text) in rows.enumerate() {
+        plain_row(f, pane.t, area, k as u16, &text, false);
     }
     Some(area.y)
 }
