@@ -101,11 +101,13 @@ pub enum Answer {
     },
     /// A file written (the state dump).
     Written(PathBuf),
-    /// A link or a downloaded file handed to the browser (`opening`: why that failed).
+    /// A link or a downloaded file handed to the browser (`opening`: why that failed;
+    /// `browser`: the user's `$BROWSER` was the one asked, not the system's opener).
     Opened {
         target: String,
         saved: bool,
         opening: Option<ProgramFailure>,
+        browser: bool,
     },
     /// An attachment saved at `target` and not opened (`why`: not of an inert type, or its
     /// contents are not what its name says).

@@ -183,6 +183,10 @@ impl Walker<'_> {
             self.flat(el);
             return;
         }
+        // A hidden spoiler is hidden too.
+        if is_skipped(el) {
+            return;
+        }
         if is_spoiler_block(el) {
             self.spoiler(el, false, depth);
             return;
@@ -213,10 +217,10 @@ impl Walker<'_> {
 
     /// Elements shown without walking their children; whether `el` was one.
     fn atom(&mut self, el: ElementRef<'_>) -> bool {
-        let name = el.value().name();
-        if is_skipped(name) {
+        if is_skipped(el) {
             return true;
         }
+        let name = el.value().name();
         match name {
             "br" | "hr" => self.out.text.push(' '),
             "img" => self.image(el),
@@ -328,8 +332,11 @@ impl Walker<'_> {
         self.register_link(href, &attr_text(&captured), false);
     }
 
+    /// Each item of a list ends as a sentence (a full stop unless it ends in punctuation), so
+    /// that items read apart: "Agenda: Q4 numbers. 2.4 roadmap." rather than run together.
     fn list(&mut self, el: ElementRef<'_>, depth: usize) {
         for item in el.children() {
+            let start = self.out.text.len();
             match item.value() {
                 Node::Text(text) if !text.trim().is_empty() => self.emit(text),
                 Node::Element(_) => {
@@ -340,11 +347,23 @@ impl Walker<'_> {
                         } else {
                             self.element(e, depth + 1);
                         }
-                        self.out.text.push(' ');
                     }
                 }
-                _ => {}
+                _ => continue,
             }
+            self.end_sentence(start);
+            self.out.text.push(' ');
+        }
+    }
+
+    /// End the text written since byte `start` as a sentence, if it wrote any words.
+    fn end_sentence(&mut self, start: usize) {
+        let text = &self.out.text[start..];
+        let Some(last) = text.trim_end().chars().next_back() else { return };
+        if !matches!(last, '.' | '?' | '!' | ':' | ';' | ',' | '…') {
+            let end = start + text.trim_end().len();
+            self.out.text.truncate(end);
+            self.out.text.push('.');
         }
     }
 
@@ -420,6 +439,9 @@ impl Walker<'_> {
                 true
             }
             Visit::Open(el) => {
+                if is_skipped(el) {
+                    return false;
+                }
                 let parent = parent_element(el);
                 if let Some((block, false)) = spoilers.last()
                     && parent == Some(*block)
@@ -481,7 +503,7 @@ pub(crate) fn code_text(pre: ElementRef<'_>) -> String {
     walk_tree(pre, |v| match v {
         Visit::Open(e) => {
             let name = e.value().name();
-            if is_skipped(name) || (e != pre && is_spoiler_part(e)) {
+            if is_skipped(e) || (e != pre && is_spoiler_part(e)) {
                 return false;
             }
             if name == "br" {

@@ -59,14 +59,30 @@ pub(crate) fn spoiler_indices(doc: &Html) -> HashMap<*const scraper::node::Eleme
         .collect()
 }
 
-/// Elements whose content is never shown.
-pub(crate) fn is_skipped(name: &str) -> bool {
+/// Elements whose content is never shown: what is not content (scripts, styles, forms,
+/// frames…), and what the page hides — the `hidden` attribute, a style of `display: none` or
+/// `visibility: hidden` — which the web app never shows: no text, no link number, no hint.
+pub(crate) fn is_skipped(el: ElementRef<'_>) -> bool {
     const SKIPPED: &[&str] = &[
         "script", "style", "template", "head", "title", "meta", "link", "base", "noscript", "noembed",
         "noframes", "iframe", "frame", "frameset", "object", "embed", "param", "input", "select", "textarea",
         "button", "svg", "canvas", "source", "track", "map", "area",
     ];
-    SKIPPED.contains(&name)
+    let e = el.value();
+    SKIPPED.contains(&e.name()) || e.attr("hidden").is_some() || e.attr("style").is_some_and(style_hides)
+}
+
+/// Whether a `style` attribute hides its element: a declaration `display: none`, or
+/// `visibility: hidden`/`collapse`, in any case and spacing, `!important` or not.
+fn style_hides(style: &str) -> bool {
+    style.split(';').any(|declaration| {
+        let Some((property, value)) = declaration.split_once(':') else { return false };
+        let property = property.trim().to_ascii_lowercase();
+        let value = value.trim().to_ascii_lowercase();
+        let value = value.strip_suffix("!important").unwrap_or(&value).trim();
+        (property == "display" && value == "none")
+            || (property == "visibility" && matches!(value, "hidden" | "collapse"))
+    })
 }
 
 /// Elements that start and end a block (paragraph-like separation).

@@ -16,6 +16,7 @@ pub mod drafts;
 pub mod images;
 mod open;
 mod poll;
+pub use open::Openers;
 mod reads;
 mod reconcile;
 mod silence;
@@ -29,6 +30,8 @@ pub struct Dispatcher {
     /// The private folder downloaded attachments go to (default: a fresh private folder in
     /// the system's temporary directory for each).
     downloads: Option<std::path::PathBuf>,
+    /// Who opens links (`None`: `$BROWSER` as it is at each link, else the system's opener).
+    openers: Option<open::Openers>,
     /// The file the last session is kept in (none: not kept).
     cache: cache::Keeper,
     /// The folder pictures are kept in (`None`: fetched every time).
@@ -92,6 +95,7 @@ impl Dispatcher {
             drafts: None,
             cache: cache::Keeper::default(),
             downloads: None,
+            openers: None,
             images: None,
             poller: None,
             archive: None,
@@ -184,6 +188,12 @@ impl Dispatcher {
     /// Save downloaded attachments in this folder (made private: mode 0700).
     pub fn with_downloads(mut self, dir: std::path::PathBuf) -> Self {
         self.downloads = Some(dir);
+        self
+    }
+
+    /// Open links with these programs instead of `$BROWSER` and the system's opener.
+    pub fn with_openers(mut self, openers: open::Openers) -> Self {
+        self.openers = Some(openers);
         self
     }
 
@@ -348,8 +358,9 @@ impl Dispatcher {
             Effect::OpenUrl { url, download } => {
                 let tx = self.tx.clone();
                 let dir = self.downloads.clone();
+                let openers = self.openers.clone().unwrap_or_else(open::Openers::from_env);
                 tokio::spawn(async move {
-                    let result = open::open_url(&c, &url, download, dir).await;
+                    let result = open::open_url(&c, &url, download, dir, openers).await;
                     let _ = tx.send(done(Job::Open { download }, result));
                 });
             }

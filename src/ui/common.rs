@@ -58,6 +58,9 @@ pub struct HitMap {
     pub sidebar: Rect,
     /// Sidebar row index shown on the sidebar's first line.
     pub sidebar_start: usize,
+    /// The sidebar row on each line, where rows take more than one (the screen-reader mode
+    /// wraps them); `None`: one line each from `sidebar_start`.
+    pub sidebar_rows: Option<Vec<usize>>,
     pub messages: Rect,
     /// The message on each line of the messages pane (top to bottom).
     pub message_rows: Vec<Option<MessageId>>,
@@ -74,7 +77,12 @@ impl HitMap {
             return Some(crate::app::Msg::ClickOrganization((y - self.orgs.y) as usize));
         }
         if inside(self.sidebar) {
-            return Some(crate::app::Msg::ClickSidebar(self.sidebar_start + (y - self.sidebar.y) as usize));
+            let line = (y - self.sidebar.y) as usize;
+            let row = match &self.sidebar_rows {
+                Some(rows) => *rows.get(line)?,
+                None => self.sidebar_start + line,
+            };
+            return Some(crate::app::Msg::ClickSidebar(row));
         }
         if inside(self.messages) {
             let id = self.message_rows.get((y - self.messages.y) as usize).copied().flatten()?;

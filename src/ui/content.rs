@@ -316,6 +316,10 @@ impl<'a> Renderer<'a> {
             self.walk_flat(el, flow, inh);
             return;
         }
+        // A hidden spoiler is hidden too.
+        if is_skipped(el) {
+            return;
+        }
         if is_spoiler_block(el) {
             self.spoiler(el, false, flow, inh, depth);
             return;
@@ -381,10 +385,10 @@ impl<'a> Renderer<'a> {
     /// Leaf-like elements rendered without walking their children. Shared by the structured
     /// and the flat walker. Returns whether `el` was handled.
     fn atom(&mut self, el: ElementRef<'_>, flow: &mut Flow, inh: Inherit) -> bool {
-        let name = el.value().name();
-        if is_skipped(name) {
+        if is_skipped(el) {
             return true;
         }
+        let name = el.value().name();
         match name {
             "br" => flow.hard_break(),
             "hr" => {

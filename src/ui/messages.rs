@@ -185,18 +185,29 @@ fn message_block(
         out.push(Line::from(vec![Span::raw(" ")].into_iter().chain(marks).collect::<Vec<_>>()));
     }
     for (i, link) in body.links.iter().enumerate() {
-        // Links into the app (channel and topic mentions, message links) need no address line:
-        // `o` opens them here.
-        if link.url.contains("#narrow/") {
-            continue;
-        }
+        let Some(address) = address_line(&st.site, &link.url) else { continue };
         let number = format!("[{}]", i + 1);
         let spot = LinkSpot { message: m.id, number: i + 1 };
         placed.spots.push(Spot { line: out.len(), col: 2, width: number.len() as u16, link: spot });
-        out.push(Line::styled(clip(&format!("  {number} {}", sanitize(&link.url)), width as usize), t.dim));
+        out.push(Line::styled(clip(&format!("  {number} {address}"), width as usize), t.dim));
     }
     out.extend(reaction_lines(st, t, m, width));
     out
+}
+
+/// What a link's address line says, judged by `urls::judge` as `o` opens it: nothing for a
+/// link into the user's own web app (`o` opens it here); a path on the user's own server as
+/// written; any other address as the opener gets it (its host ASCII, `xn--…` for a name in
+/// other scripts, without the fragment it never sends); a refused one marked so.
+fn address_line(site: &str, link: &str) -> Option<String> {
+    use crate::urls::Link;
+    let relative = link.starts_with('/') && !link.starts_with("//");
+    Some(match crate::urls::judge(site, link) {
+        Link::InApp(_) => return None,
+        Link::OwnUpload(_) | Link::Web(_) if relative => sanitize(link),
+        Link::OwnUpload(url) | Link::Web(url) => sanitize(url.as_str()),
+        Link::Refused(_) => format!("{} (not opened)", sanitize(link)),
+    })
 }
 
 /// Reaction chip lines at most this many; the info popup lists every reaction.

@@ -182,6 +182,8 @@ pub struct Setup {
     pub cache: Option<PathBuf>,
     /// A server already running (another account's app used it before), instead of a new one.
     pub on: Option<DemoServer>,
+    /// Who opens links (default: `$BROWSER`, else the system's opener).
+    pub openers: Option<topicterm::net::Openers>,
 }
 
 impl Setup {
@@ -197,6 +199,7 @@ impl Setup {
             low_bandwidth: false,
             cache: None,
             on: None,
+            openers: None,
         }
     }
 
@@ -228,6 +231,12 @@ impl Setup {
     /// Keep drafts in `dir`.
     pub fn drafts(mut self, dir: Option<PathBuf>) -> Setup {
         self.drafts = dir;
+        self
+    }
+
+    /// Open links with these programs.
+    pub fn openers(mut self, openers: topicterm::net::Openers) -> Setup {
+        self.openers = Some(openers);
         self
     }
 
@@ -310,6 +319,7 @@ impl Setup {
             archive,
             backfill_page: self.backfill_page,
             cache: self.cache,
+            openers: self.openers,
             low_bandwidth: self.low_bandwidth,
             now,
         };
@@ -328,6 +338,7 @@ struct How {
     backfill_page: Option<u64>,
     /// The file the last session is kept in.
     cache: Option<PathBuf>,
+    openers: Option<topicterm::net::Openers>,
     low_bandwidth: bool,
     now: i64,
 }
@@ -341,6 +352,9 @@ fn connect(server: DemoServer, how: How) -> App {
         // As the binary names the demo organization's: `demo`, the same on every run.
         let owner = topicterm::files::Owner::new(&how.creds.email, "demo");
         dispatcher = dispatcher.with_drafts(dir, owner);
+    }
+    if let Some(openers) = how.openers.clone() {
+        dispatcher = dispatcher.with_openers(openers);
     }
     if let Some(dir) = how.downloads.clone() {
         dispatcher = dispatcher.with_downloads(dir);

@@ -189,3 +189,33 @@ async fn f_elsewhere_is_starred_and_ctrl_f_follows_the_topic() {
     app.key(KeyCode::Char('f')).await;
     assert_eq!(app.st.ui.narrow, Narrow::Starred);
 }
+
+/// Issue 50.8: what the page hides (`hidden`, `display: none`, `visibility: hidden`) is not
+/// drawn, numbered or labelled: `f` labels only the link the web app shows.
+#[tokio::test]
+async fn hidden_elements_get_no_link_number_and_no_label() {
+    let (mut app, ids) = topic_with(&["[shown](https://shown.example/)"], "concealed").await;
+    // What a hostile server could send as the message's HTML.
+    let html = "<p><a href=\"https://shown.example/\">shown</a> \
+        <span style=\"DISPLAY : none !important\"><a href=\"https://hidden1.example/\">ONE</a></span> \
+        <a hidden href=\"https://hidden2.example/\">TWO</a> \
+        <span style=\"color: red; visibility:hidden\"><a href=\"https://hidden3.example/\">THREE</a></span> \
+        <div class=\"spoiler-block\" hidden><div class=\"spoiler-header\"><p>HEADER</p></div>\
+        <div class=\"spoiler-content\"><p><a href=\"https://hidden4.example/\">FOUR</a></p></div></div></p>";
+    app.inject(vec![serde_json::json!({
+        "id": 900, "type": "update_message", "message_id": ids[0], "message_ids": [ids[0]],
+        "rendering_only": true, "rendered_content": html, "flags": [],
+    })])
+    .await;
+    let screen = app.screen(100, 20);
+    assert!(screen.contains("shown[1]"), "{screen}");
+    for hidden in ["hidden", "ONE", "TWO", "THREE", "FOUR", "HEADER", "Spoiler"] {
+        assert!(!screen.contains(hidden), "{hidden}: {screen}");
+    }
+    app.key(KeyCode::Char('f')).await;
+    assert_eq!(labels(&app), vec![("a".into(), ids[0], 1)]);
+    // `o` finds only the one link too (the numbers are one answer).
+    app.key(KeyCode::Esc).await;
+    let fx = press(&mut app, 'o');
+    assert_eq!(fx, vec![Effect::OpenUrl { url: "https://shown.example/".into(), download: false }]);
+}

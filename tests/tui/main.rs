@@ -25,6 +25,7 @@ mod images;
 mod inbox;
 mod keys;
 mod levels;
+mod lookalike;
 mod moves;
 mod navigation;
 mod organization;

@@ -298,3 +298,37 @@ async fn the_state_dump_is_written_or_the_reason_is_said() {
         "{status:?}"
     );
 }
+
+/// Issue 51.12: with no `$BROWSER` and a system opener that fails, a link (`f` + label, `o`)
+/// is said not opened, with how to name a browser — never "opened".
+#[tokio::test]
+async fn a_link_no_program_could_open_is_said_not_opened_with_how_to_name_a_browser() {
+    use topicterm::net::Openers;
+    // `false URL`: an opener that exits 1, as `xdg-open` does when nothing on the system opens links.
+    let openers = Openers { browser: None, system: "false".into() };
+    let mut app = crate::harness::Setup::new("member").openers(openers).start().await;
+    let general = app.channel_id("general");
+    let alice = as_user(&app, "alice");
+    let id = alice
+        .send_message(&OutgoingMessage::channel(general, "unopenable", "[docs](https://docs.example/x)"))
+        .await
+        .unwrap()
+        .id;
+    app.open(Narrow::Topic(general, "unopenable".into())).await;
+    app.select(id);
+    app.screen(100, 20);
+    let said = "could not open https://docs.example/x: false failed (exit code 1) — set $BROWSER to your \
+                browser's command to open links (e.g. BROWSER=firefox topicterm)";
+    let failed = |st: &topicterm::app::State| st.ui.status.as_ref().is_some_and(|s| s.error);
+    // A link hint's label…
+    app.key(KeyCode::Char('f')).await;
+    app.key(KeyCode::Char('a')).await;
+    app.until("the opener's failure", failed).await;
+    let status = app.st.ui.status.clone().unwrap();
+    assert_eq!(status.text, said);
+    // …and `o` say the same.
+    app.st.ui.status = None;
+    app.key(KeyCode::Char('o')).await;
+    app.until("the opener's failure", failed).await;
+    assert_eq!(app.st.ui.status.clone().unwrap().text, said);
+}

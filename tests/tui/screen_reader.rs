@@ -393,3 +393,41 @@ async fn the_organizations_open_are_rows_of_words_above_the_channels() {
     assert_eq!((x, reversed_rows(&buf)), (0, vec![y]));
     assert!(y > 3, "{screen}");
 }
+
+/// Issue 51.13: a list's items read apart, a link whose text is its address is read once, and
+/// rows wrap at the screen's width instead of losing their end.
+#[tokio::test]
+async fn list_items_read_apart_a_bare_link_once_and_rows_wrap_instead_of_being_cut() {
+    let mut app = reader().await;
+    let general = app.channel_id("general");
+    let alice = app.other("alice");
+    let text = "Agenda:\n- Q4 numbers\n- 2.4 roadmap\n- hiring?\n\nsee https://docs.example/x and [the docs](https://docs.example/y)";
+    let post =
+        topicterm::api::OutgoingMessage::channel(general, "a very long topic name for the agenda", text);
+    let id = alice.send_message(&post).await.unwrap().id;
+    app.open(Narrow::Topic(general, "a very long topic name for the agenda".into())).await;
+    app.select(id);
+    let said = flat(&app.screen(160, 40));
+    assert!(said.contains("Agenda: Q4 numbers. 2.4 roadmap. hiring? see https://docs.example/x"), "{said}");
+    assert_eq!(said.matches("docs.example/x").count(), 1, "read once: {said}");
+    assert!(said.contains(" link 1 (docs.example). link 2: the docs (docs.example)."), "{said}");
+    // At 40 columns a recent conversation's row takes two, its time on the second.
+    app.key(KeyCode::Char('v')).await;
+    app.until("the recent conversations", |st| {
+        matches!(&st.ui.popup, Some(Popup::Recent { rows: Some(_), .. }))
+    })
+    .await;
+    let narrow = app.screen(40, 12);
+    let when = app.st.tz.format(app.st.data.messages[&id].timestamp, app.st.settings.clock.short());
+    assert!(narrow.lines().all(|l| topicterm::content::display_width(l) <= 40), "{narrow}");
+    assert!(flat(&narrow).contains(&format!("from Alice Okafor, {when}")), "{narrow}");
+    // The selected conversation holds the cursor on its first row, the one marked.
+    let (buf, cursor) = app.frame(40, 12);
+    assert_eq!(reversed_rows(&buf), vec![cursor.unwrap().1], "{narrow}");
+    // The channels pane wraps too.
+    app.key(KeyCode::Esc).await;
+    app.st.ui.focus = Focus::Sidebar;
+    let pane = app.screen(24, 12);
+    assert!(pane.lines().all(|l| topicterm::content::display_width(l) <= 24), "{pane}");
+    assert!(flat(&pane).contains("DM with Alice Okafor, active, unread 2"), "{pane}");
+}

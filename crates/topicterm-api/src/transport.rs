@@ -430,7 +430,7 @@ impl Client {
                 if self.email.is_empty() { req } else { req.basic_auth(&self.email, Some(&self.api_key)) }
             }
             Link::Web(full) if matches!(full.scheme(), "http" | "https") => self.http.get()?.get(full),
-            Link::Web(_) | Link::Refused(_) => return Err(LimitError::NotFetchable.into()),
+            Link::InApp(_) | Link::Web(_) | Link::Refused(_) => return Err(LimitError::NotFetchable.into()),
         };
         let req = req.timeout(Duration::from_secs(300));
         let resp = req.send().await?;

@@ -55,13 +55,18 @@ pub fn host_of(site: &str) -> String {
 /// place that decides which links may carry the user's credentials.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Link {
+    /// A link into the user's own web app: the site's origin (scheme, host and port) and path,
+    /// no query and no user name, and a fragment `#narrow/…`, kept. Only such a link is drawn
+    /// or followed as a place in the app; a `#narrow/` on any other origin is just a web link.
+    InApp(url::Url),
     /// An uploaded file on the user's own server: `/user_uploads/…` on the site's scheme, host
     /// and port, with no `.`/`..` segment (plain or percent-encoded), no query and no user
     /// name. Only such a link is ever fetched with the user's email and API key.
     OwnUpload(url::Url),
     /// A web or mail link (`http`, `https`, `mailto`), absolute and normalised: it starts with
-    /// its scheme, so no program handed it can read it as an option. Fetched, if at all,
-    /// without credentials.
+    /// its scheme, so no program handed it can read it as an option; its host is ASCII (a
+    /// name in other scripts as punycode, `xn--…`), as the opener gets it. A mail link asks
+    /// for no attachment (see [`judge`]). Fetched, if at all, without credentials.
     Web(url::Url),
     /// Anything else (`file:`, `javascript:`, a link that does not parse): never opened.
     Refused(String),
@@ -84,11 +89,29 @@ pub fn judge(site: &str, link: &str) -> Link {
         None => url::Url::parse(link),
     };
     let Ok(mut url) = parsed else { return Link::Refused("the link is not a valid address".into()) };
-    url.set_fragment(None);
     if !matches!(url.scheme(), "http" | "https" | "mailto") {
         return Link::Refused(format!("{}: links are not opened", url.scheme()));
     }
-    let own = site_url.as_ref().is_some_and(|s| s.origin() == url.origin());
+    // A mail program may attach a file named in the link (`?attach=/etc/passwd`): such a link
+    // is not opened. Keys are compared decoded and in any case (`ATTACH`, `%61ttachment`).
+    if url.scheme() == "mailto"
+        && url.query_pairs().any(|(k, _)| k.trim().to_ascii_lowercase().starts_with("attach"))
+    {
+        return Link::Refused("a mail link that attaches a file is not opened".into());
+    }
+    // An origin is a scheme, host and port: `https://site.evil.example`, `//site:other-port`
+    // and `https:site` (on an `http` site) are not the site.
+    let own = site_url.as_ref().is_some_and(|s| s.origin() == url.origin() && url.origin().is_tuple());
+    if let Some(site_url) = site_url.as_ref().filter(|_| own)
+        && url.fragment().is_some_and(|f| f.starts_with("narrow/"))
+        && url.path().trim_end_matches('/') == site_url.path().trim_end_matches('/')
+        && url.query().is_none()
+        && url.username().is_empty()
+        && url.password().is_none()
+    {
+        return Link::InApp(url);
+    }
+    url.set_fragment(None);
     let in_uploads = url.path().starts_with(UPLOADS);
     if own && in_uploads && url.query().is_none() && url.username().is_empty() && url.password().is_none() {
         // The parser has already collapsed any `..`: look at the text as written.
@@ -102,6 +125,28 @@ pub fn judge(site: &str, link: &str) -> Link {
         }
     }
     Link::Web(url)
+}
+
+/// The host a judged link names, as the opener will get it: ASCII (punycode for a name in
+/// other scripts, as the URL parser gives it) with the port when it is not the scheme's own;
+/// for a mail link, the address's domain. Empty when it names none.
+pub fn shown_host(url: &url::Url) -> String {
+    if url.scheme() == "mailto" {
+        // `mailto:a@b.example`: the parser keeps it as a path; its domain is made ASCII as a
+        // mail program would send to it.
+        let to = decode(url.path());
+        let domain =
+            to.split(',').next().and_then(|a| a.rsplit_once('@')).map(|(_, d)| d).unwrap_or_default();
+        return url::Url::parse(&format!("http://{domain}/"))
+            .ok()
+            .and_then(|u| u.host_str().map(str::to_owned))
+            .unwrap_or_default();
+    }
+    match (url.host_str(), url.port()) {
+        (Some(host), Some(port)) => format!("{host}:{port}"),
+        (Some(host), None) => host.to_owned(),
+        (None, _) => String::new(),
+    }
 }
 
 /// The link's address if it is an upload on the user's own server (see [`judge`]).
@@ -200,6 +245,68 @@ mod tests {
         for refused in ["javascript:alert(1)", "file:///etc/passwd", "data:text/html,x", "ssh://h", ""] {
             assert!(matches!(judge(site, refused), Link::Refused(_)), "{refused}");
         }
+    }
+
+    #[test]
+    fn only_the_sites_own_origin_and_path_is_in_app() {
+        let site = "http://127.0.0.1:9991";
+        let in_app = |l: &str| matches!(judge(site, l), Link::InApp(_));
+        for own in [
+            "/#narrow/channel/9-general/topic/t",
+            "#narrow/channel/9-general",
+            "http://127.0.0.1:9991/#narrow/dm/7-alice",
+            "http://127.0.0.1:9991#narrow/near/5",
+        ] {
+            assert!(in_app(own), "{own}");
+        }
+        for other in [
+            "https://evil.example/login#narrow/channel/9-general/topic/all-hands.20questions",
+            "//127.0.0.1:9992/phish#narrow/channel/9-general",
+            "//127.0.0.1:9992/#narrow/channel/9-general",
+            "https:127.0.0.1:9991/#narrow/channel/9-general",
+            "http://127.0.0.1:9991@evil.example/#narrow/channel/9",
+            "http://me@127.0.0.1:9991/#narrow/channel/9",
+            "http://127.0.0.1:9991/login#narrow/channel/9",
+            "http://127.0.0.1:9991/?next=x#narrow/channel/9",
+            "http://127.0.0.1:99910/#narrow/channel/9",
+        ] {
+            assert!(!in_app(other), "{other}");
+        }
+        // The lookalike of the issue opens (if at all) as the web link it is, without its fragment.
+        let evil = "https://evil.example/login#narrow/channel/9-general";
+        assert!(matches!(judge(site, evil), Link::Web(u) if u.as_str() == "https://evil.example/login"));
+    }
+
+    #[test]
+    fn a_host_is_shown_as_the_opener_gets_it() {
+        let site = "http://127.0.0.1:9991";
+        let host = |l: &str| match judge(site, l) {
+            Link::Web(u) | Link::OwnUpload(u) | Link::InApp(u) => shown_host(&u),
+            Link::Refused(_) => "refused".into(),
+        };
+        assert_eq!(host("https://\u{430}pple.com/"), "xn--pple-43d.com");
+        assert_eq!(host("https://docs.example/x"), "docs.example");
+        assert_eq!(host("//127.0.0.1:9992/phish"), "127.0.0.1:9992");
+        assert_eq!(host("https:127.0.0.1:9991/wiki"), "127.0.0.1:9991");
+        assert_eq!(host("/user_uploads/2/ab/x.png"), "127.0.0.1:9991");
+        assert_eq!(host("https://a.example:443/"), "a.example");
+        assert_eq!(host("mailto:bob@\u{430}pple.com"), "xn--pple-43d.com");
+        assert_eq!(host("javascript:alert(1)"), "refused");
+    }
+
+    #[test]
+    fn a_mail_link_that_attaches_a_file_is_refused() {
+        let site = "https://chat.example.com";
+        for bad in [
+            "mailto:a@b.example?attach=/etc/passwd",
+            "mailto:a@b.example?subject=hi&ATTACH=/etc/passwd",
+            "mailto:a@b.example?Attachment=%2Fhome%2Fme%2F.ssh%2Fid_ed25519",
+            "mailto:a@b.example?%61ttach=/etc/passwd",
+            "mailto:?to=a@b.example&attachments=x",
+        ] {
+            assert!(matches!(judge(site, bad), Link::Refused(_)), "{bad}");
+        }
+        assert!(matches!(judge(site, "mailto:a@b.example?subject=attach%20it"), Link::Web(_)));
     }
 
     #[test]

@@ -348,18 +348,26 @@ fn reminded(st: &State, at: i64, note_dropped: bool) -> String {
     }
 }
 
+/// What a failing system opener's words end with: how to name a browser instead.
+const NO_BROWSER: &str =
+    " — set $BROWSER to your browser's command to open links (e.g. BROWSER=firefox topicterm)";
+
 /// A job other than a palette operation worked.
 fn other_success(st: &mut State, job: Job, result: Answer) -> Vec<Effect> {
     let note: String = match (job, result) {
-        (Job::Open { .. }, Answer::Opened { target, saved, opening }) => match (saved, opening) {
-            (true, None) => format!("saved and opened {target}"),
-            (false, None) => format!("opened {target}"),
-            (true, Some(e)) => format!("saved {target} (not opened: {})", program_failure(&e)),
-            (false, Some(e)) => {
-                set_error(st, format!("could not open {target}: {}", program_failure(&e)));
-                return vec![];
+        (Job::Open { .. }, Answer::Opened { target, saved, opening, browser }) => {
+            // Without `$BROWSER`, a failing system opener says how to name a browser.
+            let how = if browser { "" } else { NO_BROWSER };
+            match (saved, opening) {
+                (true, None) => format!("saved and opened {target}"),
+                (false, None) => format!("opened {target}"),
+                (true, Some(e)) => format!("saved {target} (not opened: {}{how})", program_failure(&e)),
+                (false, Some(e)) => {
+                    set_error(st, format!("could not open {target}: {}{how}", program_failure(&e)));
+                    return vec![];
+                }
             }
-        },
+        }
         (Job::Open { .. }, Answer::Kept { target, why }) => format!("saved {target} — not opened: {why}"),
         (Job::DumpState, Answer::Written(path)) => format!("state written to {}", path.display()),
         (Job::MarkTopicRead, _) => "topic marked as read".into(),

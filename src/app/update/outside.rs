@@ -8,15 +8,6 @@ use crate::app::burst::{Notice, Reason};
 use crate::content::{ContentContext, Document, sanitize};
 use crate::urls::Link;
 
-/// A link into this server's web app (`/#narrow/…`, `https://site/#narrow/…`), as a place in
-/// topicterm.
-fn in_app(st: &State, url: &str) -> Option<(Narrow, Option<MessageId>)> {
-    let site = st.site.trim_end_matches('/');
-    let rest = if site.is_empty() { url } else { url.strip_prefix(site).unwrap_or(url) };
-    let fragment = rest.strip_prefix('/').unwrap_or(rest).strip_prefix('#')?;
-    crate::app::narrow::from_fragment(fragment, st.data.me)
-}
-
 /// Which of `count` things (links, code blocks) the user means: the only one, the number
 /// given, or `None` after asking (a prompt) or saying there is none.
 fn pick(st: &mut State, what: &str, count: usize, number: Option<usize>, ask: PromptKind) -> Option<usize> {
@@ -60,24 +51,30 @@ pub(super) fn open_link(st: &mut State, number: Option<usize>) -> Vec<Effect> {
     open_shown_link(st, &url, &format!("[{n}]"))
 }
 
-/// Open a link the message pane shows, named `label` (`[2]`, or a link hint's `[as]`): a link
-/// to a conversation on this server here, at that place; any other through [`open_judged`].
+/// Open a link the message pane shows, named `label` (`[2]`, or a link hint's `[as]`), through
+/// [`open_judged`].
 pub(super) fn open_shown_link(st: &mut State, url: &str, label: &str) -> Vec<Effect> {
-    if let Some((narrow, near)) = in_app(st, url) {
-        set_status(st, format!("{label} opened here"));
-        return match near {
-            Some(id) => open_near(st, narrow, id),
-            None => open_narrow(st, narrow),
-        };
-    }
     open_judged(st, url, label, &format!("link {label}"))
 }
 
-/// Open a link from server text: an upload on the user's own server downloaded (with their
-/// credentials) and opened, a web or mail link in the browser. Only `urls::judge`, the one
-/// place that decides, says which. `label` names it while it opens, `what` when it is refused.
+/// Open a link from server text: a link into the user's own web app here, at that place; an
+/// upload on the user's own server downloaded (with their credentials) and opened; a web or
+/// mail link in the browser. Only `urls::judge`, the one place that decides, says which.
+/// `label` names it while it opens, `what` when it is refused.
 pub(super) fn open_judged(st: &mut State, url: &str, label: &str, what: &str) -> Vec<Effect> {
     let (url, download) = match crate::urls::judge(&st.site, url) {
+        Link::InApp(url) => {
+            let fragment = url.fragment().unwrap_or_default();
+            if let Some((narrow, near)) = crate::app::narrow::from_fragment(fragment, st.data.me) {
+                set_status(st, format!("{label} opened here"));
+                return match near {
+                    Some(id) => open_near(st, narrow, id),
+                    None => open_narrow(st, narrow),
+                };
+            }
+            // A view of the web app topicterm has not (`#narrow/is/starred`): the browser.
+            (url, false)
+        }
         Link::OwnUpload(url) => (url, true),
         Link::Web(url) => (url, false),
         Link::Refused(why) => {
@@ -123,7 +120,7 @@ pub(super) fn copy_link(st: &mut State) -> Vec<Effect> {
 /// this server gets its site) by `urls::judge`, which refuses what it would not open.
 pub(super) fn copy_address(st: &mut State, url: &str, label: &str) -> Vec<Effect> {
     let url = match crate::urls::judge(&st.site, url) {
-        Link::OwnUpload(url) | Link::Web(url) => url.to_string(),
+        Link::InApp(url) | Link::OwnUpload(url) | Link::Web(url) => url.to_string(),
         Link::Refused(why) => {
             set_error(st, format!("the address of {label} is not copied: {why}"));
             return vec![];

@@ -13,7 +13,7 @@ impl Renderer<'_> {
         walk_tree(pre, |v| match v {
             Visit::Open(e) => {
                 let name = e.value().name();
-                if is_skipped(name) || (e != pre && is_spoiler_part(e)) {
+                if is_skipped(e) || (e != pre && is_spoiler_part(e)) {
                     return false;
                 }
                 if name == "br" {

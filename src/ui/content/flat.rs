@@ -22,6 +22,9 @@ impl Renderer<'_> {
                 true
             }
             Visit::Open(el) => {
+                if is_skipped(el) {
+                    return false;
+                }
                 let name = el.value().name();
                 let parent = parent_element(el);
                 if let Some((block, false)) = spoilers.last()

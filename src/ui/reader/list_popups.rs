@@ -15,7 +15,7 @@ use ratatui::layout::Rect;
 
 /// Only a heading: a popup with nothing to list. Its row holds the cursor.
 fn sentence(f: &mut Frame, pane: &Pane, area: Rect, text: &str) -> Option<u16> {
-    plain_row(f, pane.t, area, 0, text, false);
+    super::rows::heading(f, pane.t, area, text);
     Some(area.y)
 }
 
@@ -226,8 +226,12 @@ pub(super) fn draw_image(
             path.rsplit('/').next().unwrap_or(path).to_owned()
         });
     // A picture on the user's own server says which server that is.
-    let host =
-        if src.starts_with('/') { super::messages::host(&st.site) } else { super::messages::host(src) };
+    let host = match crate::urls::judge(&st.site, src) {
+        crate::urls::Link::Refused(_) => "not fetched".to_owned(),
+        crate::urls::Link::InApp(u) | crate::urls::Link::OwnUpload(u) | crate::urls::Link::Web(u) => {
+            sanitize(&crate::urls::shown_host(&u))
+        }
+    };
     let rows = [
         format!("picture {} of {}: {} ({host})", shown + 1, srcs.len(), sanitize(&label)),
         match st.images.get(src) {
@@ -237,8 +241,9 @@ pub(super) fn draw_image(
         },
         "n or j the next picture, p or k the previous, esc closes".to_owned(),
     ];
-    for (k, text) in rows.iter().enumerate() {
-        plain_row(f, pane.t, area, k as u16, text, false);
+    let rows = rows.iter().flat_map(|r| super::rows::wrap(r, area.width as usize));
+    for (k, text) in rows.enumerate() {
+        plain_row(f, pane.t, area, k as u16, &text, false);
     }
     Some(area.y)
 }

@@ -1,7 +1,7 @@
 //! The channels pane and the people pane as the screen-reader mode draws them: one row per
 //! entry, every mark a word (`channel design, private, muted, unread 3`).
 
-use super::rows::{Pane, keep_in_view, plain_row, with_marks};
+use super::rows::{Pane, entries, heading, plain_row, with_marks};
 use crate::app::{Activity, Conv, Section, SidebarRow, State};
 use crate::content::sanitize;
 use ratatui::Frame;
@@ -129,23 +129,15 @@ pub(super) fn draw_channels(f: &mut Frame, st: &State, pane: &mut Pane, area: Re
         head.push_str(if st.ui.channel_filter.is_empty() { ": none yet" } else { ": nothing matches" });
     }
     let area = draw_orgs(f, st, pane, area);
-    plain_row(f, pane.t, area, 0, &head, false);
-    let body = Rect { y: area.y + 1, height: area.height.saturating_sub(1), ..area };
-    let h = body.height as usize;
+    let body = heading(f, pane.t, area, &head);
     let sel = st.ui.sidebar_selected;
-    let top = keep_in_view(pane.memory.sidebar_top, sel, h, rows.len());
-    pane.memory.sidebar_top = top;
+    let text = |i: usize| sidebar_row(st, &rows[i]).unwrap_or_default();
+    let laid = entries(f, pane.t, body, (pane.memory.sidebar_top, rows.len(), sel), text);
+    pane.memory.sidebar_top = laid.top;
     pane.hits.sidebar = body;
-    pane.hits.sidebar_start = top;
-    let mut cursor = None;
-    for (k, (i, row)) in rows.iter().enumerate().skip(top).take(h).enumerate() {
-        let text = sidebar_row(st, row).unwrap_or_default();
-        plain_row(f, pane.t, body, k as u16, &text, i == sel);
-        if i == sel {
-            cursor = Some(body.y + k as u16);
-        }
-    }
-    cursor
+    pane.hits.sidebar_start = laid.top;
+    pane.hits.sidebar_rows = Some(laid.owners);
+    laid.cursor
 }
 
 /// Someone's status in words (`emoji partyparrot Release week!`), empty when they set none.
@@ -174,24 +166,17 @@ pub(super) fn draw_people(f: &mut Frame, st: &State, pane: &mut Pane, area: Rect
             head.push_str(": nobody matches");
         }
     }
-    plain_row(f, pane.t, area, 0, &head, false);
-    let body = Rect { y: area.y + 1, height: area.height.saturating_sub(1), ..area };
-    let h = body.height as usize;
+    let body = heading(f, pane.t, area, &head);
     let sel = st.ui.people_selected;
-    let top = keep_in_view(pane.memory.people_top, sel, h, st.ui.people.len());
-    pane.memory.people_top = top;
-    let mut cursor = None;
-    for (k, (i, id)) in st.ui.people.iter().enumerate().skip(top).take(h).enumerate() {
-        let Some(u) = st.data.users.get(*id) else { continue };
+    let text = |i: usize| {
+        let Some(u) = st.data.users.get(st.ui.people[i]) else { return String::new() };
         let status = status_words(st, u.id);
         let status = if status.is_empty() { status } else { format!("status: {status}") };
         let bot = if u.is_bot { "bot" } else { "" };
         let marks = [presence(st, st.data.activity(u.id, st.now)), bot.to_owned(), status];
-        let text = with_marks(sanitize(&u.full_name), &marks);
-        plain_row(f, pane.t, body, k as u16, &text, i == sel);
-        if i == sel {
-            cursor = Some(body.y + k as u16);
-        }
-    }
-    cursor
+        with_marks(sanitize(&u.full_name), &marks)
+    };
+    let laid = entries(f, pane.t, body, (pane.memory.people_top, st.ui.people.len(), sel), text);
+    pane.memory.people_top = laid.top;
+    laid.cursor
 }

@@ -2,7 +2,7 @@
 //! when, where and its marks in words on its first row, then its text, its links as
 //! `link 1: docs (good.example)` and its reactions — with no rules between days or senders.
 
-use super::rows::{Pane, plain_row, wrap};
+use super::rows::{Pane, heading, plain_row, wrap};
 use crate::api::{Flag, MessageId};
 use crate::app::hints::LinkSpot;
 use crate::app::widget::Widget;
@@ -73,19 +73,32 @@ pub(super) fn place(st: &State, m: &Stored) -> String {
     }
 }
 
-/// The host a link leads to, or what it is when it has none.
-pub(super) fn host(url: &str) -> String {
-    match url.split_once("://") {
-        Some((_, rest)) => {
-            let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-            let authority = &rest[..end];
-            let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-            sanitize(host)
+/// Where a link leads, in words, judged by `urls::judge` as `o` opens it: a place in this
+/// organization, an uploaded file, this server, an email, or the host (as the opener gets it:
+/// ASCII, `xn--…` for a name in other scripts, with a port not the scheme's own); a link that
+/// is not opened says so.
+pub(super) fn host(site: &str, url: &str) -> String {
+    use crate::urls::Link;
+    match crate::urls::judge(site, url) {
+        Link::InApp(_) => "in this organization".into(),
+        Link::OwnUpload(_) => "uploaded file".into(),
+        Link::Web(u) if u.scheme() == "mailto" => match crate::urls::shown_host(&u) {
+            d if d.is_empty() => "email".into(),
+            d => format!("email to {}", sanitize(&d)),
+        },
+        Link::Web(u) => {
+            let site = url::Url::parse(site.trim_end_matches('/')).ok();
+            if site.as_ref().is_some_and(|s| s.origin() == u.origin()) {
+                return "this server".into();
+            }
+            let host = crate::urls::shown_host(&u);
+            // The site's host on another scheme is not the site: say which scheme.
+            if site.is_some_and(|s| crate::urls::shown_host(&s) == host) {
+                return sanitize(&format!("{}://{host}", u.scheme()));
+            }
+            sanitize(&host)
         }
-        None if url.starts_with("mailto:") => "email".into(),
-        None if url.contains("#narrow/") => "in this organization".into(),
-        None if url.starts_with("/user_uploads/") => "uploaded file".into(),
-        None => "this server".into(),
+        Link::Refused(_) => "not opened".into(),
     }
 }
 
@@ -148,6 +161,12 @@ fn message_rows(st: &State, pane: &mut Pane, m: &Stored, width: usize) -> (Vec<S
     for (i, link) in s.links.iter().enumerate() {
         let text = sanitize(&link.text);
         let text = if text.trim().is_empty() { sanitize(&link.url) } else { text };
+        // A link whose text is its address was just read in the text: not a second time.
+        let text = if names_itself(&text, &link.url) && s.text.contains(text.trim()) {
+            String::new()
+        } else {
+            format!(": {text}")
+        };
         let kind = if link.is_image { "picture" } else { "link" };
         // While link hints are on, each link says its label.
         let spot = LinkSpot { message: m.id, number: i + 1 };
@@ -156,7 +175,7 @@ fn message_rows(st: &State, pane: &mut Pane, m: &Stored, width: usize) -> (Vec<S
             _ => None,
         };
         let hint = hint.map(|l| format!(", hint {l}")).unwrap_or_default();
-        body.push_str(&format!(" {kind} {}{hint}: {text} ({}).", i + 1, host(&link.url)));
+        body.push_str(&format!(" {kind} {}{hint}{text} ({}).", i + 1, host(&st.site, &link.url)));
     }
     let reactions = reactions(st, m);
     if !reactions.is_empty() {
@@ -164,6 +183,21 @@ fn message_rows(st: &State, pane: &mut Pane, m: &Stored, width: usize) -> (Vec<S
     }
     rows.extend(wrap(body.trim(), width));
     (rows, s.links.len())
+}
+
+/// Whether a link's text is its address (as Zulip writes a bare URL: with or without its
+/// scheme, a trailing `/`, in any case).
+fn names_itself(text: &str, url: &str) -> bool {
+    let bare = |s: &str| {
+        let s = s.trim().to_lowercase();
+        let s = ["https://", "http://", "mailto:"]
+            .iter()
+            .find_map(|p| s.strip_prefix(p))
+            .unwrap_or(&s)
+            .to_owned();
+        s.trim_end_matches('/').to_owned()
+    };
+    !text.trim().is_empty() && bare(text) == bare(url)
 }
 
 /// `text` ending as a sentence does: a full stop unless it ends in one, or in ? or !.
@@ -248,9 +282,6 @@ fn pending_rows(st: &State, o: &Outgoing, width: usize) -> Vec<String> {
 /// The messages pane filling `area`; the row of the selected message's first row.
 pub(super) fn draw_messages(f: &mut Frame, st: &State, pane: &mut Pane, area: Rect) -> Option<u16> {
     let w = area.width as usize;
-    let body = Rect { y: area.y + 1, height: area.height.saturating_sub(1), ..area };
-    pane.hits.messages = body;
-    let h = body.height as usize;
     let title = sanitize(&super::super::status::narrow_title(st, &st.ui.narrow));
     let mut head = format!("Messages in {title}");
     let view = st.data.views.get(&st.ui.narrow);
@@ -260,7 +291,9 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, pane: &mut Pane, area: Re
     }
     if st.ui.fatal.is_some() {
         let text: Vec<String> = st.ui.reopen.iter().map(|l| sanitize(l)).collect();
-        plain_row(f, pane.t, area, 0, "The organization is closed", false);
+        let body = heading(f, pane.t, area, "The organization is closed");
+        pane.hits.messages = body;
+        let h = body.height as usize;
         let rows: Vec<String> = text.iter().flat_map(|l| wrap(l, w)).collect();
         for (k, r) in rows.iter().take(h).enumerate() {
             plain_row(f, pane.t, body, k as u16, r, false);
@@ -279,8 +312,9 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, pane: &mut Pane, area: Re
             Some(v) if !v.is_loaded() => crate::app::not_loaded(st),
             Some(_) => "no messages here",
         };
-        plain_row(f, pane.t, area, 0, &format!("{head}: {text}"), false);
-        for (k, r) in pending(st).iter().take(h).enumerate() {
+        let body = heading(f, pane.t, area, &format!("{head}: {text}"));
+        pane.hits.messages = body;
+        for (k, r) in pending(st).iter().take(body.height as usize).enumerate() {
             plain_row(f, pane.t, body, k as u16, r, false);
         }
         return Some(area.y);
@@ -288,7 +322,9 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, pane: &mut Pane, area: Re
     if view.is_loading_older() {
         head.push_str(", loading older messages");
     }
-    plain_row(f, pane.t, area, 0, &head, false);
+    let body = heading(f, pane.t, area, &head);
+    pane.hits.messages = body;
+    let h = body.height as usize;
     let ids = view.ids();
     let sel = st.ui.selected.and_then(|id| ids.binary_search(&id).ok()).unwrap_or(ids.len() - 1);
     let mut laid = Laid { st, ids, w, rows: HashMap::new() };

@@ -29,8 +29,19 @@ pub(super) fn plain_row(f: &mut Frame, t: &Theme, area: Rect, k: u16, text: &str
     f.render_widget(Paragraph::new(Line::styled(clip(text, area.width as usize), style)), row);
 }
 
-/// A list popup filling `area`: its heading, then `len` rows, `sel` selected; the selected
-/// row's screen row.
+/// A heading atop `area`, wrapped at words (on at most half its rows); the rest of `area`.
+pub(super) fn heading(f: &mut Frame, t: &Theme, area: Rect, head: &str) -> Rect {
+    let rows = wrap(head, area.width as usize);
+    let n = rows.len().min((usize::from(area.height) / 2).max(1));
+    for (k, row) in rows.iter().take(n).enumerate() {
+        plain_row(f, t, area, k as u16, row, false);
+    }
+    let n = n as u16;
+    Rect { y: area.y + n, height: area.height.saturating_sub(n), ..area }
+}
+
+/// A list popup filling `area`: its heading, then `len` entries, `sel` selected, each wrapped
+/// into as many rows as it needs; the selected entry's first screen row.
 pub(super) fn list(
     f: &mut Frame,
     pane: &mut Pane,
@@ -40,19 +51,71 @@ pub(super) fn list(
     sel: usize,
     text: impl Fn(usize) -> String,
 ) -> Option<u16> {
-    plain_row(f, pane.t, area, 0, head, false);
-    let body = Rect { y: area.y + 1, height: area.height.saturating_sub(1), ..area };
-    let h = body.height as usize;
-    let top = keep_in_view(pane.memory.popup_top, sel, h, len);
-    pane.memory.popup_top = top;
-    let mut cursor = None;
-    for (k, i) in (top..len).take(h).enumerate() {
-        plain_row(f, pane.t, body, k as u16, &text(i), i == sel);
-        if i == sel {
-            cursor = Some(body.y + k as u16);
+    let body = heading(f, pane.t, area, head);
+    let laid = entries(f, pane.t, body, (pane.memory.popup_top, len, sel), text);
+    pane.memory.popup_top = laid.top;
+    laid.cursor
+}
+
+/// A list as [`entries`] laid it on screen.
+pub(super) struct Laid {
+    /// The first entry shown.
+    pub(super) top: usize,
+    /// The screen row of the selected entry's first row.
+    pub(super) cursor: Option<u16>,
+    /// The entry on each screen row, top to bottom (what a click there means).
+    pub(super) owners: Vec<usize>,
+}
+
+/// `len` entries of a list filling `body`, `sel` selected: each entry's text wrapped at words
+/// into as many rows as it needs — never cut at the screen's width, where a row's end (a
+/// time, a count) would be lost — the selection's first row marked (moving it repaints two
+/// rows). The first entry shown
+/// is `prev_top` (the last frame's) while the selection stays on screen, else as far up as
+/// lets the selection end on the last row (or start on the first, when it takes more).
+pub(super) fn entries(
+    f: &mut Frame,
+    t: &Theme,
+    body: Rect,
+    (prev_top, len, sel): (usize, usize, usize),
+    text: impl Fn(usize) -> String,
+) -> Laid {
+    let (w, h) = (body.width as usize, body.height as usize);
+    let mut laid = Laid { top: 0, cursor: None, owners: Vec::new() };
+    if h == 0 || len == 0 {
+        return laid;
+    }
+    let sel = sel.min(len - 1);
+    let mut rows: std::collections::HashMap<usize, Vec<String>> = std::collections::HashMap::new();
+    let mut rows_of = |i: usize| rows.entry(i).or_insert_with(|| wrap(&text(i), w)).clone();
+    let mut top = prev_top.min(sel);
+    let mut fit = sel;
+    let mut used = rows_of(sel).len();
+    while fit > top {
+        let n = rows_of(fit - 1).len();
+        if used + n > h {
+            break;
+        }
+        used += n;
+        fit -= 1;
+    }
+    top = top.max(fit);
+    laid.top = top;
+    let mut k = 0;
+    for i in top..len {
+        for (r, row) in rows_of(i).iter().enumerate() {
+            if k >= h {
+                return laid;
+            }
+            if i == sel && r == 0 {
+                laid.cursor = Some(body.y + k as u16);
+            }
+            plain_row(f, t, body, k as u16, row, i == sel && r == 0);
+            laid.owners.push(i);
+            k += 1;
         }
     }
-    cursor
+    laid
 }
 
 /// A popup of text filling `area`: its heading, then `paragraphs` wrapped at words (an empty
@@ -68,8 +131,7 @@ pub(super) fn scrolled(
     paragraphs: &[String],
     scroll: u16,
 ) -> Option<u16> {
-    plain_row(f, t, area, 0, head, false);
-    let body = Rect { y: area.y + 1, height: area.height.saturating_sub(1), ..area };
+    let body = heading(f, t, area, head);
     let rows: Vec<String> = paragraphs.iter().flat_map(|p| wrap(p, body.width as usize)).collect();
     let bottom = rows.len().saturating_sub(body.height as usize);
     let bottom = u16::try_from(bottom).unwrap_or(u16::MAX);
@@ -125,22 +187,6 @@ pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
     rows
 }
 
-/// The first row shown of a list of `len` rows whose row `sel` is selected, `h` rows high: the
-/// last frame's first row, moved only as far as the selection needs (so moving the selection
-/// within the screen repaints only the two rows that change).
-pub(super) fn keep_in_view(prev_top: usize, sel: usize, h: usize, len: usize) -> usize {
-    if h == 0 || len == 0 {
-        return 0;
-    }
-    let mut top = prev_top.min(len - 1);
-    if sel < top {
-        top = sel;
-    } else if sel >= top + h {
-        top = sel + 1 - h;
-    }
-    top
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,13 +197,5 @@ mod tests {
         assert_eq!(wrap("abcdefghij", 4), vec!["abcd", "efgh", "ij"]);
         assert_eq!(wrap("", 4), vec![""]);
         assert_eq!(wrap("a abcdefgh", 4), vec!["a", "abcd", "efgh"]);
-    }
-
-    #[test]
-    fn the_list_scrolls_only_when_the_selection_leaves_the_screen() {
-        assert_eq!(keep_in_view(0, 5, 10, 100), 0);
-        assert_eq!(keep_in_view(0, 10, 10, 100), 1);
-        assert_eq!(keep_in_view(5, 7, 10, 100), 5);
-        assert_eq!(keep_in_view(5, 3, 10, 100), 3);
     }
 }

@@ -216,7 +216,7 @@ pub(super) fn draw_channel_info(
                 let s = html_words(st, &ch.rendered_description);
                 text.push(format!("Description: {}", s.text.trim()));
                 for (i, l) in s.links.iter().enumerate() {
-                    text.push(format!("{} ({})", link_words(i, l), host(&l.url)));
+                    text.push(format!("{} ({})", link_words(i, l), host(&st.site, &l.url)));
                 }
             } else if !ch.description.trim().is_empty() {
                 text.push(format!("Description: {}", one_line(&ch.description)));
