@@ -3,6 +3,7 @@
 
 mod archive;
 mod bandwidth;
+mod bandwidth_names;
 mod bandwidth_people;
 mod cache;
 mod channels_people;
