@@ -221,14 +221,25 @@ impl Users {
         self.failed = 0;
     }
 
-    /// Someone seen on a message (its sender, a DM's participants), while only some users
-    /// are known: kept under that name until the server says more. One already known stays as
-    /// known (an older message may carry an older name; `realm_user` events keep names).
+    /// Someone seen on a message (its sender, a DM's participants) and not known: kept under
+    /// that name until the server says more — while only some users are known
+    /// (`--low-bandwidth`), and the system bots whom no list of the organization's users holds
+    /// there (`GET /users` leaves them out, `GET /users/{id}` refuses them; register's
+    /// `cross_realm_bots` come only with all the users). One already known stays as known (an
+    /// older message may carry an older name; `realm_user` events keep names).
     pub fn learn(&mut self, id: UserId, full_name: &str, email: &str) {
-        if !self.partial || full_name.is_empty() || self.by_id.contains_key(&id) {
+        if full_name.is_empty() || self.by_id.contains_key(&id) {
             return;
         }
         self.learn_self(id, full_name, email, 400);
+    }
+
+    /// The people a message names (its sender, a DM's participants), learnt as [`Users::learn`].
+    pub fn learn_from(&mut self, m: &crate::api::Message) {
+        self.learn(m.sender_id, &m.sender_full_name, &m.sender_email);
+        if let crate::api::DisplayRecipient::Users(people) = &m.display_recipient {
+            people.iter().for_each(|r| self.learn(r.id, &r.full_name, &r.email));
+        }
     }
 
     /// The user themself, as register says (`GET /users/me` in `--low-bandwidth`).

@@ -2,10 +2,13 @@
 //! else may hold shows the email beside it in both, whether or not the whole list is read; the
 //! system bots (register's `cross_realm_bots`, which this mode does not ask for) are named.
 
+use crate::bandwidth::LEAN_LEVELS;
 use crate::harness::{App, Setup};
 use crate::rewriter::Rewriter;
+use crossterm::event::KeyCode;
 use topicterm::api::OutgoingMessage;
 use topicterm::app::{Narrow, SidebarRow};
+use topicterm::server::org::Recip;
 
 /// The app as the member, through a counting proxy; low-bandwidth or not.
 async fn start(low: bool) -> (App, Rewriter) {
@@ -62,4 +65,54 @@ async fn lookalike(low: bool) {
         assert!(app.st.data.users.is_partial());
         assert_eq!(proxy.seen("GET", "/users"), 0, "the list is not read for it");
     }
+}
+
+/// The Notification Bot reminded the member before the client started: its DM row, and the
+/// conversation's title, name it in low bandwidth — before the whole list is read and after
+/// (which leaves the system bots out: register's `cross_realm_bots` come only with everyone),
+/// though no message of it was in the first page.
+#[tokio::test]
+async fn low_bandwidth_names_a_system_bots_dm_before_and_after_the_people_list() {
+    for level in LEAN_LEVELS {
+        system_bot(level).await;
+    }
+}
+
+async fn system_bot(level: i64) {
+    let setup = Setup::new("member").low_bandwidth().feature_level(level);
+    let (mut app, proxy) = setup
+        .start_through(async |s| {
+            {
+                let mut org = s.shared.lock();
+                let (bot, member) =
+                    (org.notification_bot, org.user_by_email("member@demo.topicterm.test").unwrap().id);
+                let users = vec![bot.min(member), bot.max(member)];
+                let text =
+                    "You requested a reminder for the following message. Note:\n > call the restaurant";
+                org.send(bot, Recip::Dm { users }, text, "Internal", None, Some(false)).unwrap();
+            }
+            let proxy = Rewriter::start(&s.url, vec![]).await;
+            let url = proxy.url.clone();
+            (proxy, url)
+        })
+        .await;
+    let bot = app.server.shared.lock().notification_bot;
+    assert!(app.st.ui.sidebar.contains(&SidebarRow::Dm(vec![bot])), "{:?}", app.st.ui.sidebar);
+    assert!(!app.st.data.messages.values().any(|m| m.sender_id() == bot), "not named by a message held");
+    let shown = app.screen(120, 30);
+    assert!(shown.contains("· Notification Bot ("), "level {level}: {shown}");
+    assert!(!shown.contains("(unknown user)") && !shown.contains("  · …"), "level {level}: {shown}");
+    // The whole list read (a name typed for a DM needs it): the bot is still named.
+    app.key(KeyCode::Char('x')).await;
+    app.keys("Alice Okafor").await;
+    app.key(KeyCode::Enter).await;
+    app.until("the list", |st| !st.data.users.is_partial()).await;
+    app.key(KeyCode::Esc).await;
+    app.open(Narrow::Dm(vec![bot])).await;
+    app.settle().await;
+    assert_eq!(proxy.seen("GET", "/users"), 1);
+    let shown = app.screen(120, 30);
+    assert!(shown.contains("DM with Notification Bot"), "level {level}: {shown}");
+    assert!(shown.contains("· Notification Bot"), "level {level}: {shown}");
+    assert!(!shown.contains("(unknown user)"), "level {level}: {shown}");
 }
