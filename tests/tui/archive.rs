@@ -10,7 +10,7 @@ use topicterm::api::{Anchor, EmojiSpec, GetMessages, MessageEdit, NarrowTerm, Ou
 use topicterm::app::{Local, Narrow};
 
 /// `topicterm search ARGS` on `home` (its data folder holding the archive): status, output.
-fn search(home: &Path, rc: &Path, args: &[&str]) -> (i32, String, String) {
+pub(crate) fn search(home: &Path, rc: &Path, args: &[&str]) -> (i32, String, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_topicterm"))
         .arg("search")
         .arg("-c")

@@ -41,6 +41,7 @@ mod rewriter;
 mod screen_reader;
 mod screen_reader_popups;
 mod screens;
+mod search_cli;
 mod search_complete;
 mod snippets;
 mod uploads;
