@@ -105,9 +105,11 @@ impl Failure {
         Failure::new(Exit::of(e), format!("{doing}: {}", crate::app::why(e)))
     }
 
-    /// A search that cannot be read: the command line's fault.
+    /// A search that cannot be read: refused when it names a channel or person that is not
+    /// there or not alone (as `send` refuses such a target), else the command line's fault.
     pub fn search(e: &crate::app::narrow::SearchError) -> Failure {
-        Failure::new(Exit::Usage, format!("cannot read the search: {e}"))
+        let exit = if e.names_no_one { Exit::Refused } else { Exit::Usage };
+        Failure::new(exit, format!("cannot read the search: {e}"))
     }
 
     /// Credentials that could not be read (the error says which and how to fix it).

@@ -29,11 +29,12 @@ pub(crate) fn archive_home(home: &Path, messages: Vec<serde_json::Value>) -> Pat
     rc
 }
 
-/// A search that cannot be read is the command line's, status 2; one too long for the
-/// archive's SQLite (3,000 `channel:` terms) or any server is refused in words before either
-/// sees it, status 2.
+/// A name the archive or the server does not know (or shares) is refused, status 5, as `send`
+/// refuses one; a search that cannot be read is the command line's, status 2; one too long for
+/// the archive's SQLite (3,000 `channel:` terms) or any server is refused in words before
+/// either sees it, status 2.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn search_exits_2_for_a_search_too_long_or_unreadable() {
+async fn search_exits_5_for_an_unknown_name_and_2_for_a_search_too_long_or_unreadable() {
     let home = tempfile::tempdir().unwrap();
     let home = home.path();
     let general = serde_json::json!({
@@ -45,6 +46,8 @@ async fn search_exits_2_for_a_search_too_long_or_unreadable() {
     let many = vec!["channel:general"; 3000].join(" ");
     let long = "a".repeat(5000);
     for (args, code, says) in [
+        (vec!["channel:nonexistent", "x"], 5, "no channel named \"nonexistent\""),
+        (vec!["sender:zoe", "x"], 5, "no one is named \"zoe\""),
         (vec!["is:weird"], 2, "unknown is:weird"),
         (vec![many.as_str()], 2, "too many terms (3000; at most 100)"),
         (vec![long.as_str()], 2, "too long (5000 characters; at most 2000)"),
@@ -59,11 +62,16 @@ async fn search_exits_2_for_a_search_too_long_or_unreadable() {
     assert_eq!(status, 0, "{err}");
     assert!(out.ends_with("#general > greetings  Zoe Adams: hello there\n"), "{out}");
 
-    // Against the server: the same.
+    // The server's names: the same statuses.
     let server = topicterm::server::DemoServer::start(Default::default()).await.expect("demo server");
     server.write_zuliprcs(&home.join("demo")).unwrap();
     let rc = home.join("demo/member.zuliprc");
-    for (args, code) in [(vec!["--server", many.as_str()], 2), (vec!["--server", "is:weird"], 2)] {
+    for (args, code) in [
+        (vec!["--server", "channel:nonexistent", "x"], 5),
+        (vec!["--server", "sender:zoe", "x"], 5),
+        (vec!["--server", many.as_str()], 2),
+        (vec!["--server", "is:weird"], 2),
+    ] {
         let (status, _, err) = search(home, &rc, &args);
         assert_eq!(status, code, "{err:.300}");
     }
