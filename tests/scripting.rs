@@ -207,6 +207,39 @@ async fn rename(env: &Env, who: &str, name: &str) -> u16 {
     r.status().as_u16()
 }
 
+/// Issue 51, item 5: a full name with a comma is a recipient, bare or quoted; a text that is
+/// both one person's name and a list of others is refused (status 5) and nothing is sent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn send_takes_a_full_name_with_a_comma() {
+    let env = env().await;
+    let rc = env.rc("member");
+    let alice = env.server.credentials("alice").unwrap().email;
+    let bob = env.server.credentials("bob").unwrap().email;
+    assert_eq!(rename(&env, "alice", "Othello, the Moor of Venice").await, 200);
+    for target in [
+        "@Othello, the Moor of Venice".to_owned(),
+        "@\"Othello, the Moor of Venice\"".to_owned(),
+        "@othello, the moor of venice, @Bob Nakamura".to_owned(),
+    ] {
+        let r = env.run(&["send", "-c", path(&rc), &target, "hi"], None).await;
+        assert_eq!(r.code, 0, "{target}: {}", r.err);
+        let got = env.newest(vec![NarrowTerm::new("dm-including", serde_json::json!(alice))], 1).await;
+        assert_eq!(got[0].id, r.out.trim().parse::<i64>().unwrap(), "{target}");
+        assert_eq!(dm_emails(&got[0]).contains(&bob), target.contains("Bob"), "{target}");
+    }
+    assert_eq!(rename(&env, "bob", "Othello").await, 200);
+    assert_eq!(rename(&env, "carol", "the Moor of Venice").await, 200);
+    let before = env.newest(vec![], 1).await[0].id;
+    let r = env.run(&["send", "-c", path(&rc), "@Othello, the Moor of Venice", "hi"], None).await;
+    assert_eq!(r.code, 5, "{}", r.err);
+    assert!(r.err.contains("is one person's name and also a list of people"), "{}", r.err);
+    assert_eq!(env.newest(vec![], 1).await[0].id, before, "nothing was sent");
+    let r = env.run(&["send", "-c", path(&rc), "@\"Othello\",@\"the Moor of Venice\"", "hi"], None).await;
+    assert_eq!(r.code, 0, "{}", r.err);
+    let got = env.newest(vec![], 1).await;
+    assert!(dm_emails(&got[0]).contains(&bob) && !dm_emails(&got[0]).contains(&alice));
+}
+
 /// Issue 37, hole 1: a look-alike name never takes someone else's messages. Alice renames
 /// herself after Bob, then after Bob's email: a send by Bob's name is refused naming both (status
 /// 5), a send by Bob's email reaches Bob alone, and an ID or the mention form picks one.

@@ -255,9 +255,17 @@ pub fn read_search(query: &str, r: &dyn Resolver) -> Result<Vec<NarrowTerm>, Sea
             "topic" | "subject" => NarrowTerm::new("topic", value),
             "sender" | "from" => NarrowTerm::new("sender", search_user(r, value)?),
             "dm" | "pm-with" => {
-                let ids: Result<Vec<UserId>, SearchError> =
-                    value.split(',').map(|w| search_user(r, w.trim())).collect();
-                NarrowTerm::new("dm", json!(ids?))
+                // People as the `x` prompt reads them: a full name may hold commas.
+                let one = |w: &str| match w.trim() {
+                    w if w.eq_ignore_ascii_case("me") => Ok(r.me()),
+                    w => r.user_id(w),
+                };
+                let ids = crate::app::people::people_in(value, one)
+                    .map_err(|e| SearchError::names(e.to_string()))?;
+                if ids.is_empty() {
+                    return Err(SearchError::syntax(format!("{op}: needs a person")));
+                }
+                NarrowTerm::new("dm", json!(ids))
             }
             // `dm-with` is the web app's search box name; every server knows `dm-including`.
             "dm-with" | "dm-including" => NarrowTerm::new("dm-including", search_user(r, value)?),
@@ -347,12 +355,20 @@ mod tests {
             match who {
                 "5" | "alice@x" | "Alice Okafor" => Ok(5),
                 "7" => Ok(7),
+                "Othello, the Moor of Venice" => Ok(9),
                 _ => Err(NameError::Nobody { who: who.into(), could: vec![] }),
             }
         }
         fn me(&self) -> UserId {
             7
         }
+    }
+
+    #[test]
+    fn a_dm_operand_takes_a_full_name_with_a_comma() {
+        let t = parse_search(r#"dm:"Othello, the Moor of Venice,alice@x" hi"#, &R).unwrap();
+        assert_eq!(serde_json::to_value(&t[0]).unwrap(), json!({"operator": "dm", "operand": [9, 5]}));
+        assert!(parse_search("dm:,", &R).unwrap_err().contains("needs a person"));
     }
 
     #[test]

@@ -8,6 +8,7 @@ mod bandwidth_people;
 mod cache;
 mod channels_people;
 mod cold_start;
+mod comma_names;
 mod daily;
 mod drafts;
 mod drawing;
