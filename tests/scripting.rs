@@ -218,6 +218,39 @@ async fn rename(env: &Env, who: &str, name: &str) -> u16 {
     r.status().as_u16()
 }
 
+/// Issue 51, item 5: a full name with a comma is a recipient, bare or quoted; a text that is
+/// both one person's name and a list of others is refused (status 5) and nothing is sent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn send_takes_a_full_name_with_a_comma() {
+    let env = env().await;
+    let rc = env.rc("member");
+    let alice = env.server.credentials("alice").unwrap().email;
+    let bob = env.server.credentials("bob").unwrap().email;
+    assert_eq!(rename(&env, "alice", "Othello, the Moor of Venice").await, 200);
+    for target in [
+        "@Othello, the Moor of Venice".to_owned(),
+        "@\"Othello, the Moor of Venice\"".to_owned(),
+        "@othello, the moor of venice, @Bob Nakamura".to_owned(),
+    ] {
+        let r = env.run(&["send", "-c", path(&rc), &target, "hi"], None).await;
+        assert_eq!(r.code, 0, "{target}: {}", r.err);
+        let got = env.newest(vec![NarrowTerm::new("dm-including", serde_json::json!(alice))], 1).await;
+        assert_eq!(got[0].id, r.out.trim().parse::<i64>().unwrap(), "{target}");
+        assert_eq!(dm_emails(&got[0]).contains(&bob), target.contains("Bob"), "{target}");
+    }
+    assert_eq!(rename(&env, "bob", "Othello").await, 200);
+    assert_eq!(rename(&env, "carol", "the Moor of Venice").await, 200);
+    let before = env.newest(vec![], 1).await[0].id;
+    let r = env.run(&["send", "-c", path(&rc), "@Othello, the Moor of Venice", "hi"], None).await;
+    assert_eq!(r.code, 5, "{}", r.err);
+    assert!(r.err.contains("is one person's name and also a list of people"), "{}", r.err);
+    assert_eq!(env.newest(vec![], 1).await[0].id, before, "nothing was sent");
+    let r = env.run(&["send", "-c", path(&rc), "@\"Othello\",@\"the Moor of Venice\"", "hi"], None).await;
+    assert_eq!(r.code, 0, "{}", r.err);
+    let got = env.newest(vec![], 1).await;
+    assert!(dm_emails(&got[0]).contains(&bob) && !dm_emails(&got[0]).contains(&alice));
+}
+
 /// Issue 37, hole 1: a look-alike name never takes someone else's messages. Alice renames
 /// herself after Bob, then after Bob's email: a send by Bob's name is refused naming both (status
 /// 5), a send by Bob's email reaches Bob alone, and an ID or the mention form picks one.
@@ -375,6 +408,67 @@ async fn tail_json_lines_parse_and_a_search_the_events_cannot_filter_is_fetched(
     assert_eq!((v["id"].as_i64(), v["content"].as_str()), (Some(id), Some("a pineapple pizza")));
     let (code, err) = tail.interrupt().await;
     assert_eq!((code, err.as_str()), (0, ""));
+}
+
+/// Register's `narrow` in each register a run made (`None`: none given).
+type Narrows = std::sync::Arc<std::sync::Mutex<Vec<Option<Vec<Vec<String>>>>>>;
+
+/// `tail channel:general` on a server before the `channel` operator (level 218, where the
+/// reference server refuses it in register's narrow: "Operator channel not supported.") and on
+/// one after it: the queue's narrow says `stream` before, `channel` from the level on, and the
+/// tail follows the channel on both.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tail_speaks_the_channel_operator_in_the_servers_terms_at_each_level() {
+    for level in [218, topicterm::api::levels::CHANNEL_OPERATOR] {
+        let server = DemoServer::start(ServerOptions { feature_level: level, ..Default::default() })
+            .await
+            .expect("demo server");
+        let dir = tempfile::tempdir().unwrap();
+        server.write_zuliprcs(&dir.path().join("rc")).unwrap();
+        let env = Env { server, dir };
+        let proxy = Rewriter::start(&env.server.url, vec![]).await;
+        let narrows: Narrows = Default::default();
+        let seen = narrows.clone();
+        proxy.arm_before(Box::new(move |ex| {
+            if !ex.is("POST", "/register") {
+                return None;
+            }
+            let narrow = url::form_urlencoded::parse(&ex.body)
+                .find(|(k, _)| k == "narrow")
+                .map(|(_, v)| serde_json::from_str::<Vec<Vec<String>>>(&v).expect("pairs"));
+            let refused = level < topicterm::api::levels::CHANNEL_OPERATOR
+                && narrow.iter().flatten().any(|term| term[0] == "channel");
+            seen.lock().unwrap().push(narrow);
+            refused.then(|| {
+                let body =
+                    r#"{"result":"error","code":"BAD_REQUEST","msg":"Operator channel not supported."}"#;
+                Reply::Body(400, body.as_bytes().to_vec())
+            })
+        }));
+        let rc = env.rc_at("member", &proxy.url);
+        let mut tail = Tail::start(&env, &["tail", "-c", path(&rc), "--since", "1", "channel:general"]);
+        tail.line().await;
+        // Sent in the server's terms (`stream` as the type before level 248).
+        let alice = env.client("alice");
+        let mut info = alice.server_info();
+        info.feature_level = Some(level);
+        alice.set_server_info(info);
+        let general = env.newest(vec![channel("general")], 1).await[0].stream_id.unwrap();
+        alice.send_message(&OutgoingMessage::channel(general, "levels", "at this level")).await.unwrap();
+        assert_eq!(
+            after_time(&tail.line().await),
+            "#general > levels  Alice Okafor: at this level",
+            "{level}"
+        );
+        let (code, err) = tail.interrupt().await;
+        assert_eq!((code, err.as_str()), (0, ""), "{level}");
+        let operator = if level == 218 { "stream" } else { "channel" };
+        assert_eq!(
+            *narrows.lock().unwrap(),
+            vec![None, Some(vec![vec![operator.to_owned(), "general".to_owned()]])],
+            "level {level}: the names read first, then the queue followed"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

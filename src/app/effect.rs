@@ -95,6 +95,9 @@ pub enum ApiCall {
     Profile(UserId),
     /// One user, to name them (`GET /users/{id}`, `--low-bandwidth`): answers `Answer::User`.
     User(UserId),
+    /// One message, to name the people it names (`--low-bandwidth`: a DM row's newest, when
+    /// `GET /users/{id}` refused one of its people — a system bot): answers `Answer::Messages`.
+    PeopleOf(MessageId),
     /// Every user (`GET /users`, `--low-bandwidth`'s first need): answers `Answer::People`.
     People,
     /// Every user group (`GET /user_groups`, `--low-bandwidth`'s first need): answers

@@ -135,11 +135,40 @@ pub trait Resolver {
 
 /// A user operand: `me` (any case) is the current user, as in the web app; the server only
 /// takes IDs and emails, so it is resolved here.
-fn search_user(r: &dyn Resolver, who: &str) -> Result<UserId, String> {
+fn search_user(r: &dyn Resolver, who: &str) -> Result<UserId, SearchError> {
     if who.eq_ignore_ascii_case("me") {
         return Ok(r.me());
     }
-    r.user_id(who).map_err(|e| e.to_string())
+    r.user_id(who).map_err(|e| SearchError::names(e.to_string()))
+}
+
+/// The longest search read, in characters, and the most operators and words in one: longer
+/// ones are refused in these words, before any server or the archive's SQLite sees them
+/// (3,000 `channel:` terms were "Expression tree is too large" there).
+pub const MAX_SEARCH_CHARS: usize = 2000;
+pub const MAX_SEARCH_TERMS: usize = 100;
+
+/// Why a search cannot be read: its words, and whether it names a channel or person that is not
+/// there or not alone (the scripts' "refused" status) rather than being malformed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchError {
+    pub why: String,
+    pub names_no_one: bool,
+}
+
+impl SearchError {
+    fn syntax(why: impl Into<String>) -> SearchError {
+        SearchError { why: why.into(), names_no_one: false }
+    }
+    fn names(why: impl Into<String>) -> SearchError {
+        SearchError { why: why.into(), names_no_one: true }
+    }
+}
+
+impl std::fmt::Display for SearchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.why)
+    }
 }
 
 /// Split a query into tokens as typed, keeping `"quoted strings"` whole and with their quotes.
@@ -179,9 +208,27 @@ pub fn tokens(q: &str) -> Vec<String> {
 /// Parse the web app's search syntax (`channel:x topic:"y z" sender:5 is:unread -sender:7 words`)
 /// into narrow terms with ID operands. Unknown names are errors naming the token.
 pub fn parse_search(query: &str, r: &dyn Resolver) -> Result<Vec<NarrowTerm>, String> {
+    read_search(query, r).map_err(|e| e.why)
+}
+
+/// [`parse_search`], saying whether what failed is a name ([`SearchError::names_no_one`]).
+pub fn read_search(query: &str, r: &dyn Resolver) -> Result<Vec<NarrowTerm>, SearchError> {
+    let tokens = raw_tokens(query);
+    if tokens.len() > MAX_SEARCH_TERMS {
+        return Err(SearchError::syntax(format!(
+            "the search has too many terms ({}; at most {MAX_SEARCH_TERMS}): search for fewer at once",
+            tokens.len()
+        )));
+    }
+    let chars = query.chars().count();
+    if chars > MAX_SEARCH_CHARS {
+        return Err(SearchError::syntax(format!(
+            "the search is too long ({chars} characters; at most {MAX_SEARCH_CHARS}): search for fewer words"
+        )));
+    }
     let mut terms = Vec::new();
     let mut words = Vec::new();
-    for tok in raw_tokens(query) {
+    for tok in tokens {
         let (negated, body) = match tok.strip_prefix('-') {
             Some(rest) if rest.contains(':') => (true, rest),
             _ => (false, tok.as_str()),
@@ -199,16 +246,26 @@ pub fn parse_search(query: &str, r: &dyn Resolver) -> Result<Vec<NarrowTerm>, St
         let op = op.to_lowercase();
         let term = match op.as_str() {
             "channel" | "stream" => {
-                let id = r.channel_id(value).ok_or_else(|| format!("no channel named {value:?}"))?;
+                let id = r
+                    .channel_id(value)
+                    .ok_or_else(|| SearchError::names(format!("no channel named {value:?}")))?;
                 NarrowTerm::new("channel", id)
             }
             "channels" | "streams" => NarrowTerm::new("channels", value),
             "topic" | "subject" => NarrowTerm::new("topic", value),
             "sender" | "from" => NarrowTerm::new("sender", search_user(r, value)?),
             "dm" | "pm-with" => {
-                let ids: Result<Vec<UserId>, String> =
-                    value.split(',').map(|w| search_user(r, w.trim())).collect();
-                NarrowTerm::new("dm", json!(ids?))
+                // People as the `x` prompt reads them: a full name may hold commas.
+                let one = |w: &str| match w.trim() {
+                    w if w.eq_ignore_ascii_case("me") => Ok(r.me()),
+                    w => r.user_id(w),
+                };
+                let ids = crate::app::people::people_in(value, one)
+                    .map_err(|e| SearchError::names(e.to_string()))?;
+                if ids.is_empty() {
+                    return Err(SearchError::syntax(format!("{op}: needs a person")));
+                }
+                NarrowTerm::new("dm", json!(ids))
             }
             // `dm-with` is the web app's search box name; every server knows `dm-including`.
             "dm-with" | "dm-including" => NarrowTerm::new("dm-including", search_user(r, value)?),
@@ -218,15 +275,16 @@ pub fn parse_search(query: &str, r: &dyn Resolver) -> Result<Vec<NarrowTerm>, St
                 | "followed" | "muted" => {
                     NarrowTerm::new("is", if value == "private" { "dm" } else { value })
                 }
-                _ => return Err(format!("unknown is:{value}")),
+                _ => return Err(SearchError::syntax(format!("unknown is:{value}"))),
             },
             "has" => match value {
                 "link" | "links" | "attachment" | "attachments" | "image" | "images" | "reaction"
                 | "reactions" => NarrowTerm::new("has", value.trim_end_matches('s')),
-                _ => return Err(format!("unknown has:{value}")),
+                _ => return Err(SearchError::syntax(format!("unknown has:{value}"))),
             },
             "id" | "near" | "with" => {
-                let id: i64 = value.parse().map_err(|_| format!("{op}: needs a message ID"))?;
+                let id: i64 =
+                    value.parse().map_err(|_| SearchError::syntax(format!("{op}: needs a message ID")))?;
                 NarrowTerm::new(&op, id)
             }
             _ => {
@@ -241,7 +299,7 @@ pub fn parse_search(query: &str, r: &dyn Resolver) -> Result<Vec<NarrowTerm>, St
         terms.push(NarrowTerm::new("search", words.join(" ")));
     }
     if terms.is_empty() {
-        return Err("empty search".into());
+        return Err(SearchError::syntax("empty search"));
     }
     Ok(terms)
 }
@@ -297,12 +355,20 @@ mod tests {
             match who {
                 "5" | "alice@x" | "Alice Okafor" => Ok(5),
                 "7" => Ok(7),
+                "Othello, the Moor of Venice" => Ok(9),
                 _ => Err(NameError::Nobody { who: who.into(), could: vec![] }),
             }
         }
         fn me(&self) -> UserId {
             7
         }
+    }
+
+    #[test]
+    fn a_dm_operand_takes_a_full_name_with_a_comma() {
+        let t = parse_search(r#"dm:"Othello, the Moor of Venice,alice@x" hi"#, &R).unwrap();
+        assert_eq!(serde_json::to_value(&t[0]).unwrap(), json!({"operator": "dm", "operand": [9, 5]}));
+        assert!(parse_search("dm:,", &R).unwrap_err().contains("needs a person"));
     }
 
     #[test]

@@ -35,6 +35,8 @@ pub enum NameError {
     /// Only some people are known here (`--low-bandwidth`) and the text is a name anyone may
     /// hold, or names no one known: the whole list is being read, nobody is picked meanwhile.
     NotListed { who: String },
+    /// A text with commas that reads both as one person's full name and as several people.
+    Commas { who: String },
 }
 
 /// What a prompt says while it waits for the whole list of people.
@@ -47,7 +49,113 @@ pub const READING_GROUPS: &str = "reading the user groups…";
 /// some people can decide it when it holds them.
 pub fn decides_alone(who: &str) -> bool {
     let who = who.trim().trim_start_matches('@').trim_matches('*').trim();
-    id_form(who).is_some() || who.contains('@')
+    !who.starts_with('"') && (id_form(who).is_some() || who.contains('@'))
+}
+
+/// The longest full name the server allows (`UserProfile.MAX_NAME_LENGTH`), in characters.
+pub const MAX_NAME_CHARS: usize = 100;
+
+/// A full name as a recipient list takes it back: in `"quotes"` when it holds a comma or would
+/// read as something else (an ID, `id:7`, `Name|7`, a `#channel`), else as it is. The server
+/// allows no `"` in a name (`NAME_INVALID_CHARS`), so the quotes need no escape.
+pub fn as_typed(full_name: &str) -> String {
+    let other = id_form(full_name).is_some() || full_name.starts_with('#');
+    if full_name.contains(',') || other { format!("\"{full_name}\"") } else { full_name.to_owned() }
+}
+
+/// The byte ranges of a recipient list's comma-separated pieces (a comma in `"quotes"` does
+/// not separate), and whether each is quoted (a whole name, never joined to its neighbours).
+pub fn pieces(text: &str) -> Vec<(std::ops::Range<usize>, bool)> {
+    let mut out = Vec::new();
+    let (mut start, mut quoted, mut has_quote) = (0, false, false);
+    for (at, c) in text.char_indices() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                has_quote = true;
+            }
+            ',' if !quoted => {
+                out.push((start..at, has_quote));
+                start = at + 1;
+                has_quote = false;
+            }
+            _ => {}
+        }
+    }
+    out.push((start..text.len(), has_quote));
+    out
+}
+
+/// The people a comma-separated list names (`@` optional, empty pieces skipped), each by
+/// `one` (the rule of [`person`]). A full name may hold commas (`Othello, the Moor of
+/// Venice`): neighbouring pieces are read together as one name too. The list must read one way
+/// only: a text that is both one person's name and several people (Mallory renamed "Alice,
+/// Bob") is refused, to be written with quotes or emails, never guessed.
+pub fn people_in(
+    text: &str,
+    one: impl Fn(&str) -> Result<UserId, NameError>,
+) -> Result<Vec<UserId>, NameError> {
+    let pieces = pieces(text);
+    let n = pieces.len();
+    let span = |i: usize, j: usize| &text[pieces[i].0.start..pieces[j - 1].0.end];
+    let blank = |s: &str| s.trim().trim_start_matches('@').trim_matches('*').trim().is_empty();
+    // Every reading of pieces i..j: a person, nothing (an empty piece), or why not.
+    let mut read: HashMap<(usize, usize), Result<Option<UserId>, NameError>> = HashMap::new();
+    for i in 0..n {
+        for j in i + 1..=n {
+            let s = span(i, j);
+            if j > i + 1
+                && (pieces[i..j].iter().any(|p| p.1) || s.trim().chars().count() > MAX_NAME_CHARS + 8)
+            {
+                break;
+            }
+            let r = if j == i + 1 && blank(s) { Ok(None) } else { one(s).map(Some) };
+            read.insert((i, j), r);
+        }
+    }
+    let ok = |i: usize, j: usize| read.get(&(i, j)).is_some_and(Result::is_ok);
+    // ways[i]: how many readings pieces i.. have (at most 2 counted).
+    let mut ways = vec![0u8; n + 1];
+    ways[n] = 1;
+    for i in (0..n).rev() {
+        ways[i] = (i + 1..=n).filter(|&j| ok(i, j)).map(|j| ways[j]).fold(0, |a, w| (a + w).min(2));
+    }
+    if ways[0] == 0 {
+        // Where the furthest reading that works so far stops: why the next piece names no one.
+        let mut reach = vec![false; n + 1];
+        reach[0] = true;
+        for i in 0..n {
+            if reach[i] {
+                (i + 1..=n).filter(|&j| ok(i, j)).for_each(|j| reach[j] = true);
+            }
+        }
+        let at = (0..n).rev().find(|&i| reach[i]).unwrap_or(0);
+        let errors: Vec<&NameError> =
+            (at + 1..=n).filter_map(|j| read.get(&(at, j)).and_then(|r| r.as_ref().err())).collect();
+        let pick = errors
+            .iter()
+            .find(|e| matches!(e, NameError::NotListed { .. }))
+            .or_else(|| errors.iter().find(|e| matches!(e, NameError::Shared { .. })))
+            .or(errors.first());
+        return Err(pick.map_or_else(
+            || NameError::Nobody { who: span(at, at + 1).trim().to_owned(), could: vec![] },
+            |e| (*e).clone(),
+        ));
+    }
+    let mut ids = Vec::new();
+    let mut i = 0;
+    while i < n {
+        let next: Vec<usize> = (i + 1..=n).filter(|&j| ok(i, j) && ways[j] > 0).collect();
+        if next.len() > 1 {
+            return Err(NameError::Commas { who: span(i, next[next.len() - 1]).trim().to_owned() });
+        }
+        let j = next[0];
+        if let Some(Ok(Some(id))) = read.get(&(i, j)) {
+            ids.push(*id);
+        }
+        i = j;
+    }
+    Ok(ids)
 }
 
 /// At most this many people are named in a refusal.
@@ -75,6 +183,10 @@ impl std::fmt::Display for NameError {
             NameError::Shared { who, people } => {
                 write!(f, "{} people are named {who:?}: {}; name one by email", people.len(), list(people))
             }
+            NameError::Commas { who } => write!(
+                f,
+                "{who:?} is one person's name and also a list of people: write the one name in quotes (@\"{who}\") or name each by email"
+            ),
             NameError::NotListed { who } => {
                 write!(f, "{READING_PEOPLE} ({who:?} is looked up among everyone once it is read)")
             }
@@ -89,16 +201,21 @@ pub fn person<'a>(
     who: &str,
 ) -> Result<UserId, NameError> {
     let who = who.trim().trim_start_matches('@').trim_matches('*').trim();
+    // `"…"`: a full name and nothing else (`"42"` is the person called 42, not ID 42).
+    let (who, quoted) = match who.strip_prefix('"') {
+        Some(rest) => (rest.strip_suffix('"').unwrap_or(rest).trim(), true),
+        None => (who, false),
+    };
     let nobody = |could| NameError::Nobody { who: who.to_owned(), could };
     if who.is_empty() {
         return Err(nobody(vec![]));
     }
-    if let Some(id) = id_form(who) {
+    if let Some(id) = id_form(who).filter(|_| !quoted) {
         return if known(id) { Ok(id) } else { Err(nobody(vec![])) };
     }
     let active = people.filter(|p| p.active);
     let named = |p: &Person| (p.full_name.to_owned(), p.email.to_owned());
-    if who.contains('@') {
+    if who.contains('@') && !quoted {
         return active
             .clone()
             .find(|p| p.email.eq_ignore_ascii_case(who))
@@ -271,6 +388,68 @@ mod tests {
         // A deactivated user is named by ID only.
         assert!(find("Gone Person").is_err());
         assert_eq!(find("6"), Ok(6));
+    }
+
+    const COMMAS: &[(UserId, &str, &str, bool)] = &[
+        (1, "Othello, the Moor of Venice", "othello@demo.test", true),
+        (2, "Alice", "alice@demo.test", true),
+        (3, "Bob", "bob@demo.test", true),
+        (4, "Alice, Bob", "mallory@demo.test", true),
+        (5, "42", "answer@demo.test", true),
+        (6, "#1 fan", "fan@demo.test", true),
+        (42, "Deep Thought", "deep@demo.test", true),
+    ];
+
+    fn list(text: &str) -> Result<Vec<UserId>, NameError> {
+        let people =
+            COMMAS.iter().map(|&(id, full_name, email, active)| Person { id, full_name, email, active });
+        people_in(text, |who| person(people.clone(), |id| COMMAS.iter().any(|p| p.0 == id), who))
+    }
+
+    #[test]
+    fn a_name_with_commas_is_one_recipient_typed_bare_or_quoted() {
+        assert_eq!(list("@Othello, the Moor of Venice"), Ok(vec![1]));
+        assert_eq!(list("othello, the moor of venice, @bob, "), Ok(vec![1, 3]));
+        assert_eq!(list("@\"Othello, the Moor of Venice\""), Ok(vec![1]));
+        assert_eq!(list("@\"Othello, the Moor of Venice\", \"Alice\",bob@demo.test"), Ok(vec![1, 2, 3]));
+        assert_eq!(list("@**Othello, the Moor of Venice**"), Ok(vec![1]));
+        // Quotes make a name of what would be an ID.
+        assert_eq!(list("42"), Ok(vec![42]));
+        assert_eq!(list("\"42\", 2"), Ok(vec![5, 2]));
+        assert_eq!(list(" , "), Ok(vec![]));
+        // What names no one says which piece.
+        let err = list("Othello").unwrap_err();
+        assert!(
+            err.to_string().contains("did you mean Othello, the Moor of Venice (othello@demo.test)"),
+            "{err}"
+        );
+        assert_eq!(
+            list("Bob, Othelo, the Moor of Venice").unwrap_err(),
+            NameError::Nobody { who: "Othelo".into(), could: vec![] }
+        );
+    }
+
+    #[test]
+    fn a_list_that_reads_two_ways_is_refused() {
+        // Mallory renamed herself "Alice, Bob": the text is her and the two of them.
+        let err = list("Alice, Bob").unwrap_err();
+        assert_eq!(err, NameError::Commas { who: "Alice, Bob".into() });
+        assert!(err.to_string().contains("in quotes (@\"Alice, Bob\") or name each by email"), "{err}");
+        assert_eq!(list("\"Alice, Bob\""), Ok(vec![4]));
+        assert_eq!(list("\"Alice\", \"Bob\""), Ok(vec![2, 3]));
+        assert_eq!(list("alice@demo.test, Bob"), Ok(vec![2, 3]));
+    }
+
+    #[test]
+    fn every_name_typed_back_names_its_holder() {
+        for &(id, name, _, _) in COMMAS {
+            let typed = as_typed(name);
+            assert_eq!(list(&format!("@{typed}")), Ok(vec![id]), "{name} as {typed}");
+            assert_eq!(list(&format!("{typed}, deep@demo.test, ")), Ok(vec![id, 42]), "{typed}");
+        }
+        assert_eq!(as_typed("Othello, the Moor of Venice"), "\"Othello, the Moor of Venice\"");
+        assert_eq!(as_typed("42"), "\"42\"");
+        assert_eq!(as_typed("Alice"), "Alice");
     }
 
     #[test]

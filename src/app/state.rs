@@ -269,7 +269,8 @@ impl Data {
             self.unread.remove(m.id);
         }
         self.newest_id = self.newest_id.max(m.id);
-        // Only some people known (`--low-bandwidth`): the message names its sender and a DM's people.
+        // The message names its sender and a DM's people, whom the store may not know
+        // (`--low-bandwidth`; a system bot there).
         self.users.learn(m.sender_id(), m.sender_full_name(), m.sender_email());
         m.dm_recipients().iter().for_each(|r| self.users.learn(r.id, &r.full_name, &r.email));
         self.refresh_widget(&m);

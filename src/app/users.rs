@@ -221,14 +221,25 @@ impl Users {
         self.failed = 0;
     }
 
-    /// Someone seen on a message (its sender, a DM's participants), while only some users
-    /// are known: kept under that name until the server says more. One already known stays as
-    /// known (an older message may carry an older name; `realm_user` events keep names).
+    /// Someone seen on a message (its sender, a DM's participants) and not known: kept under
+    /// that name until the server says more — while only some users are known
+    /// (`--low-bandwidth`), and the system bots whom no list of the organization's users holds
+    /// there (`GET /users` leaves them out, `GET /users/{id}` refuses them; register's
+    /// `cross_realm_bots` come only with all the users). One already known stays as known (an
+    /// older message may carry an older name; `realm_user` events keep names).
     pub fn learn(&mut self, id: UserId, full_name: &str, email: &str) {
-        if !self.partial || full_name.is_empty() || self.by_id.contains_key(&id) {
+        if full_name.is_empty() || self.by_id.contains_key(&id) {
             return;
         }
         self.learn_self(id, full_name, email, 400);
+    }
+
+    /// The people a message names (its sender, a DM's participants), learnt as [`Users::learn`].
+    pub fn learn_from(&mut self, m: &crate::api::Message) {
+        self.learn(m.sender_id, &m.sender_full_name, &m.sender_email);
+        if let crate::api::DisplayRecipient::Users(people) = &m.display_recipient {
+            people.iter().for_each(|r| self.learn(r.id, &r.full_name, &r.email));
+        }
     }
 
     /// The user themself, as register says (`GET /users/me` in `--low-bandwidth`).
@@ -516,9 +527,11 @@ impl Users {
         self.names.holders(name).iter().filter_map(|id| self.by_id.get(id))
     }
 
-    /// Whether more than one person is called `name` (any case).
+    /// Whether someone else may be called `name` too (any case): more than one person known is,
+    /// or only some people are known (`--low-bandwidth` before the whole list is read), so a
+    /// name beside which the email must be shown cannot be told from one that needs none.
     pub fn name_shared(&self, name: &str) -> bool {
-        self.names.shared(name)
+        self.partial || self.names.shared(name)
     }
 
     /// A user's full name: "…" while the users are read, "(unknown user)" for one not known.
@@ -531,10 +544,11 @@ impl Users {
     }
 
     /// A person named as a DM partner: the full name, and beside it the email when someone
-    /// else holds the same name (anyone can take a name; the email is theirs alone).
+    /// else holds the same name or may (anyone can take a name; the email is theirs alone) —
+    /// in every mode alike: where not everyone is known, the email is shown.
     pub fn partner_name(&self, id: UserId) -> std::borrow::Cow<'_, str> {
         match self.by_id.get(&id) {
-            Some(u) if self.names.shared(&u.full_name) => format!("{} ({})", u.full_name, u.email).into(),
+            Some(u) if self.name_shared(&u.full_name) => format!("{} ({})", u.full_name, u.email).into(),
             _ => self.name(id).into(),
         }
     }
@@ -907,6 +921,9 @@ mod tests {
             "kept as first seen; one not seen is not yet known"
         );
         assert_eq!(u.take_wants(), 0);
+        // Whether another holds the name cannot be known: the email is shown beside it.
+        assert!(u.name_shared("Ann"));
+        assert_eq!(u.partner_name(1), "Ann (ann@x)");
         // An ID or an email of someone known decides; a name (anyone may hold it) waits.
         assert_eq!(u.person("ann@x"), Ok(1));
         assert_eq!(u.person("id:1"), Ok(1));
@@ -924,6 +941,15 @@ mod tests {
         u.check().unwrap();
         assert!(!u.is_partial());
         assert!(matches!(u.person("Ann"), Err(NameError::Shared { .. })), "now the rule decides");
+        assert_eq!(u.partner_name(1), "Ann (ann@x)", "shared");
+        u.learn_user(
+            &serde_json::from_value(json!({"user_id": 4, "full_name": "Cy", "email": "cy@x"})).unwrap(),
+        );
+        assert_eq!(
+            (u.partner_name(1), u.partner_name(4)),
+            ("Ann (ann@x)".into(), "Cy".into()),
+            "everyone known"
+        );
         assert_eq!(u.in_group_setting(1, &GroupSettingValue::Group(5)), None, "groups not known");
         u.on_groups(vec![serde_json::from_value(json!({"id": 5, "name": "b", "members": [1]})).unwrap()]);
         assert_eq!(u.in_group_setting(1, &GroupSettingValue::Group(5)), Some(true));

@@ -9,7 +9,7 @@ use super::store::{
     from_row,
 };
 use crate::api::{ChannelId, Flag, Message, NarrowTerm, UserId};
-use crate::app::narrow::{Resolver, parse_search, raw_tokens};
+use crate::app::narrow::{Resolver, SearchError, raw_tokens, read_search};
 use crate::app::people::{NameError, Person, person};
 use crate::names::same_name;
 use rusqlite::types::Value;
@@ -63,8 +63,8 @@ pub struct Sql {
 }
 
 /// Read a query in the web app's syntax against what the archive knows.
-pub fn parse(query: &str, known: &Known) -> Result<Vec<NarrowTerm>, String> {
-    parse_search(query, known)
+pub fn parse(query: &str, known: &Known) -> Result<Vec<NarrowTerm>, SearchError> {
+    read_search(query, known)
 }
 
 /// A message found, and its text as searched (the HTML's text, on one line, sanitized).
@@ -340,7 +340,7 @@ mod tests {
         assert_eq!(ids(&s, "sender:8 is:dm"), vec![8]);
         assert!(ids(&s, "sender:me").is_empty());
         let known = Known::of(&s).unwrap();
-        assert!(parse("sender:Bo", &known).unwrap_err().contains("Bo"), "a prefix names no one");
+        assert!(parse("sender:Bo", &known).unwrap_err().why.contains("Bo"), "a prefix names no one");
     }
 
     #[test]

@@ -86,6 +86,10 @@ pub(super) async fn run_api(c: &Client, call: ApiCall) -> Msg {
         }
         A::Profile(user) => c.get_user(*user, true).await.map(|r| Answer::User(Box::new(r.user))),
         A::User(user) => c.get_user(*user, false).await.map(|r| Answer::User(Box::new(r.user))),
+        A::PeopleOf(id) => {
+            let q = GetMessages::around(Anchor::Id(*id), 0, 0);
+            c.get_messages(&q).await.map(|r| Answer::Messages(r.messages))
+        }
         A::People => c.get_users().await.map(|r| Answer::People(r.members)),
         A::Groups => c.get_user_groups().await.map(|r| Answer::Groups(r.user_groups)),
         A::Subscribe { names } => {

@@ -105,6 +105,13 @@ impl Failure {
         Failure::new(Exit::of(e), format!("{doing}: {}", crate::app::why(e)))
     }
 
+    /// A search that cannot be read: refused when it names a channel or person that is not
+    /// there or not alone (as `send` refuses such a target), else the command line's fault.
+    pub fn search(e: &crate::app::narrow::SearchError) -> Failure {
+        let exit = if e.names_no_one { Exit::Refused } else { Exit::Usage };
+        Failure::new(exit, format!("cannot read the search: {e}"))
+    }
+
     /// Credentials that could not be read (the error says which and how to fix it).
     pub fn credentials(e: &anyhow::Error) -> Failure {
         Failure::new(Exit::Credentials, format!("{e:#}"))
@@ -148,8 +155,7 @@ pub async fn names_and_search(client: &Client, query: &str) -> Result<(Data, Vec
     let queue = answer.queue_id.clone();
     let data = data_of(answer);
     forget_queue(client, queue.as_deref()).await;
-    let terms = crate::app::narrow::parse_search(query, &data)
-        .map_err(|e| Failure::new(Exit::Usage, format!("cannot read the search: {e}")))?;
+    let terms = crate::app::narrow::read_search(query, &data).map_err(|e| Failure::search(&e))?;
     Ok((data, terms))
 }
 

@@ -89,8 +89,7 @@ fn in_archive(
         )
     })?;
     let known = query::Known::of(&store).map_err(unreadable)?;
-    let terms = query::parse(query, &known)
-        .map_err(|e| Failure::new(Exit::Usage, format!("cannot read the search: {e}")))?;
+    let terms = query::parse(query, &known).map_err(|e| Failure::search(&e))?;
     // A search the archive cannot answer (`is:` of what it does not keep) is the command
     // line's fault; one it cannot read is not.
     let me = store.me().map_err(unreadable)?.unwrap_or(-1);

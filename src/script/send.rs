@@ -26,7 +26,7 @@ const LOOKS: u32 = 3;
 #[command(after_help = EXIT_HELP)]
 pub struct SendArgs {
     /// Where: '#channel>topic' (split at the first '>'), or '@name', '@email' or
-    /// '@name,@other' for a direct message.
+    /// '@name,@other' for a direct message ('@"Name, with a comma"' quotes one full name).
     #[arg(value_name = "TARGET")]
     pub target: String,
     /// The message, in Markdown; read from standard input when not given.
@@ -39,11 +39,16 @@ pub struct SendArgs {
 /// Where a message goes, as typed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Target {
-    Channel { name: String, topic: String },
-    People(Vec<String>),
+    Channel {
+        name: String,
+        topic: String,
+    },
+    /// The names as typed, read with the register answer: a full name may hold commas.
+    People(String),
 }
 
-const TARGET_FORMS: &str = "a target is '#channel>topic', '@name', '@email' or '@name,@other'";
+const TARGET_FORMS: &str =
+    "a target is '#channel>topic', '@name', '@email', '@name,@other' or '@\"Name, with a comma\"'";
 
 /// Read a target: `#channel>topic` or `@name[,@other…]`.
 pub fn parse_target(s: &str) -> Result<Target, Failure> {
@@ -59,12 +64,11 @@ pub fn parse_target(s: &str) -> Result<Target, Failure> {
         return Ok(Target::Channel { name: name.to_owned(), topic: topic.trim().to_owned() });
     }
     if s.trim().starts_with('@') {
-        let people: Vec<String> =
-            s.split(',').map(|p| p.trim().trim_start_matches('@').trim().to_owned()).collect();
-        if people.iter().any(String::is_empty) {
+        let blank = |p: &str| p.trim().trim_start_matches('@').trim_matches(['"', '*', ' ']).is_empty();
+        if crate::app::people::pieces(s).iter().all(|(at, _)| blank(&s[at.clone()])) {
             return Err(usage("an empty name"));
         }
-        return Ok(Target::People(people));
+        return Ok(Target::People(s.trim().to_owned()));
     }
     Err(usage(&format!("{s:?} is not a target")))
 }
@@ -79,10 +83,9 @@ fn message_for(d: &Data, target: &Target, content: &str) -> Result<OutgoingMessa
             Ok(OutgoingMessage::channel(id, topic, content))
         }
         Target::People(people) => {
-            let ids = people
-                .iter()
-                .map(|who| d.user_id(who).map_err(|e| Failure::new(Exit::Refused, e.to_string())))
-                .collect::<Result<Vec<_>, _>>()?;
+            // The prompts' rule (`app::people::people_in`): "Othello, the Moor of Venice" is one.
+            let ids = crate::app::people::people_in(people, |who| d.user_id(who))
+                .map_err(|e| Failure::new(Exit::Refused, e.to_string()))?;
             Ok(OutgoingMessage::direct(ids, content))
         }
     }
@@ -243,10 +246,10 @@ mod tests {
             Target::Channel { name: "book club".into(), topic: "what next > maybe".into() }
         );
         assert_eq!(
-            parse_target("@Alice Okafor,@bob@example.com, carol").unwrap(),
-            Target::People(vec!["Alice Okafor".into(), "bob@example.com".into(), "carol".into()])
+            parse_target(" @Alice Okafor,@bob@example.com, carol").unwrap(),
+            Target::People("@Alice Okafor,@bob@example.com, carol".into())
         );
-        for bad in ["#general", "#>topic", "general>x", "@", "@a,,@b", ""] {
+        for bad in ["#general", "#>topic", "general>x", "@", "@,@", "@\"\"", ""] {
             assert_eq!(parse_target(bad).unwrap_err().exit, Exit::Usage, "{bad}");
         }
     }

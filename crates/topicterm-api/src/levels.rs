@@ -154,6 +154,19 @@ impl Level {
             .collect()
     }
 
+    /// Register's `narrow` (`[operator, operand]` pairs) in the server's terms, by the same
+    /// rule as [`Level::narrow`]: `channel` is `stream` before [`CHANNEL_OPERATOR`].
+    pub fn events_narrow(self, pairs: &[(String, String)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(op, operand)| {
+                let term = self.narrow(&[NarrowTerm::new(op.as_str(), operand.as_str())]).remove(0);
+                let operand = term.operand.as_str().map_or_else(|| term.operand.to_string(), str::to_owned);
+                (term.operator, operand)
+            })
+            .collect()
+    }
+
     /// The operators of `terms` this server does not have and that have no older name: refused
     /// before asking, naming both levels.
     pub fn check_narrow(self, terms: &[NarrowTerm]) -> Result<(), super::error::LimitError> {
@@ -217,6 +230,13 @@ mod tests {
         assert_eq!(at(OLDEST_SUPPORTED)[3], "dm-including:5");
         assert_eq!(at(OLDEST_SUPPORTED)[4], "topic:\"t\"");
         assert_eq!(ops(None, &terms)[0].0, "channel", "before register: the current protocol");
+        // Register's narrow, by the same rule.
+        let pairs = [("channel".to_owned(), "Verona".to_owned()), ("is".to_owned(), "dm".to_owned())];
+        let names =
+            |l| Level(Some(l)).events_narrow(&pairs).into_iter().map(|(o, _)| o).collect::<Vec<String>>();
+        assert_eq!(names(CHANNEL_OPERATOR - 1), ["stream", "is"]);
+        assert_eq!(names(CHANNEL_OPERATOR), ["channel", "is"]);
+        assert_eq!(Level(Some(218)).events_narrow(&pairs)[0].1, "Verona");
     }
 
     #[test]

@@ -48,9 +48,12 @@ impl RegisterParams {
 impl Client {
     /// `POST /register`. Records the server's feature level and limits in this client.
     /// The answer is taken as the server gave it; [`Client::register_whole`] also reads on their
-    /// own the sections it lacks.
+    /// own the sections it lacks. Its `narrow` is spoken in the terms of the level known from
+    /// an earlier register ([`super::levels::Level::events_narrow`]), as every narrow is.
     pub async fn register(&self, r: &RegisterParams) -> Result<RegisterResponse> {
-        let resp: RegisterResponse = self.call(Method::POST, "/register", r.params()).await?;
+        let mut params = r.clone();
+        params.narrow = r.narrow.as_deref().map(|n| self.level().events_narrow(n));
+        let resp: RegisterResponse = self.call(Method::POST, "/register", params.params()).await?;
         let mut info = self.server_info();
         info.feature_level = Some(resp.zulip_feature_level);
         info.max_message_length = resp.max_message_length.or(info.max_message_length);

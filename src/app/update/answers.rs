@@ -433,6 +433,7 @@ fn api_success(call: ApiCall) -> String {
         | ApiCall::ChannelDetails(_)
         | ApiCall::Profile(_)
         | ApiCall::User(_)
+        | ApiCall::PeopleOf(_)
         | ApiCall::People
         | ApiCall::Groups
         | ApiCall::Subscribe { .. }

@@ -113,7 +113,7 @@ pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
                 if !q.is_empty() && out.len() < SHOWN && !st.data.users.is_partial() {
                     let room = SHOWN - out.len();
                     out.extend(
-                        people(st, &q, room, |n| format!("@{n}, "))
+                        people(st, &q, room, |n| format!("@{}, ", crate::app::people::as_typed(n)))
                             .into_iter()
                             .map(|(s, i)| (format!("@{s}"), i)),
                     );
@@ -199,14 +199,16 @@ pub(super) fn listed(st: &mut State, dir: String, entries: Option<Vec<(String, b
 }
 
 /// The names of a comma-separated list: candidates for the last one.
+/// A name with a comma completes in quotes (`"Othello, the Moor of Venice", `), so the list
+/// reads back one way (`app::people::people_in`); a comma in quotes does not start a name.
 fn people_list(st: &State, before: &str) -> (Vec<(String, String)>, String) {
-    let last = before.rsplit(',').next().unwrap_or("");
+    let last = crate::app::people::pieces(before).pop().map_or("", |(at, _)| &before[at]);
     let token = last.trim_start().to_owned();
-    let q = token.trim_start_matches('@').to_lowercase();
+    let q = token.trim_start_matches('@').trim_start_matches('"').to_lowercase();
     if q.is_empty() {
         return (vec![], token);
     }
-    (people(st, &q, SHOWN, |n| format!("{n}, ")), token)
+    (people(st, &q, SHOWN, |n| format!("{}, ", crate::app::people::as_typed(n))), token)
 }
 
 /// Active people whose name holds `q` (lowercase), names that start with it first.

@@ -6,7 +6,8 @@
 //! completion, the people pane), saying so and waiting — a name is never picked from the
 //! partial list, as someone not known may hold it; the groups likewise (`GET /user_groups`:
 //! group completion, `:group`, a profile). A prompt that waited is answered again once the list
-//! is read.
+//! is read. The system bots (register's `cross_realm_bots`, which come only with the whole list
+//! of users) are named by their messages: a DM row's newest is read for them.
 
 use super::common::*;
 use super::prelude::*;
@@ -87,7 +88,7 @@ pub(super) fn follow(st: &mut State) -> Vec<Effect> {
 
 /// Whether [`on_answer`] takes this call's answer.
 pub(super) fn answers(call: &ApiCall) -> bool {
-    matches!(call, ApiCall::User(_) | ApiCall::People | ApiCall::Groups)
+    matches!(call, ApiCall::User(_) | ApiCall::PeopleOf(_) | ApiCall::People | ApiCall::Groups)
 }
 
 /// One user, the whole list or the groups read (or not).
@@ -108,14 +109,32 @@ pub(super) fn on_answer(st: &mut State, call: ApiCall, result: Result<Answer, Fa
             st.data.users.on_groups(list);
             answered(st, READING_GROUPS, "the user groups are read")
         }
+        (ApiCall::PeopleOf(_), Ok(Answer::Messages(messages))) => {
+            messages.iter().for_each(|m| st.data.users.learn_from(m));
+            rebuild_sidebar(st);
+            vec![]
+        }
         (call, Ok(_)) => {
             tracing::warn!("{call:?}: an answer of another kind");
             vec![]
         }
-        // A name not read stays "…": said nowhere, it is asked again with the next rows.
+        // A name not read stays "…": said nowhere, it is asked again with the next rows. One
+        // the server refuses to describe alone is a system bot (Notification Bot is of no
+        // organization: `GET /users/{id}` refuses it and `GET /users` leaves it out): the
+        // newest message of its DM row names it.
         (ApiCall::User(u), Err(f)) => {
             tracing::info!("user {u} not read: {f:?}");
             st.data.users.user_not_read(u);
+            let refused = matches!(&f, Failure::Api(e) if !e.is_transient());
+            let newest =
+                st.data.recent_dms.iter().filter(|(key, _)| key.contains(&u)).map(|(_, id)| *id).max();
+            match newest {
+                Some(id) if refused => vec![Effect::Api(ApiCall::PeopleOf(id))],
+                _ => vec![],
+            }
+        }
+        (ApiCall::PeopleOf(id), Err(f)) => {
+            tracing::info!("the people of message {id} not read: {f:?}");
             vec![]
         }
         (call, Err(f)) => {

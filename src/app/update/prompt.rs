@@ -167,21 +167,14 @@ fn target_of(st: &State, text: &str, kind: PromptKind) -> Result<Target, String>
             return Err(format!("no channel named {chan:?}"));
         }
     }
-    let mut ids = Vec::new();
-    for who in text.split(',').map(str::trim) {
-        if who.trim_start_matches('@').trim_matches('*').trim().is_empty() {
-            continue;
+    // A full name may hold commas ("Othello, the Moor of Venice"): `app::people` reads the list.
+    let ids = match crate::app::people::people_in(text, |who| crate::app::narrow::Resolver::user_id(d, who)) {
+        Ok(ids) => ids,
+        Err(NameError::Nobody { who, could }) if kind == PromptKind::ChannelTopic && could.is_empty() => {
+            return Err(format!("no channel or person named {who:?} (channel>topic, or names for a DM)"));
         }
-        match crate::app::narrow::Resolver::user_id(d, who) {
-            Ok(id) => ids.push(id),
-            Err(NameError::Nobody { could, .. })
-                if kind == PromptKind::ChannelTopic && ids.is_empty() && could.is_empty() =>
-            {
-                return Err(format!("no channel or person named {who:?} (channel>topic, or names for a DM)"));
-            }
-            Err(e) => return Err(e.to_string()),
-        }
-    }
+        Err(e) => return Err(e.to_string()),
+    };
     if ids.is_empty() {
         return Err("name at least one recipient".into());
     }
@@ -201,7 +194,12 @@ pub(super) fn change_recipient(st: &mut State) -> Vec<Effect> {
             (PromptKind::ChannelTopic, format!("{}>{topic}", d.channels.name(*id)))
         }
         Target::Dm(users) => {
-            let names: Vec<&str> = users.iter().map(|u| d.user_name(*u)).collect();
+            // Each as the prompt reads it back: a shared name by its email, commas quoted.
+            let typed = |u: crate::api::UserId| match d.users.get(u) {
+                Some(info) if d.users.name_shared(&info.full_name) => info.email.clone(),
+                _ => crate::app::people::as_typed(d.user_name(u)),
+            };
+            let names: Vec<String> = users.iter().map(|u| typed(*u)).collect();
             (PromptKind::DmRecipients, names.join(", "))
         }
     };

@@ -21,6 +21,8 @@ pub struct Exchange {
     /// Path without the query, e.g. `/api/v1/events`.
     pub path: String,
     pub status: u16,
+    /// The server's answer; for a rule asked before the server ([`Rewriter::arm_before`]), the
+    /// request's body.
     pub body: Vec<u8>,
 }
 
@@ -68,8 +70,8 @@ pub type Rule = Box<dyn FnMut(&Exchange) -> Option<Reply> + Send>;
 struct ProxyState {
     upstream: String,
     http: reqwest::Client,
-    /// Rules asked before the request goes to the server (they see it with status 0 and no
-    /// body); one that answers keeps it from the server.
+    /// Rules asked before the request goes to the server (they see it with status 0 and the
+    /// request's own body, e.g. a form); one that answers keeps it from the server.
     before: Mutex<Vec<Rule>>,
     /// Rules in order, each with whether it is used up by the first answer it replaces.
     rules: Mutex<Vec<(Rule, bool)>>,
@@ -225,11 +227,12 @@ async fn relay(AxState(p): AxState<Arc<ProxyState>>, req: Request) -> Response {
         method: parts.method.to_string(),
         path: parts.uri.path().to_owned(),
         status: 0,
-        body: vec![],
+        body: body.to_vec(),
     };
     let early = p.before.lock().unwrap_or_else(|e| e.into_inner()).iter_mut().find_map(|r| r(&asked));
     if let Some(reply) = early {
         *p.rewritten.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        let asked = Exchange { body: vec![], ..asked };
         return give(reply, asked, |ex| plain(StatusCode::OK, "application/json", ex.body)).await;
     }
     if let Some(gate) = gate_for(&p, &method, &path, Hold::Request) {
