@@ -30,6 +30,10 @@ impl ApiErr {
     pub fn admin_required() -> Self {
         Self::new(StatusCode::BAD_REQUEST, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator")
     }
+    /// 400 `UNAUTHORIZED_PRINCIPAL`: the caller must be an owner.
+    pub fn owner_required() -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner")
+    }
     pub fn insufficient() -> Self {
         Self::bad("Insufficient permission")
     }

@@ -33,6 +33,11 @@ const GROUP_SETTINGS: &[(&str, &str)] = &[
     ("realm_direct_message_permission_group", "role:everyone"),
 ];
 
+/// The group a realm permission setting (`realm_can_invite_users_group`) is given to.
+pub fn realm_group(org: &Org, setting: &str) -> i64 {
+    GROUP_SETTINGS.iter().find(|(k, _)| *k == setting).map_or(0, |(_, g)| org.system_group(g))
+}
+
 /// One week, the reference server's default limit for moving messages.
 const WEEK: i64 = 7 * 24 * 3600;
 
