@@ -58,6 +58,10 @@ impl IntoResponse for ApiErr {
             resp.headers_mut()
                 .insert("www-authenticate", "Basic realm=\"zulip\"".parse().expect("static header"));
         }
+        if self.status == StatusCode::REQUEST_TIMEOUT {
+            // The rest of a body too slow to arrive is not waited for on this connection.
+            resp.headers_mut().insert("connection", "close".parse().expect("static header"));
+        }
         if let Some(secs) = body.get("retry-after").and_then(Value::as_f64)
             && let Ok(v) = format!("{}", secs.ceil() as u64).parse()
         {
