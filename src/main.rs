@@ -354,6 +354,7 @@ fn run() -> anyhow::Result<()> {
                 tls,
                 require_client_cert,
                 key_secret: Some(demo_key_secret()?),
+                counters_file: Some(demo_data_dir()?.join(topicterm::server::counters::FILE)),
                 ..Default::default()
             };
             rt.block_on(demo_server(opts, zuliprc_dir))
@@ -669,9 +670,15 @@ async fn client_main(
 /// organization keeps its keys across restarts.
 #[cfg(feature = "demo")]
 fn demo_key_secret() -> anyhow::Result<Vec<u8>> {
+    topicterm::server::key_secret_file(&demo_data_dir()?)
+}
+
+/// The data folder `demo-server` keeps its key secret and ID counters in.
+#[cfg(feature = "demo")]
+fn demo_data_dir() -> anyhow::Result<PathBuf> {
     let dirs = directories::ProjectDirs::from("", "", "topicterm")
         .ok_or_else(|| anyhow::anyhow!("no home folder to keep the demo server's key secret in"))?;
-    topicterm::server::key_secret_file(dirs.data_dir())
+    Ok(dirs.data_dir().to_owned())
 }
 
 #[cfg(feature = "demo")]

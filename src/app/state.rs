@@ -121,6 +121,9 @@ pub struct Data {
     pub playgrounds: Vec<Playground>,
     /// What channels' notification settings follow when they have none of their own.
     pub notify_defaults: NotifyDefaults,
+    /// The user's own Zulip settings (register's `user_settings`, kept by `user_settings`
+    /// events): what the user set in the web app or on the phone, for every client to follow.
+    pub user_settings: UserSettings,
 }
 
 impl Data {

@@ -167,15 +167,110 @@ async fn invitations_are_sent_listed_and_refused_for_members_already_there() {
         env.raw("member", "POST", "/invites", &[("invitee_emails", bad), ("stream_ids", &ids)]).await;
     assert_eq!((status, body["sent_invitations"].as_bool()), (400, Some(false)), "one invalid: none sent");
     assert_eq!(body["errors"], json!([["not-an-address", "Invalid address.", false]]));
-    let (status, body) = env.raw("member", "POST", "/invites/multiuse", &[("invite_as", "400")]).await;
+    // Reusable links are for `create_multiuse_invite_group`: administrators by default.
+    let (status, body) = env.raw("admin", "POST", "/invites/multiuse", &[("invite_as", "400")]).await;
     assert_eq!(status, 200, "{body}");
     assert!(body["invite_link"].as_str().unwrap().contains("/join/"));
     let (_, list) = env.raw("member", "GET", "/invites", &[]).await;
     let invites = list["invites"].as_array().unwrap();
-    assert_eq!(invites.len(), 2);
+    assert_eq!(invites.len(), 1, "a member lists their own: {list}");
     assert!(invites.iter().any(|i| i["email"] == "new.person@example.org" && i["is_multiuse"] == false));
+    let (_, list) = env.raw("admin", "GET", "/invites", &[]).await;
+    assert_eq!(list["invites"].as_array().unwrap().len(), 2, "an administrator lists every one: {list}");
     let (status, _) = env.raw("guest", "POST", "/invites/multiuse", &[]).await;
     assert_eq!(status, 400, "guests may not invite");
+}
+
+/// As the reference server's `invite_users_backend`, `generate_multiuse_invite_backend` and
+/// `check_role_based_permissions`: a guest never invites; email invitations are for
+/// `can_invite_users_group` (members by default), links for `create_multiuse_invite_group`
+/// (administrators); only an owner invites an owner, only an administrator an administrator.
+/// Nothing refused is kept.
+#[tokio::test]
+async fn invitations_to_a_role_above_the_inviters_or_without_the_group_are_refused() {
+    let env = Env::start().await;
+    let ids = format!("[{}]", env.channel_id("general"));
+    let mut n = 0;
+    let mut email = |who: &str, role: &str| {
+        n += 1;
+        let addr = format!("{who}.as.{role}.{n}@example.org");
+        let (env, ids) = (&env, ids.clone());
+        let who = who.to_owned();
+        let role = role.to_owned();
+        async move {
+            let params =
+                [("invitee_emails", addr.as_str()), ("stream_ids", ids.as_str()), ("invite_as", &role)];
+            env.raw(&who, "POST", "/invites", &params).await
+        }
+    };
+    let link = |who: &'static str, role: &'static str| {
+        let env = &env;
+        async move { env.raw(who, "POST", "/invites/multiuse", &[("invite_as", role)]).await }
+    };
+    let refused = |(status, body): (u16, serde_json::Value), code: &str, msg: &str, what: &str| {
+        assert_eq!(
+            (status, body["code"].as_str(), body["msg"].as_str()),
+            (400, Some(code), Some(msg)),
+            "{what}: {body}"
+        );
+    };
+    let owner_only = ("UNAUTHORIZED_PRINCIPAL", "Must be an organization owner");
+    let admin_only = ("BAD_REQUEST", "Must be an organization administrator");
+    let no_group = ("BAD_REQUEST", "Insufficient permission");
+    let guest = ("BAD_REQUEST", "Not allowed for guest users");
+    for (who, role, refusal) in [
+        ("member", "100", Some(owner_only)),
+        ("member", "200", Some(admin_only)),
+        ("moderator", "100", Some(owner_only)),
+        ("moderator", "200", Some(admin_only)),
+        ("admin", "100", Some(owner_only)),
+        ("guest", "400", Some(guest)),
+        ("guest", "600", Some(guest)),
+        // What each may: up to their own role (a moderator's is not checked by the reference).
+        ("member", "400", None),
+        ("member", "600", None),
+        ("moderator", "300", None),
+        ("admin", "200", None),
+        ("owner", "100", None),
+    ] {
+        let answer = email(who, role).await;
+        match refusal {
+            Some((code, msg)) => refused(answer, code, msg, &format!("{who} inviting as {role}")),
+            None => assert_eq!(answer.0, 200, "{who} inviting as {role}: {}", answer.1),
+        }
+    }
+    for (who, role, refusal) in [
+        ("member", "100", Some(no_group)),
+        ("member", "400", Some(no_group)),
+        ("moderator", "400", Some(no_group)),
+        ("guest", "600", Some(guest)),
+        ("admin", "100", Some(owner_only)),
+        ("admin", "200", None),
+        ("owner", "100", None),
+    ] {
+        let answer = link(who, role).await;
+        match refusal {
+            Some((code, msg)) => refused(answer, code, msg, &format!("{who}'s link as {role}")),
+            None => assert_eq!(answer.0, 200, "{who}'s link as {role}: {}", answer.1),
+        }
+    }
+    let id = |who: &str| env.user_id(who);
+    let mut kept: Vec<(i64, i64, bool)> = {
+        let org = env.server.shared.lock();
+        org.invites.values().map(|i| (i.by, i.invited_as, i.link.is_some())).collect()
+    };
+    kept.sort();
+    let mut want = vec![
+        (id("member"), 400, false),
+        (id("member"), 600, false),
+        (id("moderator"), 300, false),
+        (id("admin"), 200, false),
+        (id("owner"), 100, false),
+        (id("admin"), 200, true),
+        (id("owner"), 100, true),
+    ];
+    want.sort();
+    assert_eq!(kept, want, "only what was allowed is kept");
 }
 
 #[tokio::test]
@@ -280,7 +375,7 @@ async fn the_typed_client_invites_and_names_those_skipped() {
     let err = env.registered_client("guest").await.send_invites(&["x@example.org".into()], &[general]).await;
     assert_eq!(
         err.expect_err("guests may not").server().map(|e| e.msg.as_str()),
-        Some("Insufficient permission")
+        Some("Not allowed for guest users")
     );
     let (_, list) = env.raw("member", "GET", "/invites", &[]).await;
     let emails: Vec<&str> =

@@ -43,3 +43,39 @@ async fn a_narrowed_queue_gets_only_the_messages_its_narrow_admits() {
         assert_eq!((status, body["msg"].as_str()), (400, Some(says)), "{narrow}");
     }
 }
+
+/// Before `channel` was an operator (level 250), register's `narrow` refuses it as Zulip 8.0
+/// (level 218) does, and takes `stream`; from 250 on, and at the default level, it takes both.
+#[tokio::test]
+async fn register_refuses_the_channel_operator_before_level_250() {
+    use topicterm::api::levels::CHANNEL_OPERATOR;
+    use topicterm::server::ServerOptions;
+    for level in [218, CHANNEL_OPERATOR - 1, CHANNEL_OPERATOR, ServerOptions::default().feature_level] {
+        let env = Env::start_with(ServerOptions { feature_level: level, ..Default::default() }).await;
+        let register = |narrow: &'static str| {
+            let env = &env;
+            async move { env.raw("member", "POST", "/register", &[("narrow", narrow)]).await }
+        };
+        let (status, body) = register(r#"[["channel", "general"]]"#).await;
+        if level < CHANNEL_OPERATOR {
+            assert_eq!(
+                (status, body["msg"].as_str(), body["code"].as_str()),
+                (400, Some("Operator channel not supported."), Some("BAD_REQUEST")),
+                "level {level}: {body}"
+            );
+        } else {
+            assert_eq!(status, 200, "level {level}: {body}");
+        }
+        let (status, body) = register(r#"[["stream", "general"], ["topic", "plans"]]"#).await;
+        assert_eq!(status, 200, "level {level}: {body}");
+        // GET /messages refuses it in its own words below 250 (`tests/api/levels.rs`).
+        let narrow = r#"[{"operator": "channel", "operand": "general"}]"#;
+        let page = [("anchor", "newest"), ("num_before", "1"), ("num_after", "0"), ("narrow", narrow)];
+        let (status, body) = env.raw("member", "GET", "/messages", &page).await;
+        if level < CHANNEL_OPERATOR {
+            assert_eq!((status, body["code"].as_str()), (400, Some("BAD_NARROW")), "level {level}: {body}");
+        } else {
+            assert_eq!(status, 200, "level {level}: {body}");
+        }
+    }
+}

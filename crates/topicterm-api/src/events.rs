@@ -6,6 +6,7 @@
 
 use super::models::*;
 use super::snippets::SavedSnippet;
+use super::settings::UserSettings;
 
 mod channel;
 pub(crate) mod ops;

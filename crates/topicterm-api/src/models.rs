@@ -793,20 +793,6 @@ pub struct DraftsCreated {
     pub ignored_parameters_unsupported: Vec<String>,
 }
 
-/// The user's personal settings this client reads (from `register`'s `user_settings`).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize, Serialize)]
-pub struct UserSettings {
-    /// Whether drafts are kept on the server (`None`: the server did not say; assume on).
-    #[serde(default)]
-    pub enable_drafts_synchronization: Option<bool>,
-    /// Desktop and audible notifications for channel messages: what a channel whose own
-    /// setting is `null` follows (`None`: the server did not say; Zulip's default is off).
-    #[serde(default)]
-    pub enable_stream_desktop_notifications: Option<bool>,
-    #[serde(default)]
-    pub enable_stream_audible_notifications: Option<bool>,
-}
-
 /// A custom emoji of the organization.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 pub struct RealmEmoji {

@@ -30,6 +30,10 @@ impl ApiErr {
     pub fn admin_required() -> Self {
         Self::new(StatusCode::BAD_REQUEST, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator")
     }
+    /// 400 `UNAUTHORIZED_PRINCIPAL`: the caller must be an owner.
+    pub fn owner_required() -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner")
+    }
     pub fn insufficient() -> Self {
         Self::bad("Insufficient permission")
     }
@@ -53,6 +57,10 @@ impl IntoResponse for ApiErr {
         if self.status == StatusCode::UNAUTHORIZED {
             resp.headers_mut()
                 .insert("www-authenticate", "Basic realm=\"zulip\"".parse().expect("static header"));
+        }
+        if self.status == StatusCode::REQUEST_TIMEOUT {
+            // The rest of a body too slow to arrive is not waited for on this connection.
+            resp.headers_mut().insert("connection", "close".parse().expect("static header"));
         }
         if let Some(secs) = body.get("retry-after").and_then(Value::as_f64)
             && let Ok(v) = format!("{}", secs.ceil() as u64).parse()

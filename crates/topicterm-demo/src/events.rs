@@ -1,11 +1,31 @@
 //! Event queues: `register` creates one, every state change pushes events to the queues of the
 //! users it concerns, and `GET /events` long-polls.
+//!
+//! Bounded, so that one member cannot grow the server without end (issue 50: 3,000 queues and
+//! 40 long messages took it from 33 MB to 1.6 GB). The reference server bounds a queue's
+//! lifetime (10 minutes without a poll by default, a week at most: `DEFAULT_EVENT_QUEUE_TIMEOUT_SECS`,
+//! `MAX_QUEUE_TIMEOUT_SECS` in `zerver/tornado/event_queue.py`) and collects expired queues;
+//! it has no count of queues per user or of events per queue, its rate limit (200 requests a
+//! minute) standing in for one. The demo server, which has no rate limit, keeps at most
+//! [`MAX_QUEUES_PER_USER`] queues a user (a new one collects that user's least recently polled)
+//! and at most [`MAX_QUEUE_EVENTS`] events or [`MAX_QUEUE_BYTES`] bytes of them in a queue
+//! nobody polls (past that the queue is collected). A collected queue answers as the reference
+//! answers for one it collected, `BAD_EVENT_QUEUE_ID`, and every client recovers from that by
+//! registering again.
 
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::Notify;
+
+/// The most event queues one user keeps: registering another collects the user's least
+/// recently polled one.
+pub const MAX_QUEUES_PER_USER: usize = 32;
+/// The most events a queue holds unacknowledged; one more and the queue is collected.
+pub const MAX_QUEUE_EVENTS: usize = 2_000;
+/// The most bytes (of JSON) a queue's unacknowledged events take; past that it is collected.
+pub const MAX_QUEUE_BYTES: usize = 2 << 20;
 
 /// One client's event queue.
 #[derive(Debug)]
@@ -15,6 +35,10 @@ pub struct Queue {
     /// `None`: every event type.
     pub event_types: Option<HashSet<String>>,
     pub events: VecDeque<(i64, Value)>,
+    /// What `events` takes, in bytes of JSON (bounded by [`MAX_QUEUE_BYTES`]).
+    pub bytes: usize,
+    /// Over its bounds: the queue is collected (see the module's documentation).
+    pub overflowed: bool,
     pub next_id: i64,
     pub last_access: Instant,
     pub notify: Arc<Notify>,
@@ -44,12 +68,25 @@ impl Queue {
     }
 
     fn push(&mut self, mut event: Value) {
+        if self.overflowed {
+            return;
+        }
         let id = self.next_id;
         self.next_id += 1;
         if let Some(obj) = event.as_object_mut() {
             obj.insert("id".into(), json!(id));
         }
-        self.events.push_back((id, event));
+        let size = size_of_json(&event);
+        if self.events.len() >= MAX_QUEUE_EVENTS || self.bytes + size > MAX_QUEUE_BYTES {
+            // Nobody polls it (a poll takes each event as it comes): its memory goes now, the
+            // queue with the next collection, and its client's next poll is told so.
+            self.overflowed = true;
+            self.events = VecDeque::new();
+            self.bytes = 0;
+        } else {
+            self.bytes += size;
+            self.events.push_back((id, event));
+        }
         self.notify.notify_one();
     }
 
@@ -87,9 +124,28 @@ impl Queue {
     /// Drop events the client acknowledged.
     pub fn ack(&mut self, last_event_id: i64) {
         while self.events.front().is_some_and(|(id, _)| *id <= last_event_id) {
-            self.events.pop_front();
+            if let Some((_, e)) = self.events.pop_front() {
+                self.bytes = self.bytes.saturating_sub(size_of_json(&e));
+            }
         }
     }
+}
+
+/// How many bytes an event takes as JSON.
+fn size_of_json(event: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, event);
+    count.0
 }
 
 /// All queues of the server.
@@ -116,6 +172,7 @@ impl Queues {
         simplified_presence: bool,
     ) -> String {
         let id = format!("{}:{}", super::clock::now(), super::token::token(16));
+        self.make_room_for(user_id);
         self.map.insert(
             id.clone(),
             Queue {
@@ -123,6 +180,8 @@ impl Queues {
                 user_id,
                 event_types,
                 events: VecDeque::new(),
+                bytes: 0,
+                overflowed: false,
                 next_id: 0,
                 last_access: Instant::now(),
                 notify: Arc::new(Notify::new()),
@@ -139,9 +198,28 @@ impl Queues {
         id
     }
 
-    /// Delete queues nobody polled within their lifetime.
+    /// Delete queues nobody polled within their lifetime, and those over their bounds.
     pub fn gc(&mut self) {
-        self.map.retain(|_, q| q.polling || q.last_access.elapsed() < q.lifetime);
+        self.remove_where(|q| q.overflowed || (!q.polling && q.last_access.elapsed() >= q.lifetime));
+    }
+
+    /// Before a user's new queue: collect what is over their bounds, and their least recently
+    /// polled queues (one being polled last) until there is room for one more.
+    fn make_room_for(&mut self, user_id: i64) {
+        self.remove_where(|q| q.user_id == user_id && q.overflowed);
+        let mut theirs: Vec<(bool, Instant, String)> = self
+            .map
+            .values()
+            .filter(|q| q.user_id == user_id)
+            .map(|q| (q.polling, q.last_access, q.id.clone()))
+            .collect();
+        if theirs.len() < MAX_QUEUES_PER_USER {
+            return;
+        }
+        theirs.sort();
+        let excess = theirs.len() + 1 - MAX_QUEUES_PER_USER;
+        let doomed: HashSet<String> = theirs.into_iter().take(excess).map(|(_, _, id)| id).collect();
+        self.remove_where(|q| doomed.contains(&q.id));
     }
 
     /// Make a queue's last poll `by` longer ago (tests: a queue's lifetime of minutes or days

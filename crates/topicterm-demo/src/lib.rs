@@ -19,6 +19,7 @@
 //! The client links it only with its `demo` feature (on by default).
 
 pub mod clock;
+pub mod counters;
 pub mod emoji;
 pub mod error;
 pub mod events;
@@ -71,11 +72,19 @@ pub struct ServerOptions {
     /// How long a client may take to send a request's head (and, with `tls`, its handshake)
     /// before the connection is closed; an idle kept-alive connection is closed after as long.
     pub header_read_timeout: Duration,
+    /// How long a request's body may take to arrive, all of it, after its head: past that the
+    /// request is answered 408 and its connection closed.
+    pub body_read_timeout: Duration,
     /// The seeded users' API keys and outgoing-webhook tokens are derived from this secret and
     /// each user's email, so they stay the same across restarts of the same organization (a
     /// restart must not close every running client with "Invalid API key"); random when `None`.
     /// `demo-server` keeps one in the data folder (`key_secret_file`).
     pub key_secret: Option<Vec<u8>>,
+    /// Where the organization's ID counters are kept across restarts (`counters`): each run's
+    /// messages, channels and the rest get IDs past every one an earlier run gave. `None`:
+    /// counted from the start each time. `demo-server` keeps it in the data folder, beside the
+    /// key secret (`counters::FILE`).
+    pub counters_file: Option<std::path::PathBuf>,
 }
 
 impl Default for ServerOptions {
@@ -94,7 +103,9 @@ impl Default for ServerOptions {
             require_client_cert: false,
             upload_quota_mib: None,
             header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(30),
             key_secret: None,
+            counters_file: None,
         }
     }
 }
@@ -146,10 +157,23 @@ impl DemoServer {
             clock_offset: opts.seed_time.map_or(0, |t| t - clock::now()),
             upload_quota_mib: opts.upload_quota_mib,
             upload_seed: opts.seed_time.map(|t| t as u64),
+            message_id_floor: 0,
         };
+        let floors = match &opts.counters_file {
+            Some(path) => counters::load(path)?,
+            None => counters::Floors::default(),
+        };
+        let settings = org::Settings { message_id_floor: floors.messages, ..settings };
         let mut org = Org::from_seed(&seed, settings, opts.seed_time.unwrap_or_else(clock::now))
             .map_err(|e| anyhow::anyhow!("invalid seed: {e}"))?;
         org.queues.lifetime = opts.queue_lifetime;
+        if let Some(path) = &opts.counters_file {
+            // The seed's records keep their IDs; what is made from now on comes after
+            // everything an earlier run made.
+            org.skip_ids_below(floors.others);
+            let next = counters::Floors { messages: org.next_message_id(), others: org.next_id() };
+            org.reserve_ids(counters::Reservation::reserve(path, next, counters::BLOCK)?);
+        }
         if let Some(secret) = &opts.key_secret {
             for u in org.users.values_mut() {
                 u.api_key = token::derived(secret, &format!("api key of {}", u.email), 32);
@@ -169,6 +193,7 @@ impl DemoServer {
             url: url.clone(),
             http: reqwest::Client::builder().timeout(Duration::from_secs(10)).build()?,
             heartbeat: opts.heartbeat,
+            body_timeout: opts.body_read_timeout,
             requests: std::sync::atomic::AtomicU64::new(0),
             request_log: Mutex::default(),
         });

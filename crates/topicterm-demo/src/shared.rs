@@ -19,6 +19,9 @@ pub struct Shared {
     pub http: reqwest::Client,
     /// A long-poll with nothing to deliver returns a heartbeat after this long.
     pub heartbeat: Duration,
+    /// How long a request's body may take to arrive, all of it, once its head is in
+    /// (`ServerOptions::body_read_timeout`).
+    pub body_timeout: Duration,
     /// Requests received, of any kind (tests use it to prove a request was never sent).
     pub requests: std::sync::atomic::AtomicU64,
     /// The newest requests as `METHOD /path?query` (tests read which requests a client makes).
@@ -93,12 +96,20 @@ async fn read_multipart(
     Ok(files)
 }
 
+/// 408, and the connection closed: the body did not arrive within the bound.
+fn too_slow() -> ApiErr {
+    ApiErr::new(StatusCode::REQUEST_TIMEOUT, "REQUEST_TIMEOUT", "Request body not received in time")
+}
+
 /// The query's and the body's parameters, and the body's files; a body over `max` bytes is
-/// refused, one that says so in its `Content-Length` before any of it is read.
+/// refused, one that says so in its `Content-Length` before any of it is read, and one not
+/// wholly received within `within` too (one byte every few seconds must not hold a connection,
+/// nor a file descriptor, for minutes: issue 50).
 async fn read_params(
     parts: &axum::http::request::Parts,
     body: axum::body::Body,
     max: usize,
+    within: Duration,
 ) -> ApiResult<(Params, Vec<UploadedFile>)> {
     let mut pairs: Vec<(String, String)> =
         url::form_urlencoded::parse(parts.uri.query().unwrap_or("").as_bytes()).into_owned().collect();
@@ -107,7 +118,10 @@ async fn read_params(
     if announced.is_some_and(|n| n > max as u64) {
         return Err(too_large());
     }
-    let bytes = axum::body::to_bytes(body, max).await.map_err(|_| too_large())?;
+    let bytes = tokio::time::timeout(within, axum::body::to_bytes(body, max))
+        .await
+        .map_err(|_| too_slow())?
+        .map_err(|_| too_large())?;
     let mut files = Vec::new();
     if !bytes.is_empty() {
         let ctype = parts.headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
@@ -154,7 +168,7 @@ impl FromRequest<Arc<Shared>> for Req {
     async fn from_request(req: Request, state: &Arc<Shared>) -> Result<Self, ApiErr> {
         let (parts, body) = req.into_parts();
         let user_id = authenticate(&parts.headers, state)?;
-        let (p, files) = read_params(&parts, body, MAX_BODY).await?;
+        let (p, files) = read_params(&parts, body, MAX_BODY, state.body_timeout).await?;
         let agent = parts.headers.get(header::USER_AGENT).and_then(|v| v.to_str().ok());
         let client = crate::levels::client_name(p.opt_str("client"), agent);
         Ok(Req { user_id, client, p, files })
@@ -164,9 +178,9 @@ impl FromRequest<Arc<Shared>> for Req {
 impl FromRequest<Arc<Shared>> for Anon {
     type Rejection = ApiErr;
 
-    async fn from_request(req: Request, _state: &Arc<Shared>) -> Result<Self, ApiErr> {
+    async fn from_request(req: Request, state: &Arc<Shared>) -> Result<Self, ApiErr> {
         let (parts, body) = req.into_parts();
-        let (p, _) = read_params(&parts, body, MAX_ANON_BODY).await?;
+        let (p, _) = read_params(&parts, body, MAX_ANON_BODY, state.body_timeout).await?;
         Ok(Anon { p })
     }
 }

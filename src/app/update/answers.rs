@@ -557,9 +557,10 @@ pub(super) fn policy_words(policy: VisibilityPolicy) -> (&'static str, &'static 
     }
 }
 
-/// The server's refusal for want of permission (its one message for it).
+/// The server's refusal for want of permission: its message for it, or for a guest where a
+/// view is for members only (`require_member_or_admin`: invitations).
 fn insufficient(e: &ApiError) -> bool {
-    e.server().is_some_and(|s| s.msg == "Insufficient permission")
+    e.server().is_some_and(|s| s.msg == "Insufficient permission" || s.msg == "Not allowed for guest users")
 }
 
 /// Why a file could not be written, in words (the I/O error's own text names the temporary

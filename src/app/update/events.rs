@@ -29,10 +29,19 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
         EventKind::Drafts(ev) => return super::server_drafts::on_event(st, ev),
         EventKind::UserSettings(UserSettingsEvent::Update(change)) => {
             let d = &mut st.data.notify_defaults;
+            let settings = &mut st.data.user_settings;
             match change {
-                UserSettingChange::StreamDesktopNotifications(v) => d.desktop = v,
-                UserSettingChange::StreamAudibleNotifications(v) => d.audible = v,
-                UserSettingChange::Other { .. } => {}
+                UserSettingChange::StreamDesktopNotifications(v) => {
+                    d.desktop = v;
+                    settings.enable_stream_desktop_notifications = Some(v);
+                }
+                UserSettingChange::StreamAudibleNotifications(v) => {
+                    d.audible = v;
+                    settings.enable_stream_audible_notifications = Some(v);
+                }
+                UserSettingChange::Other { property, value } => {
+                    settings.apply(&property, &value);
+                }
             }
         }
         EventKind::NavigationView(ev) => st.data.lists.on_view(ev),

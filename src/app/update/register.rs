@@ -46,6 +46,7 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     st.ui.loading = false;
     let drafts_fx = super::server_drafts::on_register(st, r.drafts.clone(), r.user_settings.as_ref());
     st.data.notify_defaults = r.user_settings.as_ref().map(NotifyDefaults::of).unwrap_or_default();
+    st.data.user_settings = r.user_settings.clone().unwrap_or_default();
     st.data.recent_dms = r
         .recent_private_conversations
         .iter()

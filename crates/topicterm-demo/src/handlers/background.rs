@@ -54,13 +54,16 @@ pub fn dispatch_webhooks(s: &Arc<Shared>) {
     }
 }
 
-/// Deliver due scheduled messages forever.
+/// Deliver due scheduled messages, and collect expired event queues, forever.
 pub async fn scheduler_loop(shared: Arc<Shared>, tick: Duration) {
     let mut interval = tokio::time::interval(tick);
     loop {
         interval.tick().await;
         let delivered = {
             let mut org = shared.lock();
+            // Expired and overflowed queues go even when nobody registers or polls, as the
+            // reference server collects them every minute.
+            org.queues.gc();
             let at = org.now();
             let reminded = super::daily::deliver_due_reminders(&mut org, at);
             org.deliver_due(at) || reminded

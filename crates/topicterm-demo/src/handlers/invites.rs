@@ -15,11 +15,24 @@ use std::sync::Arc;
 /// Ten days, the reference server's default lifetime of an invitation, in minutes.
 const DEFAULT_EXPIRY_MINUTES: i64 = 10 * 24 * 60;
 
-fn may_invite(org: &Org, user: i64) -> Result<(), ApiErr> {
-    match org.users.get(&user) {
-        Some(u) if u.role != crate::org::Role::Guest => Ok(()),
-        _ => Err(ApiErr::insufficient()),
+/// Who may invite, and to which role, as the reference server's `invite_users_backend` and
+/// `generate_multiuse_invite_backend` check it (a guest is refused before, in [`checked`]): only a
+/// member of the realm's group for this kind of invitation (`can_invite_users_group` by email,
+/// `create_multiuse_invite_group` for a link); owners only by owners and administrators only by
+/// administrators (`check_role_based_permissions`).
+fn may_invite(org: &Org, user: i64, setting: &str, role: i64) -> Result<(), ApiErr> {
+    use crate::org::Role;
+    let u = org.user(user)?;
+    if !org.in_group(org.realm_group(setting), user) {
+        return Err(ApiErr::insufficient());
     }
+    if role == Role::Owner as i64 && u.role != Role::Owner {
+        return Err(ApiErr::owner_required());
+    }
+    if role <= Role::Admin as i64 && !u.is_admin() {
+        return Err(ApiErr::bad("Must be an organization administrator"));
+    }
+    Ok(())
 }
 
 fn expiry(p: &crate::params::Params, now: i64) -> Result<Option<i64>, ApiErr> {
@@ -69,19 +82,35 @@ fn invite_json(i: &InviteRec) -> Value {
     v
 }
 
-/// What both kinds of invitation check first: the inviter's permission, the role, the channels
-/// (required for email invitations); the role, now and the expiry.
+/// What both kinds of invitation check first: the role, the inviter's permission (`setting`:
+/// the realm group that may make this kind), the channels (required for email invitations);
+/// the role, now and the expiry.
 fn checked(
     org: &Org,
     user: i64,
     p: &crate::params::Params,
+    setting: &str,
     channels_required: bool,
 ) -> Result<(i64, i64, Option<i64>), ApiErr> {
-    may_invite(org, user)?;
+    member_or_admin(org, user)?;
     let role = invite_as(p)?;
+    may_invite(org, user, setting, role)?;
     check_channels(org, user, p, channels_required)?;
     let now = org.now();
     Ok((role, now, expiry(p, now)?))
+}
+
+/// The reference server's `require_member_or_admin`, checked before any parameter is read: no
+/// guest and no bot uses the invitation endpoints.
+fn member_or_admin(org: &Org, user: i64) -> Result<(), ApiErr> {
+    let u = org.user(user)?;
+    if u.role == crate::org::Role::Guest {
+        return Err(ApiErr::bad("Not allowed for guest users"));
+    }
+    if u.is_bot() {
+        return Err(ApiErr::bad("This endpoint does not accept bot requests."));
+    }
+    Ok(())
 }
 
 /// Keep an invitation under a fresh ID.
@@ -90,9 +119,11 @@ fn keep(org: &mut Org, mut rec: InviteRec) {
     org.invites.insert(rec.id, rec);
 }
 
-/// `GET /invites`: administrators see every unexpired invitation, others their own.
+/// `GET /invites`: administrators see every unexpired invitation, other members their own;
+/// guests and bots none (`require_member_or_admin`).
 pub async fn list(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let org = s.lock();
+    member_or_admin(&org, req.user_id)?;
     let now = org.now();
     let admin = org.users.get(&req.user_id).is_some_and(|u| u.is_admin());
     let list: Vec<Value> = org
@@ -112,7 +143,7 @@ pub async fn send(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let p = &req.p;
     let emails = p.str("invitee_emails")?;
     let mut org = s.lock();
-    let (role, now, expires) = checked(&org, req.user_id, p, true)?;
+    let (role, now, expires) = checked(&org, req.user_id, p, "realm_can_invite_users_group", true)?;
     let _ = p.opt_bool("notify_referrer_on_join")?;
     let mut emails: Vec<&str> = emails.split([',', '\n']).map(str::trim).filter(|e| !e.is_empty()).collect();
     emails.dedup();
@@ -190,7 +221,7 @@ fn valid_address(e: &str) -> bool {
 pub async fn create_link(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let p = &req.p;
     let mut org = s.lock();
-    let (role, now, expires) = checked(&org, req.user_id, p, false)?;
+    let (role, now, expires) = checked(&org, req.user_id, p, "realm_create_multiuse_invite_group", false)?;
     let link = format!("{}/join/{}/", s.url, crate::token::token(24).to_lowercase());
     let rec = InviteRec {
         id: 0,

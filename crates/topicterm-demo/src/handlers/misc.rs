@@ -16,12 +16,16 @@ pub const LONGPOLL_TIMEOUT: u64 = 90;
 
 /// Register's `narrow`: `[operator, operand]` pairs of the operators the reference server
 /// filters events by (`check_narrow_for_events`), refused in its words otherwise.
-fn events_narrow(terms: Vec<Vec<String>>) -> Result<Vec<(String, String)>, ApiErr> {
+/// `narrow` of `POST /register` (the reference's `check_supported_events_narrow_filter`): a
+/// server before `channel` was an operator ([`crate::levels::CHANNEL_OPERATOR`]) knows only
+/// `stream` for it.
+fn events_narrow(level: i64, terms: Vec<Vec<String>>) -> Result<Vec<(String, String)>, ApiErr> {
     terms
         .into_iter()
         .map(|term| match <[String; 2]>::try_from(term) {
             Ok([op, _])
-                if !["channel", "stream", "topic", "exact-topic", "sender", "is"].contains(&op.as_str()) =>
+                if !["channel", "stream", "topic", "exact-topic", "sender", "is"].contains(&op.as_str())
+                    || (op == "channel" && level < crate::levels::CHANNEL_OPERATOR) =>
             {
                 Err(ApiErr::bad(format!("Operator {op} not supported.")))
             }
@@ -44,7 +48,6 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let include = p.opt_str("include_subscribers").unwrap_or_else(|| "false".into());
     let slim = p.bool_or("slim_presence", false)?;
     let _ = p.opt_bool("all_public_streams")?;
-    let narrow = events_narrow(p.opt_json::<Vec<Vec<String>>>("narrow")?.unwrap_or_default())?;
     let _ = p.opt_i64("presence_history_limit_days")?;
     let caps: Map<String, Value> = p.opt_json("client_capabilities")?.unwrap_or_default();
     // The capability means nothing to a server before empty topics.
@@ -54,6 +57,7 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         caps.get("simplified_presence_events").and_then(Value::as_bool).unwrap_or(false);
     let cap = |name: &str| caps.get(name).and_then(Value::as_bool).unwrap_or(false);
     let level = s.lock().settings.feature_level;
+    let narrow = events_narrow(level, p.opt_json::<Vec<Vec<String>>>("narrow")?.unwrap_or_default())?;
     // Below level 481 the parameter is unknown: not read, so reported as ignored.
     let idle_timeout = if level >= crate::levels::IDLE_QUEUE_TIMEOUT {
         idle_queue_timeout(p.opt_str("idle_queue_timeout"))?

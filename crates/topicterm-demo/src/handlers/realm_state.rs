@@ -7,32 +7,6 @@ use crate::levels;
 use crate::org::{Org, UserRec};
 use serde_json::{Value, json};
 
-/// The permission settings and the system group each is given to by default.
-const GROUP_SETTINGS: &[(&str, &str)] = &[
-    ("realm_can_access_all_users_group", "role:everyone"),
-    ("realm_can_add_custom_emoji_group", "role:members"),
-    ("realm_can_add_subscribers_group", "role:members"),
-    ("realm_can_create_bots_group", "role:members"),
-    ("realm_can_create_groups", "role:members"),
-    ("realm_can_create_private_channel_group", "role:members"),
-    ("realm_can_create_public_channel_group", "role:members"),
-    ("realm_can_create_web_public_channel_group", "role:owners"),
-    ("realm_can_create_write_only_bots_group", "role:members"),
-    ("realm_can_invite_users_group", "role:members"),
-    ("realm_can_manage_all_groups", "role:owners"),
-    ("realm_can_manage_billing_group", "role:administrators"),
-    ("realm_can_mention_many_users_group", "role:administrators"),
-    ("realm_can_move_messages_between_channels_group", "role:members"),
-    ("realm_can_move_messages_between_topics_group", "role:everyone"),
-    ("realm_can_resolve_topics_group", "role:everyone"),
-    ("realm_can_set_delete_message_policy_group", "role:moderators"),
-    ("realm_can_set_topics_policy_group", "role:moderators"),
-    ("realm_can_summarize_topics_group", "role:everyone"),
-    ("realm_create_multiuse_invite_group", "role:administrators"),
-    ("realm_direct_message_initiator_group", "role:everyone"),
-    ("realm_direct_message_permission_group", "role:everyone"),
-];
-
 /// One week, the reference server's default limit for moving messages.
 const WEEK: i64 = 7 * 24 * 3600;
 
@@ -42,7 +16,7 @@ pub fn realm_fields(org: &Org, site: &str) -> Vec<(&'static str, Value)> {
     let host =
         site.split("://").nth(1).unwrap_or(site).split([':', '/']).next().unwrap_or_default().to_owned();
     let mut fields: Vec<(&'static str, Value)> =
-        GROUP_SETTINGS.iter().map(|(k, g)| (*k, json!(org.system_group(g)))).collect();
+        org.realm_groups().into_iter().map(|(k, g)| (k, json!(g))).collect();
     let providers = json!({
         "disabled": {"name": "None", "id": 0},
         "jitsi_meet": {"name": "Jitsi Meet", "id": 1},

@@ -5,7 +5,44 @@ use super::records::{ChannelRec, GroupSetting, MessageRec, Recip, Role, UserRec}
 use crate::error::{ApiErr, ApiResult};
 use std::collections::BTreeSet;
 
+/// The realm's permission settings (register's `realm_*_group` fields) and the system group
+/// each is given to (the reference server's defaults; the demo server does not change them).
+const REALM_GROUP_SETTINGS: &[(&str, &str)] = &[
+    ("realm_can_access_all_users_group", "role:everyone"),
+    ("realm_can_add_custom_emoji_group", "role:members"),
+    ("realm_can_add_subscribers_group", "role:members"),
+    ("realm_can_create_bots_group", "role:members"),
+    ("realm_can_create_groups", "role:members"),
+    ("realm_can_create_private_channel_group", "role:members"),
+    ("realm_can_create_public_channel_group", "role:members"),
+    ("realm_can_create_web_public_channel_group", "role:owners"),
+    ("realm_can_create_write_only_bots_group", "role:members"),
+    ("realm_can_invite_users_group", "role:members"),
+    ("realm_can_manage_all_groups", "role:owners"),
+    ("realm_can_manage_billing_group", "role:administrators"),
+    ("realm_can_mention_many_users_group", "role:administrators"),
+    ("realm_can_move_messages_between_channels_group", "role:members"),
+    ("realm_can_move_messages_between_topics_group", "role:everyone"),
+    ("realm_can_resolve_topics_group", "role:everyone"),
+    ("realm_can_set_delete_message_policy_group", "role:moderators"),
+    ("realm_can_set_topics_policy_group", "role:moderators"),
+    ("realm_can_summarize_topics_group", "role:everyone"),
+    ("realm_create_multiuse_invite_group", "role:administrators"),
+    ("realm_direct_message_initiator_group", "role:everyone"),
+    ("realm_direct_message_permission_group", "role:everyone"),
+];
+
 impl Org {
+    /// Each realm permission setting and the group it is given to.
+    pub fn realm_groups(&self) -> Vec<(&'static str, i64)> {
+        REALM_GROUP_SETTINGS.iter().map(|(k, g)| (*k, self.system_group(g))).collect()
+    }
+
+    /// The group a realm permission setting (`realm_can_invite_users_group`) is given to.
+    pub fn realm_group(&self, setting: &str) -> i64 {
+        REALM_GROUP_SETTINGS.iter().find(|(k, _)| *k == setting).map_or(0, |(_, g)| self.system_group(g))
+    }
+
     /// Whether a user is in a group, directly or through subgroups.
     pub fn in_group(&self, group_id: i64, user_id: i64) -> bool {
         let mut stack = vec![group_id];

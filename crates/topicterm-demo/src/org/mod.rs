@@ -79,6 +79,9 @@ pub struct Settings {
     /// What upload folders are drawn from: a server started at a fixed moment (tests) names
     /// them the same on every run; otherwise (`None`) they come from the system's randomness.
     pub upload_seed: Option<u64>,
+    /// The first message ID this run may give (past every one an earlier run of the same
+    /// organization gave: `counters`); IDs start at 100 when it is lower.
+    pub message_id_floor: i64,
 }
 
 impl Default for Settings {
@@ -90,6 +93,7 @@ impl Default for Settings {
             clock_offset: 0,
             upload_quota_mib: None,
             upload_seed: None,
+            message_id_floor: 0,
         }
     }
 }
@@ -171,6 +175,8 @@ pub struct Org {
     pub email_gateway_bot: i64,
     /// Draws the random folder of each upload (`Org::upload_folder`).
     upload_rng: rand::rngs::StdRng,
+    /// Where IDs are reserved across restarts (`demo-server`), if they are.
+    reservation: Option<crate::counters::Reservation>,
 }
 
 /// Built-in navigation views every user has.
@@ -218,6 +224,7 @@ impl Org {
             Some(seed) => rand::rngs::StdRng::seed_from_u64(seed),
             None => rand::rngs::StdRng::from_os_rng(),
         };
+        let first_message_id = settings.message_id_floor.max(100);
         Org {
             settings,
             realm,
@@ -260,10 +267,11 @@ impl Org {
             queues: Queues::default(),
             webhook_jobs: Vec::new(),
             next_id: 1,
-            next_message_id: 100,
+            next_message_id: first_message_id,
             notification_bot: 0,
             email_gateway_bot: 0,
             upload_rng,
+            reservation: None,
         }
     }
 
@@ -280,7 +288,31 @@ impl Org {
     pub fn alloc(&mut self) -> i64 {
         let id = self.next_id;
         self.next_id += 1;
+        self.keep_reserved();
         id
+    }
+
+    /// The ID [`alloc`](Org::alloc) gives next.
+    pub fn next_id(&self) -> i64 {
+        self.next_id
+    }
+
+    /// From now on, reserve IDs in `reservation`'s file before giving them (see `counters`).
+    pub fn reserve_ids(&mut self, reservation: crate::counters::Reservation) {
+        self.reservation = Some(reservation);
+        self.keep_reserved();
+    }
+
+    /// What is given next is reserved in the file: if it is not, reserve further first. A file
+    /// that cannot be written is said in the log; the IDs are given all the same (refusing
+    /// every message would be worse), and a restart after that may give them again.
+    fn keep_reserved(&mut self) {
+        let next = crate::counters::Floors { messages: self.next_message_id, others: self.next_id };
+        if let Some(r) = &mut self.reservation
+            && let Err(e) = r.covers(next)
+        {
+            tracing::warn!("IDs not reserved across restarts: {e}");
+        }
     }
 
     /// The ID the next message will have: the first a user who subscribes now may see.
@@ -292,12 +324,14 @@ impl Org {
     pub(crate) fn alloc_message_id(&mut self) -> i64 {
         let id = self.next_message_id;
         self.next_message_id += 1;
+        self.keep_reserved();
         id
     }
 
     /// Make [`alloc`](Org::alloc) hand out IDs from `id` on (for IDs assigned by hand).
     pub fn skip_ids_below(&mut self, id: i64) {
         self.next_id = self.next_id.max(id);
+        self.keep_reserved();
     }
 
     pub fn system_group(&self, name: &str) -> i64 {
