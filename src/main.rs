@@ -100,6 +100,20 @@ enum DemoSize {
     Large,
 }
 
+/// How `demo-server`'s organization lets people log in.
+#[cfg(feature = "demo")]
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum DemoAuth {
+    /// Email and password.
+    Password,
+    /// A username and password, as an LDAP organization.
+    Ldap,
+    /// Only single sign-on ("Log in with Demo SSO", the desktop flow).
+    Sso,
+    /// Password and single sign-on.
+    Both,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Log in to a server with email and password; the API key goes to the OS keyring (or, where
@@ -171,6 +185,10 @@ enum Command {
         /// name it as client_cert and client_cert_key.
         #[arg(long, requires = "tls")]
         require_client_cert: bool,
+        /// How people log in: password, ldap (a username, not an email), sso (only "Log in with
+        /// Demo SSO", through the reference's desktop flow) or both (password and SSO).
+        #[arg(long, value_enum, default_value = "password")]
+        auth: DemoAuth,
     },
     /// Receive outgoing-webhook payloads, refuse a wrong token, and print each message.
     WebhookListen {
@@ -336,6 +354,7 @@ fn run() -> anyhow::Result<()> {
             size,
             tls,
             require_client_cert,
+            auth,
         }) => {
             let seed = match size {
                 DemoSize::Demo => topicterm::server::seed::DEMO_SEED.to_owned(),
@@ -355,6 +374,12 @@ fn run() -> anyhow::Result<()> {
                 require_client_cert,
                 key_secret: Some(demo_key_secret()?),
                 counters_file: Some(demo_data_dir()?.join(topicterm::server::counters::FILE)),
+                auth: match auth {
+                    DemoAuth::Password => topicterm::server::logins::AuthMode::Password,
+                    DemoAuth::Ldap => topicterm::server::logins::AuthMode::Ldap,
+                    DemoAuth::Sso => topicterm::server::logins::AuthMode::Sso,
+                    DemoAuth::Both => topicterm::server::logins::AuthMode::Both,
+                },
                 ..Default::default()
             };
             rt.block_on(demo_server(opts, zuliprc_dir))

@@ -38,6 +38,7 @@
 
 pub mod attachments;
 pub mod channels;
+pub mod desktop_login;
 pub mod drafts;
 pub mod emoji;
 pub mod error;
