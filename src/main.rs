@@ -116,9 +116,15 @@ enum DemoAuth {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Log in to a server with email and password; the API key goes to the OS keyring (or, where
-    /// there is none, to a private zuliprc in the config directory).
+    /// Log in to a server the way its organization offers — email or username and password, or
+    /// single sign-on ("Log in with GitHub", …) through a browser — or import a downloaded
+    /// zuliprc; the API key goes to the OS keyring (or, where there is none, to a private
+    /// zuliprc in the config directory).
     Login {
+        /// Import this zuliprc (downloaded from the web app: Personal settings → Account &
+        /// privacy → API key; mode 0600) instead of logging in.
+        #[arg(long, value_name = "FILE")]
+        zuliprc: Option<PathBuf>,
         /// Name the account (default: the server's host name).
         #[arg(short = 'a', long, value_name = "NAME")]
         account: Option<String>,
@@ -323,13 +329,19 @@ fn run() -> anyhow::Result<()> {
     }
     let rt = tokio::runtime::Runtime::new()?;
     match cli.command {
-        Some(Command::Login { account, default, no_keyring, cert_bundle, insecure }) => {
+        Some(Command::Login { zuliprc, account, default, no_keyring, cert_bundle, insecure }) => {
             let store = AccountStore::open_default()?;
             // A relative path is kept as the absolute one it names now.
             let cert_bundle = cert_bundle.map(|p| std::path::absolute(&p).unwrap_or(p));
             let tls = topicterm::api::Tls { insecure, cert_bundle, ..Default::default() };
             let opts = LoginOptions { account, make_default: default, no_keyring, tls };
-            rt.block_on(account::login(&store, &mut TerminalPrompter, &opts)).map(|_| ())
+            match zuliprc {
+                Some(path) => {
+                    rt.block_on(topicterm::login::import_zuliprc(&store, &mut TerminalPrompter, &opts, &path))
+                }
+                None => rt.block_on(topicterm::login::login(&store, &mut TerminalPrompter, &opts)),
+            }
+            .map(|_| ())
         }
         Some(Command::Logout { account }) => {
             let store = AccountStore::open_default()?;

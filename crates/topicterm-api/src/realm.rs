@@ -57,7 +57,10 @@ impl ServerSettings {
 
     /// The single sign-on methods the client can read.
     pub fn external_methods(&self) -> Vec<super::desktop_login::ExternalAuthMethod> {
-        self.external_authentication_methods.iter().filter_map(|m| serde_json::from_value(m.clone()).ok()).collect()
+        self.external_authentication_methods
+            .iter()
+            .filter_map(|m| serde_json::from_value(m.clone()).ok())
+            .collect()
     }
 
     /// Whether the organization takes passwords (email or LDAP username).

@@ -55,4 +55,3 @@ pub fn encrypt_for_app(otp_hex: &str, token: &str) -> Option<String> {
     out.extend(sealed);
     Some(hex::encode(out))
 }
-

@@ -59,7 +59,11 @@ pub async fn sign_in_page(
     Query(q): Query<HashMap<String, String>>,
 ) -> Response {
     if backend != "oidc" || !s.logins().mode.sso() {
-        return page(StatusCode::NOT_FOUND, "Not found", "<p>This organization has no such login method.</p>");
+        return page(
+            StatusCode::NOT_FOUND,
+            "Not found",
+            "<p>This organization has no such login method.</p>",
+        );
     }
     let otp = q.get("desktop_flow_otp").map(String::as_str).unwrap_or_default();
     if !valid_otp(otp) {
@@ -81,7 +85,11 @@ pub async fn sign_in_page(
 /// `POST /accounts/login/social/oidc`: signed in; the token for the app, encrypted with its key.
 pub async fn sign_in(State(s): State<Arc<Shared>>, Path(backend): Path<String>, a: Anon) -> Response {
     if backend != "oidc" || !s.logins().mode.sso() {
-        return page(StatusCode::NOT_FOUND, "Not found", "<p>This organization has no such login method.</p>");
+        return page(
+            StatusCode::NOT_FOUND,
+            "Not found",
+            "<p>This organization has no such login method.</p>",
+        );
     }
     let otp = a.p.opt_str("desktop_flow_otp").unwrap_or_default();
     let email = a.p.opt_str("email").unwrap_or_default();
@@ -132,8 +140,10 @@ pub async fn log_into_subdomain(State(s): State<Arc<Shared>>, Path(token): Path<
     let (session, csrf) = (crate::token::token(32), crate::token::token(32));
     logins.sessions.insert(session.clone(), (user, csrf.clone()));
     let mut headers = HeaderMap::new();
-    for cookie in [format!("sessionid={session}; HttpOnly; Path=/; SameSite=Lax"), format!("csrftoken={csrf}; Path=/; SameSite=Lax")]
-    {
+    for cookie in [
+        format!("sessionid={session}; HttpOnly; Path=/; SameSite=Lax"),
+        format!("csrftoken={csrf}; Path=/; SameSite=Lax"),
+    ] {
         if let Ok(v) = HeaderValue::from_str(&cookie) {
             headers.append(header::SET_COOKIE, v);
         }
@@ -172,7 +182,11 @@ pub async fn json_fetch_api_key(State(s): State<Arc<Shared>>, headers: HeaderMap
     };
     let sent = headers.get("x-csrftoken").and_then(|v| v.to_str().ok());
     if sent != Some(csrf.as_str()) || cookie(&headers, "csrftoken") != Some(csrf.as_str()) {
-        return Err(ApiErr::new(StatusCode::FORBIDDEN, "CSRF_FAILED", "CSRF error: CSRF token missing or incorrect."));
+        return Err(ApiErr::new(
+            StatusCode::FORBIDDEN,
+            "CSRF_FAILED",
+            "CSRF error: CSRF token missing or incorrect.",
+        ));
     }
     let passwords = s.logins().mode.passwords();
     if passwords && a.p.opt_str("password").as_deref() != Some(DEMO_PASSWORD) {
