@@ -1,8 +1,6 @@
-//! Accounts: `topicterm login`, where API keys live, and which account a run uses.
-//!
-//! `login` asks for the server URL, checks it (`GET /server_settings`), asks for the email and
-//! the password (no echo), fetches the API key (`POST /fetch_api_key`) and keeps it in the OS
-//! keyring (the `keyring` crate: Keychain, Credential Manager or the Secret Service). Where no keyring is available (headless
+//! Accounts: where API keys live, and which account a run uses. `crate::login` asks how to log
+//! in and ends in [`keep_account`], which keeps the key in the OS keyring (the `keyring` crate:
+//! Keychain, Credential Manager or the Secret Service). Where no keyring is available (headless
 //! machines, no D-Bus) the key goes to a zuliprc with mode 0600 in the config directory instead,
 //! and login says so. `accounts.toml` beside it records each account's server, email and where
 //! its key is; one account is the default, `--account NAME` picks another.
@@ -10,7 +8,7 @@
 //! The key is never printed, logged, put in a process argument or an error message: it travels
 //! as an [`ApiKey`], whose `Debug` and `Display` show `<redacted>`.
 
-use crate::api::{ApiError, Client, Credentials, zuliprc};
+use crate::api::{Credentials, zuliprc};
 use anyhow::{Context as _, bail};
 use keyring_core::CredentialStore;
 use serde::{Deserialize, Serialize};
@@ -453,13 +451,16 @@ pub fn normalize_site(input: &str) -> String {
     if s.contains("://") { s.to_owned() } else { format!("https://{s}") }
 }
 
-const ATTEMPTS: usize = 3;
-
-/// Log in interactively and store the key. Secrets never reach `prompter.say` or the error.
-pub async fn login(
+/// Keep a logged-in account: its key in the OS keyring (or, without one, a private zuliprc),
+/// the account in `accounts.toml` (the default when it is the first or `make_default`). What
+/// every way of logging in ends with (`crate::login`).
+pub fn keep_account(
     store: &AccountStore,
     prompter: &mut dyn Prompter,
     opts: &LoginOptions,
+    site: &str,
+    email: &str,
+    key: ApiKey,
 ) -> anyhow::Result<LoginOutcome> {
     if let Some(n) = &opts.account
         && !valid_account_name(n)
@@ -467,65 +468,7 @@ pub async fn login(
         bail!("{n:?} cannot be an account name: use letters, digits, '.', '_' and '-'");
     }
     let mut accounts = store.load()?;
-
-    // The server.
-    let mut found = None;
-    for _ in 0..ATTEMPTS {
-        let answer = prompter.ask("Server URL (e.g. https://chat.example.com): ")?;
-        if answer.trim().is_empty() {
-            continue;
-        }
-        let site = normalize_site(&answer);
-        let settings = match Client::anonymous(&site, &opts.tls) {
-            Ok(c) => c.server_settings().await,
-            Err(e) => Err(e),
-        };
-        match settings {
-            Ok(s) => {
-                found = Some((site, s));
-                break;
-            }
-            Err(e) => prompter.say(&format!("{site} does not answer as a Zulip server: {e}"))?,
-        }
-    }
-    let Some((site, settings)) = found else { bail!("no server; nothing was changed") };
-    let realm = settings.realm_name.clone().unwrap_or_else(|| site.clone());
-    prompter.say(&format!(
-        "{realm}: Zulip {} (feature level {})",
-        settings.zulip_version, settings.zulip_feature_level
-    ))?;
-    if settings.authentication_methods.get("password").and_then(|v| v.as_bool()) == Some(false) {
-        bail!(
-            "{site} does not accept passwords (it uses single sign-on). Download a zuliprc from the \
-             web app (Personal settings → Account & privacy → API key), make it private with \
-             `chmod 600 PATH`, and start with: topicterm -c PATH"
-        );
-    }
-
-    // The user.
-    let username_kind =
-        if settings.require_email_format_usernames == Some(false) { "Username" } else { "Email" };
-    let client = Client::anonymous(&site, &opts.tls)?;
-    let mut fetched = None;
-    for _ in 0..ATTEMPTS {
-        let email = prompter.ask(&format!("{username_kind}: "))?.trim().to_owned();
-        if email.is_empty() {
-            continue;
-        }
-        let password = prompter.ask_secret("Password: ")?;
-        match client.fetch_api_key(&email, &password).await {
-            Ok(r) => {
-                fetched = Some((r.email.clone(), ApiKey::new(r.api_key)));
-                break;
-            }
-            Err(ApiError::Server(e)) if matches!(e.status, 401 | 403) => {
-                prompter.say(&format!("Not accepted: {}", e.msg))?;
-            }
-            Err(e) => bail!("cannot log in to {site}: {e}"),
-        }
-    }
-    let Some((email, key)) = fetched else { bail!("not logged in; nothing was changed") };
-
+    let (site, email) = (site.to_owned(), email.to_owned());
     // Where the key goes.
     let name = opts.account.clone().unwrap_or_else(|| name_from_site(&site));
     let mut account =

@@ -51,6 +51,7 @@ pub mod files;
 pub mod heap;
 pub mod kept;
 pub mod line;
+pub mod login;
 pub mod net;
 pub mod outside;
 pub mod run;

@@ -100,11 +100,31 @@ enum DemoSize {
     Large,
 }
 
+/// How `demo-server`'s organization lets people log in.
+#[cfg(feature = "demo")]
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum DemoAuth {
+    /// Email and password.
+    Password,
+    /// A username and password, as an LDAP organization.
+    Ldap,
+    /// Only single sign-on ("Log in with Demo SSO", the desktop flow).
+    Sso,
+    /// Password and single sign-on.
+    Both,
+}
+
 #[derive(Subcommand)]
 enum Command {
-    /// Log in to a server with email and password; the API key goes to the OS keyring (or, where
-    /// there is none, to a private zuliprc in the config directory).
+    /// Log in to a server the way its organization offers — email or username and password, or
+    /// single sign-on ("Log in with GitHub", …) through a browser — or import a downloaded
+    /// zuliprc; the API key goes to the OS keyring (or, where there is none, to a private
+    /// zuliprc in the config directory).
     Login {
+        /// Import this zuliprc (downloaded from the web app: Personal settings → Account &
+        /// privacy → API key; mode 0600) instead of logging in.
+        #[arg(long, value_name = "FILE")]
+        zuliprc: Option<PathBuf>,
         /// Name the account (default: the server's host name).
         #[arg(short = 'a', long, value_name = "NAME")]
         account: Option<String>,
@@ -171,6 +191,10 @@ enum Command {
         /// name it as client_cert and client_cert_key.
         #[arg(long, requires = "tls")]
         require_client_cert: bool,
+        /// How people log in: password, ldap (a username, not an email), sso (only "Log in with
+        /// Demo SSO", through the reference's desktop flow) or both (password and SSO).
+        #[arg(long, value_enum, default_value = "password")]
+        auth: DemoAuth,
     },
     /// Receive outgoing-webhook payloads, refuse a wrong token, and print each message.
     WebhookListen {
@@ -305,13 +329,19 @@ fn run() -> anyhow::Result<()> {
     }
     let rt = tokio::runtime::Runtime::new()?;
     match cli.command {
-        Some(Command::Login { account, default, no_keyring, cert_bundle, insecure }) => {
+        Some(Command::Login { zuliprc, account, default, no_keyring, cert_bundle, insecure }) => {
             let store = AccountStore::open_default()?;
             // A relative path is kept as the absolute one it names now.
             let cert_bundle = cert_bundle.map(|p| std::path::absolute(&p).unwrap_or(p));
             let tls = topicterm::api::Tls { insecure, cert_bundle, ..Default::default() };
             let opts = LoginOptions { account, make_default: default, no_keyring, tls };
-            rt.block_on(account::login(&store, &mut TerminalPrompter, &opts)).map(|_| ())
+            match zuliprc {
+                Some(path) => {
+                    rt.block_on(topicterm::login::import_zuliprc(&store, &mut TerminalPrompter, &opts, &path))
+                }
+                None => rt.block_on(topicterm::login::login(&store, &mut TerminalPrompter, &opts)),
+            }
+            .map(|_| ())
         }
         Some(Command::Logout { account }) => {
             let store = AccountStore::open_default()?;
@@ -336,6 +366,7 @@ fn run() -> anyhow::Result<()> {
             size,
             tls,
             require_client_cert,
+            auth,
         }) => {
             let seed = match size {
                 DemoSize::Demo => topicterm::server::seed::DEMO_SEED.to_owned(),
@@ -355,6 +386,12 @@ fn run() -> anyhow::Result<()> {
                 require_client_cert,
                 key_secret: Some(demo_key_secret()?),
                 counters_file: Some(demo_data_dir()?.join(topicterm::server::counters::FILE)),
+                auth: match auth {
+                    DemoAuth::Password => topicterm::server::logins::AuthMode::Password,
+                    DemoAuth::Ldap => topicterm::server::logins::AuthMode::Ldap,
+                    DemoAuth::Sso => topicterm::server::logins::AuthMode::Sso,
+                    DemoAuth::Both => topicterm::server::logins::AuthMode::Both,
+                },
                 ..Default::default()
             };
             rt.block_on(demo_server(opts, zuliprc_dir))

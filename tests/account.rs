@@ -4,8 +4,9 @@
 
 use std::io::Cursor;
 use std::sync::Arc;
-use topicterm::account::{AccountStore, Keyring, LinePrompter, LoginOptions, login, read_zuliprc};
+use topicterm::account::{AccountStore, Keyring, LinePrompter, LoginOptions, read_zuliprc};
 use topicterm::api::Client;
+use topicterm::login::login;
 use topicterm::server::{DemoServer, ServerOptions, org::DEMO_PASSWORD};
 
 struct Env {
@@ -220,4 +221,259 @@ async fn login_to_a_self_signed_server_needs_its_certificate_and_keeps_it_with_t
     let (_, creds) = store.credentials(Some("tls")).unwrap().unwrap();
     assert_eq!(creds.tls.cert_bundle, Some(bundle));
     Client::new(&creds).unwrap().register(&Default::default()).await.expect("the account works over HTTPS");
+}
+
+// ------------------------------------------------------------------------------------------
+// Every way to log in (issue 53): single sign-on by the desktop flow, passwords and SSO both,
+// LDAP usernames, an imported zuliprc — each against the demo server over real HTTP.
+// ------------------------------------------------------------------------------------------
+
+#[path = "support/browser.rs"]
+mod browser;
+
+use std::collections::VecDeque;
+use topicterm::account::Prompter;
+use topicterm::server::logins::AuthMode;
+
+/// A person at the terminal with a browser: login's questions are answered from a script, and
+/// "Login token: " by `token` given the last sign-in address login printed.
+struct Person<F: FnMut(&str) -> String> {
+    answers: VecDeque<String>,
+    printed: String,
+    token: F,
+}
+
+impl<F: FnMut(&str) -> String> Prompter for Person<F> {
+    fn ask(&mut self, question: &str) -> std::io::Result<String> {
+        self.printed.push_str(question);
+        self.printed.push('\n');
+        if question.starts_with("Login token") {
+            let url =
+                browser::address_in(&self.printed).expect("an address was printed before the token is asked");
+            return Ok((self.token)(&url));
+        }
+        self.answers
+            .pop_front()
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "no more input"))
+    }
+    fn ask_secret(&mut self, question: &str) -> std::io::Result<String> {
+        self.ask(question)
+    }
+    fn say(&mut self, text: &str) -> std::io::Result<()> {
+        self.printed.push_str(text);
+        self.printed.push('\n');
+        Ok(())
+    }
+}
+
+/// Run a future to its end from inside a prompter's (blocking) answer.
+fn block<T>(f: impl std::future::Future<Output = T>) -> T {
+    tokio::task::block_in_place(|| tokio::runtime::Handle::current().block_on(f))
+}
+
+async fn env_with(auth: AuthMode) -> Env {
+    let server = DemoServer::start(ServerOptions { auth, ..Default::default() }).await.expect("demo server");
+    Env { server, dir: tempfile::tempdir().unwrap() }
+}
+
+async fn login_as<F: FnMut(&str) -> String>(
+    store: &AccountStore,
+    answers: &[&str],
+    token: F,
+) -> (anyhow::Result<topicterm::account::LoginOutcome>, String) {
+    let mut p =
+        Person { answers: answers.iter().map(|s| s.to_string()).collect(), printed: String::new(), token };
+    let r = login(store, &mut p, &LoginOptions::default()).await;
+    (r, p.printed)
+}
+
+fn keyring_key(mock: &Arc<keyring_core::CredentialStore>, email: &str, site: &str) -> String {
+    mock.build(topicterm::account::KEYRING_SERVICE, &format!("{email} on {site}"), None)
+        .unwrap()
+        .get_password()
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_organization_with_only_single_sign_on_logs_in_through_the_browser() {
+    let env = env_with(AuthMode::Sso).await;
+    let (keyring, mock) = mock_keyring();
+    let store = env.store(keyring);
+    let (site, email) = (env.server.url.clone(), env.email("alice"));
+    let who = email.clone();
+    let (result, printed) =
+        login_as(&store, &[&site], |url| block(browser::sign_in(url, &who, DEMO_PASSWORD)).unwrap()).await;
+    let outcome = result.unwrap_or_else(|e| panic!("{e:?}\n{printed}"));
+    assert_eq!(outcome.account.email, email);
+    // One method: nothing to choose, straight to the browser, the method named as the server names it.
+    assert!(!printed.contains("How do you log in?"), "{printed}");
+    assert!(printed.contains("log in with Demo SSO"), "{printed}");
+    let url = browser::address_in(&printed).unwrap();
+    assert!(url.starts_with(&format!("{site}/accounts/login/social/oidc?desktop_flow_otp=")), "{url}");
+    assert_eq!(
+        keyring_key(&mock, &email, &site),
+        env.key("alice"),
+        "the key the server gave, in the keyring"
+    );
+    assert!(!printed.contains(&env.key("alice")), "the key never shows:\n{printed}");
+    assert!(printed.contains("Logged in as"), "{printed}");
+    // Passwords are refused here, in the server's words.
+    let p = Client::anonymous(&site, &Default::default()).unwrap().fetch_api_key(&email, DEMO_PASSWORD).await;
+    assert!(p.unwrap_err().to_string().contains("Password authentication is disabled"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_paste_is_asked_again_and_a_token_for_another_login_or_used_before_starts_again() {
+    let env = env_with(AuthMode::Sso).await;
+    let (keyring, mock) = mock_keyring();
+    let store = env.store(keyring);
+    let (site, email) = (env.server.url.clone(), env.email("alice"));
+    let who = email.clone();
+    let mut pastes = 0;
+    let (result, printed) = login_as(&store, &[&site], |url| {
+        pastes += 1;
+        match pastes {
+            1 => "not a token at all".into(),
+            // Signed in for another app's key: this login cannot read it.
+            2 => {
+                let other = url.replace(&browser::otp_of(url), &"ab".repeat(32));
+                block(browser::sign_in(&other, &who, DEMO_PASSWORD)).unwrap()
+            }
+            // Someone used the token first: the server takes a token once.
+            3 => {
+                let shown = block(browser::sign_in(url, &who, DEMO_PASSWORD)).unwrap();
+                let token = browser::decrypt(&browser::otp_of(url), &shown);
+                let first = block(
+                    reqwest::Client::new().get(format!("{}/accounts/login/subdomain/{token}", site)).send(),
+                );
+                assert!(first.is_ok());
+                shown
+            }
+            _ => block(browser::sign_in(url, &who, DEMO_PASSWORD)).unwrap(),
+        }
+    })
+    .await;
+    let outcome = result.unwrap_or_else(|e| panic!("{e:?}\n{printed}"));
+    assert_eq!(outcome.account.email, email);
+    assert_eq!(pastes, 4);
+    assert!(printed.contains("that is not the token the sign-in page showed"), "{printed}");
+    assert!(printed.contains("that token was not made for this login"), "{printed}");
+    assert!(
+        printed.contains("The server refused the token: a token works once, within 15 seconds"),
+        "{printed}"
+    );
+    // Each start has a key of its own.
+    let mut otps: Vec<String> =
+        printed.split_whitespace().filter(|w| w.contains("desktop_flow_otp=")).map(browser::otp_of).collect();
+    assert_eq!(otps.len(), 3, "{printed}");
+    otps.dedup();
+    assert_eq!(otps.len(), 3, "a new key each time:\n{printed}");
+    assert_eq!(keyring_key(&mock, &email, &site), env.key("alice"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn where_passwords_are_on_too_both_are_offered_and_single_sign_on_asks_the_password() {
+    let env = env_with(AuthMode::Both).await;
+    let (keyring, mock) = mock_keyring();
+    let store = env.store(keyring);
+    let (site, email) = (env.server.url.clone(), env.email("alice"));
+    let who = email.clone();
+    let answers = [site.as_str(), "3", "2", "not-the-password", DEMO_PASSWORD];
+    let (result, printed) =
+        login_as(&store, &answers, |url| block(browser::sign_in(url, &who, DEMO_PASSWORD)).unwrap()).await;
+    let outcome = result.unwrap_or_else(|e| panic!("{e:?}\n{printed}"));
+    assert_eq!(outcome.account.email, email);
+    assert!(
+        printed.contains("How do you log in?\n  1. Email and password\n  2. Log in with Demo SSO\n"),
+        "{printed}"
+    );
+    assert!(printed.contains("Type a number from 1 to 2."), "{printed}");
+    assert!(printed.contains("This organization also takes passwords"), "{printed}");
+    assert!(printed.contains("topicterm login --zuliprc PATH"), "the way without a password:\n{printed}");
+    assert!(printed.contains("Not accepted: Password is incorrect. Starting again."), "{printed}");
+    assert_eq!(keyring_key(&mock, &email, &site), env.key("alice"));
+
+    // The password way, on the same server.
+    let (keyring, _) = mock_keyring();
+    let store = env.store(keyring);
+    let bob = env.email("bob");
+    let (result, printed) = login_as(&store, &[&site, "1", &bob, DEMO_PASSWORD], |_| unreachable!()).await;
+    assert_eq!(result.unwrap_or_else(|e| panic!("{e:?}\n{printed}")).account.email, bob);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ldap_organization_asks_for_the_username() {
+    let env = env_with(AuthMode::Ldap).await;
+    let (keyring, _) = mock_keyring();
+    let store = env.store(keyring);
+    let site = env.server.url.clone();
+    let (result, printed) = login_as(&store, &[&site, "alice", DEMO_PASSWORD], |_| unreachable!()).await;
+    let outcome = result.unwrap_or_else(|e| panic!("{e:?}\n{printed}"));
+    assert!(printed.contains("Username: "), "{printed}");
+    assert!(!printed.contains("How do you log in?"), "{printed}");
+    assert_eq!(outcome.account.email, env.email("alice"), "the account is the email the server gave");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_downloaded_zuliprc_is_imported_once_the_server_takes_its_key() {
+    let env = env().await;
+    let (keyring, mock) = mock_keyring();
+    let store = env.store(keyring);
+    let alice = env.server.credentials("alice").unwrap();
+    let path = env.dir.path().join("zuliprc");
+    topicterm::api::zuliprc::write(&path, &alice).unwrap();
+    let mut p = LinePrompter { input: Cursor::new(""), output: Vec::new() };
+
+    // One others can read is refused, with the command that fixes it; nothing is kept.
+    std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o644)).unwrap();
+    let opts = LoginOptions::default();
+    let e = topicterm::login::import_zuliprc(&store, &mut p, &opts, &path).await.unwrap_err();
+    assert!(format!("{e:#}").contains("chmod 600"), "{e:#}");
+    assert!(!store.accounts_path().exists());
+
+    // A key the server does not take is refused; nothing is kept.
+    let wrong = env.dir.path().join("wrong.zuliprc");
+    topicterm::api::zuliprc::write(
+        &wrong,
+        &topicterm::api::Credentials { api_key: "x".repeat(32), ..alice.clone() },
+    )
+    .unwrap();
+    let e = topicterm::login::import_zuliprc(&store, &mut p, &opts, &wrong).await.unwrap_err();
+    assert!(format!("{e:#}").contains("was not accepted by"), "{e:#}");
+    assert!(!store.accounts_path().exists());
+
+    std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    let outcome = topicterm::login::import_zuliprc(&store, &mut p, &opts, &path).await.unwrap();
+    assert_eq!(outcome.account.email, alice.email);
+    assert_eq!(keyring_key(&mock, &alice.email, &alice.site), alice.api_key);
+    let printed = String::from_utf8(p.output).unwrap();
+    assert!(!printed.contains(&alice.api_key), "{printed}");
+    let (_, creds) = store.credentials(None).unwrap().unwrap();
+    assert_eq!(creds.api_key, alice.api_key);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_pasted_after_fifteen_seconds_is_refused_and_login_starts_again() {
+    let env = env_with(AuthMode::Sso).await;
+    let (keyring, _) = mock_keyring();
+    let store = env.store(keyring);
+    let (site, email) = (env.server.url.clone(), env.email("alice"));
+    let (who, server) = (email.clone(), env.server.shared.clone());
+    let mut pastes = 0;
+    let (result, printed) = login_as(&store, &[&site], |url| {
+        pastes += 1;
+        let shown = block(browser::sign_in(url, &who, DEMO_PASSWORD)).unwrap();
+        if pastes == 1 {
+            // The person took 16 seconds to paste it.
+            server.lock().settings.clock_offset += 16;
+        }
+        shown
+    })
+    .await;
+    assert_eq!(result.unwrap_or_else(|e| panic!("{e:?}\n{printed}")).account.email, email);
+    assert_eq!(pastes, 2);
+    assert!(
+        printed.contains("The server refused the token: a token works once, within 15 seconds"),
+        "{printed}"
+    );
 }

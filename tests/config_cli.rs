@@ -12,19 +12,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_topicterm");
 
 /// Run the binary with a private HOME (so no real config, account or keyring is touched).
 fn run(args: &[&str], home: &Path, stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .env("HOME", home)
-        .env_remove("XDG_CONFIG_HOME")
-        .env("XDG_STATE_HOME", home.join("state"))
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("XDG_CACHE_HOME", home.join("cache"))
-        .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/bus")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
+    let mut child = command(args, home).spawn().expect("runs");
     {
         use std::io::Write;
         let mut input = child.stdin.take().expect("stdin");
@@ -33,6 +21,22 @@ fn run(args: &[&str], home: &Path, stdin: &str) -> (i32, String, String) {
     let out = child.wait_with_output().expect("exits");
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+/// The binary with a private HOME, its three streams piped.
+fn command(args: &[&str], home: &Path) -> Command {
+    let mut c = Command::new(BIN);
+    c.args(args)
+        .env("HOME", home)
+        .env_remove("XDG_CONFIG_HOME")
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/bus")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    c
 }
 
 fn set_mode(path: &Path, mode: u32) {
@@ -530,4 +534,57 @@ fn the_no_colour_theme_writes_no_colour_through_crossterm() {
         assert!(String::from_utf8_lossy(&plain).contains("Ann"));
         assert_eq!(colour_sequences(&plain), Vec::<String>::new(), "{name:?} without colour");
     }
+}
+
+#[path = "support/browser.rs"]
+mod browser;
+
+/// `topicterm login` through the organization's single sign-on, from a pipe as from a terminal:
+/// the binary prints the sign-in address, a browser signs in there, the token the page shows is
+/// pasted back, and the account works.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn login_through_single_sign_on_from_a_pipe() {
+    use std::io::{Read, Write};
+    let auth = topicterm::server::logins::AuthMode::Sso;
+    let server = DemoServer::start(ServerOptions { auth, ..Default::default() }).await.unwrap();
+    let creds = server.credentials("alice").unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let mut child =
+        command(&["login", "--account", "sso", "--no-keyring"], home.path()).spawn().expect("runs");
+    let mut input = child.stdin.take().unwrap();
+    writeln!(input, "{}", server.url).unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<Vec<u8>>();
+    let reader = std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = err.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut printed = String::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let url = loop {
+        if let Some(url) = browser::address_in(&printed).filter(|_| printed.contains("Login token: ")) {
+            break url;
+        }
+        assert!(Instant::now() < deadline, "no sign-in address:\n{printed}");
+        if let Ok(chunk) = rx.recv_timeout(Duration::from_millis(200)) {
+            printed.push_str(&String::from_utf8_lossy(&chunk));
+        }
+    };
+    let shown = browser::sign_in(&url, &creds.email, DEMO_PASSWORD).await.unwrap();
+    writeln!(input, "{shown}").unwrap();
+    drop(input);
+    let status = tokio::task::spawn_blocking(move || child.wait().unwrap()).await.unwrap();
+    reader.join().unwrap();
+    printed.extend(rx.try_iter().map(|c| String::from_utf8_lossy(&c).into_owned()));
+    assert!(status.success(), "{printed}");
+    assert!(printed.contains("log in with Demo SSO"), "{printed}");
+    assert!(printed.contains(&format!("Logged in as {} on {}", creds.email, server.url)), "{printed}");
+    let rc = home.path().join(".config/topicterm/sso.zuliprc");
+    assert_eq!(mode(&rc), 0o600);
+    assert!(std::fs::read_to_string(&rc).unwrap().contains(&creds.api_key));
+    assert!(!printed.contains(&creds.api_key), "{printed}");
 }

@@ -38,6 +38,7 @@
 
 pub mod attachments;
 pub mod channels;
+pub mod desktop_login;
 pub mod drafts;
 pub mod emoji;
 pub mod error;
@@ -78,8 +79,8 @@ pub use presence::*;
 pub use queue::*;
 pub use realm::*;
 pub use reminders::*;
-pub use settings::UserSettings;
 pub use scheduled::*;
+pub use settings::UserSettings;
 pub use snippets::*;
 pub use transport::*;
 pub use users::*;

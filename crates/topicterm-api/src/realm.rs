@@ -42,6 +42,9 @@ pub struct ServerSettings {
     pub authentication_methods: Value,
     #[serde(default)]
     pub require_email_format_usernames: Option<bool>,
+    /// Single sign-on methods (each read alone: one the client cannot read is left out).
+    #[serde(default)]
+    pub external_authentication_methods: Vec<Value>,
     #[serde(default)]
     pub ignored_parameters_unsupported: Vec<String>,
 }
@@ -50,6 +53,19 @@ impl ServerSettings {
     /// The organization's URL, from either spelling.
     pub fn url(&self) -> Option<&str> {
         self.realm_url.as_deref().or(self.realm_uri.as_deref())
+    }
+
+    /// The single sign-on methods the client can read.
+    pub fn external_methods(&self) -> Vec<super::desktop_login::ExternalAuthMethod> {
+        self.external_authentication_methods
+            .iter()
+            .filter_map(|m| serde_json::from_value(m.clone()).ok())
+            .collect()
+    }
+
+    /// Whether the organization takes passwords (email or LDAP username).
+    pub fn passwords(&self) -> bool {
+        self.authentication_methods.get("password").and_then(Value::as_bool) != Some(false)
     }
 }
 

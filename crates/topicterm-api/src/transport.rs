@@ -130,6 +130,12 @@ impl Client {
         self.insecure
     }
 
+    /// A new pool's settings as this client's (its TLS), for a request outside the API
+    /// (`desktop_login`'s web session).
+    pub(crate) fn builder_for_login(&self) -> Result<reqwest::ClientBuilder> {
+        builder(&self.tls)
+    }
+
     /// The server's base URL (without `/api/v1`).
     pub fn site(&self) -> &str {
         self.base.strip_suffix("/api/v1").unwrap_or(&self.base)

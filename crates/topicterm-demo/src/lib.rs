@@ -25,6 +25,7 @@ pub mod error;
 pub mod events;
 mod handlers;
 pub mod levels;
+pub mod logins;
 pub mod markdown;
 pub mod org;
 pub mod params;
@@ -85,6 +86,8 @@ pub struct ServerOptions {
     /// counted from the start each time. `demo-server` keeps it in the data folder, beside the
     /// key secret (`counters::FILE`).
     pub counters_file: Option<std::path::PathBuf>,
+    /// How people log in: password (the default), LDAP-style username, single sign-on, or both.
+    pub auth: logins::AuthMode,
 }
 
 impl Default for ServerOptions {
@@ -106,6 +109,7 @@ impl Default for ServerOptions {
             body_read_timeout: Duration::from_secs(30),
             key_secret: None,
             counters_file: None,
+            auth: logins::AuthMode::default(),
         }
     }
 }
@@ -196,6 +200,7 @@ impl DemoServer {
             body_timeout: opts.body_read_timeout,
             requests: std::sync::atomic::AtomicU64::new(0),
             request_log: Mutex::default(),
+            logins: Mutex::new(logins::Logins { mode: opts.auth, ..Default::default() }),
         });
         let app = handlers::router(shared.clone());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();

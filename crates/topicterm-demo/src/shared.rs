@@ -26,12 +26,18 @@ pub struct Shared {
     pub requests: std::sync::atomic::AtomicU64,
     /// The newest requests as `METHOD /path?query` (tests read which requests a client makes).
     pub request_log: Mutex<std::collections::VecDeque<String>>,
+    /// How people log in, and the sign-ins under way (`logins`).
+    pub logins: Mutex<crate::logins::Logins>,
 }
 
 /// How many requests `Shared::request_log` keeps.
 pub const REQUEST_LOG_LEN: usize = 256;
 
 impl Shared {
+    /// The sign-in state (recovered from a poisoned lock as `lock` is).
+    pub fn logins(&self) -> MutexGuard<'_, crate::logins::Logins> {
+        self.logins.lock().unwrap_or_else(|p| p.into_inner())
+    }
     /// Lock the organization. A poisoned lock (a panic elsewhere) is recovered: the data is
     /// plain records, and refusing every later request would be worse.
     pub fn lock(&self) -> MutexGuard<'_, Org> {

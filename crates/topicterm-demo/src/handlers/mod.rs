@@ -17,6 +17,7 @@ mod reading;
 mod realm_state;
 mod scheduled;
 mod settings;
+mod sso;
 mod subs;
 mod typing;
 mod users;
@@ -128,6 +129,9 @@ pub fn router(shared: Arc<Shared>) -> Router {
     let counter = shared.clone();
     Router::new()
         .nest("/api/v1", api)
+        .route("/accounts/login/social/{backend}", get(sso::sign_in_page).post(sso::sign_in))
+        .route("/accounts/login/subdomain/{token}", get(sso::log_into_subdomain))
+        .route("/json/fetch_api_key", post(sso::json_fetch_api_key))
         .route("/user_uploads/{*path}", get(misc::upload))
         .fallback(not_found)
         // gzip, brotli or deflate for clients that accept them (a register answer is ~14× smaller).

@@ -545,7 +545,21 @@ pub async fn server_settings(State(s): State<Arc<Shared>>, a: Anon) -> Res {
     let org = s.lock();
     let level = org.settings.feature_level;
     let version = crate::levels::version(level);
-    let mut methods = json!({"password": true, "dev": false, "email": true, "ldap": false});
+    let mode = s.logins().mode;
+    let mut methods = json!({
+        "password": mode.passwords(),
+        "dev": false,
+        "email": mode.passwords() && !mode.ldap(),
+        "ldap": mode.ldap(),
+        "remoteuser": false,
+        "github": false,
+        "gitlab": false,
+        "google": false,
+        "apple": false,
+        "saml": false,
+        "azuread": false,
+        "openid connect": mode.sso(),
+    });
     if level >= crate::levels::DISCORD_AUTH {
         methods["discord"] = json!(false);
     }
@@ -557,9 +571,9 @@ pub async fn server_settings(State(s): State<Arc<Shared>>, a: Anon) -> Res {
             "zulip_merge_base": version,
             "push_notifications_enabled": false,
             "authentication_methods": methods,
-            "external_authentication_methods": [],
-            "email_auth_enabled": true,
-            "require_email_format_usernames": true,
+            "external_authentication_methods": super::sso::external_methods(mode),
+            "email_auth_enabled": mode.passwords() && !mode.ldap(),
+            "require_email_format_usernames": !mode.ldap(),
             "realm_name": org.realm.name,
             "realm_url": s.url,
             "realm_uri": s.url,
@@ -574,8 +588,22 @@ pub async fn server_settings(State(s): State<Arc<Shared>>, a: Anon) -> Res {
 pub async fn fetch_api_key(State(s): State<Arc<Shared>>, a: Anon) -> Res {
     let username = a.p.str("username")?;
     let password = a.p.str("password")?;
+    let mode = s.logins().mode;
+    if !mode.passwords() {
+        return Err(ApiErr::new(
+            StatusCode::UNAUTHORIZED,
+            "PASSWORD_AUTH_DISABLED",
+            "Password authentication is disabled in this organization",
+        ));
+    }
     let org = s.lock();
-    let user = org.user_by_email(&username).filter(|u| !u.is_bot() && password == DEMO_PASSWORD);
+    // An LDAP organization's users log in with their username, not an email.
+    let found = if mode.ldap() {
+        org.users.values().find(|u| u.short_name == username.trim())
+    } else {
+        org.user_by_email(&username)
+    };
+    let user = found.filter(|u| !u.is_bot() && password == DEMO_PASSWORD);
     match user {
         None => Err(ApiErr::new(
             StatusCode::UNAUTHORIZED,
