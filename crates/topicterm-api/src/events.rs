@@ -7,7 +7,6 @@
 use super::models::*;
 use super::settings::UserSettings;
 use super::snippets::SavedSnippet;
-use super::settings::UserSettings;
 
 mod channel;
 pub(crate) mod ops;
