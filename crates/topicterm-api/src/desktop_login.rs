@@ -8,23 +8,10 @@
 
 use super::error::{ApiError, ServerError};
 use super::realm::ApiKeyResponse;
+pub use super::realm::ExternalAuthMethod;
 use super::transport::Client;
-use serde::Deserialize;
 use std::fmt;
 use std::sync::Arc;
-
-/// One of `server_settings`' `external_authentication_methods`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct ExternalAuthMethod {
-    /// `google`, `github`, `saml:idp`, `oidc`, …
-    pub name: String,
-    /// "GitHub", "Demo SSO", …: the button says "Log in with {display_name}".
-    pub display_name: String,
-    /// Where the browser starts, relative to the server.
-    pub login_url: String,
-    #[serde(default)]
-    pub signup_url: Option<String>,
-}
 
 /// A pasted token that is not one this login can use.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

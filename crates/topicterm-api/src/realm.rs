@@ -56,7 +56,7 @@ impl ServerSettings {
     }
 
     /// The single sign-on methods the client can read.
-    pub fn external_methods(&self) -> Vec<super::desktop_login::ExternalAuthMethod> {
+    pub fn external_methods(&self) -> Vec<ExternalAuthMethod> {
         self.external_authentication_methods
             .iter()
             .filter_map(|m| serde_json::from_value(m.clone()).ok())
@@ -67,6 +67,19 @@ impl ServerSettings {
     pub fn passwords(&self) -> bool {
         self.authentication_methods.get("password").and_then(Value::as_bool) != Some(false)
     }
+}
+
+/// One of `server_settings`' `external_authentication_methods`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct ExternalAuthMethod {
+    /// `google`, `github`, `saml:idp`, `oidc`, …
+    pub name: String,
+    /// "GitHub", "Demo SSO", …: the button says "Log in with {display_name}".
+    pub display_name: String,
+    /// Where the browser starts, relative to the server.
+    pub login_url: String,
+    #[serde(default)]
+    pub signup_url: Option<String>,
 }
 
 /// `Debug` never shows the key.
