@@ -419,6 +419,9 @@ pub struct LoginOptions {
     pub no_keyring: bool,
     /// How the server is trusted (kept with the account).
     pub tls: crate::api::Tls,
+    /// The user's browser (`$BROWSER`): a single sign-on's address is opened with it as well as
+    /// printed. `None`: only printed.
+    pub browser: Option<String>,
 }
 
 /// What login did.

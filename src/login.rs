@@ -4,7 +4,7 @@
 //! has: email (or, on an LDAP organization, username) and password (`POST /fetch_api_key`), and
 //! each single sign-on method ("Log in with GitHub", "Log in with Demo SSO", …) by the reference
 //! server's desktop flow (`api::desktop_login`): a one-time key, the method's sign-in page opened
-//! in any browser (on this machine or another), the token that page shows pasted back here,
+//! in any browser (on this machine or another; with `$BROWSER` where it is set), the token that page shows pasted back here,
 //! decrypted and redeemed once within 15 s for the API key. Where the organization also takes
 //! passwords the server gives a signed-in session's key only with the password, so login says so
 //! before the browser step and asks for it after. `--zuliprc FILE` imports a zuliprc downloaded
@@ -182,6 +182,15 @@ async fn with_sign_on(
             "Open this address in a browser (on any machine) and log in with {name}:\n  {url}\n\
              The page then shows a login token: copy it, come back here and paste it at once (it works for 15 seconds)."
         ))?;
+        if let Some(browser) = &opts.browser {
+            match crate::net::in_browser(browser, &url).await {
+                Ok(()) => prompter.say("(It is open in your browser, $BROWSER.)")?,
+                Err(e) => prompter.say(&format!(
+                    "($BROWSER could not open it: {}; open it by hand.)",
+                    sanitize(&e.words())
+                ))?,
+            }
+        }
         let Some(token) = ask_token(prompter, &key)? else { continue };
         let password = if passwords_too { Some(prompter.ask_secret("Your Zulip password: ")?) } else { None };
         match client.redeem_login_token(&token, password.as_deref()).await {

@@ -334,7 +334,8 @@ fn run() -> anyhow::Result<()> {
             // A relative path is kept as the absolute one it names now.
             let cert_bundle = cert_bundle.map(|p| std::path::absolute(&p).unwrap_or(p));
             let tls = topicterm::api::Tls { insecure, cert_bundle, ..Default::default() };
-            let opts = LoginOptions { account, make_default: default, no_keyring, tls };
+            let browser = topicterm::net::Openers::from_env().browser;
+            let opts = LoginOptions { account, make_default: default, no_keyring, tls, browser };
             match zuliprc {
                 Some(path) => {
                     rt.block_on(topicterm::login::import_zuliprc(&store, &mut TerminalPrompter, &opts, &path))

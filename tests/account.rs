@@ -281,9 +281,18 @@ async fn login_as<F: FnMut(&str) -> String>(
     answers: &[&str],
     token: F,
 ) -> (anyhow::Result<topicterm::account::LoginOutcome>, String) {
+    login_with(store, answers, &LoginOptions::default(), token).await
+}
+
+async fn login_with<F: FnMut(&str) -> String>(
+    store: &AccountStore,
+    answers: &[&str],
+    opts: &LoginOptions,
+    token: F,
+) -> (anyhow::Result<topicterm::account::LoginOutcome>, String) {
     let mut p =
         Person { answers: answers.iter().map(|s| s.to_string()).collect(), printed: String::new(), token };
-    let r = login(store, &mut p, &LoginOptions::default()).await;
+    let r = login(store, &mut p, opts).await;
     (r, p.printed)
 }
 
@@ -301,10 +310,17 @@ async fn an_organization_with_only_single_sign_on_logs_in_through_the_browser() 
     let store = env.store(keyring);
     let (site, email) = (env.server.url.clone(), env.email("alice"));
     let who = email.clone();
+    // The user's browser ($BROWSER) is given the address, as one argument.
+    let opened = env.dir.path().join("opened");
+    let opts =
+        LoginOptions { browser: Some(format!("printf %s > '{}'", opened.display())), ..Default::default() };
     let (result, printed) =
-        login_as(&store, &[&site], |url| block(browser::sign_in(url, &who, DEMO_PASSWORD)).unwrap()).await;
+        login_with(&store, &[&site], &opts, |url| block(browser::sign_in(url, &who, DEMO_PASSWORD)).unwrap())
+            .await;
     let outcome = result.unwrap_or_else(|e| panic!("{e:?}\n{printed}"));
     assert_eq!(outcome.account.email, email);
+    assert_eq!(std::fs::read_to_string(&opened).unwrap(), browser::address_in(&printed).unwrap());
+    assert!(printed.contains("(It is open in your browser, $BROWSER.)"), "{printed}");
     // One method: nothing to choose, straight to the browser, the method named as the server names it.
     assert!(!printed.contains("How do you log in?"), "{printed}");
     assert!(printed.contains("log in with Demo SSO"), "{printed}");

@@ -147,6 +147,32 @@ pub enum ProgramFailure {
 }
 
 impl ProgramFailure {
+    /// In words, for the status bar and `topicterm login`.
+    pub fn words(&self) -> String {
+        use std::io::ErrorKind as K;
+        match self {
+            Self::NotStarted { program, kind: K::NotFound } => {
+                format!("{program} was not found: is it installed?")
+            }
+            Self::NotStarted { program, kind: K::PermissionDenied } => {
+                format!("{program} is not allowed to run")
+            }
+            Self::NotStarted { program, .. } => format!("{program} could not be started"),
+            Self::Exited { program, code: Some(code) } => format!("{program} failed (exit code {code})"),
+            Self::Exited { program, code: None } => format!("{program} was stopped"),
+            Self::File(kind) => {
+                let why = match kind {
+                    K::NotFound => "not found",
+                    K::PermissionDenied => "no permission",
+                    K::StorageFull => "the disk is full",
+                    K::ReadOnlyFilesystem => "a read-only file system",
+                    _ => "an input/output error",
+                };
+                format!("its file could not be written or read back ({why})")
+            }
+        }
+    }
+
     /// How a program run through `sh -c` ended: `sh` says 127 when it cannot find the program and
     /// 126 when it may not run it; any other code but 0 is the program's own failure.
     pub fn from_sh(program: String, code: Option<i32>) -> Result<(), ProgramFailure> {

@@ -16,7 +16,7 @@ pub mod drafts;
 pub mod images;
 mod open;
 mod poll;
-pub use open::Openers;
+pub use open::{Openers, in_browser};
 mod reads;
 mod reconcile;
 mod silence;

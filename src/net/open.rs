@@ -134,6 +134,13 @@ async fn open(openers: &Openers, target: String) -> Result<(), ProgramFailure> {
     }
 }
 
+/// Open a web address in the user's browser (`$BROWSER`) as a link from a message is opened:
+/// one argument, the address. For `topicterm login`'s sign-in address, on the user's own server.
+pub async fn in_browser(browser: &str, url: &str) -> Result<(), ProgramFailure> {
+    let openers = Openers { browser: Some(browser.to_owned()), system: String::new() };
+    open(&openers, url.to_owned()).await
+}
+
 /// Windows' own opener (through the `opener` crate).
 async fn open_on_windows(target: String) -> Result<(), ProgramFailure> {
     let program = "the system's opener".to_owned();

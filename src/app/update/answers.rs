@@ -209,32 +209,6 @@ pub(super) fn reopen_failed(why: &str) -> String {
     format!("not reopened: {why}")
 }
 
-/// Why a program the client started did not do its part, in the user's words.
-pub(super) fn program_failure(f: &crate::app::msg::ProgramFailure) -> String {
-    use crate::app::msg::ProgramFailure as P;
-    use std::io::ErrorKind as K;
-    match f {
-        P::NotStarted { program, kind: K::NotFound } => format!("{program} was not found: is it installed?"),
-        P::NotStarted { program, kind: K::PermissionDenied } => format!("{program} is not allowed to run"),
-        P::NotStarted { program, .. } => format!("{program} could not be started"),
-        P::Exited { program, code: Some(code) } => format!("{program} failed (exit code {code})"),
-        P::Exited { program, code: None } => format!("{program} was stopped"),
-        P::File(kind) => format!("its file could not be written or read back ({})", io_words(*kind)),
-    }
-}
-
-/// An I/O error's kind, in words.
-fn io_words(kind: std::io::ErrorKind) -> &'static str {
-    use std::io::ErrorKind as K;
-    match kind {
-        K::NotFound => "not found",
-        K::PermissionDenied => "no permission",
-        K::StorageFull => "the disk is full",
-        K::ReadOnlyFilesystem => "a read-only file system",
-        _ => "an input/output error",
-    }
-}
-
 /// A finished job whose answer is only words (the parts that take their own answers have them
 /// from `done`).
 pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>) -> Vec<Effect> {
@@ -361,9 +335,9 @@ fn other_success(st: &mut State, job: Job, result: Answer) -> Vec<Effect> {
             match (saved, opening) {
                 (true, None) => format!("saved and opened {target}"),
                 (false, None) => format!("opened {target}"),
-                (true, Some(e)) => format!("saved {target} (not opened: {}{how})", program_failure(&e)),
+                (true, Some(e)) => format!("saved {target} (not opened: {}{how})", e.words()),
                 (false, Some(e)) => {
-                    set_error(st, format!("could not open {target}: {}{how}", program_failure(&e)));
+                    set_error(st, format!("could not open {target}: {}{how}", e.words()));
                     return vec![];
                 }
             }

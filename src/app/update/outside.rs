@@ -161,7 +161,7 @@ pub(super) fn editor_done(
         }
         (Ok(_), None) => {}
         (Err(e), _) => {
-            let why = super::answers::program_failure(&e);
+            let why = e.words();
             set_error(
                 st,
                 format!("not edited: {why}; the text is unchanged ($VISUAL or $EDITOR names the editor)"),
