@@ -10,11 +10,12 @@ use std::path::{Path, PathBuf};
 pub use topicterm_api::files::{expand_home, private_folder, write_atomic};
 
 /// How deep under each of the client's own folders the folders in it are made private too:
-/// `data/drafts/ACCOUNT`, `data/archive`, `cache/images`.
-const PRIVATE_DEPTH: usize = 2;
+/// `data/drafts/ACCOUNT` (and whatever an older version made deeper), `data/archive`,
+/// `cache/images`, `cache/downloads`.
+const PRIVATE_DEPTH: usize = 4;
 
-/// Make the client's own folders (data, cache, state) and every folder in them, two levels
-/// down, the user's alone again where they exist with group or other access (an older version
+/// Make the client's own folders (config, data, cache, state) and every folder in them, four
+/// levels down, the user's alone again where they exist with group or other access (an older version
 /// made them 0755, `drafts/` and each account's folder in it too; other users could list the
 /// accounts and which conversations have drafts). Symlinks are not followed. Each folder that
 /// cannot be corrected is returned with why, for the log.

@@ -318,7 +318,14 @@ fn run() -> anyhow::Result<()> {
     init_logging(cli.debug, cli.command.is_none() || scripted);
     // What an older version left readable by others is made the user's alone.
     if let Some(dirs) = directories::ProjectDirs::from("", "", "topicterm") {
-        let own = [dirs.data_dir(), dirs.cache_dir(), dirs.state_dir().unwrap_or(dirs.cache_dir())];
+        // The accounts' folder too: `accounts.toml` names them, and a login without a keyring
+        // keeps its key there.
+        let own = [
+            dirs.config_dir(),
+            dirs.data_dir(),
+            dirs.cache_dir(),
+            dirs.state_dir().unwrap_or(dirs.cache_dir()),
+        ];
         for (dir, e) in topicterm::files::keep_private(&own) {
             tracing::warn!("{} could not be made private: {e}", dir.display());
         }

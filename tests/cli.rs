@@ -9,6 +9,7 @@ fn run(args: &[&str], home: &std::path::Path) -> (i32, String) {
         .env("XDG_STATE_HOME", home.join("state"))
         .env("XDG_DATA_HOME", home.join(".local/share"))
         .env("XDG_CACHE_HOME", home.join(".cache"))
+        .env("XDG_CONFIG_HOME", home.join(".config"))
         .output()
         .expect("runs");
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
@@ -48,25 +49,52 @@ fn a_broken_zuliprc_names_what_is_missing() {
     assert!(text.contains("'key'"), "{text}");
 }
 
+/// Issue 51.14: a zuliprc the INI parser could not read showed its words (`2:1 expecting
+/// "[Some('='), Some(':')]" but found EOF.`): the file, its line, and what a zuliprc looks like.
+#[test]
+fn a_malformed_zuliprc_names_the_file_its_line_and_shows_one() {
+    let home = tempfile::tempdir().unwrap();
+    let rc = home.path().join("rc");
+    std::fs::write(&rc, "[api]\nemail\n").unwrap();
+    private(&rc);
+    let (code, text) = run(&["-c", rc.to_str().unwrap()], home.path());
+    assert_ne!(code, 0);
+    let file = rc.display().to_string();
+    assert!(text.contains(&format!("{file} is not a valid zuliprc: line 2 ")), "{text}");
+    assert!(text.contains("    [api]\n    email=you@example.com\n    key=YOUR_API_KEY\n    site="), "{text}");
+    assert!(!text.contains("expecting") && !text.contains("EOF"), "{text}");
+}
+
 #[cfg(unix)]
 #[test]
 fn the_clients_own_folders_left_open_to_others_are_made_private_on_start() {
     use std::os::unix::fs::PermissionsExt;
     let home = tempfile::tempdir().unwrap();
     let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
-    // As an older version left them: drafts per account and the cache, readable by anyone.
+    // As an older version left them: drafts per account, the archive's folder, the cache and
+    // its pictures, the accounts' folder (issue 51.14: `drafts/` stayed 0755), readable by
+    // anyone.
     let data = home.path().join(".local/share/topicterm");
     let cache = home.path().join(".cache/topicterm");
     let state = home.path().join("state/topicterm");
-    for dir in [data.join("drafts/me@demo"), cache.clone(), state.clone()] {
-        std::fs::create_dir_all(&dir).unwrap();
-    }
-    for dir in [&data, &cache, &state] {
+    let config = home.path().join(".config/topicterm");
+    let all = [
+        data.clone(),
+        data.join("drafts"),
+        data.join("drafts/me@demo"),
+        data.join("archive"),
+        cache.clone(),
+        cache.join("images"),
+        state.clone(),
+        config.clone(),
+    ];
+    for dir in &all {
+        std::fs::create_dir_all(dir).unwrap();
         std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
     let (code, _) = run(&["-c", "/nonexistent/zuliprc"], home.path());
     assert_ne!(code, 0);
-    for dir in [&data, &cache, &state] {
+    for dir in &all {
         assert_eq!(mode(dir), 0o700, "{} is the user's alone", dir.display());
     }
 }

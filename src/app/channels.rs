@@ -273,6 +273,40 @@ impl Channels {
         }
     }
 
+    /// The channels of `which` whose name the typed text `q` begins or begins a word of (any
+    /// case; `#` left off), best first: the name itself, then names it begins, then names with
+    /// a word it begins, each alphabetical. The one rule of completion and of the commands
+    /// that take a channel, so that Enter takes what Tab offers.
+    pub fn matching(&self, which: Which, q: &str) -> Vec<(ChannelId, &str)> {
+        let q = q.trim_start_matches('#').to_lowercase();
+        let mine = self.subscribed.values().map(|c| (c.id, c.name.as_str()));
+        let theirs = self.joinable();
+        let all: Box<dyn Iterator<Item = (ChannelId, &str)>> = match which {
+            Which::Subscribed => Box::new(mine),
+            Which::Joinable => Box::new(theirs),
+            Which::Any => Box::new(mine.chain(theirs)),
+        };
+        let mut found: Vec<(u8, String, ChannelId, &str)> = all
+            .filter_map(|(id, name)| {
+                let lower = name.to_lowercase();
+                Some((match_rank(&lower, &q)?, lower, id, name))
+            })
+            .collect();
+        found.sort();
+        found.into_iter().map(|(_, _, id, name)| (id, name)).collect()
+    }
+
+    /// The one channel of `which` that the typed text names — the name itself, or else the
+    /// only one that `matching` finds; `Err` with the candidates (none, or several).
+    pub fn resolve(&self, which: Which, q: &str) -> Result<ChannelId, Vec<&str>> {
+        let found = self.matching(which, q);
+        match found.as_slice() {
+            [(id, _)] => Ok(*id),
+            [(id, name), ..] if same_name(name, q.trim_start_matches('#')) => Ok(*id),
+            _ => Err(found.into_iter().map(|(_, n)| n).collect()),
+        }
+    }
+
     /// A channel folder, archived or not.
     pub fn folder(&self, id: i64) -> Option<&ChannelFolder> {
         self.folders.get(&id)
@@ -299,6 +333,38 @@ impl Channels {
     }
 }
 
+/// Which channels a name is looked for among: what a command can take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Which {
+    /// The user's own (`:unsubscribe`, and what names a channel to post in).
+    Subscribed,
+    /// The ones they can join and are not in (`:subscribe`).
+    Joinable,
+    /// Either (`:channel-info`, a search's `channel:`).
+    Any,
+}
+
+/// How well the typed text `q` (lowercase) matches a name (lowercase): 0 the name itself,
+/// 1 its beginning, 2 the beginning of one of its words (after a character that is neither a
+/// letter nor a digit); `None` otherwise. Empty text begins every name.
+pub fn match_rank(name: &str, q: &str) -> Option<u8> {
+    if name == q {
+        return Some(0);
+    }
+    if name.starts_with(q) {
+        return Some(1);
+    }
+    let mut prev_word = true;
+    for (i, c) in name.char_indices() {
+        let word = c.is_alphanumeric();
+        if word && !prev_word && name[i..].starts_with(q) {
+            return Some(2);
+        }
+        prev_word = word;
+    }
+    None
+}
+
 /// The channel the user is in with this ID (as `Store`'s index: a panic when they are not).
 impl std::ops::Index<&ChannelId> for Channels {
     type Output = ChannelInfo;
@@ -312,6 +378,28 @@ mod tests {
     use super::*;
     use crate::api::{Event, EventKind};
     use serde_json::{Value, json};
+
+    #[test]
+    fn a_name_is_matched_by_its_beginning_and_its_words_beginnings() {
+        assert_eq!(match_rank("outdoors", "outdoors"), Some(0));
+        assert_eq!(match_rank("outdoors", "outd"), Some(1));
+        assert_eq!(match_rank("book-club", "club"), Some(2));
+        assert_eq!(match_rank("big one", "one"), Some(2));
+        assert_eq!(match_rank("outdoors", "door"), None, "inside a word");
+        assert_eq!(match_rank("outdoors", ""), Some(1));
+    }
+
+    #[test]
+    fn each_command_finds_the_channels_it_can_take() {
+        let c = store();
+        let names = |w, q| c.matching(w, q).into_iter().map(|(_, n)| n).collect::<Vec<_>>();
+        assert_eq!(names(Which::Joinable, ""), ["old", "random"]);
+        assert_eq!(names(Which::Subscribed, ""), ["design", "general"]);
+        assert_eq!(names(Which::Any, "#ra"), ["random"]);
+        assert_eq!(c.resolve(Which::Joinable, "ran"), Ok(3));
+        assert_eq!(c.resolve(Which::Joinable, "des"), Err(vec![]), "not one to join");
+        assert_eq!(c.resolve(Which::Any, ""), Err(vec!["design", "general", "old", "random"]));
+    }
 
     fn register(v: Value) -> RegisterResponse {
         serde_json::from_value(v).unwrap()

@@ -135,6 +135,8 @@ pub enum Backfill {
     /// Every message the user can see.
     All,
     Stop,
+    /// `:archive` alone: go on with what `:archive stop` ended (or the last session left).
+    Resume,
 }
 
 /// (name, arguments, what it does) — completion and `:help` come from this table.
@@ -253,8 +255,8 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ),
     (
         "archive",
-        "#channel… | all | stop",
-        "fetch the older history of channels (or of everything) into the archive on this machine, in the background; stop ends it, running it again resumes",
+        "[#channel… | all | stop]",
+        "fetch the older history of channels (or of everything) into the archive on this machine, in the background; stop ends it, :archive alone resumes it where it stopped",
     ),
 ];
 
@@ -584,10 +586,11 @@ fn invite(t: &Typed) -> Result<Command, String> {
     Ok(Command::Invite { emails, channels })
 }
 
-/// `:archive #channel…`, `:archive all`, `:archive stop` — a channel's name runs on to the
+/// `:archive #channel…`, `:archive all`, `:archive stop`, `:archive` (resume) — a channel's name runs on to the
 /// next `#`, so names with spaces need no quotes.
 fn archive(t: &Typed) -> Result<Command, String> {
     match t.args {
+        [] => return Ok(Command::Archive(Backfill::Resume)),
         [one] if one == "all" => return Ok(Command::Archive(Backfill::All)),
         [one] if one == "stop" => return Ok(Command::Archive(Backfill::Stop)),
         [first, ..] if first.starts_with('#') => {}
@@ -796,8 +799,9 @@ mod tests {
         assert_eq!(parse("archive #general #design team", 496), channels(&["general", "design team"]));
         assert_eq!(parse("archive all", 496), Ok(Command::Archive(Backfill::All)));
         assert_eq!(parse("archive stop", 496), Ok(Command::Archive(Backfill::Stop)));
-        for bad in ["archive", "archive general", "archive all #general", "archive #"] {
-            assert_eq!(parse(bad, 496), Err("usage: :archive #channel… | all | stop".into()), "{bad}");
+        assert_eq!(parse("archive", 496), Ok(Command::Archive(Backfill::Resume)));
+        for bad in ["archive general", "archive all #general", "archive #"] {
+            assert_eq!(parse(bad, 496), Err("usage: :archive [#channel… | all | stop]".into()), "{bad}");
         }
         assert_eq!(complete("sn"), vec!["snippets"]);
     }

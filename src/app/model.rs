@@ -535,6 +535,9 @@ pub struct Ui {
     pub backfill: Vec<crate::app::session::BackfillTarget>,
     /// What the last session's backfill had still to fetch: started once the server answers.
     pub backfill_resume: Vec<crate::app::session::BackfillTarget>,
+    /// What `:archive stop` ended with still to fetch: `:archive` alone starts it again (each
+    /// channel from where its record in the archive says it came to).
+    pub backfill_stopped: Vec<crate::app::session::BackfillTarget>,
     /// How the last check of the archive against the server ended (`Msg::ArchiveChecked`).
     pub archive_checked: Option<Result<super::msg::ArchiveCheck, String>>,
     /// The links the last frame showed in the messages pane, in screen order (told by the

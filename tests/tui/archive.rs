@@ -410,6 +410,10 @@ async fn archive_fetches_a_channels_history_into_the_archive_only_stops_and_resu
     second.arrived().await;
     app.palette("archive stop").await;
     until_status(&mut app, "archiving stopped").await;
+    assert_eq!(
+        app.st.ui.status.as_ref().unwrap().text,
+        "archiving stopped; :archive alone resumes where it stopped"
+    );
     second.release();
     assert!(app.archived(), "the archive's writer answers");
     let key = topicterm::archive::channel_key(general);
@@ -419,7 +423,11 @@ async fn archive_fetches_a_channels_history_into_the_archive_only_stops_and_resu
     assert_eq!((reached.fetched, reached.found_oldest), (10, false), "{reached:?}");
     assert!(store.message(oldest).unwrap().is_none(), "not that far yet");
 
-    app.palette("archive #general").await;
+    // `:archive` alone goes on with what the stop ended (issue 51.9: it answered with its
+    // usage while the stop said ":archive again resumes where it stopped").
+    app.palette("archive").await;
+    let now = app.st.ui.status.clone().unwrap();
+    assert!(!now.error && now.text.contains("#general"), "resumed: {now:?}");
     until_status(&mut app, "archived #general").await;
     let said = app.st.ui.status.as_ref().unwrap().text.clone();
     assert_eq!(said, format!("archived #general: all {} messages", all.len()), "each fetched once");
@@ -480,4 +488,30 @@ async fn archive_without_history_says_the_archive_is_off() {
     app.palette("archive all").await;
     until_status(&mut app, "the archive is off").await;
     assert!(app.st.ui.status.as_ref().unwrap().error);
+}
+
+/// Issue 51.14: "archived #test: all 1 messages"; and the archive's `-wal` and `-shm` stayed
+/// after a clean quit. One message is said as one, and on quit the log is folded into the
+/// database (`wal_checkpoint(TRUNCATE)`) and the database closed last, leaving only its file.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_channel_of_one_message_is_archived_in_the_singular_and_quitting_leaves_only_the_file() {
+    let home = tempfile::tempdir().unwrap();
+    let data = home.path().join("data/topicterm");
+    let mut app = Setup::new("member").archive(data.clone()).start().await;
+    app.palette("create-channel solo").await;
+    app.until("the channel", |st| st.data.channels.by_name("solo").is_some()).await;
+    let solo = app.channel_id("solo");
+    app.client.send_message(&OutgoingMessage::channel(solo, "only", "the one message")).await.unwrap();
+    app.palette("archive #solo").await;
+    app.until("archived", |st| st.ui.status.as_ref().is_some_and(|s| s.text.starts_with("archived "))).await;
+    assert_eq!(app.st.ui.status.as_ref().unwrap().text, "archived #solo: its 1 message");
+    assert!(app.archived(), "the archive's writer answers");
+    let folder = data.join("archive");
+    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 3, "the database, its WAL and shared memory");
+    drop(app.into_server().await);
+    let left: Vec<String> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into())
+        .collect();
+    assert!(left.len() == 1 && left[0].ends_with(".db"), "{left:?}");
 }

@@ -317,3 +317,121 @@ async fn a_new_topic_in_a_channel_that_limits_them_is_refused_before_sending() {
     let r = app.other("member").register(&topicterm::net::register_params()).await.unwrap();
     assert_eq!(r.idle_queue_timeout_secs, Some(topicterm::net::IDLE_QUEUE_SECS));
 }
+
+/// Issue 51.8: on a server before level 219, ctrl+f in the messages pane said that following
+/// needs it, and `F` on a topic row in the channels pane said nothing at all. Every key that
+/// asks to follow says so, in the same words, and nothing is sent.
+#[tokio::test]
+async fn following_before_219_is_refused_by_every_key_in_the_same_words() {
+    use topicterm::app::{Focus, SidebarRow};
+    let level = topicterm::api::levels::FOLLOWED_TOPICS - 1;
+    let mut app = App::start_at_level("member", level).await;
+    let words = "this server does not offer following topics: it needs Zulip 8.0 or later \
+                 (feature level 219; this server is at 218)";
+    let eng = app.channel_id("engineering");
+    let posts_before = app.server.recent_requests().iter().filter(|r| r.contains("/user_topics")).count();
+    // A topic row in the channels pane: the channel opened, its topics listed, one selected.
+    app.key(KeyCode::Char('h')).await;
+    let row = app.sidebar_row(|r| *r == SidebarRow::Channel(eng));
+    while app.st.ui.sidebar_selected < row {
+        app.key(KeyCode::Char('j')).await;
+    }
+    app.key(KeyCode::Enter).await;
+    app.until("the topics listed", |st| st.data.topics.of(eng).is_some_and(|l| l.is_loaded())).await;
+    app.key(KeyCode::Char('j')).await;
+    assert!(matches!(app.st.ui.sidebar.get(app.st.ui.sidebar_selected), Some(SidebarRow::Topic(..))));
+    assert_eq!(app.st.ui.focus, Focus::Sidebar);
+    app.st.ui.status = None;
+    app.key(KeyCode::Char('F')).await;
+    app.settle().await;
+    assert_eq!(error(&app).as_deref(), Some(words), "F on a topic row");
+    // The topic opened: ctrl+f on its messages, and the palette's :follow.
+    app.key(KeyCode::Enter).await;
+    app.until("the topic's messages", |st| {
+        matches!(st.ui.narrow, Narrow::Topic(..))
+            && st.data.views.get(&st.ui.narrow).is_some_and(|v| v.is_loaded())
+    })
+    .await;
+    app.key(KeyCode::Char('l')).await;
+    assert_eq!(app.st.ui.focus, Focus::Messages);
+    for (how, key) in [("ctrl+f", true), (":follow", false)] {
+        app.st.ui.status = None;
+        if key {
+            app.ctrl('f').await;
+        } else {
+            app.palette("follow").await;
+        }
+        app.settle().await;
+        assert_eq!(error(&app).as_deref(), Some(words), "{how}");
+    }
+    let posts = app.server.recent_requests().iter().filter(|r| r.contains("/user_topics")).count();
+    assert_eq!(posts, posts_before, "nothing was asked of the server");
+}
+
+/// Issue 51.14: against a real 8.0-dev server (level 218) the client sent `read_by_sender`
+/// (level 236), `allow_empty_topic_name` (334) and `last_update_id` (263) — 57 warnings in its
+/// log in 15 minutes. Once register has said the level, each goes only to a server of the
+/// level that has it: at 218 the demo
+/// server, which answers what it does not know as `ignored_parameters_unsupported` as the
+/// reference does, notes none of them; at its own level none is ignored either.
+#[tokio::test]
+async fn parameters_go_only_to_a_server_whose_level_knows_them() {
+    use topicterm::app::Effect;
+    const NEWER: [&str; 3] = ["read_by_sender", "allow_empty_topic_name", "last_update_id"];
+    for level in [218, topicterm::server::org::FEATURE_LEVEL] {
+        let mut app = App::start_at_level("member", level).await;
+        // The first page is asked together with register, before the level is known: in the
+        // newest terms (at most one request a start); every request after register is in the
+        // server's.
+        let before_register = app.server.ignored_parameters().len();
+        let general = app.channel_id("general");
+        // Pages of messages, a channel's topics, a sent and a scheduled message, an edit
+        // history, presence pings.
+        app.open(Narrow::Channel(general)).await;
+        app.key(KeyCode::Char('c')).await;
+        app.keys("general>").await;
+        app.key(KeyCode::Tab).await;
+        app.until("the topic list", |st| st.data.topics.of(general).is_some_and(|l| l.is_loaded())).await;
+        app.key(KeyCode::Esc).await;
+        app.key(KeyCode::Char('c')).await;
+        app.keys("general>levels").await;
+        app.key(KeyCode::Enter).await;
+        app.keys(&format!("sent at {level}")).await;
+        app.ctrl('d').await;
+        app.until("sent", |st| st.outbox.is_empty() && st.ui.compose.is_none()).await;
+        app.key(KeyCode::Char('c')).await;
+        app.keys("general>levels").await;
+        app.key(KeyCode::Enter).await;
+        app.keys("later").await;
+        app.ctrl('s').await;
+        app.keys("in 2h").await;
+        app.key(KeyCode::Enter).await;
+        app.until("scheduled", |st| !st.data.lists.scheduled().is_empty()).await;
+        let mine = *app.st.data.views[&Narrow::Channel(general)].ids().last().unwrap();
+        app.select(mine);
+        app.key(KeyCode::Char('H')).await;
+        app.settle().await;
+        app.key(KeyCode::Esc).await;
+        app.run(vec![Effect::Ping { active: true, last_update_id: -1 }]);
+        app.settle().await;
+        app.run(vec![Effect::Ping {
+            active: true,
+            last_update_id: app.st.data.users.presence_last_update_id(),
+        }]);
+        app.settle().await;
+        let asked = app.server.recent_requests();
+        for path in [
+            "GET /api/v1/messages?",
+            "/topics",
+            "POST /api/v1/messages",
+            "/scheduled_messages",
+            "/history",
+            "/presence",
+        ] {
+            assert!(asked.iter().any(|r| r.contains(path)), "level {level}: {path} asked: {asked:#?}");
+        }
+        let ignored = app.server.ignored_parameters().split_off(before_register);
+        let newer: Vec<&String> = ignored.iter().filter(|i| NEWER.iter().any(|n| i.ends_with(n))).collect();
+        assert!(newer.is_empty(), "level {level}: sent where unknown: {newer:?} (all ignored: {ignored:?})");
+    }
+}

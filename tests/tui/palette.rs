@@ -249,3 +249,42 @@ async fn status_takes_an_emoji_and_deactivation_takes_actions() {
     assert_eq!(status(&app), (false, "Bob Nakamura deactivated".into()));
     assert_eq!(dms_of_bob(&app), 0, "his direct messages are deleted");
 }
+
+/// Issue 51.7: `:subscribe #` offered the channels the user was already in, `:subscribe #outd`
+/// and `:channel-info #out` completed nothing, and Enter refused "outd" while #outdoors was
+/// there to join. Each command completes what it can take, by the beginning of the name or of
+/// one of its words, and Enter takes what Tab would.
+#[tokio::test]
+async fn channel_arguments_complete_what_the_command_takes_and_enter_agrees() {
+    let mut app = App::start("member").await;
+    let offered =
+        |app: &App| app.st.ui.completion.suggestions.iter().map(|(s, _)| s.clone()).collect::<Vec<_>>();
+    let tab = async |app: &mut App, typed: &str| {
+        app.key(KeyCode::Char(':')).await;
+        app.keys(typed).await;
+        let offered = offered(app);
+        app.key(KeyCode::Tab).await;
+        let text = app.st.ui.prompt.as_ref().map(|p| p.text().to_owned()).unwrap_or_default();
+        app.key(KeyCode::Esc).await;
+        (offered, text)
+    };
+    assert_eq!(
+        tab(&mut app, "subscribe #").await,
+        (vec!["#outdoors".to_owned()], "subscribe #outdoors ".into())
+    );
+    assert_eq!(tab(&mut app, "subscribe #outd").await.1, "subscribe #outdoors ");
+    assert_eq!(tab(&mut app, "channel-info #out").await.1, "channel-info #outdoors ");
+    assert_eq!(tab(&mut app, "channel-info #club").await.1, "channel-info #book-club ", "a word's beginning");
+    let (mine, _) = tab(&mut app, "unsubscribe #").await;
+    assert!(mine.contains(&"#design".to_owned()) && !mine.contains(&"#outdoors".to_owned()), "{mine:?}");
+
+    // Enter resolves as Tab does: the one channel to join that "outd" begins.
+    app.palette("subscribe #outd").await;
+    let outdoors = app.channel_id("outdoors");
+    app.until("the subscription", |st| st.data.channels.is_subscribed(outdoors)).await;
+    // Several that a name begins are named, and nothing is done.
+    app.palette("channel-info #b").await;
+    let (err, text) = status(&app);
+    assert!(err && text.contains("#book-club") && text.contains("#builds"), "{text}");
+    assert!(app.st.ui.popup.is_none());
+}

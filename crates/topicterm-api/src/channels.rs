@@ -159,7 +159,8 @@ impl Client {
         limits::check_visibility_policy(value)?;
         limits::check_topic_length(topic, self.server_info().max_topic_length)?;
         if policy == VisibilityPolicy::Followed {
-            self.level().require(super::levels::FOLLOWED_TOPICS, "following topics", "Zulip 8.0")?;
+            let (what, version) = super::levels::FOLLOWING;
+            self.level().require(super::levels::FOLLOWED_TOPICS, what, version)?;
         }
         if !self.level().has(super::levels::USER_TOPICS)
             && matches!(policy, VisibilityPolicy::None | VisibilityPolicy::Muted)
@@ -214,7 +215,9 @@ impl Client {
         stream_id: ChannelId,
         allow_empty_topic_name: bool,
     ) -> Result<TopicsResponse> {
-        let p = Params::new().add("allow_empty_topic_name", allow_empty_topic_name);
+        // Not to a server before it, which does not know the parameter.
+        let known = self.level().has(super::levels::EMPTY_TOPIC);
+        let p = Params::new().opt("allow_empty_topic_name", known.then_some(allow_empty_topic_name));
         self.call(Method::GET, &format!("/users/me/{stream_id}/topics"), p).await
     }
 

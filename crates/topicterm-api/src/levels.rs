@@ -21,6 +21,9 @@ pub const ID_INTEGER_OPERAND: i64 = 194;
 pub const TYPING_STREAM_ID: i64 = 215;
 /// Visibility policy 3, followed topics (Zulip 8.0): "Invalid visibility_policy" before.
 pub const FOLLOWED_TOPICS: i64 = 219;
+/// What [`FOLLOWED_TOPICS`] brought, and with which version, in the words of a refusal
+/// ([`Level::require`]): the client's keys and the API say it alike.
+pub const FOLLOWING: (&str, &str) = ("following topics", "Zulip 8.0");
 /// `read_by_sender` on `POST /messages` (Zulip 8.0). Before it, a server marks the sender's own
 /// message read only for clients it knows by name, so the client marks it read itself.
 pub const READ_BY_SENDER: i64 = 236;
@@ -74,6 +77,8 @@ pub const IDLE_QUEUE_TIMEOUT: i64 = 481;
 /// `/reminders`: reminders about a message, delivered by the Notification Bot (Zulip 11.0);
 /// the endpoint is unknown before.
 pub const REMINDERS: i64 = 381;
+/// What [`REMINDERS`] brought, in the words of a refusal ([`Level::require`]).
+pub const REMINDING: (&str, &str) = ("reminders", "Zulip 11.0");
 /// `note` on `POST /reminders` (Zulip 11.0); before it, the server ignores it.
 pub const REMINDER_NOTE: i64 = 415;
 /// `message_ids` on `GET /messages`: these messages, by ID (Zulip 10.0).

@@ -298,7 +298,9 @@ impl Client {
         q.validate()?;
         // Messages in the empty topic come with "" (not its display name), as in register,
         // events and topic lists: every page, whoever asks for it (the recent view, a jump).
-        let allow_empty = q.allow_empty_topic_name.or(self.level().has(levels::EMPTY_TOPIC).then_some(true));
+        // Not at all to a server before it, which does not know the parameter.
+        let allow_empty =
+            self.level().has(levels::EMPTY_TOPIC).then(|| q.allow_empty_topic_name.unwrap_or(true));
         self.level().check_narrow(&q.narrow)?;
         if q.anchor == Some(Anchor::Date) {
             self.level().require(levels::ANCHOR_DATE, "jumping to a date", "Zulip 12.0")?;
@@ -354,7 +356,8 @@ impl Client {
         message_id: MessageId,
         allow_empty_topic_name: bool,
     ) -> Result<HistoryResponse> {
-        let p = Params::new().add("allow_empty_topic_name", allow_empty_topic_name);
+        let known = self.level().has(levels::EMPTY_TOPIC);
+        let p = Params::new().opt("allow_empty_topic_name", known.then_some(allow_empty_topic_name));
         self.call(Method::GET, &format!("/messages/{message_id}/history"), p).await
     }
 
@@ -421,7 +424,8 @@ impl Client {
             .add("content", &m.content)
             .opt("local_id", m.local_id.as_ref())
             .opt("queue_id", m.queue_id.as_ref())
-            .opt("read_by_sender", m.read_by_sender);
+            // Not to a server that does not know it (it warns of each one in its log).
+            .opt("read_by_sender", m.read_by_sender.filter(|_| self.level().has(levels::READ_BY_SENDER)));
         let sent: SendResponse = self.call(Method::POST, "/messages", p).await?;
         // An older server marks the sender's own message read only for clients it knows by
         // name: do what `read_by_sender` asks of a newer one.

@@ -40,7 +40,11 @@ impl Client {
         });
         let p = Params::new()
             .add("status", u.status.as_str())
-            .opt("last_update_id", u.last_update_id)
+            // Not to a server that does not know it (it warns of each ping in its log).
+            .opt(
+                "last_update_id",
+                u.last_update_id.filter(|_| self.level().has(super::levels::PRESENCE_LAST_UPDATE_ID)),
+            )
             .opt("history_limit_days", u.history_limit_days)
             .opt("ping_only", u.ping_only)
             .opt("new_user_input", u.new_user_input)

@@ -67,7 +67,11 @@ impl Client {
                 msg.topic.as_deref().filter(|_| msg.kind.is_channel()).map(|t| self.level().topic(t)),
             )
             .add("scheduled_delivery_timestamp", msg.scheduled_delivery_timestamp)
-            .opt("read_by_sender", msg.read_by_sender);
+            // Not to a server that does not know it.
+            .opt(
+                "read_by_sender",
+                msg.read_by_sender.filter(|_| self.level().has(super::levels::READ_BY_SENDER)),
+            );
         self.call(Method::POST, "/scheduled_messages", p).await
     }
 

@@ -9,14 +9,45 @@ use std::path::Path;
 pub enum ZuliprcError {
     #[error("cannot read {path}: {source}")]
     Io { path: String, source: std::io::Error },
-    #[error("{path} is not a valid zuliprc: {reason}")]
+    #[error("{path} is not a valid zuliprc: {reason}.\n{example}", example = EXAMPLE)]
     Invalid { path: String, reason: String },
+}
+
+/// What a zuliprc looks like, said with every refusal of one (the key is the user's API key
+/// from their Zulip settings, "Account & privacy").
+pub const EXAMPLE: &str = "A zuliprc looks like this (its key from your Zulip settings, Account & privacy):\n\
+                           \x20   [api]\n\
+                           \x20   email=you@example.com\n\
+                           \x20   key=YOUR_API_KEY\n\
+                           \x20   site=https://chat.example.com";
+
+/// The first line (from 1) that is neither blank, a comment, a `[section]` nor `name=value`,
+/// in words. The line itself is not quoted: it may be a key pasted on its own.
+fn bad_line(text: &str) -> Option<String> {
+    let i = text.lines().position(|l| {
+        let l = l.trim();
+        let section = l.starts_with('[') && l.ends_with(']');
+        !(l.is_empty() || l.starts_with(['#', ';']) || section || l.contains(['=', ':']))
+    })?;
+    Some(format!("line {} is not \"name=value\" (nor [api], a comment or blank)", i + 1))
+}
+
+/// Where the INI parser stopped, in words, when every line looks right ([`bad_line`]).
+fn unreadable(text: &str, e: &ini::ParseError) -> String {
+    if e.line > text.lines().count() {
+        "it ends before a line is complete".into()
+    } else {
+        format!("line {} cannot be read ({})", e.line, e.msg)
+    }
 }
 
 /// Parse zuliprc text.
 pub fn parse(text: &str, path: &str) -> Result<Credentials, ZuliprcError> {
+    if let Some(reason) = bad_line(text) {
+        return Err(ZuliprcError::Invalid { path: path.to_owned(), reason });
+    }
     let ini = ini::Ini::load_from_str(text)
-        .map_err(|e| ZuliprcError::Invalid { path: path.to_owned(), reason: e.to_string() })?;
+        .map_err(|e| ZuliprcError::Invalid { path: path.to_owned(), reason: unreadable(text, &e) })?;
     let section = ini
         .section(Some("api"))
         .ok_or_else(|| ZuliprcError::Invalid { path: path.to_owned(), reason: "no [api] section".into() })?;
@@ -106,6 +137,23 @@ mod tests {
             tls: Default::default(),
         };
         assert_eq!(parse(&render(&c), "x").unwrap(), c);
+    }
+
+    /// Issue 51.14: the parser's own words ("2:1 expecting \"[Some('='), Some(':')]\" but found
+    /// EOF.") said neither the file nor what a zuliprc looks like.
+    #[test]
+    fn a_malformed_file_is_named_with_its_line_and_an_example() {
+        let e = parse("[api]\nemail=a@b.c\nsecretkeyonitsown\nsite=http://x\n", "/home/me/.zuliprc")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("/home/me/.zuliprc is not a valid zuliprc: line 3 is not \"name=value\""),
+            "{e}"
+        );
+        assert!(!e.contains("secretkeyonitsown") && !e.contains("EOF"), "{e}");
+        assert!(e.contains("\n    [api]\n    email=you@example.com\n    key=YOUR_API_KEY\n    site="), "{e}");
+        let e = parse("[api\n", "rc").unwrap_err().to_string();
+        assert!(e.starts_with("rc is not a valid zuliprc: line 1 ") && e.contains("[api]"), "{e}");
     }
 
     #[test]

@@ -201,6 +201,7 @@ impl DemoServer {
             requests: std::sync::atomic::AtomicU64::new(0),
             request_log: Mutex::default(),
             logins: Mutex::new(logins::Logins { mode: opts.auth, ..Default::default() }),
+            ignored_log: Arc::default(),
         });
         let app = handlers::router(shared.clone());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
@@ -294,6 +295,13 @@ impl DemoServer {
     /// `METHOD /path?query`.
     pub fn recent_requests(&self) -> Vec<String> {
         self.shared.request_log.lock().unwrap_or_else(|p| p.into_inner()).iter().cloned().collect()
+    }
+
+    /// The newest parameters the server did not know (answered as
+    /// `ignored_parameters_unsupported`, as a real server warns of them in its log), oldest
+    /// first, as `METHOD /path name`.
+    pub fn ignored_parameters(&self) -> Vec<String> {
+        self.shared.ignored_log.lock().unwrap_or_else(|p| p.into_inner()).iter().cloned().collect()
     }
 
     /// Stop serving. Like a real restart, the event queues are lost: waiting polls answer

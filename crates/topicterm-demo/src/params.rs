@@ -3,8 +3,8 @@
 
 use super::error::{ApiErr, ApiResult};
 use serde::de::DeserializeOwned;
-use std::collections::{HashMap, HashSet};
-use std::sync::Mutex;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::{Arc, Mutex};
 
 /// Parameters of one request. Remembers which ones were read, so that the rest can be
 /// reported as `ignored_parameters_unsupported`.
@@ -12,11 +12,40 @@ use std::sync::Mutex;
 pub struct Params {
     map: HashMap<String, String>,
     used: Mutex<HashSet<String>>,
+    /// Where the parameters answered as unknown are noted, with the request they came in.
+    ignored: Option<(String, Arc<Mutex<VecDeque<String>>>)>,
 }
+
+/// How many ignored parameters a server keeps noted (`Shared::ignored_log`).
+const IGNORED_LOG_LEN: usize = 256;
 
 impl Params {
     pub fn from_pairs(pairs: Vec<(String, String)>) -> Self {
-        Params { map: pairs.into_iter().collect(), used: Mutex::default() }
+        Params { map: pairs.into_iter().collect(), used: Mutex::default(), ignored: None }
+    }
+
+    /// These parameters, noting in `log` those answered as unknown (`request`: `METHOD /path`).
+    pub fn noting_ignored(mut self, request: String, log: &Arc<Mutex<VecDeque<String>>>) -> Self {
+        self.ignored = Some((request, log.clone()));
+        self
+    }
+
+    /// Parameters that were sent but never read, noted where [`Params::noting_ignored`] says
+    /// (a real server warns of each in its log).
+    pub fn ignored(&self) -> Vec<String> {
+        let unused = self.unused();
+        if let Some((request, log)) = &self.ignored
+            && !unused.is_empty()
+        {
+            let mut log = log.lock().unwrap_or_else(|p| p.into_inner());
+            for name in &unused {
+                if log.len() == IGNORED_LOG_LEN {
+                    log.pop_front();
+                }
+                log.push_back(format!("{request} {name}"));
+            }
+        }
+        unused
     }
 
     fn raw(&self, key: &str) -> Option<&str> {

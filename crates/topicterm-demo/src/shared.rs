@@ -28,6 +28,10 @@ pub struct Shared {
     pub request_log: Mutex<std::collections::VecDeque<String>>,
     /// How people log in, and the sign-ins under way (`logins`).
     pub logins: Mutex<crate::logins::Logins>,
+    /// The newest parameters answered as `ignored_parameters_unsupported`, as `METHOD /path
+    /// name` — what a real server warns of in its log (tests prove a client sends none that the
+    /// server's level lacks).
+    pub ignored_log: Arc<Mutex<std::collections::VecDeque<String>>>,
 }
 
 /// How many requests `Shared::request_log` keeps.
@@ -175,6 +179,7 @@ impl FromRequest<Arc<Shared>> for Req {
         let (parts, body) = req.into_parts();
         let user_id = authenticate(&parts.headers, state)?;
         let (p, files) = read_params(&parts, body, MAX_BODY, state.body_timeout).await?;
+        let p = p.noting_ignored(format!("{} {}", parts.method, parts.uri.path()), &state.ignored_log);
         let agent = parts.headers.get(header::USER_AGENT).and_then(|v| v.to_str().ok());
         let client = crate::levels::client_name(p.opt_str("client"), agent);
         Ok(Req { user_id, client, p, files })
@@ -193,7 +198,7 @@ impl FromRequest<Arc<Shared>> for Anon {
 
 /// Finish a success body: report parameters the operation did not read.
 pub fn reply(p: &Params, mut body: Value) -> axum::Json<Value> {
-    let unused = p.unused();
+    let unused = p.ignored();
     if !unused.is_empty()
         && let Some(obj) = body.as_object_mut()
     {

@@ -256,6 +256,15 @@ fn set_topic_policy(st: &mut State, a: Action) -> Vec<Effect> {
         _ => VisibilityPolicy::Followed,
     };
     let policy = if st.data.policy(c, &t) == wanted { VisibilityPolicy::None } else { wanted };
+    // Refused here, in the words the API's refusal has, whichever key asked (`F` on a topic
+    // row, ctrl+f, `:follow`): nothing is sent that the server's level rules out.
+    let (what, version) = crate::api::levels::FOLLOWING;
+    if policy == VisibilityPolicy::Followed
+        && let Err(e) = st.data.realm.level().require(crate::api::levels::FOLLOWED_TOPICS, what, version)
+    {
+        set_error(st, e.to_string());
+        return vec![];
+    }
     // The policy changes here when the server says it changed (its `user_topic`
     // event): a refused change leaves the topic as it was.
     let pending = super::answers::policy_words(policy).1;

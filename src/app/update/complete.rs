@@ -106,7 +106,7 @@ pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
         PromptKind::ChannelTopic => match before.split_once('>') {
             None if before.contains(',') || before.trim_start().starts_with('@') => people_list(st, &before),
             None => {
-                let mut out = channels(st, before.trim(), |name| format!("{name}>"));
+                let mut out = channels(st, Which::Subscribed, before.trim(), |name| format!("{name}>"));
                 // Fewer channels than room: people too, for a DM instead (ctrl+g to a person).
                 let q = before.trim().to_lowercase();
                 // Not where only some people are known: a channel typed reads no list of people.
@@ -154,7 +154,7 @@ fn search(st: &mut State, before: &str, fx: &mut Vec<Effect>) -> (Vec<(String, S
         None => return (vec![], token),
     };
     let out = match op.as_str() {
-        "channel" | "stream" => channels(st, &q, |n| term("channel", n)),
+        "channel" | "stream" => channels(st, Which::Any, &q, |n| term("channel", n)),
         "topic" | "subject" => {
             // The channel an earlier word names.
             let chan = before.split(' ').find_map(|w| {
@@ -234,13 +234,21 @@ fn people(st: &State, q: &str, n: usize, insert: impl Fn(&str) -> String) -> Vec
         .collect()
 }
 
-/// Channels whose name holds the typed text (`#` optional), names that start with it first.
-fn channels(st: &State, typed: &str, insert: impl Fn(&str) -> String) -> Vec<(String, String)> {
-    let q = typed.trim_start_matches('#').to_lowercase();
-    let mut chans: Vec<&ChannelInfo> =
-        st.data.channels.iter().filter(|c| c.name.to_lowercase().contains(&q)).collect();
-    chans.sort_by_key(|c| (!c.name.to_lowercase().starts_with(&q), c.name.to_lowercase()));
-    chans.into_iter().take(SHOWN).map(|c| (format!("#{}", c.name), insert(&c.name))).collect()
+/// The channels of `which` that the typed text (`#` optional) begins or begins a word of, by
+/// `Channels::matching` — the rule the commands resolve a name by when Enter is pressed.
+fn channels(st: &State, which: Which, typed: &str, insert: impl Fn(&str) -> String) -> Vec<(String, String)> {
+    let found = st.data.channels.matching(which, typed);
+    found.into_iter().take(SHOWN).map(|(_, name)| (format!("#{name}"), insert(name))).collect()
+}
+
+/// The channels a command's `#channel` can name: `:subscribe` one to join, `:channel-info`
+/// any, the rest the user's own.
+fn channels_of(command: &str) -> Which {
+    match command {
+        "subscribe" => Which::Joinable,
+        "channel-info" => Which::Any,
+        _ => Which::Subscribed,
+    }
 }
 
 /// The topics of the channel named `chan` that hold `typed`, asking for them when not loaded.
@@ -400,7 +408,7 @@ fn arguments(st: &mut State, before: &str, fx: &mut Vec<Effect>) -> (Vec<(String
     }
     let bare = token.trim_start_matches(['#', '@']).replace('"', "");
     let out = match kind {
-        Arg::Channel => channels(st, &bare, |n| format!("#{} ", quoted(n))),
+        Arg::Channel => channels(st, channels_of(name), &bare, |n| format!("#{} ", quoted(n))),
         Arg::Person => {
             let at = if token.starts_with('@') || name == "profile" { "@" } else { "" };
             people(st, &bare.to_lowercase(), SHOWN, |n| format!("{at}{} ", quoted(n)))

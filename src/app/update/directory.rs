@@ -177,12 +177,12 @@ pub(super) fn subscribe_command(st: &mut State, name: &str) -> Result<Vec<Effect
     if let Some(c) = st.data.channels.by_name(name) {
         return Err(format!("you are already in #{}", c.name));
     }
-    let (_, exact) = st
-        .data
-        .channels
-        .joinable_by_name(name)
-        .ok_or_else(|| format!("no channel named {name:?} that you can join (:channels lists them)"))?;
-    let exact = exact.to_owned();
+    // As Tab completes it: the name, or the one channel to join that it begins (a word of).
+    let id = st.data.channels.resolve(Which::Joinable, name).map_err(|found| match found.as_slice() {
+        [] => format!("no channel named {name:?} that you can join (:channels lists them)"),
+        _ => super::palette_args::several(name, &found),
+    })?;
+    let exact = st.data.channels.name(id).to_owned();
     set_status(st, format!("joining #{exact}…"));
     Ok(vec![Effect::Api(ApiCall::Subscribe { names: vec![exact] })])
 }

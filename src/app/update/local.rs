@@ -69,9 +69,10 @@ pub(super) fn on_backfill_progress(
     about: Option<u64>,
 ) -> Vec<Effect> {
     if !st.ui.backfill.is_empty() {
-        let of =
-            about.filter(|a| *a > fetched).map(|a| format!(" of about {}", grouped(a))).unwrap_or_default();
-        set_status(st, format!("archiving {name}: {}{of} messages so far…", grouped(fetched)));
+        let about = about.filter(|a| *a > fetched);
+        let of = about.map(|a| format!(" of about {}", grouped(a))).unwrap_or_default();
+        let s = if about.unwrap_or(fetched) == 1 { "" } else { "s" };
+        set_status(st, format!("archiving {name}: {}{of} message{s} so far…", grouped(fetched)));
     }
     vec![]
 }
@@ -96,11 +97,17 @@ pub(super) fn on_backfill_done(st: &mut State, name: &str, result: Result<u64, S
     match result {
         Ok(n) => {
             st.ui.backfill.retain(|t| t.name != name);
-            set_status(st, format!("archived {name}: all {} messages", grouped(n)));
+            let all = match n {
+                0 => "no messages".to_owned(),
+                1 => "its 1 message".to_owned(),
+                _ => format!("all {} messages", grouped(n)),
+            };
+            set_status(st, format!("archived {name}: {all}"));
         }
         Err(why) => {
-            st.ui.backfill.clear();
-            set_error(st, format!("archiving {name} stopped: {why}"));
+            // `:archive` alone tries again from where it came to.
+            st.ui.backfill_stopped = std::mem::take(&mut st.ui.backfill);
+            set_error(st, format!("archiving {name} stopped: {why} (:archive alone tries again)"));
         }
     }
     vec![]

@@ -3,8 +3,8 @@
 
 use super::actions::sidebar_channel;
 use super::common::*;
-use super::directory::{channel_by_name, leave_question, open_channel_info};
-use super::palette_args::{command_channel, confirm, resolve_user};
+use super::directory::{leave_question, open_channel_info};
+use super::palette_args::{channel_named, command_channel, confirm, resolve_user};
 use super::prelude::*;
 
 /// `:unsubscribe [#channel] [user…]`: ask before the user (or the users named) leave a channel.
@@ -79,7 +79,7 @@ pub(super) fn create_channel(
 pub(super) fn channel_info(st: &mut State, named: Option<&str>) -> Result<Vec<Effect>, String> {
     // Named, the channel row selected in the sidebar, or the one being viewed.
     let id = match named {
-        Some(n) => channel_by_name(st, n).ok_or_else(|| format!("no channel named {n:?}"))?,
+        Some(n) => channel_named(st, n, Which::Any)?,
         None => match sidebar_channel(st) {
             Some(c) => c,
             None => command_channel(st, None)?,

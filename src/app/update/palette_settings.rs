@@ -17,16 +17,46 @@ pub(super) fn forget(st: &mut State) -> Vec<Effect> {
     vec![]
 }
 
-/// `:archive #channel…` / `all` / `stop`: fetch older history into the archive in the
-/// background (`Effect::Backfill`), or end that. With no archive kept, `net` answers that it is
-/// off.
+/// `:archive #channel…` / `all` / `stop` / alone: fetch older history into the archive in the
+/// background (`Effect::Backfill`), end that, or go on with what was ended. With no archive
+/// kept, `net` answers that it is off.
 pub(super) fn archive(st: &mut State, what: Backfill) -> Result<Vec<Effect>, String> {
     let targets = match what {
         Backfill::Stop => {
-            st.ui.backfill.clear();
+            // What was still to fetch (the last session's, when none ran yet) waits for
+            // `:archive` alone.
+            let left = if st.ui.backfill.is_empty() {
+                std::mem::take(&mut st.ui.backfill_resume)
+            } else {
+                std::mem::take(&mut st.ui.backfill)
+            };
             st.ui.backfill_resume.clear();
-            set_status(st, "archiving stopped; :archive again resumes where it stopped");
+            if left.is_empty() {
+                set_status(st, "nothing is being archived (:archive #channel… or :archive all starts it)");
+            } else {
+                st.ui.backfill_stopped = left;
+                set_status(st, "archiving stopped; :archive alone resumes where it stopped");
+            }
             return Ok(vec![Effect::BackfillStop]);
+        }
+        Backfill::Resume => {
+            if let Some(running) = st.ui.backfill.first() {
+                let name = running.name.clone();
+                set_status(st, format!("archiving {name} goes on already (:archive stop ends it)"));
+                return Ok(vec![]);
+            }
+            let targets = if st.ui.backfill_stopped.is_empty() {
+                std::mem::take(&mut st.ui.backfill_resume)
+            } else {
+                std::mem::take(&mut st.ui.backfill_stopped)
+            };
+            if targets.is_empty() {
+                return Err(
+                    "nothing stopped to resume: :archive #channel… or :archive all fetches older history"
+                        .into(),
+                );
+            }
+            return Ok(start_backfill(st, targets, "archiving resumes:"));
         }
         Backfill::All => vec![BackfillTarget { name: "all messages".into(), channel: None }],
         Backfill::Channels(names) => names
@@ -44,6 +74,7 @@ pub(super) fn archive(st: &mut State, what: Backfill) -> Result<Vec<Effect>, Str
 /// Start fetching `targets`' history (`:archive`, or the last session's unfinished one).
 pub(super) fn start_backfill(st: &mut State, targets: Vec<BackfillTarget>, doing: &str) -> Vec<Effect> {
     st.ui.backfill_resume.clear();
+    st.ui.backfill_stopped.clear();
     let Some(first) = targets.first() else { return vec![] };
     set_status(st, format!("{doing} {}…", first.name));
     st.ui.backfill.clone_from(&targets);

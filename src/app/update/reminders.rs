@@ -6,20 +6,17 @@
 
 use super::common::*;
 use super::prelude::*;
-use crate::api::levels::{Level, REMINDER_NOTE, REMINDERS};
+use crate::api::levels::{Level, REMINDER_NOTE, REMINDERS, REMINDING};
 
 /// The server's level as far as the client knows it (before register: the newest).
 fn level(st: &State) -> Level {
     st.data.realm.level()
 }
 
-/// Reminders are refused by a server before [`REMINDERS`].
+/// Reminders are refused by a server before [`REMINDERS`], in the words of every key the
+/// server's level rules out (`Level::require`).
 fn supported(st: &State) -> Result<(), String> {
-    if level(st).has(REMINDERS) {
-        Ok(())
-    } else {
-        Err("this server has no reminders: they came with Zulip 11.0".into())
-    }
+    level(st).require(REMINDERS, REMINDING.0, REMINDING.1).map_err(|e| e.to_string())
 }
 
 /// What `:remind` says without a selected message.

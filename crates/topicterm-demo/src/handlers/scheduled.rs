@@ -142,7 +142,10 @@ pub async fn create(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let to = p.str("to")?;
     let content = normalize_body(&p.str("content")?);
     let at = p.i64("scheduled_delivery_timestamp")?;
-    let read_by_sender = p.opt_bool("read_by_sender")?;
+    // A server before it does not know the parameter (it is reported as ignored).
+    let level = s.lock().settings.feature_level;
+    let read_by_sender =
+        if level >= crate::levels::READ_BY_SENDER { p.opt_bool("read_by_sender")? } else { None };
     let topic_raw = p.opt_str("topic");
     let mut org = s.lock();
     let (channel_id, user_ids) = org.scheduled_target(is_channel, &to)?;
