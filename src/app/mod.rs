@@ -3,6 +3,7 @@
 //! Nothing here does I/O or awaits: `update(&mut State, Msg) -> Vec<Effect>` decides, the `net`
 //! dispatcher performs effects and answers with more `Msg`s.
 
+pub mod alerts;
 pub mod burst;
 pub mod channels;
 pub mod command;
