@@ -34,6 +34,7 @@ pub mod users;
 pub mod views;
 pub mod when;
 pub mod widget;
+pub mod zulip_settings;
 
 pub use channels::{ChannelInfo, Channels};
 pub use drafts::Drafts;

@@ -1,12 +1,16 @@
 //! Issue 52: the user's own Zulip settings decide, changed through the API by another client of
 //! theirs while topicterm runs — notifications by `enable_desktop_notifications`,
-//! `pm_content_in_desktop_notifications` and a channel's `desktop_notifications`. Each at the
-//! default level and at 218.
+//! `pm_content_in_desktop_notifications` and a channel's `desktop_notifications`, and
+//! `:settings`, which lists them and changes them on the server. Each at the default level and
+//! at 218.
 
-use crate::harness::App;
+use crate::harness::{App, Setup};
+use crate::rewriter::{Reply, Rewriter};
+use crossterm::event::KeyCode;
 use serde_json::json;
 use topicterm::api::{Client, OutgoingMessage};
 use topicterm::app::settings::NotifyMethod;
+use topicterm::server::DemoServer;
 
 const LEVELS: [Option<i64>; 2] = [None, Some(218)];
 
@@ -130,5 +134,85 @@ async fn pm_content_in_desktop_notifications_off_leaves_the_text_out() {
         let id = alice.send_message(&OutgoingMessage::channel(general, "plans", &text)).await.unwrap().id;
         arrived(&mut app, id).await;
         assert!(app.outside.notifications[1].1.ends_with("see the plans"), "{:?}", app.outside.notifications);
+    }
+}
+
+/// The `:settings` row of a label, as drawn.
+fn row_of(app: &mut App, label: &str) -> String {
+    let screen = app.screen(140, 40);
+    screen.lines().find(|l| l.contains(label)).unwrap_or_default().to_owned()
+}
+
+#[tokio::test]
+async fn settings_change_a_setting_on_the_server_and_follow_its_event() {
+    for level in LEVELS {
+        let mut app = member_at(level).await;
+        app.palette("settings").await;
+        let label = "Notify of direct messages and mentions";
+        let row = row_of(&mut app, label);
+        assert!(row.contains(" on") && row.contains("(server)"), "{row}");
+        assert!(row_of(&mut app, "How notifications are shown").contains("local"), "the config's own");
+        app.key(KeyCode::Down).await;
+        app.key(KeyCode::Enter).await;
+        app.until("the server's event", |st| {
+            st.data.user_settings.enable_desktop_notifications == Some(false)
+        })
+        .await;
+        let row = row_of(&mut app, label);
+        assert!(row.contains(" off"), "{row}");
+        // On the server: a new session of the user reads it there.
+        let fresh = member_at_same_server(&app).await;
+        assert_eq!(fresh.enable_desktop_notifications, Some(false), "{level:?}");
+        // A setting the config overrides says so.
+        app.st.settings.notifications.dm = Some(true);
+        let row = row_of(&mut app, label);
+        assert!(row.contains("local override: [notifications] dm = true"), "{row}");
+    }
+}
+
+/// The user's settings as a new register of theirs reads them from the server.
+async fn member_at_same_server(app: &App) -> topicterm::api::UserSettings {
+    let c = app.other("member");
+    let params = topicterm::api::RegisterParams {
+        fetch_event_types: Some(vec!["user_settings".into()]),
+        client_capabilities: Some(json!({"user_settings_object": true})),
+        ..Default::default()
+    };
+    let r = c.register(&params).await.unwrap();
+    r.user_settings.unwrap_or_default()
+}
+
+async fn refusing_settings(level: Option<i64>) -> (App, Rewriter) {
+    let mut setup = Setup::new("member");
+    if let Some(l) = level {
+        setup = setup.feature_level(l);
+    }
+    let (app, proxy) = setup
+        .start_through(async |s: &DemoServer| {
+            let p = Rewriter::start(&s.url, vec![]).await;
+            let url = p.url.clone();
+            (p, url)
+        })
+        .await;
+    let refusal = br#"{"result": "error", "code": "BAD_REQUEST", "msg": "Not allowed"}"#.to_vec();
+    proxy.arm_before(Box::new(move |ex| {
+        ex.is("PATCH", "/settings").then(|| Reply::Body(400, refusal.clone()))
+    }));
+    (app, proxy)
+}
+
+#[tokio::test]
+async fn settings_say_when_the_server_refuses_and_keep_the_value() {
+    for level in LEVELS {
+        let (mut app, _proxy) = refusing_settings(level).await;
+        app.palette("settings").await;
+        app.key(KeyCode::Down).await;
+        app.key(KeyCode::Enter).await;
+        app.until("refused", |st| st.ui.status.as_ref().is_some_and(|s| s.error)).await;
+        let said = app.st.ui.status.as_ref().unwrap().text.clone();
+        assert!(said.starts_with("Notify of direct messages and mentions is unchanged: "), "{said}");
+        assert!(said.contains("Not allowed"), "the server's words: {said}");
+        assert_eq!(app.st.data.user_settings.enable_desktop_notifications, Some(true), "no trace");
+        assert!(row_of(&mut app, "Notify of direct messages and mentions").contains(" on"));
     }
 }
