@@ -291,8 +291,12 @@ mod tests {
         );
         assert_eq!(update("folder_id", json!(101)), SubscriptionChange::Folder(Some(101)));
         assert_eq!(
-            update("wildcard_mentions_notify", json!(true)),
-            SubscriptionChange::Other { property: "wildcard_mentions_notify".into(), value: json!(true) }
+            update("wildcard_mentions_notify", json!(null)),
+            SubscriptionChange::WildcardMentionsNotify(None)
+        );
+        assert_eq!(
+            update("email_notifications", json!(true)),
+            SubscriptionChange::Other { property: "email_notifications".into(), value: json!(true) }
         );
     }
 
