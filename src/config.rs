@@ -304,9 +304,10 @@ pub fn parse(text: &str, path: &str) -> Result<Config, ConfigError> {
     }
     if let Some(n) = &raw.notifications {
         let d = &mut cfg.notifications;
-        d.dm = n.dm.unwrap_or(d.dm);
-        d.mention = n.mention.unwrap_or(d.mention);
-        d.followed = n.followed.unwrap_or(d.followed);
+        // Written, they override the user's Zulip settings; not written, those decide.
+        d.dm = n.dm.or(d.dm);
+        d.mention = n.mention.or(d.mention);
+        d.followed = n.followed.or(d.followed);
         if let Some(m) = &n.method {
             match NotifyMethod::ALL.iter().find(|(name, _)| *name == m.get_ref()) {
                 Some((_, method)) => d.method = *method,
@@ -516,13 +517,16 @@ channels = {channels}
 people = {people}
 
 [notifications]
-# Which messages notify: direct messages, mentions of you, messages in topics you follow.
-# Muted channels and topics never notify.
-dm = {dm}
-mention = {mention}
-followed = {followed}
-# How: desktop (a desktop notification where a notification service runs, else the terminal
-# bell), bell, or none.
+# Which messages notify is what you set in Zulip (web app: Settings > Notifications): direct
+# messages, mentions, followed topics, the channels you get every message of; muted channels,
+# topics and people never notify. Sounds there ring the terminal bell. Only what you write here
+# overrides them (see :settings): true or false for direct messages, mentions and alert words,
+# followed topics.
+# dm = true
+# mention = true
+# followed = true
+# How they are shown: desktop (a desktop notification where a notification service runs, else
+# the terminal bell; sounds ring the bell), bell (the bell for all), or none.
 method = {method}
 # With method = "desktop", a program of your own instead of the built-in notifications, run
 # through sh with `--`, the title and the body after what you write (the bell rings if it fails):
@@ -545,9 +549,6 @@ method = {method}
         screen_reader = d.screen_reader,
         channels = d.show_channels,
         people = d.show_people,
-        dm = d.notifications.dm,
-        mention = d.notifications.mention,
-        followed = d.notifications.followed,
         method = toml_str(d.notifications.method.as_str()),
         syntax = comment(&format!("Keys: action = [keys]. A key is {KEY_SYNTAX}.")),
     ));
@@ -675,7 +676,7 @@ mark_topic_read = ["ctrl+t"]
         assert!(!cfg.show_channels && cfg.show_people);
         assert_eq!(
             cfg.notifications,
-            Notifications { dm: false, mention: true, followed: true, method: NotifyMethod::Bell }
+            Notifications { dm: Some(false), mention: None, followed: None, method: NotifyMethod::Bell }
         );
         assert_eq!(cfg.notify_command.as_deref(), Some("notify-send -u low"));
         assert_eq!(parse("", "x").unwrap().notify_command, None);

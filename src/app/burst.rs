@@ -19,11 +19,15 @@ pub enum Reason {
     Mention,
     AlertWord,
     Followed,
+    /// A channel the user gets every message of (its `desktop_notifications`, or their
+    /// default for channels).
+    Channel,
 }
 
 impl Reason {
     /// In [`Held::by_reason`]'s order.
-    pub const ALL: [Reason; 4] = [Reason::Direct, Reason::Mention, Reason::AlertWord, Reason::Followed];
+    pub const ALL: [Reason; 5] =
+        [Reason::Direct, Reason::Mention, Reason::AlertWord, Reason::Followed, Reason::Channel];
 
     fn index(self) -> usize {
         self as usize
@@ -40,6 +44,10 @@ pub struct Notice {
     pub reason: Reason,
     /// The conversation, as a summary names it: "in #general > plans", "from Alice".
     pub place: String,
+    /// Shown as a notification (desktop, or the bell where that is how they are shown).
+    pub desktop: bool,
+    /// A sound: the terminal's bell.
+    pub audible: bool,
 }
 
 /// The notifications held back in the current window.
@@ -47,7 +55,10 @@ pub struct Notice {
 pub struct Held {
     pub count: usize,
     /// How many for each reason, in [`Reason::ALL`]'s order.
-    pub by_reason: [usize; 4],
+    pub by_reason: [usize; 5],
+    /// Any of them is to be shown, any to sound.
+    pub desktop: bool,
+    pub audible: bool,
     /// Every one of them is in the newest one's conversation.
     pub one_conversation: bool,
     /// The newest: its click is the summary's, and when it is the only one it is shown as it is.
@@ -93,12 +104,22 @@ impl Burst {
                 h.count += 1;
                 h.by_reason[notice.reason.index()] += 1;
                 h.one_conversation &= h.newest.clicked.open == notice.clicked.open;
+                h.desktop |= notice.desktop;
+                h.audible |= notice.audible;
                 h.newest = notice;
             }
             None => {
-                let mut by_reason = [0; 4];
+                let mut by_reason = [0; 5];
                 by_reason[notice.reason.index()] = 1;
-                self.held = Some(Held { count: 1, by_reason, one_conversation: true, newest: notice });
+                let (desktop, audible) = (notice.desktop, notice.audible);
+                self.held = Some(Held {
+                    count: 1,
+                    by_reason,
+                    one_conversation: true,
+                    desktop,
+                    audible,
+                    newest: notice,
+                });
             }
         }
         None
@@ -127,7 +148,15 @@ mod tests {
 
     fn notice(id: i64, reason: Reason, open: Narrow) -> Notice {
         let clicked = Clicked { open, id };
-        Notice { title: "acme".into(), body: format!("m{id}"), clicked, reason, place: "from Alice".into() }
+        Notice {
+            title: "acme".into(),
+            body: format!("m{id}"),
+            clicked,
+            reason,
+            place: "from Alice".into(),
+            desktop: true,
+            audible: false,
+        }
     }
 
     #[test]

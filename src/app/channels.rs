@@ -25,6 +25,9 @@ pub struct ChannelInfo {
     /// Desktop and audible notifications for the channel: `None` follows the user's default.
     pub desktop_notifications: Option<bool>,
     pub audible_notifications: Option<bool>,
+    /// Whether `@all`-style mentions here notify: `None` follows the user's
+    /// `wildcard_mentions_notify`.
+    pub wildcard_mentions_notify: Option<bool>,
     pub folder_id: Option<i64>,
     /// Who may start a new topic in it (feature level 441); `None`: anyone who may post.
     pub can_create_topic_group: Option<GroupSettingValue>,
@@ -43,6 +46,7 @@ impl ChannelInfo {
             invite_only: s.invite_only,
             desktop_notifications: s.desktop_notifications,
             audible_notifications: s.audible_notifications,
+            wildcard_mentions_notify: s.wildcard_mentions_notify,
             folder_id: s.folder_id,
             can_create_topic_group: s.can_create_topic_group.clone(),
         }
@@ -109,6 +113,7 @@ impl Channels {
                     // `None` (the user's default) is a value too.
                     SubscriptionChange::DesktopNotifications(v) => c.desktop_notifications = *v,
                     SubscriptionChange::AudibleNotifications(v) => c.audible_notifications = *v,
+                    SubscriptionChange::WildcardMentionsNotify(v) => c.wildcard_mentions_notify = *v,
                     SubscriptionChange::Folder(folder) => c.folder_id = *folder,
                     SubscriptionChange::Other { .. } => {}
                 }

@@ -115,6 +115,8 @@ pub enum Command {
     Remind(Vec<String>),
     /// The user's reminders, by delivery time.
     Reminders,
+    /// The user's Zulip settings, where each comes from; enter changes one on the server.
+    Settings,
     /// The user's uploaded files.
     Uploads,
     /// The user's saved snippets.
@@ -235,6 +237,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "remind you of the selected message at WHEN (in 2h, tomorrow 9:00, 17:30, 2026-11-25 15:00), with a note",
     ),
     ("reminders", "", "your reminders by time: which message, the note; d deletes"),
+    (
+        "settings",
+        "",
+        "your Zulip settings (notifications, read marking, display) and where each comes from; enter changes one on the server",
+    ),
     ("uploads", "", "your uploaded files: size, date, where used, the total; d deletes, enter or o opens"),
     (
         "snippets",
@@ -363,6 +370,7 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
         "quit" | "q" => Ok(Command::Quit),
         "remind" => t.need(1).map(|()| Command::Remind(args.to_vec())),
         "reminders" => Ok(Command::Reminders),
+        "settings" => Ok(Command::Settings),
         "uploads" => Ok(Command::Uploads),
         "snippets" => Ok(Command::Snippets),
         "inbox" => Ok(Command::Inbox),

@@ -40,6 +40,14 @@ pub enum ApiCall {
         language: String,
         template: String,
     },
+    /// `PATCH /settings`: one of the user's Zulip settings (`name`) set to `value`; `label`
+    /// and `words` say it. The value is the user's only once the `user_settings` event says so.
+    UserSetting {
+        name: String,
+        value: serde_json::Value,
+        label: String,
+        words: String,
+    },
     ChannelEmail {
         channel: ChannelId,
         sender: Option<UserId>,

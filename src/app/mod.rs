@@ -3,6 +3,7 @@
 //! Nothing here does I/O or awaits: `update(&mut State, Msg) -> Vec<Effect>` decides, the `net`
 //! dispatcher performs effects and answers with more `Msg`s.
 
+pub mod alerts;
 pub mod burst;
 pub mod channels;
 pub mod command;
@@ -33,6 +34,7 @@ pub mod users;
 pub mod views;
 pub mod when;
 pub mod widget;
+pub mod zulip_settings;
 
 pub use channels::{ChannelInfo, Channels};
 pub use drafts::Drafts;

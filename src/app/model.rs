@@ -275,6 +275,11 @@ pub enum Popup {
     Reminders {
         selected: usize,
     },
+    /// The user's Zulip settings (`:settings`, `app::zulip_settings`): row 0 is how
+    /// notifications are shown (the config's), the others `zulip_settings::SETTINGS`.
+    Settings {
+        selected: usize,
+    },
     /// The user's uploaded files (`list`: `None` while loading).
     Uploads {
         selected: usize,

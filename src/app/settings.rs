@@ -143,19 +143,18 @@ impl StartNarrow {
     }
 }
 
-/// Notifications are on or off per kind, delivered one way.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How notifications are shown (the terminal's own), and the kinds the user's config turns on
+/// or off over their Zulip settings: `None` (not written) follows what the user set in Zulip
+/// (`app::alerts`); `Some` is an override the user wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Notifications {
-    pub dm: bool,
-    pub mention: bool,
-    pub followed: bool,
+    /// Direct messages (over `enable_desktop_notifications`).
+    pub dm: Option<bool>,
+    /// Mentions and alert words (over `enable_desktop_notifications`).
+    pub mention: Option<bool>,
+    /// Followed topics (over `enable_followed_topic_desktop_notifications`).
+    pub followed: Option<bool>,
     pub method: NotifyMethod,
-}
-
-impl Default for Notifications {
-    fn default() -> Self {
-        Notifications { dm: true, mention: true, followed: true, method: NotifyMethod::Desktop }
-    }
 }
 
 /// How a notification reaches the user.

@@ -9,6 +9,9 @@ pub(super) async fn run_api(c: &Client, call: ApiCall) -> Msg {
     use ApiCall as A;
     let result: Result<Answer, ApiError> = match &call {
         A::SetStatus(u) => c.update_status(u).await.map(|_| Answer::Nothing),
+        A::UserSetting { name, value, .. } => {
+            c.update_user_setting(name, value).await.map(|_| Answer::Nothing)
+        }
         A::Unsubscribe { channels, principals, names } => {
             // One request per person: the answer lists channels, not who left them.
             let who: Vec<(Option<UserId>, String)> = match principals {

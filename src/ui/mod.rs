@@ -22,6 +22,7 @@ mod reader;
 mod recent;
 mod reminders;
 mod scheduled;
+mod settings;
 mod sidebar;
 mod snippets;
 mod status;

@@ -4,7 +4,7 @@
 use super::common::RenderCache;
 use super::theme::Theme;
 use super::{channel_info, channels, emoji, help, history, image, inbox, info, recent, reminders};
-use super::{profile, scheduled, snippets, uploads};
+use super::{profile, scheduled, settings, snippets, uploads};
 use crate::app::{Popup, State};
 use ratatui::Frame;
 
@@ -36,6 +36,7 @@ pub(super) fn draw_popup(f: &mut Frame, st: &State, t: &Theme, cache: &mut Rende
             image::draw_image_popup(f, st, t, &mut cache.pictures, srcs, *shown)
         }
         Some(Popup::Reminders { selected }) => reminders::draw_reminders(f, st, t, *selected),
+        Some(Popup::Settings { selected }) => settings::draw_settings(f, st, t, *selected),
         Some(Popup::Uploads { selected, list }) => uploads::draw_uploads(f, st, t, *selected, list.as_ref()),
         Some(Popup::Snippets { query, filtering, selected, shown }) => {
             snippets::draw_snippets(f, st, t, query, *filtering, *selected, shown.as_deref())

@@ -75,17 +75,17 @@ async fn a_clicked_notification_opens_its_conversation_at_its_message() {
     app.settle().await;
     assert_eq!(app.outside.notifications.len(), 1, "{:?}", app.outside.notifications);
     assert!(!matches!(app.st.ui.narrow, Narrow::Dm(_)), "{:?}", app.st.ui.narrow);
-    assert_eq!(app.outside.bells, 0);
+    assert_eq!(app.outside.bells, 1, "the user's enable_sounds: the bell");
 
     app.outside.click(0);
     app.settle().await;
     assert_eq!(app.st.ui.narrow, Narrow::Dm(vec![as_id(&app, "alice")]));
     assert_eq!(app.st.ui.selected, Some(id));
-    assert_eq!(app.outside.bells, 1, "the bell draws the eye to the terminal");
+    assert_eq!(app.outside.bells, 2, "the bell draws the eye to the terminal");
     assert!(app.screen(80, 24).contains("over here"));
 
     app.apply(topicterm::app::Msg::NotificationUnshown);
-    assert_eq!(app.outside.bells, 2, "none shown: the bell instead");
+    assert_eq!(app.outside.bells, 3, "none shown: the bell instead");
 }
 
 /// A burst is summed up: twenty direct messages at once show three notifications, and once ten

@@ -1,7 +1,24 @@
 //! The user's own Zulip settings (`user_settings` in register and its update events): what they
 //! set in the web app or on the phone, which every client of theirs follows.
 
+use super::error::Result;
+use super::models::Ack;
+use super::transport::{Client, Params};
+use reqwest::Method;
 use serde::{Deserialize, Serialize};
+
+impl Client {
+    /// `PATCH /settings` with one setting: `name` set to `value` (a boolean, an integer or a
+    /// text, sent as the server reads it). The server answers with a `user_settings` event; the
+    /// value is the user's only once that comes.
+    pub async fn update_user_setting(&self, name: &str, value: &serde_json::Value) -> Result<Ack> {
+        let text = match value {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        self.call(Method::PATCH, "/settings", Params::new().add(name, text)).await
+    }
+}
 
 /// The user's personal settings this client reads (from `register`'s `user_settings`, kept by
 /// `user_settings` events through [`UserSettings::apply`]). Each is `None` where the server did not

@@ -55,6 +55,11 @@ pub const NO_ZEPHYR_MIRROR_FIELD: i64 = 426;
 pub const IMPORTED_STUB: i64 = 433;
 /// `realm_owner_full_content_access` in register (Zulip 12.0).
 pub const OWNER_FULL_CONTENT_ACCESS: i64 = 438;
+/// `default_view` and `escape_navigates_to_default_view` renamed `web_home_view` and
+/// `web_escape_navigates_to_home_view` (Zulip 8.0).
+pub const WEB_HOME_VIEW: i64 = 219;
+/// `web_home_view`'s recent conversations view is `recent`, no longer `recent_topics` (Zulip 12.0).
+pub const WEB_HOME_VIEW_RECENT: i64 = 454;
 /// The legacy `update_display_settings` and `update_global_notifications` events are no longer
 /// sent (Zulip 12.0): only `user_settings`.
 pub const NO_LEGACY_SETTINGS_EVENTS: i64 = 439;

@@ -390,6 +390,9 @@ fn api_success(call: ApiCall) -> String {
         ApiCall::GroupMembers { done, .. } => done,
         ApiCall::NavView { fragment, .. } => format!("view {fragment} updated"),
         ApiCall::AddPlayground { name, .. } => format!("playground {name} added"),
+        ApiCall::UserSetting { label, words, .. } => {
+            format!("{label}: {words}, saved in your Zulip settings")
+        }
         ApiCall::Apns { .. } => "APNs token registered".into(),
         ApiCall::Report { .. } => "reported to the moderators".into(),
         ApiCall::DeleteScheduled(_) => "scheduled message deleted".into(),
@@ -488,6 +491,7 @@ fn refused(st: &mut State, job: Job, f: &Failure) {
             // From level 511 the server says when a report could not reach the moderators.
             (ApiCall::Report { .. }, _) => format!("not reported: {text}"),
             (ApiCall::Remind { .. }, _) => format!("not reminded: {text}"),
+            (ApiCall::UserSetting { label, .. }, _) => format!("{label} is unchanged: {text}"),
             (ApiCall::DeleteReminder(_), _) => format!("reminder not deleted: {text}"),
             (ApiCall::DeleteUpload { name, .. }, _) => format!("{name} not deleted: {text}"),
             _ => text,

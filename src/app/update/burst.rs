@@ -5,26 +5,51 @@
 
 use super::prelude::*;
 use crate::app::burst::{Held, Notice, Reason};
+use crate::app::settings::NotifyMethod;
 
 /// A message's notification (`outside::notify`), shown now or held for the summary.
 pub(super) fn admit(st: &mut State, notice: Option<Notice>) -> Vec<Effect> {
     let Some(notice) = notice else { return vec![] };
-    st.notices.admit(st.now, notice).map(shown).into_iter().collect()
+    let method = st.settings.notifications.method;
+    st.notices.admit(st.now, notice).map(|n| shown(method, n)).unwrap_or_default()
 }
 
 /// On the clock: the summary of the held ones, once their window is over.
 pub(super) fn on_tick(st: &mut State) -> Vec<Effect> {
-    st.notices.due(st.now).map(summary).into_iter().collect()
+    let method = st.settings.notifications.method;
+    st.notices.due(st.now).map(|h| summary(method, h)).unwrap_or_default()
 }
 
-fn shown(n: Notice) -> Effect {
-    Effect::Term(TermEffect::Notify { title: n.title, body: n.body, clicked: n.clicked })
+/// A notification as the config says notifications are shown (`[notifications] method`):
+/// desktop — a desktop notification where it is to be shown, the bell where it sounds; bell —
+/// the bell for either; none — nothing.
+fn shown(method: NotifyMethod, n: Notice) -> Vec<Effect> {
+    let (desktop, audible) = (n.desktop, n.audible);
+    show(method, desktop, audible, TermEffect::Notify { title: n.title, body: n.body, clicked: n.clicked })
+}
+
+fn show(method: NotifyMethod, desktop: bool, audible: bool, notify: TermEffect) -> Vec<Effect> {
+    match method {
+        NotifyMethod::None => vec![],
+        NotifyMethod::Bell if desktop || audible => vec![Effect::Term(TermEffect::Bell)],
+        NotifyMethod::Bell => vec![],
+        NotifyMethod::Desktop => {
+            let mut fx = Vec::new();
+            if desktop {
+                fx.push(Effect::Term(notify));
+            }
+            if audible {
+                fx.push(Effect::Term(TermEffect::Bell));
+            }
+            fx
+        }
+    }
 }
 
 /// One notification for the held ones: the only one as it is; else how many, and where from.
-fn summary(h: Held) -> Effect {
+fn summary(method: NotifyMethod, h: Held) -> Vec<Effect> {
     if h.count == 1 {
-        return shown(h.newest);
+        return shown(method, h.newest);
     }
     let n = h.count;
     let body = if h.one_conversation {
@@ -36,7 +61,7 @@ fn summary(h: Held) -> Effect {
         format!("{n} more messages: {}", parts.join(", "))
     };
     let Notice { title, clicked, .. } = h.newest;
-    Effect::Term(TermEffect::Notify { title, body, clicked })
+    show(method, h.desktop, h.audible, TermEffect::Notify { title, body, clicked })
 }
 
 /// "9 direct messages", "1 mention", "2 with alert words", "1 in a followed topic".
@@ -46,6 +71,7 @@ fn counted(reason: Reason, n: usize) -> String {
         Reason::Mention => ("mention", "mentions"),
         Reason::AlertWord => ("with an alert word", "with alert words"),
         Reason::Followed => ("in a followed topic", "in followed topics"),
+        Reason::Channel => ("in a channel you get every message of", "in channels you get every message of"),
     };
     format!("{n} {}", if n == 1 { one } else { many })
 }

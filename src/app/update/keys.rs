@@ -262,6 +262,7 @@ fn scroll_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         | Popup::Recent { .. }
         | Popup::Image { .. }
         | Popup::Reminders { .. }
+        | Popup::Settings { .. }
         | Popup::Uploads { .. }
         | Popup::Snippets { .. }
         | Popup::Inbox(_)

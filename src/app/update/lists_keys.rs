@@ -67,6 +67,7 @@ fn uploads_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
 pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
     match &st.ui.popup {
         Some(Popup::Reminders { .. }) => Some(reminders_key(st, key)),
+        Some(Popup::Settings { .. }) => Some(super::settings_popup::on_key(st, key)),
         Some(Popup::Uploads { .. }) => Some(uploads_key(st, key)),
         _ => None,
     }

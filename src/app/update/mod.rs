@@ -59,6 +59,7 @@ mod recent;
 mod register;
 mod reminders;
 mod server_drafts;
+mod settings_popup;
 mod snippet_keys;
 mod snippets;
 #[cfg(test)]

@@ -4,6 +4,7 @@
 use super::common::*;
 use super::navigation::{open_narrow, open_near};
 use super::prelude::*;
+use crate::app::alerts::{ChannelAlerts, Facts};
 use crate::app::burst::{Notice, Reason};
 use crate::content::{ContentContext, Document, sanitize};
 use crate::urls::Link;
@@ -194,37 +195,38 @@ pub(super) fn cut(text: &str, max_chars: usize) -> String {
     }
 }
 
-/// A new message: notify for direct messages, mentions, alert words and followed topics — never for the
-/// user's own, never in muted topics, not for the conversation on screen while the terminal has
+/// A new message: whether it notifies, and how, is what the user set in Zulip (`app::alerts`,
+/// with the config's written overrides) — never for the user's own, never from muted people,
+/// never in muted topics or channels, not for the conversation on screen while the terminal has
 /// focus. What is shown of it is `burst::admit`'s to decide.
 pub(super) fn notify(st: &State, m: &Stored) -> Option<Notice> {
     let d = &st.data;
     if m.sender_id() == d.me || d.users.is_muted(m.sender_id()) {
         return None;
     }
-    // Alert words notify as mentions do.
-    let alerted = m.has_flag(Flag::HasAlertWord) && st.settings.notifications.mention;
-    let prefs = st.settings.notifications;
-    let reason = if m.is_dm() {
-        prefs.dm.then_some(Reason::Direct)
-    } else {
+    let mut facts = Facts {
+        direct: m.is_dm(),
+        mentioned: m.has_flag(Flag::Mentioned),
+        wildcard: [Flag::WildcardMentioned, Flag::StreamWildcardMentioned, Flag::TopicWildcardMentioned]
+            .into_iter()
+            .any(|f| m.has_flag(f)),
+        alert_word: m.has_flag(Flag::HasAlertWord),
+        ..Default::default()
+    };
+    if !m.is_dm() {
         let c = m.stream_id()?;
         if d.topic_muted(c, m.topic()) {
             return None;
         }
-        let mentioned = [Flag::Mentioned, Flag::WildcardMentioned, Flag::StreamWildcardMentioned]
-            .into_iter()
-            .any(|f| m.has_flag(f));
-        if mentioned && prefs.mention {
-            Some(Reason::Mention)
-        } else if alerted {
-            Some(Reason::AlertWord)
-        } else if prefs.followed && d.policy(c, m.topic()) == VisibilityPolicy::Followed {
-            Some(Reason::Followed)
-        } else {
-            None
-        }
-    }?;
+        facts.followed = d.policy(c, m.topic()) == VisibilityPolicy::Followed;
+        facts.channel = d.channels.get(c).map(|c| ChannelAlerts {
+            desktop: c.desktop_notifications,
+            audible: c.audible_notifications,
+            wildcard_mentions_notify: c.wildcard_mentions_notify,
+        });
+    }
+    let alert = crate::app::alerts::decide(&facts, &d.user_settings, &st.settings.notifications)?;
+    let reason = alert.reason;
     let shown = !st.ui.unfocused
         && st.ui.orgs.on_screen()
         && st.ui.narrow.contains(m, d.me)
@@ -238,7 +240,8 @@ pub(super) fn notify(st: &State, m: &Stored) -> Option<Notice> {
             let why = match reason {
                 Reason::Mention => " (mention)",
                 Reason::AlertWord => " (alert word)",
-                _ => " (followed)",
+                Reason::Followed => " (followed)",
+                _ => "",
             };
             let place = format!("#{} > {}", sanitize(d.channels.name(c)), sanitize(m.topic()));
             (format!("{sender} in {place}{why}"), format!("in {place}"))
@@ -257,9 +260,15 @@ pub(super) fn notify(st: &State, m: &Stored) -> Option<Notice> {
             (format!("{sender} (direct message)"), place)
         }
     };
-    let body = format!("{who}: {}", plain_text(m.content(), 200));
+    // A direct message's text only where the user lets notifications show it.
+    let body = if m.is_dm() && d.user_settings.pm_content_in_desktop_notifications == Some(false) {
+        who
+    } else {
+        format!("{who}: {}", plain_text(m.content(), 200))
+    };
     let clicked = Clicked { open: super::recent::conversation(d, m), id: m.id };
-    Some(Notice { title: org_name(st), body, clicked, reason, place })
+    let (desktop, audible) = (alert.desktop, alert.audible);
+    Some(Notice { title: org_name(st), body, clicked, reason, place, desktop, audible })
 }
 
 /// The organization, as a notification's title: its name among several open, else the name

@@ -113,6 +113,7 @@ pub(super) fn run_command(st: &mut State, cmd: Command) -> Result<Vec<Effect>, S
         C::Report { report_type, description } => report(st, report_type, description)?,
         C::Remind(words) => super::reminders::remind(st, &words)?,
         C::Reminders => super::reminders::open(st)?,
+        C::Settings => super::settings_popup::open(st),
         C::Uploads => super::uploads::open(st),
         C::Inbox => super::inbox::open(st),
         C::Forget => forget(st),

@@ -247,3 +247,25 @@ pub(super) fn draw_image(
     }
     Some(area.y)
 }
+
+/// The user's Zulip settings (`:settings`): each a row of words — what it is, its value,
+/// where it comes from.
+pub(super) fn draw_settings(
+    f: &mut Frame,
+    st: &State,
+    pane: &mut Pane,
+    area: Rect,
+    selected: usize,
+) -> Option<u16> {
+    use crate::app::zulip_settings::{ROWS, listed};
+    let head =
+        format!("Your Zulip settings, {ROWS}: enter changes the selected one on the server, esc closes");
+    let row = |i: usize| {
+        let Some((label, value, from)) = listed(&st.data.user_settings, &st.settings.notifications, i) else {
+            return String::new();
+        };
+        let from = if from.is_empty() { String::new() } else { format!("from: {from}") };
+        with_marks(format!("{label}: {}", sanitize(&value)), &[from])
+    };
+    list(f, pane, area, &head, ROWS, selected, row)
+}

@@ -150,6 +150,7 @@ fn draw_popup(f: &mut Frame, st: &State, pane: &mut Pane, area: Rect, popup: &Po
             list_popups::draw_image(f, st, pane, area, *message_id, (srcs, *shown))
         }
         Popup::Reminders { selected } => list_popups::draw_reminders(f, st, pane, area, *selected),
+        Popup::Settings { selected } => list_popups::draw_settings(f, st, pane, area, *selected),
         Popup::Uploads { selected, list } => {
             list_popups::draw_uploads(f, st, pane, area, *selected, list.as_ref())
         }

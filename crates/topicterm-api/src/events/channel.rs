@@ -38,6 +38,8 @@ pub enum SubscriptionChange {
     DesktopNotifications(Option<bool>),
     /// `null`: the user's default.
     AudibleNotifications(Option<bool>),
+    /// Whether `@all`-style mentions notify here; `null`: the user's default.
+    WildcardMentionsNotify(Option<bool>),
     /// Into a folder, or out of every folder (`null`).
     Folder(Option<i64>),
     /// A property this client does not use.
@@ -56,6 +58,7 @@ impl SubscriptionChange {
             "color" => Self::Color(value_as(value)?),
             "desktop_notifications" => Self::DesktopNotifications(value_as(value)?),
             "audible_notifications" => Self::AudibleNotifications(value_as(value)?),
+            "wildcard_mentions_notify" => Self::WildcardMentionsNotify(value_as(value)?),
             "folder_id" => Self::Folder(value_as(value)?),
             _ => Self::Other { property, value },
         })
@@ -288,8 +291,12 @@ mod tests {
         );
         assert_eq!(update("folder_id", json!(101)), SubscriptionChange::Folder(Some(101)));
         assert_eq!(
-            update("wildcard_mentions_notify", json!(true)),
-            SubscriptionChange::Other { property: "wildcard_mentions_notify".into(), value: json!(true) }
+            update("wildcard_mentions_notify", json!(null)),
+            SubscriptionChange::WildcardMentionsNotify(None)
+        );
+        assert_eq!(
+            update("email_notifications", json!(true)),
+            SubscriptionChange::Other { property: "email_notifications".into(), value: json!(true) }
         );
     }
 

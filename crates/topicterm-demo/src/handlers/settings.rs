@@ -98,9 +98,53 @@ const CHOICES: &[(&str, &[&str])] = &[
     ("automatically_unmute_topics_in_muted_streams_policy", &["1", "2", "3", "4"]),
     ("resolved_topic_notice_auto_read_policy", &["always", "except_followed", "never"]),
     ("email_address_visibility", &["1", "2", "3", "4", "5"]),
-    ("web_home_view", &["recent_topics", "inbox", "all_messages"]),
     ("emojiset", &["google", "twitter", "text"]),
 ];
+
+/// Settings the reference server gained within the levels the demo serves, with the level each
+/// came at (the API changelog): a server of an older level neither sends nor takes them.
+const SINCE: &[(&str, i64)] = &[
+    ("send_private_typing_notifications", 105),
+    ("send_stream_typing_notifications", 105),
+    ("send_read_receipts", 105),
+    ("display_emoji_reaction_users", 125),
+    ("web_mark_read_on_scroll_policy", 175),
+    ("enable_followed_topic_desktop_notifications", 189),
+    ("enable_followed_topic_email_notifications", 189),
+    ("enable_followed_topic_push_notifications", 189),
+    ("enable_followed_topic_audible_notifications", 189),
+    ("enable_followed_topic_wildcard_mentions_notify", 189),
+    ("web_stream_unreads_count_display_policy", 210),
+    ("receives_typing_notifications", 253),
+];
+
+/// Settings renamed at a level (new name, old name, level): before it the old name is the one.
+const RENAMED: &[(&str, &str, i64)] = &[
+    ("web_home_view", "default_view", crate::levels::WEB_HOME_VIEW),
+    ("web_escape_navigates_to_home_view", "escape_navigates_to_default_view", crate::levels::WEB_HOME_VIEW),
+];
+
+/// The settings a server of `level` has, by the name it gives them, with their defaults.
+pub fn at_level(level: i64) -> Map<String, Value> {
+    defaults()
+        .into_iter()
+        .filter(|(k, _)| SINCE.iter().all(|(name, since)| name != k || level >= *since))
+        .map(|(k, v)| match RENAMED.iter().find(|(new, _, at)| *new == k && level < *at) {
+            Some((_, old, _)) => ((*old).to_owned(), v),
+            None => (k, v),
+        })
+        .collect()
+}
+
+/// The values a setting with fixed choices takes at `level`; `None`: any of its type.
+fn choices(name: &str, level: i64) -> Option<Vec<&'static str>> {
+    if name == "web_home_view" || name == "default_view" {
+        // The recent conversations view is `recent` from level 454, `recent_topics` before.
+        let recent = if level >= crate::levels::WEB_HOME_VIEW_RECENT { "recent" } else { "recent_topics" };
+        return Some(vec![recent, "inbox", "all_messages"]);
+    }
+    CHOICES.iter().find(|(k, _)| *k == name).map(|(_, c)| c.to_vec())
+}
 
 /// Settings that only list what the server offers: not settable.
 const READ_ONLY: &[&str] = &["available_notification_sounds", "emojiset_choices"];
@@ -121,7 +165,7 @@ fn is_notification_setting(name: &str) -> bool {
 
 /// A setting's new value from its request text, checked against the setting's type (that of
 /// its default) and its choices; the reference server's errors.
-pub fn parse_setting(name: &str, default: &Value, raw: &str) -> Result<Value, String> {
+pub fn parse_setting(name: &str, default: &Value, raw: &str, level: i64) -> Result<Value, String> {
     let value = match default {
         Value::Bool(_) => match raw {
             "true" => json!(true),
@@ -131,7 +175,7 @@ pub fn parse_setting(name: &str, default: &Value, raw: &str) -> Result<Value, St
         Value::Number(_) => json!(raw.parse::<i64>().map_err(|_| format!("{name} is not an integer"))?),
         _ => json!(raw),
     };
-    if let Some((_, choices)) = CHOICES.iter().find(|(k, _)| *k == name)
+    if let Some(choices) = choices(name, level)
         && !choices.contains(&raw)
     {
         return Err(format!("Invalid {name}"));
@@ -145,13 +189,16 @@ pub fn parse_setting(name: &str, default: &Value, raw: &str) -> Result<Value, St
 pub async fn update(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let p = &req.p;
     let uid = req.user_id;
+    let level = s.lock().settings.feature_level;
     let mut changes: Vec<(String, Value)> = Vec::new();
-    for (name, default) in defaults() {
+    // Only the settings of the server's level: another is ignored, as the reference ignores
+    // a parameter it does not know.
+    for (name, default) in at_level(level) {
         if READ_ONLY.contains(&name.as_str()) {
             continue;
         }
         if let Some(raw) = p.opt_str(&name) {
-            changes.push((name.clone(), parse_setting(&name, &default, &raw).map_err(ApiErr::bad)?));
+            changes.push((name.clone(), parse_setting(&name, &default, &raw, level).map_err(ApiErr::bad)?));
         }
     }
     let full_name = p.opt_str("full_name");
@@ -208,7 +255,7 @@ pub async fn update(State(s): State<Arc<Shared>>, req: Req) -> Res {
 
 /// One user's settings: the defaults with what they changed.
 pub fn of_user(org: &crate::org::Org, uid: i64) -> Map<String, Value> {
-    let mut settings = defaults();
+    let mut settings = at_level(org.settings.feature_level);
     if let Some(mine) = org.user_settings.get(&uid) {
         settings.extend(mine.iter().map(|(k, v)| (k.clone(), v.clone())));
     }
@@ -221,17 +268,37 @@ mod tests {
 
     #[test]
     fn settings_are_checked_against_their_type_and_choices() {
-        assert_eq!(parse_setting("enter_sends", &json!(false), "true"), Ok(json!(true)));
+        assert_eq!(parse_setting("enter_sends", &json!(false), "true", 512), Ok(json!(true)));
         assert_eq!(
-            parse_setting("enter_sends", &json!(false), "yes").unwrap_err(),
+            parse_setting("enter_sends", &json!(false), "yes", 512).unwrap_err(),
             "enter_sends is not a boolean"
         );
-        assert_eq!(parse_setting("color_scheme", &json!(1), "3"), Ok(json!(3)));
-        assert_eq!(parse_setting("color_scheme", &json!(1), "9").unwrap_err(), "Invalid color_scheme");
+        assert_eq!(parse_setting("color_scheme", &json!(1), "3", 512), Ok(json!(3)));
+        assert_eq!(parse_setting("color_scheme", &json!(1), "9", 512).unwrap_err(), "Invalid color_scheme");
         assert_eq!(
-            parse_setting("web_font_size_px", &json!(16), "x").unwrap_err(),
+            parse_setting("web_font_size_px", &json!(16), "x", 512).unwrap_err(),
             "web_font_size_px is not an integer"
         );
-        assert_eq!(parse_setting("emojiset", &json!("google"), "twitter"), Ok(json!("twitter")));
+        assert_eq!(parse_setting("emojiset", &json!("google"), "twitter", 512), Ok(json!("twitter")));
+        // The recent view's value by level.
+        let home = json!("inbox");
+        assert_eq!(parse_setting("web_home_view", &home, "recent", 512), Ok(json!("recent")));
+        assert_eq!(
+            parse_setting("web_home_view", &home, "recent_topics", 512).unwrap_err(),
+            "Invalid web_home_view"
+        );
+        assert_eq!(parse_setting("web_home_view", &home, "recent_topics", 300), Ok(json!("recent_topics")));
+    }
+
+    #[test]
+    fn a_server_of_an_older_level_has_the_settings_of_its_level() {
+        let new = at_level(512);
+        assert!(new.contains_key("web_home_view") && new.contains_key("receives_typing_notifications"));
+        let old = at_level(218);
+        assert!(!old.contains_key("web_home_view") && old.contains_key("default_view"));
+        assert!(!old.contains_key("receives_typing_notifications"));
+        assert!(old.contains_key("enable_followed_topic_desktop_notifications"));
+        assert!(!at_level(188).contains_key("enable_followed_topic_desktop_notifications"));
+        assert!(at_level(1).contains_key("enable_desktop_notifications"));
     }
 }
