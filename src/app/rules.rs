@@ -17,6 +17,10 @@ use crate::api::{GroupSettingValue, RealmRules, UserId, role_policy_allows};
 /// the time a request takes); the client refuses only past that too.
 const LIMIT_GRACE_SECS: i64 = 20;
 
+/// From level 505 a whole-topic move from a message past the time limit is answered with how
+/// many of the topic's messages may still move (`MOVE_MESSAGES_TIME_LIMIT_EXCEEDED`).
+const WHOLE_TOPIC_SAYS_HOW_MANY: i64 = 505;
+
 /// Whether the user is among those a group setting names, or (before the groups) a role
 /// policy lets. `None`: neither is known, or the groups are still being read.
 fn lets(d: &Data, group: Option<&GroupSettingValue>, policy: Option<i64>) -> Option<bool> {
@@ -302,8 +306,16 @@ pub enum TopicChange {
 /// (`can_move_messages_between_topics_group`, `can_move_messages_between_channels_group`,
 /// `can_resolve_topics_group`; before them `edit_topic_policy`,
 /// `move_messages_between_streams_policy`), or past the time limit for moving (which binds
-/// all but moderators) — and what is still possible.
-pub fn topic_change_refused(d: &Data, m: &Stored, change: TopicChange, now: i64) -> Option<String> {
+/// all but moderators) — and what is still possible. A move of the whole topic (`whole`) from
+/// a message past the limit is the server's to judge from level 505 on: it says how many of
+/// the topic's messages may still move.
+pub fn topic_change_refused(
+    d: &Data,
+    m: &Stored,
+    change: TopicChange,
+    whole: bool,
+    now: i64,
+) -> Option<String> {
     let rules = &d.realm.rules;
     let (group, policy, channel_group, what) = match change {
         TopicChange::Rename => (
@@ -332,7 +344,10 @@ pub fn topic_change_refused(d: &Data, m: &Stored, change: TopicChange, now: i64)
     if lets(d, group, policy) == Some(false) && !channel_lets(d, m, channel_group) {
         return Some(format!("the organization does not let you {what}: {} may", who_may(d, group, policy)));
     }
-    if change == TopicChange::Resolve || is_moderator(d) {
+    if change == TopicChange::Resolve
+        || is_moderator(d)
+        || (whole && d.realm.feature_level >= WHOLE_TOPIC_SAYS_HOW_MANY)
+    {
         return None;
     }
     let (limit, still) = match change {

@@ -188,3 +188,29 @@ async fn an_administrators_change_of_the_rules_applies_to_the_open_client_at_onc
         app.close().await;
     }
 }
+
+#[tokio::test]
+async fn a_move_past_the_organizations_limit_is_refused_before_any_request_saying_what_is_left() {
+    for level in LEVELS {
+        let mut app = start(level).await;
+        let general = app.channel_id("general");
+        let me = app.st.data.me;
+        let limit = Params::new().add("move_messages_within_stream_limit_seconds", "60");
+        admin_patch(&app, "/realm", limit).await;
+        app.until("the limit", |st| {
+            st.data.realm.rules.move_messages_within_stream_limit_seconds == Some(60)
+        })
+        .await;
+        let old = stored(&app, me, general, "moving limits", "an hour old", 3600);
+        app.open(Narrow::Topic(general, "moving limits".into())).await;
+        app.select(old);
+        app.palette("rename-topic elsewhere --one").await;
+        let said = "the time limit for moving this message has passed: the organization allows 1 minute after \
+                    sending; the topic may still be resolved (V)";
+        assert_eq!(status(&app), said, "level {level:?}");
+        app.settle().await;
+        assert_eq!(status(&app), said, "level {level:?}: nothing came from the server after");
+        assert_eq!(app.server.shared.lock().messages[&old].topic(), "moving limits", "not moved");
+        app.close().await;
+    }
+}

@@ -38,7 +38,8 @@ pub(super) fn topic_key(st: &mut State, a: Action) -> Vec<Effect> {
         Action::MoveTopic => TopicChange::Move,
         _ => TopicChange::Resolve,
     };
-    let refused = st.data.messages.get(&id).and_then(|m| topic_change_refused(&st.data, m, change, st.now));
+    let refused =
+        st.data.messages.get(&id).and_then(|m| topic_change_refused(&st.data, m, change, true, st.now));
     if let Some(why) = refused {
         set_error(st, why);
         return vec![];

@@ -33,8 +33,11 @@ pub(super) fn move_topic(
     // The organization's rules, before the request (`app::rules`).
     use crate::app::rules::{TopicChange, topic_change_refused};
     let change = if to_channel.is_some() { TopicChange::Move } else { TopicChange::Rename };
-    if let Some(why) =
-        st.data.messages.get(&id).and_then(|m| topic_change_refused(&st.data, m, change, st.now))
+    if let Some(why) = st
+        .data
+        .messages
+        .get(&id)
+        .and_then(|m| topic_change_refused(&st.data, m, change, mode == "change_all", st.now))
     {
         return Err(why);
     }
