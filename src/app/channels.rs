@@ -31,7 +31,26 @@ pub struct ChannelInfo {
     pub folder_id: Option<i64>,
     /// Who may start a new topic in it (feature level 441); `None`: anyone who may post.
     pub can_create_topic_group: Option<GroupSettingValue>,
+    /// Who may post in it (level 333); before, `stream_post_policy` (`app::rules`).
+    pub can_send_message_group: Option<GroupSettingValue>,
+    pub stream_post_policy: Option<i64>,
+    /// Whether its messages must have a topic (level 392; `inherit`: the organization's).
+    pub topics_policy: Option<String>,
+    /// The channel's own permission groups that widen the organization's (level 315 on), by
+    /// their names (`CHANNEL_PERMISSIONS`): its administrators, who may move its messages,
+    /// resolve its topics, delete messages in it.
+    pub permissions: BTreeMap<&'static str, GroupSettingValue>,
 }
+
+/// The channel permission groups kept in `ChannelInfo::permissions`.
+pub const CHANNEL_PERMISSIONS: [&str; 6] = [
+    "can_administer_channel_group",
+    "can_move_messages_within_channel_group",
+    "can_move_messages_out_of_channel_group",
+    "can_resolve_topics_group",
+    "can_delete_own_message_group",
+    "can_delete_any_message_group",
+];
 
 impl ChannelInfo {
     /// What the client keeps of a subscription.
@@ -49,6 +68,22 @@ impl ChannelInfo {
             wildcard_mentions_notify: s.wildcard_mentions_notify,
             folder_id: s.folder_id,
             can_create_topic_group: s.can_create_topic_group.clone(),
+            can_send_message_group: s.can_send_message_group.clone(),
+            // `is_announcement_only` before `stream_post_policy` (level 1).
+            stream_post_policy: s.stream_post_policy.or(s.is_announcement_only.then_some(2)),
+            topics_policy: s.topics_policy.clone(),
+            permissions: CHANNEL_PERMISSIONS
+                .into_iter()
+                .zip([
+                    &s.can_administer_channel_group,
+                    &s.can_move_messages_within_channel_group,
+                    &s.can_move_messages_out_of_channel_group,
+                    &s.can_resolve_topics_group,
+                    &s.can_delete_own_message_group,
+                    &s.can_delete_any_message_group,
+                ])
+                .filter_map(|(k, v)| Some((k, v.clone()?)))
+                .collect(),
         }
     }
 }
@@ -166,12 +201,22 @@ impl Channels {
                     // Into a folder, or out of every folder (`None`).
                     StreamChange::Folder(folder) => c.folder_id = folder,
                     StreamChange::CanCreateTopicGroup(setting) => c.can_create_topic_group = setting,
+                    StreamChange::CanSendMessageGroup(setting) => c.can_send_message_group = setting,
+                    StreamChange::PostPolicy(policy) => c.stream_post_policy = Some(policy),
+                    StreamChange::TopicsPolicy(policy) => c.topics_policy = Some(policy),
                     // Shown in the channel info popup, from its own details.
                     StreamChange::DefaultPushNotifications(_) => return StreamApplied::Nothing,
                     StreamChange::Permission { invite_only, .. } => c.invite_only = invite_only,
-                    StreamChange::Archived(false) | StreamChange::Other { .. } => {
-                        return StreamApplied::Nothing;
+                    StreamChange::Other { property, value } => {
+                        let Some(key) = CHANNEL_PERMISSIONS.into_iter().find(|k| *k == property) else {
+                            return StreamApplied::Nothing;
+                        };
+                        match serde_json::from_value(value) {
+                            Ok(setting) => c.permissions.insert(key, setting),
+                            Err(_) => c.permissions.remove(key),
+                        };
                     }
+                    StreamChange::Archived(false) => return StreamApplied::Nothing,
                 }
                 StreamApplied::Changed
             }

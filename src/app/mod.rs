@@ -22,6 +22,7 @@ pub mod outbox;
 mod outgoing;
 pub mod people;
 pub mod roster;
+pub mod rules;
 pub mod session;
 pub mod settings;
 pub mod state;

@@ -81,6 +81,9 @@ pub struct RealmInfo {
     /// The most the organization's uploads may take together (`realm_upload_quota_mib`), in
     /// bytes; `None`: no limit.
     pub upload_quota_bytes: Option<u64>,
+    /// The organization's rules for posting, editing, moving and deleting messages (register,
+    /// kept by `realm` events), checked by `app::rules` before a request.
+    pub rules: RealmRules,
 }
 
 /// All the data the client holds.

@@ -4,6 +4,7 @@
 use super::common::{RenderCache, clip};
 use super::theme::Theme;
 use crate::app::keymap::{Action, Context};
+use crate::app::rules;
 use crate::app::{Preview, State, Target};
 use crate::content::sanitize;
 use ratatui::Frame;
@@ -47,12 +48,32 @@ pub(super) fn draw_compose(f: &mut Frame, st: &State, t: &Theme, cache: &mut Ren
         let text = format!(" tab: {} ", candidates(&c.suggestions, c.cycle));
         let hint = Line::styled(clip(&text, area.width.saturating_sub(2) as usize), t.highlight);
         block = block.title_bottom(hint);
+    } else if let Some(why) = refused(st, c) {
+        // What the organization's rules refuse, said as soon as the box opens (`app::rules`).
+        let text = format!(" {} ", sanitize(&why));
+        block = block.title_bottom(Line::styled(clip(&text, area.width.saturating_sub(2) as usize), t.error));
+    }
+    let len = c.editor.lines().iter().map(|l| l.chars().count() + 1).sum::<usize>().saturating_sub(1);
+    if let Some(counter) = rules::length_counter(d, len) {
+        let max = d.realm.max_message_length.unwrap_or(usize::MAX);
+        let style = if len > max { t.error } else { t.highlight };
+        block = block.title_bottom(Line::styled(format!(" {counter} "), style).right_aligned());
     }
     let inner = block.inner(area);
     f.render_widget(block, area);
     match &c.preview {
         Some(p) => draw_preview(f, st, t, cache, p, inner),
         None => f.render_widget(c.editor.widget(), inner),
+    }
+}
+
+/// Why the organization's rules refuse what the box holds: the conversation (who may post or
+/// be written to, a topic needed) or, for an edit, the message's time limit.
+fn refused(st: &State, c: &crate::app::Compose) -> Option<String> {
+    match c.editing {
+        Some(id) => st.data.messages.get(&id).and_then(|m| rules::edit_refused(&st.data, m, st.now)),
+        None if c.scheduled.is_some() => None,
+        None => rules::send_refused(&st.data, &c.target),
     }
 }
 

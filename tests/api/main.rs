@@ -23,6 +23,7 @@ mod messages_send;
 mod org;
 mod org_endpoints;
 mod protocol;
+mod realm_rules;
 mod reference;
 mod register_narrow;
 mod reminders;

@@ -60,7 +60,7 @@ async fn delete_asks_then_the_message_goes_everywhere() {
     app.palette("delete").await;
     assert_eq!(
         app.st.ui.status.as_ref().map(|s| s.text.as_str()),
-        Some("you can delete only your own messages")
+        Some("you may delete only your own messages: administrators only may delete anyone's")
     );
     app.key(KeyCode::Esc).await;
     app.select(mine);

@@ -44,6 +44,7 @@ mod refused;
 mod reminders;
 #[path = "../support/rewriter.rs"]
 mod rewriter;
+mod rules;
 mod screen_reader;
 mod screen_reader_popups;
 mod screens;

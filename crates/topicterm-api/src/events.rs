@@ -152,6 +152,41 @@ pub struct RegisterResponse {
     /// The user's saved snippets (Zulip 10.0; absent before).
     #[serde(default, deserialize_with = "lenient")]
     pub saved_snippets: Option<Vec<SavedSnippet>>,
+    // The organization's rules for messages, read by `rules::RealmRules::of`.
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    pub realm_allow_message_editing: Option<bool>,
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    pub realm_message_content_edit_limit_seconds: Option<i64>,
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    pub realm_message_content_delete_limit_seconds: Option<i64>,
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    pub realm_move_messages_within_stream_limit_seconds: Option<i64>,
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    pub realm_move_messages_between_streams_limit_seconds: Option<i64>,
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    pub realm_mandatory_topics: Option<bool>,
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    pub realm_topics_policy: Option<String>,
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    pub realm_can_move_messages_between_channels_group: Option<GroupSettingValue>,
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    pub realm_can_move_messages_between_topics_group: Option<GroupSettingValue>,
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    pub realm_can_resolve_topics_group: Option<GroupSettingValue>,
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    pub realm_can_delete_own_message_group: Option<GroupSettingValue>,
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    pub realm_can_delete_any_message_group: Option<GroupSettingValue>,
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    pub realm_direct_message_permission_group: Option<GroupSettingValue>,
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    pub realm_direct_message_initiator_group: Option<GroupSettingValue>,
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    pub realm_edit_topic_policy: Option<i64>,
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    pub realm_move_messages_between_streams_policy: Option<i64>,
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    pub realm_delete_own_message_policy: Option<i64>,
     #[serde(default)]
     pub ignored_parameters_unsupported: Vec<String>,
 }

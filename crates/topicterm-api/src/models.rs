@@ -374,6 +374,17 @@ pub struct Subscription {
     /// Who may start a new topic (feature level 441); `None`: anyone who may post.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub can_create_topic_group: Option<GroupSettingValue>,
+    /// The channel's own permissions beside the organization's (feature level 315 on): who
+    /// else may move its messages to another topic or out of it, resolve its topics, delete
+    /// their own messages in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub can_move_messages_within_channel_group: Option<GroupSettingValue>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub can_move_messages_out_of_channel_group: Option<GroupSettingValue>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub can_resolve_topics_group: Option<GroupSettingValue>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub can_delete_own_message_group: Option<GroupSettingValue>,
     /// Non-deactivated subscribers, bots included (feature level 394).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subscriber_count: Option<i64>,

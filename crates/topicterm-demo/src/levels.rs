@@ -66,6 +66,9 @@ pub const NO_LEGACY_SETTINGS_EVENTS: i64 = 439;
 /// `can_send_message_group` on channels: who may post (Zulip 10.0); before it, only the
 /// `stream_post_policy` enum, which is still sent, deprecated, after.
 pub const CAN_SEND_MESSAGE_GROUP: i64 = 333;
+/// `realm_can_resolve_topics_group`: who may resolve topics (Zulip 10.0); before, those who may
+/// move messages to another topic.
+pub const CAN_RESOLVE_TOPICS_GROUP: i64 = 367;
 /// `can_create_topic_group` on channels: who may start a new topic (Zulip 12.0).
 pub const CAN_CREATE_TOPIC_GROUP: i64 = 441;
 /// `tenor_api_key` in register, `gif_rating_options` for `giphy_rating_options` (Zulip 12.0).

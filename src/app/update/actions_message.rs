@@ -9,8 +9,9 @@ use super::prelude::*;
 /// to edit it.
 pub(super) fn fetch_text(st: &mut State, edit: bool) -> Vec<Effect> {
     let Some(m) = selected_message(st) else { return vec![] };
-    if edit && m.sender_id() != st.data.me {
-        set_error(st, "you can only edit your own messages");
+    // The organization's rules, before anything is asked (`app::rules`).
+    if edit && let Some(why) = crate::app::rules::edit_refused(&st.data, m, st.now) {
+        set_error(st, why);
         return vec![];
     }
     let id = m.id;

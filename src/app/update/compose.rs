@@ -2,6 +2,7 @@
 
 use super::common::*;
 use super::prelude::*;
+use crate::app::rules;
 
 /// The web app's quote-and-reply text: a silent mention linking to the message, then the raw
 /// Markdown in a `quote` fence longer than any fence inside it, and a fresh line for the reply
@@ -38,6 +39,10 @@ pub(super) fn compose_text(st: &mut State, what: &str) -> Option<String> {
 
 pub(super) fn send_compose(st: &mut State) -> Vec<Effect> {
     let Some(text) = compose_text(st, "send") else { return vec![] };
+    if let Some(why) = rules::too_long(&st.data, text.chars().count()) {
+        set_error(st, why);
+        return vec![];
+    }
     let Some(c) = &st.ui.compose else { return vec![] };
     if let Some(id) = c.scheduled {
         if st.data.lists.scheduled().get(&id).is_some_and(|s| s.failed) {
@@ -48,6 +53,11 @@ pub(super) fn send_compose(st: &mut State) -> Vec<Effect> {
         return vec![Effect::Api(ApiCall::UpdateScheduled { id, update })];
     }
     if let Some(id) = c.editing {
+        let refused = st.data.messages.get(&id).and_then(|m| rules::edit_refused(&st.data, m, st.now));
+        if let Some(why) = refused {
+            set_error(st, why);
+            return vec![];
+        }
         set_status(st, "saving…");
         return vec![
             Effect::Edit { message_id: id, content: text },
@@ -69,13 +79,10 @@ pub(super) fn send_compose(st: &mut State) -> Vec<Effect> {
     super::outbox::enqueue(st, target, text)
 }
 
-/// Why a message to `target` would start a topic the user may not start (the compose box
-/// stays open, its text kept, for another topic).
+/// Why the organization's rules refuse a message to `target` (`app::rules::send_refused`:
+/// the compose box stays open, its text kept, for another conversation).
 fn new_topic_refused(st: &State, target: &Target) -> Option<String> {
-    match target {
-        Target::Channel { id, topic } => st.data.may_not_start_topic(*id, topic),
-        Target::Dm(_) => None,
-    }
+    rules::send_refused(&st.data, target)
 }
 
 /// Scheduled message IDs by delivery time.
@@ -88,6 +95,10 @@ pub fn scheduled_in_order(st: &State) -> Vec<i64> {
 /// Schedule the composed message (or move an edited scheduled message) to `at`.
 pub(super) fn schedule_compose(st: &mut State, at: i64) -> Vec<Effect> {
     let Some(content) = compose_text(st, "schedule") else { return vec![] };
+    if let Some(why) = rules::too_long(&st.data, content.chars().count()) {
+        set_error(st, why);
+        return vec![];
+    }
     let Some(c) = &st.ui.compose else { return vec![] };
     if let Some(id) = c.scheduled {
         let update = ScheduledMessageUpdate {

@@ -359,40 +359,8 @@ pub fn role_name(role: i64) -> &'static str {
 /// Who may post in a channel, in words: its `can_send_message_group` (a system group by its
 /// meaning, another group by name, or the people named), else the older `stream_post_policy`.
 pub fn who_may_post(d: &Data, c: &BasicChannel) -> String {
-    let group = |id: i64| d.users.group(id);
-    match &c.can_send_message_group {
-        Some(GroupSettingValue::Group(id)) => {
-            match group(*id).map(|g| (g.name.as_str(), g.is_system_group)) {
-                Some(("role:everyone" | "role:internet", true)) => "everyone".into(),
-                Some(("role:members", true)) => "members (not guests)".into(),
-                Some(("role:fullmembers", true)) => "full members".into(),
-                Some(("role:moderators", true)) => "moderators and administrators".into(),
-                Some(("role:administrators", true)) => "administrators only".into(),
-                Some(("role:owners", true)) => "owners only".into(),
-                Some(("role:nobody", true)) => "nobody".into(),
-                Some((name, _)) => format!("members of @{name}"),
-                // Being read (`--low-bandwidth`).
-                None if d.users.groups_unknown() => crate::app::users::NOT_YET.into(),
-                None => format!("members of group {id}"),
-            }
-        }
-        Some(GroupSettingValue::Anonymous { direct_members, direct_subgroups }) => {
-            let mut who: Vec<String> = direct_members.iter().map(|u| d.user_name(*u).to_owned()).collect();
-            who.extend(direct_subgroups.iter().map(|g| match group(*g) {
-                Some(g) if g.is_system_group => g.name.trim_start_matches("role:").to_owned(),
-                Some(g) => format!("@{}", g.name),
-                None if d.users.groups_unknown() => crate::app::users::NOT_YET.into(),
-                None => format!("group {g}"),
-            }));
-            if who.is_empty() { "nobody".into() } else { who.join(", ") }
-        }
-        None => match c.stream_post_policy {
-            Some(2) => "administrators only".into(),
-            Some(3) => "full members".into(),
-            Some(4) => "moderators and administrators".into(),
-            _ => "everyone".into(),
-        },
-    }
+    use crate::app::rules::{post_policy, who_may};
+    who_may(d, c.can_send_message_group.as_ref(), post_policy(c.stream_post_policy))
 }
 
 /// The time now in an IANA time zone, with its offset: "14:05 (UTC+01:00)". `None` for a

@@ -26,6 +26,9 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
         EventKind::UserTopic(t) => super::navigation::policy_changed(st, &t),
         EventKind::ScheduledMessages(ev) => st.data.lists.on_scheduled(ev),
         EventKind::Realm(RealmEvent::Update(change)) => on_realm(st, change),
+        EventKind::Realm(RealmEvent::UpdateDict(changes)) => {
+            changes.into_iter().for_each(|c| on_realm(st, c))
+        }
         EventKind::Drafts(ev) => return super::server_drafts::on_event(st, ev),
         EventKind::UserSettings(UserSettingsEvent::Update(change)) => {
             let d = &mut st.data.notify_defaults;
@@ -70,7 +73,10 @@ fn on_realm(st: &mut State, change: RealmChange) {
         RealmChange::AllowEditHistory(allowed) => realm.allow_edit_history = allowed,
         RealmChange::EnableReadReceipts(enabled) => realm.read_receipts = enabled,
         RealmChange::Name(name) => realm.name = name,
-        RealmChange::Other { .. } => {}
+        // The rules for messages (`app::rules` reads them); the rest this client does not use.
+        RealmChange::Other { property, value } => {
+            realm.rules.apply(&property, &value);
+        }
     }
 }
 

@@ -17,6 +17,7 @@ use super::palette_topics::{
 };
 use super::prelude::*;
 use crate::app::command::Command;
+use crate::app::rules::{TopicChange, topic_change_refused};
 
 // `confirm` is defined with what the commands share; the files that ask before a key acts
 // (`keys`, `lists_keys`, `snippet_keys`, `directory_keys`, `update::apply`) name it here.
@@ -24,13 +25,25 @@ use crate::app::command::Command;
 /// `t`, `m`, `V` on a message: the palette's topic commands, prefilled (rename, move) or run
 /// (resolve or unresolve, whichever the topic is not).
 pub(super) fn topic_key(st: &mut State, a: Action) -> Vec<Effect> {
-    let (_, _, topic) = match selected_topic_message(st) {
+    let (id, _, topic) = match selected_topic_message(st) {
         Ok(t) => t,
         Err(e) => {
             set_error(st, e);
             return vec![];
         }
     };
+    // The organization's rules, before any prompt or request (`app::rules`).
+    let change = match a {
+        Action::RenameTopic => TopicChange::Rename,
+        Action::MoveTopic => TopicChange::Move,
+        _ => TopicChange::Resolve,
+    };
+    let refused =
+        st.data.messages.get(&id).and_then(|m| topic_change_refused(&st.data, m, change, true, st.now));
+    if let Some(why) = refused {
+        set_error(st, why);
+        return vec![];
+    }
     let text = match a {
         // A prompt of its own holding only the name (ctrl+u clears the name, not a command).
         Action::RenameTopic => {

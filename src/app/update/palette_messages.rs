@@ -30,9 +30,9 @@ pub(super) fn jump_to_date(st: &mut State, date: &str) -> Result<Vec<Effect>, St
 /// `:delete`: ask before deleting the selected message (the user's own, or any for an admin).
 pub(super) fn delete_message(st: &mut State) -> Result<Vec<Effect>, String> {
     let m = selected_message(st).ok_or("select a message first")?;
-    let admin = st.data.users.get(st.data.me).is_some_and(UserInfo::is_admin);
-    if m.sender_id() != st.data.me && !admin {
-        return Err("you can delete only your own messages".into());
+    // The organization's rules, before the question (`app::rules`).
+    if let Some(why) = crate::app::rules::delete_refused(&st.data, m, st.now) {
+        return Err(why);
     }
     let id = m.id;
     let preview: String = super::outside::plain_text(m.content(), 40);

@@ -30,6 +30,17 @@ pub(super) fn move_topic(
     if to_channel.is_none() && topic.is_none() {
         return Err("nothing to change: that is where the topic is".into());
     }
+    // The organization's rules, before the request (`app::rules`).
+    use crate::app::rules::{TopicChange, topic_change_refused};
+    let change = if to_channel.is_some() { TopicChange::Move } else { TopicChange::Rename };
+    if let Some(why) = st
+        .data
+        .messages
+        .get(&id)
+        .and_then(|m| topic_change_refused(&st.data, m, change, mode == "change_all", st.now))
+    {
+        return Err(why);
+    }
     let dest =
         format!("#{} > {}", st.data.channels.name(to_channel.unwrap_or(c)), topic.as_deref().unwrap_or(&old));
     let done = match (to_channel, mode) {

@@ -123,6 +123,7 @@ fn realm_info(r: &RegisterResponse) -> RealmInfo {
         moderation_channel: r.realm_moderation_request_channel_id.filter(|id| *id > 0),
         allow_edit_history: r.realm_allow_edit_history.unwrap_or(true),
         read_receipts: r.realm_enable_read_receipts.unwrap_or(true),
+        rules: RealmRules::of(r),
         ping_interval: r.server_presence_ping_interval_seconds.unwrap_or(60),
         offline_threshold: r.server_presence_offline_threshold_seconds.unwrap_or(140) as i64,
         longpoll_timeout: r.event_queue_longpoll_timeout_seconds.unwrap_or(90),

@@ -142,6 +142,14 @@ pub enum StreamChange {
     Folder(Option<i64>),
     /// Who may start a new topic; `None` when the value could not be read.
     CanCreateTopicGroup(Option<GroupSettingValue>),
+    /// Who may post in it (level 333); `None` when the value could not be read.
+    CanSendMessageGroup(Option<GroupSettingValue>),
+    /// Who may post in it, the role policy before level 333 (1 everyone, 2 administrators, 3
+    /// full members, 4 moderators; still sent, deprecated, after).
+    PostPolicy(i64),
+    /// Whether its messages must have a topic (`inherit`, `allow_empty_topic`,
+    /// `disable_empty_topic`, `empty_topic_only`; level 392).
+    TopicsPolicy(String),
     /// Whether new subscribers get mobile notifications on (level 507).
     DefaultPushNotifications(bool),
     /// Made private or public (`invite_only`); the reference server sends the other two
@@ -174,6 +182,9 @@ impl StreamChange {
             "folder_id" => Self::Folder(value_as(value)?),
             "can_create_topic_group" => Self::CanCreateTopicGroup(serde_json::from_value(value).ok()),
             "default_push_notifications" => Self::DefaultPushNotifications(value_as(value)?),
+            "can_send_message_group" => Self::CanSendMessageGroup(serde_json::from_value(value).ok()),
+            "stream_post_policy" => Self::PostPolicy(value_as(value)?),
+            "topics_policy" => Self::TopicsPolicy(value_as(value)?),
             _ => Self::Other { property, value },
         })
     }

@@ -143,6 +143,26 @@ pub async fn update_stream(State(s): State<Arc<Shared>>, Path(id): Path<String>,
     } else {
         None
     };
+    // Who may post: the role policy at every level (deprecated from 333), the group from 333.
+    // The demo server keeps either everyone or administrators only.
+    let post_policy = p.opt_i64("stream_post_policy")?;
+    let send_group: Option<Value> = if org.settings.feature_level >= levels::CAN_SEND_MESSAGE_GROUP {
+        p.opt_json("can_send_message_group")?
+    } else {
+        None
+    };
+    let (everyone, admins) = (org.system_group("role:everyone"), org.system_group("role:administrators"));
+    let admins_only = match (post_policy, &send_group) {
+        (Some(1), _) => Some(false),
+        (Some(2), _) => Some(true),
+        (Some(_), _) => return Err(ApiErr::bad("Invalid stream_post_policy")),
+        (None, Some(change)) => match GroupSetting::parse(change.get("new").unwrap_or(change)) {
+            Some(GroupSetting::Named(g)) if g == everyone => Some(false),
+            Some(GroupSetting::Named(g)) if g == admins => Some(true),
+            _ => return Err(ApiErr::bad("Invalid user group")),
+        },
+        (None, None) => None,
+    };
     let push_default = if org.settings.feature_level >= levels::DEFAULT_PUSH_NOTIFICATIONS {
         p.opt_bool("default_push_notifications")?
     } else {
@@ -177,6 +197,7 @@ pub async fn update_stream(State(s): State<Arc<Shared>>, Path(id): Path<String>,
         Some(change) => Some(group_setting_change(&org, cid, "can_create_topic_group", &change)?),
         None => None,
     };
+    let level = org.settings.feature_level;
     let mut changes: Vec<(&str, Value, Option<Value>)> = Vec::new();
     let rendered = description.as_ref().map(|d| crate::markdown::render(d, &*org).html);
     let c = org.channels.get_mut(&cid).ok_or_else(|| ApiErr::bad("Invalid channel ID"))?;
@@ -206,6 +227,14 @@ pub async fn update_stream(State(s): State<Arc<Shared>>, Path(id): Path<String>,
     if let Some(g) = topic_group {
         changes.push(("can_create_topic_group", g.json(), None));
         c.can_create_topic_group = g;
+    }
+    if let Some(only) = admins_only {
+        c.admins_only_post = only;
+        if level >= levels::CAN_SEND_MESSAGE_GROUP {
+            changes.push(("can_send_message_group", json!(if only { admins } else { everyone }), None));
+        }
+        changes.push(("stream_post_policy", json!(if only { 2 } else { 1 }), None));
+        changes.push(("is_announcement_only", json!(only), None));
     }
     if let Some(on) = push_default {
         c.default_push_notifications = on;

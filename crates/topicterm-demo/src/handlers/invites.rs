@@ -23,7 +23,7 @@ const DEFAULT_EXPIRY_MINUTES: i64 = 10 * 24 * 60;
 fn may_invite(org: &Org, user: i64, setting: &str, role: i64) -> Result<(), ApiErr> {
     use crate::org::Role;
     let u = org.user(user)?;
-    if !org.in_group(org.realm_group(setting), user) {
+    if !org.has_group_setting(&org.realm_group(setting), user) {
         return Err(ApiErr::insufficient());
     }
     if role == Role::Owner as i64 && u.role != Role::Owner {

@@ -5,6 +5,7 @@ use super::background::dispatch_webhooks;
 use super::common::Res;
 use crate::error::{ApiErr, ApiResult, ok, success};
 use crate::levels;
+use crate::org::rules::LIMIT_GRACE;
 use crate::org::{MessageRec, Org, Recip, Role, strip_resolved};
 use crate::params::path_id;
 use crate::shared::{Req, Shared, reply};
@@ -72,6 +73,9 @@ impl Org {
                     )));
                 }
                 check_topic(topic)?;
+                if let Some(why) = self.topic_required_denied(topic) {
+                    return Err(ApiErr::bad(why));
+                }
                 if let Some(why) = self.post_denied(sender, *id) {
                     return Err(ApiErr::bad(why));
                 }
@@ -82,6 +86,9 @@ impl Org {
             Recip::Dm { users } => {
                 for u in users {
                     self.active_user(*u)?;
+                }
+                if let Some(why) = self.dm_denied(sender, users) {
+                    return Err(ApiErr::bad(why));
                 }
             }
         }
@@ -291,9 +298,10 @@ pub async fn delete_message(State(s): State<Arc<Shared>>, Path(id): Path<String>
     let mut org = s.lock();
     let m = org.readable(req.user_id, id)?;
     let (sender, sent) = (m.sender_id, m.timestamp);
-    let admin = org.users.get(&req.user_id).is_some_and(|u| u.is_admin());
-    if !admin {
-        if sender != req.user_id {
+    // `can_delete_any_message_group` (administrators by default); their own messages, those
+    // in `can_delete_own_message_group` within the time limit.
+    if !org.realm_lets("can_delete_any_message_group", req.user_id) {
+        if sender != req.user_id || !org.realm_lets("can_delete_own_message_group", req.user_id) {
             return Err(ApiErr::bad("You don't have permission to delete this message"));
         }
         if org.realm.delete_own_limit_secs.is_some_and(|limit| org.now() - sent > limit) {
@@ -304,10 +312,6 @@ pub async fn delete_message(State(s): State<Arc<Shared>>, Path(id): Path<String>
     Ok(reply(&req.p, ok()))
 }
 
-/// How long after sending members may move a message (`move_messages_within_stream_limit_seconds`
-/// and `move_messages_between_streams_limit_seconds`, a week by default).
-const MOVE_LIMIT_SECS: i64 = 7 * 86400;
-
 /// A member's move within the time limit (`check_time_limit_for_change_all_propagate_mode`):
 /// the target message must be within it, and so must every message a `change_later` or
 /// `change_all` move takes — else `MOVE_MESSAGES_TIME_LIMIT_EXCEEDED` says how many of the
@@ -315,7 +319,10 @@ const MOVE_LIMIT_SECS: i64 = 7 * 86400;
 /// move whose target is past the limit, as long as a message of the topic is within it.
 fn check_move_time_limit(org: &Org, msg: &MessageRec, mode: &str, level: i64) -> ApiResult<()> {
     let now = org.now();
-    let within = |m: &MessageRec| now - m.timestamp <= MOVE_LIMIT_SECS;
+    // How long after sending members may move a message to another topic
+    // (`move_messages_within_stream_limit_seconds`, a week by default; `None`: any time).
+    let Some(limit) = org.realm.rules.move_within_limit_secs else { return Ok(()) };
+    let within = |m: &MessageRec| now - m.timestamp <= limit + LIMIT_GRACE;
     let target_ok = within(msg);
     let old_target_all = mode == "change_all" && level >= levels::MOVE_LIMIT_ERROR_FOR_OLD_TARGET;
     if mode == "change_one" || (!target_ok && !old_target_all) {
@@ -379,16 +386,41 @@ pub async fn update_message(State(s): State<Arc<Shared>>, Path(id): Path<String>
         return Err(ApiErr::bad("Nothing to change"));
     }
     let user = org.user(req.user_id)?.clone();
-    if content.is_some() && msg.sender_id != req.user_id {
+    if content.is_some()
+        && let Some(why) = org.edit_denied(req.user_id, &msg)
+    {
+        return Err(ApiErr::bad(why));
+    }
+    // Moving: the organization's groups say who may move messages to another topic, to
+    // another channel, resolve topics (`org/rules.rs`); guests never. Members within the time
+    // limits (a week by default), administrators any time.
+    let moving_topic = topic_raw.as_deref().map(str::trim).filter(|t| *t != old_topic);
+    let resolve = moving_topic.is_some_and(|t| {
+        t == format!("✔ {old_topic}") || old_topic.strip_prefix("✔ ").is_some_and(|o| o == t)
+    });
+    if (topic_raw.is_some() || new_channel.is_some()) && user.role >= Role::Guest {
         return Err(ApiErr::bad("You don't have permission to edit this message"));
     }
-    // Moving: the reference server's defaults let members move anyone's messages to another
-    // topic or channel within a week of sending; moderators and administrators any time;
-    // guests never.
-    if (topic_raw.is_some() || new_channel.is_some()) && user.role > Role::Moderator {
-        if user.role >= Role::Guest {
-            return Err(ApiErr::bad("You don't have permission to edit this message"));
+    if moving_topic.is_some() && old_cid.is_some() {
+        let (setting, why) = if resolve && level >= levels::CAN_RESOLVE_TOPICS_GROUP {
+            ("can_resolve_topics_group", "You don't have permission to resolve topics in this channel.")
+        } else {
+            ("can_move_messages_between_topics_group", "You don't have permission to edit this message")
+        };
+        if !org.realm_lets(setting, req.user_id) {
+            return Err(ApiErr::bad(why));
         }
+    }
+    if new_channel.is_some() && old_cid.is_some() {
+        if !org.realm_lets("can_move_messages_between_channels_group", req.user_id) {
+            return Err(ApiErr::bad("You don't have permission to move this message"));
+        }
+        let limit = org.realm.rules.move_between_limit_secs;
+        if !user.is_admin() && limit.is_some_and(|l| org.now() - msg.timestamp > l + LIMIT_GRACE) {
+            return Err(ApiErr::bad("The time limit for editing this message's channel has passed"));
+        }
+    }
+    if (moving_topic.is_some() || new_channel.is_some()) && user.role > Role::Moderator && !resolve {
         check_move_time_limit(&org, &msg, &mode, level)?;
     }
     if old_cid.is_none() && (topic_raw.is_some() || new_channel.is_some()) {

@@ -122,8 +122,6 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         }
         put("realm_name", json!(org.realm.name));
         put("realm_message_content_delete_limit_seconds", json!(org.realm.delete_own_limit_secs));
-        put("realm_can_delete_own_message_group", json!(org.system_group("role:everyone")));
-        put("realm_can_delete_any_message_group", json!(org.system_group("role:administrators")));
         put("realm_allow_edit_history", json!(org.realm.allow_edit_history));
         put(
             "realm_message_edit_history_visibility_policy",
@@ -469,6 +467,8 @@ pub async fn update_realm(State(s): State<Arc<Shared>>, req: Req) -> Res {
     if description.as_ref().is_some_and(|d| d.chars().count() > 1000) {
         return Err(ApiErr::bad("description is too long (limit: 1000 characters)"));
     }
+    // A refusal below leaves the organization as it was.
+    let before = org.realm.clone();
     let mut changes: Vec<(&str, Value)> = Vec::new();
     if let Some(id) = moderation {
         if id == -1 {
@@ -501,13 +501,24 @@ pub async fn update_realm(State(s): State<Arc<Shared>>, req: Req) -> Res {
         org.realm.name = n.clone();
         changes.push(("name", json!(n)));
     }
+    // The rules for messages (`org/rules.rs`), checked whole before they change.
+    let rule_events = match org.patch_rules(p) {
+        Ok(events) => events,
+        Err(e) => {
+            org.realm = before;
+            return Err(e);
+        }
+    };
     let everyone: Vec<i64> = org.users.keys().copied().collect();
+    for ev in &rule_events {
+        org.queues.push(&everyone, ev);
+    }
     if let Some(d) = description {
         org.realm.description = Some(d.clone());
         let rendered = crate::markdown::render(&d, &*org).html;
         let ev = description_event(org.settings.feature_level, &d, &rendered);
         org.queues.push(&everyone, &ev);
-    } else if changes.is_empty() {
+    } else if changes.is_empty() && rule_events.is_empty() {
         return Err(ApiErr::bad("No setting to change"));
     }
     for (prop, value) in changes {

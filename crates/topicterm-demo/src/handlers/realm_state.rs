@@ -7,16 +7,13 @@ use crate::levels;
 use crate::org::{Org, UserRec};
 use serde_json::{Value, json};
 
-/// One week, the reference server's default limit for moving messages.
-const WEEK: i64 = 7 * 24 * 3600;
-
 /// The `realm_*` fields of the `realm` event type (`fetch_event_types` containing `realm`), for
 /// a server at `site` (`http://127.0.0.1:9991`).
 pub fn realm_fields(org: &Org, site: &str) -> Vec<(&'static str, Value)> {
     let host =
         site.split("://").nth(1).unwrap_or(site).split([':', '/']).next().unwrap_or_default().to_owned();
     let mut fields: Vec<(&'static str, Value)> =
-        org.realm_groups().into_iter().map(|(k, g)| (k, json!(g))).collect();
+        org.realm_groups().into_iter().map(|(k, g)| (k, g.json())).collect();
     let providers = json!({
         "disabled": {"name": "None", "id": 0},
         "jitsi_meet": {"name": "Jitsi Meet", "id": 1},
@@ -37,8 +34,6 @@ pub fn realm_fields(org: &Org, site: &str) -> Vec<(&'static str, Value)> {
         ("realm_message_content_allowed_in_email_notifications", json!(true)),
         ("realm_inline_image_preview", json!(true)),
         ("realm_inline_url_embed_preview", json!(false)),
-        ("realm_topics_policy", json!("allow_empty_topic")),
-        ("realm_mandatory_topics", json!(false)),
         ("realm_require_e2ee_push_notifications", json!(false)),
         ("realm_require_unique_names", json!(false)),
         ("realm_enable_spectator_access", json!(false)),
@@ -49,11 +44,6 @@ pub fn realm_fields(org: &Org, site: &str) -> Vec<(&'static str, Value)> {
         ("realm_waiting_period_threshold", json!(0)),
         ("realm_default_code_block_language", json!("")),
         ("realm_authentication_methods", json!({"Email": {"enabled": true, "available": true}})),
-        ("realm_allow_message_editing", json!(true)),
-        // The reference server's defaults: 10 minutes to edit, a week to move.
-        ("realm_message_content_edit_limit_seconds", json!(600)),
-        ("realm_move_messages_within_stream_limit_seconds", json!(WEEK)),
-        ("realm_move_messages_between_streams_limit_seconds", json!(WEEK)),
         ("realm_enable_read_receipts", json!(true)),
         ("realm_icon_url", json!(format!("{site}/static/images/logo/zulip-icon-128x128.png"))),
         ("realm_icon_source", json!("G")),
@@ -79,6 +69,8 @@ pub fn realm_fields(org: &Org, site: &str) -> Vec<(&'static str, Value)> {
         ("realm_zulip_update_announcements_stream_id", json!(-1)),
     ]);
     fields.extend(by_level(org.settings.feature_level));
+    // The rules for messages, as an administrator left them (`org/rules.rs`).
+    fields.extend(org.rule_fields());
     fields
 }
 

@@ -6,12 +6,15 @@ use crate::error::{ApiErr, ApiResult};
 use std::collections::BTreeSet;
 
 /// The realm's permission settings (register's `realm_*_group` fields) and the system group
-/// each is given to (the reference server's defaults; the demo server does not change them).
+/// each is given to by default (the reference server's defaults; `PATCH /realm` changes the
+/// rules' groups, `rules.rs`).
 const REALM_GROUP_SETTINGS: &[(&str, &str)] = &[
     ("realm_can_access_all_users_group", "role:everyone"),
     ("realm_can_add_custom_emoji_group", "role:members"),
     ("realm_can_add_subscribers_group", "role:members"),
     ("realm_can_create_bots_group", "role:members"),
+    ("realm_can_delete_any_message_group", "role:administrators"),
+    ("realm_can_delete_own_message_group", "role:everyone"),
     ("realm_can_create_groups", "role:members"),
     ("realm_can_create_private_channel_group", "role:members"),
     ("realm_can_create_public_channel_group", "role:members"),
@@ -33,14 +36,23 @@ const REALM_GROUP_SETTINGS: &[(&str, &str)] = &[
 ];
 
 impl Org {
-    /// Each realm permission setting and the group it is given to.
-    pub fn realm_groups(&self) -> Vec<(&'static str, i64)> {
-        REALM_GROUP_SETTINGS.iter().map(|(k, g)| (*k, self.system_group(g))).collect()
+    /// Each realm permission setting this server's level has and the group it is given to
+    /// (an administrator's change, `MessageRules::groups`, or the default).
+    pub fn realm_groups(&self) -> Vec<(&'static str, GroupSetting)> {
+        REALM_GROUP_SETTINGS
+            .iter()
+            .filter(|(k, _)| self.has_realm_group(k.trim_start_matches("realm_")))
+            .map(|(k, _)| (*k, self.realm_group(k)))
+            .collect()
     }
 
     /// The group a realm permission setting (`realm_can_invite_users_group`) is given to.
-    pub fn realm_group(&self, setting: &str) -> i64 {
-        REALM_GROUP_SETTINGS.iter().find(|(k, _)| *k == setting).map_or(0, |(_, g)| self.system_group(g))
+    pub fn realm_group(&self, setting: &str) -> GroupSetting {
+        if let Some(g) = self.realm.rules.groups.get(setting) {
+            return g.clone();
+        }
+        let default = REALM_GROUP_SETTINGS.iter().find(|(k, _)| *k == setting).map(|(_, g)| *g);
+        GroupSetting::Named(default.map_or(0, |g| self.system_group(g)))
     }
 
     /// Whether a user is in a group, directly or through subgroups.

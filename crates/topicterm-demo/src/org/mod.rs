@@ -11,6 +11,7 @@ use topicterm_api::names::same_name;
 mod access;
 mod json;
 mod records;
+pub mod rules;
 mod store;
 mod webhooks;
 pub mod widgets;

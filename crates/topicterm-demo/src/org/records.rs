@@ -349,6 +349,8 @@ pub struct RealmRec {
     pub delete_own_limit_secs: Option<i64>,
     /// The organization's description as set (`PATCH /realm`); `None`: a sentence naming it.
     pub description: Option<String>,
+    /// The rules for editing, moving and sending messages (`rules.rs`).
+    pub rules: MessageRules,
 }
 
 /// A payload to POST to an outgoing-webhook bot once the lock is released.
@@ -418,4 +420,34 @@ pub struct InviteRec {
     pub invited_as: i64,
     pub email: Option<String>,
     pub link: Option<String>,
+}
+
+/// A week, the reference server's default limit for moving messages.
+pub const WEEK: i64 = 7 * 86400;
+/// What `PATCH /realm` changes of the rules for messages (applied by `rules.rs`).
+#[derive(Debug, Clone)]
+pub struct MessageRules {
+    pub allow_message_editing: bool,
+    /// `None`: no limit. The reference server's defaults: 10 minutes to edit, a week to move.
+    pub edit_limit_secs: Option<i64>,
+    pub move_within_limit_secs: Option<i64>,
+    pub move_between_limit_secs: Option<i64>,
+    /// `topics_policy` `disable_empty_topic` (before level 392, `mandatory_topics`).
+    pub mandatory_topics: bool,
+    /// Realm group settings changed from their defaults, by register's name
+    /// (`realm_can_resolve_topics_group`).
+    pub groups: BTreeMap<String, GroupSetting>,
+}
+
+impl Default for MessageRules {
+    fn default() -> Self {
+        MessageRules {
+            allow_message_editing: true,
+            edit_limit_secs: Some(600),
+            move_within_limit_secs: Some(WEEK),
+            move_between_limit_secs: Some(WEEK),
+            mandatory_topics: false,
+            groups: BTreeMap::new(),
+        }
+    }
 }

@@ -84,6 +84,7 @@ fn realm(seed: &Seed, start: i64) -> RealmRec {
         date_created: start - 400 * 86400,
         delete_own_limit_secs: Some(600),
         description: None,
+        rules: Default::default(),
     }
 }
 
