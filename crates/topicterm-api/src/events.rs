@@ -5,6 +5,7 @@
 //! [`EventKind::Malformed`].
 
 use super::models::*;
+use super::settings::UserSettings;
 use super::snippets::SavedSnippet;
 
 mod channel;
