@@ -87,10 +87,12 @@ fn title(st: &State, room: usize) -> String {
     if st.ui.from_cache {
         after.push_str(" · last session");
     }
-    // Shown from the archive on this machine, not (yet) the server's answer.
-    if let Some(local) = st.data.views.get(&st.ui.narrow).and_then(|v| v.local()) {
+    // Shown from the archive on this machine, not (yet) the server's answer; a search says
+    // which answered, as each matches words its own way.
+    let search = matches!(st.ui.narrow, Narrow::Search { .. });
+    if let Some(who) = st.data.views.get(&st.ui.narrow).and_then(|v| v.answered_by(search)) {
         after.push_str(" · ");
-        after.push_str(local.words());
+        after.push_str(who);
     }
     let name = sanitize(&narrow_title(st, &st.ui.narrow));
     let kept = display_width(&before) + display_width(&after);
