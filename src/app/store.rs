@@ -331,10 +331,31 @@ impl Stored {
     }
 }
 
+/// When the message's content was last edited and when it was last moved. A server before
+/// level 365 gives one `last_edit_timestamp` for both (and no `last_moved_timestamp`); its edit
+/// history, where the organization shows it, tells an edit of the content (`prev_content`)
+/// from a move (`prev_topic`, `prev_stream`), as the web app reads it.
+fn edited_and_moved(m: &Message) -> (Option<i64>, Option<i64>) {
+    let (Some(_), None, Some(history)) = (m.last_edit_timestamp, m.last_moved_timestamp, &m.edit_history)
+    else {
+        return (m.last_edit_timestamp, m.last_moved_timestamp);
+    };
+    let latest =
+        |of: fn(&EditHistoryEntry) -> bool| history.iter().filter(|e| of(e)).map(|e| e.timestamp).max();
+    let edited = latest(|e| e.prev_content.is_some() || e.prev_rendered_content.is_some());
+    let moved = latest(|e| e.prev_topic.is_some() || e.prev_stream.is_some());
+    if edited.is_none() && moved.is_none() {
+        // A history that says neither: the server's word stands.
+        return (m.last_edit_timestamp, None);
+    }
+    (edited, moved)
+}
+
 impl Stored {
     /// A decoded message taken apart: `share` gives its place and sender their shared records.
     fn build(m: Message, share: impl FnOnce(Place, From) -> (Arc<Place>, Arc<From>)) -> Stored {
         let recipient = m.recipient_id;
+        let (last_edit_timestamp, last_moved_timestamp) = edited_and_moved(&m);
         let place = match m.display_recipient {
             DisplayRecipient::Users(users) if m.kind == MessageType::Private => {
                 Place::Dm { recipient, users: users.into() }
@@ -372,8 +393,8 @@ impl Stored {
         let rare = Rare {
             reactions: m.reactions,
             edit_history: m.edit_history,
-            last_edit_timestamp: m.last_edit_timestamp,
-            last_moved_timestamp: m.last_moved_timestamp,
+            last_edit_timestamp,
+            last_moved_timestamp,
             submessages: m.submessages,
             topic_links: m.topic_links,
             match_content: m.match_content,
