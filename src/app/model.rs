@@ -86,6 +86,9 @@ pub struct Compose {
     pub token_len: usize,
     /// Repeated tab: (index of the completion inserted, characters it inserted).
     pub cycle: Option<(usize, usize)>,
+    /// A Tab (`false`) or shift+tab (`true`) that found nothing while the list its candidates
+    /// come from was being read (`--low-bandwidth`'s people): done once the list is in.
+    pub tab: Option<bool>,
     /// Shown in place of the editor (alt+p): the server's rendering of the text.
     pub preview: Option<Preview>,
 }
@@ -112,6 +115,7 @@ impl Compose {
             suggestions: Vec::new(),
             token_len: 0,
             cycle: None,
+            tab: None,
             preview: None,
         }
     }
@@ -138,6 +142,9 @@ pub struct Completion {
     pub token_len: usize,
     /// (index of the completion inserted, characters it inserted).
     pub cycle: Option<(usize, usize)>,
+    /// A Tab (`false`) or shift+tab (`true`) that found nothing while the list its candidates
+    /// come from was being read (`--low-bandwidth`'s people): done once the list is in.
+    pub tab: Option<bool>,
 }
 
 /// Who has read a message, or why that is not known.
