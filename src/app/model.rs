@@ -674,11 +674,17 @@ pub fn state_dump(st: &State) -> serde_json::Value {
     })
 }
 
-/// What the other organizations show of `st`, named `name`. Costs the channels and topics
-/// with unread messages: worked out when the organization changed, not per frame.
-pub fn org_row(name: &str, st: &State) -> super::orgs::OrgRow {
+/// What the other organizations show of `st`, its account named `name` (`chosen` by the user,
+/// else the server's address): the organization's own name and who the user is there too
+/// (`Orgs::label`). Costs the channels and topics with unread messages: worked out when the
+/// organization changed, not per frame.
+pub fn org_row(name: &str, chosen: bool, st: &State) -> super::orgs::OrgRow {
+    let me = st.data.users.get(st.data.me).map(|u| u.full_name.clone()).unwrap_or_default();
     super::orgs::OrgRow {
         name: name.to_owned(),
+        user: me,
+        realm: st.data.realm.name.clone(),
+        chosen,
         unread: st.data.unread_total(),
         mentions: st.data.unread.mentions(),
         offline: st.ui.offline.is_some(),

@@ -73,9 +73,13 @@ fn title(st: &State, room: usize) -> String {
     if st.insecure {
         before.push_str("INSECURE TLS · ");
     }
-    // Which organization, when several are open.
+    // Which organization, when several are open, and who the user is there.
     if let Some(org) = st.ui.orgs.own_name() {
-        before.push_str(&sanitize(org));
+        before.push_str(&sanitize(&org));
+        if let Some(user) = st.ui.orgs.own_user() {
+            before.push_str(" as ");
+            before.push_str(&sanitize(user));
+        }
         before.push_str(" · ");
     }
     let mut after = String::new();
