@@ -238,6 +238,11 @@ pub enum Popup {
     Scheduled {
         selected: usize,
     },
+    /// The drafts (`:drafts`): every conversation's unsent text, typed here or kept by the
+    /// server (`update::drafts_list`).
+    Drafts {
+        selected: usize,
+    },
     /// Sender, exact time, links and who reacted.
     MessageInfo {
         message_id: MessageId,
