@@ -347,7 +347,12 @@ fn edited_and_moved(m: &Rare) -> (Option<i64>, Option<i64>) {
     // An edit after the history was given (an edit's event sets the time alone) is an edit.
     let newer = m.last_edit_timestamp.filter(|t| history.iter().all(|e| e.timestamp < *t));
     let edited = newer.or(latest(|e| e.prev_content.is_some() || e.prev_rendered_content.is_some()));
-    let moved = latest(|e| e.prev_topic.is_some() || e.prev_stream.is_some());
+    // Resolving or unresolving a topic (its "✔ " alone) is no move, as the server counts it.
+    let moved = latest(|e| {
+        let unresolved = |t: &Option<String>| t.as_deref().map(|t| t.trim_start_matches("✔ ").to_owned());
+        e.prev_stream.is_some()
+            || (e.prev_topic.is_some() && unresolved(&e.prev_topic) != unresolved(&e.topic))
+    });
     if edited.is_none() && moved.is_none() {
         // A history that says neither: the server's word stands.
         return (m.last_edit_timestamp, None);
