@@ -437,8 +437,9 @@ pub fn valid_account_name(name: &str) -> bool {
     (1..=64).contains(&name.len()) && name.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
 }
 
-/// An account name from a server URL: its host, and port when there is one.
-fn name_from_site(site: &str) -> String {
+/// An account name from a server URL: its host, and port when there is one (the name an
+/// account gets when the user gives none).
+pub fn name_from_site(site: &str) -> String {
     let url = url::Url::parse(site).ok();
     let host = url.as_ref().and_then(|u| u.host_str().map(str::to_owned)).unwrap_or_else(|| "zulip".into());
     let name = match url.and_then(|u| u.port()) {

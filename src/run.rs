@@ -395,7 +395,11 @@ where
                     Some(r) if !o.stale => r.clone(),
                     _ => {
                         o.stale = false;
-                        let mut r = app::org_row(&o.org.name, &o.st);
+                        // Named by the server's address (at login, or here), not by the user.
+                        let site = &o.st.site;
+                        let chosen = o.org.name != crate::account::name_from_site(site)
+                            && o.org.name != crate::urls::host_of(site);
+                        let mut r = app::org_row(&o.org.name, chosen, &o.st);
                         r.closed = r.closed.filter(|_| o.closed);
                         r
                     }

@@ -6,6 +6,7 @@ use super::narrow::tokens;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     Scheduled,
+    Drafts,
     Status(Option<String>),
     Mute,
     Unmute,
@@ -144,6 +145,11 @@ pub enum Backfill {
 /// (name, arguments, what it does) — completion and `:help` come from this table.
 pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("scheduled", "", "list scheduled messages (e edit, d delete)"),
+    (
+        "drafts",
+        "",
+        "your drafts, this machine's and the server's: enter opens one in the compose box, d deletes",
+    ),
     ("status", "[:emoji:] TEXT | clear", "set or clear your status (text and emoji)"),
     ("date", "YYYY-MM-DD[ HH:MM]", "jump to the first message on or after a date"),
     ("mute", "", "mute the selected topic"),
@@ -329,6 +335,7 @@ pub fn parse(line: &str, feature_level: i64) -> Result<Command, String> {
     let t = Typed { name, args, feature_level };
     match name.as_str() {
         "scheduled" => Ok(Command::Scheduled),
+        "drafts" => Ok(Command::Drafts),
         "dump-state" => Ok(Command::DumpState(args.first().cloned())),
         "status" => status(&t),
         "mute" => Ok(Command::Mute),

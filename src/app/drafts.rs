@@ -113,6 +113,24 @@ impl Drafts {
         self.typed.values()
     }
 
+    /// Each conversation's draft that holds text, by key (typed here, or the server's filling a
+    /// conversation that had none here).
+    pub fn conversations(&self) -> Vec<(&str, &str)> {
+        let mut all: Vec<(&str, &str)> = self
+            .typed
+            .iter()
+            .filter(|(k, t)| is_conversation_key(k) && !t.trim().is_empty())
+            .map(|(k, t)| (k.as_str(), t.as_str()))
+            .collect();
+        all.sort();
+        all
+    }
+
+    /// Where the server's draft of `key` goes, as it said it (its topic's own case).
+    pub fn server_target(&self, key: &str) -> Option<&Target> {
+        self.server.as_ref()?.targets.get(key)
+    }
+
     /// How many drafts are typed.
     pub fn len(&self) -> usize {
         self.typed.len()

@@ -53,6 +53,7 @@ pub use store::{Store, Stored};
 pub use topics::{TopicInfo, TopicList, Topics};
 pub use unreads::{Conv, Unreads};
 pub use update::cache;
+pub use update::{Listed, listed as drafts_listed};
 pub use update::{
     RECENT_MESSAGES, conversation, message_link, not_loaded, open_narrow, pending_in, plain_text,
     rebuild_people, rebuild_sidebar, register_at_once, reminder_excerpt, role_name, scheduled_in_order,

@@ -86,6 +86,9 @@ pub struct Compose {
     pub token_len: usize,
     /// Repeated tab: (index of the completion inserted, characters it inserted).
     pub cycle: Option<(usize, usize)>,
+    /// A Tab (`false`) or shift+tab (`true`) that found nothing while the list its candidates
+    /// come from was being read (`--low-bandwidth`'s people): done once the list is in.
+    pub tab: Option<bool>,
     /// Shown in place of the editor (alt+p): the server's rendering of the text.
     pub preview: Option<Preview>,
 }
@@ -112,6 +115,7 @@ impl Compose {
             suggestions: Vec::new(),
             token_len: 0,
             cycle: None,
+            tab: None,
             preview: None,
         }
     }
@@ -138,6 +142,9 @@ pub struct Completion {
     pub token_len: usize,
     /// (index of the completion inserted, characters it inserted).
     pub cycle: Option<(usize, usize)>,
+    /// A Tab (`false`) or shift+tab (`true`) that found nothing while the list its candidates
+    /// come from was being read (`--low-bandwidth`'s people): done once the list is in.
+    pub tab: Option<bool>,
 }
 
 /// Who has read a message, or why that is not known.
@@ -229,6 +236,11 @@ pub enum Popup {
     },
     /// Scheduled messages, by delivery time.
     Scheduled {
+        selected: usize,
+    },
+    /// The drafts (`:drafts`): every conversation's unsent text, typed here or kept by the
+    /// server (`update::drafts_list`).
+    Drafts {
         selected: usize,
     },
     /// Sender, exact time, links and who reacted.
@@ -675,11 +687,17 @@ pub fn state_dump(st: &State) -> serde_json::Value {
     })
 }
 
-/// What the other organizations show of `st`, named `name`. Costs the channels and topics
-/// with unread messages: worked out when the organization changed, not per frame.
-pub fn org_row(name: &str, st: &State) -> super::orgs::OrgRow {
+/// What the other organizations show of `st`, its account named `name` (`chosen` by the user,
+/// else the server's address): the organization's own name and who the user is there too
+/// (`Orgs::label`). Costs the channels and topics with unread messages: worked out when the
+/// organization changed, not per frame.
+pub fn org_row(name: &str, chosen: bool, st: &State) -> super::orgs::OrgRow {
+    let me = st.data.users.get(st.data.me).map(|u| u.full_name.clone()).unwrap_or_default();
     super::orgs::OrgRow {
         name: name.to_owned(),
+        user: me,
+        realm: st.data.realm.name.clone(),
+        chosen,
         unread: st.data.unread_total(),
         mentions: st.data.unread.mentions(),
         offline: st.ui.offline.is_some(),

@@ -17,6 +17,12 @@ pub struct OrgRow {
     pub offline: bool,
     /// Closed, and why (the server refused the account): not switched to any more.
     pub closed: Option<String>,
+    /// Who the user is there (their full name), once known.
+    pub user: String,
+    /// The organization's own name (`realm_name`), once known.
+    pub realm: String,
+    /// The user chose the account's name (it is not the server's address, `127.0.0.1-19991`).
+    pub chosen: bool,
 }
 
 /// The organizations open in the window, as one of them knows them.
@@ -43,8 +49,29 @@ impl Orgs {
     }
 
     /// This organization's name, when several are open.
-    pub fn own_name(&self) -> Option<&str> {
-        self.several().then(|| self.rows.get(self.index).map(|r| r.name.as_str())).flatten()
+    pub fn own_name(&self) -> Option<String> {
+        self.several().then(|| self.label(self.index)).flatten()
+    }
+
+    /// What row `i` is called: the account's name where the user chose it, else the
+    /// organization's own once known — with the account's name beside it where another row
+    /// would read the same.
+    pub fn label(&self, i: usize) -> Option<String> {
+        let r = self.rows.get(i)?;
+        let realm = r.realm.trim();
+        if r.chosen || realm.is_empty() {
+            return Some(r.name.clone());
+        }
+        let shared = self.rows.iter().enumerate().any(|(k, o)| k != i && o.realm.trim() == realm);
+        Some(if shared { format!("{realm} ({})", r.name) } else { realm.to_owned() })
+    }
+
+    /// Who the user is in this state's own organization, among several open.
+    pub fn own_user(&self) -> Option<&str> {
+        self.several()
+            .then(|| self.rows.get(self.index).map(|r| r.user.as_str()))
+            .flatten()
+            .filter(|u| !u.is_empty())
     }
 }
 
@@ -122,6 +149,30 @@ mod tests {
         assert!(one.on_screen() && one.own_name().is_none());
         let two = Orgs { rows: rows(&[false, false]), active: 0, index: 1 };
         assert!(!two.on_screen());
-        assert_eq!(two.own_name(), Some("org1"));
+        assert_eq!(two.own_name(), Some("org1".to_owned()));
+    }
+
+    #[test]
+    fn a_row_is_the_organizations_name_unless_the_user_named_the_account() {
+        let row = |name: &str, realm: &str, chosen| OrgRow {
+            name: name.into(),
+            realm: realm.into(),
+            chosen,
+            ..Default::default()
+        };
+        let orgs = Orgs {
+            rows: vec![
+                row("127.0.0.1-19991", "Acme", false),
+                row("work", "Acme", true),
+                row("chat.example.com", "", false),
+            ],
+            ..Default::default()
+        };
+        assert_eq!(orgs.label(0).as_deref(), Some("Acme (127.0.0.1-19991)"), "another row reads Acme");
+        assert_eq!(orgs.label(1).as_deref(), Some("work"));
+        assert_eq!(orgs.label(2).as_deref(), Some("chat.example.com"), "not known yet");
+        let orgs =
+            Orgs { rows: vec![row("a-1", "Acme", false), row("b-2", "Globex", false)], ..Default::default() };
+        assert_eq!((orgs.label(0), orgs.label(1)), (Some("Acme".into()), Some("Globex".into())));
     }
 }

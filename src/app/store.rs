@@ -202,11 +202,13 @@ impl Stored {
     pub fn edit_history(&self) -> Option<&[EditHistoryEntry]> {
         self.rare.as_ref().and_then(|r| r.edit_history.as_deref())
     }
+    /// When the text was last edited (not moved: `edited_and_moved`).
     pub fn last_edit_timestamp(&self) -> Option<i64> {
-        self.rare.as_ref().and_then(|r| r.last_edit_timestamp)
+        self.rare.as_ref().and_then(|r| edited_and_moved(r).0)
     }
+    /// When it was last moved to another topic or channel.
     pub fn last_moved_timestamp(&self) -> Option<i64> {
-        self.rare.as_ref().and_then(|r| r.last_moved_timestamp)
+        self.rare.as_ref().and_then(|r| edited_and_moved(r).1)
     }
     pub fn submessages(&self) -> &[Submessage] {
         self.rare.as_ref().map_or(&NO_SUBMESSAGES, |r| &r.submessages)
@@ -329,6 +331,33 @@ impl Stored {
             match_subject: rare.match_subject,
         }
     }
+}
+
+/// When the message's content was last edited and when it was last moved. A server before
+/// level 365 gives one `last_edit_timestamp` for both (and no `last_moved_timestamp`); its edit
+/// history, where the organization shows it, tells an edit of the content (`prev_content`)
+/// from a move (`prev_topic`, `prev_stream`), as the web app reads it.
+fn edited_and_moved(m: &Rare) -> (Option<i64>, Option<i64>) {
+    let (Some(_), None, Some(history)) = (m.last_edit_timestamp, m.last_moved_timestamp, &m.edit_history)
+    else {
+        return (m.last_edit_timestamp, m.last_moved_timestamp);
+    };
+    let latest =
+        |of: fn(&EditHistoryEntry) -> bool| history.iter().filter(|e| of(e)).map(|e| e.timestamp).max();
+    // An edit after the history was given (an edit's event sets the time alone) is an edit.
+    let newer = m.last_edit_timestamp.filter(|t| history.iter().all(|e| e.timestamp < *t));
+    let edited = newer.or(latest(|e| e.prev_content.is_some() || e.prev_rendered_content.is_some()));
+    // Resolving or unresolving a topic (its "✔ " alone) is no move, as the server counts it.
+    let moved = latest(|e| {
+        let unresolved = |t: &Option<String>| t.as_deref().map(|t| t.trim_start_matches("✔ ").to_owned());
+        e.prev_stream.is_some()
+            || (e.prev_topic.is_some() && unresolved(&e.prev_topic) != unresolved(&e.topic))
+    });
+    if edited.is_none() && moved.is_none() {
+        // A history that says neither: the server's word stands.
+        return (m.last_edit_timestamp, None);
+    }
+    (edited, moved)
 }
 
 impl Stored {
@@ -570,6 +599,34 @@ mod tests {
             "timestamp": 1_700_000_000, "flags": [],
         }))
         .unwrap()
+    }
+
+    #[test]
+    fn before_level_365_the_history_tells_a_move_from_an_edit() {
+        let entry = |timestamp, moved: bool| EditHistoryEntry {
+            timestamp,
+            prev_topic: moved.then(|| "old".into()),
+            prev_content: (!moved).then(|| "before".into()),
+            ..Default::default()
+        };
+        let mut store = Store::default();
+        let mut m = channel_message(1, "lunch", 3);
+        m.edit_history = Some(vec![entry(7, true)]);
+        m.last_edit_timestamp = Some(7);
+        store.insert(m.clone());
+        assert_eq!((store[&1].last_edit_timestamp(), store[&1].last_moved_timestamp()), (None, Some(7)));
+        // An edit told by its event afterwards is an edit.
+        store.get_mut(&1).unwrap().set_content("<p>after</p>", 9);
+        assert_eq!((store[&1].last_edit_timestamp(), store[&1].last_moved_timestamp()), (Some(9), Some(7)));
+        m.edit_history = Some(vec![entry(8, false), entry(7, true)]);
+        m.last_edit_timestamp = Some(8);
+        store.insert(m.clone());
+        assert_eq!((store[&1].last_edit_timestamp(), store[&1].last_moved_timestamp()), (Some(8), Some(7)));
+        // From level 365 the server's fields stand.
+        m.last_moved_timestamp = Some(7);
+        m.edit_history = None;
+        store.insert(m);
+        assert_eq!((store[&1].last_edit_timestamp(), store[&1].last_moved_timestamp()), (Some(8), Some(7)));
     }
 
     #[test]

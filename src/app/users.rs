@@ -137,6 +137,12 @@ impl Users {
         self.groups_unknown
     }
 
+    /// Whether a list a reader needed (the people, the groups) is wanted or on its way: what
+    /// found nothing meanwhile may find it once it is in.
+    pub fn awaits_list(&self) -> bool {
+        (self.wants.get() | self.asked) & (WANT_PEOPLE | WANT_GROUPS) != 0
+    }
+
     /// A reader needs what `what` says and this store lacks: asked for after the `Msg`, once.
     fn want(&self, what: u8) {
         let lacking = (if self.partial { WANT_PEOPLE } else { 0 })

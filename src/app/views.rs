@@ -152,6 +152,16 @@ impl NarrowView {
     pub fn epoch(&self) -> u64 {
         self.epoch
     }
+    /// What the title says of who answered: the archive's words while the window shows what
+    /// the archive holds; for a search the server answered, "from the server" (its matching is
+    /// its own: the archive's takes a word's beginning, the server's may not).
+    pub fn answered_by(&self, search: bool) -> Option<&'static str> {
+        match self.local {
+            Some(local) => Some(local.words()),
+            None if search && self.loaded => Some("from the server"),
+            None => None,
+        }
+    }
     /// What a search matched, by message.
     pub fn matches(&self) -> &HashMap<MessageId, SearchMatch> {
         &self.matches

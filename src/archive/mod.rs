@@ -210,9 +210,11 @@ impl Archive {
         }
     }
 
-    /// A register answer: who the user is, and the channels' names and privacy.
+    /// A register answer: who the user is, the empty topic's name, and the channels' names and
+    /// privacy.
     pub fn registered(&self, r: &RegisterResponse) {
         let mut changes: Vec<Change> = r.user_id.map(Change::Me).into_iter().collect();
+        changes.extend(r.realm_empty_topic_display_name.clone().map(Change::EmptyTopicName));
         for s in r.subscriptions.iter().flatten() {
             changes.push(Change::Channel { id: s.stream_id, name: s.name.clone(), private: s.invite_only });
         }

@@ -95,6 +95,8 @@ pub const HAS_REACTION: i64 = 8;
 pub enum Change {
     /// The current user: whom `me` names in a search.
     Me(UserId),
+    /// What the organization calls the empty topic ("general chat"), as lines name it.
+    EmptyTopicName(String),
     /// A channel's name, and whether it is private (its messages go when the user leaves it).
     Channel { id: ChannelId, name: String, private: bool },
     /// A channel renamed: its messages are found by the new name.
@@ -315,6 +317,13 @@ impl Store {
             .map(|v| v.and_then(|v| v.parse().ok()))
     }
 
+    /// What the organization calls the empty topic, when a register answer said it.
+    pub fn empty_topic_name(&self) -> rusqlite::Result<Option<String>> {
+        self.conn
+            .query_row("SELECT value FROM meta WHERE key = 'empty_topic_name'", [], |r| r.get(0))
+            .optional()
+    }
+
     /// How many messages are kept.
     pub fn count(&self) -> rusqlite::Result<i64> {
         self.conn.query_row("SELECT count(*) FROM messages", [], |r| r.get(0))
@@ -422,6 +431,9 @@ pub(super) fn apply_one(tx: &rusqlite::Transaction<'_>, change: &Change) -> rusq
     match change {
         Change::Me(id) => {
             tx.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('me', ?1)", [id.to_string()])?;
+        }
+        Change::EmptyTopicName(name) => {
+            tx.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('empty_topic_name', ?1)", [name])?;
         }
         Change::Channel { id, name, private } => {
             tx.execute(

@@ -7,6 +7,7 @@
 //! `main.rs`, as for the client, and handed over here.
 
 pub mod common;
+pub mod lines;
 pub mod search;
 pub mod send;
 pub mod tail;

@@ -6,10 +6,9 @@
 //! archive its names are looked up in what the archive has seen, against the server in a
 //! register answer, as `tail` does.
 
-use super::common::{Common, EXIT_HELP, Exit, Failure, Out, client, json_line, names_and_search};
-use super::tail::text_line;
+use super::common::{Common, EXIT_HELP, Exit, Failure, Out, client, names_and_search};
+use super::lines::{Style, json_of, text_line};
 use crate::api::{Anchor, Credentials, GetMessages, Message};
-use crate::app::TimeZone;
 use crate::archive::query;
 
 /// Search the messages kept on this machine (or the server's).
@@ -32,39 +31,31 @@ pub struct SearchArgs {
     pub common: Common,
 }
 
-/// `topicterm search`.
+/// `topicterm search`: the same lines and JSON from the archive and the server (both HTML,
+/// `script::lines`), dated unless every match is from today.
 pub async fn run(args: SearchArgs, creds: anyhow::Result<Credentials>, out: &mut Out) -> Result<(), Failure> {
     let query = args.search.join(" ");
-    let json = args.common.json;
-    if args.server {
-        let found = on_server(creds, &query, args.limit).await?;
-        for m in &found {
-            if !out.line(&if json { json_line(m) } else { text_line(m, TimeZone::Local) }) {
-                break;
+    let (found, empty_topic) = if args.server {
+        on_server(creds, &query, args.limit).await?
+    } else {
+        let creds = creds.map_err(|e| Failure::credentials(&e))?;
+        let files = crate::kept::Folders::of_user()
+            .ok_or_else(|| Failure::new(Exit::Other, "cannot find your home directory"))?
+            .account(&creds.email, &creds.site);
+        tokio::task::spawn_blocking(move || {
+            // What an older version kept under a name another account could share is moved once.
+            for m in files.migrate() {
+                tracing::warn!("{m}");
             }
-        }
-        return Ok(());
-    }
-    let creds = creds.map_err(|e| Failure::credentials(&e))?;
-    let files = crate::kept::Folders::of_user()
-        .ok_or_else(|| Failure::new(Exit::Other, "cannot find your home directory"))?
-        .account(&creds.email, &creds.site);
-    let found = tokio::task::spawn_blocking(move || {
-        // What an older version kept under a name another account could share is moved once.
-        for m in files.migrate() {
-            tracing::warn!("{m}");
-        }
-        in_archive(&files.archive, &files.owner, &query, args.limit)
-    })
-    .await
-    .map_err(|e| Failure::new(Exit::Other, format!("the search failed: {e}")))??;
-    for f in found {
-        let line = if json {
-            json_line(&f.message)
-        } else {
-            // The archive keeps the message's HTML; its text is printed.
-            text_line(&Message { content: f.text, ..f.message }, TimeZone::Local)
-        };
+            in_archive(&files.archive, &files.owner, &query, args.limit)
+        })
+        .await
+        .map_err(|e| Failure::new(Exit::Other, format!("the search failed: {e}")))??
+    };
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let style = Style::new(&empty_topic, true).for_messages(found.iter(), i64::try_from(now).unwrap_or(0));
+    for m in &found {
+        let line = if args.common.json { json_of(m, &style) } else { text_line(m, &style) };
         if !out.line(&line) {
             break;
         }
@@ -72,13 +63,14 @@ pub async fn run(args: SearchArgs, creds: anyhow::Result<Credentials>, out: &mut
     Ok(())
 }
 
-/// Search `owner`'s archive at `path` (one that names another account is not read).
+/// Search `owner`'s archive at `path` (one that names another account is not read); the
+/// matches and the empty topic's name.
 fn in_archive(
     path: &std::path::Path,
     owner: &crate::files::Owner,
     query: &str,
     limit: u32,
-) -> Result<Vec<query::Found>, Failure> {
+) -> Result<(Vec<Message>, String), Failure> {
     let unreadable =
         |e: rusqlite::Error| Failure::new(Exit::Other, format!("the archive cannot be read: {e}"));
     let store = crate::archive::store::open_existing(path, owner).map_err(unreadable)?.ok_or_else(|| {
@@ -94,20 +86,22 @@ fn in_archive(
     // line's fault; one it cannot read is not.
     let me = store.me().map_err(unreadable)?.unwrap_or(-1);
     query::translate(&terms, me).map_err(|e| Failure::new(Exit::Usage, e))?;
-    query::search(&store, &terms, limit).map_err(|e| Failure::new(Exit::Other, e))
+    let found = query::search(&store, &terms, limit).map_err(|e| Failure::new(Exit::Other, e))?;
+    let empty_topic = store.empty_topic_name().map_err(unreadable)?.unwrap_or_else(|| "general chat".into());
+    Ok((found.into_iter().map(|f| f.message).collect(), empty_topic))
 }
 
 /// Search on the server: its names looked up in a register answer, the newest `limit`
-/// matches fetched as Markdown.
+/// matches fetched as HTML (as the archive keeps them); the empty topic's name.
 async fn on_server(
     creds: anyhow::Result<Credentials>,
     query: &str,
     limit: u32,
-) -> Result<Vec<Message>, Failure> {
+) -> Result<(Vec<Message>, String), Failure> {
     let client = client(creds)?;
-    let (_, terms) = names_and_search(&client, query).await?;
+    let (data, terms) = names_and_search(&client, query).await?;
     let mut q = GetMessages::around(Anchor::Newest, u64::from(limit.clamp(1, 5000)), 0).narrow(terms);
-    q.apply_markdown = Some(false);
+    q.apply_markdown = Some(true);
     let page = client.get_messages(&q).await.map_err(|e| Failure::api("cannot search the messages", &e))?;
-    Ok(page.messages)
+    Ok((page.messages, data.realm.empty_topic_name.clone()))
 }

@@ -11,9 +11,9 @@
 //!
 //! It ends with status 0 on SIGINT and when standard output is closed (`| head`).
 
-use super::common::{Common, EXIT_HELP, Failure, Out, client, forget_queue, json_line, names_and_search};
+use super::common::{Common, EXIT_HELP, Failure, Out, client, forget_queue, names_and_search};
+use super::lines::{Style, json_of, text_line};
 use crate::api::{Anchor, ApiError, Client, EventKind, GetMessages, Message, NarrowTerm, RegisterParams};
-use crate::app::TimeZone;
 use crate::app::state::Data;
 use crate::backoff::{Backoff, pseudo_random};
 use crate::content::sanitize;
@@ -47,6 +47,8 @@ struct Follow {
     /// The events' filter is the whole search: an event's message is printed as it is.
     exact: bool,
     json: bool,
+    /// How lines name the time and the empty topic (Markdown: the server's, unrendered).
+    style: Style,
 }
 
 /// The part of a search the server filters events by, as register's `narrow` takes it
@@ -78,33 +80,9 @@ fn events_narrow(terms: &[NarrowTerm], d: &Data) -> (Vec<(String, String)>, bool
     (pairs, exact)
 }
 
-/// A message as one line of text: `HH:MM #channel > topic  Sender: text`, or for a direct
-/// message `HH:MM @ Alice, Maya  Sender: text` (the conversation: everyone in it, as a channel
-/// message names its channel and topic); the text is the message's Markdown on one line.
-/// Everything from the server goes through `sanitize`.
-pub fn text_line(m: &Message, tz: TimeZone) -> String {
-    let when = tz.format(m.timestamp, "%H:%M");
-    let text = sanitize(&m.content.split_whitespace().collect::<Vec<_>>().join(" "));
-    let sender = sanitize(&m.sender_full_name);
-    match &m.display_recipient {
-        crate::api::DisplayRecipient::Channel(channel) => {
-            format!("{when} #{} > {}  {sender}: {text}", sanitize(channel), sanitize(m.topic()))
-        }
-        crate::api::DisplayRecipient::Users(users) => {
-            let mut names: Vec<String> = users.iter().map(|u| sanitize(&u.full_name)).collect();
-            names.sort();
-            names.dedup();
-            if names.is_empty() {
-                names.push(sender.clone());
-            }
-            format!("{when} @ {}  {sender}: {text}", names.join(", "))
-        }
-    }
-}
-
 /// Print one message; `false` once standard output is closed.
-fn print(out: &mut Out, m: &Message, json: bool) -> bool {
-    if json { out.line(&json_line(m)) } else { out.line(&text_line(m, TimeZone::Local)) }
+fn print(out: &mut Out, m: &Message, f: &Follow) -> bool {
+    if f.json { out.line(&json_of(m, &f.style)) } else { out.line(&text_line(m, &f.style)) }
 }
 
 /// Print the messages of the search after `last`, oldest first, moving `last`. `Ok(false)`:
@@ -119,7 +97,7 @@ async fn print_after(client: &Client, f: &Follow, last: &mut i64, out: &mut Out)
             if m.id <= *last {
                 continue;
             }
-            if !print(out, m, f.json) {
+            if !print(out, m, f) {
                 return Ok(false);
             }
             *last = m.id;
@@ -137,7 +115,7 @@ async fn print_last(client: &Client, f: &Follow, n: u64, out: &mut Out) -> Resul
     let page = client.get_messages(&q).await.map_err(|e| Failure::api("cannot read the messages", &e))?;
     let mut newest = None;
     for m in &page.messages {
-        if !print(out, m, f.json) {
+        if !print(out, m, f) {
             break;
         }
         newest = Some(m.id);
@@ -220,7 +198,7 @@ async fn follow_queue(
                 continue;
             }
             message.flags = m.flags;
-            if !print(out, &message, f.json) {
+            if !print(out, &message, f) {
                 return Ok(Stop::Closed);
             }
             *last = message.id;
@@ -279,14 +257,15 @@ pub async fn run(
 ) -> Result<(), Failure> {
     let client = client(creds)?;
     let query = args.search.join(" ");
-    let (terms, events_narrow, exact) = if query.trim().is_empty() {
-        (Vec::new(), Vec::new(), true)
+    let (terms, events_narrow, exact, empty_topic) = if query.trim().is_empty() {
+        (Vec::new(), Vec::new(), true, "general chat".to_owned())
     } else {
         let (data, terms) = names_and_search(&client, &query).await?;
         let (pairs, exact) = events_narrow(&terms, &data);
-        (terms, pairs, exact)
+        (terms, pairs, exact, data.realm.empty_topic_name.clone())
     };
-    let f = Follow { terms, events_narrow, exact, json: args.common.json };
+    let style = Style::new(&empty_topic, false);
+    let f = Follow { terms, events_narrow, exact, json: args.common.json, style };
     tokio::select! {
         r = follow(&client, &f, args.since, out) => r,
         _ = tokio::signal::ctrl_c() => Ok(()),
@@ -317,24 +296,6 @@ async fn reader_gone() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn a_line_is_one_line_without_controls() {
-        let m: Message = serde_json::from_value(json!({
-            "id": 1, "type": "stream", "content": "hello\n\x1b[31mworld\t!", "display_recipient": "book club",
-            "subject": "next\u{202e}", "sender_id": 5, "sender_full_name": "Alice\x07", "timestamp": 0
-        }))
-        .unwrap();
-        assert_eq!(text_line(&m, TimeZone::Fixed(3600)), "01:00 #book club > next  Alice: hello [31mworld !");
-        let dm: Message = serde_json::from_value(json!({
-            "id": 2, "type": "private", "content": "hi", "sender_id": 5, "sender_full_name": "Maya", "timestamp": 60,
-            "display_recipient": [{"id": 5, "full_name": "Maya", "email": "m@x"}, {"id": 7, "full_name": "Alice\u{1b}", "email": "a@x"}],
-        }))
-        .unwrap();
-        // Who the DM was with, not only who sent it (issue 40: a DM to Alice printed as `@ Maya: …`).
-        assert_eq!(text_line(&dm, TimeZone::Fixed(0)), "00:01 @ Alice, Maya  Maya: hi");
-    }
 
     #[test]
     fn the_events_narrow_is_what_the_server_filters_by() {

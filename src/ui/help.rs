@@ -26,6 +26,19 @@ pub(super) fn context(st: &State) -> Context {
 pub(super) const COMMANDS_HEAD: &str =
     "press : for the command palette (tab completes); they are listed after the keys.";
 
+/// Who the user is and where: "Maya Lindqvist in Acme" (with `email`: "Maya Lindqvist
+/// (maya@example.com) in Acme"), the organization by the name its server gives it, else its
+/// server's host.
+pub(super) fn who(st: &State, email: bool) -> String {
+    let realm = st.data.realm.name.trim();
+    let org = if realm.is_empty() { crate::urls::host_of(&st.site) } else { realm.to_owned() };
+    match st.data.users.get(st.data.me) {
+        Some(u) if email => format!("{} ({}) in {org}", u.full_name, u.email),
+        Some(u) => format!("{} in {org}", u.full_name),
+        None => format!("in {org}"),
+    }
+}
+
 pub(super) fn draw_help(f: &mut Frame, st: &State, t: &Theme, scroll: u16) {
     let ctx = context(st);
     let rows = st.settings.keymap.help(ctx);
@@ -75,7 +88,8 @@ pub(super) fn draw_help(f: &mut Frame, st: &State, t: &Theme, scroll: u16) {
         lines.extend(row);
     }
     f.render_widget(Clear, area);
-    let block = Block::default().borders(Borders::ALL).title(" Keys (esc to close) ");
+    let title = crate::content::sanitize(&format!(" Keys (esc to close) · {} ", who(st, false)));
+    let block = Block::default().borders(Borders::ALL).title(title);
     scrolled_popup(f, st, lines, block, area, scroll);
 }
 

@@ -19,6 +19,7 @@ pub(super) fn draw_popup(f: &mut Frame, st: &State, t: &Theme, cache: &mut Rende
             info::draw_info(f, st, t, cache, *message_id, *scroll)
         }
         Some(Popup::Scheduled { selected }) => scheduled::draw_scheduled(f, st, t, *selected),
+        Some(Popup::Drafts { selected }) => scheduled::draw_drafts(f, st, t, *selected),
         Some(Popup::Emoji { message_id, query, matches, selected }) => {
             emoji::draw_emoji(f, st, t, *message_id, query, matches, *selected)
         }

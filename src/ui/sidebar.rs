@@ -145,7 +145,8 @@ fn draw_orgs(f: &mut Frame, st: &State, area: Rect, hits: &mut HitMap, th: &Them
                 (None, n) => format!(" {n}"),
             };
             let lost = if r.offline && r.closed.is_none() { " ⚠" } else { "" };
-            let name = clip(&format!("{mark}{}{lost}", sanitize(&r.name)), w.saturating_sub(count.len()));
+            let label = orgs.label(i).unwrap_or_default();
+            let name = clip(&format!("{mark}{}{lost}", sanitize(&label)), w.saturating_sub(count.len()));
             let pad = w.saturating_sub(display_width(&name) + count.len());
             let style = if r.closed.is_some() {
                 th.dim

@@ -73,9 +73,13 @@ fn title(st: &State, room: usize) -> String {
     if st.insecure {
         before.push_str("INSECURE TLS · ");
     }
-    // Which organization, when several are open.
+    // Which organization, when several are open, and who the user is there.
     if let Some(org) = st.ui.orgs.own_name() {
-        before.push_str(&sanitize(org));
+        before.push_str(&sanitize(&org));
+        if let Some(user) = st.ui.orgs.own_user() {
+            before.push_str(" as ");
+            before.push_str(&sanitize(user));
+        }
         before.push_str(" · ");
     }
     let mut after = String::new();
@@ -87,10 +91,12 @@ fn title(st: &State, room: usize) -> String {
     if st.ui.from_cache {
         after.push_str(" · last session");
     }
-    // Shown from the archive on this machine, not (yet) the server's answer.
-    if let Some(local) = st.data.views.get(&st.ui.narrow).and_then(|v| v.local()) {
+    // Shown from the archive on this machine, not (yet) the server's answer; a search says
+    // which answered, as each matches words its own way.
+    let search = matches!(st.ui.narrow, Narrow::Search { .. });
+    if let Some(who) = st.data.views.get(&st.ui.narrow).and_then(|v| v.answered_by(search)) {
         after.push_str(" · ");
-        after.push_str(local.words());
+        after.push_str(who);
     }
     let name = sanitize(&narrow_title(st, &st.ui.narrow));
     let kept = display_width(&before) + display_width(&after);

@@ -274,6 +274,10 @@ async fn a_search_shows_local_matches_at_once_then_the_servers_without_moving_th
     assert_eq!(app.st.ui.selected, Some(local[1]), "the selection did not move");
     let screen = app.screen(80, 24);
     assert!(screen.contains("a late quokka") && !screen.contains("local results"), "{screen}");
+    // Which one answered is said: the archive takes a word's beginning, the server may not
+    // (issue 51.14f).
+    let last = screen.lines().last().unwrap_or_default();
+    assert!(last.contains("Search: quokka · from the server"), "{screen}");
 }
 
 /// Offline, a search finds what this machine has seen, and says that is all it shows.

@@ -208,3 +208,36 @@ async fn rename_and_deactivation_during_the_read(level: i64) {
     assert_eq!(app.st.data.users.named("Bob Nakamura").count(), 0);
     assert!(app.st.data.users.get(gone).is_some_and(|u| !u.is_active), "nor the deactivation");
 }
+
+/// A Tab pressed while the people list is still on its way completes once it is in, without a
+/// second press: in the `x` prompt and in the compose box (issue 51.14g).
+#[tokio::test]
+async fn low_bandwidth_a_tab_pressed_while_the_list_is_read_completes_once_it_is_in() {
+    let (mut app, proxy, _) = start_lean().await;
+    let gate = proxy.hold("GET", "/users", Hold::Request);
+    app.key(KeyCode::Char('x')).await;
+    for c in "Alice Ok".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    press(&mut app, KeyCode::Tab);
+    gate.arrived().await;
+    let line = |app: &App| app.st.ui.prompt.as_ref().map(|p| p.text().to_owned()).unwrap_or_default();
+    assert_eq!(line(&app), "Alice Ok", "nothing to complete from yet");
+    gate.release();
+    app.until("the list", |st| !st.data.users.is_partial()).await;
+    app.settle().await;
+    assert_eq!(line(&app), "Alice Okafor, ", "the same Tab completed");
+    assert_eq!(proxy.seen("GET", "/users"), 1);
+
+    // The compose box, on a server whose list is not read yet.
+    let (mut app, proxy, _) = start_lean().await;
+    let gate = proxy.hold("GET", "/users", Hold::Request);
+    compose(&mut app, "hi @Ali").await;
+    press(&mut app, KeyCode::Tab);
+    gate.arrived().await;
+    gate.release();
+    app.until("the list", |st| !st.data.users.is_partial()).await;
+    app.settle().await;
+    let text = app.st.ui.compose.as_ref().map(|c| c.text()).unwrap_or_default();
+    assert!(text.contains("@**Alice Okafor**"), "the same Tab completed: {text}");
+}

@@ -93,3 +93,46 @@ async fn no_sync_when_the_user_turned_it_off() {
     app.client.set_drafts_sync(true).await.unwrap();
     assert!(server_drafts(&app).await.is_empty(), "nothing was pushed while sync was off");
 }
+
+/// `:drafts` lists every draft — one typed here, one the web app wrote — with where each goes;
+/// `d` deletes the server's copy too (`DELETE /drafts/{id}`); `enter` opens one in the compose
+/// box with its conversation on screen (issue 51.14i).
+#[tokio::test]
+async fn the_drafts_list_shows_local_and_server_drafts_opens_and_deletes_them() {
+    let mut app = App::start("member").await;
+    let general = app.channel_id("general");
+    app.client.create_drafts(&[Draft::channel(general, "From the web", "written elsewhere")]).await.unwrap();
+    app.settle().await;
+    app.key(KeyCode::Char('c')).await;
+    app.keys("general>Typed here").await;
+    app.key(KeyCode::Enter).await;
+    app.keys("typed on this machine").await;
+    app.key(KeyCode::Esc).await;
+    app.settle().await;
+    assert_eq!(server_drafts(&app).await.len(), 2, "both on the server");
+
+    app.palette("drafts").await;
+    let shown = app.screen(100, 30);
+    assert!(shown.contains("Drafts — enter open, d delete"), "{shown}");
+    assert!(shown.contains("#general > From the web") && shown.contains("written elsewhere"), "{shown}");
+    assert!(shown.contains("#general > Typed here") && shown.contains("typed on this machine"), "{shown}");
+    // Read as words in screen-reader mode.
+    app.st.settings.screen_reader = true;
+    let read = app.screen(100, 30);
+    assert!(read.contains("Drafts, 2: enter opens one, d deletes, esc closes"), "{read}");
+    assert!(read.contains("#general > From the web, on the server too, text: written elsewhere"), "{read}");
+    app.st.settings.screen_reader = false;
+    // In key order: "from the web" first. It goes, here and on the server.
+    app.key(KeyCode::Char('d')).await;
+    app.settle().await;
+    let left = server_drafts(&app).await;
+    assert_eq!(left.iter().map(|d| d.content.as_str()).collect::<Vec<_>>(), ["typed on this machine"]);
+    let shown = app.screen(100, 30);
+    assert!(!shown.contains("written elsewhere") && shown.contains("typed on this machine"), "{shown}");
+
+    app.key(KeyCode::Enter).await;
+    app.settle().await;
+    assert!(app.st.ui.popup.is_none());
+    assert_eq!(app.st.ui.compose.as_ref().map(|c| c.text()).as_deref(), Some("typed on this machine"));
+    assert_eq!(app.st.ui.narrow, topicterm::app::Narrow::Topic(general, "Typed here".into()));
+}

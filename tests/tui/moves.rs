@@ -232,3 +232,28 @@ async fn a_page_answered_before_a_move_out_and_a_deletion_does_not_bring_them_ba
         app.close().await;
     }
 }
+
+/// A message that was only moved says "(moved)", one whose text was edited "(edited)" — also
+/// on servers before level 365, where `last_edit_timestamp` says when either happened and only
+/// the edit history tells which (issue 51.14e).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_only_moved_says_moved_and_an_edited_one_edited_before_level_365_too() {
+    for level in [Some(218), Some(364), None] {
+        let mut app = start(level).await;
+        let general = app.channel_id("general");
+        let moved = sent_unseen(&app, "alice", general, "open sea", &["a wandering albatross"])[0];
+        let edited = sent_unseen(&app, "alice", general, "roost", &["a resting gull"])[0];
+        move_topic(&app, moved, "roost").await;
+        let edit =
+            topicterm::api::MessageEdit { content: Some("a resting gannet".into()), ..Default::default() };
+        other(&app, "alice").await.update_message(edited, &edit).await.expect("the edit");
+        let roost = Narrow::Topic(general, "roost".into());
+        app.open(roost.clone()).await;
+        app.until("both", |st| st.data.views.get(&roost).is_some_and(|v| v.ids().contains(&moved))).await;
+        let screen = app.draw(100, 30);
+        let (m, e) = (screen.rows_of(moved).join("\n"), screen.rows_of(edited).join("\n"));
+        assert!(m.contains("(moved)") && !m.contains("(edited)"), "level {level:?}: {m}\n{}", screen.text());
+        assert!(e.contains("(edited)") && e.contains("gannet"), "level {level:?}: {e}\n{}", screen.text());
+        app.close().await;
+    }
+}

@@ -86,7 +86,10 @@ async fn two_organizations_show_both_unread_counts_and_switch() {
         .await;
         assert!(org_row(&s, "acme").unwrap().starts_with("▶ acme"), "acme is on screen:\n{s}");
         assert!(!org_row(&s, "globex").unwrap().starts_with('▶'), "{s}");
-        assert!(s.lines().last().unwrap().starts_with("acme · "), "the title names it:\n{s}");
+        assert!(
+            s.lines().last().unwrap().starts_with("acme as Maya Lindqvist · "),
+            "the title names it:\n{s}"
+        );
         wait_for(&screen, "acme's feed", |s| s.contains("hello from acme")).await;
         assert_eq!(acme.shared.lock().queues.map.len(), 1, "one event queue in acme");
         assert_eq!(globex.shared.lock().queues.map.len(), 1, "one event queue in globex");
@@ -108,8 +111,10 @@ async fn two_organizations_show_both_unread_counts_and_switch() {
 
         // `]`: globex on screen, with its own feed, title and marker.
         keys.send(key(']')).unwrap();
-        let s = wait_for(&screen, "globex on screen", |s| s.lines().last().unwrap().starts_with("globex · "))
-            .await;
+        let s = wait_for(&screen, "globex on screen", |s| {
+            s.lines().last().unwrap().starts_with("globex as Maya Lindqvist · ")
+        })
+        .await;
         assert!(org_row(&s, "globex").unwrap().starts_with("▶ globex"), "{s}");
         let s = wait_for(&screen, "globex's feed", |s| s.contains("first from globex")).await;
         assert!(!s.contains("hello from acme"), "acme's messages are not globex's:\n{s}");
@@ -124,7 +129,10 @@ async fn two_organizations_show_both_unread_counts_and_switch() {
 
         // `[` goes back; so does `]` (two organizations: round).
         keys.send(key('[')).unwrap();
-        wait_for(&screen, "acme again", |s| s.lines().last().unwrap().starts_with("acme · ")).await;
+        wait_for(&screen, "acme again", |s| {
+            s.lines().last().unwrap().starts_with("acme as Maya Lindqvist · ")
+        })
+        .await;
         // Drafts reach each organization's own folder within a second or two.
         let start = Instant::now();
         loop {
@@ -180,4 +188,54 @@ async fn with_one_organization_the_switch_key_says_how_to_open_more() {
     };
     let (ended, ()) = tokio::join!(run, drive);
     assert_eq!(ended.unwrap().0.len(), 1);
+}
+
+/// Accounts named by their server's address (`127.0.0.1-19991`, as login names one the user
+/// did not name) are shown by the organization's own name, and the title says who the user is
+/// there; `?` says it with one organization too (issue 51.14h).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn organization_rows_name_the_organization_and_the_title_the_user() {
+    let acme = DemoServer::start(ServerOptions::default()).await.unwrap();
+    let seed = topicterm::server::seed::DEMO_SEED.replacen(
+        "\"name\": \"Topicterm Demo\"",
+        "\"name\": \"Globex Corp\"",
+        1,
+    );
+    let globex = DemoServer::start(ServerOptions { seed, ..Default::default() }).await.unwrap();
+    let by_address = |server: &DemoServer, who: &str| {
+        let client = client_of(server, who);
+        let name = topicterm::account::name_from_site(client.site());
+        Organization { name, ..Organization::new(client) }
+    };
+    let orgs = vec![by_address(&acme, "member"), by_address(&globex, "alice")];
+    let backend = Mirrored::new(120, 30);
+    let screen = backend.screen();
+    let (keys, rx) = tokio::sync::mpsc::unbounded_channel();
+    let run = main_loop_of(backend, orgs, rx);
+    let drive = async {
+        let s = wait_for(&screen, "both organizations by name", |s| {
+            org_row(s, "Topicterm Demo").is_some() && org_row(s, "Globex Corp").is_some()
+        })
+        .await;
+        assert!(!s.contains("127.0.0.1-"), "not the account's address-made name:\n{s}");
+        let s = wait_for(&screen, "who the user is", |s| {
+            s.lines().last().unwrap().starts_with("Topicterm Demo as Maya Lindqvist · ")
+        })
+        .await;
+        assert!(org_row(&s, "Topicterm Demo").unwrap().starts_with("▶ "), "{s}");
+        keys.send(key(']')).unwrap();
+        wait_for(&screen, "globex, as alice", |s| {
+            s.lines().last().unwrap().starts_with("Globex Corp as Alice Okafor · ")
+        })
+        .await;
+        keys.send(key('?')).unwrap();
+        wait_for(&screen, "help saying who", |s| {
+            s.contains("Keys (esc to close) · Alice Okafor in Globex Corp")
+        })
+        .await;
+        keys.send(esc()).unwrap();
+        keys.send(key('q')).unwrap();
+    };
+    let (ended, ()) = tokio::join!(run, drive);
+    assert_eq!(ended.unwrap().0.len(), 2);
 }

@@ -2,6 +2,7 @@
 //! statuses, against an archive written here and against the demo server (`--server`).
 
 use crate::archive::search;
+use crate::harness::Setup;
 use std::path::{Path, PathBuf};
 use topicterm::api::Message;
 use topicterm::archive::Change;
@@ -72,4 +73,63 @@ async fn search_exits_5_for_an_unknown_name_and_2_for_a_search_too_long_or_unrea
         let (status, _, err) = search(home, &rc, &args);
         assert_eq!(status, code, "{err:.300}");
     }
+}
+
+/// The same message reads alike from the archive and from the server (issue 51.10): the
+/// empty topic as the organization names it, a `<time>` as the client shows it, emoji as
+/// their characters; dated when the lines span more than today; `--json` says what `content`
+/// is and gives the line's text.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_lines_name_the_empty_topic_times_emoji_and_days_alike_from_archive_and_server() {
+    use topicterm::api::OutgoingMessage;
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let seed = topicterm::server::seed::DEMO_SEED.replace(
+        "\"empty_topic_display_name\": \"general chat\"",
+        "\"empty_topic_display_name\": \"town square\"",
+    );
+    let opts = topicterm::server::ServerOptions { seed, ..Default::default() };
+    let mut app = Setup::new("member").server(opts).archive(home.join("data/topicterm")).start().await;
+    app.server.write_zuliprcs(&home.join("rc")).unwrap();
+    let rc = home.join("rc/member.zuliprc");
+    let general = app.channel_id("general");
+    let text = "Branch cut proposed for <time:2024-03-05T14:00:00Z>, release :tada: zebrafish";
+    let id = app.other("alice").send_message(&OutgoingMessage::channel(general, "", text)).await.unwrap().id;
+    app.until("the message", |st| st.data.messages.contains_key(&id)).await;
+    assert!(app.archived(), "the archive's writer answers");
+    let server = app.into_server().await;
+
+    let when = topicterm::app::TimeZone::Local
+        .format(1_709_647_200, topicterm::app::settings::Clock::default().short());
+    let (code, offline, err) = search(home, &rc, &["zebrafish"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, online, err) = search(home, &rc, &["--server", "zebrafish"]);
+    assert_eq!(code, 0, "{err}");
+    let said = format!(
+        "#general > town square  Alice Okafor: Branch cut proposed for {when}, release 🎉 zebrafish\n"
+    );
+    assert!(offline.ends_with(&said), "{offline}\nwanted …{said}");
+    assert_eq!(offline, online, "one rule for both");
+    assert_eq!(offline.find(" #general"), Some(5), "today's only: the time alone (HH:MM): {offline}");
+
+    // The seed's messages span days: each line is dated.
+    let (code, out, err) = search(home, &rc, &["--server", "channel:general"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.lines().count() > 2, "{out}");
+    for line in out.lines() {
+        let day = line.get(..10).unwrap_or_default();
+        assert!(day.len() == 10 && day.as_bytes()[4] == b'-' && day.as_bytes()[7] == b'-', "dated: {line}");
+    }
+
+    let (code, out, err) = search(home, &rc, &["--json", "--server", "zebrafish"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["content_type"], "text/html", "{v}");
+    assert!(v["content"].as_str().unwrap().contains("<time datetime="), "{v}");
+    assert_eq!(v["text"], format!("Branch cut proposed for {when}, release 🎉 zebrafish"));
+    let (code, out, err) = search(home, &rc, &["--json", "zebrafish"]);
+    assert_eq!(code, 0, "{err}");
+    let a: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!((&a["content_type"], &a["text"]), (&v["content_type"], &v["text"]), "{a}");
+    drop(server);
 }

@@ -31,6 +31,9 @@ pub const PRESENCE_HISTORY_LIMIT: i64 = 288;
 pub const HAS_REACTION: i64 = 249;
 /// `is:followed` (Zulip 9.0).
 pub const IS_FOLLOWED: i64 = 265;
+/// `last_moved_timestamp` on messages (Zulip 10.0); before it, `last_edit_timestamp` says when
+/// a message was last edited or moved, and only its edit history tells which.
+pub const LAST_MOVED_TIMESTAMP: i64 = 365;
 /// `is:muted` (Zulip 10.0).
 pub const IS_MUTED: i64 = 366;
 /// Narrow `with` (Zulip 9.0).

@@ -35,6 +35,11 @@ fn step(
 /// Tab (or shift+tab) in the compose box.
 pub(super) fn compose(st: &mut State, back: bool) {
     let Some(c) = &mut st.ui.compose else { return };
+    if c.cycle.is_none() && c.suggestions.is_empty() && st.data.users.awaits_list() {
+        // Nothing yet: the list is on its way, and this Tab is done when it comes.
+        c.tab = Some(back);
+        return;
+    }
     let suggestions: Vec<(String, String)> =
         c.suggestions.iter().map(|(shown, ins)| (shown.clone(), format!("{ins} "))).collect();
     let editor = std::cell::RefCell::new(&mut c.editor);
@@ -65,6 +70,11 @@ pub(super) fn prompt(st: &mut State, back: bool) -> Vec<Effect> {
     }
     let Some(p) = &mut st.ui.prompt else { return fx };
     let comp = &mut st.ui.completion;
+    if comp.cycle.is_none() && comp.suggestions.is_empty() && st.data.users.awaits_list() {
+        // Nothing yet: the list is on its way, and this Tab is done when it comes.
+        comp.tab = Some(back);
+        return fx;
+    }
     let single = comp.cycle.is_none() && comp.suggestions.len() == 1;
     let line = std::cell::RefCell::new(&mut p.line);
     comp.cycle = step(
@@ -131,7 +141,8 @@ pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
         PromptKind::Search => search(st, &before, &mut fx),
         _ => return fx,
     };
-    st.ui.completion = Completion { suggestions: out, token_len: token.chars().count(), cycle: None };
+    st.ui.completion =
+        Completion { suggestions: out, token_len: token.chars().count(), cycle: None, tab: None };
     fx
 }
 

@@ -247,6 +247,7 @@ pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
         c.suggestions = out;
         c.token_len = token_len;
         c.cycle = None;
+        c.tab = None;
     }
     fx
 }

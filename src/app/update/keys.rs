@@ -149,6 +149,7 @@ pub(super) fn on_popup_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     }
     match st.ui.popup {
         Some(Popup::Scheduled { .. }) => scheduled_key(st, key),
+        Some(Popup::Drafts { .. }) => super::drafts_list::on_key(st, key),
         Some(Popup::Emoji { .. }) => emoji_key(st, key),
         _ => scroll_key(st, key),
     }
@@ -257,6 +258,7 @@ fn scroll_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         | Popup::ChannelInfo { scroll, .. }
         | Popup::Profile { scroll, .. } => scroll,
         Popup::Scheduled { .. }
+        | Popup::Drafts { .. }
         | Popup::Emoji { .. }
         | Popup::Channels { .. }
         | Popup::Recent { .. }

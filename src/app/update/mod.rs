@@ -7,7 +7,7 @@
 //! `compose` and `complete` (the compose box and tab completion), `outbox` (optimistic sending),
 //! `palette` (`:commands`), `tick` (the clock and presence pings), `server_drafts`,
 //! `outside` (links, clipboard, editor, notifications), `hints` (link hints), `reminders` and `uploads` (their
-//! lists, whose keys are in `lists_keys`).
+//! lists, whose keys are in `lists_keys`), `drafts_list` (`:drafts`).
 
 mod actions;
 mod actions_message;
@@ -27,6 +27,7 @@ mod connection;
 mod directory;
 mod directory_keys;
 mod done;
+mod drafts_list;
 mod events;
 mod fetched;
 mod hints;
@@ -76,6 +77,7 @@ use common::*;
 pub use common::{rebuild_people, rebuild_sidebar};
 pub use compose::scheduled_in_order;
 pub use directory::{role_name, who_may_post, zone_time};
+pub use drafts_list::{Listed, listed};
 use keys::*;
 pub use navigation::open_narrow;
 use navigation::*;

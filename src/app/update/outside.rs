@@ -275,7 +275,7 @@ pub(super) fn notify(st: &State, m: &Stored) -> Option<Notice> {
 /// its server gives it, else its server's host.
 fn org_name(st: &State) -> String {
     match st.ui.orgs.own_name() {
-        Some(org) => sanitize(org),
+        Some(org) => sanitize(&org),
         None if !st.data.realm.name.trim().is_empty() => sanitize(&st.data.realm.name),
         None => sanitize(&crate::urls::host_of(&st.site)),
     }

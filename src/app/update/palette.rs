@@ -84,6 +84,7 @@ pub(super) fn run_command(st: &mut State, cmd: Command) -> Result<Vec<Effect>, S
     use Command as C;
     Ok(match cmd {
         C::Scheduled => open_scheduled(st),
+        C::Drafts => super::drafts_list::open(st),
         C::Status(None) => clear_status(),
         C::Status(Some(text)) => set_status_text(st, &text)?,
         C::Date(date) => jump_to_date(st, &date)?,

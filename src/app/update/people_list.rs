@@ -164,11 +164,21 @@ fn answered(st: &mut State, waiting: &str, done: &str) -> Vec<Effect> {
         set_status(st, done);
     }
     if st.ui.compose.is_some() && st.ui.prompt.is_none() {
-        super::compose::suggest(st)
+        // A Tab pressed while the list was read completes now, as it would have.
+        let tab = st.ui.compose.as_mut().and_then(|c| c.tab.take());
+        let fx = super::compose::suggest(st);
+        if let Some(back) = tab {
+            super::complete::compose(st, back);
+        }
+        fx
     } else if st.ui.prompt.as_ref().is_some_and(|p| super::complete::completes(p.kind))
         && st.ui.completion.cycle.is_none()
     {
-        super::complete::suggest(st)
+        // A Tab pressed while the list was read completes now, as it would have.
+        match st.ui.completion.tab {
+            Some(back) => super::complete::prompt(st, back),
+            None => super::complete::suggest(st),
+        }
     } else {
         vec![]
     }

@@ -55,6 +55,34 @@ pub(super) fn draw_scheduled(
     list(f, pane, area, &head, ids.len(), selected, row)
 }
 
+/// `:drafts`: each draft as a row of words — where it goes, whether the server has it too,
+/// its text.
+pub(super) fn draw_drafts(
+    f: &mut Frame,
+    st: &State,
+    pane: &mut Pane,
+    area: Rect,
+    selected: usize,
+) -> Option<u16> {
+    let all = crate::app::drafts_listed(st);
+    if all.is_empty() {
+        return sentence(
+            f,
+            pane,
+            area,
+            "Drafts: none; what you leave unsent in a compose box is kept here; esc closes",
+        );
+    }
+    let head = format!("Drafts, {}: enter opens one, d deletes, esc closes", all.len());
+    let row = |i: usize| {
+        let Some(d) = all.get(i) else { return String::new() };
+        let server = if d.on_server { "on the server too" } else { "" };
+        let text = format!("text: {}", super::super::snippets::one_line(&d.text));
+        with_marks(super::super::scheduled::draft_place(st, &d.target), &[server.to_owned(), text])
+    };
+    list(f, pane, area, &head, all.len(), selected, row)
+}
+
 /// The emoji picker: what is searched, then each match by name — custom or not, whether the
 /// user reacted with it — and its place among the matches.
 pub(super) fn draw_emoji(

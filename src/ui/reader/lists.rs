@@ -87,7 +87,7 @@ pub(super) fn sidebar_row(st: &State, row: &SidebarRow) -> Option<String> {
 
 /// An organization open in the window, in words: `organization acme, on screen, unread 3,
 /// mentioned you` (the default pane's `▶`, `@3` and `⚠`).
-fn org_words(r: &crate::app::orgs::OrgRow, on_screen: bool) -> String {
+fn org_words(r: &crate::app::orgs::OrgRow, label: &str, on_screen: bool) -> String {
     let marks = [
         if on_screen { "on screen".to_owned() } else { String::new() },
         match &r.closed {
@@ -97,8 +97,9 @@ fn org_words(r: &crate::app::orgs::OrgRow, on_screen: bool) -> String {
         },
         if r.closed.is_none() { unread(r.unread) } else { String::new() },
         if r.closed.is_none() && r.mentions > 0 { "mentioned you".to_owned() } else { String::new() },
+        if r.user.is_empty() { String::new() } else { format!("you are {}", sanitize(&r.user)) },
     ];
-    with_marks(format!("organization {}", sanitize(&r.name)), &marks)
+    with_marks(format!("organization {}", sanitize(label)), &marks)
 }
 
 /// With several organizations open, a row for each above the channels (as the default pane
@@ -112,7 +113,14 @@ fn draw_orgs(f: &mut Frame, st: &State, pane: &mut Pane, area: Rect) -> Rect {
         return area;
     }
     for (k, r) in orgs.rows.iter().enumerate() {
-        plain_row(f, pane.t, area, k as u16, &org_words(r, k == orgs.active), false);
+        plain_row(
+            f,
+            pane.t,
+            area,
+            k as u16,
+            &org_words(r, &orgs.label(k).unwrap_or_default(), k == orgs.active),
+            false,
+        );
     }
     pane.hits.orgs = Rect { height: n, ..area };
     Rect { y: area.y + n, height: area.height - n, ..area }

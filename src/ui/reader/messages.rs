@@ -6,7 +6,7 @@ use super::rows::{Pane, heading, plain_row, wrap};
 use crate::api::{Flag, MessageId};
 use crate::app::hints::LinkSpot;
 use crate::app::widget::Widget;
-use crate::app::{OutState, Outgoing, Popup, Shown, State, Stored, Target};
+use crate::app::{Narrow, OutState, Outgoing, Popup, Shown, State, Stored, Target};
 use crate::content::{ContentContext, Document, Summary, sanitize};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -285,9 +285,10 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, pane: &mut Pane, area: Re
     let title = sanitize(&super::super::status::narrow_title(st, &st.ui.narrow));
     let mut head = format!("Messages in {title}");
     let view = st.data.views.get(&st.ui.narrow);
-    if let Some(local) = view.and_then(|v| v.local()) {
+    let search = matches!(st.ui.narrow, Narrow::Search { .. });
+    if let Some(who) = view.and_then(|v| v.answered_by(search)) {
         head.push_str(", ");
-        head.push_str(local.words());
+        head.push_str(who);
     }
     if st.ui.fatal.is_some() {
         let text: Vec<String> = st.ui.reopen.iter().map(|l| sanitize(l)).collect();

@@ -143,6 +143,7 @@ fn draw_popup(f: &mut Frame, st: &State, pane: &mut Pane, area: Rect, popup: &Po
             text_popups::draw_profile(f, st, pane, area, (*user, *scroll), details.as_deref())
         }
         Popup::Scheduled { selected } => list_popups::draw_scheduled(f, st, pane, area, *selected),
+        Popup::Drafts { selected } => list_popups::draw_drafts(f, st, pane, area, *selected),
         Popup::Emoji { message_id, query, matches, selected } => {
             list_popups::draw_emoji(f, st, pane, area, (*message_id, query), matches, *selected)
         }

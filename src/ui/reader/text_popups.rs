@@ -23,7 +23,7 @@ fn key_words(keys: &str) -> String {
 
 /// The help: the keys of the compose box or the focused pane, then the palette's commands.
 pub(super) fn draw_help(f: &mut Frame, st: &State, pane: &mut Pane, area: Rect, scroll: u16) -> Option<u16> {
-    use super::super::help::{COMMANDS_HEAD, context, modes};
+    use super::super::help::{COMMANDS_HEAD, context, modes, who};
     use crate::app::keymap::Context;
     let ctx = context(st);
     let place = match ctx {
@@ -33,7 +33,12 @@ pub(super) fn draw_help(f: &mut Frame, st: &State, pane: &mut Pane, area: Rect, 
         _ => "the messages pane",
     };
     let head = format!("Help, keys (esc to close) of {place}, then the commands: j and k scroll");
-    let mut text = vec![format!("Commands: {COMMANDS_HEAD}"), format!("Modes: {}", modes(st)), String::new()];
+    let mut text = vec![
+        format!("Commands: {COMMANDS_HEAD}"),
+        format!("Modes: {}", modes(st)),
+        format!("You are {}.", sanitize(&who(st, true))),
+        String::new(),
+    ];
     for (keys, what) in st.settings.keymap.help(ctx) {
         text.push(format!("{}: {what}", key_words(&keys)));
     }

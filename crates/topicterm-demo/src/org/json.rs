@@ -68,11 +68,18 @@ impl Org {
             if let Some(sid) = stream_id {
                 obj.insert("stream_id".into(), json!(sid));
             }
-            if let Some(t) = msg.last_edit_ts {
-                obj.insert("last_edit_timestamp".into(), json!(t));
-            }
-            if let Some(t) = msg.last_moved_ts {
-                obj.insert("last_moved_timestamp".into(), json!(t));
+            if self.settings.feature_level < crate::levels::LAST_MOVED_TIMESTAMP {
+                // An edit or a move, as an older server says it.
+                if let Some(t) = msg.last_edit_ts.max(msg.last_moved_ts) {
+                    obj.insert("last_edit_timestamp".into(), json!(t));
+                }
+            } else {
+                if let Some(t) = msg.last_edit_ts {
+                    obj.insert("last_edit_timestamp".into(), json!(t));
+                }
+                if let Some(t) = msg.last_moved_ts {
+                    obj.insert("last_moved_timestamp".into(), json!(t));
+                }
             }
             if !msg.edits.is_empty() && self.realm.allow_edit_history {
                 let hist: Vec<Value> =
