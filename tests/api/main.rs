@@ -26,6 +26,7 @@ mod protocol;
 mod reference;
 mod register_narrow;
 mod reminders;
+mod removals;
 mod resource_limits;
 mod scheduled;
 mod servers_in_the_wild;
