@@ -27,6 +27,7 @@ mod realm_rules;
 mod reference;
 mod register_narrow;
 mod reminders;
+mod removals;
 mod resource_limits;
 mod scheduled;
 mod servers_in_the_wild;

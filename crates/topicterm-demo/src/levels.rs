@@ -15,6 +15,8 @@ pub const ID_INTEGER_OPERAND: i64 = 194;
 pub const READ_BY_SENDER: i64 = 236;
 /// Saved snippets: `/saved_snippets`, register's `saved_snippets` and their events (Zulip 10.0).
 pub const SAVED_SNIPPETS: i64 = 297;
+/// `PATCH /saved_snippets/{id}`.
+pub const SAVED_SNIPPET_EDIT: i64 = 368;
 /// Empty topic names (Zulip 10.0): "Topic can't be empty!" before.
 pub const EMPTY_TOPIC: i64 = 334;
 /// Message type `channel` (Zulip 9.0).

@@ -143,6 +143,36 @@ pub async fn create_snippet(State(s): State<Arc<Shared>>, req: Req) -> Res {
     Ok(reply(&req.p, success(json!({"saved_snippet_id": id}))))
 }
 
+/// `PATCH /saved_snippets/{id}` (feature level 368): a new title, text or both; the owner's
+/// other clients hear an `update` event (zerver/views/saved_snippets.py).
+pub async fn edit_snippet(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
+    let id = path_id("saved_snippet_id", &id)?;
+    let (title, content) = (req.p.opt_str("title"), req.p.opt_str("content"));
+    let mut org = s.lock();
+    if org.settings.feature_level < levels::SAVED_SNIPPET_EDIT {
+        return Err(ApiErr::no_endpoint());
+    }
+    if org.snippets.get(&id).is_none_or(|x| x.owner != req.user_id) {
+        return Err(not_found("Saved snippet"));
+    }
+    if title.is_none() && content.is_none() {
+        return Err(ApiErr::bad("At least one of title or content must be provided."));
+    }
+    let title = title.map(|t| snippet_field("title", &t, SNIPPET_TITLE_MAX)).transpose()?;
+    let max = org.realm.max_message_length;
+    let content = content.map(|c| snippet_field("content", &c, max)).transpose()?;
+    let Some(rec) = org.snippets.get_mut(&id) else { return Err(not_found("Saved snippet")) };
+    if let Some(t) = title {
+        rec.title = t;
+    }
+    if let Some(c) = content {
+        rec.content = c;
+    }
+    let ev = json!({"type": "saved_snippets", "op": "update", "saved_snippet": snippet_json(rec)});
+    org.queues.push(&[req.user_id], &ev);
+    Ok(reply(&req.p, ok()))
+}
+
 /// `DELETE /saved_snippets/{id}`.
 pub async fn delete_snippet(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
     let id = path_id("saved_snippet_id", &id)?;

@@ -236,6 +236,55 @@ pub async fn create_link(State(s): State<Arc<Shared>>, req: Req) -> Res {
     Ok(reply(p, success(json!({"invite_link": link}))))
 }
 
+/// The invitation `id` of this kind (`link`: a reusable link) that `user` may revoke or resend, as
+/// the reference server's `zerver/views/invite.py` finds it: someone else's invitation only by an
+/// administrator, an owner's only by an owner.
+fn own_or_admin(org: &Org, user: i64, raw: &str, link: bool) -> Result<i64, ApiErr> {
+    member_or_admin(org, user)?;
+    let missing = || ApiErr::bad(if link { "Invalid invitation ID." } else { "No such invitation" });
+    let id = crate::params::path_id("invite_id", raw)?;
+    let rec = org.invites.get(&id).filter(|i| i.link.is_some() == link).ok_or_else(missing)?;
+    if rec.by != user {
+        let u = org.user(user)?;
+        if rec.invited_as == crate::org::Role::Owner as i64 && u.role != crate::org::Role::Owner {
+            return Err(ApiErr::owner_required());
+        }
+        if !u.is_admin() {
+            return Err(ApiErr::bad("Must be an organization administrator"));
+        }
+    }
+    Ok(id)
+}
+
+/// `DELETE /invites/{id}`: an email invitation revoked.
+pub async fn revoke(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
+    let mut org = s.lock();
+    let id = own_or_admin(&org, req.user_id, &id, false)?;
+    org.invites.remove(&id);
+    Ok(reply(&req.p, ok()))
+}
+
+/// `DELETE /invites/multiuse/{id}`: a reusable link revoked.
+pub async fn revoke_link(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
+    let mut org = s.lock();
+    let id = own_or_admin(&org, req.user_id, &id, true)?;
+    org.invites.remove(&id);
+    Ok(reply(&req.p, ok()))
+}
+
+/// `POST /invites/{id}/resend`: the email again (none leaves the demo server); the invitation is
+/// dated now, its lifetime kept.
+pub async fn resend(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
+    let mut org = s.lock();
+    let id = own_or_admin(&org, req.user_id, &id, false)?;
+    let now = org.now();
+    if let Some(rec) = org.invites.get_mut(&id) {
+        rec.expires = rec.expires.map(|e| e - rec.at + now);
+        rec.at = now;
+    }
+    Ok(reply(&req.p, ok()))
+}
+
 /// `POST /default_streams` (administrators): a `default_streams` event with the whole list.
 pub async fn add_default_channel(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let id = req.p.i64("stream_id")?;
@@ -263,12 +312,7 @@ pub async fn add_linkifier(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let (pattern, template) = (req.p.str("pattern")?, req.p.str("url_template")?);
     let mut org = s.lock();
     super::org_admin::admin(&org, req.user_id)?;
-    if regex::Regex::new(&pattern).is_err() {
-        return Err(ApiErr::bad("Invalid linkifier pattern.  Valid characters are [ a-zA-Z_#=/:+!-]."));
-    }
-    if !template.starts_with("http://") && !template.starts_with("https://") {
-        return Err(ApiErr::bad("Invalid URL template."));
-    }
+    check_linkifier(&pattern, &template)?;
     let id = org.alloc();
     org.linkifiers.insert(id, (pattern, template));
     let everyone: Vec<i64> = org.users.keys().copied().collect();
@@ -277,12 +321,26 @@ pub async fn add_linkifier(State(s): State<Arc<Shared>>, req: Req) -> Res {
     Ok(reply(&req.p, success(json!({"id": id}))))
 }
 
-/// The organization's linkifiers, in the order they were added.
+/// A linkifier's pattern and URL template as the reference server checks them.
+pub fn check_linkifier(pattern: &str, template: &str) -> Result<(), ApiErr> {
+    if regex::Regex::new(pattern).is_err() {
+        return Err(ApiErr::bad("Invalid linkifier pattern.  Valid characters are [ a-zA-Z_#=/:+!-]."));
+    }
+    if !template.starts_with("http://") && !template.starts_with("https://") {
+        return Err(ApiErr::bad("Invalid URL template."));
+    }
+    Ok(())
+}
+
+/// The organization's linkifiers, in the order an administrator set (`PATCH
+/// /realm/linkifiers`), the others after them in the order they were added.
 pub fn linkifiers_json(org: &Org) -> Vec<Value> {
     use crate::levels::{LINKIFIER_ALTERNATIVES, LINKIFIER_EXAMPLES};
     let level = org.settings.feature_level;
-    org.linkifiers
-        .iter()
+    let ordered = org.linkifier_order.iter().filter_map(|id| org.linkifiers.get_key_value(id));
+    let rest = org.linkifiers.iter().filter(|(id, _)| !org.linkifier_order.contains(id));
+    ordered
+        .chain(rest)
         .map(|(id, (pattern, url))| {
             let mut l = json!({"id": id, "pattern": pattern, "url_template": url});
             if level >= LINKIFIER_EXAMPLES {

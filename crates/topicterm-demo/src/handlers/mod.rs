@@ -5,6 +5,7 @@ pub mod background;
 mod common;
 mod daily;
 mod drafts;
+mod edits;
 mod flags;
 mod invites;
 mod me;
@@ -44,7 +45,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/messages/render", post(daily::render))
         .route("/messages/matches_narrow", get(daily::matches_narrow))
         .route("/saved_snippets", get(daily::snippets).post(daily::create_snippet))
-        .route("/saved_snippets/{id}", axum::routing::delete(daily::delete_snippet))
+        .route("/saved_snippets/{id}", patch(daily::edit_snippet).delete(daily::delete_snippet))
         .route("/reminders", get(daily::reminders).post(daily::create_reminder))
         .route("/reminders/{id}", axum::routing::delete(daily::delete_reminder))
         .route("/messages/{id}/reactions", post(reactions::add_reaction).delete(reactions::remove_reaction))
@@ -84,8 +85,12 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/channel_folders/{id}", patch(org_admin::update_folder))
         .route("/invites", get(invites::list).post(invites::send))
         .route("/invites/multiuse", post(invites::create_link))
-        .route("/default_streams", post(invites::add_default_channel))
+        .route("/invites/multiuse/{id}", axum::routing::delete(invites::revoke_link))
+        .route("/invites/{id}", axum::routing::delete(invites::revoke))
+        .route("/invites/{id}/resend", post(invites::resend))
+        .route("/default_streams", post(invites::add_default_channel).delete(edits::remove_default_channel))
         .route("/realm/filters", post(invites::add_linkifier))
+        .route("/realm/filters/{id}", patch(edits::update_linkifier).delete(edits::remove_linkifier))
         .route("/realm/emoji/{name}", post(invites::upload_emoji).delete(invites::deactivate_emoji))
         .route("/attachments", get(org_admin::attachments))
         .route("/attachments/{id}", axum::routing::delete(org_admin::delete_attachment))
@@ -97,17 +102,20 @@ pub fn router(shared: Arc<Shared>) -> Router {
             "/users/me/alert_words",
             get(me::alert_words).post(me::add_alert_words).delete(me::remove_alert_words),
         )
-        .route("/users/me/apns_device_token", post(users::apns))
+        .route("/users/me/apns_device_token", post(users::apns).delete(edits::remove_apns))
+        .route("/users/me/android_gcm_reg_id", post(edits::add_fcm).delete(edits::remove_fcm))
+        .route("/mobile_push/register", post(edits::register_push_device))
         .route("/users", get(users::users).post(admin::create_user))
         .route("/users/me", get(users::me))
         .route("/users/{id}", get(users::get_user).delete(users::deactivate).patch(admin::update_user))
         .route("/users/{id}/status", get(users::get_status))
         .route("/user_groups", get(users::groups))
         .route("/user_groups/{id}/members", post(users::group_members))
-        .route("/navigation_views", get(misc::nav_views))
-        .route("/navigation_views/{*fragment}", patch(misc::update_nav_view))
+        .route("/navigation_views", get(misc::nav_views).post(edits::add_nav_view))
+        .route("/navigation_views/{*fragment}", patch(misc::update_nav_view).delete(edits::remove_nav_view))
         .route("/realm", patch(misc::update_realm))
         .route("/realm/playgrounds", post(users::add_playground))
+        .route("/realm/playgrounds/{id}", axum::routing::delete(edits::remove_playground))
         .route("/server_settings", get(users::server_settings))
         .route("/fetch_api_key", post(users::fetch_api_key))
         .route("/demo/expire_queues", post(misc::expire_queues))
@@ -123,7 +131,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/user_groups/create", post(admin::create_group))
         .route("/user_groups/{id}", axum::routing::patch(admin::update_group))
         .route("/realm/emoji", get(admin::realm_emoji))
-        .route("/realm/linkifiers", get(admin::linkifiers))
+        .route("/realm/linkifiers", get(admin::linkifiers).patch(edits::reorder_linkifiers))
         .fallback(not_found)
         .method_not_allowed_fallback(common::method_not_allowed);
     let counter = shared.clone();

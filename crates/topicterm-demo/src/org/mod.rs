@@ -149,6 +149,12 @@ pub struct Org {
     /// Custom emoji deactivated (`DELETE /realm/emoji/{name}`): listed as such, no longer drawn.
     pub deactivated_emoji: BTreeSet<i64>,
     pub apns_tokens: Vec<(i64, String, Option<String>)>,
+    /// FCM registration tokens (`/users/me/android_gcm_reg_id`): (user, token).
+    pub fcm_tokens: Vec<(i64, String)>,
+    /// End-to-end push registrations (`/mobile_push/register`): (user, push account ID).
+    pub push_devices: Vec<(i64, i64)>,
+    /// The linkifiers' order when an administrator set one (`PATCH /realm/linkifiers`).
+    pub linkifier_order: Vec<i64>,
     /// owner → draft ID → draft.
     pub drafts: HashMap<i64, BTreeMap<i64, DraftRec>>,
     /// Users who turned `enable_drafts_synchronization` off (it is on by default).
@@ -256,6 +262,9 @@ impl Org {
             realm_emoji: BTreeMap::new(),
             deactivated_emoji: BTreeSet::new(),
             apns_tokens: Vec::new(),
+            fcm_tokens: Vec::new(),
+            push_devices: Vec::new(),
+            linkifier_order: Vec::new(),
             drafts: HashMap::new(),
             drafts_sync_off: HashSet::new(),
             user_settings: HashMap::new(),
