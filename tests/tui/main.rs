@@ -51,3 +51,4 @@ mod search_cli;
 mod search_complete;
 mod snippets;
 mod uploads;
+mod user_settings;

@@ -5,8 +5,8 @@
 //! [`EventKind::Malformed`].
 
 use super::models::*;
-use super::snippets::SavedSnippet;
 use super::settings::UserSettings;
+use super::snippets::SavedSnippet;
 
 mod channel;
 pub(crate) mod ops;

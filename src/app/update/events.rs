@@ -43,6 +43,7 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                     settings.apply(&property, &value);
                 }
             }
+            super::user_settings::follow(st);
         }
         EventKind::NavigationView(ev) => st.data.lists.on_view(ev),
         EventKind::RealmPlaygrounds { realm_playgrounds } => st.data.playgrounds = realm_playgrounds,
