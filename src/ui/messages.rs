@@ -228,20 +228,15 @@ fn reaction_lines(st: &State, t: &Theme, m: &Stored, width: u16) -> Vec<Line<'st
     // where the message has few reactions in all (the web app's cut: three).
     let names = st.data.user_settings.display_emoji_reaction_users == Some(true)
         && m.reactions().len() <= REACTION_NAMES_UP_TO;
+    // (The user first, as "You", as the web app names them.)
     let who = |chip: &str| -> String {
-        let people: Vec<String> =
-            m.reactions()
-                .iter()
-                .filter(|r| label(r) == chip)
-                .map(|r| {
-                    if r.user_id == st.data.me {
-                        "You".into()
-                    } else {
-                        sanitize(st.data.user_name(r.user_id))
-                    }
-                })
-                .collect();
-        people.join(", ")
+        let of_chip: Vec<&crate::api::Reaction> = m.reactions().iter().filter(|r| label(r) == chip).collect();
+        let me = of_chip.iter().any(|r| r.user_id == st.data.me).then(|| "You".to_owned());
+        let others = of_chip
+            .iter()
+            .filter(|r| r.user_id != st.data.me)
+            .map(|r| sanitize(st.data.user_name(r.user_id)));
+        me.into_iter().chain(others).collect::<Vec<_>>().join(", ")
     };
     let room = (width as usize).saturating_sub(2).max(1);
     let chips: Vec<(String, usize, Style)> = counts
