@@ -28,6 +28,10 @@ pub struct ChannelInfo {
     pub folder_id: Option<i64>,
     /// Who may start a new topic in it (feature level 441); `None`: anyone who may post.
     pub can_create_topic_group: Option<GroupSettingValue>,
+    /// Whether it had messages lately, as the server says (`None`: it does not say): an
+    /// inactive one goes to the foot of its group where the user's `demote_inactive_streams`
+    /// says so.
+    pub recently_active: Option<bool>,
 }
 
 impl ChannelInfo {
@@ -45,6 +49,7 @@ impl ChannelInfo {
             audible_notifications: s.audible_notifications,
             folder_id: s.folder_id,
             can_create_topic_group: s.can_create_topic_group.clone(),
+            recently_active: s.is_recently_active,
         }
     }
 }

@@ -189,3 +189,44 @@ async fn enter_sends_when_the_user_set_it_and_alt_enter_makes_a_new_line() {
         app.close().await;
     }
 }
+
+/// The channels of the pane's unpinned channels outside folders, in the pane's order, each with
+/// whether it is inactive.
+fn unfoldered(st: &State) -> Vec<(i64, bool)> {
+    st.ui
+        .sidebar
+        .iter()
+        .filter_map(|r| match r {
+            topicterm::app::SidebarRow::Channel(c) => st.data.channels.get(*c),
+            _ => None,
+        })
+        .filter(|c| !c.pinned && c.folder_id.is_none())
+        .map(|c| (c.id, c.recently_active == Some(false)))
+        .collect()
+}
+
+#[tokio::test]
+async fn demoting_inactive_channels_moves_them_last_and_never_leaves_them_in_place() {
+    for level in LEVELS {
+        let mut app = App::start_at_level("member", level).await;
+        // A new channel has no messages yet: not recently active; its name sorts it first.
+        app.other("member").subscribe(&["aaa quiet"], None).await.expect("a new channel");
+        app.until("the channel", |st| st.data.channels.by_name("aaa quiet").is_some()).await;
+        // Automatic (the default) with fewer than 30 channels: the order is by name.
+        let before = unfoldered(&app.st);
+        assert!(
+            before.iter().any(|(_, inactive)| *inactive),
+            "level {level}: an inactive channel: {before:?}"
+        );
+        set(&app, "demote_inactive_streams", "2").await;
+        app.until("followed", |st| st.data.user_settings.demote_inactive_streams == Some(2)).await;
+        let after = unfoldered(&app.st);
+        let first_inactive = after.iter().position(|(_, i)| *i).expect("an inactive one");
+        assert!(after[first_inactive..].iter().all(|(_, i)| *i), "level {level}: inactive last: {after:?}");
+        assert_ne!(before, after, "level {level}: some moved");
+        set(&app, "demote_inactive_streams", "3").await;
+        app.until("followed", |st| st.data.user_settings.demote_inactive_streams == Some(3)).await;
+        assert_eq!(unfoldered(&app.st), before, "level {level}: never: by name again");
+        app.close().await;
+    }
+}
