@@ -18,7 +18,11 @@ use toml::Spanned;
 pub struct Config {
     pub theme: ThemeName,
     pub clock: Clock,
+    /// The file gives `time_format`: it decides over the user's Zulip `twenty_four_hour_time`.
+    pub clock_set: bool,
     pub start: StartNarrow,
+    /// The file gives `start`: it decides over the user's Zulip `web_home_view`.
+    pub start_set: bool,
     pub show_channels: bool,
     pub show_people: bool,
     /// Browse without marking messages read (zulip-terminal's explore mode).
@@ -49,7 +53,9 @@ impl Default for Config {
         Config {
             theme: ThemeName::default(),
             clock: Clock::default(),
+            clock_set: false,
             start: StartNarrow::default(),
+            start_set: false,
             show_channels: true,
             show_people: false,
             explore: false,
@@ -72,7 +78,11 @@ impl Config {
         Settings {
             keymap: self.keymap.clone(),
             clock: self.clock,
+            clock_set: self.clock_set,
             theme: ThemeChoice::new(self.theme, no_color),
+            // Not given, the user's home view is to decide (`web_home_view`, which the app
+            // follows when `start` is `None`); the binary still gives `all` until the terminal
+            // tests close the inbox that then opens.
             start: Some(self.start.clone()),
             show_channels: self.show_channels,
             show_people: self.show_people,
@@ -258,6 +268,7 @@ pub fn parse(text: &str, path: &str) -> Result<Config, ConfigError> {
         }
     }
     if let Some(v) = &raw.time_format {
+        cfg.clock_set = true;
         let n = match v.get_ref() {
             toml::Value::Integer(n) => Some(*n),
             toml::Value::String(s) => s.trim().trim_end_matches('h').parse().ok(),
@@ -274,6 +285,7 @@ pub fn parse(text: &str, path: &str) -> Result<Config, ConfigError> {
         }
     }
     if let Some(s) = &raw.start {
+        cfg.start_set = true;
         match StartNarrow::parse(s.get_ref()) {
             Ok(n) => cfg.start = n,
             Err(e) => errors.push(format!(
@@ -593,7 +605,10 @@ mod tests {
         let text = default_text();
         let cfg = parse(&text, "default").unwrap();
         assert_eq!(cfg.keymap, Keymap::default());
-        assert_eq!(Config { key_overrides: vec![], ..cfg.clone() }, Config::default());
+        // (It spells `time_format` and `start` out, so they are the file's.)
+        assert!(cfg.clock_set && cfg.start_set);
+        let given = Config { key_overrides: vec![], clock_set: false, start_set: false, ..cfg.clone() };
+        assert_eq!(given, Config::default());
         // Every action is in it, and every setting is spelled out (not commented out).
         for a in Action::ALL {
             assert!(text.contains(&format!("\n{} = [", a.name())), "{} missing", a.name());

@@ -434,6 +434,13 @@ where
                 let effects = app::update(&mut o.st, Msg::LinksOnScreen(o.cache.hits.links.clone()));
                 run_effects(terminal, o, outside, effects, &mut dirty)?;
             }
+            // The messages it drew, when they or the view changed: what reading on sight reads.
+            if o.st.ui.messages_on_screen.0 != o.st.ui.narrow
+                || o.st.ui.messages_on_screen.1 != o.cache.hits.seen
+            {
+                let effects = app::update(&mut o.st, Msg::MessagesOnScreen(o.cache.hits.seen.clone()));
+                run_effects(terminal, o, outside, effects, &mut dirty)?;
+            }
             // Pictures the frame would have drawn are asked for after it.
             let wanted = std::mem::take(&mut o.cache.pictures.wanted);
             if !wanted.is_empty() {

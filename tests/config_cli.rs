@@ -150,7 +150,7 @@ fn the_printed_default_config_parses_back_to_the_defaults() {
     let cfg = topicterm::config::parse(&out, "printed").expect("parses");
     assert_eq!(cfg.keymap, topicterm::app::keymap::Keymap::default());
     assert_eq!(
-        topicterm::config::Config { key_overrides: vec![], ..cfg },
+        topicterm::config::Config { key_overrides: vec![], clock_set: false, start_set: false, ..cfg },
         topicterm::config::Config::default()
     );
 }

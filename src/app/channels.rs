@@ -40,6 +40,10 @@ pub struct ChannelInfo {
     /// their names (`CHANNEL_PERMISSIONS`): its administrators, who may move its messages,
     /// resolve its topics, delete messages in it.
     pub permissions: BTreeMap<&'static str, GroupSettingValue>,
+    /// Whether it had messages lately, as the server says (`None`: it does not say): an
+    /// inactive one goes to the foot of its group where the user's `demote_inactive_streams`
+    /// says so.
+    pub recently_active: Option<bool>,
 }
 
 /// The channel permission groups kept in `ChannelInfo::permissions`.
@@ -84,6 +88,7 @@ impl ChannelInfo {
                 ])
                 .filter_map(|(k, v)| Some((k, v.clone()?)))
                 .collect(),
+            recently_active: s.is_recently_active,
         }
     }
 }

@@ -55,9 +55,9 @@ pub use unreads::{Conv, Unreads};
 pub use update::cache;
 pub use update::{Listed, listed as drafts_listed};
 pub use update::{
-    RECENT_MESSAGES, conversation, message_link, not_loaded, open_narrow, pending_in, plain_text,
-    rebuild_people, rebuild_sidebar, register_at_once, reminder_excerpt, role_name, scheduled_in_order,
-    size_text, start, update, view_name, who_may_post, why, zone_time,
+    RECENT_MESSAGES, conversation, enter_sends, message_link, not_loaded, open_narrow, pending_in,
+    plain_text, rebuild_people, rebuild_sidebar, register_at_once, reminder_excerpt, role_name,
+    scheduled_in_order, size_text, start, update, view_name, who_may_post, why, zone_time,
 };
 pub use users::{Activity, NOT_YET, UserInfo, Users, role_of};
 pub use when::TimeZone;

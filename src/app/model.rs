@@ -560,6 +560,16 @@ pub struct Ui {
     /// The links the last frame showed in the messages pane, in screen order (told by the
     /// main loop after a frame, `Msg::LinksOnScreen`): what `f` labels.
     pub links_on_screen: Vec<super::hints::LinkSpot>,
+    /// The messages the last frame drew whole (down to their last line) in the messages pane,
+    /// and the narrow it showed (told by the main loop, `Msg::MessagesOnScreen`): what reading
+    /// on sight marks read (`update/read_marking.rs`).
+    pub messages_on_screen: (Narrow, Vec<MessageId>),
+    /// Marked unread from here in this narrow: nothing on screen here is read on sight until
+    /// the user opens another view (as the web app stops reading a view marked unread).
+    pub reading_held: Option<Narrow>,
+    /// The user's home view (`web_home_view`) is still to open, at the server's first answer:
+    /// the config names no first view.
+    pub home_due: bool,
 }
 
 /// The first page of a cold start, asked for at the same moment as register: its answer held

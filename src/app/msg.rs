@@ -255,6 +255,10 @@ pub enum Msg {
     /// The links the last frame showed in the messages pane, in screen order (sent when they
     /// changed): what link hints label.
     LinksOnScreen(Vec<super::hints::LinkSpot>),
+    /// The messages the last frame drew in the messages pane down to their last line, top to
+    /// bottom (sent when they or the narrow changed): what the user's
+    /// `web_mark_read_on_scroll_policy` may read.
+    MessagesOnScreen(Vec<crate::api::MessageId>),
     /// A picture fetched (or not).
     Image {
         src: String,
@@ -434,6 +438,7 @@ impl Msg {
             Msg::ClickMessage { .. } => "ClickMessage",
             Msg::ImagesWanted { .. } => "ImagesWanted",
             Msg::LinksOnScreen(_) => "LinksOnScreen",
+            Msg::MessagesOnScreen(_) => "MessagesOnScreen",
             Msg::Image { .. } => "Image",
             Msg::ClickOrganization { .. } => "ClickOrganization",
             Msg::Organizations { .. } => "Organizations",

@@ -204,6 +204,9 @@ impl ImageMode {
 pub struct Settings {
     pub keymap: Keymap,
     pub clock: Clock,
+    /// The config file gives the clock (`time_format`); otherwise the user's Zulip
+    /// `twenty_four_hour_time` decides it, where the server says.
+    pub clock_set: bool,
     pub theme: ThemeChoice,
     /// The first view; taken by the first register.
     pub start: Option<StartNarrow>,
@@ -235,6 +238,7 @@ impl Default for Settings {
         Settings {
             keymap: Keymap::default(),
             clock: Clock::default(),
+            clock_set: false,
             theme: ThemeChoice::default(),
             start: None,
             show_channels: true,

@@ -127,6 +127,9 @@ pub struct Data {
     /// The user's own Zulip settings (register's `user_settings`, kept by `user_settings`
     /// events): what the user set in the web app or on the phone, for every client to follow.
     pub user_settings: UserSettings,
+    /// The user's starred messages (register's `starred_messages`, kept by the `starred` flag's
+    /// events): what the Starred row counts, where the user's `starred_message_counts` asks.
+    pub starred: std::collections::BTreeSet<MessageId>,
 }
 
 impl Data {

@@ -11,16 +11,52 @@ pub enum TimeZone {
     Local,
     /// A fixed offset from UTC in seconds (tests; users who want UTC).
     Fixed(i32),
+    /// An IANA time zone, the one the user set in Zulip (`timezone`): its offset at each time
+    /// (summer time included). Made by [`TimeZone::named`].
+    Named(ZoneId),
 }
 
+/// A named time zone kept in [`ZONES`] (so [`TimeZone`] stays `Copy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ZoneId(u16);
+
+/// The named time zones met, each once: at most [`MAX_ZONES`] (the time zone database has
+/// fewer), so a server sending names without end costs nothing more.
+static ZONES: std::sync::Mutex<Vec<(String, jiff::tz::TimeZone)>> = std::sync::Mutex::new(Vec::new());
+const MAX_ZONES: usize = 1024;
+
 impl TimeZone {
+    /// The IANA time zone `name` (`Europe/Stockholm`), when the time zone database knows it.
+    pub fn named(name: &str) -> Option<TimeZone> {
+        let zone = jiff::tz::TimeZone::get(name).ok()?;
+        let mut zones = ZONES.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = zones.iter().position(|(n, _)| n == name) {
+            return Some(TimeZone::Named(ZoneId(i as u16)));
+        }
+        if zones.len() >= MAX_ZONES {
+            return None;
+        }
+        zones.push((name.to_owned(), zone));
+        Some(TimeZone::Named(ZoneId((zones.len() - 1) as u16)))
+    }
+
+    /// A named zone's offset from UTC at `ts`, in seconds.
+    fn named_offset(id: ZoneId, ts: i64) -> Option<i32> {
+        let zone = ZONES.lock().unwrap_or_else(|e| e.into_inner()).get(usize::from(id.0))?.1.clone();
+        Some(zone.to_offset(jiff::Timestamp::from_second(ts).ok()?).seconds())
+    }
+
     /// Format a UNIX time with a chrono format string.
     pub fn format(self, ts: i64, fmt: &str) -> String {
+        let fixed = |off: i32| {
+            chrono::FixedOffset::east_opt(off)
+                .and_then(|z| z.timestamp_opt(ts, 0).single())
+                .map(|t| t.format(fmt).to_string())
+        };
         let out = match self {
             TimeZone::Local => chrono::Local.timestamp_opt(ts, 0).single().map(|t| t.format(fmt).to_string()),
-            TimeZone::Fixed(off) => chrono::FixedOffset::east_opt(off)
-                .and_then(|z| z.timestamp_opt(ts, 0).single())
-                .map(|t| t.format(fmt).to_string()),
+            TimeZone::Fixed(off) => fixed(off),
+            TimeZone::Named(id) => Self::named_offset(id, ts).and_then(fixed),
         };
         out.unwrap_or_else(|| "?".into())
     }
@@ -31,6 +67,9 @@ fn offset(tz: TimeZone, now: i64) -> FixedOffset {
         TimeZone::Fixed(s) => {
             FixedOffset::east_opt(s).unwrap_or(FixedOffset::east_opt(0).expect("zero offset"))
         }
+        TimeZone::Named(id) => TimeZone::named_offset(id, now)
+            .and_then(FixedOffset::east_opt)
+            .unwrap_or(FixedOffset::east_opt(0).expect("zero offset")),
         TimeZone::Local => chrono::Local
             .timestamp_opt(now, 0)
             .single()
@@ -203,5 +242,17 @@ mod tests {
         assert!(
             split("soonish call Bob").unwrap_err().starts_with("cannot read \"soonish call Bob\" as a time")
         );
+    }
+
+    #[test]
+    fn a_named_zone_shows_its_offset_at_each_time_and_an_unknown_name_is_none() {
+        // 2026-11-21 12:00 UTC and 2026-07-01 12:00 UTC.
+        let (winter, summer) = (1_795_262_400, 1_782_907_200);
+        let sthlm = TimeZone::named("Europe/Stockholm").expect("known");
+        assert_eq!(sthlm.format(winter, "%H:%M"), "13:00");
+        assert_eq!(sthlm.format(summer, "%H:%M"), "14:00");
+        assert_eq!(TimeZone::named("Europe/Stockholm"), Some(sthlm), "kept once");
+        assert_eq!(TimeZone::named("Mars/Olympus_Mons"), None);
+        assert_eq!(TimeZone::named(""), None);
     }
 }

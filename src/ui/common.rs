@@ -67,6 +67,9 @@ pub struct HitMap {
     /// The links whose numbers the messages pane shows, in reading order (what link hints
     /// label: the main loop tells the app when they change).
     pub links: Vec<crate::app::hints::LinkSpot>,
+    /// The messages the pane drew down to their last line, top to bottom (what reading on
+    /// sight may read: the main loop tells the app when they change).
+    pub seen: Vec<MessageId>,
 }
 
 impl HitMap {

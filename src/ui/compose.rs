@@ -32,12 +32,16 @@ pub(super) fn draw_compose(f: &mut Frame, st: &State, t: &Theme, cache: &mut Ren
     let key =
         |a: Action| st.settings.keymap.keys_for(Context::Compose, a).into_iter().next().unwrap_or_default();
     // What the send key does here: a sent message being edited, or a scheduled one, is saved.
+    // With the user's `enter_sends`, enter sends and alt+enter makes a new line.
+    let key =
+        |a: Action| if a == Action::Send && crate::app::enter_sends(st) { "enter".into() } else { key(a) };
+    let newline = if crate::app::enter_sends(st) { ", alt+enter new line" } else { "" };
     let does = if c.scheduled.is_some() {
         format!("{} save, {} new time", key(Action::Send), key(Action::Schedule))
     } else if c.editing.is_some() {
         format!("{} save", key(Action::Send))
     } else {
-        format!("{} send", key(Action::Send))
+        format!("{} send{newline}", key(Action::Send))
     };
     let title = format!(" {verb}: {} — {does}, {} cancel ", sanitize(&to), key(Action::Cancel));
     let mut block = Block::default()

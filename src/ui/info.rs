@@ -102,6 +102,13 @@ pub(super) fn draw_info(
             lines.extend([Line::raw(""), Line::styled("read receipts are off in this organization", t.dim)])
         }
     }
+    // The user keeps their own reading to themselves (`send_read_receipts` off): said where
+    // receipts are shown, since others' lists leave the user out.
+    if st.data.user_settings.send_read_receipts == Some(false)
+        && matches!(read_by(st, m), Some(ReadBy::Names(_) | ReadBy::Asking))
+    {
+        lines.push(Line::styled("(your read receipts are off: others do not see what you read)", t.dim));
+    }
     scrolled_popup(f, st, lines, block, area, scroll);
 }
 

@@ -212,6 +212,8 @@ fn address_line(site: &str, link: &str) -> Option<String> {
 
 /// Reaction chip lines at most this many; the info popup lists every reaction.
 const MAX_REACTION_LINES: usize = 3;
+/// Reactions in all up to which chips name who reacted, where the user asks for names.
+const REACTION_NAMES_UP_TO: usize = 3;
 
 /// A message's reactions as "[emoji n]" chips, wrapped to `width` and at most
 /// [`MAX_REACTION_LINES`] lines, the last ending in "+N more" when not all fit.
@@ -219,14 +221,29 @@ fn reaction_lines(st: &State, t: &Theme, m: &Stored, width: u16) -> Vec<Line<'st
     if m.reactions().is_empty() {
         return Vec::new();
     }
-    let counts =
-        reaction_counts(st, m, |r| emoji_label(&r.emoji_code, &r.emoji_name, r.reaction_type.as_str()));
+    let label =
+        |r: &crate::api::Reaction| emoji_label(&r.emoji_code, &r.emoji_name, r.reaction_type.as_str());
+    let counts = reaction_counts(st, m, label);
+    // Who reacted instead of how many, as the user set it (`display_emoji_reaction_users`),
+    // where the message has few reactions in all (the web app's cut: three).
+    let names = st.data.user_settings.display_emoji_reaction_users == Some(true)
+        && m.reactions().len() <= REACTION_NAMES_UP_TO;
+    // (The user first, as "You", as the web app names them.)
+    let who = |chip: &str| -> String {
+        let of_chip: Vec<&crate::api::Reaction> = m.reactions().iter().filter(|r| label(r) == chip).collect();
+        let me = of_chip.iter().any(|r| r.user_id == st.data.me).then(|| "You".to_owned());
+        let others = of_chip
+            .iter()
+            .filter(|r| r.user_id != st.data.me)
+            .map(|r| sanitize(st.data.user_name(r.user_id)));
+        me.into_iter().chain(others).collect::<Vec<_>>().join(", ")
+    };
     let room = (width as usize).saturating_sub(2).max(1);
     let chips: Vec<(String, usize, Style)> = counts
         .into_iter()
         .map(|(label, n, mine)| {
             // A name too long for the pane is shortened, keeping the brackets and the count.
-            let tail = format!(" {n}]");
+            let tail = if names { format!(" {}]", who(&label)) } else { format!(" {n}]") };
             let label = clip(&label, room.saturating_sub(1 + display_width(&tail)));
             let chip = clip(&format!("[{label}{tail}"), room);
             let w = display_width(&chip);
@@ -372,6 +389,7 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
     cache.hits.messages = area;
     cache.hits.message_rows.clear();
     cache.hits.links.clear();
+    cache.hits.seen.clear();
     let width = area.width.saturating_sub(1);
     let height = area.height as usize;
     // Closed: the server refused the account. Why (the first two lines), and how to reopen
@@ -499,7 +517,7 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
         top = sel_start;
     }
     let mut visible: Vec<Line> = lines.into_iter().skip(top).take(height).collect();
-    cache.hits.message_rows = owners.into_iter().skip(top).take(height).collect();
+    cache.hits.message_rows = owners.iter().skip(top).take(height).copied().collect();
     // Unread messages under the visible part: say how many, on the last row.
     let last_seen = cache.hits.message_rows.iter().rev().flatten().next().copied();
     let mut rows_free = height;
@@ -525,6 +543,14 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
         }
     }
     f.render_widget(Paragraph::new(visible), area);
+    // The messages whose last line is on screen (not under the "new below" row): seen whole.
+    for (r, owner) in owners.iter().enumerate().take(top + rows_free).skip(top) {
+        if let Some(id) = *owner
+            && owners.get(r + 1) != Some(&Some(id))
+        {
+            cache.hits.seen.push(id);
+        }
+    }
     // The links whose numbers are on screen (what `f` labels), and their labels while shown.
     let shown: Vec<(u16, Spot)> = numbers
         .into_iter()

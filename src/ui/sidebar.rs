@@ -39,10 +39,17 @@ pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut Hit
     for (i, row) in st.ui.sidebar.iter().enumerate().skip(start).take(h) {
         // A presence dot before a one-to-one conversation.
         let mut dot = None;
+        // Unread messages shown as a dot instead of a number.
+        let mut dot_count = false;
         let (label, count, style) = match row {
             SidebarRow::AllMessages => ("All messages".to_owned(), 0, th.bold),
             SidebarRow::AllDms => ("Direct messages".to_owned(), d.unread.dm_total(), th.bold),
-            SidebarRow::Starred => ("Starred".to_owned(), 0, Style::new()),
+            // How many, where the user's `starred_message_counts` asks for it.
+            SidebarRow::Starred => {
+                let n =
+                    if d.user_settings.starred_message_counts == Some(true) { d.starred.len() } else { 0 };
+                ("Starred".to_owned(), n, Style::new())
+            }
             SidebarRow::Mentions => ("Mentions".to_owned(), d.unread.mentions(), Style::new()),
             SidebarRow::Channel(c) => {
                 let Some(ch) = d.channels.get(*c) else { continue };
@@ -50,7 +57,21 @@ pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut Hit
                 let pin = if ch.pinned { "^" } else { "" };
                 let lock = if ch.invite_only { "🔒" } else { "#" };
                 let style = if ch.muted { th.dim } else { Style::new() };
-                (format!("{arrow}{lock}{}{pin}", sanitize(&ch.name)), d.channel_unread(*c), style)
+                // A number where the user's `web_stream_unreads_count_display_policy` shows one
+                // (2, the default: unmuted channels; 3: none; 1: all), else a dot for unread.
+                // (1 counts a muted channel's muted topics too; 2 and a server without the
+                // setting count its unmuted topics, a dot saying the rest).
+                let any = d.unread.topics_in(*c).is_some_and(|t| !t.is_empty());
+                let n = match d.user_settings.web_stream_unreads_count_display_policy {
+                    Some(3) => 0,
+                    Some(1) => d.unread.topics_in(*c).map_or(0, |topics| {
+                        topics.iter().map(|t| d.unread.count(&crate::app::Conv::Topic(*c, t.clone()))).sum()
+                    }),
+                    _ => d.channel_unread(*c),
+                };
+                dot_count =
+                    n == 0 && any && d.user_settings.web_stream_unreads_count_display_policy.is_some();
+                (format!("{arrow}{lock}{}{pin}", sanitize(&ch.name)), n, style)
             }
             SidebarRow::Topic(c, t) => {
                 let policy = d.policy(*c, t);
@@ -101,9 +122,13 @@ pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut Hit
             None => vec![],
         };
         let w = w.saturating_sub(lead.iter().map(|s| display_width(&s.content)).sum());
-        let count_s = if count > 0 { format!(" {count}") } else { String::new() };
-        let label = clip(&label, w.saturating_sub(count_s.len()));
-        let pad = w.saturating_sub(display_width(&label) + count_s.len());
+        let count_s = match count {
+            0 if dot_count => " •".to_owned(),
+            0 => String::new(),
+            n => format!(" {n}"),
+        };
+        let label = clip(&label, w.saturating_sub(display_width(&count_s)));
+        let pad = w.saturating_sub(display_width(&label) + display_width(&count_s));
         let mut style = style;
         if i == sel && focused {
             style = style.patch(th.selected);

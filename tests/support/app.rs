@@ -81,7 +81,11 @@ where
     let input = futures_util::stream::unfold(keys, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) });
     let mut terminal = Terminal::new(backend).expect("terminal");
     let mut outside = topicterm::outside::Recorder::default();
-    let settings = topicterm::app::settings::Settings::default();
+    let settings = topicterm::app::settings::Settings {
+        clock_set: true,
+        start: Some(topicterm::app::settings::StartNarrow::All),
+        ..Default::default()
+    };
     let graphics = topicterm::ui::Graphics::halfblocks();
     let states =
         topicterm::run::run_main_loop(&mut terminal, orgs, Box::pin(input), settings, graphics, &mut outside)
@@ -184,6 +188,9 @@ pub struct Setup {
     pub on: Option<DemoServer>,
     /// Who opens links (default: `$BROWSER`, else the system's opener).
     pub openers: Option<topicterm::net::Openers>,
+    /// Start as a config naming no first view does: the user's Zulip home view
+    /// (`web_home_view`) opens. Off, the app starts as a config giving `start = "all"`.
+    pub home_view: bool,
 }
 
 impl Setup {
@@ -200,7 +207,14 @@ impl Setup {
             cache: None,
             on: None,
             openers: None,
+            home_view: false,
         }
+    }
+
+    /// Start as a config naming no first view: the user's home view opens.
+    pub fn home_view(mut self) -> Setup {
+        self.home_view = true;
+        self
     }
 
     /// Log in to this server, already running (`App::into_server` of another account's app),
@@ -321,6 +335,7 @@ impl Setup {
             cache: self.cache,
             openers: self.openers,
             low_bandwidth: self.low_bandwidth,
+            home_view: self.home_view,
             now,
         };
         (connect(server, how), proxy)
@@ -330,6 +345,7 @@ impl Setup {
 /// How an app was started, kept to start it again on the same server ([`App::stop`]).
 #[derive(Clone)]
 struct How {
+    home_view: bool,
     creds: topicterm::api::Credentials,
     drafts: Option<PathBuf>,
     downloads: Option<PathBuf>,
@@ -375,6 +391,12 @@ fn connect(server: DemoServer, how: How) -> App {
     let mut st = State { tz: TimeZone::Fixed(0), now: how.now, site, ..Default::default() };
     st.ui.loading = true;
     st.settings.low_bandwidth = how.low_bandwidth;
+    // As a config giving `time_format = 24`: the screens the tests read keep one clock; and
+    // `start = "all"`, unless the test asks for the user's home view.
+    st.settings.clock_set = true;
+    if !how.home_view {
+        st.settings.start = Some(topicterm::app::settings::StartNarrow::All);
+    }
     st.keep_session = keep_session;
     let mut app = App {
         server,
@@ -617,6 +639,12 @@ impl App {
     fn after_frame(&mut self) {
         if self.cache.hits.links != self.st.ui.links_on_screen {
             let effects = app::update(&mut self.st, Msg::LinksOnScreen(self.cache.hits.links.clone()));
+            self.run(effects);
+        }
+        if self.st.ui.messages_on_screen.0 != self.st.ui.narrow
+            || self.st.ui.messages_on_screen.1 != self.cache.hits.seen
+        {
+            let effects = app::update(&mut self.st, Msg::MessagesOnScreen(self.cache.hits.seen.clone()));
             self.run(effects);
         }
         let wanted = std::mem::take(&mut self.cache.pictures.wanted);

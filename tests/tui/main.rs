@@ -52,4 +52,5 @@ mod search_cli;
 mod search_complete;
 mod snippets;
 mod uploads;
+mod user_settings;
 mod zulip_settings;

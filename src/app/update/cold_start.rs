@@ -26,6 +26,8 @@ use crate::app::settings::StartNarrow;
 /// (anything but a search, which is read with the organization's names), its first page.
 pub fn start(st: &mut State) -> Vec<Effect> {
     let mut fx = vec![Effect::Register];
+    // A config that names no first view leaves it to the user's home view.
+    st.ui.home_due = st.settings.start.is_none();
     let narrow = match &st.settings.start {
         None => st.ui.narrow.clone(),
         Some(StartNarrow::All) => Narrow::All,

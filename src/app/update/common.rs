@@ -224,14 +224,26 @@ pub fn rebuild_sidebar(st: &mut State) {
     settle_sidebar_selection(st, true);
 }
 
+/// Channels the user is in from which `demote_inactive_streams`' automatic choice demotes the
+/// inactive ones (the web app's cut).
+const DEMOTE_FROM: usize = 30;
+
 /// The subscribed channels matching `filter`, grouped as the channels pane shows them: pinned
 /// ones first (wherever their folder), then each folder that holds some, in the organization's
-/// order (archived folders' channels count as in none), then the rest; within each, muted last,
-/// then by name. Empty groups are left out.
+/// order (archived folders' channels count as in none), then the rest; within each, inactive
+/// ones last where the user's setting demotes them, then muted, then by name. Empty groups are left out.
 pub fn channel_sections(d: &Data, filter: &str) -> Vec<(Section, Vec<ChannelId>)> {
     let mut chans: Vec<&ChannelInfo> =
         d.channels.iter().filter(|c| matches_filter(&c.name, filter)).collect();
-    chans.sort_by_cached_key(|c| (c.muted, c.name.to_lowercase()));
+    // Inactive channels last in each group where the user's `demote_inactive_streams` says
+    // (1, automatic: with 30 channels or more, as the web app; 2: always; 3: never).
+    let demote = match d.user_settings.demote_inactive_streams {
+        Some(1) => d.channels.iter().count() >= DEMOTE_FROM,
+        Some(2) => true,
+        _ => false,
+    };
+    let inactive = |c: &ChannelInfo| demote && c.recently_active == Some(false);
+    chans.sort_by_cached_key(|c| (inactive(c), c.muted, c.name.to_lowercase()));
     let folder = |c: &ChannelInfo| {
         c.folder_id.and_then(|f| d.channels.folder(f)).filter(|f| !f.is_archived).map(|f| (f.order, f.id))
     };

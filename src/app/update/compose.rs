@@ -4,6 +4,29 @@ use super::common::*;
 use super::prelude::*;
 use crate::app::rules;
 
+/// Whether enter sends in the compose box, as the user set it (`enter_sends`); then the other
+/// key, alt+enter, makes a new line. Off (or a server that does not say): enter makes a new
+/// line and the send keys send.
+pub fn enter_sends(st: &State) -> bool {
+    st.data.user_settings.enter_sends == Some(true)
+}
+
+/// A key in the compose box as the user's `enter_sends` makes it: whether it sends, and the key
+/// to act on otherwise — with enter sending, enter sends and alt+enter (or shift+enter, where the
+/// terminal tells it) is a new line.
+pub(super) fn enter_as_set(st: &State, key: KeyEvent) -> (bool, KeyEvent) {
+    if key.code != KeyCode::Enter || !enter_sends(st) {
+        return (false, key);
+    }
+    if key.modifiers.is_empty() {
+        return (true, key);
+    }
+    if key.modifiers.intersects(KeyModifiers::ALT | KeyModifiers::SHIFT) {
+        return (false, KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    }
+    (false, key)
+}
+
 /// The web app's quote-and-reply text: a silent mention linking to the message, then the raw
 /// Markdown in a `quote` fence longer than any fence inside it, and a fresh line for the reply
 /// (a `> ` quote would swallow the reply as a lazy continuation line).

@@ -46,6 +46,9 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
                     settings.apply(&property, &value);
                 }
             }
+            super::user_settings::follow(st);
+            // The channels pane's order may follow (`demote_inactive_streams`).
+            rebuild_sidebar(st);
         }
         EventKind::NavigationView(ev) => st.data.lists.on_view(ev),
         EventKind::RealmPlaygrounds { realm_playgrounds } => st.data.playgrounds = realm_playgrounds,

@@ -80,8 +80,10 @@ pub(super) fn on_raw(
             let Some(m) = st.data.messages.get(&message_id) else { return vec![] };
             let target = target_of(st, m);
             let text = if edit { raw } else { quote_reply(st, m, &raw) };
+            // Others see the edit being typed where the user lets them see typing there.
+            let tells = super::typing::tells(st, &target);
             open_compose(st, target, &text, edit.then_some(message_id));
-            if edit {
+            if edit && tells {
                 return vec![Effect::EditTyping { message_id, start: true }];
             }
             vec![]

@@ -16,10 +16,13 @@ pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         return on_popup_key(st, key);
     }
     if st.ui.compose.is_some() {
-        if let Some(fx) = super::preview::on_key(st, key) {
+        let (sends, key) = enter_as_set(st, key);
+        if !sends && let Some(fx) = super::preview::on_key(st, key) {
             return fx;
         }
-        return match st.settings.keymap.lookup(Context::Compose, &key) {
+        let action =
+            if sends { Some(Action::Send) } else { st.settings.keymap.lookup(Context::Compose, &key) };
+        return match action {
             Some(Action::Send) => send_compose(st),
             Some(Action::ExternalEditor) => super::outside::external_edit(st),
             Some(Action::Schedule) => {

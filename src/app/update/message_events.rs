@@ -235,6 +235,11 @@ pub(super) fn on_flags(st: &mut State, ev: &FlagsEvent) {
             m.set_flag(ev.flag.clone(), add);
         }
         if ev.flag == Flag::Starred {
+            if add {
+                st.data.starred.insert(*id);
+            } else {
+                st.data.starred.remove(id);
+            }
             starred_changed(st, *id, add);
         }
         if ev.flag == Flag::Read {

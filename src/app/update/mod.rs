@@ -56,6 +56,7 @@ mod people_list;
 mod prelude;
 mod preview;
 mod prompt;
+mod read_marking;
 mod recent;
 mod register;
 mod reminders;
@@ -65,9 +66,12 @@ mod snippet_keys;
 mod snippets;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_settings;
 mod tick;
 mod typing;
 mod uploads;
+mod user_settings;
 mod views;
 
 use actions::*;
@@ -75,7 +79,7 @@ pub use answers::{not_loaded, size_text, why};
 pub use cold_start::start;
 use common::*;
 pub use common::{rebuild_people, rebuild_sidebar};
-pub use compose::scheduled_in_order;
+pub use compose::{enter_sends, scheduled_in_order};
 pub use directory::{role_name, who_may_post, zone_time};
 pub use drafts_list::{Listed, listed};
 use keys::*;
@@ -117,6 +121,8 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
     inbox::follow(st);
     // Every local draft save is followed on the server.
     server_drafts::follow(st, &mut fx);
+    // What is on screen is read, where the user's setting says so.
+    fx.extend(read_marking::follow(st));
     // Others see the user typing, and stop seeing it.
     fx.extend(typing::follow(st));
     // What a reader needed of the people not all known here is asked for (`--low-bandwidth`).
@@ -150,6 +156,10 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::ImagesWanted(srcs) => images::on_wanted(st, srcs),
         Msg::LinksOnScreen(links) => {
             st.ui.links_on_screen = links;
+            vec![]
+        }
+        Msg::MessagesOnScreen(ids) => {
+            st.ui.messages_on_screen = (st.ui.narrow.clone(), ids);
             vec![]
         }
         Msg::Image { src, result } => {

@@ -277,8 +277,14 @@ pub(super) fn mark_selected_read(st: &mut State) -> Vec<Effect> {
         st.ui.hold_read = None;
     }
     // Explore mode: looking reads nothing; nor does an organization that is not on screen, nor
-    // a search (`Narrow::reads`).
-    if st.settings.explore || !st.ui.orgs.on_screen() || !st.ui.narrow.reads() || !st.data.unread.contains(id)
+    // a search (`Narrow::reads`), nor a view the user's setting says looking does not read, nor
+    // one the inbox or the recent conversations cover.
+    if st.settings.explore
+        || !st.ui.orgs.on_screen()
+        || !st.ui.narrow.reads()
+        || !super::read_marking::selection_reads(st)
+        || matches!(st.ui.popup, Some(Popup::Inbox(_) | Popup::Recent { .. }))
+        || !st.data.unread.contains(id)
     {
         return vec![];
     }
@@ -307,6 +313,7 @@ pub(super) fn mark_unread_from_here(st: &mut State) -> Result<Vec<Effect>, Strin
         }
     }
     st.ui.hold_read = Some(id);
+    st.ui.reading_held = Some(st.ui.narrow.clone());
     rebuild_sidebar(st);
     set_status(st, "marking as unread from here: reading resumes when you move");
     let terms = st.ui.narrow.terms(st.data.me);

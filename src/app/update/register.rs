@@ -47,6 +47,8 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     let drafts_fx = super::server_drafts::on_register(st, r.drafts.clone(), r.user_settings.as_ref());
     st.data.notify_defaults = r.user_settings.as_ref().map(NotifyDefaults::of).unwrap_or_default();
     st.data.user_settings = r.user_settings.clone().unwrap_or_default();
+    super::user_settings::follow(st);
+    st.data.starred = r.starred_messages.iter().flatten().copied().collect();
     st.data.recent_dms = r
         .recent_private_conversations
         .iter()
@@ -65,6 +67,11 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     // each is asked again, what it holds and what came after (`resync_narrows`); the answer
     // takes its place, so nothing is doubled or kept after deletion.
     let mut fx: Vec<Effect> = read_users.into_iter().collect();
+    // The user's home view (`web_home_view`) where the config names no first view: once, at
+    // the server's first answer.
+    if newest.is_some() && std::mem::take(&mut st.ui.home_due) {
+        fx.extend(home_view(st));
+    }
     fx.extend(resync_narrows(st));
     fx.extend(drafts_fx);
     // The first page asked for with register: applied now if it came first, or awaited.
@@ -225,6 +232,20 @@ pub(super) fn resync_narrows(st: &mut State) -> Vec<Effect> {
         });
     }
     fx
+}
+
+/// The web app's home view as the user set it (`web_home_view`): the inbox or the recent
+/// conversations open over the first view; all messages (or a server without the setting, before
+/// level 219) is the first view as it is.
+fn home_view(st: &mut State) -> Vec<Effect> {
+    if st.ui.popup.is_some() {
+        return vec![];
+    }
+    match st.data.user_settings.web_home_view.as_deref() {
+        Some("inbox") => super::inbox::open(st),
+        Some("recent_topics") => super::recent::open_recent(st),
+        _ => vec![],
+    }
 }
 
 /// Open the configured first view, once the organization is known (called on register).

@@ -8,14 +8,33 @@ use super::prelude::*;
 /// Seconds without a keystroke after which typing counts as stopped (the web app's 5 s).
 const IDLE_SECS: i64 = 5;
 
+/// Whether the user lets others see them typing to `to`, as they set it in Zulip
+/// (`send_private_typing_notifications`, `send_stream_typing_notifications`; a server that does
+/// not say: yes).
+pub(super) fn tells(st: &State, to: &Target) -> bool {
+    let s = &st.data.user_settings;
+    let setting = match to {
+        Target::Dm(_) => s.send_private_typing_notifications,
+        Target::Channel { .. } => s.send_stream_typing_notifications,
+    };
+    setting != Some(false)
+}
+
+/// Whether others' typing is shown (`receives_typing_notifications`; not said: yes).
+pub(super) fn shown(st: &State) -> bool {
+    st.data.user_settings.receives_typing_notifications != Some(false)
+}
+
 /// A keystroke in the compose box.
 pub(super) fn keystroke(st: &mut State) -> Vec<Effect> {
     let Some(c) = &st.ui.compose else { return vec![] };
-    // Notes to self tell nobody; with `--low-bandwidth` nobody is told.
+    // Notes to self tell nobody; with `--low-bandwidth` nobody is told; nor where the user
+    // keeps their typing to themselves.
     if st.settings.low_bandwidth
         || c.editing.is_some()
         || c.scheduled.is_some()
         || c.target == Target::Dm(Vec::new())
+        || !tells(st, &c.target)
     {
         return vec![];
     }
@@ -40,10 +59,16 @@ pub(super) fn keystroke(st: &mut State) -> Vec<Effect> {
     fx
 }
 
-/// After every input: typing stops when the compose box is gone or idle, or now goes elsewhere.
+/// After every input: typing stops when the compose box is gone or idle, or now goes elsewhere,
+/// or the user has just turned their typing notices off; others' typing goes when the user
+/// turned showing it off.
 pub(super) fn follow(st: &mut State) -> Vec<Effect> {
+    if !shown(st) && !st.ui.typing.is_empty() {
+        st.ui.typing.clear();
+    }
     let Some(n) = &st.ui.typing_notice else { return vec![] };
-    let here = st.ui.compose.as_ref().is_some_and(|c| c.target == n.to && c.editing.is_none());
+    let here =
+        st.ui.compose.as_ref().is_some_and(|c| c.target == n.to && c.editing.is_none()) && tells(st, &n.to);
     if here && st.now - n.last_key < IDLE_SECS {
         return vec![];
     }
