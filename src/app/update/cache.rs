@@ -112,6 +112,9 @@ pub fn snapshot(st: &State) -> Snapshot {
         channel_folders: Some(d.channels.folders().cloned().collect()),
         reminders: d.lists.reminders().map(<[_]>::to_vec),
         realm_upload_quota_mib: r.upload_quota_bytes.map(|b| b >> 20),
+        // The user's own settings (their clock, zone, who reacted…): the kept session is
+        // drawn as the server's answer will draw it.
+        user_settings: Some(d.user_settings.clone()),
         ..Default::default()
     };
     Snapshot {
