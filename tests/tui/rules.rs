@@ -214,3 +214,28 @@ async fn a_move_past_the_organizations_limit_is_refused_before_any_request_sayin
         app.close().await;
     }
 }
+
+/// `:resolve` typed in the palette asks the organization's rules before any request, as `V`
+/// does: a member where only administrators may move topics (level 218: `edit_topic_policy`)
+/// is told so in the same words, and the topic stays as it was on the server.
+#[tokio::test]
+async fn resolve_typed_in_the_palette_is_refused_before_any_request_as_the_key_is() {
+    let mut app = start(Some(218)).await;
+    let general = app.channel_id("general");
+    let me = app.st.data.me;
+    admin_patch(&app, "/realm", Params::new().add("edit_topic_policy", "2")).await;
+    app.until("the policy", |st| st.data.realm.rules.edit_topic_policy == Some(2)).await;
+    let id = stored(&app, me, general, "typed resolve", "mine, a minute old", 60);
+    app.open(Narrow::Topic(general, "typed resolve".into())).await;
+    app.select(id);
+    app.key(KeyCode::Char('V')).await;
+    let by_key = status(&app);
+    assert!(by_key.starts_with("the organization does not let you resolve topics"), "{by_key}");
+    app.st.ui.status = None;
+    app.palette("resolve").await;
+    assert_eq!(status(&app), by_key, "the same words");
+    app.settle().await;
+    assert_eq!(status(&app), by_key, "nothing came from the server after");
+    assert_eq!(app.server.shared.lock().messages[&id].topic(), "typed resolve", "not resolved");
+    app.close().await;
+}

@@ -4,6 +4,7 @@ use super::actions::current_topic;
 use super::common::*;
 use super::palette_args::command_channel;
 use super::prelude::*;
+use crate::app::rules::{TopicChange, topic_change_refused};
 
 /// The topic prefix that marks a topic resolved (the server's convention).
 pub(super) const RESOLVED_PREFIX: &str = "✔ ";
@@ -60,6 +61,15 @@ pub(super) fn resolve_topic(st: &mut State, resolve: bool) -> Result<Vec<Effect>
     let bare = old.strip_prefix(RESOLVED_PREFIX).unwrap_or(&old).to_owned();
     if old.starts_with(RESOLVED_PREFIX) == resolve {
         return Err(format!("the topic is {}resolved", if resolve { "already " } else { "not " }));
+    }
+    // The organization's rules, before any request, as `V` asks them (`app::rules`).
+    let refused = st
+        .data
+        .messages
+        .get(&id)
+        .and_then(|m| topic_change_refused(&st.data, m, TopicChange::Resolve, true, st.now));
+    if let Some(why) = refused {
+        return Err(why);
     }
     let topic = if resolve { format!("{RESOLVED_PREFIX}{bare}") } else { bare };
     let done = format!("#{} > {topic}", st.data.channels.name(c));
