@@ -83,20 +83,7 @@ impl RealmRules {
     /// `data`). Returns whether it is one of these rules and its value was of its type;
     /// otherwise nothing changes. A limit set to `null` is no limit.
     pub fn apply(&mut self, property: &str, value: &serde_json::Value) -> bool {
-        let Ok(serde_json::Value::Object(mut fields)) = serde_json::to_value(&*self) else {
-            return false;
-        };
-        if !fields.contains_key(property) {
-            return false;
-        }
-        fields.insert(property.to_owned(), value.clone());
-        match serde_json::from_value(serde_json::Value::Object(fields)) {
-            Ok(next) => {
-                *self = next;
-                true
-            }
-            Err(_) => false,
-        }
+        super::settings::apply_property(self, property, value)
     }
 
     /// A time limit in seconds, `None` when there is none (`null`, or 0 on old servers).

@@ -85,24 +85,36 @@ pub struct UserSettings {
     pub twenty_four_hour_time: Option<bool>,
 }
 
+/// Sets one field of a settings record by its wire name, as an update event names it: returns
+/// whether `property` is a field of `T` and `value` is of its type; otherwise `target` is left
+/// as it was. For records whose fields are the server's names (`UserSettings`,
+/// `rules::RealmRules`).
+pub fn apply_property<T: Serialize + serde::de::DeserializeOwned>(
+    target: &mut T,
+    property: &str,
+    value: &serde_json::Value,
+) -> bool {
+    let Ok(serde_json::Value::Object(mut fields)) = serde_json::to_value(&*target) else {
+        return false;
+    };
+    if !fields.contains_key(property) {
+        return false;
+    }
+    fields.insert(property.to_owned(), value.clone());
+    match serde_json::from_value(serde_json::Value::Object(fields)) {
+        Ok(next) => {
+            *target = next;
+            true
+        }
+        Err(_) => false,
+    }
+}
+
 impl UserSettings {
     /// Applies one `user_settings` update event (`property`, `value`). Returns whether the
     /// property is one this type keeps and the value was of its type; otherwise nothing changes.
     pub fn apply(&mut self, property: &str, value: &serde_json::Value) -> bool {
-        let Ok(serde_json::Value::Object(mut fields)) = serde_json::to_value(&*self) else {
-            return false;
-        };
-        if !fields.contains_key(property) {
-            return false;
-        }
-        fields.insert(property.to_owned(), value.clone());
-        match serde_json::from_value(serde_json::Value::Object(fields)) {
-            Ok(next) => {
-                *self = next;
-                true
-            }
-            Err(_) => false,
-        }
+        apply_property(self, property, value)
     }
 }
 
