@@ -614,8 +614,8 @@ mod tests {
         }
         assert_eq!(
             cfg.key_overrides.len(),
-            Action::ALL.len() + 2,
-            "mark_topic_read and follow_topic are per pane"
+            Action::ALL.len() + 3,
+            "mark_topic_read and follow_topic are per pane, help global and in the compose box"
         );
         for line in [
             "theme = \"dark\"",
