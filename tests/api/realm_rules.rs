@@ -107,3 +107,70 @@ async fn an_administrators_change_is_told_and_applied_in_the_reference_servers_w
         );
     }
 }
+
+/// A channel's own permission groups (levels 396–407) widen the organization's: a member the
+/// organization does not let move messages may in a channel whose
+/// `can_move_messages_within_channel_group` holds them, delete their own messages where its
+/// `can_delete_own_message_group` does. Sent with the channel from their levels (`role:nobody`
+/// by default), changed by `PATCH /streams/{id}` with a `stream` update event; before 396 they
+/// are neither sent nor read.
+#[tokio::test]
+async fn a_channels_own_groups_let_what_the_organizations_do_not() {
+    for level in [395, topicterm::server::org::FEATURE_LEVEL] {
+        let env = at(level).await;
+        let general = env.server.shared.lock().channel_named("general").unwrap().id;
+        let (admins, members) = (env.group_id("role:administrators"), env.group_id("role:members"));
+        let (status, subs) = env.raw("member", "GET", "/users/me/subscriptions", &[]).await;
+        assert_eq!(status, 200);
+        let sub =
+            subs["subscriptions"].as_array().unwrap().iter().find(|s| s["stream_id"] == general).unwrap();
+        let own = level >= 396;
+        assert_eq!(sub.get("can_move_messages_within_channel_group").is_some(), own, "level {level}: {sub}");
+        if own {
+            assert_eq!(sub["can_move_messages_within_channel_group"], env.group_id("role:nobody"));
+            assert_eq!(sub["can_delete_own_message_group"], env.group_id("role:nobody"));
+        }
+        // The organization lets only administrators move messages and delete their own.
+        for setting in ["can_move_messages_between_topics_group", "can_delete_own_message_group"] {
+            let change = json!({"new": admins}).to_string();
+            let (status, body) = env.raw("admin", "PATCH", "/realm", &[(setting, &change)]).await;
+            assert_eq!(status, 200, "{body}");
+        }
+        let mine = stored(&env, "member", 60);
+        let path = format!("/messages/{mine}");
+        let (status, body) = env.raw("member", "PATCH", &path, &[("topic", "moved by the channel")]).await;
+        assert_eq!(
+            (status, body["msg"].as_str()),
+            (400, Some("You don't have permission to edit this message"))
+        );
+        // The channel lets its members: the same move goes through from 396 on.
+        let queue = env.queue("member", r#"["stream"]"#).await;
+        let change = json!({"new": members}).to_string();
+        let stream = format!("/streams/{general}");
+        let params = [
+            ("can_move_messages_within_channel_group", change.as_str()),
+            ("can_delete_own_message_group", change.as_str()),
+        ];
+        let (status, body) = env.raw("admin", "PATCH", &stream, &params).await;
+        assert_eq!(status, 200, "{body}");
+        let (status, body) = env.raw("member", "PATCH", &path, &[("topic", "moved by the channel")]).await;
+        if !own {
+            assert_eq!(status, 400, "level {level}: the channel's groups are not read: {body}");
+            continue;
+        }
+        assert_eq!(status, 200, "level {level}: {body}");
+        let ev = env.events("member", &queue).await;
+        assert!(
+            ev.iter().any(|e| e["op"] == "update"
+                && e["property"] == "can_move_messages_within_channel_group"
+                && e["value"] == members),
+            "{ev:?}"
+        );
+        let (status, body) = env.raw("member", "DELETE", &path, &[]).await;
+        assert_eq!(status, 200, "{body}");
+        // Another's message still not.
+        let theirs = stored(&env, "alice", 60);
+        let (status, _) = env.raw("member", "DELETE", &format!("/messages/{theirs}"), &[]).await;
+        assert_eq!(status, 400);
+    }
+}

@@ -239,3 +239,47 @@ async fn resolve_typed_in_the_palette_is_refused_before_any_request_as_the_key_i
     assert_eq!(app.server.shared.lock().messages[&id].topic(), "typed resolve", "not resolved");
     app.close().await;
 }
+
+/// A channel's own group widens the organization's (level 396 on): where only administrators
+/// may rename topics, a member in the channel's `can_move_messages_within_channel_group` is
+/// not refused here — the rename goes to the server, which takes it; a member of another
+/// channel still is, before any request.
+#[tokio::test]
+async fn a_channels_own_move_group_lets_what_the_organization_does_not() {
+    let mut app = start(None).await;
+    let (general, random) = (app.channel_id("general"), app.channel_id("random"));
+    let me = app.st.data.me;
+    let (admins, members) = {
+        let org = app.server.shared.lock();
+        (org.system_group("role:administrators"), org.system_group("role:members"))
+    };
+    let only_admins = serde_json::json!({"new": admins}).to_string();
+    admin_patch(&app, "/realm", Params::new().add("can_move_messages_between_topics_group", &only_admins))
+        .await;
+    let lets_members = serde_json::json!({"new": members}).to_string();
+    let path = format!("/streams/{general}");
+    admin_patch(&app, &path, Params::new().add("can_move_messages_within_channel_group", &lets_members))
+        .await;
+    app.until("the channel's group", |st| {
+        st.data
+            .channels
+            .get(general)
+            .is_some_and(|c| c.permissions.contains_key("can_move_messages_within_channel_group"))
+            && st.data.realm.rules.can_move_messages_between_topics_group.is_some()
+    })
+    .await;
+    let elsewhere = stored(&app, me, random, "not here", "mine", 60);
+    app.open(Narrow::Topic(random, "not here".into())).await;
+    app.select(elsewhere);
+    app.palette("rename-topic renamed --one").await;
+    assert!(status(&app).starts_with("the organization does not let you rename topics"), "{}", status(&app));
+    // The refused command stays in the palette, to be mended: closed.
+    app.key(KeyCode::Esc).await;
+    let id = stored(&app, me, general, "channel lets", "mine", 60);
+    app.open(Narrow::Topic(general, "channel lets".into())).await;
+    app.select(id);
+    app.palette("rename-topic renamed by the channel --one").await;
+    app.settle().await;
+    assert_eq!(app.server.shared.lock().messages[&id].topic(), "renamed by the channel", "{}", status(&app));
+    app.close().await;
+}

@@ -76,6 +76,14 @@ pub const CAN_SEND_MESSAGE_GROUP: i64 = 333;
 pub const CAN_RESOLVE_TOPICS_GROUP: i64 = 367;
 /// `can_create_topic_group` on channels: who may start a new topic (Zulip 12.0).
 pub const CAN_CREATE_TOPIC_GROUP: i64 = 441;
+/// A channel's own permission groups beside the organization's: moving its messages (396),
+/// resolving its topics (402), deleting one's own messages in it (407), each with its level.
+pub const CHANNEL_GROUPS: &[(&str, i64)] = &[
+    ("can_move_messages_within_channel_group", 396),
+    ("can_move_messages_out_of_channel_group", 396),
+    ("can_resolve_topics_group", 402),
+    ("can_delete_own_message_group", 407),
+];
 /// `tenor_api_key` in register, `gif_rating_options` for `giphy_rating_options` (Zulip 12.0).
 pub const TENOR: i64 = 442;
 /// A `<time:…>` the server cannot read is left as text, not an error span (Zulip 12.0).

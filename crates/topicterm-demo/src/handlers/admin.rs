@@ -163,6 +163,15 @@ pub async fn update_stream(State(s): State<Arc<Shared>>, Path(id): Path<String>,
         },
         (None, None) => None,
     };
+    // The channel's own permission groups, each from its level (unknown before: ignored).
+    let mut own_groups: Vec<(&'static str, Value)> = Vec::new();
+    for (name, at) in levels::CHANNEL_GROUPS {
+        if org.settings.feature_level >= *at
+            && let Some(change) = p.opt_json::<Value>(name)?
+        {
+            own_groups.push((name, change));
+        }
+    }
     let push_default = if org.settings.feature_level >= levels::DEFAULT_PUSH_NOTIFICATIONS {
         p.opt_bool("default_push_notifications")?
     } else {
@@ -197,6 +206,10 @@ pub async fn update_stream(State(s): State<Arc<Shared>>, Path(id): Path<String>,
         Some(change) => Some(group_setting_change(&org, cid, "can_create_topic_group", &change)?),
         None => None,
     };
+    let own_groups = own_groups
+        .into_iter()
+        .map(|(name, change)| Ok((name, group_setting_change(&org, cid, name, &change)?)))
+        .collect::<Result<Vec<_>, ApiErr>>()?;
     let level = org.settings.feature_level;
     let mut changes: Vec<(&str, Value, Option<Value>)> = Vec::new();
     let rendered = description.as_ref().map(|d| crate::markdown::render(d, &*org).html);
@@ -227,6 +240,10 @@ pub async fn update_stream(State(s): State<Arc<Shared>>, Path(id): Path<String>,
     if let Some(g) = topic_group {
         changes.push(("can_create_topic_group", g.json(), None));
         c.can_create_topic_group = g;
+    }
+    for (name, g) in own_groups {
+        changes.push((name, g.json(), None));
+        c.groups.insert(name, g);
     }
     if let Some(only) = admins_only {
         c.admins_only_post = only;
@@ -262,7 +279,10 @@ pub async fn update_stream(State(s): State<Arc<Shared>>, Path(id): Path<String>,
 /// new value, checked as the reference server checks it (`old` must be the current value; the
 /// groups must exist, `role:internet` never).
 fn group_setting_change(org: &Org, cid: i64, name: &str, change: &Value) -> Result<GroupSetting, ApiErr> {
-    let current = org.channels.get(&cid).map(|c| c.can_create_topic_group.clone());
+    let current = org.channels.get(&cid).map(|c| match name {
+        "can_create_topic_group" => c.can_create_topic_group.clone(),
+        other => org.channel_group(c, other),
+    });
     let new = change
         .get("new")
         .and_then(GroupSetting::parse)

@@ -300,8 +300,13 @@ pub async fn delete_message(State(s): State<Arc<Shared>>, Path(id): Path<String>
     let (sender, sent) = (m.sender_id, m.timestamp);
     // `can_delete_any_message_group` (administrators by default); their own messages, those
     // in `can_delete_own_message_group` within the time limit.
+    let cid = m.channel_id();
+    let channel_lets = |setting: &str| cid.is_some_and(|c| org.channel_lets(c, setting, req.user_id));
     if !org.realm_lets("can_delete_any_message_group", req.user_id) {
-        if sender != req.user_id || !org.realm_lets("can_delete_own_message_group", req.user_id) {
+        if sender != req.user_id
+            || !(org.realm_lets("can_delete_own_message_group", req.user_id)
+                || channel_lets("can_delete_own_message_group"))
+        {
             return Err(ApiErr::bad("You don't have permission to delete this message"));
         }
         if org.realm.delete_own_limit_secs.is_some_and(|limit| org.now() - sent > limit) {
@@ -402,17 +407,31 @@ pub async fn update_message(State(s): State<Arc<Shared>>, Path(id): Path<String>
         return Err(ApiErr::bad("You don't have permission to edit this message"));
     }
     if moving_topic.is_some() && old_cid.is_some() {
-        let (setting, why) = if resolve && level >= levels::CAN_RESOLVE_TOPICS_GROUP {
-            ("can_resolve_topics_group", "You don't have permission to resolve topics in this channel.")
+        let (setting, own, why) = if resolve && level >= levels::CAN_RESOLVE_TOPICS_GROUP {
+            (
+                "can_resolve_topics_group",
+                "can_resolve_topics_group",
+                "You don't have permission to resolve topics in this channel.",
+            )
         } else {
-            ("can_move_messages_between_topics_group", "You don't have permission to edit this message")
+            (
+                "can_move_messages_between_topics_group",
+                "can_move_messages_within_channel_group",
+                "You don't have permission to edit this message",
+            )
         };
-        if !org.realm_lets(setting, req.user_id) {
+        // The organization's group, or the channel's own (from its level).
+        let cid = old_cid.unwrap_or_default();
+        if !org.realm_lets(setting, req.user_id) && !org.channel_lets(cid, own, req.user_id) {
             return Err(ApiErr::bad(why));
         }
     }
-    if new_channel.is_some() && old_cid.is_some() {
-        if !org.realm_lets("can_move_messages_between_channels_group", req.user_id) {
+    if new_channel.is_some()
+        && let Some(cid) = old_cid
+    {
+        if !org.realm_lets("can_move_messages_between_channels_group", req.user_id)
+            && !org.channel_lets(cid, "can_move_messages_out_of_channel_group", req.user_id)
+        {
             return Err(ApiErr::bad("You don't have permission to move this message"));
         }
         let limit = org.realm.rules.move_between_limit_secs;

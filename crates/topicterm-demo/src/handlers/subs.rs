@@ -125,6 +125,11 @@ impl Org {
         if self.settings.feature_level >= crate::levels::DEFAULT_PUSH_NOTIFICATIONS {
             v["default_push_notifications"] = json!(c.default_push_notifications);
         }
+        for (name, at) in crate::levels::CHANNEL_GROUPS {
+            if self.settings.feature_level >= *at {
+                v[*name] = self.channel_group(c, name).json();
+            }
+        }
         v
     }
 
@@ -161,6 +166,7 @@ impl Org {
                 email_token: crate::token::token(12).to_lowercase(),
                 can_create_topic_group: GroupSetting::Named(self.system_group("role:everyone")),
                 default_push_notifications,
+                groups: Default::default(),
             },
         );
         let json = self.channels.get(&id).map(|c| self.channel_json(c));

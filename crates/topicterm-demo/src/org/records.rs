@@ -83,6 +83,10 @@ pub struct ChannelRec {
     pub can_create_topic_group: GroupSetting,
     /// New subscribers get mobile notifications on (from level 507; administrators set it).
     pub default_push_notifications: bool,
+    /// The channel's own permission groups beside the organization's (`CHANNEL_GROUPS`, levels
+    /// 396–407): who else may move its messages, resolve its topics, delete their own messages
+    /// in it. One never set is `role:nobody`, the reference's default.
+    pub groups: BTreeMap<&'static str, GroupSetting>,
 }
 
 /// A group-setting value: a named group (a system role group or a user group), or an

@@ -44,6 +44,26 @@ impl Org {
         self.has_group_setting(&self.realm_group(&format!("realm_{setting}")), user_id)
     }
 
+    /// A channel's own permission group (`CHANNEL_GROUPS`): `role:nobody` where never set.
+    pub fn channel_group(&self, c: &super::records::ChannelRec, name: &str) -> GroupSetting {
+        c.groups.get(name).cloned().unwrap_or_else(|| GroupSetting::Named(self.system_group("role:nobody")))
+    }
+
+    /// Whether a channel's own groups let a user what the organization's `realm_setting` does
+    /// not (the reference's `can_move_messages_within_channel_group` and its kin, from their
+    /// levels): the channel's administrators (`can_administer_channel_group`: its creator and
+    /// the organization's administrators here) and those in the channel's `setting`.
+    pub fn channel_lets(&self, cid: i64, setting: &str, user_id: i64) -> bool {
+        let level = self.settings.feature_level;
+        let Some(at) = crate::levels::CHANNEL_GROUPS.iter().find(|(k, _)| *k == setting).map(|(_, at)| *at)
+        else {
+            return false;
+        };
+        let Some(c) = self.channels.get(&cid).filter(|_| level >= at) else { return false };
+        let admin = c.creator_id == Some(user_id) || self.users.get(&user_id).is_some_and(|u| u.is_admin());
+        admin || self.has_group_setting(&self.channel_group(c, setting), user_id)
+    }
+
     /// The rules' fields of register's answer at this server's level.
     pub fn rule_fields(&self) -> Vec<(&'static str, Value)> {
         let r = &self.realm.rules;

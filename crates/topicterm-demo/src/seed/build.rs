@@ -297,6 +297,7 @@ impl Builder<'_> {
                     is_archived: false,
                     email_token: token(12).to_lowercase(),
                     can_create_topic_group: GroupSetting::Named(everyone_group),
+                    groups: Default::default(),
                     default_push_notifications: false,
                 },
             );
