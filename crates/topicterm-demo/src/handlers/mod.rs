@@ -106,7 +106,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/users/me/android_gcm_reg_id", post(edits::add_fcm).delete(edits::remove_fcm))
         .route("/mobile_push/register", post(edits::register_push_device))
         .route("/users", get(users::users).post(admin::create_user))
-        .route("/users/me", get(users::me))
+        .route("/users/me", get(users::me).delete(users::deactivate_me))
         .route("/users/{id}", get(users::get_user).delete(users::deactivate).patch(admin::update_user))
         .route("/users/{id}/status", get(users::get_status))
         .route("/user_groups", get(users::groups))

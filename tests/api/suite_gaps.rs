@@ -1,0 +1,57 @@
+//! More of what Zulip's own API example suite found missing on the demo server at level 420,
+//! each as the reference server does it: a user deactivating their own account.
+
+use crate::common::*;
+use serde_json::{Value, json};
+
+fn of_type<'a>(evs: &'a [Value], t: &str) -> Vec<&'a Value> {
+    evs.iter().filter(|e| e["type"] == t).collect()
+}
+
+#[tokio::test]
+async fn a_user_deactivates_their_own_account_but_not_the_only_owner() {
+    let env = Env::start().await;
+    // The seed has one owner: they may not leave the organization without one.
+    let (s, r) = env.raw("owner", "DELETE", "/users/me", &[]).await;
+    assert_eq!(s, 400, "{r}");
+    assert_eq!(r["code"], "CANNOT_DEACTIVATE_LAST_USER");
+    assert_eq!(r["msg"], "Cannot deactivate the only organization owner.");
+    assert_eq!(
+        (r["is_last_owner"].as_bool(), r["entity"].as_str()),
+        (Some(true), Some("organization owner"))
+    );
+    let (s, _) = env.raw("owner", "GET", "/users/me", &[]).await;
+    assert_eq!(s, 200, "a refused deactivation leaves the owner active");
+
+    let q = env.queue("bob", "[\"realm_user\", \"subscription\"]").await;
+    let member = env.user_id("member");
+    let general = env.channel_id("general");
+    let (s, r) = env.raw("member", "DELETE", "/users/me", &[]).await;
+    assert_eq!(s, 200, "{r}");
+    // The key no longer works, and the member's bots went with them.
+    let (s, r) = env.raw("member", "GET", "/users/me", &[]).await;
+    assert_eq!((s, r["code"].as_str()), (401, Some("USER_DEACTIVATED")));
+    let (s, r) = env.raw("helperbot", "GET", "/users/me", &[]).await;
+    assert_eq!((s, r["code"].as_str()), (401, Some("USER_DEACTIVATED")));
+    let evs = env.events("bob", &q).await;
+    let updates = of_type(&evs, "realm_user");
+    assert!(
+        updates
+            .iter()
+            .any(|e| e["op"] == "update" && e["person"] == json!({"user_id": member, "is_active": false})),
+        "{evs:?}"
+    );
+    assert!(
+        of_type(&evs, "subscription").iter().any(|e| e["op"] == "peer_remove"
+            && e["stream_ids"] == json!([general])
+            && e["user_ids"] == json!([member])),
+        "{evs:?}"
+    );
+    let (_, r) = env.raw("bob", "GET", &format!("/streams/{general}/members"), &[]).await;
+    assert!(!r["subscribers"].as_array().unwrap().contains(&json!(member)), "{r}");
+    // An administrator brings them back.
+    let (s, r) = env.raw("owner", "POST", &format!("/users/{member}/reactivate"), &[]).await;
+    assert_eq!(s, 200, "{r}");
+    let (s, _) = env.raw("member", "GET", "/users/me", &[]).await;
+    assert_eq!(s, 200);
+}
