@@ -1,5 +1,6 @@
 //! More of what Zulip's own API example suite found missing on the demo server at level 420,
-//! each as the reference server does it: a user deactivating their own account.
+//! each as the reference server does it: a user deactivating their own account, the
+//! `authorization_errors_fatal` of a subscription request.
 
 use crate::common::*;
 use serde_json::{Value, json};
@@ -54,4 +55,32 @@ async fn a_user_deactivates_their_own_account_but_not_the_only_owner() {
     assert_eq!(s, 200, "{r}");
     let (s, _) = env.raw("member", "GET", "/users/me", &[]).await;
     assert_eq!(s, 200);
+}
+
+#[tokio::test]
+async fn one_private_channel_refuses_a_whole_subscription_unless_told_not_to() {
+    let env = Env::start().await;
+    let both = json!([{"name": "design"}, {"name": "leadership"}]).to_string();
+    let design = env.channel_id("design");
+    let (s, r) = env.raw("bob", "POST", "/users/me/subscriptions", &[("subscriptions", &both)]).await;
+    assert_eq!((s, r["code"].as_str()), (400, Some("BAD_REQUEST")), "{r}");
+    assert_eq!(r["msg"], "Unable to access channel (leadership).");
+    let (_, r) = env.raw("bob", "GET", &format!("/streams/{design}/members"), &[]).await;
+    assert!(!r["subscribers"].as_array().unwrap().contains(&json!(env.user_id("bob"))), "refused: no trace");
+    let (s, r) = env
+        .raw(
+            "bob",
+            "POST",
+            "/users/me/subscriptions",
+            &[("subscriptions", &both), ("authorization_errors_fatal", "false")],
+        )
+        .await;
+    assert_eq!(s, 200, "{r}");
+    assert_eq!(r["unauthorized"], json!(["leadership"]));
+    assert_eq!(r["subscribed"], json!({env.user_id("bob").to_string(): ["design"]}));
+    // Where it is fatal and nothing is refused, the answer has no `unauthorized` list.
+    let one = json!([{"name": "design"}]).to_string();
+    let (s, r) = env.raw("bob", "POST", "/users/me/subscriptions", &[("subscriptions", &one)]).await;
+    assert_eq!(s, 200, "{r}");
+    assert!(r.get("unauthorized").is_none(), "{r}");
 }
