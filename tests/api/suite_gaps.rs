@@ -1,6 +1,6 @@
 //! More of what Zulip's own API example suite found missing on the demo server at level 420,
 //! each as the reference server does it: a user deactivating their own account, the
-//! `authorization_errors_fatal` of a subscription request.
+//! `authorization_errors_fatal` of a subscription request, the Welcome Bot's test message.
 
 use crate::common::*;
 use serde_json::{Value, json};
@@ -83,4 +83,50 @@ async fn one_private_channel_refuses_a_whole_subscription_unless_told_not_to() {
     let (s, r) = env.raw("bob", "POST", "/users/me/subscriptions", &[("subscriptions", &one)]).await;
     assert_eq!(s, 200, "{r}");
     assert!(r.get("unauthorized").is_none(), "{r}");
+}
+
+#[tokio::test]
+async fn the_welcome_bot_sends_an_administrator_the_custom_welcome_message() {
+    let env = Env::start_with(crate::channels::server_at(420)).await;
+    let path = "/realm/test_welcome_bot_custom_message";
+    let text = [("welcome_message_custom_text", "Welcome! Read **#general** first.")];
+    let (s, r) = env.raw("member", "POST", path, &text).await;
+    assert_eq!((s, r["code"].as_str()), (400, Some("UNAUTHORIZED_PRINCIPAL")), "{r}");
+    let (s, r) = env.raw("admin", "POST", path, &[("welcome_message_custom_text", "")]).await;
+    assert_eq!((s, r["msg"].as_str()), (400, Some("Message must not be empty")));
+    let long = "x".repeat(8001);
+    let (s, r) = env.raw("admin", "POST", path, &[("welcome_message_custom_text", &long)]).await;
+    assert_eq!(s, 400, "{r}");
+    let (s, r) = env.raw("admin", "POST", path, &[]).await;
+    assert_eq!((s, r["code"].as_str()), (400, Some("REQUEST_VARIABLE_MISSING")));
+    let (s, r) = env.raw("admin", "POST", path, &text).await;
+    assert_eq!(s, 200, "{r}");
+    let id = r["message_id"].as_i64().expect("the message's ID");
+    let (_, r) = env.raw("admin", "GET", &format!("/messages/{id}"), &[]).await;
+    let m = &r["message"];
+    assert_eq!(m["sender_full_name"], "Welcome Bot", "{r}");
+    assert_eq!(m["type"], "private");
+    assert!(m["content"].as_str().unwrap().contains("<strong>"), "rendered: {r}");
+    // Before level 416 there is no such endpoint.
+    let old = Env::start_with(crate::channels::server_at(415)).await;
+    let (s, _) = old.raw("admin", "POST", path, &text).await;
+    assert_eq!(s, 404);
+}
+
+#[tokio::test]
+async fn a_deactivated_users_archived_channels_are_told_from_level_428() {
+    for level in [427, 428] {
+        let env = Env::start_with(crate::channels::server_at(level)).await;
+        let general = env.channel_id("general");
+        let (s, r) = env.raw("admin", "DELETE", &format!("/streams/{general}"), &[]).await;
+        assert_eq!(s, 200, "{r}");
+        let q = env.queue("admin", "[\"subscription\"]").await;
+        let (s, r) = env.raw("member", "DELETE", "/users/me", &[]).await;
+        assert_eq!(s, 200, "{r}");
+        let evs = env.events("admin", &q).await;
+        let told = of_type(&evs, "subscription")
+            .iter()
+            .any(|e| e["op"] == "peer_remove" && e["stream_ids"] == json!([general]));
+        assert_eq!(told, level >= 428, "level {level}: {evs:?}");
+    }
 }

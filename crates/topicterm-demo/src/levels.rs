@@ -48,6 +48,10 @@ pub const REMINDERS: i64 = 381;
 pub const REMINDERS_IN_REGISTER: i64 = 399;
 /// `note` on `POST /reminders` (Zulip 11.0): ignored before.
 pub const REMINDER_NOTE: i64 = 415;
+/// The organization's custom welcome message, and `POST /realm/test_welcome_bot_custom_message`.
+pub const WELCOME_MESSAGE_CUSTOM_TEXT: i64 = 416;
+/// A deactivated user's `peer_remove` events name archived channels too.
+pub const PEER_REMOVE_ARCHIVED: i64 = 428;
 /// `GET /streams/{id}/email_address` (Zulip 8.0): no such endpoint before.
 pub const CHANNEL_EMAIL_ENDPOINT: i64 = 226;
 /// An attachment's `create_time` (and its messages' `date_sent`) in seconds; milliseconds before.

@@ -79,6 +79,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/streams/{id}/delete_topic", post(org_admin::delete_topic))
         .route("/users/{id}/subscriptions/{stream_id}", get(org_admin::subscription_status))
         .route("/realm/profile_fields", get(org_admin::profile_fields))
+        .route("/realm/test_welcome_bot_custom_message", post(org_admin::test_welcome_message))
         .route("/channels/create", post(org_admin::create_channel))
         .route("/channel_folders", get(org_admin::channel_folders).patch(org_admin::reorder_folders))
         .route("/channel_folders/create", post(org_admin::create_folder))

@@ -303,10 +303,12 @@ fn deactivate_one(org: &mut Org, uid: i64, actions: &Map<String, Value>) {
     // As the reference's `do_deactivate_user`: the user leaves each channel's subscribers, then
     // everyone learns `is_active: false` (a deleted profile's new name is an update of its own),
     // and a bot's owner hears of it as a bot; the invitations the user made are revoked.
+    // Archived channels' subscribers hear of it too from level 428.
+    let archived_too = org.settings.feature_level >= crate::levels::PEER_REMOVE_ARCHIVED;
     let channels: Vec<(i64, Vec<i64>)> = org
         .channels
         .values()
-        .filter(|c| c.subs.contains_key(&uid))
+        .filter(|c| c.subs.contains_key(&uid) && (archived_too || !c.is_archived))
         .map(|c| (c.id, c.subs.keys().copied().filter(|u| *u != uid).collect()))
         .collect();
     for (cid, others) in channels {

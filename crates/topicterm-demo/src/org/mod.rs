@@ -180,6 +180,8 @@ pub struct Org {
     next_message_id: i64,
     pub notification_bot: i64,
     pub email_gateway_bot: i64,
+    /// Sends the organization's welcome message (`POST /realm/test_welcome_bot_custom_message`).
+    pub welcome_bot: i64,
     /// Draws the random folder of each upload (`Org::upload_folder`).
     upload_rng: rand::rngs::StdRng,
     /// Where IDs are reserved across restarts (`demo-server`), if they are.
@@ -279,6 +281,7 @@ impl Org {
             next_id: 1,
             next_message_id: first_message_id,
             notification_bot: 0,
+            welcome_bot: 0,
             email_gateway_bot: 0,
             upload_rng,
             reservation: None,

@@ -151,6 +151,7 @@ impl Builder<'_> {
         }
         self.org.notification_bot = self.system_bot("notification-bot", "Notification Bot");
         self.org.email_gateway_bot = self.system_bot("emailgateway", "Email Gateway");
+        self.org.welcome_bot = self.system_bot("welcome-bot", "Welcome Bot");
         self.org.refresh_system_groups();
         Ok(())
     }
