@@ -1,6 +1,7 @@
 //! More of what Zulip's own API example suite found missing on the demo server at level 420,
 //! each as the reference server does it: a user deactivating their own account, the
-//! `authorization_errors_fatal` of a subscription request, the Welcome Bot's test message.
+//! `authorization_errors_fatal` of a subscription request, the Welcome Bot's test message,
+//! custom profile fields created and reordered.
 
 use crate::common::*;
 use serde_json::{Value, json};
@@ -129,4 +130,68 @@ async fn a_deactivated_users_archived_channels_are_told_from_level_428() {
             .any(|e| e["op"] == "peer_remove" && e["stream_ids"] == json!([general]));
         assert_eq!(told, level >= 428, "level {level}: {evs:?}");
     }
+}
+
+#[tokio::test]
+async fn administrators_create_and_reorder_custom_profile_fields_and_everyone_is_told() {
+    let env = Env::start_with(crate::channels::server_at(420)).await;
+    let path = "/realm/profile_fields";
+    let phone = [("name", "Phone"), ("hint", "Contact no."), ("field_type", "1")];
+    let (s, r) = env.raw("member", "POST", path, &phone).await;
+    assert_eq!((s, r["code"].as_str()), (400, Some("UNAUTHORIZED_PRINCIPAL")), "{r}");
+    for (params, msg) in [
+        (vec![("name", "  "), ("field_type", "1")], "Label cannot be blank."),
+        (vec![("name", "Pronouns"), ("field_type", "8")], "A field with that label already exists."),
+        (
+            vec![("name", "Shirt"), ("field_type", "3"), ("field_data", "{}")],
+            "Field must have at least one choice.",
+        ),
+        (vec![("name", "Odd"), ("field_type", "42")], "Invalid field type."),
+        (vec![("name", "Buddy"), ("field_type", "6"), ("display_in_profile_summary", "true")], "Only 2"),
+    ] {
+        let (s, r) = env.raw("admin", "POST", path, &params).await;
+        assert_eq!(s, 400, "{params:?}: {r}");
+        assert!(r["msg"].as_str().unwrap().starts_with(msg), "{params:?}: {r}");
+    }
+    let (_, before) = env.raw("member", "GET", path, &[]).await;
+    let count = before["custom_fields"].as_array().unwrap().len();
+    let q = env.queue("bob", "[\"custom_profile_fields\"]").await;
+    let (s, r) = env.raw("admin", "POST", path, &phone).await;
+    assert_eq!(s, 200, "{r}");
+    let id = r["id"].as_i64().unwrap();
+    let choices = json!({"1": {"text": "S", "order": "1"}, "2": {"text": "M", "order": "2"}}).to_string();
+    let shirt = [("name", "Shirt size"), ("field_type", "3"), ("field_data", &choices)];
+    let (s, r) = env.raw("admin", "POST", path, &shirt).await;
+    assert_eq!(s, 200, "{r}");
+    let (_, r) = env.raw("member", "GET", path, &[]).await;
+    let fields = r["custom_fields"].as_array().unwrap().clone();
+    assert_eq!(fields.len(), count + 2);
+    let new = &fields[count];
+    assert_eq!(
+        (new["id"].as_i64(), new["name"].as_str(), new["hint"].as_str()),
+        (Some(id), Some("Phone"), Some("Contact no."))
+    );
+    assert_eq!(new["type"], 1);
+    let data: Value = serde_json::from_str(fields[count + 1]["field_data"].as_str().unwrap()).unwrap();
+    assert_eq!(data["2"]["text"], "M", "a list field keeps its options");
+    // Reordered: every field's ID, in the new order.
+    let ids: Vec<i64> = fields.iter().map(|f| f["id"].as_i64().unwrap()).collect();
+    let short = json!(ids[1..]).to_string();
+    let (s, r) = env.raw("admin", "PATCH", path, &[("order", &short)]).await;
+    assert_eq!((s, r["msg"].as_str()), (400, Some("Invalid order mapping.")));
+    let reversed: Vec<i64> = ids.iter().rev().copied().collect();
+    let (s, r) = env.raw("admin", "PATCH", path, &[("order", &json!(reversed).to_string())]).await;
+    assert_eq!(s, 200, "{r}");
+    let (_, r) = env.raw("member", "GET", path, &[]).await;
+    let now: Vec<i64> =
+        r["custom_fields"].as_array().unwrap().iter().map(|f| f["id"].as_i64().unwrap()).collect();
+    assert_eq!(now, reversed);
+    // Each change told everyone the whole list.
+    let evs = env.events("bob", &q).await;
+    let told = of_type(&evs, "custom_profile_fields");
+    assert_eq!(told.len(), 3, "{evs:?}");
+    assert_eq!(told[0]["fields"].as_array().unwrap().len(), count + 1);
+    let last: Vec<i64> =
+        told[2]["fields"].as_array().unwrap().iter().map(|f| f["id"].as_i64().unwrap()).collect();
+    assert_eq!(last, reversed);
 }

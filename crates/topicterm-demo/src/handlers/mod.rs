@@ -13,6 +13,7 @@ mod messages;
 mod misc;
 mod narrow;
 mod org_admin;
+mod profile_fields;
 mod reactions;
 mod reading;
 mod realm_state;
@@ -78,7 +79,10 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/streams/{id}/members", get(org_admin::members))
         .route("/streams/{id}/delete_topic", post(org_admin::delete_topic))
         .route("/users/{id}/subscriptions/{stream_id}", get(org_admin::subscription_status))
-        .route("/realm/profile_fields", get(org_admin::profile_fields))
+        .route(
+            "/realm/profile_fields",
+            get(profile_fields::list).post(profile_fields::create).patch(profile_fields::reorder),
+        )
         .route("/realm/test_welcome_bot_custom_message", post(org_admin::test_welcome_message))
         .route("/channels/create", post(org_admin::create_channel))
         .route("/channel_folders", get(org_admin::channel_folders).patch(org_admin::reorder_folders))

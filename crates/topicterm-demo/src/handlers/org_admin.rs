@@ -50,12 +50,6 @@ pub async fn subscription_status(
     Ok(reply(&req.p, success(json!({"is_subscribed": org.is_subscribed(uid, cid)}))))
 }
 
-/// `GET /realm/profile_fields`.
-pub async fn profile_fields(State(s): State<Arc<Shared>>, req: Req) -> Res {
-    let org = s.lock();
-    Ok(reply(&req.p, success(json!({"custom_fields": org.profile_fields_json()}))))
-}
-
 /// `POST /channels/create`: a new channel with its first subscribers; refused when the name
 /// is taken or invalid.
 pub async fn create_channel(State(s): State<Arc<Shared>>, req: Req) -> Res {

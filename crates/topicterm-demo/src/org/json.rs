@@ -246,13 +246,13 @@ impl Org {
                         "order": f.order,
                         "name": f.name,
                         "hint": f.hint,
-                        "field_data": "",
+                        "field_data": f.field_data,
                         "display_in_profile_summary": f.display_in_profile_summary,
-                        "required": false,
-                        "editable_by_user": true,
+                        "required": f.required,
+                        "editable_by_user": f.editable_by_user,
                     });
                     if self.settings.feature_level >= crate::levels::USE_FOR_USER_MATCHING {
-                        field["use_for_user_matching"] = json!(false);
+                        field["use_for_user_matching"] = json!(f.use_for_user_matching);
                     }
                     field
                 })

@@ -331,6 +331,12 @@ pub struct ProfileFieldRec {
     pub hint: String,
     pub order: i64,
     pub display_in_profile_summary: bool,
+    /// JSON text: a list field's options, an external account's kind ("" for other types).
+    pub field_data: String,
+    pub required: bool,
+    pub editable_by_user: bool,
+    /// Level 455 (sent only from then).
+    pub use_for_user_matching: bool,
 }
 
 #[derive(Debug, Clone)]

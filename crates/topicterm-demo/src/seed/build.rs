@@ -574,6 +574,10 @@ impl Builder<'_> {
                     hint: f.hint.clone(),
                     order: id,
                     display_in_profile_summary: f.summary,
+                    field_data: String::new(),
+                    required: false,
+                    editable_by_user: true,
+                    use_for_user_matching: false,
                 },
             );
             for (who, value) in &f.values {
