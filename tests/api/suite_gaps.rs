@@ -1,7 +1,7 @@
 //! More of what Zulip's own API example suite found missing on the demo server at level 420,
 //! each as the reference server does it: a user deactivating their own account, the
 //! `authorization_errors_fatal` of a subscription request, the Welcome Bot's test message,
-//! custom profile fields created and reordered.
+//! custom profile fields created and reordered, data exports and export consents.
 
 use crate::common::*;
 use serde_json::{Value, json};
@@ -194,4 +194,100 @@ async fn administrators_create_and_reorder_custom_profile_fields_and_everyone_is
     let last: Vec<i64> =
         told[2]["fields"].as_array().unwrap().iter().map(|f| f["id"].as_i64().unwrap()).collect();
     assert_eq!(last, reversed);
+}
+
+#[tokio::test]
+async fn administrators_export_the_organization_with_the_consent_of_its_people() {
+    let env = Env::start_with(crate::channels::server_at(420)).await;
+    let (s, r) = env.raw("member", "POST", "/export/realm", &[]).await;
+    assert_eq!((s, r["code"].as_str()), (400, Some("UNAUTHORIZED_PRINCIPAL")), "{r}");
+    let q = env.queue("admin", "[\"realm_export\", \"realm_export_consent\"]").await;
+    let (s, r) = env.raw("admin", "POST", "/export/realm", &[]).await;
+    assert_eq!(s, 200, "{r}");
+    let id = r["id"].as_i64().unwrap();
+    let (_, r) = env.raw("admin", "GET", "/export/realm", &[]).await;
+    let e = &r["exports"][0];
+    assert_eq!(
+        (e["id"].as_i64(), e["pending"].as_bool(), e["export_type"].as_i64()),
+        (Some(id), Some(false), Some(1))
+    );
+    assert_eq!(e["acting_user_id"], env.user_id("admin"));
+    let url = e["export_url"].as_str().unwrap().to_owned();
+    assert!(
+        url.starts_with(&format!("{}/user_avatars/exports/", env.server.url)) && url.ends_with(".tar.gz"),
+        "{url}"
+    );
+    // The file is at its unguessable address, a gzip archive.
+    let file = reqwest::get(&url).await.unwrap();
+    assert_eq!(file.status(), 200);
+    let bytes = file.bytes().await.unwrap();
+    assert_eq!(&bytes[..2], &[0x1f, 0x8b]);
+    // A standard export needs an owner who consents.
+    let (s, r) = env.raw("admin", "POST", "/export/realm", &[("export_type", "2")]).await;
+    assert_eq!(s, 400, "{r}");
+    assert!(
+        r["msg"].as_str().unwrap().starts_with("Make sure at least one Organization Owner is consenting"),
+        "{r}"
+    );
+    let (s, r) = env.raw("admin", "POST", "/export/realm", &[("export_type", "3")]).await;
+    assert_eq!((s, r["msg"].as_str()), (400, Some("Invalid export_type")));
+    let (s, _) = env.raw("owner", "PATCH", "/settings", &[("allow_private_data_export", "true")]).await;
+    assert_eq!(s, 200);
+    let (_, r) = env.raw("admin", "GET", "/export/realm/consents", &[]).await;
+    let consents = r["export_consents"].as_array().unwrap();
+    let owner = env.user_id("owner");
+    assert!(consents.contains(&json!({"user_id": owner, "consented": true})), "{r}");
+    assert!(consents.contains(&json!({"user_id": env.user_id("bob"), "consented": false})), "{r}");
+    assert!(!consents.iter().any(|c| c["user_id"] == env.user_id("helperbot")), "bots have no say: {r}");
+    let (s, r) = env.raw("admin", "POST", "/export/realm", &[("export_type", "2")]).await;
+    assert_eq!(s, 200, "{r}");
+    // Deleted once: the file goes, the record stays.
+    let path = format!("/export/realm/{id}");
+    let (s, r) = env.raw("admin", "DELETE", &path, &[]).await;
+    assert_eq!(s, 200, "{r}");
+    let (s, r) = env.raw("admin", "DELETE", &path, &[]).await;
+    assert_eq!((s, r["msg"].as_str()), (400, Some("Export already deleted")));
+    let (s, r) = env.raw("admin", "DELETE", "/export/realm/999999", &[]).await;
+    assert_eq!((s, r["msg"].as_str()), (400, Some("Invalid data export ID")));
+    assert_eq!(reqwest::get(&url).await.unwrap().status(), 404);
+    let (_, r) = env.raw("admin", "GET", "/export/realm", &[]).await;
+    assert!(
+        r["exports"][0]["deleted_timestamp"].is_number() && r["exports"][0]["export_url"].is_null(),
+        "{r}"
+    );
+    // Five a week.
+    for _ in 0..3 {
+        assert_eq!(env.raw("admin", "POST", "/export/realm", &[]).await.0, 200);
+    }
+    let (s, r) = env.raw("admin", "POST", "/export/realm", &[]).await;
+    assert_eq!((s, r["msg"].as_str()), (400, Some("Exceeded rate limit.")));
+    // The administrators heard each step: pending, made, deleted; and the owner's consent.
+    let evs = env.events("admin", &q).await;
+    let exports = of_type(&evs, "realm_export");
+    assert_eq!(exports[0]["exports"][0]["pending"], true, "{evs:?}");
+    assert!(exports[1]["exports"][0]["export_url"].is_string(), "{evs:?}");
+    let consent = of_type(&evs, "realm_export_consent");
+    assert_eq!(
+        consent,
+        [
+            &json!({"type": "realm_export_consent", "user_id": owner, "consented": true, "id": consent[0]["id"]})
+        ]
+    );
+}
+
+#[tokio::test]
+async fn export_consents_and_standard_exports_come_at_their_levels() {
+    let env = Env::start_with(crate::channels::server_at(294)).await;
+    assert_eq!(env.raw("admin", "GET", "/export/realm/consents", &[]).await.0, 404);
+    let env = Env::start_with(crate::channels::server_at(303)).await;
+    assert_eq!(env.raw("admin", "GET", "/export/realm/consents", &[]).await.0, 200);
+    let (s, r) = env.raw("admin", "POST", "/export/realm", &[("export_type", "2")]).await;
+    assert_eq!(s, 200, "before 304 every export is public: {r}");
+    assert_eq!(r["ignored_parameters_unsupported"], json!(["export_type"]));
+    let (_, r) = env.raw("admin", "GET", "/export/realm", &[]).await;
+    assert!(r["exports"][0].get("export_type").is_none(), "{r}");
+    let env = Env::start_with(crate::channels::server_at(311)).await;
+    let q = env.queue("admin", "[\"realm_export_consent\"]").await;
+    env.raw("owner", "PATCH", "/settings", &[("allow_private_data_export", "true")]).await;
+    assert!(of_type(&env.events("admin", &q).await, "realm_export_consent").is_empty());
 }

@@ -52,6 +52,12 @@ pub const REMINDER_NOTE: i64 = 415;
 pub const WELCOME_MESSAGE_CUSTOM_TEXT: i64 = 416;
 /// A deactivated user's `peer_remove` events name archived channels too.
 pub const PEER_REMOVE_ARCHIVED: i64 = 428;
+/// `GET /export/realm/consents`.
+pub const EXPORT_CONSENTS: i64 = 295;
+/// Standard exports (`export_type`), and exports' `export_type`.
+pub const EXPORT_TYPE: i64 = 304;
+/// The `realm_export_consent` event.
+pub const EXPORT_CONSENT_EVENT: i64 = 312;
 /// `GET /streams/{id}/email_address` (Zulip 8.0): no such endpoint before.
 pub const CHANNEL_EMAIL_ENDPOINT: i64 = 226;
 /// An attachment's `create_time` (and its messages' `date_sent`) in seconds; milliseconds before.

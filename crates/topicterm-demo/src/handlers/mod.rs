@@ -6,6 +6,7 @@ mod common;
 mod daily;
 mod drafts;
 mod edits;
+pub mod exports;
 mod flags;
 mod invites;
 mod me;
@@ -83,6 +84,9 @@ pub fn router(shared: Arc<Shared>) -> Router {
             "/realm/profile_fields",
             get(profile_fields::list).post(profile_fields::create).patch(profile_fields::reorder),
         )
+        .route("/export/realm", get(exports::list).post(exports::create))
+        .route("/export/realm/consents", get(exports::consents))
+        .route("/export/realm/{id}", axum::routing::delete(exports::delete))
         .route("/realm/test_welcome_bot_custom_message", post(org_admin::test_welcome_message))
         .route("/channels/create", post(org_admin::create_channel))
         .route("/channel_folders", get(org_admin::channel_folders).patch(org_admin::reorder_folders))
@@ -146,6 +150,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/accounts/login/subdomain/{token}", get(sso::log_into_subdomain))
         .route("/json/fetch_api_key", post(sso::json_fetch_api_key))
         .route("/user_uploads/{*path}", get(misc::upload))
+        .route("/user_avatars/exports/{*path}", get(exports::download))
         .fallback(not_found)
         // gzip, brotli or deflate for clients that accept them (a register answer is ~14× smaller).
         .layer(tower_http::compression::CompressionLayer::new())

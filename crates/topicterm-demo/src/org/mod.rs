@@ -125,6 +125,8 @@ pub struct Org {
     pub user_topics: BTreeMap<(i64, i64, String), (String, i64, i64)>,
     /// Files uploaded through `POST /user_uploads`, by path under `/user_uploads/`.
     pub uploads: BTreeMap<String, StoredUpload>,
+    /// Data exports by ID (`/export/realm`).
+    pub exports: BTreeMap<i64, ExportRec>,
     /// Each user's bot storage (`/bot_storage`): key → value.
     pub bot_storage: HashMap<i64, BTreeMap<String, String>>,
     /// Bumped whenever a message is stored, edited, moved or deleted (for `channel_stats`).
@@ -243,6 +245,7 @@ impl Org {
             folder_order: Vec::new(),
             archived_folders: BTreeSet::new(),
             folder_creators: BTreeMap::new(),
+            exports: BTreeMap::new(),
             profile_fields: BTreeMap::new(),
             profile_data: BTreeMap::new(),
             groups: BTreeMap::new(),

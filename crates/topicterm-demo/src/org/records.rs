@@ -457,3 +457,16 @@ impl Default for MessageRules {
         }
     }
 }
+
+/// One data export (`handlers/exports.rs`).
+#[derive(Debug, Clone)]
+pub struct ExportRec {
+    pub id: i64,
+    pub acting_user_id: i64,
+    pub export_time: f64,
+    pub export_type: i64,
+    pub deleted_timestamp: Option<f64>,
+    /// Path under the server's URL, once made (and until deleted).
+    pub path: Option<String>,
+    pub bytes: Vec<u8>,
+}
