@@ -291,3 +291,14 @@ async fn export_consents_and_standard_exports_come_at_their_levels() {
     env.raw("owner", "PATCH", "/settings", &[("allow_private_data_export", "true")]).await;
     assert!(of_type(&env.events("admin", &q).await, "realm_export_consent").is_empty());
 }
+
+#[tokio::test]
+async fn exports_say_whether_they_came_from_a_prior_server_in_13_0_and_12_x() {
+    for (level, said) in [(498, false), (499, true), (501, true), (505, false), (506, true)] {
+        let env = Env::start_with(crate::channels::server_at(level)).await;
+        assert_eq!(env.raw("admin", "POST", "/export/realm", &[]).await.0, 200);
+        let (_, r) = env.raw("admin", "GET", "/export/realm", &[]).await;
+        let field = r["exports"][0].get("export_from_prior_server").cloned();
+        assert_eq!(field, said.then_some(json!(false)), "level {level}: {r}");
+    }
+}

@@ -23,7 +23,11 @@ const SUPPORT: &str = "zulip-admin@example.com";
 
 impl Org {
     fn exports_json(&self, site: &str) -> Value {
-        let typed = self.settings.feature_level >= crate::levels::EXPORT_TYPE;
+        let level = self.settings.feature_level;
+        let typed = level >= crate::levels::EXPORT_TYPE;
+        // Whether the export came with the organization from another server (13.0; 12.x from
+        // 499): never, for the demo server's own exports.
+        let prior = crate::levels::has(level, crate::levels::EXPORT_FROM_PRIOR_SERVER, 499);
         let list: Vec<Value> = self
             .exports
             .values()
@@ -39,6 +43,9 @@ impl Org {
                 });
                 if typed {
                     v["export_type"] = json!(e.export_type);
+                }
+                if prior {
+                    v["export_from_prior_server"] = json!(false);
                 }
                 v
             })
