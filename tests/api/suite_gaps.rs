@@ -1,7 +1,8 @@
 //! More of what Zulip's own API example suite found missing on the demo server at level 420,
 //! each as the reference server does it: a user deactivating their own account, the
 //! `authorization_errors_fatal` of a subscription request, the Welcome Bot's test message,
-//! custom profile fields created and reordered, data exports and export consents.
+//! custom profile fields created and reordered, data exports and export consents; and the
+//! shapes: channels' `can_subscribe_group`, register's `unread_msgs` and legacy settings.
 
 use crate::common::*;
 use serde_json::{Value, json};
@@ -301,4 +302,49 @@ async fn exports_say_whether_they_came_from_a_prior_server_in_13_0_and_12_x() {
         let field = r["exports"][0].get("export_from_prior_server").cloned();
         assert_eq!(field, said.then_some(json!(false)), "level {level}: {r}");
     }
+}
+
+#[tokio::test]
+async fn channels_say_who_may_join_them_from_level_357() {
+    for (level, has) in [(356, false), (357, true), (420, true)] {
+        let env = Env::start_with(crate::channels::server_at(level)).await;
+        let nobody = env.group_id("role:nobody");
+        let (_, r) = env.raw("member", "GET", "/streams", &[]).await;
+        for c in r["streams"].as_array().unwrap() {
+            assert_eq!(
+                c.get("can_subscribe_group").cloned(),
+                has.then_some(json!(nobody)),
+                "level {level}: {c}"
+            );
+        }
+        let (_, r) = env.raw("member", "GET", "/users/me/subscriptions", &[]).await;
+        assert_eq!(r["subscriptions"][0].get("can_subscribe_group").is_some(), has, "level {level}");
+    }
+}
+
+#[tokio::test]
+async fn register_sends_unread_dms_as_pms_and_only_the_legacy_settings_at_the_top() {
+    let env = Env::start_with(crate::channels::server_at(420)).await;
+    let (s, r) = env.raw("member", "POST", "/register", &[]).await;
+    assert_eq!(s, 200, "{r}");
+    let unread = r["unread_msgs"].as_object().unwrap();
+    let mut keys: Vec<&str> = unread.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(keys, ["count", "huddles", "mentions", "old_unreads_missing", "pms", "streams"]);
+    // Without `user_settings_object`, the frozen legacy settings come at the top level too;
+    // a newer setting only in `user_settings`.
+    assert_eq!(r["enter_sends"], r["user_settings"]["enter_sends"]);
+    assert!(r.get("enter_sends").is_some() && r.get("web_font_size_px").is_none(), "{r}");
+    assert!(
+        r.get("allow_private_data_export").is_none()
+            && r["user_settings"]["allow_private_data_export"] == false
+    );
+    let caps = json!({"user_settings_object": true}).to_string();
+    let (_, r) = env.raw("member", "POST", "/register", &[("client_capabilities", &caps)]).await;
+    assert!(r.get("enter_sends").is_none() && r["user_settings"]["enter_sends"].is_boolean(), "{r}");
+    // The client reads the DMs' unreads from `pms`.
+    let c = env.client("member");
+    let reg = c.register(&Default::default()).await.unwrap();
+    let unread = reg.unread_msgs.unwrap();
+    assert!(unread.dms.is_empty() && !unread.direct().is_empty(), "{unread:?}");
 }

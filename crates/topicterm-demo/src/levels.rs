@@ -81,6 +81,8 @@ pub const NO_LEGACY_SETTINGS_EVENTS: i64 = 439;
 /// `can_send_message_group` on channels: who may post (Zulip 10.0); before it, only the
 /// `stream_post_policy` enum, which is still sent, deprecated, after.
 pub const CAN_SEND_MESSAGE_GROUP: i64 = 333;
+/// Channels' `can_subscribe_group` (who may join a private channel by themselves).
+pub const CAN_SUBSCRIBE_GROUP: i64 = 357;
 /// `realm_can_resolve_topics_group`: who may resolve topics (Zulip 10.0); before, those who may
 /// move messages to another topic.
 pub const CAN_RESOLVE_TOPICS_GROUP: i64 = 367;

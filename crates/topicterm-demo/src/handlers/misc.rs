@@ -259,9 +259,12 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         settings.insert("enable_drafts_synchronization".into(), json!(org.drafts_sync_enabled(uid)));
         settings.insert("presence_enabled".into(), json!(me.presence_enabled));
         settings.insert("timezone".into(), json!(me.timezone));
-        // Clients without the `user_settings_object` capability read them at the top level.
+        // Clients without the `user_settings_object` capability read them at the top level:
+        // the reference's frozen legacy lists only, never a setting newer than the object.
         if !caps.get("user_settings_object").and_then(Value::as_bool).unwrap_or(false) {
-            for (k, v) in &settings {
+            for (k, v) in
+                settings.iter().filter(|(k, _)| super::settings::LEGACY_TOP_LEVEL.contains(&k.as_str()))
+            {
                 put(k, v.clone());
             }
         }

@@ -119,6 +119,11 @@ impl Org {
         if self.settings.feature_level >= crate::levels::CAN_SEND_MESSAGE_GROUP {
             v["can_send_message_group"] = json!(if c.admins_only_post { admins } else { everyone });
         }
+        if self.settings.feature_level >= crate::levels::CAN_SUBSCRIBE_GROUP {
+            // The reference's default: nobody joins a private channel uninvited (anyone but a
+            // guest joins a public one, whatever this says).
+            v["can_subscribe_group"] = json!(self.system_group("role:nobody"));
+        }
         if self.settings.feature_level >= crate::levels::CAN_CREATE_TOPIC_GROUP {
             v["can_create_topic_group"] = c.can_create_topic_group.json();
         }

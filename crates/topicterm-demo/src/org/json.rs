@@ -141,7 +141,6 @@ impl Org {
         json!({
             "count": count,
             "pms": dms.iter().map(|(u, ids)| json!({"other_user_id": u, "sender_id": u, "unread_message_ids": ids})).collect::<Vec<_>>(),
-            "dms": dms.iter().map(|(u, ids)| json!({"other_user_id": u, "sender_id": u, "unread_message_ids": ids})).collect::<Vec<_>>(),
             "streams": streams.iter().map(|((c, t), ids)| json!({"stream_id": c, "topic": t, "unread_message_ids": ids})).collect::<Vec<_>>(),
             "huddles": huddles.iter().map(|(k, ids)| json!({"user_ids_string": k, "unread_message_ids": ids})).collect::<Vec<_>>(),
             "mentions": mentions,
