@@ -327,6 +327,12 @@ async fn register_sends_unread_dms_as_pms_and_only_the_legacy_settings_at_the_to
     let env = Env::start_with(crate::channels::server_at(420)).await;
     let (s, r) = env.raw("member", "POST", "/register", &[]).await;
     assert_eq!(s, 200, "{r}");
+    // The user's role by its flags, as the reference says it (no `role` at the top level).
+    assert!(r.get("role").is_none(), "{r}");
+    assert_eq!(
+        (r["is_admin"].as_bool(), r["is_moderator"].as_bool(), r["is_guest"].as_bool()),
+        (Some(false), Some(false), Some(false))
+    );
     let unread = r["unread_msgs"].as_object().unwrap();
     let mut keys: Vec<&str> = unread.keys().map(String::as_str).collect();
     keys.sort_unstable();

@@ -147,7 +147,7 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         put("is_owner", json!(me.role == Role::Owner));
         put("is_moderator", json!(me.role <= Role::Moderator));
         put("is_guest", json!(me.role == Role::Guest));
-        put("role", json!(me.role as i64));
+        // No `role` here: the reference says the user's role by these flags only.
         // The reference server strips `is_active` here (`post_process_state`): which list a
         // user is in says it.
         let listed = |u: &crate::org::UserRec| {
