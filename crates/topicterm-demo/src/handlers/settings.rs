@@ -269,19 +269,19 @@ pub async fn update(State(s): State<Arc<Shared>>, req: Req) -> Res {
                     u.presence_enabled = value.as_bool().unwrap_or(true);
                 }
             }
-            "allow_private_data_export" => {
-                // Administrators learn it (level 312), for `GET /export/realm/consents`.
-                if org.settings.feature_level >= crate::levels::EXPORT_CONSENT_EVENT {
-                    let consented = value.as_bool().unwrap_or(false);
-                    let admins: Vec<i64> = org
-                        .users
-                        .values()
-                        .filter(|u| u.is_active && !u.is_bot() && u.is_admin())
-                        .map(|u| u.id)
-                        .collect();
-                    let e = json!({"type": "realm_export_consent", "user_id": uid, "consented": consented});
-                    org.queues.push(&admins, &e);
-                }
+            // Administrators learn it (level 312), for `GET /export/realm/consents`.
+            "allow_private_data_export"
+                if org.settings.feature_level >= crate::levels::EXPORT_CONSENT_EVENT =>
+            {
+                let consented = value.as_bool().unwrap_or(false);
+                let admins: Vec<i64> = org
+                    .users
+                    .values()
+                    .filter(|u| u.is_active && !u.is_bot() && u.is_admin())
+                    .map(|u| u.id)
+                    .collect();
+                let e = json!({"type": "realm_export_consent", "user_id": uid, "consented": consented});
+                org.queues.push(&admins, &e);
             }
             "timezone" => {
                 if let Some(u) = org.users.get_mut(&uid) {

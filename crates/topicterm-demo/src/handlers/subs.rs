@@ -419,13 +419,13 @@ pub async fn subscribe(State(s): State<Arc<Shared>>, req: Req) -> Res {
         let name = sub.get("name").and_then(Value::as_str).unwrap_or("").trim().to_owned();
         crate::validate::check_channel_name(&name)?;
         match org.channel_named(&name).map(|c| c.id) {
-            Some(cid) => {
+            Some(cid)
                 if !org.can_access_channel(req.user_id, cid)
-                    || org.channels.get(&cid).is_some_and(|c| c.is_archived)
-                {
-                    unauthorized.push(name);
-                }
+                    || org.channels.get(&cid).is_some_and(|c| c.is_archived) =>
+            {
+                unauthorized.push(name);
             }
+            Some(_) => {}
             None if caller.role == crate::org::Role::Guest => return Err(ApiErr::insufficient()),
             None => {}
         }
