@@ -62,7 +62,10 @@ async fn register_returns_a_queue_and_the_initial_state() {
     for who in ["owner", "member", "carol", "guest", "helperbot", "echobot"] {
         assert!(users.iter().any(|u| u.user_id == env.user_id(who)), "{who}");
     }
-    assert!(users.iter().find(|u| u.user_id == env.user_id("carol")).is_some_and(|u| !u.presence_enabled));
+    // Carol is invisible: as on the reference, no user object says so; she has no presence.
+    let (_, raw) = env.raw("member", "POST", "/register", &[("event_types", "[\"presence\"]")]).await;
+    assert!(raw["presences"].get(env.creds("carol").email).is_none(), "{raw}");
+    assert!(raw["presences"].get(env.creds("alice").email).is_some(), "{raw}");
     let topics = reg.user_topics.expect("user_topics");
     assert!(
         topics
