@@ -354,3 +354,21 @@ async fn register_sends_unread_dms_as_pms_and_only_the_legacy_settings_at_the_to
     let unread = reg.unread_msgs.unwrap();
     assert!(unread.dms.is_empty() && !unread.direct().is_empty(), "{unread:?}");
 }
+
+#[tokio::test]
+async fn user_objects_have_the_references_fields() {
+    let env = Env::start_with(crate::channels::server_at(420)).await;
+    let (_, me) = env.raw("member", "GET", "/users/me", &[]).await;
+    assert_eq!(me["delivery_email"], env.creds("member").email.as_str(), "one's own address: {me}");
+    // A bot's type and owner on bots only; no user object says whether presence is shared.
+    let (_, r) = env.raw("admin", "GET", "/users", &[]).await;
+    for u in r["members"].as_array().unwrap() {
+        assert_eq!(u.get("bot_type").is_some(), u["is_bot"] == true, "{u}");
+        assert!(u.get("presence_enabled").is_none(), "{u}");
+    }
+    // An outgoing webhook bot's service always has a base URL (empty with none set).
+    let (_, r) = env.raw("member", "POST", "/register", &[("event_types", "[\"realm_bot\"]")]).await;
+    let services: Vec<&Value> =
+        r["realm_bots"].as_array().unwrap().iter().flat_map(|b| b["services"].as_array().unwrap()).collect();
+    assert!(!services.is_empty() && services.iter().all(|s| s["base_url"].is_string()), "{r}");
+}
