@@ -582,7 +582,7 @@ async fn every_account_opens_in_one_window_and_the_switch_key_moves_between_them
         let mut creds = server.credentials("member").unwrap();
         if name == "initech" {
             initech_key = Some((dir.join("member.zuliprc"), creds.clone()));
-            creds.api_key = "not-a-key-the-server-knows".into();
+            creds.api_key = "NotAKeyTheServerKnows12345678901".into();
             topicterm::api::zuliprc::write(&dir.join("member.zuliprc"), &creds).unwrap();
         }
         toml.push_str(&format!(

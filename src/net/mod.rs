@@ -801,6 +801,7 @@ async fn register_lean(c: &Client, params: &RegisterParams) -> Result<RegisterRe
     r.full_name = Some(me.full_name);
     r.is_admin = Some(me.is_admin);
     r.is_owner = Some(me.is_owner);
+    r.is_guest = Some(me.is_guest);
     r.role = me.role.or(r.role);
     Ok(r)
 }

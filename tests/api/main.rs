@@ -33,6 +33,7 @@ mod scheduled;
 mod servers_in_the_wild;
 mod smoke;
 mod snippets;
+mod suite_gaps;
 mod third_party;
 mod topic_group;
 mod topic_policies;

@@ -62,7 +62,10 @@ async fn register_returns_a_queue_and_the_initial_state() {
     for who in ["owner", "member", "carol", "guest", "helperbot", "echobot"] {
         assert!(users.iter().any(|u| u.user_id == env.user_id(who)), "{who}");
     }
-    assert!(users.iter().find(|u| u.user_id == env.user_id("carol")).is_some_and(|u| !u.presence_enabled));
+    // Carol is invisible: as on the reference, no user object says so; she has no presence.
+    let (_, raw) = env.raw("member", "POST", "/register", &[("event_types", "[\"presence\"]")]).await;
+    assert!(raw["presences"].get(env.creds("carol").email).is_none(), "{raw}");
+    assert!(raw["presences"].get(env.creds("alice").email).is_some(), "{raw}");
     let topics = reg.user_topics.expect("user_topics");
     assert!(
         topics
@@ -355,10 +358,26 @@ async fn wrong_credentials_are_401_json() {
         let err = Client::new(&creds).unwrap().get_subscriptions(None).await.unwrap_err();
         let e = err.server().expect("a JSON error body");
         assert_eq!(e.status, 401);
-        assert_eq!(e.code, "INVALID_API_KEY");
+        // As the reference's `authenticated_rest_api_view`: `UNAUTHORIZED`, with the reason.
+        assert_eq!(e.code, "UNAUTHORIZED");
         assert!(!e.msg.is_empty());
         assert!(err.is_auth());
     }
+    // A key of the right form that is nobody's, or another user's, is "Invalid API key".
+    let other = env.creds("bob").api_key;
+    for key in ["X".repeat(32), other] {
+        let creds = Credentials { api_key: key, ..env.creds("member") };
+        let err = Client::new(&creds).unwrap().get_subscriptions(None).await.unwrap_err();
+        let e = err.server().expect("a JSON error body");
+        assert_eq!((e.status, e.code.as_str(), e.msg.as_str()), (401, "UNAUTHORIZED", "Invalid API key"));
+    }
+    let resp = reqwest::Client::new()
+        .get(format!("{}/api/v1/users/me", env.server.url))
+        .basic_auth(env.creds("member").email, Some("X".repeat(32)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.headers()["www-authenticate"], "Basic realm=\"zulip\"");
 }
 
 #[tokio::test]

@@ -26,6 +26,6 @@ async fn wrong_key_is_401_json() {
     let err = c.get_subscriptions(None).await.unwrap_err();
     let e = err.server().expect("server error");
     assert_eq!(e.status, 401);
-    assert_eq!(e.code, "INVALID_API_KEY");
+    assert_eq!((e.code.as_str(), e.msg.as_str()), ("UNAUTHORIZED", "Malformed API key"));
     assert!(err.is_auth());
 }

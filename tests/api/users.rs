@@ -371,20 +371,22 @@ async fn away_is_the_inverse_of_presence_enabled() {
     let q = queue(&alice).await;
     let member = env.client("member");
     let member_id = env.user_id("member");
-    let presence_enabled = |users: &UsersResponse| {
-        users.members.iter().find(|u| u.user_id == member_id).expect("member").presence_enabled
+    // The member's own setting (user objects do not say it, as on the reference).
+    let presence_enabled = async || {
+        let (_, r) = env.raw("member", "POST", "/register", &[("event_types", "[\"user_settings\"]")]).await;
+        r["user_settings"]["presence_enabled"].as_bool().expect("presence_enabled")
     };
-    assert!(presence_enabled(&alice.get_users().await.unwrap()));
+    assert!(presence_enabled().await);
 
     member.update_status(&StatusUpdate { away: Some(true), ..Default::default() }).await.unwrap();
-    assert!(!presence_enabled(&alice.get_users().await.unwrap()));
+    assert!(!presence_enabled().await);
     assert_eq!(status_of(&env, "member").await.unwrap().away, Some(true));
     let evs = events(&alice, &q).await;
     let ev = status_events(&evs).into_iter().find(|e| e.user_id == member_id).expect("event");
     assert_eq!(ev.away, Some(true));
 
     member.update_status(&StatusUpdate { away: Some(false), ..Default::default() }).await.unwrap();
-    assert!(presence_enabled(&alice.get_users().await.unwrap()));
+    assert!(presence_enabled().await);
     assert_eq!(status_of(&env, "member").await, None);
     // carol is invisible in the seed: her status says so.
     assert_eq!(status_of(&env, "carol").await.unwrap().away, Some(true));

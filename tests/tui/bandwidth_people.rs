@@ -241,3 +241,14 @@ async fn low_bandwidth_a_tab_pressed_while_the_list_is_read_completes_once_it_is
     let text = app.st.ui.compose.as_ref().map(|c| c.text()).unwrap_or_default();
     assert!(text.contains("@**Alice Okafor**"), "the same Tab completed: {text}");
 }
+
+/// In low bandwidth the user is known by register's flags alone (the reference sends no
+/// `role` there): a moderator and a guest are what they are before any list is read.
+#[tokio::test]
+async fn low_bandwidth_the_users_own_role_comes_from_registers_flags() {
+    for (who, role) in [("moderator", 300), ("guest", 600), ("admin", 200), ("member", 400)] {
+        let app = Setup::new(who).low_bandwidth().start().await;
+        let me = app.st.data.me;
+        assert_eq!(app.st.data.users.get(me).map(|u| u.role), Some(role), "{who}");
+    }
+}

@@ -139,6 +139,10 @@ async fn a_users_profile_field_shows_names() {
                 hint: String::new(),
                 order: id,
                 display_in_profile_summary: false,
+                field_data: String::new(),
+                required: false,
+                editable_by_user: true,
+                use_for_user_matching: false,
             },
         );
         org.profile_data.insert((me, id), format!("[{alice}]"));

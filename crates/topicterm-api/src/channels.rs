@@ -264,7 +264,12 @@ impl Client {
         principals: Option<&Principals>,
     ) -> Result<SubscribeResponse> {
         let subs: Vec<Value> = names.iter().map(|n| serde_json::json!({"name": n})).collect();
-        let p = Params::new().json("subscriptions", &subs).opt_json("principals", principals);
+        // Not fatal: the server subscribes to what it may and lists the rest in `unauthorized`
+        // (by default the reference refuses the whole request over one private channel).
+        let p = Params::new()
+            .json("subscriptions", &subs)
+            .opt_json("principals", principals)
+            .add("authorization_errors_fatal", false);
         self.call(Method::POST, "/users/me/subscriptions", p).await
     }
 

@@ -83,6 +83,11 @@ pub struct RegisterResponse {
     #[serde(default)]
     pub is_owner: Option<bool>,
     #[serde(default)]
+    pub is_moderator: Option<bool>,
+    #[serde(default)]
+    pub is_guest: Option<bool>,
+    /// Not sent by the reference (it says the role by the flags above); read where a server does.
+    #[serde(default)]
     pub role: Option<i64>,
     #[serde(default)]
     pub realm_users: Option<super::lenient::Later<User>>,

@@ -48,6 +48,16 @@ pub const REMINDERS: i64 = 381;
 pub const REMINDERS_IN_REGISTER: i64 = 399;
 /// `note` on `POST /reminders` (Zulip 11.0): ignored before.
 pub const REMINDER_NOTE: i64 = 415;
+/// The organization's custom welcome message, and `POST /realm/test_welcome_bot_custom_message`.
+pub const WELCOME_MESSAGE_CUSTOM_TEXT: i64 = 416;
+/// A deactivated user's `peer_remove` events name archived channels too.
+pub const PEER_REMOVE_ARCHIVED: i64 = 428;
+/// `GET /export/realm/consents`.
+pub const EXPORT_CONSENTS: i64 = 295;
+/// Standard exports (`export_type`), and exports' `export_type`.
+pub const EXPORT_TYPE: i64 = 304;
+/// The `realm_export_consent` event.
+pub const EXPORT_CONSENT_EVENT: i64 = 312;
 /// `GET /streams/{id}/email_address` (Zulip 8.0): no such endpoint before.
 pub const CHANNEL_EMAIL_ENDPOINT: i64 = 226;
 /// An attachment's `create_time` (and its messages' `date_sent`) in seconds; milliseconds before.
@@ -71,6 +81,8 @@ pub const NO_LEGACY_SETTINGS_EVENTS: i64 = 439;
 /// `can_send_message_group` on channels: who may post (Zulip 10.0); before it, only the
 /// `stream_post_policy` enum, which is still sent, deprecated, after.
 pub const CAN_SEND_MESSAGE_GROUP: i64 = 333;
+/// Channels' `can_subscribe_group` (who may join a private channel by themselves).
+pub const CAN_SUBSCRIBE_GROUP: i64 = 357;
 /// `realm_can_resolve_topics_group`: who may resolve topics (Zulip 10.0); before, those who may
 /// move messages to another topic.
 pub const CAN_RESOLVE_TOPICS_GROUP: i64 = 367;

@@ -165,8 +165,12 @@ fn authenticate(headers: &axum::http::HeaderMap, state: &Shared) -> ApiResult<i6
     let (email, key) = decoded.split_once(':').unwrap_or((&decoded, ""));
     let org = state.lock();
     let user = org.user_by_email(email).filter(|u| u.api_key == key && !key.is_empty());
+    // The reference's `authenticated_rest_api_view` answers every refused key with 401
+    // `UNAUTHORIZED` and the reason (`InvalidAPIKeyError`'s own code never reaches the client).
+    let well_formed = key.len() == 32 && key.bytes().all(|b| b.is_ascii_alphanumeric());
     match user {
-        None => Err(unauthorized("INVALID_API_KEY", "Invalid API key")),
+        None if !well_formed => Err(unauthorized("UNAUTHORIZED", "Malformed API key")),
+        None => Err(unauthorized("UNAUTHORIZED", "Invalid API key")),
         Some(u) if !u.is_active => Err(unauthorized("USER_DEACTIVATED", "Account is deactivated")),
         Some(u) => Ok(u.id),
     }

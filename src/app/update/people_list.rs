@@ -27,12 +27,15 @@ pub(super) fn on_registered(st: &mut State, r: &RegisterResponse) {
     let users = &mut st.data.users;
     users.start_partial();
     if let (Some(id), Some(name)) = (r.user_id, &r.full_name) {
-        let role = crate::app::users::role_of(
-            r.role,
-            r.is_owner.unwrap_or(false),
-            r.is_admin.unwrap_or(false),
-            false,
-        );
+        // The reference sends no `role` at the top level: the flags say it.
+        let flag = |f: Option<bool>| f.unwrap_or(false);
+        let role = r.role.unwrap_or(match () {
+            _ if flag(r.is_owner) => 100,
+            _ if flag(r.is_admin) => 200,
+            _ if flag(r.is_moderator) => 300,
+            _ if flag(r.is_guest) => 600,
+            _ => 400,
+        });
         users.learn_self(id, name, r.email.as_deref().unwrap_or(""), role);
     }
 }

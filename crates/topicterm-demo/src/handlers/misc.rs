@@ -147,7 +147,7 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         put("is_owner", json!(me.role == Role::Owner));
         put("is_moderator", json!(me.role <= Role::Moderator));
         put("is_guest", json!(me.role == Role::Guest));
-        put("role", json!(me.role as i64));
+        // No `role` here: the reference says the user's role by these flags only.
         // The reference server strips `is_active` here (`post_process_state`): which list a
         // user is in says it.
         let listed = |u: &crate::org::UserRec| {
@@ -259,9 +259,12 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         settings.insert("enable_drafts_synchronization".into(), json!(org.drafts_sync_enabled(uid)));
         settings.insert("presence_enabled".into(), json!(me.presence_enabled));
         settings.insert("timezone".into(), json!(me.timezone));
-        // Clients without the `user_settings_object` capability read them at the top level.
+        // Clients without the `user_settings_object` capability read them at the top level:
+        // the reference's frozen legacy lists only, never a setting newer than the object.
         if !caps.get("user_settings_object").and_then(Value::as_bool).unwrap_or(false) {
-            for (k, v) in &settings {
+            for (k, v) in
+                settings.iter().filter(|(k, _)| super::settings::LEGACY_TOP_LEVEL.contains(&k.as_str()))
+            {
                 put(k, v.clone());
             }
         }

@@ -6,6 +6,7 @@ mod common;
 mod daily;
 mod drafts;
 mod edits;
+pub mod exports;
 mod flags;
 mod invites;
 mod me;
@@ -13,6 +14,7 @@ mod messages;
 mod misc;
 mod narrow;
 mod org_admin;
+mod profile_fields;
 mod reactions;
 mod reading;
 mod realm_state;
@@ -78,7 +80,14 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/streams/{id}/members", get(org_admin::members))
         .route("/streams/{id}/delete_topic", post(org_admin::delete_topic))
         .route("/users/{id}/subscriptions/{stream_id}", get(org_admin::subscription_status))
-        .route("/realm/profile_fields", get(org_admin::profile_fields))
+        .route(
+            "/realm/profile_fields",
+            get(profile_fields::list).post(profile_fields::create).patch(profile_fields::reorder),
+        )
+        .route("/export/realm", get(exports::list).post(exports::create))
+        .route("/export/realm/consents", get(exports::consents))
+        .route("/export/realm/{id}", axum::routing::delete(exports::delete))
+        .route("/realm/test_welcome_bot_custom_message", post(org_admin::test_welcome_message))
         .route("/channels/create", post(org_admin::create_channel))
         .route("/channel_folders", get(org_admin::channel_folders).patch(org_admin::reorder_folders))
         .route("/channel_folders/create", post(org_admin::create_folder))
@@ -106,7 +115,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/users/me/android_gcm_reg_id", post(edits::add_fcm).delete(edits::remove_fcm))
         .route("/mobile_push/register", post(edits::register_push_device))
         .route("/users", get(users::users).post(admin::create_user))
-        .route("/users/me", get(users::me))
+        .route("/users/me", get(users::me).delete(users::deactivate_me))
         .route("/users/{id}", get(users::get_user).delete(users::deactivate).patch(admin::update_user))
         .route("/users/{id}/status", get(users::get_status))
         .route("/user_groups", get(users::groups))
@@ -141,6 +150,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/accounts/login/subdomain/{token}", get(sso::log_into_subdomain))
         .route("/json/fetch_api_key", post(sso::json_fetch_api_key))
         .route("/user_uploads/{*path}", get(misc::upload))
+        .route("/user_avatars/exports/{*path}", get(exports::download))
         .fallback(not_found)
         // gzip, brotli or deflate for clients that accept them (a register answer is ~14× smaller).
         .layer(tower_http::compression::CompressionLayer::new())

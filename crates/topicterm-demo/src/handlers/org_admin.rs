@@ -50,12 +50,6 @@ pub async fn subscription_status(
     Ok(reply(&req.p, success(json!({"is_subscribed": org.is_subscribed(uid, cid)}))))
 }
 
-/// `GET /realm/profile_fields`.
-pub async fn profile_fields(State(s): State<Arc<Shared>>, req: Req) -> Res {
-    let org = s.lock();
-    Ok(reply(&req.p, success(json!({"custom_fields": org.profile_fields_json()}))))
-}
-
 /// `POST /channels/create`: a new channel with its first subscribers; refused when the name
 /// is taken or invalid.
 pub async fn create_channel(State(s): State<Arc<Shared>>, req: Req) -> Res {
@@ -336,4 +330,29 @@ pub async fn delete_attachment(State(s): State<Arc<Shared>>, Path(id): Path<Stri
         json!({"type": "attachment", "op": "remove", "attachment": {"id": id}, "upload_space_used": used});
     org.queues.push(&[req.user_id], &ev);
     Ok(reply(&req.p, ok()))
+}
+
+/// `POST /realm/test_welcome_bot_custom_message` (administrators, level 416): the Welcome Bot
+/// DMs the administrator the custom welcome message, so they see it as a new user will, as the
+/// reference's `send_test_welcome_bot_custom_message` (at most 8,000 characters, not empty).
+pub async fn test_welcome_message(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    const MAX: usize = 8000;
+    let text = req.p.str("welcome_message_custom_text")?;
+    let mut org = s.lock();
+    if org.settings.feature_level < crate::levels::WELCOME_MESSAGE_CUSTOM_TEXT {
+        return Err(ApiErr::no_endpoint());
+    }
+    admin(&org, req.user_id)?;
+    if text.chars().count() > MAX {
+        return Err(ApiErr::bad(format!(
+            "welcome_message_custom_text is too long (limit: {MAX} characters)"
+        )));
+    }
+    if text.is_empty() {
+        return Err(ApiErr::bad("Message must not be empty"));
+    }
+    let bot = org.welcome_bot;
+    let users = vec![bot.min(req.user_id), bot.max(req.user_id)];
+    let id = org.send(bot, Recip::Dm { users }, &text, "Internal", None, Some(false))?;
+    Ok(reply(&req.p, success(json!({"message_id": id}))))
 }

@@ -128,7 +128,9 @@ pub fn bots_json(org: &Org, me: &UserRec) -> Vec<Value> {
         .map(|u| {
             let services = match &u.webhook_token {
                 Some(t) => {
-                    json!([{"base_url": org.settings.outgoing_webhook_url, "interface": 1, "token": t}])
+                    // Always text, as the reference's (where a bot cannot lack one): "" with none set.
+                    let url = org.settings.outgoing_webhook_url.clone().unwrap_or_default();
+                    json!([{"base_url": url, "interface": 1, "token": t}])
                 }
                 None => json!([]),
             };

@@ -8,6 +8,49 @@ use axum::extract::State;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
+/// The settings register also sends at the top level to a client without the
+/// `user_settings_object` capability: the reference's `display_settings_legacy` and
+/// `notification_settings_legacy` (frozen: settings added since are in `user_settings` only).
+pub const LEGACY_TOP_LEVEL: &[&str] = &[
+    "twenty_four_hour_time",
+    "starred_message_counts",
+    "receives_typing_notifications",
+    "fluid_layout_width",
+    "high_contrast_mode",
+    "color_scheme",
+    "translate_emoticons",
+    "default_language",
+    "web_home_view",
+    "left_side_userlist",
+    "emojiset",
+    "demote_inactive_streams",
+    "timezone",
+    "enter_sends",
+    "enable_drafts_synchronization",
+    "enable_stream_desktop_notifications",
+    "enable_stream_email_notifications",
+    "enable_stream_push_notifications",
+    "enable_stream_audible_notifications",
+    "notification_sound",
+    "enable_desktop_notifications",
+    "enable_sounds",
+    "email_notifications_batching_period_seconds",
+    "enable_offline_email_notifications",
+    "enable_offline_push_notifications",
+    "enable_online_push_notifications",
+    "enable_digest_emails",
+    "enable_marketing_emails",
+    "enable_login_emails",
+    "message_content_in_email_notifications",
+    "pm_content_in_desktop_notifications",
+    "wildcard_mentions_notify",
+    "desktop_icon_count_display",
+    "realm_name_in_email_notifications_policy",
+    "presence_enabled",
+    "available_notification_sounds",
+    "emojiset_choices",
+];
+
 /// Every setting with the reference server's default.
 pub fn defaults() -> Map<String, Value> {
     let all: Vec<(&str, Value)> = vec![
@@ -225,6 +268,20 @@ pub async fn update(State(s): State<Arc<Shared>>, req: Req) -> Res {
                 if let Some(u) = org.users.get_mut(&uid) {
                     u.presence_enabled = value.as_bool().unwrap_or(true);
                 }
+            }
+            // Administrators learn it (level 312), for `GET /export/realm/consents`.
+            "allow_private_data_export"
+                if org.settings.feature_level >= crate::levels::EXPORT_CONSENT_EVENT =>
+            {
+                let consented = value.as_bool().unwrap_or(false);
+                let admins: Vec<i64> = org
+                    .users
+                    .values()
+                    .filter(|u| u.is_active && !u.is_bot() && u.is_admin())
+                    .map(|u| u.id)
+                    .collect();
+                let e = json!({"type": "realm_export_consent", "user_id": uid, "consented": consented});
+                org.queues.push(&admins, &e);
             }
             "timezone" => {
                 if let Some(u) = org.users.get_mut(&uid) {

@@ -119,6 +119,11 @@ impl Org {
         if self.settings.feature_level >= crate::levels::CAN_SEND_MESSAGE_GROUP {
             v["can_send_message_group"] = json!(if c.admins_only_post { admins } else { everyone });
         }
+        if self.settings.feature_level >= crate::levels::CAN_SUBSCRIBE_GROUP {
+            // The reference's default: nobody joins a private channel uninvited (anyone but a
+            // guest joins a public one, whatever this says).
+            v["can_subscribe_group"] = json!(self.system_group("role:nobody"));
+        }
         if self.settings.feature_level >= crate::levels::CAN_CREATE_TOPIC_GROUP {
             v["can_create_topic_group"] = c.can_create_topic_group.json();
         }
@@ -401,6 +406,7 @@ pub async fn subscribe(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let subs: Vec<Value> = p.json("subscriptions")?;
     let raw_principals: Option<Value> = p.opt_json("principals")?;
     let invite_only = p.bool_or("invite_only", false)?;
+    let authorization_errors_fatal = p.bool_or("authorization_errors_fatal", true)?;
     let mut org = s.lock();
     // Unknown before level 507: not read, so reported as ignored.
     let push_default = if org.settings.feature_level >= crate::levels::DEFAULT_PUSH_NOTIFICATIONS {
@@ -413,26 +419,37 @@ pub async fn subscribe(State(s): State<Arc<Shared>>, req: Req) -> Res {
     if push_default == Some(true) && !caller.is_admin() {
         return Err(ApiErr::admin_required());
     }
-    let mut subscribed: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut already: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    // Every channel is checked before any is changed, so a refusal leaves no trace.
     let mut unauthorized = Vec::new();
-    for sub in subs {
+    for sub in &subs {
         let name = sub.get("name").and_then(Value::as_str).unwrap_or("").trim().to_owned();
         crate::validate::check_channel_name(&name)?;
-        let cid = match org.channel_named(&name).map(|c| c.id) {
-            Some(cid) => {
+        match org.channel_named(&name).map(|c| c.id) {
+            Some(cid)
                 if !org.can_access_channel(req.user_id, cid)
-                    || org.channels.get(&cid).is_some_and(|c| c.is_archived)
-                {
-                    unauthorized.push(name.clone());
-                    continue;
-                }
-                cid
+                    || org.channels.get(&cid).is_some_and(|c| c.is_archived) =>
+            {
+                unauthorized.push(name);
             }
+            Some(_) => {}
+            None if caller.role == crate::org::Role::Guest => return Err(ApiErr::insufficient()),
+            None => {}
+        }
+    }
+    // The reference refuses the whole request unless asked to list what it could not access.
+    if authorization_errors_fatal && let Some(first) = unauthorized.first() {
+        return Err(ApiErr::bad(format!("Unable to access channel ({first}).")));
+    }
+    let mut subscribed: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut already: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for sub in subs {
+        let name = sub.get("name").and_then(Value::as_str).unwrap_or("").trim().to_owned();
+        if unauthorized.contains(&name) {
+            continue;
+        }
+        let cid = match org.channel_named(&name).map(|c| c.id) {
+            Some(cid) => cid,
             None => {
-                if caller.role == crate::org::Role::Guest {
-                    return Err(ApiErr::insufficient());
-                }
                 let description = sub.get("description").and_then(Value::as_str).unwrap_or("").to_owned();
                 let push = push_default.unwrap_or(false);
                 org.create_channel(req.user_id, &name, &description, invite_only, push)
@@ -454,12 +471,11 @@ pub async fn subscribe(State(s): State<Arc<Shared>>, req: Req) -> Res {
             subscribed.entry(email).or_default().push(name.clone());
         }
     }
-    Ok(reply(
-        p,
-        success(
-            json!({"subscribed": subscribed, "already_subscribed": already, "unauthorized": unauthorized}),
-        ),
-    ))
+    let mut body = json!({"subscribed": subscribed, "already_subscribed": already});
+    if !authorization_errors_fatal {
+        body["unauthorized"] = json!(unauthorized);
+    }
+    Ok(reply(p, success(body)))
 }
 
 /// `POST /users/me/subscriptions/properties`

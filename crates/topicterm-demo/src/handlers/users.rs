@@ -266,7 +266,10 @@ pub async fn users(State(s): State<Arc<Shared>>, req: Req) -> Res {
 pub async fn me(State(s): State<Arc<Shared>>, req: Req) -> Res {
     let org = s.lock();
     let u = org.user(req.user_id)?;
-    Ok(reply(&req.p, success(org.user_json(u))))
+    let mut me = org.user_json(u);
+    // One's own address is always one's own to see (the reference's `get_profile_backend`).
+    me["delivery_email"] = json!(u.email);
+    Ok(reply(&req.p, success(me)))
 }
 
 /// Deactivate one account and apply the deletion actions to it.
@@ -300,11 +303,77 @@ fn deactivate_one(org: &mut Org, uid: i64, actions: &Map<String, Value>) {
         }
     }
     org.queues.drop_user(uid);
-    let person =
-        org.users.get(&uid).map(|u| json!({"user_id": u.id, "is_active": false, "full_name": u.full_name}));
+    // As the reference's `do_deactivate_user`: the user leaves each channel's subscribers, then
+    // everyone learns `is_active: false` (a deleted profile's new name is an update of its own),
+    // and a bot's owner hears of it as a bot; the invitations the user made are revoked.
+    // Archived channels' subscribers hear of it too from level 428.
+    let archived_too = org.settings.feature_level >= crate::levels::PEER_REMOVE_ARCHIVED;
+    let channels: Vec<(i64, Vec<i64>)> = org
+        .channels
+        .values()
+        .filter(|c| c.subs.contains_key(&uid) && (archived_too || !c.is_archived))
+        .map(|c| (c.id, c.subs.keys().copied().filter(|u| *u != uid).collect()))
+        .collect();
+    for (cid, others) in channels {
+        let e = json!({"type": "subscription", "op": "peer_remove", "stream_ids": [cid], "user_ids": [uid]});
+        org.queues.push(&others, &e);
+    }
     let everyone: Vec<i64> = org.users.keys().copied().collect();
-    org.queues.push(&everyone, &json!({"type": "realm_user", "op": "update", "person": person}));
+    let e = json!({"type": "realm_user", "op": "update", "person": {"user_id": uid, "is_active": false}});
+    org.queues.push(&everyone, &e);
+    if flag("delete_profile")
+        && let Some(name) = org.users.get(&uid).map(|u| u.full_name.clone())
+    {
+        let e = json!({"type": "realm_user", "op": "update", "person": {"user_id": uid, "full_name": name}});
+        org.queues.push(&everyone, &e);
+    }
+    if let Some(owner) = org.users.get(&uid).and_then(|u| u.bot_owner) {
+        let e = json!({"type": "realm_bot", "op": "update", "bot": {"user_id": uid, "is_active": false}});
+        org.queues.push(&[owner], &e);
+    }
+    org.invites.retain(|_, i| i.by != uid);
     org.scheduled.retain(|_, s| s.sender_id != uid);
+}
+
+/// `DELETE /users/me`: the user deactivates their own account (and their bots), unless they
+/// are the organization's only user or its only human owner (`CANNOT_DEACTIVATE_LAST_USER`,
+/// as the reference's `deactivate_user_own_backend`).
+pub async fn deactivate_me(State(s): State<Arc<Shared>>, req: Req) -> Res {
+    let mut org = s.lock();
+    let me = org.user(req.user_id)?;
+    let last = |owner: bool| {
+        let entity = if owner { "organization owner" } else { "user" };
+        ApiErr::new(
+            StatusCode::BAD_REQUEST,
+            "CANNOT_DEACTIVATE_LAST_USER",
+            format!("Cannot deactivate the only {entity}."),
+        )
+        .with("is_last_owner", owner)
+        .with("entity", entity)
+    };
+    if org.users.values().filter(|u| u.is_active && !u.is_system_bot).count() == 1 {
+        return Err(last(false));
+    }
+    if me.role == Role::Owner && !me.is_bot() {
+        let owners =
+            org.users.values().filter(|u| u.is_active && u.role == Role::Owner && !u.is_bot()).count();
+        if owners == 1 {
+            return Err(last(true));
+        }
+    }
+    let bots: Vec<i64> = org
+        .users
+        .values()
+        .filter(|u| u.bot_owner == Some(req.user_id) && u.is_active)
+        .map(|u| u.id)
+        .collect();
+    let none = Map::new();
+    for b in bots {
+        deactivate_one(&mut org, b, &none);
+    }
+    deactivate_one(&mut org, req.user_id, &none);
+    org.refresh_system_groups();
+    Ok(reply(&req.p, ok()))
 }
 
 /// `DELETE /users/{id}`: administrators only; bots owned by the user go first.

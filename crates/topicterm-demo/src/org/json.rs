@@ -141,7 +141,6 @@ impl Org {
         json!({
             "count": count,
             "pms": dms.iter().map(|(u, ids)| json!({"other_user_id": u, "sender_id": u, "unread_message_ids": ids})).collect::<Vec<_>>(),
-            "dms": dms.iter().map(|(u, ids)| json!({"other_user_id": u, "sender_id": u, "unread_message_ids": ids})).collect::<Vec<_>>(),
             "streams": streams.iter().map(|((c, t), ids)| json!({"stream_id": c, "topic": t, "unread_message_ids": ids})).collect::<Vec<_>>(),
             "huddles": huddles.iter().map(|(k, ids)| json!({"user_ids_string": k, "unread_message_ids": ids})).collect::<Vec<_>>(),
             "mentions": mentions,
@@ -158,8 +157,6 @@ impl Org {
             "full_name": u.full_name,
             "is_active": u.is_active,
             "is_bot": u.is_bot(),
-            "bot_type": u.bot_type,
-            "bot_owner_id": u.bot_owner,
             "is_admin": u.is_admin(),
             "is_owner": u.role == Role::Owner,
             "is_guest": u.role == Role::Guest,
@@ -168,9 +165,14 @@ impl Org {
             "avatar_url": if u.avatar_removed { json!(null) } else { json!(format!("/avatar/{}", u.id)) },
             "avatar_version": 1,
             "date_joined": chrono::DateTime::from_timestamp(u.date_joined, 0).map(|d| d.to_rfc3339()).unwrap_or_default(),
-            "presence_enabled": u.presence_enabled,
             "profile_data": self.profile_data_json(u),
         });
+        // As the reference's `format_user_row`: a bot's type and owner, on bots only. Whether
+        // someone shares their presence is not said here: an invisible user has no presence.
+        if u.is_bot() {
+            user["bot_type"] = json!(u.bot_type);
+            user["bot_owner_id"] = json!(u.bot_owner);
+        }
         if self.settings.feature_level >= IMPORTED_STUB {
             user["is_imported_stub"] = json!(false);
         }
@@ -246,13 +248,13 @@ impl Org {
                         "order": f.order,
                         "name": f.name,
                         "hint": f.hint,
-                        "field_data": "",
+                        "field_data": f.field_data,
                         "display_in_profile_summary": f.display_in_profile_summary,
-                        "required": false,
-                        "editable_by_user": true,
+                        "required": f.required,
+                        "editable_by_user": f.editable_by_user,
                     });
                     if self.settings.feature_level >= crate::levels::USE_FOR_USER_MATCHING {
-                        field["use_for_user_matching"] = json!(false);
+                        field["use_for_user_matching"] = json!(f.use_for_user_matching);
                     }
                     field
                 })

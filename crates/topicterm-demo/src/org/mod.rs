@@ -125,6 +125,8 @@ pub struct Org {
     pub user_topics: BTreeMap<(i64, i64, String), (String, i64, i64)>,
     /// Files uploaded through `POST /user_uploads`, by path under `/user_uploads/`.
     pub uploads: BTreeMap<String, StoredUpload>,
+    /// Data exports by ID (`/export/realm`).
+    pub exports: BTreeMap<i64, ExportRec>,
     /// Each user's bot storage (`/bot_storage`): key → value.
     pub bot_storage: HashMap<i64, BTreeMap<String, String>>,
     /// Bumped whenever a message is stored, edited, moved or deleted (for `channel_stats`).
@@ -180,6 +182,8 @@ pub struct Org {
     next_message_id: i64,
     pub notification_bot: i64,
     pub email_gateway_bot: i64,
+    /// Sends the organization's welcome message (`POST /realm/test_welcome_bot_custom_message`).
+    pub welcome_bot: i64,
     /// Draws the random folder of each upload (`Org::upload_folder`).
     upload_rng: rand::rngs::StdRng,
     /// Where IDs are reserved across restarts (`demo-server`), if they are.
@@ -241,6 +245,7 @@ impl Org {
             folder_order: Vec::new(),
             archived_folders: BTreeSet::new(),
             folder_creators: BTreeMap::new(),
+            exports: BTreeMap::new(),
             profile_fields: BTreeMap::new(),
             profile_data: BTreeMap::new(),
             groups: BTreeMap::new(),
@@ -279,6 +284,7 @@ impl Org {
             next_id: 1,
             next_message_id: first_message_id,
             notification_bot: 0,
+            welcome_bot: 0,
             email_gateway_bot: 0,
             upload_rng,
             reservation: None,

@@ -335,6 +335,12 @@ pub struct ProfileFieldRec {
     pub hint: String,
     pub order: i64,
     pub display_in_profile_summary: bool,
+    /// JSON text: a list field's options, an external account's kind ("" for other types).
+    pub field_data: String,
+    pub required: bool,
+    pub editable_by_user: bool,
+    /// Level 455 (sent only from then).
+    pub use_for_user_matching: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -454,4 +460,17 @@ impl Default for MessageRules {
             groups: BTreeMap::new(),
         }
     }
+}
+
+/// One data export (`handlers/exports.rs`).
+#[derive(Debug, Clone)]
+pub struct ExportRec {
+    pub id: i64,
+    pub acting_user_id: i64,
+    pub export_time: f64,
+    pub export_type: i64,
+    pub deleted_timestamp: Option<f64>,
+    /// Path under the server's URL, once made (and until deleted).
+    pub path: Option<String>,
+    pub bytes: Vec<u8>,
 }

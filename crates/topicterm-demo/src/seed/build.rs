@@ -151,6 +151,7 @@ impl Builder<'_> {
         }
         self.org.notification_bot = self.system_bot("notification-bot", "Notification Bot");
         self.org.email_gateway_bot = self.system_bot("emailgateway", "Email Gateway");
+        self.org.welcome_bot = self.system_bot("welcome-bot", "Welcome Bot");
         self.org.refresh_system_groups();
         Ok(())
     }
@@ -574,6 +575,10 @@ impl Builder<'_> {
                     hint: f.hint.clone(),
                     order: id,
                     display_in_profile_summary: f.summary,
+                    field_data: String::new(),
+                    required: false,
+                    editable_by_user: true,
+                    use_for_user_matching: false,
                 },
             );
             for (who, value) in &f.values {
