@@ -276,31 +276,32 @@ impl Event {
     }
 }
 
-/// Event types this client decodes (anything else is `EventKind::Unknown`).
+/// Event types this client decodes (anything else is `EventKind::Unknown`): `heartbeat`,
+/// which always comes, then [`REGISTERED_EVENT_TYPES`].
 pub const KNOWN_EVENT_TYPES: &[&str] = &[
     "heartbeat",
     "message",
     "update_message",
     "delete_message",
     "reaction",
-    "subscription",
     "update_message_flags",
     "typing",
     "typing_edit_message",
+    "subscription",
+    "stream",
+    "user_topic",
     "presence",
     "user_status",
-    "user_topic",
-    "scheduled_messages",
+    "realm",
+    "realm_user",
+    "realm_emoji",
     "user_group",
+    "scheduled_messages",
     "navigation_view",
     "realm_playgrounds",
-    "realm_emoji",
-    "realm_user",
-    "realm",
-    "restart",
     "drafts",
-    "stream",
     "user_settings",
+    "restart",
     "muted_users",
     "alert_words",
     "submessage",
@@ -309,6 +310,14 @@ pub const KNOWN_EVENT_TYPES: &[&str] = &[
     "saved_snippets",
     "channel_folder",
 ];
+
+/// The event types a client registers for: every one it decodes but `heartbeat` (which comes
+/// unasked). One list with [`KNOWN_EVENT_TYPES`], so registering for a type the decoder does
+/// not know (every such event silently `Unknown`) cannot happen.
+pub const REGISTERED_EVENT_TYPES: &[&str] = match KNOWN_EVENT_TYPES {
+    [_heartbeat, rest @ ..] => rest,
+    [] => &[],
+};
 
 /// The kinds of event this client understands.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
