@@ -167,3 +167,37 @@ pub struct ChannelFolder {
     #[serde(default)]
     pub is_archived: bool,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The same channel as `GET /users/me/subscriptions` and `GET /streams` describe it: what
+    /// both say decodes into the one `ChannelCore`, the rest stays each one's own.
+    #[test]
+    fn a_subscription_and_a_channel_share_one_core() {
+        let core = r#""stream_id": 7, "name": "design", "description": "d", "rendered_description": "<p>d</p>",
+            "date_created": 1700000000, "creator_id": 9, "invite_only": true, "is_web_public": false,
+            "is_announcement_only": false, "stream_post_policy": 1, "history_public_to_subscribers": false,
+            "first_message_id": 12, "folder_id": null, "stream_weekly_traffic": 3, "subscriber_count": 4,
+            "can_send_message_group": 2"#;
+        let sub: Subscription = serde_json::from_str(&format!(
+            r#"{{{core}, "color": "c0ffee", "pin_to_top": true, "is_muted": false}}"#
+        ))
+        .unwrap();
+        let channel: BasicChannel =
+            serde_json::from_str(&format!(r#"{{{core}, "is_archived": false, "is_default": true}}"#))
+                .unwrap();
+        assert_eq!(sub.channel, channel.channel);
+        assert_eq!((sub.name.as_str(), sub.stream_id, sub.invite_only), ("design", 7, true));
+        assert_eq!((sub.color.as_str(), sub.pin_to_top, sub.in_home_view), ("c0ffee", true, true));
+        assert_eq!(channel.is_default, Some(true));
+        // What a server leaves out takes its default, in either.
+        let bare: Subscription = serde_json::from_str(r#"{"stream_id": 1, "name": "x"}"#).unwrap();
+        assert!(bare.history_public_to_subscribers && bare.in_home_view && bare.subscriber_count.is_none());
+        // And it is written back as the server writes it: flat, not nested.
+        let written = serde_json::to_value(&sub).unwrap();
+        assert_eq!(written["name"], "design");
+        assert!(written.get("channel").is_none());
+    }
+}
