@@ -125,3 +125,32 @@ fn a_path_goes_to_the_file_that_defines_it() {
     assert_eq!(edges("app::update"), vec![("app::update::keys".to_owned(), vec!["go".to_owned()])]);
     assert_eq!(knots(&graph), vec![vec![module("app::update"), module("app::update::keys")]]);
 }
+
+/// One reader of Zulip's HTML (issue 54): `content` parses it once into the document tree, and
+/// the layout in `ui` lays that tree out. No file of `ui` names the HTML parser or the helpers
+/// that read HTML elements, so a second walker of the HTML cannot grow there again.
+#[test]
+fn only_content_reads_html() {
+    fn files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("src/ui is read") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut ui = Vec::new();
+    files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ui"), &mut ui);
+    assert!(ui.len() > 20, "every file of ui is read: {}", ui.len());
+    let readers: Vec<String> = ui
+        .iter()
+        .filter(|p| {
+            let text = std::fs::read_to_string(p).expect("a source file");
+            ["scraper::", "content::html", "ElementRef"].iter().any(|name| text.contains(name))
+        })
+        .map(|p| p.display().to_string())
+        .collect();
+    assert!(readers.is_empty(), "files of ui that read HTML themselves: {readers:?}");
+}

@@ -1,6 +1,6 @@
-//! A message's HTML as a document: parsed once (unless parsing would cost too much), its
-//! spoilers numbered, and what the rest of the client needs of it without laying it out —
-//! its links and code blocks as the message pane numbers them, and its text.
+//! A message's HTML as a document: parsed once (unless parsing would cost too much) into the
+//! document tree (`tree.rs`), and what the rest of the client needs of it without laying it
+//! out — its links and code blocks as the message pane numbers them, and its text.
 //!
 //! [`Document::summary`] walks the tree the way the layout in `ui::content` does (the same
 //! elements shown, skipped or hidden, links numbered in the same order, the same depth at
@@ -8,13 +8,10 @@
 //! and `Y 2` use. The fuzz checks (`fuzz/checks.rs`) hold the two to that.
 
 use super::guard::parse_too_costly;
-use super::html::{
-    Visit, audio_video_src, code_language, emoji_from_code, has_class, is_block, is_skipped,
-    is_spoiler_block, is_spoiler_part, is_stray_spoiler_content, media_link, media_preview, parent_element,
-    shown_elements, spoiler_indices, walk_tree,
-};
-use super::text::{attr_text, collapse_ws, sanitize, sanitize_code};
-use scraper::{ElementRef, Html, Node};
+use super::html::spoiler_indices;
+use super::text::{attr_text, sanitize};
+use super::tree::{Element, Image, Kind, NodeId, Role, Spoiler, Step, Table, Tag, Tree};
+use scraper::Html;
 use std::collections::HashMap;
 
 /// Maximum element nesting walked recursively; deeper content is walked flat, without
@@ -76,54 +73,59 @@ pub struct Summary {
     pub preview_labels: Vec<String>,
 }
 
-/// Parsed message HTML.
+/// Parsed message HTML, as the document tree.
 pub struct Document {
     /// `None` when parsing would take too long (see `guard`): nothing of it is shown.
-    html: Option<Html>,
-    spoilers: HashMap<*const scraper::node::Element, usize>,
+    tree: Option<Tree>,
+    spoilers: usize,
 }
 
 impl Document {
-    /// Parse `html` (entities decoded by the parser; nothing is escaped or decoded by hand).
+    /// Parse `html` (entities decoded by the parser; nothing is escaped or decoded by hand)
+    /// into the document tree; the HTML is not kept.
     pub fn parse(html: &str) -> Document {
         if parse_too_costly(html) {
-            return Document { html: None, spoilers: HashMap::new() };
+            return Document { tree: None, spoilers: 0 };
         }
         let html = Html::parse_fragment(html);
         let spoilers = spoiler_indices(&html);
-        Document { html: Some(html), spoilers }
+        Document { tree: Some(Tree::build(&html, &spoilers)), spoilers: spoilers.len() }
     }
 
     /// The tree, unless parsing was refused as too costly.
-    pub fn html(&self) -> Option<&Html> {
-        self.html.as_ref()
+    pub fn tree(&self) -> Option<&Tree> {
+        self.tree.as_ref()
     }
 
     /// The number of spoilers (block or stray content), which numbers them.
     pub fn spoiler_count(&self) -> usize {
-        self.spoilers.len()
-    }
-
-    /// The index of a spoiler element; `None` for one the numbering missed (it stays closed).
-    pub fn spoiler_index(&self, el: ElementRef<'_>) -> Option<usize> {
-        self.spoilers.get(&(el.value() as *const _)).copied()
+        self.spoilers
     }
 
     /// Links, code blocks and text, as a reader with `ctx` sees them.
     pub fn summary(&self, ctx: &dyn ContentContext) -> Summary {
-        let Some(html) = &self.html else { return Summary::default() };
-        let mut w =
-            Walker { doc: self, ctx, out: Summary::default(), link_ids: HashMap::new(), capture: None };
-        w.children(html.root_element(), 0);
+        let Some(tree) = &self.tree else { return Summary::default() };
+        let mut w = Walker { tree, ctx, out: Summary::default(), link_ids: HashMap::new(), capture: None };
+        w.children(tree.root(), 0);
         let text = w.out.text.split_whitespace().collect::<Vec<_>>().join(" ");
         w.out.text = sanitize(&text);
         w.out
     }
 }
 
+/// Whether the spoiler `index` is open for `ctx`; one the numbering missed stays closed.
+pub(crate) fn spoiler_open(ctx: &dyn ContentContext, spoiler: Spoiler) -> bool {
+    match spoiler {
+        Spoiler::Block { index, .. } | Spoiler::Content { index, .. } => {
+            index.is_some_and(|i| ctx.spoiler_open(i))
+        }
+        Spoiler::No => false,
+    }
+}
+
 /// The layout's walk, keeping only what is not layout.
 struct Walker<'a> {
-    doc: &'a Document,
+    tree: &'a Tree,
     ctx: &'a dyn ContentContext,
     out: Summary,
     link_ids: HashMap<String, usize>,
@@ -131,11 +133,7 @@ struct Walker<'a> {
     capture: Option<String>,
 }
 
-impl Walker<'_> {
-    fn spoiler_open(&self, el: ElementRef<'_>) -> bool {
-        self.doc.spoiler_index(el).is_some_and(|i| self.ctx.spoiler_open(i))
-    }
-
+impl<'a> Walker<'a> {
     /// Text shown as the content's own (link text inside a link).
     fn emit(&mut self, text: &str) {
         if let Some(c) = self.capture.as_mut() {
@@ -164,166 +162,114 @@ impl Walker<'_> {
         self.link_ids.insert(url, self.out.links.len() - 1);
     }
 
-    fn children(&mut self, el: ElementRef<'_>, depth: usize) {
-        for child in el.children() {
-            match child.value() {
-                Node::Text(t) => self.emit(&t.text),
-                Node::Element(_) => {
-                    if let Some(c) = ElementRef::wrap(child) {
-                        self.element(c, depth + 1);
-                    }
-                }
-                _ => {}
+    fn children(&mut self, id: NodeId, depth: usize) {
+        let tree = self.tree;
+        for &child in tree.children(id) {
+            match &tree.node(child).kind {
+                Kind::Text(t) => self.emit(t),
+                Kind::Element(_) => self.element(child, depth + 1),
             }
         }
     }
 
-    fn element(&mut self, el: ElementRef<'_>, depth: usize) {
+    fn element(&mut self, id: NodeId, depth: usize) {
+        let tree = self.tree;
+        let Some(e) = tree.element(id) else { return };
         if depth > MAX_DEPTH {
-            self.flat(el);
+            self.flat(id);
             return;
         }
         // A hidden spoiler is hidden too.
-        if is_skipped(el) {
+        if matches!(e.role, Role::Skipped) {
             return;
         }
-        if is_spoiler_block(el) {
-            self.spoiler(el, false, depth);
+        match e.spoiler {
+            Spoiler::Block { .. } => return self.spoiler(id, e, false, depth),
+            Spoiler::Content { .. } => return self.spoiler(id, e, true, depth),
+            Spoiler::No => {}
+        }
+        if self.atom(e) {
             return;
         }
-        if has_class(el, "spoiler-content") {
-            self.spoiler(el, true, depth);
-            return;
-        }
-        if self.atom(el) {
-            return;
-        }
-        let name = el.value().name();
         // Blocks end words: keep them apart in the text.
-        let block = is_block(name);
-        if block {
+        if e.block {
             self.out.text.push(' ');
         }
-        match name {
-            "a" => self.link(el, depth),
-            "ul" | "ol" | "menu" => self.list(el, depth),
-            "table" => self.table(el, depth),
-            _ => self.children(el, depth),
+        match &e.role {
+            Role::Link { href, .. } => self.link(id, href.as_deref(), depth),
+            Role::List { .. } => self.list(id, depth),
+            Role::Table(t) => self.table(t, depth),
+            _ => self.children(id, depth),
         }
-        if block {
+        if e.block {
             self.out.text.push(' ');
         }
     }
 
-    /// Elements shown without walking their children; whether `el` was one.
-    fn atom(&mut self, el: ElementRef<'_>) -> bool {
-        if is_skipped(el) {
-            return true;
-        }
-        let name = el.value().name();
-        match name {
-            "br" | "hr" => self.out.text.push(' '),
-            "img" => self.image(el),
-            "audio" | "video" => self.audio_video(el),
-            "time" => return self.time(el),
-            "pre" => self.code_block(el),
-            "span" if has_class(el, "katex-display") || has_class(el, "katex") => self.math(el),
-            "span" if has_class(el, "emoji") => return self.emoji(el),
-            "div"
-                if has_class(el, "message_inline_image")
-                    || has_class(el, "message_inline_video")
-                    || has_class(el, "youtube-video")
-                    || has_class(el, "vimeo-video") =>
-            {
-                self.media(el)
+    /// Elements shown without walking their children; whether `e` was one.
+    fn atom(&mut self, e: &Element) -> bool {
+        match &e.role {
+            Role::Break | Role::Rule => self.out.text.push(' '),
+            Role::Image(image) => self.image(image),
+            Role::AudioVideo(Some(av)) => {
+                self.register_link(&av.src, &av.title, false);
+                let label = if av.title.is_empty() { attr_text(&av.src) } else { av.title.clone() };
+                self.out.text.push(' ');
+                self.emit(&label);
             }
-            "a" if has_class(el, "message_embed_image") => {}
-            _ => return false,
-        }
-        true
-    }
-
-    fn image(&mut self, el: ElementRef<'_>) {
-        let alt = el.attr("alt").map(attr_text).unwrap_or_default();
-        if has_class(el, "emoji") {
-            let text = if alt.is_empty() {
-                match el.attr("title").map(attr_text) {
-                    Some(title) if !title.is_empty() => format!(":{title}:"),
-                    _ => return,
+            Role::Time(ts) => {
+                let text = attr_text(&self.ctx.format_time(*ts));
+                self.emit(&text);
+            }
+            Role::Code(code) => {
+                self.note(&code.code);
+                self.out
+                    .code_blocks
+                    .push(CodeBlock { code: code.code.clone(), language: code.language.clone() });
+            }
+            Role::Math { tex, .. } | Role::Emoji(tex) => self.emit(tex),
+            Role::Media(Some(m)) => {
+                self.register_link(&m.url, &m.label, !m.is_video);
+                if let Some((src, _)) = &m.picture {
+                    self.out.previews.push(src.clone());
+                    self.out.preview_labels.push(m.label.clone());
                 }
-            } else {
-                alt
-            };
-            self.emit(&text);
-            return;
-        }
-        let src = super::html::image_link(el);
-        let Some(src) = src else {
-            if !alt.is_empty() {
-                self.emit(&alt);
+                self.note(&m.label);
             }
-            return;
-        };
-        self.register_link(src, &alt, true);
-        if !alt.is_empty() {
-            self.out.text.push(' ');
-            self.emit(&alt);
+            _ => {}
         }
+        e.role.is_atom()
     }
 
-    fn audio_video(&mut self, el: ElementRef<'_>) {
-        let Some(src) = audio_video_src(el) else { return };
-        let title = el.attr("title").map(attr_text).unwrap_or_default();
-        self.register_link(src, &title, false);
-        let label = if title.is_empty() { attr_text(src) } else { title };
-        self.out.text.push(' ');
-        self.emit(&label);
-    }
-
-    fn media(&mut self, el: ElementRef<'_>) {
-        let Some((url, label, is_video)) = media_link(el) else { return };
-        self.register_link(&url, &label, !is_video);
-        if let Some(src) = media_preview(el) {
-            self.out.previews.push(src);
-            self.out.preview_labels.push(label.clone());
-        }
-        self.note(&label);
-    }
-
-    fn time(&mut self, el: ElementRef<'_>) -> bool {
-        let Some(dt) = el.attr("datetime") else {
-            return false;
-        };
-        let Ok(parsed) = chrono::DateTime::parse_from_rfc3339(dt.trim()) else {
-            return false;
-        };
-        let text = attr_text(&self.ctx.format_time(parsed.timestamp()));
-        self.emit(&text);
-        true
-    }
-
-    fn emoji(&mut self, el: ElementRef<'_>) -> bool {
-        let emoji = el.value().classes().filter_map(|c| c.strip_prefix("emoji-")).find_map(emoji_from_code);
-        match emoji {
-            Some(e) => {
-                self.emit(&e);
-                true
+    fn image(&mut self, image: &Image) {
+        match image {
+            Image::Emoji(text) => {
+                if let Some(text) = text {
+                    self.emit(text);
+                }
             }
-            None => false,
+            Image::Alt(alt) => {
+                if !alt.is_empty() {
+                    self.emit(alt);
+                }
+            }
+            Image::Picture { src, alt } => {
+                self.register_link(src, alt, true);
+                if !alt.is_empty() {
+                    self.out.text.push(' ');
+                    self.emit(alt);
+                }
+            }
         }
     }
 
-    fn math(&mut self, el: ElementRef<'_>) {
-        self.emit(&math_text(el));
-    }
-
-    fn link(&mut self, el: ElementRef<'_>, depth: usize) {
-        let Some(href) = el.attr("href").map(str::trim).filter(|h| !h.is_empty()) else {
-            self.children(el, depth);
+    fn link(&mut self, id: NodeId, href: Option<&str>, depth: usize) {
+        let Some(href) = href else {
+            self.children(id, depth);
             return;
         };
         let outer = self.capture.replace(String::new());
-        self.children(el, depth);
+        self.children(id, depth);
         let captured = self.capture.take().unwrap_or_default();
         self.capture = outer.map(|mut o| {
             o.push_str(&captured);
@@ -334,22 +280,21 @@ impl Walker<'_> {
 
     /// Each item of a list ends as a sentence (a full stop unless it ends in punctuation), so
     /// that items read apart: "Agenda: Q4 numbers. 2.4 roadmap." rather than run together.
-    fn list(&mut self, el: ElementRef<'_>, depth: usize) {
-        for item in el.children() {
+    fn list(&mut self, id: NodeId, depth: usize) {
+        let tree = self.tree;
+        for &item in tree.children(id) {
             let start = self.out.text.len();
-            match item.value() {
-                Node::Text(text) if !text.trim().is_empty() => self.emit(text),
-                Node::Element(_) => {
-                    if let Some(e) = ElementRef::wrap(item) {
-                        self.out.text.push(' ');
-                        if e.value().name() == "li" {
-                            self.children(e, depth + 1);
-                        } else {
-                            self.element(e, depth + 1);
-                        }
+            match &tree.node(item).kind {
+                Kind::Text(text) if !text.trim().is_empty() => self.emit(text),
+                Kind::Text(_) => continue,
+                Kind::Element(e) => {
+                    self.out.text.push(' ');
+                    if e.tag == Tag::Li {
+                        self.children(item, depth + 1);
+                    } else {
+                        self.element(item, depth + 1);
                     }
                 }
-                _ => continue,
             }
             self.end_sentence(start);
             self.out.text.push(' ');
@@ -367,20 +312,12 @@ impl Walker<'_> {
         }
     }
 
-    fn table(&mut self, el: ElementRef<'_>, depth: usize) {
-        let mut rows = Vec::new();
-        for c in el.child_elements() {
-            match c.value().name() {
-                "tr" => rows.push(c),
-                "thead" | "tbody" | "tfoot" => {
-                    rows.extend(c.child_elements().filter(|r| r.value().name() == "tr"))
-                }
-                "caption" => self.children(c, depth + 1),
-                _ => {}
-            }
+    fn table(&mut self, t: &Table, depth: usize) {
+        for &c in &t.captions {
+            self.children(c, depth + 1);
         }
-        for tr in rows {
-            for td in tr.child_elements().filter(|c| matches!(c.value().name(), "td" | "th")) {
+        for row in &t.rows {
+            for &td in &row.cells {
                 self.out.text.push(' ');
                 self.children(td, depth + 2);
                 self.out.text.push(' ');
@@ -389,92 +326,87 @@ impl Walker<'_> {
     }
 
     /// A spoiler: its header (always shown) first, then its content when open.
-    fn spoiler(&mut self, el: ElementRef<'_>, stray: bool, depth: usize) {
-        let open = self.spoiler_open(el);
-        let header = if stray { None } else { el.child_elements().find(|c| has_class(*c, "spoiler-header")) };
+    fn spoiler(&mut self, id: NodeId, e: &Element, stray: bool, depth: usize) {
+        let tree = self.tree;
+        let open = spoiler_open(self.ctx, e.spoiler);
+        let header = match e.spoiler {
+            Spoiler::Block { header, .. } if !stray => header,
+            _ => None,
+        };
         self.out.text.push(' ');
         if let Some(h) = header {
             self.children(h, depth + 1);
         }
         self.out.text.push(' ');
         if open {
-            for child in el.children() {
-                match child.value() {
-                    Node::Text(text) => self.emit(text),
-                    Node::Element(_) => {
-                        let Some(c) = ElementRef::wrap(child) else { continue };
-                        if Some(c) == header {
+            for &child in tree.children(id) {
+                match &tree.node(child).kind {
+                    Kind::Text(text) => self.emit(text),
+                    Kind::Element(c) => {
+                        if Some(child) == header {
                             continue;
                         }
-                        if !stray && has_class(c, "spoiler-content") {
-                            self.children(c, depth + 1);
+                        if !stray && c.spoiler_content {
+                            self.children(child, depth + 1);
                         } else {
-                            self.element(c, depth + 1);
+                            self.element(child, depth + 1);
                         }
                     }
-                    _ => {}
                 }
             }
             self.out.text.push(' ');
         }
     }
 
-    fn code_block(&mut self, pre: ElementRef<'_>) {
-        let code = code_text(pre);
-        self.note(&code);
-        self.out.code_blocks.push(CodeBlock { code, language: code_language(pre) });
-    }
-
     /// Below [`MAX_DEPTH`]: the same, iteratively and in document order (spoiler headers
     /// where they stand).
-    fn flat<'d>(&mut self, root: ElementRef<'d>) {
-        let mut links: Vec<(ElementRef<'d>, &'d str, Option<String>)> = Vec::new();
-        let mut spoilers: Vec<(ElementRef<'d>, bool)> = Vec::new();
-        walk_tree(root, |v| match v {
-            Visit::Text(text, parent) => {
+    fn flat(&mut self, root: NodeId) {
+        let tree = self.tree;
+        let mut links: Vec<(NodeId, &'a str, Option<String>)> = Vec::new();
+        let mut spoilers: Vec<(NodeId, bool)> = Vec::new();
+        tree.walk(root, |step| match step {
+            Step::Text(text, parent) => {
                 let hidden = spoilers.last().is_some_and(|(b, open)| !open && parent == Some(*b));
                 if !hidden {
                     self.emit(text);
                 }
                 true
             }
-            Visit::Open(el) => {
-                if is_skipped(el) {
+            Step::Open(id, e) => {
+                if matches!(e.role, Role::Skipped) {
                     return false;
                 }
-                let parent = parent_element(el);
+                let parent = tree.node(id).parent;
                 if let Some((block, false)) = spoilers.last()
                     && parent == Some(*block)
-                    && !has_class(el, "spoiler-header")
+                    && !e.spoiler_header
                 {
                     return false;
                 }
-                if is_spoiler_block(el) {
-                    spoilers.push((el, self.spoiler_open(el)));
+                match e.spoiler {
+                    Spoiler::Block { .. } => {
+                        spoilers.push((id, spoiler_open(self.ctx, e.spoiler)));
+                        return true;
+                    }
+                    Spoiler::Content { stray: true, .. } => return spoiler_open(self.ctx, e.spoiler),
+                    _ => {}
+                }
+                if e.spoiler_header && spoilers.last().is_some_and(|(b, _)| parent == Some(*b)) {
                     return true;
                 }
-                if is_stray_spoiler_content(el) {
-                    return self.spoiler_open(el);
-                }
-                if has_class(el, "spoiler-header") && spoilers.last().is_some_and(|(b, _)| parent == Some(*b))
-                {
-                    return true;
-                }
-                if self.atom(el) {
+                if self.atom(e) {
                     return false;
                 }
-                if el.value().name() == "a"
-                    && let Some(href) = el.attr("href").map(str::trim).filter(|h| !h.is_empty())
-                {
-                    links.push((el, href, self.capture.replace(String::new())));
+                if let Role::Link { href: Some(href), .. } = &e.role {
+                    links.push((id, href, self.capture.replace(String::new())));
                 }
-                if is_block(el.value().name()) {
+                if e.block {
                     self.out.text.push(' ');
                 }
                 true
             }
-            Visit::Close(el) => {
-                if links.last().is_some_and(|(e, _, _)| *e == el)
+            Step::Close(id, e) => {
+                if links.last().is_some_and(|(l, _, _)| *l == id)
                     && let Some((_, href, outer)) = links.pop()
                 {
                     let captured = self.capture.take().unwrap_or_default();
@@ -484,68 +416,15 @@ impl Walker<'_> {
                     });
                     self.register_link(href, &attr_text(&captured), false);
                 }
-                if spoilers.last().is_some_and(|(e, _)| *e == el) {
+                if spoilers.last().is_some_and(|(s, _)| *s == id) {
                     spoilers.pop();
                 }
-                if is_block(el.value().name()) {
+                if e.block {
                     self.out.text.push(' ');
                 }
                 true
             }
         });
-    }
-}
-
-/// A code block's raw text: `<br>` as line breaks, nothing of a spoiler inside it, controls
-/// out (tabs and line breaks kept), one trailing line break dropped.
-pub(crate) fn code_text(pre: ElementRef<'_>) -> String {
-    let mut raw = String::new();
-    walk_tree(pre, |v| match v {
-        Visit::Open(e) => {
-            let name = e.value().name();
-            if is_skipped(e) || (e != pre && is_spoiler_part(e)) {
-                return false;
-            }
-            if name == "br" {
-                raw.push('\n');
-            }
-            true
-        }
-        Visit::Close(_) => true,
-        Visit::Text(text, _) => {
-            raw.push_str(&sanitize_code(text));
-            true
-        }
-    });
-    if raw.ends_with('\n') {
-        raw.pop();
-    }
-    raw
-}
-
-/// KaTeX as its TeX source (`$$…$$`), or "[math]" when it carries none.
-pub(crate) fn math_text(el: ElementRef<'_>) -> String {
-    let tex = shown_elements(el)
-        .into_iter()
-        .find(|d| {
-            d.value().name() == "annotation"
-                && d.attr("encoding").is_some_and(|e| e.trim().eq_ignore_ascii_case("application/x-tex"))
-        })
-        .map(|a| {
-            let mut tex = String::new();
-            walk_tree(a, |v| match v {
-                Visit::Open(e) => e == a || !is_spoiler_part(e),
-                Visit::Text(t, _) => {
-                    tex.push_str(t);
-                    true
-                }
-                Visit::Close(_) => true,
-            });
-            collapse_ws(&tex)
-        });
-    match tex {
-        Some(tex) => format!("$${tex}$$"),
-        None => "[math]".to_owned(),
     }
 }
 
@@ -605,7 +484,7 @@ mod tests {
     #[test]
     fn too_costly_html_is_an_empty_document() {
         let doc = Document::parse(&"<div>".repeat(50_000));
-        assert!(doc.html().is_none());
+        assert!(doc.tree().is_none());
         assert_eq!(doc.summary(&Ctx(true)), Summary::default());
     }
 }

@@ -181,8 +181,8 @@ pub(crate) enum Visit<'a> {
     Open(ElementRef<'a>),
     /// An element that was descended into is left.
     Close(ElementRef<'a>),
-    /// A text node and its parent element.
-    Text(&'a str, Option<ElementRef<'a>>),
+    /// A text node.
+    Text(&'a str),
 }
 
 /// Pre/post-order walk over `root` (included) without recursion.
@@ -193,7 +193,7 @@ pub(crate) fn walk_tree<'a>(root: ElementRef<'a>, mut f: impl FnMut(Visit<'a>) -
         match node.value() {
             Node::Text(t) => {
                 let text: &'a str = &t.text;
-                f(Visit::Text(text, node.parent().and_then(ElementRef::wrap)));
+                f(Visit::Text(text));
             }
             Node::Element(_) => {
                 if let Some(el) = ElementRef::wrap(node)
@@ -293,9 +293,6 @@ pub(crate) fn media_link(el: ElementRef<'_>) -> Option<(String, String, bool)> {
     Some((url.to_owned(), label, is_video))
 }
 
-/// The picture an inline image (`div.message_inline_image`) shows: its shown `<img>`'s source
-/// (the server's thumbnail when it made one), not a video's, not the server's "still making the
-/// thumbnail" placeholder.
 /// The address an `<img>` stands for: the file of Markdown image syntax (level 437:
 /// `data-original-src`; `src` is a thumbnail, or the loading spinner while there is none), a
 /// full-size picture, else `src` — never the spinner's.
@@ -307,11 +304,9 @@ pub(crate) fn image_link(el: ElementRef<'_>) -> Option<&str> {
         .filter(|s| !s.is_empty())
 }
 
-pub(crate) fn media_preview(el: ElementRef<'_>) -> Option<String> {
-    media_picture(el).map(|(src, _)| src)
-}
-
-/// [`media_preview`], with the picture's size in pixels when the message gives it (Zulip's
+/// The picture an inline image (`div.message_inline_image`) shows: its shown `<img>`'s source
+/// (the server's thumbnail when it made one), not a video's, not the server's "still making the
+/// thumbnail" placeholder; with its size in pixels when the message gives it (Zulip's
 /// `data-original-dimensions="640x480"` on the `<img>`).
 pub(crate) fn media_picture(el: ElementRef<'_>) -> Option<(String, Option<(u32, u32)>)> {
     let shown = shown_elements(el);

@@ -1,7 +1,8 @@
 //! Message content layout: a parsed [`Document`] (see `crate::content`) → styled terminal lines.
 //!
 //! The entry points are [`render_document`] and [`render_html`] (or [`render_html_with_theme`]),
-//! which parse first. The layout walks the document's tree at a fixed width:
+//! which parse first. The layout walks the document's tree (`content::tree`, never HTML) at a
+//! fixed width:
 //!
 //! * Block structure (paragraphs, quotes, lists, code, tables, spoilers, media) is laid out by a
 //!   recursive walker whose depth is capped at `MAX_DEPTH`; anything nested deeper is rendered
@@ -23,18 +24,15 @@ use std::collections::HashMap;
 
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use scraper::{ElementRef, Node};
 use unicode_segmentation::UnicodeSegmentation;
 
 use crate::content::guard::TOO_COMPLEX;
-use crate::content::html::{
-    Visit, audio_video_src, code_language, emoji_from_code, has_class, is_block, is_skipped,
-    is_spoiler_block, is_spoiler_part, is_stray_spoiler_content, media_link, media_picture, parent_element,
-    walk_tree,
+use crate::content::text::{attr_text, grapheme_width};
+use crate::content::tree::{
+    Element, Image, Inline, Kind as NodeKind, Media, NodeId, Role, Spoiler, Step, Tag, Tree,
 };
-use crate::content::text::{attr_text, grapheme_width, sanitize_code};
 use crate::content::{ContentContext, LinkRef, display_width};
-use crate::content::{Document, MAX_DEPTH, code_text, math_text};
+use crate::content::{Document, MAX_DEPTH, spoiler_open};
 
 mod code;
 mod flat;
@@ -182,7 +180,7 @@ pub fn render_document(
     theme: &Theme,
 ) -> RenderedContent {
     let width = usize::from(width).max(MIN_WIDTH);
-    let Some(html) = doc.html() else {
+    let Some(tree) = doc.tree() else {
         let mut flow = Flow::new(width);
         flow.text(TOO_COMPLEX, theme.dim, false);
         return RenderedContent { lines: flow.finish(), ..RenderedContent::default() };
@@ -192,7 +190,7 @@ pub fn render_document(
         theme,
         links: Vec::new(),
         link_ids: HashMap::new(),
-        doc,
+        tree,
         code_blocks: Vec::new(),
         code_languages: Vec::new(),
         list_depth: 0,
@@ -202,7 +200,7 @@ pub fn render_document(
     };
     let mut flow = Flow::new(width);
     let base = Inherit { style: theme.text, nowrap: false };
-    renderer.children(html.root_element(), &mut flow, base, 0);
+    renderer.children(tree.root(), &mut flow, base, 0);
     let mut lines = flow.finish();
     enforce_width(&mut lines, width);
     let images = if renderer.previews.is_empty() {
@@ -249,8 +247,8 @@ struct Renderer<'a> {
     theme: &'a Theme,
     links: Vec<LinkRef>,
     link_ids: HashMap<String, usize>,
-    /// The document laid out; it numbers the spoilers.
-    doc: &'a Document,
+    /// The document laid out.
+    tree: &'a Tree,
     code_blocks: Vec<String>,
     code_languages: Vec<Option<String>>,
     list_depth: usize,
@@ -265,8 +263,8 @@ struct Renderer<'a> {
 
 impl<'a> Renderer<'a> {
     /// Whether the user opened this spoiler. One the numbering missed stays closed.
-    fn spoiler_open(&self, el: ElementRef<'_>) -> bool {
-        self.doc.spoiler_index(el).is_some_and(|i| self.ctx.spoiler_open(i))
+    fn spoiler_open(&self, e: &Element) -> bool {
+        spoiler_open(self.ctx, e.spoiler)
     }
 
     /// Emit visible text (also recorded as link text inside a link).
@@ -291,190 +289,156 @@ impl<'a> Renderer<'a> {
         self.links.len()
     }
 
-    fn children<'d>(&mut self, el: ElementRef<'d>, flow: &mut Flow, inh: Inherit, depth: usize) {
-        for child in el.children() {
-            match child.value() {
-                Node::Text(t) => self.emit(flow, &t.text, inh),
-                Node::Element(_) => {
-                    if let Some(c) = ElementRef::wrap(child) {
-                        self.element(c, flow, inh, depth + 1);
-                    }
-                }
-                _ => {}
+    fn children(&mut self, id: NodeId, flow: &mut Flow, inh: Inherit, depth: usize) {
+        let tree = self.tree;
+        for &child in tree.children(id) {
+            match &tree.node(child).kind {
+                NodeKind::Text(t) => self.emit(flow, t, inh),
+                NodeKind::Element(_) => self.element(child, flow, inh, depth + 1),
             }
         }
     }
 
-    fn block_children<'d>(&mut self, el: ElementRef<'d>, flow: &mut Flow, inh: Inherit, depth: usize) {
+    fn block_children(&mut self, id: NodeId, flow: &mut Flow, inh: Inherit, depth: usize) {
         flow.flush();
-        self.children(el, flow, inh, depth);
+        self.children(id, flow, inh, depth);
         flow.flush();
     }
 
-    fn element<'d>(&mut self, el: ElementRef<'d>, flow: &mut Flow, inh: Inherit, depth: usize) {
+    fn element(&mut self, id: NodeId, flow: &mut Flow, inh: Inherit, depth: usize) {
+        let tree = self.tree;
+        let Some(e) = tree.element(id) else { return };
         if depth > MAX_DEPTH {
-            self.walk_flat(el, flow, inh);
+            self.walk_flat(id, flow, inh);
             return;
         }
         // A hidden spoiler is hidden too.
-        if is_skipped(el) {
+        if matches!(e.role, Role::Skipped) {
             return;
         }
-        if is_spoiler_block(el) {
-            self.spoiler(el, false, flow, inh, depth);
-            return;
-        }
-        if has_class(el, "spoiler-content") {
+        match e.spoiler {
+            Spoiler::Block { .. } => return self.spoiler(id, e, false, flow, inh, depth),
             // The spoiler-block handler never passes its content here: this one is stray.
-            self.spoiler(el, true, flow, inh, depth);
-            return;
+            Spoiler::Content { .. } => return self.spoiler(id, e, true, flow, inh, depth),
+            Spoiler::No => {}
         }
-        if self.atom(el, flow, inh) {
+        if self.atom(e, flow, inh) {
             return;
         }
         let t = self.theme;
-        let name = el.value().name();
-        match name {
-            "a" => self.link(el, flow, inh, depth),
-            "blockquote" => self.blockquote(el, flow, inh, depth),
-            "ul" | "ol" | "menu" => self.list(el, flow, inh, depth, name == "ol"),
-            "table" => self.table(el, flow, inh, depth),
-            "h1" | "h2" => self.block_children(el, flow, inh.patch(t.heading_major), depth),
-            "h3" | "h4" | "h5" | "h6" => self.block_children(el, flow, inh.patch(t.heading), depth),
-            _ if is_block(name) => self.block_children(el, flow, inh, depth),
+        match &e.role {
+            Role::Link { href, mention } => self.link(id, href.as_deref(), *mention, flow, inh, depth),
+            Role::Quote => self.blockquote(id, flow, inh, depth),
+            Role::List { ordered, start } => self.list(id, flow, inh, depth, *ordered, *start),
+            Role::Table(table) => self.table(table, flow, inh, depth),
+            Role::Heading { major: true } => self.block_children(id, flow, inh.patch(t.heading_major), depth),
+            Role::Heading { major: false } => self.block_children(id, flow, inh.patch(t.heading), depth),
+            _ if e.block => self.block_children(id, flow, inh, depth),
             _ => {
-                let inh = self.inline_inherit(el, inh);
-                self.children(el, flow, inh, depth);
+                let inh = self.inline_inherit(e, inh);
+                self.children(id, flow, inh, depth);
             }
         }
     }
 
-    fn inline_inherit(&self, el: ElementRef<'_>, inh: Inherit) -> Inherit {
+    fn inline_inherit(&self, e: &Element, inh: Inherit) -> Inherit {
         let t = self.theme;
-        let e = el.value();
-        let cls = |c: &str| e.classes().any(|x| x == c);
-        match e.name() {
-            "strong" | "b" => inh.patch(t.strong),
-            "em" | "i" | "cite" | "var" | "dfn" => inh.patch(t.emphasis),
-            "del" | "s" | "strike" => inh.patch(t.strike),
-            "u" | "ins" => inh.patch(t.underline),
-            "code" | "kbd" | "samp" | "tt" => inh.patch(t.code_inline),
-            "span" if cls("user-mention") => {
-                let wildcard =
-                    el.attr("data-user-id") == Some("*") || e.classes().any(|c| c.contains("wildcard"));
-                let style = if wildcard {
-                    t.wildcard_mention
-                } else if cls("silent") {
-                    t.mention_silent
-                } else {
-                    t.mention
-                };
-                inh.patch(style).nowrap()
-            }
-            "span" if cls("user-group-mention") => {
-                let style = if cls("silent") { t.group_mention_silent } else { t.group_mention };
-                inh.patch(style).nowrap()
-            }
-            "span" if cls("topic-mention") => inh.patch(t.wildcard_mention).nowrap(),
-            "span" if cls("highlight") => inh.patch(t.search_match),
-            "span" if cls("alert-word") => inh.patch(t.alert_word),
-            _ => inh,
+        let Role::Inline(inline) = e.role else { return inh };
+        match inline {
+            Inline::Plain => inh,
+            Inline::Strong => inh.patch(t.strong),
+            Inline::Emphasis => inh.patch(t.emphasis),
+            Inline::Strike => inh.patch(t.strike),
+            Inline::Underline => inh.patch(t.underline),
+            Inline::Code => inh.patch(t.code_inline),
+            Inline::Mention { wildcard: true, .. } => inh.patch(t.wildcard_mention).nowrap(),
+            Inline::Mention { silent: true, .. } => inh.patch(t.mention_silent).nowrap(),
+            Inline::Mention { .. } => inh.patch(t.mention).nowrap(),
+            Inline::GroupMention { silent: true } => inh.patch(t.group_mention_silent).nowrap(),
+            Inline::GroupMention { silent: false } => inh.patch(t.group_mention).nowrap(),
+            Inline::TopicMention => inh.patch(t.wildcard_mention).nowrap(),
+            Inline::Highlight => inh.patch(t.search_match),
+            Inline::AlertWord => inh.patch(t.alert_word),
         }
     }
 
     /// Leaf-like elements rendered without walking their children. Shared by the structured
-    /// and the flat walker. Returns whether `el` was handled.
-    fn atom(&mut self, el: ElementRef<'_>, flow: &mut Flow, inh: Inherit) -> bool {
-        if is_skipped(el) {
+    /// and the flat walker. Returns whether `e` was handled.
+    fn atom(&mut self, e: &Element, flow: &mut Flow, inh: Inherit) -> bool {
+        // The user hid this message's previews: the links stay in the text.
+        if e.preview && !self.ctx.link_previews() {
             return true;
         }
-        let name = el.value().name();
-        match name {
-            "br" => flow.hard_break(),
-            "hr" => {
+        match &e.role {
+            Role::Break => flow.hard_break(),
+            Role::Rule => {
                 let rule = Line::from(Span::styled("─".repeat(flow.width), self.theme.rule));
                 flow.block(vec![rule], Kind::Block);
             }
-            "img" => self.image(el, flow, inh),
-            "audio" | "video" => self.audio_video(el, flow, inh),
-            "time" => return self.time(el, flow, inh),
-            "pre" => self.code_block(el, flow),
-            "span" if has_class(el, "katex-display") => self.math(el, flow, inh, true),
-            "span" if has_class(el, "katex") => self.math(el, flow, inh, false),
-            "span" if has_class(el, "emoji") => return self.emoji(el, flow, inh),
-            // The user hid this message's previews: the links stay in the text.
-            "div" if !self.ctx.link_previews() && is_link_preview(el) => {}
-            "div"
-                if has_class(el, "message_inline_image")
-                    || has_class(el, "message_inline_video")
-                    || has_class(el, "youtube-video")
-                    || has_class(el, "vimeo-video") =>
-            {
-                self.media(el, flow)
+            Role::Image(image) => self.image(image, flow, inh),
+            Role::AudioVideo(Some(av)) => self.audio_video(av.tag, &av.src, &av.title, flow, inh),
+            Role::Time(ts) => {
+                let text = attr_text(&self.ctx.format_time(*ts));
+                self.emit(flow, &text, inh.patch(self.theme.time).nowrap());
             }
-            "a" if has_class(el, "message_embed_image") => {}
-            _ => return false,
+            Role::Code(code) => self.code_block(code, flow),
+            Role::Math { tex, display } => self.math(tex, flow, inh, *display),
+            // Not a valid code point sequence is no `Emoji`: the element's text (":name:") is drawn.
+            Role::Emoji(text) => self.emit(flow, text, inh.nowrap()),
+            Role::Media(Some(m)) => self.media(m, flow),
+            _ => {}
         }
-        true
+        e.role.is_atom()
     }
 
-    fn image(&mut self, el: ElementRef<'_>, flow: &mut Flow, inh: Inherit) {
+    fn image(&mut self, image: &Image, flow: &mut Flow, inh: Inherit) {
         let t = self.theme;
-        let alt = el.attr("alt").map(attr_text).unwrap_or_default();
-        if has_class(el, "emoji") {
-            let text = if alt.is_empty() {
-                match el.attr("title").map(attr_text) {
-                    Some(title) if !title.is_empty() => format!(":{title}:"),
-                    _ => return,
+        let (src, alt) = match image {
+            Image::Emoji(text) => {
+                if let Some(text) = text {
+                    self.emit(flow, text, inh.patch(t.emoji_custom).nowrap());
                 }
-            } else {
-                alt
-            };
-            self.emit(flow, &text, inh.patch(t.emoji_custom).nowrap());
-            return;
-        }
-        let src = crate::content::html::image_link(el);
-        let Some(src) = src else {
-            if !alt.is_empty() {
-                self.emit(flow, &alt, inh);
+                return;
             }
-            return;
+            Image::Alt(alt) => {
+                if !alt.is_empty() {
+                    self.emit(flow, alt, inh);
+                }
+                return;
+            }
+            Image::Picture { src, alt } => (src, alt),
         };
         // Not a picture `I` shows (not an inline image's): no picture number, only its link's.
-        let n = self.register_link(src, &alt, true);
+        let n = self.register_link(src, alt, true);
         let style = inh.style.patch(t.media);
         flow.text("[image]", style, true);
         if !alt.is_empty() {
             flow.space(style);
-            self.emit(flow, &alt, inh.patch(t.media));
+            self.emit(flow, alt, inh.patch(t.media));
         }
         flow.text(&format!("[{n}]"), marker_style(style, t), true);
     }
 
     /// A bare `<audio>`/`<video>` (Zulip renders `[a.mp3](/user_uploads/…)` as `<audio>`):
     /// "[audio N] title" inline; the fallback content inside the element is not shown.
-    fn audio_video(&mut self, el: ElementRef<'_>, flow: &mut Flow, inh: Inherit) {
+    fn audio_video(&mut self, tag: &str, src: &str, title: &str, flow: &mut Flow, inh: Inherit) {
         let t = self.theme;
-        let Some(src) = audio_video_src(el) else { return };
-        let title = el.attr("title").map(attr_text).unwrap_or_default();
-        let n = self.register_link(src, &title, false);
+        let n = self.register_link(src, title, false);
         let style = inh.style.patch(t.media);
-        flow.text(&format!("[{}]", el.value().name()), style, true);
+        flow.text(&format!("[{tag}]"), style, true);
         flow.space(style);
-        let label = if title.is_empty() { attr_text(src) } else { title };
+        let label = if title.is_empty() { attr_text(src) } else { title.to_owned() };
         self.emit(flow, &label, inh.patch(t.media));
         flow.text(&format!("[{n}]"), marker_style(style, t), true);
     }
 
-    fn media(&mut self, el: ElementRef<'_>, flow: &mut Flow) {
+    fn media(&mut self, m: &Media, flow: &mut Flow) {
         let t = self.theme;
-        let Some((url, label, is_video)) = media_link(el) else { return };
-        let n = self.register_link(&url, &label, !is_video);
-        let picture = media_picture(el);
+        let n = self.register_link(&m.url, &m.label, !m.is_video);
         // Pictures are numbered as `I` shows them (the first of the message is `[image 1]`),
         // apart from links: the link's number follows the label, as it follows a link's text.
-        let tag = match &picture {
-            _ if is_video => "[video]".to_owned(),
+        let tag = match &m.picture {
+            _ if m.is_video => "[video]".to_owned(),
             Some(_) => {
                 self.pictures += 1;
                 format!("[image {}]", self.pictures)
@@ -484,70 +448,51 @@ impl<'a> Renderer<'a> {
         let mut sub = Flow::new(flow.width);
         sub.text(&tag, t.media, true);
         sub.space(t.media);
-        sub.text(&label, t.media, false);
+        sub.text(&m.label, t.media, false);
         sub.text(&format!("[{n}]"), marker_style(t.media, t), true);
         flow.block(sub.finish(), Kind::Media);
         // Room for the picture under its link, marked until the layout is done: the rows its
         // size takes (one column is kept free at the right), at most `image_rows`.
-        if let Some((src, pixels)) = picture.filter(|(src, _)| self.ctx.image(src)) {
+        if let Some((src, pixels)) = m.picture.as_ref().filter(|(src, _)| self.ctx.image(src)) {
             let most = image_rows(flow.width);
             let width = u16::try_from(flow.width.saturating_sub(1)).unwrap_or(u16::MAX);
-            let rows = self.ctx.picture_rows(&src, pixels, width, most);
+            let rows = self.ctx.picture_rows(src, *pixels, width, most);
             let mark = format!("{IMAGE_ROW}{}", self.previews.len());
-            self.previews.push((src, rows.is_some()));
+            self.previews.push((src.clone(), rows.is_some()));
             let rows = (0..rows.unwrap_or(most).clamp(1, most)).map(|_| Line::raw(mark.clone())).collect();
             flow.block(rows, Kind::Media);
         }
     }
 
-    fn time(&mut self, el: ElementRef<'_>, flow: &mut Flow, inh: Inherit) -> bool {
-        let Some(dt) = el.attr("datetime") else {
-            return false;
-        };
-        let Ok(parsed) = chrono::DateTime::parse_from_rfc3339(dt.trim()) else {
-            return false;
-        };
-        let text = attr_text(&self.ctx.format_time(parsed.timestamp()));
-        self.emit(flow, &text, inh.patch(self.theme.time).nowrap());
-        true
-    }
-
-    fn emoji(&mut self, el: ElementRef<'_>, flow: &mut Flow, inh: Inherit) -> bool {
-        let emoji = el.value().classes().filter_map(|c| c.strip_prefix("emoji-")).find_map(emoji_from_code);
-        match emoji {
-            Some(e) => {
-                self.emit(flow, &e, inh.nowrap());
-                true
-            }
-            // Not a valid code point sequence: render the element's text (":name:").
-            None => false,
-        }
-    }
-
-    fn math(&mut self, el: ElementRef<'_>, flow: &mut Flow, inh: Inherit, display: bool) {
-        let text = math_text(el);
+    fn math(&mut self, text: &str, flow: &mut Flow, inh: Inherit, display: bool) {
         let inh = inh.patch(self.theme.math);
         if display {
             flow.soft_break();
-            self.emit(flow, &text, inh);
+            self.emit(flow, text, inh);
             flow.soft_break();
         } else {
-            self.emit(flow, &text, inh);
+            self.emit(flow, text, inh);
         }
     }
 
-    fn link<'d>(&mut self, el: ElementRef<'d>, flow: &mut Flow, inh: Inherit, depth: usize) {
+    fn link(
+        &mut self,
+        id: NodeId,
+        href: Option<&str>,
+        mention: bool,
+        flow: &mut Flow,
+        inh: Inherit,
+        depth: usize,
+    ) {
         let t = self.theme;
         // Channel and topic mentions are links into the app: numbered like the others (`o`
         // opens them in topicterm), drawn in the channel style.
-        let mention = has_class(el, "stream") || has_class(el, "stream-topic");
-        let href = el.attr("href").map(str::trim).filter(|h| !h.is_empty());
         let Some(href) = href else {
-            self.children(el, flow, if mention { inh.patch(t.channel) } else { inh }, depth);
+            self.children(id, flow, if mention { inh.patch(t.channel) } else { inh }, depth);
             return;
         };
         let outer = self.capture.replace(String::new());
-        self.children(el, flow, inh.patch(if mention { t.channel } else { t.link }), depth);
+        self.children(id, flow, inh.patch(if mention { t.channel } else { t.link }), depth);
         let captured = self.capture.take().unwrap_or_default();
         self.capture = outer.map(|mut o| {
             o.push_str(&captured);
@@ -557,37 +502,43 @@ impl<'a> Renderer<'a> {
         flow.text(&format!("[{n}]"), marker_style(inh.style, t), true);
     }
 
-    fn blockquote<'d>(&mut self, el: ElementRef<'d>, flow: &mut Flow, inh: Inherit, depth: usize) {
+    fn blockquote(&mut self, id: NodeId, flow: &mut Flow, inh: Inherit, depth: usize) {
         match inner_width(flow.width, 2) {
             Some(w) => {
                 let mut sub = Flow::new(w);
-                self.children(el, &mut sub, inh, depth);
+                self.children(id, &mut sub, inh, depth);
                 let lines = prefix_lines(sub.finish(), "▎ ", "▎ ", self.theme.quote_bar);
                 flow.block(lines, Kind::Block);
             }
-            None => self.block_children(el, flow, inh, depth),
+            None => self.block_children(id, flow, inh, depth),
         }
     }
 
-    fn list<'d>(&mut self, el: ElementRef<'d>, flow: &mut Flow, inh: Inherit, depth: usize, ordered: bool) {
+    /// One item of a list: a `li`'s children, another element, or stray text.
+    fn list_item(&mut self, item: NodeId, sub: &mut Flow, inh: Inherit, depth: usize) {
+        match &self.tree.node(item).kind {
+            NodeKind::Text(text) => self.emit(sub, text, inh),
+            NodeKind::Element(e) if e.tag == Tag::Li => self.children(item, sub, inh, depth + 1),
+            NodeKind::Element(_) => self.element(item, sub, inh, depth + 1),
+        }
+    }
+
+    fn list(&mut self, id: NodeId, flow: &mut Flow, inh: Inherit, depth: usize, ordered: bool, start: i64) {
         let t = self.theme;
+        let tree = self.tree;
         // Items: child elements (normally <li>) and stray non-blank text.
-        let items: Vec<_> = el
-            .children()
-            .filter(|c| match c.value() {
-                Node::Element(_) => true,
-                Node::Text(text) => !text.trim().is_empty(),
-                _ => false,
+        let items: Vec<NodeId> = tree
+            .children(id)
+            .iter()
+            .copied()
+            .filter(|&c| match &tree.node(c).kind {
+                NodeKind::Element(_) => true,
+                NodeKind::Text(text) => !text.trim().is_empty(),
             })
             .collect();
         if items.is_empty() {
             return;
         }
-        let start: i64 = el
-            .attr("start")
-            .and_then(|s| s.trim().parse().ok())
-            .unwrap_or(1)
-            .clamp(-1_000_000_000, 1_000_000_000);
         let bullet = ["•", "◦", "▪"][self.list_depth % 3];
         let labels: Vec<String> = (0..items.len())
             .map(|i| if ordered { format!("{}.", start + i as i64) } else { bullet.to_owned() })
@@ -605,18 +556,7 @@ impl<'a> Renderer<'a> {
                 sub.text(&label, t.list_marker, true);
                 sub.space(t.list_marker);
             }
-            match item.value() {
-                Node::Text(text) => self.emit(&mut sub, text, inh),
-                _ => {
-                    if let Some(e) = ElementRef::wrap(item) {
-                        if e.value().name() == "li" {
-                            self.children(e, &mut sub, inh, depth + 1);
-                        } else {
-                            self.element(e, &mut sub, inh, depth + 1);
-                        }
-                    }
-                }
-            }
+            self.list_item(item, &mut sub, inh, depth);
             let mut lines = sub.finish();
             if indented.is_some() {
                 if lines.is_empty() {
@@ -633,13 +573,17 @@ impl<'a> Renderer<'a> {
         flow.block(out, Kind::List);
     }
 
-    fn spoiler<'d>(&mut self, el: ElementRef<'d>, stray: bool, flow: &mut Flow, inh: Inherit, depth: usize) {
+    /// A spoiler's header lines: its header's content (else "Spoiler"), the hint, the marker.
+    fn spoiler_head(
+        &mut self,
+        header: Option<NodeId>,
+        open: bool,
+        w: usize,
+        indented: bool,
+        inh: Inherit,
+        depth: usize,
+    ) -> Vec<Line<'static>> {
         let t = self.theme;
-        let open = self.spoiler_open(el);
-        let header = if stray { None } else { el.child_elements().find(|c| has_class(*c, "spoiler-header")) };
-        let indented = inner_width(flow.width, 2);
-        let w = indented.unwrap_or(flow.width);
-
         let mut sub = Flow::new(w);
         if let Some(h) = header {
             self.children(h, &mut sub, inh, depth + 1);
@@ -658,33 +602,36 @@ impl<'a> Renderer<'a> {
             head.push(Line::from(Span::styled(hint.trim_start(), t.dim)));
         }
         let marker = if open { "▼ " } else { "▶ " };
-        let mut lines = if indented.is_some() {
+        if indented {
             prefix_lines(head, marker, "  ", t.spoiler)
         } else {
             let mut l = vec![Line::from(Span::styled(marker.trim_end(), t.spoiler))];
             l.extend(head);
             l
-        };
+        }
+    }
 
+    fn spoiler(&mut self, id: NodeId, e: &Element, stray: bool, flow: &mut Flow, inh: Inherit, depth: usize) {
+        let t = self.theme;
+        let tree = self.tree;
+        let open = self.spoiler_open(e);
+        let header = match e.spoiler {
+            Spoiler::Block { header, .. } if !stray => header,
+            _ => None,
+        };
+        let indented = inner_width(flow.width, 2);
+        let w = indented.unwrap_or(flow.width);
+        let mut lines = self.spoiler_head(header, open, w, indented.is_some(), inh, depth);
         if open {
             let mut body = Flow::new(w);
-            for child in el.children() {
-                match child.value() {
-                    Node::Text(text) => self.emit(&mut body, text, inh),
-                    Node::Element(_) => {
-                        let Some(c) = ElementRef::wrap(child) else {
-                            continue;
-                        };
-                        if Some(c) == header {
-                            continue;
-                        }
-                        if !stray && has_class(c, "spoiler-content") {
-                            self.children(c, &mut body, inh, depth + 1);
-                        } else {
-                            self.element(c, &mut body, inh, depth + 1);
-                        }
+            for &child in tree.children(id) {
+                match &tree.node(child).kind {
+                    NodeKind::Text(text) => self.emit(&mut body, text, inh),
+                    NodeKind::Element(_) if Some(child) == header => {}
+                    NodeKind::Element(c) if !stray && c.spoiler_content => {
+                        self.children(child, &mut body, inh, depth + 1)
                     }
-                    _ => {}
+                    NodeKind::Element(_) => self.element(child, &mut body, inh, depth + 1),
                 }
             }
             let body = body.finish();
@@ -696,19 +643,4 @@ impl<'a> Renderer<'a> {
         }
         flow.block(lines, Kind::Block);
     }
-}
-
-/// A preview the server made of a link in the text: a page's embed, a video's, or the picture
-/// of a linked image that is not an upload (an upload's picture is the message's own).
-fn is_link_preview(el: ElementRef<'_>) -> bool {
-    if has_class(el, "message_embed") || has_class(el, "youtube-video") || has_class(el, "vimeo-video") {
-        return true;
-    }
-    let media = has_class(el, "message_inline_image") || has_class(el, "message_inline_video");
-    let upload = el
-        .select(&scraper::Selector::parse("a[href]").expect("selector"))
-        .next()
-        .and_then(|a| a.attr("href"))
-        .is_some_and(|h| h.contains("/user_uploads/"));
-    media && !upload
 }

@@ -81,48 +81,13 @@ fn message_block(
     let shown = st.shown(m);
     let hidden = shown == Shown::Hidden;
     if !same_conv {
-        match (found.and_then(|f| f.subject.as_deref()), m.stream_id()) {
-            // An empty topic's match is empty too: the header names it as the realm does.
-            (Some(subject), Some(c)) if !m.is_dm() && !subject.trim().is_empty() => {
-                let mut spans =
-                    vec![Span::styled(format!("#{} > ", sanitize(st.data.channels.name(c))), t.header)];
-                for (text, marked) in crate::content::highlighted_runs(subject) {
-                    let style = if marked { t.header.patch(t.content.search_match) } else { t.header };
-                    spans.push(Span::styled(text, style));
-                }
-                spans.push(Span::styled(policy_mark(st, c, m.topic()), t.header));
-                out.push(clip_line(spans, width as usize));
-            }
-            _ => out.push(Line::styled(clip(&conversation_header(st, m), width as usize), t.header)),
-        }
+        out.push(header_line(st, t, m, found.and_then(|f| f.subject.as_deref()), width));
     }
     let same_sender =
         same_conv && prev.is_some_and(|p| p.sender_id() == m.sender_id() && m.timestamp - p.timestamp < 300);
-    // "(edited)" or "(moved)", and ★ when starred: on the sender line, or for a message drawn
-    // under the previous one's, after its first line (on a line of their own when that is full).
-    let mut marks = Vec::new();
-    if m.last_edit_timestamp().is_some() {
-        marks.push(Span::styled(" (edited)", t.dim));
-    } else if m.last_moved_timestamp().is_some() {
-        marks.push(Span::styled(" (moved)", t.dim));
-    }
-    if m.has_flag(Flag::Starred) {
-        marks.push(Span::styled(" ★", t.highlight));
-    }
+    let mut marks = edit_marks(t, m);
     if !same_sender {
-        let mut spans =
-            vec![Span::styled(format!("  {}", st.tz.format(m.timestamp, st.settings.clock.short())), t.dim)];
-        spans.append(&mut marks);
-        // A name too long for the line is shortened so the time stays in sight; in a pane too
-        // narrow for both, the name comes first.
-        let rest: usize = spans.iter().map(|s| display_width(&s.content)).sum();
-        let room = match (width as usize).saturating_sub(rest) {
-            r if r >= 10 => r,
-            _ => (width as usize).max(1),
-        };
-        let name = if hidden { "Muted user".into() } else { clip(&sanitize(m.sender_full_name()), room) };
-        spans.insert(0, Span::styled(name, t.bold));
-        out.push(Line::from(spans));
+        out.push(sender_line(st, t, m, hidden, &mut marks, width));
     }
     let spoilers = matches!(shown, Shown::Body { spoilers_open: true });
     if hidden {
@@ -151,6 +116,79 @@ fn message_block(
         return out;
     }
     let body = cache.get(m, html, width.saturating_sub(2).max(10), spoilers, st, true);
+    body_lines(m.id, &body, marks, width, placed, &mut out);
+    address_lines(st, t, m.id, &body, width, placed, &mut out);
+    out.extend(reaction_lines(st, t, m, width));
+    out
+}
+
+/// The conversation's header over a message: in search results with what matched marked.
+fn header_line(st: &State, t: &Theme, m: &Stored, subject: Option<&str>, width: u16) -> Line<'static> {
+    match (subject, m.stream_id()) {
+        // An empty topic's match is empty too: the header names it as the realm does.
+        (Some(subject), Some(c)) if !m.is_dm() && !subject.trim().is_empty() => {
+            let mut spans =
+                vec![Span::styled(format!("#{} > ", sanitize(st.data.channels.name(c))), t.header)];
+            for (text, marked) in crate::content::highlighted_runs(subject) {
+                let style = if marked { t.header.patch(t.content.search_match) } else { t.header };
+                spans.push(Span::styled(text, style));
+            }
+            spans.push(Span::styled(policy_mark(st, c, m.topic()), t.header));
+            clip_line(spans, width as usize)
+        }
+        _ => Line::styled(clip(&conversation_header(st, m), width as usize), t.header),
+    }
+}
+
+/// "(edited)" or "(moved)", and ★ when starred: on the sender line, or for a message drawn
+/// under the previous one's, after its first line (on a line of their own when that is full).
+fn edit_marks(t: &Theme, m: &Stored) -> Vec<Span<'static>> {
+    let mut marks = Vec::new();
+    if m.last_edit_timestamp().is_some() {
+        marks.push(Span::styled(" (edited)", t.dim));
+    } else if m.last_moved_timestamp().is_some() {
+        marks.push(Span::styled(" (moved)", t.dim));
+    }
+    if m.has_flag(Flag::Starred) {
+        marks.push(Span::styled(" ★", t.highlight));
+    }
+    marks
+}
+
+/// The sender's name, the time and the `marks` (taken from it).
+fn sender_line(
+    st: &State,
+    t: &Theme,
+    m: &Stored,
+    hidden: bool,
+    marks: &mut Vec<Span<'static>>,
+    width: u16,
+) -> Line<'static> {
+    let mut spans =
+        vec![Span::styled(format!("  {}", st.tz.format(m.timestamp, st.settings.clock.short())), t.dim)];
+    spans.append(marks);
+    // A name too long for the line is shortened so the time stays in sight; in a pane too
+    // narrow for both, the name comes first.
+    let rest: usize = spans.iter().map(|s| display_width(&s.content)).sum();
+    let room = match (width as usize).saturating_sub(rest) {
+        r if r >= 10 => r,
+        _ => (width as usize).max(1),
+    };
+    let name = if hidden { "Muted user".into() } else { clip(&sanitize(m.sender_full_name()), room) };
+    spans.insert(0, Span::styled(name, t.bold));
+    Line::from(spans)
+}
+
+/// The body's lines, indented, the `marks` after its first line (or on one of their own);
+/// where its pictures and its links' numbers are go in `placed`.
+fn body_lines(
+    id: MessageId,
+    body: &super::content::RenderedContent,
+    mut marks: Vec<Span<'static>>,
+    width: u16,
+    placed: &mut InBlock,
+    out: &mut Vec<Line<'static>>,
+) {
     let marks_width: usize = marks.iter().map(|s| display_width(&s.content)).sum();
     let mut numbers = body.marks.iter().peekable();
     for (k, l) in body.lines.iter().enumerate() {
@@ -172,27 +210,33 @@ fn message_block(
         }
         while let Some(n) = numbers.next_if(|n| n.line <= k) {
             let (col, width) = (n.col + 2, n.width);
-            placed.spots.push(Spot {
-                line: out.len(),
-                col,
-                width,
-                link: LinkSpot { message: m.id, number: n.number },
-            });
+            let link = LinkSpot { message: id, number: n.number };
+            placed.spots.push(Spot { line: out.len(), col, width, link });
         }
         out.push(Line::from(spans));
     }
     if !marks.is_empty() {
         out.push(Line::from(vec![Span::raw(" ")].into_iter().chain(marks).collect::<Vec<_>>()));
     }
+}
+
+/// A line for each link whose address is worth showing (`address_line`), numbered.
+fn address_lines(
+    st: &State,
+    t: &Theme,
+    id: MessageId,
+    body: &super::content::RenderedContent,
+    width: u16,
+    placed: &mut InBlock,
+    out: &mut Vec<Line<'static>>,
+) {
     for (i, link) in body.links.iter().enumerate() {
         let Some(address) = address_line(&st.site, &link.url) else { continue };
         let number = format!("[{}]", i + 1);
-        let spot = LinkSpot { message: m.id, number: i + 1 };
+        let spot = LinkSpot { message: id, number: i + 1 };
         placed.spots.push(Spot { line: out.len(), col: 2, width: number.len() as u16, link: spot });
         out.push(Line::styled(clip(&format!("  {number} {address}"), width as usize), t.dim));
     }
-    out.extend(reaction_lines(st, t, m, width));
-    out
 }
 
 /// What a link's address line says, judged by `urls::judge` as `o` opens it: nothing for a
@@ -439,9 +483,74 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
     }
     let ids = view.ids();
     let sel_pos = st.ui.selected.and_then(|id| ids.binary_search(&id).ok()).unwrap_or(ids.len() - 1);
+    let blocks = blocks_around(st, t, cache, ids, sel_pos, width, height);
+    let mut pane = Stacked::default();
+    let from_start = blocks.first == 0 && blocks.above.first().is_none_or(|(i, _, _)| *i == 0);
+    if from_start && view.found_oldest() {
+        pane.note(Line::styled("— beginning of the conversation —", t.dim));
+    } else if view.is_loading_older() {
+        pane.note(Line::styled("loading older messages…", t.dim));
+    }
+    let past_end = blocks.end >= ids.len();
+    pane.stack(st, t, ids, sel_pos, blocks);
+    if past_end {
+        pane.owners.extend(pending.iter().map(|_| None));
+        pane.lines.extend(pending);
+    }
+    // Scroll so the selected block starts within the pane, preferring the bottom.
+    let total = pane.lines.len();
+    let mut top = total.saturating_sub(height);
+    if pane.sel_start < top {
+        top = pane.sel_start;
+    }
+    let Stacked { lines, owners, pictures, numbers, .. } = pane;
+    let mut visible: Vec<Line> = lines.into_iter().skip(top).take(height).collect();
+    cache.hits.message_rows = owners.iter().skip(top).take(height).copied().collect();
+    let rows_free = new_below(st, t, ids, &cache.hits.message_rows, &mut visible, height, width);
+    f.render_widget(Paragraph::new(visible), area);
+    // The messages whose last line is on screen (not under the "new below" row): seen whole.
+    for (r, owner) in owners.iter().enumerate().take(top + rows_free).skip(top) {
+        if let Some(id) = *owner
+            && owners.get(r + 1) != Some(&Some(id))
+        {
+            cache.hits.seen.push(id);
+        }
+    }
+    // The links whose numbers are on screen (what `f` labels), and their labels while shown.
+    let shown: Vec<(u16, Spot)> = numbers
+        .into_iter()
+        .filter(|(at, _)| *at >= top && *at < top + rows_free)
+        .map(|(at, n)| ((at - top) as u16, n))
+        .collect();
+    super::hints::on_screen(f, st, t, &mut cache.hits, &shown, area);
+    draw_pictures(f, st, t, cache, pictures, (top, top + rows_free), area);
+}
+
+/// A message's index in the view, its lines, and what it places beside them.
+type Block = (usize, Vec<Line<'static>>, InBlock);
+
+/// The blocks drawn around the selected one.
+struct Around {
+    /// From the selected one downwards, until the pane is full.
+    below: Vec<Block>,
+    /// Upwards from the one before it until the pane is full, in the view's order.
+    above: Vec<Block>,
+    /// The index of the first message looked at upwards, and one past the last downwards.
+    first: usize,
+    end: usize,
+}
+
+/// Blocks from the selected one downwards, then upwards until the pane is full.
+fn blocks_around(
+    st: &State,
+    t: &Theme,
+    cache: &mut RenderCache,
+    ids: &[MessageId],
+    sel_pos: usize,
+    width: u16,
+    height: usize,
+) -> Around {
     let msg = |i: usize| ids.get(i).and_then(|id| st.data.messages.get(id));
-    // Blocks from the selected one downwards, then upwards until the pane is full.
-    type Block = (usize, Vec<Line<'static>>, InBlock);
     let mut below: Vec<Block> = Vec::new();
     let mut used = 0;
     let mut i = sel_pos;
@@ -470,97 +579,100 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
         }
     }
     above.reverse();
-    let mut lines: Vec<Line<'static>> = Vec::new();
-    let mut owners: Vec<Option<MessageId>> = Vec::new();
-    if j == 0 && view.found_oldest() && above.first().is_none_or(|(i, _, _)| *i == 0) {
-        lines.push(Line::styled("— beginning of the conversation —", t.dim));
-        owners.push(None);
-    } else if view.is_loading_older() {
-        lines.push(Line::styled("loading older messages…", t.dim));
-        owners.push(None);
+    Around { below, above, first: j, end: i }
+}
+
+/// The pane's lines, stacked: who owns each, where the selected block starts, where the
+/// pictures and the links' numbers are among them.
+#[derive(Default)]
+struct Stacked {
+    lines: Vec<Line<'static>>,
+    owners: Vec<Option<MessageId>>,
+    sel_start: usize,
+    /// Pictures: their first line among all the lines, column, rows.
+    pictures: Vec<(usize, Placed)>,
+    /// Links' numbers: their line among all the lines.
+    numbers: Vec<(usize, Spot)>,
+}
+
+impl Stacked {
+    /// A line of no message's.
+    fn note(&mut self, line: Line<'static>) {
+        self.lines.push(line);
+        self.owners.push(None);
     }
-    let mut sel_start = 0;
-    // Pictures: their first line among all the lines, column, rows.
-    let mut pictures: Vec<(usize, Placed)> = Vec::new();
-    // Links' numbers: their line among all the lines.
-    let mut numbers: Vec<(usize, Spot)> = Vec::new();
-    for (idx, block, placed) in above.into_iter().chain(below) {
-        let selected = idx == sel_pos;
-        if selected {
-            sel_start = lines.len();
-        }
-        pictures.extend(placed.images.into_iter().map(|p| (lines.len() + p.line, p)));
-        numbers.extend(placed.spots.into_iter().map(|n| (lines.len() + n.line, n)));
-        let unread = ids.get(idx).is_some_and(|id| st.data.unread.contains(*id));
-        for l in block {
-            let marker = if selected && st.ui.focus == Focus::Messages {
-                Span::styled("▌", t.accent)
-            } else if unread {
-                Span::styled("▏", t.highlight)
-            } else {
-                Span::raw(" ")
-            };
-            let mut spans = vec![marker];
-            spans.extend(l.spans);
-            lines.push(Line::from(spans).style(l.style));
-            owners.push(ids.get(idx).copied());
-        }
-    }
-    if i >= ids.len() {
-        owners.extend(pending.iter().map(|_| None));
-        lines.extend(pending);
-    }
-    // Scroll so the selected block starts within the pane, preferring the bottom.
-    let total = lines.len();
-    let mut top = total.saturating_sub(height);
-    if sel_start < top {
-        top = sel_start;
-    }
-    let mut visible: Vec<Line> = lines.into_iter().skip(top).take(height).collect();
-    cache.hits.message_rows = owners.iter().skip(top).take(height).copied().collect();
-    // Unread messages under the visible part: say how many, on the last row.
-    let last_seen = cache.hits.message_rows.iter().rev().flatten().next().copied();
-    let mut rows_free = height;
-    if let Some(last) = last_seen
-        && visible.len() >= height
-        && height > 1
-    {
-        let after = ids.partition_point(|id| *id <= last);
-        let unread =
-            ids[after..].iter().take(NEW_BELOW_CAP).filter(|id| st.data.unread.contains(**id)).count();
-        if unread > 0 {
-            let n =
-                if unread >= NEW_BELOW_CAP { format!("{}+", NEW_BELOW_CAP - 1) } else { unread.to_string() };
-            let plural = if unread == 1 { "" } else { "s" };
-            let text = format!(" ▼ {n} new message{plural} below — G jumps to the end ");
-            if let Some(row) = visible.last_mut() {
-                *row = Line::styled(
-                    clip(&text, width as usize),
-                    t.highlight.add_modifier(ratatui::style::Modifier::REVERSED),
-                );
-                rows_free = height - 1;
+
+    /// The blocks in order, each line behind its marker (the selection, or unread).
+    fn stack(&mut self, st: &State, t: &Theme, ids: &[MessageId], sel_pos: usize, blocks: Around) {
+        for (idx, block, placed) in blocks.above.into_iter().chain(blocks.below) {
+            let selected = idx == sel_pos;
+            if selected {
+                self.sel_start = self.lines.len();
+            }
+            let at = self.lines.len();
+            self.pictures.extend(placed.images.into_iter().map(|p| (at + p.line, p)));
+            self.numbers.extend(placed.spots.into_iter().map(|n| (at + n.line, n)));
+            let unread = ids.get(idx).is_some_and(|id| st.data.unread.contains(*id));
+            for l in block {
+                let marker = if selected && st.ui.focus == Focus::Messages {
+                    Span::styled("▌", t.accent)
+                } else if unread {
+                    Span::styled("▏", t.highlight)
+                } else {
+                    Span::raw(" ")
+                };
+                let mut spans = vec![marker];
+                spans.extend(l.spans);
+                self.lines.push(Line::from(spans).style(l.style));
+                self.owners.push(ids.get(idx).copied());
             }
         }
     }
-    f.render_widget(Paragraph::new(visible), area);
-    // The messages whose last line is on screen (not under the "new below" row): seen whole.
-    for (r, owner) in owners.iter().enumerate().take(top + rows_free).skip(top) {
-        if let Some(id) = *owner
-            && owners.get(r + 1) != Some(&Some(id))
-        {
-            cache.hits.seen.push(id);
-        }
+}
+
+/// Unread messages under the visible part: say how many, on the last row. The rows left for
+/// messages.
+fn new_below(
+    st: &State,
+    t: &Theme,
+    ids: &[MessageId],
+    rows: &[Option<MessageId>],
+    visible: &mut [Line<'_>],
+    height: usize,
+    width: u16,
+) -> usize {
+    let last_seen = rows.iter().rev().flatten().next().copied();
+    let Some(last) = last_seen.filter(|_| visible.len() >= height && height > 1) else { return height };
+    let after = ids.partition_point(|id| *id <= last);
+    let unread = ids[after..].iter().take(NEW_BELOW_CAP).filter(|id| st.data.unread.contains(**id)).count();
+    if unread == 0 {
+        return height;
     }
-    // The links whose numbers are on screen (what `f` labels), and their labels while shown.
-    let shown: Vec<(u16, Spot)> = numbers
-        .into_iter()
-        .filter(|(at, _)| *at >= top && *at < top + rows_free)
-        .map(|(at, n)| ((at - top) as u16, n))
-        .collect();
-    super::hints::on_screen(f, st, t, &mut cache.hits, &shown, area);
-    // Pictures wholly on screen go in the rows their messages keep for them.
+    let n = if unread >= NEW_BELOW_CAP { format!("{}+", NEW_BELOW_CAP - 1) } else { unread.to_string() };
+    let plural = if unread == 1 { "" } else { "s" };
+    let text = format!(" ▼ {n} new message{plural} below — G jumps to the end ");
+    let Some(row) = visible.last_mut() else { return height };
+    *row = Line::styled(
+        clip(&text, width as usize),
+        t.highlight.add_modifier(ratatui::style::Modifier::REVERSED),
+    );
+    height - 1
+}
+
+/// Pictures wholly on screen (among the lines `rows` shows) go in the rows their messages keep
+/// for them.
+fn draw_pictures(
+    f: &mut Frame,
+    st: &State,
+    t: &Theme,
+    cache: &mut RenderCache,
+    pictures: Vec<(usize, Placed)>,
+    (top, end): (usize, usize),
+    area: Rect,
+) {
+    let width = area.width.saturating_sub(1);
     for (at, p) in pictures {
-        if at < top || at + usize::from(p.rows) > top + rows_free {
+        if at < top || at + usize::from(p.rows) > end {
             continue;
         }
         let x = area.x + 1 + p.col;

@@ -33,89 +33,10 @@ pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut Hit
     let start = sel.saturating_sub(h.saturating_sub(1));
     hits.sidebar = inner;
     hits.sidebar_start = start;
-    let d = &st.data;
     let w = inner.width as usize;
     let mut lines = Vec::new();
     for (i, row) in st.ui.sidebar.iter().enumerate().skip(start).take(h) {
-        // A presence dot before a one-to-one conversation.
-        let mut dot = None;
-        // Unread messages shown as a dot instead of a number.
-        let mut dot_count = false;
-        let (label, count, style) = match row {
-            SidebarRow::AllMessages => ("All messages".to_owned(), 0, th.bold),
-            SidebarRow::AllDms => ("Direct messages".to_owned(), d.unread.dm_total(), th.bold),
-            // How many, where the user's `starred_message_counts` asks for it.
-            SidebarRow::Starred => {
-                let n =
-                    if d.user_settings.starred_message_counts == Some(true) { d.starred.len() } else { 0 };
-                ("Starred".to_owned(), n, Style::new())
-            }
-            SidebarRow::Mentions => ("Mentions".to_owned(), d.unread.mentions(), Style::new()),
-            SidebarRow::Channel(c) => {
-                let Some(ch) = d.channels.get(*c) else { continue };
-                let arrow = if st.ui.expanded == Some(*c) { "▾" } else { "▸" };
-                let pin = if ch.pinned { "^" } else { "" };
-                let lock = if ch.invite_only { "🔒" } else { "#" };
-                let style = if ch.muted { th.dim } else { Style::new() };
-                // A number where the user's `web_stream_unreads_count_display_policy` shows one
-                // (2, the default: unmuted channels; 3: none; 1: all), else a dot for unread.
-                // (1 counts a muted channel's muted topics too; 2 and a server without the
-                // setting count its unmuted topics, a dot saying the rest).
-                let any = d.unread.topics_in(*c).is_some_and(|t| !t.is_empty());
-                let n = match d.user_settings.web_stream_unreads_count_display_policy {
-                    Some(3) => 0,
-                    Some(1) => d.unread.topics_in(*c).map_or(0, |topics| {
-                        topics.iter().map(|t| d.unread.count(&crate::app::Conv::Topic(*c, t.clone()))).sum()
-                    }),
-                    _ => d.channel_unread(*c),
-                };
-                dot_count =
-                    n == 0 && any && d.user_settings.web_stream_unreads_count_display_policy.is_some();
-                (format!("{arrow}{lock}{}{pin}", sanitize(&ch.name)), n, style)
-            }
-            SidebarRow::Topic(c, t) => {
-                let policy = d.policy(*c, t);
-                let muted = d.topic_muted(*c, t);
-                let mark = match policy {
-                    crate::api::VisibilityPolicy::Followed => "⚑",
-                    crate::api::VisibilityPolicy::Muted => "✕",
-                    crate::api::VisibilityPolicy::Unmuted => "○",
-                    _ => " ",
-                };
-                let name = sanitize(d.realm.topic_shown(t));
-                let n = if muted { 0 } else { d.topic_unread(*c, t) };
-                (format!("  {mark}{name}"), n, if muted { th.dim } else { Style::new() })
-            }
-            SidebarRow::Dm(users) => {
-                let names: Vec<String> = match users.as_slice() {
-                    [] => vec![format!("{} (you)", d.user_name(d.me))],
-                    [one] => {
-                        dot = Some(super::people::presence_glyph(st, d.activity(*one, st.now), th));
-                        vec![d.partner_name(*one).into_owned()]
-                    }
-                    many => many.iter().map(|u| d.partner_name(*u).into_owned()).collect(),
-                };
-                let n = d.unread.in_conv(&crate::app::Conv::Dm(users.clone())).map_or(0, |s| s.len());
-                (sanitize(&names.join(", ")), n, Style::new())
-            }
-            SidebarRow::View(fragment) => {
-                let Some(v) = d.lists.views().iter().find(|v| v.fragment == *fragment) else { continue };
-                let mark = if v.is_pinned { "◆ " } else { "◇ " };
-                let style = if v.is_pinned { Style::new() } else { th.dim };
-                (format!("{mark}{}", sanitize(&crate::app::view_name(v))), 0, style)
-            }
-            SidebarRow::Header(section) => {
-                let name = match section {
-                    Section::Pinned => "PINNED CHANNELS".to_owned(),
-                    Section::Folder(f) => d
-                        .channels
-                        .folder(*f)
-                        .map_or_else(|| "FOLDER".to_owned(), |f| sanitize(&f.name).to_uppercase()),
-                    Section::Other => "OTHER CHANNELS".to_owned(),
-                };
-                (name, 0, th.dim.add_modifier(Modifier::BOLD))
-            }
-        };
+        let Some(Label { label, count, style, dot, dot_count }) = row_label(st, th, row) else { continue };
         let lead = match dot {
             Some(dot) => vec![Span::raw("  "), dot, Span::raw(" ")],
             None if matches!(row, SidebarRow::Dm(_)) => vec![Span::raw("    ")],
@@ -144,6 +65,98 @@ pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut Hit
         lines.push(Line::from(spans));
     }
     f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// What a row of the pane says, before it is fitted to the width.
+struct Label<'a> {
+    label: String,
+    count: usize,
+    style: Style,
+    /// A presence dot before a one-to-one conversation.
+    dot: Option<Span<'a>>,
+    /// Unread messages shown as a dot instead of a number.
+    dot_count: bool,
+}
+
+/// A row's label, count and style; `None` for a row whose channel or view is gone.
+fn row_label<'a>(st: &'a State, th: &Theme, row: &SidebarRow) -> Option<Label<'a>> {
+    let d = &st.data;
+    let mut dot = None;
+    let mut dot_count = false;
+    let (label, count, style) = match row {
+        SidebarRow::AllMessages => ("All messages".to_owned(), 0, th.bold),
+        SidebarRow::AllDms => ("Direct messages".to_owned(), d.unread.dm_total(), th.bold),
+        // How many, where the user's `starred_message_counts` asks for it.
+        SidebarRow::Starred => {
+            let n = if d.user_settings.starred_message_counts == Some(true) { d.starred.len() } else { 0 };
+            ("Starred".to_owned(), n, Style::new())
+        }
+        SidebarRow::Mentions => ("Mentions".to_owned(), d.unread.mentions(), Style::new()),
+        SidebarRow::Channel(c) => {
+            let ch = d.channels.get(*c)?;
+            let arrow = if st.ui.expanded == Some(*c) { "▾" } else { "▸" };
+            let pin = if ch.pinned { "^" } else { "" };
+            let lock = if ch.invite_only { "🔒" } else { "#" };
+            let style = if ch.muted { th.dim } else { Style::new() };
+            // A number where the user's `web_stream_unreads_count_display_policy` shows one
+            // (2, the default: unmuted channels; 3: none; 1: all), else a dot for unread.
+            // (1 counts a muted channel's muted topics too; 2 and a server without the
+            // setting count its unmuted topics, a dot saying the rest).
+            let any = d.unread.topics_in(*c).is_some_and(|t| !t.is_empty());
+            let n = match d.user_settings.web_stream_unreads_count_display_policy {
+                Some(3) => 0,
+                Some(1) => d.unread.topics_in(*c).map_or(0, |topics| {
+                    topics.iter().map(|t| d.unread.count(&crate::app::Conv::Topic(*c, t.clone()))).sum()
+                }),
+                _ => d.channel_unread(*c),
+            };
+            dot_count = n == 0 && any && d.user_settings.web_stream_unreads_count_display_policy.is_some();
+            (format!("{arrow}{lock}{}{pin}", sanitize(&ch.name)), n, style)
+        }
+        SidebarRow::Topic(c, t) => {
+            let policy = d.policy(*c, t);
+            let muted = d.topic_muted(*c, t);
+            let mark = match policy {
+                crate::api::VisibilityPolicy::Followed => "⚑",
+                crate::api::VisibilityPolicy::Muted => "✕",
+                crate::api::VisibilityPolicy::Unmuted => "○",
+                _ => " ",
+            };
+            let name = sanitize(d.realm.topic_shown(t));
+            let n = if muted { 0 } else { d.topic_unread(*c, t) };
+            (format!("  {mark}{name}"), n, if muted { th.dim } else { Style::new() })
+        }
+        SidebarRow::Dm(users) => {
+            let names: Vec<String> = match users.as_slice() {
+                [] => vec![format!("{} (you)", d.user_name(d.me))],
+                [one] => {
+                    dot = Some(super::people::presence_glyph(st, d.activity(*one, st.now), th));
+                    vec![d.partner_name(*one).into_owned()]
+                }
+                many => many.iter().map(|u| d.partner_name(*u).into_owned()).collect(),
+            };
+            let n = d.unread.in_conv(&crate::app::Conv::Dm(users.clone())).map_or(0, |s| s.len());
+            (sanitize(&names.join(", ")), n, Style::new())
+        }
+        SidebarRow::View(fragment) => {
+            let v = d.lists.views().iter().find(|v| v.fragment == *fragment)?;
+            let mark = if v.is_pinned { "◆ " } else { "◇ " };
+            let style = if v.is_pinned { Style::new() } else { th.dim };
+            (format!("{mark}{}", sanitize(&crate::app::view_name(v))), 0, style)
+        }
+        SidebarRow::Header(section) => {
+            let name = match section {
+                Section::Pinned => "PINNED CHANNELS".to_owned(),
+                Section::Folder(f) => d
+                    .channels
+                    .folder(*f)
+                    .map_or_else(|| "FOLDER".to_owned(), |f| sanitize(&f.name).to_uppercase()),
+                Section::Other => "OTHER CHANNELS".to_owned(),
+            };
+            (name, 0, th.dim.add_modifier(Modifier::BOLD))
+        }
+    };
+    Some(Label { label, count, style, dot, dot_count })
 }
 
 /// One row per organization when several are open, the one on screen marked, each with its

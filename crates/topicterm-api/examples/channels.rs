@@ -22,7 +22,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let state = client.register(&params).await?;
     println!("{} (Zulip {}, feature level {})", creds.site, state.zulip_version, state.zulip_feature_level);
     let mut names: Vec<String> =
-        state.subscriptions.unwrap_or_default().into_iter().map(|s| s.name).collect();
+        state.subscriptions.unwrap_or_default().into_iter().map(|s| s.channel.name).collect();
     names.sort_by_key(|n| n.to_lowercase());
     for name in names {
         println!("#{name}");

@@ -393,12 +393,13 @@ mod tests {
     }
 
     fn entry(name: &str, summary: &str) -> ChannelEntry {
-        let channel = BasicChannel { name: name.into(), ..channel(None, None) };
+        let mut channel = channel(None, None);
+        channel.name = name.into();
         ChannelEntry { channel, summary: summary.into() }
     }
 
     fn channel(setting: Option<GroupSettingValue>, policy: Option<i64>) -> BasicChannel {
-        BasicChannel {
+        let core = ChannelCore {
             stream_id: 1,
             name: "x".into(),
             description: String::new(),
@@ -407,7 +408,6 @@ mod tests {
             creator_id: None,
             invite_only: false,
             is_web_public: false,
-            is_archived: false,
             is_announcement_only: false,
             stream_post_policy: policy,
             history_public_to_subscribers: true,
@@ -416,9 +416,8 @@ mod tests {
             stream_weekly_traffic: None,
             subscriber_count: None,
             can_send_message_group: setting,
-            is_default: None,
-            default_push_notifications: None,
-        }
+        };
+        BasicChannel { channel: core, is_archived: false, is_default: None, default_push_notifications: None }
     }
 
     /// `pay` on the large organization listed `#billing-alert-695` (its description says

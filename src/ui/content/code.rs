@@ -1,48 +1,26 @@
 //! Code blocks: framed, with Pygments token classes as styles.
 
 use super::*;
+use crate::content::tree::{Code, Token};
 
 impl Renderer<'_> {
-    pub(super) fn code_block(&mut self, pre: ElementRef<'_>, flow: &mut Flow) {
+    pub(super) fn code_block(&mut self, code: &Code, flow: &mut Flow) {
         let t = self.theme;
-        let lang = code_language(pre);
-
-        // Collect the text with Pygments token styles, without recursion.
-        let mut segs: Vec<(String, Style)> = Vec::new();
-        let mut stack: Vec<(ElementRef<'_>, Style)> = Vec::new();
-        walk_tree(pre, |v| match v {
-            Visit::Open(e) => {
-                let name = e.value().name();
-                if is_skipped(e) || (e != pre && is_spoiler_part(e)) {
-                    return false;
-                }
-                if name == "br" {
-                    segs.push(("\n".to_owned(), t.code_text));
-                }
-                if let Some(st) = token_style(e, t) {
-                    stack.push((e, st));
-                }
-                true
-            }
-            Visit::Close(e) => {
-                if stack.last().is_some_and(|(x, _)| *x == e) {
-                    stack.pop();
-                }
-                true
-            }
-            Visit::Text(text, _) => {
-                let st = stack.last().map_or(t.code_text, |(_, s)| t.code_text.patch(*s));
-                segs.push((sanitize_code(text), st));
-                true
-            }
-        });
+        let segs: Vec<(&str, Style)> = code
+            .runs
+            .iter()
+            .map(|(text, token)| {
+                (text.as_str(), token.map_or(t.code_text, |k| t.code_text.patch(token_style(k, t))))
+            })
+            .collect();
         // The text to copy, as the document model has it (the same text, unstyled).
-        self.code_blocks.push(code_text(pre));
-        self.code_languages.push(lang.clone());
+        self.code_blocks.push(code.code.clone());
+        self.code_languages.push(code.language.clone());
+        let lang = &code.language;
 
         // Split into logical lines.
         let mut logical: Vec<Vec<(&str, Style)>> = vec![Vec::new()];
-        for (s, st) in &segs {
+        for (s, st) in segs {
             for (i, part) in s.split('\n').enumerate() {
                 if i > 0 {
                     logical.push(Vec::new());
@@ -50,7 +28,7 @@ impl Renderer<'_> {
                 if !part.is_empty()
                     && let Some(l) = logical.last_mut()
                 {
-                    l.push((part, *st));
+                    l.push((part, st));
                 }
             }
         }
@@ -115,25 +93,16 @@ impl Renderer<'_> {
     }
 }
 
-/// Style of a Pygments token `<span class="…">` inside a code block.
-fn token_style(el: ElementRef<'_>, t: &Theme) -> Option<Style> {
-    if el.value().name() != "span" {
-        return None;
+/// The style of a Pygments token inside a code block.
+fn token_style(token: Token, t: &Theme) -> Style {
+    match token {
+        Token::Deleted => t.code_deleted,
+        Token::Inserted => t.code_inserted,
+        Token::Heading => t.code_heading,
+        Token::Number => t.code_number,
+        Token::Name => t.code_name,
+        Token::Keyword => t.code_keyword,
+        Token::String => t.code_string,
+        Token::Comment => t.code_comment,
     }
-    el.value().classes().find_map(|c| {
-        Some(match c {
-            "gd" => t.code_deleted,
-            "gi" => t.code_inserted,
-            "gh" | "gu" => t.code_heading,
-            "il" => t.code_number,
-            "nf" | "fm" | "nc" | "nn" | "nb" | "bp" | "nd" | "nt" | "ne" => t.code_name,
-            _ => match c.as_bytes().first() {
-                Some(b'k') => t.code_keyword,
-                Some(b's') => t.code_string,
-                Some(b'c') => t.code_comment,
-                Some(b'm') => t.code_number,
-                _ => return None,
-            },
-        })
-    })
 }

@@ -2,137 +2,172 @@
 
 use super::*;
 
+/// What the flat walk keeps open while it walks.
+struct Open<'t> {
+    /// Elements that set the style, with the style before them.
+    styles: Vec<(NodeId, Inherit)>,
+    /// Links being walked: their address, and the link text captured outside them.
+    links: Vec<(NodeId, &'t str, Option<String>)>,
+    /// Spoiler blocks, and whether each is open.
+    spoilers: Vec<(NodeId, bool)>,
+    /// Spoiler headers, and where the flow stood when each began.
+    headers: Vec<(NodeId, usize)>,
+}
+
 impl Renderer<'_> {
     /// The iterative walker used below [`MAX_DEPTH`]: keeps inline styles, links, spoilers
     /// (never leaking hidden content), code blocks, math and media; block structure becomes
     /// plain line breaks.
-    pub(super) fn walk_flat<'d>(&mut self, root: ElementRef<'d>, flow: &mut Flow, base: Inherit) {
-        let t = self.theme;
+    pub(super) fn walk_flat(&mut self, root: NodeId, flow: &mut Flow, base: Inherit) {
+        let tree = self.tree;
         let mut cur = base;
-        let mut styles: Vec<(ElementRef<'d>, Inherit)> = Vec::new();
-        let mut links: Vec<(ElementRef<'d>, &'d str, Option<String>)> = Vec::new();
-        let mut spoilers: Vec<(ElementRef<'d>, bool)> = Vec::new();
-        let mut headers: Vec<(ElementRef<'d>, usize)> = Vec::new();
-        walk_tree(root, |v| match v {
-            Visit::Text(text, parent) => {
-                let hidden = spoilers.last().is_some_and(|(b, open)| !open && parent == Some(*b));
+        let mut open =
+            Open { styles: Vec::new(), links: Vec::new(), spoilers: Vec::new(), headers: Vec::new() };
+        tree.walk(root, |step| match step {
+            Step::Text(text, parent) => {
+                let hidden = open.spoilers.last().is_some_and(|(b, o)| !o && parent == Some(*b));
                 if !hidden {
                     self.emit(flow, text, cur);
                 }
                 true
             }
-            Visit::Open(el) => {
-                if is_skipped(el) {
-                    return false;
-                }
-                let name = el.value().name();
-                let parent = parent_element(el);
-                if let Some((block, false)) = spoilers.last()
-                    && parent == Some(*block)
-                    && !has_class(el, "spoiler-header")
-                {
-                    return false;
-                }
-                if is_spoiler_block(el) {
-                    let open = self.spoiler_open(el);
-                    flow.soft_break();
-                    flow.text(if open { "▼ " } else { "▶ " }, t.spoiler, true);
-                    if !el.child_elements().any(|c| has_class(c, "spoiler-header")) {
-                        flow.text("Spoiler", cur.style.patch(t.spoiler), true);
-                        flow.space(t.dim);
-                        flow.text("(spoiler)", t.dim, true);
-                        flow.soft_break();
-                    }
-                    spoilers.push((el, open));
-                    return true;
-                }
-                if is_stray_spoiler_content(el) {
-                    let open = self.spoiler_open(el);
-                    flow.soft_break();
-                    flow.text(if open { "▼ " } else { "▶ " }, t.spoiler, true);
-                    flow.text("Spoiler", cur.style.patch(t.spoiler), true);
-                    flow.space(t.dim);
-                    flow.text("(spoiler)", t.dim, true);
-                    flow.soft_break();
-                    return open;
-                }
-                if has_class(el, "spoiler-header") && spoilers.last().is_some_and(|(b, _)| parent == Some(*b))
-                {
-                    headers.push((el, flow.mark()));
-                    return true;
-                }
-                if self.atom(el, flow, cur) {
-                    return false;
-                }
-                if name == "a" {
-                    let mention = has_class(el, "stream") || has_class(el, "stream-topic");
-                    if let Some(href) = el.attr("href").map(str::trim).filter(|h| !h.is_empty()) {
-                        links.push((el, href, self.capture.replace(String::new())));
-                        styles.push((el, cur));
-                        cur = cur.patch(if mention { t.channel } else { t.link });
-                    } else if mention {
-                        styles.push((el, cur));
-                        cur = cur.patch(t.channel);
-                    }
-                    return true;
-                }
-                let next = match name {
-                    "h1" | "h2" => cur.patch(t.heading_major),
-                    "h3" | "h4" | "h5" | "h6" => cur.patch(t.heading),
-                    _ => self.inline_inherit(el, cur),
-                };
-                if is_block(name) {
-                    if headers.is_empty() {
-                        flow.soft_break();
-                    } else {
-                        flow.space(cur.style);
-                    }
-                    if name == "li" {
-                        flow.text("• ", t.list_marker, true);
-                    }
-                } else if matches!(name, "td" | "th") {
-                    flow.space(cur.style);
-                }
-                styles.push((el, cur));
-                cur = next;
-                true
-            }
-            Visit::Close(el) => {
-                if styles.last().is_some_and(|(e, _)| *e == el)
-                    && let Some((_, saved)) = styles.pop()
-                {
-                    cur = saved;
-                }
-                if links.last().is_some_and(|(e, _, _)| *e == el)
-                    && let Some((_, href, outer)) = links.pop()
-                {
-                    let captured = self.capture.take().unwrap_or_default();
-                    self.capture = outer.map(|mut o| {
-                        o.push_str(&captured);
-                        o
-                    });
-                    let n = self.register_link(href, &attr_text(&captured), false);
-                    flow.text(&format!("[{n}]"), super::marker_style(cur.style, t), true);
-                }
-                if headers.last().is_some_and(|(e, _)| *e == el)
-                    && let Some((_, mark)) = headers.pop()
-                {
-                    if flow.mark() == mark {
-                        flow.text("Spoiler", cur.style.patch(t.spoiler), true);
-                    }
-                    flow.space(t.dim);
-                    flow.text("(spoiler)", t.dim, true);
-                    flow.soft_break();
-                }
-                if spoilers.last().is_some_and(|(e, _)| *e == el) {
-                    spoilers.pop();
-                    flow.soft_break();
-                }
-                if headers.is_empty() && is_block(el.value().name()) {
-                    flow.soft_break();
-                }
+            Step::Open(id, e) => self.flat_open(id, e, flow, &mut cur, &mut open),
+            Step::Close(id, e) => {
+                self.flat_close(id, e, flow, &mut cur, &mut open);
                 true
             }
         });
+    }
+
+    /// A spoiler's marker in the flat walk, with "Spoiler (spoiler)" when it has no header.
+    fn flat_spoiler_mark(&self, open: bool, headed: bool, flow: &mut Flow, cur: Inherit) {
+        let t = self.theme;
+        flow.soft_break();
+        flow.text(if open { "▼ " } else { "▶ " }, t.spoiler, true);
+        if !headed {
+            flow.text("Spoiler", cur.style.patch(t.spoiler), true);
+            flow.space(t.dim);
+            flow.text("(spoiler)", t.dim, true);
+            flow.soft_break();
+        }
+    }
+
+    /// An element entered: whether to walk into it.
+    fn flat_open<'t>(
+        &mut self,
+        id: NodeId,
+        e: &'t Element,
+        flow: &mut Flow,
+        cur: &mut Inherit,
+        open: &mut Open<'t>,
+    ) -> bool {
+        let t = self.theme;
+        if matches!(e.role, Role::Skipped) {
+            return false;
+        }
+        let parent = self.tree.node(id).parent;
+        if let Some((block, false)) = open.spoilers.last()
+            && parent == Some(*block)
+            && !e.spoiler_header
+        {
+            return false;
+        }
+        match e.spoiler {
+            Spoiler::Block { header, .. } => {
+                let shown = self.spoiler_open(e);
+                self.flat_spoiler_mark(shown, header.is_some(), flow, *cur);
+                open.spoilers.push((id, shown));
+                return true;
+            }
+            Spoiler::Content { stray: true, .. } => {
+                let shown = self.spoiler_open(e);
+                self.flat_spoiler_mark(shown, false, flow, *cur);
+                return shown;
+            }
+            _ => {}
+        }
+        if e.spoiler_header && open.spoilers.last().is_some_and(|(b, _)| parent == Some(*b)) {
+            open.headers.push((id, flow.mark()));
+            return true;
+        }
+        if self.atom(e, flow, *cur) {
+            return false;
+        }
+        if let Role::Link { href, mention } = &e.role {
+            if let Some(href) = href {
+                open.links.push((id, href, self.capture.replace(String::new())));
+                open.styles.push((id, *cur));
+                *cur = cur.patch(if *mention { t.channel } else { t.link });
+            } else if *mention {
+                open.styles.push((id, *cur));
+                *cur = cur.patch(t.channel);
+            }
+            return true;
+        }
+        let next = match e.role {
+            Role::Heading { major: true } => cur.patch(t.heading_major),
+            Role::Heading { major: false } => cur.patch(t.heading),
+            _ => self.inline_inherit(e, *cur),
+        };
+        if e.block {
+            if open.headers.is_empty() {
+                flow.soft_break();
+            } else {
+                flow.space(cur.style);
+            }
+            if e.tag == Tag::Li {
+                flow.text("• ", t.list_marker, true);
+            }
+        } else if matches!(e.tag, Tag::Cell { .. }) {
+            flow.space(cur.style);
+        }
+        open.styles.push((id, *cur));
+        *cur = next;
+        true
+    }
+
+    /// An element walked into is left.
+    fn flat_close(
+        &mut self,
+        id: NodeId,
+        e: &Element,
+        flow: &mut Flow,
+        cur: &mut Inherit,
+        open: &mut Open<'_>,
+    ) {
+        let t = self.theme;
+        if open.styles.last().is_some_and(|(s, _)| *s == id)
+            && let Some((_, saved)) = open.styles.pop()
+        {
+            *cur = saved;
+        }
+        if open.links.last().is_some_and(|(l, _, _)| *l == id)
+            && let Some((_, href, outer)) = open.links.pop()
+        {
+            let captured = self.capture.take().unwrap_or_default();
+            self.capture = outer.map(|mut o| {
+                o.push_str(&captured);
+                o
+            });
+            let n = self.register_link(href, &attr_text(&captured), false);
+            flow.text(&format!("[{n}]"), super::marker_style(cur.style, t), true);
+        }
+        if open.headers.last().is_some_and(|(h, _)| *h == id)
+            && let Some((_, mark)) = open.headers.pop()
+        {
+            if flow.mark() == mark {
+                flow.text("Spoiler", cur.style.patch(t.spoiler), true);
+            }
+            flow.space(t.dim);
+            flow.text("(spoiler)", t.dim, true);
+            flow.soft_break();
+        }
+        if open.spoilers.last().is_some_and(|(s, _)| *s == id) {
+            open.spoilers.pop();
+            flow.soft_break();
+        }
+        if open.headers.is_empty() && e.block {
+            flow.soft_break();
+        }
     }
 }

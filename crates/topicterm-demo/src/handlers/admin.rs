@@ -3,7 +3,7 @@
 //! presence, the custom emoji and linkifiers of the organization.
 
 use super::common::Res;
-use crate::error::{ApiErr, ok, success};
+use crate::error::{ApiErr, ApiResult, ok, success};
 use crate::levels;
 use crate::org::{GroupSetting, Org, Role, UserRec};
 use crate::params::path_id;
@@ -143,26 +143,8 @@ pub async fn update_stream(State(s): State<Arc<Shared>>, Path(id): Path<String>,
     } else {
         None
     };
-    // Who may post: the role policy at every level (deprecated from 333), the group from 333.
-    // The demo server keeps either everyone or administrators only.
-    let post_policy = p.opt_i64("stream_post_policy")?;
-    let send_group: Option<Value> = if org.settings.feature_level >= levels::CAN_SEND_MESSAGE_GROUP {
-        p.opt_json("can_send_message_group")?
-    } else {
-        None
-    };
     let (everyone, admins) = (org.system_group("role:everyone"), org.system_group("role:administrators"));
-    let admins_only = match (post_policy, &send_group) {
-        (Some(1), _) => Some(false),
-        (Some(2), _) => Some(true),
-        (Some(_), _) => return Err(ApiErr::bad("Invalid stream_post_policy")),
-        (None, Some(change)) => match GroupSetting::parse(change.get("new").unwrap_or(change)) {
-            Some(GroupSetting::Named(g)) if g == everyone => Some(false),
-            Some(GroupSetting::Named(g)) if g == admins => Some(true),
-            _ => return Err(ApiErr::bad("Invalid user group")),
-        },
-        (None, None) => None,
-    };
+    let admins_only = who_posts(&org, p, (everyone, admins))?;
     // The channel's own permission groups, each from its level (unknown before: ignored).
     let mut own_groups: Vec<(&'static str, Value)> = Vec::new();
     for (name, at) in levels::CHANNEL_GROUPS {
@@ -257,6 +239,14 @@ pub async fn update_stream(State(s): State<Arc<Shared>>, Path(id): Path<String>,
         c.default_push_notifications = on;
         changes.push(("default_push_notifications", json!(on), None));
     }
+    tell_stream_changes(&mut org, cid, changes);
+    Ok(reply(p, ok()))
+}
+
+/// One `stream` `update` event per property changed (the access settings' `invite_only` one
+/// carrying the other two), to everyone who can see the channel.
+fn tell_stream_changes(org: &mut Org, cid: i64, changes: Vec<(&str, Value, Option<Value>)>) {
+    let Some(c) = org.channels.get(&cid) else { return };
     let name = c.name.clone();
     let (c_history, c_web_public) = (c.history_public, c.is_web_public);
     let viewers: Vec<i64> = org.users.keys().copied().filter(|u| org.can_access_channel(*u, cid)).collect();
@@ -272,7 +262,33 @@ pub async fn update_stream(State(s): State<Arc<Shared>>, Path(id): Path<String>,
         }
         org.queues.push(&viewers, &ev);
     }
-    Ok(reply(p, ok()))
+}
+
+/// Who may post, as `PATCH /streams/{id}` asks it: the role policy at every level (deprecated
+/// from 333), the group from 333; the demo server keeps either everyone (`false`) or
+/// administrators only (`true`). `None`: unchanged.
+fn who_posts(
+    org: &Org,
+    p: &crate::params::Params,
+    (everyone, admins): (i64, i64),
+) -> ApiResult<Option<bool>> {
+    let post_policy = p.opt_i64("stream_post_policy")?;
+    let send_group: Option<Value> = if org.settings.feature_level >= levels::CAN_SEND_MESSAGE_GROUP {
+        p.opt_json("can_send_message_group")?
+    } else {
+        None
+    };
+    Ok(match (post_policy, &send_group) {
+        (Some(1), _) => Some(false),
+        (Some(2), _) => Some(true),
+        (Some(_), _) => return Err(ApiErr::bad("Invalid stream_post_policy")),
+        (None, Some(change)) => match GroupSetting::parse(change.get("new").unwrap_or(change)) {
+            Some(GroupSetting::Named(g)) if g == everyone => Some(false),
+            Some(GroupSetting::Named(g)) if g == admins => Some(true),
+            _ => return Err(ApiErr::bad("Invalid user group")),
+        },
+        (None, None) => None,
+    })
 }
 
 /// A channel's group setting changed by `{"new": value, "old": value}` (`old` optional): the

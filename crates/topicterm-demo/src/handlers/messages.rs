@@ -364,6 +364,118 @@ fn check_move_time_limit(org: &Org, msg: &MessageRec, mode: &str, level: i64) ->
     .with("total_messages_in_topic", topic.len()))
 }
 
+/// What `PATCH /messages/{id}` is asked to change.
+struct Asked<'a> {
+    content: Option<&'a str>,
+    topic: Option<&'a str>,
+    new_channel: Option<i64>,
+    mode: &'a str,
+}
+
+/// Whether `user` may make the change asked of `msg` (in channel `old_cid`, topic `old_topic`),
+/// refused in the reference server's words; the new topic as it is stored.
+fn may_edit(
+    org: &Org,
+    user: &crate::org::UserRec,
+    msg: &MessageRec,
+    asked: &Asked<'_>,
+    (old_cid, old_topic): (Option<i64>, &str),
+) -> ApiResult<Option<String>> {
+    let level = org.settings.feature_level;
+    if asked.content.is_some()
+        && let Some(why) = org.edit_denied(user.id, msg)
+    {
+        return Err(ApiErr::bad(why));
+    }
+    // Moving: the organization's groups say who may move messages to another topic, to
+    // another channel, resolve topics (`org/rules.rs`); guests never. Members within the time
+    // limits (a week by default), administrators any time.
+    let moving_topic = asked.topic.map(str::trim).filter(|t| *t != old_topic);
+    let resolve = moving_topic.is_some_and(|t| {
+        t == format!("✔ {old_topic}") || old_topic.strip_prefix("✔ ").is_some_and(|o| o == t)
+    });
+    if (asked.topic.is_some() || asked.new_channel.is_some()) && user.role >= Role::Guest {
+        return Err(ApiErr::bad("You don't have permission to edit this message"));
+    }
+    if moving_topic.is_some()
+        && let Some(cid) = old_cid
+    {
+        let (setting, own, why) = if resolve && level >= levels::CAN_RESOLVE_TOPICS_GROUP {
+            (
+                "can_resolve_topics_group",
+                "can_resolve_topics_group",
+                "You don't have permission to resolve topics in this channel.",
+            )
+        } else {
+            (
+                "can_move_messages_between_topics_group",
+                "can_move_messages_within_channel_group",
+                "You don't have permission to edit this message",
+            )
+        };
+        // The organization's group, or the channel's own (from its level).
+        if !org.realm_lets(setting, user.id) && !org.channel_lets(cid, own, user.id) {
+            return Err(ApiErr::bad(why));
+        }
+    }
+    if asked.new_channel.is_some()
+        && let Some(cid) = old_cid
+    {
+        if !org.realm_lets("can_move_messages_between_channels_group", user.id)
+            && !org.channel_lets(cid, "can_move_messages_out_of_channel_group", user.id)
+        {
+            return Err(ApiErr::bad("You don't have permission to move this message"));
+        }
+        let limit = org.realm.rules.move_between_limit_secs;
+        if !user.is_admin() && limit.is_some_and(|l| org.now() - msg.timestamp > l + LIMIT_GRACE) {
+            return Err(ApiErr::bad("The time limit for editing this message's channel has passed"));
+        }
+    }
+    if (moving_topic.is_some() || asked.new_channel.is_some()) && user.role > Role::Moderator && !resolve {
+        check_move_time_limit(org, msg, asked.mode, level)?;
+    }
+    if old_cid.is_none() && (asked.topic.is_some() || asked.new_channel.is_some()) {
+        return Err(ApiErr::bad("Direct messages cannot be moved"));
+    }
+    let topic = asked.topic.map(|t| org.topic_in(t));
+    if let Some(t) = &topic {
+        if t.chars().count() > org.realm.max_topic_length {
+            return Err(ApiErr::bad(format!(
+                "Topic must not be longer than {} characters",
+                org.realm.max_topic_length
+            )));
+        }
+        check_topic(t)?;
+    }
+    if let Some(c) = asked.content {
+        if c.trim().is_empty() {
+            return Err(ApiErr::bad("Message must not be empty"));
+        }
+        if c.chars().count() > org.realm.max_message_length {
+            return Err(ApiErr::bad("Message is too long"));
+        }
+    }
+    if let Some(nc) = asked.new_channel {
+        if !org.channels.contains_key(&nc) {
+            return Err(ApiErr::bad("Invalid channel ID"));
+        }
+        if let Some(why) = org.post_denied(user.id, nc) {
+            return Err(ApiErr::bad(why));
+        }
+    }
+    // Moving into a topic with no message yet starts it (resolving or unresolving does not).
+    if topic.is_some() || asked.new_channel.is_some() {
+        let target_topic = topic.clone().unwrap_or_else(|| old_topic.to_owned());
+        let resolving = target_topic == format!("✔ {old_topic}")
+            || old_topic.strip_prefix("✔ ").is_some_and(|t| t == target_topic);
+        let target = asked.new_channel.or(old_cid).unwrap_or_default();
+        if let Some(why) = org.topic_create_denied(user.id, target, &target_topic).filter(|_| !resolving) {
+            return Err(ApiErr::bad(why));
+        }
+    }
+    Ok(topic)
+}
+
 /// `PATCH /messages/{id}`: edit content, rename the topic, move to another channel.
 pub async fn update_message(State(s): State<Arc<Shared>>, Path(id): Path<String>, req: Req) -> Res {
     let id = path_id("message_id", &id)?;
@@ -391,97 +503,8 @@ pub async fn update_message(State(s): State<Arc<Shared>>, Path(id): Path<String>
         return Err(ApiErr::bad("Nothing to change"));
     }
     let user = org.user(req.user_id)?.clone();
-    if content.is_some()
-        && let Some(why) = org.edit_denied(req.user_id, &msg)
-    {
-        return Err(ApiErr::bad(why));
-    }
-    // Moving: the organization's groups say who may move messages to another topic, to
-    // another channel, resolve topics (`org/rules.rs`); guests never. Members within the time
-    // limits (a week by default), administrators any time.
-    let moving_topic = topic_raw.as_deref().map(str::trim).filter(|t| *t != old_topic);
-    let resolve = moving_topic.is_some_and(|t| {
-        t == format!("✔ {old_topic}") || old_topic.strip_prefix("✔ ").is_some_and(|o| o == t)
-    });
-    if (topic_raw.is_some() || new_channel.is_some()) && user.role >= Role::Guest {
-        return Err(ApiErr::bad("You don't have permission to edit this message"));
-    }
-    if moving_topic.is_some() && old_cid.is_some() {
-        let (setting, own, why) = if resolve && level >= levels::CAN_RESOLVE_TOPICS_GROUP {
-            (
-                "can_resolve_topics_group",
-                "can_resolve_topics_group",
-                "You don't have permission to resolve topics in this channel.",
-            )
-        } else {
-            (
-                "can_move_messages_between_topics_group",
-                "can_move_messages_within_channel_group",
-                "You don't have permission to edit this message",
-            )
-        };
-        // The organization's group, or the channel's own (from its level).
-        let cid = old_cid.unwrap_or_default();
-        if !org.realm_lets(setting, req.user_id) && !org.channel_lets(cid, own, req.user_id) {
-            return Err(ApiErr::bad(why));
-        }
-    }
-    if new_channel.is_some()
-        && let Some(cid) = old_cid
-    {
-        if !org.realm_lets("can_move_messages_between_channels_group", req.user_id)
-            && !org.channel_lets(cid, "can_move_messages_out_of_channel_group", req.user_id)
-        {
-            return Err(ApiErr::bad("You don't have permission to move this message"));
-        }
-        let limit = org.realm.rules.move_between_limit_secs;
-        if !user.is_admin() && limit.is_some_and(|l| org.now() - msg.timestamp > l + LIMIT_GRACE) {
-            return Err(ApiErr::bad("The time limit for editing this message's channel has passed"));
-        }
-    }
-    if (moving_topic.is_some() || new_channel.is_some()) && user.role > Role::Moderator && !resolve {
-        check_move_time_limit(&org, &msg, &mode, level)?;
-    }
-    if old_cid.is_none() && (topic_raw.is_some() || new_channel.is_some()) {
-        return Err(ApiErr::bad("Direct messages cannot be moved"));
-    }
-    let topic = topic_raw.map(|t| org.topic_in(&t));
-    if let Some(t) = &topic {
-        if t.chars().count() > org.realm.max_topic_length {
-            return Err(ApiErr::bad(format!(
-                "Topic must not be longer than {} characters",
-                org.realm.max_topic_length
-            )));
-        }
-        check_topic(t)?;
-    }
-    if let Some(c) = &content {
-        if c.trim().is_empty() {
-            return Err(ApiErr::bad("Message must not be empty"));
-        }
-        if c.chars().count() > org.realm.max_message_length {
-            return Err(ApiErr::bad("Message is too long"));
-        }
-    }
-    if let Some(nc) = new_channel {
-        if !org.channels.contains_key(&nc) {
-            return Err(ApiErr::bad("Invalid channel ID"));
-        }
-        if let Some(why) = org.post_denied(req.user_id, nc) {
-            return Err(ApiErr::bad(why));
-        }
-    }
-    // Moving into a topic with no message yet starts it (resolving or unresolving does not).
-    if topic.is_some() || new_channel.is_some() {
-        let target_topic = topic.clone().unwrap_or_else(|| old_topic.clone());
-        let resolving = target_topic == format!("✔ {old_topic}")
-            || old_topic.strip_prefix("✔ ").is_some_and(|t| t == target_topic);
-        let target = new_channel.or(old_cid).unwrap_or_default();
-        if let Some(why) = org.topic_create_denied(req.user_id, target, &target_topic).filter(|_| !resolving)
-        {
-            return Err(ApiErr::bad(why));
-        }
-    }
+    let asked = Asked { content: content.as_deref(), topic: topic_raw.as_deref(), new_channel, mode: &mode };
+    let topic = may_edit(&org, &user, &msg, &asked, (old_cid, &old_topic))?;
     // The messages a topic or channel change applies to.
     let mut ids = vec![id];
     if (topic.is_some() || new_channel.is_some()) && mode != "change_one" {

@@ -65,7 +65,6 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
         None
     };
     let fetch: Option<HashSet<String>> = fetch.or(event_types.clone()).map(|v| v.into_iter().collect());
-    let wants = |t: &str| fetch.as_ref().is_none_or(|f| f.contains(t));
     let mut org = s.lock();
     org.queues.gc();
     let uid = req.user_id;
@@ -82,97 +81,137 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
     q.lifetime = idle_timeout.unwrap_or(default_lifetime);
     let lifetime = q.lifetime;
     let me = org.user(uid)?.clone();
-    let mut r = Map::new();
-    let mut put = |k: &str, v: Value| {
-        r.insert(k.to_owned(), v);
-    };
-    put("queue_id", json!(queue_id));
-    put("last_event_id", json!(-1));
-    put("zulip_feature_level", json!(org.settings.feature_level));
-    let version = crate::levels::version(org.settings.feature_level);
-    put("zulip_version", json!(version));
-    put("zulip_merge_base", json!(version));
-    put("event_queue_longpoll_timeout_seconds", json!(LONGPOLL_TIMEOUT));
-    if level >= crate::levels::IDLE_QUEUE_TIMEOUT {
-        put("idle_queue_timeout_secs", json!(lifetime.as_secs_f64().ceil() as u64));
-    }
-    put("max_message_length", json!(org.realm.max_message_length));
-    put("max_topic_length", json!(org.realm.max_topic_length));
-    // Empty topics ("general chat") are new at level 334.
-    if org.settings.feature_level >= crate::levels::EMPTY_TOPIC {
-        put("realm_empty_topic_display_name", json!(org.realm.empty_topic_display_name));
-    }
-    let types: Vec<Value> = super::common::report_types(org.settings.feature_level)
-        .iter()
-        .map(|(k, n)| json!({"key": k, "name": n}))
-        .collect();
-    // Servers before level 435 do not list report types (clients use the five fixed ones).
-    if org.settings.feature_level >= 435 {
-        put("server_report_message_types", json!(types));
-    }
-    put("realm_moderation_request_channel_id", json!(org.realm.moderation_request_channel_id.unwrap_or(-1)));
+    let mut answer = Answer { r: Map::new(), fetch };
+    let a = &mut answer;
+    head(a, &org, &queue_id, lifetime);
     for (key, event_type, value) in super::realm_state::other_fields(&org) {
-        if wants(event_type) {
-            put(key, value);
+        if a.wants(event_type) {
+            a.put(key, value);
         }
     }
-    if wants("realm") {
-        for (key, value) in super::realm_state::realm_fields(&org, &s.url) {
-            put(key, value);
+    if a.wants("realm") {
+        realm(a, &org, &s.url);
+    }
+    if a.wants("realm_user") {
+        own_and_others(a, &org, &me);
+    }
+    if a.wants("realm_bot") {
+        a.put("realm_bots", json!(super::realm_state::bots_json(&org, &me)));
+    }
+    channels_and_messages(a, &org, uid, &include, empty_topic, slim);
+    personal(a, &org, &me, cap("user_settings_object"));
+    Ok(reply(p, success(Value::Object(answer.r))))
+}
+
+/// Register's answer as it is written: the fields, and the types the client fetches (`None`:
+/// all).
+struct Answer {
+    r: Map<String, Value>,
+    fetch: Option<HashSet<String>>,
+}
+
+impl Answer {
+    fn put(&mut self, k: &str, v: Value) {
+        self.r.insert(k.to_owned(), v);
+    }
+
+    fn wants(&self, t: &str) -> bool {
+        self.fetch.as_ref().is_none_or(|f| f.contains(t))
+    }
+}
+
+/// What every answer has: the queue, the server's version and limits.
+fn head(a: &mut Answer, org: &Org, queue_id: &str, lifetime: std::time::Duration) {
+    let level = org.settings.feature_level;
+    a.put("queue_id", json!(queue_id));
+    a.put("last_event_id", json!(-1));
+    a.put("zulip_feature_level", json!(level));
+    let version = crate::levels::version(level);
+    a.put("zulip_version", json!(version));
+    a.put("zulip_merge_base", json!(version));
+    a.put("event_queue_longpoll_timeout_seconds", json!(LONGPOLL_TIMEOUT));
+    if level >= crate::levels::IDLE_QUEUE_TIMEOUT {
+        a.put("idle_queue_timeout_secs", json!(lifetime.as_secs_f64().ceil() as u64));
+    }
+    a.put("max_message_length", json!(org.realm.max_message_length));
+    a.put("max_topic_length", json!(org.realm.max_topic_length));
+    // Empty topics ("general chat") are new at level 334.
+    if level >= crate::levels::EMPTY_TOPIC {
+        a.put("realm_empty_topic_display_name", json!(org.realm.empty_topic_display_name));
+    }
+    let types: Vec<Value> =
+        super::common::report_types(level).iter().map(|(k, n)| json!({"key": k, "name": n})).collect();
+    // Servers before level 435 do not list report types (clients use the five fixed ones).
+    if level >= 435 {
+        a.put("server_report_message_types", json!(types));
+    }
+    a.put(
+        "realm_moderation_request_channel_id",
+        json!(org.realm.moderation_request_channel_id.unwrap_or(-1)),
+    );
+}
+
+/// The organization's settings and the server's (`realm`).
+fn realm(a: &mut Answer, org: &Org, url: &str) {
+    for (key, value) in super::realm_state::realm_fields(org, url) {
+        a.put(key, value);
+    }
+    a.put("realm_name", json!(org.realm.name));
+    a.put("realm_message_content_delete_limit_seconds", json!(org.realm.delete_own_limit_secs));
+    a.put("realm_allow_edit_history", json!(org.realm.allow_edit_history));
+    a.put(
+        "realm_message_edit_history_visibility_policy",
+        json!(if org.realm.allow_edit_history { "all" } else { "none" }),
+    );
+    a.put("realm_date_created", json!(org.realm.date_created));
+    // -1: messages are kept for ever.
+    a.put("realm_message_retention_days", json!(-1));
+    a.put("server_presence_ping_interval_seconds", json!(super::users::PING_INTERVAL));
+    a.put("server_presence_offline_threshold_seconds", json!(super::users::OFFLINE_THRESHOLD));
+    a.put("server_typing_started_wait_period_milliseconds", json!(10000));
+    a.put("server_typing_stopped_wait_period_milliseconds", json!(5000));
+    a.put("server_typing_started_expiry_period_milliseconds", json!(15000));
+    a.put("max_file_upload_size_mib", json!(crate::org::MAX_UPLOAD_MIB));
+    a.put("max_stream_name_length", json!(60));
+    a.put("max_stream_description_length", json!(1024));
+}
+
+/// The user themself and everyone else (`realm_user`).
+fn own_and_others(a: &mut Answer, org: &Org, me: &crate::org::UserRec) {
+    let uid = me.id;
+    a.put("user_id", json!(uid));
+    a.put("email", json!(me.email));
+    a.put("full_name", json!(me.full_name));
+    a.put("is_admin", json!(me.is_admin()));
+    a.put("is_owner", json!(me.role == Role::Owner));
+    a.put("is_moderator", json!(me.role <= Role::Moderator));
+    a.put("is_guest", json!(me.role == Role::Guest));
+    // No `role` here: the reference says the user's role by these flags only.
+    // The reference server strips `is_active` here (`post_process_state`): which list a
+    // user is in says it.
+    let listed = |u: &crate::org::UserRec| {
+        let mut j = org.user_json(u);
+        if let Some(o) = j.as_object_mut() {
+            o.remove("is_active");
         }
-        put("realm_name", json!(org.realm.name));
-        put("realm_message_content_delete_limit_seconds", json!(org.realm.delete_own_limit_secs));
-        put("realm_allow_edit_history", json!(org.realm.allow_edit_history));
-        put(
-            "realm_message_edit_history_visibility_policy",
-            json!(if org.realm.allow_edit_history { "all" } else { "none" }),
-        );
-        put("realm_date_created", json!(org.realm.date_created));
-        // -1: messages are kept for ever.
-        put("realm_message_retention_days", json!(-1));
-        put("server_presence_ping_interval_seconds", json!(super::users::PING_INTERVAL));
-        put("server_presence_offline_threshold_seconds", json!(super::users::OFFLINE_THRESHOLD));
-        put("server_typing_started_wait_period_milliseconds", json!(10000));
-        put("server_typing_stopped_wait_period_milliseconds", json!(5000));
-        put("server_typing_started_expiry_period_milliseconds", json!(15000));
-        put("max_file_upload_size_mib", json!(crate::org::MAX_UPLOAD_MIB));
-        put("max_stream_name_length", json!(60));
-        put("max_stream_description_length", json!(1024));
-    }
-    if wants("realm_user") {
-        put("user_id", json!(uid));
-        put("email", json!(me.email));
-        put("full_name", json!(me.full_name));
-        put("is_admin", json!(me.is_admin()));
-        put("is_owner", json!(me.role == Role::Owner));
-        put("is_moderator", json!(me.role <= Role::Moderator));
-        put("is_guest", json!(me.role == Role::Guest));
-        // No `role` here: the reference says the user's role by these flags only.
-        // The reference server strips `is_active` here (`post_process_state`): which list a
-        // user is in says it.
-        let listed = |u: &crate::org::UserRec| {
-            let mut j = org.user_json(u);
-            if let Some(o) = j.as_object_mut() {
-                o.remove("is_active");
-            }
-            j
-        };
-        let active: Vec<Value> =
-            org.users.values().filter(|u| u.is_active && !u.is_system_bot).map(listed).collect();
-        let inactive: Vec<Value> = org.users.values().filter(|u| !u.is_active).map(listed).collect();
-        let system: Vec<Value> = org.users.values().filter(|u| u.is_system_bot).map(listed).collect();
-        put("realm_users", json!(active));
-        put("realm_non_active_users", json!(inactive));
-        put("cross_realm_bots", json!(system));
-    }
-    if wants("realm_bot") {
-        put("realm_bots", json!(super::realm_state::bots_json(&org, &me)));
-    }
-    if wants("subscription") {
+        j
+    };
+    let active: Vec<Value> =
+        org.users.values().filter(|u| u.is_active && !u.is_system_bot).map(listed).collect();
+    let inactive: Vec<Value> = org.users.values().filter(|u| !u.is_active).map(listed).collect();
+    let system: Vec<Value> = org.users.values().filter(|u| u.is_system_bot).map(listed).collect();
+    a.put("realm_users", json!(active));
+    a.put("realm_non_active_users", json!(inactive));
+    a.put("cross_realm_bots", json!(system));
+}
+
+/// The user's channels, messages' state, presence and topics.
+fn channels_and_messages(a: &mut Answer, org: &Org, uid: i64, include: &str, empty_topic: bool, slim: bool) {
+    if a.wants("subscription") {
         let subs: Vec<Value> = org
             .channels
             .values()
-            .filter_map(|c| c.subs.get(&uid).map(|sub| org.subscription_json(c, sub, &include)))
+            .filter_map(|c| c.subs.get(&uid).map(|sub| org.subscription_json(c, sub, include)))
             .collect();
         let never: Vec<Value> = org
             .channels
@@ -180,39 +219,39 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
             .filter(|c| !c.subs.contains_key(&uid) && org.can_access_channel(uid, c.id))
             .map(|c| org.channel_json(c))
             .collect();
-        put("subscriptions", json!(subs));
-        put("unsubscribed", json!([]));
-        put("never_subscribed", json!(never));
+        a.put("subscriptions", json!(subs));
+        a.put("unsubscribed", json!([]));
+        a.put("never_subscribed", json!(never));
     }
-    if wants("message") {
+    if a.wants("message") {
         // The user's newest message (`max_message_id_for_user`: of their UserMessage rows), not
         // the organization's: a client joins its first page to the queue by it.
         let newest = org.user_msgs.get(&uid).and_then(|m| m.keys().next_back().copied());
-        put("max_message_id", json!(newest.unwrap_or(-1)));
+        a.put("max_message_id", json!(newest.unwrap_or(-1)));
     }
-    if wants("message") || wants("update_message_flags") {
-        put("unread_msgs", org.unread_msgs(uid, empty_topic));
+    if a.wants("message") || a.wants("update_message_flags") {
+        a.put("unread_msgs", org.unread_msgs(uid, empty_topic));
     }
-    if wants("starred_messages") || wants("update_message_flags") {
+    if a.wants("starred_messages") || a.wants("update_message_flags") {
         let starred: Vec<i64> = org
             .user_msgs
             .get(&uid)
             .map(|m| m.iter().filter(|(_, f)| f.starred).map(|(id, _)| *id).collect())
             .unwrap_or_default();
-        put("starred_messages", json!(starred));
+        a.put("starred_messages", json!(starred));
     }
-    if wants("presence") {
+    if a.wants("presence") {
         let entries = org.visible_presence(None, 14);
         // Modern (by user ID) only when asked for with `slim_presence`; else the legacy format
         // by email, as the reference server answers.
-        put("presences", org.presence_json(&entries, slim));
+        a.put("presences", org.presence_json(&entries, slim));
         if org.settings.feature_level >= crate::levels::PRESENCE_LAST_UPDATE_ID {
-            put("presence_last_update_id", json!(org.max_presence_id()));
+            a.put("presence_last_update_id", json!(org.max_presence_id()));
         }
-        put("server_timestamp", json!(org.now_f64()));
+        a.put("server_timestamp", json!(org.now_f64()));
     }
     // `user_topics` is new at level 170; older servers only list muted topics.
-    if wants("user_topic") && org.settings.feature_level >= 170 {
+    if a.wants("user_topic") && org.settings.feature_level >= 170 {
         let list: Vec<Value> = org
             .user_topics
             .iter()
@@ -221,18 +260,24 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
                 json!({"stream_id": c, "topic_name": org.topic_out(t, empty_topic), "visibility_policy": p, "last_updated": ts})
             })
             .collect();
-        put("user_topics", json!(list));
+        a.put("user_topics", json!(list));
     }
-    if wants("muted_users") {
-        put("muted_users", super::me::muted_users_json(&org, uid));
+}
+
+/// What is the user's own: muted users, alert words, statuses, drafts, settings, snippets,
+/// reminders, views, groups and fields.
+fn personal(a: &mut Answer, org: &Org, me: &crate::org::UserRec, settings_object: bool) {
+    let uid = me.id;
+    if a.wants("muted_users") {
+        a.put("muted_users", super::me::muted_users_json(org, uid));
     }
-    if wants("alert_words") {
-        put("alert_words", json!(org.alert_words.get(&uid).cloned().unwrap_or_default()));
+    if a.wants("alert_words") {
+        a.put("alert_words", json!(org.alert_words.get(&uid).cloned().unwrap_or_default()));
     }
-    if wants("muted_topics") {
-        put("muted_topics", super::subs::muted_topics_json(&org, uid));
+    if a.wants("muted_topics") {
+        a.put("muted_topics", super::subs::muted_topics_json(org, uid));
     }
-    if wants("user_status") {
+    if a.wants("user_status") {
         let mut m = Map::new();
         for u in org.users.values().filter(|u| u.is_active) {
             let st = super::users::status_json(u);
@@ -240,65 +285,67 @@ pub async fn register(State(s): State<Arc<Shared>>, req: Req) -> Res {
                 m.insert(u.id.to_string(), st);
             }
         }
-        put("user_status", Value::Object(m));
+        a.put("user_status", Value::Object(m));
     }
-    if wants("realm_emoji") {
-        put("realm_emoji", org.realm_emoji_json());
+    if a.wants("realm_emoji") {
+        a.put("realm_emoji", org.realm_emoji_json());
     }
-    if wants("scheduled_messages") {
-        put("scheduled_messages", json!(org.scheduled_list_json(uid)));
+    if a.wants("scheduled_messages") {
+        a.put("scheduled_messages", json!(org.scheduled_list_json(uid)));
     }
-    if wants("drafts") {
+    if a.wants("drafts") {
         // Empty when synchronization is off: turning it off deleted them.
         let mut drafts = org.drafts_json(uid);
         drafts.truncate(super::drafts::MAX_DRAFTS_IN_REGISTER);
-        put("drafts", json!(drafts));
+        a.put("drafts", json!(drafts));
     }
-    if wants("user_settings") || wants("update_display_settings") || wants("update_global_notifications") {
-        let mut settings = super::settings::of_user(&org, uid);
+    if a.wants("user_settings")
+        || a.wants("update_display_settings")
+        || a.wants("update_global_notifications")
+    {
+        let mut settings = super::settings::of_user(org, uid);
         settings.insert("enable_drafts_synchronization".into(), json!(org.drafts_sync_enabled(uid)));
         settings.insert("presence_enabled".into(), json!(me.presence_enabled));
         settings.insert("timezone".into(), json!(me.timezone));
         // Clients without the `user_settings_object` capability read them at the top level:
         // the reference's frozen legacy lists only, never a setting newer than the object.
-        if !caps.get("user_settings_object").and_then(Value::as_bool).unwrap_or(false) {
+        if !settings_object {
             for (k, v) in
                 settings.iter().filter(|(k, _)| super::settings::LEGACY_TOP_LEVEL.contains(&k.as_str()))
             {
-                put(k, v.clone());
+                a.put(k, v.clone());
             }
         }
-        if wants("user_settings") {
-            put("user_settings", Value::Object(settings));
+        if a.wants("user_settings") {
+            a.put("user_settings", Value::Object(settings));
         }
     }
-    if wants("saved_snippets") && org.settings.feature_level >= crate::levels::SAVED_SNIPPETS {
-        put("saved_snippets", json!(super::daily::snippets_of(&org, uid)));
+    if a.wants("saved_snippets") && org.settings.feature_level >= crate::levels::SAVED_SNIPPETS {
+        a.put("saved_snippets", json!(super::daily::snippets_of(org, uid)));
     }
-    if wants("reminders") && org.settings.feature_level >= crate::levels::REMINDERS_IN_REGISTER {
-        put("reminders", json!(super::daily::reminders_of(&org, uid)));
+    if a.wants("reminders") && org.settings.feature_level >= crate::levels::REMINDERS_IN_REGISTER {
+        a.put("reminders", json!(super::daily::reminders_of(org, uid)));
     }
-    if wants("recent_private_conversations") {
-        put("recent_private_conversations", org.recent_dms_json(uid));
+    if a.wants("recent_private_conversations") {
+        a.put("recent_private_conversations", org.recent_dms_json(uid));
     }
-    if wants("navigation_views") {
-        put("navigation_views", nav_views_json(&org, uid));
+    if a.wants("navigation_views") {
+        a.put("navigation_views", nav_views_json(org, uid));
     }
-    if wants("realm_playgrounds") {
-        put("realm_playgrounds", super::users::playgrounds_json(&org));
+    if a.wants("realm_playgrounds") {
+        a.put("realm_playgrounds", super::users::playgrounds_json(org));
     }
-    if wants("realm_user_groups") {
+    if a.wants("realm_user_groups") {
         let list: Vec<Value> = org.groups.values().map(super::users::group_json).collect();
-        put("realm_user_groups", json!(list));
+        a.put("realm_user_groups", json!(list));
     }
-    if wants("custom_profile_fields") {
-        put("custom_profile_fields", org.profile_fields_json());
-        put("custom_profile_field_types", super::users::profile_field_types());
+    if a.wants("custom_profile_fields") {
+        a.put("custom_profile_fields", org.profile_fields_json());
+        a.put("custom_profile_field_types", super::users::profile_field_types());
     }
-    if wants("channel_folders") {
-        put("channel_folders", json!(super::org_admin::folders_json(&org, true)));
+    if a.wants("channel_folders") {
+        a.put("channel_folders", json!(super::org_admin::folders_json(org, true)));
     }
-    Ok(reply(p, success(Value::Object(r))))
 }
 
 /// Register's `idle_queue_timeout` (level 481): seconds, or `mobile` (12 hours), at most a week

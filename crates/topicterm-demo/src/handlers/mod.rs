@@ -33,6 +33,38 @@ use std::sync::Arc;
 
 pub fn router(shared: Arc<Shared>) -> Router {
     let api = Router::new()
+        .merge(message_routes())
+        .merge(channel_routes())
+        .merge(people_routes())
+        .fallback(not_found)
+        .method_not_allowed_fallback(common::method_not_allowed);
+    let counter = shared.clone();
+    Router::new()
+        .nest("/api/v1", api)
+        .route("/accounts/login/social/{backend}", get(sso::sign_in_page).post(sso::sign_in))
+        .route("/accounts/login/subdomain/{token}", get(sso::log_into_subdomain))
+        .route("/json/fetch_api_key", post(sso::json_fetch_api_key))
+        .route("/user_uploads/{*path}", get(misc::upload))
+        .route("/user_avatars/exports/{*path}", get(exports::download))
+        .fallback(not_found)
+        // gzip, brotli or deflate for clients that accept them (a register answer is ~14× smaller).
+        .layer(tower_http::compression::CompressionLayer::new())
+        .layer(axum::middleware::from_fn(move |req: axum::extract::Request, next: axum::middleware::Next| {
+            counter.requests.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let mut log = counter.request_log.lock().unwrap_or_else(|p| p.into_inner());
+            if log.len() == crate::shared::REQUEST_LOG_LEN {
+                log.pop_front();
+            }
+            log.push_back(format!("{} {}", req.method(), req.uri()));
+            drop(log);
+            next.run(req)
+        }))
+        .with_state(shared)
+}
+
+/// Messages and what is said about them: flags, reactions, typing, drafts, reminders.
+fn message_routes() -> Router<Arc<Shared>> {
+    Router::new()
         .route("/register", post(misc::register))
         .route("/events", get(misc::get_events).delete(misc::delete_queue))
         .route("/messages", get(reading::get_messages).post(messages::send))
@@ -62,6 +94,11 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/scheduled_messages/{id}", patch(scheduled::update).delete(scheduled::delete))
         .route("/drafts", get(drafts::list).post(drafts::create))
         .route("/drafts/{id}", patch(drafts::edit).delete(drafts::delete))
+}
+
+/// Settings, subscriptions, channels and their folders, invitations, the realm's lists.
+fn channel_routes() -> Router<Arc<Shared>> {
+    Router::new()
         .route("/settings", patch(settings::update))
         // The legacy paths of the same operation.
         .route("/settings/display", patch(settings::update))
@@ -103,6 +140,11 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/realm/emoji/{name}", post(invites::upload_emoji).delete(invites::deactivate_emoji))
         .route("/attachments", get(org_admin::attachments))
         .route("/attachments/{id}", axum::routing::delete(org_admin::delete_attachment))
+}
+
+/// Users, presence, statuses, groups, saved views, and the rest of the organization.
+fn people_routes() -> Router<Arc<Shared>> {
+    Router::new()
         .route("/users/me/presence", post(users::presence))
         .route("/realm/presence", get(users::realm_presence))
         .route("/users/me/status", post(users::status))
@@ -141,30 +183,6 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/user_groups/{id}", axum::routing::patch(admin::update_group))
         .route("/realm/emoji", get(admin::realm_emoji))
         .route("/realm/linkifiers", get(admin::linkifiers).patch(edits::reorder_linkifiers))
-        .fallback(not_found)
-        .method_not_allowed_fallback(common::method_not_allowed);
-    let counter = shared.clone();
-    Router::new()
-        .nest("/api/v1", api)
-        .route("/accounts/login/social/{backend}", get(sso::sign_in_page).post(sso::sign_in))
-        .route("/accounts/login/subdomain/{token}", get(sso::log_into_subdomain))
-        .route("/json/fetch_api_key", post(sso::json_fetch_api_key))
-        .route("/user_uploads/{*path}", get(misc::upload))
-        .route("/user_avatars/exports/{*path}", get(exports::download))
-        .fallback(not_found)
-        // gzip, brotli or deflate for clients that accept them (a register answer is ~14× smaller).
-        .layer(tower_http::compression::CompressionLayer::new())
-        .layer(axum::middleware::from_fn(move |req: axum::extract::Request, next: axum::middleware::Next| {
-            counter.requests.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            let mut log = counter.request_log.lock().unwrap_or_else(|p| p.into_inner());
-            if log.len() == crate::shared::REQUEST_LOG_LEN {
-                log.pop_front();
-            }
-            log.push_back(format!("{} {}", req.method(), req.uri()));
-            drop(log);
-            next.run(req)
-        }))
-        .with_state(shared)
 }
 
 async fn not_found() -> ApiErr {
