@@ -170,12 +170,7 @@ impl Data {
 
     /// Is this topic hidden from unread counts and the combined feed?
     pub fn topic_muted(&self, channel: ChannelId, topic: &str) -> bool {
-        let channel_muted = self.channels.is_muted(channel);
-        match self.policy(channel, topic) {
-            VisibilityPolicy::Muted => true,
-            VisibilityPolicy::Unmuted | VisibilityPolicy::Followed => false,
-            _ => channel_muted,
-        }
+        topic_muted(&self.topics, &self.channels, channel, topic)
     }
 
     /// Unread count of a channel, without muted topics (cost: topics with unreads).
@@ -208,10 +203,7 @@ impl Data {
 
     /// Does a message show in the combined feed?
     pub fn in_feed(&self, m: &Stored) -> bool {
-        match m.stream_id() {
-            Some(c) if !m.is_dm() => !self.topic_muted(c, m.topic()),
-            _ => true,
-        }
+        in_feed(&self.topics, &self.channels, m)
     }
 
     /// A held message moved to `channel` (if it changed) and `topic` (if it changed).
@@ -310,6 +302,25 @@ impl Data {
         if let (Some(c), t) = topic {
             self.topics.on_message(c, &t, id);
         }
+    }
+}
+
+/// Is this topic hidden from unread counts and the combined feed? By the topic's policy, else
+/// the channel's mute (the owners given apart, so that a caller may change another of `Data`'s
+/// owners meanwhile).
+pub fn topic_muted(topics: &Topics, channels: &Channels, channel: ChannelId, topic: &str) -> bool {
+    match topics.policy(channel, topic) {
+        VisibilityPolicy::Muted => true,
+        VisibilityPolicy::Unmuted | VisibilityPolicy::Followed => false,
+        _ => channels.is_muted(channel),
+    }
+}
+
+/// Does a message show in the combined feed? (`topic_muted`.)
+pub fn in_feed(topics: &Topics, channels: &Channels, m: &Stored) -> bool {
+    match m.stream_id() {
+        Some(c) if !m.is_dm() => !topic_muted(topics, channels, c, m.topic()),
+        _ => true,
     }
 }
 
