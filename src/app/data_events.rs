@@ -6,6 +6,7 @@
 //! changes no data of `Data` (typing, drafts, …) comes back untouched, [`Applied::Elsewhere`].
 //! A leaf over `Data`: it names no `State`.
 
+use super::channels::StreamApplied;
 use super::narrow::Narrow;
 use super::state::{Data, RealmInfo, in_feed, topic_muted};
 use super::told::Mark;
@@ -43,31 +44,70 @@ pub struct Arrived {
     pub local_id: Option<String>,
 }
 
-/// What an event changed that the rest of the app reacts to.
-#[derive(Debug, Default, PartialEq)]
-pub struct Changes {
-    /// The channels pane's rows (DMs, folders, muted users, saved views) may have changed.
+/// The rows derived from the data that an event may have changed: rebuilt once per batch.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Rows {
+    /// The channels pane's rows (DMs, subscriptions, folders, muted users, saved views).
     pub sidebar: bool,
-    /// The topic rows that may have changed (drawn again after the batch).
-    pub topic_rows: TopicRows,
-    /// The topic rows changed for certain: drawn again at once.
-    pub topics_changed: bool,
-    /// A channel whose topics the server is asked for again (it knows what is left).
-    pub fetch_topics: Option<ChannelId>,
+    /// The topic rows (listed for the expanded channel only).
+    pub topics: TopicRows,
     /// The people pane's rows (presence, status, a user changed).
     pub people: bool,
     /// What the inbox leaves out, or the channels it names.
     pub mutes: bool,
-    /// A new message, held now.
-    pub arrived: Option<Arrived>,
-    /// Messages moved (to another topic or channel): the selection may follow them.
-    pub moved: Vec<MessageId>,
-    /// Messages deleted.
-    pub deleted: Vec<MessageId>,
+}
+
+/// What follows on screen from an event, in the order it is to be done.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Follow {
+    /// A new message, held now (a notification, the recent list, the outbox).
+    Arrived(Arrived),
     /// The view on screen is asked again (moved messages not held landed in it): its epoch.
-    pub ask_again: Option<u64>,
-    /// The user's Zulip settings changed.
-    pub settings: bool,
+    AskAgain(u64),
+    /// Messages deleted (a selection on one is let go).
+    Deleted(Vec<MessageId>),
+    /// The channels pane's rows changed for certain: drawn again at once; and a channel's
+    /// topics asked for again (the server knows what is left).
+    RowsNow { fetch_topics: Option<ChannelId> },
+    /// Messages moved to another topic or channel (the selection may follow them).
+    Moved(Vec<MessageId>),
+    /// The user's Zulip settings changed (the time zone, the clock, the pane's order).
+    Settings,
+    /// A channel was muted (`true`) or unmuted: the combined feed follows.
+    FeedMuted(bool),
+    /// A channel's subscribers: `n` more (fewer when negative).
+    Subscribers(ChannelId, i64),
+    /// Channels archived or deleted; whether the user was subscribed to one.
+    ChannelsGone { ids: Vec<ChannelId>, subscribed: bool },
+    /// A channel's default for push notifications (channel info shows it).
+    PushDefault(ChannelId, bool),
+    /// The reminders changed (the list's selection stays on a row).
+    Reminders,
+    /// The saved snippets changed (the popup filters them again).
+    Snippets,
+}
+
+/// What an event changed that the rest of the app reacts to.
+#[derive(Debug, Default, PartialEq)]
+pub struct Changes {
+    pub rows: Rows,
+    pub follow: Vec<Follow>,
+}
+
+impl Changes {
+    fn of(rows: Rows) -> Changes {
+        Changes { rows, follow: Vec::new() }
+    }
+    fn then(mut self, f: Follow) -> Changes {
+        self.follow.push(f);
+        self
+    }
+    /// These changes, once `apply` has applied the event (an owner's method that says nothing
+    /// more).
+    fn tap(self, apply: impl FnOnce()) -> Changes {
+        apply();
+        self
+    }
 }
 
 /// What `Data::apply` did with an event.
@@ -79,6 +119,11 @@ pub enum Applied {
     Elsewhere(EventKind),
 }
 
+const SIDEBAR: Rows = Rows { sidebar: true, topics: TopicRows::Same, people: false, mutes: false };
+const PEOPLE: Rows = Rows { sidebar: false, topics: TopicRows::Same, people: true, mutes: false };
+const MUTES: Rows = Rows { sidebar: false, topics: TopicRows::Same, people: false, mutes: true };
+const NOTHING: Rows = Rows { sidebar: false, topics: TopicRows::Same, people: false, mutes: false };
+
 impl Data {
     /// One event, handed to the owners of what it changes.
     pub fn apply(&mut self, kind: EventKind, at: &Moment) -> Applied {
@@ -86,73 +131,50 @@ impl Data {
             EventKind::Message(ev) => self.on_message(*ev, at),
             EventKind::UpdateMessage(ev) => self.on_update(&ev, at),
             EventKind::DeleteMessage(ev) => self.on_delete(&ev, at),
-            EventKind::UpdateMessageFlags(ev) => {
-                self.on_flags(&ev, at);
-                Changes::default()
-            }
-            EventKind::Reaction(ev) => {
-                self.on_reaction(ev, at);
-                Changes::default()
-            }
-            EventKind::Submessage(ev) => {
-                self.on_submessage(&ev, at);
-                Changes::default()
-            }
-            EventKind::UserTopic(t) => {
-                self.on_user_topic(&t);
-                Changes { mutes: true, ..Default::default() }
-            }
+            EventKind::UpdateMessageFlags(ev) => Changes::of(NOTHING).tap(|| self.on_flags(&ev, at)),
+            EventKind::Reaction(ev) => Changes::of(NOTHING).tap(|| self.on_reaction(ev, at)),
+            EventKind::Submessage(ev) => Changes::of(NOTHING).tap(|| self.on_submessage(&ev, at)),
+            EventKind::UserTopic(t) => Changes::of(MUTES).tap(|| self.on_user_topic(&t)),
+            EventKind::Subscription(ev) => self.on_subscription(&ev),
+            EventKind::Stream(ev) => self.on_stream(ev),
+            EventKind::ChannelFolder(ev) => Changes::of(SIDEBAR).tap(|| self.channels.on_folder(ev)),
             EventKind::MutedUsers { muted_users } => {
-                self.users.on_muted_users(&muted_users);
-                Changes { sidebar: true, mutes: true, ..Default::default() }
+                Changes::of(Rows { mutes: true, ..SIDEBAR }).tap(|| self.users.on_muted_users(&muted_users))
             }
-            EventKind::Presence(ev) => {
-                self.users.on_presence(&ev);
-                Changes { people: true, ..Default::default() }
-            }
-            EventKind::UserStatus(ev) => {
-                self.users.on_status(ev);
-                Changes { people: true, ..Default::default() }
-            }
-            EventKind::RealmUser(ev) => {
-                self.users.on_realm_user(&ev);
-                Changes { people: true, ..Default::default() }
-            }
-            EventKind::UserGroup(ev) => {
-                self.users.on_group(&ev);
-                Changes::default()
-            }
+            EventKind::Presence(ev) => Changes::of(PEOPLE).tap(|| self.users.on_presence(&ev)),
+            EventKind::UserStatus(ev) => Changes::of(PEOPLE).tap(|| self.users.on_status(ev)),
+            EventKind::RealmUser(ev) => Changes::of(PEOPLE).tap(|| self.users.on_realm_user(&ev)),
+            EventKind::UserGroup(ev) => Changes::of(NOTHING).tap(|| self.users.on_group(&ev)),
             EventKind::AlertWords { alert_words } => {
-                self.alert_words = alert_words;
-                Changes::default()
+                Changes::of(NOTHING).tap(|| self.alert_words = alert_words)
             }
-            EventKind::ScheduledMessages(ev) => {
-                self.lists.on_scheduled(ev);
-                Changes::default()
+            EventKind::ScheduledMessages(ev) => Changes::of(NOTHING).tap(|| self.lists.on_scheduled(ev)),
+            EventKind::NavigationView(ev) => Changes::of(SIDEBAR).tap(|| self.lists.on_view(ev)),
+            EventKind::Reminders(ev) => {
+                self.lists.on_reminders(ev);
+                Changes::of(NOTHING).then(Follow::Reminders)
             }
-            EventKind::NavigationView(ev) => {
-                self.lists.on_view(ev);
-                Changes { sidebar: true, ..Default::default() }
-            }
+            EventKind::SavedSnippets(ev) => match self.lists.on_snippets(ev) {
+                true => Changes::of(NOTHING).then(Follow::Snippets),
+                // Not known yet: the list is asked for whole when it is opened.
+                false => Changes::of(NOTHING),
+            },
             EventKind::Realm(RealmEvent::Update(change)) => {
-                self.realm.on_change(change);
-                Changes::default()
+                Changes::of(NOTHING).tap(|| self.realm.on_change(change))
             }
             EventKind::Realm(RealmEvent::UpdateDict(changes)) => {
                 changes.into_iter().for_each(|c| self.realm.on_change(c));
-                Changes::default()
+                Changes::of(NOTHING)
             }
             EventKind::RealmPlaygrounds { realm_playgrounds } => {
-                self.playgrounds = realm_playgrounds;
-                Changes::default()
+                Changes::of(NOTHING).tap(|| self.playgrounds = realm_playgrounds)
             }
             EventKind::RealmEmoji { realm_emoji } => {
-                self.realm_emoji = realm_emoji;
-                Changes::default()
+                Changes::of(NOTHING).tap(|| self.realm_emoji = realm_emoji)
             }
             EventKind::UserSettings(UserSettingsEvent::Update(change)) => {
                 self.on_user_setting(change);
-                Changes { settings: true, ..Default::default() }
+                Changes::of(NOTHING).then(Follow::Settings)
             }
             kind => return Applied::Elsewhere(kind),
         };
@@ -179,13 +201,13 @@ impl Data {
         let (dm, channel) = (m.is_dm(), m.stream_id());
         self.insert_stored(m);
         self.views.on_message(id, &targets);
-        Changes {
+        let rows = Rows {
             // The recent direct-message conversations are rows of the channels pane.
             sidebar: dm,
-            topic_rows: channel.filter(|_| !dm).map_or(TopicRows::Same, TopicRows::In),
-            arrived: Some(Arrived { id, local_id: ev.local_message_id }),
-            ..Default::default()
-        }
+            topics: channel.filter(|_| !dm).map_or(TopicRows::Same, TopicRows::In),
+            ..NOTHING
+        };
+        Changes::of(rows).then(Follow::Arrived(Arrived { id, local_id: ev.local_message_id }))
     }
 
     /// Messages edited, or moved to another topic or channel.
@@ -224,13 +246,14 @@ impl Data {
             }
             self.reindex(*id);
         }
-        let mut changes = Changes { topic_rows: TopicRows::Any, ..Default::default() };
+        let mut changes = Changes::of(Rows { topics: TopicRows::Any, ..NOTHING });
         if moved {
-            changes.ask_again = self.on_move(ev, &ids, at.shown);
+            changes.follow.extend(self.on_move(ev, &ids, at.shown).map(Follow::AskAgain));
             let rows = self.topic_rows_after_move(ev, &ids);
-            changes.topics_changed = rows.rows;
-            changes.fetch_topics = rows.ask_again;
-            changes.moved = ids;
+            if rows.rows {
+                changes.follow.push(Follow::RowsNow { fetch_topics: rows.ask_again });
+            }
+            changes.follow.push(Follow::Moved(ids));
         }
         changes
     }
@@ -287,7 +310,7 @@ impl Data {
             self.unread.remove(id);
             self.views.on_delete(id);
         }
-        let mut changes = Changes { topic_rows: TopicRows::Any, deleted: ids, ..Default::default() };
+        let changes = Changes::of(Rows { topics: TopicRows::Any, ..NOTHING }).then(Follow::Deleted(ids));
         let (Some(c), Some(topic)) = (ev.stream_id, ev.topic.as_deref()) else { return changes };
         // What is still known of the topic: its newest unread message, or the newest message
         // its own view holds.
@@ -300,9 +323,49 @@ impl Data {
             left.into_iter().flatten().max()
         };
         let rows = self.topics.on_delete(ev, left);
-        changes.topics_changed = rows.rows;
-        changes.fetch_topics = rows.ask_again;
-        changes
+        match rows.rows {
+            true => changes.then(Follow::RowsNow { fetch_topics: rows.ask_again }),
+            false => changes,
+        }
+    }
+
+    /// The user's subscriptions (added, removed, a property changed) and others' (counts).
+    pub fn on_subscription(&mut self, ev: &SubscriptionEvent) -> Changes {
+        let changes = Changes::of(Rows { mutes: true, ..SIDEBAR });
+        if let Some(muted) = self.channels.on_subscription(ev) {
+            return changes.then(Follow::FeedMuted(muted));
+        }
+        let counts = |ids: &[ChannelId], n: i64| ids.iter().map(|c| Follow::Subscribers(*c, n)).collect();
+        let follow: Vec<Follow> = match ev {
+            SubscriptionEvent::Add(subscriptions) => {
+                subscriptions.iter().map(|s| Follow::Subscribers(s.stream_id, 1)).collect()
+            }
+            SubscriptionEvent::Remove(ids) => counts(ids, -1),
+            SubscriptionEvent::PeerAdd { stream_ids, user_ids } => counts(stream_ids, user_ids.len() as i64),
+            SubscriptionEvent::PeerRemove { stream_ids, user_ids } => {
+                counts(stream_ids, -(user_ids.len() as i64))
+            }
+            SubscriptionEvent::Update { .. } | SubscriptionEvent::Other(_) => vec![],
+        };
+        Changes { follow, ..changes }
+    }
+
+    /// Channels deleted, archived or changed (name, description): their topic rows go with
+    /// them.
+    pub fn on_stream(&mut self, ev: StreamEvent) -> Changes {
+        let mut changes = Changes::of(MUTES);
+        if let StreamEvent::Update { stream_id, change: StreamChange::DefaultPushNotifications(on) } = &ev {
+            changes.follow.push(Follow::PushDefault(*stream_id, *on));
+        }
+        match self.channels.on_stream(ev) {
+            StreamApplied::Nothing => return changes,
+            StreamApplied::Changed => {}
+            StreamApplied::Gone { ids, subscribed } => {
+                self.topics.on_channels_gone(&ids);
+                changes.follow.push(Follow::ChannelsGone { ids, subscribed });
+            }
+        }
+        changes.then(Follow::RowsNow { fetch_topics: None })
     }
 
     /// An emoji reaction added or taken back.

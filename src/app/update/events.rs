@@ -1,25 +1,20 @@
 //! Real-time events from the server: each handed to the data's owners (`Data::apply`), what
-//! they changed reacted to (`message_events::react`), the rows derived from it rebuilt once
-//! per batch; the few events no owner of `Data` takes applied by the part they are for.
+//! they changed reacted to here (`react`), the rows derived from it rebuilt once per batch;
+//! the few events no owner of `Data` takes applied by the part they are for.
 
 use super::common::*;
 use super::prelude::*;
 use super::register::*;
-use crate::app::data_events::{Applied, Changes, Moment, TopicRows};
+use crate::app::data_events::{Applied, Changes, Follow, Moment, Rows, TopicRows};
 
 /// An event no owner of `Data` takes (`Data::apply` gave it back): applied by the part it
 /// is for.
 fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
     match kind {
-        EventKind::Subscription(ev) => return super::channel_events::on_subscription(st, &ev),
-        EventKind::Stream(ev) => super::channel_events::on_stream(st, ev),
-        EventKind::ChannelFolder(ev) => super::channel_events::on_folder(st, ev),
         EventKind::Typing(ev) => super::people_events::on_typing(st, &ev),
         EventKind::TypingEditMessage(ev) => super::people_events::on_edit_typing(st, &ev),
         EventKind::Drafts(ev) => return super::server_drafts::on_event(st, ev),
-        EventKind::Reminders(ev) => super::reminders::on_event(st, ev),
         EventKind::Attachment(ev) => super::uploads::on_event(st, ev),
-        EventKind::SavedSnippets(ev) => super::snippets::on_event(st, ev),
         EventKind::Malformed { event_type, error } => {
             tracing::warn!("ignored a malformed {event_type} event: {error}");
             // What such an event carried is fetched again: the loaded windows are refreshed.
@@ -32,33 +27,59 @@ fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
     vec![]
 }
 
+/// What follows on screen from what an event changed, in the order the owners said: the
+/// effects. (The rows are rebuilt after the batch, `on_events`.)
+fn react(st: &mut State, changes: Changes) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    for f in changes.follow {
+        match f {
+            Follow::Arrived(a) => fx.extend(super::message_events::arrived(st, &a)),
+            Follow::AskAgain(epoch) => fx.push(super::navigation::again_of(st, st.ui.narrow.clone(), epoch)),
+            Follow::Deleted(ids) => {
+                if st.ui.selected.is_some_and(|s| ids.contains(&s)) {
+                    st.ui.selected = None;
+                }
+            }
+            Follow::RowsNow { fetch_topics } => {
+                rebuild_sidebar(st);
+                fx.extend(fetch_topics.map(Effect::FetchTopics));
+            }
+            Follow::Moved(ids) => fx = super::message_events::follow_moved(st, &ids, fx),
+            Follow::Settings => {
+                super::user_settings::follow(st);
+                // The channels pane's order may follow (`demote_inactive_streams`).
+                rebuild_sidebar(st);
+            }
+            Follow::FeedMuted(muted) => fx.extend(super::navigation::feed_after_mute(st, muted)),
+            Follow::Subscribers(c, n) => super::directory::count_subscribers(st, c, n),
+            Follow::ChannelsGone { ids, subscribed } => super::channel_events::gone(st, &ids, subscribed),
+            Follow::PushDefault(c, on) => super::channel_events::push_default(st, c, on),
+            Follow::Reminders => super::reminders::clamp(st),
+            Follow::Snippets => super::snippets::refilter(st, true),
+        }
+    }
+    fx
+}
+
 /// The rows derived from the data that a batch of events changed, rebuilt once after it.
 #[derive(Default)]
-struct Rows {
+struct Batch {
     sidebar: bool,
     people: bool,
     mutes: bool,
 }
 
-impl Rows {
-    /// What the owners said changed.
-    fn note(&mut self, changes: &Changes, expanded: Option<ChannelId>) {
+impl Batch {
+    fn note(&mut self, rows: &Rows, expanded: Option<ChannelId>) {
         // The channels pane lists topics only for the expanded channel.
-        self.sidebar |= changes.sidebar
-            || match changes.topic_rows {
+        self.sidebar |= rows.sidebar
+            || match rows.topics {
                 TopicRows::Same => false,
                 TopicRows::In(c) => expanded == Some(c),
                 TopicRows::Any => expanded.is_some(),
             };
-        self.people |= changes.people;
-        self.mutes |= changes.mutes;
-    }
-
-    /// An event applied elsewhere.
-    fn note_kind(&mut self, kind: &EventKind) {
-        self.sidebar |= matches!(kind, EventKind::Subscription(_) | EventKind::ChannelFolder(_));
-        // What the inbox leaves out, or the channels it names, may have changed.
-        self.mutes |= matches!(kind, EventKind::Subscription(_) | EventKind::Stream(_));
+        self.people |= rows.people;
+        self.mutes |= rows.mutes;
     }
 }
 
@@ -70,30 +91,27 @@ pub(super) fn on_events(st: &mut State, events: Vec<Event>) -> Vec<Effect> {
     let Some(events) = st.data.users.hold(events) else { return vec![] };
     let Some(events) = super::cold_start::hold(st, events) else { return vec![] };
     let mut fx = Vec::new();
-    let mut rows = Rows::default();
+    let mut batch = Batch::default();
     for e in events {
         st.data.last_event_id = st.data.last_event_id.max(e.id);
         let at = Moment { now: st.now, shown: &st.ui.narrow };
         match st.data.apply(e.kind, &at) {
             Applied::Data(changes) => {
-                rows.note(&changes, st.ui.expanded);
-                fx.extend(super::message_events::react(st, &changes));
+                batch.note(&changes.rows, st.ui.expanded);
+                fx.extend(react(st, changes));
             }
-            Applied::Elsewhere(kind) => {
-                rows.note_kind(&kind);
-                fx.extend(on_event(st, kind));
-            }
+            Applied::Elsewhere(kind) => fx.extend(on_event(st, kind)),
         }
     }
     // Rows and the people list change only for some events; rebuilding them for every
     // typing notice would be O(channels + users) per event.
-    if rows.sidebar {
+    if batch.sidebar {
         rebuild_sidebar(st);
     }
-    if rows.people {
+    if batch.people {
         rebuild_people(st);
     }
-    if rows.mutes {
+    if batch.mutes {
         super::inbox::rebuild(st);
     }
     super::hold::enforce(st);

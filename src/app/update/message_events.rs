@@ -1,44 +1,16 @@
 //! What follows on screen when the data's owners applied a message event
-//! (`app::data_events`, `Data::apply`): a message that arrived notifies, joins the recent
-//! conversations and settles the outbox; messages that moved take the selection along; a
-//! view asked again, topics asked for again, a deleted selection let go.
+//! (`app::data_events`, `Data::apply`; `events::react` hands it here): a message that arrived
+//! notifies, joins the recent conversations and settles the outbox; the selection follows the
+//! topic on screen that moved.
 
 use super::common::*;
 use super::navigation::open_near;
 use super::prelude::*;
-use crate::app::data_events::{Arrived, Changes};
-
-/// The reactions to what an event changed, in the order they were made: the effects that
-/// follow. (The rows drawn again after the batch are `events::on_events`' to gather.)
-pub(super) fn react(st: &mut State, changes: &Changes) -> Vec<Effect> {
-    let mut fx = Vec::new();
-    if let Some(a) = &changes.arrived {
-        fx.extend(arrived(st, a));
-    }
-    if let Some(epoch) = changes.ask_again {
-        fx.push(super::navigation::again_of(st, st.ui.narrow.clone(), epoch));
-    }
-    if st.ui.selected.is_some_and(|s| changes.deleted.contains(&s)) {
-        st.ui.selected = None;
-    }
-    if changes.topics_changed {
-        rebuild_sidebar(st);
-        fx.extend(changes.fetch_topics.map(Effect::FetchTopics));
-    }
-    if !changes.moved.is_empty() {
-        fx = follow_moved(st, &changes.moved, fx);
-    }
-    if changes.settings {
-        super::user_settings::follow(st);
-        // The channels pane's order may follow (`demote_inactive_streams`).
-        rebuild_sidebar(st);
-    }
-    fx
-}
+use crate::app::data_events::Arrived;
 
 /// A new message, held now: a notification where it notifies, the recent conversations, a
 /// jump waiting for it, and the outbox's entry it answers.
-fn arrived(st: &mut State, a: &Arrived) -> Vec<Effect> {
+pub(super) fn arrived(st: &mut State, a: &Arrived) -> Vec<Effect> {
     let Some(m) = st.data.messages.get(&a.id).cloned() else { return vec![] };
     let notice = super::outside::notify(st, &m);
     super::recent::on_message(st, &m);
@@ -49,7 +21,7 @@ fn arrived(st: &mut State, a: &Arrived) -> Vec<Effect> {
 }
 
 /// Reading the topic that moved: follow the selected message to where it went.
-fn follow_moved(st: &mut State, ids: &[MessageId], fx: Vec<Effect>) -> Vec<Effect> {
+pub(super) fn follow_moved(st: &mut State, ids: &[MessageId], fx: Vec<Effect>) -> Vec<Effect> {
     if let (Narrow::Topic(..), Some(sel)) = (&st.ui.narrow, st.ui.selected)
         && ids.contains(&sel)
         && let Some(m) = st.data.messages.get(&sel)
