@@ -126,8 +126,9 @@ const NOTHING: Rows = Rows { sidebar: false, topics: TopicRows::Same, people: fa
 
 impl Data {
     /// One event, handed to the owners of what it changes.
-    pub fn apply(&mut self, kind: EventKind, at: &Moment) -> Applied {
-        let changes = match kind {
+    pub fn apply(&mut self, event: Event, at: &Moment) -> Applied {
+        self.note_event(event.id);
+        let changes = match event.kind {
             EventKind::Message(ev) => self.on_message(*ev, at),
             EventKind::UpdateMessage(ev) => self.on_update(&ev, at),
             EventKind::DeleteMessage(ev) => self.on_delete(&ev, at),
@@ -146,7 +147,7 @@ impl Data {
             EventKind::RealmUser(ev) => Changes::of(PEOPLE).tap(|| self.users.on_realm_user(&ev)),
             EventKind::UserGroup(ev) => Changes::of(NOTHING).tap(|| self.users.on_group(&ev)),
             EventKind::AlertWords { alert_words } => {
-                Changes::of(NOTHING).tap(|| self.alert_words = alert_words)
+                Changes::of(NOTHING).tap(|| self.on_alert_words(alert_words))
             }
             EventKind::ScheduledMessages(ev) => Changes::of(NOTHING).tap(|| self.lists.on_scheduled(ev)),
             EventKind::NavigationView(ev) => Changes::of(SIDEBAR).tap(|| self.lists.on_view(ev)),
@@ -167,10 +168,10 @@ impl Data {
                 Changes::of(NOTHING)
             }
             EventKind::RealmPlaygrounds { realm_playgrounds } => {
-                Changes::of(NOTHING).tap(|| self.playgrounds = realm_playgrounds)
+                Changes::of(NOTHING).tap(|| self.realm.playgrounds = realm_playgrounds)
             }
             EventKind::RealmEmoji { realm_emoji } => {
-                Changes::of(NOTHING).tap(|| self.realm_emoji = realm_emoji)
+                Changes::of(NOTHING).tap(|| self.realm.emoji = realm_emoji)
             }
             EventKind::UserSettings(UserSettingsEvent::Update(change)) => {
                 self.on_user_setting(change);
@@ -305,10 +306,7 @@ impl Data {
         let ids = ev.ids();
         for &id in &ids {
             self.messages.told(id, Mark::Deleted, at.now);
-            self.messages.remove(&id);
-            self.widgets.remove(&id);
-            self.unread.remove(id);
-            self.views.on_delete(id);
+            self.remove_stored(id);
         }
         let changes = Changes::of(Rows { topics: TopicRows::Any, ..NOTHING }).then(Follow::Deleted(ids));
         let (Some(c), Some(topic)) = (ev.stream_id, ev.topic.as_deref()) else { return changes };
@@ -422,11 +420,7 @@ impl Data {
                 m.set_flag(ev.flag.clone(), add);
             }
             if ev.flag == Flag::Starred {
-                if add {
-                    self.starred.insert(*id);
-                } else {
-                    self.starred.remove(id);
-                }
+                self.set_starred(*id, add);
                 self.starred_changed(*id, add, at.shown);
             }
             if ev.flag == Flag::Read {
@@ -496,27 +490,6 @@ impl Data {
             });
         } else {
             view.stale();
-        }
-    }
-}
-
-impl Data {
-    /// One of the user's Zulip settings changed (`user_settings`); the channels' notification
-    /// defaults follow theirs.
-    pub fn on_user_setting(&mut self, change: UserSettingChange) {
-        let (d, settings) = (&mut self.notify_defaults, &mut self.user_settings);
-        match change {
-            UserSettingChange::StreamDesktopNotifications(v) => {
-                d.desktop = v;
-                settings.enable_stream_desktop_notifications = Some(v);
-            }
-            UserSettingChange::StreamAudibleNotifications(v) => {
-                d.audible = v;
-                settings.enable_stream_audible_notifications = Some(v);
-            }
-            UserSettingChange::Other { property, value } => {
-                settings.apply(&property, &value);
-            }
         }
     }
 }

@@ -93,9 +93,8 @@ pub(super) fn on_events(st: &mut State, events: Vec<Event>) -> Vec<Effect> {
     let mut fx = Vec::new();
     let mut batch = Batch::default();
     for e in events {
-        st.data.last_event_id = st.data.last_event_id.max(e.id);
         let at = Moment { now: st.now, shown: &st.ui.narrow };
-        match st.data.apply(e.kind, &at) {
+        match st.data.apply(e, &at) {
             Applied::Data(changes) => {
                 batch.note(&changes.rows, st.ui.expanded);
                 fx.extend(react(st, changes));

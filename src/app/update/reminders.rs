@@ -111,8 +111,8 @@ mod tests {
     /// A `reminders` event as `Data::apply` and `events::react` take it.
     fn on_event(st: &mut State, ev: RemindersEvent) {
         let at = crate::app::data_events::Moment { now: 0, shown: &Narrow::All };
-        let kind = EventKind::Reminders(ev);
-        assert!(matches!(st.data.apply(kind, &at), crate::app::data_events::Applied::Data(_)));
+        let event = Event { id: 1, kind: EventKind::Reminders(ev) };
+        assert!(matches!(st.data.apply(event, &at), crate::app::data_events::Applied::Data(_)));
         clamp(st);
     }
 
