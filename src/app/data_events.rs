@@ -509,3 +509,82 @@ impl RealmInfo {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn held(data: &mut Data, id: MessageId, topic: &str) {
+        data.insert_message(
+            serde_json::from_value(json!({
+                "id": id, "type": "stream", "content": "<p>hi</p>", "display_recipient": "eng",
+                "sender_id": 11, "sender_full_name": "Alice", "stream_id": 1, "subject": topic,
+                "timestamp": 1_700_000_000 + id, "flags": ["read"],
+            }))
+            .unwrap(),
+        );
+    }
+
+    fn apply(data: &mut Data, event: serde_json::Value) -> Changes {
+        let at = Moment { now: 1_700_000_500, shown: &Narrow::All };
+        match data.apply(Event::decode(event), &at) {
+            Applied::Data(changes) => changes,
+            Applied::Elsewhere(kind) => panic!("not the data's: {kind:?}"),
+        }
+    }
+
+    fn moved(id: MessageId, from: &str, to: &str, at: i64) -> serde_json::Value {
+        json!({"id": 9, "type": "update_message", "message_id": id, "message_ids": [id],
+               "stream_id": 1, "orig_subject": from, "subject": to, "propagate_mode": "change_one",
+               "edit_timestamp": at, "flags": []})
+    }
+
+    #[test]
+    fn a_move_sets_the_time_of_the_move_and_says_what_moved() {
+        let mut data = Data::default();
+        held(&mut data, 5, "plans");
+        let changes = apply(&mut data, moved(5, "plans", "later", 1_700_000_100));
+        assert_eq!(data.messages[&5].topic(), "later");
+        assert_eq!(data.messages[&5].last_moved_timestamp(), Some(1_700_000_100));
+        assert_eq!(data.messages[&5].last_edit_timestamp(), None, "a move is no edit");
+        assert!(changes.follow.contains(&Follow::Moved(vec![5])), "{changes:?}");
+        assert_eq!(changes.rows.topics, TopicRows::Any);
+        assert_eq!(data.last_event_id(), 9, "the event's ID noted");
+    }
+
+    #[test]
+    fn resolving_a_topic_is_no_move() {
+        let mut data = Data::default();
+        held(&mut data, 5, "plans");
+        apply(&mut data, moved(5, "plans", "✔ plans", 1_700_000_100));
+        assert_eq!(data.messages[&5].topic(), "✔ plans");
+        assert_eq!(data.messages[&5].last_moved_timestamp(), None);
+    }
+
+    #[test]
+    fn a_deletion_takes_the_message_from_every_owner_and_says_so() {
+        let mut data = Data::default();
+        held(&mut data, 5, "plans");
+        data.views.open(&Narrow::Topic(1, "plans".into()));
+        data.views.on_message(5, &[Narrow::Topic(1, "plans".into())]);
+        let changes = apply(
+            &mut data,
+            json!({"id": 3, "type": "delete_message", "message_id": 5,
+            "message_type": "stream", "stream_id": 1, "topic": "plans"}),
+        );
+        assert!(!data.messages.contains_key(&5));
+        assert!(!data.views[&Narrow::Topic(1, "plans".into())].contains(5));
+        assert_eq!(changes.follow.first(), Some(&Follow::Deleted(vec![5])), "{changes:?}");
+    }
+
+    #[test]
+    fn typing_is_not_the_datas() {
+        let mut data = Data::default();
+        let at = Moment { now: 0, shown: &Narrow::All };
+        let typing = json!({"id": 1, "type": "typing", "op": "start", "sender": {"user_id": 11, "email": "a@x"},
+            "message_type": "stream", "stream_id": 1, "topic": "plans"});
+        assert!(matches!(data.apply(Event::decode(typing), &at), Applied::Elsewhere(EventKind::Typing(_))));
+        assert_eq!(data.last_event_id(), 1);
+    }
+}
