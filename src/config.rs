@@ -80,10 +80,9 @@ impl Config {
             clock: self.clock,
             clock_set: self.clock_set,
             theme: ThemeChoice::new(self.theme, no_color),
-            // Not given, the user's home view is to decide (`web_home_view`, which the app
-            // follows when `start` is `None`); the binary still gives `all` until the terminal
-            // tests close the inbox that then opens.
-            start: Some(self.start.clone()),
+            // Not given, the user's home view decides (`web_home_view`, which the app follows
+            // when `start` is `None`).
+            start: self.start_set.then(|| self.start.clone()),
             show_channels: self.show_channels,
             show_people: self.show_people,
             explore: self.explore,
@@ -615,8 +614,8 @@ mod tests {
         }
         assert_eq!(
             cfg.key_overrides.len(),
-            Action::ALL.len() + 2,
-            "mark_topic_read and follow_topic are per pane"
+            Action::ALL.len() + 3,
+            "mark_topic_read and follow_topic are per pane, help global and in the compose box"
         );
         for line in [
             "theme = \"dark\"",

@@ -108,7 +108,11 @@ async fn ask_server(
                 ))?;
                 return Ok((site, s));
             }
-            Err(e) => prompter.say(&sanitize(&format!("{site} does not answer as a Zulip server: {e}")))?,
+            Err(e) => prompter.say(&format!(
+                "{} does not answer as a Zulip server: {}",
+                sanitize(&site),
+                crate::app::why(&e)
+            ))?,
         }
     }
     bail!("no server; nothing was changed")
@@ -150,7 +154,7 @@ async fn with_password(
             Err(ApiError::Server(e)) if matches!(e.status, 401 | 403) => {
                 prompter.say(&format!("Not accepted: {}", sanitize(&e.msg)))?;
             }
-            Err(e) => bail!("cannot log in to {site}: {}", sanitize(&e.to_string())),
+            Err(e) => bail!("cannot log in to {}: {}", sanitize(site), crate::app::why(&e)),
         }
     }
     bail!("not logged in; nothing was changed")
@@ -201,7 +205,7 @@ async fn with_sign_on(
             Err(RedeemError::NeedsPassword(why)) => {
                 prompter.say(&format!("Not accepted: {} Starting again.", sanitize(why.trim())))?
             }
-            Err(RedeemError::Api(e)) => bail!("cannot log in to {site}: {}", sanitize(&e.to_string())),
+            Err(RedeemError::Api(e)) => bail!("cannot log in to {}: {}", sanitize(site), crate::app::why(&e)),
         }
     }
     bail!("not logged in; nothing was changed")
@@ -245,7 +249,7 @@ pub async fn import_zuliprc(
     let me = match me {
         Ok(me) => me,
         Err(e) => {
-            bail!("{} was not accepted by {}: {}", path.display(), creds.site, sanitize(&e.to_string()))
+            bail!("{} was not accepted by {}: {}", path.display(), sanitize(&creds.site), crate::app::why(&e))
         }
     };
     prompter.say(&format!("{} takes this key: {}.", creds.site, sanitize(&me.full_name)))?;

@@ -337,7 +337,13 @@ async fn the_last_session_is_shown_at_once_even_with_the_server_gone() {
     tokio::task::spawn_blocking(move || {
         let t = Tmux::new("e2e-cache");
         t.start_sized(&first, 120, 30);
-        t.wait_for("the first screen", |s| s.contains("#engineering") && s.contains("Nightly #306"));
+        // A first start opens the user's Zulip home view, the inbox for the demo user (the
+        // config names no first view).
+        t.wait_for("the home view, the inbox", |s| s.contains("┌ Inbox") && s.contains("#engineering"));
+        t.keys(&["Escape"]);
+        t.wait_for("the first screen", |s| {
+            !s.contains("┌ Inbox") && s.contains("#engineering") && s.contains("Nightly #306")
+        });
         t.keys(&["n"]);
         t.wait_for("the next unread topic", |s| {
             s.contains("#engineering > release 2.4 planning") && s.contains("muted topics reappear")
@@ -361,6 +367,8 @@ async fn the_last_session_is_shown_at_once_even_with_the_server_gone() {
                 && s.contains("muted topics reappear")
         });
         assert!(!s.contains("Connecting…") && !s.contains("Loading…"), "{s}");
+        // The last session reopens where the user was: no home view over it.
+        assert!(!s.contains("┌ Inbox"), "{s}");
         t.wait_for("the client saying it is offline", |s| {
             s.contains("offline") && s.contains("last session")
         });
@@ -411,7 +419,7 @@ async fn a_self_signed_server_is_trusted_through_cert_bundle_refused_without_or_
     tokio::task::spawn_blocking(move || {
         let t = Tmux::new("e2e-tls");
         t.start_sized(&command("member.zuliprc"), 140, 30);
-        let s = t.wait_for("the first screen over HTTPS", |s| {
+        let s = t.wait_for_first("the first screen over HTTPS", |s| {
             s.contains("#engineering") && s.contains("All messages")
         });
         assert!(!s.contains("INSECURE"), "{s}");
@@ -490,7 +498,7 @@ async fn the_proxy_named_in_the_environment_is_used_unless_no_proxy_names_the_se
             120,
             30,
         );
-        t.wait_for("the first screen", |s| s.contains("#engineering") && s.contains("All messages"));
+        t.wait_for_first("the first screen", |s| s.contains("#engineering") && s.contains("All messages"));
         t.keys(&["q"]);
         t.wait_for("a clean exit", |s| !s.contains("#engineering"));
     };
@@ -539,7 +547,7 @@ async fn a_server_asking_for_a_client_certificate_serves_the_binary_that_shows_o
     tokio::task::spawn_blocking(move || {
         let t = Tmux::new("e2e-client-cert");
         t.start_sized(&command("member.zuliprc"), 140, 30);
-        t.wait_for("the first screen", |s| s.contains("#engineering") && s.contains("All messages"));
+        t.wait_for_first("the first screen", |s| s.contains("#engineering") && s.contains("All messages"));
         t.keys(&["q"]);
         t.wait_for("a clean exit", |s| !s.contains("#engineering"));
         let t = Tmux::new("e2e-client-cert-bare");
@@ -643,7 +651,7 @@ async fn every_account_opens_in_one_window_and_the_switch_key_moves_between_them
                 && s.contains("initech closed — the server refused the account; ] shows how to reopen it")
         });
         assert!(s.lines().any(|l| titled(l, "globex")), "the default account on screen first:\n{s}");
-        t.wait_for("unread counts in both", |s| {
+        t.wait_for_first("unread counts in both", |s| {
             let row = |n: &str| {
                 s.lines().find(|l| l.trim_start_matches('▶').trim_start().starts_with(n)).unwrap_or("")
             };
@@ -651,7 +659,7 @@ async fn every_account_opens_in_one_window_and_the_switch_key_moves_between_them
                 && row("globex").split('│').next().unwrap().trim().ends_with(char::is_numeric)
         });
         t.keys(&["]"]);
-        let s = t.wait_for("acme on screen", |s| s.lines().any(|l| titled(l, "acme")));
+        let s = t.wait_for_first("acme on screen", |s| s.lines().any(|l| titled(l, "acme")));
         assert!(s.contains("▶ acme"), "{s}");
         // On to the closed one: it says how to reopen it.
         t.keys(&["]"]);
@@ -660,7 +668,7 @@ async fn every_account_opens_in_one_window_and_the_switch_key_moves_between_them
         // Logged in again (here: its key file fixed, as `topicterm login` writes it): `r`.
         topicterm::api::zuliprc::write(&initech_rc, &initech_good).unwrap();
         t.keys(&["r"]);
-        let s = t.wait_for("initech open", |s| {
+        let s = t.wait_for_first("initech open", |s| {
             s.lines().any(|l| titled(l, "initech")) && s.contains("#engineering") && !s.contains("refused")
         });
         assert!(!s.lines().any(|l| l.contains("initech") && l.contains("closed")), "{s}");
@@ -672,7 +680,8 @@ async fn every_account_opens_in_one_window_and_the_switch_key_moves_between_them
 
         let t = Tmux::new("e2e-orgs-one");
         t.start_sized(&one, 120, 30);
-        let s = t.wait_for("one organization", |s| s.contains("#engineering") && s.contains("All messages"));
+        let s = t
+            .wait_for_first("one organization", |s| s.contains("#engineering") && s.contains("All messages"));
         assert!(!s.contains("▶") && !s.contains("globex") && !s.contains("acme · "), "{s}");
         t.keys(&["q"]);
         assert_eq!(ended("one").0, "0");
@@ -848,7 +857,7 @@ fn link_hints_label_the_links_on_screen_and_a_label_copies_one() {
     let bin = env!("CARGO_BIN_EXE_topicterm");
     t.start(&format!("HOME={h} XDG_STATE_HOME={h}/state {bin} --demo", h = home.path().display()));
     t.cmd(&["set-option", "-g", "set-clipboard", "on"]);
-    let before = t.wait_for("a link's number on screen", |s| s.contains("│▌") && s.contains("[1]"));
+    let before = t.wait_for_first("a link's number on screen", |s| s.contains("│▌") && s.contains("[1]"));
     t.keys(&["F"]);
     let labelled = t.wait_for("the labels", |s| s.contains("type a link's label to copy its address"));
     // The labels are drawn over the links' numbers.

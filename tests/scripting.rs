@@ -350,8 +350,10 @@ impl Tail {
 
 /// `HH:MM ` and the rest of a text line.
 fn after_time(line: &str) -> &str {
-    let (time, rest) = line.split_at(6);
-    assert!(time.as_bytes()[2] == b':' && time.ends_with(' '), "{line}");
+    // `HH:MM `, or `YYYY-MM-DD HH:MM ` once a message printed is not from today.
+    let at = if line.as_bytes().get(4) == Some(&b'-') { 11 } else { 0 };
+    let (time, rest) = line.split_at(at + 6);
+    assert!(time.as_bytes()[at + 2] == b':' && time.ends_with(' '), "{line}");
     rest
 }
 

@@ -78,9 +78,22 @@ pub struct Burst {
     /// all (the burst's allowance is spent on it).
     shown: [Option<i64>; AT_MOST],
     held: Option<Held>,
+    /// The last notification shown rang the bell too (an audible one): where no desktop shows
+    /// it, its bell has rung already.
+    rang: bool,
 }
 
 impl Burst {
+    /// A notification was shown, with the bell (`rang`) or without.
+    pub fn shown_with_bell(&mut self, rang: bool) {
+        self.rang = rang;
+    }
+
+    /// Whether the last notification shown rang the bell.
+    pub fn rang(&self) -> bool {
+        self.rang
+    }
+
     /// Whether one more may be shown at `now`: fewer than [`AT_MOST`] in the last [`WINDOW`]
     /// seconds. A time after `now` (the clock was set back) no longer counts.
     fn room(&self, now: i64) -> bool {

@@ -57,8 +57,8 @@ macro_rules! actions {
 actions! {
     Quit => "quit", "quit",
         [Global ctrl('c'), Global k('q')];
-    Help => "help", "show this help",
-        [Global k('?')];
+    Help => "help", "show this help (in the compose box: f1)",
+        [Global k('?'), Compose code(KeyCode::F(1))];
     Up => "up", "move up",
         [Global k('k'), Global code(KeyCode::Up)];
     Down => "down", "move down",
@@ -474,6 +474,7 @@ pub fn key_name(key: &Key) -> String {
         KeyCode::End => "end".into(),
         KeyCode::Tab => "tab".into(),
         KeyCode::BackTab => "shift+tab".into(),
+        KeyCode::F(n) => format!("f{n}"),
         other => format!("{other:?}").to_lowercase(),
     };
     let mut s = String::new();

@@ -462,6 +462,17 @@ impl Status {
     }
 }
 
+/// What a y/N question does on "y": an effect, or a change of this app's own state.
+#[derive(Debug, Clone)]
+pub enum Confirmed {
+    Run(Box<Effect>),
+    /// Discard a draft (`:drafts`, `d`), here and on the server.
+    DeleteDraft {
+        key: String,
+        on_server: bool,
+    },
+}
+
 /// UI state.
 #[derive(Debug, Default)]
 pub struct Ui {
@@ -508,8 +519,8 @@ pub struct Ui {
     /// What the channels and people panes are filtered by (lowercase; empty: everything).
     pub channel_filter: String,
     pub people_filter: String,
-    /// What a `Confirm` prompt runs on "y", and the question.
-    pub confirm: Option<(String, Box<Effect>)>,
+    /// What a `Confirm` prompt does on "y", and the question.
+    pub confirm: Option<(String, Confirmed)>,
     /// Who is typing where, until when (UNIX seconds).
     pub typing: Vec<Typing>,
     /// The user's own typing notice in force, if any.

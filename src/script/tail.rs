@@ -49,6 +49,10 @@ struct Follow {
     json: bool,
     /// How lines name the time and the empty topic (Markdown: the server's, unrendered).
     style: Style,
+    /// Dates beside the times, from the first message printed that is not from today (the
+    /// history asked for, or a day that turned while following) on: a time alone would not say
+    /// which day, and one output keeps one format once it has changed.
+    dated: std::sync::atomic::AtomicBool,
 }
 
 /// The part of a search the server filters events by, as register's `narrow` takes it
@@ -82,7 +86,21 @@ fn events_narrow(terms: &[NarrowTerm], d: &Data) -> (Vec<(String, String)>, bool
 
 /// Print one message; `false` once standard output is closed.
 fn print(out: &mut Out, m: &Message, f: &Follow) -> bool {
-    if f.json { out.line(&json_of(m, &f.style)) } else { out.line(&text_line(m, &f.style)) }
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    out.line(&line_of(m, f, i64::try_from(now).unwrap_or(0)))
+}
+
+/// One message's line, `now` being the time it is printed.
+fn line_of(m: &Message, f: &Follow, now: i64) -> String {
+    use std::sync::atomic::Ordering::Relaxed;
+    if f.json {
+        return json_of(m, &f.style);
+    }
+    let this = f.style.clone().for_messages(std::iter::once(m), now);
+    if this.dated {
+        f.dated.store(true, Relaxed);
+    }
+    text_line(m, &Style { dated: f.dated.load(Relaxed), ..this })
 }
 
 /// Print the messages of the search after `last`, oldest first, moving `last`. `Ok(false)`:
@@ -265,7 +283,7 @@ pub async fn run(
         (terms, pairs, exact, data.realm.empty_topic_name.clone())
     };
     let style = Style::new(&empty_topic, false);
-    let f = Follow { terms, events_narrow, exact, json: args.common.json, style };
+    let f = Follow { terms, events_narrow, exact, json: args.common.json, style, dated: false.into() };
     tokio::select! {
         r = follow(&client, &f, args.since, out) => r,
         _ = tokio::signal::ctrl_c() => Ok(()),
@@ -296,6 +314,33 @@ async fn reader_gone() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Times alone while every message printed is from today; from the first one of another
+    /// day (the history, or midnight passing while following) on, every line is dated.
+    #[test]
+    fn lines_are_dated_from_the_first_message_not_of_today() {
+        let at = |id: i64, ts: i64| -> Message {
+            serde_json::from_value(serde_json::json!({
+                "id": id, "type": "stream", "content": "hi", "display_recipient": "general",
+                "subject": "t", "sender_id": 5, "sender_full_name": "Alice", "timestamp": ts
+            }))
+            .unwrap()
+        };
+        let f = |dated: bool| Follow {
+            terms: vec![],
+            events_narrow: vec![],
+            exact: true,
+            json: false,
+            style: Style { tz: crate::app::TimeZone::Fixed(0), ..Style::new("general chat", false) },
+            dated: dated.into(),
+        };
+        let day = 1_709_647_200; // 2024-03-05 14:00 UTC
+        let today = f(false);
+        assert_eq!(line_of(&at(1, day), &today, day + 60), "14:00 #general > t  Alice: hi");
+        let follow = f(false);
+        assert_eq!(line_of(&at(1, day - 86_400), &follow, day), "2024-03-04 14:00 #general > t  Alice: hi");
+        assert_eq!(line_of(&at(2, day), &follow, day + 60), "2024-03-05 14:00 #general > t  Alice: hi");
+    }
 
     #[test]
     fn the_events_narrow_is_what_the_server_filters_by() {

@@ -6,7 +6,7 @@ use super::theme::Theme;
 use crate::app::keymap::{Action, Context};
 use crate::app::rules;
 use crate::app::{Preview, State, Target};
-use crate::content::sanitize;
+use crate::content::{display_width, sanitize};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
@@ -58,10 +58,16 @@ pub(super) fn draw_compose(f: &mut Frame, st: &State, t: &Theme, cache: &mut Ren
         block = block.title_bottom(Line::styled(clip(&text, area.width.saturating_sub(2) as usize), t.error));
     }
     let len = c.editor.lines().iter().map(|l| l.chars().count() + 1).sum::<usize>().saturating_sub(1);
-    if let Some(counter) = rules::length_counter(d, len) {
+    let counter = rules::length_counter(d, len);
+    if let Some(counter) = &counter {
         let max = d.realm.max_message_length.unwrap_or(usize::MAX);
         let style = if len > max { t.error } else { t.highlight };
         block = block.title_bottom(Line::styled(format!(" {counter} "), style).right_aligned());
+    }
+    if c.suggestions.is_empty() && refused(st, c).is_none() {
+        // The box's other keys, as many as fit beside the counter (`?` is text here: f1 helps).
+        let room = (area.width as usize).saturating_sub(4 + counter.map_or(0, |c| display_width(&c) + 3));
+        block = block.title_bottom(Line::styled(key_hint(st, room), t.dim));
     }
     let inner = block.inner(area);
     f.render_widget(block, area);
@@ -69,6 +75,30 @@ pub(super) fn draw_compose(f: &mut Frame, st: &State, t: &Theme, cache: &mut Ren
         Some(p) => draw_preview(f, st, t, cache, p, inner),
         None => f.render_widget(c.editor.widget(), inner),
     }
+}
+
+/// " f1 keys · ctrl+s schedule · …": the compose box's keys that fit in `room` columns, whole.
+fn key_hint(st: &State, room: usize) -> String {
+    let key = |a: Action| st.settings.keymap.keys_for(Context::Compose, a).into_iter().next();
+    let items = [
+        (Action::Help, "keys"),
+        (Action::Schedule, "schedule"),
+        (Action::Attach, "attach"),
+        (Action::Preview, "preview"),
+        (Action::ExternalEditor, "editor"),
+        (Action::ChangeRecipient, "recipient"),
+        (Action::Snippets, "snippets"),
+    ];
+    let mut out = String::new();
+    for (action, what) in items {
+        let Some(k) = key(action) else { continue };
+        let item = if out.is_empty() { format!("{k} {what}") } else { format!(" · {k} {what}") };
+        if display_width(&out) + display_width(&item) > room {
+            break;
+        }
+        out.push_str(&item);
+    }
+    if out.is_empty() { out } else { format!(" {out} ") }
 }
 
 /// Why the organization's rules refuse what the box holds: the conversation (who may post or

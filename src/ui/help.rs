@@ -41,25 +41,31 @@ pub(super) fn who(st: &State, email: bool) -> String {
 
 pub(super) fn draw_help(f: &mut Frame, st: &State, t: &Theme, scroll: u16) {
     let ctx = context(st);
-    let rows = st.settings.keymap.help(ctx);
-    let key_w = rows.iter().map(|(k, _)| display_width(k)).max().unwrap_or(4);
     let area = centered(f.area(), 90, f.area().height.saturating_sub(2));
     let width = area.width.saturating_sub(2) as usize;
-    let mut lines: Vec<Line> = rows
-        .into_iter()
-        .flat_map(|(k, d)| {
-            let pad = " ".repeat(key_w.saturating_sub(display_width(&k)) + 2);
-            hanging(Span::styled(format!("{k}{pad}"), t.header), d, key_w + 2, width)
-        })
-        .collect();
-    // The palette's commands come after the keys: say so at the top.
-    let mut head = vec![
-        Line::from(vec![Span::styled("Commands: ", t.header), Span::raw(COMMANDS_HEAD)]),
-        Line::styled("g/home top, G/end the end (the commands), j/k and space/pgup scroll", t.dim),
-        Line::from(vec![Span::styled("Modes: ", t.header), Span::raw(modes(st))]),
-        Line::raw(""),
-    ];
-    // What the channels pane's marks mean: first when help is opened there, else after the keys.
+    let mut lines = key_rows(st, t, ctx, width);
+    // The compose box's keys, where `?` is typed as text (f1 opens this help there).
+    if ctx != Context::Compose {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled("Keys in the compose box (f1 there shows them)", t.header));
+        lines.extend(key_rows(st, t, Context::Compose, width));
+    }
+    let modes = Line::from(vec![Span::styled("Modes: ", t.header), Span::raw(modes(st))]);
+    // The palette's commands come after the keys: said at the top. A small screen's first page
+    // holds keys, not the text about them: a short head, the modes after the keys.
+    let small = area.height < 16 || width < 60;
+    let mut head = if small {
+        vec![Line::styled("j/k scroll · G the : commands", t.dim)]
+    } else {
+        vec![
+            Line::from(vec![Span::styled("Commands: ", t.header), Span::raw(COMMANDS_HEAD)]),
+            Line::styled("g/home top, G/end the end (the commands), j/k and space/pgup scroll", t.dim),
+            modes.clone(),
+            Line::raw(""),
+        ]
+    };
+    // What the panes' marks mean: the channels pane's first when help is opened there, else
+    // after the keys.
     let mut marks = channel_marks(t, width);
     if ctx == Context::Sidebar {
         head.append(&mut marks);
@@ -70,7 +76,13 @@ pub(super) fn draw_help(f: &mut Frame, st: &State, t: &Theme, scroll: u16) {
         head.push(Line::raw(""));
         head.append(&mut marks);
     }
+    head.push(Line::raw(""));
+    head.extend(message_marks(st, t, width));
     let mut lines = head;
+    if small {
+        lines.push(Line::raw(""));
+        lines.push(modes);
+    }
     // The palette's commands, from the same table that completes them.
     lines.push(Line::raw(""));
     lines.push(Line::styled("Commands (press : then tab to complete)", t.header));
@@ -91,6 +103,47 @@ pub(super) fn draw_help(f: &mut Frame, st: &State, t: &Theme, scroll: u16) {
     let title = crate::content::sanitize(&format!(" Keys (esc to close) · {} ", who(st, false)));
     let block = Block::default().borders(Borders::ALL).title(title);
     scrolled_popup(f, st, lines, block, area, scroll);
+}
+
+/// The keys of a context, one per row (a long description wraps under itself).
+fn key_rows(st: &State, t: &Theme, ctx: Context, width: usize) -> Vec<Line<'static>> {
+    let rows = st.settings.keymap.help(ctx);
+    let key_w = rows.iter().map(|(k, _)| display_width(k)).max().unwrap_or(4);
+    rows.into_iter()
+        .flat_map(|(k, d)| {
+            let pad = " ".repeat(key_w.saturating_sub(display_width(&k)) + 2);
+            hanging(Span::styled(format!("{k}{pad}"), t.header), d, key_w + 2, width)
+        })
+        .collect()
+}
+
+/// The legend of the messages pane's marks (as `messages.rs` draws them).
+pub(super) fn message_marks(st: &State, t: &Theme, width: usize) -> Vec<Line<'static>> {
+    use crate::app::keymap::Action;
+    let key =
+        |a: Action| st.settings.keymap.keys_for(Context::Messages, a).into_iter().next().unwrap_or_default();
+    let row = |mark: &'static str, what: String| {
+        let pad = " ".repeat(10usize.saturating_sub(display_width(mark)));
+        hanging(Span::styled(format!("  {mark}{pad}"), t.header), &what, 12, width)
+    };
+    let rows = [
+        row("▌", "at the left of a message: the selected one (the keys act on it)".into()),
+        row("▏", "at the left of a message: unread".into()),
+        row("★", "on the sender line: a starred message".into()),
+        row("(edited)", format!("its text was edited ({}: each version)", key(Action::EditHistory))),
+        row("(moved)", "only moved to another topic or channel".into()),
+        row(
+            "[1]",
+            format!(
+                "a link's number: its address is listed under the message ({} opens, {} labels)",
+                key(Action::OpenLink),
+                key(Action::LinkHints)
+            ),
+        ),
+    ];
+    let mut lines = vec![Line::styled("Marks in the messages pane", t.header)];
+    lines.extend(rows.into_iter().flatten());
+    lines
 }
 
 /// The legend of the channels pane's marks (as `sidebar.rs` draws them).

@@ -67,7 +67,8 @@ pub(super) fn draw_recent(
     // keeps at least a third of the room, or what it needs if less, the conversation takes what it needs of
     // the rest, and who wrote gets all that is left (issue 40: at 160 columns names were cut
     // at 34 beside 50 empty columns).
-    let when_w = 16;
+    let when_w =
+        rows.iter().skip(start).take(h).map(|r| display_width(&when(st, r.timestamp))).max().unwrap_or(0);
     let avail = width.saturating_sub(4 + 1 + 1 + when_w);
     let shown = || rows.iter().skip(start).take(h);
     let senders = |r: &RecentConversation| {
@@ -90,7 +91,8 @@ pub(super) fn draw_recent(
             let conv_pad = " ".repeat(conv_w.saturating_sub(display_width(&conv)));
             let who = clip(&senders(r), who_w);
             let who_pad = " ".repeat(who_w.saturating_sub(display_width(&who)));
-            let when = st.tz.format(r.timestamp, "%a %-d %b %H:%M");
+            let when = when(st, r.timestamp);
+            let when = format!("{}{when}", " ".repeat(when_w.saturating_sub(display_width(&when))));
             let conv_style = if n > 0 { style.patch(t.bold) } else { style };
             Line::from(vec![
                 Span::styled(count, style.patch(t.highlight)),
@@ -101,4 +103,20 @@ pub(super) fn draw_recent(
         })
         .collect();
     f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// When a conversation last moved, as short as the web app's list says it: the time today, the
+/// weekday within the week, the day and month this year, else with the year (in the user's
+/// time zone and clock).
+fn when(st: &State, ts: i64) -> String {
+    let day = |t: i64| st.tz.format(t, "%Y-%m-%d");
+    if day(ts) == day(st.now) {
+        st.tz.format(ts, st.settings.clock.time())
+    } else if (0..6 * 86_400).contains(&(st.now - ts)) {
+        st.tz.format(ts, "%a")
+    } else if st.tz.format(ts, "%Y") == st.tz.format(st.now, "%Y") {
+        st.tz.format(ts, "%-d %b")
+    } else {
+        st.tz.format(ts, "%-d %b %Y")
+    }
 }

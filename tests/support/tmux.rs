@@ -60,19 +60,23 @@ impl Tmux {
     /// channel list comes with the first answer, the messages with a later one, and a key
     /// that acts on the selected message (`r`, `y`) pressed in between only gets a hint.
     pub fn wait_for_messages(&self) -> String {
-        let s = self.wait_for("the channel list and a selected message", |s| {
-            s.contains("All messages") && (s.contains("│▌") || s.contains("┌ Inbox"))
-        });
-        // Without a config naming a first view, the user's Zulip home view opens over the
-        // messages: the demo user's is the inbox (the reference server's default). Closed, as
-        // the user does to reach the messages.
-        if !s.contains("┌ Inbox") {
+        self.wait_for_first("the channel list and a selected message", |s| {
+            s.contains("All messages") && s.contains("│▌")
+        })
+    }
+
+    /// Wait for the first screen of a start (`pred`). Without a config naming a first view, the
+    /// user's Zulip home view opens over the messages at a first start, with the channels (the
+    /// register answer): the demo user's is the inbox (the reference server's default). It is
+    /// closed, as the user does to reach the messages.
+    pub fn wait_for_first(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let inbox = |s: &str| s.contains("┌ Inbox");
+        let s = self.wait_for(what, |s| pred(s) || inbox(s));
+        if !inbox(&s) {
             return s;
         }
         self.keys(&["Escape"]);
-        self.wait_for("the inbox closed and a selected message", |s| {
-            !s.contains("┌ Inbox") && s.contains("All messages") && s.contains("│▌")
-        })
+        self.wait_for(&format!("the inbox closed and {what}"), |s| !inbox(s) && pred(s))
     }
 
     /// Wait until the screen satisfies `pred`, or fail showing the screen.

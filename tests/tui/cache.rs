@@ -215,3 +215,39 @@ async fn the_last_session_reopens_the_narrow_left_and_the_others_kept_even_offli
     app.open(other.clone()).await;
     assert!(app.st.data.views[&other].is_loaded() && !app.st.data.views[&other].is_provisional());
 }
+
+/// The user's home view (`web_home_view`, the inbox for the demo user) opens at a start with
+/// nothing kept; a start from the last session reopens where the user was, with no inbox over
+/// it once the server answers (as the web app reopens the narrow in its address).
+#[tokio::test]
+async fn the_last_session_reopens_its_narrow_not_the_home_view() {
+    use crate::harness::Setup;
+    use crossterm::event::KeyCode;
+    use topicterm::app::Popup;
+    let mut app = Setup::new("member").home_view().start().await;
+    assert!(matches!(app.st.ui.popup, Some(Popup::Inbox(_))), "a first start: the home view");
+    app.key(KeyCode::Esc).await;
+    app.keys("n").await;
+    let topic = app.st.ui.narrow.clone();
+    assert!(matches!(topic, app::Narrow::Topic(..)), "n opens a topic: {topic:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let snapshot = kept_and_read(&app, dir.path());
+    let fresh =
+        State { tz: TimeZone::Fixed(0), now: app.st.now, site: app.st.site.clone(), ..Default::default() };
+    assert_eq!(fresh.settings.start, None, "the config names no first view");
+    app.st = fresh;
+    app.st.ui.loading = true;
+    // As the binary starts: register (and the first page) asked for, then the kept session read.
+    let asked = app::start(&mut app.st);
+    app.apply(Msg::Cached(Box::new(snapshot)));
+    app.run(asked);
+    app.until("the server's answer", |st| {
+        st.data.served() && st.data.views.get(&topic).is_some_and(|v| v.is_loaded())
+    })
+    .await;
+    app.settle().await;
+    assert_eq!(app.st.data.user_settings().web_home_view.as_deref(), Some("inbox"));
+    assert!(app.st.ui.popup.is_none(), "no home view over the last session: {:?}", app.st.ui.popup);
+    assert_eq!(app.st.ui.narrow, topic);
+    app.close().await;
+}

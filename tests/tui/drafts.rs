@@ -122,8 +122,20 @@ async fn the_drafts_list_shows_local_and_server_drafts_opens_and_deletes_them() 
     assert!(read.contains("Drafts, 2: enter opens one, d deletes, esc closes"), "{read}");
     assert!(read.contains("#general > From the web, on the server too, text: written elsewhere"), "{read}");
     app.st.settings.screen_reader = false;
-    // In key order: "from the web" first. It goes, here and on the server.
+    // In key order: "from the web" first. `d` asks first; anything but y keeps it.
     app.key(KeyCode::Char('d')).await;
+    let asked = app.screen(100, 30);
+    assert!(
+        asked.contains("Delete the draft \"written elsewhere\" here and on the server? (y/N)"),
+        "{asked}"
+    );
+    app.key(KeyCode::Char('n')).await;
+    app.settle().await;
+    assert_eq!(server_drafts(&app).await.len(), 2, "kept: the user said no");
+    assert!(app.screen(100, 30).contains("written elsewhere"));
+    // Said yes: it goes, here and on the server.
+    app.key(KeyCode::Char('d')).await;
+    app.key(KeyCode::Char('y')).await;
     app.settle().await;
     let left = server_drafts(&app).await;
     assert_eq!(left.iter().map(|d| d.content.as_str()).collect::<Vec<_>>(), ["typed on this machine"]);

@@ -90,6 +90,9 @@ async fn recent_conversations_list_the_latest_across_channels_and_dms_and_open_o
     let first = rows[0].narrow.clone();
     insta::assert_snapshot!("recent_80x24", app.screen(80, 24));
     insta::assert_snapshot!("recent_160x48", app.screen(160, 48));
+    // At 40×12 the time column is as short as the web app's ("Sun", "6 Dec", a time today):
+    // the conversation keeps its room.
+    insta::assert_snapshot!("recent_40x12", app.screen(40, 12));
     // A new message puts its conversation on top while the view is open.
     let design = app.channel_id("design");
     app.other("bob")

@@ -84,6 +84,24 @@ async fn a_clicked_notification_opens_its_conversation_at_its_message() {
     assert_eq!(app.outside.bells, 2, "the bell draws the eye to the terminal");
     assert!(app.screen(80, 24).contains("over here"));
 
+    // That one rang with it (the user's sounds are on): no desktop showing it rings nothing
+    // more — it rang twice.
+    app.apply(topicterm::app::Msg::NotificationUnshown);
+    assert_eq!(app.outside.bells, 2, "it rang already");
+    // Sounds off in the user's Zulip: a silent notification; none shown, the bell instead.
+    as_user(&app, "member")
+        .raw(
+            reqwest::Method::PATCH,
+            "/settings",
+            topicterm::api::Params::new().add("enable_sounds", "false"),
+            std::time::Duration::from_secs(10),
+        )
+        .await
+        .unwrap();
+    app.until("sounds off", |st| st.data.user_settings().enable_sounds == Some(false)).await;
+    alice.send_message(&OutgoingMessage::direct(vec![me], "quietly")).await.unwrap();
+    app.settle().await;
+    assert_eq!((app.outside.notifications.len(), app.outside.bells), (2, 2), "silent");
     app.apply(topicterm::app::Msg::NotificationUnshown);
     assert_eq!(app.outside.bells, 3, "none shown: the bell instead");
 }

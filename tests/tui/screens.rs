@@ -68,6 +68,62 @@ async fn help_in_the_channels_pane_explains_its_marks() {
     assert!(screen.contains("^     after a channel's name: pinned to the top"), "{screen}");
 }
 
+/// The compose box's keys are in `?` help, and in the box itself: a hint of the keys that fit
+/// its width, and f1 (where `?` is text) opens the help on its keys, the text kept. The messages
+/// pane's marks (▌ selected, ▏ unread) are explained. At 40×12 the first page shows keys.
+#[tokio::test]
+async fn help_lists_the_compose_keys_and_the_marks_and_f1_opens_it_from_the_box() {
+    let mut app = App::start("member").await;
+    app.key(KeyCode::Char('?')).await;
+    app.key(KeyCode::Char('G')).await;
+    let mut text = String::new();
+    // Every page, from the end up: the compose keys and the marks are somewhere in it.
+    for _ in 0..40 {
+        text.push_str(&app.screen(100, 40));
+        app.key(KeyCode::PageUp).await;
+    }
+    for wanted in [
+        "Keys in the compose box (f1 there shows them)",
+        "ctrl+s",
+        "schedule for later",
+        "ctrl+t",
+        "alt+p",
+        "Marks in the messages pane",
+        "▌         at the left of a message: the selected one",
+        "▏         at the left of a message: unread",
+    ] {
+        assert!(text.contains(wanted), "{wanted:?} in the help");
+    }
+    app.key(KeyCode::Esc).await;
+    let small = {
+        app.key(KeyCode::Char('?')).await;
+        let s = app.screen(40, 12);
+        app.key(KeyCode::Esc).await;
+        s
+    };
+    assert!(
+        small.contains("j/k scroll") && small.contains("narrow to the selected"),
+        "keys on the first page: {small}"
+    );
+
+    app.key(KeyCode::Char('r')).await;
+    app.keys("half a thought").await;
+    let s = app.screen(100, 30);
+    assert!(s.contains("f1 keys · ctrl+s schedule · ctrl+t attach · alt+p preview"), "{s}");
+    let narrow = app.screen(40, 12);
+    let hint = narrow.lines().find(|l| l.contains("f1 keys")).unwrap_or_else(|| panic!("{narrow}"));
+    assert!(!hint.contains("editor"), "only what fits, whole: {hint}");
+    app.key(KeyCode::F(1)).await;
+    assert!(matches!(app.st.ui.popup, Some(Popup::Help { .. })));
+    let s = app.screen(100, 40);
+    assert!(
+        s.contains("schedule for later") && !s.contains("Keys in the compose box"),
+        "its own keys first: {s}"
+    );
+    app.key(KeyCode::Esc).await;
+    assert_eq!(app.st.ui.compose.as_ref().map(|c| c.text()).as_deref(), Some("half a thought"));
+}
+
 #[tokio::test]
 async fn edit_history_popup_shows_every_version() {
     let mut app = App::start("member").await;

@@ -151,6 +151,10 @@ async fn web_home_view_inbox_opens_the_inbox_and_all_messages_does_not() {
     let app = app.stop().await.start().await;
     assert!(!inbox_open(&app.st), "all messages: no inbox at start");
     assert_eq!(app.st.ui.narrow, Narrow::All);
+    // Recent conversations: `recent` from level 454 (`recent_topics` before).
+    set(&app, "web_home_view", "recent").await;
+    let mut app = app.stop().await.start().await;
+    app.until("the recent conversations", |st| matches!(st.ui.popup, Some(Popup::Recent { .. }))).await;
     app.close().await;
 }
 

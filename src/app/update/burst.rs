@@ -11,13 +11,30 @@ use crate::app::settings::NotifyMethod;
 pub(super) fn admit(st: &mut State, notice: Option<Notice>) -> Vec<Effect> {
     let Some(notice) = notice else { return vec![] };
     let method = st.settings.notifications.method;
-    st.notices.admit(st.now, notice).map(|n| shown(method, n)).unwrap_or_default()
+    let fx = st.notices.admit(st.now, notice).map(|n| shown(method, n)).unwrap_or_default();
+    remember_bell(st, &fx);
+    fx
+}
+
+/// Whether what was shown rang the bell beside a desktop notification (see [`unshown`]).
+fn remember_bell(st: &mut State, fx: &[Effect]) {
+    if fx.iter().any(|e| matches!(e, Effect::Term(TermEffect::Notify { .. }))) {
+        st.notices.shown_with_bell(fx.iter().any(|e| matches!(e, Effect::Term(TermEffect::Bell))));
+    }
+}
+
+/// No desktop showed the last notification (no service, a failing command): the bell says it
+/// instead — unless it rang with it already (an audible one), which would ring it twice.
+pub(super) fn unshown(st: &mut State) -> Vec<Effect> {
+    if st.notices.rang() { vec![] } else { vec![Effect::Term(TermEffect::Bell)] }
 }
 
 /// On the clock: the summary of the held ones, once their window is over.
 pub(super) fn on_tick(st: &mut State) -> Vec<Effect> {
     let method = st.settings.notifications.method;
-    st.notices.due(st.now).map(|h| summary(method, h)).unwrap_or_default()
+    let fx = st.notices.due(st.now).map(|h| summary(method, h)).unwrap_or_default();
+    remember_bell(st, &fx);
+    fx
 }
 
 /// A notification as the config says notifications are shown (`[notifications] method`):

@@ -237,6 +237,9 @@ pub(super) fn on_cached(st: &mut State, snap: Snapshot) -> Vec<Effect> {
     if !configured {
         st.ui.narrow = snap.open;
     }
+    // The last session reopens where the user was, as the web app reopens the narrow in its
+    // address: the home view (`web_home_view`) is for a start with nothing kept.
+    st.ui.home_due = false;
     st.ui.selected = None;
     // Landing on the first unread message does not mark it read here: nothing is sent from
     // this answer, and the server's unread state is still to come.

@@ -77,14 +77,30 @@ pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
             return fx;
         }
         (KeyCode::Char('d'), Some(d)) => {
-            let effect = drop_draft(st, d.key);
-            set_status(
-                st,
-                if d.on_server { "draft deleted, here and on the server" } else { "draft deleted" },
+            // Which draft, in its first words on one line.
+            let line = d.text.split_whitespace().collect::<Vec<_>>().join(" ");
+            let mut words: String = crate::content::sanitize(&line).chars().take(30).collect();
+            if words.chars().count() < line.chars().count() {
+                words.push('…');
+            }
+            let question = format!(
+                "Delete the draft \"{words}\"{}?",
+                if d.on_server { " here and on the server" } else { "" }
             );
-            return vec![effect];
+            super::palette_args::ask(
+                st,
+                question,
+                Confirmed::DeleteDraft { key: d.key, on_server: d.on_server },
+            );
         }
         _ => {}
     }
     vec![]
+}
+
+/// Discard a draft once the user said yes (`d` in the list).
+pub(super) fn delete(st: &mut State, key: String, on_server: bool) -> Vec<Effect> {
+    let effect = drop_draft(st, key);
+    set_status(st, if on_server { "draft deleted, here and on the server" } else { "draft deleted" });
+    vec![effect]
 }

@@ -56,6 +56,8 @@ pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
             }
             Some(Action::Preview) => super::preview::toggle(st),
             Some(Action::Snippets) => super::snippets::open(st),
+            // Help over the box: its keys first; closed, the text is as it was.
+            Some(Action::Help) => super::actions_screen::open_help(st),
             Some(a @ (Action::Complete | Action::CompleteBack)) => {
                 super::complete::compose(st, a == Action::CompleteBack);
                 vec![]

@@ -236,7 +236,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::Listed { dir, entries } => complete::listed(st, dir, entries),
         Msg::EditorDone(result) => outside::editor_done(st, result),
         Msg::NotificationClicked(clicked) => outside::notification_clicked(st, clicked),
-        Msg::NotificationUnshown => vec![Effect::Term(TermEffect::Bell)],
+        Msg::NotificationUnshown => burst::unshown(st),
         Msg::Edited(Err(e)) => {
             set_error(st, format!("not saved: {}", answers::why(&e)));
             vec![]

@@ -45,6 +45,11 @@ pub(super) fn command_channel(st: &State, named: Option<&str>) -> Result<Channel
 /// Ask `question` before `effect`, followed by "(y/N)" (every confirmation says it the same
 /// way): only `y` runs it, anything else cancels.
 pub(super) fn confirm(st: &mut State, question: String, effect: Effect) {
-    st.ui.confirm = Some((format!("{question} (y/N)"), Box::new(effect)));
+    ask(st, question, Confirmed::Run(Box::new(effect)));
+}
+
+/// Ask `question` before doing `then`, as [`confirm`] does.
+pub(super) fn ask(st: &mut State, question: String, then: Confirmed) {
+    st.ui.confirm = Some((format!("{question} (y/N)"), then));
     st.ui.prompt = Some(Prompt::new(PromptKind::Confirm, ""));
 }

@@ -16,7 +16,13 @@ pub(super) fn on_prompt_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
         st.ui.prompt = None;
         let pending = st.ui.confirm.take();
         if matches!(key.code, KeyCode::Char('y') | KeyCode::Char('Y')) {
-            return pending.map(|(_, e)| *e).into_iter().collect();
+            return match pending {
+                Some((_, Confirmed::Run(e))) => vec![*e],
+                Some((_, Confirmed::DeleteDraft { key, on_server })) => {
+                    super::drafts_list::delete(st, key, on_server)
+                }
+                None => vec![],
+            };
         }
         set_status(st, "cancelled");
         return vec![];

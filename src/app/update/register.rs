@@ -175,7 +175,8 @@ fn home_view(st: &mut State) -> Vec<Effect> {
     }
     match st.data.user_settings().web_home_view.as_deref() {
         Some("inbox") => super::inbox::open(st),
-        Some("recent_topics") => super::recent::open_recent(st),
+        // `recent` from level 454, `recent_topics` before.
+        Some("recent" | "recent_topics") => super::recent::open_recent(st),
         _ => vec![],
     }
 }

@@ -42,6 +42,14 @@ pub(super) fn draw_help(f: &mut Frame, st: &State, pane: &mut Pane, area: Rect, 
     for (keys, what) in st.settings.keymap.help(ctx) {
         text.push(format!("{}: {what}", key_words(&keys)));
     }
+    // The compose box's keys, where `?` is typed as text (f1 opens this help there).
+    if ctx != Context::Compose {
+        text.push(String::new());
+        text.push("Keys in the compose box (f1 there shows them):".to_owned());
+        for (keys, what) in st.settings.keymap.help(Context::Compose) {
+            text.push(format!("{}: {what}", key_words(&keys)));
+        }
+    }
     text.push(String::new());
     text.push("Commands (press : then tab to complete):".to_owned());
     for (name, _, what) in crate::app::command::COMMANDS {
