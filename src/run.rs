@@ -594,7 +594,7 @@ where
                 // A clean exit gives the server its event queue back (not when the server has
                 // just refused us).
                 if quit && o.st.ui.fatal.is_none() {
-                    o.dispatcher.shutdown(o.st.data.queue_id.as_deref()).await;
+                    o.dispatcher.shutdown(o.st.data.queue_id()).await;
                 }
                 if quit
                     && o.st.ui.fatal.is_none()

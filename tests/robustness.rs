@@ -340,7 +340,7 @@ async fn deeply_nested_html_in_events_is_shown_or_refused_with_a_notice() {
         let mut m = rig.message_json(base);
         m["id"] = json!(next_id);
         m["content"] = json!(html);
-        let ev = json!({"id": rig.st.data.last_event_id, "type": "message", "message": m, "flags": []});
+        let ev = json!({"id": rig.st.data.last_event_id(), "type": "message", "message": m, "flags": []});
         rig.inject(vec![ev]).await;
         assert!(rig.st.data.messages.contains_key(&next_id), "{what}: the message is stored");
         rig.select(next_id);
@@ -381,7 +381,7 @@ async fn megabyte_names_and_topics_are_clipped_everywhere_they_show() {
     m["subject"] = json!(topic);
     m["sender_full_name"] = json!(name);
     m["sender_email"] = json!(format!("{name}@example.com"));
-    let last = rig.st.data.last_event_id;
+    let last = rig.st.data.last_event_id();
     let alice = m["sender_id"].clone();
     rig.inject(vec![
         json!({"id": last, "type": "message", "message": m, "flags": []}),
@@ -576,7 +576,7 @@ async fn ten_thousand_distinct_reactions_in_an_event_render_and_still_change() {
     let id = base + 1_000_000;
     m["id"] = json!(id);
     m["reactions"] = Value::Array((0..total).map(reaction).collect());
-    let last = rig.st.data.last_event_id;
+    let last = rig.st.data.last_event_id();
     rig.inject(vec![json!({"id": last, "type": "message", "message": m, "flags": []})]).await;
     rig.select(id);
     assert_eq!(rig.st.data.messages[&id].reactions().len(), total);
@@ -636,7 +636,7 @@ async fn reactions_with_huge_and_wide_names_fit_every_pane_width() {
     let id = base + 1_000_000;
     m["id"] = json!(id);
     m["reactions"] = Value::Array(reactions);
-    let last = rig.st.data.last_event_id;
+    let last = rig.st.data.last_event_id();
     rig.inject(vec![json!({"id": last, "type": "message", "message": m, "flags": []})]).await;
     rig.select(id);
     for w in [40, 57, 64, 80, 101, 123, 160, 200] {

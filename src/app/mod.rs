@@ -7,6 +7,7 @@ pub mod alerts;
 pub mod burst;
 pub mod channels;
 pub mod command;
+pub mod data_events;
 pub mod drafts;
 mod effect;
 pub mod hints;

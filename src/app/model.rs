@@ -695,8 +695,8 @@ pub fn state_dump(st: &State) -> serde_json::Value {
     json!({
         "me": me,
         "now": st.now,
-        "queue_id": st.data.queue_id,
-        "last_event_id": st.data.last_event_id,
+        "queue_id": st.data.queue_id(),
+        "last_event_id": st.data.last_event_id(),
         "offline": st.ui.offline.as_ref().map(|o| o.why.clone()),
         "messages": st.data.messages.len(),
         "held": held,

@@ -176,7 +176,7 @@ fn dm_refused(d: &Data, users: &[UserId]) -> Option<String> {
     }
     let mut key = others.clone();
     key.sort_unstable();
-    let new = !d.recent_dms.contains_key(&key);
+    let new = !d.recent_dms().contains_key(&key);
     let g = rules.direct_message_initiator_group.as_ref().filter(|_| new)?;
     (d.users.in_group_setting(d.me, g) == Some(false)).then(|| {
         format!(

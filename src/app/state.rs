@@ -84,9 +84,20 @@ pub struct RealmInfo {
     /// The organization's rules for posting, editing, moving and deleting messages (register,
     /// kept by `realm` events), checked by `app::rules` before a request.
     pub rules: RealmRules,
+    /// The organization's custom profile fields, in display order.
+    pub profile_fields: Vec<CustomProfileField>,
+    /// Its custom emoji (kept by `realm_emoji` events).
+    pub emoji: HashMap<String, RealmEmoji>,
+    /// Code playgrounds of the organization (links for code blocks by language; kept by
+    /// `realm_playgrounds` events).
+    pub playgrounds: Vec<Playground>,
 }
 
-/// All the data the client holds.
+/// All the data the client holds. Each public field is an owner with private fields of its
+/// own (`app::users`, `app::channels`, `app::topics`, `store`, `app::views`, `app::unreads`,
+/// `app::lists`; `me` and `realm` set by register alone, the realm's by `RealmInfo::on_change`
+/// too); the rest is `Data`'s own, read through its accessors and changed only by register
+/// (`on_register`), the events (`Data::apply`, `app::data_events`) and the few methods below.
 #[derive(Debug, Default)]
 pub struct Data {
     pub me: UserId,
@@ -94,8 +105,6 @@ pub struct Data {
     /// The users and their groups, presence and status, and whom the user muted
     /// (`app::users`).
     pub users: Users,
-    /// The server has answered register at least once (the last session is no longer shown).
-    pub served: bool,
     /// The user's channels, the ones they can join, and the channel folders (`app::channels`).
     pub channels: Channels,
     /// Each channel's topic rows, and the user's topic policies (`app::topics`).
@@ -104,32 +113,111 @@ pub struct Data {
     /// The narrows' views, and the window epochs handed out (`app::views`).
     pub views: Views,
     pub unread: Unreads,
-    /// Words that make a message notify and are marked in it.
-    pub alert_words: Vec<String>,
-    /// The organization's custom profile fields, in display order.
-    pub profile_fields: Vec<CustomProfileField>,
     /// The user's scheduled messages, saved snippets, reminders and saved views (`app::lists`).
     pub lists: Lists,
-    pub realm_emoji: HashMap<String, RealmEmoji>,
-    pub queue_id: Option<String>,
-    pub last_event_id: i64,
+    /// The server has answered register at least once (the last session is no longer shown).
+    served: bool,
+    /// Words that make a message notify and are marked in it.
+    alert_words: Vec<String>,
+    queue_id: Option<String>,
+    last_event_id: i64,
     /// The highest message ID seen.
-    pub newest_id: MessageId,
+    newest_id: MessageId,
     /// Direct-message conversations (the others in each, sorted) → their newest message ID:
     /// register's `recent_private_conversations`, kept by every DM the client sees.
-    pub recent_dms: HashMap<Vec<UserId>, MessageId>,
+    recent_dms: HashMap<Vec<UserId>, MessageId>,
     /// Polls and to-do lists of cached messages, read from their submessages.
-    pub widgets: HashMap<MessageId, super::widget::Widget>,
-    /// Code playgrounds of the organization (links for code blocks by language).
-    pub playgrounds: Vec<Playground>,
+    widgets: HashMap<MessageId, super::widget::Widget>,
     /// What channels' notification settings follow when they have none of their own.
-    pub notify_defaults: NotifyDefaults,
+    notify_defaults: NotifyDefaults,
     /// The user's own Zulip settings (register's `user_settings`, kept by `user_settings`
     /// events): what the user set in the web app or on the phone, for every client to follow.
-    pub user_settings: UserSettings,
+    user_settings: UserSettings,
     /// The user's starred messages (register's `starred_messages`, kept by the `starred` flag's
     /// events): what the Starred row counts, where the user's `starred_message_counts` asks.
-    pub starred: std::collections::BTreeSet<MessageId>,
+    starred: std::collections::BTreeSet<MessageId>,
+}
+
+/// `Data`'s own: what register said, and what events keep.
+impl Data {
+    /// A register answer (its users taken out to be read apart, `app::roster`): the user, the
+    /// organization, the channels, the user's presence and muted users, topics, unread
+    /// messages (the messages held from before read or not as it says now), lists, settings,
+    /// starred messages, recent conversations, and the event queue.
+    pub fn on_register(&mut self, r: &RegisterResponse) {
+        self.served |= r.queue_id.is_some();
+        self.me = r.user_id.unwrap_or(self.me);
+        self.realm = RealmInfo::of(r);
+        self.channels = Channels::from_register(r);
+        self.users.on_register(r);
+        self.alert_words = r.alert_words.clone().unwrap_or_default();
+        let channels = &self.channels;
+        self.topics.on_register(r, |name| channels.iter().find(|c| c.name == name).map(|c| c.id));
+        self.unread.clear();
+        if let Some(u) = &r.unread_msgs {
+            self.unread.replace(Unreads::from_register(u, self.me));
+        }
+        let unread = &self.unread;
+        self.messages.set_flag_where(Flag::Read, |id| !unread.contains(id));
+        self.lists.on_register(r);
+        self.queue_id = r.queue_id.clone();
+        self.last_event_id = r.last_event_id;
+        self.notify_defaults = r.user_settings.as_ref().map(NotifyDefaults::of).unwrap_or_default();
+        self.user_settings = r.user_settings.clone().unwrap_or_default();
+        self.starred = r.starred_messages.iter().flatten().copied().collect();
+        let me = self.me;
+        self.recent_dms = r
+            .recent_private_conversations
+            .iter()
+            .flatten()
+            .map(|c| (dm_key(&c.user_ids, me), c.max_message_id))
+            .collect();
+    }
+
+    /// The server has answered register at least once.
+    pub fn served(&self) -> bool {
+        self.served
+    }
+    pub fn alert_words(&self) -> &[String] {
+        &self.alert_words
+    }
+    /// The user's alert words as the server listed them after a change (`ApiCall::AlertWords`).
+    pub fn on_alert_words(&mut self, words: Vec<String>) {
+        self.alert_words = words;
+    }
+    /// The event queue being polled (`None`: none, or let go).
+    pub fn queue_id(&self) -> Option<&str> {
+        self.queue_id.as_deref()
+    }
+    /// The last event applied from the queue.
+    pub fn last_event_id(&self) -> i64 {
+        self.last_event_id
+    }
+    /// Nothing is polled any more (the account was refused; the last session shown offline).
+    pub fn forget_queue(&mut self) {
+        self.queue_id = None;
+    }
+    /// The highest message ID seen.
+    pub fn newest_id(&self) -> MessageId {
+        self.newest_id
+    }
+    /// Direct-message conversations (the others in each, sorted) → their newest message ID.
+    pub fn recent_dms(&self) -> &HashMap<Vec<UserId>, MessageId> {
+        &self.recent_dms
+    }
+    /// Polls and to-do lists of held messages.
+    pub fn widgets(&self) -> &HashMap<MessageId, super::widget::Widget> {
+        &self.widgets
+    }
+    pub fn notify_defaults(&self) -> NotifyDefaults {
+        self.notify_defaults
+    }
+    pub fn user_settings(&self) -> &UserSettings {
+        &self.user_settings
+    }
+    pub fn starred(&self) -> &std::collections::BTreeSet<MessageId> {
+        &self.starred
+    }
 }
 
 impl Data {
@@ -170,12 +258,7 @@ impl Data {
 
     /// Is this topic hidden from unread counts and the combined feed?
     pub fn topic_muted(&self, channel: ChannelId, topic: &str) -> bool {
-        let channel_muted = self.channels.is_muted(channel);
-        match self.policy(channel, topic) {
-            VisibilityPolicy::Muted => true,
-            VisibilityPolicy::Unmuted | VisibilityPolicy::Followed => false,
-            _ => channel_muted,
-        }
+        topic_muted(&self.topics, &self.channels, channel, topic)
     }
 
     /// Unread count of a channel, without muted topics (cost: topics with unreads).
@@ -208,10 +291,7 @@ impl Data {
 
     /// Does a message show in the combined feed?
     pub fn in_feed(&self, m: &Stored) -> bool {
-        match m.stream_id() {
-            Some(c) if !m.is_dm() => !self.topic_muted(c, m.topic()),
-            _ => true,
-        }
+        in_feed(&self.topics, &self.channels, m)
     }
 
     /// A held message moved to `channel` (if it changed) and `topic` (if it changed).
@@ -286,6 +366,54 @@ impl Data {
         self.messages.put(m);
     }
 
+    /// A message deleted: gone from the store, its widget, the unread index and every view.
+    pub fn remove_stored(&mut self, id: MessageId) {
+        self.messages.remove(&id);
+        self.widgets.remove(&id);
+        self.unread.remove(id);
+        self.views.on_delete(id);
+    }
+
+    /// Keep only the held messages `keep` says to (the bound on messages held), and their
+    /// widgets.
+    pub fn retain_messages(&mut self, keep: impl Fn(&MessageId) -> bool) {
+        self.messages.retain(|id, _| keep(id));
+        self.widgets.retain(|id, _| keep(id));
+    }
+
+    /// Message `id` starred, or not any more (the flag's event).
+    pub fn set_starred(&mut self, id: MessageId, starred: bool) {
+        if starred {
+            self.starred.insert(id);
+        } else {
+            self.starred.remove(&id);
+        }
+    }
+
+    /// An event of the queue applied: its ID is the last one the server is told of.
+    pub fn note_event(&mut self, id: i64) {
+        self.last_event_id = self.last_event_id.max(id);
+    }
+
+    /// One of the user's Zulip settings changed (`user_settings`); the channels' notification
+    /// defaults follow theirs.
+    pub fn on_user_setting(&mut self, change: UserSettingChange) {
+        let (d, settings) = (&mut self.notify_defaults, &mut self.user_settings);
+        match change {
+            UserSettingChange::StreamDesktopNotifications(v) => {
+                d.desktop = v;
+                settings.enable_stream_desktop_notifications = Some(v);
+            }
+            UserSettingChange::StreamAudibleNotifications(v) => {
+                d.audible = v;
+                settings.enable_stream_audible_notifications = Some(v);
+            }
+            UserSettingChange::Other { property, value } => {
+                settings.apply(&property, &value);
+            }
+        }
+    }
+
     /// Read a message's widget again from its submessages.
     pub fn refresh_widget(&mut self, m: &Stored) {
         match (m.submessages().is_empty(), super::widget::build(m.submessages())) {
@@ -313,6 +441,25 @@ impl Data {
     }
 }
 
+/// Is this topic hidden from unread counts and the combined feed? By the topic's policy, else
+/// the channel's mute (the owners given apart, so that a caller may change another of `Data`'s
+/// owners meanwhile).
+pub fn topic_muted(topics: &Topics, channels: &Channels, channel: ChannelId, topic: &str) -> bool {
+    match topics.policy(channel, topic) {
+        VisibilityPolicy::Muted => true,
+        VisibilityPolicy::Unmuted | VisibilityPolicy::Followed => false,
+        _ => channels.is_muted(channel),
+    }
+}
+
+/// Does a message show in the combined feed? (`topic_muted`.)
+pub fn in_feed(topics: &Topics, channels: &Channels, m: &Stored) -> bool {
+    match m.stream_id() {
+        Some(c) if !m.is_dm() => !topic_muted(topics, channels, c, m.topic()),
+        _ => true,
+    }
+}
+
 impl Resolver for Data {
     /// Any channel the user can see: theirs, or one they never joined (Zulip searches those).
     fn channel_id(&self, name: &str) -> Option<ChannelId> {
@@ -328,6 +475,51 @@ impl Resolver for Data {
 }
 
 impl RealmInfo {
+    /// The organization's facts and limits, from register.
+    pub fn of(r: &RegisterResponse) -> RealmInfo {
+        let mut profile_fields = r.custom_profile_fields.clone().unwrap_or_default();
+        profile_fields.sort_by_key(|f| (f.order, f.id));
+        RealmInfo {
+            name: r.realm_name.clone().unwrap_or_default(),
+            feature_level: r.zulip_feature_level,
+            version: r.zulip_version.clone(),
+            empty_topic_name: r
+                .realm_empty_topic_display_name
+                .clone()
+                .unwrap_or_else(|| "general chat".into()),
+            max_message_length: r.max_message_length,
+            max_topic_length: r.max_topic_length,
+            // Before level 435 the server does not list them: the five fixed ones.
+            report_types: r.server_report_message_types.clone().unwrap_or_else(|| {
+                [
+                    ("spam", "Spam"),
+                    ("harassment", "Harassment"),
+                    ("inappropriate", "Inappropriate content"),
+                    ("norms", "Violates community norms"),
+                    ("other", "Other reason"),
+                ]
+                .iter()
+                .map(|(k, n)| ReportType { key: (*k).into(), name: (*n).into() })
+                .collect()
+            }),
+            moderation_channel: r.realm_moderation_request_channel_id.filter(|id| *id > 0),
+            allow_edit_history: r.realm_allow_edit_history.unwrap_or(true),
+            read_receipts: r.realm_enable_read_receipts.unwrap_or(true),
+            rules: RealmRules::of(r),
+            ping_interval: r.server_presence_ping_interval_seconds.unwrap_or(60),
+            offline_threshold: r.server_presence_offline_threshold_seconds.unwrap_or(140) as i64,
+            longpoll_timeout: r.event_queue_longpoll_timeout_seconds.unwrap_or(90),
+            typing_started_wait_secs: r
+                .server_typing_started_wait_period_milliseconds
+                .map_or(10, |ms| (ms / 1000).max(1) as i64),
+            max_upload_bytes: r.max_file_upload_size_mib.map(|mib| mib << 20),
+            upload_quota_bytes: r.realm_upload_quota_mib.map(|mib| mib << 20),
+            profile_fields,
+            emoji: r.realm_emoji.clone().unwrap_or_default(),
+            playgrounds: r.realm_playgrounds.clone().unwrap_or_default(),
+        }
+    }
+
     /// A topic as a person reads it: the empty topic is the organization's name for it
     /// (`realm_empty_topic_display_name`, "general chat"). The one rule for every view.
     pub fn topic_shown<'a>(&'a self, topic: &'a str) -> &'a str {

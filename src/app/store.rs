@@ -236,6 +236,10 @@ impl Stored {
         self.content = content.into();
         self.rare_mut().last_edit_timestamp = Some(edited_at);
     }
+    /// It was moved to another topic or channel at `at` (an event's `edit_timestamp`).
+    pub fn set_moved(&mut self, at: i64) {
+        self.rare_mut().last_moved_timestamp = Some(at);
+    }
     /// Set or clear a flag.
     pub fn set_flag(&mut self, flag: Flag, on: bool) {
         match Flags::bit(&flag) {

@@ -125,7 +125,7 @@ pub(super) fn facts(st: &State, c: &BasicChannel) -> Vec<(&'static str, String)>
 /// is, its value in words.
 pub(super) fn settings(st: &State, s: &crate::app::ChannelInfo) -> [(&'static str, &'static str, String); 4] {
     let yes = |b: bool| if b { "yes" } else { "no" };
-    let defaults = st.data.notify_defaults;
+    let defaults = st.data.notify_defaults();
     [
         ("m", "muted", yes(s.muted).to_owned()),
         ("p", "pinned", yes(s.pinned).to_owned()),

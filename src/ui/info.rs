@@ -104,7 +104,7 @@ pub(super) fn draw_info(
     }
     // The user keeps their own reading to themselves (`send_read_receipts` off): said where
     // receipts are shown, since others' lists leave the user out.
-    if st.data.user_settings.send_read_receipts == Some(false)
+    if st.data.user_settings().send_read_receipts == Some(false)
         && matches!(read_by(st, m), Some(ReadBy::Names(_) | ReadBy::Asking))
     {
         lines.push(Line::styled("(your read receipts are off: others do not see what you read)", t.dim));
@@ -128,7 +128,7 @@ pub(super) fn playgrounds<'a>(
     let mut out = Vec::new();
     for (i, (code, lang)) in blocks.enumerate() {
         let Some(lang) = lang.filter(|l| !l.is_empty()) else { continue };
-        for p in st.data.playgrounds.iter().filter(|p| p.pygments_language.eq_ignore_ascii_case(lang)) {
+        for p in st.data.realm.playgrounds.iter().filter(|p| p.pygments_language.eq_ignore_ascii_case(lang)) {
             let code = crate::urls::uri_component(code);
             out.push(Playground {
                 block: i + 1,

@@ -97,14 +97,14 @@ fn message_block(
     let alerted;
     let html = match found.and_then(|f| f.content.as_deref()) {
         Some(html) => html,
-        None if m.has_flag(Flag::HasAlertWord) && !st.data.alert_words.is_empty() => {
-            alerted = crate::content::mark_words(m.content(), &st.data.alert_words, "alert-word", true);
+        None if m.has_flag(Flag::HasAlertWord) && !st.data.alert_words().is_empty() => {
+            alerted = crate::content::mark_words(m.content(), st.data.alert_words(), "alert-word", true);
             &alerted
         }
         None => m.content(),
     };
     // A poll or a to-do list shows instead of its `/poll` or `/todo` text.
-    if let Some(w) = st.data.widgets.get(&m.id) {
+    if let Some(w) = st.data.widgets().get(&m.id) {
         let mut lines = super::widget::widget_lines(st, t, w, st.ui.selected == Some(m.id), width);
         if !marks.is_empty()
             && let Some(first) = lines.first_mut()
@@ -270,7 +270,7 @@ fn reaction_lines(st: &State, t: &Theme, m: &Stored, width: u16) -> Vec<Line<'st
     let counts = reaction_counts(st, m, label);
     // Who reacted instead of how many, as the user set it (`display_emoji_reaction_users`),
     // where the message has few reactions in all (the web app's cut: three).
-    let names = st.data.user_settings.display_emoji_reaction_users == Some(true)
+    let names = st.data.user_settings().display_emoji_reaction_users == Some(true)
         && m.reactions().len() <= REACTION_NAMES_UP_TO;
     // (The user first, as "You", as the web app names them.)
     let who = |chip: &str| -> String {

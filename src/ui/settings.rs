@@ -26,7 +26,7 @@ pub(super) fn draw_settings(f: &mut Frame, st: &State, t: &Theme, selected: usiz
     let local = &st.settings.notifications;
     let lines: Vec<Line> = (start..ROWS.min(start + fit))
         .filter_map(|i| {
-            let (label, value, from) = listed(&st.data.user_settings, local, i)?;
+            let (label, value, from) = listed(st.data.user_settings(), local, i)?;
             let style = if i == selected { t.selected } else { Style::new() };
             let label = format!("{:<label_width$}", clip(&label, label_width));
             let value = sanitize(&value);

@@ -88,7 +88,7 @@ fn row_label<'a>(st: &'a State, th: &Theme, row: &SidebarRow) -> Option<Label<'a
         SidebarRow::AllDms => ("Direct messages".to_owned(), d.unread.dm_total(), th.bold),
         // How many, where the user's `starred_message_counts` asks for it.
         SidebarRow::Starred => {
-            let n = if d.user_settings.starred_message_counts == Some(true) { d.starred.len() } else { 0 };
+            let n = if d.user_settings().starred_message_counts == Some(true) { d.starred().len() } else { 0 };
             ("Starred".to_owned(), n, Style::new())
         }
         SidebarRow::Mentions => ("Mentions".to_owned(), d.unread.mentions(), Style::new()),
@@ -103,14 +103,14 @@ fn row_label<'a>(st: &'a State, th: &Theme, row: &SidebarRow) -> Option<Label<'a
             // (1 counts a muted channel's muted topics too; 2 and a server without the
             // setting count its unmuted topics, a dot saying the rest).
             let any = d.unread.topics_in(*c).is_some_and(|t| !t.is_empty());
-            let n = match d.user_settings.web_stream_unreads_count_display_policy {
+            let n = match d.user_settings().web_stream_unreads_count_display_policy {
                 Some(3) => 0,
                 Some(1) => d.unread.topics_in(*c).map_or(0, |topics| {
                     topics.iter().map(|t| d.unread.count(&crate::app::Conv::Topic(*c, t.clone()))).sum()
                 }),
                 _ => d.channel_unread(*c),
             };
-            dot_count = n == 0 && any && d.user_settings.web_stream_unreads_count_display_policy.is_some();
+            dot_count = n == 0 && any && d.user_settings().web_stream_unreads_count_display_policy.is_some();
             (format!("{arrow}{lock}{}{pin}", sanitize(&ch.name)), n, style)
         }
         SidebarRow::Topic(c, t) => {

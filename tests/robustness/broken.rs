@@ -185,9 +185,9 @@ async fn events_with_unreadable_ids_are_delivered_again_and_applied_once() {
     }));
     let text = "delivered twice";
     let id = rig.post("alice", "again", text).await;
-    let before = rig.st.data.last_event_id;
+    let before = rig.st.data.last_event_id();
     rig.until("the message", |st| st.data.messages.contains_key(&id)).await;
-    rig.until("the events acknowledged", |st| st.data.last_event_id > before).await;
+    rig.until("the events acknowledged", |st| st.data.last_event_id() > before).await;
     rig.settle().await;
     assert_eq!(rig.proxy.rewritten(), 1);
     rig.show(id).await;
@@ -219,7 +219,7 @@ async fn a_queue_that_stays_unreadable_is_replaced_and_nothing_is_lost() {
         st.ui.status.as_ref().is_some_and(|s| s.text.contains("cannot read; resynchronising"))
     })
     .await;
-    rig.until("the client to recover", |st| st.ui.offline.is_none() && st.data.queue_id.is_some()).await;
+    rig.until("the client to recover", |st| st.ui.offline.is_none() && st.data.queue_id().is_some()).await;
     rig.settle().await;
     assert_eq!(*registers.lock().unwrap(), 1, "registered again once");
     assert!(rig.proxy.rewritten() >= 3);
@@ -310,7 +310,7 @@ async fn wrong_types_in_the_register_answer_are_refused_with_a_message_and_retri
         // Time passes until the retry.
         rig.send(Msg::Tick(o.retry_at)).await;
     }
-    rig.until("registered", |st| st.ui.offline.is_none() && st.data.queue_id.is_some()).await;
+    rig.until("registered", |st| st.ui.offline.is_none() && st.data.queue_id().is_some()).await;
     assert_eq!(rig.proxy.rewritten(), mangles.len());
     let s = check_frame(&mut rig, 80, 24).text();
     assert!(s.contains("back online"), "{s}");
@@ -393,7 +393,7 @@ async fn a_send_whose_answer_is_lost_is_looked_for_before_it_is_sent_again() {
         .raw(reqwest::Method::POST, "/demo/expire_queues", Params::new(), Duration::from_secs(5))
         .await
         .unwrap();
-    rig.until("a new queue", |st| st.ui.offline.is_none() && st.data.queue_id.is_some()).await;
+    rig.until("a new queue", |st| st.ui.offline.is_none() && st.data.queue_id().is_some()).await;
     // Time for the retry: it looks first, finds the message and does not send it again.
     let later = rig.st.now + 120;
     rig.send(Msg::Tick(later)).await;

@@ -308,7 +308,7 @@ impl Setup {
     /// app for each of many inputs.
     pub async fn start_quickly(self, quiet: Duration) -> App {
         let (mut app, ()) = self.launch(async |s: &DemoServer| ((), s.url.clone())).await;
-        app.until("the register answer", |st| st.data.queue_id.is_some()).await;
+        app.until("the register answer", |st| st.data.queue_id().is_some()).await;
         app.settle_for(quiet).await;
         app
     }
@@ -688,13 +688,13 @@ impl App {
     /// Stop as the main loop does on quit: the event poller stopped, the queue deleted (so a
     /// process that starts many apps leaves no long poll behind).
     pub async fn close(mut self) {
-        self.dispatcher.shutdown(self.st.data.queue_id.as_deref()).await;
+        self.dispatcher.shutdown(self.st.data.queue_id()).await;
     }
 
     /// Quit as [`App::close`] does, what the dispatcher keeps on disk written (its drafts, its
     /// archive), and hand back the server for another account's app (`Setup::on_server`).
     pub async fn into_server(mut self) -> DemoServer {
-        self.dispatcher.shutdown(self.st.data.queue_id.as_deref()).await;
+        self.dispatcher.shutdown(self.st.data.queue_id()).await;
         let App { server, dispatcher, .. } = self;
         drop(dispatcher);
         server
@@ -704,7 +704,7 @@ impl App {
     /// server running: [`Stopped::start`] starts the app again.
     pub async fn stop(mut self) -> Stopped {
         assert!(self.how.archive.is_none() || self.archived(), "the archive's writer answers");
-        self.dispatcher.shutdown(self.st.data.queue_id.as_deref()).await;
+        self.dispatcher.shutdown(self.st.data.queue_id()).await;
         let App { server, how, .. } = self;
         Stopped { server, how }
     }

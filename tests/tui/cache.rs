@@ -82,7 +82,7 @@ async fn the_last_session_is_drawn_before_the_server_answers_then_replaced() {
 
     // The server answers: its truth replaces the kept session, which is no longer marked.
     app.run(vec![topicterm::app::Effect::Register]);
-    app.until("registered", |st| st.data.queue_id.is_some()).await;
+    app.until("registered", |st| st.data.queue_id().is_some()).await;
     app.settle().await;
     assert!(!app.st.ui.from_cache);
     let now = app.draw(120, 30);
@@ -206,7 +206,7 @@ async fn the_last_session_reopens_the_narrow_left_and_the_others_kept_even_offli
     proxy.set_down(false);
     let retry_at = app.st.ui.offline.as_ref().unwrap().retry_at;
     app.apply(Msg::Tick(retry_at));
-    app.until("registered", |st| st.data.queue_id.is_some()).await;
+    app.until("registered", |st| st.data.queue_id().is_some()).await;
     app.until("the channel loaded", |st| st.data.views.get(&empty).is_some_and(|v| v.is_loaded())).await;
     assert!(!app.st.ui.from_cache && app.st.ui.offline.is_none());
     let screen = app.draw(80, 24);
@@ -242,11 +242,11 @@ async fn the_last_session_reopens_its_narrow_not_the_home_view() {
     app.apply(Msg::Cached(Box::new(snapshot)));
     app.run(asked);
     app.until("the server's answer", |st| {
-        st.data.served && st.data.views.get(&topic).is_some_and(|v| v.is_loaded())
+        st.data.served() && st.data.views.get(&topic).is_some_and(|v| v.is_loaded())
     })
     .await;
     app.settle().await;
-    assert_eq!(app.st.data.user_settings.web_home_view.as_deref(), Some("inbox"));
+    assert_eq!(app.st.data.user_settings().web_home_view.as_deref(), Some("inbox"));
     assert!(app.st.ui.popup.is_none(), "no home view over the last session: {:?}", app.st.ui.popup);
     assert_eq!(app.st.ui.narrow, topic);
     app.close().await;

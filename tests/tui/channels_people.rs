@@ -203,7 +203,7 @@ async fn channel_info_shows_the_channel_and_toggles_your_settings() {
     let on = Params::new().add("enable_stream_desktop_notifications", true);
     let patched = app.other("member").raw(Method::PATCH, "/settings", on, Duration::from_secs(10)).await;
     assert!(patched.is_ok(), "{patched:?}");
-    app.until("the settings event", |st| st.data.notify_defaults.desktop).await;
+    app.until("the settings event", |st| st.data.notify_defaults().desktop).await;
     let screen = app.screen(80, 24);
     assert!(
         screen.contains("desktop notifications  off") && !screen.contains("off (your default)"),
@@ -304,7 +304,7 @@ async fn start_up_asks_only_for_what_the_first_screen_reads() {
 #[tokio::test]
 async fn a_long_profile_field_label_never_runs_into_its_value() {
     let mut app = App::start("member").await;
-    for f in &mut app.st.data.profile_fields {
+    for f in &mut app.st.data.realm.profile_fields {
         if f.name == "Working hours" {
             f.name = "Favorite working hours".into();
         }

@@ -42,7 +42,7 @@ async fn start_holding(
     gate.release();
     app.until("the cold start is over", |st| {
         st.ui.first_page.is_none()
-            && st.data.queue_id.is_some()
+            && st.data.queue_id().is_some()
             && st.data.views.get(&Narrow::All).is_some_and(|v| v.is_loaded() && !v.is_loading_newer())
     })
     .await;

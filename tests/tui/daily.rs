@@ -415,7 +415,7 @@ async fn polls_and_todo_lists_show_their_state_and_take_votes_and_ticks_by_digit
     let random = app.channel_id("random");
     app.open(topicterm::app::Narrow::Topic(random, "team offsite".into())).await;
     let poll =
-        *app.st.data.widgets.keys().find(|id| app.st.data.messages[id].topic() == "team offsite").unwrap();
+        *app.st.data.widgets().keys().find(|id| app.st.data.messages[id].topic() == "team offsite").unwrap();
     app.select(poll);
     let screen = app.screen(80, 24);
     assert!(screen.contains("Where should the spring offsite be?"), "{screen}");
@@ -423,7 +423,7 @@ async fn polls_and_todo_lists_show_their_state_and_take_votes_and_ticks_by_digit
     insta::assert_snapshot!("poll_80x24", screen);
     insta::assert_snapshot!("poll_160x48", app.screen(160, 48));
     let me = app.st.data.me;
-    let voted = |st: &topicterm::app::State, n: usize| match st.data.widgets.get(&poll) {
+    let voted = |st: &topicterm::app::State, n: usize| match st.data.widgets().get(&poll) {
         Some(Widget::Poll(p)) => p.options[n].voters.contains(&me),
         _ => false,
     };
@@ -443,12 +443,12 @@ async fn polls_and_todo_lists_show_their_state_and_take_votes_and_ticks_by_digit
     let todo = *app
         .st
         .data
-        .widgets
+        .widgets()
         .keys()
         .find(|id| app.st.data.messages[id].topic() == "release 2.5 checklist")
         .unwrap();
     app.select(todo);
-    let done = |st: &topicterm::app::State, n: usize| match st.data.widgets.get(&todo) {
+    let done = |st: &topicterm::app::State, n: usize| match st.data.widgets().get(&todo) {
         Some(Widget::Todo(t)) => t.tasks[n].done,
         _ => false,
     };
@@ -463,7 +463,7 @@ async fn polls_and_todo_lists_show_their_state_and_take_votes_and_ticks_by_digit
     let plain = *app.st.data.views[&app.st.ui.narrow]
         .ids()
         .iter()
-        .find(|id| !app.st.data.widgets.contains_key(id))
+        .find(|id| !app.st.data.widgets().contains_key(id))
         .expect("a message without a widget");
     app.select(plain);
     app.key(KeyCode::Char('1')).await;

@@ -32,7 +32,7 @@ async fn a_new_playground_links_matching_code_blocks_in_message_info() {
         .await
         .unwrap();
     app.settle().await;
-    assert!(app.st.data.playgrounds.iter().any(|p| p.name == "Python tutor"));
+    assert!(app.st.data.realm.playgrounds.iter().any(|p| p.name == "Python tutor"));
     let general = app.channel_id("general");
     let code = "```python\nprint('hi')\n```";
     let alice = Client::new(&app.server.credentials("alice").unwrap()).unwrap();
@@ -74,7 +74,9 @@ async fn a_clean_exit_deletes_the_event_queue() {
     let client = Client::new(&server.credentials("member").unwrap()).unwrap();
     let (keys, rx) = tokio::sync::mpsc::unbounded_channel::<std::io::Result<Event>>();
     let backend = ratatui::backend::TestBackend::new(100, 30);
-    let run = async move { crate::harness::main_loop(backend, client, rx).await.map(|st| st.data.queue_id) };
+    let run = async move {
+        crate::harness::main_loop(backend, client, rx).await.map(|st| st.data.queue_id().map(str::to_owned))
+    };
     let queues = |s: &DemoServer| s.shared.lock().queues.map.len();
     // The client polls its queue only once it has applied register's answer (the queue's ID is
     // in its state): a `q` before that has no queue to delete (a race seen under load).

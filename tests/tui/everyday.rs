@@ -70,9 +70,9 @@ async fn a_poll_takes_new_options_and_a_to_do_list_new_tasks_from_the_palette() 
     let random = app.channel_id("random");
     app.open(Narrow::Topic(random, "team offsite".into())).await;
     let poll =
-        *app.st.data.widgets.keys().find(|id| app.st.data.messages[id].topic() == "team offsite").unwrap();
+        *app.st.data.widgets().keys().find(|id| app.st.data.messages[id].topic() == "team offsite").unwrap();
     app.select(poll);
-    let options = |st: &topicterm::app::State| match st.data.widgets.get(&poll) {
+    let options = |st: &topicterm::app::State| match st.data.widgets().get(&poll) {
         Some(Widget::Poll(p)) => p.options.iter().map(|o| o.text.clone()).collect::<Vec<_>>(),
         _ => vec![],
     };
@@ -96,13 +96,13 @@ async fn a_poll_takes_new_options_and_a_to_do_list_new_tasks_from_the_palette() 
     let todo = *app
         .st
         .data
-        .widgets
+        .widgets()
         .keys()
         .find(|id| app.st.data.messages[id].topic() == "release 2.5 checklist")
         .unwrap();
     app.select(todo);
     app.palette("todo-add write the release notes").await;
-    app.until("the new task", |st| match st.data.widgets.get(&todo) {
+    app.until("the new task", |st| match st.data.widgets().get(&todo) {
         Some(Widget::Todo(t)) => {
             t.tasks.last().is_some_and(|x| x.task == "write the release notes" && !x.done)
         }
@@ -111,7 +111,7 @@ async fn a_poll_takes_new_options_and_a_to_do_list_new_tasks_from_the_palette() 
     .await;
     // `task: description`, as a `/todo` message's lines (issue 40: the whole text was the task).
     app.palette("todo-add notes: write the release notes").await;
-    app.until("the task and its description", |st| match st.data.widgets.get(&todo) {
+    app.until("the task and its description", |st| match st.data.widgets().get(&todo) {
         Some(Widget::Todo(t)) => {
             t.tasks.last().is_some_and(|x| x.task == "notes" && x.desc == "write the release notes")
         }

@@ -143,11 +143,11 @@ async fn a_register_answer_whose_queue_id_is_null_is_tried_again_not_taken() {
     }));
     app.run(vec![app::Effect::Register]);
     app.until("the register refused as unreadable", |st| st.ui.offline.is_some()).await;
-    assert!(app.st.data.queue_id.is_none());
+    assert!(app.st.data.queue_id().is_none());
     let polls = proxy.seen("GET", "/events");
     let at = app.st.ui.offline.as_ref().unwrap().retry_at;
     app.send(app::Msg::Tick(at)).await;
-    app.until("registered", |st| st.data.queue_id.is_some()).await;
+    app.until("registered", |st| st.data.queue_id().is_some()).await;
     app.until("polling", |_| proxy.seen("GET", "/events") > polls).await;
 }
 
@@ -176,7 +176,7 @@ async fn a_register_answer_without_its_users_or_channels_is_completed_and_polled
     let seen = |path: &str| proxy.seen(if path == "/register" { "POST" } else { "GET" }, path);
     let before: Vec<usize> = ["/register", "/users", "/users/me/subscriptions", "/events"].map(seen).to_vec();
     app.run(vec![app::Effect::Register]);
-    app.until("registered", |st| st.data.queue_id.is_some() && !st.data.users.is_reading()).await;
+    app.until("registered", |st| st.data.queue_id().is_some() && !st.data.users.is_reading()).await;
     assert!(app.st.ui.offline.is_none(), "{:?}", app.st.ui.offline);
     let said = "the server's answer lacked the users and your channels: read on their own";
     assert_eq!(wrapped_status(&mut app).0, said);

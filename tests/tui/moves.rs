@@ -257,3 +257,29 @@ async fn a_message_only_moved_says_moved_and_an_edited_one_edited_before_level_3
         app.close().await;
     }
 }
+
+/// A held message moved into the topic on screen says "(moved)" as soon as the move's event
+/// is in — not only once a page brings it again (issue 51: the event set no time of the move).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_held_message_moved_into_the_open_topic_says_moved_at_once() {
+    for level in LEVELS {
+        let mut app = start(level).await;
+        let general = app.channel_id("general");
+        let stays = send(&app, "alice", general, "harbour", "the harbour's own line").await;
+        let held = send(&app, "alice", general, "open sea", "a wandering albatross").await;
+        app.settle().await;
+        let harbour = Narrow::Topic(general, "harbour".into());
+        app.open(harbour.clone()).await;
+        assert!(app.st.data.messages.contains_key(&held), "level {level:?}: the client holds it");
+        assert_eq!(app.st.data.messages[&held].last_moved_timestamp(), None);
+
+        move_topic(&app, held, "harbour").await;
+        app.until("the held one joins", |st| st.data.views.get(&harbour).is_some_and(|v| v.contains(held)))
+            .await;
+        let screen = app.draw(100, 30);
+        let (m, s) = (screen.rows_of(held).join("\n"), screen.rows_of(stays).join("\n"));
+        assert!(m.contains("(moved)") && !m.contains("(edited)"), "level {level:?}: {m}\n{}", screen.text());
+        assert!(!s.contains("(moved)"), "level {level:?}: {s}");
+        app.close().await;
+    }
+}

@@ -19,7 +19,7 @@ async fn recent_direct_messages_are_listed_newest_first_with_unread_counts() {
         })
         .collect();
     assert!(!dms.is_empty(), "the seed has direct messages for member");
-    let newest: Vec<i64> = dms.iter().map(|k| app.st.data.recent_dms[k]).collect();
+    let newest: Vec<i64> = dms.iter().map(|k| app.st.data.recent_dms()[k]).collect();
     assert!(newest.windows(2).all(|w| w[0] > w[1]), "newest first: {newest:?}");
     let screen = app.screen(80, 24);
     insta::assert_snapshot!("dm_rows_80x24", screen);
@@ -213,7 +213,7 @@ async fn the_channels_pane_filters_as_you_type() {
     let d = &app.st.data;
     let named = |users: &Vec<i64>| users.iter().any(|u| d.user_name(*u).to_lowercase().contains('a'));
     let expected =
-        d.recent_dms.keys().filter(|u| named(u) && !u.iter().all(|u| d.users.is_muted(*u))).count();
+        d.recent_dms().keys().filter(|u| named(u) && !u.iter().all(|u| d.users.is_muted(*u))).count();
     assert!(expected > 5, "the demo org has more than five such conversations: {expected}");
     assert_eq!(dms.len(), expected, "{dms:?}");
     for who in ["Carol Dubois", "Bob Nakamura"] {

@@ -178,7 +178,7 @@ async fn a_kept_message_to_a_channel_gone_since_names_it_as_written_and_stops() 
         "draft": "channel-424242-todos",
         "content": "write the release notes",
         "target": {"Channel": {"id": 424242, "topic": "todos"}},
-        "after_id": app.st.data.newest_id,
+        "after_id": app.st.data.newest_id(),
         "created": app.st.now,
         "channel_name": "retired",
     });

@@ -98,7 +98,7 @@ async fn a_clicked_notification_opens_its_conversation_at_its_message() {
         )
         .await
         .unwrap();
-    app.until("sounds off", |st| st.data.user_settings.enable_sounds == Some(false)).await;
+    app.until("sounds off", |st| st.data.user_settings().enable_sounds == Some(false)).await;
     alice.send_message(&OutgoingMessage::direct(vec![me], "quietly")).await.unwrap();
     app.settle().await;
     assert_eq!((app.outside.notifications.len(), app.outside.bells), (2, 2), "silent");

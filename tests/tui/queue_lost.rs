@@ -55,7 +55,7 @@ async fn on_a_new_queue_the_open_view_no_longer_shows_what_the_server_deleted_me
     // would ask to catch up), one is edited, and one no view holds is deleted.
     proxy.set_down(true);
     app.until("the outage to be noticed", |st| st.ui.offline.is_some()).await;
-    let old_queue = app.st.data.queue_id.clone();
+    let old_queue = app.st.data.queue_id().map(str::to_owned);
     let expired: Ack =
         member.call(reqwest::Method::POST, "/demo/expire_queues", Params::new()).await.unwrap();
     assert!(expired.ignored_parameters_unsupported.is_empty());
@@ -68,8 +68,8 @@ async fn on_a_new_queue_the_open_view_no_longer_shows_what_the_server_deleted_me
     proxy.set_down(false);
 
     app.until("a new queue, and the window asked again", |st| {
-        st.data.queue_id.is_some()
-            && st.data.queue_id != old_queue
+        st.data.queue_id().is_some()
+            && st.data.queue_id() != old_queue.as_deref()
             && st.data.views.get(&st.ui.narrow).is_some_and(|v| v.is_loaded() && !v.is_provisional())
     })
     .await;

@@ -111,7 +111,7 @@ async fn a_muted_users_messages_hide_behind_a_line_never_notify_and_show_on_requ
 async fn alert_words_are_marked_and_notify() {
     let mut app = App::start("member").await;
     app.palette(r#"alert-words add "on call" deploy"#).await;
-    app.until("the list came back", |st| st.data.alert_words.len() == 2).await;
+    app.until("the list came back", |st| st.data.alert_words().len() == 2).await;
     assert_eq!(app.st.ui.status.as_ref().unwrap().text, "alert words: on call, deploy");
     app.st.ui.unfocused = true;
     let general = app.channel_id("general");

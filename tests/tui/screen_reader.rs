@@ -327,7 +327,7 @@ async fn a_poll_reads_as_its_options_and_votes() {
     let random = app.channel_id("random");
     app.open(Narrow::Topic(random, "team offsite".into())).await;
     let poll =
-        *app.st.data.widgets.keys().find(|id| app.st.data.messages[id].topic() == "team offsite").unwrap();
+        *app.st.data.widgets().keys().find(|id| app.st.data.messages[id].topic() == "team offsite").unwrap();
     app.select(poll);
     let screen = flat(&app.screen(80, 24));
     assert!(screen.contains("Poll: Where should the spring offsite be? Option 1: Lisbon, "), "{screen}");

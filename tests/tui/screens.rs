@@ -424,7 +424,7 @@ async fn an_expired_queue_is_replaced_and_missed_messages_appear() {
     app.st.ui.narrow = narrow.clone();
     app.send(topicterm::app::Msg::QueueLost).await;
     assert!(app.st.data.views.get(&narrow).is_some_and(|v| v.found_newest()));
-    let old_queue = app.st.data.queue_id.clone().unwrap();
+    let old_queue = app.st.data.queue_id().map(str::to_owned).unwrap();
     // The server forgets the queue, then someone writes while the client is not listening.
     let expired: topicterm::api::Ack = app
         .client
@@ -442,7 +442,7 @@ async fn an_expired_queue_is_replaced_and_missed_messages_appear() {
             break;
         }
     }
-    assert_ne!(app.st.data.queue_id.as_deref(), Some(old_queue.as_str()), "a new queue");
+    assert_ne!(app.st.data.queue_id(), Some(old_queue.as_str()), "a new queue");
     let view = &app.st.data.views[&narrow];
     assert_eq!(view.ids().iter().filter(|x| **x == id).count(), 1, "the missed message, once");
 }

@@ -67,7 +67,7 @@ fn drawn(screen: &Screen) -> Vec<i64> {
 async fn policy_always_reads_what_an_opened_topic_draws_without_moving_and_never_reads_nothing() {
     for level in LEVELS {
         let mut app = App::start_at_level("member", level).await;
-        assert_eq!(app.st.data.user_settings.web_mark_read_on_scroll_policy, Some(1), "level {level}");
+        assert_eq!(app.st.data.user_settings().web_mark_read_on_scroll_policy, Some(1), "level {level}");
         let (first, unread) = unread_topic(&app, 3, None);
         app.open(Narrow::Topic(first.0, first.1.clone())).await;
         let selected = app.st.ui.selected;
@@ -88,7 +88,7 @@ async fn policy_always_reads_what_an_opened_topic_draws_without_moving_and_never
         // message selected on opening too; `T` still reads it.
         set(&app, "web_mark_read_on_scroll_policy", "3").await;
         app.until("the setting followed", |st| {
-            st.data.user_settings.web_mark_read_on_scroll_policy == Some(3)
+            st.data.user_settings().web_mark_read_on_scroll_policy == Some(3)
         })
         .await;
         let (second, unread) = unread_topic(&app, 2, Some(&first));
@@ -110,7 +110,7 @@ async fn policy_always_reads_what_an_opened_topic_draws_without_moving_and_never
 async fn policy_conversations_only_reads_in_a_topic_and_not_in_all_messages() {
     let mut app = App::start("member").await;
     set(&app, "web_mark_read_on_scroll_policy", "2").await;
-    app.until("the setting followed", |st| st.data.user_settings.web_mark_read_on_scroll_policy == Some(2))
+    app.until("the setting followed", |st| st.data.user_settings().web_mark_read_on_scroll_policy == Some(2))
         .await;
     // All messages is not a conversation view: what it draws stays unread, the selected one too.
     let before: Vec<i64> = unread_by_topic(&app).into_values().flatten().collect();
@@ -140,13 +140,14 @@ fn inbox_open(st: &State) -> bool {
 async fn web_home_view_inbox_opens_the_inbox_and_all_messages_does_not() {
     // The demo server's default is the inbox, as the reference server's.
     let mut app = Setup::new("member").home_view().start().await;
-    assert_eq!(app.st.data.user_settings.web_home_view.as_deref(), Some("inbox"));
+    assert_eq!(app.st.data.user_settings().web_home_view.as_deref(), Some("inbox"));
     assert!(inbox_open(&app.st), "{:?}", app.st.ui.popup);
     // Nothing under it was read by being there.
     let s = app.screen(100, 30);
     assert!(s.contains("Inbox") || s.contains("inbox"), "{s}");
     set(&app, "web_home_view", "all_messages").await;
-    app.until("followed", |st| st.data.user_settings.web_home_view.as_deref() == Some("all_messages")).await;
+    app.until("followed", |st| st.data.user_settings().web_home_view.as_deref() == Some("all_messages"))
+        .await;
     let app = app.stop().await.start().await;
     assert!(!inbox_open(&app.st), "all messages: no inbox at start");
     assert_eq!(app.st.ui.narrow, Narrow::All);
@@ -173,7 +174,7 @@ async fn enter_sends_when_the_user_set_it_and_alt_enter_makes_a_new_line() {
         assert_eq!(text.as_deref(), Some("one\ntwo"), "level {level}");
         // Turned on in the web app: enter sends, alt+enter is the new line.
         set(&app, "enter_sends", "true").await;
-        app.until("followed", |st| st.data.user_settings.enter_sends == Some(true)).await;
+        app.until("followed", |st| st.data.user_settings().enter_sends == Some(true)).await;
         let s = app.screen(100, 30);
         assert!(s.contains("enter send, alt+enter new line"), "level {level}: {s}");
         app.send(topicterm::app::Msg::Key(crossterm::event::KeyEvent::new(
@@ -223,13 +224,13 @@ async fn demoting_inactive_channels_moves_them_last_and_never_leaves_them_in_pla
             "level {level}: an inactive channel: {before:?}"
         );
         set(&app, "demote_inactive_streams", "2").await;
-        app.until("followed", |st| st.data.user_settings.demote_inactive_streams == Some(2)).await;
+        app.until("followed", |st| st.data.user_settings().demote_inactive_streams == Some(2)).await;
         let after = unfoldered(&app.st);
         let first_inactive = after.iter().position(|(_, i)| *i).expect("an inactive one");
         assert!(after[first_inactive..].iter().all(|(_, i)| *i), "level {level}: inactive last: {after:?}");
         assert_ne!(before, after, "level {level}: some moved");
         set(&app, "demote_inactive_streams", "3").await;
-        app.until("followed", |st| st.data.user_settings.demote_inactive_streams == Some(3)).await;
+        app.until("followed", |st| st.data.user_settings().demote_inactive_streams == Some(3)).await;
         assert_eq!(unfoldered(&app.st), before, "level {level}: never: by name again");
         app.close().await;
     }

@@ -27,7 +27,7 @@ async fn set_elsewhere(app: &mut App, name: &str, value: bool) {
     app.other("member").update_user_setting(name, &json!(value)).await.unwrap();
     let name = name.to_owned();
     app.until("the user_settings event", move |st| {
-        serde_json::to_value(&st.data.user_settings).unwrap()[&name] == json!(value)
+        serde_json::to_value(st.data.user_settings()).unwrap()[&name] == json!(value)
     })
     .await;
 }
@@ -155,7 +155,7 @@ async fn settings_change_a_setting_on_the_server_and_follow_its_event() {
         app.key(KeyCode::Down).await;
         app.key(KeyCode::Enter).await;
         app.until("the server's event", |st| {
-            st.data.user_settings.enable_desktop_notifications == Some(false)
+            st.data.user_settings().enable_desktop_notifications == Some(false)
         })
         .await;
         let row = row_of(&mut app, label);
@@ -212,7 +212,7 @@ async fn settings_say_when_the_server_refuses_and_keep_the_value() {
         let said = app.st.ui.status.as_ref().unwrap().text.clone();
         assert!(said.starts_with("Notify of direct messages and mentions is unchanged: "), "{said}");
         assert!(said.contains("Not allowed"), "the server's words: {said}");
-        assert_eq!(app.st.data.user_settings.enable_desktop_notifications, Some(true), "no trace");
+        assert_eq!(app.st.data.user_settings().enable_desktop_notifications, Some(true), "no trace");
         assert!(row_of(&mut app, "Notify of direct messages and mentions").contains(" on"));
     }
 }

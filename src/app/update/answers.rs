@@ -173,7 +173,7 @@ pub(super) fn account_refused(st: &mut State, e: &ApiError) -> Vec<Effect> {
     st.ui.reopen = lines;
     // Nothing is retried or asked any more; the screen is the explanation. What was being
     // written is kept on this machine, and comes back with the compose box once reopened.
-    st.data.queue_id = None;
+    st.data.forget_queue();
     st.ui.offline = None;
     st.ui.loading = false;
     st.ui.popup = None;
@@ -265,8 +265,8 @@ pub(super) fn on_done(st: &mut State, job: Job, result: Result<Answer, Failure>)
             invited_note(&emails, &channels, &r.skipped)
         }
         (ApiCall::AlertWords { .. }, Answer::Words(words)) => {
-            st.data.alert_words = words;
-            alert_words_note(&st.data.alert_words)
+            st.data.on_alert_words(words);
+            alert_words_note(st.data.alert_words())
         }
         (ApiCall::Remind { at, note, note_kept, .. }, _) => reminded(st, at, note.is_some() && !note_kept),
         (call, _) => api_success(call),

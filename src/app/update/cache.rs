@@ -95,26 +95,26 @@ pub fn snapshot(st: &State) -> Snapshot {
                 .collect(),
         ),
         user_status: Some(statuses),
-        realm_emoji: Some(d.realm_emoji.clone()),
+        realm_emoji: Some(d.realm.emoji.clone()),
         scheduled_messages: Some(d.lists.scheduled().values().cloned().collect()),
         navigation_views: Some(d.lists.views().to_vec()),
         recent_private_conversations: Some(
-            d.recent_dms
+            d.recent_dms()
                 .iter()
                 .map(|(users, max)| RecentDm { user_ids: users.clone(), max_message_id: *max })
                 .collect(),
         ),
-        realm_playgrounds: Some(d.playgrounds.clone()),
+        realm_playgrounds: Some(d.realm.playgrounds.clone()),
         muted_users: Some(d.users.muted().map(|id| MutedUser { id, timestamp: 0 }).collect()),
-        custom_profile_fields: Some(d.profile_fields.clone()),
-        alert_words: Some(d.alert_words.clone()),
+        custom_profile_fields: Some(d.realm.profile_fields.clone()),
+        alert_words: Some(d.alert_words().to_vec()),
         saved_snippets: d.lists.snippets().map(|s| s.values().cloned().collect()),
         channel_folders: Some(d.channels.folders().cloned().collect()),
         reminders: d.lists.reminders().map(<[_]>::to_vec),
         realm_upload_quota_mib: r.upload_quota_bytes.map(|b| b >> 20),
         // The user's own settings (their clock, zone, who reacted…): the kept session is
         // drawn as the server's answer will draw it.
-        user_settings: Some(d.user_settings.clone()),
+        user_settings: Some(d.user_settings().clone()),
         ..Default::default()
     };
     Snapshot {
@@ -213,7 +213,7 @@ fn kept_windows(st: &State) -> (Vec<Window>, Vec<Message>) {
 /// register answer always carries at least the user), not when it has refused or cannot be
 /// reached.
 pub(super) fn on_cached(st: &mut State, snap: Snapshot) -> Vec<Effect> {
-    if st.data.served {
+    if st.data.served() {
         return vec![];
     }
     let configured = st.settings.start.as_ref().is_some_and(|s| *s != StartNarrow::All);
@@ -227,7 +227,7 @@ pub(super) fn on_cached(st: &mut State, snap: Snapshot) -> Vec<Effect> {
         .filter(|e| matches!(e, Effect::ReadUsers { .. }))
         .collect();
     st.ui.offline = offline;
-    st.data.queue_id = None;
+    st.data.forget_queue();
     st.ui.from_cache = true;
     st.ui.cache_due = false;
     st.ui.backfill_resume = snap.backfill;

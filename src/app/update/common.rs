@@ -161,7 +161,7 @@ pub const DM_ROWS: usize = 5;
 /// only are left out.
 pub fn recent_dms(d: &Data, n: usize) -> Vec<Vec<UserId>> {
     let mut all: Vec<(&MessageId, &Vec<UserId>)> = d
-        .recent_dms
+        .recent_dms()
         .iter()
         .filter(|(users, _)| users.is_empty() || !users.iter().all(|u| d.users.is_muted(*u)))
         .map(|(users, id)| (id, users))
@@ -237,7 +237,7 @@ pub fn channel_sections(d: &Data, filter: &str) -> Vec<(Section, Vec<ChannelId>)
         d.channels.iter().filter(|c| matches_filter(&c.name, filter)).collect();
     // Inactive channels last in each group where the user's `demote_inactive_streams` says
     // (1, automatic: with 30 channels or more, as the web app; 2: always; 3: never).
-    let demote = match d.user_settings.demote_inactive_streams {
+    let demote = match d.user_settings().demote_inactive_streams {
         Some(1) => d.channels.iter().count() >= DEMOTE_FROM,
         Some(2) => true,
         _ => false,

@@ -8,7 +8,7 @@ use crate::app::rules;
 /// key, alt+enter, makes a new line. Off (or a server that does not say): enter makes a new
 /// line and the send keys send.
 pub fn enter_sends(st: &State) -> bool {
-    st.data.user_settings.enter_sends == Some(true)
+    st.data.user_settings().enter_sends == Some(true)
 }
 
 /// A key in the compose box as the user's `enter_sends` makes it: whether it sends, and the key
@@ -289,7 +289,7 @@ pub fn emoji_matches(d: &Data, query: &str, limit: usize) -> Vec<(String, String
             contains.push(entry);
         }
     };
-    let mut custom: Vec<&RealmEmoji> = d.realm_emoji.values().filter(|e| !e.deactivated).collect();
+    let mut custom: Vec<&RealmEmoji> = d.realm.emoji.values().filter(|e| !e.deactivated).collect();
     custom.sort_by(|a, b| a.name.cmp(&b.name));
     for e in custom {
         push(&e.name, e.id.clone(), "realm_emoji");

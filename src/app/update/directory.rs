@@ -294,7 +294,7 @@ fn on_property_set(
             set_status(st, format!("#{name} {}", if value { "pinned" } else { "unpinned" }))
         }
         Ok(()) => {
-            let words = notify_words(Some(value), st.data.notify_defaults.get(property));
+            let words = notify_words(Some(value), st.data.notify_defaults().get(property));
             set_status(st, format!("#{name}: {what} {words}"))
         }
         Err(e) => set_error(st, format!("#{name}: {what} not changed: {e}")),

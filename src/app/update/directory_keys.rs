@@ -134,17 +134,18 @@ fn info_key(st: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
         'p' => ("pin_to_top", !sub.pinned),
         // From the user's default to the other value and back.
         'd' => {
-            let default = st.data.notify_defaults.desktop;
+            let default = st.data.notify_defaults().desktop;
             ("desktop_notifications", next_notify(sub.desktop_notifications, default))
         }
-        _ => {
-            ("audible_notifications", next_notify(sub.audible_notifications, st.data.notify_defaults.audible))
-        }
+        _ => (
+            "audible_notifications",
+            next_notify(sub.audible_notifications, st.data.notify_defaults().audible),
+        ),
     };
     let words = if property == "pin_to_top" {
         (if value { "on" } else { "off" }).to_owned()
     } else {
-        notify_words(Some(value), st.data.notify_defaults.get(property))
+        notify_words(Some(value), st.data.notify_defaults().get(property))
     };
     set_status(st, format!("#{}: {} {words}…", sub.name, setting_name(property)));
     Some(vec![Effect::Api(ApiCall::SubscriptionProperty { channel: c, property: property.into(), value })])

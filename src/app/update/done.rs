@@ -87,7 +87,7 @@ fn on_call(st: &mut State, call: ApiCall, result: Result<Answer, Failure>) -> Ve
             fx
         }
         (call @ ApiCall::DeleteReminder(id), Ok(answer)) => {
-            reminders::on_event(st, RemindersEvent::Remove(id));
+            reminders::deleted(st, id);
             answers::on_done(st, Job::Api(Box::new(call)), Ok(answer))
         }
         (call @ ApiCall::DeleteUpload { id, .. }, Ok(answer)) => {

@@ -1,61 +1,20 @@
-//! Real-time events from the server, applied to the store.
+//! Real-time events from the server: each handed to the data's owners (`Data::apply`), what
+//! they changed reacted to here (`react`), the rows derived from it rebuilt once per batch;
+//! the few events no owner of `Data` takes applied by the part they are for.
 
 use super::common::*;
 use super::prelude::*;
 use super::register::*;
+use crate::app::data_events::{Applied, Changes, Follow, Moment, Rows, TopicRows};
 
-pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
+/// An event no owner of `Data` takes (`Data::apply` gave it back): applied by the part it
+/// is for.
+fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
     match kind {
-        EventKind::Message(ev) => return super::message_events::on_message(st, ev),
-        EventKind::UpdateMessage(ev) => return super::message_events::on_update(st, &ev),
-        EventKind::Submessage(ev) => super::message_events::on_submessage(st, &ev),
-        EventKind::DeleteMessage(ev) => return super::message_events::on_delete(st, &ev),
-        EventKind::Reaction(ev) => super::message_events::on_reaction(st, ev),
-        EventKind::UpdateMessageFlags(ev) => super::message_events::on_flags(st, &ev),
-        EventKind::MutedUsers { muted_users } => st.data.users.on_muted_users(&muted_users),
-        EventKind::AlertWords { alert_words } => st.data.alert_words = alert_words,
-        EventKind::Subscription(ev) => return super::channel_events::on_subscription(st, &ev),
-        EventKind::Stream(ev) => super::channel_events::on_stream(st, ev),
-        EventKind::ChannelFolder(ev) => super::channel_events::on_folder(st, ev),
-        EventKind::Presence(ev) => st.data.users.on_presence(&ev),
-        EventKind::UserStatus(ev) => st.data.users.on_status(ev),
-        EventKind::UserGroup(ev) => st.data.users.on_group(&ev),
-        EventKind::RealmUser(ev) => st.data.users.on_realm_user(&ev),
         EventKind::Typing(ev) => super::people_events::on_typing(st, &ev),
         EventKind::TypingEditMessage(ev) => super::people_events::on_edit_typing(st, &ev),
-        EventKind::UserTopic(t) => super::navigation::policy_changed(st, &t),
-        EventKind::ScheduledMessages(ev) => st.data.lists.on_scheduled(ev),
-        EventKind::Realm(RealmEvent::Update(change)) => on_realm(st, change),
-        EventKind::Realm(RealmEvent::UpdateDict(changes)) => {
-            changes.into_iter().for_each(|c| on_realm(st, c))
-        }
         EventKind::Drafts(ev) => return super::server_drafts::on_event(st, ev),
-        EventKind::UserSettings(UserSettingsEvent::Update(change)) => {
-            let d = &mut st.data.notify_defaults;
-            let settings = &mut st.data.user_settings;
-            match change {
-                UserSettingChange::StreamDesktopNotifications(v) => {
-                    d.desktop = v;
-                    settings.enable_stream_desktop_notifications = Some(v);
-                }
-                UserSettingChange::StreamAudibleNotifications(v) => {
-                    d.audible = v;
-                    settings.enable_stream_audible_notifications = Some(v);
-                }
-                UserSettingChange::Other { property, value } => {
-                    settings.apply(&property, &value);
-                }
-            }
-            super::user_settings::follow(st);
-            // The channels pane's order may follow (`demote_inactive_streams`).
-            rebuild_sidebar(st);
-        }
-        EventKind::NavigationView(ev) => st.data.lists.on_view(ev),
-        EventKind::RealmPlaygrounds { realm_playgrounds } => st.data.playgrounds = realm_playgrounds,
-        EventKind::RealmEmoji { realm_emoji } => st.data.realm_emoji = realm_emoji,
-        EventKind::Reminders(ev) => super::reminders::on_event(st, ev),
         EventKind::Attachment(ev) => super::uploads::on_event(st, ev),
-        EventKind::SavedSnippets(ev) => super::snippets::on_event(st, ev),
         EventKind::Malformed { event_type, error } => {
             tracing::warn!("ignored a malformed {event_type} event: {error}");
             // What such an event carried is fetched again: the loaded windows are refreshed.
@@ -68,18 +27,59 @@ pub(super) fn on_event(st: &mut State, kind: EventKind) -> Vec<Effect> {
     vec![]
 }
 
-/// One of the organization's settings the client relies on changed.
-fn on_realm(st: &mut State, change: RealmChange) {
-    let realm = &mut st.data.realm;
-    match change {
-        RealmChange::ModerationRequestChannel(id) => realm.moderation_channel = id.filter(|id| *id > 0),
-        RealmChange::AllowEditHistory(allowed) => realm.allow_edit_history = allowed,
-        RealmChange::EnableReadReceipts(enabled) => realm.read_receipts = enabled,
-        RealmChange::Name(name) => realm.name = name,
-        // The rules for messages (`app::rules` reads them); the rest this client does not use.
-        RealmChange::Other { property, value } => {
-            realm.rules.apply(&property, &value);
+/// What follows on screen from what an event changed, in the order the owners said: the
+/// effects. (The rows are rebuilt after the batch, `on_events`.)
+fn react(st: &mut State, changes: Changes) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    for f in changes.follow {
+        match f {
+            Follow::Arrived(a) => fx.extend(super::message_events::arrived(st, &a)),
+            Follow::AskAgain(epoch) => fx.push(super::navigation::again_of(st, st.ui.narrow.clone(), epoch)),
+            Follow::Deleted(ids) => {
+                if st.ui.selected.is_some_and(|s| ids.contains(&s)) {
+                    st.ui.selected = None;
+                }
+            }
+            Follow::RowsNow { fetch_topics } => {
+                rebuild_sidebar(st);
+                fx.extend(fetch_topics.map(Effect::FetchTopics));
+            }
+            Follow::Moved(ids) => fx = super::message_events::follow_moved(st, &ids, fx),
+            Follow::Settings => {
+                super::user_settings::follow(st);
+                // The channels pane's order may follow (`demote_inactive_streams`).
+                rebuild_sidebar(st);
+            }
+            Follow::FeedMuted(muted) => fx.extend(super::navigation::feed_after_mute(st, muted)),
+            Follow::Subscribers(c, n) => super::directory::count_subscribers(st, c, n),
+            Follow::ChannelsGone { ids, subscribed } => super::channel_events::gone(st, &ids, subscribed),
+            Follow::PushDefault(c, on) => super::channel_events::push_default(st, c, on),
+            Follow::Reminders => super::reminders::clamp(st),
+            Follow::Snippets => super::snippets::refilter(st, true),
         }
+    }
+    fx
+}
+
+/// The rows derived from the data that a batch of events changed, rebuilt once after it.
+#[derive(Default)]
+struct Batch {
+    sidebar: bool,
+    people: bool,
+    mutes: bool,
+}
+
+impl Batch {
+    fn note(&mut self, rows: &Rows, expanded: Option<ChannelId>) {
+        // The channels pane lists topics only for the expanded channel.
+        self.sidebar |= rows.sidebar
+            || match rows.topics {
+                TopicRows::Same => false,
+                TopicRows::In(c) => expanded == Some(c),
+                TopicRows::Any => expanded.is_some(),
+            };
+        self.people |= rows.people;
+        self.mutes |= rows.mutes;
     }
 }
 
@@ -91,43 +91,26 @@ pub(super) fn on_events(st: &mut State, events: Vec<Event>) -> Vec<Effect> {
     let Some(events) = st.data.users.hold(events) else { return vec![] };
     let Some(events) = super::cold_start::hold(st, events) else { return vec![] };
     let mut fx = Vec::new();
-    let (mut sidebar, mut people, mut mutes) = (false, false, false);
+    let mut batch = Batch::default();
     for e in events {
-        st.data.last_event_id = st.data.last_event_id.max(e.id);
-        // Rows and the people list change only for some events; rebuilding them for
-        // every typing notice would be O(channels + users) per event.
-        let expanded = st.ui.expanded;
-        sidebar |= match &e.kind {
-            EventKind::Subscription(_) => true,
-            // Rows list topics only for the expanded channel.
-            // … and the recent direct-message conversations.
-            EventKind::Message(m) => {
-                m.message.is_dm() || (expanded.is_some() && m.message.stream_id == expanded)
+        let at = Moment { now: st.now, shown: &st.ui.narrow };
+        match st.data.apply(e, &at) {
+            Applied::Data(changes) => {
+                batch.note(&changes.rows, st.ui.expanded);
+                fx.extend(react(st, changes));
             }
-            EventKind::MutedUsers { .. } | EventKind::NavigationView(_) => true,
-            EventKind::ChannelFolder(_) => true,
-            EventKind::UpdateMessage(_) | EventKind::DeleteMessage(_) => expanded.is_some(),
-            _ => false,
-        };
-        people |=
-            matches!(e.kind, EventKind::Presence(_) | EventKind::UserStatus(_) | EventKind::RealmUser(_));
-        // What the inbox leaves out, or the channels it names, may have changed.
-        mutes |= matches!(
-            e.kind,
-            EventKind::UserTopic(_)
-                | EventKind::Subscription(_)
-                | EventKind::MutedUsers { .. }
-                | EventKind::Stream(_)
-        );
-        fx.extend(on_event(st, e.kind));
+            Applied::Elsewhere(kind) => fx.extend(on_event(st, kind)),
+        }
     }
-    if sidebar {
+    // Rows and the people list change only for some events; rebuilding them for every
+    // typing notice would be O(channels + users) per event.
+    if batch.sidebar {
         rebuild_sidebar(st);
     }
-    if people {
+    if batch.people {
         rebuild_people(st);
     }
-    if mutes {
+    if batch.mutes {
         super::inbox::rebuild(st);
     }
     super::hold::enforce(st);

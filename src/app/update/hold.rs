@@ -52,8 +52,7 @@ pub(super) fn enforce(st: &mut State) {
     kept.extend(st.outbox.sent_ids());
     kept.extend(st.ui.selected);
     kept.extend(st.ui.jump_to);
-    st.data.messages.retain(|id, _| kept.contains(id));
-    st.data.widgets.retain(|id, _| kept.contains(id));
+    st.data.retain_messages(|id| kept.contains(id));
     st.data.views.forget_matches(&kept);
 }
 

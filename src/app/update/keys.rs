@@ -77,7 +77,7 @@ pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     if let (Focus::Messages, KeyCode::Char(c @ '1'..='9')) = (st.ui.focus, key.code)
         && !key.modifiers.contains(KeyModifiers::CONTROL)
         && let Some(id) = st.ui.selected
-        && let Some(w) = st.data.widgets.get(&id)
+        && let Some(w) = st.data.widgets().get(&id)
     {
         let n = c as usize - '1' as usize;
         return match crate::app::widget::choose(w, n, st.data.me) {

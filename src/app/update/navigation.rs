@@ -4,7 +4,6 @@ use super::common::*;
 use super::prelude::*;
 use crate::api::{DisplayRecipient, MessageType};
 use crate::app::told::Mark;
-use crate::names::same_name;
 
 /// Switch to a narrow, fetching its first page if needed. Offline, or while the last session
 /// is shown before the server has answered, the messages already held that belong to it are
@@ -353,27 +352,6 @@ pub(super) fn move_selection(st: &mut State, delta: isize) -> Vec<Effect> {
         fx.push(page(first, size, 0, true));
     }
     fx
-}
-
-/// A topic's visibility changed on the server (its `user_topic` event): the policy, and the
-/// combined feed, which leaves muted topics out.
-pub(super) fn policy_changed(st: &mut State, t: &UserTopic) {
-    st.data.topics.on_user_topic(t);
-    let (c, topic, policy) = (t.stream_id, t.topic_name.as_str(), t.visibility_policy);
-    // The combined feed hides muted topics.
-    let d = &mut st.data;
-    if let Some(view) = d.views.get_mut(&Narrow::All) {
-        let msgs = &d.messages;
-        let hide = policy == VisibilityPolicy::Muted
-            || (policy == VisibilityPolicy::None && d.channels.get(c).is_some_and(|ch| ch.muted));
-        if hide {
-            view.keep_only(|id| {
-                !msgs.get(id).is_some_and(|m| m.stream_id() == Some(c) && same_name(m.topic(), topic))
-            });
-        } else {
-            view.stale();
-        }
-    }
 }
 
 /// The combined feed after a channel was muted or unmuted (here or elsewhere). Muted: its

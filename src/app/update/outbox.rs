@@ -42,7 +42,7 @@ pub(super) fn enqueue(st: &mut State, target: Target, content: String) -> Vec<Ef
         Target::Channel { id, .. } => st.data.channels.get(*id).map(|c| c.name.clone()),
         Target::Dm(_) => None,
     };
-    let o = st.outbox.enqueue(st.now, target, channel_name, content, st.data.newest_id);
+    let o = st.outbox.enqueue(st.now, target, channel_name, content, st.data.newest_id());
     let on_disk = OnDisk {
         draft: draft.clone(),
         content: o.content.clone(),
@@ -67,7 +67,7 @@ pub(super) fn enqueue(st: &mut State, target: Target, content: String) -> Vec<Ef
 
 /// Start the next send if none is in flight and the connection is up.
 pub(super) fn pump(st: &mut State) -> Vec<Effect> {
-    if st.ui.offline.is_some() || st.data.queue_id.is_none() {
+    if st.ui.offline.is_some() || st.data.queue_id().is_none() {
         return vec![];
     }
     let Some(o) = st.outbox.next_to_send(st.now) else { return vec![] };
@@ -79,7 +79,7 @@ pub(super) fn pump(st: &mut State) -> Vec<Effect> {
         Verify { terms, after_id: o.after_id, skip: st.outbox.sent_ids().collect() }
     });
     let local_id = o.local_id.clone();
-    let queue_id = st.data.queue_id.clone();
+    let queue_id = st.data.queue_id().map(str::to_owned);
     let o = st.outbox.sending(&local_id).expect("just picked");
     let mut message = match &o.target {
         Target::Channel { id, topic } => OutgoingMessage::channel(*id, topic, &o.content),

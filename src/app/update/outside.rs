@@ -225,7 +225,7 @@ pub(super) fn notify(st: &State, m: &Stored) -> Option<Notice> {
             wildcard_mentions_notify: c.wildcard_mentions_notify,
         });
     }
-    let alert = crate::app::alerts::decide(&facts, &d.user_settings, &st.settings.notifications)?;
+    let alert = crate::app::alerts::decide(&facts, d.user_settings(), &st.settings.notifications)?;
     let reason = alert.reason;
     let shown = !st.ui.unfocused
         && st.ui.orgs.on_screen()
@@ -261,7 +261,7 @@ pub(super) fn notify(st: &State, m: &Stored) -> Option<Notice> {
         }
     };
     // A direct message's text only where the user lets notifications show it.
-    let body = if m.is_dm() && d.user_settings.pm_content_in_desktop_notifications == Some(false) {
+    let body = if m.is_dm() && d.user_settings().pm_content_in_desktop_notifications == Some(false) {
         who
     } else {
         format!("{who}: {}", plain_text(m.content(), 200))

@@ -66,7 +66,7 @@ pub(super) fn hide_previews(st: &mut State, hide: bool) -> Result<Vec<Effect>, S
 pub(super) fn add_item(st: &State, poll: bool, text: &str) -> Result<Vec<Effect>, String> {
     use crate::app::widget::Widget;
     let id = st.ui.selected.ok_or("select the message with the poll or to-do list first")?;
-    let w = st.data.widgets.get(&id);
+    let w = st.data.widgets().get(&id);
     match (w, poll) {
         (Some(w @ Widget::Poll(_)), true) | (Some(w @ Widget::Todo(_)), false) => {
             let content = crate::app::widget::add_item(w, st.data.me, text);

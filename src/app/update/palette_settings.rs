@@ -128,7 +128,7 @@ pub(super) fn set_status_text(st: &State, text: &str) -> Result<Vec<Effect>, Str
 
 /// `:alert-words`: say what the alert words are.
 pub(super) fn list_alert_words(st: &mut State) -> Vec<Effect> {
-    let text = super::answers::alert_words_note(&st.data.alert_words);
+    let text = super::answers::alert_words_note(st.data.alert_words());
     set_status(st, text);
     vec![]
 }

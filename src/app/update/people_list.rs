@@ -130,7 +130,7 @@ pub(super) fn on_answer(st: &mut State, call: ApiCall, result: Result<Answer, Fa
             st.data.users.user_not_read(u);
             let refused = matches!(&f, Failure::Api(e) if !e.is_transient());
             let newest =
-                st.data.recent_dms.iter().filter(|(key, _)| key.contains(&u)).map(|(_, id)| *id).max();
+                st.data.recent_dms().iter().filter(|(key, _)| key.contains(&u)).map(|(_, id)| *id).max();
             match newest {
                 Some(id) if refused => vec![Effect::Api(ApiCall::PeopleOf(id))],
                 _ => vec![],

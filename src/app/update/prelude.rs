@@ -1,7 +1,7 @@
 //! What every part of `update` uses from outside it: the app's types, the API's, keys.
 
 pub(super) use crate::api::*;
-pub(super) use crate::app::channels::{ChannelInfo, Channels, Which};
+pub(super) use crate::app::channels::{ChannelInfo, Which};
 pub(super) use crate::app::effect::*;
 pub(super) use crate::app::keymap::{Action, Context};
 pub(super) use crate::app::model::*;

@@ -23,7 +23,7 @@ enum Policy {
 }
 
 fn policy(st: &State) -> Policy {
-    match st.data.user_settings.web_mark_read_on_scroll_policy {
+    match st.data.user_settings().web_mark_read_on_scroll_policy {
         Some(1) => Policy::Always,
         Some(2) => Policy::Conversations,
         Some(3) => Policy::Never,

@@ -9,7 +9,6 @@ use crate::app::roster::{Roll, Roster};
 pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effect> {
     // The server's answer (a kept session's has no queue): its newest message, for the first page.
     let newest = r.queue_id.is_some().then_some(r.max_message_id);
-    st.data.served |= r.queue_id.is_some();
     if st.ui.offline.take().is_some() {
         set_status(st, "back online");
     }
@@ -18,44 +17,14 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     }
     st.ui.cache_due = st.keep_session;
     super::people_list::on_registered(st, &r);
-    let d = &mut st.data;
-    d.me = r.user_id.unwrap_or(d.me);
-    d.realm = realm_info(&r);
     // The users are read off the first frame's path (`app::roster`); events wait for them.
-    let read_users = roster_of(d, &mut r);
-    d.channels = Channels::from_register(&r);
-    d.users.on_register(&r);
-    d.alert_words = r.alert_words.clone().unwrap_or_default();
-    let mut fields = r.custom_profile_fields.clone().unwrap_or_default();
-    fields.sort_by_key(|f| (f.order, f.id));
-    d.profile_fields = fields;
-    let channels = &d.channels;
-    d.topics.on_register(&r, |name| channels.iter().find(|c| c.name == name).map(|c| c.id));
-    d.unread.clear();
-    if let Some(u) = &r.unread_msgs {
-        d.unread.replace(crate::app::unreads::Unreads::from_register(u, d.me));
-    }
-    // Messages held from before (the last session, a lost queue) are read or not as this
-    // answer says now.
-    let unread = &d.unread;
-    d.messages.set_flag_where(Flag::Read, |id| !unread.contains(id));
-    d.lists.on_register(&r);
-    d.realm_emoji = r.realm_emoji.clone().unwrap_or_default();
-    d.queue_id = r.queue_id.clone();
-    d.last_event_id = r.last_event_id;
+    let read_users = roster_of(&mut st.data, &mut r);
+    // The rest of the data as the answer says: the messages held from before (the last
+    // session, a lost queue) read or not as it says now.
+    st.data.on_register(&r);
     st.ui.loading = false;
     let drafts_fx = super::server_drafts::on_register(st, r.drafts.clone(), r.user_settings.as_ref());
-    st.data.notify_defaults = r.user_settings.as_ref().map(NotifyDefaults::of).unwrap_or_default();
-    st.data.user_settings = r.user_settings.clone().unwrap_or_default();
     super::user_settings::follow(st);
-    st.data.starred = r.starred_messages.iter().flatten().copied().collect();
-    st.data.recent_dms = r
-        .recent_private_conversations
-        .iter()
-        .flatten()
-        .map(|c| (dm_key(&c.user_ids, st.data.me), c.max_message_id))
-        .collect();
-    st.data.playgrounds = r.realm_playgrounds.clone().unwrap_or_default();
     rebuild_sidebar(st);
     rebuild_people(st);
     // A first view that names people waits for them.
@@ -95,51 +64,14 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     } else if let Some(lacked) = lacked(&r) {
         set_status(st, lacked);
     }
-    if let Some(q) = st.data.queue_id.clone() {
+    if let Some(q) = st.data.queue_id().map(str::to_owned) {
         fx.push(Effect::PollEvents {
             queue_id: q,
-            last_event_id: st.data.last_event_id,
+            last_event_id: st.data.last_event_id(),
             timeout_secs: st.data.realm.longpoll_timeout,
         });
     }
     fx
-}
-
-/// The organization's facts and limits, from register.
-fn realm_info(r: &RegisterResponse) -> RealmInfo {
-    RealmInfo {
-        name: r.realm_name.clone().unwrap_or_default(),
-        feature_level: r.zulip_feature_level,
-        version: r.zulip_version.clone(),
-        empty_topic_name: r.realm_empty_topic_display_name.clone().unwrap_or_else(|| "general chat".into()),
-        max_message_length: r.max_message_length,
-        max_topic_length: r.max_topic_length,
-        // Before level 435 the server does not list them: the five fixed ones.
-        report_types: r.server_report_message_types.clone().unwrap_or_else(|| {
-            [
-                ("spam", "Spam"),
-                ("harassment", "Harassment"),
-                ("inappropriate", "Inappropriate content"),
-                ("norms", "Violates community norms"),
-                ("other", "Other reason"),
-            ]
-            .iter()
-            .map(|(k, n)| ReportType { key: (*k).into(), name: (*n).into() })
-            .collect()
-        }),
-        moderation_channel: r.realm_moderation_request_channel_id.filter(|id| *id > 0),
-        allow_edit_history: r.realm_allow_edit_history.unwrap_or(true),
-        read_receipts: r.realm_enable_read_receipts.unwrap_or(true),
-        rules: RealmRules::of(r),
-        ping_interval: r.server_presence_ping_interval_seconds.unwrap_or(60),
-        offline_threshold: r.server_presence_offline_threshold_seconds.unwrap_or(140) as i64,
-        longpoll_timeout: r.event_queue_longpoll_timeout_seconds.unwrap_or(90),
-        typing_started_wait_secs: r
-            .server_typing_started_wait_period_milliseconds
-            .map_or(10, |ms| (ms / 1000).max(1) as i64),
-        max_upload_bytes: r.max_file_upload_size_mib.map(|mib| mib << 20),
-        upload_quota_bytes: r.realm_upload_quota_mib.map(|mib| mib << 20),
-    }
 }
 
 /// The users and groups of register, to be read off the main task (`Effect::ReadUsers`); the
@@ -241,7 +173,7 @@ fn home_view(st: &mut State) -> Vec<Effect> {
     if st.ui.popup.is_some() {
         return vec![];
     }
-    match st.data.user_settings.web_home_view.as_deref() {
+    match st.data.user_settings().web_home_view.as_deref() {
         Some("inbox") => super::inbox::open(st),
         // `recent` from level 454, `recent_topics` before.
         Some("recent" | "recent_topics") => super::recent::open_recent(st),
@@ -316,12 +248,12 @@ mod tests {
             "id": 0, "type": "realm_user", "op": "update", "person": {"user_id": 11, "full_name": "Alicia"},
         }));
         update(&mut st, Msg::Events(vec![rename]));
-        assert_eq!(st.data.last_event_id, -1, "held, not applied");
+        assert_eq!(st.data.last_event_id(), -1, "held, not applied");
         update(&mut st, users);
         assert_eq!(st.data.user_name(11), "Alicia", "the held event applied to the map read");
         assert_eq!(st.data.user_name(ME), "Me");
         assert_eq!(st.data.user_name(12), "(unknown user)");
-        assert_eq!(st.data.last_event_id, 0);
+        assert_eq!(st.data.last_event_id(), 0);
         assert!(!st.data.users.is_reading(), "nothing held any more");
     }
 

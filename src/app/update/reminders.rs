@@ -64,15 +64,14 @@ pub(super) fn on_list(st: &mut State, list: Vec<Reminder>) {
     clamp(st);
 }
 
-/// A `reminders` event: set, or gone (deleted here or elsewhere, or delivered). Without a
-/// list yet there is nothing to keep: the list is asked for when it is opened.
-pub(super) fn on_event(st: &mut State, ev: RemindersEvent) {
-    st.data.lists.on_reminders(ev);
+/// A reminder deleted here (the server said yes): it leaves the list at once.
+pub(super) fn deleted(st: &mut State, id: i64) {
+    st.data.lists.on_reminders(RemindersEvent::Remove(id));
     clamp(st);
 }
 
-/// The selection stays on a row that is there.
-fn clamp(st: &mut State) {
+/// The selection stays on a row that is there (after a `reminders` event, too).
+pub(super) fn clamp(st: &mut State) {
     let len = st.data.lists.reminders().map_or(0, <[Reminder]>::len);
     if let Some(Popup::Reminders { selected }) = &mut st.ui.popup {
         *selected = (*selected).min(len.saturating_sub(1));
@@ -107,6 +106,14 @@ mod tests {
             failed: false,
             reminder_target_message_id: 1,
         }
+    }
+
+    /// A `reminders` event as `Data::apply` and `events::react` take it.
+    fn on_event(st: &mut State, ev: RemindersEvent) {
+        let at = crate::app::data_events::Moment { now: 0, shown: &Narrow::All };
+        let event = Event { id: 1, kind: EventKind::Reminders(ev) };
+        assert!(matches!(st.data.apply(event, &at), crate::app::data_events::Applied::Data(_)));
+        clamp(st);
     }
 
     fn ids(st: &State) -> Vec<i64> {

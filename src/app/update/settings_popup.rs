@@ -39,7 +39,7 @@ fn change(st: &mut State, row: usize) -> Vec<Effect> {
         );
         return vec![];
     };
-    let now = zulip_settings::value(&st.data.user_settings, setting.name);
+    let now = zulip_settings::value(st.data.user_settings(), setting.name);
     let Some(value) = zulip_settings::next(setting, now.as_ref(), st.data.realm.feature_level) else {
         let why = match now {
             None => format!("{}: this server has no such setting", setting.label),
@@ -71,7 +71,11 @@ mod tests {
     #[test]
     fn enter_asks_the_server_and_changes_nothing_before_its_event() {
         let (mut st, _) = registered();
-        st.data.user_settings.enable_desktop_notifications = Some(true);
+        let on = serde_json::json!(true);
+        st.data.on_user_setting(UserSettingChange::Other {
+            property: "enable_desktop_notifications".into(),
+            value: on,
+        });
         open(&mut st);
         assert!(key(&mut st, KeyCode::Enter).is_empty(), "the local row is the config's");
         key(&mut st, KeyCode::Down);
@@ -81,6 +85,6 @@ mod tests {
                 if name == "enable_desktop_notifications" && *value == serde_json::json!(false)),
             "{fx:?}"
         );
-        assert_eq!(st.data.user_settings.enable_desktop_notifications, Some(true), "not before the event");
+        assert_eq!(st.data.user_settings().enable_desktop_notifications, Some(true), "not before the event");
     }
 }

@@ -60,14 +60,6 @@ pub(super) fn selected(st: &State) -> Option<&SavedSnippet> {
     shown.get(*selected).and_then(|id| st.data.lists.snippets()?.get(id))
 }
 
-/// A snippet was created, edited or deleted (by this client or another of the user's).
-pub(super) fn on_event(st: &mut State, ev: SavedSnippetsEvent) {
-    // Not known yet: the list is asked for whole when it is opened.
-    if st.data.lists.on_snippets(ev) {
-        refilter(st, true);
-    }
-}
-
 /// The title prompt answered: the compose text is saved under it, or why not is said (the
 /// prompt stays open to fix the title).
 pub(super) fn save(st: &mut State, title: &str) -> Result<Vec<Effect>, String> {

@@ -637,7 +637,7 @@ fn a_refused_account_closes_the_organization_and_says_how_to_reopen_it() {
             "then press r here to reopen it.",
         ]
     );
-    assert!(st.data.queue_id.is_none() && st.ui.offline.is_none());
+    assert!(st.data.queue_id().is_none() && st.ui.offline.is_none());
     // Nothing else is done while closed: no key, tick or answer sends anything.
     assert_eq!(update(&mut st, key('c')), vec![]);
     assert!(st.ui.compose.is_none());

@@ -70,7 +70,7 @@ fn catch_up(st: &mut State, now: i64) -> Vec<Effect> {
 }
 
 pub(super) fn ping_if_due(st: &mut State, now: i64) -> Vec<Effect> {
-    if st.ui.loading || st.data.queue_id.is_none() {
+    if st.ui.loading || st.data.queue_id().is_none() {
         return vec![];
     }
     let interval = st.data.realm.ping_interval.max(10) as i64;
@@ -87,7 +87,7 @@ pub(super) fn on_focus(st: &mut State, focused: bool) -> Vec<Effect> {
     st.ui.unfocused = !focused;
     // Report the change now rather than at the next interval.
     let active = focused && st.now - st.ui.last_input < IDLE_AFTER;
-    if st.data.queue_id.is_none() {
+    if st.data.queue_id().is_none() {
         return vec![];
     }
     if focused {

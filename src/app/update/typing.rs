@@ -12,7 +12,7 @@ const IDLE_SECS: i64 = 5;
 /// (`send_private_typing_notifications`, `send_stream_typing_notifications`; a server that does
 /// not say: yes).
 pub(super) fn tells(st: &State, to: &Target) -> bool {
-    let s = &st.data.user_settings;
+    let s = st.data.user_settings();
     let setting = match to {
         Target::Dm(_) => s.send_private_typing_notifications,
         Target::Channel { .. } => s.send_stream_typing_notifications,
@@ -22,7 +22,7 @@ pub(super) fn tells(st: &State, to: &Target) -> bool {
 
 /// Whether others' typing is shown (`receives_typing_notifications`; not said: yes).
 pub(super) fn shown(st: &State) -> bool {
-    st.data.user_settings.receives_typing_notifications != Some(false)
+    st.data.user_settings().receives_typing_notifications != Some(false)
 }
 
 /// A keystroke in the compose box.

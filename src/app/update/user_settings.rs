@@ -9,7 +9,7 @@ use crate::app::settings::Clock;
 /// tests', or UTC by choice) stays. The clock by `twenty_four_hour_time` unless the config file
 /// gives `time_format`.
 pub(super) fn follow(st: &mut State) {
-    let s = &st.data.user_settings;
+    let s = st.data.user_settings();
     if !matches!(st.tz, TimeZone::Fixed(_)) {
         st.tz = s.timezone.as_deref().and_then(TimeZone::named).unwrap_or(TimeZone::Local);
     }

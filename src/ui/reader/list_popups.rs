@@ -289,7 +289,8 @@ pub(super) fn draw_settings(
     let head =
         format!("Your Zulip settings, {ROWS}: enter changes the selected one on the server, esc closes");
     let row = |i: usize| {
-        let Some((label, value, from)) = listed(&st.data.user_settings, &st.settings.notifications, i) else {
+        let Some((label, value, from)) = listed(st.data.user_settings(), &st.settings.notifications, i)
+        else {
             return String::new();
         };
         let from = if from.is_empty() { String::new() } else { format!("from: {from}") };

@@ -140,7 +140,7 @@ fn message_rows(st: &State, pane: &mut Pane, m: &Stored, width: usize) -> (Vec<S
         return (rows, 0);
     }
     // A poll or a to-do list reads as its state, not its `/poll` or `/todo` text.
-    if let Some(w) = st.data.widgets.get(&m.id) {
+    if let Some(w) = st.data.widgets().get(&m.id) {
         let mut body = widget_words(st, w);
         if st.ui.selected == Some(m.id) {
             body.push_str(match w {
