@@ -568,14 +568,17 @@ impl<'de, A: serde::de::MapAccess<'de>> serde::de::MapAccess<'de> for TeeMap<'_,
     ) -> std::result::Result<S::Value, A::Error> {
         use serde::de::Error;
         let Some(field) = self.envelope.take() else { return self.map.next_value_seed(seed) };
-        let value: Value = self.map.next_value()?;
+        // Taken as its text, and that text given to the type by the decoder the rest goes
+        // through (not a `Value`: every field's decoder would be compiled again for one).
+        let raw: &'de serde_json::value::RawValue = self.map.next_value()?;
         let slot = match field {
             Field::Result => &mut self.seen.result,
             Field::Ignored => &mut self.seen.ignored,
         };
         self.seen.twice |= slot.is_some();
-        *slot = Some(value.clone());
-        seed.deserialize(value).map_err(A::Error::custom)
+        *slot = Some(serde_json::from_str(raw.get()).map_err(A::Error::custom)?);
+        seed.deserialize(&mut serde_json::Deserializer::from_slice(raw.get().as_bytes()))
+            .map_err(A::Error::custom)
     }
 
     fn size_hint(&self) -> Option<usize> {
