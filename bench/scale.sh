@@ -5,6 +5,8 @@
 #   - launch → the first message text on screen (polled in tmux, 160×48), median of N runs;
 #     for topicterm both cold (a new home: no last session) and warm (started again in the same
 #     home: the last session is drawn from the cache while the server is asked);
+#   - for each first start, its steps from the debug log (TOPICTERM_LOG=topicterm::start=debug),
+#     in ms after launch: register asked, its answer read and decoded, applied, the first screen;
 #   - resident memory 10 s after launch (median);
 #   - key-to-frame while paging: after the memory sample, 300 presses of k (one message older
 #     each, so older pages are fetched and merged as the selection climbs), 10 ms apart; the
@@ -87,6 +89,25 @@ timeline() {
     }' "$work/timeline"
 }
 
+# A first start's steps, from its log: each in ms after launch (the launch is when `main` began:
+# the log's "accounts read X after launch" line says how long before it that was).
+steps() {
+  [ -f "$1" ] || return 0
+  awk '
+    function t(ts,  p) { split(substr(ts, 12, 15), p, ":"); return (p[1] * 3600 + p[2] * 60 + p[3]) * 1000 }
+    function d(s,  v) { v = s + 0; if (s ~ /µs$/) return v / 1000; if (s ~ /ms$/) return v; if (s ~ /ns$/) return v / 1e6; return v * 1000 }
+    /topicterm::start: accounts read/ && !l { l = t($1) - d($6) }
+    /topicterm::start: register asked/ && !a { a = t($1) }
+    /topicterm::start: register.s answer read/ && !r { r = t($1); kb = $7; sub(/\(/, "", kb); dec = d($NF) }
+    /topicterm::start: register.s answer applied/ && !p { p = t($1) }
+    /topicterm::start: first screen drawn/ && !f { f = t($1) }
+    END {
+      if (!l || !f) exit
+      printf "    start: register asked +%.0f ms; its answer (%s KB) read +%.0f, decoded +%.0f; applied +%.0f; first screen +%.0f ms\n",
+        a - l, kb, r - dec - l, r - l, p - l, f - l
+    }' "$1"
+}
+
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2))}'; }
 
 # launch → first message text; prints ms, leaves the session running for the memory sample.
@@ -124,7 +145,7 @@ form=()
 while IFS= read -r line; do form+=(--data-urlencode "$line"); done < <("$bin" register-form)
 for i in $(seq "$runs"); do
   home=$(mktemp -d -p "$work")
-  tt="HOME=$home XDG_STATE_HOME=$home/state XDG_CACHE_HOME=$home/cache TOPICTERM_LOG=topicterm::frame=debug exec $bin -c $rc"
+  tt="HOME=$home XDG_STATE_HOME=$home/state XDG_CACHE_HOME=$home/cache TOPICTERM_LOG=topicterm::frame=debug,topicterm::start=debug exec $bin -c $rc"
   t0=$(now_ms)
   ms=$(launch "$tt" "$pattern")
   if [ $link = 1 ]; then
@@ -137,6 +158,7 @@ for i in $(seq "$runs"); do
   fi
   echo "$ms" >> "$work/tt.ms"; echo "$mb" >> "$work/tt.mb"
   echo "run $i topicterm: ${ms} ms, ${mb} MB"
+  steps "$home/state/topicterm/topicterm.log"
   timeline "$t0"
   # Again in the same home: the first run kept its session (once its first page was in).
   t0=$(now_ms)

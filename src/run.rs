@@ -203,6 +203,11 @@ struct Open {
     closed: bool,
     /// Which opening this is: answers of the tasks of an earlier one are dropped.
     generation: u64,
+    /// Effects held until the next frame is drawn: reading the users (tens of milliseconds of
+    /// a processor) does not share one with the first screen of the answer that asked for it.
+    after_frame: Vec<Effect>,
+    /// Its first screen (not the loading one) is drawn.
+    shown: bool,
 }
 
 /// Where every organization's tasks answer: its index and generation with each message.
@@ -265,7 +270,17 @@ fn start_org(
     }
     let mut cache = RenderCache::default();
     cache.pictures.graphics = graphics.clone();
-    Open { org, st, dispatcher, cache, stale: true, closed: false, generation }
+    Open {
+        org,
+        st,
+        dispatcher,
+        cache,
+        stale: true,
+        closed: false,
+        generation,
+        after_frame: Vec::new(),
+        shown: false,
+    }
 }
 
 /// A message and who it is for.
@@ -319,6 +334,7 @@ where
             Effect::Term(TermEffect::Copy(text)) => outside.copy(&text),
             Effect::Term(TermEffect::SwitchOrganization(how)) => asked.switch = Some(how),
             Effect::Term(TermEffect::Reopen) => asked.reopen = true,
+            e @ Effect::ReadUsers { .. } => org.after_frame.push(e),
             Effect::Term(TermEffect::ExternalEdit { text }) => {
                 let result = outside.edit(&text);
                 terminal.clear()?;
@@ -384,6 +400,8 @@ where
     // applying them, trimming the heap and drawing took, in time since the loop started.
     let launched = std::time::Instant::now();
     let mut start_steps = 0;
+    // The heap is given back after the frame that follows a large answer (see `after_frame`).
+    let mut trim_due = false;
     loop {
         // Every organization learns the others' rows when they changed (several open only).
         if rows_due {
@@ -424,6 +442,10 @@ where
                 start_steps += 1;
                 tracing::debug!(target: "topicterm::start", "frame drawn at {:?} in {:?}", launched.elapsed(), at.elapsed());
             }
+            if !o.shown && !o.st.ui.loading {
+                o.shown = true;
+                tracing::debug!(target: "topicterm::start", "first screen drawn at {:?}", launched.elapsed());
+            }
             if let Some(at) = key_at.take() {
                 tracing::debug!(target: "topicterm::frame", key_to_frame_us = at.elapsed().as_micros() as u64);
             }
@@ -447,6 +469,7 @@ where
                 let effects = app::update(&mut o.st, Msg::ImagesWanted(wanted));
                 run_effects(terminal, o, outside, effects, &mut dirty)?;
             }
+            after_frame(&mut open, &mut trim_due, launched);
         }
         // The terminal's graphics, once the organization is on screen (or loading takes long).
         if ask.is_some() && (!open[active].st.ui.loading || tokio::time::Instant::now() >= ask_by) {
@@ -607,17 +630,37 @@ where
             }
             return Ok(open.into_iter().map(|o| o.st).collect());
         }
-        if large || held(&open).abs_diff(held_before) >= TRIM_AFTER_MESSAGES {
-            let at = std::time::Instant::now();
-            crate::heap::trim();
-            tracing::debug!(target: "topicterm::start", "heap trimmed at {:?} in {:?}", launched.elapsed(), at.elapsed());
-        }
+        trim_due |= large || held(&open).abs_diff(held_before) >= TRIM_AFTER_MESSAGES;
         // A tick redraws only when time changed what is shown: an expired remark, a typing
         // notice gone, the offline countdown.
         let st = &open[active].st;
         dirty |= (visible && !only_ticks) || seen_before != on_a_tick(st) || st.ui.offline.is_some();
+        // What waits for a frame goes now when none is due.
+        if !dirty {
+            after_frame(&mut open, &mut trim_due, launched);
+        }
     }
     Ok(open.into_iter().map(|o| o.st).collect())
+}
+
+/// After a frame (or when none is due): the effects held for it run, and the heap is given
+/// back when a large answer or a burst of messages asked for it — walking the heap costs
+/// milliseconds the frame need not wait for.
+fn after_frame(open: &mut [Open], trim_due: &mut bool, launched: std::time::Instant) {
+    for o in open.iter_mut() {
+        if o.closed {
+            o.after_frame.clear();
+            continue;
+        }
+        for e in std::mem::take(&mut o.after_frame) {
+            o.dispatcher.run(e);
+        }
+    }
+    if std::mem::take(trim_due) {
+        let at = std::time::Instant::now();
+        crate::heap::trim();
+        tracing::debug!(target: "topicterm::start", "heap trimmed at {:?} in {:?}", launched.elapsed(), at.elapsed());
+    }
 }
 
 /// Close organization `i` (the server refused its account): its tasks stop. If it was on

@@ -140,7 +140,7 @@ impl Users {
     /// Whether a list a reader needed (the people, the groups) is wanted or on its way: what
     /// found nothing meanwhile may find it once it is in.
     pub fn awaits_list(&self) -> bool {
-        (self.wants.get() | self.asked) & (WANT_PEOPLE | WANT_GROUPS) != 0
+        (self.wants.get() | self.asked) & (WANT_PEOPLE | WANT_GROUPS) != 0 || self.is_reading()
     }
 
     /// A reader needs what `what` says and this store lacks: asked for after the `Msg`, once.
@@ -317,23 +317,27 @@ impl Users {
 
     /// Every user, for what must see them all (completion, the people pane): `None` while only
     /// some are known, the whole list then asked for.
+    /// While register's users are being read (`is_reading`), `None` too: they come whole.
     pub fn all(&self) -> Option<impl Iterator<Item = &UserInfo> + '_> {
         self.want(WANT_PEOPLE);
-        (!self.partial).then(|| self.by_id.values())
+        (!self.partial && !self.is_reading()).then(|| self.by_id.values())
     }
 
-    /// Every group, for what must see them all: `None` while they are not known, then asked for.
+    /// Every group, for what must see them all: `None` while they are not known, then asked for
+    /// (or being read with register's users).
     pub fn all_groups(&self) -> Option<impl Iterator<Item = &UserGroup> + '_> {
         self.want(WANT_GROUPS);
-        (!self.groups_unknown).then(|| self.groups.values())
+        (!self.groups_unknown && !self.is_reading()).then(|| self.groups.values())
     }
 
     /// The one person `who` names, by the rule of `app::people`. While only some users are
     /// known, only an ID or an email of a known user decides: a full name (anyone may hold it)
-    /// or someone not known waits for the whole list, which is asked for.
+    /// or someone not known waits for the whole list, which is asked for (or, while register's
+    /// users are being read, comes by itself).
     pub fn person(&self, who: &str) -> Result<UserId, NameError> {
         let found = super::people::person(self.people(), |id| self.contains(id), who);
-        if !self.partial || (found.is_ok() && super::people::decides_alone(who)) {
+        let whole = !self.partial && !self.is_reading();
+        if whole || (found.is_ok() && super::people::decides_alone(who)) {
             return found;
         }
         self.want(WANT_PEOPLE);

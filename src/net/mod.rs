@@ -249,6 +249,7 @@ impl Dispatcher {
                     self.reconcile = Some(tokio::spawn(reconcile::run(c, a, registered, tx)));
                 }
                 self.spawn(async move {
+                    tracing::debug!(target: "topicterm::start", "register asked");
                     let registered =
                         if low { register_lean(&c, &params).await } else { c.register_whole(&params).await };
                     match registered {

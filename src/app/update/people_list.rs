@@ -154,6 +154,12 @@ pub(super) fn on_answer(st: &mut State, call: ApiCall, result: Result<Answer, Fa
     }
 }
 
+/// Register's users (and groups) read off the first frame's path: what waited on them goes
+/// on, as when the list is read in `--low-bandwidth`.
+pub(super) fn on_roll(st: &mut State) -> Vec<Effect> {
+    answered(st, READING_PEOPLE, "the people list is read")
+}
+
 /// What waited on the list goes on: a prompt refused with "reading …" is answered again; a
 /// completion waiting (in the compose box or a prompt) suggests again; the status says so.
 fn answered(st: &mut State, waiting: &str, done: &str) -> Vec<Effect> {

@@ -133,7 +133,8 @@ pub(super) fn on_users(st: &mut State, epoch: u64, roll: Roll) -> (Vec<Effect>, 
     let Some(held) = st.data.users.on_roster(epoch, roll.users, roll.groups) else { return (vec![], vec![]) };
     rebuild_sidebar(st);
     rebuild_people(st);
-    let mut fx = Vec::new();
+    // What needed everyone meanwhile (a Tab, a recipient by name) waited: it goes on now.
+    let mut fx = super::people_list::on_roll(st);
     if st.settings.start.is_some() {
         apply_start(st);
         if !st.data.views.contains(&st.ui.narrow) {
@@ -255,6 +256,37 @@ mod tests {
         assert_eq!(st.data.user_name(12), "(unknown user)");
         assert_eq!(st.data.last_event_id(), 0);
         assert!(!st.data.users.is_reading(), "nothing held any more");
+    }
+
+    /// While register's users are being read off the first frame's path, what must see
+    /// everyone answers from no partial list: the people and groups are not listed, a
+    /// recipient typed by name waits and says so, and nothing is asked of the server (they are
+    /// on their way). Once read, the recipient is answered again: the compose box opens to them.
+    #[test]
+    fn what_needs_everyone_waits_while_the_users_are_read_then_goes_on() {
+        use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        let key = |c: KeyCode| Msg::Key(KeyEvent::new(c, KeyModifiers::NONE));
+        let mut st = State::default();
+        let fx =
+            update(&mut st, Msg::Registered(Box::new(answer("q1", &[(ME, "Me"), (11, "Alice Okafor")]))));
+        let users = users_read(&fx);
+        let u = &st.data.users;
+        assert!(u.all().is_none() && u.all_groups().is_none(), "no list from the users not read yet");
+        assert!(matches!(u.person("Alice Okafor"), Err(crate::app::people::NameError::NotListed { .. })));
+        assert!(u.awaits_list(), "a Tab waits for the list");
+        let mut asked = Vec::new();
+        asked.extend(update(&mut st, key(KeyCode::Char('x'))));
+        for c in "Alice Okafor".chars() {
+            asked.extend(update(&mut st, key(KeyCode::Char(c))));
+        }
+        asked.extend(update(&mut st, key(KeyCode::Enter)));
+        assert!(!asked.iter().any(|e| matches!(e, Effect::Api(_))), "nothing asked of the server: {asked:?}");
+        assert!(st.ui.compose.is_none(), "no one picked before the list is read");
+        let said = st.ui.status.as_ref().map(|s| s.text.clone()).unwrap_or_default();
+        assert!(said.contains(crate::app::people::READING_PEOPLE), "{said}");
+        update(&mut st, users);
+        assert_eq!(st.data.users.person("Alice Okafor"), Ok(11));
+        assert!(st.ui.compose.is_some(), "the recipient answered again once the list is read");
     }
 
     /// The user groups (half a megabyte in a large organization) are read with the users, off
