@@ -88,7 +88,8 @@ fn row_label<'a>(st: &'a State, th: &Theme, row: &SidebarRow) -> Option<Label<'a
         SidebarRow::AllDms => ("Direct messages".to_owned(), d.unread.dm_total(), th.bold),
         // How many, where the user's `starred_message_counts` asks for it.
         SidebarRow::Starred => {
-            let n = if d.user_settings().starred_message_counts == Some(true) { d.starred().len() } else { 0 };
+            let n =
+                if d.user_settings().starred_message_counts == Some(true) { d.starred().len() } else { 0 };
             ("Starred".to_owned(), n, Style::new())
         }
         SidebarRow::Mentions => ("Mentions".to_owned(), d.unread.mentions(), Style::new()),
