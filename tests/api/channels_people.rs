@@ -177,6 +177,12 @@ async fn one_user_by_id_or_email_with_custom_profile_fields() {
     // Bots have none, even when asked.
     let bot = c.get_user(env.user_id("helperbot"), true).await.unwrap().user;
     assert!(bot.is_bot && bot.profile_data.is_none());
+    // The whole list too (the reference's `format_user_row`; Zulip's example suite, get_members).
+    let (status, all) = env.raw("bob", "GET", "/users", &[("include_custom_profile_fields", "true")]).await;
+    assert_eq!(status, 200, "{all}");
+    for u in all["members"].as_array().unwrap() {
+        assert_eq!(u.get("profile_data").is_some(), u["is_bot"] == false, "{u}");
+    }
 }
 
 #[tokio::test]

@@ -165,13 +165,15 @@ impl Org {
             "avatar_url": if u.avatar_removed { json!(null) } else { json!(format!("/avatar/{}", u.id)) },
             "avatar_version": 1,
             "date_joined": chrono::DateTime::from_timestamp(u.date_joined, 0).map(|d| d.to_rfc3339()).unwrap_or_default(),
-            "profile_data": self.profile_data_json(u),
         });
-        // As the reference's `format_user_row`: a bot's type and owner, on bots only. Whether
-        // someone shares their presence is not said here: an invisible user has no presence.
+        // As the reference's `format_user_row`: a bot's type and owner, on bots only, and the
+        // custom profile fields on people only. Whether someone shares their presence is not
+        // said here: an invisible user has no presence.
         if u.is_bot() {
             user["bot_type"] = json!(u.bot_type);
             user["bot_owner_id"] = json!(u.bot_owner);
+        } else {
+            user["profile_data"] = self.profile_data_json(u);
         }
         if self.settings.feature_level >= IMPORTED_STUB {
             user["is_imported_stub"] = json!(false);
