@@ -99,7 +99,7 @@ pub struct Subscription {
     /// Who may start a new topic (feature level 441); `None`: anyone who may post.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub can_create_topic_group: Option<GroupSettingValue>,
-    /// The channel's own permissions beside the organization's (feature level 315 on): who
+    /// The channel's own permissions beside the organization's (moving from feature level 396, resolving 402, deleting 407): who
     /// else may move its messages to another topic or out of it, resolve its topics, delete
     /// their own messages in it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
