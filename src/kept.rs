@@ -275,16 +275,7 @@ mod tests {
     }
 
     fn snapshot() -> crate::app::session::Snapshot {
-        crate::app::session::Snapshot {
-            register: Default::default(),
-            open: crate::app::Narrow::All,
-            selected: None,
-            windows: vec![],
-            messages: vec![],
-            users: None,
-            groups: None,
-            backfill: vec![],
-        }
+        crate::app::session::Snapshot::default()
     }
 
     #[test]

@@ -223,16 +223,7 @@ async fn login_from_a_pipe_without_a_keyring_writes_a_private_zuliprc() {
     let archive = topicterm::kept::archive_in(&folders.data, &owner);
     assert_eq!(archive, files.archive);
     drop(topicterm::archive::store::open(&archive, &owner).unwrap());
-    let snapshot = topicterm::app::session::Snapshot {
-        register: Default::default(),
-        open: topicterm::app::Narrow::All,
-        selected: None,
-        windows: vec![],
-        messages: vec![],
-        users: None,
-        groups: None,
-        backfill: vec![],
-    };
+    let snapshot = topicterm::app::session::Snapshot::default();
     for f in [&files, &other] {
         topicterm::net::drafts::save(&f.drafts, &f.owner, "outbox-1", "unsent").unwrap();
         topicterm::net::cache::save(&f.cache, &f.owner.site, &f.owner.email, &snapshot).unwrap();

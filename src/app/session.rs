@@ -13,7 +13,7 @@ pub const CACHED_MESSAGES: usize = 200;
 pub const CACHED_NARROWS: usize = 5;
 
 /// What is kept of a session.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
     /// The state, in the shape of the register answer that would have produced it.
     pub register: RegisterResponse,

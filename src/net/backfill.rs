@@ -4,10 +4,10 @@
 //! at the server's pace: a rate limit waits as long as the server asks, a lost connection
 //! backs off and tries again until the server answers or the user stops it.
 
+use super::patient::{self, Stopped};
 use crate::api::*;
 use crate::app::{BackfillTarget, Msg};
 use crate::archive::{Anchored, Archive, Reached};
-use crate::backoff::Backoff;
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedSender;
 
@@ -128,32 +128,15 @@ async fn fetch(
     target: &BackfillTarget,
     tx: &UnboundedSender<Msg>,
 ) -> Result<MessagesResponse, String> {
-    let mut attempt = 0;
-    loop {
-        match c.get_messages(q).await {
-            Ok(page) => return Ok(page),
-            Err(e) if e.server().is_some_and(|s| s.status == 429) => {
-                let wait = e.server().and_then(|s| s.retry_after).unwrap_or(1.0).clamp(0.1, 300.0);
-                tracing::info!("backfill rate limited; waiting {wait}s");
-                tokio::time::sleep(Duration::from_secs_f64(wait)).await;
-            }
-            Err(e) if e.is_transient() => {
-                attempt += 1;
-                let wait = Backoff::NETWORK.delay(attempt, rand::random());
-                tracing::info!("backfill page failed: {e}; retrying in {wait:?}");
-                let waiting = Msg::BackfillWaiting {
-                    name: target.name.clone(),
-                    why: crate::app::why(&e),
-                    retry_in: wait.as_secs().max(1),
-                };
-                if tx.send(waiting).is_err() {
-                    return Err("the client is gone".into());
-                }
-                tokio::time::sleep(wait).await;
-            }
-            Err(e) => return Err(crate::app::why(&e)),
-        }
-    }
+    let waiting = |e: &ApiError, wait: Duration| {
+        let why = crate::app::why(e);
+        tx.send(Msg::BackfillWaiting { name: target.name.clone(), why, retry_in: wait.as_secs().max(1) })
+            .is_ok()
+    };
+    patient::get_messages(c, q, "a backfill page", waiting).await.map_err(|stopped| match stopped {
+        Stopped::Refused(e) => crate::app::why(&e),
+        Stopped::Gone => "the client is gone".into(),
+    })
 }
 
 #[cfg(test)]

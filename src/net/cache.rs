@@ -217,16 +217,7 @@ mod tests {
     use super::*;
 
     fn empty() -> Snapshot {
-        Snapshot {
-            register: Default::default(),
-            open: crate::app::Narrow::All,
-            selected: None,
-            windows: vec![],
-            messages: vec![],
-            users: None,
-            groups: None,
-            backfill: vec![],
-        }
+        Snapshot::default()
     }
 
     #[test]
@@ -262,14 +253,9 @@ mod tests {
         ]))
         .unwrap();
         let snapshot = Snapshot {
-            register: Default::default(),
-            open: crate::app::Narrow::All,
-            selected: None,
-            windows: vec![],
-            messages: vec![],
             users: Some(users.clone().into()),
             groups: Some(groups.clone().into()),
-            backfill: vec![],
+            ..Snapshot::default()
         };
         save(&file, "https://a.example", "me@a", &snapshot).unwrap();
         let text = std::fs::read_to_string(&file).unwrap();

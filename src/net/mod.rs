@@ -16,6 +16,7 @@ pub mod drafts;
 mod effects;
 pub mod images;
 mod open;
+mod patient;
 mod poll;
 pub use open::{Openers, in_browser};
 mod reads;

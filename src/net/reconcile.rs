@@ -19,10 +19,10 @@
 //! rate limit come first; a rate limit waits as long as the server asks, a lost connection
 //! backs off and tries again. A new register starts the check anew (`Dispatcher::run`).
 
+use super::patient::{self, Stopped};
 use crate::api::*;
 use crate::app::{ArchiveCheck, Msg};
 use crate::archive::{Archive, Scope};
-use crate::backoff::Backoff;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc::UnboundedSender;
 
@@ -82,14 +82,17 @@ async fn walk(c: &Client, archive: &Archive) -> Result<ArchiveCheck, String> {
             q.apply_markdown = Some(true);
             q.client_gravatar = Some(true);
             let asked = Instant::now();
-            let resp = match fetch(c, &q).await {
+            let resp = match patient::get_messages(c, &q, "the archive's check", |_, _| true).await {
                 Ok(resp) => resp,
                 // The channel is no longer one the user may read: its history goes.
-                Err(e) if matches!(scope, Scope::History(_)) && e.code() == Some("BAD_NARROW") => {
+                Err(Stopped::Refused(e))
+                    if matches!(scope, Scope::History(_)) && e.code() == Some("BAD_NARROW") =>
+                {
                     archive.checked(scope.clone(), MessageId::MIN, MessageId::MAX, Vec::new(), asked);
                     break;
                 }
-                Err(e) => return Err(crate::app::why(&e)),
+                Err(Stopped::Refused(e)) => return Err(crate::app::why(&e)),
+                Err(Stopped::Gone) => return Err("the client is gone".into()),
             };
             let took = asked.elapsed();
             done.requests += 1;
@@ -113,28 +116,5 @@ async fn quiet(c: &Client) {
     let until = Instant::now() + QUIET_AT_MOST;
     while c.unanswered_for().is_some() && Instant::now() < until {
         tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-/// One request, waiting as long as the server asks when it limits the rate, and while it cannot
-/// be reached trying again further apart each time.
-async fn fetch(c: &Client, q: &GetMessages) -> Result<MessagesResponse, ApiError> {
-    let mut attempt = 0;
-    loop {
-        match c.get_messages(q).await {
-            Ok(page) => return Ok(page),
-            Err(e) if e.server().is_some_and(|s| s.status == 429) => {
-                let wait = e.server().and_then(|s| s.retry_after).unwrap_or(1.0).clamp(0.1, 300.0);
-                tracing::info!("the archive's check is rate limited; waiting {wait}s");
-                tokio::time::sleep(Duration::from_secs_f64(wait)).await;
-            }
-            Err(e) if e.is_transient() => {
-                attempt += 1;
-                let wait = Backoff::NETWORK.delay(attempt, rand::random());
-                tracing::info!("the archive's check failed: {e}; retrying in {wait:?}");
-                tokio::time::sleep(wait).await;
-            }
-            Err(e) => return Err(e),
-        }
     }
 }
