@@ -144,7 +144,7 @@ fn ingest(all: &[Message], per_message: f64, dir: &std::path::Path) -> std::path
     let mut st = state(all);
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).expect("terminal");
     let mut cache = RenderCache::default();
-    let key = |c| Msg::Key(crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char(c)));
+    let key = |c| Msg::Key(topicterm::app::keys::KeyEvent::from(topicterm::app::keys::KeyCode::Char(c)));
     let mut frame = |st: &mut State, c| {
         let at = Instant::now();
         app::update(st, key(c));

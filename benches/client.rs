@@ -178,7 +178,7 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             app::update(
                 &mut st,
-                Msg::Key(crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char('k'))),
+                Msg::Key(topicterm::app::keys::KeyEvent::from(topicterm::app::keys::KeyCode::Char('k'))),
             );
             terminal.draw(|f| ui::draw(f, &st, &mut cache)).map(|_| ()).expect("draw")
         })

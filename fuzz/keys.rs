@@ -21,13 +21,13 @@
 #[path = "../tests/support/app.rs"]
 pub mod harness;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use harness::App;
 use ratatui::buffer::Buffer;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 use topicterm::api::{Client, EmojiSpec, MessageEdit, OutgoingMessage};
+use topicterm::app::keys::{KeyCode, KeyEvent, KeyModifiers};
 use topicterm::app::{self, Effect, Msg};
 
 /// Keys pressed alone (`o` and `O` open links in the browser: left out).

@@ -2,9 +2,9 @@
 //! wrapping) behind a small interface, so that the pure core (`app`) holds an editor without
 //! naming ratatui. `ui` draws it with [`Editor::widget`].
 
+use crate::app::keys::{KeyCode, KeyEvent, KeyModifiers};
 use crate::content::is_unsafe_char;
-use crossterm::event::{KeyCode, KeyEvent};
-use ratatui_textarea::{CursorMove, TextArea, WrapMode};
+use ratatui_textarea::{CursorMove, Input, Key, TextArea, WrapMode};
 
 #[derive(Debug, Clone)]
 pub struct Editor(TextArea<'static>);
@@ -42,7 +42,7 @@ impl Editor {
         if matches!(key.code, KeyCode::Char(c) if is_unsafe_char(c)) {
             return;
         }
-        self.0.input(key);
+        self.0.input(input_of(key));
     }
 
     pub fn insert_str(&mut self, text: impl AsRef<str>) {
@@ -60,6 +60,32 @@ impl Editor {
     pub fn widget(&self) -> &TextArea<'static> {
         &self.0
     }
+}
+
+/// The core's key as ratatui-textarea's input (its crossterm conversion, on the core's types).
+fn input_of(key: KeyEvent) -> Input {
+    let m = key.modifiers;
+    let (ctrl, alt) = (m.contains(KeyModifiers::CONTROL), m.contains(KeyModifiers::ALT));
+    let (key, shift) = match key.code {
+        KeyCode::BackTab => (Key::Tab, true),
+        KeyCode::Char(c) => (Key::Char(c), m.contains(KeyModifiers::SHIFT)),
+        KeyCode::Backspace => (Key::Backspace, m.contains(KeyModifiers::SHIFT)),
+        KeyCode::Enter => (Key::Enter, m.contains(KeyModifiers::SHIFT)),
+        KeyCode::Left => (Key::Left, m.contains(KeyModifiers::SHIFT)),
+        KeyCode::Right => (Key::Right, m.contains(KeyModifiers::SHIFT)),
+        KeyCode::Up => (Key::Up, m.contains(KeyModifiers::SHIFT)),
+        KeyCode::Down => (Key::Down, m.contains(KeyModifiers::SHIFT)),
+        KeyCode::Tab => (Key::Tab, m.contains(KeyModifiers::SHIFT)),
+        KeyCode::Delete => (Key::Delete, m.contains(KeyModifiers::SHIFT)),
+        KeyCode::Home => (Key::Home, m.contains(KeyModifiers::SHIFT)),
+        KeyCode::End => (Key::End, m.contains(KeyModifiers::SHIFT)),
+        KeyCode::PageUp => (Key::PageUp, m.contains(KeyModifiers::SHIFT)),
+        KeyCode::PageDown => (Key::PageDown, m.contains(KeyModifiers::SHIFT)),
+        KeyCode::Esc => (Key::Esc, m.contains(KeyModifiers::SHIFT)),
+        KeyCode::F(n) => (Key::F(n), m.contains(KeyModifiers::SHIFT)),
+        KeyCode::Insert | KeyCode::Null => (Key::Null, m.contains(KeyModifiers::SHIFT)),
+    };
+    Input { key, ctrl, alt, shift }
 }
 
 /// A line as the editor keeps it: without what must never reach the terminal (the text can
@@ -92,7 +118,7 @@ mod tests {
         assert_eq!(e.text(), "ab[2J\tc\nd");
         e.insert_str("\u{202e}x\ny\u{7}");
         assert_eq!(e.text(), "ab[2J\tc\ndx\ny");
-        e.input(KeyEvent::new(KeyCode::Char('\u{202e}'), crossterm::event::KeyModifiers::NONE));
+        e.input(KeyEvent::new(KeyCode::Char('\u{202e}'), KeyModifiers::NONE));
         assert_eq!(e.text(), "ab[2J\tc\ndx\ny");
     }
 }

@@ -7,8 +7,8 @@
 //! The text never holds a control character: typed, pasted and prefilled text (a topic name from
 //! the server) are all filtered on the way in, so what is drawn is what is held.
 
+use crate::app::keys::{KeyCode, KeyEvent, KeyModifiers};
 use crate::content::{display_width, is_unsafe_char};
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tui_input::{Input, InputRequest};
 use unicode_segmentation::UnicodeSegmentation;
 

@@ -81,9 +81,37 @@ enum Input {
     Nothing,
 }
 
+/// crossterm's key as the core's (`app::keys`): the one place the two meet. Keys the core has
+/// no name for arrive as `KeyCode::Null`.
+pub fn key_of(k: crossterm::event::KeyEvent) -> app::keys::KeyEvent {
+    use app::keys::{KeyCode, KeyModifiers};
+    use crossterm::event::KeyCode as C;
+    let code = match k.code {
+        C::Backspace => KeyCode::Backspace,
+        C::Enter => KeyCode::Enter,
+        C::Left => KeyCode::Left,
+        C::Right => KeyCode::Right,
+        C::Up => KeyCode::Up,
+        C::Down => KeyCode::Down,
+        C::Home => KeyCode::Home,
+        C::End => KeyCode::End,
+        C::PageUp => KeyCode::PageUp,
+        C::PageDown => KeyCode::PageDown,
+        C::Tab => KeyCode::Tab,
+        C::BackTab => KeyCode::BackTab,
+        C::Delete => KeyCode::Delete,
+        C::Insert => KeyCode::Insert,
+        C::F(n) => KeyCode::F(n),
+        C::Char(c) => KeyCode::Char(c),
+        C::Esc => KeyCode::Esc,
+        _ => KeyCode::Null,
+    };
+    app::keys::KeyEvent::new(code, KeyModifiers::from_bits_truncate(k.modifiers.bits()))
+}
+
 fn translate(cache: &RenderCache, ev: TermEvent) -> Input {
     match ev {
-        TermEvent::Key(k) if k.kind != KeyEventKind::Release => Input::Msg(Msg::Key(k)),
+        TermEvent::Key(k) if k.kind != KeyEventKind::Release => Input::Msg(Msg::Key(key_of(k))),
         TermEvent::Paste(text) => Input::Msg(Msg::Paste(text)),
         TermEvent::Resize(..) => Input::Redraw,
         TermEvent::FocusGained => Input::Msg(Msg::Focus(true)),
@@ -712,5 +740,23 @@ async fn reopen(
             tracing::warn!("{} not reopened: {e:#}", open[i].org.name);
             app::update(&mut open[i].st, Msg::ReopenFailed(format!("{e:#}")));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::key_of;
+    use crate::app::keys::{KeyCode, KeyModifiers};
+    use crossterm::event::{KeyCode as C, KeyEvent as E, KeyModifiers as M};
+
+    #[test]
+    fn crossterm_keys_become_the_cores_with_their_modifiers() {
+        let k = key_of(E::new(C::Char('x'), M::CONTROL | M::ALT | M::SHIFT));
+        assert_eq!(k.code, KeyCode::Char('x'));
+        assert_eq!(k.modifiers, KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SHIFT);
+        assert!(key_of(E::new(C::Left, M::META)).modifiers.contains(KeyModifiers::META));
+        assert_eq!(key_of(E::new(C::BackTab, M::SHIFT)).code, KeyCode::BackTab);
+        assert_eq!(key_of(E::new(C::F(5), M::NONE)).code, KeyCode::F(5));
+        assert_eq!(key_of(E::new(C::CapsLock, M::NONE)).code, KeyCode::Null);
     }
 }

@@ -30,12 +30,12 @@ mod capture;
 #[path = "support/app.rs"]
 mod harness;
 
-use crossterm::event::KeyCode;
 use harness::{App, Setup};
 use reqwest::Method;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use topicterm::api::{Client, OutgoingMessage, Params};
+use topicterm::app::keys::KeyCode;
 use topicterm::app::{self, Narrow};
 
 /// A stand-in browser for the whole binary of tests: it appends its arguments, each followed by

@@ -15,13 +15,13 @@ mod harness;
 #[path = "support/rewriter.rs"]
 mod rewriter;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use harness::{App, Screen, Setup};
 use rewriter::{Exchange, Reply, Rewriter, Rule};
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use topicterm::api::{Anchor, Client, EmojiSpec, GetMessages, OutgoingMessage, Params};
+use topicterm::app::keys::{KeyCode, KeyEvent, KeyModifiers};
 use topicterm::app::{self, Msg, Narrow, OutState, Popup};
 use topicterm::server::{DemoServer, ServerOptions};
 

@@ -2,7 +2,7 @@
 //! name, help text and default keys. The help screen is generated from it, so it can never
 //! disagree with what the keys do.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::keys::{KeyCode, KeyEvent, KeyModifiers};
 
 /// Where a key is pressed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -14,6 +14,7 @@ pub mod hints;
 pub mod images;
 pub mod invariants;
 pub mod keymap;
+pub mod keys;
 pub mod lists;
 mod model;
 mod msg;

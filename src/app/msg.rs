@@ -4,7 +4,7 @@ use super::effect::{ApiCall, Clicked};
 use super::narrow::Narrow;
 use super::outgoing::SendFailure;
 use crate::api::*;
-use crossterm::event::KeyEvent;
+use crate::app::keys::KeyEvent;
 use std::path::PathBuf;
 
 /// A background job that answers with [`Msg::Done`], named with what its answer needs in

@@ -17,7 +17,6 @@
 
 #![allow(dead_code)]
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
@@ -25,6 +24,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use topicterm::api::{Client, Event};
+use topicterm::app::keys::{KeyCode, KeyEvent, KeyModifiers};
 use topicterm::app::{self, Effect, Msg, State, TermEffect, TimeZone};
 use topicterm::net::Dispatcher;
 use topicterm::run::Organization;

@@ -5,10 +5,10 @@
 //! `:forget` leaves nothing of the account behind.
 
 use crate::harness::{App, SEED_TIME, Setup, client_of};
-use crossterm::event::KeyCode;
 use std::path::Path;
 use topicterm::api::{Anchor, Client, GetMessages, OutgoingMessage, Params};
 use topicterm::app::OutState;
+use topicterm::app::keys::KeyCode;
 use topicterm::kept::Folders;
 use topicterm::server::{DemoServer, ServerOptions};
 

@@ -4,9 +4,9 @@
 
 use crate::harness::{App, Setup};
 use crate::rewriter::{Exchange, Gate, Hold, Reply, Rewriter};
-use crossterm::event::KeyCode;
 use std::path::Path;
 use topicterm::api::{Anchor, EmojiSpec, GetMessages, MessageEdit, NarrowTerm, OutgoingMessage};
+use topicterm::app::keys::KeyCode;
 use topicterm::app::{Local, Narrow};
 
 /// `topicterm search ARGS` on `home` (its data folder holding the archive): status, output.

@@ -4,10 +4,10 @@
 //! no view the client opens fetches it.
 
 use crate::harness::Setup;
-use crossterm::event::KeyCode;
 use std::path::Path;
 use topicterm::api::{MessageEdit, OutgoingMessage};
 use topicterm::app::Local;
+use topicterm::app::keys::KeyCode;
 
 /// `topicterm search ARGS` on `home` (its data folder holding the archive): status, output.
 fn search(home: &Path, rc: &Path, args: &[&str]) -> (i32, String, String) {

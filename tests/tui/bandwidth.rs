@@ -7,10 +7,10 @@
 
 use crate::harness::{App, Setup};
 use crate::rewriter::{Exchange, Rewriter, Rule};
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::Value;
 use std::sync::{Arc, Mutex};
 use topicterm::api::OutgoingMessage;
+use topicterm::app::keys::{KeyCode, KeyEvent, KeyModifiers};
 use topicterm::app::{Effect, Msg, Narrow, Popup, SidebarRow};
 
 /// The app as `member`, through a proxy that counts requests; low-bandwidth or not.

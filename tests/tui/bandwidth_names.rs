@@ -5,8 +5,8 @@
 use crate::bandwidth::LEAN_LEVELS;
 use crate::harness::{App, Setup};
 use crate::rewriter::Rewriter;
-use crossterm::event::KeyCode;
 use topicterm::api::OutgoingMessage;
+use topicterm::app::keys::KeyCode;
 use topicterm::app::{Narrow, SidebarRow};
 use topicterm::server::org::Recip;
 

@@ -6,9 +6,9 @@
 use crate::bandwidth::{LEAN_LEVELS, press, start_lean, start_lean_at, start_with_newcomer};
 use crate::harness::{App, Setup};
 use crate::rewriter::{Exchange, Hold, Reply, Rule};
-use crossterm::event::KeyCode;
 use topicterm::api::OutgoingMessage;
 use topicterm::app::Popup;
+use topicterm::app::keys::KeyCode;
 use topicterm::app::people::{READING_GROUPS, READING_PEOPLE};
 
 /// A 502 from a gateway, once, for the next `GET path`.

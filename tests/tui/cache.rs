@@ -222,8 +222,8 @@ async fn the_last_session_reopens_the_narrow_left_and_the_others_kept_even_offli
 #[tokio::test]
 async fn the_last_session_reopens_its_narrow_not_the_home_view() {
     use crate::harness::Setup;
-    use crossterm::event::KeyCode;
     use topicterm::app::Popup;
+    use topicterm::app::keys::KeyCode;
     let mut app = Setup::new("member").home_view().start().await;
     assert!(matches!(app.st.ui.popup, Some(Popup::Inbox(_))), "a first start: the home view");
     app.key(KeyCode::Esc).await;

@@ -3,10 +3,10 @@
 //! the real dispatcher and demo server.
 
 use crate::harness::App;
-use crossterm::event::KeyCode;
 use reqwest::Method;
 use std::time::Duration;
 use topicterm::api::Params;
+use topicterm::app::keys::KeyCode;
 use topicterm::app::{Narrow, Popup, SidebarRow};
 
 /// Type `:command` and press enter.

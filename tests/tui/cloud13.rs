@@ -3,9 +3,9 @@
 //! mobile notification default for administrators (507), and the refusals of 505 in words.
 
 use super::harness::{App, Setup};
-use crossterm::event::KeyCode;
 use topicterm::api::{Flag, OutgoingMessage};
 use topicterm::app::Narrow;
+use topicterm::app::keys::KeyCode;
 
 async fn send(app: &App, who: &str, channel: i64, topic: &str, text: &str) -> i64 {
     let client = app.other(who);

@@ -3,7 +3,7 @@
 //! written back by `ctrl+g`; a text that reads both as one name and as several people is refused.
 
 use crate::harness::*;
-use crossterm::event::KeyCode;
+use topicterm::app::keys::KeyCode;
 use topicterm::app::{PromptKind, Target};
 
 const OTHELLO: &str = "Othello, the Moor of Venice";

@@ -1,7 +1,7 @@
 //! Daily-driver commands through the whole app: marking read, deleting, moving topics.
 
 use crate::harness::*;
-use crossterm::event::KeyCode;
+use topicterm::app::keys::KeyCode;
 
 fn unread_total(app: &App) -> usize {
     app.st.data.unread.len()

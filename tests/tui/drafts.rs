@@ -2,9 +2,9 @@
 //! arrives as events, a sent message deletes its draft there too.
 
 use crate::harness::{App, SEED_TIME};
-use crossterm::event::KeyCode;
 use topicterm::api::Draft;
 use topicterm::app::Msg;
+use topicterm::app::keys::KeyCode;
 
 async fn server_drafts(app: &App) -> Vec<Draft> {
     app.client.get_drafts().await.expect("drafts").drafts

@@ -1,13 +1,14 @@
 //! Terminal input and drawing: pastes, bursts of input, and how messages and popups are drawn.
 
 use crate::harness::App;
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{self as term, Event};
 use ratatui::backend::{Backend, ClearType, TestBackend, WindowSize};
 use ratatui::buffer::Cell;
 use ratatui::layout::{Position, Size};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use topicterm::api::Client;
+use topicterm::app::keys::KeyCode;
 use topicterm::app::{Msg, PromptKind};
 
 /// A `TestBackend` that counts the frames drawn, records the cells written and keeps the last
@@ -76,7 +77,7 @@ impl Backend for Counting {
 }
 
 fn key(c: char) -> std::io::Result<Event> {
-    Ok(Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)))
+    Ok(Event::Key(term::KeyEvent::new(term::KeyCode::Char(c), term::KeyModifiers::NONE)))
 }
 
 /// The real main loop takes a burst of input in one go: 5,000 keys already waiting are applied
@@ -106,7 +107,7 @@ async fn a_burst_of_keys_is_drawn_in_few_frames() {
         }
         // Esc comes after every key of the burst (the draft is kept): the first frame without
         // the compose box ends the burst.
-        keys.send(Ok(Event::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)))).unwrap();
+        keys.send(Ok(Event::Key(term::KeyEvent::new(term::KeyCode::Esc, term::KeyModifiers::NONE)))).unwrap();
         crate::orgs::wait_for(&screen, "the compose box closed", |s| !s.contains("ctrl+d send")).await;
         let during = frames.load(Ordering::SeqCst) - before;
         keys.send(key('q')).unwrap();

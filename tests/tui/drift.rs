@@ -5,8 +5,8 @@
 
 use crate::harness::*;
 use crate::rewriter::{Hold, Reply, Rewriter};
-use crossterm::event::KeyCode;
 use topicterm::api::{MessageEdit, OutgoingMessage, VisibilityPolicy};
+use topicterm::app::keys::KeyCode;
 use topicterm::app::{Narrow, SidebarRow, State};
 
 fn topic_row(st: &State, channel: i64, topic: &str) -> bool {
@@ -172,7 +172,7 @@ async fn a_reaction_the_server_refused_leaves_no_reaction() {
     app.open(Narrow::Topic(general, "to like".into())).await;
     app.until("the message", |st| st.data.messages.contains_key(&id)).await;
     app.select(id);
-    app.apply(topicterm::app::Msg::Key(crossterm::event::KeyEvent::from(KeyCode::Char('+'))));
+    app.apply(topicterm::app::Msg::Key(topicterm::app::keys::KeyEvent::from(KeyCode::Char('+'))));
     assert_eq!(app.st.ui.status.as_ref().map(|s| s.text.as_str()), Some("adding the reaction…"));
     app.until("refused", |st| st.ui.status.as_ref().is_some_and(|s| s.error)).await;
     let said = app.st.ui.status.as_ref().unwrap().text.clone();

@@ -2,9 +2,9 @@
 //! playgrounds, archived channels.
 
 use crate::harness::App;
-use crossterm::event::KeyCode;
 use reqwest::Method;
 use topicterm::api::{Client, Params};
+use topicterm::app::keys::KeyCode;
 use topicterm::app::{Narrow, Popup};
 
 fn admin(app: &App) -> Client {
@@ -68,7 +68,7 @@ async fn an_archived_channel_leaves_the_sidebar() {
 /// The real main loop on a `TestBackend`: quitting deletes the event queue on the server.
 #[tokio::test]
 async fn a_clean_exit_deletes_the_event_queue() {
-    use crossterm::event::{Event, KeyEvent, KeyModifiers};
+    use crossterm::event::{self as term, Event};
     use topicterm::server::{DemoServer, ServerOptions};
     let server = DemoServer::start(ServerOptions::default()).await.unwrap();
     let client = Client::new(&server.credentials("member").unwrap()).unwrap();
@@ -90,7 +90,8 @@ async fn a_clean_exit_deletes_the_event_queue() {
         }
         assert!(polled(&server), "the client polls its queue");
         assert_eq!(queues(&server), 1, "registered");
-        keys.send(Ok(Event::Key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE)))).unwrap();
+        keys.send(Ok(Event::Key(term::KeyEvent::new(term::KeyCode::Char('q'), term::KeyModifiers::NONE))))
+            .unwrap();
     };
     let (queue_id, ()) = tokio::join!(run, drive);
     assert!(queue_id.unwrap().is_some());

@@ -2,9 +2,9 @@
 //! server's state read back: marking unread from a message on.
 
 use crate::harness::*;
-use crossterm::event::KeyCode;
 use topicterm::api::OutgoingMessage;
 use topicterm::app::Narrow;
+use topicterm::app::keys::KeyCode;
 
 fn server_read(app: &App, id: i64) -> bool {
     let me = app.st.data.me;

@@ -5,7 +5,7 @@
 
 use crate::harness::{App, Setup};
 use crate::rewriter::{Exchange, Hold, Reply, Rewriter, Rule};
-use crossterm::event::KeyCode;
+use topicterm::app::keys::KeyCode;
 use topicterm::app::{self, Narrow, State, TimeZone};
 use topicterm::server::DemoServer;
 

@@ -4,9 +4,9 @@
 //! selection and the filter working across the headings.
 
 use crate::harness::*;
-use crossterm::event::KeyCode;
 use reqwest::Method;
 use topicterm::api::{Ack, Params};
+use topicterm::app::keys::KeyCode;
 use topicterm::app::{Focus, Section, SidebarRow};
 
 /// An administrator's request, straight to the server.

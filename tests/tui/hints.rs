@@ -2,8 +2,8 @@
 //! does; `F` and a label copies its address as `y` copies a message's.
 
 use crate::harness::App;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use topicterm::api::OutgoingMessage;
+use topicterm::app::keys::{KeyCode, KeyEvent, KeyModifiers};
 use topicterm::app::{self, Effect, Msg, Narrow, Popup};
 
 /// Alice's messages in a topic of their own, shown with the last one selected.

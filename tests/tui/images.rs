@@ -3,11 +3,11 @@
 //! another server, and not drawn at all with `images = "off"`.
 
 use crate::harness::App;
-use crossterm::event::KeyCode;
 use ratatui::style::Color;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use topicterm::api::OutgoingMessage;
+use topicterm::app::keys::KeyCode;
 use topicterm::app::settings::ImageMode;
 use topicterm::app::{Narrow, Popup};
 

@@ -3,8 +3,8 @@
 //! mutes), folded and opened from the keyboard, the server's read state read back.
 
 use crate::harness::*;
-use crossterm::event::KeyCode;
 use topicterm::api::{OutgoingMessage, VisibilityPolicy};
+use topicterm::app::keys::KeyCode;
 use topicterm::app::{InboxGroup, InboxRow, InboxView, Narrow, Popup, State};
 use topicterm::server::org::Recip;
 

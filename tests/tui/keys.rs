@@ -2,7 +2,7 @@
 //! dispatcher and views against the demo server, and reads the server's truth back.
 
 use crate::harness::App;
-use crossterm::event::KeyCode;
+use topicterm::app::keys::KeyCode;
 use topicterm::app::{Narrow, SidebarRow};
 
 fn status(app: &App) -> (bool, String) {

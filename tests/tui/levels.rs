@@ -4,9 +4,9 @@
 //! server of that level refuses. Each step reads the server's state back.
 
 use super::harness::App;
-use crossterm::event::KeyCode;
 use topicterm::api::VisibilityPolicy;
 use topicterm::app::Narrow;
+use topicterm::app::keys::KeyCode;
 
 const LEVELS: [i64; 5] = [185, 218, 289, 420, topicterm::server::org::FEATURE_LEVEL];
 

@@ -2,8 +2,8 @@
 //! aloud and opened as the web link it is; only the user's own server's links are places here.
 
 use crate::harness::App;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use topicterm::api::OutgoingMessage;
+use topicterm::app::keys::{KeyCode, KeyEvent, KeyModifiers};
 use topicterm::app::{self, Effect, Msg, Narrow};
 
 /// Alice's message in a topic of its own, opened and selected.

@@ -5,8 +5,8 @@
 //! server may answer it first: the event must win either way). At level 218 and the default.
 
 use super::harness::{App, Setup};
-use crossterm::event::KeyCode;
 use topicterm::api::{Anchor, GetMessages, MessagesResponse, NarrowTerm, OutgoingMessage};
+use topicterm::app::keys::KeyCode;
 use topicterm::app::{Msg, Narrow};
 use topicterm::server::org::Recip;
 
@@ -130,7 +130,7 @@ async fn resolve_from_its_own_view(level: Option<i64>, timing: Timing) {
     let stale: MessagesResponse = app.client.get_messages(&q).await.expect("the new topic, before");
     assert!(stale.messages.is_empty());
 
-    app.apply(Msg::Key(crossterm::event::KeyEvent::from(KeyCode::Char('V'))));
+    app.apply(Msg::Key(topicterm::app::keys::KeyEvent::from(KeyCode::Char('V'))));
     match timing {
         Timing::AsTheyCome => {}
         Timing::StalePageAfterEvent => {

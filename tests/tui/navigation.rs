@@ -2,7 +2,7 @@
 //! conversations view, saved views, filtering the panes.
 
 use crate::harness::*;
-use crossterm::event::KeyCode;
+use topicterm::app::keys::KeyCode;
 use topicterm::app::{Narrow, SidebarRow};
 
 #[tokio::test]

@@ -2,8 +2,8 @@
 //! the server's state read back: creating a channel, inviting people.
 
 use crate::harness::*;
-use crossterm::event::KeyCode;
 use topicterm::app::Narrow;
+use topicterm::app::keys::KeyCode;
 
 fn status(app: &App) -> Option<String> {
     app.st.ui.status.as_ref().map(|s| s.text.clone())

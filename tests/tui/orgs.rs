@@ -1,18 +1,18 @@
 //! Every organization in one window: the real main loop with two demo servers open at once.
 
 use crate::harness::{Mirrored, client_of, main_loop_of};
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{self as term, Event};
 use std::time::{Duration, Instant};
 use topicterm::api::{Client, OutgoingMessage};
 use topicterm::run::Organization;
 use topicterm::server::{DemoServer, ServerOptions};
 
 pub(crate) fn key(c: char) -> std::io::Result<Event> {
-    Ok(Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)))
+    Ok(Event::Key(term::KeyEvent::new(term::KeyCode::Char(c), term::KeyModifiers::NONE)))
 }
 
 fn esc() -> std::io::Result<Event> {
-    Ok(Event::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)))
+    Ok(Event::Key(term::KeyEvent::new(term::KeyCode::Esc, term::KeyModifiers::NONE)))
 }
 
 /// Wait (at most a minute) until the screen shows what `ok` looks for.

@@ -2,7 +2,7 @@
 //! and refusals, against the real demo server behind a fault-injecting proxy.
 
 use crate::harness::App;
-use crossterm::event::KeyCode;
+use topicterm::app::keys::KeyCode;
 use topicterm::app::{Narrow, OutState};
 use topicterm::server::proxy::FaultProxy;
 

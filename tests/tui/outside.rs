@@ -1,9 +1,9 @@
 //! Beyond the screen: notifications, the clipboard, links and attachments, `$EDITOR`.
 
 use crate::harness::App;
-use crossterm::event::KeyCode;
 use topicterm::api::{Client, OutgoingMessage, VisibilityPolicy};
 use topicterm::app::Narrow;
+use topicterm::app::keys::KeyCode;
 
 fn as_user(app: &App, who: &str) -> Client {
     Client::new(&app.server.credentials(who).unwrap()).unwrap()

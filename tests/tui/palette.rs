@@ -1,7 +1,7 @@
 //! The command palette and scheduling, through the real dispatcher and demo server.
 
 use crate::harness::App;
-use crossterm::event::KeyCode;
+use topicterm::app::keys::KeyCode;
 use topicterm::app::{Popup, PromptKind};
 
 /// Type `:command` and press enter.

@@ -5,8 +5,8 @@
 
 use crate::harness::*;
 use crate::rewriter::{Exchange, Reply, Rewriter};
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use topicterm::api::OutgoingMessage;
+use topicterm::app::keys::{KeyCode, KeyEvent, KeyModifiers};
 use topicterm::app::{Msg, Narrow, State};
 
 async fn alt_p(app: &mut App) {

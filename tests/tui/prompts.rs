@@ -3,9 +3,9 @@
 //! and tab completion of palette arguments and paths.
 
 use crate::harness::*;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use topicterm::api::error::UNTRUSTED_CERTIFICATE;
 use topicterm::api::{ApiError, OutgoingMessage};
+use topicterm::app::keys::{KeyCode, KeyEvent, KeyModifiers};
 use topicterm::app::{Msg, Narrow, Popup, PromptKind, Target};
 
 fn prompt_text(app: &App) -> String {

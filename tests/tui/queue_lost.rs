@@ -5,9 +5,9 @@
 //! archive is checked again too.
 
 use crate::harness::Setup;
-use crossterm::event::KeyCode;
 use topicterm::api::{Ack, MessageEdit, MessageId, OutgoingMessage, Params};
 use topicterm::app::Narrow;
+use topicterm::app::keys::KeyCode;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_a_new_queue_the_open_view_no_longer_shows_what_the_server_deleted_meanwhile() {

@@ -4,8 +4,8 @@
 //! topic's old row, a users field drawn as JSON, and unmute that did not mean "back to default".
 
 use super::harness::App;
-use crossterm::event::KeyCode;
 use topicterm::api::OutgoingMessage;
+use topicterm::app::keys::KeyCode;
 use topicterm::app::{Focus, Narrow, SidebarRow};
 
 /// Put the channels pane's selection on a channel's row.

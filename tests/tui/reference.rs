@@ -2,9 +2,9 @@
 //! alert words.
 
 use crate::harness::*;
-use crossterm::event::KeyCode;
 use ratatui::style::Color;
 use topicterm::api::{MessageEdit, OutgoingMessage};
+use topicterm::app::keys::KeyCode;
 
 /// Each place `word` is drawn (any case), and whether it is drawn as a search match.
 fn marked(buf: &ratatui::buffer::Buffer, pane: ratatui::layout::Rect, word: &str) -> Vec<bool> {

@@ -4,8 +4,8 @@
 //! refusal and failure in words.
 
 use crate::harness::*;
-use crossterm::event::KeyCode;
 use topicterm::api::OutgoingMessage;
+use topicterm::app::keys::KeyCode;
 use topicterm::app::{Msg, Narrow, Popup, State};
 use topicterm::server::ServerOptions;
 

@@ -6,10 +6,10 @@
 //! `PATCH /streams`) applies to the open client at once. At level 218 and the default.
 
 use super::harness::{App, Setup};
-use crossterm::event::KeyCode;
 use std::time::Duration;
 use topicterm::api::Params;
 use topicterm::app::Narrow;
+use topicterm::app::keys::KeyCode;
 use topicterm::server::org::Recip;
 
 const LEVELS: [Option<i64>; 2] = [Some(218), None];

@@ -4,10 +4,10 @@
 //! status row that the clock alone never changes.
 
 use crate::harness::App;
-use crossterm::event::KeyCode;
 use ratatui::buffer::Buffer;
 use ratatui::style::Modifier;
 use topicterm::api::Flag;
+use topicterm::app::keys::KeyCode;
 use topicterm::app::{Focus, Msg, Narrow, Popup, SidebarRow};
 
 /// The demo org as `member` sees it, in the screen-reader mode (as `--screen-reader` sets it).
@@ -298,7 +298,10 @@ async fn link_hints_are_words_in_the_text() {
     assert!(flat(&screen).contains("link 1, hint a: the docs (docs.example)."), "{screen}");
     let fx = topicterm::app::update(
         &mut app.st,
-        Msg::Key(crossterm::event::KeyEvent::new(KeyCode::Char('a'), crossterm::event::KeyModifiers::NONE)),
+        Msg::Key(topicterm::app::keys::KeyEvent::new(
+            KeyCode::Char('a'),
+            topicterm::app::keys::KeyModifiers::NONE,
+        )),
     );
     assert_eq!(
         fx,

@@ -6,10 +6,10 @@
 
 use crate::harness::*;
 use crate::screen_reader::{assert_plain, changed_rows, flat, reader, reversed_rows, row};
-use crossterm::event::KeyCode;
 use ratatui::buffer::Buffer;
 use ratatui::style::Color;
 use topicterm::api::OutgoingMessage;
+use topicterm::app::keys::KeyCode;
 use topicterm::app::{Narrow, Popup, SidebarRow, State};
 
 /// The marks the default popups draw that say nothing to a screen reader (or say "black

@@ -1,7 +1,7 @@
 //! Every screen and popup at 80×24 and 160×48.
 
 use crate::harness::App;
-use crossterm::event::KeyCode;
+use topicterm::app::keys::KeyCode;
 use topicterm::app::{Focus, Narrow, Popup, SidebarRow};
 
 fn both(app: &mut App, name: &str) {
@@ -357,7 +357,7 @@ async fn quote_reply_and_editing_own_messages() {
         "the quote draft was continued: {sent:?}"
     );
     for _ in 0.."draft".len() {
-        app.send(topicterm::app::Msg::Key(crossterm::event::KeyEvent::from(KeyCode::Backspace))).await;
+        app.send(topicterm::app::Msg::Key(topicterm::app::keys::KeyEvent::from(KeyCode::Backspace))).await;
     }
     app.keys("version").await;
     app.ctrl('d').await;

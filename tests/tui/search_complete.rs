@@ -1,7 +1,7 @@
 //! Search, the palette's wording and tab completion, through the real dispatcher and demo server.
 
 use crate::harness::App;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use topicterm::app::keys::{KeyCode, KeyEvent, KeyModifiers};
 use topicterm::app::{Msg, Narrow, PromptKind, Target};
 
 /// Type `:command` and press enter.

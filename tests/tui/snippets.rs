@@ -5,8 +5,8 @@
 
 use crate::harness::*;
 use crate::rewriter::{Exchange, Reply, Rewriter, Rule};
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use topicterm::api::OutgoingMessage;
+use topicterm::app::keys::{KeyCode, KeyEvent, KeyModifiers};
 use topicterm::app::{Msg, Narrow, Popup, PromptKind, State};
 use topicterm::server::DemoServer;
 

@@ -4,8 +4,8 @@
 //! open-link path; an empty list and every refusal and failure in words.
 
 use crate::harness::*;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use topicterm::api::OutgoingMessage;
+use topicterm::app::keys::{KeyCode, KeyEvent, KeyModifiers};
 use topicterm::app::{Msg, Popup, State};
 use topicterm::server::ServerOptions;
 

@@ -5,7 +5,7 @@
 //! at the demo server's level and at 218.
 
 use crate::harness::*;
-use crossterm::event::KeyCode;
+use topicterm::app::keys::KeyCode;
 use topicterm::app::{Narrow, Popup, State};
 use topicterm::server::org::Recip;
 
@@ -177,9 +177,9 @@ async fn enter_sends_when_the_user_set_it_and_alt_enter_makes_a_new_line() {
         app.until("followed", |st| st.data.user_settings().enter_sends == Some(true)).await;
         let s = app.screen(100, 30);
         assert!(s.contains("enter send, alt+enter new line"), "level {level}: {s}");
-        app.send(topicterm::app::Msg::Key(crossterm::event::KeyEvent::new(
+        app.send(topicterm::app::Msg::Key(topicterm::app::keys::KeyEvent::new(
             KeyCode::Enter,
-            crossterm::event::KeyModifiers::ALT,
+            topicterm::app::keys::KeyModifiers::ALT,
         )))
         .await;
         app.keys("three").await;

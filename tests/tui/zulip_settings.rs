@@ -6,9 +6,9 @@
 
 use crate::harness::{App, Setup};
 use crate::rewriter::{Reply, Rewriter};
-use crossterm::event::KeyCode;
 use serde_json::json;
 use topicterm::api::{Client, OutgoingMessage};
+use topicterm::app::keys::KeyCode;
 use topicterm::app::settings::NotifyMethod;
 use topicterm::server::DemoServer;
 

@@ -259,11 +259,11 @@ pub fn pending_in<'a>(st: &'a State, narrow: &'a Narrow) -> impl Iterator<Item =
 mod tests {
     use super::super::tests::{ME, msg, registered};
     use super::*;
+    use crate::app::keys::{KeyCode, KeyEvent, KeyModifiers};
     #[allow(unused_imports)]
     use crate::app::update;
     #[allow(unused_imports)]
     use crate::app::update::*;
-    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use serde_json::json;
 
     fn ctrl(c: char) -> Msg {

@@ -264,7 +264,7 @@ mod tests {
     /// on their way). Once read, the recipient is answered again: the compose box opens to them.
     #[test]
     fn what_needs_everyone_waits_while_the_users_are_read_then_goes_on() {
-        use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        use crate::app::keys::{KeyCode, KeyEvent, KeyModifiers};
         let key = |c: KeyCode| Msg::Key(KeyEvent::new(c, KeyModifiers::NONE));
         let mut st = State::default();
         let fx =

@@ -66,8 +66,8 @@ mod tests {
     use super::super::tests::registered;
     use super::*;
     use crate::app::drafts::{gone_id, gone_key, unconfirmed_key};
+    use crate::app::keys::{KeyCode, KeyEvent, KeyModifiers};
     use crate::app::update;
-    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
     const KEY: &str = "channel-1-plans";
 

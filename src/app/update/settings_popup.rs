@@ -65,7 +65,7 @@ mod tests {
     use crate::app::update;
 
     fn key(st: &mut State, code: KeyCode) -> Vec<Effect> {
-        update(st, Msg::Key(KeyEvent::new(code, crossterm::event::KeyModifiers::NONE)))
+        update(st, Msg::Key(KeyEvent::new(code, crate::app::keys::KeyModifiers::NONE)))
     }
 
     #[test]
