@@ -159,43 +159,7 @@ enum Command {
     Man,
     /// Run the embedded demo server in the foreground until killed.
     #[cfg(feature = "demo")]
-    DemoServer {
-        /// Address to listen on.
-        #[arg(long, default_value = "127.0.0.1:9991")]
-        addr: SocketAddr,
-        /// Write one `{short_name}.zuliprc` per seeded human and bot here (mode 0600).
-        #[arg(long)]
-        zuliprc_dir: Option<PathBuf>,
-        /// POST outgoing-webhook bot payloads to this URL.
-        #[arg(long)]
-        outgoing_webhook_url: Option<String>,
-        /// Pretend to be a server of this feature level.
-        #[arg(long)]
-        feature_level: Option<i64>,
-        /// Delete event queues not polled for this many seconds (fault testing).
-        #[arg(long, default_value_t = 600)]
-        queue_lifetime: u64,
-        /// Answer an idle long-poll with a heartbeat after this many seconds.
-        #[arg(long, default_value_t = 50)]
-        heartbeat: u64,
-        /// The organization: the bundled demo one, or it grown to 20,000 users, 2,000 channels
-        /// and 200,000 messages (deterministic; for benchmarks).
-        #[arg(long, value_enum, default_value = "demo")]
-        size: DemoSize,
-        /// Serve HTTPS with a self-signed certificate generated at start; with --zuliprc-dir it
-        /// is written there as demo-cert.pem and each zuliprc names it as its cert_bundle.
-        #[arg(long)]
-        tls: bool,
-        /// With --tls: serve only clients that show a client certificate; one is made at start
-        /// and written beside the zuliprcs (demo-client-cert.pem, demo-client-key.pem), which
-        /// name it as client_cert and client_cert_key.
-        #[arg(long, requires = "tls")]
-        require_client_cert: bool,
-        /// How people log in: password, ldap (a username, not an email), sso (only "Log in with
-        /// Demo SSO", through the reference's desktop flow) or both (password and SSO).
-        #[arg(long, value_enum, default_value = "password")]
-        auth: DemoAuth,
-    },
+    DemoServer(DemoServerArgs),
     /// Receive outgoing-webhook payloads, refuse a wrong token, and print each message.
     WebhookListen {
         /// Address to listen on.
@@ -222,6 +186,47 @@ enum Command {
     /// what the client has seen on this machine (`history` in the config), without the server;
     /// with --server, the server's. One line each, oldest first, or one JSON object each.
     Search(topicterm::script::SearchArgs),
+}
+
+/// The demo server's options (`topicterm demo-server`).
+#[cfg(feature = "demo")]
+#[derive(clap::Args)]
+struct DemoServerArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:9991")]
+    addr: SocketAddr,
+    /// Write one `{short_name}.zuliprc` per seeded human and bot here (mode 0600).
+    #[arg(long)]
+    zuliprc_dir: Option<PathBuf>,
+    /// POST outgoing-webhook bot payloads to this URL.
+    #[arg(long)]
+    outgoing_webhook_url: Option<String>,
+    /// Pretend to be a server of this feature level.
+    #[arg(long)]
+    feature_level: Option<i64>,
+    /// Delete event queues not polled for this many seconds (fault testing).
+    #[arg(long, default_value_t = 600)]
+    queue_lifetime: u64,
+    /// Answer an idle long-poll with a heartbeat after this many seconds.
+    #[arg(long, default_value_t = 50)]
+    heartbeat: u64,
+    /// The organization: the bundled demo one, or it grown to 20,000 users, 2,000 channels
+    /// and 200,000 messages (deterministic; for benchmarks).
+    #[arg(long, value_enum, default_value = "demo")]
+    size: DemoSize,
+    /// Serve HTTPS with a self-signed certificate generated at start; with --zuliprc-dir it
+    /// is written there as demo-cert.pem and each zuliprc names it as its cert_bundle.
+    #[arg(long)]
+    tls: bool,
+    /// With --tls: serve only clients that show a client certificate; one is made at start
+    /// and written beside the zuliprcs (demo-client-cert.pem, demo-client-key.pem), which
+    /// name it as client_cert and client_cert_key.
+    #[arg(long, requires = "tls")]
+    require_client_cert: bool,
+    /// How people log in: password, ldap (a username, not an email), sso (only "Log in with
+    /// Demo SSO", through the reference's desktop flow) or both (password and SSO).
+    #[arg(long, value_enum, default_value = "password")]
+    auth: DemoAuth,
 }
 
 /// Where logs go: never the screen while the interface runs.
@@ -288,28 +293,85 @@ fn run() -> anyhow::Result<()> {
     let launched = std::time::Instant::now();
     // Before any TLS client or server (the demo server's, the webhook listener's) is made.
     topicterm::api::install_crypto();
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
+    if let Some(printed) = print_only(&cli) {
+        return printed;
+    }
+    prepare(&cli);
+    let rt = tokio::runtime::Runtime::new()?;
+    match cli.command.take() {
+        Some(Command::Login { zuliprc, account, default, no_keyring, cert_bundle, insecure }) => {
+            let store = AccountStore::open_default()?;
+            // A relative path is kept as the absolute one it names now.
+            let cert_bundle = cert_bundle.map(|p| std::path::absolute(&p).unwrap_or(p));
+            let tls = topicterm::api::Tls { insecure, cert_bundle, ..Default::default() };
+            let browser = topicterm::net::Openers::from_env().browser;
+            let opts = LoginOptions { account, make_default: default, no_keyring, tls, browser };
+            match zuliprc {
+                Some(path) => {
+                    rt.block_on(topicterm::login::import_zuliprc(&store, &mut TerminalPrompter, &opts, &path))
+                }
+                None => rt.block_on(topicterm::login::login(&store, &mut TerminalPrompter, &opts)),
+            }
+            .map(|_| ())
+        }
+        Some(Command::Logout { account }) => logout(account.as_deref()),
+        Some(Command::Accounts) => list_accounts(),
+        Some(Command::Completions { .. } | Command::Man | Command::RegisterForm) => Ok(()),
+        #[cfg(feature = "demo")]
+        Some(Command::DemoServer(args)) => {
+            let zuliprc_dir = args.zuliprc_dir.clone();
+            rt.block_on(demo_server(demo_server_options(args)?, zuliprc_dir))
+        }
+        Some(Command::Send(a)) => {
+            run_script(&rt, topicterm::script::Script::Send(a), cli.zuliprc, cli.account)
+        }
+        Some(Command::Tail(a)) => {
+            run_script(&rt, topicterm::script::Script::Tail(a), cli.zuliprc, cli.account)
+        }
+        Some(Command::Unread(a)) => {
+            run_script(&rt, topicterm::script::Script::Unread(a), cli.zuliprc, cli.account)
+        }
+        Some(Command::Search(a)) => {
+            run_script(&rt, topicterm::script::Script::Search(a), cli.zuliprc, cli.account)
+        }
+        Some(Command::WebhookListen { addr, token }) => rt.block_on(topicterm::webhook::listen(addr, token)),
+        None => run_client(&rt, cli, launched),
+    }
+}
+
+/// What only prints something and exits, before logging or a runtime is set up: the default
+/// config, completions, the man page, the register form. `None`: the command does more.
+fn print_only(cli: &Cli) -> Option<anyhow::Result<()>> {
     if cli.print_default_config {
-        return emit(topicterm::config::default_text().as_bytes());
+        return Some(emit(topicterm::config::default_text().as_bytes()));
     }
     match &cli.command {
         Some(Command::Completions { shell }) => {
             let mut out = Vec::new();
             clap_complete::generate(*shell, &mut cli_command(), "topicterm", &mut out);
-            return emit(&out);
+            Some(emit(&out))
         }
         Some(Command::Man) => {
             let mut out = Vec::new();
-            clap_mangen::Man::new(cli_command()).render(&mut out)?;
-            return emit(&out);
+            Some(
+                clap_mangen::Man::new(cli_command())
+                    .render(&mut out)
+                    .map_err(anyhow::Error::from)
+                    .and_then(|()| emit(&out)),
+            )
         }
         Some(Command::RegisterForm) => {
             let form = topicterm::net::register_params().params();
             let lines: String = form.pairs().iter().map(|(k, v)| format!("{k}={v}\n")).collect();
-            return emit(lines.as_bytes());
+            Some(emit(lines.as_bytes()))
         }
-        _ => {}
+        _ => None,
     }
+}
+
+/// Before any command runs: logging, the user's folders made private, and the client's heap.
+fn prepare(cli: &Cli) {
     // The client's screen, and the scripts' output, are kept free of logs.
     let scripted = matches!(
         cli.command,
@@ -334,106 +396,65 @@ fn run() -> anyhow::Result<()> {
     if cli.command.is_none() {
         topicterm::heap::single_arena();
     }
-    let rt = tokio::runtime::Runtime::new()?;
-    match cli.command {
-        Some(Command::Login { zuliprc, account, default, no_keyring, cert_bundle, insecure }) => {
-            let store = AccountStore::open_default()?;
-            // A relative path is kept as the absolute one it names now.
-            let cert_bundle = cert_bundle.map(|p| std::path::absolute(&p).unwrap_or(p));
-            let tls = topicterm::api::Tls { insecure, cert_bundle, ..Default::default() };
-            let browser = topicterm::net::Openers::from_env().browser;
-            let opts = LoginOptions { account, make_default: default, no_keyring, tls, browser };
-            match zuliprc {
-                Some(path) => {
-                    rt.block_on(topicterm::login::import_zuliprc(&store, &mut TerminalPrompter, &opts, &path))
-                }
-                None => rt.block_on(topicterm::login::login(&store, &mut TerminalPrompter, &opts)),
-            }
-            .map(|_| ())
-        }
-        Some(Command::Logout { account }) => {
-            let store = AccountStore::open_default()?;
-            let (name, acct) = store.remove(account.as_deref())?;
-            println!("Logged out of {name} ({} on {}); its API key is deleted.", acct.email, acct.site);
-            // What the client kept of it goes with it: its files, and only its own.
-            if let Some(folders) = topicterm::kept::Folders::of_user() {
-                logged_out(&folders.account(&acct.email, &acct.site).remove());
-            }
-            Ok(())
-        }
-        Some(Command::Accounts) => list_accounts(),
-        Some(Command::Completions { .. } | Command::Man | Command::RegisterForm) => Ok(()),
-        #[cfg(feature = "demo")]
-        Some(Command::DemoServer {
-            addr,
-            zuliprc_dir,
-            outgoing_webhook_url,
-            feature_level,
-            queue_lifetime,
-            heartbeat,
-            size,
-            tls,
-            require_client_cert,
-            auth,
-        }) => {
-            let seed = match size {
-                DemoSize::Demo => topicterm::server::seed::DEMO_SEED.to_owned(),
-                DemoSize::Large => {
-                    topicterm::server::seed::large::large_seed(topicterm::server::seed::DEMO_SEED)
-                        .map_err(|e| anyhow::anyhow!("large seed: {e}"))?
-                }
-            };
-            let opts = ServerOptions {
-                seed,
-                addr,
-                outgoing_webhook_url,
-                feature_level: feature_level.unwrap_or(topicterm::server::org::FEATURE_LEVEL),
-                queue_lifetime: std::time::Duration::from_secs(queue_lifetime),
-                heartbeat: std::time::Duration::from_secs(heartbeat.max(1)),
-                tls,
-                require_client_cert,
-                key_secret: Some(demo_key_secret()?),
-                counters_file: Some(demo_data_dir()?.join(topicterm::server::counters::FILE)),
-                auth: match auth {
-                    DemoAuth::Password => topicterm::server::logins::AuthMode::Password,
-                    DemoAuth::Ldap => topicterm::server::logins::AuthMode::Ldap,
-                    DemoAuth::Sso => topicterm::server::logins::AuthMode::Sso,
-                    DemoAuth::Both => topicterm::server::logins::AuthMode::Both,
-                },
-                ..Default::default()
-            };
-            rt.block_on(demo_server(opts, zuliprc_dir))
-        }
-        Some(Command::Send(a)) => {
-            run_script(&rt, topicterm::script::Script::Send(a), cli.zuliprc, cli.account)
-        }
-        Some(Command::Tail(a)) => {
-            run_script(&rt, topicterm::script::Script::Tail(a), cli.zuliprc, cli.account)
-        }
-        Some(Command::Unread(a)) => {
-            run_script(&rt, topicterm::script::Script::Unread(a), cli.zuliprc, cli.account)
-        }
-        Some(Command::Search(a)) => {
-            run_script(&rt, topicterm::script::Script::Search(a), cli.zuliprc, cli.account)
-        }
-        Some(Command::WebhookListen { addr, token }) => rt.block_on(topicterm::webhook::listen(addr, token)),
-        None => {
-            // Settings and credentials come before the terminal is touched, so errors print plainly.
-            let config = topicterm::config::load(cli.config.as_deref())?;
-            let no_color = topicterm::app::settings::no_color_requested(std::env::var_os("NO_COLOR"));
-            let mut settings = config.settings(no_color);
-            settings.explore |= cli.explore;
-            settings.low_bandwidth |= cli.low_bandwidth;
-            settings.screen_reader |= cli.screen_reader;
-            let keep = !cli.no_cache;
-            let outside = topicterm::outside::Terminal {
-                notify: settings.notifications.method,
-                command: config.notify_command.clone(),
-            };
-            let keep = Keep { session: keep, history: config.history };
-            rt.block_on(client_main(cli.demo, cli.zuliprc, cli.account, keep, settings, outside, launched))
-        }
+}
+
+/// `topicterm logout`: the account's key deleted, and what the client kept of it.
+fn logout(account: Option<&str>) -> anyhow::Result<()> {
+    let store = AccountStore::open_default()?;
+    let (name, acct) = store.remove(account)?;
+    println!("Logged out of {name} ({} on {}); its API key is deleted.", acct.email, acct.site);
+    // What the client kept of it goes with it: its files, and only its own.
+    if let Some(folders) = topicterm::kept::Folders::of_user() {
+        logged_out(&folders.account(&acct.email, &acct.site).remove());
     }
+    Ok(())
+}
+
+/// The demo server's options, from its command line.
+#[cfg(feature = "demo")]
+fn demo_server_options(args: DemoServerArgs) -> anyhow::Result<ServerOptions> {
+    let seed = match args.size {
+        DemoSize::Demo => topicterm::server::seed::DEMO_SEED.to_owned(),
+        DemoSize::Large => topicterm::server::seed::large::large_seed(topicterm::server::seed::DEMO_SEED)
+            .map_err(|e| anyhow::anyhow!("large seed: {e}"))?,
+    };
+    Ok(ServerOptions {
+        seed,
+        addr: args.addr,
+        outgoing_webhook_url: args.outgoing_webhook_url,
+        feature_level: args.feature_level.unwrap_or(topicterm::server::org::FEATURE_LEVEL),
+        queue_lifetime: std::time::Duration::from_secs(args.queue_lifetime),
+        heartbeat: std::time::Duration::from_secs(args.heartbeat.max(1)),
+        tls: args.tls,
+        require_client_cert: args.require_client_cert,
+        key_secret: Some(demo_key_secret()?),
+        counters_file: Some(demo_data_dir()?.join(topicterm::server::counters::FILE)),
+        auth: match args.auth {
+            DemoAuth::Password => topicterm::server::logins::AuthMode::Password,
+            DemoAuth::Ldap => topicterm::server::logins::AuthMode::Ldap,
+            DemoAuth::Sso => topicterm::server::logins::AuthMode::Sso,
+            DemoAuth::Both => topicterm::server::logins::AuthMode::Both,
+        },
+        ..Default::default()
+    })
+}
+
+/// The client itself: settings and credentials read before the terminal is touched, so that
+/// errors print plainly.
+fn run_client(rt: &tokio::runtime::Runtime, cli: Cli, launched: std::time::Instant) -> anyhow::Result<()> {
+    let config = topicterm::config::load(cli.config.as_deref())?;
+    let no_color = topicterm::app::settings::no_color_requested(std::env::var_os("NO_COLOR"));
+    let mut settings = config.settings(no_color);
+    settings.explore |= cli.explore;
+    settings.low_bandwidth |= cli.low_bandwidth;
+    settings.screen_reader |= cli.screen_reader;
+    let keep = !cli.no_cache;
+    let outside = topicterm::outside::Terminal {
+        notify: settings.notifications.method,
+        command: config.notify_command.clone(),
+    };
+    let keep = Keep { session: keep, history: config.history };
+    rt.block_on(client_main(cli.demo, cli.zuliprc, cli.account, keep, settings, outside, launched))
 }
 
 /// Run a scripting subcommand on one account and exit with its status.
