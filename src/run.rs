@@ -258,7 +258,7 @@ fn start_org(
     };
     st.ui.show_people = settings.show_people;
     st.settings = settings.clone();
-    st.ui.loading = true;
+    st.ui.conn.connecting();
     // The last session is read while the server is asked: whichever comes first is drawn.
     if let Some(file) = org.cache_file.clone() {
         dispatcher = dispatcher.with_cache(file);
@@ -349,7 +349,7 @@ where
             e => asked.quit |= !org.dispatcher.run(e),
         }
     }
-    asked.quit |= org.st.ui.quit;
+    asked.quit |= org.st.ui.conn.quitting();
     Ok(asked)
 }
 
@@ -442,7 +442,7 @@ where
                 start_steps += 1;
                 tracing::debug!(target: "topicterm::start", "frame drawn at {:?} in {:?}", launched.elapsed(), at.elapsed());
             }
-            if !o.shown && !o.st.ui.loading {
+            if !o.shown && !o.st.ui.conn.loading() {
                 o.shown = true;
                 tracing::debug!(target: "topicterm::start", "first screen drawn at {:?}", launched.elapsed());
             }
@@ -472,7 +472,7 @@ where
             after_frame(&mut open, &mut trim_due, launched);
         }
         // The terminal's graphics, once the organization is on screen (or loading takes long).
-        if ask.is_some() && (!open[active].st.ui.loading || tokio::time::Instant::now() >= ask_by) {
+        if ask.is_some() && (!open[active].st.ui.conn.loading() || tokio::time::Instant::now() >= ask_by) {
             let at = std::time::Instant::now();
             graphics = ask.take().map_or(graphics, |ask| ask());
             tracing::info!("images: {}", graphics.name());
@@ -596,7 +596,7 @@ where
                 }
                 // The server refused the account: its tasks stop, its screen says how to
                 // reopen it (the others, if any, stay open).
-                if open[i].st.ui.fatal.is_some() && !open[i].closed {
+                if open[i].st.ui.conn.fatal().is_some() && !open[i].closed {
                     close(&mut open, i, &mut active).await;
                     rows_due = true;
                     dirty = true;
@@ -616,12 +616,12 @@ where
             for o in open.iter_mut().filter(|o| !o.closed) {
                 // A clean exit gives the server its event queue back (not when the server has
                 // just refused us).
-                if quit && o.st.ui.fatal.is_none() {
+                if quit && o.st.ui.conn.fatal().is_none() {
                     o.dispatcher.shutdown(o.st.data.queue_id()).await;
                 }
                 if quit
-                    && o.st.ui.fatal.is_none()
-                    && !o.st.ui.loading
+                    && o.st.ui.conn.fatal().is_none()
+                    && !o.st.ui.conn.loading()
                     && !o.st.data.users.is_reading()
                     && o.st.keep_session
                 {
@@ -634,7 +634,7 @@ where
         // A tick redraws only when time changed what is shown: an expired remark, a typing
         // notice gone, the offline countdown.
         let st = &open[active].st;
-        dirty |= (visible && !only_ticks) || seen_before != on_a_tick(st) || st.ui.offline.is_some();
+        dirty |= (visible && !only_ticks) || seen_before != on_a_tick(st) || st.ui.conn.is_offline();
         // What waits for a frame goes now when none is due.
         if !dirty {
             after_frame(&mut open, &mut trim_due, launched);
@@ -671,7 +671,7 @@ async fn close(open: &mut [Open], i: usize, active: &mut usize) {
     open[i].stale = true;
     open[i].dispatcher.shutdown(None).await;
     let name = open[i].org.name.clone();
-    let why = open[i].st.ui.fatal.clone().unwrap_or_default();
+    let why = open[i].st.ui.conn.fatal().map(str::to_owned).unwrap_or_default();
     if *active == i
         && let Some(next) = (1..open.len()).map(|k| (i + k) % open.len()).find(|&k| !open[k].closed)
     {
