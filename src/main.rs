@@ -721,7 +721,7 @@ async fn client_main(
     // Accounts the server refused and the user did not reopen: said again, with what to do,
     // now that the terminal is back (the window said it too, and stayed open for it).
     for st in &states {
-        let Some(why) = &st.ui.fatal else { continue };
+        let Some(why) = st.ui.conn.fatal() else { continue };
         let org = st.ui.orgs.own_name().map_or_else(String::new, |org| format!("{org}: "));
         eprintln!("closed: {org}{why}");
         let hint = relogin_hint(&st.account);

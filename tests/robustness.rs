@@ -161,7 +161,7 @@ impl Rig {
         self.open_topic("control").await;
         let screen = self.draw(100, 30).text();
         assert_eq!(screen.matches(text).count(), 1, "shown once:\n{screen}");
-        assert!(self.st.ui.offline.is_none(), "{:?}", self.st.ui.offline);
+        assert!(!self.st.ui.conn.is_offline(), "{:?}", self.st.ui.conn.offline());
     }
 }
 
@@ -707,7 +707,11 @@ async fn a_message_that_cannot_be_read_in_an_event_batch_leaves_the_rest_of_the_
     let bad = rig.post("alice", "lone events", "surrogate-event-mark").await;
     rig.until("the unreadable message's placeholder", |st| st.data.messages.contains_key(&bad)).await;
     assert_eq!(rig.proxy.rewritten(), 1, "the batch was poisoned");
-    assert!(rig.st.ui.offline.is_none(), "one message does not cost the batch: {:?}", rig.st.ui.offline);
+    assert!(
+        !rig.st.ui.conn.is_offline(),
+        "one message does not cost the batch: {:?}",
+        rig.st.ui.conn.offline()
+    );
     let after = rig.post("alice", "lone events", "the one after the event").await;
     rig.until("the next message", |st| st.data.messages.contains_key(&after)).await;
     let s = rig.draw(100, 30);

@@ -23,6 +23,7 @@ pub mod orgs;
 pub mod outbox;
 mod outgoing;
 pub mod people;
+pub mod rooms;
 pub mod roster;
 pub mod rules;
 pub mod session;

@@ -4,6 +4,8 @@
 use super::effect::Effect;
 use super::narrow::Narrow;
 use super::outgoing::*;
+pub use super::rooms::backfill::Backfill;
+pub use super::rooms::connection::{Connection, FirstPage, Offline};
 use super::settings::Settings;
 use super::state::*;
 use super::unreads::Conv;
@@ -434,18 +436,6 @@ pub struct Typing {
     pub until: i64,
 }
 
-/// The connection is down.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Offline {
-    pub why: String,
-    /// When the next attempt happens (UNIX seconds).
-    pub retry_at: i64,
-    /// Failed register attempts in a row (drives the backoff).
-    pub attempts: u32,
-    /// A register is due at `retry_at` (the poller retries by itself).
-    pub register_due: bool,
-}
-
 /// A line in the status bar.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Status {
@@ -502,6 +492,10 @@ pub struct Ui {
     /// there.
     pub popup_bottom: std::cell::Cell<Option<u16>>,
     pub status: Option<Status>,
+    /// The connection and the session's bookkeeping.
+    pub conn: Connection,
+    /// The `:archive` backfill.
+    pub backfill: Backfill,
     /// (message, spoiler index) toggled open.
     pub open_spoilers: HashSet<(MessageId, usize)>,
     /// Messages of muted senders the user chose to see.
@@ -533,41 +527,11 @@ pub struct Ui {
     pub unfocused: bool,
     /// The compose text changed since the draft was last saved.
     pub draft_dirty: bool,
-    /// True until the first register answer arrives.
-    pub loading: bool,
-    pub quit: bool,
-    /// The server refused the account, and why: the organization is closed (its screen says
-    /// how to reopen it) until it is reopened; printed after the terminal is restored.
-    pub fatal: Option<String>,
-    /// While closed: how to fix the account and reopen the organization, line by line.
-    pub reopen: Vec<String>,
-    /// Set while the server cannot be reached.
-    pub offline: Option<Offline>,
-    /// Since when (the app's clock) a request that should take a moment has waited for the
-    /// server's answer, once that is seconds: the status line says so.
-    pub unanswered_since: Option<i64>,
-    /// What is shown is the last session's, from this machine: not yet current.
-    pub from_cache: bool,
-    /// The session is to be written to this machine once the open narrow's first page is in.
-    pub cache_due: bool,
     /// The narrows opened last, newest first (at most `session::CACHED_NARROWS`): the last
     /// session keeps their windows.
     pub visited: Vec<Narrow>,
     /// The organizations open in the window (empty with one).
     pub orgs: super::orgs::Orgs,
-    /// The first page, asked for together with register, until it and the register answer
-    /// are both in (see `update::cold_start`).
-    pub first_page: Option<Box<FirstPage>>,
-    /// What a running backfill (`:archive`) has still to fetch, in order (empty: none runs);
-    /// its progress is shown in the status line.
-    pub backfill: Vec<crate::app::session::BackfillTarget>,
-    /// What the last session's backfill had still to fetch: started once the server answers.
-    pub backfill_resume: Vec<crate::app::session::BackfillTarget>,
-    /// What `:archive stop` ended with still to fetch: `:archive` alone starts it again (each
-    /// channel from where its record in the archive says it came to).
-    pub backfill_stopped: Vec<crate::app::session::BackfillTarget>,
-    /// How the last check of the archive against the server ended (`Msg::ArchiveChecked`).
-    pub archive_checked: Option<Result<super::msg::ArchiveCheck, String>>,
     /// The links the last frame showed in the messages pane, in screen order (told by the
     /// main loop after a frame, `Msg::LinksOnScreen`): what `f` labels.
     pub links_on_screen: Vec<super::hints::LinkSpot>,
@@ -578,27 +542,6 @@ pub struct Ui {
     /// Marked unread from here in this narrow: nothing on screen here is read on sight until
     /// the user opens another view (as the web app stops reading a view marked unread).
     pub reading_held: Option<Narrow>,
-    /// The user's home view (`web_home_view`) is still to open, at the server's first answer:
-    /// the config names no first view.
-    pub home_due: bool,
-}
-
-/// The first page of a cold start, asked for at the same moment as register: its answer held
-/// until the register answer is in, the register's newest message ID (to see whether the page
-/// was taken before the queue existed), and the events held until the page is in.
-#[derive(Debug, Default)]
-pub struct FirstPage {
-    pub narrow: Narrow,
-    /// The epoch the page was asked with (its window's, once one is made for it).
-    pub epoch: u64,
-    /// The page, arrived before the register answer.
-    pub page: Option<MessagesResponse>,
-    /// The register answer is in (its `max_message_id`, -1 when it had none).
-    pub registered: Option<MessageId>,
-    /// The messages after the page were asked for (it was taken before the queue existed).
-    pub gap_asked: bool,
-    /// Event batches that arrived while the page (or the gap after it) was still out.
-    pub held: Vec<Vec<Event>>,
 }
 
 /// Everything the UI task owns.
@@ -697,14 +640,14 @@ pub fn state_dump(st: &State) -> serde_json::Value {
         "now": st.now,
         "queue_id": st.data.queue_id(),
         "last_event_id": st.data.last_event_id(),
-        "offline": st.ui.offline.as_ref().map(|o| o.why.clone()),
+        "offline": st.ui.conn.offline().map(|o| o.why.clone()),
         "messages": st.data.messages.len(),
         "held": held,
         "narrows": narrows,
         "unread": unread,
         "outbox": outbox,
         "drafts": st.drafts.len(),
-        "archive_checked": st.ui.archive_checked.as_ref().map(|c| format!("{c:?}")),
+        "archive_checked": st.ui.backfill.checked().map(|c| format!("{c:?}")),
     })
 }
 
@@ -721,7 +664,7 @@ pub fn org_row(name: &str, chosen: bool, st: &State) -> super::orgs::OrgRow {
         chosen,
         unread: st.data.unread_total(),
         mentions: st.data.unread.mentions(),
-        offline: st.ui.offline.is_some(),
-        closed: st.ui.fatal.clone(),
+        offline: st.ui.conn.is_offline(),
+        closed: st.ui.conn.fatal().map(str::to_owned),
     }
 }

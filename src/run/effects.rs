@@ -55,7 +55,7 @@ where
             e => asked.quit |= !org.dispatcher.run(e),
         }
     }
-    asked.quit |= org.st.ui.quit;
+    asked.quit |= org.st.ui.conn.quitting();
     Ok(asked)
 }
 

@@ -165,7 +165,7 @@ pub(super) fn start_org(
     };
     st.ui.show_people = settings.show_people;
     st.settings = settings.clone();
-    st.ui.loading = true;
+    st.ui.conn.connecting();
     // The last session is read while the server is asked: whichever comes first is drawn.
     if let Some(file) = org.cache_file.clone() {
         dispatcher = dispatcher.with_cache(file);
@@ -198,7 +198,7 @@ pub(super) async fn close(open: &mut [Open], i: usize, active: &mut usize) {
     open[i].stale = true;
     open[i].dispatcher.shutdown(None).await;
     let name = open[i].org.name.clone();
-    let why = open[i].st.ui.fatal.clone().unwrap_or_default();
+    let why = open[i].st.ui.conn.fatal().map(str::to_owned).unwrap_or_default();
     if *active == i
         && let Some(next) = (1..open.len()).map(|k| (i + k) % open.len()).find(|&k| !open[k].closed)
     {

@@ -214,7 +214,7 @@ impl MainLoop {
             self.start_steps += 1;
             tracing::debug!(target: "topicterm::start", "frame drawn at {:?} in {:?}", launched.elapsed(), at.elapsed());
         }
-        if !o.shown && !o.st.ui.loading {
+        if !o.shown && !o.st.ui.conn.loading() {
             o.shown = true;
             tracing::debug!(target: "topicterm::start", "first screen drawn at {:?}", launched.elapsed());
         }
@@ -230,7 +230,7 @@ impl MainLoop {
     /// long).
     pub(super) fn graphics_due(&self) -> bool {
         self.ask.is_some()
-            && (!self.open[self.active].st.ui.loading || tokio::time::Instant::now() >= self.ask_by)
+            && (!self.open[self.active].st.ui.conn.loading() || tokio::time::Instant::now() >= self.ask_by)
     }
 
     /// Ask the terminal how pictures are drawn, and redraw with it.
@@ -423,7 +423,7 @@ impl MainLoop {
         }
         // The server refused the account: its tasks stop, its screen says how to
         // reopen it (the others, if any, stay open).
-        if self.open[i].st.ui.fatal.is_some() && !self.open[i].closed {
+        if self.open[i].st.ui.conn.fatal().is_some() && !self.open[i].closed {
             close(&mut self.open, i, &mut self.active).await;
             self.rows_due = true;
             self.dirty = true;
@@ -442,12 +442,12 @@ impl MainLoop {
         for o in self.open.iter_mut().filter(|o| !o.closed) {
             // A clean exit gives the server its event queue back (not when the server has
             // just refused us).
-            if quit && o.st.ui.fatal.is_none() {
+            if quit && o.st.ui.conn.fatal().is_none() {
                 o.dispatcher.shutdown(o.st.data.queue_id()).await;
             }
             if quit
-                && o.st.ui.fatal.is_none()
-                && !o.st.ui.loading
+                && o.st.ui.conn.fatal().is_none()
+                && !o.st.ui.conn.loading()
                 && !o.st.data.users.is_reading()
                 && o.st.keep_session
             {
@@ -465,7 +465,7 @@ impl MainLoop {
         // notice gone, the offline countdown.
         let st = &self.open[self.active].st;
         self.dirty |=
-            (visible && !before.only_ticks) || before.seen != on_a_tick(st) || st.ui.offline.is_some();
+            (visible && !before.only_ticks) || before.seen != on_a_tick(st) || st.ui.conn.is_offline();
         if !self.dirty {
             after_frame(&mut self.open, &mut self.trim_due, self.launched);
         }

@@ -353,7 +353,7 @@ fn pending_block(st: &State, th: &Theme, o: &crate::app::Outgoing, width: u16) -
     use crate::app::OutState;
     let (dim, warn) = (th.dim, th.highlight);
     let (note, style, detail) = match &o.state {
-        OutState::Queued if st.ui.offline.is_some() => {
+        OutState::Queued if st.ui.conn.is_offline() => {
             ("waiting for the connection", dim, Some((String::new(), "ctrl+u edit".into())))
         }
         OutState::Queued => ("waiting to send", dim, None),
@@ -438,10 +438,11 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
     let height = area.height as usize;
     // Closed: the server refused the account. Why (the first two lines), and how to reopen
     // it, in place of messages.
-    if st.ui.fatal.is_some() {
+    if st.ui.conn.fatal().is_some() {
         let lines: Vec<Line> = st
             .ui
-            .reopen
+            .conn
+            .reopen()
             .iter()
             .enumerate()
             .map(|(i, l)| Line::styled(sanitize(l), if i < 2 { t.error } else { Style::new() }))
@@ -451,9 +452,9 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, t: &Theme, cache: &mut Re
         return;
     }
     let Some(view) = st.data.views.get(&st.ui.narrow) else {
-        let text = if st.ui.loading {
+        let text = if st.ui.conn.loading() {
             "Connecting…"
-        } else if st.ui.offline.is_some() {
+        } else if st.ui.conn.is_offline() {
             crate::app::not_loaded(st)
         } else {
             "Loading…"

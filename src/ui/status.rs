@@ -88,7 +88,7 @@ fn title(st: &State, room: usize) -> String {
         after.push_str(" · explore");
     }
     // The last session, drawn from this machine until the server answers.
-    if st.ui.from_cache {
+    if st.ui.conn.from_cache() {
         after.push_str(" · last session");
     }
     // Shown from the archive on this machine, not (yet) the server's answer; a search says
@@ -107,13 +107,13 @@ fn title(st: &State, room: usize) -> String {
 fn news(st: &State, t: &Theme) -> (String, Style) {
     let typing = typing_line(st);
     let (text, style) = match &st.ui.status {
-        _ if st.ui.offline.is_some() => {
-            let o = st.ui.offline.as_ref().expect("checked");
+        _ if st.ui.conn.is_offline() => {
+            let o = st.ui.conn.offline().expect("checked");
             let secs = (o.retry_at - st.now).max(0);
             (format!("offline: {} — retrying in {secs} s · drafts are kept", o.why), t.error)
         }
-        _ if st.ui.unanswered_since.is_some() => {
-            let secs = st.ui.unanswered_since.map_or(0, |since| (st.now - since).max(0));
+        _ if st.ui.conn.unanswered_since().is_some() => {
+            let secs = st.ui.conn.unanswered_since().map_or(0, |since| (st.now - since).max(0));
             (format!("the server is not answering ({secs} s) — still waiting · drafts are kept"), t.error)
         }
         Some(s) if s.error => (s.text.clone(), t.error),
@@ -163,7 +163,8 @@ fn plan(st: &State, t: &Theme, width: u16) -> Bottom {
     let title_w = display_width(&title(st, usize::MAX));
     // Both whole on one row; else a message (not the hint or who is typing) wraps above, the
     // title keeping the row; the hint gives way to the title.
-    let message = st.ui.offline.is_some() || st.ui.unanswered_since.is_some() || st.ui.status.is_some();
+    let message =
+        st.ui.conn.is_offline() || st.ui.conn.unanswered_since().is_some() || st.ui.status.is_some();
     if title_w + 2 + display_width(&text) <= w
         || (!message && title_w.min(w / 2) + 2 + display_width(&text) <= w)
     {

@@ -23,13 +23,13 @@ async fn undecodable_events_answer(rule: Rule, why: &str) {
     rig.proxy.arm(rule);
     let text = "sent while the answers were broken";
     let id = rig.post("alice", "broken", text).await;
-    rig.until("the client to notice the broken answer", |st| st.ui.offline.is_some()).await;
+    rig.until("the client to notice the broken answer", |st| st.ui.conn.is_offline()).await;
     let s = rig.draw(200, 24).text();
     assert!(s.contains(&format!("offline: {why} — retrying in")), "the banner says why, in words:\n{s}");
     assert!(!s.contains("http://") && !s.contains("/events"), "no URL or request detail:\n{s}");
     assert_eq!(rig.proxy.rewritten(), 1);
     assert!(!rig.st.data.messages.contains_key(&id));
-    rig.until("the client to recover", |st| st.ui.offline.is_none() && st.data.messages.contains_key(&id))
+    rig.until("the client to recover", |st| !st.ui.conn.is_offline() && st.data.messages.contains_key(&id))
         .await;
     let s = rig.draw(200, 24).text();
     assert!(s.contains("back online"), "{s}");
@@ -140,7 +140,7 @@ async fn wrong_types_in_events_lose_only_those_events_not_the_batch() {
     rig.until("the good events", |st| st.data.messages.get(&id).is_some_and(|m| !m.reactions().is_empty()))
         .await;
     assert_eq!(rig.proxy.rewritten(), 1);
-    assert!(rig.st.ui.offline.is_none(), "a batch with bad events is not an outage");
+    assert!(!rig.st.ui.conn.is_offline(), "a batch with bad events is not an outage");
     let m = &rig.st.data.messages[&id];
     assert!(m.content().contains(text));
     assert_eq!(m.reactions().len(), 1, "only the well-formed reaction applied: {:?}", m.reactions());
@@ -214,12 +214,12 @@ async fn a_queue_that_stays_unreadable_is_replaced_and_nothing_is_lost() {
         None
     }));
     let id = rig.post("alice", "poison", text).await;
-    rig.until("the client to notice", |st| st.ui.offline.is_some()).await;
+    rig.until("the client to notice", |st| st.ui.conn.is_offline()).await;
     rig.until("a new queue", |st| {
         st.ui.status.as_ref().is_some_and(|s| s.text.contains("cannot read; resynchronising"))
     })
     .await;
-    rig.until("the client to recover", |st| st.ui.offline.is_none() && st.data.queue_id().is_some()).await;
+    rig.until("the client to recover", |st| !st.ui.conn.is_offline() && st.data.queue_id().is_some()).await;
     rig.settle().await;
     assert_eq!(*registers.lock().unwrap(), 1, "registered again once");
     assert!(rig.proxy.rewritten() >= 3);
@@ -302,15 +302,15 @@ async fn wrong_types_in_the_register_answer_are_refused_with_a_message_and_retri
         .collect();
     let mut rig = Rig::start(ServerOptions::default(), rules).await;
     for (what, _) in &mangles {
-        rig.until(what, |st| st.ui.offline.as_ref().is_some_and(|o| o.register_due)).await;
-        let o = rig.st.ui.offline.clone().expect("offline");
+        rig.until(what, |st| st.ui.conn.offline().is_some_and(|o| o.register_due)).await;
+        let o = rig.st.ui.conn.offline().cloned().expect("offline");
         assert_eq!(o.why, "garbled answer from the server", "{what}: {o:?}");
         let s = rig.draw(200, 24).text();
         assert!(s.contains("offline: garbled answer from the server — retrying in"), "{what}:\n{s}");
         // Time passes until the retry.
         rig.send(Msg::Tick(o.retry_at)).await;
     }
-    rig.until("registered", |st| st.ui.offline.is_none() && st.data.queue_id().is_some()).await;
+    rig.until("registered", |st| !st.ui.conn.is_offline() && st.data.queue_id().is_some()).await;
     assert_eq!(rig.proxy.rewritten(), mangles.len());
     let s = check_frame(&mut rig, 80, 24).text();
     assert!(s.contains("back online"), "{s}");
@@ -393,7 +393,7 @@ async fn a_send_whose_answer_is_lost_is_looked_for_before_it_is_sent_again() {
         .raw(reqwest::Method::POST, "/demo/expire_queues", Params::new(), Duration::from_secs(5))
         .await
         .unwrap();
-    rig.until("a new queue", |st| st.ui.offline.is_none() && st.data.queue_id().is_some()).await;
+    rig.until("a new queue", |st| !st.ui.conn.is_offline() && st.data.queue_id().is_some()).await;
     // Time for the retry: it looks first, finds the message and does not send it again.
     let later = rig.st.now + 120;
     rig.send(Msg::Tick(later)).await;

@@ -389,7 +389,7 @@ fn connect(server: DemoServer, how: How) -> App {
     // As `run::run_main_loop` starts.
     let site = client.site().to_owned();
     let mut st = State { tz: TimeZone::Fixed(0), now: how.now, site, ..Default::default() };
-    st.ui.loading = true;
+    st.ui.conn.connecting();
     st.settings.low_bandwidth = how.low_bandwidth;
     // As a config giving `time_format = 24`: the screens the tests read keep one clock; and
     // `start = "all"`, unless the test asks for the user's home view.
@@ -524,7 +524,8 @@ impl App {
                 Ok(None) => panic!("the background tasks are gone while waiting for {what}"),
                 Err(_) => panic!(
                     "timed out waiting for {what}; status {:?}, offline {:?}",
-                    self.st.ui.status, self.st.ui.offline
+                    self.st.ui.status,
+                    self.st.ui.conn.offline()
                 ),
             }
         }
@@ -560,7 +561,7 @@ impl App {
         self.run(fx);
         self.until("the view's first page", move |st| {
             st.data.views.get(&narrow).is_some_and(|v| v.is_loaded())
-                || st.ui.offline.is_some()
+                || st.ui.conn.is_offline()
                 || st.ui.status.as_ref().is_some_and(|s| s.error)
         })
         .await;

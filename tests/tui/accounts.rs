@@ -75,7 +75,7 @@ async fn one_accounts_outbox_is_never_sent_by_an_account_whose_email_differs_by_
         .start_behind_fault_proxy()
         .await;
     proxy.set_down(true);
-    app.until("the outage to be noticed", |st| st.ui.offline.is_some()).await;
+    app.until("the outage to be noticed", |st| st.ui.conn.is_offline()).await;
     app.key(KeyCode::Char('x')).await;
     app.keys("Alice Okafor").await;
     app.key(KeyCode::Enter).await;

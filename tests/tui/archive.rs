@@ -147,7 +147,7 @@ async fn forget_asks_then_leaves_no_file_behind() {
     app.keys("half a thought").await;
     app.key(KeyCode::Esc).await;
     proxy.set_down(true);
-    app.until("the outage to be noticed", |st| st.ui.offline.is_some()).await;
+    app.until("the outage to be noticed", |st| st.ui.conn.is_offline()).await;
     app.key(KeyCode::Char('r')).await;
     app.keys("written offline").await;
     app.ctrl('d').await;
@@ -288,7 +288,7 @@ async fn offline_a_search_shows_what_this_machine_has_seen_and_says_so() {
         Setup::new("member").archive(home.path().join("data/topicterm")).start_behind_fault_proxy().await;
     let seen = seen_in_general(&mut app, "birds", &["a kakapo booms", "the kakapo is green"]).await;
     proxy.set_down(true);
-    app.until("the outage to be noticed", |st| st.ui.offline.is_some()).await;
+    app.until("the outage to be noticed", |st| st.ui.conn.is_offline()).await;
     app.key(KeyCode::Char('/')).await;
     app.keys("kakap").await;
     app.key(KeyCode::Enter).await;
@@ -315,7 +315,7 @@ async fn offline_a_topic_no_longer_held_shows_what_the_archive_has_of_it() {
         app.st.data.views.on_delete(*id);
     }
     proxy.set_down(true);
-    app.until("the outage to be noticed", |st| st.ui.offline.is_some()).await;
+    app.until("the outage to be noticed", |st| st.ui.conn.is_offline()).await;
     let topic = Narrow::Topic(app.channel_id("general"), "reptiles".into());
     let fx = topicterm::app::open_narrow(&mut app.st, topic.clone());
     app.run(fx);

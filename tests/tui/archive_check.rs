@@ -66,8 +66,8 @@ async fn what_the_server_deleted_or_edited_while_the_client_was_closed_leaves_th
     member.mark_all_as_read().await.unwrap();
 
     let mut app = stopped.start().await;
-    app.until("the archive's check", |st| st.ui.archive_checked.is_some()).await;
-    let checked = app.st.ui.archive_checked.clone().unwrap();
+    app.until("the archive's check", |st| st.ui.backfill.checked().is_some()).await;
+    let checked = app.st.ui.backfill.checked().cloned().unwrap();
     let checked = checked.expect("the check ran to its end");
     assert!(checked.requests >= 1, "{checked:?}");
     assert!(!app.st.data.messages.contains_key(&edited), "no view fetched the edited message");
@@ -84,7 +84,7 @@ async fn what_the_server_deleted_or_edited_while_the_client_was_closed_leaves_th
 
     // Offline, `/` shows only what the server still shows.
     proxy.set_down(true);
-    app.until("the outage to be noticed", |st| st.ui.offline.is_some()).await;
+    app.until("the outage to be noticed", |st| st.ui.conn.is_offline()).await;
     app.key(KeyCode::Char('/')).await;
     app.keys("narwhal").await;
     app.key(KeyCode::Enter).await;

@@ -29,13 +29,13 @@ async fn the_last_session_is_drawn_before_the_server_answers_then_replaced() {
     let fresh =
         State { tz: TimeZone::Fixed(0), now: app.st.now, site: app.st.site.clone(), ..Default::default() };
     let live_state = std::mem::replace(&mut app.st, fresh);
-    app.st.ui.loading = true;
+    app.st.ui.conn.connecting();
     let fx = app::update(&mut app.st, Msg::Cached(Box::new(snapshot.clone())));
     assert!(
         fx.len() == 1 && matches!(fx[0], topicterm::app::Effect::ReadUsers { .. }),
         "the kept session asks the server nothing, only that its users be read: {fx:?}"
     );
-    assert!(app.st.ui.from_cache && !app.st.ui.loading);
+    assert!(app.st.ui.conn.from_cache() && !app.st.ui.conn.loading());
     // The first frame does not wait for the users: the messages are drawn.
     let first = app.draw(120, 30);
     assert!(first.owners.iter().flatten().count() > 10, "messages are drawn:\n{}", first.text());
@@ -84,7 +84,7 @@ async fn the_last_session_is_drawn_before_the_server_answers_then_replaced() {
     app.run(vec![topicterm::app::Effect::Register]);
     app.until("registered", |st| st.data.queue_id().is_some()).await;
     app.settle().await;
-    assert!(!app.st.ui.from_cache);
+    assert!(!app.st.ui.conn.from_cache());
     let now = app.draw(120, 30);
     assert!(!now.text().contains("last session"), "{}", now.text());
     // (The last row counts the unread messages below, of a window the server's answer grew.)
@@ -101,7 +101,7 @@ async fn the_last_session_is_drawn_before_the_server_answers_then_replaced() {
 
     // A kept session that arrives after the server's answer is not shown.
     let fx = app::update(&mut app.st, Msg::Cached(Box::new(snapshot)));
-    assert!(fx.is_empty() && !app.st.ui.from_cache);
+    assert!(fx.is_empty() && !app.st.ui.conn.from_cache());
     assert_eq!(app.st.data.users.len(), live_state.data.users.len(), "the users are the server's");
 }
 
@@ -130,11 +130,11 @@ async fn the_last_session_reopens_the_narrow_left_and_the_others_kept_even_offli
     let mut fresh =
         State { tz: TimeZone::Fixed(0), now: app.st.now, site: app.st.site.clone(), ..Default::default() };
     fresh.settings.start = Some(StartNarrow::All);
-    fresh.ui.loading = true;
+    fresh.ui.conn.connecting();
     app.st = fresh;
     app.apply(Msg::Cached(Box::new(snapshot)));
     app.run(vec![Effect::Register]);
-    app.until("the server found out of reach", |st| st.ui.offline.as_ref().is_some_and(|o| o.register_due))
+    app.until("the server found out of reach", |st| st.ui.conn.offline().is_some_and(|o| o.register_due))
         .await;
     // The kept users are read on a thread of their own: under load, after the server is found
     // out of reach. Until then names show as not yet known.
@@ -204,11 +204,11 @@ async fn the_last_session_reopens_the_narrow_left_and_the_others_kept_even_offli
 
     // The server is back: the narrow on screen loads, the last session is replaced.
     proxy.set_down(false);
-    let retry_at = app.st.ui.offline.as_ref().unwrap().retry_at;
+    let retry_at = app.st.ui.conn.offline().unwrap().retry_at;
     app.apply(Msg::Tick(retry_at));
     app.until("registered", |st| st.data.queue_id().is_some()).await;
     app.until("the channel loaded", |st| st.data.views.get(&empty).is_some_and(|v| v.is_loaded())).await;
-    assert!(!app.st.ui.from_cache && app.st.ui.offline.is_none());
+    assert!(!app.st.ui.conn.from_cache() && !app.st.ui.conn.is_offline());
     let screen = app.draw(80, 24);
     assert!(!screen.text().contains("Not loaded"), "{}", screen.text());
     // The topic shown from what was held is fetched anew when opened.
@@ -236,7 +236,7 @@ async fn the_last_session_reopens_its_narrow_not_the_home_view() {
         State { tz: TimeZone::Fixed(0), now: app.st.now, site: app.st.site.clone(), ..Default::default() };
     assert_eq!(fresh.settings.start, None, "the config names no first view");
     app.st = fresh;
-    app.st.ui.loading = true;
+    app.st.ui.conn.connecting();
     // As the binary starts: register (and the first page) asked for, then the kept session read.
     let asked = app::start(&mut app.st);
     app.apply(Msg::Cached(Box::new(snapshot)));

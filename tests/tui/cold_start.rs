@@ -41,7 +41,7 @@ async fn start_holding(
     app.until("the state to look at while the request is held", ready).await;
     gate.release();
     app.until("the cold start is over", |st| {
-        st.ui.first_page.is_none()
+        st.ui.conn.first_page().is_none()
             && st.data.queue_id().is_some()
             && st.data.views.get(&Narrow::All).is_some_and(|v| v.is_loaded() && !v.is_loading_newer())
     })
@@ -74,7 +74,7 @@ async fn holds_each_once(app: &mut App, sent: &[(i64, String)]) {
 
 /// Register has answered and the events of the messages sent are in, held for the page.
 fn events_held(st: &State) -> bool {
-    st.ui.first_page.as_ref().is_some_and(|f| f.held.iter().flatten().count() >= 3)
+    st.ui.conn.first_page().is_some_and(|f| f.held.iter().flatten().count() >= 3)
 }
 
 /// The page is taken before the queue exists: the messages sent in between are in neither, and

@@ -127,7 +127,7 @@ async fn a_paste_goes_whole_into_the_compose_box_or_the_prompt_line() {
     // Nowhere to go: nothing happens (no key of it runs).
     let selected = app.st.ui.selected;
     app.send(Msg::Paste("qqq jjj".into())).await;
-    assert!(!app.st.ui.quit && app.st.ui.selected == selected && app.st.ui.compose.is_none());
+    assert!(!app.st.ui.conn.quitting() && app.st.ui.selected == selected && app.st.ui.compose.is_none());
 
     app.key(KeyCode::Char('r')).await;
     app.keys("before ").await;

@@ -133,7 +133,7 @@ async fn a_register_answer_whose_queue_id_is_null_is_tried_again_not_taken() {
     let fresh =
         State { tz: TimeZone::Fixed(0), now: app.st.now, site: app.st.site.clone(), ..Default::default() };
     app.st = fresh;
-    app.st.ui.loading = true;
+    app.st.ui.conn.connecting();
     proxy.arm(Box::new(|ex: &Exchange| {
         ex.is("POST", "/register").then(|| {
             let mut v = ex.json().expect("JSON");
@@ -142,10 +142,10 @@ async fn a_register_answer_whose_queue_id_is_null_is_tried_again_not_taken() {
         })
     }));
     app.run(vec![app::Effect::Register]);
-    app.until("the register refused as unreadable", |st| st.ui.offline.is_some()).await;
+    app.until("the register refused as unreadable", |st| st.ui.conn.is_offline()).await;
     assert!(app.st.data.queue_id().is_none());
     let polls = proxy.seen("GET", "/events");
-    let at = app.st.ui.offline.as_ref().unwrap().retry_at;
+    let at = app.st.ui.conn.offline().unwrap().retry_at;
     app.send(app::Msg::Tick(at)).await;
     app.until("registered", |st| st.data.queue_id().is_some()).await;
     app.until("polling", |_| proxy.seen("GET", "/events") > polls).await;
@@ -162,7 +162,7 @@ async fn a_register_answer_without_its_users_or_channels_is_completed_and_polled
     let fresh =
         State { tz: TimeZone::Fixed(0), now: app.st.now, site: app.st.site.clone(), ..Default::default() };
     app.st = fresh;
-    app.st.ui.loading = true;
+    app.st.ui.conn.connecting();
     proxy.arm_always(Box::new(|ex: &Exchange| {
         ex.is("POST", "/register").then(|| {
             let mut v = ex.json().expect("JSON");
@@ -177,7 +177,7 @@ async fn a_register_answer_without_its_users_or_channels_is_completed_and_polled
     let before: Vec<usize> = ["/register", "/users", "/users/me/subscriptions", "/events"].map(seen).to_vec();
     app.run(vec![app::Effect::Register]);
     app.until("registered", |st| st.data.queue_id().is_some() && !st.data.users.is_reading()).await;
-    assert!(app.st.ui.offline.is_none(), "{:?}", app.st.ui.offline);
+    assert!(!app.st.ui.conn.is_offline(), "{:?}", app.st.ui.conn.offline());
     let said = "the server's answer lacked the users and your channels: read on their own";
     assert_eq!(wrapped_status(&mut app).0, said);
     let s = app.draw(80, 24).text();
@@ -233,7 +233,7 @@ async fn a_server_that_does_not_answer_is_said_within_seconds_and_the_send_goes_
     app.keys("are you there?").await;
     app.ctrl('d').await;
     gate.arrived().await;
-    app.until("the silence said", |st| st.ui.unanswered_since.is_some()).await;
+    app.until("the silence said", |st| st.ui.conn.unanswered_since().is_some()).await;
     // How long it has waited, in the status line (at least the 5 s it takes to say it).
     let waited = |app: &mut App| -> u64 {
         let (above, last) = wrapped_status(app);
@@ -250,7 +250,7 @@ async fn a_server_that_does_not_answer_is_said_within_seconds_and_the_send_goes_
     app.send(app::Msg::Tick(now + 3)).await;
     assert_eq!(waited(&mut app), first + 3);
     gate.release();
-    app.until("answered", |st| st.ui.unanswered_since.is_none() && st.outbox.is_empty()).await;
+    app.until("answered", |st| st.ui.conn.unanswered_since().is_none() && st.outbox.is_empty()).await;
     let (above, last) = wrapped_status(&mut app);
     assert!(!format!("{above} {last}").contains("not answering"), "{above} {last}");
 }

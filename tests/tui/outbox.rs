@@ -37,7 +37,7 @@ async fn on_server(app: &App, text: &str) -> usize {
 async fn messages_written_offline_show_pending_and_go_once_in_order_when_back() {
     let (mut app, proxy): (App, FaultProxy) = App::start_behind_proxy("member").await;
     proxy.set_down(true);
-    until(&mut app, "the outage to be noticed", |a| a.st.ui.offline.is_some()).await;
+    until(&mut app, "the outage to be noticed", |a| a.st.ui.conn.is_offline()).await;
 
     compose_to(&mut app, "general", "outbox test").await;
     app.keys("first while offline").await;
@@ -55,7 +55,7 @@ async fn messages_written_offline_show_pending_and_go_once_in_order_when_back() 
     assert!(screen.contains("waiting for the connection"), "{screen}");
 
     proxy.set_down(false);
-    until(&mut app, "the outbox to empty", |a| a.st.outbox.is_empty() && a.st.ui.offline.is_none()).await;
+    until(&mut app, "the outbox to empty", |a| a.st.outbox.is_empty() && !a.st.ui.conn.is_offline()).await;
     app.settle().await;
     assert_eq!(on_server(&app, "first while offline").await, 1);
     assert_eq!(on_server(&app, "second while offline").await, 1);
@@ -98,7 +98,7 @@ async fn a_refused_message_stays_marked_and_comes_back_to_the_compose_box() {
 async fn a_message_queued_offline_can_be_taken_back() {
     let (mut app, proxy): (App, FaultProxy) = App::start_behind_proxy("member").await;
     proxy.set_down(true);
-    until(&mut app, "the outage to be noticed", |a| a.st.ui.offline.is_some()).await;
+    until(&mut app, "the outage to be noticed", |a| a.st.ui.conn.is_offline()).await;
     compose_to(&mut app, "general", "outbox test").await;
     app.keys("second thoughts").await;
     app.ctrl('d').await;
@@ -111,7 +111,7 @@ async fn a_message_queued_offline_can_be_taken_back() {
     assert!(app.st.outbox.is_empty(), "{:?}", app.st.outbox);
     // Back online, nothing goes out by itself.
     proxy.set_down(false);
-    until(&mut app, "the connection", |a| a.st.ui.offline.is_none()).await;
+    until(&mut app, "the connection", |a| !a.st.ui.conn.is_offline()).await;
     app.settle().await;
     assert_eq!(on_server(&app, "second thoughts").await, 0);
 }

@@ -272,7 +272,7 @@ async fn a_long_title_keeps_what_qualifies_it_at_80x24() {
     let long = "an extremely long topic name that fills all sixty characters";
     app.open(Narrow::Topic(general, long.into())).await;
     // Drawn from the last session: that is never the part cut.
-    app.st.ui.from_cache = true;
+    app.st.ui.conn.shown_from_cache();
     app.st.ui.status = None;
     let row = last_row(&app.screen(80, 24));
     assert!(row.contains("#general > an extremely long") && row.contains("… · last session"), "{row:?}");

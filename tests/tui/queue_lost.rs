@@ -48,13 +48,13 @@ async fn on_a_new_queue_the_open_view_no_longer_shows_what_the_server_deleted_me
     app.select(ids[69]);
     assert!(app.screen(100, 30).contains("resync note 69"));
     assert!(app.archived());
-    app.st.ui.archive_checked = None;
+    app.st.ui.backfill.check_ended(None);
 
     // The client loses the server, and the server its queue; meanwhile the newest and the
     // oldest message of the window are deleted (the oldest is older than any page the client
     // would ask to catch up), one is edited, and one no view holds is deleted.
     proxy.set_down(true);
-    app.until("the outage to be noticed", |st| st.ui.offline.is_some()).await;
+    app.until("the outage to be noticed", |st| st.ui.conn.is_offline()).await;
     let old_queue = app.st.data.queue_id().map(str::to_owned);
     let expired: Ack =
         member.call(reqwest::Method::POST, "/demo/expire_queues", Params::new()).await.unwrap();
@@ -82,8 +82,8 @@ async fn on_a_new_queue_the_open_view_no_longer_shows_what_the_server_deleted_me
     assert!(screen.contains("resync note 68") && !screen.contains("resync note 69"), "{screen}");
 
     // The archive was checked again on the new queue: no deleted message is kept.
-    app.until("the archive's check", |st| st.ui.archive_checked.is_some()).await;
-    assert!(matches!(app.st.ui.archive_checked, Some(Ok(_))), "{:?}", app.st.ui.archive_checked);
+    app.until("the archive's check", |st| st.ui.backfill.checked().is_some()).await;
+    assert!(matches!(app.st.ui.backfill.checked(), Some(Ok(_))), "{:?}", app.st.ui.backfill.checked());
     assert!(app.archived());
     let email = app.server.credentials("member").unwrap().email;
     let owner = topicterm::files::Owner::new(&email, app.client.site());

@@ -85,7 +85,7 @@ async fn a_refused_account_stays_open_says_how_to_log_in_again_and_reopens() {
     };
     let (ended, ()) = tokio::join!(run, drive);
     let (states, _) = ended.unwrap();
-    assert_eq!(states[0].ui.fatal, None, "open when the user quit");
+    assert_eq!(states[0].ui.conn.fatal(), None, "open when the user quit");
     assert_eq!(server.shared.lock().queues.map.len(), 0, "its queue given back");
 }
 
@@ -147,7 +147,7 @@ async fn a_key_revoked_while_open_closes_that_organization_and_it_reopens() {
     };
     let (ended, ()) = tokio::join!(run, drive);
     let (states, _) = ended.unwrap();
-    assert!(states.iter().all(|st| st.ui.fatal.is_none()));
+    assert!(states.iter().all(|st| st.ui.conn.fatal().is_none()));
     // The refused session's queue could not be given back (its key was refused); the new
     // session's was, as acme's.
     assert_eq!(globex.shared.lock().queues.map.len(), 1);

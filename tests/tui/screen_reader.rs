@@ -260,7 +260,7 @@ async fn the_clock_alone_changes_nothing_on_screen_even_offline() {
     let (mut app, proxy) = App::start_behind_proxy("member").await;
     app.st.settings.screen_reader = true;
     proxy.set_down(true);
-    app.until("the outage to be noticed", |st| st.ui.offline.is_some()).await;
+    app.until("the outage to be noticed", |st| st.ui.conn.is_offline()).await;
     let now = app.st.now;
     let first = app.buffer(80, 24);
     let status = row(&first, 23);

@@ -455,9 +455,13 @@ async fn a_deactivated_account_closes_the_organization_with_a_reason() {
     let admin = topicterm::api::Client::new(&app.server.credentials("admin").unwrap()).unwrap();
     let bob = app.st.data.me;
     admin.deactivate_user(bob, None, None).await.unwrap();
-    app.until("the refusal", |st| st.ui.fatal.is_some()).await;
-    assert!(!app.st.ui.quit);
-    assert!(app.st.ui.fatal.as_deref().is_some_and(|f| f.contains("deactivated")), "{:?}", app.st.ui.fatal);
+    app.until("the refusal", |st| st.ui.conn.fatal().is_some()).await;
+    assert!(!app.st.ui.conn.quitting());
+    assert!(
+        app.st.ui.conn.fatal().is_some_and(|f| f.contains("deactivated")),
+        "{:?}",
+        app.st.ui.conn.fatal()
+    );
     let s = app.draw(80, 24).text();
     assert!(s.contains("│ The server refused this account:\n"), "{s}");
     assert!(s.contains("│     Account is deactivated\n"), "{s}");
@@ -477,11 +481,11 @@ async fn losing_the_server_shows_offline_and_keeps_the_compose_text() {
     server.stop().await;
     for _ in 0..30 {
         app.settle().await;
-        if app.st.ui.offline.is_some() {
+        if app.st.ui.conn.is_offline() {
             break;
         }
     }
-    assert!(app.st.ui.offline.is_some(), "the poller reported the outage");
+    assert!(app.st.ui.conn.is_offline(), "the poller reported the outage");
     let screen = app.screen(100, 24);
     assert!(screen.contains("offline"), "{screen}");
     assert_eq!(app.st.ui.compose.as_ref().map(|c| c.text()).as_deref(), Some("typed before the outage"));

@@ -5,7 +5,7 @@ use super::prelude::*;
 
 /// Quit the client.
 pub(super) fn quit(st: &mut State) -> Vec<Effect> {
-    st.ui.quit = true;
+    st.ui.conn.quit();
     vec![Effect::Quit]
 }
 

@@ -91,9 +91,9 @@ pub(super) fn failure_for(st: &State, call: &ApiCall, f: &Failure) -> String {
 /// What the message pane says of a narrow that is neither loaded nor loading: why, and when it
 /// will be (it loads when the server answers: see `reload_if_not_loaded` and `on_registered`).
 pub fn not_loaded(st: &State) -> &'static str {
-    if st.ui.offline.is_some() {
+    if st.ui.conn.is_offline() {
         "Not loaded yet: offline — it loads when the server answers"
-    } else if st.ui.from_cache {
+    } else if st.ui.conn.from_cache() {
         "Not loaded yet: it loads when the server answers"
     } else {
         "Not loaded: open it again to retry"
@@ -149,7 +149,6 @@ pub fn size_text(bytes: u64) -> String {
 pub(super) fn account_refused(st: &mut State, e: &ApiError) -> Vec<Effect> {
     use crate::app::orgs::AccountSource;
     let reason = why(e);
-    st.ui.fatal = Some(format!("the server refused this account: {reason}"));
     let key = REOPEN_KEY;
     let deactivated = matches!(e.code(), Some("USER_DEACTIVATED" | "REALM_DEACTIVATED"));
     let mut lines =
@@ -170,12 +169,10 @@ pub(super) fn account_refused(st: &mut State, e: &ApiError) -> Vec<Effect> {
         ],
         AccountSource::Given => vec![format!("Press {key} to try again.")],
     });
-    st.ui.reopen = lines;
+    st.ui.conn.refused(format!("the server refused this account: {reason}"), lines);
     // Nothing is retried or asked any more; the screen is the explanation. What was being
     // written is kept on this machine, and comes back with the compose box once reopened.
     st.data.forget_queue();
-    st.ui.offline = None;
-    st.ui.loading = false;
     st.ui.popup = None;
     st.ui.prompt = None;
     st.ui.status = None;

@@ -125,11 +125,7 @@ pub fn snapshot(st: &State) -> Snapshot {
         messages,
         users: Some(users.into()),
         groups: Some(d.users.groups().cloned().collect::<Vec<_>>().into()),
-        backfill: if st.ui.backfill.is_empty() {
-            st.ui.backfill_resume.clone()
-        } else {
-            st.ui.backfill.clone()
-        },
+        backfill: st.ui.backfill.to_keep(),
     }
 }
 
@@ -217,7 +213,7 @@ pub(super) fn on_cached(st: &mut State, snap: Snapshot) -> Vec<Effect> {
         return vec![];
     }
     let configured = st.settings.start.as_ref().is_some_and(|s| *s != StartNarrow::All);
-    let offline = st.ui.offline.clone();
+    let offline = st.ui.conn.offline().cloned();
     // Only the users are read from its answer: nothing is asked of the server.
     let mut register = snap.register;
     register.realm_users = register.realm_users.or(snap.users);
@@ -226,11 +222,11 @@ pub(super) fn on_cached(st: &mut State, snap: Snapshot) -> Vec<Effect> {
         .into_iter()
         .filter(|e| matches!(e, Effect::ReadUsers { .. }))
         .collect();
-    st.ui.offline = offline;
+    if let Some(offline) = offline {
+        st.ui.conn.went_offline(offline);
+    }
     st.data.forget_queue();
-    st.ui.from_cache = true;
-    st.ui.cache_due = false;
-    st.ui.backfill_resume = snap.backfill;
+    st.ui.backfill.resume_later(snap.backfill);
     // No page was asked for: the windows are the kept ones.
     st.data.views.clear();
     st.ui.visited.clear();
@@ -239,7 +235,7 @@ pub(super) fn on_cached(st: &mut State, snap: Snapshot) -> Vec<Effect> {
     }
     // The last session reopens where the user was, as the web app reopens the narrow in its
     // address: the home view (`web_home_view`) is for a start with nothing kept.
-    st.ui.home_due = false;
+    st.ui.conn.shown_from_cache();
     st.ui.selected = None;
     // Landing on the first unread message does not mark it read here: nothing is sent from
     // this answer, and the server's unread state is still to come.

@@ -48,7 +48,7 @@ fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
     }
     match st.settings.keymap.lookup(Context::Global, &key) {
         Some(Action::Quit) => {
-            st.ui.quit = true;
+            st.ui.conn.quit();
             vec![Effect::Quit]
         }
         Some(Action::Help) => {

@@ -27,7 +27,7 @@ use crate::app::settings::StartNarrow;
 pub fn start(st: &mut State) -> Vec<Effect> {
     let mut fx = vec![Effect::Register];
     // A config that names no first view leaves it to the user's home view.
-    st.ui.home_due = st.settings.start.is_none();
+    st.ui.conn.home_view_due(st.settings.start.is_none());
     let narrow = match &st.settings.start {
         None => st.ui.narrow.clone(),
         Some(StartNarrow::All) => Narrow::All,
@@ -51,7 +51,7 @@ pub fn start(st: &mut State) -> Vec<Effect> {
         older: false,
         epoch,
     });
-    st.ui.first_page = Some(Box::new(FirstPage { narrow, epoch, ..Default::default() }));
+    st.ui.conn.await_first_page(FirstPage { narrow, epoch, ..Default::default() });
     fx
 }
 
@@ -63,7 +63,7 @@ pub(super) fn on_page(
     epoch: u64,
     resp: Box<MessagesResponse>,
 ) -> Option<Box<MessagesResponse>> {
-    match st.ui.first_page.as_deref_mut() {
+    match st.ui.conn.first_page_mut() {
         Some(f) if f.registered.is_none() && f.narrow == *narrow && f.epoch == epoch => {
             f.page = Some(*resp);
             None
@@ -75,10 +75,10 @@ pub(super) fn on_page(
 /// The first page failed: before the register answer, it is asked for again as any first view
 /// is once register is in (`true`: nothing to say yet); after it, the held events go on.
 pub(super) fn on_page_failed(st: &mut State, narrow: &Narrow) -> (bool, Vec<Vec<Event>>) {
-    match st.ui.first_page.as_deref() {
+    match st.ui.conn.first_page() {
         Some(f) if f.narrow == *narrow => {
             let early = f.registered.is_none();
-            let held = st.ui.first_page.take().map(|f| f.held).unwrap_or_default();
+            let held = st.ui.conn.take_first_page().map(|f| f.held).unwrap_or_default();
             (early, held)
         }
         _ => (false, vec![]),
@@ -87,7 +87,7 @@ pub(super) fn on_page_failed(st: &mut State, narrow: &Narrow) -> (bool, Vec<Vec<
 
 /// Events arrived: held while the first page or the gap after it is still out.
 pub(super) fn hold(st: &mut State, events: Vec<Event>) -> Option<Vec<Event>> {
-    match st.ui.first_page.as_deref_mut() {
+    match st.ui.conn.first_page_mut() {
         Some(f) if f.registered.is_some() => {
             f.held.push(events);
             None
@@ -98,13 +98,13 @@ pub(super) fn hold(st: &mut State, events: Vec<Event>) -> Option<Vec<Event>> {
 
 /// Register failed: the first view is asked for again once a register answer is in.
 pub(super) fn forget(st: &mut State) {
-    st.ui.first_page = None;
+    st.ui.conn.take_first_page();
 }
 
 /// The register answer is in (called after the kept windows were resynchronised, before the
 /// shown narrow is opened): the held page is applied, or a window waits for it.
 pub(super) fn on_registered(st: &mut State, max_message_id: Option<MessageId>) -> Vec<Effect> {
-    let Some(mut f) = st.ui.first_page.take() else { return vec![] };
+    let Some(mut f) = st.ui.conn.take_first_page() else { return vec![] };
     // A second register (the queue was lost meanwhile): the window is loaded anew like the
     // others; a kept window of the last session is resynchronised like the others.
     if f.registered.is_some() || st.data.views.get(&f.narrow).is_some_and(|v| v.is_loaded()) {
@@ -118,7 +118,7 @@ pub(super) fn on_registered(st: &mut State, max_message_id: Option<MessageId>) -
         visit(st, &narrow);
     }
     let page = f.page.take();
-    st.ui.first_page = Some(f);
+    st.ui.conn.await_first_page(f);
     let Some(page) = page else { return vec![] };
     let (newest, found_newest) = newest_of(&page);
     let mut fx = on_messages(st, narrow, page, false);
@@ -134,10 +134,7 @@ pub(super) fn newest_of(page: &MessagesResponse) -> (Option<MessageId>, bool) {
 
 /// Is this page (now applied) the first page or its gap, after register?
 pub(super) fn is_first(st: &State, narrow: &Narrow, epoch: u64) -> bool {
-    st.ui
-        .first_page
-        .as_deref()
-        .is_some_and(|f| f.registered.is_some() && f.narrow == *narrow && f.epoch == epoch)
+    st.ui.conn.first_page().is_some_and(|f| f.registered.is_some() && f.narrow == *narrow && f.epoch == epoch)
 }
 
 /// The first page (or the gap after it) is in, after register: the messages between the page
@@ -148,7 +145,7 @@ pub(super) fn after_page(
     newest: Option<MessageId>,
     found_newest: bool,
 ) -> (Vec<Effect>, Vec<Vec<Event>>) {
-    let Some(f) = st.ui.first_page.as_deref_mut() else { return (vec![], vec![]) };
+    let Some(f) = st.ui.conn.first_page_mut() else { return (vec![], vec![]) };
     let max = f.registered.unwrap_or(-1);
     if !f.gap_asked && found_newest && newest.is_none_or(|n| n < max) {
         f.gap_asked = true;
@@ -169,6 +166,6 @@ pub(super) fn after_page(
         };
         return (vec![gap], vec![]);
     }
-    let held = st.ui.first_page.take().map(|f| f.held).unwrap_or_default();
+    let held = st.ui.conn.take_first_page().map(|f| f.held).unwrap_or_default();
     (vec![], held)
 }

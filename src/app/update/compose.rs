@@ -94,7 +94,7 @@ pub(super) fn send_compose(st: &mut State) -> Vec<Effect> {
     }
     st.ui.compose = None;
     st.ui.draft_dirty = false;
-    if st.ui.offline.is_some() {
+    if st.ui.conn.is_offline() {
         set_status(st, "offline: the message will go when the connection is back");
     } else {
         set_status(st, "sending…");

@@ -39,7 +39,7 @@ pub(super) fn on_hits(st: &mut State, narrow: Narrow, epoch: u64, messages: Vec<
                 || (narrow.contains(m, me) && (narrow != Narrow::All || d.in_feed(m)))
         })
     });
-    let offline = st.ui.offline.is_some();
+    let offline = st.ui.conn.is_offline();
     let view = st.data.views.get_mut(&narrow).expect("checked above");
     if !view.archive_shown(ids, offline) {
         // Nothing here: "Loading…" until the server answers, which says it better.
@@ -55,7 +55,7 @@ pub(super) fn on_hits(st: &mut State, narrow: Narrow, epoch: u64, messages: Vec<
 
 /// The server's first page of a narrow did not come: what the archive showed stays, alone.
 pub(super) fn on_failed(st: &mut State, narrow: &Narrow, error: &ApiError) {
-    let offline = st.ui.offline.is_some();
+    let offline = st.ui.conn.is_offline();
     if let Some(v) = st.data.views.get_mut(narrow) {
         v.archive_alone(offline || error.is_transient());
     }
@@ -68,7 +68,7 @@ pub(super) fn on_backfill_progress(
     fetched: u64,
     about: Option<u64>,
 ) -> Vec<Effect> {
-    if !st.ui.backfill.is_empty() {
+    if !st.ui.backfill.running().is_empty() {
         let about = about.filter(|a| *a > fetched);
         let of = about.map(|a| format!(" of about {}", grouped(a))).unwrap_or_default();
         let s = if about.unwrap_or(fetched) == 1 { "" } else { "s" };
@@ -80,7 +80,7 @@ pub(super) fn on_backfill_progress(
 /// A backfill's page could not be fetched: it is asked again in a while (`:archive stop`
 /// ends it).
 pub(super) fn on_backfill_waiting(st: &mut State, name: &str, why: &str, retry_in: u64) -> Vec<Effect> {
-    if !st.ui.backfill.is_empty() {
+    if !st.ui.backfill.running().is_empty() {
         set_status(
             st,
             format!("archiving {name}: waiting for the server ({why}); trying again in {retry_in} s…"),
@@ -91,12 +91,12 @@ pub(super) fn on_backfill_waiting(st: &mut State, name: &str, why: &str, retry_i
 
 /// A backfill of one narrow ended: all of its history is in the archive, or why not.
 pub(super) fn on_backfill_done(st: &mut State, name: &str, result: Result<u64, String>) -> Vec<Effect> {
-    if st.ui.backfill.is_empty() {
+    if st.ui.backfill.running().is_empty() {
         return vec![];
     }
     match result {
         Ok(n) => {
-            st.ui.backfill.retain(|t| t.name != name);
+            st.ui.backfill.done(name);
             let all = match n {
                 0 => "no messages".to_owned(),
                 1 => "its 1 message".to_owned(),
@@ -106,7 +106,7 @@ pub(super) fn on_backfill_done(st: &mut State, name: &str, result: Result<u64, S
         }
         Err(why) => {
             // `:archive` alone tries again from where it came to.
-            st.ui.backfill_stopped = std::mem::take(&mut st.ui.backfill);
+            st.ui.backfill.failed();
             set_error(st, format!("archiving {name} stopped: {why} (:archive alone tries again)"));
         }
     }
@@ -120,7 +120,7 @@ pub(super) fn on_archive_checked(
     st: &mut State,
     result: Result<crate::app::msg::ArchiveCheck, String>,
 ) -> Vec<Effect> {
-    st.ui.archive_checked = Some(result);
+    st.ui.backfill.check_ended(Some(result));
     vec![]
 }
 

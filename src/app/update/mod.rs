@@ -97,7 +97,7 @@ pub use views::view_name;
 /// Apply one input; return what must happen outside.
 pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
     // The server refused the account: nothing goes to it until it is reopened.
-    if st.ui.fatal.is_some() {
+    if st.ui.conn.fatal().is_some() {
         return closed::on_msg(st, msg);
     }
     let (prompt_before, status_before) = (st.ui.prompt.is_some(), st.ui.status.clone());
@@ -110,11 +110,11 @@ pub fn update(st: &mut State, msg: Msg) -> Vec<Effect> {
     }
     // The session's state is kept on this machine once the first screen is complete (its
     // page came with register's answer, or after it, and its users are read).
-    if st.ui.cache_due
+    if st.ui.conn.cache_due()
         && !st.data.users.is_reading()
         && st.data.views.get(&st.ui.narrow).is_some_and(|v| v.is_loaded() && !v.is_loading_newer())
     {
-        st.ui.cache_due = false;
+        st.ui.conn.take_cache_due();
         fx.push(Effect::SaveCache(Box::new(cache::snapshot(st))));
     }
     // The open inbox follows the unread index.

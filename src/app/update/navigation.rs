@@ -26,14 +26,14 @@ pub fn open_narrow(st: &mut State, narrow: Narrow) -> Vec<Effect> {
         return mark_selected_read(st);
     }
     let epoch = st.data.reset_view(&narrow);
-    if st.ui.offline.is_some() || st.ui.from_cache {
+    if st.ui.conn.is_offline() || st.ui.conn.from_cache() {
         fill_from_held(st, &narrow);
     }
     let terms = narrow.terms(st.data.me);
     let search = matches!(narrow, Narrow::Search { .. });
     // The archive on this machine answers at once: a search's matches while the server is
     // asked, any view's messages offline (`update::local`).
-    let mut fx: Vec<Effect> = (search || st.ui.offline.is_some())
+    let mut fx: Vec<Effect> = (search || st.ui.conn.is_offline())
         .then(|| Effect::SearchArchive {
             narrow: narrow.clone(),
             terms: terms.clone(),
@@ -42,7 +42,7 @@ pub fn open_narrow(st: &mut State, narrow: Narrow) -> Vec<Effect> {
         })
         .into_iter()
         .collect();
-    if st.ui.offline.is_some() {
+    if st.ui.conn.is_offline() {
         if let Some(v) = st.data.views.get_mut(&narrow) {
             v.not_asked();
         }

@@ -67,7 +67,7 @@ pub(super) fn enqueue(st: &mut State, target: Target, content: String) -> Vec<Ef
 
 /// Start the next send if none is in flight and the connection is up.
 pub(super) fn pump(st: &mut State) -> Vec<Effect> {
-    if st.ui.offline.is_some() || st.data.queue_id().is_none() {
+    if st.ui.conn.is_offline() || st.data.queue_id().is_none() {
         return vec![];
     }
     let Some(o) = st.outbox.next_to_send(st.now) else { return vec![] };
@@ -180,7 +180,7 @@ pub(super) fn retry_now(st: &mut State) -> Vec<Effect> {
         set_status(st, "nothing to retry");
         return vec![];
     }
-    if st.ui.offline.is_some() {
+    if st.ui.conn.is_offline() {
         set_status(st, format!("{n} message(s) will go when the connection is back"));
     } else {
         set_status(st, format!("retrying {n} message(s)"));
@@ -526,9 +526,14 @@ mod tests {
     fn messages_left_unsent_by_a_crash_are_looked_for_then_sent_first() {
         let (mut st, _) = registered();
         // Written in this run before the old files were read (offline: it waits).
-        st.ui.offline = Some(Offline { why: "down".into(), retry_at: 0, attempts: 1, register_due: false });
+        st.ui.conn.went_offline(Offline {
+            why: "down".into(),
+            retry_at: 0,
+            attempts: 1,
+            register_due: false,
+        });
         send(&mut st, "new one");
-        st.ui.offline = None;
+        st.ui.conn.back_online();
         let target = Target::Channel { id: 1, topic: "Plans".into() };
         let old = |content: &str, created: i64| {
             json!({"draft": "channel-1-plans", "content": content, "target": target, "after_id": 7, "created": created})

@@ -25,31 +25,20 @@ pub(super) fn archive(st: &mut State, what: Backfill) -> Result<Vec<Effect>, Str
         Backfill::Stop => {
             // What was still to fetch (the last session's, when none ran yet) waits for
             // `:archive` alone.
-            let left = if st.ui.backfill.is_empty() {
-                std::mem::take(&mut st.ui.backfill_resume)
-            } else {
-                std::mem::take(&mut st.ui.backfill)
-            };
-            st.ui.backfill_resume.clear();
-            if left.is_empty() {
+            if !st.ui.backfill.stop() {
                 set_status(st, "nothing is being archived (:archive #channel… or :archive all starts it)");
             } else {
-                st.ui.backfill_stopped = left;
                 set_status(st, "archiving stopped; :archive alone resumes where it stopped");
             }
             return Ok(vec![Effect::BackfillStop]);
         }
         Backfill::Resume => {
-            if let Some(running) = st.ui.backfill.first() {
+            if let Some(running) = st.ui.backfill.running().first() {
                 let name = running.name.clone();
                 set_status(st, format!("archiving {name} goes on already (:archive stop ends it)"));
                 return Ok(vec![]);
             }
-            let targets = if st.ui.backfill_stopped.is_empty() {
-                std::mem::take(&mut st.ui.backfill_resume)
-            } else {
-                std::mem::take(&mut st.ui.backfill_stopped)
-            };
+            let targets = st.ui.backfill.take_to_resume();
             if targets.is_empty() {
                 return Err(
                     "nothing stopped to resume: :archive #channel… or :archive all fetches older history"
@@ -73,11 +62,9 @@ pub(super) fn archive(st: &mut State, what: Backfill) -> Result<Vec<Effect>, Str
 
 /// Start fetching `targets`' history (`:archive`, or the last session's unfinished one).
 pub(super) fn start_backfill(st: &mut State, targets: Vec<BackfillTarget>, doing: &str) -> Vec<Effect> {
-    st.ui.backfill_resume.clear();
-    st.ui.backfill_stopped.clear();
+    st.ui.backfill.start(&targets);
     let Some(first) = targets.first() else { return vec![] };
     set_status(st, format!("{doing} {}…", first.name));
-    st.ui.backfill.clone_from(&targets);
     vec![Effect::Backfill(targets)]
 }
 

@@ -60,8 +60,8 @@ fn sight_reads(st: &State) -> bool {
         && st.ui.orgs.on_screen()
         && st.ui.narrow.reads()
         && !st.ui.unfocused
-        && !st.ui.from_cache
-        && !st.ui.loading
+        && !st.ui.conn.from_cache()
+        && !st.ui.conn.loading()
         && st.ui.popup.is_none()
         && st.ui.reading_held.as_ref() != Some(&st.ui.narrow)
 }

@@ -9,20 +9,20 @@ use crate::app::roster::{Roll, Roster};
 pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effect> {
     // The server's answer (a kept session's has no queue): its newest message, for the first page.
     let newest = r.queue_id.is_some().then_some(r.max_message_id);
-    if st.ui.offline.take().is_some() {
+    if st.ui.conn.back_online() {
         set_status(st, "back online");
     }
-    if std::mem::take(&mut st.ui.from_cache) {
+    let keep = st.keep_session;
+    if st.ui.conn.registered(keep) {
         set_status(st, "up to date");
     }
-    st.ui.cache_due = st.keep_session;
     super::people_list::on_registered(st, &r);
     // The users are read off the first frame's path (`app::roster`); events wait for them.
     let read_users = roster_of(&mut st.data, &mut r);
     // The rest of the data as the answer says: the messages held from before (the last
     // session, a lost queue) read or not as it says now.
     st.data.on_register(&r);
-    st.ui.loading = false;
+    st.ui.conn.loaded();
     let drafts_fx = super::server_drafts::on_register(st, r.drafts.clone(), r.user_settings.as_ref());
     super::user_settings::follow(st);
     rebuild_sidebar(st);
@@ -38,7 +38,7 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     let mut fx: Vec<Effect> = read_users.into_iter().collect();
     // The user's home view (`web_home_view`) where the config names no first view: once, at
     // the server's first answer.
-    if newest.is_some() && std::mem::take(&mut st.ui.home_due) {
+    if newest.is_some() && st.ui.conn.take_home_due() {
         fx.extend(home_view(st));
     }
     fx.extend(resync_narrows(st));
@@ -54,8 +54,9 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
     }
     fx.extend(super::outbox::pump(st));
     // The last session's unfinished `:archive` goes on, now that the server answers.
-    if newest.is_some() && st.ui.backfill.is_empty() && !st.ui.backfill_resume.is_empty() {
-        let targets = std::mem::take(&mut st.ui.backfill_resume);
+    let left = if newest.is_some() { st.ui.backfill.take_left_by_last_session() } else { vec![] };
+    if !left.is_empty() {
+        let targets = left;
         fx.extend(super::palette_settings::start_backfill(st, targets, "archiving resumes:"));
     }
     // Older than supported: said, with the server's version; what works still works.
@@ -237,7 +238,7 @@ mod tests {
         let mut st = State::default();
         let fx = update(&mut st, Msg::Registered(Box::new(answer("q1", &[(ME, "Me"), (11, "Alice")]))));
         let users = users_read(&fx);
-        assert!(!st.ui.loading, "the organization is shown");
+        assert!(!st.ui.conn.loading(), "the organization is shown");
         assert!(st.data.users.is_empty());
         assert_eq!(
             st.data.user_name(11),

@@ -231,7 +231,7 @@ fn selecting_an_unread_message_marks_it_read() {
     let (mut st, _) = registered();
     // As with a cache file: the session is kept once the first page is in.
     st.keep_session = true;
-    st.ui.cache_due = true;
+    st.ui.conn.registered(true);
     let resp: MessagesResponse = serde_json::from_value(
         json!({"messages": [msg(5, 1, "plans", &[]), msg(6, 1, "plans", &[])], "found_newest": true, "found_oldest": true}),
     )
@@ -243,7 +243,7 @@ fn selecting_an_unread_message_marks_it_read() {
         matches!(&fx[1..], [Effect::SaveCache(s)] if s.messages.len() == 2),
         "the first screen complete, the session is kept: {fx:?}"
     );
-    assert!(!st.ui.cache_due, "kept once a session");
+    assert!(!st.ui.conn.cache_due(), "kept once a session");
     let fx = update(&mut st, key('j'));
     assert_eq!(fx, vec![Effect::MarkRead(vec![6])]);
     assert_eq!(st.data.topic_unread(1, "plans"), 0);
@@ -346,7 +346,7 @@ fn a_failed_register_is_retried_with_growing_backoff() {
             connect: true,
         }),
     );
-    let first = st.ui.offline.clone().expect("offline");
+    let first = st.ui.conn.offline().cloned().expect("offline");
     assert!(first.retry_at > 1_000 && first.retry_at <= 1_000 + 3, "{first:?}");
     assert_eq!(update(&mut st, Msg::Tick(first.retry_at - 1)), vec![], "not before its time");
     assert_eq!(update(&mut st, Msg::Tick(first.retry_at)), vec![Effect::Register]);
@@ -359,13 +359,13 @@ fn a_failed_register_is_retried_with_growing_backoff() {
             connect: true,
         }),
     );
-    let second = st.ui.offline.clone().unwrap();
+    let second = st.ui.conn.offline().cloned().unwrap();
     assert!(second.retry_at - st.now >= 4, "backs off: {second:?}");
     let (mut ok, _) = registered();
-    ok.ui.offline = Some(second);
+    ok.ui.conn.went_offline(second);
     let reg: RegisterResponse = serde_json::from_value(json!({"queue_id": "q2", "user_id": ME})).unwrap();
     register_at_once(&mut ok, reg);
-    assert!(ok.ui.offline.is_none());
+    assert!(!ok.ui.conn.is_offline());
 }
 
 #[test]
@@ -624,10 +624,10 @@ fn a_refused_account_closes_the_organization_and_says_how_to_reopen_it() {
         "{fx:?}"
     );
     assert!(st.ui.compose.is_none());
-    assert!(!st.ui.quit, "the window stays open");
-    assert_eq!(st.ui.fatal.as_deref(), Some("the server refused this account: Invalid API key"));
+    assert!(!st.ui.conn.quitting(), "the window stays open");
+    assert_eq!(st.ui.conn.fatal(), Some("the server refused this account: Invalid API key"));
     assert_eq!(
-        st.ui.reopen,
+        st.ui.conn.reopen(),
         vec![
             "The server refused this account:",
             "    Invalid API key",
@@ -637,7 +637,7 @@ fn a_refused_account_closes_the_organization_and_says_how_to_reopen_it() {
             "then press r here to reopen it.",
         ]
     );
-    assert!(st.data.queue_id().is_none() && st.ui.offline.is_none());
+    assert!(st.data.queue_id().is_none() && !st.ui.conn.is_offline());
     // Nothing else is done while closed: no key, tick or answer sends anything.
     assert_eq!(update(&mut st, key('c')), vec![]);
     assert!(st.ui.compose.is_none());
@@ -656,7 +656,7 @@ fn a_refused_account_closes_the_organization_and_says_how_to_reopen_it() {
         Some("not reopened: the keyring has no API key for account \"work\"")
     );
     assert_eq!(update(&mut st, key('q')), vec![Effect::Quit]);
-    assert!(st.ui.quit);
+    assert!(st.ui.conn.quitting());
 }
 
 #[test]
@@ -748,7 +748,7 @@ fn a_narrow_filled_from_held_messages_is_replaced_by_its_first_page() {
     let plans = Narrow::Topic(1, "plans".into());
 
     // The last session shown, the server not answered yet: held messages, and a page asked for.
-    st.ui.from_cache = true;
+    st.ui.conn.shown_from_cache();
     let fx = open_narrow(&mut st, plans.clone());
     let epoch = match fx.as_slice() {
         [Effect::FetchMessages { epoch, .. }] => *epoch,
@@ -763,8 +763,8 @@ fn a_narrow_filled_from_held_messages_is_replaced_by_its_first_page() {
     assert!(!st.data.views[&plans].is_provisional() && st.data.views[&plans].is_loaded());
 
     // Offline: held messages, nothing asked; back online, the narrow on screen loads.
-    st.ui.from_cache = false;
-    st.ui.offline = Some(Offline { why: "gone".into(), retry_at: 0, attempts: 1, register_due: false });
+    st.ui.conn.registered(false);
+    st.ui.conn.went_offline(Offline { why: "gone".into(), retry_at: 0, attempts: 1, register_due: false });
     let noise = Narrow::Channel(1);
     // Nothing asked of the server; the archive on this machine is asked what it holds.
     let fx = open_narrow(&mut st, noise.clone());

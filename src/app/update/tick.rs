@@ -13,11 +13,7 @@ pub(super) fn on_tick(st: &mut State, now: i64) -> Vec<Effect> {
         st.ui.status = None;
     }
     st.ui.typing.retain(|t| t.until > now);
-    if let Some(o) = &mut st.ui.offline
-        && o.register_due
-        && now >= o.retry_at
-    {
-        o.register_due = false;
+    if st.ui.conn.register_due(now) {
         return vec![Effect::Register];
     }
     // A burst's held notifications, told once their window is over.
@@ -46,7 +42,7 @@ pub(super) fn on_tick(st: &mut State, now: i64) -> Vec<Effect> {
 fn catch_up(st: &mut State, now: i64) -> Vec<Effect> {
     let me = st.data.me;
     let narrow = st.ui.narrow.clone();
-    if st.ui.offline.is_some() {
+    if st.ui.conn.is_offline() {
         return vec![];
     }
     let Some(v) = st.data.views.get_mut(&narrow) else { return vec![] };
@@ -70,7 +66,7 @@ fn catch_up(st: &mut State, now: i64) -> Vec<Effect> {
 }
 
 pub(super) fn ping_if_due(st: &mut State, now: i64) -> Vec<Effect> {
-    if st.ui.loading || st.data.queue_id().is_none() {
+    if st.ui.conn.loading() || st.data.queue_id().is_none() {
         return vec![];
     }
     let interval = st.data.realm.ping_interval.max(10) as i64;

@@ -248,7 +248,7 @@ fn reactions(st: &State, m: &Stored) -> String {
 /// A message on its way, in words.
 fn pending_rows(st: &State, o: &Outgoing, width: usize) -> Vec<String> {
     let state = match &o.state {
-        OutState::Queued if st.ui.offline.is_some() => "waiting for the connection; ctrl+u edits".to_owned(),
+        OutState::Queued if st.ui.conn.is_offline() => "waiting for the connection; ctrl+u edits".to_owned(),
         OutState::Queued => "waiting to send".to_owned(),
         OutState::Sending => "sending".to_owned(),
         OutState::Sent(_) => "sent".to_owned(),
@@ -290,8 +290,8 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, pane: &mut Pane, area: Re
         head.push_str(", ");
         head.push_str(who);
     }
-    if st.ui.fatal.is_some() {
-        let text: Vec<String> = st.ui.reopen.iter().map(|l| sanitize(l)).collect();
+    if st.ui.conn.fatal().is_some() {
+        let text: Vec<String> = st.ui.conn.reopen().iter().map(|l| sanitize(l)).collect();
         let body = heading(f, pane.t, area, "The organization is closed");
         pane.hits.messages = body;
         let h = body.height as usize;
@@ -306,8 +306,8 @@ pub(super) fn draw_messages(f: &mut Frame, st: &State, pane: &mut Pane, area: Re
     };
     let Some(view) = view.filter(|v| !v.ids().is_empty()) else {
         let text = match view {
-            None if st.ui.loading => "connecting",
-            None if st.ui.offline.is_some() => crate::app::not_loaded(st),
+            None if st.ui.conn.loading() => "connecting",
+            None if st.ui.conn.is_offline() => crate::app::not_loaded(st),
             None => "loading",
             Some(v) if v.is_loading_newer() => "loading",
             Some(v) if !v.is_loaded() => crate::app::not_loaded(st),

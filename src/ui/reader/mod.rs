@@ -202,10 +202,10 @@ fn draw_status(f: &mut Frame, st: &State, t: &Theme, area: Rect) -> Option<Posit
 
 /// What the status row says, without anything that counts by itself.
 pub(super) fn news(st: &State) -> String {
-    if let Some(o) = &st.ui.offline {
+    if let Some(o) = st.ui.conn.offline() {
         return sanitize(&format!("offline: {}; retrying; drafts are kept", o.why));
     }
-    if st.ui.unanswered_since.is_some() {
+    if st.ui.conn.unanswered_since().is_some() {
         return "the server is not answering; still waiting; drafts are kept".to_owned();
     }
     if let Some(s) = &st.ui.status {
