@@ -17,7 +17,6 @@
 //! Module map of this crate:
 //! - [`app`]: the state store, `Msg`s in, `Effect`s out, and the pure `update` function; the
 //!   keymap; narrows and search parsing; the settings the config file decides. No I/O.
-//! - [`editor`]: the compose box's text editor (ratatui-textarea behind a small interface).
 //! - [`line`]: the one-line prompts' editor (tui-input behind a small interface, readline keys).
 //! - [`net`]: the dispatcher that runs effects as tasks, and the event long-poller.
 //! - [`archive`]: the message archive: every message seen, per account, in SQLite with a
@@ -46,7 +45,6 @@ pub mod backoff;
 pub mod config;
 pub mod content;
 pub mod desktop;
-pub mod editor;
 pub mod files;
 pub mod heap;
 pub mod kept;

@@ -9,6 +9,7 @@ pub mod channels;
 pub mod command;
 pub mod data_events;
 pub mod drafts;
+pub mod editor;
 mod effect;
 pub mod hints;
 pub mod images;

@@ -1,6 +1,7 @@
 //! The state's types: the UI state (focus, sidebar rows, the compose box, prompts, popups,
 //! notices), and [`State`], everything the UI task owns (its time zone is `when::TimeZone`).
 
+use super::editor::Editor;
 use super::effect::Effect;
 use super::narrow::Narrow;
 use super::outgoing::*;
@@ -11,7 +12,6 @@ use super::state::*;
 use super::unreads::Conv;
 use super::when::TimeZone;
 use crate::api::*;
-use crate::editor::Editor;
 use crate::line::LineEditor;
 use std::collections::HashSet;
 

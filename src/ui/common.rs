@@ -34,6 +34,8 @@ pub struct RenderCache {
     pub pictures: super::image::Pictures,
     /// What the screen-reader mode keeps between frames (`ui::reader`).
     pub(super) reader: ReaderMemory,
+    /// The compose box as last drawn (`ui::editor`): its wrapped text and scroll.
+    pub(super) compose: super::editor::Drawn,
 }
 
 /// What the screen-reader mode keeps between frames: where each list and the messages were

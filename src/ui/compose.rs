@@ -73,7 +73,7 @@ pub(super) fn draw_compose(f: &mut Frame, st: &State, t: &Theme, cache: &mut Ren
     f.render_widget(block, area);
     match &c.preview {
         Some(p) => draw_preview(f, st, t, cache, p, inner),
-        None => f.render_widget(c.editor.widget(), inner),
+        None => super::editor::draw(f, &c.editor, &mut cache.compose, inner),
     }
 }
 

@@ -7,6 +7,7 @@ mod clusters;
 mod common;
 mod compose;
 pub mod content;
+mod editor;
 mod emoji;
 mod help;
 mod hints;
