@@ -52,7 +52,7 @@ fn is_blank(line: &ratatui::text::Line<'_>) -> bool {
 /// unsafe character (`sanitize` is the identity on them); nothing of a closed spoiler's content
 /// reaches the lines or links (checked with a sentinel character, see [`SENTINEL`]); the number
 /// of spoilers (which numbers them) does not depend on which are open; the document model
-/// (`src/content/`) finds the links and code blocks the layout numbers, as the app opens and
+/// (`topicterm-core`'s `content/`) finds the links and code blocks the layout numbers, as the app opens and
 /// copies them by those numbers.
 pub fn content(data: &[u8]) {
     let Some((&first, rest)) = data.split_first() else { return };

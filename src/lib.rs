@@ -1,6 +1,6 @@
 //! topicterm: a terminal client for Zulip-compatible team chat.
 //!
-//! The workspace has three crates, and Cargo keeps their layering (a crate can name only what it
+//! The workspace has four crates, and Cargo keeps their layering (a crate can name only what it
 //! depends on):
 //! - `topicterm-api` ([`api`]): the typed async HTTP client, one function per operation, serde
 //!   models, the events, the error type and client-side limit checks; with what the client and
@@ -11,24 +11,21 @@
 //! - `topicterm-demo` ([`server`], the `demo` feature, on by default): the embedded demo server
 //!   (axum), an in-memory organization seeded from its `assets/demo_org.json` that honours the
 //!   contract's rules, and the fault proxies the tests use. Depends on `topicterm-api` alone.
-//! - `topicterm`, this crate: the client, its modules below. Re-exports the other two at the
-//!   paths they had as its modules (`crate::api::…`, `topicterm::server::…`).
+//! - `topicterm-core` ([`app`], [`content`], [`line`], [`backoff`]): the pure core — the state,
+//!   the owners of each domain, `update(&mut State, Msg) -> Vec<Effect>`, the HTML document
+//!   tree. Depends on `topicterm-api` and no terminal, network or runtime crate.
+//! - `topicterm`, this crate: the client, its modules below. Re-exports the others at the
+//!   paths they had as its modules (`crate::api::…`, `crate::app::…`, `topicterm::server::…`).
 //!
 //! Module map of this crate:
-//! - [`app`]: the state store, `Msg`s in, `Effect`s out, and the pure `update` function; the
-//!   keymap; narrows and search parsing; the settings the config file decides. No I/O.
-//! - [`line`]: the one-line prompts' editor (tui-input behind a small interface, readline keys).
 //! - [`net`]: the dispatcher that runs effects as tasks, and the event long-poller.
 //! - [`archive`]: the message archive: every message seen, per account, in SQLite with a
 //!   full-text index, written off the main loop; searched by `topicterm search`.
-//! - [`content`]: message HTML as a document (links, code blocks, spoilers, text) and
-//!   `sanitize`; no terminal layout. Used by `app`, `ui` and `webhook`.
 //! - [`ui`]: views as functions of the state (one file per pane and popup), the content layout,
 //!   and the colour themes built from the theme the settings name.
 //! - [`files`]: the client's files: its folders kept private, fresh files, which downloads may
 //!   be opened (writing itself is `api::files`', re-exported there).
 //! - [`heap`]: the allocator's settings (one arena; free memory given back after large answers).
-//! - [`backoff`]: retry timing (exponential backoff with jitter), the one home for it.
 //! - [`config`]: the TOML config file, its defaults and its error messages.
 //! - [`account`]: `topicterm login`, accounts, and where API keys live (keyring or private file).
 //! - [`run`]: the main loop, generic over the ratatui backend.
@@ -39,16 +36,12 @@
 //! - [`script`]: the scripting subcommands `send`, `tail` and `unread`, and their exit statuses.
 
 pub mod account;
-pub mod app;
 pub mod archive;
-pub mod backoff;
 pub mod config;
-pub mod content;
 pub mod desktop;
 pub mod files;
 pub mod heap;
 pub mod kept;
-pub mod line;
 pub mod login;
 pub mod net;
 pub mod outside;
@@ -60,5 +53,6 @@ pub mod webhook;
 // The other crates of the workspace, at the paths they had as modules of this one.
 pub use topicterm_api as api;
 pub use topicterm_api::{emoji, names, urls};
+pub use topicterm_core::{app, backoff, content, line};
 #[cfg(feature = "demo")]
 pub use topicterm_demo as server;

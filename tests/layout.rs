@@ -126,31 +126,25 @@ fn a_path_goes_to_the_file_that_defines_it() {
     assert_eq!(knots(&graph), vec![vec![module("app::update"), module("app::update::keys")]]);
 }
 
-/// One reader of Zulip's HTML (issue 54): `content` parses it once into the document tree, and
-/// the layout in `ui` lays that tree out. No file of `ui` names the HTML parser or the helpers
-/// that read HTML elements, so a second walker of the HTML cannot grow there again.
+/// The core is pure because Cargo says so: `topicterm-core` depends on no terminal, network or
+/// runtime crate, not even through `topicterm-api` (whose HTTP client is its `http` feature,
+/// which the core leaves off). What `cargo tree` prints is read, not a list kept here by hand.
 #[test]
-fn only_content_reads_html() {
-    fn files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-        for entry in std::fs::read_dir(dir).expect("src/ui is read") {
-            let path = entry.expect("an entry").path();
-            if path.is_dir() {
-                files(&path, out);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
-    let mut ui = Vec::new();
-    files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ui"), &mut ui);
-    assert!(ui.len() > 20, "every file of ui is read: {}", ui.len());
-    let readers: Vec<String> = ui
-        .iter()
-        .filter(|p| {
-            let text = std::fs::read_to_string(p).expect("a source file");
-            ["scraper::", "content::html", "ElementRef"].iter().any(|name| text.contains(name))
-        })
-        .map(|p| p.display().to_string())
-        .collect();
-    assert!(readers.is_empty(), "files of ui that read HTML themselves: {readers:?}");
+fn the_core_depends_on_no_terminal_network_or_runtime_crate() {
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(["tree", "-p", "topicterm-core", "-e", "normal,build", "--prefix", "none", "--offline"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo tree runs");
+    assert!(out.status.success(), "cargo tree: {}", String::from_utf8_lossy(&out.stderr));
+    let tree = String::from_utf8_lossy(&out.stdout);
+    let crates: Vec<&str> = tree.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    assert!(
+        crates.contains(&"topicterm-api") && crates.contains(&"serde"),
+        "the core's dependencies are read: {tree}"
+    );
+    let forbidden =
+        ["ratatui", "crossterm", "tokio", "reqwest", "hyper", "mio", "rustls", "ratatui-textarea"];
+    let found: Vec<&&str> = crates.iter().filter(|c| forbidden.contains(c)).collect();
+    assert!(found.is_empty(), "topicterm-core depends on {found:?}:\n{tree}");
 }

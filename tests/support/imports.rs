@@ -1,7 +1,8 @@
 //! The workspace's files and which of them each imports, read from the code's tokens (issue 24).
 //!
-//! The three crates are read as one tree: the client's modules as they are, `topicterm-api`'s
-//! under `api` and `topicterm-demo`'s under `server` (the names the client re-exports them by),
+//! The four crates are read as one tree: the client's modules as they are, `topicterm-core`'s
+//! beside them (`app`, `content`, `line`, `backoff`: the paths the client re-exports them at),
+//! `topicterm-api`'s under `api` and `topicterm-demo`'s under `server` (likewise),
 //! so that `crate::` in a crate means its own root and `topicterm_api::` leads into `api`.
 //!
 //! A file imports another when its code names a path into it: `use crate::…`, `use super::…`,
@@ -69,6 +70,9 @@ pub fn read_crate(dir: &Path, mount: &[&str]) -> Vec<SourceFile> {
 /// root stands for in the one tree, and the name the others import it by.
 pub const CRATES: &[(&str, &[&str], &str)] = &[
     ("src", &[], "topicterm"),
+    // The core's modules are the client's `app`, `content`, `line`, `backoff` (re-exported at
+    // those paths); its `lib.rs` is the node `topicterm_core`.
+    ("crates/topicterm-core/src", &[], "topicterm_core"),
     ("crates/topicterm-api/src", &["api"], "topicterm_api"),
     ("crates/topicterm-demo/src", &["server"], "topicterm_demo"),
 ];
@@ -79,8 +83,15 @@ pub fn read_workspace(root: &Path) -> (Vec<SourceFile>, Vec<(&'static str, Modul
     let mut files = Vec::new();
     let mut externs = Vec::new();
     for (src, mount, name) in CRATES {
-        files.extend(read_crate(&root.join(src), mount));
-        if !mount.is_empty() {
+        let mut read = read_crate(&root.join(src), mount);
+        if *name == "topicterm_core" {
+            // Mounted at the root with the client: its root file is a node of its own.
+            for f in read.iter_mut().filter(|f| f.module.is_empty()) {
+                f.module = vec![(*name).to_owned()];
+            }
+        }
+        files.extend(read);
+        if !mount.is_empty() || *name == "topicterm_core" {
             externs.push((*name, mount.iter().map(|s| (*s).to_owned()).collect()));
         }
     }

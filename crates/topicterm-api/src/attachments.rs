@@ -7,6 +7,7 @@ use super::levels;
 use super::models::{Ack, MessageId};
 use super::transport::*;
 
+#[cfg(feature = "http")]
 use reqwest::Method;
 use serde::{Deserialize, Serialize};
 
@@ -113,6 +114,7 @@ impl TryFrom<RawAttachmentEvent> for AttachmentEvent {
     }
 }
 
+#[cfg(feature = "http")]
 impl Client {
     /// `GET /attachments`: the user's uploads, and the space all uploads take.
     pub async fn get_attachments(&self) -> Result<AttachmentsResponse> {

@@ -5,6 +5,7 @@ use super::limits;
 use super::models::*;
 use super::transport::*;
 
+#[cfg(feature = "http")]
 use reqwest::Method;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -117,6 +118,7 @@ pub struct StreamResponse {
     pub ignored_parameters_unsupported: Vec<String>,
 }
 
+#[cfg(feature = "http")]
 impl Client {
     /// `GET /streams`: the channels the user can see, as the query selects them.
     pub async fn get_streams(&self, q: &StreamsQuery) -> Result<StreamsResponse> {

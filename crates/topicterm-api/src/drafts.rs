@@ -5,8 +5,10 @@ use super::limits;
 use super::models::*;
 use super::transport::*;
 
+#[cfg(feature = "http")]
 use reqwest::Method;
 
+#[cfg(feature = "http")]
 impl Client {
     /// `GET /drafts`: the user's server-side drafts, most recently edited first. Refused
     /// (`BAD_REQUEST`) while `enable_drafts_synchronization` is off.

@@ -303,6 +303,7 @@ pub const UNTRUSTED_CERTIFICATE: &str = "the server's certificate is not trusted
 pub const CLIENT_CERTIFICATE_REQUIRED: &str = "the server asks for a client certificate: put yours in the \
      zuliprc as client_cert=PATH and its key as client_cert_key=PATH";
 
+#[cfg(feature = "http")]
 impl From<reqwest::Error> for ApiError {
     fn from(e: reqwest::Error) -> Self {
         // The URL's path only: its query can hold a search, which is the user's words.

@@ -5,6 +5,7 @@ use super::levels;
 use super::models::ChannelId;
 use super::transport::*;
 
+#[cfg(feature = "http")]
 use reqwest::Method;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -50,6 +51,7 @@ pub fn invitation_failure(e: &ApiError) -> Option<(Vec<Skipped>, bool)> {
     Some((skipped, sent))
 }
 
+#[cfg(feature = "http")]
 impl Client {
     /// `POST /invites`: invite `emails` to join, into `channels` — or, none named, the
     /// organization's default channels (`include_realm_default_subscriptions`, from

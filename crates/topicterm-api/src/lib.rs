@@ -36,8 +36,12 @@
 //! it), `files` (files written atomically, `~/` as home) and
 //! `zuliprc` (the Python bindings' credential file). It knows nothing of a terminal or a UI.
 
+// Without `http` (the pure core's build) the operations' imports and helpers go unused.
+#![cfg_attr(not(feature = "http"), allow(unused_imports, dead_code))]
+
 pub mod attachments;
 pub mod channels;
+#[cfg(feature = "http")]
 pub mod desktop_login;
 pub mod drafts;
 pub mod emoji;

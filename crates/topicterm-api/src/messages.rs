@@ -7,6 +7,7 @@ use super::limits;
 use super::models::*;
 use super::transport::*;
 
+#[cfg(feature = "http")]
 use reqwest::Method;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -292,6 +293,7 @@ pub struct FlagsNarrowResponse {
     pub ignored_parameters_unsupported: Vec<String>,
 }
 
+#[cfg(feature = "http")]
 impl Client {
     /// Operation 6: `GET /messages`.
     pub async fn get_messages(&self, q: &GetMessages) -> Result<MessagesResponse> {

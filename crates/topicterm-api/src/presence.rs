@@ -4,6 +4,7 @@ use super::error::Result;
 use super::models::*;
 use super::transport::*;
 
+#[cfg(feature = "http")]
 use reqwest::Method;
 
 /// Presence report (operation 5).
@@ -30,6 +31,7 @@ impl PresenceUpdate {
     }
 }
 
+#[cfg(feature = "http")]
 impl Client {
     /// Operation 5: `POST /users/me/presence`.
     pub async fn update_presence(&self, u: &PresenceUpdate) -> Result<PresenceResponse> {

@@ -6,6 +6,7 @@ use super::events::{Event, EventsResponse, RegisterResponse};
 use super::models::*;
 use super::transport::*;
 
+#[cfg(feature = "http")]
 use reqwest::Method;
 use serde_json::Value;
 use std::time::Duration;
@@ -45,6 +46,7 @@ impl RegisterParams {
     }
 }
 
+#[cfg(feature = "http")]
 impl Client {
     /// `POST /register`. Records the server's feature level and limits in this client.
     /// The answer is taken as the server gave it; [`Client::register_whole`] also reads on their

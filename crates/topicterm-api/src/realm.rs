@@ -5,6 +5,7 @@ use super::limits;
 use super::models::*;
 use super::transport::*;
 
+#[cfg(feature = "http")]
 use reqwest::Method;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -101,6 +102,7 @@ impl fmt::Debug for ApiKeyResponse {
     }
 }
 
+#[cfg(feature = "http")]
 impl Client {
     /// Operation 18: `PATCH /navigation_views/{fragment}`; the fragment may contain slashes.
     pub async fn update_navigation_view(

@@ -7,6 +7,7 @@ use super::levels::REMINDER_NOTE;
 use super::models::{Ack, MessageId, UserId};
 use super::transport::*;
 
+#[cfg(feature = "http")]
 use reqwest::Method;
 use serde::{Deserialize, Serialize};
 
@@ -111,6 +112,7 @@ impl TryFrom<RawRemindersEvent> for RemindersEvent {
     }
 }
 
+#[cfg(feature = "http")]
 impl Client {
     /// `POST /reminders`: remind the user of a message at `at` (UNIX seconds). The note goes
     /// only to a server that keeps one ([`REMINDER_NOTE`]); older ones would ignore it.

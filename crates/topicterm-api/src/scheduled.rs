@@ -5,6 +5,7 @@ use super::limits;
 use super::models::*;
 use super::transport::*;
 
+#[cfg(feature = "http")]
 use reqwest::Method;
 use serde::{Deserialize, Serialize};
 
@@ -43,6 +44,7 @@ pub struct ScheduledMessagesResponse {
     pub ignored_parameters_unsupported: Vec<String>,
 }
 
+#[cfg(feature = "http")]
 impl Client {
     /// Operation 1: `POST /scheduled_messages`.
     pub async fn create_scheduled_message(

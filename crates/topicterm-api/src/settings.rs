@@ -3,10 +3,14 @@
 
 use super::error::Result;
 use super::models::Ack;
-use super::transport::{Client, Params};
+#[cfg(feature = "http")]
+use super::transport::Client;
+use super::transport::Params;
+#[cfg(feature = "http")]
 use reqwest::Method;
 use serde::{Deserialize, Serialize};
 
+#[cfg(feature = "http")]
 impl Client {
     /// `PATCH /settings` with one setting: `name` set to `value` (a boolean, an integer or a
     /// text, sent as the server reads it). The server answers with a `user_settings` event; the

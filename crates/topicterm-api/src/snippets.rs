@@ -8,6 +8,7 @@ use super::limits;
 use super::models::Ack;
 use super::transport::*;
 
+#[cfg(feature = "http")]
 use reqwest::Method;
 use serde::{Deserialize, Serialize};
 
@@ -42,6 +43,7 @@ pub fn no_snippets_here(level: Option<i64>) -> Result<()> {
     Ok(super::levels::Level(level).require(SAVED_SNIPPETS, "saved snippets", "Zulip 10.0")?)
 }
 
+#[cfg(feature = "http")]
 impl Client {
     /// Refused before asking a server older than saved snippets.
     fn has_snippets(&self) -> Result<()> {

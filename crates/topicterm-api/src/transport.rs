@@ -4,6 +4,7 @@
 
 use super::error::{ApiError, LimitError, Result, ServerError};
 
+#[cfg(feature = "http")]
 use reqwest::Method;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -41,6 +42,7 @@ pub struct Tls {
     pub client_cert_key: Option<std::path::PathBuf>,
 }
 
+#[cfg(feature = "http")]
 impl Tls {
     /// Apply to a request builder: the trusted certificates and the client's identity.
     fn apply(&self, mut b: reqwest::ClientBuilder) -> Result<reqwest::ClientBuilder> {
@@ -98,6 +100,7 @@ pub struct ServerInfo {
 
 /// The typed API client. Cheap to clone; clones share the connection pools and server info.
 #[derive(Clone)]
+#[cfg(feature = "http")]
 pub struct Client {
     /// The pool every request but the long-poll goes through, being made on a thread of its
     /// own from [`Client::new`] on (see [`Building`]).
@@ -120,10 +123,12 @@ pub struct Client {
 
 /// Make ring the process's TLS crypto provider (the one linked; reqwest has none of its own in
 /// the binary). Done by every client and by `main` first thing; the first call wins.
+#[cfg(feature = "http")]
 pub fn install_crypto() {
     let _ = rustls::crypto::ring::default_provider().install_default();
 }
 
+#[cfg(feature = "http")]
 impl Client {
     /// True when any certificate is accepted (`insecure`): the status bar says so.
     pub fn insecure(&self) -> bool {
@@ -143,11 +148,13 @@ impl Client {
 }
 
 /// A connection pool trusting servers as `tls` says.
+#[cfg(feature = "http")]
 fn pool(tls: &Tls) -> Result<reqwest::Client> {
     Ok(builder(tls)?.build()?)
 }
 
 /// A pool's settings, with the files `tls` names read (an unreadable one is an error now).
+#[cfg(feature = "http")]
 fn builder(tls: &Tls) -> Result<reqwest::ClientBuilder> {
     let builder = reqwest::Client::builder()
         .user_agent(concat!("topicterm/", env!("CARGO_PKG_VERSION")))
@@ -156,13 +163,16 @@ fn builder(tls: &Tls) -> Result<reqwest::ClientBuilder> {
 }
 
 /// The pool, or why it could not be made.
+#[cfg(feature = "http")]
 type Built = std::result::Result<reqwest::Client, String>;
 
 /// A pool being made. Making one reads and parses the system's certificates: milliseconds
 /// that would otherwise stand between the launch and the first frame, which needs no network.
 /// A thread makes it ([`Connect`]); the first request waits for it only if it is not done.
+#[cfg(feature = "http")]
 pub struct Building(std::sync::LazyLock<Built, Box<dyn FnOnce() -> Built + Send>>);
 
+#[cfg(feature = "http")]
 impl Building {
     fn new(make: impl FnOnce() -> Built + Send + 'static) -> Arc<Building> {
         Arc::new(Building(std::sync::LazyLock::new(Box::new(make))))
@@ -176,8 +186,10 @@ impl Building {
 /// The making of a client's pool, not started yet ([`Client::held`]): [`Connect::now`] makes
 /// it on the caller's thread; dropped unused, it starts a thread that makes it. (Without either,
 /// the first request would make it.)
+#[cfg(feature = "http")]
 pub struct Connect(Option<Arc<Building>>);
 
+#[cfg(feature = "http")]
 impl Connect {
     /// Make the pool here and now (a thread that has other start-up work to do first).
     pub fn now(mut self) {
@@ -187,6 +199,7 @@ impl Connect {
     }
 }
 
+#[cfg(feature = "http")]
 impl Drop for Connect {
     fn drop(&mut self) {
         if let Some(building) = self.0.take() {
@@ -203,6 +216,7 @@ pub fn site_of(site: &str) -> &str {
     site.trim().trim_end_matches('/')
 }
 
+#[cfg(feature = "http")]
 impl fmt::Debug for Client {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Client").field("base", &self.base).field("email", &self.email).finish()
@@ -259,8 +273,10 @@ pub struct UploadResponse {
 }
 
 /// Timeout for ordinary requests; long-polls set their own.
+#[cfg(feature = "http")]
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
+#[cfg(feature = "http")]
 impl Client {
     /// A client with credentials. The site may be given with or without a trailing slash.
     pub fn new(creds: &Credentials) -> Result<Self> {
@@ -586,6 +602,7 @@ impl<'de, A: serde::de::MapAccess<'de>> serde::de::MapAccess<'de> for TeeMap<'_,
     }
 }
 
+#[cfg(feature = "http")]
 impl Client {
     /// Fetch a file a message links to: an upload on this server (see [`crate::urls::judge`])
     /// with the user's credentials, anything else on the web without them. At most 200 MB.
@@ -683,6 +700,7 @@ impl Client {
 /// organization's state: 20,000 users and 2,000 channels take about 12 MB) may be large; a page
 /// of messages, an events batch and the lists of users or channels moderate; every other answer
 /// (a send's, a flag's, one user's…) small. Past it the answer is refused, not read whole.
+#[cfg(feature = "http")]
 pub fn answer_bound(method: &Method, path: &str) -> usize {
     const MIB: usize = 1 << 20;
     let path = path.split('?').next().unwrap_or(path);
@@ -697,6 +715,7 @@ pub fn answer_bound(method: &Method, path: &str) -> usize {
 
 /// A body, read chunk by chunk: `None` as soon as it passes `max` bytes (or announces more),
 /// so an answer too large never takes its size in memory.
+#[cfg(feature = "http")]
 async fn read_at_most(mut resp: reqwest::Response, max: usize) -> Result<Option<Vec<u8>>> {
     // The announced length (reqwest's own `content_length` does not tell it where it can
     // decompress); of a compressed body it is less than what it decompresses to.
@@ -744,6 +763,7 @@ fn error_body(path: &str, status: u16, retry_header: Option<f64>, bytes: &[u8]) 
 }
 
 #[cfg(test)]
+#[cfg(feature = "http")]
 mod tests {
     use super::*;
 

@@ -45,7 +45,7 @@ pub fn decode(s: &str) -> String {
 /// The host a site URL names (`chat.example.com` of `https://chat.example.com:8443/`), or the
 /// text itself when it is no URL.
 pub fn host_of(site: &str) -> String {
-    reqwest::Url::parse(site)
+    url::Url::parse(site)
         .ok()
         .and_then(|u| u.host_str().map(str::to_owned))
         .unwrap_or_else(|| site.to_owned())

@@ -5,6 +5,7 @@ use super::limits;
 use super::models::*;
 use super::transport::*;
 
+#[cfg(feature = "http")]
 use reqwest::Method;
 use serde::{Deserialize, Serialize};
 
@@ -62,6 +63,7 @@ pub struct UserResponse {
     pub ignored_parameters_unsupported: Vec<String>,
 }
 
+#[cfg(feature = "http")]
 impl Client {
     /// Operation 8: `POST /users/me/status`.
     pub async fn update_status(&self, s: &StatusUpdate) -> Result<Ack> {

@@ -8,7 +8,7 @@
 //! malformed input (thousands of unclosed tags); Zulip's HTML never comes close.
 
 /// Shown instead of content whose parsing would take too long.
-pub(crate) const TOO_COMPLEX: &str = "[message content too deeply nested to display]";
+pub const TOO_COMPLEX: &str = "[message content too deeply nested to display]";
 /// Budget of simulated tree-builder steps (10,000 nested `<div>`s cost about 5·10⁷).
 const PARSE_BUDGET: u64 = 100_000_000;
 /// Relative cost of a step through the list of active formatting elements.
@@ -17,7 +17,7 @@ const FORMATTING_WEIGHT: u64 = 16;
 const CLONE_WEIGHT: u64 = 100;
 
 /// Whether html5ever would do an excessive amount of work on `html`.
-pub(crate) fn parse_too_costly(html: &str) -> bool {
+pub fn parse_too_costly(html: &str) -> bool {
     let bytes = html.as_bytes();
     let mut sim = StackSim::default();
     let mut i = 0;

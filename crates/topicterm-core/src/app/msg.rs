@@ -113,7 +113,7 @@ pub enum Answer {
     /// contents are not what its name says).
     Kept {
         target: String,
-        why: crate::files::Kept,
+        why: Kept,
     },
     /// A channel created (its ID, where the server says it).
     ChannelCreated(Option<ChannelId>),
@@ -482,6 +482,28 @@ impl Msg {
             Msg::EditorDone { .. } => "EditorDone",
             Msg::NotificationClicked { .. } => "NotificationClicked",
             Msg::NotificationUnshown => "NotificationUnshown",
+        }
+    }
+}
+
+/// Why a downloaded attachment was saved and not opened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kept {
+    /// An archive: saved, never unpacked or opened.
+    Archive,
+    /// Its name is of no inert type: programs, scripts, pages, documents with macros, and
+    /// every type not on the list (a name with no extension or a trailing dot too).
+    NotInert,
+    /// Its name is of an inert type (this extension) but its contents are not.
+    Contents(String),
+}
+
+impl std::fmt::Display for Kept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Kept::Archive => f.write_str("an archive is saved, not unpacked or opened"),
+            Kept::NotInert => f.write_str("only pictures, PDFs, plain text, audio and video are opened"),
+            Kept::Contents(ext) => write!(f, "its contents are not those of a .{ext} file"),
         }
     }
 }

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 
 /// Maximum element nesting walked recursively; deeper content is walked flat, without
 /// recursion, so hostile nesting cannot overflow the stack.
-pub(crate) const MAX_DEPTH: usize = 32;
+pub const MAX_DEPTH: usize = 32;
 
 /// What the reader of a document decides: how times read and which spoilers are open.
 pub trait ContentContext {
@@ -114,7 +114,7 @@ impl Document {
 }
 
 /// Whether the spoiler `index` is open for `ctx`; one the numbering missed stays closed.
-pub(crate) fn spoiler_open(ctx: &dyn ContentContext, spoiler: Spoiler) -> bool {
+pub fn spoiler_open(ctx: &dyn ContentContext, spoiler: Spoiler) -> bool {
     match spoiler {
         Spoiler::Block { index, .. } | Spoiler::Content { index, .. } => {
             index.is_some_and(|i| ctx.spoiler_open(i))

@@ -97,7 +97,7 @@ fn drop_stray_tags(s: &str) -> String {
     out
 }
 
-pub(crate) fn clean(s: &str) -> Cow<'_, str> {
+pub fn clean(s: &str) -> Cow<'_, str> {
     if !s.is_ascii() && s.chars().any(is_tag) {
         let kept = drop_stray_tags(s);
         return Cow::Owned(clean_controls(&kept).into_owned());
@@ -126,7 +126,7 @@ fn clean_controls(s: &str) -> Cow<'_, str> {
 /// Zero-width characters (combining marks, joiners, selectors) kept in a row.
 const MAX_ZERO_WIDTH_RUN: usize = 8;
 
-pub(crate) fn has_long_zero_width_run(s: &str) -> bool {
+pub fn has_long_zero_width_run(s: &str) -> bool {
     let mut run = 0;
     s.chars().any(|c| {
         run = if unicode_width::UnicodeWidthChar::width(c) == Some(0) { run + 1 } else { 0 };
@@ -135,12 +135,12 @@ pub(crate) fn has_long_zero_width_run(s: &str) -> bool {
 }
 
 /// Like [`sanitize`] but keeps `\n` and `\t` (code block text for copying).
-pub(crate) fn sanitize_code(s: &str) -> String {
+pub fn sanitize_code(s: &str) -> String {
     let s = if s.chars().any(is_tag) { Cow::Owned(drop_stray_tags(s)) } else { Cow::Borrowed(s) };
     s.chars().filter(|&c| c == '\n' || c == '\t' || !is_unsafe_char(c)).collect()
 }
 
-pub(crate) fn grapheme_width(g: &str) -> usize {
+pub fn grapheme_width(g: &str) -> usize {
     if g.len() == 1 {
         return usize::from(!g.as_bytes()[0].is_ascii_control());
     }
@@ -151,12 +151,12 @@ pub(crate) fn grapheme_width(g: &str) -> usize {
     g.width() + g.chars().filter(|&c| matches!(c, '\u{FF9E}' | '\u{FF9F}')).count()
 }
 
-pub(crate) fn is_html_space(c: char) -> bool {
+pub fn is_html_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0C')
 }
 
 /// Collapse HTML whitespace runs into single spaces and trim.
-pub(crate) fn collapse_ws(s: &str) -> String {
+pub fn collapse_ws(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for word in s.split(is_html_space).filter(|w| !w.is_empty()) {
         if !out.is_empty() {
@@ -168,7 +168,7 @@ pub(crate) fn collapse_ws(s: &str) -> String {
 }
 
 /// Clean text from an attribute: whitespace collapsed, control characters removed.
-pub(crate) fn attr_text(s: &str) -> String {
+pub fn attr_text(s: &str) -> String {
     sanitize(&collapse_ws(s))
 }
 

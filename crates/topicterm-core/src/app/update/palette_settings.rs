@@ -99,7 +99,7 @@ pub(super) fn set_status_text(st: &State, text: &str) -> Result<Vec<Effect>, Str
             .find(|(n, _, _)| n == name)
             .or_else(|| {
                 // A gemoji name (`:thumbsup:`) is taken as the Zulip name of its emoji.
-                let (n, e) = crate::emoji::resolve(name)?;
+                let (n, e) = crate::api::emoji::resolve(name)?;
                 Some((n.to_owned(), e.code.to_owned(), "unicode_emoji".to_owned()))
             })
             .ok_or_else(|| format!("no emoji :{name}:"))?;

@@ -7,11 +7,11 @@
 //! known of a topic elsewhere (its unread messages, its view) is asked of the caller through a
 //! closure, so this stays a leaf.
 
+use crate::api::names::same_name;
 use crate::api::{
     ChannelId, DeleteMessageEvent, MessageId, RegisterResponse, TopicEntry, UpdateMessageEvent, UserTopic,
     VisibilityPolicy,
 };
-use crate::names::same_name;
 use std::collections::HashMap;
 
 /// A topic of a channel: a row, standing on its newest message known here.

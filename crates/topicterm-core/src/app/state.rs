@@ -13,8 +13,8 @@ use super::topics::Topics;
 use super::unreads::{Conv, Unreads};
 use super::users::{Activity, Users};
 pub use super::views::{Local, NarrowView, SearchMatch, Views};
+use crate::api::names::same_name;
 use crate::api::*;
-use crate::names::same_name;
 use std::collections::HashMap;
 
 /// The user's own defaults for channel notifications (register's `user_settings`, kept by

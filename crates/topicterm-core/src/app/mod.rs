@@ -47,7 +47,7 @@ pub use effect::{ApiCall, Clicked, Effect, TermEffect};
 pub use keymap::{Action, Context};
 pub use lists::Lists;
 pub use model::*;
-pub use msg::{Answer, ArchiveCheck, Failure, Job, Msg, ProgramFailure, Unsubscribed};
+pub use msg::{Answer, ArchiveCheck, Failure, Job, Kept, Msg, ProgramFailure, Unsubscribed};
 pub use narrow::Narrow;
 pub use outbox::Outbox;
 pub use outgoing::*;

@@ -5,11 +5,11 @@
 //! methods (a change the user asks for shows when the server's event says so), read through
 //! its accessors. A leaf.
 
+use crate::api::names::same_name;
 use crate::api::{
     ChannelFolder, ChannelFolderEvent, ChannelId, GroupSettingValue, RegisterResponse, StreamChange,
     StreamEvent, Subscription, SubscriptionChange, SubscriptionEvent,
 };
-use crate::names::same_name;
 use std::collections::{BTreeMap, HashMap};
 
 /// A subscribed channel.

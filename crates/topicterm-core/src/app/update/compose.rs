@@ -259,7 +259,7 @@ pub(super) fn suggest(st: &mut State) -> Vec<Effect> {
                 .into_iter()
                 // As the `E` picker shows them: the emoji and its name (custom ones marked ◆).
                 .map(|(name, code, kind)| {
-                    let glyph = crate::emoji::glyph(&code)
+                    let glyph = crate::api::emoji::glyph(&code)
                         .filter(|g| kind == "unicode_emoji" && !g.chars().any(char::is_control));
                     (format!("{} :{name}:", glyph.unwrap_or_else(|| "◆".into())), format!(":{name}:"))
                 }),
@@ -295,14 +295,14 @@ pub fn emoji_matches(d: &Data, query: &str, limit: usize) -> Vec<(String, String
         push(&e.name, e.id.clone(), "realm_emoji");
     }
     push("zulip", "zulip".into(), "svc_extra_emoji");
-    for e in crate::emoji::all() {
+    for e in crate::api::emoji::all() {
         for name in e.names() {
             push(name, e.code.to_owned(), "unicode_emoji");
         }
     }
     // Names typed from habit (gemoji's `thumbsup`) offer the Zulip name of the same emoji.
     if starts.len() < limit && q.len() >= 2 {
-        for (_, e) in crate::emoji::gemoji_starting_with(&q) {
+        for (_, e) in crate::api::emoji::gemoji_starting_with(&q) {
             let entry = (e.name.to_owned(), e.code.to_owned(), "unicode_emoji".to_owned());
             if !starts.contains(&entry) {
                 starts.push(entry);

@@ -184,7 +184,7 @@ pub enum Effect {
         /// The window's epoch, echoed in the answer.
         epoch: u64,
     },
-    /// Ask the archive on this machine (`crate::archive`) for the newest `limit` messages of a
+    /// Ask the archive on this machine (the client's `archive`) for the newest `limit` messages of a
     /// narrow, answered by `Msg::ArchiveHits` (not at all when no archive is kept).
     SearchArchive {
         narrow: Narrow,
@@ -298,7 +298,7 @@ pub enum Effect {
     /// Mute or unmute a channel (the subscription's `is_muted`).
     /// Every unread message, everywhere.
     MarkAllRead,
-    /// Remove this account's files from the disk — its archive (`crate::archive`), its last
+    /// Remove this account's files from the disk — its archive (the client's `archive`), its last
     /// session, its drafts and outbox — and keep nothing more in them this session.
     Forget,
     /// Fetch the older history of these narrows into the archive only (not the views), a page

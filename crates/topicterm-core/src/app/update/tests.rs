@@ -554,7 +554,7 @@ fn emoji_completion_offers_zulip_names_and_translates_gemoji_ones() {
     // Typed from habit: gemoji's name offers the Zulip name of the same emoji, never itself.
     let habit = names("thumbsu");
     assert_eq!(habit.first(), Some(&("+1".into(), "1f44d".into())), "{habit:?}");
-    assert!(habit.iter().all(|(n, _)| crate::emoji::by_name(n).is_some() || n == "zulip"), "{habit:?}");
+    assert!(habit.iter().all(|(n, _)| crate::api::emoji::by_name(n).is_some() || n == "zulip"), "{habit:?}");
     assert!(names("working_on").iter().any(|(n, _)| n == "working_on_it"));
 }
 

@@ -38,7 +38,7 @@ impl Target {
             (Narrow::All, _) => true,
             (Narrow::Channel(c), Target::Channel { id, .. }) => c == id,
             (Narrow::Topic(c, t), Target::Channel { id, topic }) => {
-                c == id && crate::names::same_name(t, topic)
+                c == id && crate::api::names::same_name(t, topic)
             }
             (Narrow::AllDms, Target::Dm(_)) => true,
             (Narrow::Dm(a), Target::Dm(b)) => a == b,

@@ -11,13 +11,13 @@
 //! HTML by hand.
 
 mod document;
-pub(crate) mod guard;
+pub mod guard;
 pub(crate) mod html;
-pub(crate) mod text;
+pub mod text;
 pub mod tree;
 
 pub use document::{CodeBlock, ContentContext, Document, LinkRef, Summary};
-pub(crate) use document::{MAX_DEPTH, spoiler_open};
+pub use document::{MAX_DEPTH, spoiler_open};
 pub use html::highlighted_runs;
 pub use text::{display_width, is_tag, is_unsafe_char, sanitize};
 // Escaping and marking words: the API crate's, shared with the demo server.

@@ -5,7 +5,7 @@ use super::common::*;
 use super::navigation::on_messages;
 use super::prelude::*;
 use super::{cold_start, complete, hold, outbox};
-use crate::names::same_name;
+use crate::api::names::same_name;
 
 /// How a failed page of messages starts its status line (cleared when a page loads).
 pub(super) const LOAD_FAILED: &str = "messages not loaded";

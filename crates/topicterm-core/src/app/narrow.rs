@@ -2,8 +2,8 @@
 
 use super::people::NameError;
 use super::store::Stored;
+use crate::api::names::same_name;
 use crate::api::{ChannelId, Flag, MessageId, NarrowTerm, UserId};
-use crate::names::same_name;
 use serde_json::json;
 
 /// What the message pane shows (kept with the last session, hence serialisable).
@@ -98,7 +98,7 @@ pub fn from_fragment(fragment: &str, me: UserId) -> Option<(Narrow, Option<Messa
         let [op, operand] = pair else { return None };
         match *op {
             "channel" | "stream" => channel = Some(leading_id(operand)?),
-            "topic" | "subject" => topic = Some(crate::urls::hash_decode(operand)),
+            "topic" | "subject" => topic = Some(crate::api::urls::hash_decode(operand)),
             "dm" | "pm-with" => {
                 let ids = operand.split('-').next()?;
                 let ids: Option<Vec<UserId>> = ids.split(',').map(|n| n.parse().ok()).collect();

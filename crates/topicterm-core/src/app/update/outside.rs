@@ -4,10 +4,10 @@
 use super::common::*;
 use super::navigation::{open_narrow, open_near};
 use super::prelude::*;
+use crate::api::urls::Link;
 use crate::app::alerts::{ChannelAlerts, Facts};
 use crate::app::burst::{Notice, Reason};
 use crate::content::{ContentContext, Document, sanitize};
-use crate::urls::Link;
 
 /// Which of `count` things (links, code blocks) the user means: the only one, the number
 /// given, or `None` after asking (a prompt) or saying there is none.
@@ -63,7 +63,7 @@ pub(super) fn open_shown_link(st: &mut State, url: &str, label: &str) -> Vec<Eff
 /// mail link in the browser. Only `urls::judge`, the one place that decides, says which.
 /// `label` names it while it opens, `what` when it is refused.
 pub(super) fn open_judged(st: &mut State, url: &str, label: &str, what: &str) -> Vec<Effect> {
-    let (url, download) = match crate::urls::judge(&st.site, url) {
+    let (url, download) = match crate::api::urls::judge(&st.site, url) {
         Link::InApp(url) => {
             let fragment = url.fragment().unwrap_or_default();
             if let Some((narrow, near)) = crate::app::narrow::from_fragment(fragment, st.data.me) {
@@ -95,8 +95,8 @@ pub fn message_link(st: &State, m: &Stored) -> String {
             let name = st.data.channels.name(c).replace(' ', "-");
             format!(
                 "{site}/#narrow/channel/{c}-{}/topic/{}/near/{}",
-                crate::urls::hash_component(&name),
-                crate::urls::hash_component(m.topic()),
+                crate::api::urls::hash_component(&name),
+                crate::api::urls::hash_component(m.topic()),
                 m.id
             )
         }
@@ -120,7 +120,7 @@ pub(super) fn copy_link(st: &mut State) -> Vec<Effect> {
 /// Copy the address of a link the message pane shows, named `label`: made whole (a link on
 /// this server gets its site) by `urls::judge`, which refuses what it would not open.
 pub(super) fn copy_address(st: &mut State, url: &str, label: &str) -> Vec<Effect> {
-    let url = match crate::urls::judge(&st.site, url) {
+    let url = match crate::api::urls::judge(&st.site, url) {
         Link::InApp(url) | Link::OwnUpload(url) | Link::Web(url) => url.to_string(),
         Link::Refused(why) => {
             set_error(st, format!("the address of {label} is not copied: {why}"));
@@ -277,7 +277,7 @@ fn org_name(st: &State) -> String {
     match st.ui.orgs.own_name() {
         Some(org) => sanitize(&org),
         None if !st.data.realm.name.trim().is_empty() => sanitize(&st.data.realm.name),
-        None => sanitize(&crate::urls::host_of(&st.site)),
+        None => sanitize(&crate::api::urls::host_of(&st.site)),
     }
 }
 
@@ -314,7 +314,7 @@ mod tests {
 
     #[test]
     fn hash_encoding_matches_the_web_app() {
-        assert_eq!(crate::urls::hash_component("copy me.now"), "copy.20me.2Enow");
-        assert_eq!(crate::urls::hash_component("a(b)!~*'c/d"), "a(b)!~*'c.2Fd");
+        assert_eq!(crate::api::urls::hash_component("copy me.now"), "copy.20me.2Enow");
+        assert_eq!(crate::api::urls::hash_component("a(b)!~*'c/d"), "a(b)!~*'c.2Fd");
     }
 }

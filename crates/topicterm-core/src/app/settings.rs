@@ -1,4 +1,4 @@
-//! The user's settings as the app uses them. `crate::config` reads them from the config file;
+//! The user's settings as the app uses them. the client's `config` reads them from the config file;
 //! everything here is plain data with defaults, so tests build a `State` without a file.
 
 use super::keymap::Keymap;

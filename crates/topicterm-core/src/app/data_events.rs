@@ -11,8 +11,8 @@ use super::narrow::Narrow;
 use super::state::{Data, RealmInfo, in_feed, topic_muted};
 use super::told::Mark;
 use super::unreads::Conv;
+use crate::api::names::same_name;
 use crate::api::*;
-use crate::names::same_name;
 
 /// What the data needs to know of the moment an event is applied in.
 #[derive(Debug, Clone, Copy)]

@@ -38,7 +38,7 @@ fn fragment_query(fragment: &str) -> Option<String> {
             Some(op) => ("-", op),
             None => ("", *op),
         };
-        let mut value = crate::urls::hash_decode(operand);
+        let mut value = crate::api::urls::hash_decode(operand);
         // `12-design`: the channel's ID, then its name for people to read.
         if matches!(op, "channel" | "stream")
             && let Some((id, _)) = value.split_once('-').filter(|(id, _)| id.parse::<i64>().is_ok())

@@ -9,7 +9,7 @@ use super::narrow::Narrow;
 use super::outbox::Outbox;
 use super::state::Data;
 use crate::api::Flag;
-use crate::names::same_name;
+use crate::api::names::same_name;
 
 /// The first way the data disagrees with itself, in words.
 pub fn check(d: &Data) -> Result<(), String> {
