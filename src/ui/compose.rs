@@ -60,7 +60,7 @@ pub(super) fn draw_compose(f: &mut Frame, st: &State, t: &Theme, cache: &mut Ren
     let len = c.editor.lines().iter().map(|l| l.chars().count() + 1).sum::<usize>().saturating_sub(1);
     let counter = rules::length_counter(d, len);
     if let Some(counter) = &counter {
-        let max = d.realm.max_message_length.unwrap_or(usize::MAX);
+        let max = d.realm.limits.max_message_length.unwrap_or(usize::MAX);
         let style = if len > max { t.error } else { t.highlight };
         block = block.title_bottom(Line::styled(format!(" {counter} "), style).right_aligned());
     }

@@ -87,7 +87,7 @@ pub(super) fn draw_help(f: &mut Frame, st: &State, t: &Theme, scroll: u16) {
     lines.push(Line::raw(""));
     lines.push(Line::styled("Commands (press : then tab to complete)", t.header));
     for (name, _, what) in crate::app::command::COMMANDS {
-        let args = crate::app::command::args(name, st.data.realm.feature_level);
+        let args = crate::app::command::args(name, st.data.realm.server.feature_level);
         // What a command does follows its usage; wrapped, it goes on under it, indented.
         let head = format!(":{name} {args}  ");
         let w = display_width(&head);

@@ -128,7 +128,9 @@ pub(super) fn playgrounds<'a>(
     let mut out = Vec::new();
     for (i, (code, lang)) in blocks.enumerate() {
         let Some(lang) = lang.filter(|l| !l.is_empty()) else { continue };
-        for p in st.data.realm.playgrounds.iter().filter(|p| p.pygments_language.eq_ignore_ascii_case(lang)) {
+        for p in
+            st.data.realm.custom.playgrounds.iter().filter(|p| p.pygments_language.eq_ignore_ascii_case(lang))
+        {
             let code = crate::urls::uri_component(code);
             out.push(Playground {
                 block: i + 1,
@@ -194,5 +196,5 @@ pub(super) fn read_by(st: &State, m: &crate::app::Stored) -> Option<ReadBy> {
             }
         });
     }
-    (m.sender_id() == d.me && !d.realm.read_receipts).then_some(ReadBy::Off)
+    (m.sender_id() == d.me && !d.realm.policies.read_receipts).then_some(ReadBy::Off)
 }

@@ -149,7 +149,7 @@ pub(super) enum Custom<'a> {
 pub(super) fn custom_fields<'a>(st: &State, u: &'a User) -> Vec<(String, Custom<'a>)> {
     let profile = u.profile_data.as_ref();
     let mut out = Vec::new();
-    for fd in &st.data.realm.profile_fields {
+    for fd in &st.data.realm.custom.profile_fields {
         let Some(v) = profile.and_then(|p| p.get(&fd.id.to_string())) else { continue };
         // Labelled as the rows above are: the name, no colon.
         let label = sanitize(&fd.name);

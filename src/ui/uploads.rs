@@ -50,7 +50,7 @@ pub(super) fn totals(st: &State, list: &UploadList) -> Vec<String> {
     let count =
         if list.files.len() == 1 { "1 file".to_owned() } else { format!("{} files", list.files.len()) };
     let mut out = vec![format!("{count}, {}", size_text(list.total))];
-    match (list.used, st.data.realm.upload_quota_bytes) {
+    match (list.used, st.data.realm.limits.upload_quota_bytes) {
         (Some(used), Some(quota)) => {
             out.push(format!("the organization's uploads: {} of {}", size_text(used), size_text(quota)))
         }

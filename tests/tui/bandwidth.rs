@@ -198,7 +198,7 @@ async fn low_bandwidth_register_asks_for_neither_the_users_nor_the_groups() {
 
 async fn register_lean(level: i64) {
     let (app, proxy, answers) = start_lean_at(level).await;
-    assert_eq!(app.st.data.realm.feature_level, level);
+    assert_eq!(app.st.data.realm.server.feature_level, level);
     let answers = answers.lock().unwrap().clone();
     assert_eq!(answers.len(), 1, "one register");
     for list in ["realm_users", "realm_non_active_users", "realm_user_groups", "presences", "user_status"] {

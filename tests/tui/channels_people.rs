@@ -304,7 +304,7 @@ async fn start_up_asks_only_for_what_the_first_screen_reads() {
 #[tokio::test]
 async fn a_long_profile_field_label_never_runs_into_its_value() {
     let mut app = App::start("member").await;
-    for f in &mut app.st.data.realm.profile_fields {
+    for f in &mut app.st.data.realm.custom.profile_fields {
         if f.name == "Working hours" {
             f.name = "Favorite working hours".into();
         }

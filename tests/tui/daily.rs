@@ -390,7 +390,7 @@ async fn attach_uploads_a_file_and_links_it_where_the_cursor_is() {
     .await;
     let big = dir.path().join("big.bin");
     std::fs::write(&big, vec![0u8; 1_500_000]).unwrap();
-    app.st.data.realm.max_upload_bytes = Some(1 << 20);
+    app.st.data.realm.limits.max_upload_bytes = Some(1 << 20);
     app.ctrl('t').await;
     app.keys(&big.display().to_string()).await;
     app.key(KeyCode::Enter).await;

@@ -32,7 +32,7 @@ async fn a_new_playground_links_matching_code_blocks_in_message_info() {
         .await
         .unwrap();
     app.settle().await;
-    assert!(app.st.data.realm.playgrounds.iter().any(|p| p.name == "Python tutor"));
+    assert!(app.st.data.realm.custom.playgrounds.iter().any(|p| p.name == "Python tutor"));
     let general = app.channel_id("general");
     let code = "```python\nprint('hi')\n```";
     let alice = Client::new(&app.server.credentials("alice").unwrap()).unwrap();
@@ -104,7 +104,7 @@ async fn a_clean_exit_deletes_the_event_queue() {
 async fn an_old_server_gets_the_old_protocol() {
     for level in [160, 300, 440] {
         let mut app = App::start_at_level("member", level).await;
-        assert_eq!(app.st.data.realm.feature_level, level);
+        assert_eq!(app.st.data.realm.server.feature_level, level);
         // Search by DM participant.
         app.key(KeyCode::Char('/')).await;
         app.keys("dm-with:alice@demo.topicterm.test").await;
@@ -112,7 +112,7 @@ async fn an_old_server_gets_the_old_protocol() {
         let found = app.st.data.views.get(&app.st.ui.narrow).map_or(0, |v| v.ids().len());
         assert!(found > 0, "level {level}: {:?}", app.st.ui.status);
         // Report the selected message with a type the old server knows.
-        assert!(app.st.data.realm.report_types.iter().any(|t| t.key == "norms"), "level {level}");
+        assert!(app.st.data.realm.moderation.report_types.iter().any(|t| t.key == "norms"), "level {level}");
         app.key(KeyCode::Char(':')).await;
         app.keys("report spam looks like spam").await;
         app.key(KeyCode::Enter).await;

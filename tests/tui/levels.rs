@@ -20,7 +20,7 @@ async fn the_key_paths_work_at_every_supported_level() {
         let mut app = App::start_at_level("member", level).await;
         let me = app.st.data.me;
         let general = app.channel_id("general");
-        assert_eq!(app.st.data.realm.feature_level, level);
+        assert_eq!(app.st.data.realm.server.feature_level, level);
 
         // People: everyone register lists is active (it sends no `is_active`).
         let active = app.st.data.users.iter().filter(|u| u.is_active).count();

@@ -111,7 +111,7 @@ async fn a_failed_render_is_said_and_the_text_kept() {
     let screen = app.screen(80, 24);
     assert!(screen.contains("a _draft_ worth keeping") && screen.contains("no preview: server"), "{screen}");
     // A text too long for a message: said before the server is asked.
-    let max = app.st.data.realm.max_message_length.unwrap();
+    let max = app.st.data.realm.limits.max_message_length.unwrap();
     app.send(Msg::Paste("x".repeat(max))).await;
     alt_p(&mut app).await;
     app.until("the refusal", |st| st.ui.status.as_ref().is_some_and(|s| s.text.contains("allows"))).await;

@@ -53,7 +53,7 @@ pub(super) fn draw_help(f: &mut Frame, st: &State, pane: &mut Pane, area: Rect, 
     text.push(String::new());
     text.push("Commands (press : then tab to complete):".to_owned());
     for (name, _, what) in crate::app::command::COMMANDS {
-        let args = crate::app::command::args(name, st.data.realm.feature_level);
+        let args = crate::app::command::args(name, st.data.realm.server.feature_level);
         let usage = format!(":{name} {args}");
         text.push(format!("{}: {what}", usage.trim_end()));
     }

@@ -168,10 +168,10 @@ impl Data {
                 Changes::of(NOTHING)
             }
             EventKind::RealmPlaygrounds { realm_playgrounds } => {
-                Changes::of(NOTHING).tap(|| self.realm.playgrounds = realm_playgrounds)
+                Changes::of(NOTHING).tap(|| self.realm.custom.playgrounds = realm_playgrounds)
             }
             EventKind::RealmEmoji { realm_emoji } => {
-                Changes::of(NOTHING).tap(|| self.realm.emoji = realm_emoji)
+                Changes::of(NOTHING).tap(|| self.realm.custom.emoji = realm_emoji)
             }
             EventKind::UserSettings(UserSettingsEvent::Update(change)) => {
                 self.on_user_setting(change);
@@ -498,9 +498,11 @@ impl RealmInfo {
     /// One of the organization's settings the client relies on changed (`realm` events).
     pub fn on_change(&mut self, change: RealmChange) {
         match change {
-            RealmChange::ModerationRequestChannel(id) => self.moderation_channel = id.filter(|id| *id > 0),
-            RealmChange::AllowEditHistory(allowed) => self.allow_edit_history = allowed,
-            RealmChange::EnableReadReceipts(enabled) => self.read_receipts = enabled,
+            RealmChange::ModerationRequestChannel(id) => {
+                self.moderation.moderation_channel = id.filter(|id| *id > 0)
+            }
+            RealmChange::AllowEditHistory(allowed) => self.policies.allow_edit_history = allowed,
+            RealmChange::EnableReadReceipts(enabled) => self.policies.read_receipts = enabled,
             RealmChange::Name(name) => self.name = name,
             // The rules for messages (`app::rules` reads them); the rest this client does not use.
             RealmChange::Other { property, value } => {

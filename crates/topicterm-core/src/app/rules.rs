@@ -189,7 +189,7 @@ fn dm_refused(d: &Data, users: &[UserId]) -> Option<String> {
 /// Why text of `len` characters is too long to send, with the numbers: "10,500 characters:
 /// the organization takes at most 10,000 (500 too many)".
 pub fn too_long(d: &Data, len: usize) -> Option<String> {
-    let max = d.realm.max_message_length?;
+    let max = d.realm.limits.max_message_length?;
     (len > max).then(|| {
         format!(
             "too long to send: {} characters, the organization takes at most {} ({} too many)",
@@ -203,7 +203,7 @@ pub fn too_long(d: &Data, len: usize) -> Option<String> {
 /// The length counter the compose box shows once the text nears the organization's limit
 /// (the last tenth of it): "9,512/10,000".
 pub fn length_counter(d: &Data, len: usize) -> Option<String> {
-    let max = d.realm.max_message_length?;
+    let max = d.realm.limits.max_message_length?;
     (len >= max - max / 10).then(|| format!("{}/{}", thousands(len), thousands(max)))
 }
 
@@ -346,7 +346,7 @@ pub fn topic_change_refused(
     }
     if change == TopicChange::Resolve
         || is_moderator(d)
-        || (whole && d.realm.feature_level >= WHOLE_TOPIC_SAYS_HOW_MANY)
+        || (whole && d.realm.server.feature_level >= WHOLE_TOPIC_SAYS_HOW_MANY)
     {
         return None;
     }
@@ -381,7 +381,7 @@ mod tests {
     #[test]
     fn the_length_counter_shows_in_the_last_tenth_and_past_the_limit_refuses_with_the_numbers() {
         let mut d = Data::default();
-        d.realm.max_message_length = Some(10_000);
+        d.realm.limits.max_message_length = Some(10_000);
         assert_eq!(length_counter(&d, 8_999), None);
         assert_eq!(length_counter(&d, 9_000).as_deref(), Some("9,000/10,000"));
         assert_eq!(too_long(&d, 10_000), None);
@@ -391,7 +391,7 @@ mod tests {
                 "too long to send: 277,889 characters, the organization takes at most 10,000 (267,889 too many)"
             )
         );
-        d.realm.max_message_length = None;
+        d.realm.limits.max_message_length = None;
         assert_eq!(too_long(&d, 277_889), None, "a server that does not say decides itself");
     }
 }

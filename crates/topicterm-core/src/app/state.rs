@@ -56,34 +56,74 @@ pub fn next_notify(value: Option<bool>, default: bool) -> bool {
     if value.unwrap_or(default) == default { !default } else { default }
 }
 
-/// Server facts the client needs.
+/// Server facts the client needs, grouped by what they are about: the organization's name,
+/// the server's version, its limits, its clocks, its moderation, its policies and rules, and
+/// what it defined for itself (profile fields, emoji, playgrounds). Inside each group the
+/// names are the API's.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RealmInfo {
     pub name: String,
+    /// What the organization calls the empty topic (`realm_empty_topic_display_name`).
+    pub empty_topic_name: String,
+    pub server: ServerVersion,
+    pub limits: RealmLimits,
+    pub timing: ServerTiming,
+    pub moderation: Moderation,
+    pub policies: RealmPolicies,
+    /// The organization's rules for posting, editing, moving and deleting messages (register,
+    /// kept by `realm` events), checked by `app::rules` before a request.
+    pub rules: RealmRules,
+    pub custom: RealmCustom,
+}
+
+/// Which server this is: its feature level and its version.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ServerVersion {
     pub feature_level: i64,
     /// The server's version as it says it (`zulip_version`: "8.0-dev-1234-g…"), for the user.
     pub version: String,
-    pub empty_topic_name: String,
+}
+
+/// How long a message, a topic and an upload may be.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RealmLimits {
     pub max_message_length: Option<usize>,
     pub max_topic_length: Option<usize>,
-    pub report_types: Vec<ReportType>,
-    pub moderation_channel: Option<ChannelId>,
-    pub allow_edit_history: bool,
-    /// The organization shows who has read a message (`realm_enable_read_receipts`).
-    pub read_receipts: bool,
-    pub ping_interval: u64,
-    pub offline_threshold: i64,
-    pub longpoll_timeout: u64,
-    /// How often a "typing" start is repeated while typing goes on (seconds).
-    pub typing_started_wait_secs: i64,
     /// The largest file the server takes (`max_file_upload_size_mib`), in bytes.
     pub max_upload_bytes: Option<u64>,
     /// The most the organization's uploads may take together (`realm_upload_quota_mib`), in
     /// bytes; `None`: no limit.
     pub upload_quota_bytes: Option<u64>,
-    /// The organization's rules for posting, editing, moving and deleting messages (register,
-    /// kept by `realm` events), checked by `app::rules` before a request.
-    pub rules: RealmRules,
+}
+
+/// The server's clocks: presence pings, the event queue's long poll, typing notices.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ServerTiming {
+    pub ping_interval: u64,
+    pub offline_threshold: i64,
+    pub longpoll_timeout: u64,
+    /// How often a "typing" start is repeated while typing goes on (seconds).
+    pub typing_started_wait_secs: i64,
+}
+
+/// How messages are reported: the kinds of report and the channel reports go to.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Moderation {
+    pub report_types: Vec<ReportType>,
+    pub moderation_channel: Option<ChannelId>,
+}
+
+/// What the organization shows of messages beyond their text.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RealmPolicies {
+    pub allow_edit_history: bool,
+    /// The organization shows who has read a message (`realm_enable_read_receipts`).
+    pub read_receipts: bool,
+}
+
+/// What the organization defined for itself.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RealmCustom {
     /// The organization's custom profile fields, in display order.
     pub profile_fields: Vec<CustomProfileField>,
     /// Its custom emoji (kept by `realm_emoji` events).
@@ -301,7 +341,8 @@ impl Data {
     }
 
     pub fn activity(&self, user: UserId, now: i64) -> Activity {
-        let threshold = if self.realm.offline_threshold > 0 { self.realm.offline_threshold } else { 140 };
+        let threshold =
+            if self.realm.timing.offline_threshold > 0 { self.realm.timing.offline_threshold } else { 140 };
         self.users.activity(user, now, threshold)
     }
 
@@ -481,42 +522,51 @@ impl RealmInfo {
         profile_fields.sort_by_key(|f| (f.order, f.id));
         RealmInfo {
             name: r.realm_name.clone().unwrap_or_default(),
-            feature_level: r.zulip_feature_level,
-            version: r.zulip_version.clone(),
             empty_topic_name: r
                 .realm_empty_topic_display_name
                 .clone()
                 .unwrap_or_else(|| "general chat".into()),
-            max_message_length: r.max_message_length,
-            max_topic_length: r.max_topic_length,
-            // Before level 435 the server does not list them: the five fixed ones.
-            report_types: r.server_report_message_types.clone().unwrap_or_else(|| {
-                [
-                    ("spam", "Spam"),
-                    ("harassment", "Harassment"),
-                    ("inappropriate", "Inappropriate content"),
-                    ("norms", "Violates community norms"),
-                    ("other", "Other reason"),
-                ]
-                .iter()
-                .map(|(k, n)| ReportType { key: (*k).into(), name: (*n).into() })
-                .collect()
-            }),
-            moderation_channel: r.realm_moderation_request_channel_id.filter(|id| *id > 0),
-            allow_edit_history: r.realm_allow_edit_history.unwrap_or(true),
-            read_receipts: r.realm_enable_read_receipts.unwrap_or(true),
+            server: ServerVersion { feature_level: r.zulip_feature_level, version: r.zulip_version.clone() },
+            limits: RealmLimits {
+                max_message_length: r.max_message_length,
+                max_topic_length: r.max_topic_length,
+                max_upload_bytes: r.max_file_upload_size_mib.map(|mib| mib << 20),
+                upload_quota_bytes: r.realm_upload_quota_mib.map(|mib| mib << 20),
+            },
+            timing: ServerTiming {
+                ping_interval: r.server_presence_ping_interval_seconds.unwrap_or(60),
+                offline_threshold: r.server_presence_offline_threshold_seconds.unwrap_or(140) as i64,
+                longpoll_timeout: r.event_queue_longpoll_timeout_seconds.unwrap_or(90),
+                typing_started_wait_secs: r
+                    .server_typing_started_wait_period_milliseconds
+                    .map_or(10, |ms| (ms / 1000).max(1) as i64),
+            },
+            moderation: Moderation {
+                // Before level 435 the server does not list them: the five fixed ones.
+                report_types: r.server_report_message_types.clone().unwrap_or_else(|| {
+                    [
+                        ("spam", "Spam"),
+                        ("harassment", "Harassment"),
+                        ("inappropriate", "Inappropriate content"),
+                        ("norms", "Violates community norms"),
+                        ("other", "Other reason"),
+                    ]
+                    .iter()
+                    .map(|(k, n)| ReportType { key: (*k).into(), name: (*n).into() })
+                    .collect()
+                }),
+                moderation_channel: r.realm_moderation_request_channel_id.filter(|id| *id > 0),
+            },
+            policies: RealmPolicies {
+                allow_edit_history: r.realm_allow_edit_history.unwrap_or(true),
+                read_receipts: r.realm_enable_read_receipts.unwrap_or(true),
+            },
             rules: RealmRules::of(r),
-            ping_interval: r.server_presence_ping_interval_seconds.unwrap_or(60),
-            offline_threshold: r.server_presence_offline_threshold_seconds.unwrap_or(140) as i64,
-            longpoll_timeout: r.event_queue_longpoll_timeout_seconds.unwrap_or(90),
-            typing_started_wait_secs: r
-                .server_typing_started_wait_period_milliseconds
-                .map_or(10, |ms| (ms / 1000).max(1) as i64),
-            max_upload_bytes: r.max_file_upload_size_mib.map(|mib| mib << 20),
-            upload_quota_bytes: r.realm_upload_quota_mib.map(|mib| mib << 20),
-            profile_fields,
-            emoji: r.realm_emoji.clone().unwrap_or_default(),
-            playgrounds: r.realm_playgrounds.clone().unwrap_or_default(),
+            custom: RealmCustom {
+                profile_fields,
+                emoji: r.realm_emoji.clone().unwrap_or_default(),
+                playgrounds: r.realm_playgrounds.clone().unwrap_or_default(),
+            },
         }
     }
 
@@ -537,7 +587,7 @@ impl RealmInfo {
 
     /// What is missing on this server, for the user: "not available on this server (Zulip 8.0-dev)".
     pub fn not_here(&self) -> String {
-        match self.version.split('-').take(2).collect::<Vec<_>>().join("-") {
+        match self.server.version.split('-').take(2).collect::<Vec<_>>().join("-") {
             v if v.is_empty() => "not available on this server".into(),
             v => format!("not available on this server (Zulip {})", crate::content::sanitize(&v)),
         }
@@ -546,7 +596,7 @@ impl RealmInfo {
     /// The server's level as far as the client knows it (before register: the newest), in
     /// the terms of `api::levels`.
     pub fn level(&self) -> crate::api::levels::Level {
-        crate::api::levels::Level(Some(self.feature_level).filter(|l| *l > 0))
+        crate::api::levels::Level(Some(self.server.feature_level).filter(|l| *l > 0))
     }
 }
 

@@ -64,7 +64,7 @@ pub(super) fn emoji_picker(st: &mut State) -> Vec<Effect> {
 /// Open the selected message's edit history (where the organization allows it) and fetch it.
 pub(super) fn edit_history(st: &mut State) -> Vec<Effect> {
     let Some(id) = st.ui.selected else { return vec![] };
-    if !st.data.realm.allow_edit_history {
+    if !st.data.realm.policies.allow_edit_history {
         set_error(st, "this organization has disabled edit history");
         return vec![];
     }
@@ -78,7 +78,7 @@ pub(super) fn message_info(st: &mut State) -> Vec<Effect> {
     st.ui.popup = Some(Popup::MessageInfo { message_id: id, scroll: 0 });
     // Who has read it, on the user's own message, where the organization shows that.
     let mine = st.data.messages.get(&id).is_some_and(|m| m.sender_id() == st.data.me);
-    if mine && st.data.realm.read_receipts {
+    if mine && st.data.realm.policies.read_receipts {
         st.ui.read_receipts = Some((id, None));
         return vec![Effect::FetchReadReceipts(id)];
     }

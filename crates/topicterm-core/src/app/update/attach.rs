@@ -22,7 +22,11 @@ pub(super) fn attach(st: &mut State, path: &str) -> Result<Vec<Effect>, String> 
     };
     let name = file_name(path);
     set_status(st, format!("uploading {name}…"));
-    Ok(vec![Effect::Upload { path: path.to_owned(), target, max_bytes: st.data.realm.max_upload_bytes }])
+    Ok(vec![Effect::Upload {
+        path: path.to_owned(),
+        target,
+        max_bytes: st.data.realm.limits.max_upload_bytes,
+    }])
 }
 
 /// The last part of a path, for messages.

@@ -389,7 +389,7 @@ fn arguments(st: &mut State, before: &str, fx: &mut Vec<Effect>) -> (Vec<(String
         let names = command::complete(&token);
         return (names.into_iter().map(|n| (n.to_owned(), format!("{n} "))).collect(), token);
     };
-    let (kinds, repeats) = arg_kinds(command::args(name, st.data.realm.feature_level));
+    let (kinds, repeats) = arg_kinds(command::args(name, st.data.realm.server.feature_level));
     let at = done.len() - 1;
     // A `#channel` that was given counts; one left out does not shift the rest.
     let given = done[1..].iter().filter(|t| !t.starts_with('#')).count();
@@ -455,7 +455,7 @@ fn arguments(st: &mut State, before: &str, fx: &mut Vec<Effect>) -> (Vec<(String
         }
         Arg::Path => return (paths(st, &token, fx), file_part(&token).to_owned()),
         // Words the usage lists as they are typed (`[channel|all]`: issue 40, tab offered none).
-        Arg::Other => choices(command::args(name, st.data.realm.feature_level), index)
+        Arg::Other => choices(command::args(name, st.data.realm.server.feature_level), index)
             .into_iter()
             .filter(|c| c.starts_with(&bare.to_lowercase()))
             .map(|c| (c.to_owned(), format!("{c} ")))

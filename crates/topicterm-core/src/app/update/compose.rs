@@ -289,7 +289,7 @@ pub fn emoji_matches(d: &Data, query: &str, limit: usize) -> Vec<(String, String
             contains.push(entry);
         }
     };
-    let mut custom: Vec<&RealmEmoji> = d.realm.emoji.values().filter(|e| !e.deactivated).collect();
+    let mut custom: Vec<&RealmEmoji> = d.realm.custom.emoji.values().filter(|e| !e.deactivated).collect();
     custom.sort_by(|a, b| a.name.cmp(&b.name));
     for e in custom {
         push(&e.name, e.id.clone(), "realm_emoji");

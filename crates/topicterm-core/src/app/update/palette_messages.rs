@@ -106,10 +106,10 @@ pub(super) fn report(
     description: Option<String>,
 ) -> Result<Vec<Effect>, String> {
     let id = st.ui.selected.ok_or("select the message to report first")?;
-    if st.data.realm.moderation_channel.is_none() {
+    if st.data.realm.moderation.moderation_channel.is_none() {
         return Err("this organization has no moderation channel, so messages cannot be reported".into());
     }
-    let types = &st.data.realm.report_types;
+    let types = &st.data.realm.moderation.report_types;
     if !types.is_empty() && !types.iter().any(|t| t.key == report_type) {
         let keys: Vec<&str> = types.iter().map(|t| t.key.as_str()).collect();
         return Err(format!("report type must be one of: {}", keys.join(", ")));

@@ -113,7 +113,7 @@ pub(super) fn submit_prompt(st: &mut State, p: Prompt) -> Vec<Effect> {
             Ok(n) => super::outside::copy_code(st, Some(n)),
             Err(_) => keep_open(st, "type a number".into()),
         },
-        PromptKind::Command => match crate::app::command::parse(&text, st.data.realm.feature_level) {
+        PromptKind::Command => match crate::app::command::parse(&text, st.data.realm.server.feature_level) {
             Ok(cmd) => match run_command(st, cmd) {
                 Ok(fx) => fx,
                 Err(e) => keep_open(st, e),

@@ -69,7 +69,7 @@ pub(super) fn on_registered(st: &mut State, mut r: RegisterResponse) -> Vec<Effe
         fx.push(Effect::PollEvents {
             queue_id: q,
             last_event_id: st.data.last_event_id(),
-            timeout_secs: st.data.realm.longpoll_timeout,
+            timeout_secs: st.data.realm.timing.longpoll_timeout,
         });
     }
     fx

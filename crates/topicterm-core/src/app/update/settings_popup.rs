@@ -40,7 +40,7 @@ fn change(st: &mut State, row: usize) -> Vec<Effect> {
         return vec![];
     };
     let now = zulip_settings::value(st.data.user_settings(), setting.name);
-    let Some(value) = zulip_settings::next(setting, now.as_ref(), st.data.realm.feature_level) else {
+    let Some(value) = zulip_settings::next(setting, now.as_ref(), st.data.realm.server.feature_level) else {
         let why = match now {
             None => format!("{}: this server has no such setting", setting.label),
             Some(_) => format!("{}: change it in Zulip's web app (Settings)", setting.label),

@@ -10,7 +10,7 @@ use crate::app::msg::Answer;
 /// `:snippets`: the list, asked of the server when register did not bring it — unless the
 /// server is older than saved snippets, which is said instead.
 pub(super) fn open(st: &mut State) -> Vec<Effect> {
-    let level = st.data.realm.feature_level;
+    let level = st.data.realm.server.feature_level;
     if st.data.lists.snippets().is_none()
         && level > 0
         && let Err(e) = crate::api::snippets::no_snippets_here(Some(level))
@@ -70,7 +70,7 @@ pub(super) fn save(st: &mut State, title: &str) -> Result<Vec<Effect>, String> {
         .map(Compose::text)
         .filter(|t| !t.trim().is_empty())
         .ok_or("nothing to save: the compose box is empty")?;
-    crate::api::limits::check_snippet(title, &content, st.data.realm.max_message_length)
+    crate::api::limits::check_snippet(title, &content, st.data.realm.limits.max_message_length)
         .map_err(|e| e.to_string())?;
     let title = title.trim().to_owned();
     set_status(st, format!("saving the snippet \"{title}\"…"));

@@ -252,7 +252,7 @@ fn selecting_an_unread_message_marks_it_read() {
 #[test]
 fn presence_pings_on_the_interval_and_turns_idle_without_input() {
     let (mut st, _) = registered();
-    st.data.realm.ping_interval = 60;
+    st.data.realm.timing.ping_interval = 60;
     let t0 = 1_800_000_000;
     update(&mut st, Msg::Key(KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE)));
     st.ui.last_input = t0;
@@ -277,7 +277,7 @@ fn presence_pings_on_the_interval_and_turns_idle_without_input() {
 #[test]
 fn input_in_another_organization_keeps_presence_active() {
     let (mut st, _) = registered();
-    st.data.realm.ping_interval = 60;
+    st.data.realm.timing.ping_interval = 60;
     let t0 = 1_800_000_000;
     st.ui.last_input = t0;
     update(&mut st, Msg::Tick(t0 + IDLE_AFTER - 10));
@@ -313,7 +313,7 @@ fn losing_terminal_focus_reports_idle_at_once() {
     st.now = 5_000;
     st.ui.last_input = 4_990;
     assert_eq!(update(&mut st, Msg::Focus(false)), vec![Effect::Ping { active: false, last_update_id: -1 }]);
-    st.data.realm.ping_interval = 60;
+    st.data.realm.timing.ping_interval = 60;
     assert_eq!(update(&mut st, Msg::Tick(5_061)), vec![Effect::Ping { active: false, last_update_id: -1 }]);
     assert_eq!(update(&mut st, Msg::Focus(true)), vec![Effect::Ping { active: true, last_update_id: -1 }]);
 }
@@ -395,8 +395,8 @@ fn organization_events_update_what_the_ui_relies_on() {
         ),
     ];
     update(&mut st, Msg::Events(evs));
-    assert_eq!(st.data.realm.moderation_channel, Some(9));
-    assert!(!st.data.realm.allow_edit_history);
+    assert_eq!(st.data.realm.moderation.moderation_channel, Some(9));
+    assert!(!st.data.realm.policies.allow_edit_history);
     assert_eq!(st.data.users.group(5).unwrap().members, vec![11]);
     assert_eq!(st.data.users[&12].full_name, "New Person");
     // A new custom emoji is offered by the picker at once.
@@ -959,7 +959,7 @@ fn a_new_topic_the_user_may_not_start_is_refused_before_sending() {
 #[test]
 fn the_empty_topics_name_is_the_empty_topic_only_where_it_exists() {
     let realm = |level| RealmInfo {
-        feature_level: level,
+        server: ServerVersion { feature_level: level, ..Default::default() },
         empty_topic_name: "general chat".into(),
         ..Default::default()
     };

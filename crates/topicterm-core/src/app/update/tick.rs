@@ -69,7 +69,7 @@ pub(super) fn ping_if_due(st: &mut State, now: i64) -> Vec<Effect> {
     if st.ui.conn.loading() || st.data.queue_id().is_none() {
         return vec![];
     }
-    let interval = st.data.realm.ping_interval.max(10) as i64;
+    let interval = st.data.realm.timing.ping_interval.max(10) as i64;
     if now - st.ui.last_ping < interval {
         return vec![];
     }

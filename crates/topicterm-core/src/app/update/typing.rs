@@ -43,7 +43,7 @@ pub(super) fn keystroke(st: &mut State) -> Vec<Effect> {
     match &mut st.ui.typing_notice {
         Some(n) if n.to == to => {
             n.last_key = now;
-            if now - n.started_at >= st.data.realm.typing_started_wait_secs {
+            if now - n.started_at >= st.data.realm.timing.typing_started_wait_secs {
                 n.started_at = now;
                 fx.push(Effect::Typing { to, start: true });
             }
