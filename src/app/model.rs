@@ -7,6 +7,7 @@ use super::narrow::Narrow;
 use super::outgoing::*;
 pub use super::rooms::backfill::Backfill;
 pub use super::rooms::connection::{Connection, FirstPage, Offline};
+pub use super::rooms::presence::Presence;
 use super::settings::Settings;
 use super::state::*;
 use super::unreads::Conv;
@@ -515,16 +516,8 @@ pub struct Ui {
     pub people_filter: String,
     /// What a `Confirm` prompt does on "y", and the question.
     pub confirm: Option<(String, Confirmed)>,
-    /// Who is typing where, until when (UNIX seconds).
-    pub typing: Vec<Typing>,
-    /// The user's own typing notice in force, if any.
-    pub typing_notice: Option<TypingNotice>,
-    /// When the user last pressed a key (for active/idle presence).
-    pub last_input: i64,
-    /// When presence was last reported.
-    pub last_ping: i64,
-    /// The terminal has lost focus (the user is elsewhere: report idle).
-    pub unfocused: bool,
+    /// Who is typing, and what the user's presence is reported from.
+    pub presence: Presence,
     /// The compose text changed since the draft was last saved.
     pub draft_dirty: bool,
     /// The narrows opened last, newest first (at most `session::CACHED_NARROWS`): the last

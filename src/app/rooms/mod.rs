@@ -7,9 +7,12 @@
 //!   quitting).
 //! - [`backfill::Backfill`]: the `:archive` backfill, running, stopped or to resume, and the
 //!   last check of the archive.
+//! - [`presence::Presence`]: who is typing, the user's own typing notice, and what presence
+//!   is reported from (the last key, the last report, the terminal's focus).
 //!
 //! Start with `model::Ui`, which names each room; a room is a leaf: it knows the data types it
 //! holds, never `State` or `Ui`.
 
 pub mod backfill;
 pub mod connection;
+pub mod presence;

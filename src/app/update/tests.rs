@@ -255,7 +255,7 @@ fn presence_pings_on_the_interval_and_turns_idle_without_input() {
     st.data.realm.ping_interval = 60;
     let t0 = 1_800_000_000;
     update(&mut st, Msg::Key(KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE)));
-    st.ui.last_input = t0;
+    st.ui.presence.key_pressed(t0);
     assert_eq!(update(&mut st, Msg::Tick(t0)), vec![Effect::Ping { active: true, last_update_id: -1 }]);
     assert_eq!(update(&mut st, Msg::Tick(t0 + 30)), vec![], "not before the interval");
     let resp: PresenceResponse = serde_json::from_value(json!({
@@ -279,10 +279,10 @@ fn input_in_another_organization_keeps_presence_active() {
     let (mut st, _) = registered();
     st.data.realm.ping_interval = 60;
     let t0 = 1_800_000_000;
-    st.ui.last_input = t0;
+    st.ui.presence.key_pressed(t0);
     update(&mut st, Msg::Tick(t0 + IDLE_AFTER - 10));
     update(&mut st, Msg::InputElsewhere);
-    assert_eq!(st.ui.last_input, t0 + IDLE_AFTER - 10, "the time of the other organization's key");
+    assert_eq!(st.ui.presence.last_input(), t0 + IDLE_AFTER - 10, "the time of the other organization's key");
     assert_eq!(
         update(&mut st, Msg::Tick(t0 + IDLE_AFTER + 60)),
         vec![Effect::Ping { active: true, last_update_id: -1 }],
@@ -297,21 +297,21 @@ fn typing_notices_are_kept_until_they_expire() {
     let ev = Event::decode(json!({"id": 1, "type": "typing", "op": "start", "message_type": "stream",
         "sender": {"user_id": 11, "email": "alice@x"}, "stream_id": 1, "topic": "Plans"}));
     update(&mut st, Msg::Events(vec![ev]));
-    assert_eq!(st.ui.typing.len(), 1);
-    assert_eq!(st.ui.typing[0].conversation, Some(Conv::Topic(1, "plans".into())));
+    assert_eq!(st.ui.presence.typing().len(), 1);
+    assert_eq!(st.ui.presence.typing()[0].conversation, Some(Conv::Topic(1, "plans".into())));
     let edit = Event::decode(json!({"id": 2, "type": "typing_edit_message", "op": "start", "sender_id": 11,
         "message_id": 5, "recipient": {"type": "channel", "channel_id": 1, "topic": "plans"}}));
     update(&mut st, Msg::Events(vec![edit]));
-    assert_eq!(st.ui.typing.len(), 2);
+    assert_eq!(st.ui.presence.typing().len(), 2);
     update(&mut st, Msg::Tick(1016));
-    assert!(st.ui.typing.is_empty(), "expired");
+    assert!(st.ui.presence.typing().is_empty(), "expired");
 }
 
 #[test]
 fn losing_terminal_focus_reports_idle_at_once() {
     let (mut st, _) = registered();
     st.now = 5_000;
-    st.ui.last_input = 4_990;
+    st.ui.presence.key_pressed(4_990);
     assert_eq!(update(&mut st, Msg::Focus(false)), vec![Effect::Ping { active: false, last_update_id: -1 }]);
     st.data.realm.ping_interval = 60;
     assert_eq!(update(&mut st, Msg::Tick(5_061)), vec![Effect::Ping { active: false, last_update_id: -1 }]);
