@@ -6,7 +6,9 @@ use super::effect::Effect;
 use super::narrow::Narrow;
 use super::outgoing::*;
 pub use super::rooms::backfill::Backfill;
+pub use super::rooms::channels::ChannelsPane;
 pub use super::rooms::connection::{Connection, FirstPage, Offline};
+pub use super::rooms::people::PeoplePane;
 pub use super::rooms::presence::Presence;
 use super::settings::Settings;
 use super::state::*;
@@ -471,10 +473,8 @@ pub struct Ui {
     pub narrow: Narrow,
     /// The selected message in the current narrow.
     pub selected: Option<MessageId>,
-    pub sidebar: Vec<SidebarRow>,
-    pub sidebar_selected: usize,
-    /// The channel whose topics are shown in the sidebar.
-    pub expanded: Option<ChannelId>,
+    /// The channels pane: its rows, selection, expanded channel and filter.
+    pub sidebar: ChannelsPane,
     pub compose: Option<Compose>,
     pub prompt: Option<Prompt>,
     /// Who has read the message whose info is open (the user's own): `None` inside until the
@@ -505,15 +505,9 @@ pub struct Ui {
     pub jump_to: Option<MessageId>,
     /// The next page of the current narrow answers a jump to a date: select its anchor.
     pub date_jump: Option<String>,
-    /// Show the people pane.
-    pub show_people: bool,
-    /// People by activity then name (rebuilt on presence and user changes, not per frame);
-    /// only those matching `people_filter`.
-    pub people: Vec<UserId>,
-    pub people_selected: usize,
-    /// What the channels and people panes are filtered by (lowercase; empty: everything).
-    pub channel_filter: String,
-    pub people_filter: String,
+    /// The people pane: shown or not, who it lists (rebuilt on presence and user changes, not
+    /// per frame), its selection and filter.
+    pub people: PeoplePane,
     /// What a `Confirm` prompt does on "y", and the question.
     pub confirm: Option<(String, Confirmed)>,
     /// Who is typing, and what the user's presence is reported from.

@@ -2,6 +2,9 @@
 //! as its own type with private fields and methods named for what happens to it. `Ui` only
 //! holds them; no file writes into a room but through its methods.
 //!
+//! - [`channels::ChannelsPane`]: the channels pane's rows, selection, expanded channel and
+//!   filter.
+//! - [`people::PeoplePane`]: the people pane, shown or not, its list, selection and filter.
 //! - [`connection::Connection`]: the connection and the session's bookkeeping (offline, a
 //!   silent server, the last session's cache, the cold start's first page, a refused account,
 //!   quitting).
@@ -14,5 +17,7 @@
 //! holds, never `State` or `Ui`.
 
 pub mod backfill;
+pub mod channels;
 pub mod connection;
+pub mod people;
 pub mod presence;

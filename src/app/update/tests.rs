@@ -55,7 +55,7 @@ fn follow_key() -> Msg {
 #[test]
 fn register_builds_sidebar_unreads_and_fetches_the_feed() {
     let (st, fx) = registered();
-    assert_eq!(st.ui.sidebar[4], SidebarRow::Channel(1), "pinned channel first after the views");
+    assert_eq!(st.ui.sidebar.rows()[4], SidebarRow::Channel(1), "pinned channel first after the views");
     assert_eq!(st.data.channel_unread(1), 2, "the muted topic does not count");
     assert_eq!(st.data.channel_unread(2), 1, "in a muted channel only the unmuted topic counts");
     assert_eq!(st.data.unread.count(&Conv::Dm(vec![11])), 1);
@@ -802,8 +802,8 @@ fn registered_with_folders() -> State {
 /// The channels pane's rows from the first heading on.
 fn channel_rows(st: &State) -> Vec<SidebarRow> {
     let first =
-        st.ui.sidebar.iter().position(|r| matches!(r, SidebarRow::Header(_) | SidebarRow::Channel(_)));
-    st.ui.sidebar[first.unwrap_or(0)..].to_vec()
+        st.ui.sidebar.rows().iter().position(|r| matches!(r, SidebarRow::Header(_) | SidebarRow::Channel(_)));
+    st.ui.sidebar.rows()[first.unwrap_or(0)..].to_vec()
 }
 
 #[test]
@@ -827,7 +827,7 @@ fn channels_are_grouped_under_their_folders_in_the_servers_order_pinned_first() 
     );
     // Without folders: no headings at all.
     let (plain, _) = registered();
-    assert!(!plain.ui.sidebar.iter().any(|r| matches!(r, SidebarRow::Header(_))));
+    assert!(!plain.ui.sidebar.rows().iter().any(|r| matches!(r, SidebarRow::Header(_))));
 }
 
 #[test]
@@ -835,18 +835,18 @@ fn the_selection_passes_over_headings_and_the_filter_keeps_the_folders_of_what_m
     let mut st = registered_with_folders();
     update(&mut st, key('h'));
     assert_eq!(st.ui.focus, Focus::Sidebar);
-    let at = |st: &State| st.ui.sidebar[st.ui.sidebar_selected].clone();
+    let at = |st: &State| st.ui.sidebar.rows()[st.ui.sidebar.selected_index()].clone();
     update(&mut st, key('G'));
     assert_eq!(at(&st), SidebarRow::Channel(5));
     let mut seen = vec![at(&st)];
-    for _ in 0..st.ui.sidebar.len() {
+    for _ in 0..st.ui.sidebar.rows().len() {
         update(&mut st, key('k'));
         seen.push(at(&st));
     }
     assert!(seen.iter().all(SidebarRow::selectable), "never on a heading: {seen:?}");
     assert!(seen.contains(&SidebarRow::Channel(3)) && seen.contains(&SidebarRow::Channel(1)));
     // Enter on a heading (a click) does nothing.
-    let heading = st.ui.sidebar.iter().position(|r| !r.selectable()).unwrap();
+    let heading = st.ui.sidebar.rows().iter().position(|r| !r.selectable()).unwrap();
     let narrow = st.ui.narrow.clone();
     assert!(update(&mut st, Msg::ClickSidebar(heading)).is_empty());
     assert_eq!(st.ui.narrow, narrow);
@@ -855,8 +855,8 @@ fn the_selection_passes_over_headings_and_the_filter_keeps_the_folders_of_what_m
     for c in "bu".chars() {
         update(&mut st, key(c));
     }
-    assert_eq!(st.ui.sidebar, vec![SidebarRow::Header(Section::Folder(100)), SidebarRow::Channel(3)]);
-    assert_eq!(st.ui.sidebar_selected, 1);
+    assert_eq!(st.ui.sidebar.rows(), vec![SidebarRow::Header(Section::Folder(100)), SidebarRow::Channel(3)]);
+    assert_eq!(st.ui.sidebar.selected_index(), 1);
 }
 
 #[test]
@@ -875,12 +875,17 @@ fn folder_events_and_a_channel_moving_between_folders_regroup_the_pane() {
             json!({"type": "stream", "op": "update", "stream_id": 4, "name": "general", "property": "folder_id", "value": 101}),
         ),
     );
-    let social = st.ui.sidebar.iter().position(|r| *r == SidebarRow::Header(Section::Folder(101))).unwrap();
-    assert_eq!(st.ui.sidebar[social + 1..social + 3], [SidebarRow::Channel(4), SidebarRow::Channel(2)]);
+    let social =
+        st.ui.sidebar.rows().iter().position(|r| *r == SidebarRow::Header(Section::Folder(101))).unwrap();
+    assert_eq!(
+        st.ui.sidebar.rows()[social + 1..social + 3],
+        [SidebarRow::Channel(4), SidebarRow::Channel(2)]
+    );
     // The folders swap places.
     update(&mut st, ev(2, json!({"type": "channel_folder", "op": "reorder", "order": [102, 101, 100]})));
-    let pos =
-        |st: &State, s: Section| st.ui.sidebar.iter().position(|r| *r == SidebarRow::Header(s)).unwrap();
+    let pos = |st: &State, s: Section| {
+        st.ui.sidebar.rows().iter().position(|r| *r == SidebarRow::Header(s)).unwrap()
+    };
     assert!(pos(&st, Section::Folder(101)) < pos(&st, Section::Folder(100)));
     // A new folder, renamed; Code archived (its channel goes to the others); general out of any.
     let folder = json!({"id": 103, "name": "Ops", "order": 3, "description": "", "rendered_description": "",
