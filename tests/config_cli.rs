@@ -451,7 +451,7 @@ fn sample_state(settings: Settings) -> topicterm::app::State {
     .unwrap();
     let narrow = st.ui.narrow.clone();
     app::update(&mut st, Msg::Messages { narrow, resp: Box::new(resp), older: false, epoch: 0 });
-    st.ui.show_people = true;
+    st.ui.people.show(true);
     app::rebuild_people(&mut st);
 
     st

@@ -84,7 +84,7 @@ fn hostile_server_text_never_reaches_the_terminal() {
     for (w, h) in [(80, 24), (160, 48), (40, 12)] {
         // The main screen, then every popup that shows server text.
         let mut screens = vec![bytes_written(&st, w, h)];
-        st.ui.show_people = true;
+        st.ui.people.show(true);
         app::rebuild_people(&mut st);
         screens.push(bytes_written(&st, w, h));
         st.ui.popup = Some(app::Popup::MessageInfo { message_id: 10, scroll: 0 });
@@ -107,7 +107,7 @@ fn hostile_server_text_never_reaches_the_terminal() {
         st.ui.compose = Some(c);
         screens.push(bytes_written(&st, w, h));
         st.ui.compose = None;
-        st.ui.expanded = Some(7);
+        st.ui.sidebar.expand(7);
         let rows = st.data.topics.of(7).map_or(vec![], |l| {
             l.iter().map(|t| topicterm::api::TopicEntry { name: t.name.clone(), max_id: t.max_id }).collect()
         });

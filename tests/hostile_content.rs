@@ -490,7 +490,7 @@ async fn escape_sequences_set_through_the_server_in_any_field_never_reach_the_te
     let mut screens = Vec::new();
     for (w, h) in [(80, 24), (160, 48), (40, 12)] {
         app.st.ui.popup = None;
-        app.st.ui.show_people = true;
+        app.st.ui.people.show(true);
         app::rebuild_people(&mut app.st);
         screens.push(bytes_written(&app, w, h));
         app.st.ui.popup = Some(app::Popup::MessageInfo { message_id: id, scroll: 0 });

@@ -390,7 +390,7 @@ async fn megabyte_names_and_topics_are_clipped_everywhere_they_show() {
     ])
     .await;
     rig.select(id);
-    rig.st.ui.expanded = Some(general);
+    rig.st.ui.sidebar.expand(general);
     app::rebuild_sidebar(&mut rig.st);
     for (w, h) in [(80, 24), (200, 60)] {
         let s = check_frame(&mut rig, w, h);

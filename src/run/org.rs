@@ -163,7 +163,7 @@ pub(super) fn start_org(
         account: org.account.clone(),
         ..Default::default()
     };
-    st.ui.show_people = settings.show_people;
+    st.ui.people.show(settings.show_people);
     st.settings = settings.clone();
     st.ui.conn.connecting();
     // The last session is read while the server is asked: whichever comes first is drawn.

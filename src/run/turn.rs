@@ -18,7 +18,7 @@ use super::org::{
 
 /// What a clock tick can change on screen without any other message.
 pub(super) fn on_a_tick(st: &State) -> (Option<i64>, usize) {
-    (st.ui.status.as_ref().map(|s| s.at), st.ui.typing.len())
+    (st.ui.status.as_ref().map(|s| s.at), st.ui.presence.typing().len())
 }
 
 /// How many of start-up's frames are logged (`topicterm::start`).

@@ -70,7 +70,7 @@ pub fn draw(f: &mut Frame, st: &State, cache: &mut RenderCache) {
     };
     // A quarter of the screen, from 16 to 40 columns (at 160 it grows to 40: names and status
     // texts were cut at 30).
-    let people_w = if st.ui.show_people { (main.width / 4).clamp(16, 40) } else { 0 };
+    let people_w = if st.ui.people.shown() { (main.width / 4).clamp(16, 40) } else { 0 };
     let [side, msgs, people] =
         Layout::horizontal([Constraint::Length(side_w), Constraint::Min(10), Constraint::Length(people_w)])
             .areas(main);

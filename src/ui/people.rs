@@ -12,10 +12,10 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 
 pub(super) fn draw_people(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
     let focused = st.ui.focus == Focus::People;
-    let title = if st.ui.people_filter.is_empty() {
+    let title = if st.ui.people.filter().is_empty() {
         " People ".to_owned()
     } else {
-        format!(" People /{} ", sanitize(&st.ui.people_filter))
+        format!(" People /{} ", sanitize(st.ui.people.filter()))
     };
     let block = Block::default()
         .borders(Borders::LEFT)
@@ -25,16 +25,17 @@ pub(super) fn draw_people(f: &mut Frame, st: &State, t: &Theme, area: Rect) {
     f.render_widget(block, area);
     let w = inner.width as usize;
     let h = inner.height as usize;
-    if st.ui.people.is_empty() && !st.ui.people_filter.is_empty() {
+    if st.ui.people.list().is_empty() && !st.ui.people.filter().is_empty() {
         f.render_widget(Paragraph::new(Line::styled("nobody matches", t.dim)), inner);
         return;
     }
     // Only the rows that fit are drawn, scrolled to keep the selection in view.
-    let sel = st.ui.people_selected;
+    let sel = st.ui.people.selected_index();
     let start = sel.saturating_sub(h.saturating_sub(1));
     let lines: Vec<Line> = st
         .ui
         .people
+        .list()
         .iter()
         .enumerate()
         .skip(start)

@@ -19,23 +19,23 @@ pub(super) fn draw_sidebar(f: &mut Frame, st: &State, area: Rect, hits: &mut Hit
     f.render_widget(block, area);
     inner = draw_orgs(f, st, inner, hits, th);
     // The filter in force, on the pane's first line.
-    if !st.ui.channel_filter.is_empty() && inner.height > 1 {
-        let line = format!("/{}", sanitize(&st.ui.channel_filter));
+    if !st.ui.sidebar.filter().is_empty() && inner.height > 1 {
+        let line = format!("/{}", sanitize(st.ui.sidebar.filter()));
         let head = Rect { height: 1, ..inner };
         f.render_widget(Paragraph::new(Line::styled(clip(&line, inner.width as usize), th.accent)), head);
         inner = Rect { y: inner.y + 1, height: inner.height - 1, ..inner };
-        if st.ui.sidebar.is_empty() {
+        if st.ui.sidebar.rows().is_empty() {
             f.render_widget(Paragraph::new(Line::styled("nothing matches", th.dim)), inner);
         }
     }
     let h = inner.height as usize;
-    let sel = st.ui.sidebar_selected;
+    let sel = st.ui.sidebar.selected_index();
     let start = sel.saturating_sub(h.saturating_sub(1));
     hits.sidebar = inner;
     hits.sidebar_start = start;
     let w = inner.width as usize;
     let mut lines = Vec::new();
-    for (i, row) in st.ui.sidebar.iter().enumerate().skip(start).take(h) {
+    for (i, row) in st.ui.sidebar.rows().iter().enumerate().skip(start).take(h) {
         let Some(Label { label, count, style, dot, dot_count }) = row_label(st, th, row) else { continue };
         let lead = match dot {
             Some(dot) => vec![Span::raw("  "), dot, Span::raw(" ")],
@@ -95,7 +95,7 @@ fn row_label<'a>(st: &'a State, th: &Theme, row: &SidebarRow) -> Option<Label<'a
         SidebarRow::Mentions => ("Mentions".to_owned(), d.unread.mentions(), Style::new()),
         SidebarRow::Channel(c) => {
             let ch = d.channels.get(*c)?;
-            let arrow = if st.ui.expanded == Some(*c) { "▾" } else { "▸" };
+            let arrow = if st.ui.sidebar.expanded() == Some(*c) { "▾" } else { "▸" };
             let pin = if ch.pinned { "^" } else { "" };
             let lock = if ch.invite_only { "🔒" } else { "#" };
             let style = if ch.muted { th.dim } else { Style::new() };

@@ -246,7 +246,7 @@ pub(super) fn typing_line(st: &State) -> String {
     };
     let view = st.data.views.get(&st.ui.narrow);
     let mut parts = Vec::new();
-    for t in &st.ui.typing {
+    for t in st.ui.presence.typing() {
         let name = sanitize(st.data.user_name(t.user));
         if t.conversation.is_some() && t.conversation == conv {
             parts.push(format!("{name} is typing…"));

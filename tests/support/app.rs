@@ -669,7 +669,7 @@ impl App {
 
     /// Index of a sidebar row.
     pub fn sidebar_row(&self, pred: impl Fn(&app::SidebarRow) -> bool) -> usize {
-        self.st.ui.sidebar.iter().position(pred).expect("sidebar row")
+        self.st.ui.sidebar.rows().iter().position(pred).expect("sidebar row")
     }
 
     pub fn channel_id(&self, name: &str) -> i64 {

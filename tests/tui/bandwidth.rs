@@ -239,6 +239,7 @@ async fn senders_and_dms(level: i64) {
         .st
         .ui
         .sidebar
+        .rows()
         .iter()
         .filter_map(|r| if let SidebarRow::Dm(users) = r { Some(users.clone()) } else { None })
         .flatten()

@@ -49,8 +49,10 @@ async fn lookalike(low: bool) {
     let me = app.st.data.me;
     alice.send_message(&OutgoingMessage::direct(vec![me], "it's Bob, on my new account")).await.unwrap();
     app.until("the rename", move |st| st.data.user_name(alice_id) == "Bob Nakamura").await;
-    app.until("her DM row", move |st| st.ui.sidebar.iter().any(|r| *r == SidebarRow::Dm(vec![alice_id])))
-        .await;
+    app.until("her DM row", move |st| {
+        st.ui.sidebar.rows().iter().any(|r| *r == SidebarRow::Dm(vec![alice_id]))
+    })
+    .await;
     app.open(Narrow::Dm(vec![alice_id])).await;
     app.settle().await;
     let shown = app.screen(160, 40);
@@ -97,7 +99,7 @@ async fn system_bot(level: i64) {
         })
         .await;
     let bot = app.server.shared.lock().notification_bot;
-    assert!(app.st.ui.sidebar.contains(&SidebarRow::Dm(vec![bot])), "{:?}", app.st.ui.sidebar);
+    assert!(app.st.ui.sidebar.rows().contains(&SidebarRow::Dm(vec![bot])), "{:?}", app.st.ui.sidebar.rows());
     assert!(!app.st.data.messages.values().any(|m| m.sender_id() == bot), "not named by a message held");
     let shown = app.screen(120, 30);
     assert!(shown.contains("· Notification Bot ("), "level {level}: {shown}");

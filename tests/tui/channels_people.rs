@@ -71,7 +71,7 @@ async fn the_channel_browser_filters_joins_opens_and_leaves() {
     assert!(server_sub(&app, "member", "outdoors").is_some());
     let outdoors = server_channel_id(&app, "outdoors");
     assert!(app.st.data.channels.is_subscribed(outdoors));
-    assert!(app.st.ui.sidebar.contains(&SidebarRow::Channel(outdoors)));
+    assert!(app.st.ui.sidebar.rows().contains(&SidebarRow::Channel(outdoors)));
     assert!(app.screen(160, 48).contains("✓ #outdoors"), "the list marks it joined");
     let count = |app: &App| match &app.st.ui.popup {
         Some(Popup::Channels { list: Some(l), .. }) => {
@@ -98,7 +98,7 @@ async fn the_channel_browser_filters_joins_opens_and_leaves() {
     assert_eq!(status(&app), (false, "you left #outdoors".into()));
     assert!(server_sub(&app, "member", "outdoors").is_none());
     assert!(!app.st.data.channels.is_subscribed(outdoors));
-    assert!(!app.st.ui.sidebar.contains(&SidebarRow::Channel(outdoors)));
+    assert!(!app.st.ui.sidebar.rows().contains(&SidebarRow::Channel(outdoors)));
     assert_eq!(count(&app), Some(4));
 
     // A private channel asks first.
@@ -118,7 +118,7 @@ async fn subscribe_and_unsubscribe_from_the_palette() {
     palette(&mut app, "subscribe #Outdoors").await;
     assert_eq!(status(&app), (false, "you joined #outdoors".into()));
     let outdoors = server_channel_id(&app, "outdoors");
-    assert!(app.st.ui.sidebar.contains(&SidebarRow::Channel(outdoors)));
+    assert!(app.st.ui.sidebar.rows().contains(&SidebarRow::Channel(outdoors)));
 
     palette(&mut app, "subscribe #general").await;
     assert_eq!(status(&app), (true, "you are already in #general".into()));
@@ -134,12 +134,12 @@ async fn subscribe_and_unsubscribe_from_the_palette() {
     // `:unsubscribe` with a channel row selected in the sidebar leaves that channel.
     app.key(KeyCode::Esc).await;
     app.key(KeyCode::Char('h')).await;
-    app.st.ui.sidebar_selected = app.sidebar_row(|r| *r == SidebarRow::Channel(outdoors));
+    app.st.ui.sidebar.select(app.sidebar_row(|r| *r == SidebarRow::Channel(outdoors)));
     palette(&mut app, "unsubscribe").await;
     assert_eq!(app.st.ui.confirm.as_ref().map(|(q, _)| q.as_str()), Some("Leave #outdoors? (y/N)"));
     app.key(KeyCode::Char('y')).await;
     assert_eq!(status(&app), (false, "you left #outdoors".into()));
-    assert!(!app.st.ui.sidebar.contains(&SidebarRow::Channel(outdoors)));
+    assert!(!app.st.ui.sidebar.rows().contains(&SidebarRow::Channel(outdoors)));
     // … and it can be joined again by name.
     palette(&mut app, "subscribe outdoors").await;
     assert_eq!(status(&app), (false, "you joined #outdoors".into()));
@@ -150,7 +150,7 @@ async fn channel_info_shows_the_channel_and_toggles_your_settings() {
     let mut app = App::start("member").await;
     let eng = app.channel_id("engineering");
     app.key(KeyCode::Char('h')).await;
-    app.st.ui.sidebar_selected = app.sidebar_row(|r| *r == SidebarRow::Channel(eng));
+    app.st.ui.sidebar.select(app.sidebar_row(|r| *r == SidebarRow::Channel(eng)));
     app.key(KeyCode::Char('i')).await;
     let (details, email) = match &app.st.ui.popup {
         Some(Popup::ChannelInfo { channel, details, email, .. }) => {

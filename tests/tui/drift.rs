@@ -10,14 +10,14 @@ use topicterm::app::keys::KeyCode;
 use topicterm::app::{Narrow, SidebarRow, State};
 
 fn topic_row(st: &State, channel: i64, topic: &str) -> bool {
-    st.ui.sidebar.iter().any(|r| matches!(r, SidebarRow::Topic(c, t) if *c == channel && t == topic))
+    st.ui.sidebar.rows().iter().any(|r| matches!(r, SidebarRow::Topic(c, t) if *c == channel && t == topic))
 }
 
 /// The channels pane with `channel` opened, its topics listed.
 async fn expand(app: &mut App, channel: i64, topic: &str) {
     app.key(KeyCode::Char('h')).await;
     let row = app.sidebar_row(|r| *r == SidebarRow::Channel(channel));
-    while app.st.ui.sidebar_selected < row {
+    while app.st.ui.sidebar.selected_index() < row {
         app.key(KeyCode::Char('j')).await;
     }
     app.key(KeyCode::Enter).await;
@@ -263,7 +263,7 @@ async fn a_topic_list_taken_before_a_rename_brings_back_no_row_under_the_old_nam
     // The channel opened in the channels pane: its topics are asked for, and answered.
     app.key(KeyCode::Char('h')).await;
     let row = app.sidebar_row(|r| *r == SidebarRow::Channel(general));
-    while app.st.ui.sidebar_selected < row {
+    while app.st.ui.sidebar.selected_index() < row {
         app.key(KeyCode::Char('j')).await;
     }
     app.key(KeyCode::Enter).await;
@@ -283,8 +283,8 @@ async fn a_topic_list_taken_before_a_rename_brings_back_no_row_under_the_old_nam
     })
     .await;
     app.settle().await;
-    assert!(!topic_row(&app.st, general, "old name"), "{:?}", app.st.ui.sidebar);
-    assert!(topic_row(&app.st, general, "new name"), "{:?}", app.st.ui.sidebar);
+    assert!(!topic_row(&app.st, general, "old name"), "{:?}", app.st.ui.sidebar.rows());
+    assert!(topic_row(&app.st, general, "new name"), "{:?}", app.st.ui.sidebar.rows());
 }
 
 #[tokio::test]

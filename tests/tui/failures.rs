@@ -271,7 +271,7 @@ async fn topics_the_server_failed_to_list_are_asked_for_again_when_the_channel_i
     }));
     app.key(KeyCode::Char('h')).await;
     let row = app.sidebar_row(|r| *r == app::SidebarRow::Channel(general));
-    while app.st.ui.sidebar_selected < row {
+    while app.st.ui.sidebar.selected_index() < row {
         app.key(KeyCode::Char('j')).await;
     }
     app.key(KeyCode::Enter).await;
@@ -285,8 +285,8 @@ async fn topics_the_server_failed_to_list_are_asked_for_again_when_the_channel_i
     app.until("the topics listed", |st| st.data.topics.of(general).is_some_and(|l| l.is_loaded())).await;
     assert_eq!(proxy.seen("GET", &path), 2);
     assert!(
-        app.st.ui.sidebar.iter().any(|r| matches!(r, app::SidebarRow::Topic(c, _) if *c == general)),
+        app.st.ui.sidebar.rows().iter().any(|r| matches!(r, app::SidebarRow::Topic(c, _) if *c == general)),
         "{:?}",
-        app.st.ui.sidebar
+        app.st.ui.sidebar.rows()
     );
 }

@@ -98,7 +98,7 @@ async fn the_selection_and_the_filter_work_across_the_headings() {
     for code in std::iter::repeat_n(KeyCode::Char('j'), 30).chain(std::iter::repeat_n(KeyCode::Char('k'), 30))
     {
         app.key(code).await;
-        seen.push(app.st.ui.sidebar[app.st.ui.sidebar_selected].clone());
+        seen.push(app.st.ui.sidebar.rows()[app.st.ui.sidebar.selected_index()].clone());
     }
     assert!(seen.iter().all(SidebarRow::selectable), "{seen:?}");
     for name in ["builds", "random", "announcements", "support"] {
@@ -107,11 +107,11 @@ async fn the_selection_and_the_filter_work_across_the_headings() {
     }
     // Up from the first channel of a folder: over its heading, to the channel above.
     let heading = app.sidebar_row(|r| matches!(r, SidebarRow::Header(Section::Folder(_))));
-    let above = app.st.ui.sidebar[heading - 1].clone();
+    let above = app.st.ui.sidebar.rows()[heading - 1].clone();
     assert!(matches!(above, SidebarRow::Channel(_)), "{above:?}");
-    app.st.ui.sidebar_selected = heading + 1;
+    app.st.ui.sidebar.select(heading + 1);
     app.key(KeyCode::Char('k')).await;
-    assert_eq!(app.st.ui.sidebar[app.st.ui.sidebar_selected], above);
+    assert_eq!(app.st.ui.sidebar.rows()[app.st.ui.sidebar.selected_index()], above);
     // A click on a heading does nothing.
     app.screen(80, 24);
     let social = app.sidebar_row(|r| matches!(r, SidebarRow::Header(Section::Folder(_))));
@@ -123,7 +123,10 @@ async fn the_selection_and_the_filter_work_across_the_headings() {
     app.keys("buil").await;
     app.key(KeyCode::Enter).await;
     assert_eq!(pane(&mut app), ["ENGINEERING", "▸#builds"]);
-    assert_eq!(app.st.ui.sidebar[app.st.ui.sidebar_selected], SidebarRow::Channel(app.channel_id("builds")));
+    assert_eq!(
+        app.st.ui.sidebar.rows()[app.st.ui.sidebar.selected_index()],
+        SidebarRow::Channel(app.channel_id("builds"))
+    );
     app.key(KeyCode::Enter).await;
     assert_eq!(app.st.ui.narrow, topicterm::app::Narrow::Channel(app.channel_id("builds")));
 }

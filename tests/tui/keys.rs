@@ -148,7 +148,7 @@ async fn mute_and_mark_read_on_a_channel_row_act_on_the_channel() {
     };
     let policy_before = policy_of(&app);
     app.key(KeyCode::Char('h')).await;
-    app.st.ui.sidebar_selected = app.sidebar_row(|r| *r == SidebarRow::Channel(channel));
+    app.st.ui.sidebar.select(app.sidebar_row(|r| *r == SidebarRow::Channel(channel)));
 
     app.key(KeyCode::Char('R')).await;
     assert!(app.st.data.unread.topics_in(channel).is_none(), "no unread topics left in the channel");
@@ -327,7 +327,7 @@ async fn channel_row_keys_with_nothing_to_do_say_so() {
     let mut app = App::start("member").await;
     let design = app.channel_id("design");
     app.key(KeyCode::Char('h')).await;
-    app.st.ui.sidebar_selected = app.sidebar_row(|r| *r == SidebarRow::Channel(design));
+    app.st.ui.sidebar.select(app.sidebar_row(|r| *r == SidebarRow::Channel(design)));
     app.key(KeyCode::Char('U')).await;
     assert_eq!(status(&app), (false, "#design is not muted".into()));
     app.key(KeyCode::Char('F')).await;

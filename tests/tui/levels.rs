@@ -333,13 +333,13 @@ async fn following_before_219_is_refused_by_every_key_in_the_same_words() {
     // A topic row in the channels pane: the channel opened, its topics listed, one selected.
     app.key(KeyCode::Char('h')).await;
     let row = app.sidebar_row(|r| *r == SidebarRow::Channel(eng));
-    while app.st.ui.sidebar_selected < row {
+    while app.st.ui.sidebar.selected_index() < row {
         app.key(KeyCode::Char('j')).await;
     }
     app.key(KeyCode::Enter).await;
     app.until("the topics listed", |st| st.data.topics.of(eng).is_some_and(|l| l.is_loaded())).await;
     app.key(KeyCode::Char('j')).await;
-    assert!(matches!(app.st.ui.sidebar.get(app.st.ui.sidebar_selected), Some(SidebarRow::Topic(..))));
+    assert!(matches!(app.st.ui.sidebar.selected(), Some(SidebarRow::Topic(..))));
     assert_eq!(app.st.ui.focus, Focus::Sidebar);
     app.st.ui.status = None;
     app.key(KeyCode::Char('F')).await;

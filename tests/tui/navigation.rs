@@ -12,6 +12,7 @@ async fn recent_direct_messages_are_listed_newest_first_with_unread_counts() {
         .st
         .ui
         .sidebar
+        .rows()
         .iter()
         .filter_map(|r| match r {
             SidebarRow::Dm(users) => Some(users.clone()),
@@ -34,8 +35,8 @@ async fn recent_direct_messages_are_listed_newest_first_with_unread_counts() {
         .unwrap()
         .id;
     app.until("the DM arrived", |st| st.data.messages.contains_key(&sent)).await;
-    let first_dm = app.st.ui.sidebar.iter().position(|r| matches!(r, SidebarRow::Dm(_))).unwrap();
-    assert_eq!(app.st.ui.sidebar[first_dm], SidebarRow::Dm(vec![carol]));
+    let first_dm = app.st.ui.sidebar.rows().iter().position(|r| matches!(r, SidebarRow::Dm(_))).unwrap();
+    assert_eq!(app.st.ui.sidebar.rows()[first_dm], SidebarRow::Dm(vec![carol]));
     let screen = app.screen(80, 24);
     let row = screen.lines().find(|l| l.contains("Carol")).unwrap_or_default().to_owned();
     let pane = row.split('│').next().unwrap_or_default();
@@ -43,14 +44,14 @@ async fn recent_direct_messages_are_listed_newest_first_with_unread_counts() {
     assert!(pane.trim_end().ends_with(" 1"), "one unread: {row:?}");
     // enter opens it.
     app.st.ui.focus = topicterm::app::Focus::Sidebar;
-    app.st.ui.sidebar_selected = first_dm;
+    app.st.ui.sidebar.select(first_dm);
     app.key(KeyCode::Enter).await;
     assert_eq!(app.st.ui.narrow, Narrow::Dm(vec![carol]));
     app.until("the conversation loaded", |st| st.ui.selected.is_some()).await;
     // Muting someone takes their conversation out of the list.
     app.palette(&format!("mute-user {}", app.st.data.user_name(carol))).await;
     app.until("muted", |st| st.data.users.is_muted(carol)).await;
-    assert!(!app.st.ui.sidebar.contains(&SidebarRow::Dm(vec![carol])));
+    assert!(!app.st.ui.sidebar.rows().contains(&SidebarRow::Dm(vec![carol])));
 }
 
 #[tokio::test]
@@ -130,14 +131,14 @@ async fn the_people_pane_takes_the_focus_filters_as_you_type_and_opens_a_dm_or_a
     let mut app = App::start("member").await;
     app.key(KeyCode::Char('w')).await;
     assert_eq!(app.st.ui.focus, topicterm::app::Focus::People, "w shows and focuses it");
-    let everyone = app.st.ui.people.len();
+    let everyone = app.st.ui.people.list().len();
     assert!(everyone > 10);
     // j moves down the list; the selection is drawn and scrolled into view.
     for _ in 0..everyone {
         app.key(KeyCode::Char('j')).await;
     }
-    assert_eq!(app.st.ui.people_selected, everyone - 1, "stops at the last person");
-    let last = app.st.data.user_name(app.st.ui.people[everyone - 1]).to_owned();
+    assert_eq!(app.st.ui.people.selected_index(), everyone - 1, "stops at the last person");
+    let last = app.st.data.user_name(app.st.ui.people.list()[everyone - 1]).to_owned();
     assert!(
         app.screen(80, 24).contains(&last[..10.min(last.len())]),
         "the last person is scrolled into view"
@@ -147,7 +148,7 @@ async fn the_people_pane_takes_the_focus_filters_as_you_type_and_opens_a_dm_or_a
     app.key(KeyCode::Char('/')).await;
     app.keys("bob").await;
     let bob = app.st.data.users.iter().find(|u| u.full_name == "Bob Nakamura").unwrap().id;
-    assert_eq!(app.st.ui.people, vec![bob], "at once, while typing");
+    assert_eq!(app.st.ui.people.list(), vec![bob], "at once, while typing");
     app.key(KeyCode::Enter).await;
     insta::assert_snapshot!("people_filtered_80x24", app.screen(80, 24));
     insta::assert_snapshot!("people_filtered_160x48", app.screen(160, 48));
@@ -169,7 +170,7 @@ async fn the_people_pane_takes_the_focus_filters_as_you_type_and_opens_a_dm_or_a
     app.key(KeyCode::Esc).await;
     app.st.ui.focus = topicterm::app::Focus::People;
     app.key(KeyCode::Esc).await;
-    assert_eq!(app.st.ui.people.len(), everyone);
+    assert_eq!(app.st.ui.people.list().len(), everyone);
 }
 
 #[tokio::test]
@@ -179,7 +180,7 @@ async fn the_channels_pane_filters_as_you_type() {
     app.key(KeyCode::Char('/')).await;
     app.keys("eng").await;
     let engineering = app.channel_id("engineering");
-    assert_eq!(app.st.ui.sidebar, vec![SidebarRow::Channel(engineering)]);
+    assert_eq!(app.st.ui.sidebar.rows(), vec![SidebarRow::Channel(engineering)]);
     app.key(KeyCode::Enter).await;
     insta::assert_snapshot!("channels_filtered_80x24", app.screen(80, 24));
     insta::assert_snapshot!("channels_filtered_160x48", app.screen(160, 48));
@@ -192,8 +193,12 @@ async fn the_channels_pane_filters_as_you_type() {
         app.key(KeyCode::Backspace).await;
     }
     app.keys("alice").await;
-    assert!(app.st.ui.sidebar.iter().any(|r| matches!(r, SidebarRow::Dm(_))), "{:?}", app.st.ui.sidebar);
-    assert!(!app.st.ui.sidebar.contains(&SidebarRow::Channel(engineering)));
+    assert!(
+        app.st.ui.sidebar.rows().iter().any(|r| matches!(r, SidebarRow::Dm(_))),
+        "{:?}",
+        app.st.ui.sidebar.rows()
+    );
+    assert!(!app.st.ui.sidebar.rows().contains(&SidebarRow::Channel(engineering)));
     // Every conversation with someone whose name matches, not only five of them ("a" hid
     // Carol and Bob).
     for _ in 0.."alice".len() {
@@ -204,6 +209,7 @@ async fn the_channels_pane_filters_as_you_type() {
         .st
         .ui
         .sidebar
+        .rows()
         .iter()
         .filter_map(|r| match r {
             SidebarRow::Dm(users) => Some(users.clone()),
@@ -223,13 +229,13 @@ async fn the_channels_pane_filters_as_you_type() {
     insta::assert_snapshot!("channels_filtered_dms_80x24", app.screen(80, 24));
     // esc in the prompt drops the filter.
     app.key(KeyCode::Esc).await;
-    assert!(app.st.ui.sidebar.contains(&SidebarRow::AllMessages));
-    assert!(app.st.ui.channel_filter.is_empty());
+    assert!(app.st.ui.sidebar.rows().contains(&SidebarRow::AllMessages));
+    assert!(app.st.ui.sidebar.filter().is_empty());
     // Nothing matching says so.
     app.key(KeyCode::Char('/')).await;
     app.keys("zzzz").await;
     app.key(KeyCode::Enter).await;
-    assert!(app.st.ui.sidebar.is_empty());
+    assert!(app.st.ui.sidebar.rows().is_empty());
     assert!(app.screen(80, 24).contains("nothing matches"));
 }
 
@@ -295,6 +301,7 @@ async fn saved_views_are_rows_pinned_first_and_open_what_they_name() {
         .st
         .ui
         .sidebar
+        .rows()
         .iter()
         .filter_map(|r| if let SidebarRow::View(f) = r { Some(f.clone()) } else { None })
         .collect();
@@ -310,22 +317,20 @@ async fn saved_views_are_rows_pinned_first_and_open_what_they_name() {
     assert!(screen.contains("◆ Release") && screen.contains("◇ Recent conversations"), "{screen}");
     // enter on "Release": the topic it names.
     app.key(KeyCode::Char('h')).await;
-    app.st.ui.sidebar_selected =
-        app.sidebar_row(|r| matches!(r, SidebarRow::View(f) if f.contains("release")));
+    app.st.ui.sidebar.select(app.sidebar_row(|r| matches!(r, SidebarRow::View(f) if f.contains("release"))));
     app.key(KeyCode::Enter).await;
     let engineering = app.channel_id("engineering");
     assert_eq!(app.st.ui.narrow, Narrow::Topic(engineering, "release 2.4 planning".into()));
     // "Support (followed)": a search of the channel's followed topics.
     app.key(KeyCode::Char('h')).await;
-    app.st.ui.sidebar_selected =
-        app.sidebar_row(|r| matches!(r, SidebarRow::View(f) if f.contains("followed")));
+    app.st.ui.sidebar.select(app.sidebar_row(|r| matches!(r, SidebarRow::View(f) if f.contains("followed"))));
     app.key(KeyCode::Enter).await;
     assert!(
         matches!(&app.st.ui.narrow, Narrow::Search { query, .. } if query == "channel:support is:followed")
     );
     // The built-in "recent": the recent conversations view.
     app.key(KeyCode::Char('h')).await;
-    app.st.ui.sidebar_selected = app.sidebar_row(|r| *r == SidebarRow::View("recent".into()));
+    app.st.ui.sidebar.select(app.sidebar_row(|r| *r == SidebarRow::View("recent".into())));
     app.key(KeyCode::Enter).await;
     assert!(matches!(app.st.ui.popup, Some(topicterm::app::Popup::Recent { .. })));
 }

@@ -161,7 +161,11 @@ async fn two_organizations_show_both_unread_counts_and_switch() {
     let (states, outside) = ended.unwrap();
     assert_eq!(states.len(), 2);
     // Keys in acme count as the user being there for globex too (its presence stays active).
-    assert_eq!(states[1].ui.last_input, states[0].ui.last_input, "globex heard of acme's last key");
+    assert_eq!(
+        states[1].ui.presence.last_input(),
+        states[0].ui.presence.last_input(),
+        "globex heard of acme's last key"
+    );
     let told = &outside.notifications;
     assert!(
         told.iter().any(|(title, body)| title == "globex" && body.contains("Carol")),

@@ -15,7 +15,7 @@ async fn away_from_the_terminal() -> (App, topicterm::api::UserId, Client) {
     let mut app = App::start("member").await;
     let me = app.st.data.me;
     let alice = as_user(&app, "alice");
-    app.st.ui.unfocused = true;
+    app.st.ui.presence.focus_changed(false);
     (app, me, alice)
 }
 
@@ -25,7 +25,7 @@ async fn dms_mentions_and_followed_topics_notify_muted_topics_never() {
     let me = app.st.data.me;
     let alice = as_user(&app, "alice");
     let general = app.channel_id("general");
-    app.st.ui.unfocused = true; // the user is in another window
+    app.st.ui.presence.focus_changed(false); // the user is in another window
     alice.send_message(&OutgoingMessage::direct(vec![me], "are you there?")).await.unwrap();
     app.settle().await;
     let n = &app.outside.notifications;

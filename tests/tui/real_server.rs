@@ -11,7 +11,7 @@ use topicterm::app::{Focus, Narrow, SidebarRow};
 /// Put the channels pane's selection on a channel's row.
 fn select_channel_row(app: &mut App, channel: i64) {
     app.st.ui.focus = Focus::Sidebar;
-    app.st.ui.sidebar_selected = app.sidebar_row(|r| matches!(r, SidebarRow::Channel(c) if *c == channel));
+    app.st.ui.sidebar.select(app.sidebar_row(|r| matches!(r, SidebarRow::Channel(c) if *c == channel)));
 }
 
 #[tokio::test]
@@ -103,7 +103,12 @@ async fn a_moved_topic_leaves_its_old_row() {
     app.key(KeyCode::Enter).await;
     app.until("the topics", |st| st.data.topics.of(general).is_some_and(|l| l.is_loaded())).await;
     let row = |app: &App, t: &str| {
-        app.st.ui.sidebar.iter().any(|r| matches!(r, SidebarRow::Topic(c, n) if *c == general && n == t))
+        app.st
+            .ui
+            .sidebar
+            .rows()
+            .iter()
+            .any(|r| matches!(r, SidebarRow::Topic(c, n) if *c == general && n == t))
     };
     assert!(row(&app, "old name"));
     let admin = app.other("admin");
@@ -118,7 +123,7 @@ async fn a_moved_topic_leaves_its_old_row() {
         .unwrap();
     app.until("the new row", |st| st.data.messages[&id].topic() == "new name").await;
     app.settle().await;
-    assert!(row(&app, "new name") && !row(&app, "old name"), "{:?}", app.st.ui.sidebar);
+    assert!(row(&app, "new name") && !row(&app, "old name"), "{:?}", app.st.ui.sidebar.rows());
 }
 
 #[tokio::test]

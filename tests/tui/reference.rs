@@ -81,7 +81,7 @@ async fn a_muted_users_messages_hide_behind_a_line_never_notify_and_show_on_requ
     app.palette("mute-user Bob Nakamura").await;
     app.until("the server's muted_users event", |st| st.data.users.is_muted(bob_id)).await;
     assert!(app.st.ui.status.as_ref().unwrap().text.contains("muted"), "{:?}", app.st.ui.status);
-    app.st.ui.unfocused = true;
+    app.st.ui.presence.focus_changed(false);
     let general = app.channel_id("general");
     let id = bob
         .send_message(&OutgoingMessage::channel(general, "muted sender", "secret plans"))
@@ -113,7 +113,7 @@ async fn alert_words_are_marked_and_notify() {
     app.palette(r#"alert-words add "on call" deploy"#).await;
     app.until("the list came back", |st| st.data.alert_words().len() == 2).await;
     assert_eq!(app.st.ui.status.as_ref().unwrap().text, "alert words: on call, deploy");
-    app.st.ui.unfocused = true;
+    app.st.ui.presence.focus_changed(false);
     let general = app.channel_id("general");
     let id = app
         .other("alice")

@@ -97,7 +97,7 @@ async fn every_pane_and_a_popup_are_plain_words_without_box_drawing() {
     // A channel's topics, each with its policy and count in words.
     let eng = app.channel_id("engineering");
     let at = app.sidebar_row(|r| *r == SidebarRow::Channel(eng));
-    while app.st.ui.sidebar_selected < at {
+    while app.st.ui.sidebar.selected_index() < at {
         app.key(KeyCode::Char('j')).await;
     }
     app.key(KeyCode::Enter).await;
@@ -182,7 +182,7 @@ async fn the_cursor_is_on_the_selected_row_of_every_pane_and_popup() {
         assert_eq!(x, 0);
         assert_eq!(reversed_rows(&buf), vec![y], "after {key}: the cursor's row is the selected one");
         let text = row(&buf, y);
-        match &app.st.ui.sidebar[app.st.ui.sidebar_selected] {
+        match &app.st.ui.sidebar.rows()[app.st.ui.sidebar.selected_index()] {
             SidebarRow::Dm(users) if users.len() == 1 => {
                 assert!(text.contains(&*app.st.data.partner_name(users[0])), "{text}")
             }
@@ -196,7 +196,7 @@ async fn the_cursor_is_on_the_selected_row_of_every_pane_and_popup() {
         app.key(KeyCode::Char(key)).await;
         let (buf, cursor) = app.frame(80, 24);
         let (x, y) = cursor.expect("the cursor is shown");
-        let who = app.st.ui.people[app.st.ui.people_selected];
+        let who = app.st.ui.people.list()[app.st.ui.people.selected_index()];
         assert_eq!(x, 0);
         assert!(row(&buf, y).starts_with(&app.st.data.users.get(who).unwrap().full_name), "{}", row(&buf, y));
     }

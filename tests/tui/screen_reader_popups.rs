@@ -200,8 +200,8 @@ async fn message_info_profile_channel_info_and_help_are_labelled_words() {
     app.key(KeyCode::Char('h')).await;
     let general = app.channel_id("general");
     let at = app.sidebar_row(|r| *r == SidebarRow::Channel(general));
-    while app.st.ui.sidebar_selected != at {
-        let key = if app.st.ui.sidebar_selected < at { 'j' } else { 'k' };
+    while app.st.ui.sidebar.selected_index() != at {
+        let key = if app.st.ui.sidebar.selected_index() < at { 'j' } else { 'k' };
         app.key(KeyCode::Char(key)).await;
     }
     app.key(KeyCode::Char('i')).await;

@@ -25,12 +25,12 @@ async fn opening_a_channel_lists_its_topics_and_a_topic_narrows() {
     assert_eq!(app.st.ui.focus, Focus::Sidebar);
     // Down to it (the selection passes over the headings of the channels' folders).
     let row = app.sidebar_row(|r| *r == SidebarRow::Channel(eng));
-    while app.st.ui.sidebar_selected < row {
+    while app.st.ui.sidebar.selected_index() < row {
         app.key(KeyCode::Char('j')).await;
     }
     app.key(KeyCode::Enter).await;
-    assert_eq!(app.st.ui.expanded, Some(eng));
-    assert!(app.st.ui.sidebar.iter().any(|r| matches!(r, SidebarRow::Topic(c, _) if *c == eng)));
+    assert_eq!(app.st.ui.sidebar.expanded(), Some(eng));
+    assert!(app.st.ui.sidebar.rows().iter().any(|r| matches!(r, SidebarRow::Topic(c, _) if *c == eng)));
     app.key(KeyCode::Char('j')).await;
     app.key(KeyCode::Enter).await;
     assert!(matches!(app.st.ui.narrow, Narrow::Topic(c, _) if c == eng));
@@ -204,9 +204,9 @@ async fn message_info_shows_time_links_and_who_reacted() {
 async fn people_pane_shows_presence_and_statuses() {
     let mut app = App::start("member").await;
     app.key(KeyCode::Char('w')).await;
-    assert!(app.st.ui.show_people);
+    assert!(app.st.ui.people.shown());
     let d = &app.st.data;
-    let first = app.st.ui.people.first().copied().unwrap();
+    let first = app.st.ui.people.list().first().copied().unwrap();
     assert_eq!(d.activity(first, app.st.now), topicterm::app::Activity::Active, "active people first");
     let carol = d.users.iter().find(|u| u.full_name == "Carol Dubois").unwrap().id;
     assert_eq!(

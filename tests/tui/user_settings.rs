@@ -200,6 +200,7 @@ async fn enter_sends_when_the_user_set_it_and_alt_enter_makes_a_new_line() {
 fn unfoldered(st: &State) -> Vec<(i64, bool)> {
     st.ui
         .sidebar
+        .rows()
         .iter()
         .filter_map(|r| match r {
             topicterm::app::SidebarRow::Channel(c) => st.data.channels.get(*c),

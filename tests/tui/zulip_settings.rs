@@ -53,7 +53,7 @@ async fn a_channel_with_desktop_notifications_on_notifies_every_message_by_the_b
     for level in LEVELS {
         let mut app = member_at(level).await;
         app.st.settings.notifications.method = NotifyMethod::Bell;
-        app.st.ui.unfocused = true;
+        app.st.ui.presence.focus_changed(false);
         let alice = alice_of(&app).await;
         let general = app.channel_id("general");
         let id = alice.send_message(&OutgoingMessage::channel(general, "plans", "before")).await.unwrap().id;
@@ -85,7 +85,7 @@ async fn a_channel_with_desktop_notifications_on_notifies_every_message_by_the_b
 async fn turning_enable_desktop_notifications_off_stops_dm_notifications_live() {
     for level in LEVELS {
         let mut app = member_at(level).await;
-        app.st.ui.unfocused = true;
+        app.st.ui.presence.focus_changed(false);
         let alice = alice_of(&app).await;
         let id = dm(&app, &alice, "first").await;
         arrived(&mut app, id).await;
@@ -119,7 +119,7 @@ async fn turning_enable_desktop_notifications_off_stops_dm_notifications_live() 
 async fn pm_content_in_desktop_notifications_off_leaves_the_text_out() {
     for level in LEVELS {
         let mut app = member_at(level).await;
-        app.st.ui.unfocused = true;
+        app.st.ui.presence.focus_changed(false);
         let alice = alice_of(&app).await;
         set_elsewhere(&mut app, "pm_content_in_desktop_notifications", false).await;
         let id = dm(&app, &alice, "the secret plans").await;

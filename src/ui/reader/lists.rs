@@ -38,7 +38,7 @@ pub(super) fn sidebar_row(st: &State, row: &SidebarRow) -> Option<String> {
                 if ch.invite_only { "private".to_owned() } else { String::new() },
                 if ch.pinned { "pinned".to_owned() } else { String::new() },
                 if ch.muted { "muted".to_owned() } else { String::new() },
-                if st.ui.expanded == Some(*c) { "topics shown".to_owned() } else { String::new() },
+                if st.ui.sidebar.expanded() == Some(*c) { "topics shown".to_owned() } else { String::new() },
                 unread(d.channel_unread(*c)),
             ];
             with_marks(format!("channel {}", sanitize(&ch.name)), &marks)
@@ -129,16 +129,16 @@ fn draw_orgs(f: &mut Frame, st: &State, pane: &mut Pane, area: Rect) -> Rect {
 /// The channels pane filling `area`; the row of its selection.
 pub(super) fn draw_channels(f: &mut Frame, st: &State, pane: &mut Pane, area: Rect) -> Option<u16> {
     let mut head = "Channels".to_owned();
-    if !st.ui.channel_filter.is_empty() {
-        head.push_str(&format!(", filtered by {}", sanitize(&st.ui.channel_filter)));
+    if !st.ui.sidebar.filter().is_empty() {
+        head.push_str(&format!(", filtered by {}", sanitize(st.ui.sidebar.filter())));
     }
-    let rows = &st.ui.sidebar;
+    let rows = st.ui.sidebar.rows();
     if rows.is_empty() {
-        head.push_str(if st.ui.channel_filter.is_empty() { ": none yet" } else { ": nothing matches" });
+        head.push_str(if st.ui.sidebar.filter().is_empty() { ": none yet" } else { ": nothing matches" });
     }
     let area = draw_orgs(f, st, pane, area);
     let body = heading(f, pane.t, area, &head);
-    let sel = st.ui.sidebar_selected;
+    let sel = st.ui.sidebar.selected_index();
     let text = |i: usize| sidebar_row(st, &rows[i]).unwrap_or_default();
     let laid = entries(f, pane.t, body, (pane.memory.sidebar_top, rows.len(), sel), text);
     pane.memory.sidebar_top = laid.top;
@@ -168,23 +168,23 @@ pub(super) fn status_words(st: &State, user: crate::api::UserId) -> String {
 /// The people pane filling `area`; the row of its selection.
 pub(super) fn draw_people(f: &mut Frame, st: &State, pane: &mut Pane, area: Rect) -> Option<u16> {
     let mut head = "People".to_owned();
-    if !st.ui.people_filter.is_empty() {
-        head.push_str(&format!(", filtered by {}", sanitize(&st.ui.people_filter)));
-        if st.ui.people.is_empty() {
+    if !st.ui.people.filter().is_empty() {
+        head.push_str(&format!(", filtered by {}", sanitize(st.ui.people.filter())));
+        if st.ui.people.list().is_empty() {
             head.push_str(": nobody matches");
         }
     }
     let body = heading(f, pane.t, area, &head);
-    let sel = st.ui.people_selected;
+    let sel = st.ui.people.selected_index();
     let text = |i: usize| {
-        let Some(u) = st.data.users.get(st.ui.people[i]) else { return String::new() };
+        let Some(u) = st.data.users.get(st.ui.people.list()[i]) else { return String::new() };
         let status = status_words(st, u.id);
         let status = if status.is_empty() { status } else { format!("status: {status}") };
         let bot = if u.is_bot { "bot" } else { "" };
         let marks = [presence(st, st.data.activity(u.id, st.now)), bot.to_owned(), status];
         with_marks(sanitize(&u.full_name), &marks)
     };
-    let laid = entries(f, pane.t, body, (pane.memory.people_top, st.ui.people.len(), sel), text);
+    let laid = entries(f, pane.t, body, (pane.memory.people_top, st.ui.people.list().len(), sel), text);
     pane.memory.people_top = laid.top;
     laid.cursor
 }

@@ -6,7 +6,10 @@ use super::effect::Effect;
 use super::narrow::Narrow;
 use super::outgoing::*;
 pub use super::rooms::backfill::Backfill;
+pub use super::rooms::channels::ChannelsPane;
 pub use super::rooms::connection::{Connection, FirstPage, Offline};
+pub use super::rooms::people::PeoplePane;
+pub use super::rooms::presence::Presence;
 use super::settings::Settings;
 use super::state::*;
 use super::unreads::Conv;
@@ -470,10 +473,8 @@ pub struct Ui {
     pub narrow: Narrow,
     /// The selected message in the current narrow.
     pub selected: Option<MessageId>,
-    pub sidebar: Vec<SidebarRow>,
-    pub sidebar_selected: usize,
-    /// The channel whose topics are shown in the sidebar.
-    pub expanded: Option<ChannelId>,
+    /// The channels pane: its rows, selection, expanded channel and filter.
+    pub sidebar: ChannelsPane,
     pub compose: Option<Compose>,
     pub prompt: Option<Prompt>,
     /// Who has read the message whose info is open (the user's own): `None` inside until the
@@ -504,27 +505,13 @@ pub struct Ui {
     pub jump_to: Option<MessageId>,
     /// The next page of the current narrow answers a jump to a date: select its anchor.
     pub date_jump: Option<String>,
-    /// Show the people pane.
-    pub show_people: bool,
-    /// People by activity then name (rebuilt on presence and user changes, not per frame);
-    /// only those matching `people_filter`.
-    pub people: Vec<UserId>,
-    pub people_selected: usize,
-    /// What the channels and people panes are filtered by (lowercase; empty: everything).
-    pub channel_filter: String,
-    pub people_filter: String,
+    /// The people pane: shown or not, who it lists (rebuilt on presence and user changes, not
+    /// per frame), its selection and filter.
+    pub people: PeoplePane,
     /// What a `Confirm` prompt does on "y", and the question.
     pub confirm: Option<(String, Confirmed)>,
-    /// Who is typing where, until when (UNIX seconds).
-    pub typing: Vec<Typing>,
-    /// The user's own typing notice in force, if any.
-    pub typing_notice: Option<TypingNotice>,
-    /// When the user last pressed a key (for active/idle presence).
-    pub last_input: i64,
-    /// When presence was last reported.
-    pub last_ping: i64,
-    /// The terminal has lost focus (the user is elsewhere: report idle).
-    pub unfocused: bool,
+    /// Who is typing, and what the user's presence is reported from.
+    pub presence: Presence,
     /// The compose text changed since the draft was last saved.
     pub draft_dirty: bool,
     /// The narrows opened last, newest first (at most `session::CACHED_NARROWS`): the last

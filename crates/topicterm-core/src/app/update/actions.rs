@@ -16,7 +16,7 @@ use super::prelude::*;
 /// The channel of the selected sidebar row, when the sidebar has the focus and a channel row
 /// (not one of its topics) is selected.
 pub(super) fn sidebar_channel(st: &State) -> Option<ChannelId> {
-    match st.ui.sidebar.get(st.ui.sidebar_selected) {
+    match st.ui.sidebar.selected() {
         Some(SidebarRow::Channel(c)) if st.ui.focus == Focus::Sidebar => Some(*c),
         _ => None,
     }
@@ -75,7 +75,7 @@ pub(super) fn set_channel_muted(st: &mut State, c: ChannelId, muted: bool) -> Ve
 /// The conversation of the selected message or sidebar row, as (channel, topic).
 pub(super) fn current_topic(st: &State) -> Option<(ChannelId, String)> {
     if st.ui.focus == Focus::Sidebar
-        && let Some(SidebarRow::Topic(c, t)) = st.ui.sidebar.get(st.ui.sidebar_selected)
+        && let Some(SidebarRow::Topic(c, t)) = st.ui.sidebar.selected()
     {
         return Some((*c, t.clone()));
     }

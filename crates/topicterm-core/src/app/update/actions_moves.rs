@@ -20,9 +20,7 @@ pub(super) fn move_by(st: &mut State, a: Action) -> Vec<Effect> {
         super::panes::move_person(st, delta);
         vec![]
     } else if st.ui.focus == Focus::Sidebar {
-        let len = st.ui.sidebar.len() as isize;
-        st.ui.sidebar_selected =
-            (st.ui.sidebar_selected as isize).saturating_add(delta).clamp(0, (len - 1).max(0)) as usize;
+        st.ui.sidebar.move_selection(delta);
         settle_sidebar_selection(st, delta > 0);
         vec![]
     } else {
@@ -38,7 +36,7 @@ pub(super) fn focus_step(st: &mut State, to_messages: bool) -> Vec<Effect> {
 
 /// Open the selected sidebar row's view; a channel row also shows or hides its topics.
 pub(super) fn open_row(st: &mut State) -> Vec<Effect> {
-    let Some(row) = st.ui.sidebar.get(st.ui.sidebar_selected).cloned() else { return vec![] };
+    let Some(row) = st.ui.sidebar.selected().cloned() else { return vec![] };
     if !row.selectable() {
         return vec![];
     }
@@ -47,13 +45,8 @@ pub(super) fn open_row(st: &mut State) -> Vec<Effect> {
     }
     let mut fx = Vec::new();
     if let SidebarRow::Channel(c) = row {
-        if st.ui.expanded == Some(c) {
-            st.ui.expanded = None;
-        } else {
-            st.ui.expanded = Some(c);
-            if st.data.topics.ask(c) {
-                fx.push(Effect::FetchTopics(c));
-            }
+        if st.ui.sidebar.toggle_topics(c) && st.data.topics.ask(c) {
+            fx.push(Effect::FetchTopics(c));
         }
         rebuild_sidebar(st);
     }
@@ -67,6 +60,7 @@ pub(super) fn next_unread_topic(st: &mut State) -> Vec<Effect> {
     let order: Vec<ChannelId> = st
         .ui
         .sidebar
+        .rows()
         .iter()
         .filter_map(|r| if let SidebarRow::Channel(c) = r { Some(*c) } else { None })
         .collect();

@@ -26,8 +26,8 @@ pub(super) fn cancel(st: &mut State) -> Vec<Effect> {
 
 /// Show the people pane (and focus it), or hide it.
 pub(super) fn toggle_people(st: &mut State) -> Vec<Effect> {
-    st.ui.show_people = !st.ui.show_people;
-    st.ui.focus = match (st.ui.show_people, st.ui.focus) {
+    let shown = st.ui.people.toggle();
+    st.ui.focus = match (shown, st.ui.focus) {
         (true, _) => Focus::People,
         (false, Focus::People) => Focus::Messages,
         (false, f) => f,

@@ -134,7 +134,7 @@ mod tests {
     fn away(now: i64) -> State {
         let (mut st, _) = registered();
         update(&mut st, Msg::Tick(now));
-        st.ui.unfocused = true;
+        st.ui.presence.focus_changed(false);
         st
     }
 

@@ -8,9 +8,7 @@ use super::prelude::*;
 
 /// Channels archived or deleted: the expanded one closes, and one the user was in is said.
 pub(super) fn gone(st: &mut State, ids: &[ChannelId], subscribed: bool) {
-    if st.ui.expanded.is_some_and(|c| ids.contains(&c)) {
-        st.ui.expanded = None;
-    }
+    st.ui.sidebar.channels_gone(ids);
     if subscribed {
         set_status(st, "a channel you were subscribed to was archived");
     }

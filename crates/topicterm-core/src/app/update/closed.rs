@@ -19,7 +19,7 @@ pub(super) fn on_msg(st: &mut State, msg: Msg) -> Vec<Effect> {
             vec![]
         }
         Msg::Focus(focused) => {
-            st.ui.unfocused = !focused;
+            st.ui.presence.focus_changed(focused);
             vec![]
         }
         Msg::Organizations(orgs) => {

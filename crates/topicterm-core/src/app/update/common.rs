@@ -107,12 +107,12 @@ pub(super) fn apply_jump(st: &mut State) {
 /// Rebuild the people list: active, then idle, then offline; by name within each.
 /// Only while the pane is shown: it sorts every user.
 pub fn rebuild_people(st: &mut State) {
-    if !st.ui.show_people {
+    if !st.ui.people.shown() {
         return;
     }
     let d = &st.data;
     let now = st.now;
-    let filter = st.ui.people_filter.as_str();
+    let filter = st.ui.people.filter();
     let mut people: Vec<(u8, String, UserId)> = d
         .users
         .all()
@@ -129,13 +129,8 @@ pub fn rebuild_people(st: &mut State) {
         })
         .collect();
     people.sort();
-    let chosen = st.ui.people.get(st.ui.people_selected).copied();
-    st.ui.people = people.into_iter().map(|(_, _, id)| id).collect();
     // The selection stays on the person it was on.
-    st.ui.people_selected = chosen
-        .and_then(|u| st.ui.people.iter().position(|p| *p == u))
-        .unwrap_or(st.ui.people_selected)
-        .min(st.ui.people.len().saturating_sub(1));
+    st.ui.people.replace(people.into_iter().map(|(_, _, id)| id).collect());
 }
 
 /// Does a name match a filter (every word somewhere in it)?
@@ -179,7 +174,7 @@ pub fn recent_dms(d: &Data, n: usize) -> Vec<Vec<UserId>> {
 /// Rebuild the channels pane's rows (on changes only, not per frame).
 pub fn rebuild_sidebar(st: &mut State) {
     let d = &st.data;
-    let filter = st.ui.channel_filter.as_str();
+    let filter = st.ui.sidebar.filter();
     let matches = |name: &str| matches_filter(name, filter);
     let mut rows = Vec::new();
     if filter.is_empty() {
@@ -206,22 +201,14 @@ pub fn rebuild_sidebar(st: &mut State) {
         }
         for c in chans {
             rows.push(SidebarRow::Channel(c));
-            if st.ui.expanded == Some(c)
+            if st.ui.sidebar.expanded() == Some(c)
                 && let Some(list) = d.topics.of(c)
             {
                 rows.extend(list.iter().map(|t| SidebarRow::Topic(c, t.name.clone())));
             }
         }
     }
-    let prev = st.ui.sidebar.get(st.ui.sidebar_selected).cloned();
-    st.ui.sidebar = rows;
-    if let Some(p) = prev
-        && let Some(i) = st.ui.sidebar.iter().position(|r| *r == p)
-    {
-        st.ui.sidebar_selected = i;
-    }
-    st.ui.sidebar_selected = st.ui.sidebar_selected.min(st.ui.sidebar.len().saturating_sub(1));
-    settle_sidebar_selection(st, true);
+    st.ui.sidebar.replace(rows);
 }
 
 /// Channels the user is in from which `demote_inactive_streams`' automatic choice demotes the
@@ -272,15 +259,7 @@ pub fn channel_sections(d: &Data, filter: &str) -> Vec<(Section, Vec<ChannelId>)
 /// Keep the channels pane's selection off headings: onward in the direction it was moving (or
 /// back, at the end).
 pub(super) fn settle_sidebar_selection(st: &mut State, forward: bool) {
-    let rows = &st.ui.sidebar;
-    let at = st.ui.sidebar_selected;
-    if rows.get(at).is_none_or(SidebarRow::selectable) {
-        return;
-    }
-    let ahead = || (at + 1..rows.len()).find(|&i| rows[i].selectable());
-    let behind = || (0..at).rev().find(|&i| rows[i].selectable());
-    let to = if forward { ahead().or_else(behind) } else { behind().or_else(ahead) };
-    st.ui.sidebar_selected = to.unwrap_or(at);
+    st.ui.sidebar.settle(forward);
 }
 
 /// "A", "A and B", "A, B and C".

@@ -199,7 +199,7 @@ pub(super) fn open_channel_info(st: &mut State, channel: ChannelId, back: Option
 
 /// `i` on a channel (or topic) row of the sidebar.
 pub(super) fn info_action(st: &mut State) -> Vec<Effect> {
-    let channel = match st.ui.sidebar.get(st.ui.sidebar_selected) {
+    let channel = match st.ui.sidebar.selected() {
         Some(SidebarRow::Channel(c) | SidebarRow::Topic(c, _)) if st.ui.focus == Focus::Sidebar => *c,
         _ => {
             set_status(st, "select a channel in the channels pane first");

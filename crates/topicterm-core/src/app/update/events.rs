@@ -96,7 +96,7 @@ pub(super) fn on_events(st: &mut State, events: Vec<Event>) -> Vec<Effect> {
         let at = Moment { now: st.now, shown: &st.ui.narrow };
         match st.data.apply(e, &at) {
             Applied::Data(changes) => {
-                batch.note(&changes.rows, st.ui.expanded);
+                batch.note(&changes.rows, st.ui.sidebar.expanded());
                 fx.extend(react(st, changes));
             }
             Applied::Elsewhere(kind) => fx.extend(on_event(st, kind)),

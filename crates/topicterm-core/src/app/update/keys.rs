@@ -8,7 +8,7 @@ use super::palette_args::confirm;
 use super::prelude::*;
 
 pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
-    st.ui.last_input = st.now;
+    st.ui.presence.key_pressed(st.now);
     if st.ui.prompt.is_some() {
         return super::prompt::on_prompt_key(st, key);
     }
@@ -113,7 +113,7 @@ pub(super) fn on_key(st: &mut State, key: KeyEvent) -> Vec<Effect> {
 /// A paste goes whole into the open prompt line (newlines become spaces: a paste never submits
 /// it), else into the compose box; anywhere else it is ignored, so pasted text cannot run keys.
 pub(super) fn on_paste(st: &mut State, text: &str) -> Vec<Effect> {
-    st.ui.last_input = st.now;
+    st.ui.presence.key_pressed(st.now);
     // Terminals send a pasted line break as CR.
     let text = text.replace("\r\n", "\n").replace('\r', "\n");
     if st.ui.prompt.is_some() {

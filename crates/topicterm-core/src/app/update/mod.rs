@@ -174,7 +174,7 @@ fn apply(st: &mut State, msg: Msg) -> Vec<Effect> {
             if shown { mark_selected_read(st) } else { vec![] }
         }
         Msg::InputElsewhere => {
-            st.ui.last_input = st.now;
+            st.ui.presence.key_pressed(st.now);
             vec![]
         }
         Msg::OrganizationClosed { name, .. } => {

@@ -15,12 +15,12 @@ pub(super) fn on_scroll(st: &mut State, sidebar: bool, lines: isize) -> Vec<Effe
 
 /// A click on a row of the channels pane opens it.
 pub(super) fn on_click_sidebar(st: &mut State, row: usize) -> Vec<Effect> {
-    let heading = st.ui.sidebar.get(row).is_none_or(|r| !r.selectable());
+    let heading = st.ui.sidebar.rows().get(row).is_none_or(|r| !r.selectable());
     if heading || st.ui.popup.is_some() || st.ui.prompt.is_some() {
         return vec![];
     }
     st.ui.focus = Focus::Sidebar;
-    st.ui.sidebar_selected = row;
+    st.ui.sidebar.select(row);
     on_action(st, Action::Open)
 }
 

@@ -227,7 +227,7 @@ pub(super) fn notify(st: &State, m: &Stored) -> Option<Notice> {
     }
     let alert = crate::app::alerts::decide(&facts, d.user_settings(), &st.settings.notifications)?;
     let reason = alert.reason;
-    let shown = !st.ui.unfocused
+    let shown = !st.ui.presence.unfocused()
         && st.ui.orgs.on_screen()
         && st.ui.narrow.contains(m, d.me)
         && st.ui.narrow != Narrow::All;

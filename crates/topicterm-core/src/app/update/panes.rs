@@ -7,8 +7,8 @@ use super::prelude::*;
 /// `/` in the channels or people pane: filter it, starting from the filter in force.
 pub(super) fn start_filter(st: &mut State) -> Vec<Effect> {
     let (kind, text) = match st.ui.focus {
-        Focus::People => (PromptKind::FilterPeople, st.ui.people_filter.clone()),
-        _ => (PromptKind::FilterChannels, st.ui.channel_filter.clone()),
+        Focus::People => (PromptKind::FilterPeople, st.ui.people.filter().to_owned()),
+        _ => (PromptKind::FilterChannels, st.ui.sidebar.filter().to_owned()),
     };
     st.ui.prompt = Some(Prompt::new(kind, &text));
     vec![]
@@ -19,16 +19,15 @@ pub(super) fn filter_changed(st: &mut State, kind: PromptKind, text: Option<&str
     let text = text.map(|t| t.trim().to_lowercase()).unwrap_or_default();
     match kind {
         PromptKind::FilterPeople => {
-            st.ui.people_filter = text;
-            st.ui.people_selected = 0;
+            st.ui.people.filter_by(text);
             rebuild_people(st);
         }
         _ => {
-            st.ui.channel_filter = text;
+            st.ui.sidebar.filter_by(text);
             rebuild_sidebar(st);
             // The first channel (or conversation) that matches, when filtering.
-            if !st.ui.channel_filter.is_empty() {
-                st.ui.sidebar_selected = 0;
+            if !st.ui.sidebar.filter().is_empty() {
+                st.ui.sidebar.select(0);
                 settle_sidebar_selection(st, true);
             }
         }
@@ -38,7 +37,8 @@ pub(super) fn filter_changed(st: &mut State, kind: PromptKind, text: Option<&str
 /// Enter in a filter prompt: the filter stays and the pane takes the focus.
 pub(super) fn filter_kept(st: &mut State, kind: PromptKind) {
     st.ui.focus = if kind == PromptKind::FilterPeople { Focus::People } else { Focus::Sidebar };
-    let n = if kind == PromptKind::FilterPeople { st.ui.people.len() } else { st.ui.sidebar.len() };
+    let n =
+        if kind == PromptKind::FilterPeople { st.ui.people.list().len() } else { st.ui.sidebar.rows().len() };
     if n == 0 {
         set_status(st, "nothing matches the filter (/ changes it, esc clears it)");
     }
@@ -47,11 +47,11 @@ pub(super) fn filter_kept(st: &mut State, kind: PromptKind) {
 /// Esc in a pane: drop its filter. `false`: there was none.
 pub(super) fn clear_filter(st: &mut State) -> bool {
     match st.ui.focus {
-        Focus::People if !st.ui.people_filter.is_empty() => {
+        Focus::People if !st.ui.people.filter().is_empty() => {
             filter_changed(st, PromptKind::FilterPeople, None);
             true
         }
-        Focus::Sidebar if !st.ui.channel_filter.is_empty() => {
+        Focus::Sidebar if !st.ui.sidebar.filter().is_empty() => {
             filter_changed(st, PromptKind::FilterChannels, None);
             true
         }
@@ -61,14 +61,12 @@ pub(super) fn clear_filter(st: &mut State) -> bool {
 
 /// Move the people pane's selection.
 pub(super) fn move_person(st: &mut State, delta: isize) {
-    let last = st.ui.people.len().saturating_sub(1) as isize;
-    st.ui.people_selected =
-        (st.ui.people_selected as isize).saturating_add(delta).clamp(0, last.max(0)) as usize;
+    st.ui.people.move_selection(delta);
 }
 
 /// The person selected in the people pane.
 pub(super) fn selected_person(st: &State) -> Option<UserId> {
-    st.ui.people.get(st.ui.people_selected).copied()
+    st.ui.people.selected()
 }
 
 /// Enter on a person: their conversation, with the compose box open to them.
@@ -87,7 +85,7 @@ pub(super) fn open_person(st: &mut State) -> Vec<Effect> {
 pub(super) fn focus_step(st: &mut State, right: bool) {
     st.ui.focus = match (st.ui.focus, right) {
         (Focus::Sidebar, true) => Focus::Messages,
-        (Focus::Messages, true) if st.ui.show_people => Focus::People,
+        (Focus::Messages, true) if st.ui.people.shown() => Focus::People,
         (Focus::People, false) => Focus::Messages,
         (Focus::Messages, false) => Focus::Sidebar,
         (f, _) => f,

@@ -12,22 +12,13 @@ pub(super) fn on_typing(st: &mut State, ev: &TypingEvent) {
         _ => None,
     };
     let user = ev.sender.user_id;
-    st.ui.typing.retain(|t| !(t.user == user && t.editing.is_none()));
-    if ev.op == StartStop::Start && user != me && super::typing::shown(st) {
-        st.ui.typing.push(Typing { user, conversation, editing: None, until: st.now + 15 });
-    }
+    let start = ev.op == StartStop::Start && user != me && super::typing::shown(st);
+    st.ui.presence.someone_typing(user, conversation, start, st.now);
 }
 
 /// Someone started or stopped editing a message.
 pub(super) fn on_edit_typing(st: &mut State, ev: &TypingEditEvent) {
     let me = st.data.me;
-    st.ui.typing.retain(|t| !(t.user == ev.sender_id && t.editing == Some(ev.message_id)));
-    if ev.op == StartStop::Start && ev.sender_id != me && super::typing::shown(st) {
-        st.ui.typing.push(Typing {
-            user: ev.sender_id,
-            conversation: None,
-            editing: Some(ev.message_id),
-            until: st.now + 15,
-        });
-    }
+    let start = ev.op == StartStop::Start && ev.sender_id != me && super::typing::shown(st);
+    st.ui.presence.someone_editing(ev.sender_id, ev.message_id, start, st.now);
 }

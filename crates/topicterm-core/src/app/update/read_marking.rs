@@ -59,7 +59,7 @@ fn sight_reads(st: &State) -> bool {
         && !st.settings.screen_reader
         && st.ui.orgs.on_screen()
         && st.ui.narrow.reads()
-        && !st.ui.unfocused
+        && !st.ui.presence.unfocused()
         && !st.ui.conn.from_cache()
         && !st.ui.conn.loading()
         && st.ui.popup.is_none()

@@ -55,7 +55,7 @@ fn follow_key() -> Msg {
 #[test]
 fn register_builds_sidebar_unreads_and_fetches_the_feed() {
     let (st, fx) = registered();
-    assert_eq!(st.ui.sidebar[4], SidebarRow::Channel(1), "pinned channel first after the views");
+    assert_eq!(st.ui.sidebar.rows()[4], SidebarRow::Channel(1), "pinned channel first after the views");
     assert_eq!(st.data.channel_unread(1), 2, "the muted topic does not count");
     assert_eq!(st.data.channel_unread(2), 1, "in a muted channel only the unmuted topic counts");
     assert_eq!(st.data.unread.count(&Conv::Dm(vec![11])), 1);
@@ -255,7 +255,7 @@ fn presence_pings_on_the_interval_and_turns_idle_without_input() {
     st.data.realm.timing.ping_interval = 60;
     let t0 = 1_800_000_000;
     update(&mut st, Msg::Key(KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE)));
-    st.ui.last_input = t0;
+    st.ui.presence.key_pressed(t0);
     assert_eq!(update(&mut st, Msg::Tick(t0)), vec![Effect::Ping { active: true, last_update_id: -1 }]);
     assert_eq!(update(&mut st, Msg::Tick(t0 + 30)), vec![], "not before the interval");
     let resp: PresenceResponse = serde_json::from_value(json!({
@@ -279,10 +279,10 @@ fn input_in_another_organization_keeps_presence_active() {
     let (mut st, _) = registered();
     st.data.realm.timing.ping_interval = 60;
     let t0 = 1_800_000_000;
-    st.ui.last_input = t0;
+    st.ui.presence.key_pressed(t0);
     update(&mut st, Msg::Tick(t0 + IDLE_AFTER - 10));
     update(&mut st, Msg::InputElsewhere);
-    assert_eq!(st.ui.last_input, t0 + IDLE_AFTER - 10, "the time of the other organization's key");
+    assert_eq!(st.ui.presence.last_input(), t0 + IDLE_AFTER - 10, "the time of the other organization's key");
     assert_eq!(
         update(&mut st, Msg::Tick(t0 + IDLE_AFTER + 60)),
         vec![Effect::Ping { active: true, last_update_id: -1 }],
@@ -297,21 +297,21 @@ fn typing_notices_are_kept_until_they_expire() {
     let ev = Event::decode(json!({"id": 1, "type": "typing", "op": "start", "message_type": "stream",
         "sender": {"user_id": 11, "email": "alice@x"}, "stream_id": 1, "topic": "Plans"}));
     update(&mut st, Msg::Events(vec![ev]));
-    assert_eq!(st.ui.typing.len(), 1);
-    assert_eq!(st.ui.typing[0].conversation, Some(Conv::Topic(1, "plans".into())));
+    assert_eq!(st.ui.presence.typing().len(), 1);
+    assert_eq!(st.ui.presence.typing()[0].conversation, Some(Conv::Topic(1, "plans".into())));
     let edit = Event::decode(json!({"id": 2, "type": "typing_edit_message", "op": "start", "sender_id": 11,
         "message_id": 5, "recipient": {"type": "channel", "channel_id": 1, "topic": "plans"}}));
     update(&mut st, Msg::Events(vec![edit]));
-    assert_eq!(st.ui.typing.len(), 2);
+    assert_eq!(st.ui.presence.typing().len(), 2);
     update(&mut st, Msg::Tick(1016));
-    assert!(st.ui.typing.is_empty(), "expired");
+    assert!(st.ui.presence.typing().is_empty(), "expired");
 }
 
 #[test]
 fn losing_terminal_focus_reports_idle_at_once() {
     let (mut st, _) = registered();
     st.now = 5_000;
-    st.ui.last_input = 4_990;
+    st.ui.presence.key_pressed(4_990);
     assert_eq!(update(&mut st, Msg::Focus(false)), vec![Effect::Ping { active: false, last_update_id: -1 }]);
     st.data.realm.timing.ping_interval = 60;
     assert_eq!(update(&mut st, Msg::Tick(5_061)), vec![Effect::Ping { active: false, last_update_id: -1 }]);
@@ -802,8 +802,8 @@ fn registered_with_folders() -> State {
 /// The channels pane's rows from the first heading on.
 fn channel_rows(st: &State) -> Vec<SidebarRow> {
     let first =
-        st.ui.sidebar.iter().position(|r| matches!(r, SidebarRow::Header(_) | SidebarRow::Channel(_)));
-    st.ui.sidebar[first.unwrap_or(0)..].to_vec()
+        st.ui.sidebar.rows().iter().position(|r| matches!(r, SidebarRow::Header(_) | SidebarRow::Channel(_)));
+    st.ui.sidebar.rows()[first.unwrap_or(0)..].to_vec()
 }
 
 #[test]
@@ -827,7 +827,7 @@ fn channels_are_grouped_under_their_folders_in_the_servers_order_pinned_first() 
     );
     // Without folders: no headings at all.
     let (plain, _) = registered();
-    assert!(!plain.ui.sidebar.iter().any(|r| matches!(r, SidebarRow::Header(_))));
+    assert!(!plain.ui.sidebar.rows().iter().any(|r| matches!(r, SidebarRow::Header(_))));
 }
 
 #[test]
@@ -835,18 +835,18 @@ fn the_selection_passes_over_headings_and_the_filter_keeps_the_folders_of_what_m
     let mut st = registered_with_folders();
     update(&mut st, key('h'));
     assert_eq!(st.ui.focus, Focus::Sidebar);
-    let at = |st: &State| st.ui.sidebar[st.ui.sidebar_selected].clone();
+    let at = |st: &State| st.ui.sidebar.rows()[st.ui.sidebar.selected_index()].clone();
     update(&mut st, key('G'));
     assert_eq!(at(&st), SidebarRow::Channel(5));
     let mut seen = vec![at(&st)];
-    for _ in 0..st.ui.sidebar.len() {
+    for _ in 0..st.ui.sidebar.rows().len() {
         update(&mut st, key('k'));
         seen.push(at(&st));
     }
     assert!(seen.iter().all(SidebarRow::selectable), "never on a heading: {seen:?}");
     assert!(seen.contains(&SidebarRow::Channel(3)) && seen.contains(&SidebarRow::Channel(1)));
     // Enter on a heading (a click) does nothing.
-    let heading = st.ui.sidebar.iter().position(|r| !r.selectable()).unwrap();
+    let heading = st.ui.sidebar.rows().iter().position(|r| !r.selectable()).unwrap();
     let narrow = st.ui.narrow.clone();
     assert!(update(&mut st, Msg::ClickSidebar(heading)).is_empty());
     assert_eq!(st.ui.narrow, narrow);
@@ -855,8 +855,8 @@ fn the_selection_passes_over_headings_and_the_filter_keeps_the_folders_of_what_m
     for c in "bu".chars() {
         update(&mut st, key(c));
     }
-    assert_eq!(st.ui.sidebar, vec![SidebarRow::Header(Section::Folder(100)), SidebarRow::Channel(3)]);
-    assert_eq!(st.ui.sidebar_selected, 1);
+    assert_eq!(st.ui.sidebar.rows(), vec![SidebarRow::Header(Section::Folder(100)), SidebarRow::Channel(3)]);
+    assert_eq!(st.ui.sidebar.selected_index(), 1);
 }
 
 #[test]
@@ -875,12 +875,17 @@ fn folder_events_and_a_channel_moving_between_folders_regroup_the_pane() {
             json!({"type": "stream", "op": "update", "stream_id": 4, "name": "general", "property": "folder_id", "value": 101}),
         ),
     );
-    let social = st.ui.sidebar.iter().position(|r| *r == SidebarRow::Header(Section::Folder(101))).unwrap();
-    assert_eq!(st.ui.sidebar[social + 1..social + 3], [SidebarRow::Channel(4), SidebarRow::Channel(2)]);
+    let social =
+        st.ui.sidebar.rows().iter().position(|r| *r == SidebarRow::Header(Section::Folder(101))).unwrap();
+    assert_eq!(
+        st.ui.sidebar.rows()[social + 1..social + 3],
+        [SidebarRow::Channel(4), SidebarRow::Channel(2)]
+    );
     // The folders swap places.
     update(&mut st, ev(2, json!({"type": "channel_folder", "op": "reorder", "order": [102, 101, 100]})));
-    let pos =
-        |st: &State, s: Section| st.ui.sidebar.iter().position(|r| *r == SidebarRow::Header(s)).unwrap();
+    let pos = |st: &State, s: Section| {
+        st.ui.sidebar.rows().iter().position(|r| *r == SidebarRow::Header(s)).unwrap()
+    };
     assert!(pos(&st, Section::Folder(101)) < pos(&st, Section::Folder(100)));
     // A new folder, renamed; Code archived (its channel goes to the others); general out of any.
     let folder = json!({"id": 103, "name": "Ops", "order": 3, "description": "", "rendered_description": "",

@@ -26,7 +26,7 @@ fn typing_notices_go_only_where_the_user_lets_them_and_stop_when_turned_off() {
     assert!(typing_sent(&typed(&mut st, 'a')), "not said: told");
     update(&mut st, setting(1, "send_stream_typing_notifications", json!(false)));
     // Turned off while typing: the notice in force stops, and no other starts.
-    assert!(st.ui.typing_notice.is_none());
+    assert!(st.ui.presence.notice().is_none());
     st.now += 60;
     assert!(!typing_sent(&typed(&mut st, 'b')));
     // Direct messages follow their own setting.
@@ -48,11 +48,11 @@ fn others_typing_is_shown_unless_the_user_turned_it_off() {
         }))])
     };
     update(&mut st, typing(1));
-    assert_eq!(st.ui.typing.len(), 1);
+    assert_eq!(st.ui.presence.typing().len(), 1);
     update(&mut st, setting(2, "receives_typing_notifications", json!(false)));
-    assert!(st.ui.typing.is_empty(), "what was shown goes");
+    assert!(st.ui.presence.typing().is_empty(), "what was shown goes");
     update(&mut st, typing(3));
-    assert!(st.ui.typing.is_empty());
+    assert!(st.ui.presence.typing().is_empty());
 }
 
 #[test]

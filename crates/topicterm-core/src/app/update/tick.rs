@@ -12,7 +12,7 @@ pub(super) fn on_tick(st: &mut State, now: i64) -> Vec<Effect> {
     if st.ui.status.as_ref().is_some_and(|s| s.expired(now)) {
         st.ui.status = None;
     }
-    st.ui.typing.retain(|t| t.until > now);
+    st.ui.presence.expire_typing(now);
     if st.ui.conn.register_due(now) {
         return vec![Effect::Register];
     }
@@ -70,26 +70,26 @@ pub(super) fn ping_if_due(st: &mut State, now: i64) -> Vec<Effect> {
         return vec![];
     }
     let interval = st.data.realm.timing.ping_interval.max(10) as i64;
-    if now - st.ui.last_ping < interval {
+    if !st.ui.presence.ping_due(now, interval) {
         return vec![];
     }
-    st.ui.last_ping = now;
-    let active = !st.ui.unfocused && now - st.ui.last_input < IDLE_AFTER;
+    st.ui.presence.pinged(now);
+    let active = st.ui.presence.active(now, IDLE_AFTER);
     vec![Effect::Ping { active, last_update_id: st.data.users.presence_last_update_id() }]
 }
 
 /// The terminal gained or lost focus: presence is told now rather than at the next interval.
 pub(super) fn on_focus(st: &mut State, focused: bool) -> Vec<Effect> {
-    st.ui.unfocused = !focused;
+    st.ui.presence.focus_changed(focused);
     // Report the change now rather than at the next interval.
-    let active = focused && st.now - st.ui.last_input < IDLE_AFTER;
+    let active = st.ui.presence.active(st.now, IDLE_AFTER);
     if st.data.queue_id().is_none() {
         return vec![];
     }
     if focused {
-        st.ui.last_input = st.now;
+        st.ui.presence.key_pressed(st.now);
     }
-    st.ui.last_ping = st.now;
+    st.ui.presence.pinged(st.now);
     vec![Effect::Ping { active: active || focused, last_update_id: st.data.users.presence_last_update_id() }]
 }
 

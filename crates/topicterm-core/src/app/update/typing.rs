@@ -40,7 +40,7 @@ pub(super) fn keystroke(st: &mut State) -> Vec<Effect> {
     }
     let (to, now) = (c.target.clone(), st.now);
     let mut fx = Vec::new();
-    match &mut st.ui.typing_notice {
+    match st.ui.presence.notice_mut() {
         Some(n) if n.to == to => {
             n.last_key = now;
             if now - n.started_at >= st.data.realm.timing.typing_started_wait_secs {
@@ -63,16 +63,16 @@ pub(super) fn keystroke(st: &mut State) -> Vec<Effect> {
 /// or the user has just turned their typing notices off; others' typing goes when the user
 /// turned showing it off.
 pub(super) fn follow(st: &mut State) -> Vec<Effect> {
-    if !shown(st) && !st.ui.typing.is_empty() {
-        st.ui.typing.clear();
+    if !shown(st) && !st.ui.presence.typing().is_empty() {
+        st.ui.presence.forget_typing();
     }
-    let Some(n) = &st.ui.typing_notice else { return vec![] };
+    let Some(n) = st.ui.presence.notice() else { return vec![] };
     let here =
         st.ui.compose.as_ref().is_some_and(|c| c.target == n.to && c.editing.is_none()) && tells(st, &n.to);
     if here && st.now - n.last_key < IDLE_SECS {
         return vec![];
     }
     let to = n.to.clone();
-    st.ui.typing_notice = None;
+    st.ui.presence.stopped_typing();
     vec![Effect::Typing { to, start: false }]
 }
