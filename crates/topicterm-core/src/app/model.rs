@@ -6,13 +6,12 @@ use super::effect::Effect;
 use super::narrow::Narrow;
 use super::outgoing::*;
 pub use super::rooms::backfill::Backfill;
-pub use super::rooms::channels::ChannelsPane;
+pub use super::rooms::channels::{ChannelsPane, Section, SidebarRow};
 pub use super::rooms::connection::{Connection, FirstPage, Offline};
 pub use super::rooms::people::PeoplePane;
-pub use super::rooms::presence::Presence;
+pub use super::rooms::presence::{Presence, Typing, TypingNotice};
 use super::settings::Settings;
 use super::state::*;
-use super::unreads::Conv;
 use super::when::TimeZone;
 use crate::api::*;
 use crate::line::LineEditor;
@@ -25,55 +24,6 @@ pub enum Focus {
     #[default]
     Messages,
     People,
-}
-
-/// A row of the channels pane.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SidebarRow {
-    AllMessages,
-    AllDms,
-    Starred,
-    Mentions,
-    Channel(ChannelId),
-    Topic(ChannelId, String),
-    /// A recent direct-message conversation (the others in it).
-    Dm(Vec<UserId>),
-    /// A saved view (navigation view), by its fragment.
-    View(String),
-    /// A heading over channels (shown when some are in folders); the selection passes over it.
-    Header(Section),
-}
-
-/// A group of the channels pane, as the web app's left sidebar has them: the pinned channels,
-/// then each channel folder in the organization's order, then the channels in none.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Section {
-    Pinned,
-    Folder(i64),
-    Other,
-}
-
-impl SidebarRow {
-    /// Can the selection rest here (anything but a heading)?
-    pub fn selectable(&self) -> bool {
-        !matches!(self, SidebarRow::Header(_))
-    }
-
-    pub fn narrow(&self) -> Narrow {
-        match self {
-            SidebarRow::AllMessages => Narrow::All,
-            SidebarRow::AllDms => Narrow::AllDms,
-            SidebarRow::Starred => Narrow::Starred,
-            SidebarRow::Mentions => Narrow::Mentions,
-            SidebarRow::Channel(c) => Narrow::Channel(*c),
-            SidebarRow::Topic(c, t) => Narrow::Topic(*c, t.clone()),
-            SidebarRow::Dm(users) => Narrow::Dm(users.clone()),
-            // Opened through `views::open` (it needs the names of channels and people).
-            SidebarRow::View(_) => Narrow::All,
-            // Never opened: the selection does not rest on a heading.
-            SidebarRow::Header(_) => Narrow::All,
-        }
-    }
 }
 
 /// The compose box.
@@ -392,15 +342,6 @@ impl InboxRow {
     }
 }
 
-/// The user's own typing, as last told to the server.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TypingNotice {
-    pub to: Target,
-    /// When "start" was last sent, and the last keystroke (UNIX seconds).
-    pub started_at: i64,
-    pub last_key: i64,
-}
-
 /// A row of the recent conversations view.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecentConversation {
@@ -426,17 +367,6 @@ pub struct ChannelList {
     pub all: Vec<ChannelEntry>,
     /// Indexes into `all` that match the filter, in order.
     pub shown: Vec<usize>,
-}
-
-/// Someone typing a message or editing one.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Typing {
-    pub user: UserId,
-    /// The conversation (for new messages) …
-    pub conversation: Option<Conv>,
-    /// … or the message being edited.
-    pub editing: Option<MessageId>,
-    pub until: i64,
 }
 
 /// A line in the status bar.

@@ -7,8 +7,57 @@
 //! `ui/sidebar.rs` and the screen reader's list draw it. It knows no `State` nor how rows are
 //! chosen: start with [`ChannelsPane::replace`] and [`ChannelsPane::settle`].
 
-use crate::api::ChannelId;
-use crate::app::model::SidebarRow;
+use crate::api::{ChannelId, UserId};
+use crate::app::narrow::Narrow;
+
+/// A row of the channels pane.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SidebarRow {
+    AllMessages,
+    AllDms,
+    Starred,
+    Mentions,
+    Channel(ChannelId),
+    Topic(ChannelId, String),
+    /// A recent direct-message conversation (the others in it).
+    Dm(Vec<UserId>),
+    /// A saved view (navigation view), by its fragment.
+    View(String),
+    /// A heading over channels (shown when some are in folders); the selection passes over it.
+    Header(Section),
+}
+
+/// A group of the channels pane, as the web app's left sidebar has them: the pinned channels,
+/// then each channel folder in the organization's order, then the channels in none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Section {
+    Pinned,
+    Folder(i64),
+    Other,
+}
+
+impl SidebarRow {
+    /// Can the selection rest here (anything but a heading)?
+    pub fn selectable(&self) -> bool {
+        !matches!(self, SidebarRow::Header(_))
+    }
+
+    pub fn narrow(&self) -> Narrow {
+        match self {
+            SidebarRow::AllMessages => Narrow::All,
+            SidebarRow::AllDms => Narrow::AllDms,
+            SidebarRow::Starred => Narrow::Starred,
+            SidebarRow::Mentions => Narrow::Mentions,
+            SidebarRow::Channel(c) => Narrow::Channel(*c),
+            SidebarRow::Topic(c, t) => Narrow::Topic(*c, t.clone()),
+            SidebarRow::Dm(users) => Narrow::Dm(users.clone()),
+            // Opened through `views::open` (it needs the names of channels and people).
+            SidebarRow::View(_) => Narrow::All,
+            // Never opened: the selection does not rest on a heading.
+            SidebarRow::Header(_) => Narrow::All,
+        }
+    }
+}
 
 /// The channels pane (see the module doc).
 #[derive(Debug, Default)]
@@ -103,7 +152,6 @@ impl ChannelsPane {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::model::Section;
 
     #[test]
     fn the_selection_passes_over_headings_and_follows_its_row() {

@@ -9,8 +9,28 @@
 //! [`Presence::started_typing`] and [`Presence::ping_due`].
 
 use crate::api::{MessageId, UserId};
-use crate::app::model::{Typing, TypingNotice};
+use crate::app::outgoing::Target;
 use crate::app::unreads::Conv;
+
+/// The user's own typing, as last told to the server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypingNotice {
+    pub to: Target,
+    /// When "start" was last sent, and the last keystroke (UNIX seconds).
+    pub started_at: i64,
+    pub last_key: i64,
+}
+
+/// Someone typing a message or editing one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Typing {
+    pub user: UserId,
+    /// The conversation (for new messages) …
+    pub conversation: Option<Conv>,
+    /// … or the message being edited.
+    pub editing: Option<MessageId>,
+    pub until: i64,
+}
 
 /// Seconds a "start" typing notice of someone else is shown without being renewed.
 const SHOWN_FOR: i64 = 15;
