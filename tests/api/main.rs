@@ -18,6 +18,7 @@ mod levels;
 mod levels12;
 mod levels13;
 mod messages;
+mod messages_narrows;
 mod messages_ops;
 mod messages_send;
 mod org;
