@@ -508,7 +508,11 @@ async fn ten_thousand_reactions_from_the_server_render_and_still_change() {
     let mut rig = Rig::start(ServerOptions::default(), vec![]).await;
     let id = rig.post("alice", "popular", "react to this").await;
     rig.show(id).await;
-    let users: Vec<String> = rig.server.shared.lock().users.values().map(|u| u.short_name.clone()).collect();
+    // In the users' order (the server keeps them in a hash map, whose order differs from run to
+    // run): which name lands where in the wrapped list of who reacted must not change per run.
+    let mut users: Vec<String> =
+        rig.server.shared.lock().users.values().map(|u| u.short_name.clone()).collect();
+    users.sort();
     let names: Vec<&str> = topicterm::emoji::all().iter().map(|e| e.name).collect();
     let total: usize = 10_000;
     let per_user = total.div_ceil(users.len());
